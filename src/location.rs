@@ -1,0 +1,144 @@
+//! Where a path really lives: the host, the mount under it, and the paths Windows tools use.
+
+use crate::error::{Failure, Result};
+use crate::host::{self, Host, HostEnv};
+use crate::mounts::{self, MountEntry, MountKind};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MountInfo {
+    pub kind: MountKind,
+    pub fstype: String,
+    pub mount_point: PathBuf,
+    pub source: String,
+    /// The directory of the source file system mounted there (not `/` for bind mounts).
+    pub root: String,
+    pub options: String,
+    pub description: &'static str,
+}
+
+impl MountInfo {
+    fn from_entry(entry: &MountEntry) -> Self {
+        Self {
+            kind: entry.kind(),
+            fstype: entry.fstype.clone(),
+            mount_point: entry.mount_point.clone(),
+            source: entry.source.clone(),
+            root: entry.root.clone(),
+            options: entry.super_options.clone(),
+            description: entry.kind().describe(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Paths {
+    /// The canonical Linux path.
+    pub linux: PathBuf,
+    /// `C:\...` on a drive mount, `\\wsl.localhost\<distro>\...` for a Linux path on WSL.
+    pub windows: Option<String>,
+    /// `\\wsl$\<distro>\...`, for Windows 10 builds that reject `\\wsl.localhost`.
+    pub windows_legacy: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Location {
+    pub host: Host,
+    pub mount: MountInfo,
+    pub paths: Paths,
+}
+
+/// The host's mount table, read once through the host-facts door.
+pub struct MountTable {
+    pub entries: Vec<MountEntry>,
+}
+
+impl MountTable {
+    pub fn read(env: &HostEnv) -> Result<Self> {
+        let path = env.mountinfo_path();
+        let text = std::fs::read_to_string(&path).map_err(|e| Failure::io("read", &path, &e))?;
+        let entries = mounts::parse(&text).map_err(|e| {
+            Failure::input(format!(
+                "cannot parse {} at line {}: {}; is WSL_PLACE_PROC_ROOT pointing at a real mountinfo?",
+                path.display(),
+                e.line,
+                e.reason
+            ))
+        })?;
+        if entries.is_empty() {
+            return Err(Failure::input(format!(
+                "{} lists no mounts; is WSL_PLACE_PROC_ROOT pointing at a real mountinfo?",
+                path.display()
+            )));
+        }
+        Ok(Self { entries })
+    }
+
+    pub fn has_drive_mount(&self) -> bool {
+        self.entries.iter().any(|m| m.kind().is_windows_drive())
+    }
+
+    pub fn mount_for(&self, path: &Path) -> Option<&MountEntry> {
+        mounts::mount_for(&self.entries, path)
+    }
+}
+
+/// Canonicalises a user-given directory, with one clear sentence for each way it can be wrong.
+pub fn canonical_dir(path: &Path) -> Result<PathBuf> {
+    let canonical = std::fs::canonicalize(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Failure::input(format!(
+            "{} does not exist; pass the path of a repository or directory.",
+            path.display()
+        )),
+        _ => Failure::io("resolve", path, &e),
+    })?;
+    if !canonical.is_dir() {
+        return Err(Failure::input(format!(
+            "{} is not a directory; pass the repository's folder, not a file in it.",
+            path.display()
+        )));
+    }
+    std::fs::read_dir(&canonical).map_err(|e| Failure::io("read the directory", path, &e))?;
+    Ok(canonical)
+}
+
+pub fn host(env: &HostEnv, table: &MountTable) -> Host {
+    host::detect(&env.read_facts(), table.has_drive_mount())
+}
+
+/// Locates an already canonical directory.
+pub fn locate_in(host: &Host, table: &MountTable, canonical: &Path) -> Result<Location> {
+    let entry = table.mount_for(canonical).ok_or_else(|| {
+        Failure::input(format!(
+            "no mount in the mount table contains {}; the mountinfo looks incomplete.",
+            canonical.display()
+        ))
+    })?;
+    let mount = MountInfo::from_entry(entry);
+    let (windows, windows_legacy) = if mount.kind.is_windows_drive() {
+        (mounts::windows_path_on_drive(entry, canonical), None)
+    } else if let (true, Some(distro)) = (host.wsl, host.distro.as_deref()) {
+        let (new, legacy) = mounts::wsl_unc_paths(distro, canonical);
+        (Some(new), Some(legacy))
+    } else {
+        (None, None)
+    };
+    Ok(Location {
+        host: host.clone(),
+        mount,
+        paths: Paths {
+            linux: canonical.to_path_buf(),
+            windows,
+            windows_legacy,
+        },
+    })
+}
+
+/// Reads host facts and locates `path`, which must be a readable directory.
+pub fn locate(env: &HostEnv, path: &Path) -> Result<Location> {
+    let canonical = canonical_dir(path)?;
+    let table = MountTable::read(env)?;
+    let host = host(env, &table);
+    locate_in(&host, &table, &canonical)
+}

@@ -1,0 +1,519 @@
+//! `/proc/self/mountinfo`: parsing, classification, and finding the mount under a path.
+//!
+//! Pure functions over text and paths; the file itself is read by the caller through
+//! [`crate::host::HostEnv`].
+
+use serde::Serialize;
+use std::fmt;
+use std::path::{Component, Path, PathBuf};
+
+/// One line of mountinfo, unescaped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MountEntry {
+    pub id: u32,
+    pub parent_id: u32,
+    pub device: String,
+    /// The directory of the source file system that is mounted here (not `/` for bind mounts).
+    pub root: String,
+    pub mount_point: PathBuf,
+    pub mount_options: String,
+    pub optional_fields: Vec<String>,
+    pub fstype: String,
+    pub source: String,
+    pub super_options: String,
+}
+
+/// A mountinfo line that could not be understood.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub line: usize,
+    pub reason: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.reason)
+    }
+}
+
+/// Undoes the kernel's octal escapes (`\040` space, `\011` tab, `\012` newline, `\134` backslash).
+/// A backslash not followed by three octal digits is kept as it is.
+pub fn unescape(field: &str) -> String {
+    let bytes = field.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\'
+            && i + 3 < bytes.len()
+            && bytes[i + 1..=i + 3]
+                .iter()
+                .all(|b| (b'0'..=b'7').contains(b))
+        {
+            let value = (bytes[i + 1] - b'0') as u32 * 64
+                + (bytes[i + 2] - b'0') as u32 * 8
+                + (bytes[i + 3] - b'0') as u32;
+            if let Ok(byte) = u8::try_from(value) {
+                out.push(byte);
+                i += 4;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Parses a whole mountinfo file. Blank lines are ignored; any malformed line is an error.
+pub fn parse(text: &str) -> Result<Vec<MountEntry>, ParseError> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(index, line)| parse_line(line, index + 1))
+        .collect()
+}
+
+fn parse_line(line: &str, number: usize) -> Result<MountEntry, ParseError> {
+    let fail = |reason: String| ParseError {
+        line: number,
+        reason,
+    };
+    let fields: Vec<&str> = line.split(' ').filter(|f| !f.is_empty()).collect();
+    let separator = fields.iter().position(|f| *f == "-").ok_or_else(|| {
+        fail("no ' - ' separator between the mount fields and the file system fields".into())
+    })?;
+    if separator < 6 {
+        return Err(fail(format!(
+            "expected at least 6 fields before ' - ', found {separator}"
+        )));
+    }
+    if fields.len() < separator + 3 {
+        return Err(fail(
+            "expected file system type, source and super options after ' - '".into(),
+        ));
+    }
+    let number_field = |index: usize, what: &str| {
+        fields[index]
+            .parse::<u32>()
+            .map_err(|_| fail(format!("{what} {:?} is not a number", fields[index])))
+    };
+    let id = number_field(0, "mount id")?;
+    let parent_id = number_field(1, "parent id")?;
+    if !fields[2].contains(':') {
+        return Err(fail(format!(
+            "device {:?} is not of the form major:minor",
+            fields[2]
+        )));
+    }
+    let mount_point = unescape(fields[4]);
+    if !mount_point.starts_with('/') {
+        return Err(fail(format!(
+            "mount point {mount_point:?} is not an absolute path"
+        )));
+    }
+    Ok(MountEntry {
+        id,
+        parent_id,
+        device: fields[2].to_string(),
+        root: unescape(fields[3]),
+        mount_point: PathBuf::from(mount_point),
+        mount_options: fields[5].to_string(),
+        optional_fields: fields[6..separator].iter().map(|f| f.to_string()).collect(),
+        fstype: unescape(fields[separator + 1]),
+        source: unescape(fields[separator + 2]),
+        // Super options may in theory contain spaces only escaped; join defensively.
+        super_options: unescape(&fields[separator + 3..].join(" ")),
+    })
+}
+
+/// The categories that decide placement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MountKind {
+    WslDrvfs9p,
+    WslDrvfsVirtiofs,
+    Wsl1Drvfs,
+    Local,
+    Tmpfs,
+    Network,
+    Fuse,
+    Overlay,
+    Other,
+}
+
+impl MountKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MountKind::WslDrvfs9p => "wsl-drvfs-9p",
+            MountKind::WslDrvfsVirtiofs => "wsl-drvfs-virtiofs",
+            MountKind::Wsl1Drvfs => "wsl1-drvfs",
+            MountKind::Local => "local",
+            MountKind::Tmpfs => "tmpfs",
+            MountKind::Network => "network",
+            MountKind::Fuse => "fuse",
+            MountKind::Overlay => "overlay",
+            MountKind::Other => "other",
+        }
+    }
+
+    pub fn is_windows_drive(self) -> bool {
+        matches!(
+            self,
+            MountKind::WslDrvfs9p | MountKind::WslDrvfsVirtiofs | MountKind::Wsl1Drvfs
+        )
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            MountKind::WslDrvfs9p => "a Windows drive reached over 9p (DrvFs)",
+            MountKind::WslDrvfsVirtiofs => "a Windows drive reached over virtiofs",
+            MountKind::Wsl1Drvfs => "a Windows drive (WSL 1 DrvFs)",
+            MountKind::Local => "a local disk file system",
+            MountKind::Tmpfs => "memory (tmpfs): fast, but gone at reboot",
+            MountKind::Network => "a network file system",
+            MountKind::Fuse => "a FUSE file system",
+            MountKind::Overlay => "an overlay file system (container layer)",
+            MountKind::Other => "an unrecognised file system",
+        }
+    }
+}
+
+impl fmt::Display for MountKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+const LOCAL_FSTYPES: &[&str] = &[
+    "ext2", "ext3", "ext4", "xfs", "btrfs", "zfs", "f2fs", "jfs", "reiserfs", "bcachefs", "nilfs2",
+    "vfat", "exfat", "ntfs3", "hfsplus", "apfs",
+];
+const NETWORK_FSTYPES: &[&str] = &[
+    "nfs",
+    "nfs4",
+    "cifs",
+    "smb3",
+    "smbfs",
+    "ceph",
+    "glusterfs",
+    "afs",
+    "lustre",
+    "gpfs",
+    "beegfs",
+    "davfs",
+    "fuse.sshfs",
+    "fuse.rclone",
+    "fuse.s3fs",
+    "fuse.gcsfuse",
+    "fuse.glusterfs",
+    "fuse.davfs2",
+];
+
+impl MountEntry {
+    /// The `aname=` of a 9p mount, and the `;`-separated options that follow it in one field.
+    fn ninep_aname(&self) -> Option<(&str, Vec<(&str, &str)>)> {
+        let field = self
+            .super_options
+            .split(',')
+            .find(|o| o.starts_with("aname="))?;
+        let mut parts = field["aname=".len()..].split(';');
+        let aname = parts.next().unwrap_or_default();
+        let extra = parts.filter_map(|p| p.split_once('=')).collect();
+        Some((aname, extra))
+    }
+
+    /// A drvfs option such as `path=`, whether it sits in a 9p `aname=` field or stands alone.
+    pub fn drvfs_option(&self, key: &str) -> Option<String> {
+        if let Some((_, extra)) = self.ninep_aname()
+            && let Some((_, value)) = extra.iter().find(|(k, _)| *k == key)
+        {
+            return Some(value.to_string());
+        }
+        self.super_options
+            .split(',')
+            .filter_map(|o| o.split_once('='))
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.to_string())
+    }
+
+    pub fn kind(&self) -> MountKind {
+        let fstype = self.fstype.as_str();
+        match fstype {
+            "9p" => match self.ninep_aname() {
+                Some(("drvfs", _)) => MountKind::WslDrvfs9p,
+                // WSL's own 9p shares (aname=drivers, /usr/lib/wsl/...) and other 9p exports.
+                _ => MountKind::Other,
+            },
+            "virtiofs" if self.source.to_ascii_lowercase().starts_with("drvfs") => {
+                MountKind::WslDrvfsVirtiofs
+            }
+            "drvfs" => MountKind::Wsl1Drvfs,
+            "tmpfs" | "ramfs" => MountKind::Tmpfs,
+            "overlay" | "overlayfs" | "aufs" => MountKind::Overlay,
+            _ if LOCAL_FSTYPES.contains(&fstype) => MountKind::Local,
+            _ if NETWORK_FSTYPES.contains(&fstype) => MountKind::Network,
+            _ if fstype == "fuse" || fstype == "fuseblk" || fstype.starts_with("fuse.") => {
+                MountKind::Fuse
+            }
+            _ => MountKind::Other,
+        }
+    }
+
+    /// The Windows folder this drive mount shows, e.g. `C:\`.
+    ///
+    /// Taken from the `path=` option; WSL 1 and virtiofs captures may lack it, then the source
+    /// (`C:\`) or, last, a `/mnt/<letter>` mount point is used.
+    pub fn windows_root(&self) -> Option<String> {
+        if !self.kind().is_windows_drive() {
+            return None;
+        }
+        let looks_like_drive = |s: &str| {
+            let b = s.as_bytes();
+            b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':'
+        };
+        let base = self
+            .drvfs_option("path")
+            .filter(|p| looks_like_drive(p) || p.starts_with("\\\\"))
+            .or_else(|| Some(self.source.clone()).filter(|s| looks_like_drive(s)))
+            .or_else(|| {
+                let name = self.mount_point.file_name()?.to_str()?;
+                let parent = self.mount_point.parent()?;
+                (name.len() == 1
+                    && name.as_bytes()[0].is_ascii_alphabetic()
+                    && parent == Path::new("/mnt"))
+                .then(|| format!("{}:\\", name.to_ascii_uppercase()))
+            })?;
+        let mut root = base;
+        // A bind of a sub-folder of the drive: mountinfo's root field names it.
+        for part in self.root.split('/').filter(|p| !p.is_empty()) {
+            push_windows_component(&mut root, part);
+        }
+        Some(root)
+    }
+}
+
+fn push_windows_component(path: &mut String, component: &str) {
+    if !path.ends_with('\\') {
+        path.push('\\');
+    }
+    path.push_str(component);
+}
+
+/// Makes a path absolute and lexically clean without touching the file system.
+fn lexical_normalise(path: &Path) -> PathBuf {
+    let mut out = PathBuf::from("/");
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(part) => out.push(part),
+            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
+        }
+    }
+    out
+}
+
+/// The mount that contains `path` (which should already be canonical): the deepest mount point
+/// that is a component-wise prefix; among mounts stacked on the same point, the last one wins,
+/// because it hides the ones below.
+pub fn mount_for<'a>(mounts: &'a [MountEntry], path: &Path) -> Option<&'a MountEntry> {
+    let path = lexical_normalise(path);
+    mounts
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| path.starts_with(&m.mount_point))
+        .max_by_key(|(index, m)| (m.mount_point.components().count(), *index))
+        .map(|(_, m)| m)
+}
+
+/// `/mnt/c/Users/me/app` on a mount of `C:\` -> `C:\Users\me\app`.
+pub fn windows_path_on_drive(mount: &MountEntry, path: &Path) -> Option<String> {
+    let mut out = mount.windows_root()?;
+    let relative = lexical_normalise(path)
+        .strip_prefix(&mount.mount_point)
+        .ok()?
+        .to_path_buf();
+    for component in relative.components() {
+        if let Component::Normal(part) = component {
+            push_windows_component(&mut out, &part.to_string_lossy());
+        }
+    }
+    Some(out)
+}
+
+/// The two forms Windows tools use to reach a Linux path of a WSL distro:
+/// `\\wsl.localhost\<distro>\...` (Windows build 21354 and later) and `\\wsl$\<distro>\...`.
+pub fn wsl_unc_paths(distro: &str, path: &Path) -> (String, String) {
+    let mut tail = String::new();
+    for component in lexical_normalise(path).components() {
+        if let Component::Normal(part) = component {
+            tail.push('\\');
+            tail.push_str(&part.to_string_lossy());
+        }
+    }
+    (
+        format!("\\\\wsl.localhost\\{distro}{tail}"),
+        format!("\\\\wsl$\\{distro}{tail}"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WSL_9P: &str = include_str!("../tests/fixtures/mountinfo/wsl-9p-drvfs.mountinfo");
+    const WSL_VIRTIOFS: &str = include_str!("../tests/fixtures/mountinfo/wsl-virtiofs.mountinfo");
+    const LINUX: &str = include_str!("../tests/fixtures/mountinfo/linux-plain.mountinfo");
+
+    fn at<'a>(mounts: &'a [MountEntry], path: &str) -> &'a MountEntry {
+        mount_for(mounts, Path::new(path)).expect("a mount")
+    }
+
+    #[test]
+    fn unescapes_octal_sequences() {
+        assert_eq!(unescape(r"C:\134"), r"C:\");
+        assert_eq!(
+            unescape(r"/srv/bind\040with\040space"),
+            "/srv/bind with space"
+        );
+        assert_eq!(unescape(r"a\011b\012c"), "a\tb\nc");
+        // Not an escape: kept verbatim.
+        assert_eq!(unescape(r"path=C:\;uid=1000"), r"path=C:\;uid=1000");
+        assert_eq!(unescape(r"end\13"), r"end\13");
+        assert_eq!(unescape(r"\"), r"\");
+    }
+
+    #[test]
+    fn parses_the_9p_fixture() {
+        let mounts = parse(WSL_9P).unwrap();
+        assert_eq!(mounts.len(), 6);
+        let c = at(&mounts, "/mnt/c/Users/me/app");
+        assert_eq!(c.fstype, "9p");
+        assert_eq!(c.source, r"C:\");
+        assert_eq!(c.kind(), MountKind::WslDrvfs9p);
+        assert_eq!(c.drvfs_option("path").as_deref(), Some(r"C:\"));
+        assert_eq!(c.drvfs_option("uid").as_deref(), Some("1000"));
+        assert_eq!(at(&mounts, "/home/me").kind(), MountKind::Local);
+        assert_eq!(at(&mounts, "/tmp/x").kind(), MountKind::Tmpfs);
+        assert_eq!(at(&mounts, "/mnt/d").kind(), MountKind::WslDrvfs9p);
+        assert_eq!(at(&mounts, "/mnt/wsl/x").kind(), MountKind::Tmpfs);
+        // WSL's GPU driver share is 9p too, but not a drive.
+        let drivers = at(&mounts, "/usr/lib/wsl/drivers/x");
+        assert_eq!(drivers.fstype, "9p");
+        assert_eq!(drivers.kind(), MountKind::Other);
+        assert_eq!(drivers.windows_root(), None);
+        // Mount points are matched by component, not by string prefix.
+        assert_eq!(at(&mounts, "/mnt/cd").kind(), MountKind::Local);
+    }
+
+    #[test]
+    fn parses_the_virtiofs_fixture() {
+        let mounts = parse(WSL_VIRTIOFS).unwrap();
+        let c = at(&mounts, "/mnt/c/src");
+        assert_eq!(c.kind(), MountKind::WslDrvfsVirtiofs);
+        assert_eq!(c.source, "drvfsa");
+        // No path= option here: the /mnt/<letter> convention is the last resort.
+        assert_eq!(
+            windows_path_on_drive(c, Path::new("/mnt/c/src/app")).as_deref(),
+            Some(r"C:\src\app")
+        );
+    }
+
+    #[test]
+    fn parses_the_plain_linux_fixture() {
+        let mounts = parse(LINUX).unwrap();
+        assert_eq!(at(&mounts, "/home/dev/remote/x").kind(), MountKind::Network);
+        assert_eq!(at(&mounts, "/home/dev/remote").fstype, "fuse.sshfs");
+        assert_eq!(at(&mounts, "/net/share").kind(), MountKind::Network);
+        assert_eq!(at(&mounts, "/home/dev").kind(), MountKind::Local);
+        let bind = at(&mounts, "/srv/bind with space/app");
+        assert_eq!(bind.mount_point, PathBuf::from("/srv/bind with space"));
+        assert_eq!(bind.root, "/projects");
+        assert_eq!(bind.kind(), MountKind::Local);
+        assert_eq!(
+            windows_path_on_drive(bind, Path::new("/srv/bind with space")),
+            None
+        );
+    }
+
+    #[test]
+    fn optional_fields_are_kept() {
+        let mounts = parse(WSL_9P).unwrap();
+        let wsl = at(&mounts, "/mnt/wsl");
+        assert_eq!(wsl.optional_fields, vec!["shared:1".to_string()]);
+        assert_eq!(at(&mounts, "/mnt/c").optional_fields, Vec::<String>::new());
+    }
+
+    #[test]
+    fn escaped_path_option_is_understood() {
+        let line = r"66 61 0:63 / /mnt/e rw,noatime - 9p E:\134 rw,aname=drvfs;path=E:\134;uid=1000,msize=65536";
+        let mounts = parse(line).unwrap();
+        assert_eq!(mounts[0].drvfs_option("path").as_deref(), Some(r"E:\"));
+        assert_eq!(
+            windows_path_on_drive(&mounts[0], Path::new("/mnt/e/work/app")).as_deref(),
+            Some(r"E:\work\app")
+        );
+    }
+
+    #[test]
+    fn windows_path_uses_the_path_option_not_the_folder_name() {
+        let line = r"70 61 0:70 / /win/data rw - 9p D:\134 rw,aname=drvfs;path=D:\;uid=1000";
+        let mounts = parse(line).unwrap();
+        assert_eq!(
+            windows_path_on_drive(&mounts[0], Path::new("/win/data/src/x")).as_deref(),
+            Some(r"D:\src\x")
+        );
+        assert_eq!(
+            windows_path_on_drive(&mounts[0], Path::new("/win/data")).as_deref(),
+            Some(r"D:\")
+        );
+    }
+
+    #[test]
+    fn wsl1_drvfs() {
+        let line = r"40 35 0:40 / /mnt/c rw,noatime - drvfs C:\134 rw,case=off";
+        let mounts = parse(line).unwrap();
+        assert_eq!(mounts[0].kind(), MountKind::Wsl1Drvfs);
+        assert_eq!(
+            windows_path_on_drive(&mounts[0], Path::new("/mnt/c/Users/me")).as_deref(),
+            Some(r"C:\Users\me")
+        );
+    }
+
+    #[test]
+    fn stacked_mounts_last_one_wins() {
+        let text = "1 0 8:1 / / rw - ext4 /dev/sda rw\n2 1 0:2 / /a rw - ext4 /dev/sdb rw\n3 1 0:3 / /a rw - tmpfs tmpfs rw\n";
+        let mounts = parse(text).unwrap();
+        assert_eq!(at(&mounts, "/a/b").kind(), MountKind::Tmpfs);
+    }
+
+    #[test]
+    fn fuse_and_overlay_kinds() {
+        let text = "1 0 0:1 / / rw - overlay overlay rw,lowerdir=/a\n2 1 0:2 / /f rw - fuse.slowfs slowfs rw\n3 1 0:3 / /n rw - fuseblk /dev/sdc rw\n";
+        let mounts = parse(text).unwrap();
+        assert_eq!(at(&mounts, "/x").kind(), MountKind::Overlay);
+        assert_eq!(at(&mounts, "/f/x").kind(), MountKind::Fuse);
+        assert_eq!(at(&mounts, "/n").kind(), MountKind::Fuse);
+    }
+
+    #[test]
+    fn malformed_lines_name_the_line() {
+        let text = "27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\nthis is not mountinfo\n";
+        let err = parse(text).unwrap_err();
+        assert_eq!(err.line, 2);
+        let err = parse("x 1 254:0 / / rw - ext4 /dev/vda rw").unwrap_err();
+        assert!(err.reason.contains("mount id"), "{err}");
+        let err = parse("1 1 254:0 / / rw - ext4").unwrap_err();
+        assert!(err.reason.contains("after ' - '"), "{err}");
+        let err = parse("1 1 254:0 / relative rw - ext4 a b").unwrap_err();
+        assert!(err.reason.contains("absolute"), "{err}");
+    }
+
+    #[test]
+    fn unc_paths_for_linux_paths() {
+        let (new, legacy) = wsl_unc_paths("Ubuntu-24.04", Path::new("/home/me/src/app"));
+        assert_eq!(new, r"\\wsl.localhost\Ubuntu-24.04\home\me\src\app");
+        assert_eq!(legacy, r"\\wsl$\Ubuntu-24.04\home\me\src\app");
+    }
+}

@@ -1,0 +1,27 @@
+//! What a person or a machine sees. One file per output format.
+
+mod human;
+
+use crate::check::CheckReport;
+use crate::cli::Format;
+use crate::error::{Failure, Result};
+
+pub use human::Style;
+
+pub fn render_check(report: &CheckReport, format: Format, style: &Style) -> Result<String> {
+    match format {
+        Format::Human => Ok(human::check(report, style)),
+        Format::Json => to_json(report),
+        // Filled in by the policy work; until then they show the human report.
+        Format::Markdown | Format::Github => Ok(human::check(report, style)),
+    }
+}
+
+pub fn to_json<T: serde::Serialize>(value: &T) -> Result<String> {
+    serde_json::to_string_pretty(value)
+        .map(|mut s| {
+            s.push('\n');
+            s
+        })
+        .map_err(|e| Failure::internal(format!("cannot encode the report as JSON: {e}")))
+}
