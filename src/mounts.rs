@@ -130,6 +130,7 @@ fn parse_line(line: &str, number: usize) -> Result<MountEntry, ParseError> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MountKind {
+    #[serde(rename = "wsl-drvfs-9p")]
     WslDrvfs9p,
     WslDrvfsVirtiofs,
     Wsl1Drvfs,
@@ -508,6 +509,26 @@ mod tests {
         assert!(err.reason.contains("after ' - '"), "{err}");
         let err = parse("1 1 254:0 / relative rw - ext4 a b").unwrap_err();
         assert!(err.reason.contains("absolute"), "{err}");
+    }
+
+    #[test]
+    fn serialised_kind_names_match_the_documented_ones() {
+        for kind in [
+            MountKind::WslDrvfs9p,
+            MountKind::WslDrvfsVirtiofs,
+            MountKind::Wsl1Drvfs,
+            MountKind::Local,
+            MountKind::Tmpfs,
+            MountKind::Network,
+            MountKind::Fuse,
+            MountKind::Overlay,
+            MountKind::Other,
+        ] {
+            assert_eq!(
+                serde_json::to_value(kind).unwrap(),
+                serde_json::Value::String(kind.as_str().to_string())
+            );
+        }
     }
 
     #[test]

@@ -1,0 +1,303 @@
+//! The binary against fixture host facts whose mount points are real temporary directories.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+use std::fs;
+use std::path::{Path, PathBuf};
+use tempfile::TempDir;
+
+const WSL2_VERSION: &str = include_str!("fixtures/mountinfo/wsl2.proc-version");
+const PLAIN_VERSION: &str = "Linux version 6.1.0-18-amd64 (debian-kernel@lists.debian.org)\n";
+
+/// The kernel's escaping of a mount point in mountinfo.
+fn escape(path: &Path) -> String {
+    let mut out = String::new();
+    for c in path.to_str().expect("test paths are UTF-8").chars() {
+        match c {
+            ' ' => out.push_str("\\040"),
+            '\t' => out.push_str("\\011"),
+            '\n' => out.push_str("\\012"),
+            '\\' => out.push_str("\\134"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+struct FakeProc {
+    dir: TempDir,
+}
+
+impl FakeProc {
+    fn new(version: &str, mountinfo: &str, wsl_interop: bool) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("self")).unwrap();
+        fs::create_dir_all(dir.path().join("sys/fs/binfmt_misc")).unwrap();
+        fs::write(dir.path().join("version"), version).unwrap();
+        fs::write(dir.path().join("self/mountinfo"), mountinfo).unwrap();
+        if wsl_interop {
+            fs::write(
+                dir.path().join("sys/fs/binfmt_misc/WSLInterop"),
+                "enabled\ninterpreter /init\n",
+            )
+            .unwrap();
+        }
+        Self { dir }
+    }
+
+    fn command(&self, distro: Option<&str>) -> Command {
+        let mut cmd = Command::cargo_bin("wsl-place").unwrap();
+        cmd.env("WSL_PLACE_PROC_ROOT", self.dir.path())
+            .env_remove("WSL_DISTRO_NAME")
+            .env_remove("WSL_INTEROP")
+            .env("NO_COLOR", "1");
+        if let Some(distro) = distro {
+            cmd.env("WSL_DISTRO_NAME", distro)
+                .env("WSL_INTEROP", "/run/WSL/1_interop");
+        }
+        cmd
+    }
+}
+
+fn check_json(cmd: &mut Command, path: &Path) -> Value {
+    let output = cmd
+        .args(["check", "--no-probe", "--format", "json"])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "check failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("check prints JSON")
+}
+
+/// A temporary "drive" whose mount point contains a space, so the escape path is exercised.
+fn drive_tree() -> (TempDir, PathBuf, PathBuf) {
+    let base = tempfile::tempdir().unwrap();
+    let drive = base.path().join("mnt c");
+    let project = drive.join("Users/me/app");
+    fs::create_dir_all(&project).unwrap();
+    let drive = fs::canonicalize(drive).unwrap();
+    let project = fs::canonicalize(project).unwrap();
+    (base, drive, project)
+}
+
+fn wsl_9p_mountinfo(drive: &Path) -> String {
+    format!(
+        "61 66 8:48 / / rw,relatime - ext4 /dev/sdd rw,discard,errors=remount-ro,data=ordered\n\
+         63 61 0:72 / /usr/lib/wsl/drivers ro,nosuid,nodev,noatime - 9p none ro,dirsync,aname=drivers;fmask=222;dmask=222,mmap,access=client,msize=65536,trans=fd,rfd=7,wfd=7\n\
+         66 61 0:63 / {} rw,noatime - 9p C:\\134 rw,aname=drvfs;path=C:\\134;uid=1000;gid=1000;symlinkroot=/mnt/,cache=0x5,access=client,msize=65536,trans=fd,rfd=6,wfd=6\n",
+        escape(drive)
+    )
+}
+
+#[test]
+fn drive_mount_over_9p_gives_windows_path_from_path_option() {
+    let (_base, drive, project) = drive_tree();
+    let proc = FakeProc::new(WSL2_VERSION, &wsl_9p_mountinfo(&drive), true);
+    let json = check_json(&mut proc.command(Some("Ubuntu-24.04")), &project);
+    assert_eq!(json["host"]["wsl"], true);
+    assert_eq!(json["host"]["wsl_version"], 2);
+    assert_eq!(json["host"]["distro"], "Ubuntu-24.04");
+    assert_eq!(json["mount"]["kind"], "wsl-drvfs-9p");
+    assert_eq!(json["mount"]["fstype"], "9p");
+    assert_eq!(json["mount"]["source"], "C:\\");
+    assert_eq!(json["mount"]["mount_point"], drive.to_str().unwrap());
+    assert_eq!(json["paths"]["linux"], project.to_str().unwrap());
+    assert_eq!(json["paths"]["windows"], "C:\\Users\\me\\app");
+    assert_eq!(json["paths"]["windows_legacy"], Value::Null);
+}
+
+#[test]
+fn linux_path_on_wsl_gives_both_unc_forms() {
+    let (_base, drive, _project) = drive_tree();
+    let home = tempfile::tempdir().unwrap();
+    let home_path = fs::canonicalize(home.path()).unwrap();
+    let proc = FakeProc::new(WSL2_VERSION, &wsl_9p_mountinfo(&drive), true);
+    let json = check_json(&mut proc.command(Some("Ubuntu")), &home_path);
+    assert_eq!(json["mount"]["kind"], "local");
+    let tail = home_path.to_str().unwrap().replace('/', "\\");
+    assert_eq!(
+        json["paths"]["windows"],
+        format!("\\\\wsl.localhost\\Ubuntu{tail}")
+    );
+    assert_eq!(
+        json["paths"]["windows_legacy"],
+        format!("\\\\wsl$\\Ubuntu{tail}")
+    );
+}
+
+#[test]
+fn virtiofs_drive_mount() {
+    let (_base, drive, project) = drive_tree();
+    let mountinfo = format!(
+        "61 66 8:48 / / rw,relatime - ext4 /dev/sdd rw\n66 61 0:63 / {} rw,noatime - virtiofs drvfsa rw\n",
+        escape(&drive)
+    );
+    let proc = FakeProc::new(WSL2_VERSION, &mountinfo, true);
+    let json = check_json(&mut proc.command(Some("Debian")), &project);
+    assert_eq!(json["mount"]["kind"], "wsl-drvfs-virtiofs");
+    assert_eq!(json["mount"]["source"], "drvfsa");
+}
+
+#[test]
+fn plain_linux_with_sshfs_and_a_bind_mount() {
+    let base = tempfile::tempdir().unwrap();
+    let remote = base.path().join("remote");
+    let bind = base.path().join("bind with space");
+    let inner = bind.join("nested");
+    fs::create_dir_all(remote.join("repo")).unwrap();
+    fs::create_dir_all(inner.join("repo")).unwrap();
+    let remote = fs::canonicalize(remote).unwrap();
+    let bind = fs::canonicalize(bind).unwrap();
+    let inner = fs::canonicalize(inner).unwrap();
+    let mountinfo = format!(
+        "27 1 254:0 / / rw,relatime - ext4 /dev/vda rw,discard\n\
+         29 27 0:45 / {} rw,nosuid,nodev,relatime - fuse.sshfs dev@build:/srv rw,user_id=1000,group_id=1000\n\
+         31 27 0:47 /projects {} rw,relatime - ext4 /dev/vda rw,discard\n\
+         32 31 0:48 / {} rw,relatime shared:5 - nfs4 fs1:/export rw,vers=4.2\n",
+        escape(&remote),
+        escape(&bind),
+        escape(&inner)
+    );
+    let proc = FakeProc::new(PLAIN_VERSION, &mountinfo, false);
+
+    let json = check_json(&mut proc.command(None), &remote.join("repo"));
+    assert_eq!(json["host"]["wsl"], false);
+    assert_eq!(json["host"]["distro"], Value::Null);
+    assert_eq!(json["mount"]["kind"], "network");
+    assert_eq!(json["mount"]["fstype"], "fuse.sshfs");
+    assert_eq!(json["paths"]["windows"], Value::Null);
+
+    let json = check_json(&mut proc.command(None), &bind);
+    assert_eq!(json["mount"]["kind"], "local");
+    assert_eq!(json["mount"]["root"], "/projects");
+    assert_eq!(json["mount"]["mount_point"], bind.to_str().unwrap());
+
+    // The deepest mount point wins over the bind mount that contains it.
+    let json = check_json(&mut proc.command(None), &inner.join("repo"));
+    assert_eq!(json["mount"]["kind"], "network");
+    assert_eq!(json["mount"]["fstype"], "nfs4");
+}
+
+#[test]
+fn container_inside_wsl_is_not_reported_as_wsl() {
+    let dir = tempfile::tempdir().unwrap();
+    let proc = FakeProc::new(
+        WSL2_VERSION,
+        "1 0 0:30 / / rw - overlay overlay rw,lowerdir=/l,upperdir=/u,workdir=/w\n",
+        false,
+    );
+    let json = check_json(&mut proc.command(None), dir.path());
+    assert_eq!(json["host"]["wsl"], false);
+    assert_eq!(json["mount"]["kind"], "overlay");
+    assert_eq!(json["paths"]["windows"], Value::Null);
+}
+
+#[test]
+fn shipped_fixtures_parse_through_the_binary() {
+    for (name, wsl) in [
+        ("wsl-9p-drvfs.mountinfo", true),
+        ("wsl-virtiofs.mountinfo", true),
+        ("linux-plain.mountinfo", false),
+    ] {
+        let text = fs::read_to_string(Path::new("tests/fixtures/mountinfo").join(name)).unwrap();
+        let proc = FakeProc::new(if wsl { WSL2_VERSION } else { PLAIN_VERSION }, &text, wsl);
+        let dir = tempfile::tempdir().unwrap();
+        let json = check_json(&mut proc.command(wsl.then_some("Ubuntu")), dir.path());
+        assert_eq!(json["host"]["wsl"], wsl, "{name}");
+        assert!(json["mount"]["kind"].is_string(), "{name}");
+    }
+}
+
+#[test]
+fn human_report_is_not_json() {
+    let (_base, drive, project) = drive_tree();
+    let proc = FakeProc::new(WSL2_VERSION, &wsl_9p_mountinfo(&drive), true);
+    proc.command(Some("Ubuntu"))
+        .args(["check", "--no-probe"])
+        .arg(&project)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("wsl-drvfs-9p"))
+        .stdout(predicate::str::contains("C:\\Users\\me\\app"))
+        .stdout(predicate::str::contains("WSL 2, distro Ubuntu"))
+        .stdout(predicate::str::starts_with("{").not())
+        .stdout(predicate::str::contains("\u{1b}[").not());
+}
+
+#[test]
+fn malformed_mountinfo_names_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let proc = FakeProc::new(
+        PLAIN_VERSION,
+        "27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n28 27 garbage\n",
+        false,
+    );
+    let mountinfo = proc.dir.path().join("self/mountinfo");
+    proc.command(None)
+        .args(["check", "--no-probe"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(mountinfo.to_str().unwrap()))
+        .stderr(predicate::str::contains("line 2"))
+        .stderr(predicate::str::contains("panicked").not());
+}
+
+#[test]
+fn missing_mountinfo_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let proc = FakeProc::new(PLAIN_VERSION, "", false);
+    fs::remove_file(proc.dir.path().join("self/mountinfo")).unwrap();
+    proc.command(None)
+        .args(["check", "--no-probe"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("self/mountinfo"));
+}
+
+#[test]
+fn bad_paths_exit_2_with_one_sentence() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("file.txt");
+    fs::write(&file, "x").unwrap();
+    let missing = dir.path().join("does-not-exist");
+    for (path, expected) in [(&missing, "does not exist"), (&file, "is not a directory")] {
+        let output = Command::cargo_bin("wsl-place")
+            .unwrap()
+            .args(["check", "--no-probe"])
+            .arg(path)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expected), "{stderr}");
+        assert!(stderr.contains(path.to_str().unwrap()), "{stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    }
+}
+
+#[test]
+fn unknown_flag_is_a_usage_error() {
+    Command::cargo_bin("wsl-place")
+        .unwrap()
+        .args(["check", "--no-such-flag"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn completions_are_generated() {
+    Command::cargo_bin("wsl-place")
+        .unwrap()
+        .args(["completions", "bash"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("wsl-place"))
+        .stdout(predicate::str::contains("--format"));
+}
