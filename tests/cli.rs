@@ -301,3 +301,42 @@ fn completions_are_generated() {
         .stdout(predicate::str::contains("wsl-place"))
         .stdout(predicate::str::contains("--format"));
 }
+
+#[test]
+fn unreadable_directory_exits_2() {
+    // Root reads everything, so the check runs as `nobody` through setpriv.
+    let setpriv = Path::new("/usr/bin/setpriv");
+    let is_root = effective_uid() == Some(0);
+    if !is_root || !setpriv.exists() {
+        eprintln!("SKIP: unreadable_directory_exits_2 needs root and /usr/bin/setpriv");
+        return;
+    }
+    let base = tempfile::tempdir().unwrap();
+    fs::set_permissions(
+        base.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let locked = base.path().join("locked");
+    fs::create_dir(&locked).unwrap();
+    fs::set_permissions(&locked, std::os::unix::fs::PermissionsExt::from_mode(0o000)).unwrap();
+    let binary = assert_cmd::cargo::cargo_bin("wsl-place");
+    let output = std::process::Command::new(setpriv)
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(&binary)
+        .args(["check", "--no-probe"])
+        .arg(&locked)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cannot read the directory"), "{stderr}");
+    assert!(stderr.contains(locked.to_str().unwrap()), "{stderr}");
+}
+
+/// The effective uid, read from /proc so the test needs no unsafe libc call.
+fn effective_uid() -> Option<u32> {
+    let status = fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("Uid:"))?;
+    line.split_whitespace().nth(2)?.parse().ok()
+}
