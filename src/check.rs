@@ -1,11 +1,14 @@
 //! `wsl-place check`: locate, scan, probe, predict, decide, in that order.
 
-use crate::cli::CheckArgs;
-use crate::error::Result;
+use crate::cli::{CheckArgs, FailOn};
+use crate::error::{ExitCode, Result};
+use crate::gitsettings;
 use crate::host::HostEnv;
 use crate::location::{self, Location};
+use crate::policy::{self, Level, Observations, Policy, PolicySource, Verdict};
 use crate::scan::{self, ScanOptions, ScanReport};
 use serde::Serialize;
+use std::path::Path;
 use std::time::Duration;
 
 /// Everything `check` found; its JSON form is the documented schema.
@@ -15,12 +18,20 @@ pub struct CheckReport {
     #[serde(flatten)]
     pub location: Location,
     pub scan: ScanReport,
+    pub policy: PolicySource,
+    pub verdict: Verdict,
 }
 
 pub const SCHEMA_VERSION: u32 = 1;
 
-pub fn run(env: &HostEnv, args: &CheckArgs, interactive: bool) -> Result<CheckReport> {
+pub fn run(
+    env: &HostEnv,
+    args: &CheckArgs,
+    policy_file: Option<&Path>,
+    interactive: bool,
+) -> Result<(CheckReport, Policy)> {
     let location = location::locate(env, &args.path)?;
+    let (policy, policy_source) = policy::load(policy_file, &location.paths.linux)?;
     let scan = scan::scan(
         &location.paths.linux,
         &ScanOptions {
@@ -28,9 +39,69 @@ pub fn run(env: &HostEnv, args: &CheckArgs, interactive: bool) -> Result<CheckRe
             progress: interactive,
         },
     );
-    Ok(CheckReport {
+    let observations = observe(env, &location, &scan);
+    let verdict = policy::evaluate(&policy, &observations);
+    let report = CheckReport {
         schema: SCHEMA_VERSION,
         location,
         scan,
-    })
+        policy: policy_source,
+        verdict,
+    };
+    Ok((report, policy))
+}
+
+/// What the policy needs, gathered from the measurements.
+fn observe(env: &HostEnv, location: &Location, scan: &ScanReport) -> Observations {
+    Observations {
+        path: location.paths.linux.clone(),
+        home: env.home(),
+        mount_kind: location.mount.kind,
+        wsl: location.host.wsl,
+        git_status_ms: None,
+        install_ms: None,
+        tracked: scan.tracked,
+        dirs: scan.dirs,
+        git: gitsettings::read(&location.paths.linux),
+        baseline_problem: None,
+    }
+}
+
+/// Exit code for a verdict under `--fail-on`.
+pub fn exit_code(level: Level, fail_on: FailOn) -> ExitCode {
+    let threshold = match fail_on {
+        FailOn::Advise => Level::Advise,
+        FailOn::Move => Level::Move,
+        FailOn::Never => return ExitCode::Ok,
+    };
+    if level >= threshold {
+        ExitCode::VerdictFailed
+    } else {
+        ExitCode::Ok
+    }
+}
+
+/// The policy a command would use for `root`, for callers other than `check` (migrate).
+pub fn policy_for(policy_file: Option<&Path>, root: &Path) -> Result<Policy> {
+    policy::load(policy_file, root).map(|(policy, _)| policy)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fail_on_levels() {
+        assert_eq!(exit_code(Level::Move, FailOn::Never), ExitCode::Ok);
+        assert_eq!(exit_code(Level::Advise, FailOn::Move), ExitCode::Ok);
+        assert_eq!(
+            exit_code(Level::Move, FailOn::Move),
+            ExitCode::VerdictFailed
+        );
+        assert_eq!(
+            exit_code(Level::Advise, FailOn::Advise),
+            ExitCode::VerdictFailed
+        );
+        assert_eq!(exit_code(Level::Ok, FailOn::Advise), ExitCode::Ok);
+    }
 }

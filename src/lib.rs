@@ -3,17 +3,22 @@
 //! `main.rs` only calls [`run`]. Host facts enter through [`host`], are located by [`location`],
 //! measured by `scan` and `probe`, modelled, judged by the policy and shown by [`report`].
 
+pub mod advice;
+pub mod advisory;
 pub mod check;
 pub mod cli;
 pub mod error;
 pub mod gitindex;
+pub mod gitsettings;
 pub mod host;
 pub mod location;
 pub mod migrate;
 pub mod mounts;
+pub mod policy;
 pub mod probe;
 pub mod report;
 pub mod scan;
+pub mod units;
 
 use clap::{CommandFactory, Parser};
 use cli::{Cli, Command};
@@ -70,13 +75,24 @@ fn print(text: &str) -> Result<(), Failure> {
 fn dispatch(cli: &Cli, env: &HostEnv) -> Result<ExitCode, Failure> {
     let style = style_for(cli, env);
     match &cli.command {
+        Command::Check(args) if args.advisory => {
+            let (entry, _cached) = advisory::run(env, args, cli.global.policy.as_deref())?;
+            match cli.global.format {
+                cli::Format::Json => print(&report::to_json(&entry)?)?,
+                _ if !entry.line.is_empty() => print(&format!("{}\n", entry.line))?,
+                _ => {}
+            }
+            Ok(check::exit_code(entry.level, args.fail_on))
+        }
         Command::Check(args) => {
             let interactive = !cli.global.quiet && console::Term::stderr().is_term();
-            let report = check::run(env, args, interactive)?;
+            let (report, policy) =
+                check::run(env, args, cli.global.policy.as_deref(), interactive)?;
+            advisory::store(env, &advisory::entry_for(&report, &policy));
             if !cli.global.quiet {
                 print(&report::render_check(&report, cli.global.format, &style)?)?;
             }
-            Ok(ExitCode::Ok)
+            Ok(check::exit_code(report.verdict.level, args.fail_on))
         }
         Command::Migrate(args) => migrate::run(env, &cli.global, args),
         Command::Probe(args) => probe::run_command(env, &cli.global, args),

@@ -3,7 +3,7 @@
 //! Pure functions over text and paths; the file itself is read by the caller through
 //! [`crate::host::HostEnv`].
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
@@ -127,7 +127,7 @@ fn parse_line(line: &str, number: usize) -> Result<MountEntry, ParseError> {
 }
 
 /// The categories that decide placement.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MountKind {
     #[serde(rename = "wsl-drvfs-9p")]

@@ -1,6 +1,9 @@
 //! What a person or a machine sees. One file per output format.
 
+mod github;
 mod human;
+mod markdown;
+pub mod verdict;
 
 use crate::check::CheckReport;
 use crate::cli::Format;
@@ -12,8 +15,8 @@ pub fn render_check(report: &CheckReport, format: Format, style: &Style) -> Resu
     match format {
         Format::Human => Ok(human::check(report, style)),
         Format::Json => to_json(report),
-        // Filled in by the policy work; until then they show the human report.
-        Format::Markdown | Format::Github => Ok(human::check(report, style)),
+        Format::Markdown => Ok(markdown::check(report)),
+        Format::Github => Ok(github::check(report)),
     }
 }
 

@@ -1,0 +1,157 @@
+//! `check --advisory`: the pre-commit nudge. One line or nothing, in well under a second,
+//! by reusing the last result for this repository while its mount and age still match.
+
+use crate::check::{self, CheckReport};
+use crate::cli::CheckArgs;
+use crate::error::Result;
+use crate::host::HostEnv;
+use crate::location::Location;
+use crate::policy::{Level, Policy};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Budgets for the measurement an advisory run makes when it has no usable cache: short, because
+/// a commit is waiting; the full `check` refreshes the cache with its longer budgets.
+pub const COLD_SCAN_BUDGET_MS: u64 = 400;
+pub const COLD_PROBE_BUDGET_MS: u64 = 250;
+
+/// One cached result, kept per repository under the XDG cache directory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CachedResult {
+    pub path: PathBuf,
+    pub mount_point: PathBuf,
+    pub fstype: String,
+    pub source: String,
+    /// Identifies the policy the verdict was reached under.
+    pub policy_digest: u32,
+    pub created_unix: u64,
+    pub level: Level,
+    /// The advisory line; empty when the verdict is `ok`.
+    pub line: String,
+}
+
+fn now_unix() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or_default()
+}
+
+pub fn policy_digest(policy: &Policy) -> u32 {
+    crc32fast::hash(format!("{policy:?}").as_bytes())
+}
+
+fn cache_file(cache_dir: &Path, repository: &Path) -> PathBuf {
+    let digest = crc32fast::hash(repository.as_os_str().as_encoded_bytes());
+    let name: String = repository
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "root".to_string())
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect();
+    cache_dir
+        .join("advisory")
+        .join(format!("{name}-{digest:08x}.json"))
+}
+
+/// The line a hook prints: the strongest reason and the next step.
+pub fn advisory_line(report: &CheckReport) -> String {
+    let verdict = &report.verdict;
+    if verdict.level == Level::Ok {
+        return String::new();
+    }
+    let reason = verdict
+        .reasons
+        .iter()
+        .filter(|r| r.level == verdict.level)
+        .map(|r| r.message.as_str())
+        .next_back()
+        .unwrap_or("the repository is on a slow mount");
+    let next = verdict
+        .advice
+        .first()
+        .and_then(|a| a.command.clone())
+        .map(|c| format!("; run `{c}`"))
+        .unwrap_or_default();
+    format!("wsl-place: {}: {reason}{next}", verdict.level.as_str())
+}
+
+pub fn entry_for(report: &CheckReport, policy: &Policy) -> CachedResult {
+    let location: &Location = &report.location;
+    CachedResult {
+        path: location.paths.linux.clone(),
+        mount_point: location.mount.mount_point.clone(),
+        fstype: location.mount.fstype.clone(),
+        source: location.mount.source.clone(),
+        policy_digest: policy_digest(policy),
+        created_unix: now_unix(),
+        level: report.verdict.level,
+        line: advisory_line(report),
+    }
+}
+
+/// Writes the cache; a failure here only costs the next hook run some time, so it is not an error.
+pub fn store(env: &HostEnv, entry: &CachedResult) {
+    let Some(cache_dir) = env.cache_dir() else {
+        return;
+    };
+    let file = cache_file(&cache_dir, &entry.path);
+    let Some(parent) = file.parent() else {
+        return;
+    };
+    let Ok(json) = serde_json::to_vec_pretty(entry) else {
+        return;
+    };
+    // Written beside and renamed, so a concurrent hook never reads half a file.
+    let temporary = file.with_extension(format!("tmp{}", std::process::id()));
+    let written = std::fs::create_dir_all(parent)
+        .and_then(|()| std::fs::write(&temporary, json))
+        .and_then(|()| std::fs::rename(&temporary, &file));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+}
+
+/// A cached result still valid for this location under this policy.
+pub fn load_valid(env: &HostEnv, location: &Location, policy: &Policy) -> Option<CachedResult> {
+    let file = cache_file(&env.cache_dir()?, &location.paths.linux);
+    let entry: CachedResult = serde_json::from_slice(&std::fs::read(file).ok()?).ok()?;
+    let max_age = (policy.advisory.max_age_hours * 3600.0).max(0.0) as u64;
+    let fresh = now_unix().saturating_sub(entry.created_unix) <= max_age;
+    let same_place = entry.path == location.paths.linux
+        && entry.mount_point == location.mount.mount_point
+        && entry.fstype == location.mount.fstype
+        && entry.source == location.mount.source;
+    (fresh && same_place && entry.policy_digest == policy_digest(policy)).then_some(entry)
+}
+
+/// Runs the advisory check: the cached line when there is one, else a short measurement.
+pub fn run(
+    env: &HostEnv,
+    args: &CheckArgs,
+    policy_file: Option<&Path>,
+) -> Result<(CachedResult, bool)> {
+    let location = crate::location::locate(env, &args.path)?;
+    let policy = check::policy_for(policy_file, &location.paths.linux)?;
+    if let Some(entry) = load_valid(env, &location, &policy) {
+        return Ok((entry, true));
+    }
+    let cold = CheckArgs {
+        scan_budget_ms: args.scan_budget_ms.min(COLD_SCAN_BUDGET_MS),
+        probe_budget_ms: args.probe_budget_ms.min(COLD_PROBE_BUDGET_MS),
+        ..args.clone()
+    };
+    let (report, policy) = check::run(env, &cold, policy_file, false)?;
+    let entry = entry_for(&report, &policy);
+    store(env, &entry);
+    Ok((entry, false))
+}

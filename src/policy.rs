@@ -1,0 +1,675 @@
+//! Policies: the thresholds that turn measurements into a verdict, and the verdict itself.
+//!
+//! Loading is text in, `Policy` out; evaluation is `Observations` in, `Verdict` out. Neither touches
+//! the file system, so both are tested on fixed values.
+
+use crate::advice::{self, Advice};
+use crate::mounts::MountKind;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The policy built into the binary; also shipped as `policies/default.toml`.
+pub const DEFAULT_POLICY: &str = include_str!("../policies/default.toml");
+/// The name of a repository's own policy file, at its root.
+pub const REPOSITORY_POLICY: &str = ".wsl-place.toml";
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Thresholds {
+    pub advise_git_status_ms: f64,
+    pub advise_speedup: f64,
+    pub move_git_status_ms: f64,
+    pub move_speedup: f64,
+    pub advise_install_ms: f64,
+    pub move_install_ms: f64,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Self {
+            advise_git_status_ms: 150.0,
+            advise_speedup: 4.0,
+            move_git_status_ms: 800.0,
+            move_speedup: 20.0,
+            advise_install_ms: 30_000.0,
+            move_install_ms: 120_000.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Mounts {
+    pub acceptable: Vec<MountKind>,
+    pub advise: Vec<MountKind>,
+    #[serde(rename = "move")]
+    pub move_: Vec<MountKind>,
+}
+
+impl Default for Mounts {
+    fn default() -> Self {
+        use MountKind::*;
+        Self {
+            acceptable: vec![Local, Tmpfs, Overlay, Other],
+            advise: vec![WslDrvfsVirtiofs, Network, Fuse],
+            move_: vec![WslDrvfs9p, Wsl1Drvfs],
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Paths {
+    pub ignore: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Advisory {
+    pub max_age_hours: f64,
+}
+
+impl Default for Advisory {
+    fn default() -> Self {
+        Self {
+            max_age_hours: 168.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Migrate {
+    pub destination: String,
+}
+
+impl Default for Migrate {
+    fn default() -> Self {
+        Self {
+            destination: "~/src".to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Policy {
+    pub thresholds: Thresholds,
+    pub mounts: Mounts,
+    pub paths: Paths,
+    pub advisory: Advisory,
+    pub migrate: Migrate,
+}
+
+/// A policy file that could not be used, with where and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PolicyError {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub key: Option<String>,
+    pub message: String,
+    pub suggestion: Option<String>,
+}
+
+impl fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: ", self.file, self.line, self.column)?;
+        if let Some(key) = &self.key {
+            write!(f, "key `{key}`: ")?;
+        }
+        write!(f, "{}", self.message)?;
+        if let Some(suggestion) = &self.suggestion {
+            write!(f, "; did you mean `{suggestion}`?")?;
+        } else {
+            write!(f, "; fix the policy file and try again.")?;
+        }
+        Ok(())
+    }
+}
+
+/// Where a policy came from, for the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "path", rename_all = "kebab-case")]
+pub enum PolicySource {
+    BuiltIn,
+    File(PathBuf),
+    Repository(PathBuf),
+}
+
+impl Policy {
+    /// Parses a policy; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<Self, PolicyError> {
+        toml::from_str(text).map_err(|e| describe_toml_error(&e, text, file))
+    }
+
+    pub fn built_in() -> Self {
+        // The embedded file is checked by a unit test to parse to exactly `Policy::default()`.
+        Self::default()
+    }
+
+    /// The migration destination for a repository named `name`, with `~` expanded.
+    pub fn migrate_destination(&self, home: Option<&Path>, name: &str) -> Option<PathBuf> {
+        expand_home(&self.migrate.destination, home).map(|base| base.join(name))
+    }
+
+    fn is_ignored(&self, path: &Path, home: Option<&Path>) -> bool {
+        let mut builder = globset::GlobSetBuilder::new();
+        for pattern in &self.paths.ignore {
+            let Some(expanded) = expand_home(pattern, home) else {
+                continue;
+            };
+            if let Ok(glob) = globset::GlobBuilder::new(&expanded.to_string_lossy())
+                .literal_separator(true)
+                .build()
+            {
+                builder.add(glob);
+            }
+        }
+        builder.build().is_ok_and(|set| set.is_match(path))
+    }
+
+    /// Checks what parsing cannot: globs that do not compile.
+    pub fn validate(&self, file: &str) -> Result<(), PolicyError> {
+        for pattern in &self.paths.ignore {
+            if let Err(e) = globset::Glob::new(pattern) {
+                return Err(PolicyError {
+                    file: file.to_string(),
+                    line: 0,
+                    column: 0,
+                    key: Some("paths.ignore".to_string()),
+                    message: format!("{pattern:?} is not a valid glob: {e}"),
+                    suggestion: None,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Chooses and reads the policy: `--policy FILE`, else the repository's `.wsl-place.toml`, else
+/// the built-in one.
+pub fn load(
+    explicit: Option<&Path>,
+    repository_root: &Path,
+) -> crate::error::Result<(Policy, PolicySource)> {
+    let (path, source) = match explicit {
+        Some(path) => (path.to_path_buf(), PolicySource::File(path.to_path_buf())),
+        None => {
+            let path = repository_root.join(REPOSITORY_POLICY);
+            if !path.is_file() {
+                return Ok((Policy::built_in(), PolicySource::BuiltIn));
+            }
+            (path.clone(), PolicySource::Repository(path))
+        }
+    };
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| crate::error::Failure::io("read the policy", &path, &e))?;
+    let name = path.display().to_string();
+    let policy = Policy::parse(&text, &name)
+        .and_then(|p| p.validate(&name).map(|()| p))
+        .map_err(|e| crate::error::Failure::input(e.to_string()))?;
+    Ok((policy, source))
+}
+
+fn expand_home(pattern: &str, home: Option<&Path>) -> Option<PathBuf> {
+    match pattern.strip_prefix('~') {
+        Some(rest) => {
+            let home = home?;
+            Some(home.join(rest.trim_start_matches('/')))
+        }
+        None => Some(PathBuf::from(pattern)),
+    }
+}
+
+fn describe_toml_error(error: &toml::de::Error, text: &str, file: &str) -> PolicyError {
+    let (line, column) = error
+        .span()
+        .map(|span| line_and_column(text, span.start))
+        .unwrap_or((0, 0));
+    let message = error.message().trim().to_string();
+    let line_text = text.lines().nth(line.saturating_sub(1)).unwrap_or_default();
+    let key = line_text
+        .split_once('=')
+        .map(|(k, _)| k.trim().trim_matches('"').to_string())
+        .filter(|k| !k.is_empty() && !k.starts_with('['));
+    let suggestion = unknown_field_suggestion(&message);
+    PolicyError {
+        file: file.to_string(),
+        line,
+        column,
+        key,
+        message,
+        suggestion,
+    }
+}
+
+fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .rfind('\n')
+        .map_or(before.len(), |nl| before.len() - nl - 1)
+        + 1;
+    (line, column)
+}
+
+/// serde says "unknown field `x`, expected `a`, `b` or `c`": pick the expected key nearest to `x`.
+fn unknown_field_suggestion(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (unknown, expected) = rest.split_once('`')?;
+    expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|candidate| (edit_distance(unknown, candidate), candidate))
+        .filter(|(distance, candidate)| *distance <= candidate.len().max(unknown.len()) / 2 + 1)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, candidate)| candidate.to_string())
+}
+
+/// Levenshtein distance; short keys only, so the quadratic table is fine.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+/// The levels of a verdict, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Level {
+    Ok,
+    Advise,
+    Move,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Ok => "ok",
+            Level::Advise => "advise",
+            Level::Move => "move",
+        }
+    }
+}
+
+/// A predicted duration here and on the baseline.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Pair {
+    pub current: f64,
+    pub baseline: f64,
+}
+
+impl Pair {
+    pub fn speedup(&self) -> f64 {
+        if self.baseline > 0.0 {
+            self.current / self.baseline
+        } else {
+            f64::INFINITY
+        }
+    }
+}
+
+/// Git settings that change what `git status` costs; `None` where unset.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct GitSettings {
+    pub untracked_cache: Option<String>,
+    pub many_files: Option<String>,
+    pub preload_index: Option<String>,
+    pub index_version: Option<String>,
+}
+
+/// Everything the policy looks at, as plain values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Observations {
+    pub path: PathBuf,
+    pub home: Option<PathBuf>,
+    pub mount_kind: MountKind,
+    pub wsl: bool,
+    pub git_status_ms: Option<Pair>,
+    pub install_ms: Option<Pair>,
+    /// Tracked entries, when this is a git repository.
+    pub tracked: Option<u64>,
+    pub dirs: u64,
+    pub git: Option<GitSettings>,
+    /// Why the baseline could not be used, when it could not.
+    pub baseline_problem: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Reason {
+    pub level: Level,
+    /// A stable identifier for scripts: `mount-kind`, `git-status`, `install`, `ignored`.
+    pub rule: &'static str,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verdict {
+    pub level: Level,
+    pub reasons: Vec<Reason>,
+    pub advice: Vec<Advice>,
+}
+
+fn ms(value: f64) -> String {
+    crate::units::duration_ms(value)
+}
+
+/// Applies `policy` to `observations`.
+pub fn evaluate(policy: &Policy, observations: &Observations) -> Verdict {
+    if policy.is_ignored(&observations.path, observations.home.as_deref()) {
+        return Verdict {
+            level: Level::Ok,
+            reasons: vec![Reason {
+                level: Level::Ok,
+                rule: "ignored",
+                message: format!(
+                    "{} matches a `paths.ignore` pattern of the policy",
+                    observations.path.display()
+                ),
+            }],
+            advice: Vec::new(),
+        };
+    }
+    let thresholds = &policy.thresholds;
+    let measured = observations.git_status_ms.is_some() || observations.install_ms.is_some();
+    let mut reasons = Vec::new();
+    let kind = observations.mount_kind;
+    let kind_level = if policy.mounts.move_.contains(&kind) {
+        // Measurements decide `move` when there are any: a tiny repository on a slow mount
+        // deserves a nudge, not an alarm.
+        Some(if measured { Level::Advise } else { Level::Move })
+    } else if policy.mounts.advise.contains(&kind) {
+        Some(Level::Advise)
+    } else {
+        None
+    };
+    if let Some(level) = kind_level {
+        reasons.push(Reason {
+            level,
+            rule: "mount-kind",
+            message: format!("the repository is on {} ({kind})", kind.describe()),
+        });
+    }
+    let mut rate = |rule: &'static str, what: &str, pair: Pair, advise_ms: f64, move_ms: f64| {
+        let speedup = pair.speedup();
+        let level = if pair.current >= move_ms && speedup >= thresholds.move_speedup {
+            Level::Move
+        } else if pair.current >= advise_ms && speedup >= thresholds.advise_speedup {
+            Level::Advise
+        } else {
+            return;
+        };
+        reasons.push(Reason {
+            level,
+            rule,
+            message: format!(
+                "{what} is predicted at {} here and {} on the Linux disk ({:.0}x faster)",
+                ms(pair.current),
+                ms(pair.baseline),
+                speedup
+            ),
+        });
+    };
+    if observations.baseline_problem.is_none() {
+        if let Some(pair) = observations.git_status_ms {
+            rate(
+                "git-status",
+                "git status",
+                pair,
+                thresholds.advise_git_status_ms,
+                thresholds.move_git_status_ms,
+            );
+        }
+        if let Some(pair) = observations.install_ms {
+            rate(
+                "install",
+                "reinstalling dependencies",
+                pair,
+                thresholds.advise_install_ms,
+                thresholds.move_install_ms,
+            );
+        }
+    }
+    let level = reasons.iter().map(|r| r.level).max().unwrap_or(Level::Ok);
+    let advice = if level > Level::Ok {
+        advice::for_observations(observations)
+    } else {
+        Vec::new()
+    };
+    Verdict {
+        level,
+        reasons,
+        advice,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn observations(kind: MountKind) -> Observations {
+        Observations {
+            path: PathBuf::from("/mnt/c/src/app"),
+            home: Some(PathBuf::from("/home/me")),
+            mount_kind: kind,
+            wsl: true,
+            git_status_ms: None,
+            install_ms: None,
+            tracked: Some(1000),
+            dirs: 100,
+            git: Some(GitSettings::default()),
+            baseline_problem: None,
+        }
+    }
+
+    fn with_git_status(kind: MountKind, current: f64, baseline: f64) -> Observations {
+        Observations {
+            git_status_ms: Some(Pair { current, baseline }),
+            ..observations(kind)
+        }
+    }
+
+    #[test]
+    fn embedded_default_policy_is_the_default() {
+        let parsed = Policy::parse(DEFAULT_POLICY, "policies/default.toml").unwrap();
+        assert_eq!(parsed, Policy::default());
+    }
+
+    #[test]
+    fn example_policies_parse() {
+        for (name, text) in [
+            ("strict", include_str!("../policies/strict.toml")),
+            ("ci", include_str!("../policies/ci.toml")),
+        ] {
+            let policy = Policy::parse(text, name).unwrap();
+            policy.validate(name).unwrap();
+        }
+    }
+
+    #[test]
+    fn local_fast_repository_is_ok() {
+        let verdict = evaluate(
+            &Policy::default(),
+            &with_git_status(MountKind::Local, 6.0, 5.0),
+        );
+        assert_eq!(verdict.level, Level::Ok);
+        assert!(verdict.reasons.is_empty());
+        assert!(verdict.advice.is_empty());
+    }
+
+    #[test]
+    fn published_9p_figures_mean_move() {
+        let verdict = evaluate(
+            &Policy::default(),
+            &with_git_status(MountKind::WslDrvfs9p, 950.97, 5.28),
+        );
+        assert_eq!(verdict.level, Level::Move);
+        let rules: Vec<_> = verdict.reasons.iter().map(|r| r.rule).collect();
+        assert_eq!(rules, vec!["mount-kind", "git-status"]);
+        assert!(
+            verdict.reasons[1].message.contains("180x"),
+            "{:?}",
+            verdict.reasons
+        );
+    }
+
+    #[test]
+    fn small_repository_on_9p_is_only_advised() {
+        let verdict = evaluate(
+            &Policy::default(),
+            &with_git_status(MountKind::WslDrvfs9p, 40.0, 2.0),
+        );
+        assert_eq!(verdict.level, Level::Advise);
+    }
+
+    #[test]
+    fn without_measurements_the_mount_kind_decides() {
+        let policy = Policy::default();
+        assert_eq!(
+            evaluate(&policy, &observations(MountKind::WslDrvfs9p)).level,
+            Level::Move
+        );
+        assert_eq!(
+            evaluate(&policy, &observations(MountKind::Network)).level,
+            Level::Advise
+        );
+        assert_eq!(
+            evaluate(&policy, &observations(MountKind::Local)).level,
+            Level::Ok
+        );
+    }
+
+    #[test]
+    fn slow_measurement_on_an_acceptable_kind_still_advises() {
+        // An overloaded local disk measured slow compared with the baseline.
+        let verdict = evaluate(
+            &Policy::default(),
+            &with_git_status(MountKind::Local, 300.0, 20.0),
+        );
+        assert_eq!(verdict.level, Level::Advise);
+        assert_eq!(verdict.reasons[0].rule, "git-status");
+    }
+
+    #[test]
+    fn slow_install_alone_can_mean_move() {
+        let obs = Observations {
+            install_ms: Some(Pair {
+                current: 400_000.0,
+                baseline: 9_000.0,
+            }),
+            ..observations(MountKind::Local)
+        };
+        let verdict = evaluate(&Policy::default(), &obs);
+        assert_eq!(verdict.level, Level::Move);
+        assert_eq!(verdict.reasons[0].rule, "install");
+    }
+
+    #[test]
+    fn unusable_baseline_means_no_ratio_verdict() {
+        let obs = Observations {
+            baseline_problem: Some("the baseline is tmpfs".into()),
+            ..with_git_status(MountKind::Local, 2000.0, 5.0)
+        };
+        assert_eq!(evaluate(&Policy::default(), &obs).level, Level::Ok);
+    }
+
+    #[test]
+    fn ignored_paths_are_ok() {
+        let mut policy = Policy::default();
+        policy.paths.ignore = vec!["/mnt/c/src/**".into(), "~/scratch/*".into()];
+        let verdict = evaluate(&policy, &with_git_status(MountKind::WslDrvfs9p, 950.0, 5.0));
+        assert_eq!(verdict.level, Level::Ok);
+        assert_eq!(verdict.reasons[0].rule, "ignored");
+        let home_obs = Observations {
+            path: PathBuf::from("/home/me/scratch/app"),
+            ..observations(MountKind::Network)
+        };
+        assert_eq!(evaluate(&policy, &home_obs).level, Level::Ok);
+        let other = Observations {
+            path: PathBuf::from("/home/me/scratch/app/deeper"),
+            ..observations(MountKind::Network)
+        };
+        assert_eq!(evaluate(&policy, &other).level, Level::Advise);
+    }
+
+    #[test]
+    fn strict_policy_moves_what_default_advises() {
+        let strict = Policy::parse(include_str!("../policies/strict.toml"), "strict").unwrap();
+        let obs = with_git_status(MountKind::WslDrvfsVirtiofs, 300.0, 10.0);
+        assert_eq!(evaluate(&Policy::default(), &obs).level, Level::Advise);
+        assert_eq!(evaluate(&strict, &obs).level, Level::Move);
+    }
+
+    #[test]
+    fn unknown_key_names_line_column_and_nearest_key() {
+        let text = "[thresholds]\nadvise_git_status = 100\n";
+        let err = Policy::parse(text, "team.toml").unwrap_err();
+        assert_eq!((err.line, err.column), (2, 1));
+        assert_eq!(err.key.as_deref(), Some("advise_git_status"));
+        assert_eq!(err.suggestion.as_deref(), Some("advise_git_status_ms"));
+        let shown = err.to_string();
+        assert!(shown.starts_with("team.toml:2:1: "), "{shown}");
+        assert!(
+            shown.contains("did you mean `advise_git_status_ms`?"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn unknown_section_suggests_the_nearest_section() {
+        let err = Policy::parse("[threshold]\n", "p.toml").unwrap_err();
+        assert_eq!(err.suggestion.as_deref(), Some("thresholds"));
+    }
+
+    #[test]
+    fn wrong_type_names_the_key() {
+        let err = Policy::parse("[thresholds]\nmove_speedup = \"fast\"\n", "p.toml").unwrap_err();
+        assert_eq!(err.line, 2);
+        assert_eq!(err.key.as_deref(), Some("move_speedup"));
+        assert!(err.message.contains("invalid type"), "{err}");
+        let err = Policy::parse("[mounts]\nmove = [\"9p\"]\n", "p.toml").unwrap_err();
+        assert_eq!(err.key.as_deref(), Some("move"));
+        assert!(err.message.contains("unknown variant"), "{err}");
+    }
+
+    #[test]
+    fn syntax_error_has_a_position() {
+        let err = Policy::parse("[thresholds\n", "p.toml").unwrap_err();
+        assert_eq!(err.line, 1);
+        assert!(err.column > 1);
+    }
+
+    #[test]
+    fn integers_are_accepted_for_float_thresholds() {
+        let policy = Policy::parse("[thresholds]\nmove_speedup = 10\n", "p.toml").unwrap();
+        assert_eq!(policy.thresholds.move_speedup, 10.0);
+        assert_eq!(policy.thresholds.advise_speedup, 4.0);
+    }
+
+    #[test]
+    fn migrate_destination_expands_home() {
+        let policy = Policy::default();
+        assert_eq!(
+            policy.migrate_destination(Some(Path::new("/home/me")), "app"),
+            Some(PathBuf::from("/home/me/src/app"))
+        );
+    }
+
+    #[test]
+    fn edit_distance_basics() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("same", "same"), 0);
+    }
+}

@@ -1,0 +1,74 @@
+//! `--format markdown`: a summary table, e.g. for `$GITHUB_STEP_SUMMARY`.
+
+use crate::check::CheckReport;
+use crate::policy::Level;
+use crate::units;
+use std::fmt::Write;
+
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+pub fn check(report: &CheckReport) -> String {
+    let mut out = String::new();
+    let location = &report.location;
+    let verdict = &report.verdict;
+    let icon = match verdict.level {
+        Level::Ok => "✅",
+        Level::Advise => "⚠️",
+        Level::Move => "🛑",
+    };
+    let _ = writeln!(out, "### wsl-place: {icon} {}\n", verdict.level.as_str());
+    let _ = writeln!(out, "| | |\n|---|---|");
+    let _ = writeln!(
+        out,
+        "| path | `{}` |",
+        cell(&location.paths.linux.display().to_string())
+    );
+    let _ = writeln!(
+        out,
+        "| mount | {} ({} on `{}`) |",
+        location.mount.kind,
+        cell(&location.mount.fstype),
+        cell(&location.mount.mount_point.display().to_string())
+    );
+    if let Some(windows) = &location.paths.windows {
+        let _ = writeln!(out, "| windows path | `{}` |", cell(windows));
+    }
+    let scan = &report.scan;
+    let _ = writeln!(
+        out,
+        "| files | {}{} |",
+        scan.files,
+        if scan.complete { "" } else { " (estimate)" }
+    );
+    let _ = writeln!(out, "| size | {} |", units::bytes(scan.bytes));
+    if let Some(tracked) = scan.tracked {
+        let _ = writeln!(out, "| tracked | {tracked} |");
+    }
+    if !verdict.reasons.is_empty() {
+        let _ = writeln!(out, "\n**Why**\n");
+        for reason in &verdict.reasons {
+            let _ = writeln!(
+                out,
+                "- {}: {}",
+                reason.level.as_str(),
+                cell(&reason.message)
+            );
+        }
+    }
+    if !verdict.advice.is_empty() {
+        let _ = writeln!(out, "\n**What to do**\n");
+        for advice in &verdict.advice {
+            match &advice.command {
+                Some(command) => {
+                    let _ = writeln!(out, "- {}: `{}`", cell(&advice.message), command);
+                }
+                None => {
+                    let _ = writeln!(out, "- {}", cell(&advice.message));
+                }
+            }
+        }
+    }
+    out
+}

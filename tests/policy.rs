@@ -1,0 +1,371 @@
+//! Verdicts, exit codes, policies, the advisory cache and the CI formats, through the binary.
+
+mod fakeproc;
+
+use fakeproc::{FakeProc, PLAIN_VERSION, WSL2_VERSION, drive_tree, wsl_9p_mountinfo};
+use predicates::prelude::*;
+use serde_json::Value;
+use std::fs;
+use std::path::Path;
+use std::time::Instant;
+
+/// A repository on a fixture WSL drive over 9p: `move` by mount kind when there are no measurements.
+fn on_9p() -> (tempfile::TempDir, FakeProc, std::path::PathBuf) {
+    let (base, drive, project) = drive_tree();
+    let proc = FakeProc::new(WSL2_VERSION, &wsl_9p_mountinfo(&drive), true);
+    (base, proc, project)
+}
+
+fn on_local() -> (tempfile::TempDir, FakeProc, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let project = fs::canonicalize(dir.path()).unwrap();
+    let proc = FakeProc::new(PLAIN_VERSION, "1 0 8:1 / / rw - ext4 /dev/sda rw\n", false);
+    (dir, proc, project)
+}
+
+fn code(proc: &FakeProc, project: &Path, extra: &[&str]) -> Option<i32> {
+    proc.command(Some("Ubuntu"))
+        .args(["check", "--no-probe"])
+        .args(extra)
+        .arg(project)
+        .output()
+        .unwrap()
+        .status
+        .code()
+}
+
+#[test]
+fn exit_codes_follow_fail_on() {
+    let (_b, proc, project) = on_9p();
+    assert_eq!(code(&proc, &project, &[]), Some(0), "default never fails");
+    assert_eq!(code(&proc, &project, &["--fail-on", "move"]), Some(1));
+    assert_eq!(code(&proc, &project, &["--fail-on", "advise"]), Some(1));
+    assert_eq!(code(&proc, &project, &["--fail-on", "never"]), Some(0));
+
+    let (_d, local, project) = on_local();
+    assert_eq!(code(&local, &project, &["--fail-on", "advise"]), Some(0));
+}
+
+#[test]
+fn advise_is_below_move() {
+    let (base, drive, project) = drive_tree();
+    let mountinfo = format!(
+        "1 0 8:1 / / rw - ext4 /dev/sda rw\n2 1 0:40 / {} rw - nfs4 fs:/export rw\n",
+        fakeproc::escape(&drive)
+    );
+    let proc = FakeProc::new(PLAIN_VERSION, &mountinfo, false);
+    assert_eq!(code(&proc, &project, &["--fail-on", "move"]), Some(0));
+    assert_eq!(code(&proc, &project, &["--fail-on", "advise"]), Some(1));
+    drop(base);
+}
+
+#[test]
+fn verdict_and_reasons_in_json_and_human() {
+    let (_b, proc, project) = on_9p();
+    let output = proc
+        .command(Some("Ubuntu"))
+        .args(["check", "--no-probe", "--format", "json"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["verdict"]["level"], "move");
+    assert_eq!(json["verdict"]["reasons"][0]["rule"], "mount-kind");
+    let advice: Vec<&str> = json["verdict"]["advice"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(advice, vec!["migrate", "virtiofs"]);
+    assert_eq!(json["policy"]["kind"], "built-in");
+
+    proc.command(Some("Ubuntu"))
+        .args(["check", "--no-probe"])
+        .arg(&project)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("verdict: move"))
+        .stdout(predicate::str::contains("virtiofs=true"))
+        .stdout(predicate::str::contains("wsl-place migrate"));
+}
+
+#[test]
+fn git_advice_is_given_only_where_it_applies() {
+    let (_b, proc, project) = on_9p();
+    let git = |args: &[&str]| {
+        let status = std::process::Command::new("git")
+            .arg("-C")
+            .arg(&project)
+            .args(args)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .status()
+            .unwrap();
+        assert!(status.success());
+    };
+    git(&["init", "-q"]);
+    for i in 0..120 {
+        fs::create_dir_all(project.join(format!("d{i}"))).unwrap();
+    }
+    let advice_ids = || -> Vec<String> {
+        let output = proc
+            .command(Some("Ubuntu"))
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .args(["check", "--no-probe", "--format", "json"])
+            .arg(&project)
+            .output()
+            .unwrap();
+        let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+        json["verdict"]["advice"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // The scan's directory count decides whether the untracked cache is worth advising; until the
+    // scan counts directories, only settings-based advice can be asserted.
+    let before = advice_ids();
+    assert!(!before.iter().any(|id| id.contains("fsmonitor")));
+    git(&["config", "core.preloadIndex", "false"]);
+    let after = advice_ids();
+    assert!(after.contains(&"preload-index".to_string()), "{after:?}");
+    git(&["config", "core.preloadIndex", "true"]);
+    git(&["config", "core.untrackedCache", "true"]);
+    let set = advice_ids();
+    assert!(!set.contains(&"preload-index".to_string()), "{set:?}");
+    assert!(!set.contains(&"untracked-cache".to_string()), "{set:?}");
+}
+
+#[test]
+fn malformed_policy_names_file_line_column_and_key() {
+    let (_b, proc, project) = on_9p();
+    let dir = tempfile::tempdir().unwrap();
+    let policy = dir.path().join("team.toml");
+    fs::write(
+        &policy,
+        "[thresholds]\nmove_speedup = 20\nadvise_git_statu_ms = 100\n",
+    )
+    .unwrap();
+    proc.command(Some("Ubuntu"))
+        .arg("--policy")
+        .arg(&policy)
+        .args(["check", "--no-probe"])
+        .arg(&project)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{}:3:1",
+            policy.display()
+        )))
+        .stderr(predicate::str::contains("advise_git_statu_ms"))
+        .stderr(predicate::str::contains(
+            "did you mean `advise_git_status_ms`?",
+        ));
+
+    fs::write(&policy, "[thresholds]\nmove_speedup = \"high\"\n").unwrap();
+    proc.command(Some("Ubuntu"))
+        .arg("--policy")
+        .arg(&policy)
+        .args(["check", "--no-probe"])
+        .arg(&project)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(":2:16"))
+        .stderr(predicate::str::contains("key `move_speedup`"))
+        .stderr(predicate::str::contains("invalid type"));
+
+    fs::write(&policy, "[mounts\n").unwrap();
+    proc.command(Some("Ubuntu"))
+        .arg("--policy")
+        .arg(&policy)
+        .args(["check", "--no-probe"])
+        .arg(&project)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(":1:"));
+
+    proc.command(Some("Ubuntu"))
+        .arg("--policy")
+        .arg(dir.path().join("missing.toml"))
+        .args(["check", "--no-probe"])
+        .arg(&project)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("missing.toml"));
+}
+
+#[test]
+fn repository_policy_is_used_and_can_ignore_paths() {
+    let (_b, proc, project) = on_9p();
+    fs::write(
+        project.join(".wsl-place.toml"),
+        format!("[paths]\nignore = [\"{}\"]\n", project.display()),
+    )
+    .unwrap();
+    let output = proc
+        .command(Some("Ubuntu"))
+        .args([
+            "check",
+            "--no-probe",
+            "--format",
+            "json",
+            "--fail-on",
+            "advise",
+        ])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["policy"]["kind"], "repository");
+    assert_eq!(json["verdict"]["level"], "ok");
+    assert_eq!(json["verdict"]["reasons"][0]["rule"], "ignored");
+}
+
+#[test]
+fn shipped_example_policies_load() {
+    let (_b, proc, project) = on_9p();
+    for name in ["default", "strict", "ci"] {
+        proc.command(Some("Ubuntu"))
+            .arg("--policy")
+            .arg(format!("policies/{name}.toml"))
+            .args(["check", "--no-probe", "--fail-on", "move"])
+            .arg(&project)
+            .assert()
+            .code(1);
+    }
+}
+
+#[test]
+fn advisory_reuses_the_cache_and_is_quiet_when_ok() {
+    let (_b, proc, project) = on_9p();
+    let first = proc
+        .command(Some("Ubuntu"))
+        .args(["check", "--advisory"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert_eq!(
+        first.status.code(),
+        Some(0),
+        "advisory never fails by default"
+    );
+    let line = String::from_utf8_lossy(&first.stdout).to_string();
+    assert_eq!(line.lines().count(), 1, "{line}");
+    assert!(line.starts_with("wsl-place: move:"), "{line}");
+
+    // Prove the second run reads the cache: mark the cached line and see the mark come back.
+    let advisory_dir = proc.cache_dir().join("wsl-place/advisory");
+    let files: Vec<_> = fs::read_dir(&advisory_dir).unwrap().collect();
+    assert_eq!(files.len(), 1);
+    let cache_file = files[0].as_ref().unwrap().path();
+    let mut entry: Value = serde_json::from_slice(&fs::read(&cache_file).unwrap()).unwrap();
+    entry["line"] = Value::String("wsl-place: move: CACHED".into());
+    fs::write(&cache_file, serde_json::to_vec(&entry).unwrap()).unwrap();
+
+    let started = Instant::now();
+    let second = proc
+        .command(Some("Ubuntu"))
+        .args(["check", "--advisory", "--fail-on", "move"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    let elapsed = started.elapsed();
+    assert_eq!(
+        String::from_utf8_lossy(&second.stdout),
+        "wsl-place: move: CACHED\n"
+    );
+    assert_eq!(second.status.code(), Some(1), "--fail-on still applies");
+    // A loose bound that only a cache miss with a full measurement could break.
+    assert!(elapsed.as_millis() < 1000, "advisory took {elapsed:?}");
+
+    // An expired entry is measured again.
+    entry["created_unix"] = Value::from(0);
+    fs::write(&cache_file, serde_json::to_vec(&entry).unwrap()).unwrap();
+    let third = proc
+        .command(Some("Ubuntu"))
+        .args(["check", "--advisory"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&third.stdout).contains("CACHED"));
+
+    // An ok repository prints nothing at all.
+    let (_d, local, project) = on_local();
+    local
+        .command(None)
+        .args(["check", "--advisory"])
+        .arg(&project)
+        .assert()
+        .success()
+        .stdout(predicate::str::is_empty());
+}
+
+#[test]
+fn github_format_emits_annotations() {
+    let (_b, proc, project) = on_9p();
+    let output = proc
+        .command(Some("Ubuntu"))
+        .args(["--format", "github", "check", "--no-probe"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.lines().all(|l| l.starts_with("::")), "{text}");
+    assert!(
+        text.contains("::warning title=wsl-place%3A move::"),
+        "{text}"
+    );
+    assert!(text.contains("9p"), "{text}");
+
+    let (_d, local, project) = on_local();
+    let output = local
+        .command(None)
+        .args(["--format", "github", "check", "--no-probe"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.starts_with("::notice title=wsl-place%3A ok::"),
+        "{text}"
+    );
+    assert!(!text.contains("::warning"), "{text}");
+}
+
+#[test]
+fn markdown_format_writes_a_summary_table() {
+    let (_b, proc, project) = on_9p();
+    proc.command(Some("Ubuntu"))
+        .args(["--format", "markdown", "check", "--no-probe"])
+        .arg(&project)
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("### wsl-place:"))
+        .stdout(predicate::str::contains("|---|---|"))
+        .stdout(predicate::str::contains("| mount | wsl-drvfs-9p"))
+        .stdout(predicate::str::contains(
+            "| windows path | `C:\\Users\\me\\app` |",
+        ))
+        .stdout(predicate::str::contains("**What to do**"));
+}
+
+#[test]
+fn unwritable_output_is_an_internal_error() {
+    let (_d, local, project) = on_local();
+    let full = fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("wsl-place"))
+        .env("WSL_PLACE_PROC_ROOT", local.dir.path())
+        .env("XDG_CACHE_HOME", local.cache_dir())
+        .args(["check", "--no-probe"])
+        .arg(&project)
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot write to standard output"));
+}
