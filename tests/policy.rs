@@ -34,6 +34,21 @@ fn code(proc: &FakeProc, project: &Path, extra: &[&str]) -> Option<i32> {
         .code()
 }
 
+/// Runs the binary on `project` with `args` before the path and returns standard output.
+fn stdout_of(proc: &FakeProc, args: &[&str], project: &Path) -> String {
+    let output = proc
+        .command(Some("Ubuntu"))
+        .args(args)
+        .arg(project)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn json_of(proc: &FakeProc, args: &[&str], project: &Path) -> Value {
+    serde_json::from_str(&stdout_of(proc, args, project)).expect("JSON on standard output")
+}
+
 #[test]
 fn exit_codes_follow_fail_on() {
     let (_b, proc, project) = on_9p();
@@ -62,13 +77,11 @@ fn advise_is_below_move() {
 #[test]
 fn verdict_and_reasons_in_json_and_human() {
     let (_b, proc, project) = on_9p();
-    let output = proc
-        .command(Some("Ubuntu"))
-        .args(["check", "--no-probe", "--format", "json"])
-        .arg(&project)
-        .output()
-        .unwrap();
-    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let json: Value = json_of(
+        &proc,
+        &["check", "--no-probe", "--format", "json"],
+        &project,
+    );
     assert_eq!(json["verdict"]["level"], "move");
     assert_eq!(json["verdict"]["reasons"][0]["rule"], "mount-kind");
     let advice: Vec<&str> = json["verdict"]["advice"]
@@ -305,13 +318,11 @@ fn advisory_reuses_the_cache_and_is_quiet_when_ok() {
 #[test]
 fn github_format_emits_annotations() {
     let (_b, proc, project) = on_9p();
-    let output = proc
-        .command(Some("Ubuntu"))
-        .args(["--format", "github", "check", "--no-probe"])
-        .arg(&project)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = stdout_of(
+        &proc,
+        &["--format", "github", "check", "--no-probe"],
+        &project,
+    );
     assert!(text.lines().all(|l| l.starts_with("::")), "{text}");
     assert!(
         text.contains("::warning title=wsl-place%3A move::"),
@@ -320,13 +331,11 @@ fn github_format_emits_annotations() {
     assert!(text.contains("9p"), "{text}");
 
     let (_d, local, project) = on_local();
-    let output = local
-        .command(None)
-        .args(["--format", "github", "check", "--no-probe"])
-        .arg(&project)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = stdout_of(
+        &local,
+        &["--format", "github", "check", "--no-probe"],
+        &project,
+    );
     assert!(
         text.starts_with("::notice title=wsl-place%3A ok::"),
         "{text}"
