@@ -14,9 +14,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use fuser::{
     AccessFlags, Errno, FileAttr, FileHandle, FileType, Filesystem, FopenFlags, Generation,
-    INodeNo, KernelConfig, LockOwner, OpenFlags, RenameFlags, ReplyAttr, ReplyCreate, ReplyData,
-    ReplyDirectory, ReplyEmpty, ReplyEntry, ReplyOpen, ReplyStatfs, ReplyWrite, Request, TimeOrNow,
-    WriteFlags,
+    INodeNo, InitFlags, KernelConfig, LockOwner, OpenFlags, RenameFlags, ReplyAttr, ReplyCreate,
+    ReplyData, ReplyDirectory, ReplyEmpty, ReplyEntry, ReplyOpen, ReplyStatfs, ReplyWrite, Request,
+    TimeOrNow, WriteFlags,
 };
 
 use crate::faults::Faults;
@@ -393,6 +393,16 @@ impl Filesystem for SlowFs {
         // Releases and readahead are background requests; with latency they pile up,
         // and the default cap of 16 would make closes wait on each other.
         let _ = config.set_max_background(64);
+        // Without this the kernel holds a per-directory lock around every lookup,
+        // and git's parallel lstat()s of one directory would queue up behind it.
+        if config
+            .add_capabilities(InitFlags::FUSE_PARALLEL_DIROPS)
+            .is_err()
+        {
+            eprintln!(
+                "slowfs: kernel lacks FUSE_PARALLEL_DIROPS; lookups in a directory serialise"
+            );
+        }
         Ok(())
     }
 
