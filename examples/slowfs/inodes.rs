@@ -11,10 +11,9 @@ use std::path::{Path, PathBuf};
 use fuser::INodeNo;
 
 struct Node {
-    /// Relative to the backing root; `None` once unlinked or replaced by a rename
-    /// while the kernel still holds a reference.
+    /// Relative to the backing root; `None` once unlinked or replaced by a rename.
     path: Option<PathBuf>,
-    /// The kernel's lookup count; the entry goes when `forget` brings it to 0.
+    /// The kernel's lookup count; an unlinked node goes when `forget` brings it to 0.
     lookups: u64,
 }
 
@@ -71,21 +70,15 @@ impl Inodes {
         INodeNo(ino)
     }
 
+    /// Numbers of live names are kept after the kernel forgets them, so that a
+    /// name keeps its st_ino for the life of the mount: git's index records inode
+    /// numbers, and a changed one makes it re-read the file.
     pub fn forget(&mut self, ino: INodeNo, n: u64) {
-        if ino == INodeNo::ROOT {
-            return;
-        }
-        let Some(node) = self.nodes.get_mut(&ino.0) else {
-            return;
-        };
-        node.lookups = node.lookups.saturating_sub(n);
-        if node.lookups == 0 {
-            if let Some(path) = node.path.take()
-                && self.by_path.get(&path) == Some(&ino.0)
-            {
-                self.by_path.remove(&path);
+        if let Some(node) = self.nodes.get_mut(&ino.0) {
+            node.lookups = node.lookups.saturating_sub(n);
+            if node.lookups == 0 && node.path.is_none() {
+                self.nodes.remove(&ino.0);
             }
-            self.nodes.remove(&ino.0);
         }
     }
 
@@ -96,6 +89,9 @@ impl Inodes {
             && let Some(node) = self.nodes.get_mut(&ino)
         {
             node.path = None;
+            if node.lookups == 0 {
+                self.nodes.remove(&ino);
+            }
         }
     }
 
