@@ -272,6 +272,20 @@ fn stat_all(dir: &Path, n: usize) -> Duration {
     start.elapsed()
 }
 
+/// The scaled per-operation latency slowfs reports at start-up, in ms.
+fn configured_ms(sfs: &SlowFs, op: &str) -> f64 {
+    let stderr = sfs.stderr();
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("slowfs: profile"))
+        .unwrap_or_else(|| panic!("no profile line in slowfs stderr:\n{stderr}"));
+    let key = format!("{op}=");
+    line.split_whitespace()
+        .find_map(|t| t.strip_prefix(key.as_str()))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {op} latency in {line:?}"))
+}
+
 #[test]
 fn latency_makes_operations_measurably_slower_than_the_backing_dir() {
     let (root, backing, mnt) = dirs();
@@ -279,7 +293,7 @@ fn latency_makes_operations_measurably_slower_than_the_backing_dir() {
     for i in 0..N {
         fs::write(backing.join(format!("s{i}")), b"x").expect("seed");
     }
-    // drvfs-9p lookup is 2.4 ms at scale 1; 0.1 keeps the test short.
+    // The real profile, scaled down to keep the test short.
     let Some(sfs) = SlowFs::mount(&backing, &mnt, &["--profile", "drvfs-9p", "--scale", "0.1"])
     else {
         return;
@@ -289,8 +303,9 @@ fn latency_makes_operations_measurably_slower_than_the_backing_dir() {
     let on_mount = median(3, || stat_all(m, N));
     let ratio = on_mount.as_secs_f64() / on_backing.as_secs_f64().max(1e-6);
     eprintln!("stat x{N}: backing {on_backing:?}, slowfs {on_mount:?}, ratio {ratio:.0}x");
-    // Each stat of a distinct name costs at least one lookup round trip.
-    let floor = Duration::from_secs_f64(N as f64 * 2.4e-3 * 0.1);
+    // With zero TTLs each stat is a lookup and a getattr round trip.
+    let per_stat = configured_ms(&sfs, "lookup") + configured_ms(&sfs, "getattr");
+    let floor = Duration::from_secs_f64(N as f64 * per_stat / 1e3);
     assert!(
         on_mount >= floor,
         "{on_mount:?} < {floor:?}: latency not applied"
@@ -313,8 +328,11 @@ fn latency_makes_operations_measurably_slower_than_the_backing_dir() {
     let w_mount = write_all(&sub);
     let w_ratio = w_mount.as_secs_f64() / w_backing.as_secs_f64().max(1e-6);
     eprintln!("create+write x50: backing {w_backing:?}, slowfs {w_mount:?}, ratio {w_ratio:.0}x");
-    // lookup + create + write + flush per file, at scale 0.1.
-    let w_floor = Duration::from_secs_f64(50.0 * (2.4 + 11.0 + 2.5 + 0.8) * 1e-3 * 0.1);
+    let per_file: f64 = ["lookup", "create", "write", "flush"]
+        .iter()
+        .map(|op| configured_ms(&sfs, op))
+        .sum();
+    let w_floor = Duration::from_secs_f64(50.0 * per_file / 1e3);
     assert!(
         w_mount >= w_floor,
         "{w_mount:?} < {w_floor:?}: latency not applied"
