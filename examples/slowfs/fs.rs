@@ -279,6 +279,12 @@ impl SlowFs {
     fn read_dir(&self, ino: INodeNo) -> Result<Vec<DirEntry>, Errno> {
         let rel = self.rel(ino)?;
         let real = self.real(&rel);
+        // The mount root's ".." is outside the mount; the kernel does not use
+        // readdir's numbers for anything, so the root's own will do there.
+        let parent = match rel.parent() {
+            Some(p) => lock(&self.inodes).intern(p, false),
+            None => ino,
+        };
         let mut out = vec![
             DirEntry {
                 ino,
@@ -286,8 +292,7 @@ impl SlowFs {
                 name: ".".into(),
             },
             DirEntry {
-                // The kernel fills in the real parent; any number will do here.
-                ino,
+                ino: parent,
                 kind: FileType::Directory,
                 name: "..".into(),
             },
@@ -610,10 +615,8 @@ impl Filesystem for SlowFs {
         self.latency.charge(Op::Read);
         // The path is checked at read time, so a file renamed into the failing
         // subtree after it was opened fails too.
-        let failing = match lock(&self.inodes).path(ino) {
-            Some(rel) => self.faults.read_fails(&rel),
-            None => false,
-        };
+        let path = lock(&self.inodes).path(ino);
+        let failing = path.is_some_and(|rel| self.faults.read_fails(&rel));
         if failing {
             reply.error(Errno::EIO);
             return;
