@@ -494,3 +494,40 @@ fn guard_unmounts_when_the_test_panics() {
         "slowfs child left as a zombie"
     );
 }
+
+#[test]
+fn cli_rejects_bad_options_before_mounting() {
+    let (_root, backing, mnt) = dirs();
+    let bin = support::slowfs_binary();
+    for bad in [
+        &["--latency", "lokup=1"][..],
+        &["--latency", "lookup=-1"],
+        &["--scale", "fast"],
+        &["--profile", "ntfs"],
+    ] {
+        let out = Command::new(&bin)
+            .args(bad)
+            .arg(&backing)
+            .arg(&mnt)
+            .output()
+            .expect("run slowfs");
+        assert!(!out.status.success(), "{bad:?} accepted");
+        assert!(!out.stderr.is_empty(), "{bad:?}: no error message");
+    }
+    let out = Command::new(&bin)
+        .args(["--latency", "lokup=1"])
+        .arg(&backing)
+        .arg(&mnt)
+        .output()
+        .expect("run slowfs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("known: lookup"), "{err}");
+    // Mounting the backing dir inside itself would recurse.
+    let out = Command::new(&bin)
+        .arg(&backing)
+        .arg(backing.join("."))
+        .output()
+        .expect("run slowfs");
+    assert!(!out.status.success());
+    assert!(!support::is_mounted(&backing));
+}

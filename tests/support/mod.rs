@@ -59,6 +59,12 @@ impl SlowFs {
             .canonicalize()
             .unwrap_or_else(|e| panic!("backing dir {}: {e}", backing.display()));
 
+        // Waiting for the mount to appear would otherwise succeed at once.
+        assert!(
+            !is_mounted(&mountpoint),
+            "{} is already a mount point",
+            mountpoint.display()
+        );
         let bin = slowfs_binary();
         let mut child = Command::new(&bin)
             .args(args)
