@@ -23,9 +23,10 @@ use crate::faults::Faults;
 use crate::inodes::Inodes;
 use crate::latency::{Latency, Op};
 
-/// Zero: the kernel must come back to us for every lookup and stat, as 9p on WSL
-/// revalidates every time. (The kernel still treats a reply as fresh within the
-/// jiffy it arrived in, which is what real FUSE mounts with zero TTLs do too.)
+/// Entry and attribute TTL: zero, so the kernel comes back to us the way 9p on WSL
+/// goes back to Windows: a LOOKUP for every path component of every walk, and a
+/// GETATTR for every stat (the kernel stores a zero timeout as already expired).
+/// Negative entries are not cached either (errors carry no TTL).
 const TTL: Duration = Duration::ZERO;
 
 struct DirEntry {
