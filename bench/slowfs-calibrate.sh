@@ -14,6 +14,24 @@
 #
 # Usage: bench/slowfs-calibrate.sh [RUNS]      (needs /dev/fuse, fusermount3, git, python3)
 # Set STATS=1 to print the FUSE request counts of each phase (from slowfs --stats).
+#
+# Recorded 2026-12-02, `bench/slowfs-calibrate.sh 5`, 2-core VM, kernel 6.18, shared
+# with other builds (load average 3-6; the backing dir's own figures show it):
+#                                  measured    published   ratio
+#   drvfs-9p  create 1000 x 4 KiB  19557.19     17183.19   1.14x
+#             read all              6323.68      5981.62   1.06x
+#             stat 1000             4945.46      4696.19   1.05x
+#             delete all            5686.10      5344.51   1.06x
+#             git status (1000)     1079.39       950.97   1.14x
+#   virtiofs  create 1000 x 4 KiB   9601.15      6818.73   1.41x
+#             read all              2037.19      2215.41   0.92x
+#             stat 1000             1764.48      2164.14   0.82x
+#             delete all            2535.19      3448.07   0.74x
+#             git status (1000)      437.35       446.46   0.98x
+#   backing   create/read/stat/delete 1319.24/25.32/9.42/46.71, git status 28.00
+#             (published ext4: 47.61/10.41/2.25/9.88, 5.28)
+# Creates depend most on load: the backing file system's own create time adds to
+# each one (1.05x-1.14x for drvfs-9p, 1.17x-1.47x for virtiofs over four runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-3}
@@ -185,3 +203,4 @@ row "read all" "$wr" "$vr"
 row "stat 1000" "$ws" "$vs"
 row "delete all" "$wd" "$vd"
 row "git status (1000 files)" "${RESULT[virtiofs.git]}" "$vg"
+echo "(load average: $(cut -d' ' -f1-3 /proc/loadavg))"
