@@ -5,12 +5,26 @@
 //! benchmarks of wsl-place run against a mount that is slow the way 9p is slow.
 //!
 //! ```text
-//! cargo run --release --example slowfs -- --profile drvfs-9p --scale 0.05 BACKING MOUNTPOINT
+//! cargo run --release --example slowfs -- [--profile drvfs-9p|virtiofs|none] [--scale F]
+//!     [--latency OP=MS]... [--enospc-after-bytes N] [--eio-path-prefix P]...
+//!     [--threads N] [--stats] BACKING MOUNTPOINT
 //! ```
 //!
+//! - Entry and attribute TTLs are zero, so every path component of every walk is a
+//!   LOOKUP and every stat a GETATTR, as 9p revalidates; no FOPEN_KEEP_CACHE, so
+//!   every open drops cached pages and reads come back to us.
+//! - Requests are served by `--threads` (16) fuser worker threads, each sleeping on
+//!   its own, with FUSE_PARALLEL_DIROPS, so concurrent callers (git's preload-index
+//!   threads) overlap as they do over a real transport.
+//! - `--enospc-after-bytes N`: once N bytes in total were written through the
+//!   mount, writes fail with ENOSPC (the write crossing the limit is cut short).
+//! - `--eio-path-prefix P`: reads of files at or under P (relative to the mount
+//!   root, whole components) fail with EIO; open, stat and readdir still work.
+//!
 //! Runs until the mount is unmounted (`fusermount3 -u MOUNTPOINT`) or it gets
-//! SIGTERM/SIGINT/SIGHUP, on which it unmounts (lazily if the mount is busy) and
-//! exits 0. SIGUSR1 prints and resets the per-operation request counts.
+//! SIGTERM/SIGINT/SIGHUP, on which it unmounts (lazily if the mount is busy, then
+//! it serves the remaining users until they leave) and exits 0. SIGUSR1 prints
+//! and resets the per-operation request counts.
 
 #[path = "slowfs/faults.rs"]
 mod faults;
