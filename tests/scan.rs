@@ -1,6 +1,7 @@
 //! The repository scan and the git index reader, on generated trees and real git repositories.
 
 use std::fs;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use wsl_place::gitindex::{self, RepoKind};
@@ -261,4 +262,220 @@ fn dot_git_file_without_gitdir_is_an_error() {
     write(&tmp.path().join("s/.git"), b"gitdir: ../nowhere\n");
     let err = gitindex::discover(&tmp.path().join("s")).unwrap_err();
     assert!(err.contains("nowhere"), "{err}");
+}
+
+// ---- The scan, through the binary -------------------------------------------------------------
+
+fn check_json(dir: &Path, extra: &[&str]) -> serde_json::Value {
+    let out = assert_cmd::Command::cargo_bin("wsl-place")
+        .unwrap()
+        .args(["check", "--no-probe", "--format", "json"])
+        .args(extra)
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "check failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty(), "stderr on a pipe: {}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    report["scan"].clone()
+}
+
+fn n(v: &serde_json::Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+#[test]
+fn scan_counts_a_generated_tree_exactly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    // 5 files of 100 bytes at the top, 3 subdirectories with 10 files of 10 bytes each.
+    for i in 0..5 {
+        write(&root.join(format!("top{i}")), &[b'a'; 100]);
+    }
+    for d in 0..3 {
+        for i in 0..10 {
+            write(&root.join(format!("sub{d}/f{i}")), &[b'b'; 10]);
+        }
+    }
+    // node_modules: 2 packages x 4 files of 1 byte, a nested node_modules counted inside it.
+    for p in 0..2 {
+        for i in 0..4 {
+            write(&root.join(format!("node_modules/pkg{p}/f{i}.js")), b"x");
+        }
+    }
+    write(&root.join("node_modules/pkg0/node_modules/inner/i.js"), b"yy");
+    write(&root.join(".venv/lib/site.py"), b"123");
+    fs::create_dir_all(root.join("empty")).unwrap();
+
+    let s = check_json(root, &[]);
+    assert_eq!(n(&s["files"]), 5 + 30 + 8 + 1 + 1);
+    // sub0-2, node_modules, pkg0, pkg1, pkg0/node_modules, inner, .venv, lib, empty
+    assert_eq!(n(&s["dirs"]), 11);
+    assert_eq!(n(&s["symlinks"]), 0);
+    assert_eq!(n(&s["bytes"]), 500 + 300 + 8 + 2 + 3);
+    assert_eq!(s["complete"], true);
+    assert_eq!(s["estimated"], false);
+    assert!(s["tracked"].is_null());
+    assert!(s["git_dir_bytes"].is_null());
+    assert!(s["elapsed_ms"].is_u64());
+    let nm = s["node_modules"].as_array().unwrap();
+    assert_eq!(nm.len(), 1, "nested node_modules is part of the outer one: {nm:?}");
+    assert_eq!(nm[0]["path"], "node_modules");
+    assert_eq!(n(&nm[0]["files"]), 9);
+    assert_eq!(n(&nm[0]["dirs"]), 4);
+    assert_eq!(n(&nm[0]["bytes"]), 10);
+    let other = s["dependency_trees"].as_array().unwrap();
+    assert_eq!(other.len(), 1);
+    assert_eq!(other[0]["kind"], "venv");
+    assert_eq!(n(&other[0]["files"]), 1);
+    assert_eq!(s["largest_dirs"][0]["files"], 10);
+    assert_eq!(s["largest_subtrees"][0]["path"], "sub0");
+    assert_eq!(s["largest_subtrees"][0]["files"], 10);
+}
+
+#[test]
+fn scan_survives_bad_input_and_counts_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write(&root.join("ok/a"), b"abc");
+    std::os::unix::fs::symlink("does-not-exist", root.join("dangling")).unwrap();
+    std::os::unix::fs::symlink("loop2", root.join("loop1")).unwrap();
+    std::os::unix::fs::symlink("loop1", root.join("loop2")).unwrap();
+    std::os::unix::fs::symlink(".", root.join("ok/self")).unwrap();
+    let weird = std::ffi::OsStr::from_bytes(b"caf\xe9-\xff.txt");
+    write(&root.join(weird), b"12345");
+    let fifo = std::ffi::CString::new(root.join("fifo").as_os_str().as_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    let _socket = std::os::unix::net::UnixListener::bind(root.join("sock")).unwrap();
+    // Hard links: three names, one inode; its 7 bytes count once.
+    write(&root.join("h1"), b"1234567");
+    fs::hard_link(root.join("h1"), root.join("h2")).unwrap();
+    fs::hard_link(root.join("h1"), root.join("ok/h3")).unwrap();
+    // An unreadable directory (root reads everything, so only meaningful as non-root).
+    let locked = root.join("locked");
+    write(&locked.join("hidden"), b"h");
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+    let as_root = unsafe { libc::geteuid() } == 0;
+
+    let s = check_json(root, &[]);
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(n(&s["symlinks"]), 4);
+    assert_eq!(n(&s["other"]), 2, "a FIFO and a socket");
+    assert_eq!(n(&s["hardlinks"]), 2);
+    assert_eq!(n(&s["dirs"]), 2);
+    if as_root {
+        assert_eq!(n(&s["files"]), 1 + 1 + 3 + 1);
+        assert_eq!(n(&s["bytes"]), 3 + 5 + 7 + 1);
+        assert!(s["unreadable_dirs"].as_array().unwrap().is_empty());
+    } else {
+        assert_eq!(n(&s["files"]), 1 + 1 + 3);
+        assert_eq!(n(&s["bytes"]), 3 + 5 + 7);
+        assert_eq!(s["unreadable_dirs"][0]["path"], "locked");
+    }
+    assert_eq!(s["complete"], true);
+}
+
+#[test]
+fn scan_of_a_real_git_repository_reads_tracked_and_git_dir() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("r");
+    repo_with_files(&repo, 12);
+    write(&repo.join("untracked.txt"), b"u");
+    let s = check_json(&repo, &[]);
+    assert_eq!(n(&s["tracked"]), 12);
+    let git_files = Process::new("find")
+        .arg(repo.join(".git"))
+        .args(["-type", "f"])
+        .output()
+        .unwrap();
+    let git_files = String::from_utf8_lossy(&git_files.stdout).lines().count() as u64;
+    assert_eq!(n(&s["files"]), 13 + git_files);
+    assert!(n(&s["git_dir_bytes"]) > 0);
+    assert_eq!(s["git"]["kind"], "repository");
+    assert_eq!(n(&s["git"]["git_dir_files"]), git_files);
+    assert_eq!(s["git"]["index"]["version"], 2);
+    // One blob (every file holds "x"), five trees, one commit.
+    assert_eq!(n(&s["git"]["loose_object_files"]), 7);
+
+    // A broken index is reported, and the walk still counts everything.
+    fs::write(repo.join(".git/index"), b"DIRC\0\0\0\x02garbage").unwrap();
+    let s = check_json(&repo, &[]);
+    assert!(s["tracked"].is_null());
+    assert!(s["git"]["index_error"].as_str().unwrap().contains("index"));
+    assert_eq!(n(&s["files"]), 13 + git_files);
+    let human = assert_cmd::Command::cargo_bin("wsl-place")
+        .unwrap()
+        .args(["check", "--no-probe"])
+        .arg(&repo)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&human.stdout).contains("index unreadable"));
+}
+
+#[test]
+fn scan_of_a_linked_worktree_measures_the_shared_git_dir_apart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("r");
+    repo_with_files(&repo, 5);
+    let wt = tmp.path().join("wt");
+    git(&repo, &["worktree", "add", "-q", wt.to_str().unwrap()]);
+    let s = check_json(&wt, &[]);
+    assert_eq!(s["git"]["kind"], "linked_worktree");
+    assert_eq!(s["git"]["git_dir_inside_root"], false);
+    assert_eq!(n(&s["tracked"]), 5);
+    // The worktree holds 5 files and the `.git` file; the shared git dir is counted apart.
+    assert_eq!(n(&s["files"]), 6);
+    assert!(n(&s["git_dir_bytes"]) > 0);
+}
+
+#[test]
+fn exhausted_budget_says_estimated_and_keeps_counts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    for d in 0..40 {
+        for i in 0..50 {
+            write(&root.join(format!("d{d}/s/f{i}")), b"0123456789");
+        }
+    }
+    let s = check_json(root, &["--scan-budget-ms", "0"]);
+    assert_eq!(s["complete"], false);
+    assert_eq!(s["estimated"], true);
+    // The root listing is always read: its 40 directories are exact, their contents are not.
+    assert!(n(&s["dirs"]) >= 40);
+    assert!(n(&s["counted"]["files"]) <= n(&s["files"]));
+    assert!(n(&s["unvisited_dirs"]) > 0);
+    let human = assert_cmd::Command::cargo_bin("wsl-place")
+        .unwrap()
+        .args(["check", "--no-probe", "--scan-budget-ms", "0"])
+        .arg(root)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains("ESTIMATED"), "{text}");
+
+    // With time to spare the same tree is exact.
+    let s = check_json(root, &[]);
+    assert_eq!(s["complete"], true);
+    assert_eq!(n(&s["files"]), 2000);
+    assert_eq!(n(&s["dirs"]), 80);
+    assert_eq!(n(&s["bytes"]), 20000);
+}
+
+#[test]
+fn quiet_prints_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(&tmp.path().join("a"), b"a");
+    let out = assert_cmd::Command::cargo_bin("wsl-place")
+        .unwrap()
+        .args(["--quiet", "check", "--no-probe"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
 }
