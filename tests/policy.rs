@@ -136,9 +136,9 @@ fn git_advice_is_given_only_where_it_applies() {
             .map(|a| a["id"].as_str().unwrap().to_string())
             .collect()
     };
-    // The scan's directory count decides whether the untracked cache is worth advising; until the
-    // scan counts directories, only settings-based advice can be asserted.
+    // 120 directories and no untracked cache: worth advising; fsmonitor never is on Linux.
     let before = advice_ids();
+    assert!(before.contains(&"untracked-cache".to_string()), "{before:?}");
     assert!(!before.iter().any(|id| id.contains("fsmonitor")));
     git(&["config", "core.preloadIndex", "false"]);
     let after = advice_ids();

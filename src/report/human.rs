@@ -39,6 +39,7 @@ impl Style {
 pub fn check(report: &CheckReport, style: &Style) -> String {
     let mut out = String::new();
     location(&mut out, &report.location, style);
+    super::scan::section(&mut out, &report.scan, style);
     super::verdict::human(&mut out, &report.verdict, style);
     out
 }

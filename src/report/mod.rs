@@ -3,6 +3,7 @@
 mod github;
 mod human;
 mod markdown;
+mod scan;
 pub mod verdict;
 
 use crate::check::CheckReport;

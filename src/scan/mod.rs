@@ -1,0 +1,479 @@
+//! Repository scan: what the tree holds, in the terms that decide its placement.
+//!
+//! One budgeted pass over the tree ([`walk`]), the git index read with gix ([`crate::gitindex`]),
+//! and, when the budget runs out, estimates kept beside the raw counts. Never fails: what cannot
+//! be read is counted and listed in the report.
+
+mod walk;
+
+use crate::gitindex::{self, IndexSummary, RepoKind};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use walk::{GitPaths, Live, Subtree, Tag, Walker};
+
+#[derive(Debug, Clone)]
+pub struct ScanOptions {
+    /// Stop walking after this long and extrapolate.
+    pub budget: Duration,
+    /// Show a progress display (only on a terminal, never with --quiet).
+    pub progress: bool,
+}
+
+/// How the tree is traversed. The default is decided by `bench/scan.sh` (see `docs/scan.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    Sequential,
+    /// Sibling directories walked concurrently by this many threads.
+    Parallel(usize),
+}
+
+impl Engine {
+    pub fn default_for_host() -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // Threads mostly wait on the file system, so more of them than cores keeps a
+        // high-latency mount busy; beyond 16 the gain is gone (docs/scan.md).
+        Engine::Parallel((cores * 4).clamp(4, 16))
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Engine::Sequential => "sequential".into(),
+            Engine::Parallel(n) => format!("parallel, {n} threads"),
+        }
+    }
+}
+
+/// Files, directories and bytes of a tree. `dirs` never includes the tree's own top.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub files: u64,
+    pub dirs: u64,
+    pub symlinks: u64,
+    /// FIFOs, sockets and device nodes (never opened).
+    pub other: u64,
+    /// Apparent size of regular files (`st_size`), each hard-linked inode once.
+    pub bytes: u64,
+    /// Space allocated on disk (`st_blocks` x 512) for the same files.
+    pub allocated_bytes: u64,
+}
+
+impl Counts {
+    fn add(&mut self, other: &Counts) {
+        self.files += other.files;
+        self.dirs += other.dirs;
+        self.symlinks += other.symlinks;
+        self.other += other.other;
+        self.bytes += other.bytes;
+        self.allocated_bytes += other.allocated_bytes;
+    }
+
+    /// `self * k / n`, field by field, for "k more like the n seen".
+    fn scaled(&self, k: u64, n: u64) -> Counts {
+        let f = |v: u64| ((v as u128 * k as u128) / n.max(1) as u128).min(u64::MAX as u128) as u64;
+        Counts {
+            files: f(self.files),
+            dirs: f(self.dirs),
+            symlinks: f(self.symlinks),
+            other: f(self.other),
+            bytes: f(self.bytes),
+            allocated_bytes: f(self.allocated_bytes),
+        }
+    }
+}
+
+/// A dependency or build tree (`node_modules`, `.venv`, `target`, ...).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct DependencyTree {
+    /// Path relative to the scanned root.
+    pub path: PathBuf,
+    /// `node_modules`, `venv`, `target`, `vendor`, `gradle`, `build`.
+    pub kind: String,
+    pub files: u64,
+    pub dirs: u64,
+    pub bytes: u64,
+    pub symlinks: u64,
+    /// True when the figures above are extrapolated (the budget ran out inside or before it).
+    pub estimated: bool,
+    /// What was actually counted in it.
+    pub counted: Counts,
+    /// False when the budget ran out before it was even listed: the figures are its siblings'.
+    pub reached: bool,
+}
+
+/// A directory and how many files it holds.
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+pub struct DirFiles {
+    pub path: String,
+    pub files: u64,
+    /// True when `files` is extrapolated.
+    pub estimated: bool,
+}
+
+/// A directory that could not be listed.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Unreadable {
+    pub path: String,
+    pub error: String,
+}
+
+/// The repository the root belongs to.
+#[derive(Debug, Clone, Serialize)]
+pub struct GitReport {
+    pub kind: RepoKind,
+    pub worktree: String,
+    pub git_dir: String,
+    /// Where `objects/` lives (the main repository's `.git` for a linked worktree).
+    pub common_dir: String,
+    /// False when the common dir is outside the scanned root (walked separately, not in `files`).
+    pub git_dir_inside_root: bool,
+    /// None when the index could not be read; see `index_error`.
+    pub index: Option<IndexSummary>,
+    pub index_error: Option<String>,
+    /// The part of `git_dir_bytes` in `objects/pack` (packfiles and their indexes).
+    pub pack_bytes: Option<u64>,
+    /// `objects/` outside `pack/`: loose objects, mostly.
+    pub loose_object_bytes: Option<u64>,
+    pub loose_object_files: Option<u64>,
+    /// Files in the git directory, objects and all.
+    pub git_dir_files: Option<u64>,
+    /// True when the git directory figures are extrapolated.
+    pub estimated: bool,
+    /// A `.git` that exists but could not be understood.
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ScanReport {
+    pub files: u64,
+    pub dirs: u64,
+    pub symlinks: u64,
+    pub bytes: u64,
+    /// Entries in the git index; None when this is not a git repository or the index is unreadable.
+    pub tracked: Option<u64>,
+    pub git_dir_bytes: Option<u64>,
+    pub node_modules: Vec<DependencyTree>,
+    /// Other dependency and build trees (not node_modules).
+    pub dependency_trees: Vec<DependencyTree>,
+    /// False when the time budget ran out and the counts are extrapolated estimates.
+    pub complete: bool,
+    pub elapsed_ms: u64,
+    /// True when `files`, `dirs`, `symlinks`, `bytes` are estimates (the opposite of `complete`).
+    pub estimated: bool,
+    /// What was actually counted before the budget ran out (equal to the totals when complete).
+    pub counted: Counts,
+    /// FIFOs, sockets, device nodes.
+    pub other: u64,
+    pub allocated_bytes: u64,
+    /// Names of an inode already counted (hard links): counted as files, their bytes once.
+    pub hardlinks: u64,
+    pub budget_ms: u64,
+    pub engine: String,
+    /// Directories the budget left unlisted (their contents are estimated).
+    pub unvisited_dirs: u64,
+    /// Files the budget left without an `lstat` (their sizes are estimated).
+    pub unstatted_files: u64,
+    /// Entries that vanished or could not be examined during the walk.
+    pub errors: u64,
+    pub unreadable_dirs: Vec<Unreadable>,
+    /// Directories with the most files directly in them.
+    pub largest_dirs: Vec<DirFiles>,
+    /// The root's subdirectories with the most files below them.
+    pub largest_subtrees: Vec<DirFiles>,
+    pub git: Option<GitReport>,
+    /// Set when the root itself could not be listed.
+    pub error: Option<String>,
+}
+
+pub fn scan(root: &Path, options: &ScanOptions) -> ScanReport {
+    scan_with(root, options, Engine::default_for_host())
+}
+
+fn lossy(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+pub fn scan_with(root: &Path, options: &ScanOptions, engine: Engine) -> ScanReport {
+    let start = Instant::now();
+    let deadline = start + options.budget;
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let mut report = ScanReport {
+        budget_ms: options.budget.as_millis() as u64,
+        engine: engine.describe(),
+        ..ScanReport::default()
+    };
+
+    let (mut git, git_paths) = git_facts(&root);
+    if let Some(g) = &git {
+        report.tracked = g.index.as_ref().map(|i| i.entries_under_root);
+    }
+
+    let live = Live::default();
+    let walker = Walker::new(
+        root.clone(),
+        deadline,
+        engine != Engine::Sequential,
+        &live,
+        git_paths.clone(),
+    );
+    let (subtree, outside) = progress::show_while(&live, options.progress, || {
+        run_on(engine, || {
+            let subtree = walker.walk_root();
+            let outside = match (&git, &git_paths.common) {
+                (Some(g), Some(common)) if !g.git_dir_inside_root => {
+                    walker.walk_outside_git_dir(common)
+                }
+                _ => None,
+            };
+            (subtree, outside)
+        })
+    });
+
+    if let Err(e) = std::fs::read_dir(&root) {
+        report.error = Some(format!("cannot list {}: {e}", root.display()));
+    }
+    report.estimated = !subtree.complete;
+    report.complete = subtree.complete;
+    report.counted = subtree.counted;
+    let totals = subtree.estimate;
+    report.files = totals.files;
+    report.dirs = totals.dirs;
+    report.symlinks = totals.symlinks;
+    report.other = totals.other;
+    report.bytes = totals.bytes;
+    report.allocated_bytes = totals.allocated_bytes;
+    collect(&walker, &mut report, git.as_mut(), outside);
+    report.git = git;
+    report.elapsed_ms = start.elapsed().as_millis() as u64;
+    report
+}
+
+/// Runs the walk on its own threads: deep trees recurse deeply, so they get a large stack.
+fn run_on<T: Send>(engine: Engine, work: impl FnOnce() -> T + Send) -> T {
+    const STACK: usize = 64 << 20;
+    let threads = match engine {
+        Engine::Sequential => 1,
+        Engine::Parallel(n) => n.max(1),
+    };
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(STACK)
+        .thread_name(|i| format!("scan-{i}"))
+        .build()
+    {
+        Ok(pool) => pool.install(work),
+        // No threads to be had: walk here, sequentially (the walker only forks in a pool).
+        Err(_) => work(),
+    }
+}
+
+fn git_facts(root: &Path) -> (Option<GitReport>, GitPaths) {
+    let repo = match gitindex::discover(root) {
+        Ok(Some(repo)) => repo,
+        Ok(None) => return (None, GitPaths::default()),
+        Err(e) => {
+            let report = GitReport {
+                kind: RepoKind::Repository,
+                worktree: lossy(root),
+                git_dir: lossy(&root.join(".git")),
+                common_dir: lossy(&root.join(".git")),
+                git_dir_inside_root: true,
+                index: None,
+                index_error: None,
+                pack_bytes: None,
+                loose_object_bytes: None,
+                loose_object_files: None,
+                git_dir_files: None,
+                estimated: false,
+                error: Some(e),
+            };
+            return (Some(report), GitPaths::default());
+        }
+    };
+    let common =
+        std::fs::canonicalize(&repo.common_dir).unwrap_or_else(|_| repo.common_dir.clone());
+    let (index, index_error) = match gitindex::summarize(&repo) {
+        Ok(summary) => (Some(summary), None),
+        Err(e) => (None, Some(e)),
+    };
+    let objects = common.join("objects");
+    let paths = GitPaths {
+        common: Some(common.clone()),
+        packs: Some(objects.join("pack")),
+        objects: Some(objects),
+    };
+    let report = GitReport {
+        kind: repo.kind,
+        worktree: lossy(&repo.worktree),
+        git_dir: lossy(&repo.git_dir),
+        common_dir: lossy(&common),
+        git_dir_inside_root: common.starts_with(root),
+        index,
+        index_error,
+        pack_bytes: None,
+        loose_object_bytes: None,
+        loose_object_files: None,
+        git_dir_files: None,
+        estimated: false,
+        error: None,
+    };
+    (Some(report), paths)
+}
+
+fn take<T>(m: &std::sync::Mutex<Vec<T>>) -> Vec<T> {
+    m.lock()
+        .map(|mut v| std::mem::take(&mut *v))
+        .unwrap_or_default()
+}
+
+fn dir_files(path: &Path, sub: &Subtree) -> DirFiles {
+    DirFiles {
+        path: lossy(path),
+        files: sub.estimate.files,
+        estimated: !sub.complete,
+    }
+}
+
+/// Moves what the walker gathered into the report.
+fn collect(
+    walker: &Walker,
+    report: &mut ScanReport,
+    git: Option<&mut GitReport>,
+    outside: Option<Subtree>,
+) {
+    use std::sync::atomic::Ordering::Relaxed;
+    report.hardlinks = walker.hardlinks.load(Relaxed);
+    report.unvisited_dirs = walker.unvisited_dirs.load(Relaxed);
+    report.unstatted_files = walker.unstatted_files.load(Relaxed);
+    report.errors = walker.errors.load(Relaxed);
+
+    let mut unreadable: Vec<(PathBuf, String)> = take(&walker.unreadable);
+    unreadable.sort();
+    report.unreadable_dirs = unreadable
+        .into_iter()
+        .map(|(path, error)| Unreadable {
+            path: lossy(&path),
+            error,
+        })
+        .collect();
+
+    let largest: Vec<(u64, PathBuf)> = take(&walker.largest);
+    report.largest_dirs = largest
+        .into_iter()
+        .map(|(files, path)| DirFiles {
+            path: if path.as_os_str().is_empty() {
+                ".".into()
+            } else {
+                lossy(&path)
+            },
+            files,
+            estimated: false,
+        })
+        .collect();
+
+    let top: Vec<(std::ffi::OsString, Option<Subtree>)> = take(&walker.top);
+    let mut subtrees: Vec<DirFiles> = top
+        .iter()
+        .filter_map(|(name, sub)| sub.as_ref().map(|s| dir_files(Path::new(name), s)))
+        .filter(|d| d.files > 0)
+        .collect();
+    subtrees.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.path.cmp(&b.path)));
+    subtrees.truncate(walk::TOP);
+    report.largest_subtrees = subtrees;
+
+    let mut tagged: Vec<walk::Tagged> = take(&walker.tagged);
+    tagged.sort_by(|a, b| a.path.cmp(&b.path));
+    let mut git_dir = outside;
+    let (mut objects, mut packs) = (None, None);
+    for t in tagged {
+        match t.tag {
+            Tag::Dependency(kind) => {
+                let tree = DependencyTree {
+                    path: PathBuf::from(lossy(&t.path)),
+                    kind: kind.to_string(),
+                    files: t.subtree.estimate.files,
+                    dirs: t.subtree.estimate.dirs,
+                    bytes: t.subtree.estimate.bytes,
+                    symlinks: t.subtree.estimate.symlinks,
+                    estimated: !t.subtree.complete,
+                    counted: t.subtree.counted,
+                    reached: t.visited,
+                };
+                if kind == "node_modules" {
+                    report.node_modules.push(tree);
+                } else {
+                    report.dependency_trees.push(tree);
+                }
+            }
+            Tag::GitDir => git_dir = Some(t.subtree),
+            Tag::GitObjects => objects = Some(t.subtree),
+            Tag::GitPacks => packs = Some(t.subtree),
+        }
+    }
+    if let (Some(git), Some(dir)) = (git, git_dir) {
+        report.git_dir_bytes = Some(dir.estimate.bytes);
+        git.git_dir_files = Some(dir.estimate.files);
+        git.estimated = !dir.complete;
+        let pack = packs.map_or(0, |p| p.estimate.bytes);
+        git.pack_bytes = Some(pack);
+        if let Some(o) = objects {
+            git.loose_object_bytes = Some(o.estimate.bytes.saturating_sub(pack));
+            git.loose_object_files = Some(
+                o.estimate
+                    .files
+                    .saturating_sub(packs.map_or(0, |p| p.estimate.files)),
+            );
+        }
+    }
+}
+
+mod progress {
+    //! A spinner on stderr for scans that last longer than a moment.
+
+    use super::Live;
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+
+    /// Quiet for the first moment, so quick scans print nothing.
+    const SHOW_AFTER: Duration = Duration::from_millis(300);
+    const TICK: Duration = Duration::from_millis(100);
+
+    /// Runs `work`, with a spinner counting `live` beside it when `enabled`.
+    pub fn show_while<T: Send>(live: &Live, enabled: bool, work: impl FnOnce() -> T + Send) -> T {
+        if !enabled {
+            return work();
+        }
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| spin(live, &done));
+            let result = work();
+            done.store(true, Ordering::Relaxed);
+            result
+        })
+    }
+
+    fn spin(live: &Live, done: &AtomicBool) {
+        let started = Instant::now();
+        while started.elapsed() < SHOW_AFTER {
+            if done.load(Ordering::Relaxed) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template("{spinner} scanning: {msg} ({elapsed})") {
+            bar.set_style(style);
+        }
+        while !done.load(Ordering::Relaxed) {
+            bar.set_message(format!(
+                "{} files, {} directories",
+                live.files.load(Ordering::Relaxed),
+                live.dirs.load(Ordering::Relaxed)
+            ));
+            bar.tick();
+            std::thread::sleep(TICK);
+        }
+        bar.finish_and_clear();
+    }
+}

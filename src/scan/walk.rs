@@ -1,0 +1,427 @@
+//! One pass over the tree, stoppable at a deadline, with every directory's result either counted
+//! or extrapolated from its siblings.
+//!
+//! Each directory is listed once (`readdir`, whose `d_type` already says file/dir/symlink), and
+//! only regular files get an `lstat` (through the directory's fd), for their size. Directories
+//! and symlinks cost no `stat` at all. When the deadline passes, listings already read still
+//! count exactly; the sizes of files not yet stat'ed and the contents of directories not yet
+//! listed are estimated (see `docs/scan.md`).
+
+use super::Counts;
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::ffi::{OsStr, OsString};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// What a directory is, for the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tag {
+    /// A dependency or build tree; the string is its kind (`node_modules`, `venv`, ...).
+    Dependency(&'static str),
+    GitDir,
+    GitObjects,
+    GitPacks,
+}
+
+/// Whether we are already inside a tagged tree (nested ones are part of the outer one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Inside {
+    Plain,
+    Dependency,
+    Git,
+}
+
+/// A directory's total: what was counted, and the best estimate (equal when complete).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Subtree {
+    pub counted: Counts,
+    pub estimate: Counts,
+    pub complete: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Tagged {
+    pub tag: Tag,
+    /// Relative to the root, or absolute for a git dir outside it.
+    pub path: PathBuf,
+    pub subtree: Subtree,
+    /// False when the deadline passed before the directory was even listed.
+    pub visited: bool,
+}
+
+/// Live counters for the progress display.
+#[derive(Debug, Default)]
+pub struct Live {
+    pub files: AtomicU64,
+    pub dirs: AtomicU64,
+}
+
+pub struct Walker<'a> {
+    root: PathBuf,
+    deadline: Instant,
+    stopped: AtomicBool,
+    parallel: bool,
+    live: &'a Live,
+    git_dirs: GitPaths,
+    inodes: Mutex<HashSet<(u64, u64)>>,
+    pub(super) hardlinks: AtomicU64,
+    /// Per depth: sum of complete subtrees and how many, the fallback for unlisted directories.
+    depth_means: Mutex<Vec<(Counts, u64)>>,
+    /// Sum of sizes and number of files stat'ed, the fallback for unstat'ed files.
+    stat_bytes: AtomicU64,
+    stat_alloc: AtomicU64,
+    stat_files: AtomicU64,
+    pub(super) unvisited_dirs: AtomicU64,
+    pub(super) unstatted_files: AtomicU64,
+    pub(super) errors: AtomicU64,
+    pub(super) unreadable: Mutex<Vec<(PathBuf, String)>>,
+    pub(super) tagged: Mutex<Vec<Tagged>>,
+    /// Directories by the number of files directly in them, largest first, at most `TOP`.
+    pub(super) largest: Mutex<Vec<(u64, PathBuf)>>,
+    largest_floor: AtomicU64,
+    /// The root's own children, for the largest top-level subtrees.
+    pub(super) top: Mutex<Vec<(OsString, Option<Subtree>)>>,
+}
+
+/// Where the repository's git directory and its object store are, canonicalized.
+#[derive(Debug, Clone, Default)]
+pub struct GitPaths {
+    pub common: Option<PathBuf>,
+    pub objects: Option<PathBuf>,
+    pub packs: Option<PathBuf>,
+}
+
+pub const TOP: usize = 10;
+/// Check the clock once per this many files, so a huge directory cannot overrun the budget.
+const CLOCK_EVERY: usize = 64;
+
+fn dependency_kind(name: &OsStr) -> Option<&'static str> {
+    Some(match name.as_encoded_bytes() {
+        b"node_modules" => "node_modules",
+        b".venv" | b"venv" => "venv",
+        b"target" => "target",
+        b"vendor" => "vendor",
+        b".gradle" => "gradle",
+        b"build" => "build",
+        _ => return None,
+    })
+}
+
+impl<'a> Walker<'a> {
+    pub fn new(
+        root: PathBuf,
+        deadline: Instant,
+        parallel: bool,
+        live: &'a Live,
+        git_dirs: GitPaths,
+    ) -> Self {
+        Walker {
+            root,
+            deadline,
+            stopped: AtomicBool::new(false),
+            parallel,
+            live,
+            git_dirs,
+            inodes: Mutex::new(HashSet::new()),
+            hardlinks: AtomicU64::new(0),
+            depth_means: Mutex::new(Vec::new()),
+            stat_bytes: AtomicU64::new(0),
+            stat_alloc: AtomicU64::new(0),
+            stat_files: AtomicU64::new(0),
+            unvisited_dirs: AtomicU64::new(0),
+            unstatted_files: AtomicU64::new(0),
+            errors: AtomicU64::new(0),
+            unreadable: Mutex::new(Vec::new()),
+            tagged: Mutex::new(Vec::new()),
+            largest: Mutex::new(Vec::new()),
+            largest_floor: AtomicU64::new(0),
+            top: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub fn stopped(&self) -> bool {
+        if self.stopped.load(Ordering::Relaxed) {
+            return true;
+        }
+        if Instant::now() >= self.deadline {
+            self.stopped.store(true, Ordering::Relaxed);
+            return true;
+        }
+        false
+    }
+
+    /// Walks the root; its own entry is not counted (`dirs` are the directories below it).
+    pub fn walk_root(&self) -> Subtree {
+        let root = self.root.clone();
+        self.walk_dir(&root, 0, Inside::Plain)
+    }
+
+    /// Walks a git directory outside the root; its counts are reported apart from the tree's.
+    pub fn walk_outside_git_dir(&self, dir: &Path) -> Option<Subtree> {
+        if self.stopped() {
+            return None;
+        }
+        let subtree = self.walk_dir(dir, 1, Inside::Git);
+        self.record(Tag::GitDir, dir.to_path_buf(), subtree, true);
+        Some(subtree)
+    }
+
+    fn relative(&self, path: &Path) -> PathBuf {
+        path.strip_prefix(&self.root).unwrap_or(path).to_path_buf()
+    }
+
+    fn record(&self, tag: Tag, path: PathBuf, subtree: Subtree, visited: bool) {
+        if let Ok(mut tagged) = self.tagged.lock() {
+            tagged.push(Tagged {
+                tag,
+                path,
+                subtree,
+                visited,
+            });
+        }
+    }
+
+    fn tag_for(&self, path: &Path, name: &OsStr, inside: Inside) -> Option<Tag> {
+        let is = |p: &Option<PathBuf>| p.as_deref() == Some(path);
+        match inside {
+            Inside::Plain if is(&self.git_dirs.common) => Some(Tag::GitDir),
+            Inside::Plain => dependency_kind(name).map(Tag::Dependency),
+            Inside::Git if is(&self.git_dirs.objects) => Some(Tag::GitObjects),
+            Inside::Git if is(&self.git_dirs.packs) => Some(Tag::GitPacks),
+            Inside::Git | Inside::Dependency => None,
+        }
+    }
+
+    fn note_largest(&self, files: u64, dir: &Path) {
+        if files == 0 || files < self.largest_floor.load(Ordering::Relaxed) {
+            return;
+        }
+        let Ok(mut largest) = self.largest.lock() else {
+            return;
+        };
+        largest.push((files, self.relative(dir)));
+        largest.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        largest.truncate(TOP);
+        if largest.len() == TOP {
+            self.largest_floor
+                .store(largest[TOP - 1].0, Ordering::Relaxed);
+        }
+    }
+
+    fn unreadable(&self, dir: &Path, error: &std::io::Error) {
+        if let Ok(mut list) = self.unreadable.lock() {
+            list.push((self.relative(dir), error.to_string()));
+        }
+    }
+
+    fn walk_dir(&self, dir: &Path, depth: usize, inside: Inside) -> Subtree {
+        let listing = match std::fs::read_dir(dir) {
+            Ok(listing) => listing,
+            Err(e) => {
+                // Counted as a directory by its parent; its contents are unknown, not guessed.
+                self.unreadable(dir, &e);
+                return Subtree {
+                    complete: true,
+                    ..Subtree::default()
+                };
+            }
+        };
+        let mut own = Counts::default();
+        let mut children: Vec<OsString> = Vec::new();
+        let (mut stat_bytes, mut stat_alloc, mut statted, mut unstatted) = (0u64, 0u64, 0u64, 0u64);
+        let mut stop = self.stopped();
+        for (i, entry) in listing.enumerate() {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    self.errors.fetch_add(1, Ordering::Relaxed);
+                    self.unreadable(dir, &e);
+                    break;
+                }
+            };
+            let Ok(kind) = entry.file_type() else {
+                self.errors.fetch_add(1, Ordering::Relaxed);
+                continue;
+            };
+            if kind.is_dir() {
+                children.push(entry.file_name());
+            } else if kind.is_symlink() {
+                own.symlinks += 1;
+            } else if kind.is_file() {
+                own.files += 1;
+                if !stop && i % CLOCK_EVERY == CLOCK_EVERY - 1 {
+                    stop = self.stopped();
+                }
+                if stop {
+                    unstatted += 1;
+                    continue;
+                }
+                match entry.metadata() {
+                    Ok(meta) => {
+                        statted += 1;
+                        if meta.nlink() > 1 && !self.first_link(meta.dev(), meta.ino()) {
+                            continue;
+                        }
+                        stat_bytes += meta.len();
+                        stat_alloc += meta.blocks() * 512;
+                    }
+                    // Vanished between readdir and lstat: still a name that was there.
+                    Err(_) => {
+                        self.errors.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            } else {
+                own.other += 1;
+            }
+        }
+        own.dirs = children.len() as u64;
+        own.bytes = stat_bytes;
+        own.allocated_bytes = stat_alloc;
+        self.live.files.fetch_add(own.files, Ordering::Relaxed);
+        self.live.dirs.fetch_add(own.dirs, Ordering::Relaxed);
+        self.note_largest(own.files, dir);
+        self.stat_bytes.fetch_add(stat_bytes, Ordering::Relaxed);
+        self.stat_alloc.fetch_add(stat_alloc, Ordering::Relaxed);
+        self.stat_files.fetch_add(statted, Ordering::Relaxed);
+
+        let mut estimate = own;
+        if unstatted > 0 {
+            self.unstatted_files.fetch_add(unstatted, Ordering::Relaxed);
+            let (bytes, alloc) = if statted > 0 {
+                (stat_bytes / statted, stat_alloc / statted)
+            } else {
+                self.mean_file_size()
+            };
+            estimate.bytes += bytes * unstatted;
+            estimate.allocated_bytes += alloc * unstatted;
+        }
+
+        let visit = |name: &OsString| -> (OsString, Option<Subtree>) {
+            if self.stopped() {
+                return (name.clone(), None);
+            }
+            let path = dir.join(name);
+            let tag = self.tag_for(&path, name, inside);
+            let inner = match tag {
+                Some(Tag::Dependency(_)) => Inside::Dependency,
+                Some(_) => Inside::Git,
+                None => inside,
+            };
+            let subtree = self.walk_dir(&path, depth + 1, inner);
+            if let Some(tag) = tag {
+                self.record(tag, self.relative(&path), subtree, true);
+            }
+            (name.clone(), Some(subtree))
+        };
+        let results: Vec<(OsString, Option<Subtree>)> = if self.parallel && children.len() > 1 {
+            children.par_iter().map(visit).collect()
+        } else {
+            children.iter().map(visit).collect()
+        };
+
+        let mut counted = own;
+        let mut complete = unstatted == 0;
+        let mut visited_sum = Counts::default();
+        let mut visited = 0u64;
+        for (_, sub) in &results {
+            if let Some(sub) = sub {
+                counted.add(&sub.counted);
+                estimate.add(&sub.estimate);
+                visited_sum.add(&sub.estimate);
+                visited += 1;
+                complete &= sub.complete;
+            }
+        }
+        let pending = results.len() as u64 - visited;
+        if pending > 0 {
+            complete = false;
+            self.unvisited_dirs.fetch_add(pending, Ordering::Relaxed);
+            // Unlisted siblings are like the listed ones (readdir order is not by size); with
+            // none listed here, like complete directories at the same depth anywhere.
+            let (sum, n) = if visited > 0 {
+                (visited_sum, visited)
+            } else {
+                self.depth_mean(depth + 1)
+            };
+            let guess = sum.scaled(pending, n);
+            estimate.add(&guess);
+            for (name, sub) in &results {
+                if sub.is_none() {
+                    let path = dir.join(name);
+                    if let Some(tag) = self.tag_for(&path, name, inside) {
+                        let one = sum.scaled(1, n);
+                        let guessed = Subtree {
+                            counted: Counts::default(),
+                            estimate: one,
+                            complete: false,
+                        };
+                        self.record(tag, self.relative(&path), guessed, false);
+                    }
+                }
+            }
+        }
+        let subtree = Subtree {
+            counted,
+            estimate: if complete { counted } else { estimate },
+            complete,
+        };
+        if complete {
+            self.note_depth(depth, &counted);
+        }
+        if depth == 0
+            && let Ok(mut top) = self.top.lock()
+        {
+            *top = results;
+        }
+        subtree
+    }
+
+    /// True the first time an inode is seen; its bytes count once however many names it has.
+    fn first_link(&self, dev: u64, ino: u64) -> bool {
+        let first = self
+            .inodes
+            .lock()
+            .map(|mut set| set.insert((dev, ino)))
+            .unwrap_or(true);
+        if !first {
+            self.hardlinks.fetch_add(1, Ordering::Relaxed);
+        }
+        first
+    }
+
+    fn mean_file_size(&self) -> (u64, u64) {
+        let n = self.stat_files.load(Ordering::Relaxed);
+        if n == 0 {
+            return (0, 0);
+        }
+        (
+            self.stat_bytes.load(Ordering::Relaxed) / n,
+            self.stat_alloc.load(Ordering::Relaxed) / n,
+        )
+    }
+
+    fn note_depth(&self, depth: usize, counts: &Counts) {
+        if let Ok(mut means) = self.depth_means.lock() {
+            if means.len() <= depth {
+                means.resize(depth + 1, (Counts::default(), 0));
+            }
+            means[depth].0.add(counts);
+            means[depth].1 += 1;
+        }
+    }
+
+    /// The mean complete subtree at `depth`, or at the nearest depth that has one.
+    fn depth_mean(&self, depth: usize) -> (Counts, u64) {
+        let Ok(means) = self.depth_means.lock() else {
+            return (Counts::default(), 1);
+        };
+        (0..means.len())
+            .filter(|&d| means[d].1 > 0)
+            .min_by_key(|&d| d.abs_diff(depth))
+            .map_or((Counts::default(), 1), |d| means[d])
+    }
+}

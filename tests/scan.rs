@@ -1,0 +1,481 @@
+//! The repository scan and the git index reader, on generated trees and real git repositories.
+
+use std::fs;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::Command as Process;
+use wsl_place::gitindex::{self, RepoKind};
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Process::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.invalid",
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "protocol.file.allow=always",
+        ])
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn write(path: &Path, bytes: &[u8]) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, bytes).unwrap();
+}
+
+/// A repository with `n` committed files spread over a few directories.
+fn repo_with_files(dir: &Path, n: usize) {
+    fs::create_dir_all(dir).unwrap();
+    git(dir, &["init", "-q"]);
+    for i in 0..n {
+        write(&dir.join(format!("d{}/f{i}.txt", i % 4)), b"x");
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "files"]);
+}
+
+fn sorted(mut v: Vec<PathBuf>) -> Vec<PathBuf> {
+    v.sort();
+    v
+}
+
+#[test]
+fn tracked_sample_of_a_plain_repository_lists_worktree_relative_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("r");
+    repo_with_files(&repo, 10);
+    let all = gitindex::tracked_sample(&repo, 100).unwrap();
+    assert_eq!(all.len(), 10);
+    assert!(all.contains(&PathBuf::from("d1/f5.txt")));
+    for p in &all {
+        assert!(p.is_relative());
+        assert!(repo.join(p).is_file(), "{} is not a file", p.display());
+    }
+    let few = gitindex::tracked_sample(&repo, 3).unwrap();
+    assert_eq!(few.len(), 3);
+    // Evenly spread: not simply the first three in index order.
+    let index_order = sorted(all.clone());
+    assert_ne!(sorted(few), index_order[..3].to_vec());
+}
+
+#[test]
+fn tracked_sample_is_empty_outside_a_repository_and_before_the_first_add() {
+    let tmp = tempfile::tempdir().unwrap();
+    let plain = tmp.path().join("plain");
+    write(&plain.join("a"), b"a");
+    assert!(gitindex::discover(&plain).unwrap().is_none());
+    assert_eq!(
+        gitindex::tracked_sample(&plain, 10).unwrap(),
+        Vec::<PathBuf>::new()
+    );
+
+    let fresh = tmp.path().join("fresh");
+    fs::create_dir_all(&fresh).unwrap();
+    git(&fresh, &["init", "-q"]);
+    write(&fresh.join("untracked"), b"u");
+    assert_eq!(
+        gitindex::tracked_sample(&fresh, 10).unwrap(),
+        Vec::<PathBuf>::new()
+    );
+    let summary = gitindex::summarize(&gitindex::discover(&fresh).unwrap().unwrap()).unwrap();
+    assert_eq!(summary.entries, 0);
+}
+
+#[test]
+fn tracked_sample_from_a_subdirectory_is_relative_to_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("r");
+    repo_with_files(&repo, 8);
+    let sub = repo.join("d2");
+    let repo_info = gitindex::discover(&sub).unwrap().unwrap();
+    assert_eq!(repo_info.prefix, PathBuf::from("d2"));
+    let got = sorted(gitindex::tracked_sample(&sub, 100).unwrap());
+    assert_eq!(got, vec![PathBuf::from("f2.txt"), PathBuf::from("f6.txt")]);
+}
+
+#[test]
+fn linked_worktree_reads_its_own_index_through_the_gitdir_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("r");
+    repo_with_files(&repo, 6);
+    let wt = tmp.path().join("wt");
+    git(&repo, &["worktree", "add", "-q", wt.to_str().unwrap()]);
+    // Diverge: the linked worktree tracks one more file than the main one.
+    write(&wt.join("extra.txt"), b"e");
+    git(&wt, &["add", "extra.txt"]);
+    assert!(wt.join(".git").is_file());
+
+    let info = gitindex::discover(&wt).unwrap().unwrap();
+    assert_eq!(info.kind, RepoKind::LinkedWorktree);
+    assert_eq!(
+        fs::canonicalize(&info.common_dir).unwrap(),
+        fs::canonicalize(repo.join(".git")).unwrap()
+    );
+    let sample = gitindex::tracked_sample(&wt, 100).unwrap();
+    assert_eq!(sample.len(), 7);
+    assert!(sample.contains(&PathBuf::from("extra.txt")));
+    assert_eq!(gitindex::tracked_sample(&repo, 100).unwrap().len(), 6);
+}
+
+#[test]
+fn submodule_reads_the_index_under_the_superprojects_modules() {
+    let tmp = tempfile::tempdir().unwrap();
+    let lib = tmp.path().join("lib");
+    repo_with_files(&lib, 3);
+    let sup = tmp.path().join("sup");
+    repo_with_files(&sup, 2);
+    git(
+        &sup,
+        &[
+            "submodule",
+            "add",
+            "-q",
+            lib.to_str().unwrap(),
+            "vendored/lib",
+        ],
+    );
+    let sub = sup.join("vendored/lib");
+    assert!(sub.join(".git").is_file());
+
+    let info = gitindex::discover(&sub).unwrap().unwrap();
+    assert_eq!(info.kind, RepoKind::Submodule);
+    assert_eq!(gitindex::tracked_sample(&sub, 100).unwrap().len(), 3);
+    // The superproject sees the submodule as one gitlink entry, which is not a file to lstat.
+    let sup_info = gitindex::discover(&sup).unwrap().unwrap();
+    let summary = gitindex::summarize(&sup_info).unwrap();
+    assert_eq!(summary.entries, 4); // 2 files + .gitmodules + the gitlink
+    assert_eq!(summary.submodules, 1);
+    assert_eq!(gitindex::tracked_sample(&sup, 100).unwrap().len(), 3);
+}
+
+#[test]
+fn split_index_counts_shared_and_split_entries() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("r");
+    fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q"]);
+    for i in 0..20 {
+        write(&repo.join(format!("d{}/f{i}.txt", i % 4)), b"x");
+    }
+    write(&repo.join("new1"), b"n");
+    write(&repo.join("new2"), b"n");
+    // Files older than the index are not "racily clean", so git leaves them in the shared index
+    // instead of copying every entry into the split one.
+    let touched = Process::new("find")
+        .arg(&repo)
+        .args([
+            "-path",
+            "*/.git",
+            "-prune",
+            "-o",
+            "-exec",
+            "touch",
+            "-d",
+            "2020-01-01",
+            "{}",
+            "+",
+        ])
+        .status()
+        .unwrap();
+    assert!(touched.success());
+    git(&repo, &["add", "d0", "d1", "d2", "d3"]);
+    git(&repo, &["commit", "-q", "-m", "files"]);
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    git(&repo, &["update-index", "--split-index"]);
+    git(&repo, &["add", "new1", "new2"]);
+    git(&repo, &["rm", "-q", "d0/f0.txt"]);
+    let shared = fs::read_dir(repo.join(".git"))
+        .unwrap()
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().starts_with("sharedindex."));
+    assert!(shared, "git did not write a shared index");
+
+    let info = gitindex::discover(&repo).unwrap().unwrap();
+    let s = gitindex::summarize(&info).unwrap();
+    assert!(s.split);
+    assert_eq!(s.entries, 21);
+    // The split index itself holds only the change (2 added; the removal is a bitmap bit).
+    assert_eq!(s.header_entries, 2);
+    assert_eq!(gitindex::tracked_sample(&repo, 100).unwrap().len(), 21);
+}
+
+#[test]
+fn sparse_index_reports_sparse_directories() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("r");
+    repo_with_files(&repo, 12);
+    git(
+        &repo,
+        &["sparse-checkout", "init", "--cone", "--sparse-index"],
+    );
+    git(&repo, &["sparse-checkout", "set", "d1"]);
+    let info = gitindex::discover(&repo).unwrap().unwrap();
+    let s = gitindex::summarize(&info).unwrap();
+    assert!(s.sparse);
+    // d1 keeps its 3 files; d0, d2, d3 collapse to one sparse-directory entry each.
+    assert_eq!(s.sparse_dirs, 3);
+    assert_eq!(s.entries, 6);
+    let sample = sorted(gitindex::tracked_sample(&repo, 100).unwrap());
+    assert_eq!(
+        sample,
+        vec![
+            PathBuf::from("d1/f1.txt"),
+            PathBuf::from("d1/f5.txt"),
+            PathBuf::from("d1/f9.txt")
+        ]
+    );
+}
+
+#[test]
+fn broken_index_is_an_error_not_a_panic() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("r");
+    repo_with_files(&repo, 3);
+    let index = repo.join(".git/index");
+    let mut bytes = fs::read(&index).unwrap();
+    bytes.truncate(40);
+    fs::write(&index, &bytes).unwrap();
+    let err = gitindex::tracked_sample(&repo, 10).unwrap_err();
+    assert!(err.contains("index"), "{err}");
+
+    fs::write(&index, b"NOPE").unwrap();
+    assert!(gitindex::tracked_sample(&repo, 10).is_err());
+}
+
+#[test]
+fn dot_git_file_without_gitdir_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(&tmp.path().join("r/.git"), b"hello\n");
+    assert!(gitindex::discover(&tmp.path().join("r")).is_err());
+    write(&tmp.path().join("s/.git"), b"gitdir: ../nowhere\n");
+    let err = gitindex::discover(&tmp.path().join("s")).unwrap_err();
+    assert!(err.contains("nowhere"), "{err}");
+}
+
+// ---- The scan, through the binary -------------------------------------------------------------
+
+fn check_json(dir: &Path, extra: &[&str]) -> serde_json::Value {
+    let out = assert_cmd::Command::cargo_bin("wsl-place")
+        .unwrap()
+        .args(["check", "--no-probe", "--format", "json"])
+        .args(extra)
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "check failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty(), "stderr on a pipe: {}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    report["scan"].clone()
+}
+
+fn n(v: &serde_json::Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+#[test]
+fn scan_counts_a_generated_tree_exactly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    // 5 files of 100 bytes at the top, 3 subdirectories with 10 files of 10 bytes each.
+    for i in 0..5 {
+        write(&root.join(format!("top{i}")), &[b'a'; 100]);
+    }
+    for d in 0..3 {
+        for i in 0..10 {
+            write(&root.join(format!("sub{d}/f{i}")), &[b'b'; 10]);
+        }
+    }
+    // node_modules: 2 packages x 4 files of 1 byte, a nested node_modules counted inside it.
+    for p in 0..2 {
+        for i in 0..4 {
+            write(&root.join(format!("node_modules/pkg{p}/f{i}.js")), b"x");
+        }
+    }
+    write(&root.join("node_modules/pkg0/node_modules/inner/i.js"), b"yy");
+    write(&root.join(".venv/lib/site.py"), b"123");
+    fs::create_dir_all(root.join("empty")).unwrap();
+
+    let s = check_json(root, &[]);
+    assert_eq!(n(&s["files"]), 5 + 30 + 8 + 1 + 1);
+    // sub0-2, node_modules, pkg0, pkg1, pkg0/node_modules, inner, .venv, lib, empty
+    assert_eq!(n(&s["dirs"]), 11);
+    assert_eq!(n(&s["symlinks"]), 0);
+    assert_eq!(n(&s["bytes"]), 500 + 300 + 8 + 2 + 3);
+    assert_eq!(s["complete"], true);
+    assert_eq!(s["estimated"], false);
+    assert!(s["tracked"].is_null());
+    assert!(s["git_dir_bytes"].is_null());
+    assert!(s["elapsed_ms"].is_u64());
+    let nm = s["node_modules"].as_array().unwrap();
+    assert_eq!(nm.len(), 1, "nested node_modules is part of the outer one: {nm:?}");
+    assert_eq!(nm[0]["path"], "node_modules");
+    assert_eq!(n(&nm[0]["files"]), 9);
+    assert_eq!(n(&nm[0]["dirs"]), 4);
+    assert_eq!(n(&nm[0]["bytes"]), 10);
+    let other = s["dependency_trees"].as_array().unwrap();
+    assert_eq!(other.len(), 1);
+    assert_eq!(other[0]["kind"], "venv");
+    assert_eq!(n(&other[0]["files"]), 1);
+    assert_eq!(s["largest_dirs"][0]["files"], 10);
+    assert_eq!(s["largest_subtrees"][0]["path"], "sub0");
+    assert_eq!(s["largest_subtrees"][0]["files"], 10);
+}
+
+#[test]
+fn scan_survives_bad_input_and_counts_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write(&root.join("ok/a"), b"abc");
+    std::os::unix::fs::symlink("does-not-exist", root.join("dangling")).unwrap();
+    std::os::unix::fs::symlink("loop2", root.join("loop1")).unwrap();
+    std::os::unix::fs::symlink("loop1", root.join("loop2")).unwrap();
+    std::os::unix::fs::symlink(".", root.join("ok/self")).unwrap();
+    let weird = std::ffi::OsStr::from_bytes(b"caf\xe9-\xff.txt");
+    write(&root.join(weird), b"12345");
+    let fifo = std::ffi::CString::new(root.join("fifo").as_os_str().as_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    let _socket = std::os::unix::net::UnixListener::bind(root.join("sock")).unwrap();
+    // Hard links: three names, one inode; its 7 bytes count once.
+    write(&root.join("h1"), b"1234567");
+    fs::hard_link(root.join("h1"), root.join("h2")).unwrap();
+    fs::hard_link(root.join("h1"), root.join("ok/h3")).unwrap();
+    // An unreadable directory (root reads everything, so only meaningful as non-root).
+    let locked = root.join("locked");
+    write(&locked.join("hidden"), b"h");
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+    let as_root = unsafe { libc::geteuid() } == 0;
+
+    let s = check_json(root, &[]);
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(n(&s["symlinks"]), 4);
+    assert_eq!(n(&s["other"]), 2, "a FIFO and a socket");
+    assert_eq!(n(&s["hardlinks"]), 2);
+    assert_eq!(n(&s["dirs"]), 2);
+    if as_root {
+        assert_eq!(n(&s["files"]), 1 + 1 + 3 + 1);
+        assert_eq!(n(&s["bytes"]), 3 + 5 + 7 + 1);
+        assert!(s["unreadable_dirs"].as_array().unwrap().is_empty());
+    } else {
+        assert_eq!(n(&s["files"]), 1 + 1 + 3);
+        assert_eq!(n(&s["bytes"]), 3 + 5 + 7);
+        assert_eq!(s["unreadable_dirs"][0]["path"], "locked");
+    }
+    assert_eq!(s["complete"], true);
+}
+
+#[test]
+fn scan_of_a_real_git_repository_reads_tracked_and_git_dir() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("r");
+    repo_with_files(&repo, 12);
+    write(&repo.join("untracked.txt"), b"u");
+    let s = check_json(&repo, &[]);
+    assert_eq!(n(&s["tracked"]), 12);
+    let git_files = Process::new("find")
+        .arg(repo.join(".git"))
+        .args(["-type", "f"])
+        .output()
+        .unwrap();
+    let git_files = String::from_utf8_lossy(&git_files.stdout).lines().count() as u64;
+    assert_eq!(n(&s["files"]), 13 + git_files);
+    assert!(n(&s["git_dir_bytes"]) > 0);
+    assert_eq!(s["git"]["kind"], "repository");
+    assert_eq!(n(&s["git"]["git_dir_files"]), git_files);
+    assert_eq!(s["git"]["index"]["version"], 2);
+    // One blob (every file holds "x"), five trees, one commit.
+    assert_eq!(n(&s["git"]["loose_object_files"]), 7);
+
+    // A broken index is reported, and the walk still counts everything.
+    fs::write(repo.join(".git/index"), b"DIRC\0\0\0\x02garbage").unwrap();
+    let s = check_json(&repo, &[]);
+    assert!(s["tracked"].is_null());
+    assert!(s["git"]["index_error"].as_str().unwrap().contains("index"));
+    assert_eq!(n(&s["files"]), 13 + git_files);
+    let human = assert_cmd::Command::cargo_bin("wsl-place")
+        .unwrap()
+        .args(["check", "--no-probe"])
+        .arg(&repo)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&human.stdout).contains("index unreadable"));
+}
+
+#[test]
+fn scan_of_a_linked_worktree_measures_the_shared_git_dir_apart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("r");
+    repo_with_files(&repo, 5);
+    let wt = tmp.path().join("wt");
+    git(&repo, &["worktree", "add", "-q", wt.to_str().unwrap()]);
+    let s = check_json(&wt, &[]);
+    assert_eq!(s["git"]["kind"], "linked_worktree");
+    assert_eq!(s["git"]["git_dir_inside_root"], false);
+    assert_eq!(n(&s["tracked"]), 5);
+    // The worktree holds 5 files and the `.git` file; the shared git dir is counted apart.
+    assert_eq!(n(&s["files"]), 6);
+    assert!(n(&s["git_dir_bytes"]) > 0);
+}
+
+#[test]
+fn exhausted_budget_says_estimated_and_keeps_counts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    for d in 0..40 {
+        for i in 0..50 {
+            write(&root.join(format!("d{d}/s/f{i}")), b"0123456789");
+        }
+    }
+    let s = check_json(root, &["--scan-budget-ms", "0"]);
+    assert_eq!(s["complete"], false);
+    assert_eq!(s["estimated"], true);
+    // The root listing is always read: its 40 directories are exact, their contents are not.
+    assert!(n(&s["dirs"]) >= 40);
+    assert!(n(&s["counted"]["files"]) <= n(&s["files"]));
+    assert!(n(&s["unvisited_dirs"]) > 0);
+    let human = assert_cmd::Command::cargo_bin("wsl-place")
+        .unwrap()
+        .args(["check", "--no-probe", "--scan-budget-ms", "0"])
+        .arg(root)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains("ESTIMATED"), "{text}");
+
+    // With time to spare the same tree is exact.
+    let s = check_json(root, &[]);
+    assert_eq!(s["complete"], true);
+    assert_eq!(n(&s["files"]), 2000);
+    assert_eq!(n(&s["dirs"]), 80);
+    assert_eq!(n(&s["bytes"]), 20000);
+}
+
+#[test]
+fn quiet_prints_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(&tmp.path().join("a"), b"a");
+    let out = assert_cmd::Command::cargo_bin("wsl-place")
+        .unwrap()
+        .args(["--quiet", "check", "--no-probe"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+}
