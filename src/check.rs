@@ -5,6 +5,7 @@ use crate::error::Result;
 use crate::host::HostEnv;
 use crate::location::{self, Location};
 use crate::scan::{self, ScanOptions, ScanReport};
+use crate::{model, probe};
 use serde::Serialize;
 use std::time::Duration;
 
@@ -15,6 +16,10 @@ pub struct CheckReport {
     #[serde(flatten)]
     pub location: Location,
     pub scan: ScanReport,
+    /// The timing probes (None with --no-probe).
+    pub probe: Option<probe::ProbeSet>,
+    /// What the model predicts from scan + probes (None with --no-probe or when the probe failed).
+    pub predict: Option<model::Prediction>,
 }
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -28,9 +33,18 @@ pub fn run(env: &HostEnv, args: &CheckArgs, interactive: bool) -> Result<CheckRe
             progress: interactive,
         },
     );
+    let (probe, predict) = if args.no_probe {
+        (None, None)
+    } else {
+        let probes = probe::for_check(env, &location, args)?;
+        let predict = probe::predict(&scan, &probes, &location.paths.linux);
+        (Some(probes), predict)
+    };
     Ok(CheckReport {
         schema: SCHEMA_VERSION,
         location,
         scan,
+        probe,
+        predict,
     })
 }

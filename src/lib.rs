@@ -10,6 +10,7 @@ pub mod gitindex;
 pub mod host;
 pub mod location;
 pub mod migrate;
+pub mod model;
 pub mod mounts;
 pub mod probe;
 pub mod report;
@@ -52,7 +53,7 @@ fn style_for(cli: &Cli, env: &HostEnv) -> report::Style {
     }
 }
 
-fn print(text: &str) -> Result<(), Failure> {
+pub(crate) fn print(text: &str) -> Result<(), Failure> {
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(text.as_bytes())

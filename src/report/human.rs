@@ -39,6 +39,9 @@ impl Style {
 pub fn check(report: &CheckReport, style: &Style) -> String {
     let mut out = String::new();
     location(&mut out, &report.location, style);
+    if let Some(probes) = &report.probe {
+        super::probe::check_section(&mut out, probes, report.predict.as_ref(), style);
+    }
     out
 }
 

@@ -1,12 +1,14 @@
 //! What a person or a machine sees. One file per output format.
 
 mod human;
+mod probe;
 
 use crate::check::CheckReport;
 use crate::cli::Format;
 use crate::error::{Failure, Result};
 
 pub use human::Style;
+pub use probe::table as probe_table;
 
 pub fn render_check(report: &CheckReport, format: Format, style: &Style) -> Result<String> {
     match format {
