@@ -1,10 +1,364 @@
 //! The git index, read without walking the worktree.
-//! (Stub: issue 3 fills this in.)
+//!
+//! The repository is found by looking for `.git` at the scanned root and its ancestors (as git
+//! does). `.git` may be a directory, or a file holding `gitdir: <path>` (linked worktrees,
+//! submodules, `--separate-git-dir`); a linked worktree's gitdir names the shared repository in
+//! its `commondir` file. The index is decoded with gix, which also resolves split indexes
+//! (`link` extension + `sharedindex.<sha>`), so the count is the real number of entries.
 
+use gix::bstr::ByteSlice;
+use gix::index::entry::{Flags, Mode};
+use serde::Serialize;
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-/// Up to `max` tracked paths (worktree-relative), spread evenly over the index, for timing `lstat`
-/// on the repository's own files. Empty when `root` is not a git worktree.
-pub fn tracked_sample(_root: &Path, _max: usize) -> Result<Vec<PathBuf>, String> {
-    Ok(Vec::new())
+/// How the scanned directory belongs to a git repository.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RepoKind {
+    /// `.git` is a directory: an ordinary repository.
+    Repository,
+    /// `.git` is a file naming `<repo>/.git/worktrees/<name>` (`git worktree add`).
+    LinkedWorktree,
+    /// `.git` is a file naming `<superproject>/.git/modules/<name>`.
+    Submodule,
+    /// `.git` is a file naming a git directory elsewhere (`git init --separate-git-dir`).
+    SeparateGitDir,
+}
+
+/// Where the repository's pieces are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Repo {
+    pub kind: RepoKind,
+    /// Top of the worktree (the directory holding `.git`).
+    pub worktree: PathBuf,
+    /// The directory holding this worktree's `index` and `HEAD`.
+    pub git_dir: PathBuf,
+    /// The directory holding `objects/` (differs from `git_dir` for linked worktrees).
+    pub common_dir: PathBuf,
+    /// The scanned root relative to `worktree`; empty when the root is the top of the worktree.
+    pub prefix: PathBuf,
+}
+
+impl Repo {
+    pub fn index_path(&self) -> PathBuf {
+        self.git_dir.join("index")
+    }
+}
+
+/// What the index says, and what the count means.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct IndexSummary {
+    /// Index format version (2, 3 or 4); 0 when there is no index file yet.
+    pub version: u32,
+    /// The entry count in the 12-byte header of `.git/index` itself. For a split index this is
+    /// only the entries changed since the shared index was written, not the tracked count.
+    pub header_entries: u32,
+    /// Entries after resolving a split index: tracked files, symlinks, submodules and (in a
+    /// sparse index) sparse directories, each conflict stage counted separately.
+    pub entries: u64,
+    /// Entries under the scanned root (equals `entries` when the root is the worktree top).
+    pub entries_under_root: u64,
+    /// True when `.git/index` has a `link` extension and was completed from `sharedindex.*`.
+    pub split: bool,
+    /// True when the index holds sparse-directory entries (`sdir` extension, `git sparse-checkout
+    /// --sparse-index`): each stands for a whole directory whose files are not listed.
+    pub sparse: bool,
+    /// Sparse-directory entries (each a directory of unknown file count, outside the checkout).
+    pub sparse_dirs: u64,
+    /// Entries marked skip-worktree (outside a sparse checkout; tracked, but not on disk).
+    pub skip_worktree: u64,
+    /// Entries that are submodules (gitlinks).
+    pub submodules: u64,
+    /// Entries at conflict stages 1-3 (an unfinished merge).
+    pub conflict_entries: u64,
+}
+
+/// Finds the repository `root` belongs to, if any. Errors only for a `.git` that exists but
+/// cannot be understood (unreadable file, missing `gitdir:` target).
+pub fn discover(root: &Path) -> Result<Option<Repo>, String> {
+    let root = std::path::absolute(root)
+        .map_err(|e| format!("cannot resolve {}: {e}", root.display()))?;
+    for dir in root.ancestors() {
+        let dot_git = dir.join(".git");
+        let Ok(meta) = std::fs::symlink_metadata(&dot_git) else {
+            continue;
+        };
+        let prefix = root.strip_prefix(dir).unwrap_or(Path::new("")).to_path_buf();
+        let worktree = dir.to_path_buf();
+        if meta.is_dir() || (meta.file_type().is_symlink() && dot_git.is_dir()) {
+            return Ok(Some(Repo {
+                kind: RepoKind::Repository,
+                common_dir: common_dir_of(&dot_git)?,
+                git_dir: dot_git,
+                worktree,
+                prefix,
+            }));
+        }
+        let git_dir = read_gitdir_file(&dot_git)?;
+        let common_dir = common_dir_of(&git_dir)?;
+        let kind = if common_dir != git_dir {
+            RepoKind::LinkedWorktree
+        } else if git_dir
+            .components()
+            .any(|c| c.as_os_str() == OsStr::new("modules"))
+        {
+            RepoKind::Submodule
+        } else {
+            RepoKind::SeparateGitDir
+        };
+        return Ok(Some(Repo {
+            kind,
+            worktree,
+            git_dir,
+            common_dir,
+            prefix,
+        }));
+    }
+    Ok(None)
+}
+
+/// Reads `gitdir: <path>` from a `.git` file; a relative path is relative to the file's directory.
+fn read_gitdir_file(dot_git: &Path) -> Result<PathBuf, String> {
+    let text = std::fs::read(dot_git)
+        .map_err(|e| format!("cannot read {}: {e}", dot_git.display()))?;
+    let line = text.lines().next().unwrap_or_default();
+    let target = line
+        .strip_prefix(b"gitdir:")
+        .map(|t| t.trim())
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| {
+            format!(
+                "{} is a file but does not start with `gitdir: <path>`",
+                dot_git.display()
+            )
+        })?;
+    let target = Path::new(OsStr::from_bytes(target));
+    let base = dot_git.parent().unwrap_or(Path::new("/"));
+    let git_dir = base.join(target);
+    if !git_dir.is_dir() {
+        return Err(format!(
+            "{} points to {}, which is not a directory (a moved or deleted repository?)",
+            dot_git.display(),
+            git_dir.display()
+        ));
+    }
+    Ok(git_dir)
+}
+
+/// A linked worktree's git dir has a `commondir` file naming the shared repository.
+fn common_dir_of(git_dir: &Path) -> Result<PathBuf, String> {
+    let file = git_dir.join("commondir");
+    match std::fs::read(&file) {
+        Ok(text) => {
+            let target = Path::new(OsStr::from_bytes(text.trim()));
+            Ok(git_dir.join(target))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(git_dir.to_path_buf()),
+        Err(e) => Err(format!("cannot read {}: {e}", file.display())),
+    }
+}
+
+/// SHA-256 repositories say so in their config; this build of gix reads SHA-1 indexes only.
+fn object_hash(repo: &Repo) -> Result<gix::hash::Kind, String> {
+    let config = repo.common_dir.join("config");
+    let text = std::fs::read(&config).unwrap_or_default();
+    let sha256 = text.lines().any(|line| {
+        let line = line.trim().to_ascii_lowercase();
+        line.starts_with(b"objectformat") && line.ends_with(b"sha256")
+    });
+    if sha256 {
+        Err(format!(
+            "{} uses SHA-256 object names, which wsl-place cannot read yet",
+            repo.common_dir.display()
+        ))
+    } else {
+        Ok(gix::hash::Kind::Sha1)
+    }
+}
+
+/// A decoded index, with a split index already completed from its shared index.
+struct Index {
+    version: u32,
+    header_entries: u32,
+    split: bool,
+    file: IndexData,
+}
+
+enum IndexData {
+    Plain(gix::index::State),
+    Split(gix::index::File),
+}
+
+impl Index {
+    fn state(&self) -> &gix::index::State {
+        match &self.file {
+            IndexData::Plain(state) => state,
+            IndexData::Split(file) => file,
+        }
+    }
+}
+
+/// Reads the index. `Ok(None)` when there is no index file yet (a fresh `git init`).
+fn open_index(repo: &Repo) -> Result<Option<Index>, String> {
+    let path = repo.index_path();
+    let data = match std::fs::read(&path) {
+        Ok(d) => d,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read the git index {}: {e}", path.display())),
+    };
+    let (version, header_entries) = read_header(&data)
+        .map_err(|what| format!("the git index {} {what}", path.display()))?;
+    let hash = object_hash(repo)?;
+    let options = gix::index::decode::Options {
+        thread_limit: Some(1),
+        ..Default::default()
+    };
+    let broken = |e: &dyn std::fmt::Display| {
+        format!("cannot decode the git index {}: {e}", path.display())
+    };
+    // The timestamp is only passed through; gix takes one of its own type, so borrow a default.
+    let stamp = gix::index::State::new(hash).timestamp();
+    let (state, _) = gix::index::State::from_bytes(&data, stamp, hash, options).map_err(|e| broken(&e))?;
+    if state.link().is_none() {
+        return Ok(Some(Index {
+            version,
+            header_entries,
+            split: false,
+            file: IndexData::Plain(state),
+        }));
+    }
+    drop(state);
+    drop(data);
+    // skip_hash: a checksum pass doubles the cost and a corrupt file still fails to decode.
+    let file = gix::index::File::at(&path, hash, true, options).map_err(|e| broken(&e))?;
+    Ok(Some(Index {
+        version,
+        header_entries,
+        split: true,
+        file: IndexData::Split(file),
+    }))
+}
+
+/// The 12-byte header: `DIRC`, version, entry count.
+fn read_header(data: &[u8]) -> Result<(u32, u32), String> {
+    if data.len() < 12 {
+        return Err("is shorter than its 12-byte header".into());
+    }
+    if &data[..4] != b"DIRC" {
+        return Err("does not start with DIRC".into());
+    }
+    let word = |at: usize| u32::from_be_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
+    let (version, entries) = (word(4), word(8));
+    if !(2..=4).contains(&version) {
+        return Err(format!("has version {version}; only 2, 3 and 4 exist"));
+    }
+    Ok((version, entries))
+}
+
+/// `prefix` in the index's slash-separated form, with a trailing slash; empty for the top.
+fn index_prefix(prefix: &Path) -> Vec<u8> {
+    let mut p = prefix.as_os_str().as_bytes().to_vec();
+    if !p.is_empty() && !p.ends_with(b"/") {
+        p.push(b'/');
+    }
+    p
+}
+
+/// Counts the index's entries and says what the count means.
+pub fn summarize(repo: &Repo) -> Result<IndexSummary, String> {
+    let Some(index) = open_index(repo)? else {
+        return Ok(IndexSummary::default());
+    };
+    let file = index.state();
+    let prefix = index_prefix(&repo.prefix);
+    let mut s = IndexSummary {
+        version: index.version,
+        header_entries: index.header_entries,
+        entries: file.entries().len() as u64,
+        split: index.split,
+        sparse: file.is_sparse(),
+        ..Default::default()
+    };
+    for entry in file.entries() {
+        let path = entry.path(&file);
+        if !path.starts_with(&prefix) {
+            continue;
+        }
+        s.entries_under_root += 1;
+        if entry.mode == Mode::DIR {
+            s.sparse_dirs += 1;
+        }
+        if entry.mode == Mode::COMMIT {
+            s.submodules += 1;
+        }
+        if entry.flags.contains(Flags::SKIP_WORKTREE) {
+            s.skip_worktree += 1;
+        }
+        if entry.stage_raw() != 0 {
+            s.conflict_entries += 1;
+        }
+    }
+    Ok(s)
+}
+
+/// Up to `max` tracked paths (relative to `root`, which is worktree-relative when `root` is the
+/// top of the worktree), spread evenly over the index, for timing `lstat` on the repository's own
+/// files. Only files and symlinks that should be on disk: sparse directories, submodules,
+/// skip-worktree entries and conflict stages are left out. Empty when `root` is not in a git
+/// worktree or nothing is tracked yet.
+pub fn tracked_sample(root: &Path, max: usize) -> Result<Vec<PathBuf>, String> {
+    let Some(repo) = discover(root)? else {
+        return Ok(Vec::new());
+    };
+    let Some(index) = open_index(&repo)? else {
+        return Ok(Vec::new());
+    };
+    let file = index.state();
+    let prefix = index_prefix(&repo.prefix);
+    let candidates: Vec<&[u8]> = file
+        .entries()
+        .iter()
+        .filter(|e| {
+            matches!(e.mode, Mode::FILE | Mode::FILE_EXECUTABLE | Mode::SYMLINK)
+                && e.stage_raw() == 0
+                && !e.flags.contains(Flags::SKIP_WORKTREE)
+        })
+        .map(|e| e.path(&file).as_bytes())
+        .filter_map(|p| p.strip_prefix(prefix.as_slice()))
+        .collect();
+    Ok(spread(&candidates, max)
+        .into_iter()
+        .map(|p| PathBuf::from(OsStr::from_bytes(p)))
+        .collect())
+}
+
+/// `max` items at even strides over `items` (all of them when there are fewer).
+pub fn spread<T: Copy>(items: &[T], max: usize) -> Vec<T> {
+    let n = items.len();
+    if n <= max {
+        return items.to_vec();
+    }
+    (0..max).map(|i| items[i * n / max]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spread_is_even_and_bounded() {
+        let items: Vec<u32> = (0..10).collect();
+        assert_eq!(spread(&items, 5), vec![0, 2, 4, 6, 8]);
+        assert_eq!(spread(&items, 20), items);
+        assert_eq!(spread(&items, 0), Vec::<u32>::new());
+        assert_eq!(spread(&items, 3), vec![0, 3, 6]);
+    }
+
+    #[test]
+    fn prefix_gets_one_trailing_slash() {
+        assert_eq!(index_prefix(Path::new("")), b"".to_vec());
+        assert_eq!(index_prefix(Path::new("a/b")), b"a/b/".to_vec());
+    }
 }
