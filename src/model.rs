@@ -189,6 +189,18 @@ impl RepoFigures {
         }
     }
 
+    /// The index knows what the scan cannot separate: which directories hold tracked files
+    /// (the scan's count includes `.git`). A missing scan count of tracked files is filled in.
+    pub fn refine_with_index(&mut self, files: Option<u64>, dirs: Option<u64>) {
+        if let Some(files) = files {
+            self.tracked = self.tracked.max(files);
+            self.worktree_files = self.worktree_files.max(files);
+        }
+        if let Some(dirs) = dirs {
+            self.worktree_dirs = dirs;
+        }
+    }
+
     fn tracked_bytes(&self) -> f64 {
         if self.worktree_files == 0 {
             return 0.0;
@@ -493,7 +505,9 @@ mod tests {
             dirs: 2,
             ..ScanReport::default()
         };
-        let r = RepoFigures::from_scan(&bare, Some(3));
+        let mut r = RepoFigures::from_scan(&bare, Some(3));
+        r.refine_with_index(Some(40), Some(7));
+        assert_eq!((r.tracked, r.worktree_files, r.worktree_dirs), (40, 40, 7));
         assert_eq!(r.install.unwrap().files, 3 * FILES_PER_PACKAGE);
         assert!(RepoFigures::from_scan(&bare, None).install.is_none());
     }

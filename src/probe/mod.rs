@@ -204,6 +204,20 @@ fn tracked_sample(root: &Path) -> Vec<PathBuf> {
     crate::gitindex::tracked_sample(root, TRACKED_SAMPLE).unwrap_or_default()
 }
 
+/// What git's walk covers, from the index: (tracked files on disk, directories holding them,
+/// the root included). None when this is not a git worktree.
+pub fn index_shape(root: &Path) -> Option<(u64, u64)> {
+    let all = crate::gitindex::tracked_sample(root, usize::MAX).ok()?;
+    if all.is_empty() {
+        return None;
+    }
+    let dirs: std::collections::HashSet<&Path> = all
+        .iter()
+        .flat_map(|p| p.ancestors().skip(1))
+        .collect();
+    Some((all.len() as u64, dirs.len().max(1) as u64))
+}
+
 /// `wsl-place probe [DIR]`.
 pub fn run_command(env: &HostEnv, global: &GlobalArgs, args: &ProbeArgs) -> Result<ExitCode> {
     let dir = location::canonical_dir(&args.dir)?;
@@ -248,6 +262,10 @@ pub struct ProbeSet {
     pub baseline_label: Option<String>,
     /// One `git --version` run: process start-up, independent of the mount.
     pub git_startup_ms: Option<f64>,
+    /// Tracked files on disk and the directories holding them (root included), from the index:
+    /// what git's walk covers, without `.git` and ignored trees.
+    pub index_files: Option<u64>,
+    pub index_dirs: Option<u64>,
     pub elapsed_ms: u64,
 }
 
@@ -355,6 +373,7 @@ pub fn for_check(env: &HostEnv, location: &Location, args: &CheckArgs) -> Result
     let baseline = choose_baseline(env, args, &table, current_mount)?;
     let budget = Duration::from_millis(args.probe_budget_ms);
     let sample = tracked_sample(root);
+    let shape = index_shape(root);
     let current = probe(&Target {
         dir: root,
         mount: current_mount,
@@ -385,6 +404,8 @@ pub fn for_check(env: &HostEnv, location: &Location, args: &CheckArgs) -> Result
         baseline_same_mount: same,
         baseline_label: label,
         git_startup_ms: git_startup_ms(),
+        index_files: shape.map(|s| s.0),
+        index_dirs: shape.map(|s| s.1),
         elapsed_ms: start.elapsed().as_millis() as u64,
     })
 }
@@ -407,8 +428,10 @@ pub fn predict(
         None
     };
     let startup = probes.git_startup_ms.unwrap_or(model::GIT_STARTUP_MS);
+    let mut repo = RepoFigures::from_scan(scan, lock);
+    repo.refine_with_index(probes.index_files, probes.index_dirs);
     Some(model::predict(
-        &RepoFigures::from_scan(scan, lock),
+        &repo,
         &current,
         baseline.as_ref(),
         startup,
