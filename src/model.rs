@@ -23,10 +23,11 @@ pub const GIT_FIXED_OPS: f64 = 90.0;
 pub const GIT_STARTUP_MS: f64 = 1.5;
 /// Bytes per index entry (62 fixed + the path), for reading and writing the index.
 pub const INDEX_BYTES_PER_ENTRY: f64 = 100.0;
-/// CPU per index entry: parsing it, comparing stat data, the HEAD/index comparison.
-pub const CPU_US_PER_ENTRY: f64 = 0.6;
+/// CPU per index entry: parsing it, comparing stat data, the HEAD/index comparison (fitted to
+/// git 2.47's trace2 regions on a 10,000-file repository on ext4).
+pub const CPU_US_PER_ENTRY: f64 = 2.0;
 /// CPU per listed worktree entry: the index lookup and the ignore rules.
-pub const CPU_US_PER_LISTED: f64 = 0.4;
+pub const CPU_US_PER_LISTED: f64 = 1.5;
 /// SHA-1 (collision-detecting) throughput, bytes per microsecond.
 pub const HASH_BYTES_PER_US: f64 = 500.0;
 /// zlib inflate + hash throughput when checking files out, bytes per microsecond.
@@ -56,6 +57,8 @@ pub struct MountCosts {
 }
 
 impl MountCosts {
+    /// Means, not medians: git's wall time is a sum of many calls, and a sum is N x mean,
+    /// preemptions on a busy machine included.
     pub fn from_probe(p: &ProbeReport) -> Option<Self> {
         let ops = p.ops.as_ref()?;
         let mut parallel: Vec<(usize, f64)> = p
@@ -65,14 +68,14 @@ impl MountCosts {
             .collect();
         parallel.sort_by_key(|&(t, _)| t);
         Some(Self {
-            lstat_us: p.lstat_us()?,
+            lstat_us: p.lstat_stats()?.mean_us,
             parallel_lstat: parallel,
-            create_us: ops.create.median_us,
-            read_us: ops.read.median_us,
-            readdir_entry_us: ops.readdir_entry.median_us,
-            opendir_us: ops.opendir.median_us,
-            mkdir_us: ops.mkdir.median_us,
-            write_mib_us: ops.write_mib.median_us,
+            create_us: ops.create.mean_us,
+            read_us: ops.read.mean_us,
+            readdir_entry_us: ops.readdir_entry.mean_us,
+            opendir_us: ops.opendir.mean_us,
+            mkdir_us: ops.mkdir.mean_us,
+            write_mib_us: ops.write_mib.mean_us,
         })
     }
 
@@ -392,9 +395,9 @@ mod tests {
 
     #[test]
     fn git_status_on_fixed_inputs() {
-        // 1,000 entries, 100 dirs, nothing untracked, on the slow mount:
-        // 1.5 + (90 * 1000 + (3000 + 1000 * 100 / 26.2144) + 1000 * 500
-        //        + 100 * 3000 + 1100 * 10 + 1000 * 0.6 + 1100 * 0.4) / 1000
+        // 1,000 entries, 100 dirs, nothing untracked, on the slow mount: start-up, fixed calls,
+        // the index, serial lstat (999 < 1000 entries would be too; 1000 is 2 threads at 500),
+        // listing 100 dirs and 1,100 entries, CPU.
         let r = repo(1000, 1000, 100);
         let got = git_status_ms(&r, &slow(), 1.5);
         let want = 1.5
@@ -404,12 +407,12 @@ mod tests {
                 + 500_000.0
                 + 300_000.0
                 + 11_000.0
-                + 600.0
-                + 440.0)
+                + 1000.0 * CPU_US_PER_ENTRY
+                + 1100.0 * CPU_US_PER_LISTED)
                 / 1e3;
         assert!((got - want).abs() < 1e-9, "{got} vs {want}");
         let fast = git_status_ms(&r, &local(), 1.5);
-        assert!(fast < 5.0, "{fast}");
+        assert!(fast < 10.0, "{fast}");
         assert!(got / fast > 100.0);
     }
 

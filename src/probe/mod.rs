@@ -111,10 +111,13 @@ impl ProbeReport {
 
     /// The serial lstat latency that best matches git: the tracked files' when measured.
     pub fn lstat_us(&self) -> Option<f64> {
+        self.lstat_stats().map(|s| s.median_us)
+    }
+
+    pub fn lstat_stats(&self) -> Option<&OpStats> {
         self.tracked_lstat
             .as_ref()
             .or(self.ops.as_ref().map(|o| &o.lstat))
-            .map(|s| s.median_us)
     }
 }
 

@@ -6,6 +6,8 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OpStats {
     pub median_us: f64,
+    /// The mean: what a run of many calls adds up to, preemptions and stalls included.
+    pub mean_us: f64,
     pub p10_us: f64,
     pub p90_us: f64,
     /// (p90 - p10) / median: 0.1 is a tight measurement, above 1 a noisy one.
@@ -30,6 +32,7 @@ impl OpStats {
         let (p10, p90) = (percentile(&sorted, 0.1), percentile(&sorted, 0.9));
         Some(Self {
             median_us: median,
+            mean_us: sorted.iter().sum::<f64>() / sorted.len() as f64,
             p10_us: p10,
             p90_us: p90,
             spread: if median > 0.0 {
@@ -75,6 +78,7 @@ mod tests {
     fn median_and_spread_of_known_samples() {
         let s = OpStats::from_samples(&[5.0, 1.0, 3.0, 2.0, 4.0]).unwrap();
         assert_eq!(s.median_us, 3.0);
+        assert_eq!(s.mean_us, 3.0);
         assert_eq!(s.samples, 5);
         assert!((s.p10_us - 1.4).abs() < 1e-9);
         assert!((s.p90_us - 4.6).abs() < 1e-9);
