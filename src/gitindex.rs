@@ -78,14 +78,17 @@ pub struct IndexSummary {
 /// Finds the repository `root` belongs to, if any. Errors only for a `.git` that exists but
 /// cannot be understood (unreadable file, missing `gitdir:` target).
 pub fn discover(root: &Path) -> Result<Option<Repo>, String> {
-    let root = std::path::absolute(root)
-        .map_err(|e| format!("cannot resolve {}: {e}", root.display()))?;
+    let root =
+        std::path::absolute(root).map_err(|e| format!("cannot resolve {}: {e}", root.display()))?;
     for dir in root.ancestors() {
         let dot_git = dir.join(".git");
         let Ok(meta) = std::fs::symlink_metadata(&dot_git) else {
             continue;
         };
-        let prefix = root.strip_prefix(dir).unwrap_or(Path::new("")).to_path_buf();
+        let prefix = root
+            .strip_prefix(dir)
+            .unwrap_or(Path::new(""))
+            .to_path_buf();
         let worktree = dir.to_path_buf();
         if meta.is_dir() || (meta.file_type().is_symlink() && dot_git.is_dir()) {
             return Ok(Some(Repo {
@@ -121,8 +124,8 @@ pub fn discover(root: &Path) -> Result<Option<Repo>, String> {
 
 /// Reads `gitdir: <path>` from a `.git` file; a relative path is relative to the file's directory.
 fn read_gitdir_file(dot_git: &Path) -> Result<PathBuf, String> {
-    let text = std::fs::read(dot_git)
-        .map_err(|e| format!("cannot read {}: {e}", dot_git.display()))?;
+    let text =
+        std::fs::read(dot_git).map_err(|e| format!("cannot read {}: {e}", dot_git.display()))?;
     let line = text.lines().next().unwrap_or_default();
     let target = line
         .strip_prefix(b"gitdir:")
@@ -208,19 +211,19 @@ fn open_index(repo: &Repo) -> Result<Option<Index>, String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("cannot read the git index {}: {e}", path.display())),
     };
-    let (version, header_entries) = read_header(&data)
-        .map_err(|what| format!("the git index {} {what}", path.display()))?;
+    let (version, header_entries) =
+        read_header(&data).map_err(|what| format!("the git index {} {what}", path.display()))?;
     let hash = object_hash(repo)?;
     let options = gix::index::decode::Options {
         thread_limit: Some(1),
         ..Default::default()
     };
-    let broken = |e: &dyn std::fmt::Display| {
-        format!("cannot decode the git index {}: {e}", path.display())
-    };
+    let broken =
+        |e: &dyn std::fmt::Display| format!("cannot decode the git index {}: {e}", path.display());
     // The timestamp is only passed through; gix takes one of its own type, so borrow a default.
     let stamp = gix::index::State::new(hash).timestamp();
-    let (state, _) = gix::index::State::from_bytes(&data, stamp, hash, options).map_err(|e| broken(&e))?;
+    let (state, _) =
+        gix::index::State::from_bytes(&data, stamp, hash, options).map_err(|e| broken(&e))?;
     if state.link().is_none() {
         return Ok(Some(Index {
             version,

@@ -75,13 +75,19 @@ fn tracked_sample_is_empty_outside_a_repository_and_before_the_first_add() {
     let plain = tmp.path().join("plain");
     write(&plain.join("a"), b"a");
     assert!(gitindex::discover(&plain).unwrap().is_none());
-    assert_eq!(gitindex::tracked_sample(&plain, 10).unwrap(), Vec::<PathBuf>::new());
+    assert_eq!(
+        gitindex::tracked_sample(&plain, 10).unwrap(),
+        Vec::<PathBuf>::new()
+    );
 
     let fresh = tmp.path().join("fresh");
     fs::create_dir_all(&fresh).unwrap();
     git(&fresh, &["init", "-q"]);
     write(&fresh.join("untracked"), b"u");
-    assert_eq!(gitindex::tracked_sample(&fresh, 10).unwrap(), Vec::<PathBuf>::new());
+    assert_eq!(
+        gitindex::tracked_sample(&fresh, 10).unwrap(),
+        Vec::<PathBuf>::new()
+    );
     let summary = gitindex::summarize(&gitindex::discover(&fresh).unwrap().unwrap()).unwrap();
     assert_eq!(summary.entries, 0);
 }
@@ -129,7 +135,16 @@ fn submodule_reads_the_index_under_the_superprojects_modules() {
     repo_with_files(&lib, 3);
     let sup = tmp.path().join("sup");
     repo_with_files(&sup, 2);
-    git(&sup, &["submodule", "add", "-q", lib.to_str().unwrap(), "vendored/lib"]);
+    git(
+        &sup,
+        &[
+            "submodule",
+            "add",
+            "-q",
+            lib.to_str().unwrap(),
+            "vendored/lib",
+        ],
+    );
     let sub = sup.join("vendored/lib");
     assert!(sub.join(".git").is_file());
 
@@ -159,7 +174,18 @@ fn split_index_counts_shared_and_split_entries() {
     // instead of copying every entry into the split one.
     let touched = Process::new("find")
         .arg(&repo)
-        .args(["-path", "*/.git", "-prune", "-o", "-exec", "touch", "-d", "2020-01-01", "{}", "+"])
+        .args([
+            "-path",
+            "*/.git",
+            "-prune",
+            "-o",
+            "-exec",
+            "touch",
+            "-d",
+            "2020-01-01",
+            "{}",
+            "+",
+        ])
         .status()
         .unwrap();
     assert!(touched.success());
@@ -189,7 +215,10 @@ fn sparse_index_reports_sparse_directories() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("r");
     repo_with_files(&repo, 12);
-    git(&repo, &["sparse-checkout", "init", "--cone", "--sparse-index"]);
+    git(
+        &repo,
+        &["sparse-checkout", "init", "--cone", "--sparse-index"],
+    );
     git(&repo, &["sparse-checkout", "set", "d1"]);
     let info = gitindex::discover(&repo).unwrap().unwrap();
     let s = gitindex::summarize(&info).unwrap();

@@ -214,10 +214,8 @@ pub fn index_shape(root: &Path) -> Option<(u64, u64)> {
     if all.is_empty() {
         return None;
     }
-    let dirs: std::collections::HashSet<&Path> = all
-        .iter()
-        .flat_map(|p| p.ancestors().skip(1))
-        .collect();
+    let dirs: std::collections::HashSet<&Path> =
+        all.iter().flat_map(|p| p.ancestors().skip(1)).collect();
     Some((all.len() as u64, dirs.len().max(1) as u64))
 }
 
@@ -433,10 +431,5 @@ pub fn predict(
     let startup = probes.git_startup_ms.unwrap_or(model::GIT_STARTUP_MS);
     let mut repo = RepoFigures::from_scan(scan, lock);
     repo.refine_with_index(probes.index_files, probes.index_dirs);
-    Some(model::predict(
-        &repo,
-        &current,
-        baseline.as_ref(),
-        startup,
-    ))
+    Some(model::predict(&repo, &current, baseline.as_ref(), startup))
 }
