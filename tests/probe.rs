@@ -379,7 +379,7 @@ fn ctrl_c_removes_the_scratch_folder() {
         return;
     };
     let bin = assert_cmd::cargo::cargo_bin("wsl-place");
-    let mut child = Std::new(bin)
+    let child = Std::new(bin)
         .args(["probe", "--probe-budget-ms", "20000"])
         .arg(slow.mountpoint())
         .stdout(std::process::Stdio::null())
