@@ -5,8 +5,9 @@ use crate::error::{ExitCode, Result};
 use crate::gitsettings;
 use crate::host::HostEnv;
 use crate::location::{self, Location};
-use crate::policy::{self, Level, Observations, Policy, PolicySource, Verdict};
+use crate::policy::{self, Level, Observations, Pair, Policy, PolicySource, Verdict};
 use crate::scan::{self, ScanOptions, ScanReport};
+use crate::{model, probe};
 use serde::Serialize;
 use std::path::Path;
 use std::time::Duration;
@@ -18,6 +19,10 @@ pub struct CheckReport {
     #[serde(flatten)]
     pub location: Location,
     pub scan: ScanReport,
+    /// The timing probes (None with --no-probe).
+    pub probe: Option<probe::ProbeSet>,
+    /// What the model predicts from scan + probes (None with --no-probe or when the probe failed).
+    pub predict: Option<model::Prediction>,
     pub policy: PolicySource,
     pub verdict: Verdict,
 }
@@ -39,31 +44,64 @@ pub fn run(
             progress: interactive,
         },
     );
-    let observations = observe(env, &location, &scan);
+    let (probe, predict) = if args.no_probe {
+        (None, None)
+    } else {
+        let probes = probe::for_check(env, &location, args)?;
+        let predict = probe::predict(&scan, &probes, &location.paths.linux);
+        (Some(probes), predict)
+    };
+    let observations = observe(env, &location, &scan, probe.as_ref(), predict.as_ref());
     let verdict = policy::evaluate(&policy, &observations);
     let report = CheckReport {
         schema: SCHEMA_VERSION,
         location,
         scan,
+        probe,
+        predict,
         policy: policy_source,
         verdict,
     };
     Ok((report, policy))
 }
 
+fn pair(compared: &model::Compared) -> Option<Pair> {
+    compared.baseline.map(|baseline| Pair {
+        current: compared.current,
+        baseline,
+    })
+}
+
 /// What the policy needs, gathered from the measurements.
-fn observe(env: &HostEnv, location: &Location, scan: &ScanReport) -> Observations {
+fn observe(
+    env: &HostEnv,
+    location: &Location,
+    scan: &ScanReport,
+    probes: Option<&probe::ProbeSet>,
+    predict: Option<&model::Prediction>,
+) -> Observations {
+    let baseline_problem = probes.and_then(|p| {
+        if p.baseline.is_none() || p.baseline_same_mount {
+            Some(
+                p.baseline_note
+                    .clone()
+                    .unwrap_or_else(|| "no usable baseline".to_string()),
+            )
+        } else {
+            None
+        }
+    });
     Observations {
         path: location.paths.linux.clone(),
         home: env.home(),
         mount_kind: location.mount.kind,
         wsl: location.host.wsl,
-        git_status_ms: None,
-        install_ms: None,
+        git_status_ms: predict.and_then(|p| pair(&p.git_status_ms)),
+        install_ms: predict.and_then(|p| p.install_ms.as_ref().and_then(pair)),
         tracked: scan.tracked,
         dirs: scan.dirs,
         git: gitsettings::read(&location.paths.linux),
-        baseline_problem: None,
+        baseline_problem,
     }
 }
 

@@ -67,7 +67,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "MS", default_value_t = 3000)]
     pub scan_budget_ms: u64,
     /// Time budget for each probe, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 1500)]
+    #[arg(long, value_name = "MS", default_value_t = 700)]
     pub probe_budget_ms: u64,
     /// Directory on the Linux disk to compare against (default: a scratch folder under $HOME).
     #[arg(long, value_name = "DIR")]
@@ -121,6 +121,6 @@ pub struct ProbeArgs {
     #[arg(default_value = ".")]
     pub dir: PathBuf,
     /// Time budget in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 1500)]
+    #[arg(long, value_name = "MS", default_value_t = 700)]
     pub probe_budget_ms: u64,
 }

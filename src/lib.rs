@@ -13,6 +13,7 @@ pub mod gitsettings;
 pub mod host;
 pub mod location;
 pub mod migrate;
+pub mod model;
 pub mod mounts;
 pub mod policy;
 pub mod probe;
@@ -57,7 +58,7 @@ fn style_for(cli: &Cli, env: &HostEnv) -> report::Style {
     }
 }
 
-fn print(text: &str) -> Result<(), Failure> {
+pub(crate) fn print(text: &str) -> Result<(), Failure> {
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(text.as_bytes())

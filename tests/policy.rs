@@ -138,7 +138,10 @@ fn git_advice_is_given_only_where_it_applies() {
     };
     // 120 directories and no untracked cache: worth advising; fsmonitor never is on Linux.
     let before = advice_ids();
-    assert!(before.contains(&"untracked-cache".to_string()), "{before:?}");
+    assert!(
+        before.contains(&"untracked-cache".to_string()),
+        "{before:?}"
+    );
     assert!(!before.iter().any(|id| id.contains("fsmonitor")));
     git(&["config", "core.preloadIndex", "false"]);
     let after = advice_ids();

@@ -39,6 +39,10 @@ impl Style {
 pub fn check(report: &CheckReport, style: &Style) -> String {
     let mut out = String::new();
     location(&mut out, &report.location, style);
+    // The predictions are the sentence that matters; the scan figures behind them follow.
+    if let Some(probes) = &report.probe {
+        super::probe::check_section(&mut out, probes, report.predict.as_ref(), style);
+    }
     super::scan::section(&mut out, &report.scan, style);
     super::verdict::human(&mut out, &report.verdict, style);
     out

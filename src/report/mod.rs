@@ -3,6 +3,7 @@
 mod github;
 mod human;
 mod markdown;
+mod probe;
 mod scan;
 pub mod verdict;
 
@@ -11,6 +12,7 @@ use crate::cli::Format;
 use crate::error::{Failure, Result};
 
 pub use human::Style;
+pub use probe::table as probe_table;
 
 pub fn render_check(report: &CheckReport, format: Format, style: &Style) -> Result<String> {
     match format {

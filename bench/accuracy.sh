@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Accuracy of the cost model: predicted vs measured `git status`.
+#
+# Builds synthetic repositories (1,000 and 10,000 tracked files in directories of 100, one file
+# modified) on the local disk and inside the slowfs emulator (drvfs-9p profile at --scale
+# SCALE), runs `wsl-place check --format json` in each (the baseline is the local work dir) and
+# real `git status` (the first one, after the copy, re-hashes every file and is reported as
+# first_gs; then the median of RUNS), and prints predicted vs measured with the error, and what
+# `check` itself cost as a ratio to one real `git status` there. (On the local rows the repository
+# was not copied, so first_gs is just the first status after the commit.)
+#
+# Usage: bench/accuracy.sh [RUNS] [SCALE]     (defaults 5 and 0.05; needs /dev/fuse, fusermount3,
+#        git, python3; WORK=DIR to build the repositories somewhere else than /var/tmp)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-5}
+SCALE=${2:-0.05}
+
+cargo build --release --bin wsl-place --example slowfs >&2
+TOOL=$PWD/target/release/wsl-place
+SLOWFS=$PWD/target/release/examples/slowfs
+
+WORK=$(mktemp -d "${WORK:-/var/tmp}/wsl-place-accuracy.XXXXXX")
+PID=
+cleanup() {
+    if [ -n "$PID" ]; then
+        kill -TERM "$PID" 2>/dev/null || true
+        wait "$PID" 2>/dev/null || true
+    fi
+    fusermount3 -u -z "$WORK/mnt" 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+mkdir -p "$WORK/local" "$WORK/backing" "$WORK/mnt"
+
+make_repo() { # DIR FILES
+    python3 - "$1" "$2" <<'PY'
+import os, sys
+root, n = sys.argv[1], int(sys.argv[2])
+for i in range(n):
+    d = os.path.join(root, "src", "d%03d" % (i // 100))
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "f%03d.txt" % (i % 100)), "w") as f:
+        f.write("file %d\n" % i * 20)
+PY
+    git -C "$1" init -q
+    git -C "$1" add -A
+    git -C "$1" -c gc.auto=0 -c maintenance.auto=false -c user.name=bench -c user.email=bench@example.invalid commit -q -m init
+    echo modified >>"$1/src/d000/f005.txt"
+}
+
+for n in 1000 10000; do
+    echo "== building repo-$n" >&2
+    make_repo "$WORK/local/repo-$n" "$n"
+    cp -a "$WORK/local/repo-$n" "$WORK/backing/repo-$n"
+done
+
+"$SLOWFS" --profile drvfs-9p --scale "$SCALE" "$WORK/backing" "$WORK/mnt" 2>"$WORK/slowfs.log" &
+PID=$!
+for _ in $(seq 200); do
+    grep -q " $WORK/mnt " /proc/self/mountinfo && break
+    sleep 0.05
+done
+grep -q " $WORK/mnt " /proc/self/mountinfo || { cat "$WORK/slowfs.log" >&2; exit 1; }
+
+measure() { # LABEL REPO
+    python3 - "$1" "$2" "$RUNS" "$TOOL" "$WORK/local" <<'PY'
+import json, statistics, subprocess, sys, time
+label, repo, runs, tool, baseline = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+status = ["git", "-C", repo, "status", "--porcelain"]
+# The first status after the copy refreshes the index (new inodes); it is not the steady state.
+t = time.perf_counter()
+out = subprocess.run(status, check=True, capture_output=True, text=True).stdout
+first = (time.perf_counter() - t) * 1000
+assert out.strip() == "M src/d000/f005.txt", out
+ts = []
+for _ in range(runs):
+    t = time.perf_counter()
+    subprocess.run(status, check=True, capture_output=True)
+    ts.append((time.perf_counter() - t) * 1000)
+measured = statistics.median(ts)
+checks, predicted, speedups, firsts = [], [], [], []
+for _ in range(3):
+    t = time.perf_counter()
+    out = subprocess.run([tool, "check", "--format", "json", "--baseline", baseline, repo],
+                         check=True, capture_output=True, text=True).stdout
+    checks.append((time.perf_counter() - t) * 1000)
+    p = json.loads(out)["predict"]["git_status_ms"]
+    predicted.append(p["current"])
+    speedups.append(p["speedup"] or 1.0)
+    firsts.append(json.loads(out)["predict"]["first_git_status_ms"]["current"])
+pred = statistics.median(predicted)
+check = statistics.median(checks)
+err = (pred - measured) / measured * 100
+pfirst = statistics.median(firsts)
+print("%-22s %10.1f %10.1f %+7.0f%% %10.0f %8.1fx %10.1f %10.1f %+7.0f%% %8.1fx" %
+      (label, pred, measured, err, check, check / measured, pfirst, first,
+       (pfirst - first) / first * 100, statistics.median(speedups)))
+PY
+}
+
+echo
+echo "git status, predicted (median of 3 checks) vs measured (median of $RUNS), ms; slowfs drvfs-9p --scale $SCALE"
+printf '%-22s %10s %10s %8s %10s %9s %10s %10s %8s %9s\n' repository predicted measured error \
+    check_ms "check/gs" pred_first first_gs error speedup
+for n in 1000 10000; do measure "local ext4, $n" "$WORK/local/repo-$n"; done
+for n in 1000 10000; do measure "slowfs, $n" "$WORK/mnt/repo-$n"; done

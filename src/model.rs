@@ -1,0 +1,527 @@
+//! The cost model: pure functions from what the scan counted and what the probe measured to
+//! what a person will wait for. No I/O here, so every figure can be checked on fixed inputs.
+//!
+//! Assumptions (also in docs/probe.md):
+//! - `git status` is start-up, a fixed number of metadata calls in `.git`, reading the index,
+//!   one `lstat` per index entry (spread over git's preload threads: one per 500 entries,
+//!   2 to 20, serial below 1,000 entries), one directory listing per worktree directory (plus
+//!   a `.gitignore` lookup there; the untracked cache is off by default) and per-entry CPU.
+//! - Dependency trees are ignored by `.gitignore`, so `git status` does not walk them.
+//! - The first `git status` after a copy re-reads and hashes every tracked file, serially,
+//!   because inode and ctime no longer match the index.
+//! - An install or checkout is its file-system floor: create+write per file, mkdir per
+//!   directory, bandwidth for the bytes beyond 4 KiB per file; network and scripts are not in it.
+
+use crate::probe::ProbeReport;
+use crate::scan::ScanReport;
+use serde::Serialize;
+
+/// Metadata calls git makes in `.git` per `git status` (HEAD, refs, config, packed-refs, index,
+/// object lookups): counted with strace on git 2.47 in a small repository.
+pub const GIT_FIXED_OPS: f64 = 90.0;
+/// Process start-up when `git --version` could not be timed.
+pub const GIT_STARTUP_MS: f64 = 1.5;
+/// Bytes per index entry (62 fixed + the path), for reading and writing the index.
+pub const INDEX_BYTES_PER_ENTRY: f64 = 100.0;
+/// CPU per index entry: parsing it, comparing stat data, the HEAD/index comparison (fitted to
+/// git 2.47's trace2 regions on a 10,000-file repository on ext4).
+pub const CPU_US_PER_ENTRY: f64 = 2.0;
+/// CPU per listed worktree entry: the index lookup and the ignore rules.
+pub const CPU_US_PER_LISTED: f64 = 1.5;
+/// SHA-1 (collision-detecting) throughput, bytes per microsecond.
+pub const HASH_BYTES_PER_US: f64 = 500.0;
+/// zlib inflate + hash throughput when checking files out, bytes per microsecond.
+pub const INFLATE_BYTES_PER_US: f64 = 200.0;
+/// CPU per checked-out file (object lookup, inflate set-up, index entry).
+pub const CPU_US_PER_CHECKOUT: f64 = 15.0;
+/// Average npm package, from lock-file counts when node_modules is absent.
+pub const FILES_PER_PACKAGE: u64 = 28;
+pub const DIRS_PER_PACKAGE: u64 = 5;
+pub const BYTES_PER_PACKAGE: u64 = 140_000;
+
+const SMALL_FILE: f64 = 4096.0;
+const MIB: f64 = 1_048_576.0;
+
+/// One mount's costs, microseconds per call, as the model needs them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MountCosts {
+    pub lstat_us: f64,
+    /// (threads, wall-clock microseconds per entry), sorted by threads.
+    pub parallel_lstat: Vec<(usize, f64)>,
+    pub create_us: f64,
+    pub read_us: f64,
+    pub readdir_entry_us: f64,
+    pub opendir_us: f64,
+    pub mkdir_us: f64,
+    pub write_mib_us: f64,
+}
+
+impl MountCosts {
+    /// Means, not medians: git's wall time is a sum of many calls, and a sum is N x mean,
+    /// preemptions on a busy machine included.
+    pub fn from_probe(p: &ProbeReport) -> Option<Self> {
+        let ops = p.ops.as_ref()?;
+        let mut parallel: Vec<(usize, f64)> = p
+            .parallel_lstat
+            .iter()
+            .map(|l| (l.threads, l.per_entry_us))
+            .collect();
+        parallel.sort_by_key(|&(t, _)| t);
+        Some(Self {
+            lstat_us: p.lstat_stats()?.mean_us,
+            parallel_lstat: parallel,
+            create_us: ops.create.mean_us,
+            read_us: ops.read.mean_us,
+            readdir_entry_us: ops.readdir_entry.mean_us,
+            opendir_us: ops.opendir.mean_us,
+            mkdir_us: ops.mkdir.mean_us,
+            write_mib_us: ops.write_mib.mean_us,
+        })
+    }
+
+    /// Wall-clock microseconds per `lstat` with `threads` threads: serial latency for one,
+    /// else interpolated (log-log) between the measured thread counts, clamped at their ends.
+    pub fn lstat_per_entry_us(&self, threads: usize) -> f64 {
+        let mut points: Vec<(f64, f64)> = vec![(1.0, self.lstat_us)];
+        points.extend(
+            self.parallel_lstat
+                .iter()
+                .filter(|&&(t, us)| t > 1 && us > 0.0)
+                .map(|&(t, us)| (t as f64, us)),
+        );
+        if threads <= 1 {
+            return self.lstat_us;
+        }
+        let t = threads as f64;
+        if let Some(&(last_t, last_us)) = points.last()
+            && t >= last_t
+        {
+            return last_us;
+        }
+        for pair in points.windows(2) {
+            let ((t0, u0), (t1, u1)) = (pair[0], pair[1]);
+            if t >= t0 && t <= t1 {
+                let f = (t.ln() - t0.ln()) / (t1.ln() - t0.ln());
+                return (u0.ln() + f * (u1.ln() - u0.ln())).exp();
+            }
+        }
+        self.lstat_us
+    }
+
+    fn bytes_per_us(&self) -> f64 {
+        if self.write_mib_us > 0.0 {
+            MIB / self.write_mib_us
+        } else {
+            f64::INFINITY
+        }
+    }
+}
+
+/// Threads git's preload-index uses for `entries` (preload-index.c: 500 entries per thread,
+/// at most 20, and no threads at all below two).
+pub fn git_preload_threads(entries: u64) -> usize {
+    match entries / 500 {
+        0 | 1 => 1,
+        t => t.min(20) as usize,
+    }
+}
+
+/// What a dependency install recreates.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InstallFigures {
+    pub files: u64,
+    pub dirs: u64,
+    pub bytes: u64,
+    /// `node_modules`, `dependency trees` or `package-lock.json` (an estimate per package).
+    pub source: &'static str,
+}
+
+/// The repository as the model sees it: a small value, so the model is testable without a scan.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RepoFigures {
+    /// Index entries (0 when this is not a git repository).
+    pub tracked: u64,
+    /// Files and directories git's untracked walk visits: the tree minus dependency trees.
+    pub worktree_files: u64,
+    pub worktree_dirs: u64,
+    pub worktree_bytes: u64,
+    pub install: Option<InstallFigures>,
+}
+
+impl RepoFigures {
+    /// From the scan; `lock_packages` counts a package-lock.json when node_modules is absent.
+    pub fn from_scan(scan: &ScanReport, lock_packages: Option<u64>) -> Self {
+        let deps = scan.node_modules.iter().chain(&scan.dependency_trees);
+        let (dep_files, dep_dirs, dep_bytes) = deps.fold((0, 0, 0), |(f, d, b), t| {
+            (f + t.files, d + t.dirs, b + t.bytes)
+        });
+        let install = if !scan.node_modules.is_empty() {
+            let nm = scan.node_modules.iter().fold((0, 0, 0), |(f, d, b), t| {
+                (f + t.files, d + t.dirs, b + t.bytes)
+            });
+            Some(InstallFigures {
+                files: nm.0,
+                dirs: nm.1,
+                bytes: nm.2,
+                source: "node_modules",
+            })
+        } else if let Some(packages) = lock_packages.filter(|&p| p > 0) {
+            Some(InstallFigures {
+                files: packages * FILES_PER_PACKAGE,
+                dirs: packages * DIRS_PER_PACKAGE,
+                bytes: packages * BYTES_PER_PACKAGE,
+                source: "package-lock.json",
+            })
+        } else if dep_files > 0 {
+            Some(InstallFigures {
+                files: dep_files,
+                dirs: dep_dirs,
+                bytes: dep_bytes,
+                source: "dependency trees",
+            })
+        } else {
+            None
+        };
+        let tracked = scan.tracked.unwrap_or(0);
+        Self {
+            tracked,
+            worktree_files: scan.files.saturating_sub(dep_files).max(tracked),
+            worktree_dirs: scan.dirs.saturating_sub(dep_dirs).max(1),
+            worktree_bytes: scan.bytes.saturating_sub(dep_bytes),
+            install,
+        }
+    }
+
+    /// The index knows what the scan cannot separate: which directories hold tracked files
+    /// (the scan's count includes `.git`). A missing scan count of tracked files is filled in.
+    pub fn refine_with_index(&mut self, files: Option<u64>, dirs: Option<u64>) {
+        if let Some(files) = files {
+            self.tracked = self.tracked.max(files);
+            self.worktree_files = self.worktree_files.max(files);
+        }
+        if let Some(dirs) = dirs {
+            self.worktree_dirs = dirs;
+        }
+    }
+
+    fn tracked_bytes(&self) -> f64 {
+        if self.worktree_files == 0 {
+            return 0.0;
+        }
+        self.worktree_bytes as f64 * (self.tracked as f64 / self.worktree_files as f64).min(1.0)
+    }
+}
+
+/// Steady-state `git status`, milliseconds.
+pub fn git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
+    let entries = repo.tracked as f64;
+    let dirs = repo.worktree_dirs as f64;
+    let listed = (repo.worktree_files + repo.worktree_dirs) as f64;
+    let fixed_us = GIT_FIXED_OPS * c.lstat_us;
+    let index_us = c.read_us + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
+    let lstat_us = entries * c.lstat_per_entry_us(git_preload_threads(repo.tracked));
+    let walk_us = dirs * (c.opendir_us + c.lstat_us) + listed * c.readdir_entry_us;
+    let cpu_us = entries * CPU_US_PER_ENTRY + listed * CPU_US_PER_LISTED;
+    startup_ms + (fixed_us + index_us + lstat_us + walk_us + cpu_us) / 1e3
+}
+
+/// The first `git status` after a copy: every tracked file re-read and hashed, then the index
+/// written back.
+pub fn first_git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
+    let entries = repo.tracked as f64;
+    let rehash_us = entries * c.read_us + repo.tracked_bytes() / HASH_BYTES_PER_US;
+    let index_write_us = c.create_us + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
+    git_status_ms(repo, c, startup_ms) + (rehash_us + index_write_us) / 1e3
+}
+
+/// A fresh `git clone`'s checkout (objects already local): every tracked file written.
+pub fn checkout_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
+    let entries = repo.tracked as f64;
+    let bytes = repo.tracked_bytes();
+    let extra_bytes = (bytes - entries * SMALL_FILE).max(0.0);
+    let files_us = entries * (c.create_us + CPU_US_PER_CHECKOUT);
+    let dirs_us = repo.worktree_dirs as f64 * c.mkdir_us;
+    let bytes_us = extra_bytes / c.bytes_per_us() + bytes / INFLATE_BYTES_PER_US;
+    let index_us = c.create_us + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
+    startup_ms + (GIT_FIXED_OPS * c.lstat_us + files_us + dirs_us + bytes_us + index_us) / 1e3
+}
+
+/// Recreating the dependency trees (warm package cache): create + write and an `lstat` per
+/// file, mkdir and an `lstat` per directory, bandwidth for the rest.
+pub fn install_ms(install: &InstallFigures, c: &MountCosts) -> f64 {
+    let files = install.files as f64;
+    let extra_bytes = (install.bytes as f64 - files * SMALL_FILE).max(0.0);
+    let us = files * (c.create_us + c.lstat_us)
+        + install.dirs as f64 * (c.mkdir_us + c.lstat_us)
+        + extra_bytes / c.bytes_per_us();
+    us / 1e3
+}
+
+/// One prediction on both mounts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Compared {
+    pub current: f64,
+    pub baseline: Option<f64>,
+    /// current / baseline: how many times faster the baseline is.
+    pub speedup: Option<f64>,
+}
+
+impl Compared {
+    fn new(current: f64, baseline: Option<f64>) -> Self {
+        let speedup = baseline.filter(|&b| b > 0.0).map(|b| current / b);
+        Self {
+            current,
+            baseline,
+            speedup,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Prediction {
+    pub git_status_ms: Compared,
+    /// The first `git status` after copying the repository (re-hashes every tracked file).
+    pub first_git_status_ms: Compared,
+    /// None when there is nothing to install (no dependency tree, no package-lock.json).
+    pub install_ms: Option<Compared>,
+    pub checkout_ms: Compared,
+    /// What the predictions were computed from.
+    pub inputs: RepoFigures,
+}
+
+pub fn predict(
+    repo: &RepoFigures,
+    current: &MountCosts,
+    baseline: Option<&MountCosts>,
+    startup_ms: f64,
+) -> Prediction {
+    let both = |f: &dyn Fn(&MountCosts) -> f64| Compared::new(f(current), baseline.map(f));
+    Prediction {
+        git_status_ms: both(&|c| git_status_ms(repo, c, startup_ms)),
+        first_git_status_ms: both(&|c| first_git_status_ms(repo, c, startup_ms)),
+        install_ms: repo.install.as_ref().map(|i| both(&|c| install_ms(i, c))),
+        checkout_ms: both(&|c| checkout_ms(repo, c, startup_ms)),
+        inputs: repo.clone(),
+    }
+}
+
+/// Packages in a package-lock.json (v2/v3 `packages`, else v1 nested `dependencies`).
+pub fn lock_packages(text: &str) -> Option<u64> {
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    if let Some(packages) = value.get("packages").and_then(|p| p.as_object()) {
+        return Some(
+            packages
+                .keys()
+                .filter(|k| k.contains("node_modules/"))
+                .count() as u64,
+        );
+    }
+    fn count(deps: &serde_json::Value) -> u64 {
+        deps.as_object().map_or(0, |map| {
+            map.values()
+                .map(|d| 1 + d.get("dependencies").map_or(0, count))
+                .sum()
+        })
+    }
+    value.get("dependencies").map(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn local() -> MountCosts {
+        MountCosts {
+            lstat_us: 1.0,
+            parallel_lstat: vec![(2, 0.6), (8, 0.5), (20, 0.5)],
+            create_us: 10.0,
+            read_us: 4.0,
+            readdir_entry_us: 0.1,
+            opendir_us: 3.0,
+            mkdir_us: 8.0,
+            write_mib_us: 500.0,
+        }
+    }
+
+    fn slow() -> MountCosts {
+        MountCosts {
+            lstat_us: 1000.0,
+            parallel_lstat: vec![(2, 500.0), (8, 130.0), (20, 60.0)],
+            create_us: 15_000.0,
+            read_us: 3000.0,
+            readdir_entry_us: 10.0,
+            opendir_us: 2000.0,
+            mkdir_us: 10_000.0,
+            write_mib_us: 40_000.0,
+        }
+    }
+
+    fn repo(tracked: u64, files: u64, dirs: u64) -> RepoFigures {
+        RepoFigures {
+            tracked,
+            worktree_files: files,
+            worktree_dirs: dirs,
+            worktree_bytes: files * 4096,
+            install: None,
+        }
+    }
+
+    #[test]
+    fn preload_threads_follow_git() {
+        assert_eq!(git_preload_threads(0), 1);
+        assert_eq!(git_preload_threads(999), 1);
+        assert_eq!(git_preload_threads(1000), 2);
+        assert_eq!(git_preload_threads(4999), 9);
+        assert_eq!(git_preload_threads(10_000), 20);
+        assert_eq!(git_preload_threads(1_000_000), 20);
+    }
+
+    #[test]
+    fn parallel_lstat_interpolates_and_clamps() {
+        let c = slow();
+        assert_eq!(c.lstat_per_entry_us(1), 1000.0);
+        assert!((c.lstat_per_entry_us(2) - 500.0).abs() < 1e-9);
+        assert_eq!(c.lstat_per_entry_us(20), 60.0);
+        assert_eq!(c.lstat_per_entry_us(64), 60.0);
+        let four = c.lstat_per_entry_us(4);
+        // Halfway in log(threads) between 2 and 8: the geometric mean of 500 and 130.
+        assert!((four - (500.0f64 * 130.0).sqrt()).abs() < 1e-6, "{four}");
+        let bare = MountCosts {
+            parallel_lstat: vec![],
+            ..c
+        };
+        assert_eq!(bare.lstat_per_entry_us(20), 1000.0);
+    }
+
+    #[test]
+    fn git_status_on_fixed_inputs() {
+        // 1,000 entries, 100 dirs, nothing untracked, on the slow mount: start-up, fixed calls,
+        // the index, serial lstat (999 < 1000 entries would be too; 1000 is 2 threads at 500),
+        // listing 100 dirs and 1,100 entries, CPU.
+        let r = repo(1000, 1000, 100);
+        let got = git_status_ms(&r, &slow(), 1.5);
+        let want = 1.5
+            + (90_000.0
+                + 3000.0
+                + 100_000.0 / (MIB / 40_000.0)
+                + 500_000.0
+                + 300_000.0
+                + 11_000.0
+                + 1000.0 * CPU_US_PER_ENTRY
+                + 1100.0 * CPU_US_PER_LISTED)
+                / 1e3;
+        assert!((got - want).abs() < 1e-9, "{got} vs {want}");
+        let fast = git_status_ms(&r, &local(), 1.5);
+        assert!(fast < 10.0, "{fast}");
+        assert!(got / fast > 100.0);
+    }
+
+    #[test]
+    fn small_indexes_pay_serial_lstat_large_ones_overlap() {
+        let c = slow();
+        let small = git_status_ms(&repo(999, 999, 1), &c, 0.0);
+        let large = git_status_ms(&repo(10_000, 10_000, 1), &c, 0.0);
+        // 10x the entries but 20 threads at 60 us instead of 1 at 1000 us: cheaper per entry.
+        assert!(large / small < 2.0, "{large} / {small}");
+        assert!(small > 999.0, "serial lstat alone is ~1 s: {small}");
+    }
+
+    #[test]
+    fn first_status_after_copy_costs_a_read_per_file_more() {
+        let r = repo(1000, 1000, 10);
+        let c = slow();
+        let extra = first_git_status_ms(&r, &c, 0.0) - git_status_ms(&r, &c, 0.0);
+        let want = (1000.0 * 3000.0
+            + 1000.0 * 4096.0 / HASH_BYTES_PER_US
+            + 15_000.0
+            + 100_000.0 / (MIB / 40_000.0))
+            / 1e3;
+        assert!((extra - want).abs() < 1e-9, "{extra} vs {want}");
+    }
+
+    #[test]
+    fn install_and_checkout_scale_with_files_dirs_and_bytes() {
+        let i = InstallFigures {
+            files: 1000,
+            dirs: 100,
+            bytes: 1000 * 4096 + 10 * 1_048_576,
+            source: "node_modules",
+        };
+        let c = slow();
+        let got = install_ms(&i, &c);
+        let want = (1000.0 * 16_000.0 + 100.0 * 11_000.0 + 10.0 * 40_000.0) / 1e3;
+        assert!((got - want).abs() < 1e-6, "{got} vs {want}");
+        let r = repo(1000, 1000, 10);
+        assert!(checkout_ms(&r, &c, 0.0) > 1000.0 * 15.0);
+        assert!(checkout_ms(&r, &c, 0.0) / checkout_ms(&r, &local(), 0.0) > 100.0);
+    }
+
+    #[test]
+    fn predict_reports_both_sides_and_the_ratio() {
+        let r = RepoFigures {
+            install: Some(InstallFigures {
+                files: 10,
+                dirs: 1,
+                bytes: 100,
+                source: "package-lock.json",
+            }),
+            ..repo(1000, 1200, 50)
+        };
+        let p = predict(&r, &slow(), Some(&local()), 1.5);
+        let s = &p.git_status_ms;
+        assert_eq!(s.speedup, Some(s.current / s.baseline.unwrap()));
+        assert!(p.install_ms.as_ref().unwrap().speedup.unwrap() > 100.0);
+        let alone = predict(&r, &slow(), None, 1.5);
+        assert_eq!(alone.checkout_ms.baseline, None);
+        assert_eq!(alone.checkout_ms.speedup, None);
+    }
+
+    #[test]
+    fn figures_from_a_scan_leave_dependency_trees_out_of_the_walk() {
+        use crate::scan::DependencyTree;
+        let scan = ScanReport {
+            files: 5000,
+            dirs: 600,
+            bytes: 50_000_000,
+            tracked: Some(800),
+            node_modules: vec![DependencyTree {
+                path: "node_modules".into(),
+                kind: "node_modules".into(),
+                files: 4000,
+                dirs: 500,
+                bytes: 40_000_000,
+                ..DependencyTree::default()
+            }],
+            complete: true,
+            ..ScanReport::default()
+        };
+        let r = RepoFigures::from_scan(&scan, Some(99));
+        assert_eq!(
+            (r.tracked, r.worktree_files, r.worktree_dirs),
+            (800, 1000, 100)
+        );
+        assert_eq!(r.worktree_bytes, 10_000_000);
+        let i = r.install.unwrap();
+        assert_eq!((i.files, i.dirs, i.source), (4000, 500, "node_modules"));
+
+        let bare = ScanReport {
+            files: 10,
+            dirs: 2,
+            ..ScanReport::default()
+        };
+        let mut r = RepoFigures::from_scan(&bare, Some(3));
+        r.refine_with_index(Some(40), Some(7));
+        assert_eq!((r.tracked, r.worktree_files, r.worktree_dirs), (40, 40, 7));
+        assert_eq!(r.install.unwrap().files, 3 * FILES_PER_PACKAGE);
+        assert!(RepoFigures::from_scan(&bare, None).install.is_none());
+    }
+
+    #[test]
+    fn lock_files_of_both_formats_count_packages() {
+        let v3 = r#"{"lockfileVersion":3,"packages":{"":{},"node_modules/a":{},"node_modules/a/node_modules/b":{}}}"#;
+        assert_eq!(lock_packages(v3), Some(2));
+        let v1 = r#"{"lockfileVersion":1,"dependencies":{"a":{"dependencies":{"b":{}}},"c":{}}}"#;
+        assert_eq!(lock_packages(v1), Some(3));
+        assert_eq!(lock_packages("not json"), None);
+    }
+}

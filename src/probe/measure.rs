@@ -1,0 +1,352 @@
+//! The timed small-file operations. Every path is opened relative to a directory descriptor, as
+//! git does from the worktree root, so a measurement pays for the path components a real
+//! operation pays for and no more (on a FUSE or 9p mount each component is a round trip).
+
+use super::scratch;
+use super::stats::{OpStats, ParallelLstat};
+use rustix::fs::{AtFlags, Dir, Mode, OFlags};
+use std::io::{Read, Write};
+use std::os::fd::OwnedFd;
+use std::path::{Path, PathBuf};
+use std::sync::Barrier;
+use std::time::{Duration, Instant};
+
+pub const FILE_BYTES: usize = 4096;
+const FIRST_BATCH: usize = 16;
+const MAX_BATCH: usize = 1024;
+const MIB: usize = 1 << 20;
+/// Two rounds whose medians agree this closely are taken as stable.
+const STABLE: f64 = 0.15;
+
+#[derive(Debug, Default)]
+pub struct Samples {
+    pub create: Vec<f64>,
+    pub read: Vec<f64>,
+    pub lstat: Vec<f64>,
+    pub readdir_entry: Vec<f64>,
+    pub opendir: Vec<f64>,
+    pub unlink: Vec<f64>,
+    pub mkdir: Vec<f64>,
+    pub rename: Vec<f64>,
+    pub write_mib: Vec<f64>,
+    /// Per thread count: wall-clock microseconds per entry, one sample per round.
+    pub parallel: Vec<(usize, Vec<f64>)>,
+}
+
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub samples: Samples,
+    pub rounds: u32,
+    pub largest_batch: usize,
+    pub stable: bool,
+    pub verified_files: u64,
+    pub verified_bytes: u64,
+    pub verify_errors: u64,
+    pub interrupted: bool,
+}
+
+fn us(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1e6
+}
+
+fn open_dir(at: &impl std::os::fd::AsFd, path: impl rustix::path::Arg) -> std::io::Result<OwnedFd> {
+    Ok(rustix::fs::openat(
+        at,
+        path,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?)
+}
+
+/// Deterministic, distinct content per file, so a read-back that returns another file's bytes
+/// (or a stale cache page) fails the CRC.
+fn payload(round: u32, index: usize) -> Vec<u8> {
+    let mut seed = (u64::from(round) << 32) ^ index as u64 ^ 0x9e37_79b9_7f4a_7c15;
+    (0..FILE_BYTES)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as u8
+        })
+        .collect()
+}
+
+fn median(values: &[f64]) -> Option<f64> {
+    OpStats::from_samples(values).map(|s| s.median_us)
+}
+
+/// Runs rounds of growing size in `scratch` until the key medians settle or `budget` is spent.
+pub fn rounds(scratch: &Path, budget: Duration, threads: &[usize]) -> std::io::Result<Outcome> {
+    let start = Instant::now();
+    let scratch_fd = open_dir(&rustix::fs::CWD, scratch)?;
+    let mut out = Outcome {
+        samples: Samples {
+            parallel: threads.iter().map(|&t| (t, Vec::new())).collect(),
+            ..Samples::default()
+        },
+        ..Outcome::default()
+    };
+    let mut batch = FIRST_BATCH;
+    let mut last_round = Duration::ZERO;
+    loop {
+        let before = key_medians(&out.samples);
+        let round_start = Instant::now();
+        round(&scratch_fd, out.rounds, batch, &mut out)?;
+        last_round = last_round.max(round_start.elapsed());
+        out.rounds += 1;
+        out.largest_batch = batch;
+        if scratch::interrupted() {
+            out.interrupted = true;
+            break;
+        }
+        let after = key_medians(&out.samples);
+        if out.rounds >= 2 && settled(&before, &after) {
+            out.stable = true;
+            break;
+        }
+        // The next round is twice as large: stop if it would not fit in what is left.
+        let next = if batch < MAX_BATCH {
+            last_round * 2
+        } else {
+            last_round
+        };
+        if start.elapsed() + next > budget {
+            break;
+        }
+        batch = (batch * 2).min(MAX_BATCH);
+    }
+    Ok(out)
+}
+
+fn key_medians(s: &Samples) -> [Option<f64>; 4] {
+    [
+        median(&s.create),
+        median(&s.read),
+        median(&s.lstat),
+        median(&s.unlink),
+    ]
+}
+
+fn settled(before: &[Option<f64>; 4], after: &[Option<f64>; 4]) -> bool {
+    before.iter().zip(after).all(|(b, a)| match (b, a) {
+        (Some(b), Some(a)) if *b > 0.0 => ((a - b) / b).abs() < STABLE,
+        _ => false,
+    })
+}
+
+fn round(scratch_fd: &OwnedFd, index: u32, n: usize, out: &mut Outcome) -> std::io::Result<()> {
+    let name = format!("r{index}");
+    rustix::fs::mkdirat(scratch_fd, name.as_str(), Mode::from_raw_mode(0o755))?;
+    let dir = open_dir(scratch_fd, name.as_str())?;
+    let s = &mut out.samples;
+
+    let subdirs = (n / 8).max(4);
+    for i in 0..subdirs {
+        let t = Instant::now();
+        rustix::fs::mkdirat(&dir, format!("d{i}").as_str(), Mode::from_raw_mode(0o755))?;
+        s.mkdir.push(us(t));
+    }
+
+    let names: Vec<String> = (0..n).map(|i| format!("f{i}")).collect();
+    let mut crcs = Vec::with_capacity(n);
+    for (i, file) in names.iter().enumerate() {
+        let data = payload(index, i);
+        crcs.push(crc32fast::hash(&data));
+        let t = Instant::now();
+        let fd = rustix::fs::openat(
+            &dir,
+            file.as_str(),
+            OFlags::CREATE | OFlags::WRONLY | OFlags::TRUNC | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o644),
+        )?;
+        let mut f = std::fs::File::from(fd);
+        f.write_all(&data)?;
+        drop(f);
+        s.create.push(us(t));
+    }
+
+    for file in &names {
+        let t = Instant::now();
+        rustix::fs::statat(&dir, file.as_str(), AtFlags::SYMLINK_NOFOLLOW)?;
+        s.lstat.push(us(t));
+    }
+
+    let paths: Vec<PathBuf> = names.iter().map(PathBuf::from).collect();
+    let serial = median(&s.lstat[s.lstat.len() - n..]).unwrap_or(1.0);
+    for (threads, samples) in &mut s.parallel {
+        if let Some(per_entry) = parallel_lstat(&dir, &paths, *threads, serial) {
+            samples.push(per_entry);
+        }
+    }
+
+    let mut buf = Vec::with_capacity(FILE_BYTES * 2);
+    for (file, crc) in names.iter().zip(&crcs) {
+        buf.clear();
+        let t = Instant::now();
+        let fd = rustix::fs::openat(
+            &dir,
+            file.as_str(),
+            OFlags::RDONLY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        let mut f = std::fs::File::from(fd);
+        f.read_to_end(&mut buf)?;
+        drop(f);
+        s.read.push(us(t));
+        if buf.len() == FILE_BYTES && crc32fast::hash(&buf) == *crc {
+            out.verified_files += 1;
+            out.verified_bytes += buf.len() as u64;
+        } else {
+            out.verify_errors += 1;
+        }
+    }
+
+    // Listing the full directory against listing an empty one at the same depth leaves the
+    // per-entry cost; the empty listing is the per-directory cost.
+    for _ in 0..3 {
+        let t = Instant::now();
+        let empty = count_entries(open_dir(&dir, "d0")?)?;
+        let empty_us = us(t);
+        let t = Instant::now();
+        let full = count_entries(open_dir(scratch_fd, name.as_str())?)?;
+        let full_us = us(t);
+        s.opendir.push(empty_us);
+        if full > empty {
+            s.readdir_entry
+                .push(((full_us - empty_us) / (full - empty) as f64).max(0.0));
+        }
+    }
+
+    for (i, file) in names.iter().enumerate().take(n.div_ceil(2)) {
+        let t = Instant::now();
+        rustix::fs::renameat(&dir, file.as_str(), &dir, format!("g{i}").as_str())?;
+        s.rename.push(us(t));
+    }
+
+    let big = vec![0x5a_u8; MIB];
+    let t = Instant::now();
+    let fd = rustix::fs::openat(
+        &dir,
+        "big",
+        OFlags::CREATE | OFlags::WRONLY | OFlags::TRUNC | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o644),
+    )?;
+    let mut f = std::fs::File::from(fd);
+    for chunk in big.chunks(64 * 1024) {
+        f.write_all(chunk)?;
+    }
+    drop(f);
+    s.write_mib.push(us(t));
+    rustix::fs::unlinkat(&dir, "big", AtFlags::empty())?;
+
+    for i in 0..n {
+        let file = if i < n.div_ceil(2) {
+            format!("g{i}")
+        } else {
+            format!("f{i}")
+        };
+        let t = Instant::now();
+        rustix::fs::unlinkat(&dir, file.as_str(), AtFlags::empty())?;
+        s.unlink.push(us(t));
+    }
+    for i in 0..subdirs {
+        rustix::fs::unlinkat(&dir, format!("d{i}").as_str(), AtFlags::REMOVEDIR)?;
+    }
+    drop(dir);
+    rustix::fs::unlinkat(scratch_fd, name.as_str(), AtFlags::REMOVEDIR)?;
+    Ok(())
+}
+
+fn count_entries(fd: OwnedFd) -> std::io::Result<usize> {
+    let mut count = 0;
+    for entry in Dir::new(fd)? {
+        entry?;
+        count += 1;
+    }
+    Ok(count)
+}
+
+/// Wall-clock microseconds per `lstat` when `threads` threads share `paths` (relative to `dir`),
+/// the way git's preload-index splits the index: what a high-latency mount overlaps shows here.
+/// `serial_us` (one call's latency) sizes the run. None when nothing could be measured.
+pub fn parallel_lstat(
+    dir: &OwnedFd,
+    paths: &[PathBuf],
+    threads: usize,
+    serial_us: f64,
+) -> Option<f64> {
+    if paths.is_empty() || threads == 0 {
+        return None;
+    }
+    // About 5 ms of calls per thread: enough to swamp thread wake-up on a fast disk, few
+    // enough to stay cheap where one call is a millisecond round trip.
+    let per_thread = ((5_000.0 / serial_us.max(0.1)) as usize).clamp(16, 1024);
+    let barrier = Barrier::new(threads + 1);
+    let (wall, done) = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let barrier = &barrier;
+                scope.spawn(move || {
+                    barrier.wait();
+                    let offset = t * paths.len() / threads;
+                    let mut ok = 0u64;
+                    for k in 0..per_thread {
+                        let path = &paths[(offset + k) % paths.len()];
+                        if rustix::fs::statat(dir, path.as_path(), AtFlags::SYMLINK_NOFOLLOW)
+                            .is_ok()
+                        {
+                            ok += 1;
+                        }
+                    }
+                    ok
+                })
+            })
+            .collect();
+        barrier.wait();
+        let start = Instant::now();
+        let done: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+        (us(start), done)
+    });
+    (done > 0).then(|| wall / done as f64)
+}
+
+/// Serial `lstat` of the repository's own tracked files, within `budget`.
+pub fn tracked_lstat(
+    root: &Path,
+    paths: &[PathBuf],
+    budget: Duration,
+) -> std::io::Result<Vec<f64>> {
+    let dir = open_dir(&rustix::fs::CWD, root)?;
+    let start = Instant::now();
+    let mut samples = Vec::with_capacity(paths.len());
+    for path in paths {
+        if start.elapsed() > budget || scratch::interrupted() {
+            break;
+        }
+        let t = Instant::now();
+        if rustix::fs::statat(&dir, path.as_path(), AtFlags::SYMLINK_NOFOLLOW).is_ok() {
+            samples.push(us(t));
+        }
+    }
+    Ok(samples)
+}
+
+/// Parallel `lstat` of the tracked sample at each thread count, three runs each.
+pub fn tracked_parallel(
+    root: &Path,
+    paths: &[PathBuf],
+    threads: &[usize],
+    serial_us: f64,
+) -> std::io::Result<Vec<ParallelLstat>> {
+    let dir = open_dir(&rustix::fs::CWD, root)?;
+    Ok(threads
+        .iter()
+        .filter_map(|&t| {
+            let runs: Vec<f64> = (0..3)
+                .filter_map(|_| parallel_lstat(&dir, paths, t, serial_us))
+                .collect();
+            ParallelLstat::from_runs(t, "tracked", &runs)
+        })
+        .collect())
+}

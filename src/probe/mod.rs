@@ -1,0 +1,435 @@
+//! The calibrated small-file probe: what one file operation costs on a mount, measured in a
+//! private scratch directory in a few hundred milliseconds, plus `lstat` on the repository's own
+//! tracked files, the closest thing to what `git status` does.
+
+pub mod measure;
+pub mod scratch;
+pub mod stats;
+
+use crate::cli::{CheckArgs, Format, GlobalArgs, ProbeArgs};
+use crate::error::{ExitCode, Failure, Result};
+use crate::host::HostEnv;
+use crate::location::{self, Location, MountTable};
+use crate::mounts::{MountEntry, MountKind};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+pub use stats::{OpStats, ParallelLstat};
+
+/// Thread counts for the parallel `lstat` figures: git's preload-index uses one thread per 500
+/// index entries, at least 2 and at most 20; the model interpolates between these.
+pub const LSTAT_THREADS: &[usize] = &[2, 8, 20];
+/// Tracked files timed for `lstat`: enough for a stable median, few enough for a slow mount.
+pub const TRACKED_SAMPLE: usize = 400;
+
+/// Per-operation costs, microseconds per call.
+#[derive(Debug, Clone, Serialize)]
+pub struct Ops {
+    /// create + write 4 KiB + close.
+    pub create: OpStats,
+    /// open + read 4 KiB + close.
+    pub read: OpStats,
+    pub lstat: OpStats,
+    /// Listing cost per directory entry.
+    pub readdir_entry: OpStats,
+    /// Opening and listing an empty directory: the per-directory cost of a walk.
+    pub opendir: OpStats,
+    pub unlink: OpStats,
+    pub mkdir: OpStats,
+    pub rename: OpStats,
+    /// Writing one 1 MiB file (create, 16 writes of 64 KiB, close): the bandwidth figure.
+    pub write_mib: OpStats,
+}
+
+/// One mount's probe.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProbeReport {
+    /// The directory the scratch folder was made in.
+    pub dir: PathBuf,
+    pub mount_point: PathBuf,
+    pub fstype: String,
+    pub kind: MountKind,
+    /// Why nothing was measured here, as a sentence; None when `ops` holds figures.
+    pub skipped: Option<String>,
+    pub ops: Option<Ops>,
+    /// lstat throughput by thread count: from the tracked files when there are any.
+    pub parallel_lstat: Vec<ParallelLstat>,
+    /// Serial lstat of a sample of the repository's tracked files (relative to its root, as git).
+    pub tracked_lstat: Option<OpStats>,
+    pub rounds: u32,
+    pub largest_batch: usize,
+    /// The medians of the last two rounds agreed within 15%.
+    pub stable: bool,
+    pub verified_files: u64,
+    pub verified_bytes: u64,
+    /// Files whose read-back differed in length or CRC32 from what was written.
+    pub verify_errors: u64,
+    /// The scratch folder is gone again.
+    pub cleaned: bool,
+    pub elapsed_ms: u64,
+}
+
+/// Where to probe and what else to time there.
+pub struct Target<'a> {
+    pub dir: &'a Path,
+    pub mount: &'a MountEntry,
+    pub budget: Duration,
+    /// The repository root and tracked paths relative to it, for the tracked `lstat` figures.
+    pub tracked: Option<(&'a Path, &'a [PathBuf])>,
+}
+
+impl ProbeReport {
+    fn empty(dir: &Path, mount: &MountEntry) -> Self {
+        Self {
+            dir: dir.to_path_buf(),
+            mount_point: mount.mount_point.clone(),
+            fstype: mount.fstype.clone(),
+            kind: mount.kind(),
+            skipped: None,
+            ops: None,
+            parallel_lstat: Vec::new(),
+            tracked_lstat: None,
+            rounds: 0,
+            largest_batch: 0,
+            stable: false,
+            verified_files: 0,
+            verified_bytes: 0,
+            verify_errors: 0,
+            cleaned: true,
+            elapsed_ms: 0,
+        }
+    }
+
+    /// A report that measured nothing, with the reason.
+    pub fn skipped(dir: &Path, mount: &MountEntry, reason: String) -> Self {
+        Self {
+            skipped: Some(reason),
+            ..Self::empty(dir, mount)
+        }
+    }
+
+    /// The serial lstat latency that best matches git: the tracked files' when measured.
+    pub fn lstat_us(&self) -> Option<f64> {
+        self.lstat_stats().map(|s| s.median_us)
+    }
+
+    pub fn lstat_stats(&self) -> Option<&OpStats> {
+        self.tracked_lstat
+            .as_ref()
+            .or(self.ops.as_ref().map(|o| &o.lstat))
+    }
+}
+
+/// Probes one directory's mount. Never fails: a probe that cannot run says why in `skipped`.
+pub fn probe(target: &Target) -> ProbeReport {
+    let start = Instant::now();
+    let mut report = ProbeReport::empty(target.dir, target.mount);
+    let scratch = match scratch::Scratch::create(target.dir) {
+        Ok(s) => s,
+        Err(e) => {
+            report.skipped = Some(format!(
+                "the probe was skipped: cannot create a scratch folder in {} ({e}); run from a writable directory on that mount.",
+                target.dir.display()
+            ));
+            return report;
+        }
+    };
+    // Most of the budget for the scratch rounds; the tracked figures are bounded separately.
+    let has_tracked = target.tracked.is_some_and(|(_, p)| !p.is_empty());
+    let rounds_budget = if has_tracked {
+        target.budget.mul_f64(0.7)
+    } else {
+        target.budget
+    };
+    let outcome = measure::rounds(scratch.path(), rounds_budget, LSTAT_THREADS);
+    report.cleaned = scratch.remove();
+    let outcome = match outcome {
+        Ok(o) => o,
+        Err(e) => {
+            report.skipped = Some(format!(
+                "the probe in {} stopped on an I/O error ({e}); its scratch folder was removed.",
+                target.dir.display()
+            ));
+            report.elapsed_ms = start.elapsed().as_millis() as u64;
+            return report;
+        }
+    };
+    fill(&mut report, &outcome);
+    if let Some((root, paths)) = target.tracked.filter(|(_, p)| !p.is_empty()) {
+        let left = target.budget.saturating_sub(start.elapsed());
+        if let Ok(samples) = measure::tracked_lstat(root, paths, left.mul_f64(0.5)) {
+            report.tracked_lstat = OpStats::from_samples(&samples);
+        }
+        let serial = report.lstat_us().unwrap_or(1.0);
+        if !scratch::interrupted()
+            && let Ok(parallel) = measure::tracked_parallel(root, paths, LSTAT_THREADS, serial)
+            && !parallel.is_empty()
+        {
+            report.parallel_lstat = parallel;
+        }
+    }
+    report.elapsed_ms = start.elapsed().as_millis() as u64;
+    report
+}
+
+fn fill(report: &mut ProbeReport, o: &measure::Outcome) {
+    let s = &o.samples;
+    let stat = OpStats::from_samples;
+    report.ops = (|| {
+        Some(Ops {
+            create: stat(&s.create)?,
+            read: stat(&s.read)?,
+            lstat: stat(&s.lstat)?,
+            readdir_entry: stat(&s.readdir_entry)?,
+            opendir: stat(&s.opendir)?,
+            unlink: stat(&s.unlink)?,
+            mkdir: stat(&s.mkdir)?,
+            rename: stat(&s.rename)?,
+            write_mib: stat(&s.write_mib)?,
+        })
+    })();
+    report.parallel_lstat = s
+        .parallel
+        .iter()
+        .filter_map(|(t, runs)| ParallelLstat::from_runs(*t, "scratch", runs))
+        .collect();
+    report.rounds = o.rounds;
+    report.largest_batch = o.largest_batch;
+    report.stable = o.stable;
+    report.verified_files = o.verified_files;
+    report.verified_bytes = o.verified_bytes;
+    report.verify_errors = o.verify_errors;
+}
+
+/// Tracked paths for the lstat sample, or none (not a repository, unreadable index).
+fn tracked_sample(root: &Path) -> Vec<PathBuf> {
+    crate::gitindex::tracked_sample(root, TRACKED_SAMPLE).unwrap_or_default()
+}
+
+/// What git's walk covers, from the index: (tracked files on disk, directories holding them,
+/// the root included). None when this is not a git worktree.
+pub fn index_shape(root: &Path) -> Option<(u64, u64)> {
+    let all = crate::gitindex::tracked_sample(root, usize::MAX).ok()?;
+    if all.is_empty() {
+        return None;
+    }
+    let dirs: std::collections::HashSet<&Path> =
+        all.iter().flat_map(|p| p.ancestors().skip(1)).collect();
+    Some((all.len() as u64, dirs.len().max(1) as u64))
+}
+
+/// `wsl-place probe [DIR]`.
+pub fn run_command(env: &HostEnv, global: &GlobalArgs, args: &ProbeArgs) -> Result<ExitCode> {
+    let dir = location::canonical_dir(&args.dir)?;
+    let table = MountTable::read(env)?;
+    let mount = table.mount_for(&dir).ok_or_else(|| {
+        Failure::input(format!(
+            "no mount in the mount table contains {}; the mountinfo looks incomplete.",
+            dir.display()
+        ))
+    })?;
+    let sample = tracked_sample(&dir);
+    let report = probe(&Target {
+        dir: &dir,
+        mount,
+        budget: Duration::from_millis(args.probe_budget_ms),
+        tracked: Some((&dir, &sample)),
+    });
+    if !global.quiet {
+        let text = match global.format {
+            Format::Json => crate::report::to_json(&report)?,
+            _ => crate::report::probe_table(&report, &crate::report::Style { color: false }),
+        };
+        crate::print(&text)?;
+    }
+    match &report.skipped {
+        Some(reason) if report.ops.is_none() => Err(Failure::input(reason.clone())),
+        _ => Ok(ExitCode::Ok),
+    }
+}
+
+/// Both probes of `check`, and where the baseline stands.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProbeSet {
+    pub current: ProbeReport,
+    /// None when there is no fair baseline (tmpfs, not a local disk, no $HOME): see `baseline_note`.
+    pub baseline: Option<ProbeReport>,
+    /// Why the baseline is missing or equals the current mount, as a sentence.
+    pub baseline_note: Option<String>,
+    /// The baseline lives on the repository's own mount; its figures are the current ones.
+    pub baseline_same_mount: bool,
+    /// Where the repository would live after a move, for the headline.
+    pub baseline_label: Option<String>,
+    /// One `git --version` run: process start-up, independent of the mount.
+    pub git_startup_ms: Option<f64>,
+    /// Tracked files on disk and the directories holding them (root included), from the index:
+    /// what git's walk covers, without `.git` and ignored trees.
+    pub index_files: Option<u64>,
+    pub index_dirs: Option<u64>,
+    pub elapsed_ms: u64,
+}
+
+enum Baseline<'a> {
+    Probe(PathBuf, &'a MountEntry),
+    Same(PathBuf, String),
+    None(String),
+}
+
+fn same_mount(a: &MountEntry, b: &MountEntry) -> bool {
+    a.mount_point == b.mount_point && a.source == b.source && a.fstype == b.fstype
+}
+
+fn choose_baseline<'a>(
+    env: &HostEnv,
+    args: &CheckArgs,
+    table: &'a MountTable,
+    current: &MountEntry,
+) -> Result<Baseline<'a>> {
+    let dir = match (&args.baseline, env.home()) {
+        (Some(dir), _) => location::canonical_dir(dir)?,
+        (None, Some(home)) => match location::canonical_dir(&home) {
+            Ok(dir) => dir,
+            Err(e) => {
+                return Ok(Baseline::None(format!(
+                    "No baseline: $HOME is unusable ({e}); pass --baseline DIR on the Linux disk to compare against."
+                )));
+            }
+        },
+        (None, None) => {
+            return Ok(Baseline::None(
+                "No baseline: $HOME is not set; pass --baseline DIR on the Linux disk to compare against.".into(),
+            ));
+        }
+    };
+    let Some(mount) = table.mount_for(&dir) else {
+        return Ok(Baseline::None(format!(
+            "No baseline: no mount contains {}; the mount table looks incomplete.",
+            dir.display()
+        )));
+    };
+    let shown = dir.display();
+    Ok(match mount.kind() {
+        _ if same_mount(mount, current) => Baseline::Same(
+            dir.clone(),
+            format!(
+                "The baseline {shown} is on the same mount as the repository ({} {}), so both sides are the same disk: there is nothing faster to move to here (pass --baseline DIR to compare with another disk).",
+                mount.mount_point.display(),
+                mount.fstype
+            ),
+        ),
+        MountKind::Tmpfs => Baseline::None(format!(
+            "The baseline {shown} is on tmpfs, which is memory rather than a disk and would flatter the move; pass --baseline DIR on the Linux disk (ext4) for a fair comparison."
+        )),
+        MountKind::Local | MountKind::Overlay | MountKind::Other => {
+            Baseline::Probe(dir.clone(), mount)
+        }
+        kind => Baseline::None(format!(
+            "The baseline {shown} is not on a local disk ({}, {}), so comparing against it would mislead; pass --baseline DIR on the Linux disk (ext4).",
+            kind.as_str(),
+            mount.fstype
+        )),
+    })
+}
+
+fn git_startup_ms() -> Option<f64> {
+    let start = Instant::now();
+    let status = std::process::Command::new("git")
+        .arg("--version")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .ok()?;
+    status
+        .success()
+        .then(|| start.elapsed().as_secs_f64() * 1e3)
+}
+
+fn label_for(env: &HostEnv, args: &CheckArgs, dir: &Path, repo: &Path) -> String {
+    let name = repo
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "repo".into());
+    match (&args.baseline, env.home()) {
+        (None, Some(home))
+            if home == dir || location::canonical_dir(&home).ok().as_deref() == Some(dir) =>
+        {
+            format!("~/src/{name}")
+        }
+        _ => dir.display().to_string(),
+    }
+}
+
+/// The probes `check` runs: the repository's mount, then the baseline.
+pub fn for_check(env: &HostEnv, location: &Location, args: &CheckArgs) -> Result<ProbeSet> {
+    let start = Instant::now();
+    let table = MountTable::read(env)?;
+    let root = &location.paths.linux;
+    let current_mount = table.mount_for(root).ok_or_else(|| {
+        Failure::input(format!(
+            "no mount in the mount table contains {}; the mountinfo looks incomplete.",
+            root.display()
+        ))
+    })?;
+    let baseline = choose_baseline(env, args, &table, current_mount)?;
+    let budget = Duration::from_millis(args.probe_budget_ms);
+    let sample = tracked_sample(root);
+    let shape = index_shape(root);
+    let current = probe(&Target {
+        dir: root,
+        mount: current_mount,
+        budget,
+        tracked: Some((root, &sample)),
+    });
+    let (baseline, baseline_note, same, label) = match baseline {
+        Baseline::Probe(dir, mount) => {
+            let report = probe(&Target {
+                dir: &dir,
+                mount,
+                budget,
+                tracked: None,
+            });
+            let label = label_for(env, args, &dir, root);
+            (Some(report), None, false, Some(label))
+        }
+        Baseline::Same(dir, note) => {
+            let label = label_for(env, args, &dir, root);
+            (Some(current.clone()), Some(note), true, Some(label))
+        }
+        Baseline::None(note) => (None, Some(note), false, None),
+    };
+    Ok(ProbeSet {
+        current,
+        baseline,
+        baseline_note,
+        baseline_same_mount: same,
+        baseline_label: label,
+        git_startup_ms: git_startup_ms(),
+        index_files: shape.map(|s| s.0),
+        index_dirs: shape.map(|s| s.1),
+        elapsed_ms: start.elapsed().as_millis() as u64,
+    })
+}
+
+/// The model's predictions from the scan and the probes; None when the current mount was not
+/// measured. Reads `package-lock.json` when the scan found no node_modules.
+pub fn predict(
+    scan: &crate::scan::ScanReport,
+    probes: &ProbeSet,
+    root: &Path,
+) -> Option<crate::model::Prediction> {
+    use crate::model::{self, MountCosts, RepoFigures};
+    let current = MountCosts::from_probe(&probes.current)?;
+    let baseline = probes.baseline.as_ref().and_then(MountCosts::from_probe);
+    let lock = if scan.node_modules.is_empty() {
+        std::fs::read_to_string(root.join("package-lock.json"))
+            .ok()
+            .and_then(|text| model::lock_packages(&text))
+    } else {
+        None
+    };
+    let startup = probes.git_startup_ms.unwrap_or(model::GIT_STARTUP_MS);
+    let mut repo = RepoFigures::from_scan(scan, lock);
+    repo.refine_with_index(probes.index_files, probes.index_dirs);
+    Some(model::predict(&repo, &current, baseline.as_ref(), startup))
+}

@@ -1,0 +1,94 @@
+//! Medians and spreads: what the probe reports for each operation.
+
+use serde::Serialize;
+
+/// One operation's cost, in microseconds per call.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OpStats {
+    pub median_us: f64,
+    /// The mean: what a run of many calls adds up to, preemptions and stalls included.
+    pub mean_us: f64,
+    pub p10_us: f64,
+    pub p90_us: f64,
+    /// (p90 - p10) / median: 0.1 is a tight measurement, above 1 a noisy one.
+    pub spread: f64,
+    pub samples: u64,
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let rank = p * (sorted.len() - 1) as f64;
+    let (lo, hi) = (rank.floor() as usize, rank.ceil() as usize);
+    sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo as f64)
+}
+
+impl OpStats {
+    pub fn from_samples(samples: &[f64]) -> Option<Self> {
+        let mut sorted: Vec<f64> = samples.iter().copied().filter(|v| v.is_finite()).collect();
+        if sorted.is_empty() {
+            return None;
+        }
+        sorted.sort_by(f64::total_cmp);
+        let median = percentile(&sorted, 0.5);
+        let (p10, p90) = (percentile(&sorted, 0.1), percentile(&sorted, 0.9));
+        Some(Self {
+            median_us: median,
+            mean_us: sorted.iter().sum::<f64>() / sorted.len() as f64,
+            p10_us: p10,
+            p90_us: p90,
+            spread: if median > 0.0 {
+                (p90 - p10) / median
+            } else {
+                0.0
+            },
+            samples: sorted.len() as u64,
+        })
+    }
+}
+
+/// `lstat` throughput with several threads, as git's preload-index runs it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ParallelLstat {
+    pub threads: usize,
+    /// Wall-clock microseconds per entry (the median run); below the single-call latency when
+    /// the mount overlaps requests.
+    pub per_entry_us: f64,
+    pub spread: f64,
+    pub samples: u64,
+    /// `tracked` (the repository's own files) or `scratch` (the probe's files).
+    pub source: &'static str,
+}
+
+impl ParallelLstat {
+    pub fn from_runs(threads: usize, source: &'static str, runs: &[f64]) -> Option<Self> {
+        OpStats::from_samples(runs).map(|s| Self {
+            threads,
+            per_entry_us: s.median_us,
+            spread: s.spread,
+            samples: s.samples,
+            source,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_and_spread_of_known_samples() {
+        let s = OpStats::from_samples(&[5.0, 1.0, 3.0, 2.0, 4.0]).unwrap();
+        assert_eq!(s.median_us, 3.0);
+        assert_eq!(s.mean_us, 3.0);
+        assert_eq!(s.samples, 5);
+        assert!((s.p10_us - 1.4).abs() < 1e-9);
+        assert!((s.p90_us - 4.6).abs() < 1e-9);
+        assert!((s.spread - 3.2 / 3.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn empty_or_nan_only_has_no_stats() {
+        assert!(OpStats::from_samples(&[]).is_none());
+        assert!(OpStats::from_samples(&[f64::NAN]).is_none());
+        assert_eq!(OpStats::from_samples(&[7.0]).unwrap().spread, 0.0);
+    }
+}

@@ -1,0 +1,409 @@
+//! The probe and the predictions, run as the binary on real mounts: tmpfs, a loop-mounted
+//! ext4 and the slowfs emulator. Root-only mounts skip with a printed reason unless
+//! WSL_PLACE_REQUIRE_FUSE=1 (CI), where a skip is a failure.
+
+mod support;
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command as Std;
+use std::time::Duration;
+use support::SlowFs;
+use tempfile::TempDir;
+
+fn skip(reason: &str) {
+    if std::env::var("WSL_PLACE_REQUIRE_FUSE").as_deref() == Ok("1") {
+        panic!("required test could not run: {reason}");
+    }
+    let _ = writeln!(std::io::stderr(), "SKIP: {reason}");
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// A mount made for one test and lazily unmounted when it ends.
+struct Mount {
+    point: PathBuf,
+    _dir: TempDir,
+}
+
+impl Mount {
+    fn tmpfs() -> Option<Mount> {
+        Self::new(|point, _| {
+            Std::new("mount")
+                .args(["-t", "tmpfs", "-o", "size=256m", "tmpfs"])
+                .arg(point)
+                .status()
+                .is_ok_and(|s| s.success())
+        })
+    }
+
+    fn ext4() -> Option<Mount> {
+        Self::new(|point, dir| {
+            let image = dir.join("fs.img");
+            let made = Std::new("truncate")
+                .args(["-s", "128M"])
+                .arg(&image)
+                .status()
+                .is_ok_and(|s| s.success())
+                && Std::new("mkfs.ext4")
+                    .args(["-q", "-F"])
+                    .arg(&image)
+                    .status()
+                    .is_ok_and(|s| s.success());
+            made && Std::new("mount")
+                .args(["-o", "loop"])
+                .arg(&image)
+                .arg(point)
+                .status()
+                .is_ok_and(|s| s.success())
+        })
+    }
+
+    fn new(make: impl FnOnce(&Path, &Path) -> bool) -> Option<Mount> {
+        if !is_root() {
+            skip("mounting tmpfs/ext4 needs root");
+            return None;
+        }
+        let dir = tempfile::tempdir().expect("tempdir");
+        let point = dir.path().join("mnt");
+        std::fs::create_dir(&point).expect("mkdir");
+        if !make(&point, dir.path()) {
+            skip("mount failed (no loop devices or mkfs.ext4?)");
+            return None;
+        }
+        Some(Mount { point, _dir: dir })
+    }
+}
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let _ = Std::new("umount").arg("-l").arg(&self.point).status();
+    }
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let ok = Std::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+        .args(["-c", "gc.auto=0"])
+        .args(args)
+        .status()
+        .expect("git")
+        .success();
+    assert!(ok, "git {args:?} in {}", dir.display());
+}
+
+/// A committed repository of `n` files in directories of 100, one file modified.
+fn make_repo(dir: &Path, n: usize) {
+    for i in 0..n {
+        let d = dir.join(format!("src/d{:03}", i / 100));
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join(format!("f{:03}.txt", i % 100)),
+            format!("file {i}\n"),
+        )
+        .unwrap();
+    }
+    git(dir, &["init", "-q"]);
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "init"]);
+    std::fs::write(dir.join("src/d000/f000.txt"), "changed\n").unwrap();
+}
+
+fn leftovers(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".wsl-place-probe-"))
+        .collect()
+}
+
+fn check_json(repo: &Path, home: &Path, extra: &[&str]) -> Value {
+    let out = Command::cargo_bin("wsl-place")
+        .unwrap()
+        .env("HOME", home)
+        .args(["check", "--format", "json", "--probe-budget-ms", "400"])
+        .args(extra)
+        .arg(repo)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "check failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("check prints JSON")
+}
+
+fn git_status_speedup(v: &Value) -> f64 {
+    v["predict"]["git_status_ms"]["speedup"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no speedup in {:#}", v["predict"]))
+}
+
+#[test]
+fn probe_measures_every_operation_verifies_and_cleans_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::cargo_bin("wsl-place")
+        .unwrap()
+        .args(["probe", "--format", "json", "--probe-budget-ms", "300"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for op in [
+        "create",
+        "read",
+        "lstat",
+        "readdir_entry",
+        "opendir",
+        "unlink",
+        "mkdir",
+        "rename",
+        "write_mib",
+    ] {
+        let s = &v["ops"][op];
+        assert!(s["samples"].as_u64().unwrap() > 0, "{op}: {s}");
+        assert!(s["median_us"].as_f64().unwrap() >= 0.0, "{op}: {s}");
+        assert!(s["spread"].as_f64().is_some(), "{op}: {s}");
+    }
+    assert!(v["rounds"].as_u64().unwrap() >= 1);
+    assert_eq!(v["verify_errors"], 0);
+    assert_eq!(
+        v["verified_files"].as_u64().unwrap(),
+        v["verified_bytes"].as_u64().unwrap() / 4096
+    );
+    assert_eq!(v["cleaned"], true);
+    assert_eq!(v["parallel_lstat"].as_array().unwrap().len(), 3);
+    assert!(leftovers(dir.path()).is_empty());
+
+    let human = Command::cargo_bin("wsl-place")
+        .unwrap()
+        .args(["probe", "--probe-budget-ms", "200"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains("create+write 4K+close"), "{text}");
+    assert!(text.contains("scratch removed"), "{text}");
+    assert!(leftovers(dir.path()).is_empty());
+}
+
+#[test]
+fn probe_times_the_repositorys_tracked_files() {
+    let dir = tempfile::tempdir().unwrap();
+    make_repo(dir.path(), 150);
+    let out = Command::cargo_bin("wsl-place")
+        .unwrap()
+        .args(["probe", "--format", "json", "--probe-budget-ms", "300"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["tracked_lstat"]["samples"], 150,
+        "{:#}",
+        v["tracked_lstat"]
+    );
+    assert!(
+        v["parallel_lstat"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| l["source"] == "tracked")
+    );
+}
+
+#[test]
+fn unwritable_directory_is_a_clear_sentence_not_a_crash() {
+    let Some(mount) = Mount::tmpfs() else { return };
+    let ok = Std::new("mount")
+        .args(["-o", "remount,ro"])
+        .arg(&mount.point)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    Command::cargo_bin("wsl-place")
+        .unwrap()
+        .args(["probe", "--probe-budget-ms", "200"])
+        .arg(&mount.point)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("cannot create a scratch folder"))
+        .stderr(predicates::str::contains("Read-only"));
+    // check still succeeds and says why there is no prediction.
+    let home = tempfile::tempdir().unwrap();
+    let v = check_json(&mount.point, home.path(), &[]);
+    assert!(v["predict"].is_null());
+    let reason = v["probe"]["current"]["skipped"].as_str().unwrap();
+    assert!(reason.contains("scratch folder"), "{reason}");
+}
+
+#[test]
+fn no_probe_leaves_probe_and_predict_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = check_json(dir.path(), dir.path(), &["--no-probe"]);
+    assert!(v["probe"].is_null() && v["predict"].is_null(), "{v:#}");
+}
+
+#[test]
+fn tmpfs_baseline_is_refused_with_a_reason() {
+    let Some(home) = Mount::tmpfs() else { return };
+    let repo = tempfile::tempdir().unwrap();
+    make_repo(repo.path(), 50);
+    let v = check_json(repo.path(), &home.point, &[]);
+    assert!(v["probe"]["baseline"].is_null());
+    let note = v["probe"]["baseline_note"].as_str().unwrap();
+    assert!(
+        note.contains("tmpfs") && note.contains("--baseline"),
+        "{note}"
+    );
+    assert!(v["predict"]["git_status_ms"]["current"].as_f64().unwrap() > 0.0);
+    assert!(v["predict"]["git_status_ms"]["baseline"].is_null());
+    assert!(leftovers(&home.point).is_empty() && leftovers(repo.path()).is_empty());
+}
+
+#[test]
+fn same_mount_baseline_says_so_and_compares_equal() {
+    let Some(disk) = Mount::ext4() else { return };
+    let repo = disk.point.join("repo");
+    std::fs::create_dir(&repo).unwrap();
+    make_repo(&repo, 50);
+    let home = disk.point.join("home");
+    std::fs::create_dir(&home).unwrap();
+    let v = check_json(&repo, &home, &[]);
+    assert_eq!(v["probe"]["baseline_same_mount"], true);
+    assert!(
+        v["probe"]["baseline_note"]
+            .as_str()
+            .unwrap()
+            .contains("same mount")
+    );
+    assert!((git_status_speedup(&v) - 1.0).abs() < 1e-9);
+}
+
+#[test]
+fn slowfs_repository_is_predicted_much_slower_than_tmpfs_and_ext4() {
+    let Some(disk) = Mount::ext4() else { return };
+    let home = disk.point.join("home");
+    std::fs::create_dir(&home).unwrap();
+
+    // The emulated /mnt/c: drvfs-9p latencies at 5%.
+    let root = tempfile::tempdir().unwrap();
+    let (backing, mnt) = (root.path().join("backing"), root.path().join("mnt"));
+    std::fs::create_dir_all(backing.join("repo")).unwrap();
+    make_repo(&backing.join("repo"), 1000);
+    let Some(slow) = SlowFs::mount(
+        &backing,
+        &mnt,
+        &["--profile", "drvfs-9p", "--scale", "0.05"],
+    ) else {
+        return;
+    };
+    let slow_repo = slow.mountpoint().join("repo");
+    let slow_v = check_json(&slow_repo, &home, &[]);
+
+    let Some(fast) = Mount::tmpfs() else { return };
+    make_repo(&fast.point, 1000);
+    let fast_v = check_json(&fast.point, &home, &[]);
+
+    let ext4_repo = disk.point.join("repo");
+    std::fs::create_dir(&ext4_repo).unwrap();
+    make_repo(&ext4_repo, 1000);
+    let ext4_v = check_json(&ext4_repo, &home, &[]);
+
+    let slow_ms = slow_v["predict"]["git_status_ms"]["current"]
+        .as_f64()
+        .unwrap();
+    let fast_ms = fast_v["predict"]["git_status_ms"]["current"]
+        .as_f64()
+        .unwrap();
+    let ext4_ms = ext4_v["predict"]["git_status_ms"]["current"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        slow_ms > 5.0 * fast_ms,
+        "slowfs {slow_ms} ms vs tmpfs {fast_ms} ms"
+    );
+    assert!(
+        slow_ms > 5.0 * ext4_ms,
+        "slowfs {slow_ms} ms vs ext4 {ext4_ms} ms"
+    );
+    assert!(git_status_speedup(&slow_v) > 5.0, "{:#}", slow_v["predict"]);
+    // tmpfs and ext4 against an ext4 baseline: nothing much to gain.
+    assert!(git_status_speedup(&fast_v) < 3.0, "{:#}", fast_v["predict"]);
+    for v in [&slow_v, &fast_v, &ext4_v] {
+        assert_eq!(v["predict"]["inputs"]["tracked"], 1000);
+        assert_eq!(v["probe"]["current"]["verify_errors"], 0);
+        assert!(v["predict"]["checkout_ms"]["speedup"].as_f64().is_some());
+    }
+    assert!(leftovers(&slow_repo).is_empty() && leftovers(&home).is_empty());
+
+    // The headline leads the human report.
+    let out = Command::cargo_bin("wsl-place")
+        .unwrap()
+        .env("HOME", &home)
+        .args(["check", "--probe-budget-ms", "300"])
+        .arg(&slow_repo)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("git status: ~") && l.contains("x faster")),
+        "{text}"
+    );
+}
+
+#[test]
+fn ctrl_c_removes_the_scratch_folder() {
+    let root = tempfile::tempdir().unwrap();
+    let (backing, mnt) = (root.path().join("backing"), root.path().join("mnt"));
+    std::fs::create_dir(&backing).unwrap();
+    // Slow enough that the probe is still running when the signal arrives.
+    let Some(slow) = SlowFs::mount(&backing, &mnt, &["--profile", "drvfs-9p", "--scale", "0.2"])
+    else {
+        return;
+    };
+    let bin = assert_cmd::cargo::cargo_bin("wsl-place");
+    let child = Std::new(bin)
+        .args(["probe", "--probe-budget-ms", "20000"])
+        .arg(slow.mountpoint())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while leftovers(slow.mountpoint()).is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        !leftovers(slow.mountpoint()).is_empty(),
+        "the probe never started"
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: our own child, not yet reaped.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(leftovers(slow.mountpoint()).is_empty());
+    assert!(leftovers(&backing).is_empty());
+}
