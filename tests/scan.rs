@@ -279,7 +279,11 @@ fn check_json(dir: &Path, extra: &[&str]) -> serde_json::Value {
         "check failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.stderr.is_empty(), "stderr on a pipe: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "stderr on a pipe: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     report["scan"].clone()
 }
@@ -307,7 +311,10 @@ fn scan_counts_a_generated_tree_exactly() {
             write(&root.join(format!("node_modules/pkg{p}/f{i}.js")), b"x");
         }
     }
-    write(&root.join("node_modules/pkg0/node_modules/inner/i.js"), b"yy");
+    write(
+        &root.join("node_modules/pkg0/node_modules/inner/i.js"),
+        b"yy",
+    );
     write(&root.join(".venv/lib/site.py"), b"123");
     fs::create_dir_all(root.join("empty")).unwrap();
 
@@ -323,7 +330,11 @@ fn scan_counts_a_generated_tree_exactly() {
     assert!(s["git_dir_bytes"].is_null());
     assert!(s["elapsed_ms"].is_u64());
     let nm = s["node_modules"].as_array().unwrap();
-    assert_eq!(nm.len(), 1, "nested node_modules is part of the outer one: {nm:?}");
+    assert_eq!(
+        nm.len(),
+        1,
+        "nested node_modules is part of the outer one: {nm:?}"
+    );
     assert_eq!(nm[0]["path"], "node_modules");
     assert_eq!(n(&nm[0]["files"]), 9);
     assert_eq!(n(&nm[0]["dirs"]), 4);
