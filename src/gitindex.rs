@@ -285,7 +285,7 @@ pub fn summarize(repo: &Repo) -> Result<IndexSummary, String> {
         ..Default::default()
     };
     for entry in file.entries() {
-        let path = entry.path(&file);
+        let path = entry.path(file);
         if !path.starts_with(&prefix) {
             continue;
         }
@@ -328,7 +328,7 @@ pub fn tracked_sample(root: &Path, max: usize) -> Result<Vec<PathBuf>, String> {
                 && e.stage_raw() == 0
                 && !e.flags.contains(Flags::SKIP_WORKTREE)
         })
-        .map(|e| e.path(&file).as_bytes())
+        .map(|e| e.path(file).as_bytes())
         .filter_map(|p| p.strip_prefix(prefix.as_slice()))
         .collect();
     Ok(spread(&candidates, max)

@@ -10,7 +10,7 @@ fn count(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -117,7 +117,7 @@ pub fn section(out: &mut String, scan: &ScanReport, style: &Style) {
         .chain(&scan.dependency_trees)
         .collect();
     let mut trees = trees;
-    trees.sort_by(|a, b| b.files.cmp(&a.files));
+    trees.sort_by_key(|t| std::cmp::Reverse(t.files));
     for (i, t) in trees.iter().take(6).enumerate() {
         let label = if i == 0 { "deps" } else { "" };
         let _ = writeln!(

@@ -291,10 +291,12 @@ impl<'a> Walker<'a> {
         let mut estimate = own;
         if unstatted > 0 {
             self.unstatted_files.fetch_add(unstatted, Ordering::Relaxed);
-            let (bytes, alloc) = if statted > 0 {
-                (stat_bytes / statted, stat_alloc / statted)
-            } else {
-                self.mean_file_size()
+            let (bytes, alloc) = match (
+                stat_bytes.checked_div(statted),
+                stat_alloc.checked_div(statted),
+            ) {
+                (Some(b), Some(a)) => (b, a),
+                _ => self.mean_file_size(),
             };
             estimate.bytes += bytes * unstatted;
             estimate.allocated_bytes += alloc * unstatted;
