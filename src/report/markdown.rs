@@ -46,6 +46,35 @@ pub fn check(report: &CheckReport) -> String {
     if let Some(tracked) = scan.tracked {
         let _ = writeln!(out, "| tracked | {tracked} |");
     }
+    if let Some(predict) = &report.predict {
+        let _ = writeln!(
+            out,
+            "\n| predicted | here | Linux disk | speedup |\n|---|---|---|---|"
+        );
+        let rows = [
+            ("git status", Some(&predict.git_status_ms)),
+            (
+                "first git status after a copy",
+                Some(&predict.first_git_status_ms),
+            ),
+            ("dependency install", predict.install_ms.as_ref()),
+            ("fresh checkout", Some(&predict.checkout_ms)),
+        ];
+        for (what, compared) in rows {
+            let Some(compared) = compared else { continue };
+            let baseline = compared
+                .baseline
+                .map_or("n/a".to_string(), units::duration_ms);
+            let speedup = compared
+                .speedup
+                .map_or("n/a".to_string(), |x| format!("{x:.0}x"));
+            let _ = writeln!(
+                out,
+                "| {what} | {} | {baseline} | {speedup} |",
+                units::duration_ms(compared.current)
+            );
+        }
+    }
     if !verdict.reasons.is_empty() {
         let _ = writeln!(out, "\n**Why**\n");
         for reason in &verdict.reasons {
