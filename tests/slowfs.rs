@@ -1,0 +1,496 @@
+//! Integration tests of the slowfs example: real file operations through a real
+//! FUSE mount, its latency, its faults, and its shutdown.
+
+mod support;
+
+use std::fs;
+use std::io::{ErrorKind, Read, Write};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant, SystemTime};
+
+use support::SlowFs;
+use tempfile::TempDir;
+
+/// A backing dir and a mount point side by side, so neither contains the other.
+fn dirs() -> (TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let root = tempfile::tempdir().expect("tempdir");
+    let backing = root.path().join("backing");
+    let mnt = root.path().join("mnt");
+    fs::create_dir(&backing).expect("mkdir backing");
+    fs::create_dir(&mnt).expect("mkdir mnt");
+    (root, backing, mnt)
+}
+
+fn pattern(len: usize, seed: u8) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
+        .collect()
+}
+
+#[test]
+fn content_sizes_and_renames_pass_through() {
+    let (_root, backing, mnt) = dirs();
+    fs::write(backing.join("preexisting.txt"), b"from the backing dir").expect("seed");
+    let Some(sfs) = SlowFs::mount(
+        &backing,
+        &mnt,
+        &["--profile", "drvfs-9p", "--scale", "0.01"],
+    ) else {
+        return;
+    };
+    let m = sfs.mountpoint();
+
+    assert_eq!(
+        fs::read(m.join("preexisting.txt")).expect("read seeded file"),
+        b"from the backing dir"
+    );
+
+    // Sizes around page and request boundaries, and one bigger than a FUSE write.
+    for (i, len) in [0usize, 1, 4095, 4096, 4097, 131_072 + 17, 3 << 20]
+        .into_iter()
+        .enumerate()
+    {
+        let data = pattern(len, i as u8);
+        let name = format!("f{len}");
+        fs::write(m.join(&name), &data).expect("write through mount");
+        assert_eq!(fs::metadata(m.join(&name)).expect("stat").len(), len as u64);
+        assert_eq!(fs::read(m.join(&name)).expect("read back"), data, "{name}");
+        assert_eq!(
+            fs::read(backing.join(&name)).expect("backing"),
+            data,
+            "{name}"
+        );
+    }
+
+    // Overwrite in the middle, append at the end.
+    {
+        let mut f = fs::OpenOptions::new()
+            .write(true)
+            .open(m.join("f4096"))
+            .expect("open rw");
+        use std::io::{Seek, SeekFrom};
+        f.seek(SeekFrom::Start(100)).expect("seek");
+        f.write_all(b"MIDDLE").expect("overwrite");
+    }
+    {
+        let mut f = fs::OpenOptions::new()
+            .append(true)
+            .open(m.join("f4096"))
+            .expect("open append");
+        f.write_all(b"TAIL").expect("append");
+    }
+    let got = fs::read(backing.join("f4096")).expect("backing after edits");
+    assert_eq!(got.len(), 4100);
+    assert_eq!(&got[100..106], b"MIDDLE");
+    assert_eq!(&got[4096..], b"TAIL");
+
+    // Rename a file, a directory with children (their paths must follow), and
+    // onto an existing name.
+    fs::create_dir_all(m.join("a/b/c")).expect("mkdir -p");
+    fs::write(m.join("a/b/c/deep.txt"), b"deep").expect("deep file");
+    fs::rename(m.join("f1"), m.join("a/one")).expect("rename file");
+    assert!(!m.join("f1").exists());
+    assert_eq!(fs::read(m.join("a/one")).expect("renamed file").len(), 1);
+    fs::rename(m.join("a/b"), m.join("moved")).expect("rename dir");
+    assert_eq!(
+        fs::read(m.join("moved/c/deep.txt")).expect("child of moved dir"),
+        b"deep"
+    );
+    assert!(backing.join("moved/c/deep.txt").is_file());
+    assert!(!m.join("a/b").exists());
+    fs::write(m.join("moved/c/deep.txt"), b"rewritten").expect("write via new path");
+    assert_eq!(
+        fs::read(backing.join("moved/c/deep.txt")).expect("backing"),
+        b"rewritten"
+    );
+    fs::rename(m.join("f0"), m.join("preexisting.txt")).expect("rename over");
+    assert_eq!(
+        fs::metadata(m.join("preexisting.txt")).expect("stat").len(),
+        0
+    );
+
+    // A directory listing long enough to need several readdir calls.
+    fs::create_dir(m.join("many")).expect("mkdir many");
+    for i in 0..300 {
+        fs::write(
+            m.join(format!("many/entry-with-a-longish-name-{i:04}")),
+            b"x",
+        )
+        .expect("entry");
+    }
+    let mut listed: Vec<String> = fs::read_dir(m.join("many"))
+        .expect("readdir")
+        .map(|e| e.expect("entry").file_name().into_string().expect("utf-8"))
+        .collect();
+    listed.sort();
+    let expected: Vec<String> = (0..300)
+        .map(|i| format!("entry-with-a-longish-name-{i:04}"))
+        .collect();
+    assert_eq!(listed, expected);
+
+    // Metadata the migration copies: mode and mtime, plus truncate.
+    let p = m.join("f4097");
+    fs::set_permissions(&p, fs::Permissions::from_mode(0o640)).expect("chmod");
+    let mtime = SystemTime::UNIX_EPOCH + Duration::new(1_234_567_890, 123_456_789);
+    fs::File::options()
+        .write(true)
+        .open(&p)
+        .and_then(|f| f.set_modified(mtime))
+        .expect("utimens");
+    let md = fs::metadata(backing.join("f4097")).expect("backing stat");
+    assert_eq!(md.permissions().mode() & 0o7777, 0o640);
+    assert_eq!((md.mtime(), md.mtime_nsec()), (1_234_567_890, 123_456_789));
+    let md = fs::metadata(&p).expect("mount stat");
+    assert_eq!(md.permissions().mode() & 0o7777, 0o640);
+    assert_eq!(md.modified().expect("mtime"), mtime);
+    fs::File::options()
+        .write(true)
+        .open(&p)
+        .and_then(|f| f.set_len(10))
+        .expect("truncate");
+    assert_eq!(fs::metadata(&p).expect("stat").len(), 10);
+    assert_eq!(
+        fs::read(backing.join("f4097")).expect("backing"),
+        pattern(10, 4)
+    );
+
+    // Links.
+    std::os::unix::fs::symlink("f4095", m.join("link")).expect("symlink");
+    assert_eq!(
+        fs::read_link(m.join("link")).expect("readlink"),
+        Path::new("f4095")
+    );
+    assert_eq!(fs::read(m.join("link")).expect("through link").len(), 4095);
+    fs::hard_link(m.join("f4095"), m.join("hard")).expect("hard link");
+    assert_eq!(fs::metadata(m.join("hard")).expect("stat").nlink(), 2);
+
+    // Deletion, and an open file outliving its name.
+    let mut open = fs::File::open(m.join("hard")).expect("open");
+    fs::remove_file(m.join("hard")).expect("unlink");
+    let mut buf = Vec::new();
+    open.read_to_end(&mut buf).expect("read unlinked");
+    assert_eq!(buf.len(), 4095);
+    assert_eq!(fs::metadata(m.join("f4095")).expect("stat").nlink(), 1);
+    fs::remove_dir_all(m.join("many")).expect("rm -r");
+    assert!(!backing.join("many").exists());
+    assert_eq!(
+        fs::metadata(m.join("no-such-file"))
+            .map_err(|e| e.kind())
+            .err(),
+        Some(ErrorKind::NotFound)
+    );
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=slowfs",
+            "-c",
+            "user.email=slowfs@example.invalid",
+        ])
+        .args([
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "core.fsmonitor=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .expect("running git");
+    assert!(
+        out.status.success(),
+        "git {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn git_init_commit_and_status_inside_the_mount() {
+    let (_root, backing, mnt) = dirs();
+    let Some(sfs) = SlowFs::mount(
+        &backing,
+        &mnt,
+        &["--profile", "drvfs-9p", "--scale", "0.01"],
+    ) else {
+        return;
+    };
+    let repo = sfs.mountpoint().join("repo");
+    fs::create_dir(&repo).expect("mkdir repo");
+    git(&repo, &["init", "-q"]);
+    for i in 0..50 {
+        let dir = repo.join(format!("d{}", i % 5));
+        fs::create_dir_all(&dir).expect("mkdir");
+        fs::write(dir.join(format!("file{i}.txt")), format!("line {i}\n")).expect("write");
+    }
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "initial"]);
+    assert_eq!(git(&repo, &["status", "--porcelain"]), "");
+    assert_eq!(git(&repo, &["ls-files"]).lines().count(), 50);
+
+    fs::write(repo.join("d3/file8.txt"), "changed\n").expect("modify");
+    fs::write(repo.join("untracked.txt"), "new\n").expect("untracked");
+    fs::rename(repo.join("d0/file0.txt"), repo.join("d0/renamed.txt")).expect("rename");
+    let status = git(&repo, &["status", "--porcelain"]);
+    let mut lines: Vec<&str> = status.lines().collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        [
+            " D d0/file0.txt",
+            " M d3/file8.txt",
+            "?? d0/renamed.txt",
+            "?? untracked.txt"
+        ]
+    );
+
+    // The repository is a real one on the backing side too.
+    assert!(backing.join("repo/.git/HEAD").is_file());
+    let log = git(&backing.join("repo"), &["log", "--format=%s"]);
+    assert_eq!(log.trim(), "initial");
+    git(&backing.join("repo"), &["fsck", "--no-progress"]);
+}
+
+/// Median of `runs` timings of `f`.
+fn median(runs: usize, mut f: impl FnMut() -> Duration) -> Duration {
+    let mut v: Vec<Duration> = (0..runs).map(|_| f()).collect();
+    v.sort();
+    v[runs / 2]
+}
+
+fn stat_all(dir: &Path, n: usize) -> Duration {
+    let start = Instant::now();
+    for i in 0..n {
+        fs::symlink_metadata(dir.join(format!("s{i}"))).expect("stat");
+    }
+    start.elapsed()
+}
+
+/// The scaled per-operation latency slowfs reports at start-up, in ms.
+fn configured_ms(sfs: &SlowFs, op: &str) -> f64 {
+    let stderr = sfs.stderr();
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("slowfs: profile"))
+        .unwrap_or_else(|| panic!("no profile line in slowfs stderr:\n{stderr}"));
+    let key = format!("{op}=");
+    line.split_whitespace()
+        .find_map(|t| t.strip_prefix(key.as_str()))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {op} latency in {line:?}"))
+}
+
+#[test]
+fn latency_makes_operations_measurably_slower_than_the_backing_dir() {
+    let (root, backing, mnt) = dirs();
+    const N: usize = 200;
+    for i in 0..N {
+        fs::write(backing.join(format!("s{i}")), b"x").expect("seed");
+    }
+    // The real profile, scaled down to keep the test short.
+    let Some(sfs) = SlowFs::mount(&backing, &mnt, &["--profile", "drvfs-9p", "--scale", "0.1"])
+    else {
+        return;
+    };
+    let m = sfs.mountpoint();
+    let on_backing = median(3, || stat_all(&backing, N));
+    let on_mount = median(3, || stat_all(m, N));
+    let ratio = on_mount.as_secs_f64() / on_backing.as_secs_f64().max(1e-6);
+    eprintln!("stat x{N}: backing {on_backing:?}, slowfs {on_mount:?}, ratio {ratio:.0}x");
+    // With zero TTLs each stat is a lookup and a getattr round trip.
+    let per_stat = configured_ms(&sfs, "lookup") + configured_ms(&sfs, "getattr");
+    let floor = Duration::from_secs_f64(N as f64 * per_stat / 1e3);
+    assert!(
+        on_mount >= floor,
+        "{on_mount:?} < {floor:?}: latency not applied"
+    );
+    assert!(ratio > 10.0, "slowfs only {ratio:.1}x slower than backing");
+
+    // Writing files: create + write + flush each carry latency.
+    let write_all = |dir: &Path| {
+        let start = Instant::now();
+        for i in 0..50 {
+            fs::write(dir.join(format!("w{i}")), [7u8; 4096]).expect("write");
+        }
+        start.elapsed()
+    };
+    let wb = root.path().join("wbacking");
+    fs::create_dir(&wb).expect("mkdir");
+    let w_backing = write_all(&wb);
+    let sub = m.join("wdir");
+    fs::create_dir(&sub).expect("mkdir");
+    let w_mount = write_all(&sub);
+    let w_ratio = w_mount.as_secs_f64() / w_backing.as_secs_f64().max(1e-6);
+    eprintln!("create+write x50: backing {w_backing:?}, slowfs {w_mount:?}, ratio {w_ratio:.0}x");
+    let per_file: f64 = ["lookup", "create", "write", "flush"]
+        .iter()
+        .map(|op| configured_ms(&sfs, op))
+        .sum();
+    let w_floor = Duration::from_secs_f64(50.0 * per_file / 1e3);
+    assert!(
+        w_mount >= w_floor,
+        "{w_mount:?} < {w_floor:?}: latency not applied"
+    );
+    assert!(w_ratio > 3.0, "writes only {w_ratio:.1}x slower");
+}
+
+#[test]
+fn slow_requests_overlap_instead_of_queueing() {
+    let (_root, backing, mnt) = dirs();
+    const THREADS: usize = 8;
+    const PER_THREAD: usize = 5;
+    for i in 0..THREADS * PER_THREAD {
+        fs::write(backing.join(format!("s{i}")), b"x").expect("seed");
+    }
+    // Only lookups are slow: 20 ms each, so 40 stats in series would take >= 800 ms.
+    let Some(sfs) = SlowFs::mount(
+        &backing,
+        &mnt,
+        &["--profile", "none", "--latency", "lookup=20"],
+    ) else {
+        return;
+    };
+    let m = sfs.mountpoint().to_path_buf();
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for t in 0..THREADS {
+            let m = &m;
+            s.spawn(move || {
+                for j in 0..PER_THREAD {
+                    fs::symlink_metadata(m.join(format!("s{}", t * PER_THREAD + j))).expect("stat");
+                }
+            });
+        }
+    });
+    let elapsed = start.elapsed();
+    let serial = Duration::from_millis(20 * (THREADS * PER_THREAD) as u64);
+    eprintln!("{THREADS} threads x {PER_THREAD} stats: {elapsed:?} (serial would be {serial:?})");
+    assert!(
+        elapsed >= Duration::from_millis(20 * PER_THREAD as u64),
+        "{elapsed:?}: latency not applied"
+    );
+    assert!(
+        elapsed < serial / 2,
+        "{elapsed:?}: requests were serialised"
+    );
+}
+
+#[test]
+fn writes_fail_with_enospc_after_the_byte_budget() {
+    let (_root, backing, mnt) = dirs();
+    let Some(sfs) = SlowFs::mount(
+        &backing,
+        &mnt,
+        &["--profile", "none", "--enospc-after-bytes", "10000"],
+    ) else {
+        return;
+    };
+    let m = sfs.mountpoint();
+    fs::write(m.join("a"), [1u8; 4096]).expect("first 4 KiB fits");
+    fs::write(m.join("b"), [2u8; 4096]).expect("second 4 KiB fits");
+    let err = fs::write(m.join("c"), [3u8; 4096]).expect_err("third 4 KiB must not fit");
+    assert_eq!(err.raw_os_error(), Some(libc::ENOSPC), "{err}");
+    // The disk took what fitted, like a real full disk.
+    assert_eq!(
+        fs::metadata(backing.join("c")).expect("c").len(),
+        10000 - 8192
+    );
+    let err = fs::write(m.join("d"), b"x").expect_err("budget is spent");
+    assert_eq!(err.raw_os_error(), Some(libc::ENOSPC), "{err}");
+    // Metadata operations and reads still work on a full disk.
+    assert_eq!(fs::read(m.join("a")).expect("read").len(), 4096);
+    fs::rename(m.join("a"), m.join("a2")).expect("rename on full disk");
+    fs::remove_file(m.join("b")).expect("unlink on full disk");
+}
+
+#[test]
+fn reads_under_the_eio_prefix_fail() {
+    let (_root, backing, mnt) = dirs();
+    for p in ["bad/dir/f", "bad/dir/sub/g", "bad/dirx/f", "good/f"] {
+        let p = backing.join(p);
+        fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        fs::write(&p, b"payload").expect("seed");
+    }
+    let Some(sfs) = SlowFs::mount(
+        &backing,
+        &mnt,
+        &["--profile", "none", "--eio-path-prefix", "bad/dir"],
+    ) else {
+        return;
+    };
+    let m = sfs.mountpoint();
+    for p in ["bad/dir/f", "bad/dir/sub/g"] {
+        let err = fs::read(m.join(p)).expect_err(p);
+        assert_eq!(err.raw_os_error(), Some(libc::EIO), "{p}: {err}");
+        // Only reads fail: the file is still there to stat and list.
+        assert_eq!(fs::metadata(m.join(p)).expect("stat").len(), 7);
+    }
+    assert_eq!(fs::read_dir(m.join("bad/dir")).expect("readdir").count(), 2);
+    // Whole components: bad/dirx is not under bad/dir.
+    assert_eq!(
+        fs::read(m.join("bad/dirx/f")).expect("bad/dirx"),
+        b"payload"
+    );
+    assert_eq!(fs::read(m.join("good/f")).expect("good"), b"payload");
+    // A file moved into the failing subtree fails from then on.
+    fs::rename(m.join("good/f"), m.join("bad/dir/moved")).expect("rename");
+    let err = fs::read(m.join("bad/dir/moved")).expect_err("moved into prefix");
+    assert_eq!(err.raw_os_error(), Some(libc::EIO));
+}
+
+#[test]
+fn sigterm_and_sigint_unmount_cleanly() {
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let (_root, backing, mnt) = dirs();
+        let Some(mut sfs) = SlowFs::mount(&backing, &mnt, &["--profile", "none"]) else {
+            return;
+        };
+        fs::write(sfs.mountpoint().join("kept"), b"data").expect("write");
+        assert!(sfs.is_mounted());
+        let (status, stderr) = sfs.signal_and_wait(signal);
+        assert!(
+            status.success(),
+            "signal {signal}: {status}; stderr:\n{stderr}"
+        );
+        assert!(!sfs.is_mounted(), "still mounted after signal {signal}");
+        assert!(stderr.contains("slowfs: unmounted"), "{stderr}");
+        assert_eq!(fs::read(backing.join("kept")).expect("backing"), b"data");
+        assert_eq!(fs::read_dir(&mnt).expect("empty mount point").count(), 0);
+    }
+}
+
+#[test]
+fn guard_unmounts_when_the_test_panics() {
+    let (_root, backing, mnt) = dirs();
+    if support::fuse_available().is_err() {
+        // Prints the SKIP, or fails when FUSE is required.
+        let _ = SlowFs::mount(&backing, &mnt, &[]);
+        return;
+    }
+    let mountpoint = mnt.canonicalize().expect("canonical");
+    let pid = std::sync::Mutex::new(None);
+    let res = std::panic::catch_unwind(|| {
+        let sfs = SlowFs::mount(&backing, &mnt, &["--profile", "none"]).expect("mounted");
+        *pid.lock().expect("pid") = sfs.pid();
+        assert!(support::is_mounted(&mountpoint));
+        panic!("deliberate failure inside a mounted test");
+    });
+    assert!(res.is_err());
+    assert!(
+        !support::is_mounted(&mountpoint),
+        "guard left the mount behind"
+    );
+    let pid = pid.into_inner().expect("pid").expect("child pid");
+    // Reaped: no zombie left under our pid.
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    assert!(
+        !status.contains("State:\tZ"),
+        "slowfs child left as a zombie"
+    );
+}
