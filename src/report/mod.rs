@@ -1,6 +1,7 @@
 //! What a person or a machine sees. One file per output format.
 
 mod human;
+pub mod migrate;
 
 use crate::check::CheckReport;
 use crate::cli::Format;
