@@ -284,15 +284,10 @@ const SOURCE_FILE: &str = "source";
 
 /// Refuses a staging directory that belongs to a different source, or was not made by us.
 fn check_owner(source: &Path, staging: &Path) -> Result<()> {
-    let Ok(mut listing) = std::fs::read_dir(staging) else {
+    let Ok(listing) = std::fs::read_dir(staging) else {
         return Ok(());
     };
-    let recorded = std::fs::read_to_string(staging.join(SOURCE_FILE)).ok();
-    match recorded
-        .as_deref()
-        .map(str::trim_end)
-        .and_then(journal::unescape_path)
-    {
+    match check_owner_recorded(&staging.join(SOURCE_FILE)) {
         Some(owner) if owner == source => Ok(()),
         Some(owner) => Err(Failure::input(format!(
             "{} holds an interrupted migration of {}, not of {}; finish it or run `wsl-place migrate {} --to <same destination> --abort`, or choose another --to.",
@@ -301,13 +296,23 @@ fn check_owner(source: &Path, staging: &Path) -> Result<()> {
             source.display(),
             owner.display()
         ))),
-        // Killed between creating it and recording the source: still empty, still ours.
-        None if listing.next().is_none() => Ok(()),
+        // Killed between creating it and recording the source: nothing else in it yet.
+        None if listing
+            .flatten()
+            .all(|e| e.file_name() == SOURCE_FILE || e.file_name() == "source.tmp") =>
+        {
+            Ok(())
+        }
         None => Err(Failure::input(format!(
             "{} exists but was not made by wsl-place; move it away and run again.",
             staging.display()
         ))),
     }
+}
+
+fn check_owner_recorded(owner: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(owner).ok()?;
+    journal::unescape_path(text.strip_suffix('\n')?)
 }
 
 fn prepare_staging(source: &Path, staging: &Path) -> Result<()> {
@@ -320,7 +325,7 @@ fn prepare_staging(source: &Path, staging: &Path) -> Result<()> {
         Err(e) => return Err(Failure::io("create the staging directory", staging, &e)),
     }
     let owner = staging.join(SOURCE_FILE);
-    if !owner.exists() {
+    if check_owner_recorded(&owner).is_none() {
         let tmp = staging.join("source.tmp");
         std::fs::write(&tmp, format!("{}\n", journal::escape_path(source)))
             .and_then(|_| std::fs::rename(&tmp, &owner))

@@ -40,10 +40,18 @@ pub fn snapshot(root: &Path) -> BTreeMap<PathBuf, Node> {
         let node = Node {
             kind,
             mode: meta.permissions().mode() & 0o7777,
-            mtime: if ft.is_dir() { (0, 0) } else { (meta.mtime(), meta.mtime_nsec()) },
+            mtime: if ft.is_dir() {
+                (0, 0)
+            } else {
+                (meta.mtime(), meta.mtime_nsec())
+            },
             size: if ft.is_file() { meta.len() } else { 0 },
-            content: ft.is_file().then(|| std::fs::read(item.path()).expect("read")),
-            target: ft.is_symlink().then(|| std::fs::read_link(item.path()).expect("readlink")),
+            content: ft
+                .is_file()
+                .then(|| std::fs::read(item.path()).expect("read")),
+            target: ft
+                .is_symlink()
+                .then(|| std::fs::read_link(item.path()).expect("readlink")),
         };
         out.insert(item.path().strip_prefix(root).unwrap().to_path_buf(), node);
     }
@@ -60,7 +68,10 @@ pub fn dir_mtimes(root: &Path) -> BTreeMap<PathBuf, (i64, i64)> {
         .filter(|e| e.file_type().is_dir())
         .map(|e| {
             let m = e.path().symlink_metadata().unwrap();
-            (e.path().strip_prefix(root).unwrap().to_path_buf(), (m.mtime(), m.mtime_nsec()))
+            (
+                e.path().strip_prefix(root).unwrap().to_path_buf(),
+                (m.mtime(), m.mtime_nsec()),
+            )
         })
         .collect()
 }
@@ -72,10 +83,16 @@ pub fn assert_same_tree(source: &Path, dest: &Path, except: &[&str]) {
         .into_iter()
         .filter(|(p, n)| !skip(p) && n.kind != "special")
         .collect();
-    let b: BTreeMap<_, _> = snapshot(dest).into_iter().filter(|(p, _)| !skip(p)).collect();
+    let b: BTreeMap<_, _> = snapshot(dest)
+        .into_iter()
+        .filter(|(p, _)| !skip(p))
+        .collect();
     let only_a: Vec<_> = a.keys().filter(|k| !b.contains_key(*k)).collect();
     let only_b: Vec<_> = b.keys().filter(|k| !a.contains_key(*k)).collect();
-    assert!(only_a.is_empty() && only_b.is_empty(), "missing at destination: {only_a:?}; extra: {only_b:?}");
+    assert!(
+        only_a.is_empty() && only_b.is_empty(),
+        "missing at destination: {only_a:?}; extra: {only_b:?}"
+    );
     for (path, node) in &a {
         assert_eq!(Some(node), b.get(path), "{} differs", path.display());
     }
@@ -85,7 +102,12 @@ pub fn assert_same_tree(source: &Path, dest: &Path, except: &[&str]) {
         if path.starts_with(".git") || path.starts_with("wt") {
             continue;
         }
-        assert_eq!(Some(mtime), dirs_b.get(path), "mtime of directory {}", path.display());
+        assert_eq!(
+            Some(mtime),
+            dirs_b.get(path),
+            "mtime of directory {}",
+            path.display()
+        );
     }
 }
 
@@ -106,13 +128,20 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
         .env("GIT_COMMITTER_EMAIL", "t@example.com")
         .output()
         .expect("git runs");
-    assert!(out.status.success(), "git {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "git {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// Deterministic bytes without a random-number crate.
 pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407) | 1;
+    let mut x = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407)
+        | 1;
     (0..len)
         .map(|_| {
             x ^= x << 13;
@@ -144,23 +173,39 @@ pub fn real_tree(root: &Path) {
     git(root, &["add", "."]);
     git(root, &["commit", "-q", "-m", "one"]);
     for i in 0..150u64 {
-        write(&root.join(format!("src/mod{}/f{i}.txt", i % 7)), &bytes(i, (i as usize * 37) % 3000));
+        write(
+            &root.join(format!("src/mod{}/f{i}.txt", i % 7)),
+            &bytes(i, (i as usize * 37) % 3000),
+        );
     }
-    write(&root.join("assets/big.bin"), &bytes(99, 3 * 1024 * 1024 + 17));
+    write(
+        &root.join("assets/big.bin"),
+        &bytes(99, 3 * 1024 * 1024 + 17),
+    );
     write(&root.join("run.sh"), b"#!/bin/sh\necho hi\n");
     std::fs::set_permissions(root.join("run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
     git(root, &["add", "."]);
     git(root, &["commit", "-q", "-m", "two"]);
-    write(&root.join("src/main.rs"), b"fn main() { println!(\"hi\"); }\n");
+    write(
+        &root.join("src/main.rs"),
+        b"fn main() { println!(\"hi\"); }\n",
+    );
     git(root, &["commit", "-q", "-am", "three"]);
     git(root, &["worktree", "add", "-q", "wt", "-b", "feature"]);
     write(&root.join(".git/info/exclude"), b"wt/\nuntracked-area/\n");
     // Untracked material: the part git does not protect and a copy must keep anyway.
     let area = root.join("untracked-area");
-    write(&area.join(OsStr::from_bytes(b"caf\xe9-latin1.txt")), b"non-utf8 name\n");
+    write(
+        &area.join(OsStr::from_bytes(b"caf\xe9-latin1.txt")),
+        b"non-utf8 name\n",
+    );
     write(&area.join("empty-file"), b"");
     write(&area.join("readonly.txt"), b"ro\n");
-    std::fs::set_permissions(area.join("readonly.txt"), std::fs::Permissions::from_mode(0o444)).unwrap();
+    std::fs::set_permissions(
+        area.join("readonly.txt"),
+        std::fs::Permissions::from_mode(0o444),
+    )
+    .unwrap();
     std::fs::create_dir_all(area.join("empty")).unwrap();
     std::fs::create_dir_all(area.join("deep/a/b/c")).unwrap();
     write(&area.join("locked/inside.txt"), b"inside\n");
@@ -218,6 +263,7 @@ impl Drop for Tmpfs {
 
 pub fn wsl_place() -> Command {
     let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("wsl-place"));
-    cmd.env_remove("WSL_PLACE_PROC_ROOT").stdin(std::process::Stdio::null());
+    cmd.env_remove("WSL_PLACE_PROC_ROOT")
+        .stdin(std::process::Stdio::null());
     cmd
 }
