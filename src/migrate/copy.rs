@@ -148,8 +148,8 @@ fn copy_file(
         let mut hasher = crc32fast::Hasher::new();
         let mut written = 0u64;
         if before.len() <= SMALL {
-            let mut data = Vec::with_capacity(before.len() as usize + 1);
-            if let Err(e) = input.read_to_end(&mut data) {
+            let mut data = Vec::new();
+            if let Err(e) = read_known(&mut input, before.len(), &mut data) {
                 return problem(e.to_string());
             }
             hasher.update(&data);
@@ -202,6 +202,30 @@ fn copy_file(
     problem(format!(
         "kept changing while it was copied ({ATTEMPTS} attempts); close what writes to it and run again"
     ))
+}
+
+/// Reads a file whose size the caller just saw, without the size probe `read_to_end` makes
+/// (two system calls per file, which add up over tens of thousands of small files). A file that
+/// grew is still read to its end; the caller's stat comparison then retries it.
+fn read_known(input: &mut File, size: u64, data: &mut Vec<u8>) -> std::io::Result<()> {
+    data.resize(size as usize + 1, 0);
+    let mut filled = 0;
+    loop {
+        match input.read(&mut data[filled..]) {
+            Ok(0) => break,
+            Ok(n) => {
+                filled += n;
+                if filled == data.len() {
+                    data.truncate(filled);
+                    return input.read_to_end(data).map(|_| ());
+                }
+            }
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    data.truncate(filled);
+    Ok(())
 }
 
 fn entry_mode(meta: &std::fs::Metadata) -> u32 {

@@ -201,7 +201,7 @@ pub fn run_with_root(
         // Already set (a second run in one process): the first handler serves as well.
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
     }
-    let threads = std::thread::available_parallelism().map_or(4, |n| (n.get() * 4).clamp(4, 16));
+    let threads = copy_threads(env, &source);
     let options = copy::Options {
         progress: !ui.quiet && std::io::stderr().is_terminal(),
         interrupted: &interrupted,
@@ -257,6 +257,27 @@ pub fn run_with_root(
         outcome.copied_files,
         not_copied,
     )
+}
+
+/// Local disks lose to directory-lock contention beyond a few threads per core; a drive reached
+/// over 9p or a network is latency-bound, and more requests in flight hide the round trips.
+fn copy_threads(env: &HostEnv, source: &Path) -> usize {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let remote = location::MountTable::read(env)
+        .ok()
+        .and_then(|t| t.mount_for(source).map(|m| m.kind()))
+        .is_some_and(|k| {
+            k.is_windows_drive()
+                || matches!(
+                    k,
+                    crate::mounts::MountKind::Network | crate::mounts::MountKind::Fuse
+                )
+        });
+    if remote {
+        (cores * 8).clamp(8, 32)
+    } else {
+        (cores * 2).clamp(2, 8)
+    }
 }
 
 /// Marks files that an interrupted run already verified, and what space the rest still needs.
