@@ -418,3 +418,45 @@ fn unreadable_source_files_are_listed_and_block_finalising() {
         bytes(7, 5000)
     );
 }
+
+#[test]
+fn prints_the_windows_path_of_the_new_location_on_wsl() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mountinfo");
+    let proc_root = tmp.path().join("proc");
+    std::fs::create_dir_all(proc_root.join("self")).unwrap();
+    std::fs::copy(
+        fixtures.join("wsl-9p-drvfs.mountinfo"),
+        proc_root.join("self/mountinfo"),
+    )
+    .unwrap();
+    std::fs::copy(
+        fixtures.join("wsl2.proc-version"),
+        proc_root.join("version"),
+    )
+    .unwrap();
+    let source = tmp.path().join("app");
+    write(&source.join("a.txt"), b"a");
+    let dest = tmp.path().join("linux/app");
+    let out = wsl_place()
+        .args([
+            os("migrate"),
+            source.as_os_str(),
+            os("--to"),
+            dest.as_os_str(),
+            os("--yes"),
+        ])
+        .env("WSL_PLACE_PROC_ROOT", &proc_root)
+        .env("WSL_DISTRO_NAME", "Ubuntu-24.04")
+        .env("HOME", tmp.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let unc = format!(
+        "\\\\wsl.localhost\\Ubuntu-24.04{}",
+        dest.display().to_string().replace('/', "\\")
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(&unc), "expected {unc} in\n{stdout}");
+    assert!(stdout.contains("code ."), "{stdout}");
+}

@@ -358,7 +358,7 @@ pub fn run(
             }
             bar.inc(entry.size);
             let n = done_files.fetch_add(1, Ordering::Relaxed) + 1;
-            if n % 64 == 0 {
+            if n.is_multiple_of(64) {
                 bar.set_message(format!("{n}/{} files", todo.len()));
             }
             results
@@ -394,7 +394,7 @@ pub fn run(
         set_times_nofollow(&dst, entry.atime, entry.mtime)
             .map_err(|e| dest_failure("set the times of", &dst, &e))?;
     }
-    if let Some(root_meta) = std::fs::metadata(&plan.source).ok() {
+    if let Ok(root_meta) = std::fs::metadata(&plan.source) {
         let _ = std::fs::set_permissions(
             tree,
             std::fs::Permissions::from_mode(entry_mode(&root_meta)),

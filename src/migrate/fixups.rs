@@ -167,7 +167,7 @@ pub fn config_issues(repo: &Path) -> Vec<ConfigIssue> {
         });
     }
     if let Some(v) = config_get(repo, "core.autocrlf")
-        && v.to_ascii_lowercase() != "false"
+        && !v.eq_ignore_ascii_case("false")
     {
         issues.push(ConfigIssue {
             repo: repo.to_path_buf(),
