@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,7 +114,7 @@ pub fn destination(
             .map_err(|e| Failure::io("find", Path::new("the current directory"), &e))?
             .join(chosen)
     };
-    let destination = resolve_existing_prefix(&lexical(&absolute));
+    let destination = resolve_existing_prefix(&crate::mounts::lexical_normalise(&absolute));
     if destination.file_name().is_none() {
         return Err(Failure::input(format!(
             "{} cannot be a destination; pass --to with a new folder's path.",
@@ -129,20 +129,6 @@ pub fn destination(
         )));
     }
     Ok(destination)
-}
-
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::from("/");
-    for c in path.components() {
-        match c {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::Normal(p) => out.push(p),
-            _ => {}
-        }
-    }
-    out
 }
 
 /// Canonicalises the longest existing ancestor (symlinked home folders) and keeps the rest.
