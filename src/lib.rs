@@ -95,7 +95,12 @@ fn dispatch(cli: &Cli, env: &HostEnv) -> Result<ExitCode, Failure> {
             }
             Ok(check::exit_code(report.verdict.level, args.fail_on))
         }
-        Command::Migrate(args) => migrate::run(env, &cli.global, args),
+        Command::Migrate(args) => {
+            let source = location::canonical_dir(&args.path)?;
+            let policy = check::policy_for(cli.global.policy.as_deref(), &source)?;
+            let root = policy.migrate_root(env.home().as_deref());
+            migrate::run_with_root(env, &cli.global, args, root.as_deref())
+        }
         Command::Probe(args) => probe::run_command(env, &cli.global, args),
         Command::Completions { shell } => {
             let mut command = Cli::command();

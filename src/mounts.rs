@@ -301,7 +301,7 @@ fn push_windows_component(path: &mut String, component: &str) {
 }
 
 /// Makes a path absolute and lexically clean without touching the file system.
-fn lexical_normalise(path: &Path) -> PathBuf {
+pub fn lexical_normalise(path: &Path) -> PathBuf {
     let mut out = PathBuf::from("/");
     for component in path.components() {
         match component {

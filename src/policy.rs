@@ -149,9 +149,9 @@ impl Policy {
         Self::default()
     }
 
-    /// The migration destination for a repository named `name`, with `~` expanded.
-    pub fn migrate_destination(&self, home: Option<&Path>, name: &str) -> Option<PathBuf> {
-        expand_home(&self.migrate.destination, home).map(|base| base.join(name))
+    /// The folder `migrate` puts repositories in (`<root>/<name>`), with `~` expanded.
+    pub fn migrate_root(&self, home: Option<&Path>) -> Option<PathBuf> {
+        expand_home(&self.migrate.destination, home)
     }
 
     fn is_ignored(&self, path: &Path, home: Option<&Path>) -> bool {
@@ -658,11 +658,11 @@ mod tests {
     }
 
     #[test]
-    fn migrate_destination_expands_home() {
+    fn migrate_root_expands_home() {
         let policy = Policy::default();
         assert_eq!(
-            policy.migrate_destination(Some(Path::new("/home/me")), "app"),
-            Some(PathBuf::from("/home/me/src/app"))
+            policy.migrate_root(Some(Path::new("/home/me"))),
+            Some(PathBuf::from("/home/me/src"))
         );
     }
 

@@ -3,6 +3,7 @@
 mod github;
 mod human;
 mod markdown;
+pub mod migrate;
 mod probe;
 mod scan;
 pub mod verdict;

@@ -1,0 +1,410 @@
+//! Copying into staging: directories, symlinks as symlinks, files in parallel with their CRC32,
+//! each file read back and verified before its journal line is written.
+
+use super::journal::escape_path;
+use super::journal::{FileRecord, Journal, Recovered};
+use super::plan::{Entry, Kind, Plan, Problem};
+use super::verify;
+use crate::error::{Failure, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use std::ffi::CString;
+use std::fs::{File, FileTimes, OpenOptions};
+use std::io::{ErrorKind, Read, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub records: Vec<FileRecord>,
+    pub copied_files: u64,
+    pub copied_bytes: u64,
+    /// Source files that could not be read, or kept changing while they were copied.
+    pub problems: Vec<Problem>,
+}
+
+/// A fault that stops the whole copy: the destination side failed, or the user interrupted.
+enum Stop {
+    Fatal(Failure),
+}
+
+impl From<Failure> for Stop {
+    fn from(f: Failure) -> Self {
+        Stop::Fatal(f)
+    }
+}
+
+enum FileResult {
+    Done(FileRecord),
+    Problem(Problem),
+}
+
+const SMALL: u64 = 1 << 20;
+const ATTEMPTS: usize = 3;
+
+fn system_time((secs, nanos): (i64, i64)) -> SystemTime {
+    let nanos = Duration::from_nanos(nanos.clamp(0, 999_999_999) as u64);
+    if secs >= 0 {
+        UNIX_EPOCH + Duration::from_secs(secs as u64) + nanos
+    } else {
+        UNIX_EPOCH - Duration::from_secs(secs.unsigned_abs()) + nanos
+    }
+}
+
+/// Sets atime and mtime on a path without following a final symlink.
+pub fn set_times_nofollow(
+    path: &Path,
+    atime: (i64, i64),
+    mtime: (i64, i64),
+) -> std::io::Result<()> {
+    let c = CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| std::io::Error::from(ErrorKind::InvalidInput))?;
+    let spec = |(s, ns): (i64, i64)| libc::timespec {
+        tv_sec: s as libc::time_t,
+        tv_nsec: ns as _,
+    };
+    let times = [spec(atime), spec(mtime)];
+    // SAFETY: `c` is NUL-terminated and `times` holds the two timespecs utimensat reads.
+    let rc = unsafe {
+        libc::utimensat(
+            libc::AT_FDCWD,
+            c.as_ptr(),
+            times.as_ptr(),
+            libc::AT_SYMLINK_NOFOLLOW,
+        )
+    };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+fn same_state(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    a.len() == b.len()
+        && a.mtime() == b.mtime()
+        && a.mtime_nsec() == b.mtime_nsec()
+        && a.ino() == b.ino()
+}
+
+fn dest_failure(action: &str, path: &Path, e: &std::io::Error) -> Failure {
+    let hint = if e.raw_os_error() == Some(libc::ENOSPC) {
+        "the destination is full; free some space"
+    } else {
+        "the destination failed"
+    };
+    Failure::internal(format!(
+        "cannot {action} {}: {e} ({hint}); nothing was deleted and the source is untouched",
+        path.display()
+    ))
+}
+
+/// Copies one file: stat, read with CRC, write, set mode and times, stat again; retried while the
+/// source changes underneath. Read back and compared before it counts as done.
+fn copy_file(
+    source_root: &Path,
+    tree: &Path,
+    entry: &Entry,
+    overwrite: bool,
+) -> std::result::Result<FileResult, Stop> {
+    let src = source_root.join(&entry.rel);
+    let dst = tree.join(&entry.rel);
+    let problem = |e: String| {
+        Ok(FileResult::Problem(Problem {
+            path: escape_path(&entry.rel),
+            error: e,
+        }))
+    };
+    for _ in 0..ATTEMPTS {
+        let before = match std::fs::symlink_metadata(&src) {
+            Ok(m) => m,
+            Err(e) => return problem(e.to_string()),
+        };
+        if !before.file_type().is_file() {
+            return problem("stopped being a regular file during the migration".into());
+        }
+        let mut input = match File::open(&src) {
+            Ok(f) => f,
+            Err(e) => return problem(e.to_string()),
+        };
+        if overwrite {
+            match std::fs::remove_file(&dst) {
+                Ok(()) => {}
+                Err(e) if e.kind() == ErrorKind::NotFound => {}
+                Err(e) => return Err(dest_failure("replace", &dst, &e).into()),
+            }
+        }
+        let mut output = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&dst)
+            .map_err(|e| dest_failure("create", &dst, &e))?;
+        let mut hasher = crc32fast::Hasher::new();
+        let mut written = 0u64;
+        if before.len() <= SMALL {
+            let mut data = Vec::new();
+            if let Err(e) = read_known(&mut input, before.len(), &mut data) {
+                return problem(e.to_string());
+            }
+            hasher.update(&data);
+            output
+                .write_all(&data)
+                .map_err(|e| dest_failure("write", &dst, &e))?;
+            written = data.len() as u64;
+        } else {
+            let mut buf = vec![0u8; SMALL as usize];
+            loop {
+                let n = match input.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => n,
+                    Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                    Err(e) => return problem(e.to_string()),
+                };
+                hasher.update(&buf[..n]);
+                output
+                    .write_all(&buf[..n])
+                    .map_err(|e| dest_failure("write", &dst, &e))?;
+                written += n as u64;
+            }
+        }
+        let after = match std::fs::symlink_metadata(&src) {
+            Ok(m) => m,
+            Err(e) => return problem(e.to_string()),
+        };
+        if !same_state(&before, &after) || written != after.len() {
+            continue;
+        }
+        output
+            .set_permissions(std::fs::Permissions::from_mode(entry_mode(&after)))
+            .map_err(|e| dest_failure("set the mode of", &dst, &e))?;
+        let times = FileTimes::new()
+            .set_accessed(system_time((after.atime(), after.atime_nsec())))
+            .set_modified(system_time((after.mtime(), after.mtime_nsec())));
+        output
+            .set_times(times)
+            .map_err(|e| dest_failure("set the times of", &dst, &e))?;
+        drop(output);
+        let crc32 = hasher.finalize();
+        verify::file_matches(&dst, written, crc32)?;
+        return Ok(FileResult::Done(FileRecord {
+            rel: entry.rel.clone(),
+            size: written,
+            mtime: (after.mtime(), after.mtime_nsec()),
+            crc32,
+        }));
+    }
+    problem(format!(
+        "kept changing while it was copied ({ATTEMPTS} attempts); close what writes to it and run again"
+    ))
+}
+
+/// Reads a file whose size the caller just saw, without the size probe `read_to_end` makes
+/// (two system calls per file, which add up over tens of thousands of small files). A file that
+/// grew is still read to its end; the caller's stat comparison then retries it.
+fn read_known(input: &mut File, size: u64, data: &mut Vec<u8>) -> std::io::Result<()> {
+    data.resize(size as usize + 1, 0);
+    let mut filled = 0;
+    loop {
+        match input.read(&mut data[filled..]) {
+            Ok(0) => break,
+            Ok(n) => {
+                filled += n;
+                if filled == data.len() {
+                    data.truncate(filled);
+                    return input.read_to_end(data).map(|_| ());
+                }
+            }
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    data.truncate(filled);
+    Ok(())
+}
+
+fn entry_mode(meta: &std::fs::Metadata) -> u32 {
+    meta.mode() & 0o7777
+}
+
+/// Whether a journal entry still describes both the source file and its staged copy.
+fn still_valid(
+    source_root: &Path,
+    tree: &Path,
+    entry: &Entry,
+    record: &FileRecord,
+    reread: bool,
+) -> bool {
+    if record.size != entry.size || record.mtime != entry.mtime {
+        return false;
+    }
+    let Ok(staged) = std::fs::symlink_metadata(tree.join(&entry.rel)) else {
+        return false;
+    };
+    if !staged.is_file()
+        || staged.len() != record.size
+        || (staged.mtime(), staged.mtime_nsec()) != record.mtime
+    {
+        return false;
+    }
+    let _ = source_root;
+    !reread || verify::file_matches(&tree.join(&entry.rel), record.size, record.crc32).is_ok()
+}
+
+fn progress_bar(show: bool, bytes: u64, files: u64) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(bytes), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} ETA {eta}  {msg}",
+    ) {
+        bar.set_style(style);
+    }
+    bar.set_message(format!("0/{files} files"));
+    bar
+}
+
+pub struct Options<'a> {
+    pub progress: bool,
+    pub interrupted: &'a AtomicBool,
+    pub threads: usize,
+}
+
+/// Copies everything in `plan` into `tree`, reusing what `recovered` proves is already there.
+pub fn run(
+    plan: &Plan,
+    tree: &Path,
+    journal: &Journal,
+    recovered: &Recovered,
+    options: &Options,
+) -> Result<Outcome> {
+    let mut outcome = Outcome::default();
+    let resuming = !recovered.synced.is_empty() || !recovered.unsynced.is_empty() || tree.exists();
+    std::fs::create_dir_all(tree).map_err(|e| dest_failure("create", tree, &e))?;
+    for entry in plan.entries.iter().filter(|e| e.kind == Kind::Dir) {
+        let dst = tree.join(&entry.rel);
+        match std::fs::create_dir(&dst) {
+            Ok(()) => {}
+            Err(e) if e.kind() == ErrorKind::AlreadyExists && dst.is_dir() => {
+                // A read-only directory from an earlier run must be writable again.
+                let _ = std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(0o700));
+            }
+            Err(e) => return Err(dest_failure("create the directory", &dst, &e)),
+        }
+    }
+    for entry in plan.entries.iter().filter(|e| e.kind == Kind::Symlink) {
+        let src = plan.source.join(&entry.rel);
+        let dst = tree.join(&entry.rel);
+        let target = match std::fs::read_link(&src) {
+            Ok(t) => t,
+            Err(e) => {
+                outcome.problems.push(Problem {
+                    path: escape_path(&entry.rel),
+                    error: e.to_string(),
+                });
+                continue;
+            }
+        };
+        if std::fs::symlink_metadata(&dst).is_ok() {
+            if std::fs::read_link(&dst).ok().as_ref() == Some(&target) {
+                let _ = set_times_nofollow(&dst, entry.atime, entry.mtime);
+                continue;
+            }
+            std::fs::remove_file(&dst).map_err(|e| dest_failure("replace", &dst, &e))?;
+        }
+        std::os::unix::fs::symlink(&target, &dst)
+            .map_err(|e| dest_failure("create the symlink", &dst, &e))?;
+        set_times_nofollow(&dst, entry.atime, entry.mtime)
+            .map_err(|e| dest_failure("set the times of", &dst, &e))?;
+    }
+
+    let mut todo: Vec<&Entry> = Vec::new();
+    for entry in plan.entries.iter().filter(|e| e.kind == Kind::File) {
+        let reused = if let Some(r) = recovered.synced.get(&entry.rel) {
+            still_valid(&plan.source, tree, entry, r, false).then_some(r)
+        } else if let Some(r) = recovered.unsynced.get(&entry.rel) {
+            still_valid(&plan.source, tree, entry, r, true).then_some(r)
+        } else {
+            None
+        };
+        match reused {
+            Some(r) => outcome.records.push(r.clone()),
+            None => todo.push(entry),
+        }
+    }
+
+    let total_bytes: u64 = todo.iter().map(|e| e.size).sum();
+    let bar = progress_bar(options.progress, total_bytes, todo.len() as u64);
+    let done_files = std::sync::atomic::AtomicU64::new(0);
+    let results = Mutex::new(Vec::with_capacity(todo.len()));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| Failure::internal(format!("cannot start copy threads: {e}.")))?;
+    let copied = pool.install(|| {
+        todo.par_iter().try_for_each(|entry| {
+            if options.interrupted.load(Ordering::Relaxed) {
+                return Err(Stop::Fatal(Failure::internal("interrupted")));
+            }
+            let result = copy_file(&plan.source, tree, entry, resuming)?;
+            if let FileResult::Done(record) = &result {
+                journal.append(record)?;
+            }
+            bar.inc(entry.size);
+            let n = done_files.fetch_add(1, Ordering::Relaxed) + 1;
+            if n.is_multiple_of(64) {
+                bar.set_message(format!("{n}/{} files", todo.len()));
+            }
+            results
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(result);
+            Ok(())
+        })
+    });
+    bar.finish_and_clear();
+    let flushed = journal.flush();
+    if let Err(Stop::Fatal(f)) = copied {
+        return Err(f);
+    }
+    flushed?;
+    for result in results.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        match result {
+            FileResult::Done(record) => {
+                outcome.copied_files += 1;
+                outcome.copied_bytes += record.size;
+                outcome.records.push(record);
+            }
+            FileResult::Problem(p) => outcome.problems.push(p),
+        }
+    }
+
+    // Last, deepest first: creating children changes a directory's mtime, and a read-only
+    // directory would refuse them.
+    for entry in plan.entries.iter().rev().filter(|e| e.kind == Kind::Dir) {
+        let dst = tree.join(&entry.rel);
+        std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(entry.mode))
+            .map_err(|e| dest_failure("set the mode of", &dst, &e))?;
+        set_times_nofollow(&dst, entry.atime, entry.mtime)
+            .map_err(|e| dest_failure("set the times of", &dst, &e))?;
+    }
+    if let Ok(root_meta) = std::fs::metadata(&plan.source) {
+        let _ = std::fs::set_permissions(
+            tree,
+            std::fs::Permissions::from_mode(entry_mode(&root_meta)),
+        );
+        let _ = set_times_nofollow(
+            tree,
+            (root_meta.atime(), root_meta.atime_nsec()),
+            (root_meta.mtime(), root_meta.mtime_nsec()),
+        );
+    }
+    outcome.records.sort_by(|a, b| a.rel.cmp(&b.rel));
+    Ok(outcome)
+}

@@ -1,0 +1,326 @@
+//! What moving breaks: absolute `gitdir:` links, Windows-clone settings in `.git/config`, modes
+//! that drvfs made uniform, and a git index whose stat data no longer matches.
+//!
+//! Every step is idempotent, so a finalisation interrupted here is simply run again.
+
+use crate::error::Result;
+use serde::Serialize;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A `.git/config` value that is wrong on ext4.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConfigIssue {
+    pub repo: PathBuf,
+    pub key: String,
+    pub value: String,
+    pub reset_to: Option<String>,
+    /// True for values drvfs itself caused (git probed a Windows file system at clone time).
+    pub drvfs_caused: bool,
+    pub why: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct FixupReport {
+    /// What was changed.
+    pub done: Vec<String>,
+    /// What was noticed and left for the user.
+    pub advice: Vec<String>,
+}
+
+/// Replaces a leading `from` with `to` in an absolute path written by git; None if it does not
+/// start there.
+pub fn rebase(path: &Path, from: &Path, to: &Path) -> Option<PathBuf> {
+    let rest = path.strip_prefix(from).ok()?;
+    Some(if rest.as_os_str().is_empty() {
+        to.to_path_buf()
+    } else {
+        to.join(rest)
+    })
+}
+
+/// The new content of a `.git` file (`gitdir: <path>`) or a `worktrees/*/gitdir` file, if it
+/// names a path inside the old tree.
+pub fn rewrite_link(content: &[u8], prefix: &[u8], from: &Path, to: &Path) -> Option<Vec<u8>> {
+    let text = content.strip_prefix(prefix)?;
+    let end = text
+        .iter()
+        .rposition(|b| *b != b'\n' && *b != b'\r')
+        .map_or(0, |i| i + 1);
+    let target = Path::new(std::ffi::OsStr::from_bytes(&text[..end]));
+    if !target.is_absolute() {
+        return None;
+    }
+    let rebased = rebase(target, from, to)?;
+    let mut out = prefix.to_vec();
+    out.extend_from_slice(rebased.as_os_str().as_bytes());
+    out.extend_from_slice(&text[end..]);
+    Some(out)
+}
+
+fn rewrite_file(path: &Path, prefix: &[u8], from: &Path, to: &Path, report: &mut FixupReport) {
+    let Ok(content) = std::fs::read(path) else {
+        return;
+    };
+    match rewrite_link(&content, prefix, from, to) {
+        Some(new) if new != content => match std::fs::write(path, &new) {
+            Ok(()) => report
+                .done
+                .push(format!("pointed {} at the new location", path.display())),
+            Err(e) => report.advice.push(format!(
+                "could not rewrite {}: {e}; run `git worktree repair`",
+                path.display()
+            )),
+        },
+        Some(_) => {}
+        None => {
+            let text = String::from_utf8_lossy(&content);
+            let target = text
+                .trim_start_matches(std::str::from_utf8(prefix).unwrap_or(""))
+                .trim();
+            if Path::new(target).is_absolute() && !Path::new(target).starts_with(to) {
+                report.advice.push(format!(
+                    "{} points outside the moved tree, at {target}; it still works while that exists, `git worktree repair` fixes it after moving that too",
+                    path.display()
+                ));
+            }
+        }
+    }
+}
+
+/// Finds `.git` files and `.git/worktrees/*/gitdir` files in the destination and rebases every
+/// absolute path that pointed into the source.
+pub fn repair_links(source: &Path, dest: &Path, report: &mut FixupReport) -> Vec<PathBuf> {
+    let mut worktrees = Vec::new();
+    let walk = walkdir::WalkDir::new(dest)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|e| e.file_name() != "node_modules" && e.file_name() != "objects");
+    for item in walk.flatten() {
+        let name = item.file_name();
+        if name == ".git" {
+            if item.file_type().is_file() {
+                rewrite_file(item.path(), b"gitdir: ", source, dest, report);
+            }
+            if let Some(parent) = item.path().parent() {
+                worktrees.push(parent.to_path_buf());
+            }
+        } else if name == "gitdir"
+            && item.file_type().is_file()
+            && item
+                .path()
+                .parent()
+                .and_then(Path::parent)
+                .is_some_and(|p| p.file_name().is_some_and(|n| n == "worktrees"))
+        {
+            rewrite_file(item.path(), b"", source, dest, report);
+        }
+    }
+    worktrees
+}
+
+fn git(repo: &Path, args: &[&str]) -> Option<std::process::Output> {
+    Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()
+}
+
+fn config_get(repo: &Path, key: &str) -> Option<String> {
+    let out = git(repo, &["config", "--local", "--get", key])?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// The settings a Windows-side clone leaves behind that are wrong on ext4.
+pub fn config_issues(repo: &Path) -> Vec<ConfigIssue> {
+    let mut issues = Vec::new();
+    let is_true = |v: &str| matches!(v.to_ascii_lowercase().as_str(), "true" | "yes" | "on" | "1");
+    if let Some(v) = config_get(repo, "core.filemode")
+        && !is_true(&v)
+    {
+        issues.push(ConfigIssue {
+            repo: repo.to_path_buf(),
+            key: "core.fileMode".into(),
+            value: v,
+            reset_to: Some("true".into()),
+            drvfs_caused: true,
+            why: "drvfs shows every file with the same mode, so git stopped tracking the executable bit; ext4 keeps real modes".into(),
+        });
+    }
+    if let Some(v) = config_get(repo, "core.ignorecase")
+        && is_true(&v)
+    {
+        issues.push(ConfigIssue {
+            repo: repo.to_path_buf(),
+            key: "core.ignoreCase".into(),
+            value: v,
+            reset_to: Some("false".into()),
+            drvfs_caused: true,
+            why: "the repository was created on a case-insensitive Windows drive; ext4 tells README from readme".into(),
+        });
+    }
+    if let Some(v) = config_get(repo, "core.autocrlf")
+        && !v.eq_ignore_ascii_case("false")
+    {
+        issues.push(ConfigIssue {
+            repo: repo.to_path_buf(),
+            key: "core.autocrlf".into(),
+            value: v,
+            reset_to: None,
+            drvfs_caused: false,
+            why: "CRLF conversion is a Windows convention; Linux tools expect LF (unset it if the files should have LF)".into(),
+        });
+    }
+    issues
+}
+
+/// Sets the executable bit of every tracked file from the index, as it was before drvfs made all
+/// modes alike; untracked files keep their modes.
+fn modes_from_index(repo: &Path, report: &mut FixupReport) {
+    let Some(out) = git(repo, &["ls-files", "-s", "-z"]) else {
+        return;
+    };
+    if !out.status.success() {
+        return;
+    }
+    let mut changed = 0u64;
+    for record in out.stdout.split(|b| *b == 0).filter(|r| !r.is_empty()) {
+        let Some(tab) = record.iter().position(|b| *b == b'\t') else {
+            continue;
+        };
+        let (meta, path) = (&record[..tab], &record[tab + 1..]);
+        let executable = meta.starts_with(b"100755");
+        if !meta.starts_with(b"100") {
+            continue;
+        }
+        let file = repo.join(std::ffi::OsStr::from_bytes(path));
+        let Ok(m) = std::fs::symlink_metadata(&file) else {
+            continue;
+        };
+        if !m.is_file() {
+            continue;
+        }
+        let mode = m.permissions().mode() & 0o7777;
+        let wanted = if executable {
+            mode | ((mode & 0o444) >> 2)
+        } else {
+            mode & !0o111
+        };
+        if wanted != mode
+            && std::fs::set_permissions(&file, std::fs::Permissions::from_mode(wanted)).is_ok()
+        {
+            changed += 1;
+        }
+    }
+    if changed > 0 {
+        report.done.push(format!(
+            "set the executable bit of {changed} tracked files in {} from the git index",
+            repo.display()
+        ));
+    }
+}
+
+/// Applies one accepted config reset.
+pub fn apply(issue: &ConfigIssue, report: &mut FixupReport) {
+    let Some(value) = &issue.reset_to else {
+        report.advice.push(format!(
+            "{} is {} in {}: {}",
+            issue.key,
+            issue.value,
+            issue.repo.display(),
+            issue.why
+        ));
+        return;
+    };
+    if issue.key == "core.fileMode" {
+        modes_from_index(&issue.repo, report);
+    }
+    match git(&issue.repo, &["config", "--local", &issue.key, value]) {
+        Some(out) if out.status.success() => report.done.push(format!(
+            "set {} = {value} in {} (was {})",
+            issue.key,
+            issue.repo.display(),
+            issue.value
+        )),
+        _ => report.advice.push(format!(
+            "could not set {} in {}; run `git config {} {value}` there",
+            issue.key,
+            issue.repo.display(),
+            issue.key
+        )),
+    }
+}
+
+pub fn decline(issue: &ConfigIssue, report: &mut FixupReport) {
+    report.advice.push(format!(
+        "left {} = {} in {}: {}",
+        issue.key,
+        issue.value,
+        issue.repo.display(),
+        issue.why
+    ));
+}
+
+/// Re-stats every tracked file so the first `git status` is not a full re-hash.
+pub fn refresh_index(repo: &Path, report: &mut FixupReport) -> Result<()> {
+    match git(repo, &["update-index", "-q", "--refresh"]) {
+        Some(out) if out.status.success() || out.status.code() == Some(1) => {
+            report
+                .done
+                .push(format!("refreshed the git index in {}", repo.display()));
+        }
+        Some(out) => report.advice.push(format!(
+            "`git update-index --refresh` failed in {}: {}",
+            repo.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        )),
+        None => report
+            .advice
+            .push("git is not installed; the first `git status` will re-hash every file".into()),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rewrites_gitdir_inside_the_tree_only() {
+        let from = Path::new("/mnt/c/src/app");
+        let to = Path::new("/home/me/src/app");
+        assert_eq!(
+            rewrite_link(
+                b"gitdir: /mnt/c/src/app/.git/worktrees/wt\n",
+                b"gitdir: ",
+                from,
+                to
+            ),
+            Some(b"gitdir: /home/me/src/app/.git/worktrees/wt\n".to_vec())
+        );
+        assert_eq!(
+            rewrite_link(b"/mnt/c/src/app/wt/.git\n", b"", from, to),
+            Some(b"/home/me/src/app/wt/.git\n".to_vec())
+        );
+        // Outside the tree, relative, or only a string prefix: left alone.
+        assert_eq!(
+            rewrite_link(b"gitdir: /elsewhere/.git\n", b"gitdir: ", from, to),
+            None
+        );
+        assert_eq!(
+            rewrite_link(b"gitdir: ../.git/modules/x\n", b"gitdir: ", from, to),
+            None
+        );
+        assert_eq!(
+            rewrite_link(b"gitdir: /mnt/c/src/app2/.git\n", b"gitdir: ", from, to),
+            None
+        );
+    }
+}

@@ -1,0 +1,375 @@
+//! The staging directory's journal, the manifest, and the lossless text form of paths in both.
+//!
+//! Both files are lines of tab-separated fields. Paths are bytes on Linux, so they are written
+//! escaped: every byte that is not part of valid UTF-8, every control character, and `%` itself
+//! become `%XX` (two upper-case hex digits). Everything else is kept as it is, so ordinary names
+//! stay readable and `unescape(escape(p)) == p` for every path.
+//!
+//! Journal lines (`staging/journal`), appended as each file is verified:
+//! `F <size> <mtime_s> <mtime_ns> <crc32> <path>` and `S` ("everything above is on disk").
+//! Entries after the last `S` may describe files whose data a power cut lost; on resume they are
+//! read back and checked against their CRC32 instead of being trusted on size and mtime alone.
+
+use crate::error::{Failure, Result};
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::io::AsRawFd;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+pub fn escape(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c == '%' || c.is_control() {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+pub fn escape_path(path: &Path) -> String {
+    escape(path.as_os_str().as_bytes())
+}
+
+pub fn unescape(text: &str) -> Option<Vec<u8>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+pub fn unescape_path(text: &str) -> Option<PathBuf> {
+    unescape(text).map(|b| PathBuf::from(std::ffi::OsString::from_vec(b)))
+}
+
+/// One verified file: its source's size and mtime when it was copied, and the CRC32 of its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileRecord {
+    pub rel: PathBuf,
+    pub size: u64,
+    pub mtime: (i64, i64),
+    pub crc32: u32,
+}
+
+impl FileRecord {
+    fn line(&self) -> String {
+        format!(
+            "F\t{}\t{}\t{}\t{:08x}\t{}\n",
+            self.size,
+            self.mtime.0,
+            self.mtime.1,
+            self.crc32,
+            escape_path(&self.rel)
+        )
+    }
+
+    fn parse(line: &str) -> Option<Self> {
+        let mut f = line.split('\t');
+        if f.next()? != "F" {
+            return None;
+        }
+        let size = f.next()?.parse().ok()?;
+        let secs = f.next()?.parse().ok()?;
+        let nanos = f.next()?.parse().ok()?;
+        let crc32 = u32::from_str_radix(f.next()?, 16).ok()?;
+        let rel = unescape_path(f.next()?)?;
+        if f.next().is_some() || rel.as_os_str().is_empty() {
+            return None;
+        }
+        Some(Self {
+            rel,
+            size,
+            mtime: (secs, nanos),
+            crc32,
+        })
+    }
+}
+
+/// What an earlier, interrupted run left in the journal.
+#[derive(Debug, Default)]
+pub struct Recovered {
+    /// Entries written before the last sync mark: on disk for certain.
+    pub synced: HashMap<PathBuf, FileRecord>,
+    /// Entries after it: to be read back before they are trusted.
+    pub unsynced: HashMap<PathBuf, FileRecord>,
+}
+
+/// Parses a journal. A torn last line (a kill mid-write) and unknown lines are ignored: at worst
+/// a file is copied again.
+pub fn parse_journal(text: &str) -> Recovered {
+    let mut recovered = Recovered::default();
+    let complete = match text.rfind('\n') {
+        Some(end) => &text[..=end],
+        None => "",
+    };
+    for line in complete.lines() {
+        if line == "S" {
+            let pending = std::mem::take(&mut recovered.unsynced);
+            recovered.synced.extend(pending);
+        } else if let Some(record) = FileRecord::parse(line) {
+            recovered.synced.remove(&record.rel);
+            recovered.unsynced.insert(record.rel.clone(), record);
+        }
+    }
+    recovered
+}
+
+pub fn read_journal(path: &Path) -> Result<Recovered> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(parse_journal(&String::from_utf8_lossy(&bytes))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Recovered::default()),
+        Err(e) => Err(Failure::io("read the migration journal", path, &e)),
+    }
+}
+
+/// Flushes the whole file system that holds `dir` (one `syncfs`, not one `fsync` per file).
+pub fn sync_filesystem(dir: &Path) -> Result<()> {
+    let handle = File::open(dir).map_err(|e| Failure::io("open", dir, &e))?;
+    // SAFETY: the descriptor is open for the duration of the call.
+    if unsafe { libc::syncfs(handle.as_raw_fd()) } != 0 {
+        let e = std::io::Error::last_os_error();
+        return Err(Failure::io("flush to disk", dir, &e));
+    }
+    Ok(())
+}
+
+struct Writer {
+    out: BufWriter<File>,
+    unflushed: usize,
+    last_sync: Instant,
+}
+
+/// The append-only journal, shared by the copy threads.
+pub struct Journal {
+    path: PathBuf,
+    tree: PathBuf,
+    writer: Mutex<Writer>,
+}
+
+/// A kill loses at most this many verified files (they are redone).
+const FLUSH_EVERY: usize = 256;
+/// A power cut costs at most this much re-verification on resume.
+const SYNC_EVERY: Duration = Duration::from_secs(5);
+
+impl Journal {
+    pub fn open(path: &Path, tree: &Path) -> Result<Self> {
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| Failure::io("open the migration journal", path, &e))?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            tree: tree.to_path_buf(),
+            writer: Mutex::new(Writer {
+                out: BufWriter::with_capacity(64 * 1024, file),
+                unflushed: 0,
+                last_sync: Instant::now(),
+            }),
+        })
+    }
+
+    fn fail(&self, e: &std::io::Error) -> Failure {
+        Failure::io("write the migration journal", &self.path, e)
+    }
+
+    pub fn append(&self, record: &FileRecord) -> Result<()> {
+        let mut w = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        w.out
+            .write_all(record.line().as_bytes())
+            .map_err(|e| self.fail(&e))?;
+        w.unflushed += 1;
+        if w.unflushed >= FLUSH_EVERY {
+            w.out.flush().map_err(|e| self.fail(&e))?;
+            w.unflushed = 0;
+        }
+        if w.last_sync.elapsed() >= SYNC_EVERY {
+            self.sync_locked(&mut w)?;
+        }
+        Ok(())
+    }
+
+    /// Makes every file and every journal line so far durable, then records that fact.
+    fn sync_locked(&self, w: &mut Writer) -> Result<()> {
+        w.out.flush().map_err(|e| self.fail(&e))?;
+        sync_filesystem(&self.tree)?;
+        w.out.write_all(b"S\n").map_err(|e| self.fail(&e))?;
+        w.out.flush().map_err(|e| self.fail(&e))?;
+        w.out.get_ref().sync_data().map_err(|e| self.fail(&e))?;
+        w.unflushed = 0;
+        w.last_sync = Instant::now();
+        Ok(())
+    }
+
+    pub fn sync(&self) -> Result<()> {
+        let mut w = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        self.sync_locked(&mut w)
+    }
+
+    /// Pushes buffered lines to the kernel (enough to survive our own death, not a power cut).
+    pub fn flush(&self) -> Result<()> {
+        let mut w = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        w.out.flush().map_err(|e| self.fail(&e))
+    }
+}
+
+/// One line of the manifest written next to the destination.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ManifestEntry {
+    File(FileRecord),
+    Dir(PathBuf),
+    Symlink { rel: PathBuf, target: PathBuf },
+}
+
+pub const MANIFEST_HEADER: &str = "# wsl-place manifest 1";
+
+pub fn manifest_text(source: &Path, destination: &Path, entries: &[ManifestEntry]) -> String {
+    let mut out = format!(
+        "{MANIFEST_HEADER}\n# source\t{}\n# destination\t{}\n# columns: file <size> <mtime_s> <mtime_ns> <crc32> <path> | dir <path> | symlink <target> <path>; paths %XX-escaped\n",
+        escape_path(source),
+        escape_path(destination)
+    );
+    for entry in entries {
+        match entry {
+            ManifestEntry::File(r) => out.push_str(&format!("file{}", &r.line()[1..])),
+            ManifestEntry::Dir(rel) => out.push_str(&format!("dir\t{}\n", escape_path(rel))),
+            ManifestEntry::Symlink { rel, target } => out.push_str(&format!(
+                "symlink\t{}\t{}\n",
+                escape_path(target),
+                escape_path(rel)
+            )),
+        }
+    }
+    out
+}
+
+/// The manifest's source and entries; None for a file that is not a complete manifest.
+pub fn parse_manifest(text: &str) -> Option<(PathBuf, Vec<ManifestEntry>)> {
+    let mut lines = text.lines();
+    if lines.next()? != MANIFEST_HEADER {
+        return None;
+    }
+    let mut source = None;
+    let mut entries = Vec::new();
+    for line in lines {
+        if let Some(rest) = line.strip_prefix("# source\t") {
+            source = Some(unescape_path(rest)?);
+        } else if line.starts_with('#') {
+            continue;
+        } else if let Some(rest) = line.strip_prefix("file\t") {
+            entries.push(ManifestEntry::File(FileRecord::parse(&format!(
+                "F\t{rest}"
+            ))?));
+        } else if let Some(rest) = line.strip_prefix("dir\t") {
+            entries.push(ManifestEntry::Dir(unescape_path(rest)?));
+        } else if let Some(rest) = line.strip_prefix("symlink\t") {
+            let (target, rel) = rest.split_once('\t')?;
+            entries.push(ManifestEntry::Symlink {
+                rel: unescape_path(rel)?,
+                target: unescape_path(target)?,
+            });
+        } else {
+            return None;
+        }
+    }
+    Some((source?, entries))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    fn os(bytes: &[u8]) -> &OsStr {
+        OsStr::from_bytes(bytes)
+    }
+
+    #[test]
+    fn escaping_is_lossless_and_readable() {
+        let cases: &[&[u8]] = &[
+            b"plain/name.rs",
+            b"caf\xc3\xa9",
+            b"bad\xff\xfe",
+            b"tab\there\nnl",
+            b"100%",
+            b"%41",
+            b"\xe2\x82",
+        ];
+        for case in cases {
+            let escaped = escape(case);
+            assert!(!escaped.contains('\t') && !escaped.contains('\n'));
+            assert_eq!(unescape(&escaped).as_deref(), Some(*case), "{escaped}");
+        }
+        assert_eq!(escape(b"caf\xc3\xa9"), "café");
+        assert_eq!(escape(b"bad\xff"), "bad%FF");
+        assert_eq!(escape(b"100%"), "100%25");
+        assert_eq!(unescape("%G1"), None);
+        assert_eq!(unescape("%4"), None);
+    }
+
+    fn record(name: &[u8], crc32: u32) -> FileRecord {
+        FileRecord {
+            rel: PathBuf::from(os(name)),
+            size: 12,
+            mtime: (1_700_000_000, 123),
+            crc32,
+        }
+    }
+
+    #[test]
+    fn journal_survives_a_torn_line_and_tracks_sync_marks() {
+        let a = record(b"a", 1);
+        let b = record(b"dir/b\xff", 2);
+        let c = record(b"c", 3);
+        let text = format!("{}S\n{}{}", a.line(), b.line(), &c.line()[..6]);
+        let got = parse_journal(&text);
+        assert_eq!(got.synced.get(&a.rel), Some(&a));
+        assert_eq!(got.unsynced.get(&b.rel), Some(&b));
+        assert!(!got.synced.contains_key(&c.rel) && !got.unsynced.contains_key(&c.rel));
+        // A later line for the same file replaces the earlier one.
+        let a2 = record(b"a", 9);
+        let got = parse_journal(&format!("{}S\n{}", a.line(), a2.line()));
+        assert!(got.synced.is_empty());
+        assert_eq!(got.unsynced.get(&a.rel), Some(&a2));
+    }
+
+    #[test]
+    fn manifest_round_trips() {
+        let entries = vec![
+            ManifestEntry::Dir(PathBuf::from("d\u{1}")),
+            ManifestEntry::File(record(b"d/f\xfe", 0xdead_beef)),
+            ManifestEntry::Symlink {
+                rel: PathBuf::from("link"),
+                target: PathBuf::from("../out side"),
+            },
+        ];
+        let text = manifest_text(Path::new("/mnt/c/src/app"), Path::new("/h/app"), &entries);
+        let (source, parsed) = parse_manifest(&text).unwrap();
+        assert_eq!(source, PathBuf::from("/mnt/c/src/app"));
+        assert_eq!(parsed, entries);
+        assert!(parse_manifest(&text.replace("file\t", "fiel\t")).is_none());
+    }
+}

@@ -1,0 +1,472 @@
+//! The plan: where the tree goes, what it holds, what will be left behind, and whether it fits.
+
+use super::journal::escape_path;
+use crate::error::{Failure, Result};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::ffi::CString;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Dir,
+    File,
+    Symlink,
+}
+
+/// One thing to copy, with the source's metadata at planning time.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub rel: PathBuf,
+    pub kind: Kind,
+    pub size: u64,
+    pub mode: u32,
+    pub mtime: (i64, i64),
+    pub atime: (i64, i64),
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Skipped {
+    pub path: String,
+    pub reason: String,
+    pub files: u64,
+    pub bytes: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Problem {
+    pub path: String,
+    pub error: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct NodeModules {
+    pub path: String,
+    pub files: u64,
+    pub bytes: u64,
+    /// True when it is left behind, to be reinstalled at the destination.
+    pub skipped: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Plan {
+    pub source: PathBuf,
+    pub destination: PathBuf,
+    pub staging: PathBuf,
+    pub files: u64,
+    pub dirs: u64,
+    pub symlinks: u64,
+    pub bytes: u64,
+    /// Space the copy still needs at the destination (files rounded up to 4 KiB blocks).
+    pub needed_bytes: u64,
+    /// Space available to an unprivileged user at the destination; None if it cannot be told.
+    pub free_bytes: Option<u64>,
+    /// Predicted duration of copy plus verification. A local estimate from timing the plan's
+    /// own walk and a read sample; the calibrated probe can replace it (see `prediction_basis`).
+    pub predicted_copy_ms: Option<u64>,
+    pub prediction_basis: String,
+    /// Files an interrupted earlier run already copied and verified.
+    pub resumed_files: u64,
+    pub resumed_bytes: u64,
+    pub node_modules: Vec<NodeModules>,
+    /// FIFOs, sockets and devices: reported, never opened.
+    pub skipped: Vec<Skipped>,
+    /// Entries the walk could not read.
+    pub unreadable: Vec<Problem>,
+    /// Names in one directory that differ only by case (they collide on Windows and macOS).
+    pub case_collisions: Vec<Vec<String>>,
+    /// Names Windows cannot hold (reserved names, `<>:"\|?*`, trailing dot or space).
+    pub windows_invalid: Vec<String>,
+    #[serde(skip)]
+    pub entries: Vec<Entry>,
+}
+
+/// `~/src/<name>` unless `--to` says otherwise; `default_root` is where the policy would put it.
+pub fn destination(
+    source: &Path,
+    to: Option<&Path>,
+    default_root: Option<&Path>,
+) -> Result<PathBuf> {
+    let chosen = match to {
+        Some(to) => to.to_path_buf(),
+        None => {
+            let root = default_root.ok_or_else(|| {
+                Failure::input(
+                    "HOME is not set, so there is no default destination; pass --to DIR.",
+                )
+            })?;
+            let name = source.file_name().ok_or_else(|| {
+                Failure::input(format!(
+                    "{} has no folder name to reuse; pass --to DIR.",
+                    source.display()
+                ))
+            })?;
+            root.join(name)
+        }
+    };
+    let absolute = if chosen.is_absolute() {
+        chosen
+    } else {
+        std::env::current_dir()
+            .map_err(|e| Failure::io("find", Path::new("the current directory"), &e))?
+            .join(chosen)
+    };
+    let destination = resolve_existing_prefix(&crate::mounts::lexical_normalise(&absolute));
+    if destination.file_name().is_none() {
+        return Err(Failure::input(format!(
+            "{} cannot be a destination; pass --to with a new folder's path.",
+            destination.display()
+        )));
+    }
+    if destination.starts_with(source) {
+        return Err(Failure::input(format!(
+            "the destination {} is inside the source {}; choose a folder outside it with --to.",
+            destination.display(),
+            source.display()
+        )));
+    }
+    Ok(destination)
+}
+
+/// Canonicalises the longest existing ancestor (symlinked home folders) and keeps the rest.
+fn resolve_existing_prefix(path: &Path) -> PathBuf {
+    let mut tail = Vec::new();
+    let mut head = path.to_path_buf();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(&head) {
+            let mut out = real;
+            out.extend(tail.iter().rev());
+            return out;
+        }
+        match (head.file_name().map(|n| n.to_os_string()), head.parent()) {
+            (Some(name), Some(parent)) => {
+                tail.push(name);
+                head = parent.to_path_buf();
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
+}
+
+/// `<parent>/.<name>.wsl-place-staging`, beside the destination so the final rename stays on one
+/// file system.
+pub fn staging_dir(destination: &Path) -> PathBuf {
+    let name = destination.file_name().unwrap_or_default();
+    let mut staged = std::ffi::OsString::from(".");
+    staged.push(name);
+    staged.push(".wsl-place-staging");
+    destination.with_file_name(staged)
+}
+
+/// `<destination>.wsl-place-manifest`, next to the destination, never inside the repository.
+pub fn manifest_path(destination: &Path) -> PathBuf {
+    let mut name = destination.file_name().unwrap_or_default().to_os_string();
+    name.push(".wsl-place-manifest");
+    destination.with_file_name(name)
+}
+
+/// Free space for unprivileged writes on the file system of the nearest existing ancestor.
+pub fn free_bytes(path: &Path) -> Option<u64> {
+    let mut probe = path;
+    while !probe.exists() {
+        probe = probe.parent()?;
+    }
+    let c = CString::new(probe.as_os_str().as_bytes()).ok()?;
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `c` is a valid NUL-terminated path and `stat` a writable statvfs.
+    if unsafe { libc::statvfs(c.as_ptr(), &mut stat) } != 0 {
+        return None;
+    }
+    Some((stat.f_bavail as u64).saturating_mul(stat.f_frsize as u64))
+}
+
+pub fn blocks(size: u64) -> u64 {
+    size.div_ceil(4096) * 4096
+}
+
+fn outermost_node_modules(rel: &Path) -> Option<PathBuf> {
+    let mut prefix = PathBuf::new();
+    for c in rel.components() {
+        prefix.push(c);
+        if c.as_os_str() == "node_modules" {
+            return Some(prefix);
+        }
+    }
+    None
+}
+
+const WINDOWS_RESERVED: &[&str] = &[
+    "CON", "PRN", "AUX", "NUL", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8",
+    "COM9", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
+];
+
+/// Whether Windows could hold this one file name.
+pub fn valid_on_windows(name: &[u8]) -> bool {
+    if name.iter().any(|b| *b < 0x20 || b"<>:\"\\|?*".contains(b)) {
+        return false;
+    }
+    if name.ends_with(b".") || name.ends_with(b" ") {
+        return false;
+    }
+    let stem = name.split(|b| *b == b'.').next().unwrap_or_default();
+    let stem = String::from_utf8_lossy(stem)
+        .trim_end()
+        .to_ascii_uppercase();
+    !WINDOWS_RESERVED.contains(&stem.as_str())
+}
+
+/// Groups of names in the same directory that only differ by case.
+pub fn case_collisions(rels: &[&Path]) -> Vec<Vec<String>> {
+    let mut groups: HashMap<(PathBuf, String), Vec<String>> = HashMap::new();
+    for rel in rels {
+        let Some(name) = rel.file_name() else {
+            continue;
+        };
+        let parent = rel.parent().unwrap_or(Path::new("")).to_path_buf();
+        let folded = String::from_utf8_lossy(name.as_bytes()).to_lowercase();
+        groups
+            .entry((parent, folded))
+            .or_default()
+            .push(escape_path(rel));
+    }
+    let mut out: Vec<Vec<String>> = groups
+        .into_values()
+        .filter(|g| g.len() > 1)
+        .map(|mut g| {
+            g.sort();
+            g
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn times(meta: &std::fs::Metadata) -> ((i64, i64), (i64, i64)) {
+    (
+        (meta.mtime(), meta.mtime_nsec()),
+        (meta.atime(), meta.atime_nsec()),
+    )
+}
+
+/// Walks the source without following a single symlink and builds the plan.
+pub fn build(source: &Path, destination: &Path, staging: &Path, skip_node_modules: bool) -> Plan {
+    let started = Instant::now();
+    let mut entries = Vec::new();
+    let mut skipped = Vec::new();
+    let mut unreadable = Vec::new();
+    let mut node_modules: Vec<NodeModules> = Vec::new();
+    let mut windows_invalid = Vec::new();
+    for item in walkdir::WalkDir::new(source)
+        .min_depth(1)
+        .follow_links(false)
+    {
+        let item = match item {
+            Ok(item) => item,
+            Err(e) => {
+                let path = e.path().unwrap_or(source);
+                let rel = path.strip_prefix(source).unwrap_or(path);
+                unreadable.push(Problem {
+                    path: escape_path(rel),
+                    error: e
+                        .io_error()
+                        .map(|e| e.to_string())
+                        .unwrap_or_else(|| e.to_string()),
+                });
+                continue;
+            }
+        };
+        let rel = match item.path().strip_prefix(source) {
+            Ok(rel) => rel.to_path_buf(),
+            Err(_) => continue,
+        };
+        let meta = match item.metadata() {
+            Ok(meta) => meta,
+            Err(e) => {
+                unreadable.push(Problem {
+                    path: escape_path(&rel),
+                    error: e.to_string(),
+                });
+                continue;
+            }
+        };
+        let file_type = meta.file_type();
+        let kind = if file_type.is_dir() {
+            Kind::Dir
+        } else if file_type.is_file() {
+            Kind::File
+        } else if file_type.is_symlink() {
+            Kind::Symlink
+        } else {
+            let what = if file_type.is_fifo() {
+                "a FIFO"
+            } else if file_type.is_socket() {
+                "a socket"
+            } else if file_type.is_block_device() || file_type.is_char_device() {
+                "a device"
+            } else {
+                "a special file"
+            };
+            skipped.push(Skipped {
+                path: escape_path(&rel),
+                reason: format!("{what}; not copied"),
+                files: 1,
+                bytes: 0,
+            });
+            continue;
+        };
+        if let Some(name) = rel.file_name()
+            && !valid_on_windows(name.as_bytes())
+        {
+            windows_invalid.push(escape_path(&rel));
+        }
+        if let Some(nm) = outermost_node_modules(&rel) {
+            let key = escape_path(&nm);
+            if node_modules.last().map(|n| &n.path) != Some(&key) {
+                node_modules.push(NodeModules {
+                    path: key,
+                    files: 0,
+                    bytes: 0,
+                    skipped: skip_node_modules,
+                });
+            }
+            if let Some(last) = node_modules.last_mut()
+                && kind != Kind::Dir
+            {
+                last.files += 1;
+                last.bytes += meta.len();
+            }
+            if skip_node_modules {
+                continue;
+            }
+        }
+        let (mtime, atime) = times(&meta);
+        entries.push(Entry {
+            rel,
+            kind,
+            size: if kind == Kind::File { meta.len() } else { 0 },
+            mode: meta.mode() & 0o7777,
+            mtime,
+            atime,
+        });
+    }
+    let walk_ms = started.elapsed().as_millis() as u64;
+    let count = |k: Kind| entries.iter().filter(|e| e.kind == k).count() as u64;
+    let rels: Vec<&Path> = entries.iter().map(|e| e.rel.as_path()).collect();
+    let mut plan = Plan {
+        source: source.to_path_buf(),
+        destination: destination.to_path_buf(),
+        staging: staging.to_path_buf(),
+        files: count(Kind::File),
+        dirs: count(Kind::Dir),
+        symlinks: count(Kind::Symlink),
+        bytes: entries.iter().map(|e| e.size).sum(),
+        needed_bytes: 0,
+        free_bytes: free_bytes(destination),
+        predicted_copy_ms: None,
+        prediction_basis: String::new(),
+        resumed_files: 0,
+        resumed_bytes: 0,
+        node_modules,
+        skipped,
+        unreadable,
+        case_collisions: case_collisions(&rels),
+        windows_invalid,
+        entries,
+    };
+    predict(&mut plan, walk_ms);
+    plan
+}
+
+/// A rough local estimate: copying costs about three metadata round trips per entry (the walk
+/// timed one) plus the bytes at the rate a small read sample achieved, read twice (copy and
+/// verification) and written once.
+fn predict(plan: &mut Plan, walk_ms: u64) {
+    let sample_budget = 8 * 1024 * 1024;
+    let started = Instant::now();
+    let mut sampled = 0u64;
+    for entry in plan
+        .entries
+        .iter()
+        .filter(|e| e.kind == Kind::File)
+        .take(32)
+    {
+        if sampled >= sample_budget {
+            break;
+        }
+        if let Ok(bytes) = std::fs::read(plan.source.join(&entry.rel)) {
+            sampled += bytes.len() as u64;
+        }
+    }
+    let sample_s = started.elapsed().as_secs_f64();
+    let metadata_ms = walk_ms.saturating_mul(3);
+    let data_ms = if sampled > 0 && sample_s > 0.0 {
+        let rate = sampled as f64 / sample_s;
+        (plan.bytes as f64 / rate * 3.0 * 1000.0) as u64
+    } else {
+        0
+    };
+    plan.predicted_copy_ms = Some(metadata_ms + data_ms);
+    plan.prediction_basis = format!(
+        "local estimate: walk of {} entries took {walk_ms} ms, read sample {} KiB",
+        plan.entries.len(),
+        sampled / 1024
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_names() {
+        assert!(valid_on_windows(b"main.rs"));
+        assert!(valid_on_windows(b"CONSOLE.txt"));
+        assert!(!valid_on_windows(b"con"));
+        assert!(!valid_on_windows(b"Aux.h"));
+        assert!(!valid_on_windows(b"a:b"));
+        assert!(!valid_on_windows(b"trailing."));
+        assert!(!valid_on_windows(b"trailing "));
+        assert!(!valid_on_windows(b"what?"));
+    }
+
+    #[test]
+    fn case_collisions_are_per_directory() {
+        let rels = [
+            Path::new("a/Readme.md"),
+            Path::new("a/README.md"),
+            Path::new("b/readme.md"),
+            Path::new("a/other"),
+        ];
+        assert_eq!(
+            case_collisions(&rels),
+            vec![vec!["a/README.md".to_string(), "a/Readme.md".to_string()]]
+        );
+    }
+
+    #[test]
+    fn destination_rules() {
+        let src = Path::new("/work/src/app");
+        assert_eq!(
+            destination(src, None, Some(Path::new("/nonexistent-h/src"))).unwrap(),
+            PathBuf::from("/nonexistent-h/src/app")
+        );
+        let err = destination(src, Some(Path::new("/work/src/app/sub")), None).unwrap_err();
+        assert!(err.message.contains("inside the source"), "{err}");
+        assert!(destination(src, None, None).is_err());
+        assert_eq!(
+            staging_dir(Path::new("/h/src/app")),
+            PathBuf::from("/h/src/.app.wsl-place-staging")
+        );
+        assert_eq!(
+            manifest_path(Path::new("/h/src/app")),
+            PathBuf::from("/h/src/app.wsl-place-manifest")
+        );
+        assert_eq!(
+            outermost_node_modules(Path::new("web/node_modules/x/node_modules/y")),
+            Some(PathBuf::from("web/node_modules"))
+        );
+    }
+}

@@ -1,0 +1,137 @@
+//! Verification: every staged file read back and its CRC32 compared; the staged tree's entries
+//! counted against the plan.
+//!
+//! The read-back goes through the kernel like any reader's would (no O_DIRECT), so it proves what
+//! the destination file system returns, which is what the user's tools will see.
+
+use super::journal::{FileRecord, escape_path};
+use super::plan::{Kind, Plan};
+use crate::error::{Failure, Result};
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+pub fn crc_of(path: &Path) -> std::io::Result<(u64, u32)> {
+    let mut file = File::open(path)?;
+    let mut hasher = crc32fast::Hasher::new();
+    let mut buf = vec![0u8; 256 * 1024];
+    let mut size = 0u64;
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                hasher.update(&buf[..n]);
+                size += n as u64;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((size, hasher.finalize()))
+}
+
+/// Reads `path` back and fails unless it has exactly `size` bytes with CRC32 `crc32`.
+pub fn file_matches(path: &Path, size: u64, crc32: u32) -> Result<()> {
+    let (got_size, got_crc) = crc_of(path).map_err(|e| {
+        Failure::internal(format!(
+            "cannot read back {} to verify it: {e}; nothing was deleted and the source is untouched.",
+            path.display()
+        ))
+    })?;
+    if got_size != size || got_crc != crc32 {
+        return Err(Failure::internal(format!(
+            "verification failed for {}: read back {got_size} bytes with CRC32 {got_crc:08x}, expected {size} bytes with {crc32:08x}; the destination disk is not returning what was written, nothing was deleted.",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Counts the staged tree against the plan. Entries that an earlier run copied but the source
+/// no longer has are removed (they are our own copies, never the user's files).
+pub fn tree(
+    plan: &Plan,
+    tree: &Path,
+    records: &[FileRecord],
+    problems: &HashSet<PathBuf>,
+) -> Result<()> {
+    let expected: HashSet<&Path> = plan
+        .entries
+        .iter()
+        .filter(|e| !problems.contains(&e.rel))
+        .map(|e| e.rel.as_path())
+        .collect();
+    let mut extras = Vec::new();
+    let mut found = (0u64, 0u64, 0u64);
+    let walk = walkdir::WalkDir::new(tree).min_depth(1).follow_links(false);
+    for item in walk {
+        let item = item.map_err(|e| {
+            Failure::internal(format!(
+                "cannot walk the staged copy {}: {e}; it is kept for a resume.",
+                tree.display()
+            ))
+        })?;
+        let rel = item.path().strip_prefix(tree).unwrap_or(item.path());
+        if !expected.contains(rel) {
+            extras.push(item.path().to_path_buf());
+            continue;
+        }
+        let ft = item.file_type();
+        if ft.is_dir() {
+            found.0 += 1;
+        } else if ft.is_file() {
+            found.1 += 1;
+        } else if ft.is_symlink() {
+            found.2 += 1;
+        }
+    }
+    for extra in extras.iter().rev() {
+        let removed = if extra.is_dir() && !extra.is_symlink() {
+            std::fs::remove_dir_all(extra)
+        } else {
+            std::fs::remove_file(extra)
+        };
+        match removed {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Failure::io("remove the stale staged copy", extra, &e)),
+        }
+    }
+    let want = |k: Kind| {
+        plan.entries
+            .iter()
+            .filter(|e| e.kind == k && !problems.contains(&e.rel))
+            .count() as u64
+    };
+    let wanted = (want(Kind::Dir), want(Kind::File), want(Kind::Symlink));
+    if found != wanted || records.len() as u64 != wanted.1 {
+        return Err(Failure::internal(format!(
+            "the staged copy in {} holds {} directories, {} files and {} symlinks ({} verified), but the plan has {}, {} and {}; it is kept, run the same command again to resume.",
+            tree.display(),
+            found.0,
+            found.1,
+            found.2,
+            records.len(),
+            wanted.0,
+            wanted.1,
+            wanted.2
+        )));
+    }
+    for record in records {
+        let staged = tree.join(&record.rel);
+        let meta = std::fs::symlink_metadata(&staged).map_err(|e| {
+            Failure::internal(format!(
+                "verified file {} is missing from the staged copy: {e}; run the same command again.",
+                escape_path(&record.rel)
+            ))
+        })?;
+        if meta.len() != record.size {
+            return Err(Failure::internal(format!(
+                "staged file {} changed size after verification; run the same command again.",
+                staged.display()
+            )));
+        }
+    }
+    Ok(())
+}

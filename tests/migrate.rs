@@ -1,0 +1,462 @@
+//! `wsl-place migrate` on real trees: byte-for-byte copies, refusals, fix-ups, fault injection.
+
+mod migrate_util;
+mod support;
+
+use migrate_util::*;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+fn run(args: &[&std::ffi::OsStr], home: &Path) -> std::process::Output {
+    wsl_place()
+        .args(args)
+        .env("HOME", home)
+        .output()
+        .expect("run wsl-place")
+}
+
+fn os<S: AsRef<std::ffi::OsStr> + ?Sized>(s: &S) -> &std::ffi::OsStr {
+    s.as_ref()
+}
+
+fn text(out: &std::process::Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn migrates_a_real_repository_byte_for_byte() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("win/app");
+    real_tree(&source);
+    // git status refreshes the source's index; do it before the snapshot, not after.
+    let status_before = git(&source, &["status", "--porcelain"]);
+    let before = snapshot(&source);
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+
+    let out = run(&[os("migrate"), source.as_os_str(), os("--yes")], &home);
+    assert!(out.status.success(), "{}", text(&out));
+    let dest = home.join("src/app");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(&dest.display().to_string()), "{stdout}");
+    assert!(stdout.contains("fifo: a FIFO"), "{stdout}");
+
+    assert_eq!(before, snapshot(&source), "the source changed");
+    // Fix-ups rewrite these three on purpose; everything else is identical.
+    assert_same_tree(
+        &source,
+        &dest,
+        &[
+            ".git/index",
+            ".git/worktrees/wt/gitdir",
+            ".git/worktrees/wt/index",
+            "wt/.git",
+        ],
+    );
+    assert_eq!(
+        std::fs::read_to_string(dest.join("wt/.git"))
+            .unwrap()
+            .trim(),
+        format!("gitdir: {}", dest.join(".git/worktrees/wt").display())
+    );
+    assert_eq!(
+        std::fs::read_to_string(dest.join(".git/worktrees/wt/gitdir"))
+            .unwrap()
+            .trim(),
+        dest.join("wt/.git").display().to_string()
+    );
+    assert_eq!(git(&dest, &["status", "--porcelain"]), status_before);
+    assert_eq!(git(&dest, &["log", "--oneline"]).lines().count(), 3);
+    assert!(git(&dest.join("wt"), &["status", "--porcelain"]).is_empty());
+    assert!(git(&dest, &["worktree", "list"]).contains(&dest.join("wt").display().to_string()));
+    git(&dest, &["fsck", "--no-progress"]);
+
+    let manifest = std::fs::read_to_string(home.join("src/app.wsl-place-manifest")).unwrap();
+    assert!(
+        manifest.contains("untracked-area/caf%E9-latin1.txt"),
+        "{manifest}"
+    );
+    assert!(manifest.contains("symlink\t../../..\tuntracked-area/escape"));
+    assert!(!home.join("src/.app.wsl-place-staging").exists());
+}
+
+#[test]
+fn refuses_existing_destination_and_destination_inside_source() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("app");
+    write(&source.join("a"), b"a");
+    let taken = tmp.path().join("taken");
+    std::fs::create_dir_all(&taken).unwrap();
+    let out = run(
+        &[
+            os("migrate"),
+            source.as_os_str(),
+            os("--to"),
+            taken.as_os_str(),
+            os("--yes"),
+        ],
+        tmp.path(),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("already exists"),
+        "{}",
+        text(&out)
+    );
+
+    let inside = source.join("moved");
+    let out = run(
+        &[
+            os("migrate"),
+            source.as_os_str(),
+            os("--to"),
+            inside.as_os_str(),
+            os("--yes"),
+        ],
+        tmp.path(),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("inside the source"),
+        "{}",
+        text(&out)
+    );
+    assert!(!inside.exists());
+
+    let out = run(
+        &[
+            os("migrate"),
+            source.as_os_str(),
+            os("--to"),
+            tmp.path().join("new").as_os_str(),
+        ],
+        tmp.path(),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "without --yes and no terminal: {}",
+        text(&out)
+    );
+    assert!(!tmp.path().join("new").exists());
+}
+
+#[test]
+fn dry_run_prints_the_plan_and_creates_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("app");
+    write(&source.join("index.js"), b"x");
+    for i in 0..5 {
+        write(
+            &source.join(format!("node_modules/pkg{i}/index.js")),
+            &bytes(i, 100),
+        );
+    }
+    write(&source.join("Readme.md"), b"1");
+    write(&source.join("README.md"), b"2");
+    write(&source.join("aux.c"), b"3");
+    let dest = tmp.path().join("out/app");
+    let out = run(
+        &[
+            os("--format"),
+            os("json"),
+            os("migrate"),
+            source.as_os_str(),
+            os("--to"),
+            dest.as_os_str(),
+            os("--dry-run"),
+            os("--skip-node-modules"),
+        ],
+        tmp.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let plan: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON plan");
+    assert_eq!(plan["files"], 4, "{plan}");
+    assert_eq!(plan["node_modules"][0]["path"], "node_modules");
+    assert_eq!(plan["node_modules"][0]["files"], 5);
+    assert_eq!(plan["node_modules"][0]["skipped"], true);
+    assert_eq!(plan["case_collisions"][0][0], "README.md");
+    assert_eq!(plan["windows_invalid"][0], "aux.c");
+    assert!(plan["free_bytes"].as_u64().unwrap() > 0);
+    assert!(plan["predicted_copy_ms"].is_u64());
+    assert!(
+        !tmp.path().join("out").exists(),
+        "a dry run created the destination's parent"
+    );
+}
+
+#[test]
+fn skip_node_modules_leaves_it_behind_and_remove_source_deletes_only_the_manifest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("app");
+    write(&source.join("index.js"), b"x");
+    write(&source.join("lib/a.js"), b"a");
+    write(&source.join("node_modules/pkg/index.js"), b"dep");
+    mkfifo(&source.join("lib/fifo"));
+    let dest = tmp.path().join("out/app");
+    let out = run(
+        &[
+            os("migrate"),
+            source.as_os_str(),
+            os("--to"),
+            dest.as_os_str(),
+            os("--yes"),
+            os("--skip-node-modules"),
+            os("--remove-source"),
+        ],
+        tmp.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(std::fs::read(dest.join("lib/a.js")).unwrap(), b"a");
+    assert!(!dest.join("node_modules").exists());
+    // Only what was copied is gone: the FIFO and node_modules stay, and so do their folders.
+    assert!(!source.join("index.js").exists() && !source.join("lib/a.js").exists());
+    assert!(source.join("lib/fifo").exists());
+    assert_eq!(
+        std::fs::read(source.join("node_modules/pkg/index.js")).unwrap(),
+        b"dep"
+    );
+}
+
+#[test]
+fn windows_clone_settings_are_reset_and_modes_restored_from_the_index() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("app");
+    std::fs::create_dir_all(&source).unwrap();
+    git(&source, &["init", "-q", "-b", "main"]);
+    write(&source.join("lib.rs"), b"pub fn x() {}\n");
+    write(&source.join("build.sh"), b"#!/bin/sh\n");
+    std::fs::set_permissions(
+        source.join("build.sh"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    git(&source, &["add", "."]);
+    git(&source, &["commit", "-q", "-m", "init"]);
+    // What a clone on drvfs looks like: every file 0777, and git told not to trust modes.
+    for f in ["lib.rs", "build.sh"] {
+        std::fs::set_permissions(source.join(f), std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    git(&source, &["config", "core.filemode", "false"]);
+    git(&source, &["config", "core.ignorecase", "true"]);
+    git(&source, &["config", "core.autocrlf", "true"]);
+    let dest = tmp.path().join("out/app");
+    let out = run(
+        &[
+            os("migrate"),
+            source.as_os_str(),
+            os("--to"),
+            dest.as_os_str(),
+            os("--yes"),
+        ],
+        tmp.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(git(&dest, &["config", "core.filemode"]).trim(), "true");
+    assert_eq!(git(&dest, &["config", "core.ignorecase"]).trim(), "false");
+    // Not drvfs's doing, so --yes leaves it and says so.
+    assert_eq!(git(&dest, &["config", "core.autocrlf"]).trim(), "true");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("core.autocrlf"),
+        "{}",
+        text(&out)
+    );
+    let mode = |f: &str| {
+        std::fs::metadata(dest.join(f))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    assert_eq!(mode("lib.rs"), 0o666);
+    assert_eq!(mode("build.sh"), 0o777);
+    assert_eq!(git(&dest, &["status", "--porcelain"]), "");
+    // The source's configuration is its own.
+    assert_eq!(git(&source, &["config", "core.filemode"]).trim(), "false");
+}
+
+#[test]
+fn refuses_before_copying_when_space_is_short() {
+    if !require_root("the free-space test") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("app");
+    write(&source.join("big"), &bytes(1, 3 * 1024 * 1024));
+    let small = Tmpfs::mount(&tmp.path().join("small"), "1m");
+    let dest = small.0.join("app");
+    let out = run(
+        &[
+            os("migrate"),
+            source.as_os_str(),
+            os("--to"),
+            dest.as_os_str(),
+            os("--yes"),
+        ],
+        tmp.path(),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not enough space"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        std::fs::read_dir(&small.0).unwrap().count(),
+        0,
+        "something was written"
+    );
+}
+
+#[test]
+fn enospc_mid_copy_keeps_staging_for_resume_or_abort() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("app");
+    for i in 0..40u64 {
+        write(&source.join(format!("d{}/f{i}", i % 4)), &bytes(i, 20_000));
+    }
+    let before = snapshot(&source);
+    let backing = tmp.path().join("backing");
+    std::fs::create_dir_all(&backing).unwrap();
+    let Some(fs) = support::SlowFs::mount(
+        &backing,
+        &tmp.path().join("mnt"),
+        &["--profile", "none", "--enospc-after-bytes", "300000"],
+    ) else {
+        return;
+    };
+    let dest = fs.mountpoint().join("app");
+    let args = [
+        os("migrate"),
+        source.as_os_str(),
+        os("--to"),
+        dest.as_os_str(),
+        os("--yes"),
+    ];
+    let out = run(&args, tmp.path());
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("No space left") && stderr.contains("--abort"),
+        "{stderr}"
+    );
+    assert_eq!(before, snapshot(&source), "the source changed");
+    assert!(!dest.exists());
+    let staging = fs.mountpoint().join(".app.wsl-place-staging");
+    assert!(staging.join("journal").is_file(), "staging was not kept");
+
+    let out = run(
+        &[args[0], args[1], args[2], args[3], os("--abort")],
+        tmp.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(!staging.exists(), "--abort left the staging directory");
+    assert_eq!(before, snapshot(&source), "the source changed");
+}
+
+#[test]
+fn unreadable_source_files_are_listed_and_block_finalising() {
+    let tmp = tempfile::tempdir().unwrap();
+    let backing = tmp.path().join("backing");
+    for i in 0..10u64 {
+        write(&backing.join(format!("ok/f{i}")), &bytes(i, 5000));
+    }
+    write(&backing.join("bad/broken.bin"), &bytes(7, 5000));
+    write(&backing.join("bad/also.bin"), &bytes(8, 50));
+    let Some(fs) = support::SlowFs::mount(
+        &backing,
+        &tmp.path().join("mnt"),
+        &["--profile", "none", "--eio-path-prefix", "bad"],
+    ) else {
+        return;
+    };
+    let source = fs.mountpoint().to_path_buf();
+    let dest = tmp.path().join("out/app");
+    let args = [
+        os("migrate"),
+        source.as_os_str(),
+        os("--to"),
+        dest.as_os_str(),
+        os("--yes"),
+    ];
+    let out = run(&args, tmp.path());
+    assert!(!out.status.success(), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("bad/broken.bin") && stderr.contains("bad/also.bin"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--skip-unreadable"), "{stderr}");
+    assert!(!dest.exists(), "finalised despite unreadable files");
+
+    let out = wsl_place()
+        .args(args)
+        .arg("--skip-unreadable")
+        .env("HOME", tmp.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("bad/broken.bin"),
+        "{}",
+        text(&out)
+    );
+    for i in 0..10u64 {
+        assert_eq!(
+            std::fs::read(dest.join(format!("ok/f{i}"))).unwrap(),
+            bytes(i, 5000)
+        );
+    }
+    assert!(!dest.join("bad/broken.bin").exists());
+    assert_eq!(
+        std::fs::read(backing.join("bad/broken.bin")).unwrap(),
+        bytes(7, 5000)
+    );
+}
+
+#[test]
+fn prints_the_windows_path_of_the_new_location_on_wsl() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mountinfo");
+    let proc_root = tmp.path().join("proc");
+    std::fs::create_dir_all(proc_root.join("self")).unwrap();
+    std::fs::copy(
+        fixtures.join("wsl-9p-drvfs.mountinfo"),
+        proc_root.join("self/mountinfo"),
+    )
+    .unwrap();
+    std::fs::copy(
+        fixtures.join("wsl2.proc-version"),
+        proc_root.join("version"),
+    )
+    .unwrap();
+    let source = tmp.path().join("app");
+    write(&source.join("a.txt"), b"a");
+    let dest = tmp.path().join("linux/app");
+    let out = wsl_place()
+        .args([
+            os("migrate"),
+            source.as_os_str(),
+            os("--to"),
+            dest.as_os_str(),
+            os("--yes"),
+        ])
+        .env("WSL_PLACE_PROC_ROOT", &proc_root)
+        .env("WSL_DISTRO_NAME", "Ubuntu-24.04")
+        .env("HOME", tmp.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let unc = format!(
+        "\\\\wsl.localhost\\Ubuntu-24.04{}",
+        dest.display().to_string().replace('/', "\\")
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(&unc), "expected {unc} in\n{stdout}");
+    assert!(stdout.contains("code ."), "{stdout}");
+}
