@@ -70,11 +70,13 @@ TREE=$DATA/tree-$FILES
 make_tree "$TREE" "$FILES"
 cd "$TREE"
 echo "tree: $TREE ($(findmnt -no FSTYPE -T "$TREE")), $(git ls-files | wc -l) tracked, $RUNS runs, warm cache"
-find . >/dev/null; du -s . >/dev/null; "$BIN" check --no-probe --format json . >/dev/null
+# Timed runs get a budget they cannot exhaust, so they count everything, like find and du.
+FULL=(--no-probe --format json --scan-budget-ms 3600000)
+find . >/dev/null; du -s . >/dev/null; "$BIN" check "${FULL[@]}" . >/dev/null
 
 declare -a W F D
 for _ in $(seq "$RUNS"); do
-    W+=("$(ms "$BIN" check --no-probe --format json .)")
+    W+=("$(ms "$BIN" check "${FULL[@]}" .)")
     F+=("$(ms sh -c 'find . | wc -l')")
     D+=("$(ms du -s .)")
 done
@@ -83,12 +85,17 @@ f=$(printf '%s\n' "${F[@]}" | median)
 d=$(printf '%s\n' "${D[@]}" | median)
 echo "median ms: wsl-place check --no-probe $w | find . | wc -l $f | du -s $d | find+du $((f + d))"
 awk -v w="$w" -v f="$f" -v d="$d" 'BEGIN {printf "ratio wsl-place / (find + du) = %.2f\n", w / (f + d)}'
-echo "counts: find says $(find . | wc -l) entries; wsl-place says:"
-"$BIN" check --no-probe --format json . | python3 -c '
+summary() {
+    python3 -c '
 import json, sys
 s = json.load(sys.stdin)["scan"]
-print("  files", s["files"], "dirs", s["dirs"], "symlinks", s["symlinks"], "(+1 root) tracked", s["tracked"], "complete", s["complete"], "engine", s["engine"])'
-rss=$(/usr/bin/time -v "$BIN" check --no-probe --format json . 2>&1 >/dev/null | awk -F: '/Maximum resident/ {gsub(/ /, "", $2); print $2}')
+print("  files", s["files"], "dirs", s["dirs"], "symlinks", s["symlinks"], "(+1 root) tracked", s["tracked"], "complete", s["complete"], "engine", s["engine"], "elapsed_ms", s["elapsed_ms"])'
+}
+echo "counts: find says $(find . | wc -l) entries; wsl-place (no budget limit) says:"
+"$BIN" check "${FULL[@]}" . | summary
+echo "with the default budget (3000 ms):"
+"$BIN" check --no-probe --format json . | summary
+rss=$(/usr/bin/time -v "$BIN" check "${FULL[@]}" . 2>&1 >/dev/null | awk -F: '/Maximum resident/ {gsub(/ /, "", $2); print $2}')
 echo "peak RSS of wsl-place check: $rss KiB"
 
 engines() {

@@ -389,6 +389,36 @@ fn scan_survives_bad_input_and_counts_it() {
         assert_eq!(s["unreadable_dirs"][0]["path"], "locked");
     }
     assert_eq!(s["complete"], true);
+
+    // Root reads any directory, so as root the unreadable case is run again as `nobody`.
+    if as_root {
+        fs::set_permissions(root, fs::Permissions::from_mode(0o755)).unwrap();
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+        let out = Process::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            .arg(assert_cmd::cargo::cargo_bin("wsl-place"))
+            .args(["check", "--no-probe", "--format", "json"])
+            .arg(root)
+            .output()
+            .expect("setpriv (util-linux) runs");
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let s = &report["scan"];
+        assert_eq!(n(&s["files"]), 1 + 1 + 3);
+        assert_eq!(n(&s["dirs"]), 2);
+        assert_eq!(s["unreadable_dirs"][0]["path"], "locked");
+        assert!(
+            s["unreadable_dirs"][0]["error"]
+                .as_str()
+                .unwrap()
+                .contains("ermission")
+        );
+    }
 }
 
 #[test]
