@@ -7,8 +7,8 @@
 //!   2 to 20, serial below 1,000 entries), one directory listing per worktree directory (plus
 //!   a `.gitignore` lookup there; the untracked cache is off by default) and per-entry CPU.
 //! - Dependency trees are ignored by `.gitignore`, so `git status` does not walk them.
-//! - The first `git status` after a copy re-reads and hashes every tracked file, serially,
-//!   because inode and ctime no longer match the index.
+//! - The first `git status` after a copy `lstat`s, re-reads and hashes every tracked file,
+//!   serially, because inode and ctime no longer match the index.
 //! - An install or checkout is its file-system floor: create+write per file, mkdir per
 //!   directory, bandwidth for the bytes beyond 4 KiB per file; network and scripts are not in it.
 
@@ -225,11 +225,11 @@ pub fn git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64
     startup_ms + (fixed_us + index_us + lstat_us + walk_us + cpu_us) / 1e3
 }
 
-/// The first `git status` after a copy: every tracked file re-read and hashed, then the index
-/// written back.
+/// The first `git status` after a copy: preload finds every entry changed, so the main thread
+/// `lstat`s each one again, re-reads and hashes it, serially; then the index is written back.
 pub fn first_git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
     let entries = repo.tracked as f64;
-    let rehash_us = entries * c.read_us + repo.tracked_bytes() / HASH_BYTES_PER_US;
+    let rehash_us = entries * (c.lstat_us + c.read_us) + repo.tracked_bytes() / HASH_BYTES_PER_US;
     let index_write_us = c.create_us + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
     git_status_ms(repo, c, startup_ms) + (rehash_us + index_write_us) / 1e3
 }
@@ -427,11 +427,11 @@ mod tests {
     }
 
     #[test]
-    fn first_status_after_copy_costs_a_read_per_file_more() {
+    fn first_status_after_copy_costs_an_lstat_and_a_read_per_file_more() {
         let r = repo(1000, 1000, 10);
         let c = slow();
         let extra = first_git_status_ms(&r, &c, 0.0) - git_status_ms(&r, &c, 0.0);
-        let want = (1000.0 * 3000.0
+        let want = (1000.0 * (1000.0 + 3000.0)
             + 1000.0 * 4096.0 / HASH_BYTES_PER_US
             + 15_000.0
             + 100_000.0 / (MIB / 40_000.0))

@@ -142,6 +142,21 @@ fn check_json(repo: &Path, home: &Path, extra: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("check prints JSON")
 }
 
+fn probe_json(dir: &Path, budget: &str) -> Value {
+    let out = Command::cargo_bin("wsl-place")
+        .unwrap()
+        .args(["probe", "--format", "json", "--probe-budget-ms", budget])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "probe failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("probe prints JSON")
+}
+
 fn git_status_speedup(v: &Value) -> f64 {
     v["predict"]["git_status_ms"]["speedup"]
         .as_f64()
@@ -151,18 +166,7 @@ fn git_status_speedup(v: &Value) -> f64 {
 #[test]
 fn probe_measures_every_operation_verifies_and_cleans_up() {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("wsl-place")
-        .unwrap()
-        .args(["probe", "--format", "json", "--probe-budget-ms", "300"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = probe_json(dir.path(), "300");
     for op in [
         "create",
         "read",
@@ -205,13 +209,7 @@ fn probe_measures_every_operation_verifies_and_cleans_up() {
 fn probe_times_the_repositorys_tracked_files() {
     let dir = tempfile::tempdir().unwrap();
     make_repo(dir.path(), 150);
-    let out = Command::cargo_bin("wsl-place")
-        .unwrap()
-        .args(["probe", "--format", "json", "--probe-budget-ms", "300"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = probe_json(dir.path(), "300");
     assert_eq!(
         v["tracked_lstat"]["samples"], 150,
         "{:#}",
