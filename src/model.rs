@@ -149,8 +149,14 @@ pub struct RepoFigures {
 }
 
 impl RepoFigures {
-    /// From the scan; `lock_packages` counts a package-lock.json when node_modules is absent.
-    pub fn from_scan(scan: &ScanReport, lock_packages: Option<u64>) -> Self {
+    /// From the scan; `lock_packages` counts a package-lock.json when node_modules is absent;
+    /// `git_dir_files` are the files of a `.git` inside the root, which the scan counts in
+    /// `files` but git's walk never lists.
+    pub fn from_scan(
+        scan: &ScanReport,
+        lock_packages: Option<u64>,
+        git_dir_files: Option<u64>,
+    ) -> Self {
         let deps = scan.node_modules.iter().chain(&scan.dependency_trees);
         let (dep_files, dep_dirs, dep_bytes) = deps.fold((0, 0, 0), |(f, d, b), t| {
             (f + t.files, d + t.dirs, b + t.bytes)
@@ -185,7 +191,10 @@ impl RepoFigures {
         let tracked = scan.tracked.unwrap_or(0);
         Self {
             tracked,
-            worktree_files: scan.files.saturating_sub(dep_files).max(tracked),
+            worktree_files: scan
+                .files
+                .saturating_sub(dep_files + git_dir_files.unwrap_or(0))
+                .max(tracked),
             worktree_dirs: scan.dirs.saturating_sub(dep_dirs).max(1),
             worktree_bytes: scan.bytes.saturating_sub(dep_bytes),
             install,
@@ -508,11 +517,11 @@ mod tests {
             dirs: 2,
             ..ScanReport::default()
         };
-        let mut r = RepoFigures::from_scan(&bare, Some(3));
+        let mut r = RepoFigures::from_scan(&bare, Some(3), None);
         r.refine_with_index(Some(40), Some(7));
         assert_eq!((r.tracked, r.worktree_files, r.worktree_dirs), (40, 40, 7));
         assert_eq!(r.install.unwrap().files, 3 * FILES_PER_PACKAGE);
-        assert!(RepoFigures::from_scan(&bare, None).install.is_none());
+        assert!(RepoFigures::from_scan(&bare, None, None).install.is_none());
     }
 
     #[test]
