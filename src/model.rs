@@ -503,11 +503,13 @@ mod tests {
             complete: true,
             ..ScanReport::default()
         };
-        let r = RepoFigures::from_scan(&scan, Some(99));
+        let r = RepoFigures::from_scan(&scan, Some(99), None);
         assert_eq!(
             (r.tracked, r.worktree_files, r.worktree_dirs),
             (800, 1000, 100)
         );
+        let with_git = RepoFigures::from_scan(&scan, Some(99), Some(150));
+        assert_eq!(with_git.worktree_files, 850);
         assert_eq!(r.worktree_bytes, 10_000_000);
         let i = r.install.unwrap();
         assert_eq!((i.files, i.dirs, i.source), (4000, 500, "node_modules"));
