@@ -371,8 +371,9 @@ fn ctrl_c_removes_the_scratch_folder() {
     let root = tempfile::tempdir().unwrap();
     let (backing, mnt) = (root.path().join("backing"), root.path().join("mnt"));
     std::fs::create_dir(&backing).unwrap();
-    // Slow enough that the probe is still running when the signal arrives.
-    let Some(slow) = SlowFs::mount(&backing, &mnt, &["--profile", "drvfs-9p", "--scale", "0.2"])
+    // Full drvfs-9p latency: two rounds (the fewest that can be "stable") take seconds, so the
+    // probe is certainly still running when the signal arrives.
+    let Some(slow) = SlowFs::mount(&backing, &mnt, &["--profile", "drvfs-9p", "--scale", "1"])
     else {
         return;
     };
@@ -392,7 +393,7 @@ fn ctrl_c_removes_the_scratch_folder() {
         !leftovers(slow.mountpoint()).is_empty(),
         "the probe never started"
     );
-    std::thread::sleep(Duration::from_millis(300));
+    std::thread::sleep(Duration::from_millis(100));
     // SAFETY: our own child, not yet reaped.
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
     let out = child.wait_with_output().unwrap();

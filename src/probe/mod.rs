@@ -136,6 +136,7 @@ pub fn probe(target: &Target) -> ProbeReport {
     let outcome = match outcome {
         Ok(o) => o,
         Err(e) => {
+            scratch::exit_if_interrupted();
             report.skipped = Some(format!(
                 "the probe in {} stopped on an I/O error ({e}); its scratch folder was removed.",
                 target.dir.display()
