@@ -6,8 +6,8 @@
 # SCALE), runs `wsl-place check --format json` in each (the baseline is the local work dir) and
 # real `git status` (the first one, after the copy, re-hashes every file and is reported as
 # first_gs; then the median of RUNS), and prints predicted vs measured with the error, and what
-# `check` itself cost as a ratio to one real `git status` there. (On the local rows the repository
-# was not copied, so first_gs is just the first status after the commit.)
+# `check` itself cost as a ratio to one real `git status` there. Both repositories are `cp -a`
+# copies of one built elsewhere, so first_gs is the first status after a move.
 #
 # Usage: bench/accuracy.sh [RUNS] [SCALE]     (defaults 5 and 0.05; needs /dev/fuse, fusermount3,
 #        git, python3; WORK=DIR to build the repositories somewhere else than /var/tmp)
@@ -31,7 +31,7 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
-mkdir -p "$WORK/local" "$WORK/backing" "$WORK/mnt"
+mkdir -p "$WORK/build" "$WORK/local" "$WORK/backing" "$WORK/mnt"
 
 make_repo() { # DIR FILES
     python3 - "$1" "$2" <<'PY'
@@ -51,8 +51,10 @@ PY
 
 for n in 1000 10000; do
     echo "== building repo-$n" >&2
-    make_repo "$WORK/local/repo-$n" "$n"
-    cp -a "$WORK/local/repo-$n" "$WORK/backing/repo-$n"
+    make_repo "$WORK/build/repo-$n" "$n"
+    # Both are copies, so the first status in each re-hashes every file, as after a move.
+    cp -a "$WORK/build/repo-$n" "$WORK/local/repo-$n"
+    cp -a "$WORK/build/repo-$n" "$WORK/backing/repo-$n"
 done
 
 "$SLOWFS" --profile drvfs-9p --scale "$SCALE" "$WORK/backing" "$WORK/mnt" 2>"$WORK/slowfs.log" &

@@ -142,6 +142,21 @@ fn check_json(repo: &Path, home: &Path, extra: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("check prints JSON")
 }
 
+fn probe_json(dir: &Path, budget: &str) -> Value {
+    let out = Command::cargo_bin("wsl-place")
+        .unwrap()
+        .args(["probe", "--format", "json", "--probe-budget-ms", budget])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "probe failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("probe prints JSON")
+}
+
 fn git_status_speedup(v: &Value) -> f64 {
     v["predict"]["git_status_ms"]["speedup"]
         .as_f64()
@@ -151,18 +166,7 @@ fn git_status_speedup(v: &Value) -> f64 {
 #[test]
 fn probe_measures_every_operation_verifies_and_cleans_up() {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("wsl-place")
-        .unwrap()
-        .args(["probe", "--format", "json", "--probe-budget-ms", "300"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = probe_json(dir.path(), "300");
     for op in [
         "create",
         "read",
@@ -205,13 +209,7 @@ fn probe_measures_every_operation_verifies_and_cleans_up() {
 fn probe_times_the_repositorys_tracked_files() {
     let dir = tempfile::tempdir().unwrap();
     make_repo(dir.path(), 150);
-    let out = Command::cargo_bin("wsl-place")
-        .unwrap()
-        .args(["probe", "--format", "json", "--probe-budget-ms", "300"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = probe_json(dir.path(), "300");
     assert_eq!(
         v["tracked_lstat"]["samples"], 150,
         "{:#}",
@@ -373,8 +371,9 @@ fn ctrl_c_removes_the_scratch_folder() {
     let root = tempfile::tempdir().unwrap();
     let (backing, mnt) = (root.path().join("backing"), root.path().join("mnt"));
     std::fs::create_dir(&backing).unwrap();
-    // Slow enough that the probe is still running when the signal arrives.
-    let Some(slow) = SlowFs::mount(&backing, &mnt, &["--profile", "drvfs-9p", "--scale", "0.2"])
+    // Full drvfs-9p latency: two rounds (the fewest that can be "stable") take seconds, so the
+    // probe is certainly still running when the signal arrives.
+    let Some(slow) = SlowFs::mount(&backing, &mnt, &["--profile", "drvfs-9p", "--scale", "1"])
     else {
         return;
     };
@@ -394,7 +393,7 @@ fn ctrl_c_removes_the_scratch_folder() {
         !leftovers(slow.mountpoint()).is_empty(),
         "the probe never started"
     );
-    std::thread::sleep(Duration::from_millis(300));
+    std::thread::sleep(Duration::from_millis(100));
     // SAFETY: our own child, not yet reaped.
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
     let out = child.wait_with_output().unwrap();

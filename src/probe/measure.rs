@@ -5,6 +5,7 @@
 use super::scratch;
 use super::stats::{OpStats, ParallelLstat};
 use rustix::fs::{AtFlags, Dir, Mode, OFlags};
+use serde::Serialize;
 use std::io::{Read, Write};
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
@@ -33,15 +34,23 @@ pub struct Samples {
     pub parallel: Vec<(usize, Vec<f64>)>,
 }
 
-#[derive(Debug, Default)]
-pub struct Outcome {
-    pub samples: Samples,
+/// How the rounds went; part of the probe's report.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct RunSummary {
     pub rounds: u32,
     pub largest_batch: usize,
+    /// The medians of the last two rounds agreed within 15%.
     pub stable: bool,
     pub verified_files: u64,
     pub verified_bytes: u64,
+    /// Files whose read-back differed in length or CRC32 from what was written.
     pub verify_errors: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub samples: Samples,
+    pub run: RunSummary,
     pub interrupted: bool,
 }
 
@@ -92,17 +101,17 @@ pub fn rounds(scratch: &Path, budget: Duration, threads: &[usize]) -> std::io::R
     loop {
         let before = key_medians(&out.samples);
         let round_start = Instant::now();
-        round(&scratch_fd, out.rounds, batch, &mut out)?;
+        round(&scratch_fd, out.run.rounds, batch, &mut out)?;
         last_round = last_round.max(round_start.elapsed());
-        out.rounds += 1;
-        out.largest_batch = batch;
+        out.run.rounds += 1;
+        out.run.largest_batch = batch;
         if scratch::interrupted() {
             out.interrupted = true;
             break;
         }
         let after = key_medians(&out.samples);
-        if out.rounds >= 2 && settled(&before, &after) {
-            out.stable = true;
+        if out.run.rounds >= 2 && settled(&before, &after) {
+            out.run.stable = true;
             break;
         }
         // The next round is twice as large: stop if it would not fit in what is left.
@@ -195,10 +204,10 @@ fn round(scratch_fd: &OwnedFd, index: u32, n: usize, out: &mut Outcome) -> std::
         drop(f);
         s.read.push(us(t));
         if buf.len() == FILE_BYTES && crc32fast::hash(&buf) == *crc {
-            out.verified_files += 1;
-            out.verified_bytes += buf.len() as u64;
+            out.run.verified_files += 1;
+            out.run.verified_bytes += buf.len() as u64;
         } else {
-            out.verify_errors += 1;
+            out.run.verify_errors += 1;
         }
     }
 
@@ -281,7 +290,11 @@ pub fn parallel_lstat(
     }
     // About 5 ms of calls per thread: enough to swamp thread wake-up on a fast disk, few
     // enough to stay cheap where one call is a millisecond round trip.
-    let per_thread = ((5_000.0 / serial_us.max(0.1)) as usize).clamp(16, 1024);
+    // At least 64 calls per run in all, so the 2-thread figure git uses for 1,000 to 1,499
+    // entries is not two handfuls of calls.
+    let per_thread = ((5_000.0 / serial_us.max(0.1)) as usize)
+        .clamp(16, 1024)
+        .max(64 / threads);
     let barrier = Barrier::new(threads + 1);
     let (wall, done) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)

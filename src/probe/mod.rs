@@ -57,14 +57,8 @@ pub struct ProbeReport {
     pub parallel_lstat: Vec<ParallelLstat>,
     /// Serial lstat of a sample of the repository's tracked files (relative to its root, as git).
     pub tracked_lstat: Option<OpStats>,
-    pub rounds: u32,
-    pub largest_batch: usize,
-    /// The medians of the last two rounds agreed within 15%.
-    pub stable: bool,
-    pub verified_files: u64,
-    pub verified_bytes: u64,
-    /// Files whose read-back differed in length or CRC32 from what was written.
-    pub verify_errors: u64,
+    #[serde(flatten)]
+    pub run: measure::RunSummary,
     /// The scratch folder is gone again.
     pub cleaned: bool,
     pub elapsed_ms: u64,
@@ -90,12 +84,7 @@ impl ProbeReport {
             ops: None,
             parallel_lstat: Vec::new(),
             tracked_lstat: None,
-            rounds: 0,
-            largest_batch: 0,
-            stable: false,
-            verified_files: 0,
-            verified_bytes: 0,
-            verify_errors: 0,
+            run: measure::RunSummary::default(),
             cleaned: true,
             elapsed_ms: 0,
         }
@@ -147,6 +136,7 @@ pub fn probe(target: &Target) -> ProbeReport {
     let outcome = match outcome {
         Ok(o) => o,
         Err(e) => {
+            scratch::exit_if_interrupted();
             report.skipped = Some(format!(
                 "the probe in {} stopped on an I/O error ({e}); its scratch folder was removed.",
                 target.dir.display()
@@ -194,12 +184,7 @@ fn fill(report: &mut ProbeReport, o: &measure::Outcome) {
         .iter()
         .filter_map(|(t, runs)| ParallelLstat::from_runs(*t, "scratch", runs))
         .collect();
-    report.rounds = o.rounds;
-    report.largest_batch = o.largest_batch;
-    report.stable = o.stable;
-    report.verified_files = o.verified_files;
-    report.verified_bytes = o.verified_bytes;
-    report.verify_errors = o.verify_errors;
+    report.run = o.run.clone();
 }
 
 /// Tracked paths for the lstat sample, or none (not a repository, unreadable index).
@@ -219,16 +204,20 @@ pub fn index_shape(root: &Path) -> Option<(u64, u64)> {
     Some((all.len() as u64, dirs.len().max(1) as u64))
 }
 
-/// `wsl-place probe [DIR]`.
-pub fn run_command(env: &HostEnv, global: &GlobalArgs, args: &ProbeArgs) -> Result<ExitCode> {
-    let dir = location::canonical_dir(&args.dir)?;
-    let table = MountTable::read(env)?;
-    let mount = table.mount_for(&dir).ok_or_else(|| {
+fn mount_of<'a>(table: &'a MountTable, dir: &Path) -> Result<&'a MountEntry> {
+    table.mount_for(dir).ok_or_else(|| {
         Failure::input(format!(
             "no mount in the mount table contains {}; the mountinfo looks incomplete.",
             dir.display()
         ))
-    })?;
+    })
+}
+
+/// `wsl-place probe [DIR]`.
+pub fn run_command(env: &HostEnv, global: &GlobalArgs, args: &ProbeArgs) -> Result<ExitCode> {
+    let dir = location::canonical_dir(&args.dir)?;
+    let table = MountTable::read(env)?;
+    let mount = mount_of(&table, &dir)?;
     let sample = tracked_sample(&dir);
     let report = probe(&Target {
         dir: &dir,
@@ -261,7 +250,7 @@ pub struct ProbeSet {
     pub baseline_same_mount: bool,
     /// Where the repository would live after a move, for the headline.
     pub baseline_label: Option<String>,
-    /// One `git --version` run: process start-up, independent of the mount.
+    /// The fastest of three `git --version` runs: process start-up, independent of the mount.
     pub git_startup_ms: Option<f64>,
     /// Tracked files on disk and the directories holding them (root included), from the index:
     /// what git's walk covers, without `.git` and ignored trees.
@@ -332,17 +321,23 @@ fn choose_baseline<'a>(
     })
 }
 
+/// The fastest of three `git --version` runs: process start-up, which one unlucky schedule on
+/// a busy machine would overstate.
 fn git_startup_ms() -> Option<f64> {
-    let start = Instant::now();
-    let status = std::process::Command::new("git")
-        .arg("--version")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .ok()?;
-    status
-        .success()
-        .then(|| start.elapsed().as_secs_f64() * 1e3)
+    (0..3)
+        .filter_map(|_| {
+            let start = Instant::now();
+            let status = std::process::Command::new("git")
+                .arg("--version")
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .ok()?;
+            status
+                .success()
+                .then(|| start.elapsed().as_secs_f64() * 1e3)
+        })
+        .min_by(f64::total_cmp)
 }
 
 fn label_for(env: &HostEnv, args: &CheckArgs, dir: &Path, repo: &Path) -> String {
@@ -365,12 +360,7 @@ pub fn for_check(env: &HostEnv, location: &Location, args: &CheckArgs) -> Result
     let start = Instant::now();
     let table = MountTable::read(env)?;
     let root = &location.paths.linux;
-    let current_mount = table.mount_for(root).ok_or_else(|| {
-        Failure::input(format!(
-            "no mount in the mount table contains {}; the mountinfo looks incomplete.",
-            root.display()
-        ))
-    })?;
+    let current_mount = mount_of(&table, root)?;
     let baseline = choose_baseline(env, args, &table, current_mount)?;
     let budget = Duration::from_millis(args.probe_budget_ms);
     let sample = tracked_sample(root);
@@ -429,7 +419,10 @@ pub fn predict(
         None
     };
     let startup = probes.git_startup_ms.unwrap_or(model::GIT_STARTUP_MS);
-    let mut repo = RepoFigures::from_scan(scan, lock);
+    // The scan on this branch has no `.git` breakdown; with the full scan this is
+    // `scan.git.as_ref().and_then(|g| g.git_dir_files)`.
+    let git_dir_files = None;
+    let mut repo = RepoFigures::from_scan(scan, lock, git_dir_files);
     repo.refine_with_index(probes.index_files, probes.index_dirs);
     Some(model::predict(&repo, &current, baseline.as_ref(), startup))
 }

@@ -16,6 +16,15 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
+/// After Ctrl-C the handler is removing the scratch folders under the measuring thread's feet,
+/// so that thread's I/O errors are not failures to report: it waits for the handler's exit.
+pub fn exit_if_interrupted() {
+    if interrupted() {
+        std::thread::sleep(std::time::Duration::from_secs(5));
+        std::process::exit(130);
+    }
+}
+
 fn install_handler() {
     HANDLER.call_once(|| {
         // Another part of the program may own the handler already (only one is allowed); then the

@@ -96,8 +96,8 @@ pub fn check_section(
             micros(p.lstat_us()),
             micros(p.ops.as_ref().map(|o| o.create.median_us)),
             micros(p.ops.as_ref().map(|o| o.read.median_us)),
-            if p.verify_errors > 0 {
-                format!(", {} files read back wrong", p.verify_errors)
+            if p.run.verify_errors > 0 {
+                format!(", {} files read back wrong", p.run.verify_errors)
             } else {
                 String::new()
             }
@@ -188,14 +188,14 @@ pub fn table(p: &ProbeReport, style: &Style) -> String {
         "  {}",
         style.dim(&format!(
             "{} rounds up to {} files, {}, {} files verified by CRC32, {} ms{}",
-            p.rounds,
-            p.largest_batch,
-            if p.stable {
+            p.run.rounds,
+            p.run.largest_batch,
+            if p.run.stable {
                 "stable"
             } else {
                 "budget spent before stable"
             },
-            p.verified_files,
+            p.run.verified_files,
             p.elapsed_ms,
             if p.cleaned {
                 "; scratch removed"
@@ -204,13 +204,13 @@ pub fn table(p: &ProbeReport, style: &Style) -> String {
             }
         ))
     );
-    if p.verify_errors > 0 {
+    if p.run.verify_errors > 0 {
         let _ = writeln!(
             out,
             "  {}",
             style.bad(&format!(
                 "{} files read back with the wrong length or CRC32: this mount does not return what was written.",
-                p.verify_errors
+                p.run.verify_errors
             ))
         );
     }
