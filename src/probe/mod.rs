@@ -419,9 +419,8 @@ pub fn predict(
         None
     };
     let startup = probes.git_startup_ms.unwrap_or(model::GIT_STARTUP_MS);
-    // The scan on this branch has no `.git` breakdown; with the full scan this is
-    // `scan.git.as_ref().and_then(|g| g.git_dir_files)`.
-    let git_dir_files = None;
+    // Files inside `.git` are not worktree files git status would look at.
+    let git_dir_files = scan.git.as_ref().and_then(|g| g.git_dir_files);
     let mut repo = RepoFigures::from_scan(scan, lock, git_dir_files);
     repo.refine_with_index(probes.index_files, probes.index_dirs);
     Some(model::predict(&repo, &current, baseline.as_ref(), startup))
