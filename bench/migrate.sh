@@ -66,6 +66,7 @@ for ((run = 0; run < RUNS; run++)); do
         end=$(now_ns)
         ms=$(((end - start) / 1000000))
         TIMES[$tool]+="$ms "
+        echo "run $((run + 1))/$RUNS $tool: $ms ms" >&2
         if [ "$tool" = wsl-place ]; then
             # The verified copy must match byte for byte; a fast wrong copy is no result.
             diff -r "$SRC" "$dest" >/dev/null || { echo "wsl-place copy differs" >&2; exit 1; }
