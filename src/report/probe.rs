@@ -5,17 +5,9 @@ use crate::model::{Compared, Prediction};
 use crate::probe::{OpStats, ProbeReport, ProbeSet};
 use std::fmt::Write;
 
-/// "~950 ms", "~1.2 s", "~4 min": a prediction, rounded as far as it deserves.
+/// "~950 ms", "~1.2 s": a prediction is an estimate, and says so.
 pub fn duration(ms: f64) -> String {
-    if ms < 10.0 {
-        format!("~{ms:.1} ms")
-    } else if ms < 1000.0 {
-        format!("~{:.0} ms", ms)
-    } else if ms < 60_000.0 {
-        format!("~{:.1} s", ms / 1000.0)
-    } else {
-        format!("~{:.0} min", ms / 60_000.0)
-    }
+    format!("~{}", crate::units::duration_ms(ms))
 }
 
 fn ratio(speedup: f64) -> String {
