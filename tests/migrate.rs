@@ -460,3 +460,63 @@ fn prints_the_windows_path_of_the_new_location_on_wsl() {
     assert!(stdout.contains(&unc), "expected {unc} in\n{stdout}");
     assert!(stdout.contains("code ."), "{stdout}");
 }
+
+#[test]
+fn a_file_that_keeps_changing_is_reported_and_blocks_finalising() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("win/app");
+    for i in 0..20u64 {
+        write(&source.join(format!("src/f{i}")), &bytes(i, 3000));
+    }
+    let hot = source.join("logs/hot.bin");
+    write(&hot, &bytes(99, 4 << 20));
+    // A writer that never stops: every copy attempt sees a different size before and after.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let stop = stop.clone();
+        let hot = hot.clone();
+        std::thread::spawn(move || {
+            let file = std::fs::OpenOptions::new().write(true).open(&hot).unwrap();
+            let mut grow = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                grow = (grow + 1) % 4096;
+                file.set_len((4 << 20) + grow).unwrap();
+            }
+        })
+    };
+    let dest = tmp.path().join("out/app");
+    let out = run(
+        &[
+            os("migrate"),
+            source.as_os_str(),
+            os("--to"),
+            dest.as_os_str(),
+            os("--yes"),
+        ],
+        tmp.path(),
+    );
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    writer.join().unwrap();
+    assert!(!out.status.success(), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("logs/hot.bin"), "{}", text(&out));
+    assert!(stderr.contains("kept changing"), "{}", text(&out));
+    assert!(
+        !dest.exists(),
+        "finalised with a file that never held still"
+    );
+
+    // Once the writer is done, the same command resumes and finishes with the file as it is now.
+    let out = run(
+        &[
+            os("migrate"),
+            source.as_os_str(),
+            os("--to"),
+            dest.as_os_str(),
+            os("--yes"),
+        ],
+        tmp.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert_same_tree(&source, &dest, &[]);
+}
