@@ -51,13 +51,6 @@ pub fn run() -> i32 {
     }
 }
 
-fn style_for(cli: &Cli, env: &HostEnv) -> report::Style {
-    let terminal = console::Term::stdout().is_term();
-    report::Style {
-        color: terminal && !cli.global.no_color && env.var("NO_COLOR").is_none(),
-    }
-}
-
 pub(crate) fn print(text: &str) -> Result<(), Failure> {
     let mut stdout = std::io::stdout().lock();
     match stdout
@@ -74,7 +67,7 @@ pub(crate) fn print(text: &str) -> Result<(), Failure> {
 }
 
 fn dispatch(cli: &Cli, env: &HostEnv) -> Result<ExitCode, Failure> {
-    let style = style_for(cli, env);
+    let style = report::Style::for_stdout(cli.global.no_color, env);
     match &cli.command {
         Command::Check(args) if args.advisory => {
             let (entry, _cached) = advisory::run(env, args, cli.global.policy.as_deref())?;

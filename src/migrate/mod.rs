@@ -98,11 +98,7 @@ pub fn run_with_root(
         quiet: global.quiet,
         format: global.format,
         interactive: terminal,
-        style: Style {
-            color: std::io::stdout().is_terminal()
-                && !global.no_color
-                && env.var("NO_COLOR").is_none(),
-        },
+        style: Style::for_stdout(global.no_color, env),
     };
     let source = location::canonical_dir(&args.path)?;
     let destination = plan::destination(&source, args.to.as_deref(), default_root)?;

@@ -12,6 +12,13 @@ pub struct Style {
 }
 
 impl Style {
+    /// Colour only on a terminal, and never with `--no-color` or `NO_COLOR`.
+    pub fn for_stdout(no_color: bool, env: &crate::host::HostEnv) -> Self {
+        Self {
+            color: console::Term::stdout().is_term() && !no_color && env.var("NO_COLOR").is_none(),
+        }
+    }
+
     fn paint(&self, paint: Paint, text: &str) -> String {
         if self.color {
             paint.force_styling(true).apply_to(text).to_string()
