@@ -140,9 +140,8 @@ pub fn run(
     args: &CheckArgs,
     policy_file: Option<&Path>,
 ) -> Result<(CachedResult, bool)> {
-    let location = crate::location::locate(env, &args.path)?;
-    let policy = check::policy_for(policy_file, &location.paths.linux)?;
-    if let Some(entry) = load_valid(env, &location, &policy) {
+    let setting = check::prepare(env, &args.path, policy_file)?;
+    if let Some(entry) = load_valid(env, &setting.location, &setting.policy) {
         return Ok((entry, true));
     }
     let cold = CheckArgs {
@@ -150,7 +149,7 @@ pub fn run(
         probe_budget_ms: args.probe_budget_ms.min(COLD_PROBE_BUDGET_MS),
         ..args.clone()
     };
-    let (report, policy) = check::run(env, &cold, policy_file, false)?;
+    let (report, policy) = check::measure(env, &cold, setting, false)?;
     let entry = entry_for(&report, &policy);
     store(env, &entry);
     Ok((entry, false))

@@ -4,7 +4,7 @@ use crate::cli::{CheckArgs, FailOn};
 use crate::error::{ExitCode, Result};
 use crate::gitsettings;
 use crate::host::HostEnv;
-use crate::location::{self, Location};
+use crate::location::{self, Location, MountTable};
 use crate::policy::{self, Level, Observations, Pair, Policy, PolicySource, Verdict};
 use crate::scan::{self, ScanOptions, ScanReport};
 use crate::{model, probe};
@@ -29,14 +29,53 @@ pub struct CheckReport {
 
 pub const SCHEMA_VERSION: u32 = 1;
 
+/// Where the repository is and which policy judges it: what every check starts from. The mount
+/// table is kept so the probes reuse it instead of reading mountinfo again.
+pub struct Setting {
+    pub table: MountTable,
+    pub location: Location,
+    pub policy: Policy,
+    pub policy_source: PolicySource,
+}
+
+/// Locates `path` and loads its policy.
+pub fn prepare(env: &HostEnv, path: &Path, policy_file: Option<&Path>) -> Result<Setting> {
+    let canonical = location::canonical_dir(path)?;
+    let table = MountTable::read(env)?;
+    let host = location::host(env, &table);
+    let location = location::locate_in(&host, &table, &canonical)?;
+    let (policy, policy_source) = policy::load(policy_file, &location.paths.linux)?;
+    Ok(Setting {
+        table,
+        location,
+        policy,
+        policy_source,
+    })
+}
+
 pub fn run(
     env: &HostEnv,
     args: &CheckArgs,
     policy_file: Option<&Path>,
     interactive: bool,
 ) -> Result<(CheckReport, Policy)> {
-    let location = location::locate(env, &args.path)?;
-    let (policy, policy_source) = policy::load(policy_file, &location.paths.linux)?;
+    let setting = prepare(env, &args.path, policy_file)?;
+    measure(env, args, setting, interactive)
+}
+
+/// Scans, probes, predicts and decides for an already prepared setting.
+pub fn measure(
+    env: &HostEnv,
+    args: &CheckArgs,
+    setting: Setting,
+    interactive: bool,
+) -> Result<(CheckReport, Policy)> {
+    let Setting {
+        table,
+        location,
+        policy,
+        policy_source,
+    } = setting;
     let scan = scan::scan(
         &location.paths.linux,
         &ScanOptions {
@@ -47,7 +86,7 @@ pub fn run(
     let (probe, predict) = if args.no_probe {
         (None, None)
     } else {
-        let probes = probe::for_check(env, &location, args)?;
+        let probes = probe::for_check(env, &table, &location, args)?;
         let predict = probe::predict(&scan, &probes, &location.paths.linux);
         (Some(probes), predict)
     };

@@ -356,12 +356,16 @@ fn label_for(env: &HostEnv, args: &CheckArgs, dir: &Path, repo: &Path) -> String
 }
 
 /// The probes `check` runs: the repository's mount, then the baseline.
-pub fn for_check(env: &HostEnv, location: &Location, args: &CheckArgs) -> Result<ProbeSet> {
+pub fn for_check(
+    env: &HostEnv,
+    table: &MountTable,
+    location: &Location,
+    args: &CheckArgs,
+) -> Result<ProbeSet> {
     let start = Instant::now();
-    let table = MountTable::read(env)?;
     let root = &location.paths.linux;
-    let current_mount = mount_of(&table, root)?;
-    let baseline = choose_baseline(env, args, &table, current_mount)?;
+    let current_mount = mount_of(table, root)?;
+    let baseline = choose_baseline(env, args, table, current_mount)?;
     let budget = Duration::from_millis(args.probe_budget_ms);
     let sample = tracked_sample(root);
     let shape = index_shape(root);
