@@ -3,11 +3,12 @@
 #
 # Builds synthetic repositories (1,000 and 10,000 tracked files in directories of 100, one file
 # modified) on the local disk and inside the slowfs emulator (drvfs-9p profile at --scale
-# SCALE), runs `wsl-place check --format json` in each (the baseline is the local work dir) and
-# real `git status` (the first one, after the copy, re-hashes every file and is reported as
-# first_gs; then the median of RUNS), and prints predicted vs measured with the error, and what
-# `check` itself cost as a ratio to one real `git status` there. Both repositories are `cp -a`
-# copies of one built elsewhere, so first_gs is the first status after a move.
+# SCALE). In each, the first real `git status` after the copy re-hashes every file and is
+# reported as first_gs; then RUNS pairs of a real `git status` and `wsl-place check --format
+# json` (the baseline is the local work dir), interleaved. It prints the medians, predicted vs
+# measured with the error, and what `check` and its probe cost, each as a ratio to one real
+# `git status` there. Both repositories are `cp -a` copies of one built elsewhere, so first_gs
+# is the first status after a move.
 #
 # Usage: bench/accuracy.sh [RUNS] [SCALE]     (defaults 5 and 0.05; needs /dev/fuse, fusermount3,
 #        git, python3; WORK=DIR to build the repositories somewhere else than /var/tmp)
@@ -75,35 +76,38 @@ t = time.perf_counter()
 out = subprocess.run(status, check=True, capture_output=True, text=True).stdout
 first = (time.perf_counter() - t) * 1000
 assert out.strip() == "M src/d000/f005.txt", out
-ts = []
+# Interleaved: each check runs right after a git status, so a machine that changes pace between
+# runs (this one does, by 2x) moves both figures of a pair alike.
+ts, checks, probes, predicted, speedups, firsts = [], [], [], [], [], []
 for _ in range(runs):
     t = time.perf_counter()
     subprocess.run(status, check=True, capture_output=True)
     ts.append((time.perf_counter() - t) * 1000)
-measured = statistics.median(ts)
-checks, predicted, speedups, firsts = [], [], [], []
-for _ in range(3):
     t = time.perf_counter()
     out = subprocess.run([tool, "check", "--format", "json", "--baseline", baseline, repo],
                          check=True, capture_output=True, text=True).stdout
     checks.append((time.perf_counter() - t) * 1000)
-    p = json.loads(out)["predict"]["git_status_ms"]
+    report = json.loads(out)
+    p = report["predict"]["git_status_ms"]
     predicted.append(p["current"])
     speedups.append(p["speedup"] or 1.0)
-    firsts.append(json.loads(out)["predict"]["first_git_status_ms"]["current"])
+    firsts.append(report["predict"]["first_git_status_ms"]["current"])
+    probes.append(report["probe"]["elapsed_ms"])
+measured = statistics.median(ts)
 pred = statistics.median(predicted)
 check = statistics.median(checks)
+probe = statistics.median(probes)
 err = (pred - measured) / measured * 100
 pfirst = statistics.median(firsts)
-print("%-22s %10.1f %10.1f %+7.0f%% %10.0f %8.1fx %10.1f %10.1f %+7.0f%% %8.1fx" %
-      (label, pred, measured, err, check, check / measured, pfirst, first,
-       (pfirst - first) / first * 100, statistics.median(speedups)))
+print("%-22s %10.1f %10.1f %+7.0f%% %10.0f %8.1fx %8.0f %8.2fx %10.1f %10.1f %+7.0f%% %8.1fx" %
+      (label, pred, measured, err, check, check / measured, probe, probe / measured, pfirst,
+       first, (pfirst - first) / first * 100, statistics.median(speedups)))
 PY
 }
 
 echo
-echo "git status, predicted (median of 3 checks) vs measured (median of $RUNS), ms; slowfs drvfs-9p --scale $SCALE"
-printf '%-22s %10s %10s %8s %10s %9s %10s %10s %8s %9s\n' repository predicted measured error \
-    check_ms "check/gs" pred_first first_gs error speedup
+echo "git status, predicted vs measured (medians of $RUNS interleaved pairs), ms; slowfs drvfs-9p --scale $SCALE"
+printf '%-22s %10s %10s %8s %10s %9s %8s %9s %10s %10s %8s %9s\n' repository predicted measured error \
+    check_ms "check/gs" probe_ms "probe/gs" pred_first first_gs error speedup
 for n in 1000 10000; do measure "local ext4, $n" "$WORK/local/repo-$n"; done
 for n in 1000 10000; do measure "slowfs, $n" "$WORK/mnt/repo-$n"; done

@@ -2,7 +2,9 @@
 //! what a person will wait for. No I/O here, so every figure can be checked on fixed inputs.
 //!
 //! Assumptions (also in docs/probe.md):
-//! - `git status` is start-up, a fixed number of metadata calls in `.git`, reading the index,
+//! - `git status` is start-up, set-up (config, refs, object store: about one more start-up of
+//!   CPU), a fixed number of metadata calls in `.git`, taking and dropping `.git/index.lock`
+//!   (a create and an unlink), reading the index,
 //!   one `lstat` per index entry (spread over git's preload threads: one per 500 entries,
 //!   2 to 20, serial below 1,000 entries), one directory listing per worktree directory (plus
 //!   a `.gitignore` lookup there; the untracked cache is off by default) and per-entry CPU.
@@ -21,6 +23,10 @@ use serde::Serialize;
 pub const GIT_FIXED_OPS: f64 = 90.0;
 /// Process start-up when `git --version` could not be timed.
 pub const GIT_STARTUP_MS: f64 = 1.5;
+/// CPU git status spends before it reads the index (config, HEAD, refs, the object store), in
+/// process start-ups: git 2.47's trace2 puts ~1.9 ms before `do_read_index` where a whole
+/// `git --version` takes ~1.7 ms on the same machine, so about one start-up beyond the first.
+pub const GIT_SETUP_STARTUPS: f64 = 1.0;
 /// Bytes per index entry (62 fixed + the path), for reading and writing the index.
 pub const INDEX_BYTES_PER_ENTRY: f64 = 100.0;
 /// CPU per index entry: parsing it, comparing stat data, the HEAD/index comparison (fitted to
@@ -49,6 +55,7 @@ pub struct MountCosts {
     /// (threads, wall-clock microseconds per entry), sorted by threads.
     pub parallel_lstat: Vec<(usize, f64)>,
     pub create_us: f64,
+    pub unlink_us: f64,
     pub read_us: f64,
     pub readdir_entry_us: f64,
     pub opendir_us: f64,
@@ -58,7 +65,8 @@ pub struct MountCosts {
 
 impl MountCosts {
     /// Means, not medians: git's wall time is a sum of many calls, and a sum is N x mean,
-    /// preemptions on a busy machine included.
+    /// preemptions on a busy machine included; trimmed, so a single stall in a small sample
+    /// does not pass for a rate.
     pub fn from_probe(p: &ProbeReport) -> Option<Self> {
         let ops = p.ops.as_ref()?;
         let mut parallel: Vec<(usize, f64)> = p
@@ -68,14 +76,15 @@ impl MountCosts {
             .collect();
         parallel.sort_by_key(|&(t, _)| t);
         Some(Self {
-            lstat_us: p.lstat_stats()?.mean_us,
+            lstat_us: p.lstat_stats()?.trimmed_mean_us,
             parallel_lstat: parallel,
-            create_us: ops.create.mean_us,
-            read_us: ops.read.mean_us,
-            readdir_entry_us: ops.readdir_entry.mean_us,
-            opendir_us: ops.opendir.mean_us,
-            mkdir_us: ops.mkdir.mean_us,
-            write_mib_us: ops.write_mib.mean_us,
+            create_us: ops.create.trimmed_mean_us,
+            unlink_us: ops.unlink.trimmed_mean_us,
+            read_us: ops.read.trimmed_mean_us,
+            readdir_entry_us: ops.readdir_entry.trimmed_mean_us,
+            opendir_us: ops.opendir.trimmed_mean_us,
+            mkdir_us: ops.mkdir.trimmed_mean_us,
+            write_mib_us: ops.write_mib.trimmed_mean_us,
         })
     }
 
@@ -232,12 +241,46 @@ pub fn git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64
     let entries = repo.tracked as f64;
     let dirs = repo.worktree_dirs as f64;
     let listed = (repo.worktree_files + repo.worktree_dirs) as f64;
-    let fixed_us = GIT_FIXED_OPS * c.lstat_us;
+    // git status takes `.git/index.lock` to write back a refreshed index, and drops it when
+    // nothing changed (unless GIT_OPTIONAL_LOCKS=0).
+    let fixed_us = GIT_FIXED_OPS * c.lstat_us + c.create_us + c.unlink_us;
     let index_us = c.read_us + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
     let lstat_us = entries * c.lstat_per_entry_us(git_preload_threads(repo.tracked));
     let walk_us = dirs * (c.opendir_us + c.lstat_us) + listed * c.readdir_entry_us;
     let cpu_us = entries * CPU_US_PER_ENTRY + listed * CPU_US_PER_LISTED;
-    startup_ms + (fixed_us + index_us + lstat_us + walk_us + cpu_us) / 1e3
+    startup_ms * (1.0 + GIT_SETUP_STARTUPS)
+        + (fixed_us + index_us + lstat_us + walk_us + cpu_us) / 1e3
+}
+
+/// A first estimate of `git status` from the tracked `lstat` figures alone, taken before the
+/// scratch rounds to decide how much more probing the answer is worth: every other call is
+/// taken to cost one `lstat`, and bandwidth to be free.
+pub fn git_status_pilot_ms(
+    entries: u64,
+    dirs: u64,
+    lstat_us: f64,
+    parallel_lstat: Vec<(usize, f64)>,
+    startup_ms: f64,
+) -> f64 {
+    let c = MountCosts {
+        lstat_us,
+        parallel_lstat,
+        create_us: lstat_us,
+        unlink_us: lstat_us,
+        read_us: lstat_us,
+        readdir_entry_us: 0.0,
+        opendir_us: lstat_us,
+        mkdir_us: lstat_us,
+        write_mib_us: 0.0,
+    };
+    let repo = RepoFigures {
+        tracked: entries,
+        worktree_files: entries,
+        worktree_dirs: dirs,
+        worktree_bytes: 0,
+        install: None,
+    };
+    git_status_ms(&repo, &c, startup_ms)
 }
 
 /// The first `git status` after a copy: preload finds every entry changed, so the main thread
@@ -245,7 +288,8 @@ pub fn git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64
 pub fn first_git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
     let entries = repo.tracked as f64;
     let rehash_us = entries * (c.lstat_us + c.read_us) + repo.tracked_bytes() / HASH_BYTES_PER_US;
-    let index_write_us = c.create_us + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
+    // The lock git status takes anyway (in `git_status_ms`) now gets written and renamed.
+    let index_write_us = entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
     git_status_ms(repo, c, startup_ms) + (rehash_us + index_write_us) / 1e3
 }
 
@@ -350,6 +394,7 @@ mod tests {
             lstat_us: 1.0,
             parallel_lstat: vec![(2, 0.6), (8, 0.5), (20, 0.5)],
             create_us: 10.0,
+            unlink_us: 6.0,
             read_us: 4.0,
             readdir_entry_us: 0.1,
             opendir_us: 3.0,
@@ -363,6 +408,7 @@ mod tests {
             lstat_us: 1000.0,
             parallel_lstat: vec![(2, 500.0), (8, 130.0), (20, 60.0)],
             create_us: 15_000.0,
+            unlink_us: 5000.0,
             read_us: 3000.0,
             readdir_entry_us: 10.0,
             opendir_us: 2000.0,
@@ -422,8 +468,10 @@ mod tests {
         // listing 100 dirs and 1,100 entries, CPU.
         let r = repo(1000, 1000, 100);
         let got = git_status_ms(&r, &slow(), 1.5);
-        let want = 1.5
+        let want = 1.5 * (1.0 + GIT_SETUP_STARTUPS)
             + (90_000.0
+                + 15_000.0
+                + 5000.0
                 + 3000.0
                 + 100_000.0 / (MIB / 40_000.0)
                 + 500_000.0
@@ -436,6 +484,18 @@ mod tests {
         let fast = git_status_ms(&r, &local(), 1.5);
         assert!(fast < 10.0, "{fast}");
         assert!(got / fast > 100.0);
+    }
+
+    #[test]
+    fn the_pilot_is_a_lower_bound_of_the_full_prediction() {
+        // The pilot knows only lstat; every other call costs one lstat and bytes are free.
+        let c = slow();
+        let r = repo(10_000, 10_000, 100);
+        let pilot = git_status_pilot_ms(10_000, 100, c.lstat_us, c.parallel_lstat.clone(), 1.5);
+        let full = git_status_ms(&r, &c, 1.5);
+        assert!(pilot > 0.5 * full && pilot < full, "{pilot} vs {full}");
+        let fast = git_status_pilot_ms(10_000, 100, 1.0, vec![(20, 0.5)], 1.5);
+        assert!(pilot / fast > 20.0, "{pilot} / {fast}");
     }
 
     #[test]
@@ -455,7 +515,6 @@ mod tests {
         let extra = first_git_status_ms(&r, &c, 0.0) - git_status_ms(&r, &c, 0.0);
         let want = (1000.0 * (1000.0 + 3000.0)
             + 1000.0 * 4096.0 / HASH_BYTES_PER_US
-            + 15_000.0
             + 100_000.0 / (MIB / 40_000.0))
             / 1e3;
         assert!((extra - want).abs() < 1e-9, "{extra} vs {want}");

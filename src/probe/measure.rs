@@ -13,11 +13,16 @@ use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
 pub const FILE_BYTES: usize = 4096;
-const FIRST_BATCH: usize = 16;
+/// Small enough that one round on a 9p mount (where a create is milliseconds) stays well under
+/// the `git status` it helps predict.
+const FIRST_BATCH: usize = 8;
 const MAX_BATCH: usize = 1024;
 const MIB: usize = 1 << 20;
 /// Two rounds whose medians agree this closely are taken as stable.
 const STABLE: f64 = 0.15;
+/// Tracked files timed at least, and the time after which more samples stop being worth it.
+const TRACKED_MIN: usize = 32;
+const TRACKED_ENOUGH: Duration = Duration::from_millis(25);
 
 #[derive(Debug, Default)]
 pub struct Samples {
@@ -227,7 +232,9 @@ fn round(scratch_fd: &OwnedFd, index: u32, n: usize, out: &mut Outcome) -> std::
         }
     }
 
-    for (i, file) in names.iter().enumerate().take(n.div_ceil(2)) {
+    // A quarter of the files: git renames rarely (the index, refs), and on 9p a rename costs
+    // several creates.
+    for (i, file) in names.iter().enumerate().take(renamed(n)) {
         let t = Instant::now();
         rustix::fs::renameat(&dir, file.as_str(), &dir, format!("g{i}").as_str())?;
         s.rename.push(us(t));
@@ -250,7 +257,7 @@ fn round(scratch_fd: &OwnedFd, index: u32, n: usize, out: &mut Outcome) -> std::
     rustix::fs::unlinkat(&dir, "big", AtFlags::empty())?;
 
     for i in 0..n {
-        let file = if i < n.div_ceil(2) {
+        let file = if i < renamed(n) {
             format!("g{i}")
         } else {
             format!("f{i}")
@@ -265,6 +272,10 @@ fn round(scratch_fd: &OwnedFd, index: u32, n: usize, out: &mut Outcome) -> std::
     drop(dir);
     rustix::fs::unlinkat(scratch_fd, name.as_str(), AtFlags::REMOVEDIR)?;
     Ok(())
+}
+
+fn renamed(n: usize) -> usize {
+    n.div_ceil(4)
 }
 
 fn count_entries(fd: OwnedFd) -> std::io::Result<usize> {
@@ -288,12 +299,12 @@ pub fn parallel_lstat(
     if paths.is_empty() || threads == 0 {
         return None;
     }
-    // About 5 ms of calls per thread: enough to swamp thread wake-up on a fast disk, few
+    // About 2 ms of calls per thread: enough to swamp thread wake-up on a fast disk, few
     // enough to stay cheap where one call is a millisecond round trip.
     // At least 64 calls per run in all, so the 2-thread figure git uses for 1,000 to 1,499
     // entries is not two handfuls of calls.
-    let per_thread = ((5_000.0 / serial_us.max(0.1)) as usize)
-        .clamp(16, 1024)
+    let per_thread = ((2_000.0 / serial_us.max(0.1)) as usize)
+        .clamp(16, 512)
         .max(64 / threads);
     let barrier = Barrier::new(threads + 1);
     let (wall, done) = std::thread::scope(|scope| {
@@ -324,7 +335,8 @@ pub fn parallel_lstat(
     (done > 0).then(|| wall / done as f64)
 }
 
-/// Serial `lstat` of the repository's own tracked files, within `budget`.
+/// Serial `lstat` of the repository's own tracked files: all of `paths`, or fewer once there
+/// are enough for a median and more would cost more than they tell, and never beyond `budget`.
 pub fn tracked_lstat(
     root: &Path,
     paths: &[PathBuf],
@@ -334,7 +346,11 @@ pub fn tracked_lstat(
     let start = Instant::now();
     let mut samples = Vec::with_capacity(paths.len());
     for path in paths {
-        if start.elapsed() > budget || scratch::interrupted() {
+        let spent = start.elapsed();
+        if spent > budget
+            || (samples.len() >= TRACKED_MIN && spent > TRACKED_ENOUGH)
+            || scratch::interrupted()
+        {
             break;
         }
         let t = Instant::now();

@@ -71,6 +71,8 @@ pub struct Target<'a> {
     pub budget: Duration,
     /// The repository root and tracked paths relative to it, for the tracked `lstat` figures.
     pub tracked: Option<(&'a Path, &'a [PathBuf])>,
+    /// Thread counts for the parallel `lstat` figures.
+    pub threads: &'a [usize],
 }
 
 impl ProbeReport {
@@ -110,10 +112,37 @@ impl ProbeReport {
     }
 }
 
-/// Probes one directory's mount. Never fails: a probe that cannot run says why in `skipped`.
+/// Probes one directory's mount: the tracked files first, then the scratch rounds with what is
+/// left of the budget. Never fails: a probe that cannot run says why in `skipped`.
 pub fn probe(target: &Target) -> ProbeReport {
     let start = Instant::now();
     let mut report = ProbeReport::empty(target.dir, target.mount);
+    measure_tracked(&mut report, target, target.budget.mul_f64(0.3));
+    let left = target.budget.saturating_sub(start.elapsed());
+    measure_scratch(&mut report, target, left);
+    report.elapsed_ms = start.elapsed().as_millis() as u64;
+    report
+}
+
+/// Serial and parallel `lstat` on the repository's own tracked files, within `limit`.
+fn measure_tracked(report: &mut ProbeReport, target: &Target, limit: Duration) {
+    let Some((root, paths)) = target.tracked.filter(|(_, p)| !p.is_empty()) else {
+        return;
+    };
+    if let Ok(samples) = measure::tracked_lstat(root, paths, limit) {
+        report.tracked_lstat = OpStats::from_samples(&samples);
+    }
+    let serial = report.lstat_us().unwrap_or(1.0);
+    if !scratch::interrupted()
+        && let Ok(parallel) = measure::tracked_parallel(root, paths, target.threads, serial)
+    {
+        report.parallel_lstat = parallel;
+    }
+}
+
+/// The scratch rounds: one at least, more while `budget` allows and the figures move. The
+/// parallel `lstat` figures come from here only when the tracked files gave none.
+fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Duration) {
     let scratch = match scratch::Scratch::create(target.dir) {
         Ok(s) => s,
         Err(e) => {
@@ -121,46 +150,26 @@ pub fn probe(target: &Target) -> ProbeReport {
                 "the probe was skipped: cannot create a scratch folder in {} ({e}); run from a writable directory on that mount.",
                 target.dir.display()
             ));
-            return report;
+            return;
         }
     };
-    // Most of the budget for the scratch rounds; the tracked figures are bounded separately.
-    let has_tracked = target.tracked.is_some_and(|(_, p)| !p.is_empty());
-    let rounds_budget = if has_tracked {
-        target.budget.mul_f64(0.7)
+    let threads = if report.parallel_lstat.is_empty() {
+        target.threads
     } else {
-        target.budget
+        &[]
     };
-    let outcome = measure::rounds(scratch.path(), rounds_budget, LSTAT_THREADS);
+    let outcome = measure::rounds(scratch.path(), budget, threads);
     report.cleaned = scratch.remove();
-    let outcome = match outcome {
-        Ok(o) => o,
+    match outcome {
+        Ok(o) => fill(report, &o),
         Err(e) => {
             scratch::exit_if_interrupted();
             report.skipped = Some(format!(
                 "the probe in {} stopped on an I/O error ({e}); its scratch folder was removed.",
                 target.dir.display()
             ));
-            report.elapsed_ms = start.elapsed().as_millis() as u64;
-            return report;
-        }
-    };
-    fill(&mut report, &outcome);
-    if let Some((root, paths)) = target.tracked.filter(|(_, p)| !p.is_empty()) {
-        let left = target.budget.saturating_sub(start.elapsed());
-        if let Ok(samples) = measure::tracked_lstat(root, paths, left.mul_f64(0.5)) {
-            report.tracked_lstat = OpStats::from_samples(&samples);
-        }
-        let serial = report.lstat_us().unwrap_or(1.0);
-        if !scratch::interrupted()
-            && let Ok(parallel) = measure::tracked_parallel(root, paths, LSTAT_THREADS, serial)
-            && !parallel.is_empty()
-        {
-            report.parallel_lstat = parallel;
         }
     }
-    report.elapsed_ms = start.elapsed().as_millis() as u64;
-    report
 }
 
 fn fill(report: &mut ProbeReport, o: &measure::Outcome) {
@@ -179,29 +188,57 @@ fn fill(report: &mut ProbeReport, o: &measure::Outcome) {
             write_mib: stat(&s.write_mib)?,
         })
     })();
-    report.parallel_lstat = s
-        .parallel
-        .iter()
-        .filter_map(|(t, runs)| ParallelLstat::from_runs(*t, "scratch", runs))
-        .collect();
+    if report.parallel_lstat.is_empty() {
+        report.parallel_lstat = s
+            .parallel
+            .iter()
+            .filter_map(|(t, runs)| ParallelLstat::from_runs(*t, "scratch", runs))
+            .collect();
+    }
     report.run = o.run.clone();
 }
 
-/// Tracked paths for the lstat sample, or none (not a repository, unreadable index).
-fn tracked_sample(root: &Path) -> Vec<PathBuf> {
-    crate::gitindex::tracked_sample(root, TRACKED_SAMPLE).unwrap_or_default()
+/// What `check` and `probe` learn from the index before measuring anything.
+#[derive(Debug, Default)]
+pub struct Tracked {
+    /// Tracked paths for the `lstat` sample, spread over the index (empty: not a repository,
+    /// unreadable index, nothing tracked).
+    pub sample: Vec<PathBuf>,
+    /// What git's walk covers: tracked files on disk and the directories holding them (root
+    /// included). None when this is not a git worktree.
+    pub shape: Option<(u64, u64)>,
 }
 
-/// What git's walk covers, from the index: (tracked files on disk, directories holding them,
-/// the root included). None when this is not a git worktree.
-pub fn index_shape(root: &Path) -> Option<(u64, u64)> {
-    let all = crate::gitindex::tracked_sample(root, usize::MAX).ok()?;
-    if all.is_empty() {
-        return None;
+impl Tracked {
+    /// One read of the index.
+    pub fn read(root: &Path) -> Self {
+        let all = crate::gitindex::tracked_sample(root, usize::MAX).unwrap_or_default();
+        if all.is_empty() {
+            return Self::default();
+        }
+        let dirs: std::collections::HashSet<&Path> =
+            all.iter().flat_map(|p| p.ancestors().skip(1)).collect();
+        let shape = Some((all.len() as u64, dirs.len().max(1) as u64));
+        let sample = if all.len() <= TRACKED_SAMPLE {
+            all
+        } else {
+            let refs: Vec<&PathBuf> = all.iter().collect();
+            crate::gitindex::spread(&refs, TRACKED_SAMPLE)
+                .into_iter()
+                .cloned()
+                .collect()
+        };
+        Self { sample, shape }
     }
-    let dirs: std::collections::HashSet<&Path> =
-        all.iter().flat_map(|p| p.ancestors().skip(1)).collect();
-    Some((all.len() as u64, dirs.len().max(1) as u64))
+
+    /// The thread counts git's preload-index would use here: the one figure the model needs.
+    pub fn git_threads(&self) -> Vec<usize> {
+        let entries = self.shape.map_or(0, |s| s.0);
+        match crate::model::git_preload_threads(entries) {
+            1 => Vec::new(),
+            t => vec![t],
+        }
+    }
 }
 
 fn mount_of<'a>(table: &'a MountTable, dir: &Path) -> Result<&'a MountEntry> {
@@ -218,12 +255,13 @@ pub fn run_command(env: &HostEnv, global: &GlobalArgs, args: &ProbeArgs) -> Resu
     let dir = location::canonical_dir(&args.dir)?;
     let table = MountTable::read(env)?;
     let mount = mount_of(&table, &dir)?;
-    let sample = tracked_sample(&dir);
+    let tracked = Tracked::read(&dir);
     let report = probe(&Target {
         dir: &dir,
         mount,
         budget: Duration::from_millis(args.probe_budget_ms),
-        tracked: Some((&dir, &sample)),
+        tracked: Some((&dir, &tracked.sample)),
+        threads: LSTAT_THREADS,
     });
     if !global.quiet {
         let text = match global.format {
@@ -250,7 +288,7 @@ pub struct ProbeSet {
     pub baseline_same_mount: bool,
     /// Where the repository would live after a move, for the headline.
     pub baseline_label: Option<String>,
-    /// The fastest of three `git --version` runs: process start-up, independent of the mount.
+    /// The faster of two `git --version` runs: process start-up, independent of the mount.
     pub git_startup_ms: Option<f64>,
     /// Tracked files on disk and the directories holding them (root included), from the index:
     /// what git's walk covers, without `.git` and ignored trees.
@@ -321,10 +359,10 @@ fn choose_baseline<'a>(
     })
 }
 
-/// The fastest of three `git --version` runs: process start-up, which one unlucky schedule on
-/// a busy machine would overstate.
+/// The faster of two `git --version` runs: process start-up, which one unlucky schedule on a
+/// busy machine would overstate.
 fn git_startup_ms() -> Option<f64> {
-    (0..3)
+    (0..2)
         .filter_map(|_| {
             let start = Instant::now();
             let status = std::process::Command::new("git")
@@ -355,7 +393,25 @@ fn label_for(env: &HostEnv, args: &CheckArgs, dir: &Path, repo: &Path) -> String
     }
 }
 
-/// The probes `check` runs: the repository's mount, then the baseline.
+/// Of the `git status` the pilot predicts, the share the whole probe may cost (beyond the
+/// first scratch round on each mount, which always runs): what it predicts must stay dearer
+/// than finding it out.
+pub const PROBE_SHARE: f64 = 0.5;
+
+/// How long the scratch rounds may run once `spent` is gone: a share of the predicted
+/// `git status` when there is a prediction, never more than what is left of `budget`.
+fn rounds_budget(pilot_ms: Option<f64>, spent: Duration, budget: Duration) -> Duration {
+    let left = budget.saturating_sub(spent);
+    match pilot_ms {
+        Some(ms) => Duration::from_secs_f64((ms * PROBE_SHARE / 1e3).max(0.0))
+            .saturating_sub(spent)
+            .min(left),
+        None => left,
+    }
+}
+
+/// The probes `check` runs: the repository's tracked files, a pilot prediction from them that
+/// sizes the rest, the scratch rounds on the repository's mount, then the baseline.
 pub fn for_check(
     env: &HostEnv,
     table: &MountTable,
@@ -367,22 +423,58 @@ pub fn for_check(
     let current_mount = mount_of(table, root)?;
     let baseline = choose_baseline(env, args, table, current_mount)?;
     let budget = Duration::from_millis(args.probe_budget_ms);
-    let sample = tracked_sample(root);
-    let shape = index_shape(root);
-    let current = probe(&Target {
+    let tracked = Tracked::read(root);
+    let threads = tracked.git_threads();
+    let startup = git_startup_ms();
+    let target = Target {
         dir: root,
         mount: current_mount,
         budget,
-        tracked: Some((root, &sample)),
-    });
+        tracked: Some((root, &tracked.sample)),
+        threads: &threads,
+    };
+    let mut current = ProbeReport::empty(root, current_mount);
+    measure_tracked(&mut current, &target, budget.mul_f64(0.3));
+    let pilot = tracked
+        .shape
+        .zip(current.tracked_lstat.as_ref())
+        .map(|((files, dirs), lstat)| {
+            let parallel = current
+                .parallel_lstat
+                .iter()
+                .map(|l| (l.threads, l.per_entry_us))
+                .collect();
+            crate::model::git_status_pilot_ms(
+                files,
+                dirs,
+                lstat.trimmed_mean_us,
+                parallel,
+                startup.unwrap_or(crate::model::GIT_STARTUP_MS),
+            )
+        });
+    measure_scratch(
+        &mut current,
+        &target,
+        rounds_budget(pilot, start.elapsed(), budget),
+    );
+    current.elapsed_ms = start.elapsed().as_millis() as u64;
     let (baseline, baseline_note, same, label) = match baseline {
         Baseline::Probe(dir, mount) => {
-            let report = probe(&Target {
+            let begun = Instant::now();
+            let mut report = ProbeReport::empty(&dir, mount);
+            let target = Target {
                 dir: &dir,
                 mount,
                 budget,
                 tracked: None,
-            });
+                threads: &threads,
+            };
+            measure_scratch(
+                &mut report,
+                &target,
+                rounds_budget(pilot, start.elapsed(), budget),
+            );
+            report.elapsed_ms = begun.elapsed().as_millis() as u64;
             let label = label_for(env, args, &dir, root);
             (Some(report), None, false, Some(label))
         }
@@ -398,9 +490,9 @@ pub fn for_check(
         baseline_note,
         baseline_same_mount: same,
         baseline_label: label,
-        git_startup_ms: git_startup_ms(),
-        index_files: shape.map(|s| s.0),
-        index_dirs: shape.map(|s| s.1),
+        git_startup_ms: startup,
+        index_files: tracked.shape.map(|s| s.0),
+        index_dirs: tracked.shape.map(|s| s.1),
         elapsed_ms: start.elapsed().as_millis() as u64,
     })
 }
@@ -428,4 +520,36 @@ pub fn predict(
     let mut repo = RepoFigures::from_scan(scan, lock, git_dir_files);
     repo.refine_with_index(probes.index_files, probes.index_dirs);
     Some(model::predict(&repo, &current, baseline.as_ref(), startup))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: fn(u64) -> Duration = Duration::from_millis;
+
+    #[test]
+    fn rounds_get_a_share_of_the_predicted_status_within_the_budget() {
+        // A 1 s git status leaves 500 ms for the whole probe; 100 ms are spent already.
+        assert_eq!(rounds_budget(Some(1000.0), MS(100), MS(700)), MS(400));
+        // The user's budget still caps it.
+        assert_eq!(rounds_budget(Some(10_000.0), MS(100), MS(700)), MS(600));
+        // A fast disk: the share is spent, so only the first round runs.
+        assert_eq!(rounds_budget(Some(10.0), MS(8), MS(700)), Duration::ZERO);
+        // Nothing to predict (not a repository): the budget decides.
+        assert_eq!(rounds_budget(None, MS(100), MS(700)), MS(600));
+        assert_eq!(rounds_budget(None, MS(900), MS(700)), Duration::ZERO);
+    }
+
+    #[test]
+    fn git_threads_follow_the_index_size() {
+        let shape = |n| Tracked {
+            sample: Vec::new(),
+            shape: Some((n, 1)),
+        };
+        assert!(shape(999).git_threads().is_empty());
+        assert_eq!(shape(1000).git_threads(), vec![2]);
+        assert_eq!(shape(1_000_000).git_threads(), vec![20]);
+        assert!(Tracked::default().git_threads().is_empty());
+    }
 }
