@@ -11,7 +11,8 @@
 # is the first status after a move.
 #
 # Usage: bench/accuracy.sh [RUNS] [SCALE]     (defaults 5 and 0.05; needs /dev/fuse, fusermount3,
-#        git, python3; WORK=DIR to build the repositories somewhere else than /var/tmp)
+#        git, python3; WORK=DIR to build the repositories somewhere else than /var/tmp; LOOSE=1
+#        keeps every object loose instead of packing them as a clone would)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-5}
@@ -47,6 +48,8 @@ PY
     git -C "$1" init -q
     git -C "$1" add -A
     git -C "$1" -c gc.auto=0 -c maintenance.auto=false -c user.name=bench -c user.email=bench@example.invalid commit -q -m init
+    # Packed, as a clone is: ten thousand loose objects would be a repository nobody has.
+    [ "${LOOSE:-0}" = 1 ] || git -C "$1" gc -q
     echo modified >>"$1/src/d000/f005.txt"
 }
 

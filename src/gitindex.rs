@@ -269,13 +269,52 @@ fn index_prefix(prefix: &Path) -> Vec<u8> {
     p
 }
 
+/// The sizes git recorded for tracked files, for a scan that need not `lstat` them: what git
+/// status itself trusts until the file's stat data changes.
+pub struct IndexSizes {
+    index: Index,
+    /// The scanned root's place in the worktree, slash-terminated (empty at the top).
+    prefix: Vec<u8>,
+}
+
+impl IndexSizes {
+    /// The recorded size of the regular file at `path` (relative to the scanned root, bytes as
+    /// on disk). None when git has no usable size: untracked, a symlink or submodule, outside a
+    /// sparse checkout, intent-to-add, in conflict, or 0, which is also how git marks an entry
+    /// it must re-check ("racily clean").
+    pub fn size(&self, path: &[u8], scratch: &mut Vec<u8>) -> Option<u64> {
+        scratch.clear();
+        scratch.extend_from_slice(&self.prefix);
+        scratch.extend_from_slice(path);
+        let state = self.index.state();
+        let entry = state.entry_by_path(scratch.as_bstr())?;
+        let usable = matches!(entry.mode, Mode::FILE | Mode::FILE_EXECUTABLE)
+            && entry.stage_raw() == 0
+            && !entry
+                .flags
+                .intersects(Flags::SKIP_WORKTREE | Flags::INTENT_TO_ADD)
+            && entry.stat.size > 0;
+        usable.then_some(u64::from(entry.stat.size))
+    }
+}
+
+/// The index's summary and, when there is an index, its recorded sizes.
+pub fn read(repo: &Repo) -> Result<(IndexSummary, Option<IndexSizes>), String> {
+    let Some(index) = open_index(repo)? else {
+        return Ok((IndexSummary::default(), None));
+    };
+    let prefix = index_prefix(&repo.prefix);
+    let summary = summary_of(&index, &prefix);
+    Ok((summary, Some(IndexSizes { index, prefix })))
+}
+
 /// Counts the index's entries and says what the count means.
 pub fn summarize(repo: &Repo) -> Result<IndexSummary, String> {
-    let Some(index) = open_index(repo)? else {
-        return Ok(IndexSummary::default());
-    };
+    read(repo).map(|(summary, _)| summary)
+}
+
+fn summary_of(index: &Index, prefix: &[u8]) -> IndexSummary {
     let file = index.state();
-    let prefix = index_prefix(&repo.prefix);
     let mut s = IndexSummary {
         version: index.version,
         header_entries: index.header_entries,
@@ -286,7 +325,7 @@ pub fn summarize(repo: &Repo) -> Result<IndexSummary, String> {
     };
     for entry in file.entries() {
         let path = entry.path(file);
-        if !path.starts_with(&prefix) {
+        if !path.starts_with(prefix) {
             continue;
         }
         s.entries_under_root += 1;
@@ -303,7 +342,7 @@ pub fn summarize(repo: &Repo) -> Result<IndexSummary, String> {
             s.conflict_entries += 1;
         }
     }
-    Ok(s)
+    s
 }
 
 /// Up to `max` tracked paths (relative to `root`, which is worktree-relative when `root` is the

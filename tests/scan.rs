@@ -520,3 +520,68 @@ fn quiet_prints_nothing() {
     assert!(out.status.success());
     assert!(out.stdout.is_empty() && out.stderr.is_empty());
 }
+
+/// Bytes of the worktree outside `.git`, from `du`'s apparent sizes: the peer the scan agrees with.
+fn du_bytes_outside_git(dir: &Path) -> u64 {
+    let out = Process::new("du")
+        .args(["-s", "-b", "--apparent-size", "--exclude=.git"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.split_whitespace().next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn tracked_sizes_come_from_the_index_and_untracked_ones_from_lstat() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("r");
+    fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q"]);
+    for (i, size) in [10usize, 200, 3000, 1].iter().enumerate() {
+        write(&repo.join(format!("src/f{i}.txt")), &vec![b'a'; *size]);
+    }
+    write(&repo.join("empty.txt"), b"");
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "sizes"]);
+    // A refreshed index: no entry is racily clean (size 0, which the scan must not trust).
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    git(&repo, &["update-index", "--really-refresh"]);
+    write(&repo.join("untracked/new.bin"), &[0u8; 777]);
+    // Executable and staged-only files are tracked too.
+    write(&repo.join("run.sh"), b"#!/bin/sh\n");
+    git(&repo, &["update-index", "--add", "--chmod=+x", "run.sh"]);
+
+    let s = check_json(&repo, &[]);
+    // Four sized files and run.sh come from the index; the empty file (size 0) and the
+    // untracked one need an lstat.
+    assert_eq!(n(&s["index_sized_files"]), 5);
+    let git_bytes = n(&s["git_dir_bytes"]);
+    assert_eq!(
+        n(&s["bytes"]) - git_bytes,
+        du_bytes_outside_git(&repo) - dirs_bytes(&repo)
+    );
+    assert_eq!(
+        n(&s["bytes"]) - git_bytes,
+        10 + 200 + 3000 + 1 + 777 + b"#!/bin/sh\n".len() as u64
+    );
+    assert!(s["complete"].as_bool().unwrap());
+
+    // Outside a repository nothing is index-sized.
+    let plain = tmp.path().join("plain");
+    write(&plain.join("a.txt"), b"abc");
+    let s = check_json(&plain, &[]);
+    assert_eq!(n(&s["index_sized_files"]), 0);
+    assert_eq!(n(&s["bytes"]), 3);
+}
+
+/// `du -b` counts directories' own sizes; the scan counts regular files only.
+fn dirs_bytes(dir: &Path) -> u64 {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_entry(|e| e.file_name() != ".git")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_dir())
+        .map(|e| e.metadata().unwrap().len())
+        .sum()
+}

@@ -173,6 +173,10 @@ pub struct ScanReport {
     pub unvisited_dirs: u64,
     /// Files the budget left without an `lstat` (their sizes are estimated).
     pub unstatted_files: u64,
+    /// Tracked files whose size is the one the git index records, read instead of an `lstat`
+    /// each (git status trusts the same record); a file changed since git last looked at it
+    /// counts at its recorded size.
+    pub index_sized_files: u64,
     /// Entries that vanished or could not be examined during the walk.
     pub errors: u64,
     pub unreadable_dirs: Vec<Unreadable>,
@@ -203,7 +207,7 @@ pub fn scan_with(root: &Path, options: &ScanOptions, engine: Engine) -> ScanRepo
         ..ScanReport::default()
     };
 
-    let (mut git, git_paths) = git_facts(&root);
+    let (mut git, git_paths, sizes) = git_facts(&root);
     if let Some(g) = &git {
         report.tracked = g.index.as_ref().map(|i| i.entries_under_root);
     }
@@ -215,6 +219,7 @@ pub fn scan_with(root: &Path, options: &ScanOptions, engine: Engine) -> ScanRepo
         engine != Engine::Sequential,
         &live,
         git_paths.clone(),
+        sizes.as_ref(),
     );
     let (subtree, outside) = progress::show_while(&live, options.progress, || {
         run_on(engine, || {
@@ -267,10 +272,10 @@ fn run_on<T: Send>(engine: Engine, work: impl FnOnce() -> T + Send) -> T {
     }
 }
 
-fn git_facts(root: &Path) -> (Option<GitReport>, GitPaths) {
+fn git_facts(root: &Path) -> (Option<GitReport>, GitPaths, Option<gitindex::IndexSizes>) {
     let repo = match gitindex::discover(root) {
         Ok(Some(repo)) => repo,
-        Ok(None) => return (None, GitPaths::default()),
+        Ok(None) => return (None, GitPaths::default(), None),
         Err(e) => {
             let report = GitReport {
                 kind: RepoKind::Repository,
@@ -287,14 +292,14 @@ fn git_facts(root: &Path) -> (Option<GitReport>, GitPaths) {
                 estimated: false,
                 error: Some(e),
             };
-            return (Some(report), GitPaths::default());
+            return (Some(report), GitPaths::default(), None);
         }
     };
     let common =
         std::fs::canonicalize(&repo.common_dir).unwrap_or_else(|_| repo.common_dir.clone());
-    let (index, index_error) = match gitindex::summarize(&repo) {
-        Ok(summary) => (Some(summary), None),
-        Err(e) => (None, Some(e)),
+    let (index, index_error, sizes) = match gitindex::read(&repo) {
+        Ok((summary, sizes)) => (Some(summary), None, sizes),
+        Err(e) => (None, Some(e), None),
     };
     let objects = common.join("objects");
     let paths = GitPaths {
@@ -317,7 +322,7 @@ fn git_facts(root: &Path) -> (Option<GitReport>, GitPaths) {
         estimated: false,
         error: None,
     };
-    (Some(report), paths)
+    (Some(report), paths, sizes)
 }
 
 fn take<T>(m: &std::sync::Mutex<Vec<T>>) -> Vec<T> {
@@ -345,6 +350,7 @@ fn collect(
     report.hardlinks = walker.hardlinks.load(Relaxed);
     report.unvisited_dirs = walker.unvisited_dirs.load(Relaxed);
     report.unstatted_files = walker.unstatted_files.load(Relaxed);
+    report.index_sized_files = walker.index_sized.load(Relaxed);
     report.errors = walker.errors.load(Relaxed);
 
     let mut unreadable: Vec<(PathBuf, String)> = take(&walker.unreadable);
