@@ -29,11 +29,13 @@ pub const GIT_STARTUP_MS: f64 = 1.5;
 pub const GIT_SETUP_STARTUPS: f64 = 1.0;
 /// Bytes per index entry (62 fixed + the path), for reading and writing the index.
 pub const INDEX_BYTES_PER_ENTRY: f64 = 100.0;
-/// CPU per index entry: parsing it, comparing stat data, the HEAD/index comparison (fitted to
-/// git 2.47's trace2 regions on a 10,000-file repository on ext4).
-pub const CPU_US_PER_ENTRY: f64 = 2.0;
+/// CPU per index entry beyond its `lstat`: parsing it, comparing stat data, the leading-path
+/// checks of preload, the HEAD/index comparison. Fitted, with the next one, to git 2.47 on a
+/// 10,000-file repository on this project's 2-core ext4 machines (`bench/accuracy.sh`, whose
+/// measured `git status` there ranged 30-47 ms with the machine's pace).
+pub const CPU_US_PER_ENTRY: f64 = 0.7;
 /// CPU per listed worktree entry: the index lookup and the ignore rules.
-pub const CPU_US_PER_LISTED: f64 = 1.5;
+pub const CPU_US_PER_LISTED: f64 = 0.6;
 /// SHA-1 (collision-detecting) throughput, bytes per microsecond.
 pub const HASH_BYTES_PER_US: f64 = 500.0;
 /// zlib inflate + hash throughput when checking files out, bytes per microsecond.

@@ -299,20 +299,23 @@ pub fn parallel_lstat(
     if paths.is_empty() || threads == 0 {
         return None;
     }
-    // About 2 ms of calls per thread: enough to swamp thread wake-up on a fast disk, few
-    // enough to stay cheap where one call is a millisecond round trip.
-    // At least 64 calls per run in all, so the 2-thread figure git uses for 1,000 to 1,499
-    // entries is not two handfuls of calls.
-    let per_thread = ((2_000.0 / serial_us.max(0.1)) as usize)
-        .clamp(16, 512)
+    // About 3 ms of calls in all, as one thread would make them: enough to swamp thread
+    // wake-up on a fast disk, few enough to stay cheap where one call is a millisecond round
+    // trip. Never more than git's 500 per thread, at least 16, and 64 per run in all, so the
+    // 2-thread figure git uses for 1,000 to 1,499 entries is not two handfuls of calls.
+    let per_thread = ((3_000.0 / serial_us.max(0.1)) as usize / threads)
+        .clamp(16, 500)
         .max(64 / threads);
-    let barrier = Barrier::new(threads + 1);
-    let (wall, done) = std::thread::scope(|scope| {
+    let barrier = Barrier::new(threads);
+    // Each thread notes when it began and ended: a main thread that wakes up late after the
+    // barrier (20 threads on 2 cores) would otherwise miss work already done.
+    let runs: Vec<(Instant, Instant, u64)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let barrier = &barrier;
                 scope.spawn(move || {
                     barrier.wait();
+                    let began = Instant::now();
                     let offset = t * paths.len() / threads;
                     let mut ok = 0u64;
                     for k in 0..per_thread {
@@ -323,15 +326,16 @@ pub fn parallel_lstat(
                             ok += 1;
                         }
                     }
-                    ok
+                    (began, Instant::now(), ok)
                 })
             })
             .collect();
-        barrier.wait();
-        let start = Instant::now();
-        let done: u64 = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
-        (us(start), done)
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
     });
+    let began = runs.iter().map(|r| r.0).min()?;
+    let ended = runs.iter().map(|r| r.1).max()?;
+    let done: u64 = runs.iter().map(|r| r.2).sum();
+    let wall = ended.duration_since(began).as_secs_f64() * 1e6;
     (done > 0).then(|| wall / done as f64)
 }
 
@@ -361,7 +365,8 @@ pub fn tracked_lstat(
     Ok(samples)
 }
 
-/// Parallel `lstat` of the tracked sample at each thread count, three runs each.
+/// Parallel `lstat` of the tracked sample at each thread count: the median of five runs where
+/// a run is cheap (a local disk), of three where it is not.
 pub fn tracked_parallel(
     root: &Path,
     paths: &[PathBuf],
@@ -372,7 +377,7 @@ pub fn tracked_parallel(
     Ok(threads
         .iter()
         .filter_map(|&t| {
-            let runs: Vec<f64> = (0..3)
+            let runs: Vec<f64> = (0..if serial_us < 50.0 { 5 } else { 3 })
                 .filter_map(|_| parallel_lstat(&dir, paths, t, serial_us))
                 .collect();
             ParallelLstat::from_runs(t, "tracked", &runs)

@@ -133,11 +133,34 @@ fn measure_tracked(report: &mut ProbeReport, target: &Target, limit: Duration) {
         report.tracked_lstat = OpStats::from_samples(&samples);
     }
     let serial = report.lstat_us().unwrap_or(1.0);
-    if !scratch::interrupted()
+    if serial < CPU_BOUND_US {
+        report.parallel_lstat = cpu_bound(target.threads, serial);
+    } else if !scratch::interrupted()
         && let Ok(parallel) = measure::tracked_parallel(root, paths, target.threads, serial)
     {
         report.parallel_lstat = parallel;
     }
+}
+
+/// Below this serial `lstat` latency a call is CPU work in the kernel, not a wait on a device
+/// or a server, so threads help only as far as there are cores.
+pub const CPU_BOUND_US: f64 = 50.0;
+
+/// Parallel `lstat` where it is CPU-bound: the serial figure over the cores the threads can
+/// use. Measuring it would take git's own 500 calls per thread to get past the threads'
+/// start-up on a fast disk, which costs as much as the preload it predicts.
+fn cpu_bound(threads: &[usize], serial_us: f64) -> Vec<ParallelLstat> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    threads
+        .iter()
+        .map(|&t| ParallelLstat {
+            threads: t,
+            per_entry_us: serial_us / t.min(cores).max(1) as f64,
+            spread: 0.0,
+            samples: 0,
+            source: "cores",
+        })
+        .collect()
 }
 
 /// The scratch rounds: one at least, more while `budget` allows and the figures move. The
@@ -189,11 +212,18 @@ fn fill(report: &mut ProbeReport, o: &measure::Outcome) {
         })
     })();
     if report.parallel_lstat.is_empty() {
-        report.parallel_lstat = s
-            .parallel
-            .iter()
-            .filter_map(|(t, runs)| ParallelLstat::from_runs(*t, "scratch", runs))
-            .collect();
+        let serial = report.ops.as_ref().map(|o| o.lstat.median_us);
+        report.parallel_lstat = match serial {
+            Some(us) if us < CPU_BOUND_US => {
+                let threads: Vec<usize> = s.parallel.iter().map(|(t, _)| *t).collect();
+                cpu_bound(&threads, us)
+            }
+            _ => s
+                .parallel
+                .iter()
+                .filter_map(|(t, runs)| ParallelLstat::from_runs(*t, "scratch", runs))
+                .collect(),
+        };
     }
     report.run = o.run.clone();
 }

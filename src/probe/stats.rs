@@ -66,7 +66,8 @@ pub struct ParallelLstat {
     pub per_entry_us: f64,
     pub spread: f64,
     pub samples: u64,
-    /// `tracked` (the repository's own files) or `scratch` (the probe's files).
+    /// `tracked` (the repository's own files), `scratch` (the probe's files), or `cores` (not
+    /// measured: on a local disk, the serial figure over the cores the threads can use).
     pub source: &'static str,
 }
 
