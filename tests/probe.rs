@@ -225,7 +225,10 @@ fn probe_times_the_repositorys_tracked_files() {
         assert_eq!(l["source"], "cores", "{l}");
         let threads = l["threads"].as_u64().unwrap() as usize;
         let want = serial / threads.min(cores) as f64;
-        assert!((l["per_entry_us"].as_f64().unwrap() - want).abs() < 1e-9, "{l}");
+        assert!(
+            (l["per_entry_us"].as_f64().unwrap() - want).abs() < 1e-9,
+            "{l}"
+        );
     }
 }
 
@@ -350,11 +353,16 @@ fn slowfs_repository_is_predicted_much_slower_than_tmpfs_and_ext4() {
     assert!(git_status_speedup(&fast_v) < 3.0, "{:#}", fast_v["predict"]);
     // Where a call waits on the mount, the overlap is measured on the repository's own files,
     // with the two threads git's preload uses for 1,000 entries.
-    let slow_parallel = slow_v["probe"]["current"]["parallel_lstat"].as_array().unwrap();
+    let slow_parallel = slow_v["probe"]["current"]["parallel_lstat"]
+        .as_array()
+        .unwrap();
     assert_eq!(slow_parallel.len(), 1, "{slow_parallel:?}");
     assert_eq!(slow_parallel[0]["source"], "tracked");
     assert_eq!(slow_parallel[0]["threads"], 2);
-    assert_eq!(ext4_v["probe"]["current"]["parallel_lstat"][0]["source"], "cores");
+    assert_eq!(
+        ext4_v["probe"]["current"]["parallel_lstat"][0]["source"],
+        "cores"
+    );
     for v in [&slow_v, &fast_v, &ext4_v] {
         assert_eq!(v["predict"]["inputs"]["tracked"], 1000);
         assert_eq!(v["probe"]["current"]["verify_errors"], 0);
