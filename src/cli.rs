@@ -66,7 +66,8 @@ pub struct CheckArgs {
     /// Stop scanning after this many milliseconds and extrapolate.
     #[arg(long, value_name = "MS", default_value_t = 3000)]
     pub scan_budget_ms: u64,
-    /// Time budget for each probe, in milliseconds.
+    /// Most each probe may take, in milliseconds; in a repository it also stays under half of
+    /// the `git status` it predicts.
     #[arg(long, value_name = "MS", default_value_t = 700)]
     pub probe_budget_ms: u64,
     /// Directory on the Linux disk to compare against (default: a scratch folder under $HOME).
