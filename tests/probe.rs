@@ -215,21 +215,13 @@ fn probe_times_the_repositorys_tracked_files() {
         "{:#}",
         v["tracked_lstat"]
     );
-    // On a local disk lstat is CPU work: the parallel figures are the serial one over the
-    // cores, not a measurement (which would cost as much as the preload it predicts).
-    let serial = v["tracked_lstat"]["median_us"].as_f64().unwrap();
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // `probe` measures the overlap at every thread count, on the repository's own files.
     let parallel = v["parallel_lstat"].as_array().unwrap();
     assert_eq!(parallel.len(), 3);
-    for l in parallel {
-        assert_eq!(l["source"], "cores", "{l}");
-        let threads = l["threads"].as_u64().unwrap() as usize;
-        let want = serial / threads.min(cores) as f64;
-        assert!(
-            (l["per_entry_us"].as_f64().unwrap() - want).abs() < 1e-9,
-            "{l}"
-        );
-    }
+    assert!(
+        parallel.iter().all(|l| l["source"] == "tracked"),
+        "{parallel:?}"
+    );
 }
 
 #[test]
@@ -359,10 +351,16 @@ fn slowfs_repository_is_predicted_much_slower_than_tmpfs_and_ext4() {
     assert_eq!(slow_parallel.len(), 1, "{slow_parallel:?}");
     assert_eq!(slow_parallel[0]["source"], "tracked");
     assert_eq!(slow_parallel[0]["threads"], 2);
-    assert_eq!(
-        ext4_v["probe"]["current"]["parallel_lstat"][0]["source"],
-        "cores"
-    );
+    // On a local disk `check` does not measure it: lstat is CPU work there, so the figure is
+    // the serial one over the cores.
+    let ext4_current = &ext4_v["probe"]["current"];
+    assert_eq!(ext4_current["parallel_lstat"][0]["source"], "cores");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let want = ext4_current["tracked_lstat"]["median_us"].as_f64().unwrap() / 2.min(cores) as f64;
+    let got = ext4_current["parallel_lstat"][0]["per_entry_us"]
+        .as_f64()
+        .unwrap();
+    assert!((got - want).abs() < 1e-9, "{got} vs {want}");
     for v in [&slow_v, &fast_v, &ext4_v] {
         assert_eq!(v["predict"]["inputs"]["tracked"], 1000);
         assert_eq!(v["probe"]["current"]["verify_errors"], 0);

@@ -73,6 +73,9 @@ pub struct Target<'a> {
     pub tracked: Option<(&'a Path, &'a [PathBuf])>,
     /// Thread counts for the parallel `lstat` figures.
     pub threads: &'a [usize],
+    /// On a local disk, derive the parallel figures from the cores instead of measuring them:
+    /// `check` must cost less than what it predicts; `wsl-place probe` measures everything.
+    pub derive_cpu_bound: bool,
 }
 
 impl ProbeReport {
@@ -133,7 +136,7 @@ fn measure_tracked(report: &mut ProbeReport, target: &Target, limit: Duration) {
         report.tracked_lstat = OpStats::from_samples(&samples);
     }
     let serial = report.lstat_us().unwrap_or(1.0);
-    if serial < CPU_BOUND_US {
+    if target.derive_cpu_bound && serial < CPU_BOUND_US {
         report.parallel_lstat = cpu_bound(target.threads, serial);
     } else if !scratch::interrupted()
         && let Ok(parallel) = measure::tracked_parallel(root, paths, target.threads, serial)
@@ -184,7 +187,7 @@ fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Duration) 
     let outcome = measure::rounds(scratch.path(), budget, threads);
     report.cleaned = scratch.remove();
     match outcome {
-        Ok(o) => fill(report, &o),
+        Ok(o) => fill(report, &o, target.derive_cpu_bound),
         Err(e) => {
             scratch::exit_if_interrupted();
             report.skipped = Some(format!(
@@ -195,7 +198,7 @@ fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Duration) 
     }
 }
 
-fn fill(report: &mut ProbeReport, o: &measure::Outcome) {
+fn fill(report: &mut ProbeReport, o: &measure::Outcome, derive_cpu_bound: bool) {
     let s = &o.samples;
     let stat = OpStats::from_samples;
     report.ops = (|| {
@@ -214,7 +217,7 @@ fn fill(report: &mut ProbeReport, o: &measure::Outcome) {
     if report.parallel_lstat.is_empty() {
         let serial = report.ops.as_ref().map(|o| o.lstat.median_us);
         report.parallel_lstat = match serial {
-            Some(us) if us < CPU_BOUND_US => {
+            Some(us) if derive_cpu_bound && us < CPU_BOUND_US => {
                 let threads: Vec<usize> = s.parallel.iter().map(|(t, _)| *t).collect();
                 cpu_bound(&threads, us)
             }
@@ -292,6 +295,7 @@ pub fn run_command(env: &HostEnv, global: &GlobalArgs, args: &ProbeArgs) -> Resu
         budget: Duration::from_millis(args.probe_budget_ms),
         tracked: Some((&dir, &tracked.sample)),
         threads: LSTAT_THREADS,
+        derive_cpu_bound: false,
     });
     if !global.quiet {
         let text = match global.format {
@@ -462,6 +466,7 @@ pub fn for_check(
         budget,
         tracked: Some((root, &tracked.sample)),
         threads: &threads,
+        derive_cpu_bound: true,
     };
     let mut current = ProbeReport::empty(root, current_mount);
     measure_tracked(&mut current, &target, budget.mul_f64(0.3));
@@ -498,6 +503,7 @@ pub fn for_check(
                 budget,
                 tracked: None,
                 threads: &threads,
+                derive_cpu_bound: true,
             };
             measure_scratch(
                 &mut report,
