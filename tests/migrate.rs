@@ -15,6 +15,22 @@ fn run(args: &[&std::ffi::OsStr], home: &Path) -> std::process::Output {
         .expect("run wsl-place")
 }
 
+/// `migrate SOURCE --to DEST` and then `extra`.
+fn migrate_args<'a>(
+    source: &'a Path,
+    dest: &'a Path,
+    extra: &[&'a str],
+) -> Vec<&'a std::ffi::OsStr> {
+    let mut args = vec![
+        os("migrate"),
+        source.as_os_str(),
+        os("--to"),
+        dest.as_os_str(),
+    ];
+    args.extend(extra.iter().map(|e| os(*e)));
+    args
+}
+
 fn os<S: AsRef<std::ffi::OsStr> + ?Sized>(s: &S) -> &std::ffi::OsStr {
     s.as_ref()
 }
@@ -92,16 +108,7 @@ fn refuses_existing_destination_and_destination_inside_source() {
     write(&source.join("a"), b"a");
     let taken = tmp.path().join("taken");
     std::fs::create_dir_all(&taken).unwrap();
-    let out = run(
-        &[
-            os("migrate"),
-            source.as_os_str(),
-            os("--to"),
-            taken.as_os_str(),
-            os("--yes"),
-        ],
-        tmp.path(),
-    );
+    let out = run(&migrate_args(&source, &taken, &["--yes"]), tmp.path());
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("already exists"),
@@ -110,16 +117,7 @@ fn refuses_existing_destination_and_destination_inside_source() {
     );
 
     let inside = source.join("moved");
-    let out = run(
-        &[
-            os("migrate"),
-            source.as_os_str(),
-            os("--to"),
-            inside.as_os_str(),
-            os("--yes"),
-        ],
-        tmp.path(),
-    );
+    let out = run(&migrate_args(&source, &inside, &["--yes"]), tmp.path());
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("inside the source"),
@@ -129,12 +127,7 @@ fn refuses_existing_destination_and_destination_inside_source() {
     assert!(!inside.exists());
 
     let out = run(
-        &[
-            os("migrate"),
-            source.as_os_str(),
-            os("--to"),
-            tmp.path().join("new").as_os_str(),
-        ],
+        &migrate_args(&source, &tmp.path().join("new"), &[]),
         tmp.path(),
     );
     assert_eq!(
@@ -200,15 +193,11 @@ fn skip_node_modules_leaves_it_behind_and_remove_source_deletes_only_the_manifes
     mkfifo(&source.join("lib/fifo"));
     let dest = tmp.path().join("out/app");
     let out = run(
-        &[
-            os("migrate"),
-            source.as_os_str(),
-            os("--to"),
-            dest.as_os_str(),
-            os("--yes"),
-            os("--skip-node-modules"),
-            os("--remove-source"),
-        ],
+        &migrate_args(
+            &source,
+            &dest,
+            &["--yes", "--skip-node-modules", "--remove-source"],
+        ),
         tmp.path(),
     );
     assert!(out.status.success(), "{}", text(&out));
@@ -246,16 +235,7 @@ fn windows_clone_settings_are_reset_and_modes_restored_from_the_index() {
     git(&source, &["config", "core.ignorecase", "true"]);
     git(&source, &["config", "core.autocrlf", "true"]);
     let dest = tmp.path().join("out/app");
-    let out = run(
-        &[
-            os("migrate"),
-            source.as_os_str(),
-            os("--to"),
-            dest.as_os_str(),
-            os("--yes"),
-        ],
-        tmp.path(),
-    );
+    let out = run(&migrate_args(&source, &dest, &["--yes"]), tmp.path());
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(git(&dest, &["config", "core.filemode"]).trim(), "true");
     assert_eq!(git(&dest, &["config", "core.ignorecase"]).trim(), "false");
@@ -290,16 +270,7 @@ fn refuses_before_copying_when_space_is_short() {
     write(&source.join("big"), &bytes(1, 3 * 1024 * 1024));
     let small = Tmpfs::mount(&tmp.path().join("small"), "1m");
     let dest = small.0.join("app");
-    let out = run(
-        &[
-            os("migrate"),
-            source.as_os_str(),
-            os("--to"),
-            dest.as_os_str(),
-            os("--yes"),
-        ],
-        tmp.path(),
-    );
+    let out = run(&migrate_args(&source, &dest, &["--yes"]), tmp.path());
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("not enough space"),
@@ -331,13 +302,7 @@ fn enospc_mid_copy_keeps_staging_for_resume_or_abort() {
         return;
     };
     let dest = fs.mountpoint().join("app");
-    let args = [
-        os("migrate"),
-        source.as_os_str(),
-        os("--to"),
-        dest.as_os_str(),
-        os("--yes"),
-    ];
+    let args = migrate_args(&source, &dest, &["--yes"]);
     let out = run(&args, tmp.path());
     assert_eq!(out.status.code(), Some(3), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -377,13 +342,7 @@ fn unreadable_source_files_are_listed_and_block_finalising() {
     };
     let source = fs.mountpoint().to_path_buf();
     let dest = tmp.path().join("out/app");
-    let args = [
-        os("migrate"),
-        source.as_os_str(),
-        os("--to"),
-        dest.as_os_str(),
-        os("--yes"),
-    ];
+    let args = migrate_args(&source, &dest, &["--yes"]);
     let out = run(&args, tmp.path());
     assert!(!out.status.success(), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -439,13 +398,7 @@ fn prints_the_windows_path_of_the_new_location_on_wsl() {
     write(&source.join("a.txt"), b"a");
     let dest = tmp.path().join("linux/app");
     let out = wsl_place()
-        .args([
-            os("migrate"),
-            source.as_os_str(),
-            os("--to"),
-            dest.as_os_str(),
-            os("--yes"),
-        ])
+        .args(migrate_args(&source, &dest, &["--yes"]))
         .env("WSL_PLACE_PROC_ROOT", &proc_root)
         .env("WSL_DISTRO_NAME", "Ubuntu-24.04")
         .env("HOME", tmp.path())
@@ -485,16 +438,7 @@ fn a_file_that_keeps_changing_is_reported_and_blocks_finalising() {
         })
     };
     let dest = tmp.path().join("out/app");
-    let out = run(
-        &[
-            os("migrate"),
-            source.as_os_str(),
-            os("--to"),
-            dest.as_os_str(),
-            os("--yes"),
-        ],
-        tmp.path(),
-    );
+    let out = run(&migrate_args(&source, &dest, &["--yes"]), tmp.path());
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     writer.join().unwrap();
     assert!(!out.status.success(), "{}", text(&out));
@@ -507,16 +451,7 @@ fn a_file_that_keeps_changing_is_reported_and_blocks_finalising() {
     );
 
     // Once the writer is done, the same command resumes and finishes with the file as it is now.
-    let out = run(
-        &[
-            os("migrate"),
-            source.as_os_str(),
-            os("--to"),
-            dest.as_os_str(),
-            os("--yes"),
-        ],
-        tmp.path(),
-    );
+    let out = run(&migrate_args(&source, &dest, &["--yes"]), tmp.path());
     assert!(out.status.success(), "{}", text(&out));
     assert_same_tree(&source, &dest, &[]);
 }

@@ -2,9 +2,11 @@
 //! ext4 and the slowfs emulator. Root-only mounts skip with a printed reason unless
 //! WSL_PLACE_REQUIRE_FUSE=1 (CI), where a skip is a failure.
 
+mod gitrepo;
 mod support;
 
 use assert_cmd::Command;
+use gitrepo::files_repo;
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -84,36 +86,6 @@ impl Drop for Mount {
     fn drop(&mut self) {
         let _ = Std::new("umount").arg("-l").arg(&self.point).status();
     }
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let ok = Std::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
-        .args(["-c", "gc.auto=0"])
-        .args(args)
-        .status()
-        .expect("git")
-        .success();
-    assert!(ok, "git {args:?} in {}", dir.display());
-}
-
-/// A committed repository of `n` files in directories of 100, one file modified.
-fn make_repo(dir: &Path, n: usize) {
-    for i in 0..n {
-        let d = dir.join(format!("src/d{:03}", i / 100));
-        std::fs::create_dir_all(&d).unwrap();
-        std::fs::write(
-            d.join(format!("f{:03}.txt", i % 100)),
-            format!("file {i}\n"),
-        )
-        .unwrap();
-    }
-    git(dir, &["init", "-q"]);
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-q", "-m", "init"]);
-    std::fs::write(dir.join("src/d000/f000.txt"), "changed\n").unwrap();
 }
 
 fn leftovers(dir: &Path) -> Vec<String> {
@@ -208,7 +180,7 @@ fn probe_measures_every_operation_verifies_and_cleans_up() {
 #[test]
 fn probe_times_the_repositorys_tracked_files() {
     let dir = tempfile::tempdir().unwrap();
-    make_repo(dir.path(), 150);
+    files_repo(dir.path(), 150);
     let v = probe_json(dir.path(), "300");
     assert_eq!(
         v["tracked_lstat"]["samples"], 150,
@@ -261,7 +233,7 @@ fn no_probe_leaves_probe_and_predict_out() {
 fn tmpfs_baseline_is_refused_with_a_reason() {
     let Some(home) = Mount::tmpfs() else { return };
     let repo = tempfile::tempdir().unwrap();
-    make_repo(repo.path(), 50);
+    files_repo(repo.path(), 50);
     let v = check_json(repo.path(), &home.point, &[]);
     assert!(v["probe"]["baseline"].is_null());
     let note = v["probe"]["baseline_note"].as_str().unwrap();
@@ -279,7 +251,7 @@ fn same_mount_baseline_says_so_and_compares_equal() {
     let Some(disk) = Mount::ext4() else { return };
     let repo = disk.point.join("repo");
     std::fs::create_dir(&repo).unwrap();
-    make_repo(&repo, 50);
+    files_repo(&repo, 50);
     let home = disk.point.join("home");
     std::fs::create_dir(&home).unwrap();
     let v = check_json(&repo, &home, &[]);
@@ -303,7 +275,7 @@ fn slowfs_repository_is_predicted_much_slower_than_tmpfs_and_ext4() {
     let root = tempfile::tempdir().unwrap();
     let (backing, mnt) = (root.path().join("backing"), root.path().join("mnt"));
     std::fs::create_dir_all(backing.join("repo")).unwrap();
-    make_repo(&backing.join("repo"), 1000);
+    files_repo(&backing.join("repo"), 1000);
     let Some(slow) = SlowFs::mount(
         &backing,
         &mnt,
@@ -315,12 +287,12 @@ fn slowfs_repository_is_predicted_much_slower_than_tmpfs_and_ext4() {
     let slow_v = check_json(&slow_repo, &home, &[]);
 
     let Some(fast) = Mount::tmpfs() else { return };
-    make_repo(&fast.point, 1000);
+    files_repo(&fast.point, 1000);
     let fast_v = check_json(&fast.point, &home, &[]);
 
     let ext4_repo = disk.point.join("repo");
     std::fs::create_dir(&ext4_repo).unwrap();
-    make_repo(&ext4_repo, 1000);
+    files_repo(&ext4_repo, 1000);
     let ext4_v = check_json(&ext4_repo, &home, &[]);
 
     let slow_ms = slow_v["predict"]["git_status_ms"]["current"]

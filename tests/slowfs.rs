@@ -1,6 +1,7 @@
 //! Integration tests of the slowfs example: real file operations through a real
 //! FUSE mount, its latency, its faults, and its shutdown.
 
+mod gitrepo;
 mod support;
 
 use std::fs;
@@ -10,6 +11,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant, SystemTime};
 
+use gitrepo::git;
 use support::SlowFs;
 use tempfile::TempDir;
 
@@ -181,34 +183,6 @@ fn content_sizes_and_renames_pass_through() {
             .err(),
         Some(ErrorKind::NotFound)
     );
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=slowfs",
-            "-c",
-            "user.email=slowfs@example.invalid",
-        ])
-        .args([
-            "-c",
-            "init.defaultBranch=main",
-            "-c",
-            "core.fsmonitor=false",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .output()
-        .expect("running git");
-    assert!(
-        out.status.success(),
-        "git {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]

@@ -2,6 +2,10 @@
 
 #![allow(dead_code)]
 
+#[path = "../gitrepo/mod.rs"]
+mod gitrepo;
+pub use gitrepo::{git, write};
+
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -117,25 +121,6 @@ pub fn set_mtime(path: &Path, secs: u64) {
         .unwrap();
 }
 
-pub fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_AUTHOR_NAME", "T")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "T")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// Deterministic bytes without a random-number crate.
 pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
     let mut x = seed
@@ -150,11 +135,6 @@ pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
             (x >> 24) as u8
         })
         .collect()
-}
-
-pub fn write(path: &Path, content: &[u8]) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, content).unwrap();
 }
 
 pub fn mkfifo(path: &Path) {
