@@ -432,10 +432,10 @@ fn label_for(env: &HostEnv, args: &CheckArgs, dir: &Path, repo: &Path) -> String
 /// than finding it out.
 pub const PROBE_SHARE: f64 = 0.5;
 
-/// How long the scratch rounds may run once `spent` is gone: a share of the predicted
-/// `git status` when there is a prediction, never more than what is left of `budget`.
-fn rounds_budget(pilot_ms: Option<f64>, spent: Duration, budget: Duration) -> Duration {
-    let left = budget.saturating_sub(spent);
+/// How long the scratch rounds may run: what is left of the share of the predicted
+/// `git status` once both probes have `spent` so much, when there is a prediction, and never
+/// more than `left` of this probe's own budget.
+fn rounds_budget(pilot_ms: Option<f64>, spent: Duration, left: Duration) -> Duration {
     match pilot_ms {
         Some(ms) => Duration::from_secs_f64((ms * PROBE_SHARE / 1e3).max(0.0))
             .saturating_sub(spent)
@@ -487,10 +487,11 @@ pub fn for_check(
                 startup.unwrap_or(crate::model::GIT_STARTUP_MS),
             )
         });
+    let spent = start.elapsed();
     measure_scratch(
         &mut current,
         &target,
-        rounds_budget(pilot, start.elapsed(), budget),
+        rounds_budget(pilot, spent, budget.saturating_sub(spent)),
     );
     current.elapsed_ms = start.elapsed().as_millis() as u64;
     let (baseline, baseline_note, same, label) = match baseline {
@@ -566,15 +567,15 @@ mod tests {
 
     #[test]
     fn rounds_get_a_share_of_the_predicted_status_within_the_budget() {
-        // A 1 s git status leaves 500 ms for the whole probe; 100 ms are spent already.
-        assert_eq!(rounds_budget(Some(1000.0), MS(100), MS(700)), MS(400));
-        // The user's budget still caps it.
-        assert_eq!(rounds_budget(Some(10_000.0), MS(100), MS(700)), MS(600));
+        // A 1 s git status leaves 500 ms for both probes; 100 ms are spent already.
+        assert_eq!(rounds_budget(Some(1000.0), MS(100), MS(600)), MS(400));
+        // What is left of the probe's own budget still caps it.
+        assert_eq!(rounds_budget(Some(10_000.0), MS(100), MS(600)), MS(600));
         // A fast disk: the share is spent, so only the first round runs.
-        assert_eq!(rounds_budget(Some(10.0), MS(8), MS(700)), Duration::ZERO);
-        // Nothing to predict (not a repository): the budget decides.
-        assert_eq!(rounds_budget(None, MS(100), MS(700)), MS(600));
-        assert_eq!(rounds_budget(None, MS(900), MS(700)), Duration::ZERO);
+        assert_eq!(rounds_budget(Some(10.0), MS(8), MS(692)), Duration::ZERO);
+        // Nothing to predict (not a repository): each probe's budget decides.
+        assert_eq!(rounds_budget(None, MS(900), MS(700)), MS(700));
+        assert_eq!(rounds_budget(None, MS(100), Duration::ZERO), Duration::ZERO);
     }
 
     #[test]
