@@ -20,6 +20,9 @@ const MAX_BATCH: usize = 1024;
 const MIB: usize = 1 << 20;
 /// Two rounds whose medians agree this closely are taken as stable.
 const STABLE: f64 = 0.15;
+/// Below this serial `lstat` latency a call is CPU work in the kernel, not a wait on a device
+/// or a server, so threads help only as far as there are cores.
+pub const CPU_BOUND_US: f64 = 50.0;
 /// Tracked files timed at least, and the time after which more samples stop being worth it.
 const TRACKED_MIN: usize = 32;
 const TRACKED_ENOUGH: Duration = Duration::from_millis(25);
@@ -91,7 +94,14 @@ fn median(values: &[f64]) -> Option<f64> {
 }
 
 /// Runs rounds of growing size in `scratch` until the key medians settle or `budget` is spent.
-pub fn rounds(scratch: &Path, budget: Duration, threads: &[usize]) -> std::io::Result<Outcome> {
+/// A round whose serial `lstat` is below `skip_parallel_below_us` does not time the parallel
+/// runs (0 always times them): its caller will derive those figures from the cores.
+pub fn rounds(
+    scratch: &Path,
+    budget: Duration,
+    threads: &[usize],
+    skip_parallel_below_us: f64,
+) -> std::io::Result<Outcome> {
     let start = Instant::now();
     let scratch_fd = open_dir(&rustix::fs::CWD, scratch)?;
     let mut out = Outcome {
@@ -106,7 +116,13 @@ pub fn rounds(scratch: &Path, budget: Duration, threads: &[usize]) -> std::io::R
     loop {
         let before = key_medians(&out.samples);
         let round_start = Instant::now();
-        round(&scratch_fd, out.run.rounds, batch, &mut out)?;
+        round(
+            &scratch_fd,
+            out.run.rounds,
+            batch,
+            skip_parallel_below_us,
+            &mut out,
+        )?;
         last_round = last_round.max(round_start.elapsed());
         out.run.rounds += 1;
         out.run.largest_batch = batch;
@@ -149,7 +165,13 @@ fn settled(before: &[Option<f64>; 4], after: &[Option<f64>; 4]) -> bool {
     })
 }
 
-fn round(scratch_fd: &OwnedFd, index: u32, n: usize, out: &mut Outcome) -> std::io::Result<()> {
+fn round(
+    scratch_fd: &OwnedFd,
+    index: u32,
+    n: usize,
+    skip_parallel_below_us: f64,
+    out: &mut Outcome,
+) -> std::io::Result<()> {
     let name = format!("r{index}");
     rustix::fs::mkdirat(scratch_fd, name.as_str(), Mode::from_raw_mode(0o755))?;
     let dir = open_dir(scratch_fd, name.as_str())?;
@@ -188,9 +210,11 @@ fn round(scratch_fd: &OwnedFd, index: u32, n: usize, out: &mut Outcome) -> std::
 
     let paths: Vec<PathBuf> = names.iter().map(PathBuf::from).collect();
     let serial = median(&s.lstat[s.lstat.len() - n..]).unwrap_or(1.0);
-    for (threads, samples) in &mut s.parallel {
-        if let Some(per_entry) = parallel_lstat(&dir, &paths, *threads, serial) {
-            samples.push(per_entry);
+    if serial >= skip_parallel_below_us {
+        for (threads, samples) in &mut s.parallel {
+            if let Some(per_entry) = parallel_lstat(&dir, &paths, *threads, serial) {
+                samples.push(per_entry);
+            }
         }
     }
 
@@ -377,7 +401,7 @@ pub fn tracked_parallel(
     Ok(threads
         .iter()
         .filter_map(|&t| {
-            let runs: Vec<f64> = (0..if serial_us < 50.0 { 5 } else { 3 })
+            let runs: Vec<f64> = (0..if serial_us < CPU_BOUND_US { 5 } else { 3 })
                 .filter_map(|_| parallel_lstat(&dir, paths, t, serial_us))
                 .collect();
             ParallelLstat::from_runs(t, "tracked", &runs)

@@ -15,6 +15,7 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+pub use measure::CPU_BOUND_US;
 pub use stats::{OpStats, ParallelLstat};
 
 /// Thread counts for the parallel `lstat` figures: git's preload-index uses one thread per 500
@@ -136,18 +137,28 @@ fn measure_tracked(report: &mut ProbeReport, target: &Target, limit: Duration) {
         report.tracked_lstat = OpStats::from_samples(&samples);
     }
     let serial = report.lstat_us().unwrap_or(1.0);
-    if target.derive_cpu_bound && serial < CPU_BOUND_US {
-        report.parallel_lstat = cpu_bound(target.threads, serial);
-    } else if !scratch::interrupted()
-        && let Ok(parallel) = measure::tracked_parallel(root, paths, target.threads, serial)
-    {
-        report.parallel_lstat = parallel;
-    }
+    report.parallel_lstat = parallel_figures(target, target.threads, serial, || {
+        if scratch::interrupted() {
+            return Vec::new();
+        }
+        measure::tracked_parallel(root, paths, target.threads, serial).unwrap_or_default()
+    });
 }
 
-/// Below this serial `lstat` latency a call is CPU work in the kernel, not a wait on a device
-/// or a server, so threads help only as far as there are cores.
-pub const CPU_BOUND_US: f64 = 50.0;
+/// The parallel `lstat` figures: derived from the cores where `lstat` is CPU work and the
+/// target allows it, else what `measured` times.
+fn parallel_figures(
+    target: &Target,
+    threads: &[usize],
+    serial_us: f64,
+    measured: impl FnOnce() -> Vec<ParallelLstat>,
+) -> Vec<ParallelLstat> {
+    if target.derive_cpu_bound && serial_us < CPU_BOUND_US {
+        cpu_bound(threads, serial_us)
+    } else {
+        measured()
+    }
+}
 
 /// Parallel `lstat` where it is CPU-bound: the serial figure over the cores the threads can
 /// use. Measuring it would take git's own 500 calls per thread to get past the threads'
@@ -184,10 +195,15 @@ fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Duration) 
     } else {
         &[]
     };
-    let outcome = measure::rounds(scratch.path(), budget, threads);
+    let skip_parallel_below = if target.derive_cpu_bound {
+        CPU_BOUND_US
+    } else {
+        0.0
+    };
+    let outcome = measure::rounds(scratch.path(), budget, threads, skip_parallel_below);
     report.cleaned = scratch.remove();
     match outcome {
-        Ok(o) => fill(report, &o, target.derive_cpu_bound),
+        Ok(o) => fill(report, &o, target),
         Err(e) => {
             scratch::exit_if_interrupted();
             report.skipped = Some(format!(
@@ -198,7 +214,7 @@ fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Duration) 
     }
 }
 
-fn fill(report: &mut ProbeReport, o: &measure::Outcome, derive_cpu_bound: bool) {
+fn fill(report: &mut ProbeReport, o: &measure::Outcome, target: &Target) {
     let s = &o.samples;
     let stat = OpStats::from_samples;
     report.ops = (|| {
@@ -215,18 +231,17 @@ fn fill(report: &mut ProbeReport, o: &measure::Outcome, derive_cpu_bound: bool) 
         })
     })();
     if report.parallel_lstat.is_empty() {
-        let serial = report.ops.as_ref().map(|o| o.lstat.median_us);
-        report.parallel_lstat = match serial {
-            Some(us) if derive_cpu_bound && us < CPU_BOUND_US => {
-                let threads: Vec<usize> = s.parallel.iter().map(|(t, _)| *t).collect();
-                cpu_bound(&threads, us)
-            }
-            _ => s
-                .parallel
+        let threads: Vec<usize> = s.parallel.iter().map(|(t, _)| *t).collect();
+        let serial = report
+            .ops
+            .as_ref()
+            .map_or(f64::INFINITY, |o| o.lstat.median_us);
+        report.parallel_lstat = parallel_figures(target, &threads, serial, || {
+            s.parallel
                 .iter()
                 .filter_map(|(t, runs)| ParallelLstat::from_runs(*t, "scratch", runs))
-                .collect(),
-        };
+                .collect()
+        });
     }
     report.run = o.run.clone();
 }
