@@ -278,14 +278,16 @@ pub struct IndexSizes {
 }
 
 impl IndexSizes {
-    /// The recorded size of the regular file at `path` (relative to the scanned root, bytes as
-    /// on disk). None when git has no usable size: untracked, a symlink or submodule, outside a
-    /// sparse checkout, intent-to-add, in conflict, or 0, which is also how git marks an entry
-    /// it must re-check ("racily clean").
-    pub fn size(&self, path: &[u8], scratch: &mut Vec<u8>) -> Option<u64> {
+    /// The recorded size of the regular file `name` in `dir` (relative to the scanned root and
+    /// slash-terminated unless empty; bytes as on disk), built in `scratch`. None when git has
+    /// no usable size: untracked, a symlink or submodule, outside a sparse checkout,
+    /// intent-to-add, in conflict, or 0, which is also how git marks an entry it must re-check
+    /// ("racily clean").
+    pub fn size(&self, dir: &[u8], name: &[u8], scratch: &mut Vec<u8>) -> Option<u64> {
         scratch.clear();
         scratch.extend_from_slice(&self.prefix);
-        scratch.extend_from_slice(path);
+        scratch.extend_from_slice(dir);
+        scratch.extend_from_slice(name);
         let state = self.index.state();
         let entry = state.entry_by_path(scratch.as_bstr())?;
         let usable = matches!(entry.mode, Mode::FILE | Mode::FILE_EXECUTABLE)

@@ -253,7 +253,7 @@ impl<'a> Walker<'a> {
             }
             _ => None,
         };
-        let (mut rel, mut lookup) = (Vec::new(), Vec::new());
+        let mut lookup = Vec::new();
         let mut index_sized = 0u64;
         for (i, entry) in listing.enumerate() {
             let entry = match entry {
@@ -275,10 +275,8 @@ impl<'a> Walker<'a> {
             } else if kind.is_file() {
                 own.files += 1;
                 if let (Some(sizes), Some(base)) = (self.sizes, &index_dir) {
-                    rel.clear();
-                    rel.extend_from_slice(base);
-                    rel.extend_from_slice(entry.file_name().as_bytes());
-                    if let Some(size) = sizes.size(&rel, &mut lookup) {
+                    let name = entry.file_name();
+                    if let Some(size) = sizes.size(base, name.as_bytes(), &mut lookup) {
                         // Known without I/O, so counted even after the deadline.
                         index_sized += 1;
                         statted += 1;
