@@ -76,7 +76,7 @@ pub fn measure(
         policy,
         policy_source,
     } = setting;
-    let scan = scan::scan(
+    let (scan, index) = scan::scan_keeping_index(
         &location.paths.linux,
         &ScanOptions {
             budget: Duration::from_millis(args.scan_budget_ms),
@@ -86,7 +86,7 @@ pub fn measure(
     let (probe, predict) = if args.no_probe {
         (None, None)
     } else {
-        let probes = probe::for_check(env, &table, &location, args)?;
+        let probes = probe::for_check(env, &table, &location, args, index.as_ref())?;
         let predict = probe::predict(&scan, &probes, &location.paths.linux);
         (Some(probes), predict)
     };

@@ -269,15 +269,16 @@ fn index_prefix(prefix: &Path) -> Vec<u8> {
     p
 }
 
-/// The sizes git recorded for tracked files, for a scan that need not `lstat` them: what git
-/// status itself trusts until the file's stat data changes.
-pub struct IndexSizes {
+/// The decoded index as seen from the scanned root, read once and shared: the scan takes the
+/// sizes git recorded from it (what git status itself trusts until a file's stat data
+/// changes), the probe its tracked paths.
+pub struct RootIndex {
     index: Index,
     /// The scanned root's place in the worktree, slash-terminated (empty at the top).
     prefix: Vec<u8>,
 }
 
-impl IndexSizes {
+impl RootIndex {
     /// The recorded size of the regular file `name` in `dir` (relative to the scanned root and
     /// slash-terminated unless empty; bytes as on disk), built in `scratch`. None when git has
     /// no usable size: untracked, a symlink or submodule, outside a sparse checkout,
@@ -298,16 +299,21 @@ impl IndexSizes {
             && entry.stat.size > 0;
         usable.then_some(u64::from(entry.stat.size))
     }
+
+    /// Up to `max` tracked paths relative to the root, as `tracked_sample` gives them.
+    pub fn tracked_paths(&self, max: usize) -> Vec<PathBuf> {
+        on_disk_paths(&self.index, &self.prefix, max)
+    }
 }
 
 /// The index's summary and, when there is an index, its recorded sizes.
-pub fn read(repo: &Repo) -> Result<(IndexSummary, Option<IndexSizes>), String> {
+pub fn read(repo: &Repo) -> Result<(IndexSummary, Option<RootIndex>), String> {
     let Some(index) = open_index(repo)? else {
         return Ok((IndexSummary::default(), None));
     };
     let prefix = index_prefix(&repo.prefix);
     let summary = summary_of(&index, &prefix);
-    Ok((summary, Some(IndexSizes { index, prefix })))
+    Ok((summary, Some(RootIndex { index, prefix })))
 }
 
 /// Counts the index's entries and says what the count means.
@@ -359,8 +365,11 @@ pub fn tracked_sample(root: &Path, max: usize) -> Result<Vec<PathBuf>, String> {
     let Some(index) = open_index(&repo)? else {
         return Ok(Vec::new());
     };
+    Ok(on_disk_paths(&index, &index_prefix(&repo.prefix), max))
+}
+
+fn on_disk_paths(index: &Index, prefix: &[u8], max: usize) -> Vec<PathBuf> {
     let file = index.state();
-    let prefix = index_prefix(&repo.prefix);
     let candidates: Vec<&[u8]> = file
         .entries()
         .iter()
@@ -370,12 +379,12 @@ pub fn tracked_sample(root: &Path, max: usize) -> Result<Vec<PathBuf>, String> {
                 && !e.flags.contains(Flags::SKIP_WORKTREE)
         })
         .map(|e| e.path(file).as_bytes())
-        .filter_map(|p| p.strip_prefix(prefix.as_slice()))
+        .filter_map(|p| p.strip_prefix(prefix))
         .collect();
-    Ok(spread(&candidates, max)
+    spread(&candidates, max)
         .into_iter()
         .map(|p| PathBuf::from(OsStr::from_bytes(p)))
-        .collect())
+        .collect()
 }
 
 /// `max` items at even strides over `items` (all of them when there are fewer).

@@ -258,9 +258,17 @@ pub struct Tracked {
 }
 
 impl Tracked {
-    /// One read of the index.
+    /// Reads the index of the repository `root` is in.
     pub fn read(root: &Path) -> Self {
-        let all = crate::gitindex::tracked_sample(root, usize::MAX).unwrap_or_default();
+        Self::from_paths(crate::gitindex::tracked_sample(root, usize::MAX).unwrap_or_default())
+    }
+
+    /// From an index already read (by the scan).
+    pub fn from_index(index: Option<&crate::gitindex::RootIndex>) -> Self {
+        Self::from_paths(index.map_or_else(Vec::new, |i| i.tracked_paths(usize::MAX)))
+    }
+
+    fn from_paths(all: Vec<PathBuf>) -> Self {
         if all.is_empty() {
             return Self::default();
         }
@@ -459,20 +467,22 @@ fn rounds_budget(pilot_ms: Option<f64>, spent: Duration, left: Duration) -> Dura
     }
 }
 
-/// The probes `check` runs: the repository's tracked files, a pilot prediction from them that
-/// sizes the rest, the scratch rounds on the repository's mount, then the baseline.
+/// The probes `check` runs: the repository's tracked files (from `index`, which the scan read),
+/// a pilot prediction from them that sizes the rest, the scratch rounds on the repository's
+/// mount, then the baseline.
 pub fn for_check(
     env: &HostEnv,
     table: &MountTable,
     location: &Location,
     args: &CheckArgs,
+    index: Option<&crate::gitindex::RootIndex>,
 ) -> Result<ProbeSet> {
     let start = Instant::now();
     let root = &location.paths.linux;
     let current_mount = mount_of(table, root)?;
     let baseline = choose_baseline(env, args, table, current_mount)?;
     let budget = Duration::from_millis(args.probe_budget_ms);
-    let tracked = Tracked::read(root);
+    let tracked = Tracked::from_index(index);
     let threads = tracked.git_threads();
     let startup = git_startup_ms();
     let target = Target {

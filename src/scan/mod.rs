@@ -193,11 +193,28 @@ pub fn scan(root: &Path, options: &ScanOptions) -> ScanReport {
     scan_with(root, options, Engine::default_for_host())
 }
 
+/// The scan, and the index it read (None outside a repository or for an unreadable index),
+/// so that `check` does not read and decode it a second time for the probe.
+pub fn scan_keeping_index(
+    root: &Path,
+    options: &ScanOptions,
+) -> (ScanReport, Option<gitindex::RootIndex>) {
+    walk_and_keep_index(root, options, Engine::default_for_host())
+}
+
 fn lossy(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
 pub fn scan_with(root: &Path, options: &ScanOptions, engine: Engine) -> ScanReport {
+    walk_and_keep_index(root, options, engine).0
+}
+
+fn walk_and_keep_index(
+    root: &Path,
+    options: &ScanOptions,
+    engine: Engine,
+) -> (ScanReport, Option<gitindex::RootIndex>) {
     let start = Instant::now();
     let deadline = start + options.budget;
     let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
@@ -250,7 +267,7 @@ pub fn scan_with(root: &Path, options: &ScanOptions, engine: Engine) -> ScanRepo
     collect(&walker, &mut report, git.as_mut(), outside);
     report.git = git;
     report.elapsed_ms = start.elapsed().as_millis() as u64;
-    report
+    (report, sizes)
 }
 
 /// Runs the walk on its own threads: deep trees recurse deeply, so they get a large stack.
@@ -272,7 +289,7 @@ fn run_on<T: Send>(engine: Engine, work: impl FnOnce() -> T + Send) -> T {
     }
 }
 
-fn git_facts(root: &Path) -> (Option<GitReport>, GitPaths, Option<gitindex::IndexSizes>) {
+fn git_facts(root: &Path) -> (Option<GitReport>, GitPaths, Option<gitindex::RootIndex>) {
     let repo = match gitindex::discover(root) {
         Ok(Some(repo)) => repo,
         Ok(None) => return (None, GitPaths::default(), None),

@@ -8,7 +8,7 @@
 //! listed are estimated (see `docs/scan.md`).
 
 use super::Counts;
-use crate::gitindex::IndexSizes;
+use crate::gitindex::RootIndex;
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
@@ -70,7 +70,7 @@ pub struct Walker<'a> {
     live: &'a Live,
     git_dirs: GitPaths,
     /// Tracked files' sizes as git recorded them: those files need no `lstat`.
-    sizes: Option<&'a IndexSizes>,
+    sizes: Option<&'a RootIndex>,
     pub(super) index_sized: AtomicU64,
     inodes: Mutex<HashSet<(u64, u64)>>,
     pub(super) hardlinks: AtomicU64,
@@ -123,7 +123,7 @@ impl<'a> Walker<'a> {
         parallel: bool,
         live: &'a Live,
         git_dirs: GitPaths,
-        sizes: Option<&'a IndexSizes>,
+        sizes: Option<&'a RootIndex>,
     ) -> Self {
         Walker {
             root,
