@@ -23,16 +23,8 @@ TOOL=$PWD/target/release/wsl-place
 SLOWFS=$PWD/target/release/examples/slowfs
 
 WORK=$(mktemp -d "${WORK:-/var/tmp}/wsl-place-accuracy.XXXXXX")
-PID=
-cleanup() {
-    if [ -n "$PID" ]; then
-        kill -TERM "$PID" 2>/dev/null || true
-        wait "$PID" 2>/dev/null || true
-    fi
-    fusermount3 -u -z "$WORK/mnt" 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+. bench/slowfs-mount.sh
+trap slowfs_cleanup EXIT
 mkdir -p "$WORK/build" "$WORK/local" "$WORK/backing" "$WORK/mnt"
 
 make_repo() { # DIR FILES
@@ -61,13 +53,7 @@ for n in 1000 10000; do
     cp -a "$WORK/build/repo-$n" "$WORK/backing/repo-$n"
 done
 
-"$SLOWFS" --profile drvfs-9p --scale "$SCALE" "$WORK/backing" "$WORK/mnt" 2>"$WORK/slowfs.log" &
-PID=$!
-for _ in $(seq 200); do
-    grep -q " $WORK/mnt " /proc/self/mountinfo && break
-    sleep 0.05
-done
-grep -q " $WORK/mnt " /proc/self/mountinfo || { cat "$WORK/slowfs.log" >&2; exit 1; }
+slowfs_mount "$SLOWFS" "$WORK/slowfs.log" --profile drvfs-9p --scale "$SCALE" || exit 1
 
 measure() { # LABEL REPO
     python3 - "$1" "$2" "$RUNS" "$TOOL" "$WORK/local" <<'PY'

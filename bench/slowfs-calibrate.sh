@@ -40,16 +40,8 @@ cargo build --release --example slowfs >&2
 BIN=target/release/examples/slowfs
 
 WORK=$(mktemp -d /tmp/slowfs-calibrate.XXXXXX)
-PID=
-cleanup() {
-    if [ -n "$PID" ]; then
-        kill -TERM "$PID" 2>/dev/null || true
-        wait "$PID" 2>/dev/null || true
-    fi
-    fusermount3 -u -z "$WORK/mnt" 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+. bench/slowfs-mount.sh
+trap slowfs_cleanup EXIT
 
 mkdir -p "$WORK/backing" "$WORK/mnt"
 
@@ -142,17 +134,8 @@ measure backing "$WORK/backing"
 for profile in drvfs-9p virtiofs; do
     extra=()
     if [ "${STATS:-0}" = 1 ]; then extra=(--stats); fi
-    "$BIN" --profile "$profile" --scale 1 "${extra[@]}" "$WORK/backing" "$WORK/mnt" \
-        2>"$WORK/slowfs-$profile.log" &
-    PID=$!
-    for _ in $(seq 200); do
-        grep -q " $WORK/mnt " /proc/self/mountinfo && break
-        sleep 0.05
-    done
-    grep -q " $WORK/mnt " /proc/self/mountinfo || {
-        cat "$WORK/slowfs-$profile.log" >&2
-        exit 1
-    }
+    slowfs_mount "$BIN" "$WORK/slowfs-$profile.log" --profile "$profile" --scale 1 "${extra[@]}" \
+        || exit 1
     if [ "${STATS:-0}" = 1 ]; then export SLOWFS_PID=$PID; fi
     measure "$profile" "$WORK/mnt"
     unset SLOWFS_PID
