@@ -1,13 +1,15 @@
 //! The binary against fixture host facts whose mount points are real temporary directories.
 
-mod fakeproc;
+mod support;
 
 use assert_cmd::Command;
-use fakeproc::{FakeProc, PLAIN_VERSION, WSL2_VERSION, drive_tree, escape, wsl_9p_mountinfo};
 use predicates::prelude::*;
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
+use support::fakeproc::{
+    FakeProc, PLAIN_VERSION, WSL2_VERSION, drive_tree, escape, wsl_9p_mountinfo,
+};
 
 fn check_json(cmd: &mut Command, path: &Path) -> Value {
     let output = cmd
@@ -128,17 +130,20 @@ fn container_inside_wsl_is_not_reported_as_wsl() {
 
 #[test]
 fn shipped_fixtures_parse_through_the_binary() {
-    for (name, wsl) in [
-        ("wsl-9p-drvfs.mountinfo", true),
-        ("wsl-virtiofs.mountinfo", true),
-        ("linux-plain.mountinfo", false),
+    // A directory under /tmp, so each fixture decides the mount: its own /tmp line, or `/`.
+    for (name, wsl, mount_point, fstype, kind) in [
+        ("wsl-9p-drvfs.mountinfo", true, "/tmp", "tmpfs", "tmpfs"),
+        ("wsl-virtiofs.mountinfo", true, "/", "ext4", "local"),
+        ("linux-plain.mountinfo", false, "/tmp", "tmpfs", "tmpfs"),
     ] {
         let text = fs::read_to_string(Path::new("tests/fixtures/mountinfo").join(name)).unwrap();
         let proc = FakeProc::new(if wsl { WSL2_VERSION } else { PLAIN_VERSION }, &text, wsl);
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir_in("/tmp").unwrap();
         let json = check_json(&mut proc.command(wsl.then_some("Ubuntu")), dir.path());
         assert_eq!(json["host"]["wsl"], wsl, "{name}");
-        assert!(json["mount"]["kind"].is_string(), "{name}");
+        assert_eq!(json["mount"]["mount_point"], mount_point, "{name}");
+        assert_eq!(json["mount"]["fstype"], fstype, "{name}");
+        assert_eq!(json["mount"]["kind"], kind, "{name}");
     }
 }
 
@@ -234,10 +239,12 @@ fn completions_are_generated() {
 #[test]
 fn unreadable_directory_exits_2() {
     // Root reads everything, so the check runs as `nobody` through setpriv.
+    if !support::require_root("running the check as nobody through setpriv") {
+        return;
+    }
     let setpriv = Path::new("/usr/bin/setpriv");
-    let is_root = effective_uid() == Some(0);
-    if !is_root || !setpriv.exists() {
-        eprintln!("SKIP: unreadable_directory_exits_2 needs root and /usr/bin/setpriv");
+    if !setpriv.exists() {
+        support::skip("/usr/bin/setpriv (util-linux) is missing");
         return;
     }
     let base = tempfile::tempdir().unwrap();
@@ -263,9 +270,46 @@ fn unreadable_directory_exits_2() {
     assert!(stderr.contains(locked.to_str().unwrap()), "{stderr}");
 }
 
-/// The effective uid, read from /proc so the test needs no unsafe libc call.
-fn effective_uid() -> Option<u32> {
-    let status = fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("Uid:"))?;
-    line.split_whitespace().nth(2)?.parse().ok()
+/// The skip policy itself: run as a non-root user, the root-only test above skips with a
+/// printed reason, and under WSL_PLACE_REQUIRE_FUSE=1 (CI) it fails instead.
+#[test]
+fn root_only_test_fails_instead_of_skipping_when_required() {
+    let test_binary = std::env::current_exe().expect("current_exe");
+    let as_non_root = |require: bool| {
+        let mut cmd = if support::is_root() {
+            let mut cmd = std::process::Command::new("setpriv");
+            cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+                .arg(&test_binary);
+            cmd
+        } else {
+            std::process::Command::new(&test_binary)
+        };
+        cmd.args([
+            "--exact",
+            "unreadable_directory_exits_2",
+            "--test-threads=1",
+        ]);
+        if require {
+            cmd.env(support::REQUIRE_ENV, "1");
+        } else {
+            cmd.env_remove(support::REQUIRE_ENV);
+        }
+        cmd.output().expect("the test binary runs")
+    };
+
+    let skipped = as_non_root(false);
+    let stderr = String::from_utf8_lossy(&skipped.stderr);
+    assert!(skipped.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("SKIP: ") && stderr.contains("setpriv needs root"),
+        "{stderr}"
+    );
+
+    let required = as_non_root(true);
+    let stdout = String::from_utf8_lossy(&required.stdout);
+    assert!(!required.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("1 failed") && stdout.contains("needs root"),
+        "{stdout}"
+    );
 }

@@ -1,11 +1,12 @@
 //! `wsl-place migrate` on real trees: byte-for-byte copies, refusals, fix-ups, fault injection.
 
-mod migrate_util;
 mod support;
 
-use migrate_util::*;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
+use support::gitrepo::{git, write};
+use support::tree::*;
+use support::{Mount, wsl_place};
 
 fn run(args: &[&std::ffi::OsStr], home: &Path) -> std::process::Output {
     wsl_place()
@@ -139,6 +140,20 @@ fn refuses_existing_destination_and_destination_inside_source() {
     assert!(!tmp.path().join("new").exists());
 }
 
+/// Bytes available to unprivileged writes on `dir`'s file system, as df reports them.
+fn df_avail_bytes(dir: &Path) -> u64 {
+    let out = std::process::Command::new("df")
+        .args(["-B1", "--output=avail"])
+        .arg(dir)
+        .output()
+        .expect("df runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines()
+        .nth(1)
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or_else(|| panic!("df output: {text}"))
+}
+
 #[test]
 fn dry_run_prints_the_plan_and_creates_nothing() {
     let tmp = tempfile::tempdir().unwrap();
@@ -175,8 +190,20 @@ fn dry_run_prints_the_plan_and_creates_nothing() {
     assert_eq!(plan["node_modules"][0]["skipped"], true);
     assert_eq!(plan["case_collisions"][0][0], "README.md");
     assert_eq!(plan["windows_invalid"][0], "aux.c");
-    assert!(plan["free_bytes"].as_u64().unwrap() > 0);
-    assert!(plan["predicted_copy_ms"].is_u64());
+    assert_eq!(plan["bytes"], 4, "{plan}");
+    // The destination's nearest existing ancestor is the temporary directory: df's figure for
+    // it, give or take what other processes wrote in between.
+    let free = plan["free_bytes"].as_u64().expect("free_bytes");
+    let df = df_avail_bytes(tmp.path());
+    assert!(
+        free.abs_diff(df) <= (df / 20).max(256 << 20),
+        "free_bytes {free} vs df {df}"
+    );
+    // Four one-byte files on a local disk.
+    let predicted = plan["predicted_copy_ms"]
+        .as_u64()
+        .expect("predicted_copy_ms");
+    assert!(predicted < 1000, "{predicted} ms");
     assert!(
         !tmp.path().join("out").exists(),
         "a dry run created the destination's parent"
@@ -262,14 +289,13 @@ fn windows_clone_settings_are_reset_and_modes_restored_from_the_index() {
 
 #[test]
 fn refuses_before_copying_when_space_is_short() {
-    if !require_root("the free-space test") {
+    let Some(small) = Mount::tmpfs("1m") else {
         return;
-    }
+    };
     let tmp = tempfile::tempdir().unwrap();
     let source = tmp.path().join("app");
     write(&source.join("big"), &bytes(1, 3 * 1024 * 1024));
-    let small = Tmpfs::mount(&tmp.path().join("small"), "1m");
-    let dest = small.0.join("app");
+    let dest = small.point().join("app");
     let out = run(&migrate_args(&source, &dest, &["--yes"]), tmp.path());
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
@@ -278,7 +304,7 @@ fn refuses_before_copying_when_space_is_short() {
         text(&out)
     );
     assert_eq!(
-        std::fs::read_dir(&small.0).unwrap().count(),
+        std::fs::read_dir(small.point()).unwrap().count(),
         0,
         "something was written"
     );

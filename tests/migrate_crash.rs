@@ -1,12 +1,14 @@
 //! SIGKILL at 20 random points of a migration: each time the source is untouched, and running
 //! the same command again ends with a verified destination identical to the source.
 
-mod migrate_util;
+mod support;
 
-use migrate_util::*;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use support::gitrepo::write;
+use support::tree::*;
+use support::{Mount, is_root, wsl_place};
 
 const KILLS: usize = 20;
 
@@ -48,7 +50,9 @@ fn clean(dest: &Path) {
 fn sigkill_at_random_points_then_resume() {
     let tmp = tempfile::tempdir().unwrap();
     // tmpfs keeps the 20 rounds quick; a plain directory works too, only slower.
-    let _mount = is_root().then(|| Tmpfs::mount(&tmp.path().join("fs"), "512m"));
+    let _mount = is_root().then(|| {
+        Mount::try_tmpfs_at(&tmp.path().join("fs"), "512m").unwrap_or_else(|e| panic!("{e}"))
+    });
     let base = if _mount.is_some() {
         tmp.path().join("fs")
     } else {

@@ -1,13 +1,13 @@
 //! Verdicts, exit codes, policies, the advisory cache and the CI formats, through the binary.
 
-mod fakeproc;
+mod support;
 
-use fakeproc::{FakeProc, PLAIN_VERSION, WSL2_VERSION, drive_tree, wsl_9p_mountinfo};
 use predicates::prelude::*;
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
 use std::time::Instant;
+use support::fakeproc::{FakeProc, PLAIN_VERSION, WSL2_VERSION, drive_tree, wsl_9p_mountinfo};
 
 /// A repository on a fixture WSL drive over 9p: `move` by mount kind when there are no measurements.
 fn on_9p() -> (tempfile::TempDir, FakeProc, std::path::PathBuf) {
@@ -66,7 +66,7 @@ fn advise_is_below_move() {
     let (base, drive, project) = drive_tree();
     let mountinfo = format!(
         "1 0 8:1 / / rw - ext4 /dev/sda rw\n2 1 0:40 / {} rw - nfs4 fs:/export rw\n",
-        fakeproc::escape(&drive)
+        support::fakeproc::escape(&drive)
     );
     let proc = FakeProc::new(PLAIN_VERSION, &mountinfo, false);
     assert_eq!(code(&proc, &project, &["--fail-on", "move"]), Some(0));

@@ -1,244 +1,12 @@
-//! The repository scan and the git index reader, on generated trees and real git repositories.
+//! The repository scan, through the binary, on generated trees and real git repositories.
 
-use gitrepo::{git, write};
+mod support;
+
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command as Process;
-use wsl_place::gitindex::{self, RepoKind};
-
-mod gitrepo;
-
-/// A repository with `n` committed files spread over a few directories.
-fn repo_with_files(dir: &Path, n: usize) {
-    fs::create_dir_all(dir).unwrap();
-    git(dir, &["init", "-q"]);
-    for i in 0..n {
-        write(&dir.join(format!("d{}/f{i}.txt", i % 4)), b"x");
-    }
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-q", "-m", "files"]);
-}
-
-fn sorted(mut v: Vec<PathBuf>) -> Vec<PathBuf> {
-    v.sort();
-    v
-}
-
-#[test]
-fn tracked_sample_of_a_plain_repository_lists_worktree_relative_files() {
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("r");
-    repo_with_files(&repo, 10);
-    let all = gitindex::tracked_sample(&repo, 100).unwrap();
-    assert_eq!(all.len(), 10);
-    assert!(all.contains(&PathBuf::from("d1/f5.txt")));
-    for p in &all {
-        assert!(p.is_relative());
-        assert!(repo.join(p).is_file(), "{} is not a file", p.display());
-    }
-    let few = gitindex::tracked_sample(&repo, 3).unwrap();
-    assert_eq!(few.len(), 3);
-    // Evenly spread: not simply the first three in index order.
-    let index_order = sorted(all.clone());
-    assert_ne!(sorted(few), index_order[..3].to_vec());
-}
-
-#[test]
-fn tracked_sample_is_empty_outside_a_repository_and_before_the_first_add() {
-    let tmp = tempfile::tempdir().unwrap();
-    let plain = tmp.path().join("plain");
-    write(&plain.join("a"), b"a");
-    assert!(gitindex::discover(&plain).unwrap().is_none());
-    assert_eq!(
-        gitindex::tracked_sample(&plain, 10).unwrap(),
-        Vec::<PathBuf>::new()
-    );
-
-    let fresh = tmp.path().join("fresh");
-    fs::create_dir_all(&fresh).unwrap();
-    git(&fresh, &["init", "-q"]);
-    write(&fresh.join("untracked"), b"u");
-    assert_eq!(
-        gitindex::tracked_sample(&fresh, 10).unwrap(),
-        Vec::<PathBuf>::new()
-    );
-    let summary = gitindex::summarize(&gitindex::discover(&fresh).unwrap().unwrap()).unwrap();
-    assert_eq!(summary.entries, 0);
-}
-
-#[test]
-fn tracked_sample_from_a_subdirectory_is_relative_to_it() {
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("r");
-    repo_with_files(&repo, 8);
-    let sub = repo.join("d2");
-    let repo_info = gitindex::discover(&sub).unwrap().unwrap();
-    assert_eq!(repo_info.prefix, PathBuf::from("d2"));
-    let got = sorted(gitindex::tracked_sample(&sub, 100).unwrap());
-    assert_eq!(got, vec![PathBuf::from("f2.txt"), PathBuf::from("f6.txt")]);
-}
-
-#[test]
-fn linked_worktree_reads_its_own_index_through_the_gitdir_file() {
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("r");
-    repo_with_files(&repo, 6);
-    let wt = tmp.path().join("wt");
-    git(&repo, &["worktree", "add", "-q", wt.to_str().unwrap()]);
-    // Diverge: the linked worktree tracks one more file than the main one.
-    write(&wt.join("extra.txt"), b"e");
-    git(&wt, &["add", "extra.txt"]);
-    assert!(wt.join(".git").is_file());
-
-    let info = gitindex::discover(&wt).unwrap().unwrap();
-    assert_eq!(info.kind, RepoKind::LinkedWorktree);
-    assert_eq!(
-        fs::canonicalize(&info.common_dir).unwrap(),
-        fs::canonicalize(repo.join(".git")).unwrap()
-    );
-    let sample = gitindex::tracked_sample(&wt, 100).unwrap();
-    assert_eq!(sample.len(), 7);
-    assert!(sample.contains(&PathBuf::from("extra.txt")));
-    assert_eq!(gitindex::tracked_sample(&repo, 100).unwrap().len(), 6);
-}
-
-#[test]
-fn submodule_reads_the_index_under_the_superprojects_modules() {
-    let tmp = tempfile::tempdir().unwrap();
-    let lib = tmp.path().join("lib");
-    repo_with_files(&lib, 3);
-    let sup = tmp.path().join("sup");
-    repo_with_files(&sup, 2);
-    git(
-        &sup,
-        &[
-            "submodule",
-            "add",
-            "-q",
-            lib.to_str().unwrap(),
-            "vendored/lib",
-        ],
-    );
-    let sub = sup.join("vendored/lib");
-    assert!(sub.join(".git").is_file());
-
-    let info = gitindex::discover(&sub).unwrap().unwrap();
-    assert_eq!(info.kind, RepoKind::Submodule);
-    assert_eq!(gitindex::tracked_sample(&sub, 100).unwrap().len(), 3);
-    // The superproject sees the submodule as one gitlink entry, which is not a file to lstat.
-    let sup_info = gitindex::discover(&sup).unwrap().unwrap();
-    let summary = gitindex::summarize(&sup_info).unwrap();
-    assert_eq!(summary.entries, 4); // 2 files + .gitmodules + the gitlink
-    assert_eq!(summary.submodules, 1);
-    assert_eq!(gitindex::tracked_sample(&sup, 100).unwrap().len(), 3);
-}
-
-#[test]
-fn split_index_counts_shared_and_split_entries() {
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("r");
-    fs::create_dir_all(&repo).unwrap();
-    git(&repo, &["init", "-q"]);
-    for i in 0..20 {
-        write(&repo.join(format!("d{}/f{i}.txt", i % 4)), b"x");
-    }
-    write(&repo.join("new1"), b"n");
-    write(&repo.join("new2"), b"n");
-    // Files older than the index are not "racily clean", so git leaves them in the shared index
-    // instead of copying every entry into the split one.
-    let touched = Process::new("find")
-        .arg(&repo)
-        .args([
-            "-path",
-            "*/.git",
-            "-prune",
-            "-o",
-            "-exec",
-            "touch",
-            "-d",
-            "2020-01-01",
-            "{}",
-            "+",
-        ])
-        .status()
-        .unwrap();
-    assert!(touched.success());
-    git(&repo, &["add", "d0", "d1", "d2", "d3"]);
-    git(&repo, &["commit", "-q", "-m", "files"]);
-    std::thread::sleep(std::time::Duration::from_millis(1100));
-    git(&repo, &["update-index", "--split-index"]);
-    git(&repo, &["add", "new1", "new2"]);
-    git(&repo, &["rm", "-q", "d0/f0.txt"]);
-    let shared = fs::read_dir(repo.join(".git"))
-        .unwrap()
-        .flatten()
-        .any(|e| e.file_name().to_string_lossy().starts_with("sharedindex."));
-    assert!(shared, "git did not write a shared index");
-
-    let info = gitindex::discover(&repo).unwrap().unwrap();
-    let s = gitindex::summarize(&info).unwrap();
-    assert!(s.split);
-    assert_eq!(s.entries, 21);
-    // The split index itself holds only the change (2 added; the removal is a bitmap bit).
-    assert_eq!(s.header_entries, 2);
-    assert_eq!(gitindex::tracked_sample(&repo, 100).unwrap().len(), 21);
-}
-
-#[test]
-fn sparse_index_reports_sparse_directories() {
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("r");
-    repo_with_files(&repo, 12);
-    git(
-        &repo,
-        &["sparse-checkout", "init", "--cone", "--sparse-index"],
-    );
-    git(&repo, &["sparse-checkout", "set", "d1"]);
-    let info = gitindex::discover(&repo).unwrap().unwrap();
-    let s = gitindex::summarize(&info).unwrap();
-    assert!(s.sparse);
-    // d1 keeps its 3 files; d0, d2, d3 collapse to one sparse-directory entry each.
-    assert_eq!(s.sparse_dirs, 3);
-    assert_eq!(s.entries, 6);
-    let sample = sorted(gitindex::tracked_sample(&repo, 100).unwrap());
-    assert_eq!(
-        sample,
-        vec![
-            PathBuf::from("d1/f1.txt"),
-            PathBuf::from("d1/f5.txt"),
-            PathBuf::from("d1/f9.txt")
-        ]
-    );
-}
-
-#[test]
-fn broken_index_is_an_error_not_a_panic() {
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("r");
-    repo_with_files(&repo, 3);
-    let index = repo.join(".git/index");
-    let mut bytes = fs::read(&index).unwrap();
-    bytes.truncate(40);
-    fs::write(&index, &bytes).unwrap();
-    let err = gitindex::tracked_sample(&repo, 10).unwrap_err();
-    assert!(err.contains("index"), "{err}");
-
-    fs::write(&index, b"NOPE").unwrap();
-    assert!(gitindex::tracked_sample(&repo, 10).is_err());
-}
-
-#[test]
-fn dot_git_file_without_gitdir_is_an_error() {
-    let tmp = tempfile::tempdir().unwrap();
-    write(&tmp.path().join("r/.git"), b"hello\n");
-    assert!(gitindex::discover(&tmp.path().join("r")).is_err());
-    write(&tmp.path().join("s/.git"), b"gitdir: ../nowhere\n");
-    let err = gitindex::discover(&tmp.path().join("s")).unwrap_err();
-    assert!(err.contains("nowhere"), "{err}");
-}
-
-// ---- The scan, through the binary -------------------------------------------------------------
+use support::gitrepo::{git, repo_with_files, write};
 
 fn check_json(dir: &Path, extra: &[&str]) -> serde_json::Value {
     let out = assert_cmd::Command::cargo_bin("wsl-place")
@@ -292,7 +60,9 @@ fn scan_counts_a_generated_tree_exactly() {
     write(&root.join(".venv/lib/site.py"), b"123");
     fs::create_dir_all(root.join("empty")).unwrap();
 
+    let started = std::time::Instant::now();
     let s = check_json(root, &[]);
+    let wall_ms = started.elapsed().as_millis() as u64;
     assert_eq!(n(&s["files"]), 5 + 30 + 8 + 1 + 1);
     // sub0-2, node_modules, pkg0, pkg1, pkg0/node_modules, inner, .venv, lib, empty
     assert_eq!(n(&s["dirs"]), 11);
@@ -300,9 +70,14 @@ fn scan_counts_a_generated_tree_exactly() {
     assert_eq!(n(&s["bytes"]), 500 + 300 + 8 + 2 + 3);
     assert_eq!(s["complete"], true);
     assert_eq!(s["estimated"], false);
-    assert!(s["tracked"].is_null());
-    assert!(s["git_dir_bytes"].is_null());
-    assert!(s["elapsed_ms"].is_u64());
+    assert_eq!(s.get("tracked"), Some(&serde_json::Value::Null));
+    assert_eq!(s.get("git_dir_bytes"), Some(&serde_json::Value::Null));
+    // The walk's own clock runs inside the process this test timed from outside.
+    assert!(
+        n(&s["elapsed_ms"]) <= wall_ms,
+        "{} ms > {wall_ms} ms",
+        s["elapsed_ms"]
+    );
     let nm = s["node_modules"].as_array().unwrap();
     assert_eq!(
         nm.len(),
@@ -333,8 +108,7 @@ fn scan_survives_bad_input_and_counts_it() {
     std::os::unix::fs::symlink(".", root.join("ok/self")).unwrap();
     let weird = std::ffi::OsStr::from_bytes(b"caf\xe9-\xff.txt");
     write(&root.join(weird), b"12345");
-    let fifo = std::ffi::CString::new(root.join("fifo").as_os_str().as_bytes()).unwrap();
-    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    support::tree::mkfifo(&root.join("fifo"));
     let _socket = std::os::unix::net::UnixListener::bind(root.join("sock")).unwrap();
     // Hard links: three names, one inode; its 7 bytes count once.
     write(&root.join("h1"), b"1234567");
@@ -345,7 +119,7 @@ fn scan_survives_bad_input_and_counts_it() {
     write(&locked.join("hidden"), b"h");
     use std::os::unix::fs::PermissionsExt;
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
-    let as_root = unsafe { libc::geteuid() } == 0;
+    let as_root = support::is_root();
 
     let s = check_json(root, &[]);
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
@@ -420,7 +194,7 @@ fn scan_of_a_real_git_repository_reads_tracked_and_git_dir() {
     // A broken index is reported, and the walk still counts everything.
     fs::write(repo.join(".git/index"), b"DIRC\0\0\0\x02garbage").unwrap();
     let s = check_json(&repo, &[]);
-    assert!(s["tracked"].is_null());
+    assert_eq!(s.get("tracked"), Some(&serde_json::Value::Null));
     assert!(s["git"]["index_error"].as_str().unwrap().contains("index"));
     assert_eq!(n(&s["files"]), 13 + git_files);
     let human = assert_cmd::Command::cargo_bin("wsl-place")

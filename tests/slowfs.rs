@@ -1,7 +1,6 @@
 //! Integration tests of the slowfs example: real file operations through a real
 //! FUSE mount, its latency, its faults, and its shutdown.
 
-mod gitrepo;
 mod support;
 
 use std::fs;
@@ -11,8 +10,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant, SystemTime};
 
-use gitrepo::git;
 use support::SlowFs;
+use support::gitrepo::git;
 use tempfile::TempDir;
 
 /// A backing dir and a mount point side by side, so neither contains the other.
@@ -447,9 +446,8 @@ fn sigterm_and_sigint_unmount_cleanly() {
 #[test]
 fn guard_unmounts_when_the_test_panics() {
     let (_root, backing, mnt) = dirs();
-    if support::fuse_available().is_err() {
-        // Prints the SKIP, or fails when FUSE is required.
-        let _ = SlowFs::mount(&backing, &mnt, &[]);
+    if let Err(reason) = support::slowfs::fuse_available() {
+        support::skip(&reason);
         return;
     }
     let mountpoint = mnt.canonicalize().expect("canonical");
@@ -460,7 +458,12 @@ fn guard_unmounts_when_the_test_panics() {
         assert!(support::is_mounted(&mountpoint));
         panic!("deliberate failure inside a mounted test");
     });
-    assert!(res.is_err());
+    // The deliberate panic, not a failure to mount before it.
+    let payload = res.expect_err("the closure panics");
+    assert_eq!(
+        payload.downcast_ref::<&str>(),
+        Some(&"deliberate failure inside a mounted test")
+    );
     assert!(
         !support::is_mounted(&mountpoint),
         "guard left the mount behind"
@@ -477,7 +480,7 @@ fn guard_unmounts_when_the_test_panics() {
 #[test]
 fn cli_rejects_bad_options_before_mounting() {
     let (_root, backing, mnt) = dirs();
-    let bin = support::slowfs_binary();
+    let bin = support::slowfs::slowfs_binary();
     for bad in [
         &["--latency", "lokup=1"][..],
         &["--latency", "lookup=-1"],

@@ -1,338 +1,195 @@
-//! Test support: mount the `slowfs` example for the duration of a test.
+//! What the integration tests need from the machine, in one place: root, skips, mounts (tmpfs,
+//! loop ext4, the slowfs FUSE emulator), fixture `/proc` roots, real git repositories and tree
+//! snapshots.
 //!
 //! ```ignore
 //! mod support;
-//! let Some(fs) = support::SlowFs::mount(backing.path(), mnt.path(), &["--scale", "0.02"]) else {
-//!     return; // FUSE unavailable here; SKIP was printed
-//! };
-//! std::fs::write(fs.mountpoint().join("f"), b"x").unwrap();
-//! // dropped: unmounted and the child reaped, even if the test panicked
+//! let Some(disk) = support::Mount::ext4("128M") else { return }; // SKIP printed
 //! ```
 //!
-//! Set `WSL_PLACE_REQUIRE_FUSE=1` (as `.ci/run` does) to turn a skip into a failure.
+//! A test that cannot run here (not root, no FUSE, no loop device) calls [`skip`]: it prints
+//! "SKIP: reason" to the process's stderr and the test returns. Under
+//! `WSL_PLACE_REQUIRE_FUSE=1` (as `.ci/run` sets) a skip is a failure instead, so CI never
+//! reports a test that did not run as passed.
 
 #![allow(dead_code)]
 
-use std::fs::OpenOptions;
-use std::io::{Read, Write};
+pub mod fakeproc;
+pub mod gitrepo;
+pub mod slowfs;
+pub mod tree;
+
+#[allow(unused_imports)] // not every test crate mounts slowfs
+pub use slowfs::SlowFs;
+
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex, Once};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant, SystemTime};
+use std::process::{Command, Stdio};
+use tempfile::TempDir;
 
-const MOUNT_TIMEOUT: Duration = Duration::from_secs(20);
-const EXIT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Set to "1" in CI: every test must run, so a skip fails.
+pub const REQUIRE_ENV: &str = "WSL_PLACE_REQUIRE_FUSE";
 
-pub struct SlowFs {
-    child: Option<Child>,
-    mountpoint: PathBuf,
-    backing: PathBuf,
-    stderr: Arc<Mutex<String>>,
-    stderr_reader: Option<JoinHandle<()>>,
+pub fn skips_are_failures() -> bool {
+    std::env::var(REQUIRE_ENV).as_deref() == Ok("1")
 }
 
-impl SlowFs {
-    /// Mounts `backing` at `mountpoint` (created if missing) with the extra slowfs
-    /// `args`, and waits until the mount is live.
-    ///
-    /// Returns None after printing "SKIP: <reason>" to stderr when FUSE is
-    /// unavailable and WSL_PLACE_REQUIRE_FUSE is not "1"; panics with the reason
-    /// when it is "1". A mount that should work but fails always panics, with the
-    /// child's stderr.
-    pub fn mount(backing: &Path, mountpoint: &Path, args: &[&str]) -> Option<SlowFs> {
-        if let Err(reason) = fuse_available() {
-            if std::env::var("WSL_PLACE_REQUIRE_FUSE").as_deref() == Ok("1") {
-                panic!("FUSE is required (WSL_PLACE_REQUIRE_FUSE=1) but {reason}");
-            }
-            // Straight to the process's stderr: libtest captures eprintln! of
-            // passing tests, and a skip nobody sees looks like a pass.
-            let _ = writeln!(std::io::stderr(), "SKIP: {reason}");
-            return None;
-        }
-        std::fs::create_dir_all(mountpoint)
-            .unwrap_or_else(|e| panic!("creating mount point {}: {e}", mountpoint.display()));
-        let mountpoint = mountpoint
-            .canonicalize()
-            .unwrap_or_else(|e| panic!("mount point {}: {e}", mountpoint.display()));
-        let backing = backing
-            .canonicalize()
-            .unwrap_or_else(|e| panic!("backing dir {}: {e}", backing.display()));
-
-        // Waiting for the mount to appear would otherwise succeed at once.
-        assert!(
-            !is_mounted(&mountpoint),
-            "{} is already a mount point",
-            mountpoint.display()
-        );
-        let bin = slowfs_binary();
-        let mut child = Command::new(&bin)
-            .args(args)
-            .arg(&backing)
-            .arg(&mountpoint)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("spawning {}: {e}", bin.display()));
-
-        // Drained on a thread: a child blocked on a full stderr pipe would hang the
-        // very mount we are waiting for.
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let stderr_reader = child.stderr.take().map(|mut pipe| {
-            let sink = Arc::clone(&stderr);
-            std::thread::spawn(move || {
-                let mut buf = [0u8; 4096];
-                while let Ok(n) = pipe.read(&mut buf) {
-                    if n == 0 {
-                        break;
-                    }
-                    let text = String::from_utf8_lossy(&buf[..n]);
-                    sink.lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .push_str(&text);
-                }
-            })
-        });
-
-        let mut fs = SlowFs {
-            child: Some(child),
-            mountpoint,
-            backing,
-            stderr,
-            stderr_reader,
-        };
-        fs.wait_mounted();
-        Some(fs)
+/// Skips the calling test with `reason`, or fails it under `WSL_PLACE_REQUIRE_FUSE=1`.
+/// The caller returns right after.
+pub fn skip(reason: &str) {
+    if skips_are_failures() {
+        panic!("required test could not run ({REQUIRE_ENV}=1): {reason}");
     }
-
-    pub fn mountpoint(&self) -> &Path {
-        &self.mountpoint
-    }
-
-    pub fn backing(&self) -> &Path {
-        &self.backing
-    }
-
-    /// Everything slowfs printed to stderr so far.
-    pub fn stderr(&self) -> String {
-        self.stderr
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-    }
-
-    pub fn pid(&self) -> Option<u32> {
-        self.child.as_ref().map(Child::id)
-    }
-
-    pub fn is_mounted(&self) -> bool {
-        is_mounted(&self.mountpoint)
-    }
-
-    /// Sends `signal` to slowfs and waits for it to exit; returns its exit status
-    /// and stderr. The guard is spent afterwards (Drop only checks the mount).
-    pub fn signal_and_wait(&mut self, signal: i32) -> (std::process::ExitStatus, String) {
-        let mut child = self.child.take().expect("slowfs already reaped");
-        let pid = libc::pid_t::try_from(child.id()).expect("pid fits pid_t");
-        // SAFETY: `pid` is our own child, not yet reaped, so it cannot be recycled.
-        unsafe { libc::kill(pid, signal) };
-        let status = wait_timeout(&mut child, EXIT_TIMEOUT).unwrap_or_else(|| {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!(
-                "slowfs did not exit within {EXIT_TIMEOUT:?} of signal {signal}; stderr:\n{}",
-                self.stderr()
-            );
-        });
-        if let Some(h) = self.stderr_reader.take() {
-            let _ = h.join();
-        }
-        (status, self.stderr())
-    }
-
-    fn wait_mounted(&mut self) {
-        let start = Instant::now();
-        loop {
-            if is_mounted(&self.mountpoint) {
-                return;
-            }
-            if let Some(child) = self.child.as_mut()
-                && let Ok(Some(status)) = child.try_wait()
-            {
-                if let Some(h) = self.stderr_reader.take() {
-                    let _ = h.join();
-                }
-                panic!(
-                    "slowfs exited ({status}) before mounting {}; stderr:\n{}",
-                    self.mountpoint.display(),
-                    self.stderr()
-                );
-            }
-            if start.elapsed() > MOUNT_TIMEOUT {
-                panic!(
-                    "slowfs did not mount {} within {MOUNT_TIMEOUT:?}; stderr:\n{}",
-                    self.mountpoint.display(),
-                    self.stderr()
-                );
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
+    // libtest names each test's thread after the test (except with one test thread).
+    let thread = std::thread::current();
+    let test = thread.name().filter(|name| *name != "main");
+    // Straight to the process's stderr: libtest captures eprintln! of passing tests, and a
+    // skip nobody sees looks like a pass.
+    let _ = match test {
+        Some(test) => writeln!(std::io::stderr(), "SKIP: {test}: {reason}"),
+        None => writeln!(std::io::stderr(), "SKIP: {reason}"),
+    };
 }
 
-impl Drop for SlowFs {
-    fn drop(&mut self) {
-        if is_mounted(&self.mountpoint) {
-            let ok = fusermount(&["-u"], &self.mountpoint);
-            // Busy (a leaked fd or cwd in the mount): detach so the test dir can go.
-            if !ok || is_mounted(&self.mountpoint) {
-                fusermount(&["-u", "-z"], &self.mountpoint);
-            }
-        }
-        if let Some(mut child) = self.child.take()
-            && wait_timeout(&mut child, EXIT_TIMEOUT).is_none()
-        {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-        if let Some(h) = self.stderr_reader.take() {
-            let _ = h.join();
-        }
-        if std::thread::panicking() {
-            eprintln!(
-                "slowfs stderr ({}):\n{}",
-                self.mountpoint.display(),
-                self.stderr()
-            );
-        }
-    }
+pub fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
 }
 
-fn fusermount(args: &[&str], mountpoint: &Path) -> bool {
-    Command::new("fusermount3")
-        .args(args)
-        .arg("--")
-        .arg(mountpoint)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
+/// True when root; otherwise skips (see [`skip`]) saying that `what` needs root.
+pub fn require_root(what: &str) -> bool {
+    if is_root() {
+        return true;
+    }
+    skip(&format!("{what} needs root"));
+    false
 }
 
-fn wait_timeout(child: &mut Child, timeout: Duration) -> Option<std::process::ExitStatus> {
-    let start = Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => return Some(status),
-            Ok(None) if start.elapsed() < timeout => std::thread::sleep(Duration::from_millis(10)),
-            _ => return None,
-        }
-    }
-}
-
-/// Why FUSE cannot be used here, if it cannot.
-pub fn fuse_available() -> Result<(), String> {
-    if let Err(e) = OpenOptions::new().read(true).write(true).open("/dev/fuse") {
-        return Err(format!("/dev/fuse cannot be opened: {e}"));
-    }
-    let found = std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|d| d.join("fusermount3").is_file())
-    });
-    if !found {
-        return Err("fusermount3 is not on PATH (install fuse3)".into());
-    }
-    Ok(())
-}
-
-/// Whether `mountpoint` (canonical) is a mount point, from /proc/self/mountinfo.
-pub fn is_mounted(mountpoint: &Path) -> bool {
+/// Whether `path` (canonical) is a mount point, from /proc/self/mountinfo, read with the
+/// library's own unescaping so the test and the tool agree on what a mount point is.
+pub fn is_mounted(path: &Path) -> bool {
     let Ok(info) = std::fs::read_to_string("/proc/self/mountinfo") else {
         return false;
     };
-    let want = mountpoint.as_os_str().as_encoded_bytes();
     info.lines()
         .filter_map(|line| line.split(' ').nth(4))
-        .any(|field| unescape_mountinfo(field) == want)
+        .any(|field| Path::new(&wsl_place::mounts::unescape(field)) == path)
 }
 
-/// mountinfo writes space, tab, newline and backslash as `\ooo` octal escapes.
-fn unescape_mountinfo(field: &str) -> Vec<u8> {
-    let b = field.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\'
-            && i + 3 < b.len()
-            && b[i + 1..i + 4].iter().all(|c| (b'0'..=b'7').contains(c))
-        {
-            let v = (b[i + 1] - b'0') * 64 + (b[i + 2] - b'0') * 8 + (b[i + 3] - b'0');
-            out.push(v);
-            i += 4;
-        } else {
-            out.push(b[i]);
-            i += 1;
+/// The built binary, with no fixture `/proc` root inherited and no terminal on stdin.
+pub fn wsl_place() -> Command {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("wsl-place"));
+    cmd.env_remove("WSL_PLACE_PROC_ROOT").stdin(Stdio::null());
+    cmd
+}
+
+/// A tmpfs or loop-mounted ext4 made for one test, unmounted when dropped.
+pub struct Mount {
+    point: PathBuf,
+    // Removed after the unmount in Drop: holds the mount point and the ext4 image.
+    owner: Option<TempDir>,
+}
+
+impl Mount {
+    /// A tmpfs of `size` (mount's syntax: "1m", "256m") at a fresh temporary directory.
+    /// None after a skip when not root or the mount is refused.
+    pub fn tmpfs(size: &str) -> Option<Mount> {
+        let dir = Self::fresh_dir("tmpfs")?;
+        let point = dir.path().join("mnt");
+        match mount_tmpfs(&point, size) {
+            Ok(()) => Some(Mount {
+                point,
+                owner: Some(dir),
+            }),
+            Err(reason) => {
+                skip(&reason);
+                None
+            }
         }
     }
-    out
-}
 
-/// The slowfs example binary for the profile this test was built with.
-///
-/// `cargo test` builds examples next to the test binaries (target/<profile>/examples),
-/// but `cargo test --test NAME` does not, and a binary older than the example's
-/// sources would test stale code, so build it then (once per test process).
-pub fn slowfs_binary() -> PathBuf {
-    static BUILD: Once = Once::new();
-    let exe = std::env::current_exe().expect("current_exe");
-    // target/<profile>/deps/<test-binary>
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("test binary lives in target/<profile>/deps")
-        .to_path_buf();
-    let bin = profile_dir.join("examples").join("slowfs");
-    BUILD.call_once(|| {
-        if !needs_build(&bin) {
-            return;
-        }
-        let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut cmd = Command::new(cargo);
-        cmd.current_dir(manifest_dir)
-            .args(["build", "--example", "slowfs"]);
-        match profile_dir.file_name().and_then(|n| n.to_str()) {
-            Some("debug") => {}
-            Some("release") => {
-                cmd.arg("--release");
-            }
-            Some(other) => {
-                cmd.args(["--profile", other]);
-            }
-            None => {}
-        }
-        if let Some(target_dir) = profile_dir.parent() {
-            cmd.env("CARGO_TARGET_DIR", target_dir);
-        }
-        let status = cmd.status().expect("running cargo build --example slowfs");
-        assert!(status.success(), "cargo build --example slowfs failed");
-    });
-    assert!(bin.is_file(), "slowfs binary missing at {}", bin.display());
-    bin
-}
-
-fn needs_build(bin: &Path) -> bool {
-    let Ok(built) = std::fs::metadata(bin).and_then(|m| m.modified()) else {
-        return true;
-    };
-    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut sources = vec![manifest_dir.join("examples/slowfs.rs")];
-    if let Ok(dir) = std::fs::read_dir(manifest_dir.join("examples/slowfs")) {
-        sources.extend(dir.filter_map(Result::ok).map(|e| e.path()));
+    /// A tmpfs of `size` at `point` (created if missing), or why it could not be mounted.
+    pub fn try_tmpfs_at(point: &Path, size: &str) -> Result<Mount, String> {
+        mount_tmpfs(point, size)?;
+        Ok(Mount {
+            point: point.to_path_buf(),
+            owner: None,
+        })
     }
-    sources.iter().any(|src| {
-        std::fs::metadata(src)
-            .and_then(|m| m.modified())
-            .is_ok_and(|t: SystemTime| t > built)
-    })
+
+    /// An ext4 file system of `size` (truncate's syntax: "128M") on a loop device. None after
+    /// a skip when not root, or mkfs.ext4 or a loop device is missing.
+    pub fn ext4(size: &str) -> Option<Mount> {
+        let dir = Self::fresh_dir("loop ext4")?;
+        let image = dir.path().join("fs.img");
+        let point = dir.path().join("mnt");
+        let made = std::fs::create_dir(&point)
+            .map_err(|e| format!("mkdir {}: {e}", point.display()))
+            .and_then(|()| run(Command::new("truncate").args(["-s", size]).arg(&image)))
+            .and_then(|()| run(Command::new("mkfs.ext4").args(["-q", "-F"]).arg(&image)))
+            .and_then(|()| {
+                run(Command::new("mount")
+                    .args(["-o", "loop"])
+                    .arg(&image)
+                    .arg(&point))
+            });
+        match made {
+            Ok(()) => Some(Mount {
+                point,
+                owner: Some(dir),
+            }),
+            Err(reason) => {
+                skip(&reason);
+                None
+            }
+        }
+    }
+
+    pub fn point(&self) -> &Path {
+        &self.point
+    }
+
+    fn fresh_dir(what: &str) -> Option<TempDir> {
+        if !require_root(&format!("mounting {what}")) {
+            return None;
+        }
+        Some(tempfile::tempdir().expect("tempdir"))
+    }
+}
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let unmounted = Command::new("umount")
+            .arg(&self.point)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        // Busy (a leaked fd or cwd inside): detach, so the temporary directory can go.
+        if !unmounted {
+            let _ = Command::new("umount").arg("-l").arg(&self.point).status();
+        }
+    }
+}
+
+fn mount_tmpfs(point: &Path, size: &str) -> Result<(), String> {
+    std::fs::create_dir_all(point).map_err(|e| format!("mkdir {}: {e}", point.display()))?;
+    run(Command::new("mount")
+        .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+        .arg(point))
+}
+
+/// Runs `cmd`; a failure is one line naming the command and what it printed.
+fn run(cmd: &mut Command) -> Result<(), String> {
+    let out = cmd
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("{cmd:?} did not start: {e}"))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    Err(format!(
+        "{cmd:?} failed ({}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr).trim()
+    ))
 }

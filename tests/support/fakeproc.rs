@@ -1,5 +1,4 @@
 //! Fixture `/proc` roots for the binary (`WSL_PLACE_PROC_ROOT`), shared by integration tests.
-#![allow(dead_code)]
 
 use assert_cmd::Command;
 use std::fs;

@@ -1,17 +1,12 @@
-//! Shared by the migration tests: real trees, snapshots, byte-for-byte comparison.
+//! Real trees, snapshots and byte-for-byte comparison, for the migration tests.
 
-#![allow(dead_code)]
-
-#[path = "../gitrepo/mod.rs"]
-mod gitrepo;
-pub use gitrepo::{git, write};
+use super::gitrepo::{git, write};
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, UNIX_EPOCH};
 
 /// Everything about one entry that a faithful copy must keep.
@@ -199,51 +194,4 @@ pub fn real_tree(root: &Path) {
     mkfifo(&area.join("fifo"));
     std::fs::set_permissions(area.join("locked"), std::fs::Permissions::from_mode(0o555)).unwrap();
     std::fs::set_permissions(area.join("deep/a"), std::fs::Permissions::from_mode(0o750)).unwrap();
-}
-
-pub fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
-}
-
-/// Skips (with a visible reason) unless root; fails instead under WSL_PLACE_REQUIRE_FUSE=1.
-pub fn require_root(what: &str) -> bool {
-    if is_root() {
-        return true;
-    }
-    if std::env::var("WSL_PLACE_REQUIRE_FUSE").as_deref() == Ok("1") {
-        panic!("{what} needs root (WSL_PLACE_REQUIRE_FUSE=1)");
-    }
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "SKIP: {what} needs root to mount");
-    false
-}
-
-/// A tmpfs of `size` at `dir`, unmounted on drop.
-pub struct Tmpfs(pub PathBuf);
-
-impl Tmpfs {
-    pub fn mount(dir: &Path, size: &str) -> Tmpfs {
-        std::fs::create_dir_all(dir).unwrap();
-        let st = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(dir)
-            .status()
-            .unwrap();
-        assert!(st.success(), "mount tmpfs");
-        Tmpfs(dir.to_path_buf())
-    }
-}
-
-impl Drop for Tmpfs {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.0).status();
-    }
-}
-
-pub fn wsl_place() -> Command {
-    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("wsl-place"));
-    cmd.env_remove("WSL_PLACE_PROC_ROOT")
-        .stdin(std::process::Stdio::null());
-    cmd
 }

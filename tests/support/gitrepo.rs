@@ -3,8 +3,6 @@
 //! Every call pins what a developer's own git config could change: identity, the default
 //! branch, no system or global config, no fsmonitor, no automatic gc.
 
-#![allow(dead_code)]
-
 use std::path::Path;
 use std::process::Command;
 
@@ -52,4 +50,16 @@ pub fn files_repo(dir: &Path, n: usize) {
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "init"]);
     std::fs::write(dir.join("src/d000/f000.txt"), "changed\n").unwrap();
+}
+
+/// A committed repository of `n` one-byte files spread over four directories
+/// (`d{i % 4}/f{i}.txt`).
+pub fn repo_with_files(dir: &Path, n: usize) {
+    std::fs::create_dir_all(dir).unwrap();
+    git(dir, &["init", "-q"]);
+    for i in 0..n {
+        write(&dir.join(format!("d{}/f{i}.txt", i % 4)), b"x");
+    }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "files"]);
 }
