@@ -1,7 +1,8 @@
 //! Advice that knows the ecosystem: the smaller steps, each only where it applies.
 
+use crate::gitsettings::GitSettings;
 use crate::mounts::MountKind;
-use crate::policy::{GitSettings, Observations};
+use crate::observations::Observations;
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

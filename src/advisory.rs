@@ -2,19 +2,18 @@
 //! by reusing the last result for this repository while its mount and age still match.
 
 use crate::check::{self, CheckReport};
-use crate::cli::CheckArgs;
 use crate::error::Result;
 use crate::host::HostEnv;
 use crate::location::Location;
 use crate::policy::{Level, Policy};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Budgets for the measurement an advisory run makes when it has no usable cache: short, because
 /// a commit is waiting; the full `check` refreshes the cache with its longer budgets.
-pub const COLD_SCAN_BUDGET_MS: u64 = 400;
-pub const COLD_PROBE_BUDGET_MS: u64 = 250;
+pub const COLD_SCAN_BUDGET: Duration = Duration::from_millis(400);
+pub const COLD_PROBE_BUDGET: Duration = Duration::from_millis(250);
 
 /// One cached result, kept per repository under the XDG cache directory.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -137,19 +136,20 @@ pub fn load_valid(env: &HostEnv, location: &Location, policy: &Policy) -> Option
 /// Runs the advisory check: the cached line when there is one, else a short measurement.
 pub fn run(
     env: &HostEnv,
-    args: &CheckArgs,
+    settings: &check::Settings,
     policy_file: Option<&Path>,
 ) -> Result<(CachedResult, bool)> {
-    let setting = check::prepare(env, &args.path, policy_file)?;
+    let setting = check::prepare(env, &settings.path, policy_file)?;
     if let Some(entry) = load_valid(env, &setting.location, &setting.policy) {
         return Ok((entry, true));
     }
-    let cold = CheckArgs {
-        scan_budget_ms: args.scan_budget_ms.min(COLD_SCAN_BUDGET_MS),
-        probe_budget_ms: args.probe_budget_ms.min(COLD_PROBE_BUDGET_MS),
-        ..args.clone()
+    let cold = check::Settings {
+        scan_budget: settings.scan_budget.min(COLD_SCAN_BUDGET),
+        probe_budget: settings.probe_budget.min(COLD_PROBE_BUDGET),
+        progress: false,
+        ..settings.clone()
     };
-    let (report, policy) = check::measure(env, &cold, setting, false)?;
+    let (report, policy) = check::measure(env, &cold, setting)?;
     let entry = entry_for(&report, &policy);
     store(env, &entry);
     Ok((entry, false))

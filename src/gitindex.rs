@@ -396,6 +396,15 @@ pub fn spread<T: Copy>(items: &[T], max: usize) -> Vec<T> {
     (0..max).map(|i| items[i * n / max]).collect()
 }
 
+/// Threads git's preload-index uses for `entries` (preload-index.c: 500 entries per thread,
+/// at most 20, and no threads at all below two).
+pub fn git_preload_threads(entries: u64) -> usize {
+    match entries / 500 {
+        0 | 1 => 1,
+        t => t.min(20) as usize,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

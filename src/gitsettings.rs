@@ -1,9 +1,18 @@
 //! The git settings that change what `git status` costs, as git itself resolves them
 //! (repository, global and system configuration together).
 
-use crate::policy::GitSettings;
+use serde::Serialize;
 use std::path::Path;
 use std::process::Command;
+
+/// Git settings that change what `git status` costs; `None` where unset.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct GitSettings {
+    pub untracked_cache: Option<String>,
+    pub many_files: Option<String>,
+    pub preload_index: Option<String>,
+    pub index_version: Option<String>,
+}
 
 /// `None` when `root` is not a git worktree or git cannot be run.
 pub fn read(root: &Path) -> Option<GitSettings> {

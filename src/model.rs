@@ -14,7 +14,7 @@
 //! - An install or checkout is its file-system floor: create+write per file, mkdir per
 //!   directory, bandwidth for the bytes beyond 4 KiB per file; network and scripts are not in it.
 
-use crate::probe::ProbeReport;
+use crate::gitindex::git_preload_threads;
 use crate::scan::ScanReport;
 use serde::Serialize;
 
@@ -66,30 +66,6 @@ pub struct MountCosts {
 }
 
 impl MountCosts {
-    /// Means, not medians: git's wall time is a sum of many calls, and a sum is N x mean,
-    /// preemptions on a busy machine included; trimmed, so a single stall in a small sample
-    /// does not pass for a rate.
-    pub fn from_probe(p: &ProbeReport) -> Option<Self> {
-        let ops = p.ops.as_ref()?;
-        let mut parallel: Vec<(usize, f64)> = p
-            .parallel_lstat
-            .iter()
-            .map(|l| (l.threads, l.per_entry_us))
-            .collect();
-        parallel.sort_by_key(|&(t, _)| t);
-        Some(Self {
-            lstat_us: p.lstat_stats()?.trimmed_mean_us,
-            parallel_lstat: parallel,
-            create_us: ops.create.trimmed_mean_us,
-            unlink_us: ops.unlink.trimmed_mean_us,
-            read_us: ops.read.trimmed_mean_us,
-            readdir_entry_us: ops.readdir_entry.trimmed_mean_us,
-            opendir_us: ops.opendir.trimmed_mean_us,
-            mkdir_us: ops.mkdir.trimmed_mean_us,
-            write_mib_us: ops.write_mib.trimmed_mean_us,
-        })
-    }
-
     /// Wall-clock microseconds per `lstat` with `threads` threads: serial latency for one,
     /// else interpolated (log-log) between the measured thread counts, clamped at their ends.
     pub fn lstat_per_entry_us(&self, threads: usize) -> f64 {
@@ -131,15 +107,6 @@ impl MountCosts {
         } else {
             f64::INFINITY
         }
-    }
-}
-
-/// Threads git's preload-index uses for `entries` (preload-index.c: 500 entries per thread,
-/// at most 20, and no threads at all below two).
-pub fn git_preload_threads(entries: u64) -> usize {
-    match entries / 500 {
-        0 | 1 => 1,
-        t => t.min(20) as usize,
     }
 }
 

@@ -5,6 +5,7 @@
 
 use crate::advice::{self, Advice};
 use crate::mounts::MountKind;
+pub use crate::observations::{Observations, Pair};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -303,49 +304,6 @@ impl Level {
     }
 }
 
-/// A predicted duration here and on the baseline.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Pair {
-    pub current: f64,
-    pub baseline: f64,
-}
-
-impl Pair {
-    pub fn speedup(&self) -> f64 {
-        if self.baseline > 0.0 {
-            self.current / self.baseline
-        } else {
-            f64::INFINITY
-        }
-    }
-}
-
-/// Git settings that change what `git status` costs; `None` where unset.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct GitSettings {
-    pub untracked_cache: Option<String>,
-    pub many_files: Option<String>,
-    pub preload_index: Option<String>,
-    pub index_version: Option<String>,
-}
-
-/// Everything the policy looks at, as plain values.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Observations {
-    pub path: PathBuf,
-    pub home: Option<PathBuf>,
-    pub mount_kind: MountKind,
-    pub wsl: bool,
-    pub git_status_ms: Option<Pair>,
-    pub install_ms: Option<Pair>,
-    /// Tracked entries, when this is a git repository.
-    pub tracked: Option<u64>,
-    pub dirs: u64,
-    pub git: Option<GitSettings>,
-    /// Why the baseline could not be used, when it could not.
-    pub baseline_problem: Option<String>,
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Reason {
     pub level: Level,
@@ -457,6 +415,7 @@ pub fn evaluate(policy: &Policy, observations: &Observations) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gitsettings::GitSettings;
 
     fn observations(kind: MountKind) -> Observations {
         Observations {

@@ -226,6 +226,45 @@ fn unknown_flag_is_a_usage_error() {
 }
 
 #[test]
+fn probe_and_migrate_refuse_formats_they_cannot_print() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("marker");
+    fs::write(&marker, "x").unwrap();
+    for command in ["probe", "migrate"] {
+        for format in ["markdown", "github"] {
+            let mut args = vec![command, "--format", format];
+            if command == "migrate" {
+                args.push("--dry-run");
+            }
+            let output = Command::cargo_bin("wsl-place")
+                .unwrap()
+                .args(&args)
+                .arg(dir.path())
+                .output()
+                .unwrap();
+            assert_eq!(output.status.code(), Some(2), "{command} --format {format}");
+            assert!(
+                output.stdout.is_empty(),
+                "{command} --format {format} printed a report"
+            );
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(
+                stderr.contains(command) && stderr.contains(format) && stderr.contains("json"),
+                "{stderr}"
+            );
+            assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+        }
+    }
+    // Refused before anything ran: the directory holds what it held.
+    let names: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("marker")]);
+}
+
+#[test]
 fn completions_are_generated() {
     Command::cargo_bin("wsl-place")
         .unwrap()

@@ -16,14 +16,12 @@ pub use finalise::Removal;
 pub use fixups::FixupReport;
 pub use plan::{Plan, Problem};
 
-use crate::cli::{Format, GlobalArgs, MigrateArgs};
 use crate::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
 use crate::location;
-use crate::report::{self, Style};
+use crate::units;
 use serde::Serialize;
 use std::collections::HashSet;
-use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -48,68 +46,61 @@ pub struct MigrationReport {
     pub removal: Option<Removal>,
 }
 
-struct Ui {
-    quiet: bool,
-    format: Format,
-    interactive: bool,
-    style: Style,
+/// What `migrate` should do, decided once from the command line.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The repository to move.
+    pub path: PathBuf,
+    /// Destination directory (None: the policy's root, `~/src`, plus the repository's name).
+    pub to: Option<PathBuf>,
+    /// Accept the plan without asking.
+    pub yes: bool,
+    /// Show the plan and stop.
+    pub dry_run: bool,
+    /// Abandon an interrupted migration: remove its staging directory.
+    pub abort: bool,
+    /// After a verified copy, delete what the manifest proves was copied (asks again).
+    pub remove_source: bool,
+    /// Finalise even if some source files could not be read.
+    pub skip_unreadable: bool,
+    /// Leave node_modules behind instead of copying it.
+    pub skip_node_modules: bool,
 }
 
-impl Ui {
-    fn out(&self, text: &str) {
-        if !self.quiet {
-            let mut stdout = std::io::stdout().lock();
-            let _ = stdout.write_all(text.as_bytes());
-            let _ = stdout.flush();
-        }
-    }
-
-    fn human(&self) -> bool {
-        self.format != Format::Json
-    }
-
-    fn confirm(&self, prompt: &str, default: bool) -> Result<bool> {
-        dialoguer::Confirm::new()
-            .with_prompt(prompt)
-            .default(default)
-            .interact_on(&console::Term::stderr())
-            .map_err(|e| Failure::internal(format!("cannot ask for confirmation: {e}; pass --yes to accept the plan without asking.")))
-    }
+/// How a migration talks to the person running it: the command layer decides the format,
+/// the colours and whether anyone can answer a question.
+pub trait Ui {
+    /// Someone is at a terminal to answer questions.
+    fn interactive(&self) -> bool;
+    /// Asks a yes/no question.
+    fn confirm(&self, prompt: &str, default: bool) -> Result<bool>;
+    /// A sentence for the person (not part of any machine-readable output).
+    fn note(&self, text: &str);
+    /// Shows the plan before anything is copied; `dry_run` when it is all that will happen.
+    fn plan(&self, plan: &Plan, dry_run: bool) -> Result<()>;
+    /// Shows what a finished migration did.
+    fn result(&self, report: &MigrationReport) -> Result<()>;
+    /// Draw a progress bar while copying.
+    fn progress(&self) -> bool;
 }
 
-/// Where the policy puts migrated repositories when it says nothing: `~/src`.
-pub fn default_root(env: &HostEnv) -> Option<PathBuf> {
-    env.home().map(|h| h.join("src"))
-}
-
-pub fn run(env: &HostEnv, global: &GlobalArgs, args: &MigrateArgs) -> Result<ExitCode> {
-    run_with_root(env, global, args, default_root(env).as_deref())
-}
-
-/// `run` with the default destination root given by the caller (the policy, once it has one).
-pub fn run_with_root(
+/// Moves the repository `args.path` to `args.to`, or under `default_root` (from the policy).
+pub fn run(
     env: &HostEnv,
-    global: &GlobalArgs,
-    args: &MigrateArgs,
+    args: &Options,
+    ui: &dyn Ui,
     default_root: Option<&Path>,
 ) -> Result<ExitCode> {
-    let terminal = std::io::stderr().is_terminal() && std::io::stdin().is_terminal();
-    let ui = Ui {
-        quiet: global.quiet,
-        format: global.format,
-        interactive: terminal,
-        style: Style::for_stdout(global.no_color, env),
-    };
     let source = location::canonical_dir(&args.path)?;
     let destination = plan::destination(&source, args.to.as_deref(), default_root)?;
     let staging = plan::staging_dir(&destination);
     if args.abort {
-        return abort(&ui, &source, &staging);
+        return abort(ui, &source, &staging);
     }
     check_owner(&source, &staging)?;
     if finalise::is_sealed(&staging) {
         if args.dry_run {
-            ui.out(&format!(
+            ui.note(&format!(
                 "A verified copy of {} is waiting in {}; run without --dry-run to finish moving it into place.\n",
                 source.display(),
                 staging.display()
@@ -118,7 +109,7 @@ pub fn run_with_root(
         }
         return finish(
             env,
-            &ui,
+            ui,
             args,
             &source,
             &destination,
@@ -138,7 +129,7 @@ pub fn run_with_root(
     if !args.skip_node_modules
         && !args.yes
         && !args.dry_run
-        && ui.interactive
+        && ui.interactive()
         && !plan.node_modules.is_empty()
     {
         let (files, bytes) = plan
@@ -148,7 +139,7 @@ pub fn run_with_root(
         if ui.confirm(
             &format!(
                 "Leave node_modules behind ({files} files, {}) and reinstall it at the destination?",
-                report::migrate::bytes(bytes)
+                units::bytes(bytes)
             ),
             true,
         )? {
@@ -158,11 +149,7 @@ pub fn run_with_root(
     let recovered = journal::read_journal(&staging.join("journal"))?;
     account_resume(&mut plan, &recovered);
 
-    match ui.format {
-        Format::Json if args.dry_run => ui.out(&report::to_json(&plan)?),
-        Format::Json => {}
-        _ => ui.out(&report::migrate::plan(&plan, &ui.style)),
-    }
+    ui.plan(&plan, args.dry_run)?;
     if args.dry_run {
         return Ok(ExitCode::Ok);
     }
@@ -172,18 +159,18 @@ pub fn run_with_root(
         return Err(Failure::input(format!(
             "not enough space at {}: the copy needs {} and only {} are free; free some space or choose another --to. Nothing was copied.",
             destination.display(),
-            report::migrate::bytes(plan.needed_bytes),
-            report::migrate::bytes(free)
+            units::bytes(plan.needed_bytes),
+            units::bytes(free)
         )));
     }
     if !args.yes {
-        if !ui.interactive {
+        if !ui.interactive() {
             return Err(Failure::input(
                 "migrate asks before copying, and this is not a terminal; pass --yes to accept the plan.",
             ));
         }
         if !ui.confirm("Copy, verify and move it there?", false)? {
-            ui.out("Nothing was copied.\n");
+            ui.note("Nothing was copied.\n");
             return Ok(ExitCode::Ok);
         }
     }
@@ -199,7 +186,7 @@ pub fn run_with_root(
     }
     let threads = copy_threads(env, &source);
     let options = copy::Options {
-        progress: !ui.quiet && std::io::stderr().is_terminal(),
+        progress: ui.progress(),
         interrupted: &interrupted,
         threads,
     };
@@ -245,7 +232,7 @@ pub fn run_with_root(
     }));
     finish(
         env,
-        &ui,
+        ui,
         args,
         &source,
         &destination,
@@ -351,9 +338,9 @@ fn prepare_staging(source: &Path, staging: &Path) -> Result<()> {
     Ok(())
 }
 
-fn abort(ui: &Ui, source: &Path, staging: &Path) -> Result<ExitCode> {
+fn abort(ui: &dyn Ui, source: &Path, staging: &Path) -> Result<ExitCode> {
     if std::fs::symlink_metadata(staging).is_err() {
-        ui.out(&format!(
+        ui.note(&format!(
             "No interrupted migration of {} to abort (no {}).\n",
             source.display(),
             staging.display()
@@ -363,7 +350,7 @@ fn abort(ui: &Ui, source: &Path, staging: &Path) -> Result<ExitCode> {
     check_owner(source, staging)?;
     make_writable(staging);
     finalise::remove_staging(staging)?;
-    ui.out(&format!(
+    ui.note(&format!(
         "Removed the staging directory {}; the source {} was not touched.\n",
         staging.display(),
         source.display()
@@ -396,8 +383,8 @@ fn make_writable(dir: &Path) {
 #[allow(clippy::too_many_arguments)]
 fn finish(
     env: &HostEnv,
-    ui: &Ui,
-    args: &MigrateArgs,
+    ui: &dyn Ui,
+    args: &Options,
     source: &Path,
     destination: &Path,
     staging: &Path,
@@ -471,7 +458,7 @@ fn finish(
     }
     if args.remove_source {
         let go = args.yes
-            || (ui.interactive
+            || (ui.interactive()
                 && ui.confirm(
                     &format!(
                         "Delete from {} the {} files the manifest proves were copied?",
@@ -489,10 +476,6 @@ fn finish(
                 .push("--remove-source was not confirmed; the source is left in place".into());
         }
     }
-    if ui.human() {
-        ui.out(&report::migrate::result(&report, &ui.style));
-    } else {
-        ui.out(&report::to_json(&report)?);
-    }
+    ui.result(&report)?;
     Ok(ExitCode::Ok)
 }

@@ -6,10 +6,9 @@ pub mod measure;
 pub mod scratch;
 pub mod stats;
 
-use crate::cli::{CheckArgs, Format, GlobalArgs, ProbeArgs};
-use crate::error::{ExitCode, Failure, Result};
-use crate::host::HostEnv;
-use crate::location::{self, Location, MountTable};
+use crate::error::{Failure, Result};
+use crate::gitindex;
+use crate::location::MountTable;
 use crate::mounts::{MountEntry, MountKind};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -80,7 +79,8 @@ pub struct Target<'a> {
 }
 
 impl ProbeReport {
-    fn empty(dir: &Path, mount: &MountEntry) -> Self {
+    /// A report with nothing measured yet.
+    pub fn empty(dir: &Path, mount: &MountEntry) -> Self {
         Self {
             dir: dir.to_path_buf(),
             mount_point: mount.mount_point.clone(),
@@ -129,7 +129,7 @@ pub fn probe(target: &Target) -> ProbeReport {
 }
 
 /// Serial and parallel `lstat` on the repository's own tracked files, within `limit`.
-fn measure_tracked(report: &mut ProbeReport, target: &Target, limit: Duration) {
+pub fn measure_tracked(report: &mut ProbeReport, target: &Target, limit: Duration) {
     let Some((root, paths)) = target.tracked.filter(|(_, p)| !p.is_empty()) else {
         return;
     };
@@ -179,7 +179,7 @@ fn cpu_bound(threads: &[usize], serial_us: f64) -> Vec<ParallelLstat> {
 
 /// The scratch rounds: one at least, more while `budget` allows and the figures move. The
 /// parallel `lstat` figures come from here only when the tracked files gave none.
-fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Duration) {
+pub fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Duration) {
     let scratch = match scratch::Scratch::create(target.dir) {
         Ok(s) => s,
         Err(e) => {
@@ -260,11 +260,11 @@ pub struct Tracked {
 impl Tracked {
     /// Reads the index of the repository `root` is in.
     pub fn read(root: &Path) -> Self {
-        Self::from_paths(crate::gitindex::tracked_sample(root, usize::MAX).unwrap_or_default())
+        Self::from_paths(gitindex::tracked_sample(root, usize::MAX).unwrap_or_default())
     }
 
     /// From an index already read (by the scan).
-    pub fn from_index(index: Option<&crate::gitindex::RootIndex>) -> Self {
+    pub fn from_index(index: Option<&gitindex::RootIndex>) -> Self {
         Self::from_paths(index.map_or_else(Vec::new, |i| i.tracked_paths(usize::MAX)))
     }
 
@@ -279,7 +279,7 @@ impl Tracked {
             all
         } else {
             let refs: Vec<&PathBuf> = all.iter().collect();
-            crate::gitindex::spread(&refs, TRACKED_SAMPLE)
+            gitindex::spread(&refs, TRACKED_SAMPLE)
                 .into_iter()
                 .cloned()
                 .collect()
@@ -290,47 +290,21 @@ impl Tracked {
     /// The thread counts git's preload-index would use here: the one figure the model needs.
     pub fn git_threads(&self) -> Vec<usize> {
         let entries = self.shape.map_or(0, |s| s.0);
-        match crate::model::git_preload_threads(entries) {
+        match gitindex::git_preload_threads(entries) {
             1 => Vec::new(),
             t => vec![t],
         }
     }
 }
 
-fn mount_of<'a>(table: &'a MountTable, dir: &Path) -> Result<&'a MountEntry> {
+/// The mount `dir` is on, or a sentence saying the mount table is incomplete.
+pub fn mount_of<'a>(table: &'a MountTable, dir: &Path) -> Result<&'a MountEntry> {
     table.mount_for(dir).ok_or_else(|| {
         Failure::input(format!(
             "no mount in the mount table contains {}; the mountinfo looks incomplete.",
             dir.display()
         ))
     })
-}
-
-/// `wsl-place probe [DIR]`.
-pub fn run_command(env: &HostEnv, global: &GlobalArgs, args: &ProbeArgs) -> Result<ExitCode> {
-    let dir = location::canonical_dir(&args.dir)?;
-    let table = MountTable::read(env)?;
-    let mount = mount_of(&table, &dir)?;
-    let tracked = Tracked::read(&dir);
-    let report = probe(&Target {
-        dir: &dir,
-        mount,
-        budget: Duration::from_millis(args.probe_budget_ms),
-        tracked: Some((&dir, &tracked.sample)),
-        threads: LSTAT_THREADS,
-        derive_cpu_bound: false,
-    });
-    if !global.quiet {
-        let text = match global.format {
-            Format::Json => crate::report::to_json(&report)?,
-            _ => crate::report::probe_table(&report, &crate::report::Style { color: false }),
-        };
-        crate::print(&text)?;
-    }
-    match &report.skipped {
-        Some(reason) if report.ops.is_none() => Err(Failure::input(reason.clone())),
-        _ => Ok(ExitCode::Ok),
-    }
 }
 
 /// Both probes of `check`, and where the baseline stands.
@@ -354,254 +328,9 @@ pub struct ProbeSet {
     pub elapsed_ms: u64,
 }
 
-enum Baseline<'a> {
-    Probe(PathBuf, &'a MountEntry),
-    Same(PathBuf, String),
-    None(String),
-}
-
-fn same_mount(a: &MountEntry, b: &MountEntry) -> bool {
-    a.mount_point == b.mount_point && a.source == b.source && a.fstype == b.fstype
-}
-
-fn choose_baseline<'a>(
-    env: &HostEnv,
-    args: &CheckArgs,
-    table: &'a MountTable,
-    current: &MountEntry,
-) -> Result<Baseline<'a>> {
-    let dir = match (&args.baseline, env.home()) {
-        (Some(dir), _) => location::canonical_dir(dir)?,
-        (None, Some(home)) => match location::canonical_dir(&home) {
-            Ok(dir) => dir,
-            Err(e) => {
-                return Ok(Baseline::None(format!(
-                    "No baseline: $HOME is unusable ({e}); pass --baseline DIR on the Linux disk to compare against."
-                )));
-            }
-        },
-        (None, None) => {
-            return Ok(Baseline::None(
-                "No baseline: $HOME is not set; pass --baseline DIR on the Linux disk to compare against.".into(),
-            ));
-        }
-    };
-    let Some(mount) = table.mount_for(&dir) else {
-        return Ok(Baseline::None(format!(
-            "No baseline: no mount contains {}; the mount table looks incomplete.",
-            dir.display()
-        )));
-    };
-    let shown = dir.display();
-    Ok(match mount.kind() {
-        _ if same_mount(mount, current) => Baseline::Same(
-            dir.clone(),
-            format!(
-                "The baseline {shown} is on the same mount as the repository ({} {}), so both sides are the same disk: there is nothing faster to move to here (pass --baseline DIR to compare with another disk).",
-                mount.mount_point.display(),
-                mount.fstype
-            ),
-        ),
-        MountKind::Tmpfs => Baseline::None(format!(
-            "The baseline {shown} is on tmpfs, which is memory rather than a disk and would flatter the move; pass --baseline DIR on the Linux disk (ext4) for a fair comparison."
-        )),
-        MountKind::Local | MountKind::Overlay | MountKind::Other => {
-            Baseline::Probe(dir.clone(), mount)
-        }
-        kind => Baseline::None(format!(
-            "The baseline {shown} is not on a local disk ({}, {}), so comparing against it would mislead; pass --baseline DIR on the Linux disk (ext4).",
-            kind.as_str(),
-            mount.fstype
-        )),
-    })
-}
-
-/// The faster of two `git --version` runs: process start-up, which one unlucky schedule on a
-/// busy machine would overstate.
-fn git_startup_ms() -> Option<f64> {
-    (0..2)
-        .filter_map(|_| {
-            let start = Instant::now();
-            let status = std::process::Command::new("git")
-                .arg("--version")
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .status()
-                .ok()?;
-            status
-                .success()
-                .then(|| start.elapsed().as_secs_f64() * 1e3)
-        })
-        .min_by(f64::total_cmp)
-}
-
-fn label_for(env: &HostEnv, args: &CheckArgs, dir: &Path, repo: &Path) -> String {
-    let name = repo
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "repo".into());
-    match (&args.baseline, env.home()) {
-        (None, Some(home))
-            if home == dir || location::canonical_dir(&home).ok().as_deref() == Some(dir) =>
-        {
-            format!("~/src/{name}")
-        }
-        _ => dir.display().to_string(),
-    }
-}
-
-/// Of the `git status` the pilot predicts, the share the whole probe may cost (beyond the
-/// first scratch round on each mount, which always runs): what it predicts must stay dearer
-/// than finding it out.
-pub const PROBE_SHARE: f64 = 0.5;
-
-/// How long the scratch rounds may run: what is left of the share of the predicted
-/// `git status` once both probes have `spent` so much, when there is a prediction, and never
-/// more than `left` of this probe's own budget.
-fn rounds_budget(pilot_ms: Option<f64>, spent: Duration, left: Duration) -> Duration {
-    match pilot_ms {
-        Some(ms) => Duration::from_secs_f64((ms * PROBE_SHARE / 1e3).max(0.0))
-            .saturating_sub(spent)
-            .min(left),
-        None => left,
-    }
-}
-
-/// The probes `check` runs: the repository's tracked files (from `index`, which the scan read),
-/// a pilot prediction from them that sizes the rest, the scratch rounds on the repository's
-/// mount, then the baseline.
-pub fn for_check(
-    env: &HostEnv,
-    table: &MountTable,
-    location: &Location,
-    args: &CheckArgs,
-    index: Option<&crate::gitindex::RootIndex>,
-) -> Result<ProbeSet> {
-    let start = Instant::now();
-    let root = &location.paths.linux;
-    let current_mount = mount_of(table, root)?;
-    let baseline = choose_baseline(env, args, table, current_mount)?;
-    let budget = Duration::from_millis(args.probe_budget_ms);
-    let tracked = Tracked::from_index(index);
-    let threads = tracked.git_threads();
-    let startup = git_startup_ms();
-    let target = Target {
-        dir: root,
-        mount: current_mount,
-        budget,
-        tracked: Some((root, &tracked.sample)),
-        threads: &threads,
-        derive_cpu_bound: true,
-    };
-    let mut current = ProbeReport::empty(root, current_mount);
-    measure_tracked(&mut current, &target, budget.mul_f64(0.3));
-    let pilot = tracked
-        .shape
-        .zip(current.tracked_lstat.as_ref())
-        .map(|((files, dirs), lstat)| {
-            let parallel = current
-                .parallel_lstat
-                .iter()
-                .map(|l| (l.threads, l.per_entry_us))
-                .collect();
-            crate::model::git_status_pilot_ms(
-                files,
-                dirs,
-                lstat.trimmed_mean_us,
-                parallel,
-                startup.unwrap_or(crate::model::GIT_STARTUP_MS),
-            )
-        });
-    let spent = start.elapsed();
-    measure_scratch(
-        &mut current,
-        &target,
-        rounds_budget(pilot, spent, budget.saturating_sub(spent)),
-    );
-    current.elapsed_ms = start.elapsed().as_millis() as u64;
-    let (baseline, baseline_note, same, label) = match baseline {
-        Baseline::Probe(dir, mount) => {
-            let begun = Instant::now();
-            let mut report = ProbeReport::empty(&dir, mount);
-            let target = Target {
-                dir: &dir,
-                mount,
-                budget,
-                tracked: None,
-                threads: &threads,
-                derive_cpu_bound: true,
-            };
-            measure_scratch(
-                &mut report,
-                &target,
-                rounds_budget(pilot, start.elapsed(), budget),
-            );
-            report.elapsed_ms = begun.elapsed().as_millis() as u64;
-            let label = label_for(env, args, &dir, root);
-            (Some(report), None, false, Some(label))
-        }
-        Baseline::Same(dir, note) => {
-            let label = label_for(env, args, &dir, root);
-            (Some(current.clone()), Some(note), true, Some(label))
-        }
-        Baseline::None(note) => (None, Some(note), false, None),
-    };
-    Ok(ProbeSet {
-        current,
-        baseline,
-        baseline_note,
-        baseline_same_mount: same,
-        baseline_label: label,
-        git_startup_ms: startup,
-        index_files: tracked.shape.map(|s| s.0),
-        index_dirs: tracked.shape.map(|s| s.1),
-        elapsed_ms: start.elapsed().as_millis() as u64,
-    })
-}
-
-/// The model's predictions from the scan and the probes; None when the current mount was not
-/// measured. Reads `package-lock.json` when the scan found no node_modules.
-pub fn predict(
-    scan: &crate::scan::ScanReport,
-    probes: &ProbeSet,
-    root: &Path,
-) -> Option<crate::model::Prediction> {
-    use crate::model::{self, MountCosts, RepoFigures};
-    let current = MountCosts::from_probe(&probes.current)?;
-    let baseline = probes.baseline.as_ref().and_then(MountCosts::from_probe);
-    let lock = if scan.node_modules.is_empty() {
-        std::fs::read_to_string(root.join("package-lock.json"))
-            .ok()
-            .and_then(|text| model::lock_packages(&text))
-    } else {
-        None
-    };
-    let startup = probes.git_startup_ms.unwrap_or(model::GIT_STARTUP_MS);
-    // Files inside `.git` are not worktree files git status would look at.
-    let git_dir_files = scan.git.as_ref().and_then(|g| g.git_dir_files);
-    let mut repo = RepoFigures::from_scan(scan, lock, git_dir_files);
-    repo.refine_with_index(probes.index_files, probes.index_dirs);
-    Some(model::predict(&repo, &current, baseline.as_ref(), startup))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const MS: fn(u64) -> Duration = Duration::from_millis;
-
-    #[test]
-    fn rounds_get_a_share_of_the_predicted_status_within_the_budget() {
-        // A 1 s git status leaves 500 ms for both probes; 100 ms are spent already.
-        assert_eq!(rounds_budget(Some(1000.0), MS(100), MS(600)), MS(400));
-        // What is left of the probe's own budget still caps it.
-        assert_eq!(rounds_budget(Some(10_000.0), MS(100), MS(600)), MS(600));
-        // A fast disk: the share is spent, so only the first round runs.
-        assert_eq!(rounds_budget(Some(10.0), MS(8), MS(692)), Duration::ZERO);
-        // Nothing to predict (not a repository): each probe's budget decides.
-        assert_eq!(rounds_budget(None, MS(900), MS(700)), MS(700));
-        assert_eq!(rounds_budget(None, MS(100), Duration::ZERO), Duration::ZERO);
-    }
 
     #[test]
     fn git_threads_follow_the_index_size() {

@@ -9,18 +9,26 @@ mod scan;
 pub mod verdict;
 
 use crate::check::CheckReport;
-use crate::cli::Format;
 use crate::error::{Failure, Result};
 
 pub use human::Style;
 pub use probe::table as probe_table;
 
-pub fn render_check(report: &CheckReport, format: Format, style: &Style) -> Result<String> {
+/// What `check` can print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckFormat {
+    Human,
+    Json,
+    Markdown,
+    Github,
+}
+
+pub fn render_check(report: &CheckReport, format: CheckFormat, style: &Style) -> Result<String> {
     match format {
-        Format::Human => Ok(human::check(report, style)),
-        Format::Json => to_json(report),
-        Format::Markdown => Ok(markdown::check(report)),
-        Format::Github => Ok(github::check(report)),
+        CheckFormat::Human => Ok(human::check(report, style)),
+        CheckFormat::Json => to_json(report),
+        CheckFormat::Markdown => Ok(markdown::check(report)),
+        CheckFormat::Github => Ok(github::check(report)),
     }
 }
 

@@ -1,15 +1,16 @@
 //! `wsl-place check`: locate, scan, probe, predict, decide, in that order.
 
-use crate::cli::{CheckArgs, FailOn};
-use crate::error::{ExitCode, Result};
+mod probes;
+
+use crate::error::Result;
 use crate::gitsettings;
 use crate::host::HostEnv;
 use crate::location::{self, Location, MountTable};
-use crate::policy::{self, Level, Observations, Pair, Policy, PolicySource, Verdict};
+use crate::policy::{self, Observations, Pair, Policy, PolicySource, Verdict};
 use crate::scan::{self, ScanOptions, ScanReport};
 use crate::{model, probe};
 use serde::Serialize;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Everything `check` found; its JSON form is the documented schema.
@@ -28,6 +29,23 @@ pub struct CheckReport {
 }
 
 pub const SCHEMA_VERSION: u32 = 1;
+
+/// What `check` measures and how long it may take, decided once from the command line.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The repository or directory to check.
+    pub path: PathBuf,
+    /// Run the timing probes (false: location and scan only).
+    pub probe: bool,
+    /// Stop scanning after this long and extrapolate.
+    pub scan_budget: Duration,
+    /// Most each probe may take.
+    pub probe_budget: Duration,
+    /// Directory on the Linux disk to compare against (None: a scratch folder under $HOME).
+    pub baseline: Option<PathBuf>,
+    /// Show the scan's progress on the terminal.
+    pub progress: bool,
+}
 
 /// Where the repository is and which policy judges it: what every check starts from. The mount
 /// table is kept so the probes reuse it instead of reading mountinfo again.
@@ -55,20 +73,18 @@ pub fn prepare(env: &HostEnv, path: &Path, policy_file: Option<&Path>) -> Result
 
 pub fn run(
     env: &HostEnv,
-    args: &CheckArgs,
+    settings: &Settings,
     policy_file: Option<&Path>,
-    interactive: bool,
 ) -> Result<(CheckReport, Policy)> {
-    let setting = prepare(env, &args.path, policy_file)?;
-    measure(env, args, setting, interactive)
+    let setting = prepare(env, &settings.path, policy_file)?;
+    measure(env, settings, setting)
 }
 
 /// Scans, probes, predicts and decides for an already prepared setting.
 pub fn measure(
     env: &HostEnv,
-    args: &CheckArgs,
+    settings: &Settings,
     setting: Setting,
-    interactive: bool,
 ) -> Result<(CheckReport, Policy)> {
     let Setting {
         table,
@@ -79,16 +95,16 @@ pub fn measure(
     let (scan, index) = scan::scan_keeping_index(
         &location.paths.linux,
         &ScanOptions {
-            budget: Duration::from_millis(args.scan_budget_ms),
-            progress: interactive,
+            budget: settings.scan_budget,
+            progress: settings.progress,
         },
     );
-    let (probe, predict) = if args.no_probe {
-        (None, None)
-    } else {
-        let probes = probe::for_check(env, &table, &location, args, index.as_ref())?;
-        let predict = probe::predict(&scan, &probes, &location.paths.linux);
+    let (probe, predict) = if settings.probe {
+        let probes = probes::for_check(env, &table, &location, settings, index.as_ref())?;
+        let predict = probes::predict(&scan, &probes, &location.paths.linux);
         (Some(probes), predict)
+    } else {
+        (None, None)
     };
     let observations = observe(env, &location, &scan, probe.as_ref(), predict.as_ref());
     let verdict = policy::evaluate(&policy, &observations);
@@ -144,41 +160,7 @@ fn observe(
     }
 }
 
-/// Exit code for a verdict under `--fail-on`.
-pub fn exit_code(level: Level, fail_on: FailOn) -> ExitCode {
-    let threshold = match fail_on {
-        FailOn::Advise => Level::Advise,
-        FailOn::Move => Level::Move,
-        FailOn::Never => return ExitCode::Ok,
-    };
-    if level >= threshold {
-        ExitCode::VerdictFailed
-    } else {
-        ExitCode::Ok
-    }
-}
-
 /// The policy a command would use for `root`, for callers other than `check` (migrate).
 pub fn policy_for(policy_file: Option<&Path>, root: &Path) -> Result<Policy> {
     policy::load(policy_file, root).map(|(policy, _)| policy)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fail_on_levels() {
-        assert_eq!(exit_code(Level::Move, FailOn::Never), ExitCode::Ok);
-        assert_eq!(exit_code(Level::Advise, FailOn::Move), ExitCode::Ok);
-        assert_eq!(
-            exit_code(Level::Move, FailOn::Move),
-            ExitCode::VerdictFailed
-        );
-        assert_eq!(
-            exit_code(Level::Advise, FailOn::Advise),
-            ExitCode::VerdictFailed
-        );
-        assert_eq!(exit_code(Level::Ok, FailOn::Advise), ExitCode::Ok);
-    }
 }

@@ -1,0 +1,283 @@
+//! The probes `check` runs and what the model makes of them: which baseline is fair, how much
+//! probing the predicted `git status` is worth, and the predictions from scan and probes.
+
+use super::Settings;
+use crate::error::Result;
+use crate::gitindex::RootIndex;
+use crate::host::HostEnv;
+use crate::location::{self, Location, MountTable};
+use crate::model::{self, MountCosts, Prediction, RepoFigures};
+use crate::mounts::{MountEntry, MountKind};
+use crate::probe::{self, ProbeReport, ProbeSet, Target, Tracked, mount_of};
+use crate::scan::ScanReport;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+enum Baseline<'a> {
+    Probe(PathBuf, &'a MountEntry),
+    Same(PathBuf, String),
+    None(String),
+}
+
+fn same_mount(a: &MountEntry, b: &MountEntry) -> bool {
+    a.mount_point == b.mount_point && a.source == b.source && a.fstype == b.fstype
+}
+
+fn choose_baseline<'a>(
+    env: &HostEnv,
+    settings: &Settings,
+    table: &'a MountTable,
+    current: &MountEntry,
+) -> Result<Baseline<'a>> {
+    let dir = match (&settings.baseline, env.home()) {
+        (Some(dir), _) => location::canonical_dir(dir)?,
+        (None, Some(home)) => match location::canonical_dir(&home) {
+            Ok(dir) => dir,
+            Err(e) => {
+                return Ok(Baseline::None(format!(
+                    "No baseline: $HOME is unusable ({e}); pass --baseline DIR on the Linux disk to compare against."
+                )));
+            }
+        },
+        (None, None) => {
+            return Ok(Baseline::None(
+                "No baseline: $HOME is not set; pass --baseline DIR on the Linux disk to compare against.".into(),
+            ));
+        }
+    };
+    let Some(mount) = table.mount_for(&dir) else {
+        return Ok(Baseline::None(format!(
+            "No baseline: no mount contains {}; the mount table looks incomplete.",
+            dir.display()
+        )));
+    };
+    let shown = dir.display();
+    Ok(match mount.kind() {
+        _ if same_mount(mount, current) => Baseline::Same(
+            dir.clone(),
+            format!(
+                "The baseline {shown} is on the same mount as the repository ({} {}), so both sides are the same disk: there is nothing faster to move to here (pass --baseline DIR to compare with another disk).",
+                mount.mount_point.display(),
+                mount.fstype
+            ),
+        ),
+        MountKind::Tmpfs => Baseline::None(format!(
+            "The baseline {shown} is on tmpfs, which is memory rather than a disk and would flatter the move; pass --baseline DIR on the Linux disk (ext4) for a fair comparison."
+        )),
+        MountKind::Local | MountKind::Overlay | MountKind::Other => {
+            Baseline::Probe(dir.clone(), mount)
+        }
+        kind => Baseline::None(format!(
+            "The baseline {shown} is not on a local disk ({}, {}), so comparing against it would mislead; pass --baseline DIR on the Linux disk (ext4).",
+            kind.as_str(),
+            mount.fstype
+        )),
+    })
+}
+
+/// The faster of two `git --version` runs: process start-up, which one unlucky schedule on a
+/// busy machine would overstate.
+fn git_startup_ms() -> Option<f64> {
+    (0..2)
+        .filter_map(|_| {
+            let start = Instant::now();
+            let status = std::process::Command::new("git")
+                .arg("--version")
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .ok()?;
+            status
+                .success()
+                .then(|| start.elapsed().as_secs_f64() * 1e3)
+        })
+        .min_by(f64::total_cmp)
+}
+
+fn label_for(env: &HostEnv, settings: &Settings, dir: &Path, repo: &Path) -> String {
+    let name = repo
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "repo".into());
+    match (&settings.baseline, env.home()) {
+        (None, Some(home))
+            if home == dir || location::canonical_dir(&home).ok().as_deref() == Some(dir) =>
+        {
+            format!("~/src/{name}")
+        }
+        _ => dir.display().to_string(),
+    }
+}
+
+/// Of the `git status` the pilot predicts, the share the whole probe may cost (beyond the
+/// first scratch round on each mount, which always runs): what it predicts must stay dearer
+/// than finding it out.
+pub const PROBE_SHARE: f64 = 0.5;
+
+/// How long the scratch rounds may run: what is left of the share of the predicted
+/// `git status` once both probes have `spent` so much, when there is a prediction, and never
+/// more than `left` of this probe's own budget.
+fn rounds_budget(pilot_ms: Option<f64>, spent: Duration, left: Duration) -> Duration {
+    match pilot_ms {
+        Some(ms) => Duration::from_secs_f64((ms * PROBE_SHARE / 1e3).max(0.0))
+            .saturating_sub(spent)
+            .min(left),
+        None => left,
+    }
+}
+
+/// The probes `check` runs: the repository's tracked files (from `index`, which the scan read),
+/// a pilot prediction from them that sizes the rest, the scratch rounds on the repository's
+/// mount, then the baseline.
+pub fn for_check(
+    env: &HostEnv,
+    table: &MountTable,
+    location: &Location,
+    settings: &Settings,
+    index: Option<&RootIndex>,
+) -> Result<ProbeSet> {
+    let start = Instant::now();
+    let root = &location.paths.linux;
+    let current_mount = mount_of(table, root)?;
+    let baseline = choose_baseline(env, settings, table, current_mount)?;
+    let budget = settings.probe_budget;
+    let tracked = Tracked::from_index(index);
+    let threads = tracked.git_threads();
+    let startup = git_startup_ms();
+    let target = Target {
+        dir: root,
+        mount: current_mount,
+        budget,
+        tracked: Some((root, &tracked.sample)),
+        threads: &threads,
+        derive_cpu_bound: true,
+    };
+    let mut current = ProbeReport::empty(root, current_mount);
+    probe::measure_tracked(&mut current, &target, budget.mul_f64(0.3));
+    let pilot = tracked
+        .shape
+        .zip(current.tracked_lstat.as_ref())
+        .map(|((files, dirs), lstat)| {
+            let parallel = current
+                .parallel_lstat
+                .iter()
+                .map(|l| (l.threads, l.per_entry_us))
+                .collect();
+            model::git_status_pilot_ms(
+                files,
+                dirs,
+                lstat.trimmed_mean_us,
+                parallel,
+                startup.unwrap_or(model::GIT_STARTUP_MS),
+            )
+        });
+    let spent = start.elapsed();
+    probe::measure_scratch(
+        &mut current,
+        &target,
+        rounds_budget(pilot, spent, budget.saturating_sub(spent)),
+    );
+    current.elapsed_ms = start.elapsed().as_millis() as u64;
+    let (baseline, baseline_note, same, label) = match baseline {
+        Baseline::Probe(dir, mount) => {
+            let begun = Instant::now();
+            let mut report = ProbeReport::empty(&dir, mount);
+            let target = Target {
+                dir: &dir,
+                mount,
+                budget,
+                tracked: None,
+                threads: &threads,
+                derive_cpu_bound: true,
+            };
+            probe::measure_scratch(
+                &mut report,
+                &target,
+                rounds_budget(pilot, start.elapsed(), budget),
+            );
+            report.elapsed_ms = begun.elapsed().as_millis() as u64;
+            let label = label_for(env, settings, &dir, root);
+            (Some(report), None, false, Some(label))
+        }
+        Baseline::Same(dir, note) => {
+            let label = label_for(env, settings, &dir, root);
+            (Some(current.clone()), Some(note), true, Some(label))
+        }
+        Baseline::None(note) => (None, Some(note), false, None),
+    };
+    Ok(ProbeSet {
+        current,
+        baseline,
+        baseline_note,
+        baseline_same_mount: same,
+        baseline_label: label,
+        git_startup_ms: startup,
+        index_files: tracked.shape.map(|s| s.0),
+        index_dirs: tracked.shape.map(|s| s.1),
+        elapsed_ms: start.elapsed().as_millis() as u64,
+    })
+}
+
+/// The model's predictions from the scan and the probes; None when the current mount was not
+/// measured. Reads `package-lock.json` when the scan found no node_modules.
+pub fn predict(scan: &ScanReport, probes: &ProbeSet, root: &Path) -> Option<Prediction> {
+    let current = mount_costs(&probes.current)?;
+    let baseline = probes.baseline.as_ref().and_then(mount_costs);
+    let lock = if scan.node_modules.is_empty() {
+        std::fs::read_to_string(root.join("package-lock.json"))
+            .ok()
+            .and_then(|text| model::lock_packages(&text))
+    } else {
+        None
+    };
+    let startup = probes.git_startup_ms.unwrap_or(model::GIT_STARTUP_MS);
+    // Files inside `.git` are not worktree files git status would look at.
+    let git_dir_files = scan.git.as_ref().and_then(|g| g.git_dir_files);
+    let mut repo = RepoFigures::from_scan(scan, lock, git_dir_files);
+    repo.refine_with_index(probes.index_files, probes.index_dirs);
+    Some(model::predict(&repo, &current, baseline.as_ref(), startup))
+}
+
+/// Means, not medians: git's wall time is a sum of many calls, and a sum is N x mean,
+/// preemptions on a busy machine included; trimmed, so a single stall in a small sample
+/// does not pass for a rate.
+fn mount_costs(p: &ProbeReport) -> Option<MountCosts> {
+    let ops = p.ops.as_ref()?;
+    let mut parallel: Vec<(usize, f64)> = p
+        .parallel_lstat
+        .iter()
+        .map(|l| (l.threads, l.per_entry_us))
+        .collect();
+    parallel.sort_by_key(|&(t, _)| t);
+    Some(MountCosts {
+        lstat_us: p.lstat_stats()?.trimmed_mean_us,
+        parallel_lstat: parallel,
+        create_us: ops.create.trimmed_mean_us,
+        unlink_us: ops.unlink.trimmed_mean_us,
+        read_us: ops.read.trimmed_mean_us,
+        readdir_entry_us: ops.readdir_entry.trimmed_mean_us,
+        opendir_us: ops.opendir.trimmed_mean_us,
+        mkdir_us: ops.mkdir.trimmed_mean_us,
+        write_mib_us: ops.write_mib.trimmed_mean_us,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: fn(u64) -> Duration = Duration::from_millis;
+
+    #[test]
+    fn rounds_get_a_share_of_the_predicted_status_within_the_budget() {
+        // A 1 s git status leaves 500 ms for both probes; 100 ms are spent already.
+        assert_eq!(rounds_budget(Some(1000.0), MS(100), MS(600)), MS(400));
+        // What is left of the probe's own budget still caps it.
+        assert_eq!(rounds_budget(Some(10_000.0), MS(100), MS(600)), MS(600));
+        // A fast disk: the share is spent, so only the first round runs.
+        assert_eq!(rounds_budget(Some(10.0), MS(8), MS(692)), Duration::ZERO);
+        // Nothing to predict (not a repository): each probe's budget decides.
+        assert_eq!(rounds_budget(None, MS(900), MS(700)), MS(700));
+        assert_eq!(rounds_budget(None, MS(100), Duration::ZERO), Duration::ZERO);
+    }
+}

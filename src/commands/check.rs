@@ -1,0 +1,109 @@
+//! `wsl-place check [PATH]`: the full check, or with `--advisory` the pre-commit nudge.
+
+use crate::advisory;
+use crate::check;
+use crate::cli::{CheckArgs, FailOn, Format, GlobalArgs};
+use crate::error::{ExitCode, Result};
+use crate::host::HostEnv;
+use crate::policy::Level;
+use crate::report::{self, CheckFormat, Style};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What `check` was asked to do.
+pub struct Settings {
+    pub check: check::Settings,
+    /// Hook mode: the cached line, or one short measurement.
+    pub advisory: bool,
+    /// The lowest level that fails the run (exit 1); None: never.
+    pub fail_at: Option<Level>,
+    pub format: CheckFormat,
+    pub quiet: bool,
+    pub style: Style,
+    pub policy: Option<PathBuf>,
+}
+
+impl Settings {
+    pub fn new(global: &GlobalArgs, args: &CheckArgs, env: &HostEnv) -> Result<Self> {
+        Ok(Self {
+            check: check::Settings {
+                path: args.path.clone(),
+                probe: !args.no_probe,
+                scan_budget: Duration::from_millis(args.scan_budget_ms),
+                probe_budget: Duration::from_millis(args.probe_budget_ms),
+                baseline: args.baseline.clone(),
+                progress: !global.quiet && console::Term::stderr().is_term(),
+            },
+            advisory: args.advisory,
+            fail_at: match args.fail_on {
+                FailOn::Advise => Some(Level::Advise),
+                FailOn::Move => Some(Level::Move),
+                FailOn::Never => None,
+            },
+            format: match global.format {
+                Format::Human => CheckFormat::Human,
+                Format::Json => CheckFormat::Json,
+                Format::Markdown => CheckFormat::Markdown,
+                Format::Github => CheckFormat::Github,
+            },
+            quiet: global.quiet,
+            style: Style::for_stdout(global.no_color, env),
+            policy: global.policy.clone(),
+        })
+    }
+}
+
+pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
+    if settings.advisory {
+        return run_advisory(env, settings);
+    }
+    let (report, policy) = check::run(env, &settings.check, settings.policy.as_deref())?;
+    advisory::store(env, &advisory::entry_for(&report, &policy));
+    if !settings.quiet {
+        super::print(&report::render_check(
+            &report,
+            settings.format,
+            &settings.style,
+        )?)?;
+    }
+    Ok(exit_code(report.verdict.level, settings.fail_at))
+}
+
+/// `check --advisory`: one line or nothing (the JSON entry with --format json), even with --quiet.
+fn run_advisory(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
+    let (entry, _cached) = advisory::run(env, &settings.check, settings.policy.as_deref())?;
+    match settings.format {
+        CheckFormat::Json => super::print(&report::to_json(&entry)?)?,
+        _ if !entry.line.is_empty() => super::print(&format!("{}\n", entry.line))?,
+        _ => {}
+    }
+    Ok(exit_code(entry.level, settings.fail_at))
+}
+
+/// Exit code for a verdict when levels from `fail_at` up fail the run.
+pub fn exit_code(level: Level, fail_at: Option<Level>) -> ExitCode {
+    match fail_at {
+        Some(threshold) if level >= threshold => ExitCode::VerdictFailed,
+        _ => ExitCode::Ok,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fail_on_levels() {
+        assert_eq!(exit_code(Level::Move, None), ExitCode::Ok);
+        assert_eq!(exit_code(Level::Advise, Some(Level::Move)), ExitCode::Ok);
+        assert_eq!(
+            exit_code(Level::Move, Some(Level::Move)),
+            ExitCode::VerdictFailed
+        );
+        assert_eq!(
+            exit_code(Level::Advise, Some(Level::Advise)),
+            ExitCode::VerdictFailed
+        );
+        assert_eq!(exit_code(Level::Ok, Some(Level::Advise)), ExitCode::Ok);
+    }
+}

@@ -1,0 +1,108 @@
+//! `wsl-place migrate [PATH]`: asks, copies, verifies, fixes up, and reports on the terminal.
+
+use super::HumanOrJson;
+use crate::cli::{GlobalArgs, MigrateArgs};
+use crate::error::{ExitCode, Failure, Result};
+use crate::host::HostEnv;
+use crate::location;
+use crate::migrate::{self, MigrationReport, Plan};
+use crate::policy;
+use crate::report::{self, Style};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+/// What `migrate` was asked to do.
+pub struct Settings {
+    pub options: migrate::Options,
+    pub format: HumanOrJson,
+    pub quiet: bool,
+    pub style: Style,
+    pub policy: Option<PathBuf>,
+}
+
+impl Settings {
+    pub fn new(global: &GlobalArgs, args: &MigrateArgs, env: &HostEnv) -> Result<Self> {
+        Ok(Self {
+            options: migrate::Options {
+                path: args.path.clone(),
+                to: args.to.clone(),
+                yes: args.yes,
+                dry_run: args.dry_run,
+                abort: args.abort,
+                remove_source: args.remove_source,
+                skip_unreadable: args.skip_unreadable,
+                skip_node_modules: args.skip_node_modules,
+            },
+            format: HumanOrJson::from_cli(global.format, "migrate")?,
+            quiet: global.quiet,
+            style: Style::for_stdout(global.no_color, env),
+            policy: global.policy.clone(),
+        })
+    }
+}
+
+pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
+    let source = location::canonical_dir(&settings.options.path)?;
+    let (policy, _) = policy::load(settings.policy.as_deref(), &source)?;
+    let root = policy.migrate_root(env.home().as_deref());
+    let terminal = Terminal {
+        settings,
+        interactive: std::io::stderr().is_terminal() && std::io::stdin().is_terminal(),
+    };
+    migrate::run(env, &settings.options, &terminal, root.as_deref())
+}
+
+/// The person at the terminal (or the script reading its output).
+struct Terminal<'a> {
+    settings: &'a Settings,
+    interactive: bool,
+}
+
+impl Terminal<'_> {
+    fn out(&self, text: &str) {
+        if !self.settings.quiet {
+            let mut stdout = std::io::stdout().lock();
+            let _ = stdout.write_all(text.as_bytes());
+            let _ = stdout.flush();
+        }
+    }
+}
+
+impl migrate::Ui for Terminal<'_> {
+    fn interactive(&self) -> bool {
+        self.interactive
+    }
+
+    fn confirm(&self, prompt: &str, default: bool) -> Result<bool> {
+        dialoguer::Confirm::new()
+            .with_prompt(prompt)
+            .default(default)
+            .interact_on(&console::Term::stderr())
+            .map_err(|e| Failure::internal(format!("cannot ask for confirmation: {e}; pass --yes to accept the plan without asking.")))
+    }
+
+    fn note(&self, text: &str) {
+        self.out(text);
+    }
+
+    fn plan(&self, plan: &Plan, dry_run: bool) -> Result<()> {
+        match self.settings.format {
+            HumanOrJson::Json if dry_run => self.out(&report::to_json(plan)?),
+            HumanOrJson::Json => {}
+            HumanOrJson::Human => self.out(&report::migrate::plan(plan, &self.settings.style)),
+        }
+        Ok(())
+    }
+
+    fn result(&self, report: &MigrationReport) -> Result<()> {
+        match self.settings.format {
+            HumanOrJson::Json => self.out(&report::to_json(report)?),
+            HumanOrJson::Human => self.out(&report::migrate::result(report, &self.settings.style)),
+        }
+        Ok(())
+    }
+
+    fn progress(&self) -> bool {
+        !self.settings.quiet && std::io::stderr().is_terminal()
+    }
+}

@@ -1,0 +1,71 @@
+//! The command layer: one file per subcommand. Each turns its clap arguments into typed settings
+//! once, runs the layers below with them, and prints what they return. Nothing below this layer
+//! sees a clap type.
+
+pub mod check;
+pub mod completions;
+pub mod migrate;
+pub mod probe;
+
+use crate::cli::{Cli, Command, Format};
+use crate::error::{ExitCode, Failure, Result};
+use crate::host::HostEnv;
+use std::io::Write;
+
+/// Runs the subcommand `cli` names.
+pub fn run(cli: &Cli, env: &HostEnv) -> Result<ExitCode> {
+    match &cli.command {
+        Command::Check(args) => check::run(env, &check::Settings::new(&cli.global, args, env)?),
+        Command::Migrate(args) => {
+            migrate::run(env, &migrate::Settings::new(&cli.global, args, env)?)
+        }
+        Command::Probe(args) => probe::run(env, &probe::Settings::new(&cli.global, args, env)?),
+        Command::Completions { shell } => completions::run(*shell),
+    }
+}
+
+/// Writes `text` to standard output.
+pub fn print(text: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
+        Ok(()) => Ok(()),
+        // A closed pipe (`| head`) is the reader's choice, not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::internal(format!(
+            "cannot write to standard output: {e}."
+        ))),
+    }
+}
+
+/// Human or JSON: all that `probe` and `migrate` print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HumanOrJson {
+    Human,
+    Json,
+}
+
+impl HumanOrJson {
+    /// The usage error for a format `command` cannot print yet.
+    pub fn from_cli(format: Format, command: &str) -> Result<Self> {
+        match format {
+            Format::Human => Ok(Self::Human),
+            Format::Json => Ok(Self::Json),
+            Format::Markdown | Format::Github => Err(Failure::input(format!(
+                "`wsl-place {command}` prints human or json output, not {}; pass --format human or --format json.",
+                format_name(format)
+            ))),
+        }
+    }
+}
+
+fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::Human => "human",
+        Format::Json => "json",
+        Format::Markdown => "markdown",
+        Format::Github => "github",
+    }
+}

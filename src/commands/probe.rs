@@ -1,0 +1,57 @@
+//! `wsl-place probe [DIR]`: the small-file probe on one directory's mount, every figure measured.
+
+use super::HumanOrJson;
+use crate::cli::{GlobalArgs, ProbeArgs};
+use crate::error::{ExitCode, Failure, Result};
+use crate::host::HostEnv;
+use crate::location::{self, MountTable};
+use crate::probe::{self, LSTAT_THREADS, Target, Tracked};
+use crate::report::{self, Style};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What `probe` was asked to do.
+pub struct Settings {
+    pub dir: PathBuf,
+    pub budget: Duration,
+    pub format: HumanOrJson,
+    pub quiet: bool,
+    pub style: Style,
+}
+
+impl Settings {
+    pub fn new(global: &GlobalArgs, args: &ProbeArgs, env: &HostEnv) -> Result<Self> {
+        Ok(Self {
+            dir: args.dir.clone(),
+            budget: Duration::from_millis(args.probe_budget_ms),
+            format: HumanOrJson::from_cli(global.format, "probe")?,
+            quiet: global.quiet,
+            style: Style::for_stdout(global.no_color, env),
+        })
+    }
+}
+
+pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
+    let dir = location::canonical_dir(&settings.dir)?;
+    let table = MountTable::read(env)?;
+    let mount = probe::mount_of(&table, &dir)?;
+    let tracked = Tracked::read(&dir);
+    let report = probe::probe(&Target {
+        dir: &dir,
+        mount,
+        budget: settings.budget,
+        tracked: Some((&dir, &tracked.sample)),
+        threads: LSTAT_THREADS,
+        derive_cpu_bound: false,
+    });
+    if !settings.quiet {
+        super::print(&match settings.format {
+            HumanOrJson::Json => report::to_json(&report)?,
+            HumanOrJson::Human => report::probe_table(&report, &settings.style),
+        })?;
+    }
+    match &report.skipped {
+        Some(reason) if report.ops.is_none() => Err(Failure::input(reason.clone())),
+        _ => Ok(ExitCode::Ok),
+    }
+}

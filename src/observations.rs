@@ -1,0 +1,41 @@
+//! What the decision layer looks at: measurements and settings gathered by `check`, as plain
+//! values, so the policy and the advice are both pure functions of them.
+
+use crate::gitsettings::GitSettings;
+use crate::mounts::MountKind;
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// A predicted duration here and on the baseline.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Pair {
+    pub current: f64,
+    pub baseline: f64,
+}
+
+impl Pair {
+    pub fn speedup(&self) -> f64 {
+        if self.baseline > 0.0 {
+            self.current / self.baseline
+        } else {
+            f64::INFINITY
+        }
+    }
+}
+
+/// Everything the policy looks at, as plain values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Observations {
+    pub path: PathBuf,
+    pub home: Option<PathBuf>,
+    pub mount_kind: MountKind,
+    pub wsl: bool,
+    pub git_status_ms: Option<Pair>,
+    pub install_ms: Option<Pair>,
+    /// Tracked entries, when this is a git repository.
+    pub tracked: Option<u64>,
+    pub dirs: u64,
+    pub git: Option<GitSettings>,
+    /// Why the baseline could not be used, when it could not.
+    pub baseline_problem: Option<String>,
+}
