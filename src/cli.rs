@@ -1,5 +1,7 @@
 //! The command line, as clap sees it. Nothing below this module reads raw arguments.
 
+use crate::host::HostEnv;
+use crate::terminal::{ColorChoice, Terminal};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -27,9 +29,35 @@ pub struct GlobalArgs {
     /// Policy file with the thresholds that turn measurements into a verdict.
     #[arg(long, value_name = "FILE", global = true)]
     pub policy: Option<PathBuf>,
-    /// Never colour the output (NO_COLOR in the environment does the same).
+    /// When to colour the output: auto colours a terminal unless NO_COLOR is set, TERM is dumb
+    /// or CLICOLOR=0; CLICOLOR_FORCE=1 colours even a pipe.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto, global = true)]
+    pub color: ColorWhen,
+    /// Same as --color never.
     #[arg(long, global = true)]
     pub no_color: bool,
+}
+
+impl GlobalArgs {
+    pub fn color_choice(&self) -> ColorChoice {
+        match (self.no_color, self.color) {
+            (true, _) | (_, ColorWhen::Never) => ColorChoice::Never,
+            (false, ColorWhen::Always) => ColorChoice::Always,
+            (false, ColorWhen::Auto) => ColorChoice::Auto,
+        }
+    }
+
+    /// Colour, live progress and width for this run.
+    pub fn terminal(&self, env: &HostEnv) -> Terminal {
+        Terminal::detect(env, self.color_choice())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

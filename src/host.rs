@@ -15,6 +15,10 @@ const ENV_KEYS: &[&str] = &[
     "WSL_INTEROP",
     "HOME",
     "NO_COLOR",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+    "TERM",
+    "COLUMNS",
     "XDG_CACHE_HOME",
     "CI",
 ];

@@ -21,6 +21,7 @@ pub mod policy;
 pub mod probe;
 pub mod report;
 pub mod scan;
+pub mod terminal;
 pub mod units;
 
 use clap::Parser;

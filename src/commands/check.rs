@@ -25,6 +25,7 @@ pub struct Settings {
 
 impl Settings {
     pub fn new(global: &GlobalArgs, args: &CheckArgs, env: &HostEnv) -> Result<Self> {
+        let terminal = global.terminal(env);
         Ok(Self {
             check: check::Settings {
                 path: args.path.clone(),
@@ -32,7 +33,7 @@ impl Settings {
                 scan_budget: Duration::from_millis(args.scan_budget_ms),
                 probe_budget: Duration::from_millis(args.probe_budget_ms),
                 baseline: args.baseline.clone(),
-                progress: !global.quiet && console::Term::stderr().is_term(),
+                progress: !global.quiet && terminal.live,
             },
             advisory: args.advisory,
             fail_at: match args.fail_on {
@@ -47,7 +48,7 @@ impl Settings {
                 Format::Github => CheckFormat::Github,
             },
             quiet: global.quiet,
-            style: Style::for_stdout(global.no_color, env),
+            style: Style::new(&terminal),
             policy: global.policy.clone(),
         })
     }

@@ -17,11 +17,14 @@ pub struct Settings {
     pub format: HumanOrJson,
     pub quiet: bool,
     pub style: Style,
+    /// The terminal takes cursor movement: progress bars and arrow-key prompts.
+    pub live: bool,
     pub policy: Option<PathBuf>,
 }
 
 impl Settings {
     pub fn new(global: &GlobalArgs, args: &MigrateArgs, env: &HostEnv) -> Result<Self> {
+        let terminal = global.terminal(env);
         Ok(Self {
             options: migrate::Options {
                 path: args.path.clone(),
@@ -35,7 +38,8 @@ impl Settings {
             },
             format: HumanOrJson::from_cli(global.format, "migrate")?,
             quiet: global.quiet,
-            style: Style::for_stdout(global.no_color, env),
+            style: Style::new(&terminal),
+            live: terminal.live,
             policy: global.policy.clone(),
         })
     }
@@ -74,6 +78,9 @@ impl migrate::Ui for Terminal<'_> {
     }
 
     fn confirm(&self, prompt: &str, default: bool) -> Result<bool> {
+        if !self.settings.live {
+            return confirm_by_line(prompt, default);
+        }
         dialoguer::Confirm::new()
             .with_prompt(prompt)
             .default(default)
@@ -103,6 +110,26 @@ impl migrate::Ui for Terminal<'_> {
     }
 
     fn progress(&self) -> bool {
-        !self.settings.quiet && std::io::stderr().is_terminal()
+        !self.settings.quiet && self.settings.live
     }
+}
+
+/// A yes/no question for a terminal that takes no cursor movement (`TERM=dumb`): one line in,
+/// no escapes out. End of input answers no.
+fn confirm_by_line(prompt: &str, default: bool) -> Result<bool> {
+    let hint = if default { "[Y/n]" } else { "[y/N]" };
+    let mut stderr = std::io::stderr().lock();
+    let _ = write!(stderr, "{prompt} {hint} ");
+    let _ = stderr.flush();
+    let mut line = String::new();
+    let read = std::io::stdin().read_line(&mut line).map_err(|e| {
+        Failure::internal(format!(
+            "cannot read the answer: {e}; pass --yes to accept the plan without asking."
+        ))
+    })?;
+    Ok(match line.trim().to_ascii_lowercase().as_str() {
+        _ if read == 0 => false,
+        "" => default,
+        answer => answer == "y" || answer == "yes",
+    })
 }

@@ -26,7 +26,7 @@ impl Settings {
             budget: Duration::from_millis(args.probe_budget_ms),
             format: HumanOrJson::from_cli(global.format, "probe")?,
             quiet: global.quiet,
-            style: Style::for_stdout(global.no_color, env),
+            style: Style::new(&global.terminal(env)),
         })
     }
 }

@@ -5,17 +5,16 @@ use crate::location::Location;
 use console::Style as Paint;
 use std::fmt::Write;
 
-/// Colours, switched off for pipes, `--no-color` and `NO_COLOR`.
+/// Colours, as [`crate::terminal`] decided them.
 #[derive(Debug, Clone)]
 pub struct Style {
     pub color: bool,
 }
 
 impl Style {
-    /// Colour only on a terminal, and never with `--no-color` or `NO_COLOR`.
-    pub fn for_stdout(no_color: bool, env: &crate::host::HostEnv) -> Self {
+    pub fn new(terminal: &crate::terminal::Terminal) -> Self {
         Self {
-            color: console::Term::stdout().is_term() && !no_color && env.var("NO_COLOR").is_none(),
+            color: terminal.color,
         }
     }
 
