@@ -155,7 +155,6 @@ fn split_index_counts_shared_and_split_entries() {
     assert!(touched.success());
     git(&repo, &["add", "d0", "d1", "d2", "d3"]);
     git(&repo, &["commit", "-q", "-m", "files"]);
-    std::thread::sleep(std::time::Duration::from_millis(1100));
     git(&repo, &["update-index", "--split-index"]);
     git(&repo, &["add", "new1", "new2"]);
     git(&repo, &["rm", "-q", "d0/f0.txt"]);

@@ -4,6 +4,7 @@ mod support;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
+use support::fakeproc::{FakeProc, WSL2_VERSION};
 use support::gitrepo::{git, write};
 use support::tree::*;
 use support::{Mount, wsl_place};
@@ -408,24 +409,14 @@ fn unreadable_source_files_are_listed_and_block_finalising() {
 fn prints_the_windows_path_of_the_new_location_on_wsl() {
     let tmp = tempfile::tempdir().unwrap();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mountinfo");
-    let proc_root = tmp.path().join("proc");
-    std::fs::create_dir_all(proc_root.join("self")).unwrap();
-    std::fs::copy(
-        fixtures.join("wsl-9p-drvfs.mountinfo"),
-        proc_root.join("self/mountinfo"),
-    )
-    .unwrap();
-    std::fs::copy(
-        fixtures.join("wsl2.proc-version"),
-        proc_root.join("version"),
-    )
-    .unwrap();
+    let mountinfo = std::fs::read_to_string(fixtures.join("wsl-9p-drvfs.mountinfo")).unwrap();
+    let proc = FakeProc::new(WSL2_VERSION, &mountinfo, false);
     let source = tmp.path().join("app");
     write(&source.join("a.txt"), b"a");
     let dest = tmp.path().join("linux/app");
     let out = wsl_place()
         .args(migrate_args(&source, &dest, &["--yes"]))
-        .env("WSL_PLACE_PROC_ROOT", &proc_root)
+        .env("WSL_PLACE_PROC_ROOT", proc.dir.path())
         .env("WSL_DISTRO_NAME", "Ubuntu-24.04")
         .env("HOME", tmp.path())
         .output()
