@@ -434,12 +434,23 @@ fn prints_the_windows_path_of_the_new_location_on_wsl() {
 #[test]
 fn a_file_that_keeps_changing_is_reported_and_blocks_finalising() {
     let tmp = tempfile::tempdir().unwrap();
-    let source = tmp.path().join("win/app");
-    for i in 0..20u64 {
-        write(&source.join(format!("src/f{i}")), &bytes(i, 3000));
+    let backing = tmp.path().join("backing");
+    for i in 0..5u64 {
+        write(&backing.join(format!("src/f{i}")), &bytes(i, 3000));
     }
-    let hot = source.join("logs/hot.bin");
-    write(&hot, &bytes(99, 4 << 20));
+    let hot = backing.join("logs/hot.bin");
+    write(&hot, &bytes(99, 1 << 20));
+    // The source is a slow mount (10 ms a read), so each copy attempt lasts longer than a busy
+    // machine leaves the writer below off the CPU: a local copy of a few milliseconds could
+    // fall between two of its writes.
+    let Some(fs) = support::SlowFs::mount(
+        &backing,
+        &tmp.path().join("win/app"),
+        &["--profile", "none", "--latency", "read=10"],
+    ) else {
+        return;
+    };
+    let source = fs.mountpoint().to_path_buf();
     // A writer that never stops: every copy attempt sees a different size before and after.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let writer = {
@@ -450,7 +461,7 @@ fn a_file_that_keeps_changing_is_reported_and_blocks_finalising() {
             let mut grow = 0u64;
             while !stop.load(std::sync::atomic::Ordering::Relaxed) {
                 grow = (grow + 1) % 4096;
-                file.set_len((4 << 20) + grow).unwrap();
+                file.set_len((1 << 20) + grow).unwrap();
             }
         })
     };
