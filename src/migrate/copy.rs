@@ -287,6 +287,17 @@ pub fn run(
     let mut outcome = Outcome::default();
     let resuming = !recovered.synced.is_empty() || !recovered.unsynced.is_empty() || tree.exists();
     std::fs::create_dir_all(tree).map_err(|e| dest_failure("create", tree, &e))?;
+    create_dirs(plan, tree)?;
+    copy_symlinks(plan, tree, &mut outcome)?;
+    let todo = reuse_verified(plan, tree, recovered, &mut outcome);
+    copy_files(plan, tree, &todo, journal, options, resuming, &mut outcome)?;
+    set_dir_metadata(plan, tree)?;
+    outcome.records.sort_by(|a, b| a.rel.cmp(&b.rel));
+    Ok(outcome)
+}
+
+/// Every directory first, so the files can go anywhere in any order.
+fn create_dirs(plan: &Plan, tree: &Path) -> Result<()> {
     for entry in plan.entries.iter().filter(|e| e.kind == Kind::Dir) {
         let dst = tree.join(&entry.rel);
         match std::fs::create_dir(&dst) {
@@ -298,6 +309,11 @@ pub fn run(
             Err(e) => return Err(dest_failure("create the directory", &dst, &e)),
         }
     }
+    Ok(())
+}
+
+/// Symlinks as they are (never followed), with their own times.
+fn copy_symlinks(plan: &Plan, tree: &Path, outcome: &mut Outcome) -> Result<()> {
     for entry in plan.entries.iter().filter(|e| e.kind == Kind::Symlink) {
         let src = plan.source.join(&entry.rel);
         let dst = tree.join(&entry.rel);
@@ -323,8 +339,17 @@ pub fn run(
         set_times_nofollow(&dst, entry.atime, entry.mtime)
             .map_err(|e| dest_failure("set the times of", &dst, &e))?;
     }
+    Ok(())
+}
 
-    let mut todo: Vec<&Entry> = Vec::new();
+/// Keeps the files an interrupted run verified and that still match; returns the rest.
+fn reuse_verified<'p>(
+    plan: &'p Plan,
+    tree: &Path,
+    recovered: &Recovered,
+    outcome: &mut Outcome,
+) -> Vec<&'p Entry> {
+    let mut todo = Vec::new();
     for entry in plan.entries.iter().filter(|e| e.kind == Kind::File) {
         let reused = if let Some(r) = recovered.synced.get(&entry.rel) {
             still_valid(&plan.source, tree, entry, r, false).then_some(r)
@@ -338,7 +363,20 @@ pub fn run(
             None => todo.push(entry),
         }
     }
+    todo
+}
 
+/// The files, in parallel, each journaled once verified; stops at the first fatal error or
+/// when interrupted.
+fn copy_files(
+    plan: &Plan,
+    tree: &Path,
+    todo: &[&Entry],
+    journal: &Journal,
+    options: &Options,
+    resuming: bool,
+    outcome: &mut Outcome,
+) -> Result<()> {
     let total_bytes: u64 = todo.iter().map(|e| e.size).sum();
     let bar = progress_bar(options.progress, total_bytes, todo.len() as u64);
     let done_files = std::sync::atomic::AtomicU64::new(0);
@@ -384,9 +422,12 @@ pub fn run(
             FileResult::Problem(p) => outcome.problems.push(p),
         }
     }
+    Ok(())
+}
 
-    // Last, deepest first: creating children changes a directory's mtime, and a read-only
-    // directory would refuse them.
+/// Directory modes and times last, deepest first: creating children changes a directory's
+/// mtime, and a read-only directory would refuse them. The root gets the source's.
+fn set_dir_metadata(plan: &Plan, tree: &Path) -> Result<()> {
     for entry in plan.entries.iter().rev().filter(|e| e.kind == Kind::Dir) {
         let dst = tree.join(&entry.rel);
         std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(entry.mode))
@@ -405,6 +446,5 @@ pub fn run(
             (root_meta.mtime(), root_meta.mtime_nsec()),
         );
     }
-    outcome.records.sort_by(|a, b| a.rel.cmp(&b.rel));
-    Ok(outcome)
+    Ok(())
 }

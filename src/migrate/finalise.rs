@@ -8,6 +8,7 @@
 
 use super::journal::{self, FileRecord, ManifestEntry};
 use super::plan::{self, Kind, Plan};
+use super::staging::Staging;
 use super::verify;
 use crate::error::{Failure, Result};
 use serde::Serialize;
@@ -15,8 +16,6 @@ use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-pub const MARKER: &str = "finalising";
 
 fn write_durable(path: &Path, content: &[u8]) -> Result<()> {
     let mut file = File::create(path).map_err(|e| Failure::io("create", path, &e))?;
@@ -35,12 +34,13 @@ fn sync_dir(dir: &Path) {
 /// marks the staging directory as ready to finalise.
 pub fn seal(
     plan: &Plan,
-    tree: &Path,
+    staging: &Staging,
     records: &[FileRecord],
     problems: &HashSet<PathBuf>,
 ) -> Result<()> {
     let by_rel: HashMap<&Path, &FileRecord> =
         records.iter().map(|r| (r.rel.as_path(), r)).collect();
+    let tree = staging.tree();
     let mut entries = Vec::with_capacity(plan.entries.len());
     for entry in plan.entries.iter().filter(|e| !problems.contains(&e.rel)) {
         match entry.kind {
@@ -62,20 +62,16 @@ pub fn seal(
         }
     }
     let text = journal::manifest_text(&plan.source, &plan.destination, &entries);
-    journal::sync_filesystem(tree)?;
-    write_durable(&plan.staging.join("manifest"), text.as_bytes())?;
-    write_durable(&plan.staging.join(MARKER), b"verified\n")?;
-    sync_dir(&plan.staging);
+    journal::sync_filesystem(&tree)?;
+    write_durable(&staging.manifest(), text.as_bytes())?;
+    write_durable(&staging.marker(), b"verified\n")?;
+    sync_dir(staging.path());
     Ok(())
 }
 
-pub fn is_sealed(staging: &Path) -> bool {
-    staging.join(MARKER).is_file()
-}
-
 /// Renames the sealed copy into place and moves the manifest beside it. Safe to repeat.
-pub fn commit(staging: &Path, destination: &Path) -> Result<PathBuf> {
-    let tree = staging.join("tree");
+pub fn commit(staging: &Staging, destination: &Path) -> Result<PathBuf> {
+    let tree = staging.tree();
     if tree.exists() {
         if std::fs::symlink_metadata(destination).is_ok() {
             return Err(Failure::input(format!(
@@ -92,7 +88,7 @@ pub fn commit(staging: &Path, destination: &Path) -> Result<PathBuf> {
         }
     }
     let manifest = plan::manifest_path(destination);
-    let staged = staging.join("manifest");
+    let staged = staging.manifest();
     if staged.exists() {
         std::fs::rename(&staged, &manifest)
             .map_err(|e| Failure::io("move the manifest to", &manifest, &e))?;
@@ -101,14 +97,6 @@ pub fn commit(staging: &Path, destination: &Path) -> Result<PathBuf> {
         }
     }
     Ok(manifest)
-}
-
-pub fn remove_staging(staging: &Path) -> Result<()> {
-    match std::fs::remove_dir_all(staging) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(Failure::io("remove the staging directory", staging, &e)),
-    }
 }
 
 #[derive(Debug, Clone, Default, Serialize)]

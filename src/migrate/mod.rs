@@ -1,20 +1,23 @@
-//! `wsl-place migrate`: plan, copy into staging, verify, finalise, fix up.
+//! `wsl-place migrate`, as its steps: plan, confirm, copy, verify, seal, commit, fix up,
+//! finalise, report. `run` is that list; each step is a function here or a file beside it.
 //!
 //! Nothing is ever written to the source, and nothing in it is deleted unless `--remove-source`
-//! is given, after the manifest proves each entry was copied. The copy goes to a staging
-//! directory beside the destination (`plan::staging_dir`) and is renamed into place only after
-//! every file was read back and compared; an interrupted run is resumed by running it again.
+//! is given, after the manifest proves each entry was copied. The copy goes to a staging folder
+//! beside the destination (`staging.rs`) and is renamed into place only after every file was
+//! read back and compared; an interrupted run is resumed by running it again.
 
 mod copy;
 mod finalise;
 mod fixups;
 mod journal;
 mod plan;
+mod staging;
 mod verify;
 
 pub use finalise::Removal;
 pub use fixups::FixupReport;
 pub use plan::{Plan, Problem};
+use staging::Staging;
 
 use crate::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
@@ -93,153 +96,360 @@ pub fn run(
 ) -> Result<ExitCode> {
     let source = location::canonical_dir(&args.path)?;
     let destination = plan::destination(&source, args.to.as_deref(), default_root)?;
-    let staging = plan::staging_dir(&destination);
+    let staging = Staging::new(&source, &destination);
     if args.abort {
         return abort(ui, &source, &staging);
     }
-    check_owner(&source, &staging)?;
-    if finalise::is_sealed(&staging) {
-        if args.dry_run {
-            ui.note(&format!(
-                "A verified copy of {} is waiting in {}; run without --dry-run to finish moving it into place.\n",
-                source.display(),
-                staging.display()
-            ));
-            return Ok(ExitCode::Ok);
-        }
-        return finish(
-            env,
-            ui,
-            args,
-            &source,
-            &destination,
-            &staging,
-            0,
-            Vec::new(),
-        );
+    staging.check_owner()?;
+    if staging.is_sealed() {
+        return resume_sealed(env, ui, args, &source, &destination, &staging);
     }
-    if std::fs::symlink_metadata(&destination).is_ok() {
+    let (plan, recovered) = plan(ui, args, &source, &destination, &staging)?;
+    ui.plan(&plan, args.dry_run)?;
+    if args.dry_run || !confirm(ui, args, &plan)? {
+        return Ok(ExitCode::Ok);
+    }
+    staging.create()?;
+    let copied = copy(env, ui, &plan, &staging, &recovered)?;
+    let not_copied = verify(args, &plan, &staging, &copied)?;
+    seal(&plan, &staging, &copied, &not_copied)?;
+    let done = Copied {
+        files: copied.copied_files,
+        not_copied: not_copied
+            .into_iter()
+            .chain(plan.skipped.iter().map(Problem::from))
+            .collect(),
+    };
+    finish(env, ui, args, &destination, &staging, done)
+}
+
+/// What this run copied, for the report.
+struct Copied {
+    files: u64,
+    /// Unreadable source entries (with --skip-unreadable) and special files.
+    not_copied: Vec<Problem>,
+}
+
+/// A copy an earlier run verified and sealed: only finalising is left.
+fn resume_sealed(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    args: &Options,
+    source: &Path,
+    destination: &Path,
+    staging: &Staging,
+) -> Result<ExitCode> {
+    if args.dry_run {
+        ui.note(&format!(
+            "A verified copy of {} is waiting in {}; run without --dry-run to finish moving it into place.\n",
+            source.display(),
+            staging.path().display()
+        ));
+        return Ok(ExitCode::Ok);
+    }
+    let done = Copied {
+        files: 0,
+        not_copied: Vec::new(),
+    };
+    finish(env, ui, args, destination, staging, done)
+}
+
+/// Step 1, plan: walk the source once, ask whether node_modules stays behind, and account for
+/// what an interrupted run already copied.
+fn plan(
+    ui: &dyn Ui,
+    args: &Options,
+    source: &Path,
+    destination: &Path,
+    staging: &Staging,
+) -> Result<(Plan, journal::Recovered)> {
+    if std::fs::symlink_metadata(destination).is_ok() {
         return Err(Failure::input(format!(
             "the destination {} already exists; choose a new folder with --to, or move it away first.",
             destination.display()
         )));
     }
-
-    let mut plan = plan::build(&source, &destination, &staging, args.skip_node_modules);
-    if !args.skip_node_modules
-        && !args.yes
-        && !args.dry_run
-        && ui.interactive()
-        && !plan.node_modules.is_empty()
-    {
-        let (files, bytes) = plan
-            .node_modules
-            .iter()
-            .fold((0, 0), |a, n| (a.0 + n.files, a.1 + n.bytes));
-        if ui.confirm(
-            &format!(
-                "Leave node_modules behind ({files} files, {}) and reinstall it at the destination?",
-                units::bytes(bytes)
-            ),
-            true,
-        )? {
-            plan = plan::build(&source, &destination, &staging, true);
-        }
+    let mut plan = plan::build(source, destination, staging.path());
+    if !plan.node_modules.is_empty() && leave_node_modules(ui, args, &plan)? {
+        plan.leave_node_modules();
     }
-    let recovered = journal::read_journal(&staging.join("journal"))?;
+    let recovered = journal::read_journal(&staging.journal())?;
     account_resume(&mut plan, &recovered);
+    Ok((plan, recovered))
+}
 
-    ui.plan(&plan, args.dry_run)?;
-    if args.dry_run {
-        return Ok(ExitCode::Ok);
+/// `--skip-node-modules`, or the answer to the question when someone is there to ask.
+fn leave_node_modules(ui: &dyn Ui, args: &Options, plan: &Plan) -> Result<bool> {
+    if args.skip_node_modules {
+        return Ok(true);
     }
+    if args.yes || args.dry_run || !ui.interactive() {
+        return Ok(false);
+    }
+    let (files, bytes) = plan
+        .node_modules
+        .iter()
+        .fold((0, 0), |a, n| (a.0 + n.files, a.1 + n.bytes));
+    ui.confirm(
+        &format!(
+            "Leave node_modules behind ({files} files, {}) and reinstall it at the destination?",
+            units::bytes(bytes)
+        ),
+        true,
+    )
+}
+
+/// Step 2, confirm: the space is there and the person (or --yes) agrees.
+fn confirm(ui: &dyn Ui, args: &Options, plan: &Plan) -> Result<bool> {
     if let Some(free) = plan.free_bytes
         && free < plan.needed_bytes
     {
         return Err(Failure::input(format!(
             "not enough space at {}: the copy needs {} and only {} are free; free some space or choose another --to. Nothing was copied.",
-            destination.display(),
+            plan.destination.display(),
             units::bytes(plan.needed_bytes),
             units::bytes(free)
         )));
     }
-    if !args.yes {
-        if !ui.interactive() {
-            return Err(Failure::input(
-                "migrate asks before copying, and this is not a terminal; pass --yes to accept the plan.",
-            ));
-        }
-        if !ui.confirm("Copy, verify and move it there?", false)? {
-            ui.note("Nothing was copied.\n");
-            return Ok(ExitCode::Ok);
-        }
+    if args.yes {
+        return Ok(true);
     }
+    if !ui.interactive() {
+        return Err(Failure::input(
+            "migrate asks before copying, and this is not a terminal; pass --yes to accept the plan.",
+        ));
+    }
+    let go = ui.confirm("Copy, verify and move it there?", false)?;
+    if !go {
+        ui.note("Nothing was copied.\n");
+    }
+    Ok(go)
+}
 
-    prepare_staging(&source, &staging)?;
-    let tree = staging.join("tree");
-    let journal = journal::Journal::open(&staging.join("journal"), &staging)?;
+/// Step 3, copy: into the staging tree, journaled, until done or interrupted.
+fn copy(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    plan: &Plan,
+    staging: &Staging,
+    recovered: &journal::Recovered,
+) -> Result<copy::Outcome> {
+    let journal = journal::Journal::open(&staging.journal(), staging.path())?;
     let interrupted = Arc::new(AtomicBool::new(false));
     {
         let flag = Arc::clone(&interrupted);
         // Already set (a second run in one process): the first handler serves as well.
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
     }
-    let threads = copy_threads(env, &source);
     let options = copy::Options {
         progress: ui.progress(),
         interrupted: &interrupted,
-        threads,
+        threads: copy_threads(env, &plan.source),
     };
-    let kept = |message: &str| {
-        Failure::internal(format!(
-            "{message}; the copy so far is kept in {}: run the same command again to resume, or with --abort to remove it.",
-            staging.display()
-        ))
-    };
-    let outcome = copy::run(&plan, &tree, &journal, &recovered, &options).map_err(|f| {
+    let outcome = copy::run(plan, &staging.tree(), &journal, recovered, &options).map_err(|f| {
         if interrupted.load(Ordering::SeqCst) {
-            kept("interrupted")
+            staging.kept("interrupted")
         } else {
-            kept(f.message.trim_end_matches('.'))
+            staging.kept(&f.message)
         }
     })?;
+    journal.sync()?;
+    Ok(outcome)
+}
 
+/// Step 4, verify: every source entry was copied (or --skip-unreadable allows it not to be),
+/// and the staged tree matches the plan. Returns the entries left out.
+fn verify(
+    args: &Options,
+    plan: &Plan,
+    staging: &Staging,
+    copied: &copy::Outcome,
+) -> Result<Vec<Problem>> {
     let mut problems = plan.unreadable.clone();
-    problems.extend(outcome.problems.iter().cloned());
+    problems.extend(copied.problems.iter().cloned());
     if !problems.is_empty() && !args.skip_unreadable {
         let mut text = format!("{} source entries could not be copied:\n", problems.len());
         for p in &problems {
             text.push_str(&format!("  {}: {}\n", p.path, p.error));
         }
         eprint!("{text}");
-        return Err(kept(&format!(
+        return Err(staging.kept(&format!(
             "{} source entries could not be read (listed above), so the migration was not finalised; fix them, or pass --skip-unreadable to move the rest without them",
             problems.len()
         )));
     }
-    let problem_paths: HashSet<PathBuf> = problems
+    verify::tree(
+        plan,
+        &staging.tree(),
+        &copied.records,
+        &problem_paths(&problems),
+    )
+    .map_err(|f| staging.kept(&f.message))?;
+    Ok(problems)
+}
+
+fn problem_paths(problems: &[Problem]) -> HashSet<PathBuf> {
+    problems
         .iter()
         .filter_map(|p| journal::unescape_path(&p.path))
-        .collect();
-    verify::tree(&plan, &tree, &outcome.records, &problem_paths)
-        .map_err(|f| kept(f.message.trim_end_matches('.')))?;
-    journal.sync()?;
-    finalise::seal(&plan, &tree, &outcome.records, &problem_paths)?;
-    let mut not_copied = problems;
-    not_copied.extend(plan.skipped.iter().map(|s| Problem {
-        path: s.path.clone(),
-        error: s.reason.clone(),
-    }));
-    finish(
-        env,
-        ui,
-        args,
-        &source,
-        &destination,
-        &staging,
-        outcome.copied_files,
-        not_copied,
-    )
+        .collect()
+}
+
+/// Step 5, seal: the manifest written and the copy marked verified, durably.
+fn seal(
+    plan: &Plan,
+    staging: &Staging,
+    copied: &copy::Outcome,
+    problems: &[Problem],
+) -> Result<()> {
+    finalise::seal(plan, staging, &copied.records, &problem_paths(problems))
+}
+
+/// Steps 6 to 9: commit (rename into place), fix up, finalise (remove staging), report.
+fn finish(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    args: &Options,
+    destination: &Path,
+    staging: &Staging,
+    copied: Copied,
+) -> Result<ExitCode> {
+    let source = staging.source();
+    let manifest = finalise::commit(staging, destination)?;
+    let fixups = fix_up(ui, args, source, destination)?;
+    staging.remove()?;
+    let mut report = report(env, source, destination, &manifest, copied, fixups)?;
+    if args.remove_source {
+        remove_source(ui, args, &manifest, &mut report)?;
+    }
+    ui.result(&report)?;
+    Ok(ExitCode::Ok)
+}
+
+/// Step 7, fix up: symlinks pointing into the old place, git settings DrvFs forced, the index.
+fn fix_up(ui: &dyn Ui, args: &Options, source: &Path, destination: &Path) -> Result<FixupReport> {
+    let mut fixups = FixupReport::default();
+    let repos = fixups::repair_links(source, destination, &mut fixups);
+    if destination.join(".git").is_dir() {
+        for issue in fixups::config_issues(destination) {
+            let accept = match (&issue.reset_to, args.yes) {
+                (None, _) => false,
+                (Some(_), true) => issue.drvfs_caused,
+                (Some(value), false) => ui.confirm(
+                    &format!(
+                        "{} is {} ({}). Set it to {value}?",
+                        issue.key, issue.value, issue.why
+                    ),
+                    true,
+                )?,
+            };
+            if accept {
+                fixups::apply(&issue, &mut fixups);
+            } else {
+                fixups::decline(&issue, &mut fixups);
+            }
+        }
+    }
+    for repo in &repos {
+        fixups::refresh_index(repo, &mut fixups)?;
+    }
+    Ok(fixups)
+}
+
+/// Step 9, report: the totals from the manifest, and the Windows paths of the destination.
+fn report(
+    env: &HostEnv,
+    source: &Path,
+    destination: &Path,
+    manifest: &Path,
+    copied: Copied,
+    fixups: FixupReport,
+) -> Result<MigrationReport> {
+    let text = std::fs::read_to_string(manifest)
+        .map_err(|e| Failure::io("read the manifest", manifest, &e))?;
+    let (_, entries) = journal::parse_manifest(&text).ok_or_else(|| {
+        Failure::internal(format!(
+            "{} is not a complete manifest.",
+            manifest.display()
+        ))
+    })?;
+    let mut report = MigrationReport {
+        source: source.to_path_buf(),
+        destination: destination.to_path_buf(),
+        manifest: manifest.to_path_buf(),
+        windows_path: None,
+        windows_legacy_path: None,
+        files: 0,
+        dirs: 0,
+        symlinks: 0,
+        bytes: 0,
+        copied_files: copied.files,
+        not_copied: copied.not_copied,
+        fixups,
+        removal: None,
+    };
+    for entry in &entries {
+        match entry {
+            journal::ManifestEntry::File(r) => {
+                report.files += 1;
+                report.bytes += r.size;
+            }
+            journal::ManifestEntry::Dir(_) => report.dirs += 1,
+            journal::ManifestEntry::Symlink { .. } => report.symlinks += 1,
+        }
+    }
+    if let Ok(located) = location::locate(env, destination) {
+        report.windows_path = located.paths.windows;
+        report.windows_legacy_path = located.paths.windows_legacy;
+    }
+    Ok(report)
+}
+
+/// `--remove-source`, once confirmed: delete what the manifest proves was copied.
+fn remove_source(
+    ui: &dyn Ui,
+    args: &Options,
+    manifest: &Path,
+    report: &mut MigrationReport,
+) -> Result<()> {
+    let go = args.yes
+        || (ui.interactive()
+            && ui.confirm(
+                &format!(
+                    "Delete from {} the {} files the manifest proves were copied?",
+                    report.source.display(),
+                    report.files
+                ),
+                false,
+            )?);
+    if go {
+        report.removal = Some(finalise::remove_source(&report.source, manifest)?);
+    } else {
+        report
+            .fixups
+            .advice
+            .push("--remove-source was not confirmed; the source is left in place".into());
+    }
+    Ok(())
+}
+
+/// `--abort`: remove an interrupted migration's staging folder; the source is never touched.
+fn abort(ui: &dyn Ui, source: &Path, staging: &Staging) -> Result<ExitCode> {
+    let note = if staging.abort()? {
+        format!(
+            "Removed the staging directory {}; the source {} was not touched.\n",
+            staging.path().display(),
+            source.display()
+        )
+    } else {
+        format!(
+            "No interrupted migration of {} to abort (no {}).\n",
+            source.display(),
+            staging.path().display()
+        )
+    };
+    ui.note(&note);
+    Ok(ExitCode::Ok)
 }
 
 /// Local disks lose to directory-lock contention beyond a few threads per core; a drive reached
@@ -282,200 +492,4 @@ fn account_resume(plan: &mut Plan, recovered: &journal::Recovered) {
         }
     }
     plan.needed_bytes = needed;
-}
-
-const SOURCE_FILE: &str = "source";
-
-/// Refuses a staging directory that belongs to a different source, or was not made by us.
-fn check_owner(source: &Path, staging: &Path) -> Result<()> {
-    let Ok(listing) = std::fs::read_dir(staging) else {
-        return Ok(());
-    };
-    match check_owner_recorded(&staging.join(SOURCE_FILE)) {
-        Some(owner) if owner == source => Ok(()),
-        Some(owner) => Err(Failure::input(format!(
-            "{} holds an interrupted migration of {}, not of {}; finish it or run `wsl-place migrate {} --to <same destination> --abort`, or choose another --to.",
-            staging.display(),
-            owner.display(),
-            source.display(),
-            owner.display()
-        ))),
-        // Killed between creating it and recording the source: nothing else in it yet.
-        None if listing
-            .flatten()
-            .all(|e| e.file_name() == SOURCE_FILE || e.file_name() == "source.tmp") =>
-        {
-            Ok(())
-        }
-        None => Err(Failure::input(format!(
-            "{} exists but was not made by wsl-place; move it away and run again.",
-            staging.display()
-        ))),
-    }
-}
-
-fn check_owner_recorded(owner: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(owner).ok()?;
-    journal::unescape_path(text.strip_suffix('\n')?)
-}
-
-fn prepare_staging(source: &Path, staging: &Path) -> Result<()> {
-    if let Some(parent) = staging.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| Failure::io("create", parent, &e))?;
-    }
-    match std::fs::create_dir(staging) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(Failure::io("create the staging directory", staging, &e)),
-    }
-    let owner = staging.join(SOURCE_FILE);
-    if check_owner_recorded(&owner).is_none() {
-        let tmp = staging.join("source.tmp");
-        std::fs::write(&tmp, format!("{}\n", journal::escape_path(source)))
-            .and_then(|_| std::fs::rename(&tmp, &owner))
-            .map_err(|e| Failure::io("write", &owner, &e))?;
-    }
-    Ok(())
-}
-
-fn abort(ui: &dyn Ui, source: &Path, staging: &Path) -> Result<ExitCode> {
-    if std::fs::symlink_metadata(staging).is_err() {
-        ui.note(&format!(
-            "No interrupted migration of {} to abort (no {}).\n",
-            source.display(),
-            staging.display()
-        ));
-        return Ok(ExitCode::Ok);
-    }
-    check_owner(source, staging)?;
-    make_writable(staging);
-    finalise::remove_staging(staging)?;
-    ui.note(&format!(
-        "Removed the staging directory {}; the source {} was not touched.\n",
-        staging.display(),
-        source.display()
-    ));
-    Ok(ExitCode::Ok)
-}
-
-/// Read-only directories copied from the source would stop an unprivileged removal.
-fn make_writable(dir: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    for item in walkdir::WalkDir::new(dir)
-        .follow_links(false)
-        .into_iter()
-        .flatten()
-    {
-        if item.file_type().is_dir()
-            && let Ok(meta) = item.metadata()
-        {
-            let mode = meta.permissions().mode();
-            if mode & 0o700 != 0o700 {
-                let _ = std::fs::set_permissions(
-                    item.path(),
-                    std::fs::Permissions::from_mode(mode | 0o700),
-                );
-            }
-        }
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn finish(
-    env: &HostEnv,
-    ui: &dyn Ui,
-    args: &Options,
-    source: &Path,
-    destination: &Path,
-    staging: &Path,
-    copied_files: u64,
-    not_copied: Vec<Problem>,
-) -> Result<ExitCode> {
-    let manifest = finalise::commit(staging, destination)?;
-    let mut fixups = FixupReport::default();
-    let repos = fixups::repair_links(source, destination, &mut fixups);
-    if destination.join(".git").is_dir() {
-        for issue in fixups::config_issues(destination) {
-            let accept = match (&issue.reset_to, args.yes) {
-                (None, _) => false,
-                (Some(_), true) => issue.drvfs_caused,
-                (Some(value), false) => ui.confirm(
-                    &format!(
-                        "{} is {} ({}). Set it to {value}?",
-                        issue.key, issue.value, issue.why
-                    ),
-                    true,
-                )?,
-            };
-            if accept {
-                fixups::apply(&issue, &mut fixups);
-            } else {
-                fixups::decline(&issue, &mut fixups);
-            }
-        }
-    }
-    for repo in &repos {
-        fixups::refresh_index(repo, &mut fixups)?;
-    }
-    finalise::remove_staging(staging)?;
-
-    let text = std::fs::read_to_string(&manifest)
-        .map_err(|e| Failure::io("read the manifest", &manifest, &e))?;
-    let (_, entries) = journal::parse_manifest(&text).ok_or_else(|| {
-        Failure::internal(format!(
-            "{} is not a complete manifest.",
-            manifest.display()
-        ))
-    })?;
-    let mut report = MigrationReport {
-        source: source.to_path_buf(),
-        destination: destination.to_path_buf(),
-        manifest: manifest.clone(),
-        windows_path: None,
-        windows_legacy_path: None,
-        files: 0,
-        dirs: 0,
-        symlinks: 0,
-        bytes: 0,
-        copied_files,
-        not_copied,
-        fixups,
-        removal: None,
-    };
-    for entry in &entries {
-        match entry {
-            journal::ManifestEntry::File(r) => {
-                report.files += 1;
-                report.bytes += r.size;
-            }
-            journal::ManifestEntry::Dir(_) => report.dirs += 1,
-            journal::ManifestEntry::Symlink { .. } => report.symlinks += 1,
-        }
-    }
-    if let Ok(located) = location::locate(env, destination) {
-        report.windows_path = located.paths.windows;
-        report.windows_legacy_path = located.paths.windows_legacy;
-    }
-    if args.remove_source {
-        let go = args.yes
-            || (ui.interactive()
-                && ui.confirm(
-                    &format!(
-                        "Delete from {} the {} files the manifest proves were copied?",
-                        source.display(),
-                        report.files
-                    ),
-                    false,
-                )?);
-        if go {
-            report.removal = Some(finalise::remove_source(source, &manifest)?);
-        } else {
-            report
-                .fixups
-                .advice
-                .push("--remove-source was not confirmed; the source is left in place".into());
-        }
-    }
-    ui.result(&report)?;
-    Ok(ExitCode::Ok)
 }

@@ -42,6 +42,15 @@ pub struct Problem {
     pub error: String,
 }
 
+impl From<&Skipped> for Problem {
+    fn from(skipped: &Skipped) -> Self {
+        Self {
+            path: skipped.path.clone(),
+            error: skipped.reason.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct NodeModules {
     pub path: String,
@@ -82,6 +91,9 @@ pub struct Plan {
     pub windows_invalid: Vec<String>,
     #[serde(skip)]
     pub entries: Vec<Entry>,
+    /// How long the walk took, for the estimate.
+    #[serde(skip)]
+    walk_ms: u64,
 }
 
 /// `~/src/<name>` unless `--to` says otherwise; `default_root` is where the policy would put it.
@@ -149,16 +161,6 @@ fn resolve_existing_prefix(path: &Path) -> PathBuf {
             _ => return path.to_path_buf(),
         }
     }
-}
-
-/// `<parent>/.<name>.wsl-place-staging`, beside the destination so the final rename stays on one
-/// file system.
-pub fn staging_dir(destination: &Path) -> PathBuf {
-    let name = destination.file_name().unwrap_or_default();
-    let mut staged = std::ffi::OsString::from(".");
-    staged.push(name);
-    staged.push(".wsl-place-staging");
-    destination.with_file_name(staged)
 }
 
 /// `<destination>.wsl-place-manifest`, next to the destination, never inside the repository.
@@ -251,99 +253,108 @@ fn times(meta: &std::fs::Metadata) -> ((i64, i64), (i64, i64)) {
     )
 }
 
-/// Walks the source without following a single symlink and builds the plan.
-pub fn build(source: &Path, destination: &Path, staging: &Path, skip_node_modules: bool) -> Plan {
+/// Walks the source once, without following a single symlink, and builds the plan.
+pub fn build(source: &Path, destination: &Path, staging: &Path) -> Plan {
     let started = Instant::now();
-    let mut entries = Vec::new();
-    let mut skipped = Vec::new();
-    let mut unreadable = Vec::new();
-    let mut node_modules: Vec<NodeModules> = Vec::new();
-    let mut windows_invalid = Vec::new();
+    let mut walked = Walked::default();
     for item in walkdir::WalkDir::new(source)
         .min_depth(1)
         .follow_links(false)
     {
-        let item = match item {
-            Ok(item) => item,
-            Err(e) => {
-                let path = e.path().unwrap_or(source);
-                let rel = path.strip_prefix(source).unwrap_or(path);
-                unreadable.push(Problem {
-                    path: escape_path(rel),
-                    error: e
-                        .io_error()
-                        .map(|e| e.to_string())
-                        .unwrap_or_else(|| e.to_string()),
-                });
-                continue;
-            }
+        walked.add(source, item);
+    }
+    let mut plan = Plan {
+        source: source.to_path_buf(),
+        destination: destination.to_path_buf(),
+        staging: staging.to_path_buf(),
+        files: 0,
+        dirs: 0,
+        symlinks: 0,
+        bytes: 0,
+        needed_bytes: 0,
+        free_bytes: free_bytes(destination),
+        predicted_copy_ms: None,
+        prediction_basis: String::new(),
+        resumed_files: 0,
+        resumed_bytes: 0,
+        node_modules: walked.node_modules,
+        skipped: walked.skipped,
+        unreadable: walked.unreadable,
+        case_collisions: Vec::new(),
+        windows_invalid: walked.windows_invalid,
+        entries: walked.entries,
+        walk_ms: started.elapsed().as_millis() as u64,
+    };
+    plan.recount();
+    plan
+}
+
+impl Plan {
+    /// Leaves every node_modules behind, to be reinstalled at the destination.
+    pub fn leave_node_modules(&mut self) {
+        self.entries
+            .retain(|e| outermost_node_modules(&e.rel).is_none());
+        for tree in &mut self.node_modules {
+            tree.skipped = true;
+        }
+        self.recount();
+    }
+
+    /// The totals, collisions and estimate of what `entries` now holds.
+    fn recount(&mut self) {
+        let count = |k: Kind| self.entries.iter().filter(|e| e.kind == k).count() as u64;
+        self.files = count(Kind::File);
+        self.dirs = count(Kind::Dir);
+        self.symlinks = count(Kind::Symlink);
+        self.bytes = self.entries.iter().map(|e| e.size).sum();
+        let rels: Vec<&Path> = self.entries.iter().map(|e| e.rel.as_path()).collect();
+        self.case_collisions = case_collisions(&rels);
+        predict(self);
+    }
+}
+
+/// What the walk found, before it becomes a plan.
+#[derive(Default)]
+struct Walked {
+    entries: Vec<Entry>,
+    skipped: Vec<Skipped>,
+    unreadable: Vec<Problem>,
+    node_modules: Vec<NodeModules>,
+    windows_invalid: Vec<String>,
+}
+
+impl Walked {
+    fn add(&mut self, source: &Path, item: walkdir::Result<walkdir::DirEntry>) {
+        let Some((rel, meta)) = self.read(source, item) else {
+            return;
         };
-        let rel = match item.path().strip_prefix(source) {
-            Ok(rel) => rel.to_path_buf(),
-            Err(_) => continue,
-        };
-        let meta = match item.metadata() {
-            Ok(meta) => meta,
-            Err(e) => {
-                unreadable.push(Problem {
-                    path: escape_path(&rel),
-                    error: e.to_string(),
-                });
-                continue;
-            }
-        };
-        let file_type = meta.file_type();
-        let kind = if file_type.is_dir() {
-            Kind::Dir
-        } else if file_type.is_file() {
-            Kind::File
-        } else if file_type.is_symlink() {
-            Kind::Symlink
-        } else {
-            let what = if file_type.is_fifo() {
-                "a FIFO"
-            } else if file_type.is_socket() {
-                "a socket"
-            } else if file_type.is_block_device() || file_type.is_char_device() {
-                "a device"
-            } else {
-                "a special file"
-            };
-            skipped.push(Skipped {
-                path: escape_path(&rel),
-                reason: format!("{what}; not copied"),
-                files: 1,
-                bytes: 0,
-            });
-            continue;
+        let Some(kind) = self.kind(&rel, &meta) else {
+            return;
         };
         if let Some(name) = rel.file_name()
             && !valid_on_windows(name.as_bytes())
         {
-            windows_invalid.push(escape_path(&rel));
+            self.windows_invalid.push(escape_path(&rel));
         }
-        if let Some(nm) = outermost_node_modules(&rel) {
-            let key = escape_path(&nm);
-            if node_modules.last().map(|n| &n.path) != Some(&key) {
-                node_modules.push(NodeModules {
+        if let Some(tree) = outermost_node_modules(&rel) {
+            let key = escape_path(&tree);
+            if self.node_modules.last().map(|n| &n.path) != Some(&key) {
+                self.node_modules.push(NodeModules {
                     path: key,
                     files: 0,
                     bytes: 0,
-                    skipped: skip_node_modules,
+                    skipped: false,
                 });
             }
-            if let Some(last) = node_modules.last_mut()
+            if let Some(last) = self.node_modules.last_mut()
                 && kind != Kind::Dir
             {
                 last.files += 1;
                 last.bytes += meta.len();
             }
-            if skip_node_modules {
-                continue;
-            }
         }
         let (mtime, atime) = times(&meta);
-        entries.push(Entry {
+        self.entries.push(Entry {
             rel,
             kind,
             size: if kind == Kind::File { meta.len() } else { 0 },
@@ -352,38 +363,75 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, skip_node_module
             atime,
         });
     }
-    let walk_ms = started.elapsed().as_millis() as u64;
-    let count = |k: Kind| entries.iter().filter(|e| e.kind == k).count() as u64;
-    let rels: Vec<&Path> = entries.iter().map(|e| e.rel.as_path()).collect();
-    let mut plan = Plan {
-        source: source.to_path_buf(),
-        destination: destination.to_path_buf(),
-        staging: staging.to_path_buf(),
-        files: count(Kind::File),
-        dirs: count(Kind::Dir),
-        symlinks: count(Kind::Symlink),
-        bytes: entries.iter().map(|e| e.size).sum(),
-        needed_bytes: 0,
-        free_bytes: free_bytes(destination),
-        predicted_copy_ms: None,
-        prediction_basis: String::new(),
-        resumed_files: 0,
-        resumed_bytes: 0,
-        node_modules,
-        skipped,
-        unreadable,
-        case_collisions: case_collisions(&rels),
-        windows_invalid,
-        entries,
-    };
-    predict(&mut plan, walk_ms);
-    plan
+
+    /// The entry's path below the source and its metadata; an unreadable one is recorded.
+    fn read(
+        &mut self,
+        source: &Path,
+        item: walkdir::Result<walkdir::DirEntry>,
+    ) -> Option<(PathBuf, std::fs::Metadata)> {
+        let item = match item {
+            Ok(item) => item,
+            Err(e) => {
+                let path = e.path().unwrap_or(source);
+                let rel = path.strip_prefix(source).unwrap_or(path);
+                self.unreadable.push(Problem {
+                    path: escape_path(rel),
+                    error: e
+                        .io_error()
+                        .map(|e| e.to_string())
+                        .unwrap_or_else(|| e.to_string()),
+                });
+                return None;
+            }
+        };
+        let rel = item.path().strip_prefix(source).ok()?.to_path_buf();
+        match item.metadata() {
+            Ok(meta) => Some((rel, meta)),
+            Err(e) => {
+                self.unreadable.push(Problem {
+                    path: escape_path(&rel),
+                    error: e.to_string(),
+                });
+                None
+            }
+        }
+    }
+
+    /// What is copied; FIFOs, sockets and devices are recorded as skipped instead.
+    fn kind(&mut self, rel: &Path, meta: &std::fs::Metadata) -> Option<Kind> {
+        let file_type = meta.file_type();
+        if file_type.is_dir() {
+            return Some(Kind::Dir);
+        } else if file_type.is_file() {
+            return Some(Kind::File);
+        } else if file_type.is_symlink() {
+            return Some(Kind::Symlink);
+        }
+        let what = if file_type.is_fifo() {
+            "a FIFO"
+        } else if file_type.is_socket() {
+            "a socket"
+        } else if file_type.is_block_device() || file_type.is_char_device() {
+            "a device"
+        } else {
+            "a special file"
+        };
+        self.skipped.push(Skipped {
+            path: escape_path(rel),
+            reason: format!("{what}; not copied"),
+            files: 1,
+            bytes: 0,
+        });
+        None
+    }
 }
 
 /// A rough local estimate: copying costs about three metadata round trips per entry (the walk
 /// timed one) plus the bytes at the rate a small read sample achieved, read twice (copy and
 /// verification) and written once.
-fn predict(plan: &mut Plan, walk_ms: u64) {
+fn predict(plan: &mut Plan) {
+    let walk_ms = plan.walk_ms;
     let sample_budget = 8 * 1024 * 1024;
     let started = Instant::now();
     let mut sampled = 0u64;
@@ -457,8 +505,8 @@ mod tests {
         assert!(err.message.contains("inside the source"), "{err}");
         assert!(destination(src, None, None).is_err());
         assert_eq!(
-            staging_dir(Path::new("/h/src/app")),
-            PathBuf::from("/h/src/.app.wsl-place-staging")
+            super::super::staging::Staging::new(src, Path::new("/h/src/app")).path(),
+            Path::new("/h/src/.app.wsl-place-staging")
         );
         assert_eq!(
             manifest_path(Path::new("/h/src/app")),

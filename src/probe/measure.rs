@@ -165,6 +165,8 @@ fn settled(before: &[Option<f64>; 4], after: &[Option<f64>; 4]) -> bool {
     })
 }
 
+/// One round of `n` files in its own folder `r<index>`: every operation timed, the files
+/// read back and checked, and everything removed again.
 fn round(
     scratch_fd: &OwnedFd,
     index: u32,
@@ -176,86 +178,18 @@ fn round(
     rustix::fs::mkdirat(scratch_fd, name.as_str(), Mode::from_raw_mode(0o755))?;
     let dir = open_dir(scratch_fd, name.as_str())?;
     let s = &mut out.samples;
-
     let subdirs = (n / 8).max(4);
     for i in 0..subdirs {
         let t = Instant::now();
         rustix::fs::mkdirat(&dir, format!("d{i}").as_str(), Mode::from_raw_mode(0o755))?;
         s.mkdir.push(us(t));
     }
-
     let names: Vec<String> = (0..n).map(|i| format!("f{i}")).collect();
-    let mut crcs = Vec::with_capacity(n);
-    for (i, file) in names.iter().enumerate() {
-        let data = payload(index, i);
-        crcs.push(crc32fast::hash(&data));
-        let t = Instant::now();
-        let fd = rustix::fs::openat(
-            &dir,
-            file.as_str(),
-            OFlags::CREATE | OFlags::WRONLY | OFlags::TRUNC | OFlags::CLOEXEC,
-            Mode::from_raw_mode(0o644),
-        )?;
-        let mut f = std::fs::File::from(fd);
-        f.write_all(&data)?;
-        drop(f);
-        s.create.push(us(t));
-    }
-
-    for file in &names {
-        let t = Instant::now();
-        rustix::fs::statat(&dir, file.as_str(), AtFlags::SYMLINK_NOFOLLOW)?;
-        s.lstat.push(us(t));
-    }
-
-    let paths: Vec<PathBuf> = names.iter().map(PathBuf::from).collect();
-    let serial = median(&s.lstat[s.lstat.len() - n..]).unwrap_or(1.0);
-    if serial >= skip_parallel_below_us {
-        for (threads, samples) in &mut s.parallel {
-            if let Some(per_entry) = parallel_lstat(&dir, &paths, *threads, serial) {
-                samples.push(per_entry);
-            }
-        }
-    }
-
-    let mut buf = Vec::with_capacity(FILE_BYTES * 2);
-    for (file, crc) in names.iter().zip(&crcs) {
-        buf.clear();
-        let t = Instant::now();
-        let fd = rustix::fs::openat(
-            &dir,
-            file.as_str(),
-            OFlags::RDONLY | OFlags::CLOEXEC,
-            Mode::empty(),
-        )?;
-        let mut f = std::fs::File::from(fd);
-        f.read_to_end(&mut buf)?;
-        drop(f);
-        s.read.push(us(t));
-        if buf.len() == FILE_BYTES && crc32fast::hash(&buf) == *crc {
-            out.run.verified_files += 1;
-            out.run.verified_bytes += buf.len() as u64;
-        } else {
-            out.run.verify_errors += 1;
-        }
-    }
-
-    // Listing the full directory against listing an empty one at the same depth leaves the
-    // per-entry cost; the empty listing is the per-directory cost.
-    for _ in 0..3 {
-        let t = Instant::now();
-        let empty = count_entries(open_dir(&dir, "d0")?)?;
-        let empty_us = us(t);
-        let t = Instant::now();
-        let full = count_entries(open_dir(scratch_fd, name.as_str())?)?;
-        let full_us = us(t);
-        s.opendir.push(empty_us);
-        if full > empty {
-            s.readdir_entry
-                .push(((full_us - empty_us) / (full - empty) as f64).max(0.0));
-        }
-    }
-
+    let crcs = time_creates(&dir, index, &names, s)?;
+    time_lstats(&dir, &names, skip_parallel_below_us, s)?;
+    time_reads(&dir, &names, &crcs, s, &mut out.run)?;
+    let s = &mut out.samples;
+    time_listing(scratch_fd, &dir, &name, s)?;
     // A quarter of the files: git renames rarely (the index, refs), and on 9p a rename costs
     // several creates.
     for (i, file) in names.iter().enumerate().take(renamed(n)) {
@@ -263,23 +197,7 @@ fn round(
         rustix::fs::renameat(&dir, file.as_str(), &dir, format!("g{i}").as_str())?;
         s.rename.push(us(t));
     }
-
-    let big = vec![0x5a_u8; MIB];
-    let t = Instant::now();
-    let fd = rustix::fs::openat(
-        &dir,
-        "big",
-        OFlags::CREATE | OFlags::WRONLY | OFlags::TRUNC | OFlags::CLOEXEC,
-        Mode::from_raw_mode(0o644),
-    )?;
-    let mut f = std::fs::File::from(fd);
-    for chunk in big.chunks(64 * 1024) {
-        f.write_all(chunk)?;
-    }
-    drop(f);
-    s.write_mib.push(us(t));
-    rustix::fs::unlinkat(&dir, "big", AtFlags::empty())?;
-
+    time_write_mib(&dir, s)?;
     for i in 0..n {
         let file = if i < renamed(n) {
             format!("g{i}")
@@ -295,6 +213,133 @@ fn round(
     }
     drop(dir);
     rustix::fs::unlinkat(scratch_fd, name.as_str(), AtFlags::REMOVEDIR)?;
+    Ok(())
+}
+
+/// Create, write 4 KiB, close, per file; returns each file's CRC32 for the read-back.
+fn time_creates(
+    dir: &OwnedFd,
+    round: u32,
+    names: &[String],
+    s: &mut Samples,
+) -> std::io::Result<Vec<u32>> {
+    let mut crcs = Vec::with_capacity(names.len());
+    for (i, file) in names.iter().enumerate() {
+        let data = payload(round, i);
+        crcs.push(crc32fast::hash(&data));
+        let t = Instant::now();
+        let fd = rustix::fs::openat(
+            dir,
+            file.as_str(),
+            OFlags::CREATE | OFlags::WRONLY | OFlags::TRUNC | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o644),
+        )?;
+        let mut f = std::fs::File::from(fd);
+        f.write_all(&data)?;
+        drop(f);
+        s.create.push(us(t));
+    }
+    Ok(crcs)
+}
+
+/// Serial `lstat` of each file, then the parallel runs unless serial `lstat` is CPU work below
+/// `skip_parallel_below_us`.
+fn time_lstats(
+    dir: &OwnedFd,
+    names: &[String],
+    skip_parallel_below_us: f64,
+    s: &mut Samples,
+) -> std::io::Result<()> {
+    for file in names {
+        let t = Instant::now();
+        rustix::fs::statat(dir, file.as_str(), AtFlags::SYMLINK_NOFOLLOW)?;
+        s.lstat.push(us(t));
+    }
+    let paths: Vec<PathBuf> = names.iter().map(PathBuf::from).collect();
+    let serial = median(&s.lstat[s.lstat.len() - names.len()..]).unwrap_or(1.0);
+    if serial >= skip_parallel_below_us {
+        for (threads, samples) in &mut s.parallel {
+            if let Some(per_entry) = parallel_lstat(dir, &paths, *threads, serial) {
+                samples.push(per_entry);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Open, read, close, per file, checking each read-back against its CRC32.
+fn time_reads(
+    dir: &OwnedFd,
+    names: &[String],
+    crcs: &[u32],
+    s: &mut Samples,
+    run: &mut RunSummary,
+) -> std::io::Result<()> {
+    let mut buf = Vec::with_capacity(FILE_BYTES * 2);
+    for (file, crc) in names.iter().zip(crcs) {
+        buf.clear();
+        let t = Instant::now();
+        let fd = rustix::fs::openat(
+            dir,
+            file.as_str(),
+            OFlags::RDONLY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        let mut f = std::fs::File::from(fd);
+        f.read_to_end(&mut buf)?;
+        drop(f);
+        s.read.push(us(t));
+        if buf.len() == FILE_BYTES && crc32fast::hash(&buf) == *crc {
+            run.verified_files += 1;
+            run.verified_bytes += buf.len() as u64;
+        } else {
+            run.verify_errors += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Listing the full directory against listing an empty one at the same depth leaves the
+/// per-entry cost; the empty listing is the per-directory cost.
+fn time_listing(
+    scratch_fd: &OwnedFd,
+    dir: &OwnedFd,
+    name: &str,
+    s: &mut Samples,
+) -> std::io::Result<()> {
+    for _ in 0..3 {
+        let t = Instant::now();
+        let empty = count_entries(open_dir(dir, "d0")?)?;
+        let empty_us = us(t);
+        let t = Instant::now();
+        let full = count_entries(open_dir(scratch_fd, name)?)?;
+        let full_us = us(t);
+        s.opendir.push(empty_us);
+        if full > empty {
+            s.readdir_entry
+                .push(((full_us - empty_us) / (full - empty) as f64).max(0.0));
+        }
+    }
+    Ok(())
+}
+
+/// One 1 MiB file in 64 KiB writes: the bandwidth figure.
+fn time_write_mib(dir: &OwnedFd, s: &mut Samples) -> std::io::Result<()> {
+    let big = vec![0x5a_u8; MIB];
+    let t = Instant::now();
+    let fd = rustix::fs::openat(
+        dir,
+        "big",
+        OFlags::CREATE | OFlags::WRONLY | OFlags::TRUNC | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o644),
+    )?;
+    let mut f = std::fs::File::from(fd);
+    for chunk in big.chunks(64 * 1024) {
+        f.write_all(chunk)?;
+    }
+    drop(f);
+    s.write_mib.push(us(t));
+    rustix::fs::unlinkat(dir, "big", AtFlags::empty())?;
     Ok(())
 }
 

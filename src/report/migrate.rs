@@ -96,6 +96,12 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
             bytes(nm.bytes)
         );
     }
+    problems(&mut out, plan, style);
+    out
+}
+
+/// What will not be copied, and what will not survive a trip back to Windows.
+fn problems(out: &mut String, plan: &Plan, style: &Style) {
     if !plan.skipped.is_empty() {
         let _ = writeln!(
             out,
@@ -107,7 +113,7 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
             .iter()
             .map(|s| format!("{}: {}", s.path, s.reason))
             .collect();
-        list(&mut out, &items, 10);
+        list(out, &items, 10);
     }
     if !plan.unreadable.is_empty() {
         let _ = writeln!(
@@ -120,7 +126,7 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
             .iter()
             .map(|p| format!("{}: {}", p.path, p.error))
             .collect();
-        list(&mut out, &items, 10);
+        list(out, &items, 10);
     }
     if !plan.case_collisions.is_empty() {
         let _ = writeln!(
@@ -129,7 +135,7 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
             plan.case_collisions.len()
         );
         let items: Vec<String> = plan.case_collisions.iter().map(|g| g.join("  ")).collect();
-        list(&mut out, &items, 5);
+        list(out, &items, 5);
     }
     if !plan.windows_invalid.is_empty() {
         let _ = writeln!(
@@ -137,9 +143,8 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
             "  {} names are not valid on Windows (fine on ext4, Windows tools cannot open them):",
             plan.windows_invalid.len()
         );
-        list(&mut out, &plan.windows_invalid, 5);
+        list(out, &plan.windows_invalid, 5);
     }
-    out
 }
 
 pub fn result(report: &MigrationReport, style: &Style) -> String {

@@ -76,6 +76,20 @@ pub fn section(out: &mut String, scan: &ScanReport, style: &Style) {
             ))
         );
     }
+    git_line(out, scan, style);
+    dependency_lines(out, scan, style);
+    if let Some(d) = scan.largest_dirs.first() {
+        let _ = writeln!(
+            out,
+            "  largest  {} ({} files directly in it)",
+            d.path,
+            count(d.files)
+        );
+    }
+}
+
+/// What kind of repository, how many tracked entries, how large `.git` is.
+fn git_line(out: &mut String, scan: &ScanReport, style: &Style) {
     if let Some(git) = &scan.git {
         let kind = match git.kind {
             RepoKind::Repository => "git repository",
@@ -111,6 +125,10 @@ pub fn section(out: &mut String, scan: &ScanReport, style: &Style) {
         }
         let _ = writeln!(out, "  git      {line}");
     }
+}
+
+/// The largest dependency trees, six at most.
+fn dependency_lines(out: &mut String, scan: &ScanReport, style: &Style) {
     let trees: Vec<&DependencyTree> = scan
         .node_modules
         .iter()
@@ -135,14 +153,6 @@ pub fn section(out: &mut String, scan: &ScanReport, style: &Style) {
             out,
             "           {}",
             style.dim(&format!("and {} more (see --format json)", trees.len() - 6))
-        );
-    }
-    if let Some(d) = scan.largest_dirs.first() {
-        let _ = writeln!(
-            out,
-            "  largest  {} ({} files directly in it)",
-            d.path,
-            count(d.files)
         );
     }
 }

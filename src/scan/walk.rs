@@ -104,6 +104,19 @@ pub const TOP: usize = 10;
 /// Check the clock once per this many files, so a huge directory cannot overrun the budget.
 const CLOCK_EVERY: usize = 64;
 
+/// What one directory's listing held.
+#[derive(Debug, Default)]
+struct Listed {
+    /// Its own files, symlinks and others, subdirectories, and the bytes of the files sized.
+    own: Counts,
+    children: Vec<OsString>,
+    /// Files sized (by `lstat` or from the index), the part of them sized from the index, and
+    /// files left unsized by the deadline.
+    statted: u64,
+    index_sized: u64,
+    unstatted: u64,
+}
+
 fn dependency_kind(name: &OsStr) -> Option<&'static str> {
     Some(match name.as_encoded_bytes() {
         b"node_modules" => "node_modules",
@@ -238,9 +251,52 @@ impl<'a> Walker<'a> {
                 };
             }
         };
-        let mut own = Counts::default();
-        let mut children: Vec<OsString> = Vec::new();
-        let (mut stat_bytes, mut stat_alloc, mut statted, mut unstatted) = (0u64, 0u64, 0u64, 0u64);
+        let listed = self.list_dir(dir, listing, inside);
+        let own = listed.own;
+        self.live.files.fetch_add(own.files, Ordering::Relaxed);
+        self.live.dirs.fetch_add(own.dirs, Ordering::Relaxed);
+        self.note_largest(own.files, dir);
+        self.stat_bytes.fetch_add(own.bytes, Ordering::Relaxed);
+        self.stat_alloc
+            .fetch_add(own.allocated_bytes, Ordering::Relaxed);
+        self.stat_files.fetch_add(listed.statted, Ordering::Relaxed);
+        self.index_sized
+            .fetch_add(listed.index_sized, Ordering::Relaxed);
+
+        let mut estimate = own;
+        if listed.unstatted > 0 {
+            self.unstatted_files
+                .fetch_add(listed.unstatted, Ordering::Relaxed);
+            let (bytes, alloc) = match (
+                own.bytes.checked_div(listed.statted),
+                own.allocated_bytes.checked_div(listed.statted),
+            ) {
+                (Some(b), Some(a)) => (b, a),
+                _ => self.mean_file_size(),
+            };
+            estimate.bytes += bytes * listed.unstatted;
+            estimate.allocated_bytes += alloc * listed.unstatted;
+        }
+        let results = self.visit_children(dir, depth, inside, &listed.children);
+        let own_part = Subtree {
+            counted: own,
+            estimate,
+            complete: listed.unstatted == 0,
+        };
+        let subtree = self.combine(dir, depth, inside, own_part, &results);
+        if depth == 0
+            && let Ok(mut top) = self.top.lock()
+        {
+            *top = results;
+        }
+        subtree
+    }
+
+    /// One directory's own entries: files counted (sized from the index, or by `lstat` until
+    /// the deadline), subdirectories named for the walk to visit.
+    fn list_dir(&self, dir: &Path, listing: std::fs::ReadDir, inside: Inside) -> Listed {
+        let mut listed = Listed::default();
+        let own = &mut listed.own;
         let mut stop = self.stopped();
         // The directory's path in the index's form, when git may know its files.
         let index_dir = match (self.sizes, inside) {
@@ -254,7 +310,6 @@ impl<'a> Walker<'a> {
             _ => None,
         };
         let mut lookup = Vec::new();
-        let mut index_sized = 0u64;
         for (i, entry) in listing.enumerate() {
             let entry = match entry {
                 Ok(e) => e,
@@ -269,72 +324,62 @@ impl<'a> Walker<'a> {
                 continue;
             };
             if kind.is_dir() {
-                children.push(entry.file_name());
+                listed.children.push(entry.file_name());
+                continue;
             } else if kind.is_symlink() {
                 own.symlinks += 1;
-            } else if kind.is_file() {
-                own.files += 1;
-                if let (Some(sizes), Some(base)) = (self.sizes, &index_dir) {
-                    let name = entry.file_name();
-                    if let Some(size) = sizes.size(base, name.as_bytes(), &mut lookup) {
-                        // Known without I/O, so counted even after the deadline.
-                        index_sized += 1;
-                        statted += 1;
-                        stat_bytes += size;
-                        stat_alloc += size.div_ceil(4096) * 4096;
-                        continue;
-                    }
-                }
-                if !stop && i % CLOCK_EVERY == CLOCK_EVERY - 1 {
-                    stop = self.stopped();
-                }
-                if stop {
-                    unstatted += 1;
+                continue;
+            } else if !kind.is_file() {
+                own.other += 1;
+                continue;
+            }
+            own.files += 1;
+            if let (Some(sizes), Some(base)) = (self.sizes, &index_dir) {
+                let name = entry.file_name();
+                if let Some(size) = sizes.size(base, name.as_bytes(), &mut lookup) {
+                    // Known without I/O, so counted even after the deadline.
+                    listed.index_sized += 1;
+                    listed.statted += 1;
+                    own.bytes += size;
+                    own.allocated_bytes += size.div_ceil(4096) * 4096;
                     continue;
                 }
-                match entry.metadata() {
-                    Ok(meta) => {
-                        statted += 1;
-                        if meta.nlink() > 1 && !self.first_link(meta.dev(), meta.ino()) {
-                            continue;
-                        }
-                        stat_bytes += meta.len();
-                        stat_alloc += meta.blocks() * 512;
+            }
+            if !stop && i % CLOCK_EVERY == CLOCK_EVERY - 1 {
+                stop = self.stopped();
+            }
+            if stop {
+                listed.unstatted += 1;
+                continue;
+            }
+            match entry.metadata() {
+                Ok(meta) => {
+                    listed.statted += 1;
+                    if meta.nlink() > 1 && !self.first_link(meta.dev(), meta.ino()) {
+                        continue;
                     }
-                    // Vanished between readdir and lstat: still a name that was there.
-                    Err(_) => {
-                        self.errors.fetch_add(1, Ordering::Relaxed);
-                    }
+                    own.bytes += meta.len();
+                    own.allocated_bytes += meta.blocks() * 512;
                 }
-            } else {
-                own.other += 1;
+                // Vanished between readdir and lstat: still a name that was there.
+                Err(_) => {
+                    self.errors.fetch_add(1, Ordering::Relaxed);
+                }
             }
         }
-        own.dirs = children.len() as u64;
-        own.bytes = stat_bytes;
-        own.allocated_bytes = stat_alloc;
-        self.live.files.fetch_add(own.files, Ordering::Relaxed);
-        self.live.dirs.fetch_add(own.dirs, Ordering::Relaxed);
-        self.note_largest(own.files, dir);
-        self.stat_bytes.fetch_add(stat_bytes, Ordering::Relaxed);
-        self.stat_alloc.fetch_add(stat_alloc, Ordering::Relaxed);
-        self.stat_files.fetch_add(statted, Ordering::Relaxed);
-        self.index_sized.fetch_add(index_sized, Ordering::Relaxed);
+        own.dirs = listed.children.len() as u64;
+        listed
+    }
 
-        let mut estimate = own;
-        if unstatted > 0 {
-            self.unstatted_files.fetch_add(unstatted, Ordering::Relaxed);
-            let (bytes, alloc) = match (
-                stat_bytes.checked_div(statted),
-                stat_alloc.checked_div(statted),
-            ) {
-                (Some(b), Some(a)) => (b, a),
-                _ => self.mean_file_size(),
-            };
-            estimate.bytes += bytes * unstatted;
-            estimate.allocated_bytes += alloc * unstatted;
-        }
-
+    /// Walks each subdirectory (in parallel when allowed) until the deadline; None for the ones
+    /// the deadline left unvisited.
+    fn visit_children(
+        &self,
+        dir: &Path,
+        depth: usize,
+        inside: Inside,
+        children: &[OsString],
+    ) -> Vec<(OsString, Option<Subtree>)> {
         let visit = |name: &OsString| -> (OsString, Option<Subtree>) {
             if self.stopped() {
                 return (name.clone(), None);
@@ -352,24 +397,36 @@ impl<'a> Walker<'a> {
             }
             (name.clone(), Some(subtree))
         };
-        let results: Vec<(OsString, Option<Subtree>)> = if self.parallel && children.len() > 1 {
+        if self.parallel && children.len() > 1 {
             children.par_iter().map(visit).collect()
         } else {
             children.iter().map(visit).collect()
-        };
+        }
+    }
 
-        let mut counted = own;
-        let mut complete = unstatted == 0;
+    /// The directory's subtree from its own part and its children's; unvisited children are
+    /// guessed from the visited ones.
+    fn combine(
+        &self,
+        dir: &Path,
+        depth: usize,
+        inside: Inside,
+        own: Subtree,
+        results: &[(OsString, Option<Subtree>)],
+    ) -> Subtree {
+        let Subtree {
+            mut counted,
+            mut estimate,
+            mut complete,
+        } = own;
         let mut visited_sum = Counts::default();
         let mut visited = 0u64;
-        for (_, sub) in &results {
-            if let Some(sub) = sub {
-                counted.add(&sub.counted);
-                estimate.add(&sub.estimate);
-                visited_sum.add(&sub.estimate);
-                visited += 1;
-                complete &= sub.complete;
-            }
+        for sub in results.iter().filter_map(|(_, sub)| sub.as_ref()) {
+            counted.add(&sub.counted);
+            estimate.add(&sub.estimate);
+            visited_sum.add(&sub.estimate);
+            visited += 1;
+            complete &= sub.complete;
         }
         let pending = results.len() as u64 - visited;
         if pending > 0 {
@@ -382,37 +439,27 @@ impl<'a> Walker<'a> {
             } else {
                 self.depth_mean(depth + 1)
             };
-            let guess = sum.scaled(pending, n);
-            estimate.add(&guess);
-            for (name, sub) in &results {
-                if sub.is_none() {
-                    let path = dir.join(name);
-                    if let Some(tag) = self.tag_for(&path, name, inside) {
-                        let one = sum.scaled(1, n);
-                        let guessed = Subtree {
-                            counted: Counts::default(),
-                            estimate: one,
-                            complete: false,
-                        };
-                        self.record(tag, self.relative(&path), guessed, false);
-                    }
+            estimate.add(&sum.scaled(pending, n));
+            for (name, _) in results.iter().filter(|(_, sub)| sub.is_none()) {
+                let path = dir.join(name);
+                if let Some(tag) = self.tag_for(&path, name, inside) {
+                    let guessed = Subtree {
+                        counted: Counts::default(),
+                        estimate: sum.scaled(1, n),
+                        complete: false,
+                    };
+                    self.record(tag, self.relative(&path), guessed, false);
                 }
             }
         }
-        let subtree = Subtree {
-            counted,
-            estimate: if complete { counted } else { estimate },
-            complete,
-        };
         if complete {
             self.note_depth(depth, &counted);
         }
-        if depth == 0
-            && let Ok(mut top) = self.top.lock()
-        {
-            *top = results;
+        Subtree {
+            counted,
+            estimate: if complete { counted } else { estimate },
+            complete,
         }
-        subtree
     }
 
     /// True the first time an inode is seen; its bytes count once however many names it has.
