@@ -138,13 +138,7 @@ fn unwritable_directory_is_a_clear_sentence_not_a_crash() {
     let Some(mount) = Mount::tmpfs("256m") else {
         return;
     };
-    let ok = Std::new("mount")
-        .args(["-o", "remount,ro"])
-        .arg(mount.point())
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok);
+    mount.remount_read_only();
     Command::cargo_bin("wsl-place")
         .unwrap()
         .args(["probe", "--probe-budget-ms", "200"])

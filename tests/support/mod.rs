@@ -149,6 +149,14 @@ impl Mount {
         &self.point
     }
 
+    /// Makes the mount read-only in place; a failure fails the test.
+    pub fn remount_read_only(&self) {
+        run(Command::new("mount")
+            .args(["-o", "remount,ro"])
+            .arg(&self.point))
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+
     fn fresh_dir(what: &str) -> Option<TempDir> {
         if !require_root(&format!("mounting {what}")) {
             return None;
