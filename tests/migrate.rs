@@ -172,9 +172,9 @@ fn dry_run_prints_the_plan_and_creates_nothing() {
     let dest = tmp.path().join("out/app");
     let out = run(
         &[
+            os("migrate"),
             os("--format"),
             os("json"),
-            os("migrate"),
             source.as_os_str(),
             os("--to"),
             dest.as_os_str(),

@@ -164,9 +164,10 @@ fn malformed_policy_names_file_line_column_and_key() {
     )
     .unwrap();
     proc.command(Some("Ubuntu"))
+        .arg("check")
         .arg("--policy")
         .arg(&policy)
-        .args(["check", "--no-probe"])
+        .args(["--no-probe"])
         .arg(&project)
         .assert()
         .code(2)
@@ -181,9 +182,10 @@ fn malformed_policy_names_file_line_column_and_key() {
 
     fs::write(&policy, "[thresholds]\nmove_speedup = \"high\"\n").unwrap();
     proc.command(Some("Ubuntu"))
+        .arg("check")
         .arg("--policy")
         .arg(&policy)
-        .args(["check", "--no-probe"])
+        .args(["--no-probe"])
         .arg(&project)
         .assert()
         .code(2)
@@ -193,18 +195,20 @@ fn malformed_policy_names_file_line_column_and_key() {
 
     fs::write(&policy, "[mounts\n").unwrap();
     proc.command(Some("Ubuntu"))
+        .arg("check")
         .arg("--policy")
         .arg(&policy)
-        .args(["check", "--no-probe"])
+        .args(["--no-probe"])
         .arg(&project)
         .assert()
         .code(2)
         .stderr(predicate::str::contains(":1:"));
 
     proc.command(Some("Ubuntu"))
+        .arg("check")
         .arg("--policy")
         .arg(dir.path().join("missing.toml"))
-        .args(["check", "--no-probe"])
+        .args(["--no-probe"])
         .arg(&project)
         .assert()
         .code(2)
@@ -244,9 +248,10 @@ fn shipped_example_policies_load() {
     let (_b, proc, project) = on_9p();
     for name in ["default", "strict", "ci"] {
         proc.command(Some("Ubuntu"))
+            .arg("check")
             .arg("--policy")
             .arg(format!("policies/{name}.toml"))
-            .args(["check", "--no-probe", "--fail-on", "move"])
+            .args(["--no-probe", "--fail-on", "move"])
             .arg(&project)
             .assert()
             .code(1);
@@ -325,7 +330,7 @@ fn github_format_emits_annotations() {
     let (_b, proc, project) = on_9p();
     let text = stdout_of(
         &proc,
-        &["--format", "github", "check", "--no-probe"],
+        &["check", "--format", "github", "--no-probe"],
         &project,
     );
     assert!(text.lines().all(|l| l.starts_with("::")), "{text}");
@@ -338,7 +343,7 @@ fn github_format_emits_annotations() {
     let (_d, local, project) = on_local();
     let text = stdout_of(
         &local,
-        &["--format", "github", "check", "--no-probe"],
+        &["check", "--format", "github", "--no-probe"],
         &project,
     );
     assert!(
@@ -352,7 +357,7 @@ fn github_format_emits_annotations() {
 fn markdown_format_writes_a_summary_table() {
     let (_b, proc, project) = on_9p();
     proc.command(Some("Ubuntu"))
-        .args(["--format", "markdown", "check", "--no-probe"])
+        .args(["check", "--format", "markdown", "--no-probe"])
         .arg(&project)
         .assert()
         .success()

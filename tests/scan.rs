@@ -261,7 +261,7 @@ fn quiet_prints_nothing() {
     write(&tmp.path().join("a"), b"a");
     let out = assert_cmd::Command::cargo_bin("wsl-place")
         .unwrap()
-        .args(["--quiet", "check", "--no-probe"])
+        .args(["check", "--quiet", "--no-probe"])
         .arg(tmp.path())
         .output()
         .unwrap();

@@ -2,7 +2,7 @@
 
 use crate::advisory;
 use crate::check;
-use crate::cli::{CheckArgs, FailOn, Format, GlobalArgs};
+use crate::cli::{self, CheckArgs, FailOn, GlobalArgs};
 use crate::error::{ExitCode, Result};
 use crate::host::HostEnv;
 use crate::policy::Level;
@@ -33,7 +33,7 @@ impl Settings {
                 scan_budget: Duration::from_millis(args.scan_budget_ms),
                 probe_budget: Duration::from_millis(args.probe_budget_ms),
                 baseline: args.baseline.clone(),
-                progress: !global.quiet && terminal.live,
+                progress: !args.quiet && terminal.live,
             },
             advisory: args.advisory,
             fail_at: match args.fail_on {
@@ -41,15 +41,15 @@ impl Settings {
                 FailOn::Move => Some(Level::Move),
                 FailOn::Never => None,
             },
-            format: match global.format {
-                Format::Human => CheckFormat::Human,
-                Format::Json => CheckFormat::Json,
-                Format::Markdown => CheckFormat::Markdown,
-                Format::Github => CheckFormat::Github,
+            format: match args.format {
+                cli::CheckFormat::Human => CheckFormat::Human,
+                cli::CheckFormat::Json => CheckFormat::Json,
+                cli::CheckFormat::Markdown => CheckFormat::Markdown,
+                cli::CheckFormat::Github => CheckFormat::Github,
             },
-            quiet: global.quiet,
+            quiet: args.quiet,
             style: Style::new(&terminal),
-            policy: global.policy.clone(),
+            policy: args.policy.clone(),
         })
     }
 }

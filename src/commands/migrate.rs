@@ -36,11 +36,11 @@ impl Settings {
                 skip_unreadable: args.skip_unreadable,
                 skip_node_modules: args.skip_node_modules,
             },
-            format: HumanOrJson::from_cli(global.format, "migrate")?,
-            quiet: global.quiet,
+            format: HumanOrJson::from(args.format),
+            quiet: args.quiet,
             style: Style::new(&terminal),
             live: terminal.live,
-            policy: global.policy.clone(),
+            policy: args.policy.clone(),
         })
     }
 }

@@ -7,7 +7,7 @@ pub mod completions;
 pub mod migrate;
 pub mod probe;
 
-use crate::cli::{Cli, Command, Format};
+use crate::cli::{self, Cli, Command};
 use crate::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
 use std::io::Write;
@@ -47,25 +47,11 @@ pub enum HumanOrJson {
     Json,
 }
 
-impl HumanOrJson {
-    /// The usage error for a format `command` cannot print yet.
-    pub fn from_cli(format: Format, command: &str) -> Result<Self> {
+impl From<cli::HumanOrJson> for HumanOrJson {
+    fn from(format: cli::HumanOrJson) -> Self {
         match format {
-            Format::Human => Ok(Self::Human),
-            Format::Json => Ok(Self::Json),
-            Format::Markdown | Format::Github => Err(Failure::input(format!(
-                "`wsl-place {command}` prints human or json output, not {}; pass --format human or --format json.",
-                format_name(format)
-            ))),
+            cli::HumanOrJson::Human => Self::Human,
+            cli::HumanOrJson::Json => Self::Json,
         }
-    }
-}
-
-fn format_name(format: Format) -> &'static str {
-    match format {
-        Format::Human => "human",
-        Format::Json => "json",
-        Format::Markdown => "markdown",
-        Format::Github => "github",
     }
 }

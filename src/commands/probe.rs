@@ -24,8 +24,8 @@ impl Settings {
         Ok(Self {
             dir: args.dir.clone(),
             budget: Duration::from_millis(args.probe_budget_ms),
-            format: HumanOrJson::from_cli(global.format, "probe")?,
-            quiet: global.quiet,
+            format: HumanOrJson::from(args.format),
+            quiet: args.quiet,
             style: Style::new(&global.terminal(env)),
         })
     }

@@ -1,0 +1,87 @@
+//! `--help` as a person reads it: examples on every command, global options apart, and each
+//! command offering only the options that apply to it.
+
+mod support;
+
+fn help(args: &[&str]) -> String {
+    let output = support::wsl_place()
+        .args(args)
+        .arg("--help")
+        .env("COLUMNS", "100")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{args:?} --help failed");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+const COMMANDS: [&str; 4] = ["check", "migrate", "probe", "completions"];
+
+#[test]
+fn every_command_shows_examples_that_name_it() {
+    let top = help(&[]);
+    assert!(top.contains("\nExamples:\n"), "{top}");
+    for command in COMMANDS {
+        let text = help(&[command]);
+        let examples = text
+            .split("\nExamples:\n")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{command} --help has no examples:\n{text}"));
+        let invocations = examples
+            .lines()
+            .filter(|l| l.trim_start().starts_with(&format!("wsl-place {command}")))
+            // Short enough for a 60-column terminal to show unwrapped.
+            .filter(|l| l.len() <= 62)
+            .count();
+        assert!(
+            invocations >= 3,
+            "{command} --help shows {invocations} examples:\n{examples}"
+        );
+    }
+}
+
+#[test]
+fn global_options_have_their_own_heading() {
+    for args in [&[][..], &["check"], &["completions"]] {
+        let text = help(args);
+        let (options, global) = text
+            .split_once("\nGlobal options:\n")
+            .unwrap_or_else(|| panic!("{args:?} --help has no global heading:\n{text}"));
+        assert!(global.contains("--color <WHEN>"), "{text}");
+        assert!(!options.contains("--color"), "{text}");
+    }
+}
+
+#[test]
+fn options_appear_only_where_they_apply() {
+    let check = help(&["check"]);
+    for option in ["--format", "--policy", "--quiet", "--advisory"] {
+        assert!(check.contains(option), "check --help lacks {option}");
+    }
+    for command in ["migrate", "probe"] {
+        let text = help(&[command]);
+        assert!(
+            !text.contains("--advisory"),
+            "{command} mentions --advisory:\n{text}"
+        );
+        assert!(text.contains("--quiet"), "{text}");
+        assert!(!text.contains("github"), "{command} offers github:\n{text}");
+    }
+    let completions = help(&["completions"]);
+    for option in ["--format", "--policy", "--quiet"] {
+        assert!(
+            !completions.contains(option),
+            "completions --help lists {option}:\n{completions}"
+        );
+    }
+}
+
+#[test]
+fn migrate_help_explains_resume_staging_and_yes() {
+    let text = help(&["migrate"]);
+    for words in ["staging", "resumes", "--yes accepts", "--abort"] {
+        assert!(
+            text.contains(words),
+            "migrate --help lacks {words:?}:\n{text}"
+        );
+    }
+}
