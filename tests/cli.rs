@@ -231,7 +231,7 @@ fn probe_and_migrate_refuse_formats_they_cannot_print() {
     let marker = dir.path().join("marker");
     fs::write(&marker, "x").unwrap();
     for command in ["probe", "migrate"] {
-        for format in ["github"] {
+        for format in ["markdown", "github"] {
             let mut args = vec![command, "--format", format];
             if command == "migrate" {
                 args.push("--dry-run");
