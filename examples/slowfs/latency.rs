@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
 
@@ -208,7 +208,14 @@ impl Latency {
         let d = self.delay[op as usize];
         if !d.is_zero() {
             tighten_timer_slack();
+            let deadline = Instant::now() + d;
             std::thread::sleep(d.saturating_sub(self.lag));
+            // The lag was measured at start-up: on a quieter machine the shortened sleep wakes
+            // early, and a delay shorter than the lag is cut to no sleep at all. Yield out the
+            // rest, so no request is ever faster than its profile says.
+            while Instant::now() < deadline {
+                std::thread::yield_now();
+            }
         }
     }
 
@@ -257,7 +264,7 @@ fn measure_sleep_lag() -> Duration {
     let want = Duration::from_micros(300);
     let mut lags: Vec<Duration> = (0..15)
         .map(|_| {
-            let t = std::time::Instant::now();
+            let t = Instant::now();
             std::thread::sleep(want);
             t.elapsed().saturating_sub(want)
         })
