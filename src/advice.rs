@@ -1,13 +1,15 @@
 //! Advice that knows the ecosystem: the smaller steps, each only where it applies.
 
 use crate::gitsettings::GitSettings;
+use crate::host::GitVersion;
 use crate::mounts::MountKind;
 use crate::observations::Observations;
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Advice {
-    /// A stable identifier: `migrate`, `virtiofs`, `untracked-cache`, `many-files`, `preload-index`.
+    /// A stable identifier: `migrate`, `wsl2`, `virtiofs`, `windows-tools`, `file-watching`,
+    /// `untracked-cache`, `many-files`, `preload-index`, `fsmonitor`, `fsmonitor-unsupported`.
     pub id: &'static str,
     pub message: String,
     /// A command that applies it, when there is one.
@@ -33,18 +35,60 @@ fn is_false(value: Option<&str>) -> bool {
     )
 }
 
-/// What to tell someone whose repository earned `advise` or `move`.
-pub fn for_observations(observations: &Observations) -> Vec<Advice> {
-    let mut advice = vec![Advice {
-        id: "migrate",
-        message: "move the repository to the Linux disk, verified, with `wsl-place migrate`"
-            .to_string(),
-        command: Some(format!(
-            "wsl-place migrate {}",
-            shell_quote(&observations.path.to_string_lossy())
-        )),
-    }];
-    if observations.wsl && observations.mount_kind == MountKind::WslDrvfs9p {
+/// What the policy decided that the advice depends on, as plain values.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Judgement {
+    /// The verdict is `advise` or `move`: moving is on the table.
+    pub judged: bool,
+    /// The policy's `advise_speedup`: a measured gain worth mentioning.
+    pub advise_speedup: f64,
+    /// The policy's `git.fsmonitor_min_tracked`.
+    pub fsmonitor_min_tracked: u64,
+}
+
+/// What to tell someone: moving and what moving changes when the verdict put moving on the
+/// table; git's own tuning whatever the verdict.
+pub fn for_observations(observations: &Observations, judgement: Judgement) -> Vec<Advice> {
+    let mut advice = Vec::new();
+    if judgement.judged {
+        advice.extend(moving(observations, judgement.advise_speedup));
+        if let Some(git) = &observations.git {
+            advice.extend(git_advice(git, observations.tracked, observations.dirs));
+        }
+    }
+    if let Some(git) = &observations.git {
+        advice.extend(fsmonitor(
+            observations,
+            git,
+            judgement.fsmonitor_min_tracked,
+        ));
+    }
+    advice
+}
+
+fn migrate_command(observations: &Observations) -> String {
+    format!(
+        "wsl-place migrate {}",
+        shell_quote(&observations.path.to_string_lossy())
+    )
+}
+
+/// Moving, and the one-sentence consequences of moving that apply here.
+fn moving(observations: &Observations, advise_speedup: f64) -> Vec<Advice> {
+    let context = &observations.context;
+    let kind = observations.mount_kind;
+    let mut advice = Vec::new();
+    if context.wsl_version == Some(1) {
+        advice.extend(wsl1(observations, advise_speedup));
+    } else {
+        advice.push(Advice {
+            id: "migrate",
+            message: "move the repository to the Linux disk, verified, with `wsl-place migrate`"
+                .to_string(),
+            command: Some(migrate_command(observations)),
+        });
+    }
+    if observations.wsl && kind == MountKind::WslDrvfs9p {
         advice.push(Advice {
             id: "virtiofs",
             message: "if the files must stay on Windows, set `virtiofs=true` in %UserProfile%\\.wslconfig \
@@ -54,14 +98,120 @@ pub fn for_observations(observations: &Observations) -> Vec<Advice> {
             command: None,
         });
     }
-    if let Some(git) = &observations.git {
-        advice.extend(git_advice(git, observations.tracked, observations.dirs));
+    let on_windows = kind.is_windows_drive() || observations.wsl && kind == MountKind::Network;
+    if on_windows && !context.usage.windows_tools.is_empty() {
+        advice.push(Advice {
+            id: "windows-tools",
+            message: format!(
+                "Windows tools use this repository ({}): after moving, Windows editors reach it over \
+                 \\\\wsl.localhost, where Windows-side git is slow, so run git inside WSL, e.g. in \
+                 VS Code's WSL mode",
+                context.usage.windows_tools.join(", ")
+            ),
+            command: Some("code .".to_string()),
+        });
+    }
+    if kind.is_windows_drive() && !context.usage.watchers.is_empty() {
+        advice.push(Advice {
+            id: "file-watching",
+            message: format!(
+                "{} in package.json watch for changes, but inotify does not see edits made from \
+                 Windows on a Windows drive; on the Linux disk they see every edit",
+                context.usage.watchers.join(", ")
+            ),
+            command: Some(migrate_command(observations)),
+        });
     }
     advice
 }
 
+/// WSL 1 keeps its Linux files in NTFS too, so the fix is WSL 2; moving to the WSL 1 Linux
+/// disk is mentioned only when the measurements show it pays.
+fn wsl1(observations: &Observations, advise_speedup: f64) -> Vec<Advice> {
+    let distro = observations
+        .context
+        .distro
+        .clone()
+        .unwrap_or_else(|| "<distro>".to_string());
+    let mut advice = vec![Advice {
+        id: "wsl2",
+        message: "on WSL 1 the Linux file system is itself stored on NTFS, so moving there is not \
+                  the fix it is on WSL 2: converting the distribution to WSL 2 is (run it in Windows; \
+                  it keeps the distribution's files)"
+            .to_string(),
+        command: Some(format!("wsl --set-version {} 2", shell_quote(&distro))),
+    }];
+    let measured_gain = observations
+        .git_status_ms
+        .filter(|_| observations.baseline_problem.is_none())
+        .map(|pair| pair.speedup())
+        .filter(|&speedup| speedup >= advise_speedup);
+    if let Some(speedup) = measured_gain {
+        advice.push(Advice {
+            id: "migrate",
+            message: format!(
+                "staying on WSL 1, the Linux disk measured {speedup:.0}x faster for `git status` here"
+            ),
+            command: Some(migrate_command(observations)),
+        });
+    }
+    advice
+}
+
+fn is_set(value: Option<&str>) -> bool {
+    value.is_some_and(|v| !is_false(Some(v)) && !v.is_empty())
+}
+
+/// Git's fsmonitor daemon: advised on the Linux disk from git 2.55 with enough tracked files;
+/// explained away where the user has set it on a mount it cannot watch.
+fn fsmonitor(observations: &Observations, git: &GitSettings, min_tracked: u64) -> Option<Advice> {
+    let kind = observations.mount_kind;
+    let set = is_set(git.fsmonitor.as_deref());
+    let why_not = match kind {
+        MountKind::WslDrvfs9p | MountKind::WslDrvfsVirtiofs | MountKind::Wsl1Drvfs => Some(
+            "inotify inside WSL does not see edits made from Windows on a Windows drive, so git \
+             could miss changes",
+        ),
+        MountKind::Network | MountKind::Fuse => Some(
+            "git treats network and FUSE file systems as remote and will not watch them unless \
+             `fsmonitor.allowRemote` is set, and their changes made elsewhere raise no events here",
+        ),
+        _ => None,
+    };
+    if let Some(why) = why_not {
+        return set.then(|| Advice {
+            id: "fsmonitor-unsupported",
+            message: format!(
+                "`core.fsmonitor` is set, but on {}: {why}; turn it off here",
+                kind.describe()
+            ),
+            command: Some("git config --unset core.fsmonitor".to_string()),
+        });
+    }
+    let linux_disk = matches!(
+        kind,
+        MountKind::Local | MountKind::Tmpfs | MountKind::Overlay
+    );
+    let version = observations.context.git_version?;
+    let tracked = observations.tracked.unwrap_or(0);
+    let wanted = linux_disk
+        && version >= GitVersion::FSMONITOR_ON_LINUX
+        && tracked >= min_tracked
+        && !(set && is_true(git.untracked_cache.as_deref()));
+    wanted.then(|| Advice {
+        id: "fsmonitor",
+        message: format!(
+            "git {version} runs its fsmonitor daemon on Linux: with {tracked} tracked files, `git \
+             status` then skips an lstat per file and re-reading unchanged directories"
+        ),
+        command: Some(
+            "git config core.fsmonitor true && git config core.untrackedCache true".to_string(),
+        ),
+    })
+}
+
 /// Git settings that make `git status` cheaper where the files cannot move. Git's fsmonitor
-/// daemon is deliberately absent: it exists only on Windows and macOS, not for Linux git in WSL.
+/// daemon is not among them: it cannot watch a Windows drive or a network mount ([`fsmonitor`]).
 fn git_advice(git: &GitSettings, tracked: Option<u64>, dirs: u64) -> Vec<Advice> {
     let mut advice = Vec::new();
     let many_files_on = is_true(git.many_files.as_deref());
@@ -112,6 +262,7 @@ fn shell_quote(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::observations::Context;
     use std::path::PathBuf;
 
     fn observations(
@@ -132,7 +283,21 @@ mod tests {
             dirs,
             git: Some(git),
             baseline_problem: None,
+            context: Context::default(),
         }
+    }
+
+    fn judgement(judged: bool) -> Judgement {
+        Judgement {
+            judged,
+            advise_speedup: 4.0,
+            fsmonitor_min_tracked: 10_000,
+        }
+    }
+
+    /// The advice for a repository whose verdict put moving on the table.
+    fn moved(observations: &Observations) -> Vec<Advice> {
+        for_observations(observations, judgement(true))
     }
 
     fn ids(advice: &[Advice]) -> Vec<&'static str> {
@@ -141,7 +306,7 @@ mod tests {
 
     #[test]
     fn nine_p_on_wsl_gets_virtiofs_and_untracked_cache() {
-        let advice = for_observations(&observations(
+        let advice = moved(&observations(
             MountKind::WslDrvfs9p,
             true,
             1000,
@@ -158,7 +323,7 @@ mod tests {
     #[test]
     fn virtiofs_is_not_advised_off_9p_or_off_wsl() {
         let settings = GitSettings::default();
-        let advice = for_observations(&observations(
+        let advice = moved(&observations(
             MountKind::WslDrvfsVirtiofs,
             true,
             10,
@@ -166,13 +331,13 @@ mod tests {
             settings.clone(),
         ));
         assert_eq!(ids(&advice), vec!["migrate"]);
-        let advice = for_observations(&observations(MountKind::WslDrvfs9p, false, 10, 5, settings));
+        let advice = moved(&observations(MountKind::WslDrvfs9p, false, 10, 5, settings));
         assert_eq!(ids(&advice), vec!["migrate"]);
     }
 
     #[test]
     fn many_files_replaces_untracked_cache_for_big_indexes() {
-        let advice = for_observations(&observations(
+        let advice = moved(&observations(
             MountKind::Network,
             false,
             50_000,
@@ -188,9 +353,9 @@ mod tests {
             untracked_cache: Some("true".into()),
             many_files: Some("true".into()),
             preload_index: Some("true".into()),
-            index_version: None,
+            ..GitSettings::default()
         };
-        let advice = for_observations(&observations(
+        let advice = moved(&observations(
             MountKind::WslDrvfs9p,
             true,
             50_000,
@@ -206,28 +371,148 @@ mod tests {
             preload_index: Some("false".into()),
             ..GitSettings::default()
         };
-        let advice = for_observations(&observations(MountKind::Fuse, false, 10, 5, off));
+        let advice = moved(&observations(MountKind::Fuse, false, 10, 5, off));
         assert_eq!(ids(&advice), vec!["migrate", "preload-index"]);
     }
 
-    #[test]
-    fn fsmonitor_is_never_advised() {
-        for kind in [MountKind::WslDrvfs9p, MountKind::Network, MountKind::Fuse] {
-            let advice = for_observations(&observations(
-                kind,
-                true,
-                100_000,
-                10_000,
-                GitSettings::default(),
-            ));
-            assert!(advice.iter().all(|a| {
-                !a.message.contains("fsmonitor")
-                    && !a
-                        .command
-                        .as_deref()
-                        .unwrap_or_default()
-                        .contains("fsmonitor")
-            }));
+    fn with_context(mut observations: Observations, context: Context) -> Observations {
+        observations.context = context;
+        observations
+    }
+
+    fn git(version: &str) -> Context {
+        Context {
+            git_version: crate::host::GitVersion::parse(version),
+            ..Context::default()
         }
+    }
+
+    #[test]
+    fn fsmonitor_is_advised_on_the_linux_disk_from_git_2_55_and_the_policy_size() {
+        let local = |tracked, version| {
+            let obs = observations(
+                MountKind::Local,
+                true,
+                tracked,
+                2_000,
+                GitSettings::default(),
+            );
+            for_observations(&with_context(obs, git(version)), judgement(false))
+        };
+        let advice = local(10_000, "git version 2.55.0");
+        assert_eq!(ids(&advice), vec!["fsmonitor"]);
+        assert_eq!(
+            advice[0].command.as_deref(),
+            Some("git config core.fsmonitor true && git config core.untrackedCache true")
+        );
+        assert!(local(9_999, "git version 2.55.0").is_empty());
+        assert!(local(50_000, "git version 2.54.9").is_empty());
+        // Already on: nothing to say.
+        let set = GitSettings {
+            fsmonitor: Some("true".into()),
+            untracked_cache: Some("true".into()),
+            ..GitSettings::default()
+        };
+        let obs = observations(MountKind::Local, true, 50_000, 2_000, set);
+        let obs = with_context(obs, git("git version 2.55.0"));
+        assert!(for_observations(&obs, judgement(false)).is_empty());
+    }
+
+    #[test]
+    fn fsmonitor_is_never_advised_where_it_cannot_watch() {
+        for kind in [
+            MountKind::WslDrvfs9p,
+            MountKind::WslDrvfsVirtiofs,
+            MountKind::Wsl1Drvfs,
+            MountKind::Network,
+            MountKind::Fuse,
+        ] {
+            let obs = observations(kind, true, 100_000, 10_000, GitSettings::default());
+            let advice = moved(&with_context(obs, git("git version 2.55.0")));
+            assert!(
+                advice.iter().all(|a| {
+                    !a.message.contains("fsmonitor")
+                        && !a
+                            .command
+                            .as_deref()
+                            .unwrap_or_default()
+                            .contains("fsmonitor")
+                }),
+                "{kind}: {advice:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn fsmonitor_set_where_it_cannot_watch_is_explained() {
+        let set = GitSettings {
+            fsmonitor: Some("true".into()),
+            ..GitSettings::default()
+        };
+        let advice = for_observations(
+            &observations(MountKind::WslDrvfs9p, true, 10, 5, set.clone()),
+            judgement(false),
+        );
+        assert_eq!(ids(&advice), vec!["fsmonitor-unsupported"]);
+        assert!(advice[0].message.contains("edits made from Windows"));
+        let advice = moved(&observations(MountKind::Network, false, 10, 5, set));
+        let unsupported = advice
+            .iter()
+            .find(|a| a.id == "fsmonitor-unsupported")
+            .unwrap();
+        assert!(unsupported.message.contains("fsmonitor.allowRemote"));
+        assert_eq!(
+            unsupported.command.as_deref(),
+            Some("git config --unset core.fsmonitor")
+        );
+    }
+
+    #[test]
+    fn wsl1_is_told_to_convert_not_to_move() {
+        let context = Context {
+            wsl_version: Some(1),
+            distro: Some("Ubuntu".into()),
+            ..Context::default()
+        };
+        let obs = observations(MountKind::Wsl1Drvfs, true, 10, 5, GitSettings::default());
+        let advice = moved(&with_context(obs.clone(), context.clone()));
+        assert_eq!(ids(&advice), vec!["wsl2"]);
+        assert_eq!(
+            advice[0].command.as_deref(),
+            Some("wsl --set-version Ubuntu 2")
+        );
+        assert!(advice[0].message.contains("not the fix"));
+        // Measured much faster on the WSL 1 Linux disk: moving is mentioned after converting.
+        let measured = Observations {
+            git_status_ms: Some(crate::policy::Pair {
+                current: 900.0,
+                baseline: 90.0,
+            }),
+            ..with_context(obs, context)
+        };
+        assert_eq!(ids(&moved(&measured)), vec!["wsl2", "migrate"]);
+    }
+
+    #[test]
+    fn windows_side_trade_offs_only_where_they_apply() {
+        let context = Context {
+            usage: crate::usage::Usage {
+                windows_tools: vec!["a Visual Studio solution (.sln)".into()],
+                watchers: vec!["vite".into(), "nodemon".into()],
+            },
+            ..Context::default()
+        };
+        let obs = observations(MountKind::WslDrvfs9p, true, 10, 5, GitSettings::default());
+        let advice = moved(&with_context(obs, context.clone()));
+        assert_eq!(
+            ids(&advice),
+            vec!["migrate", "virtiofs", "windows-tools", "file-watching"]
+        );
+        assert!(advice[2].message.contains("wsl.localhost"), "{advice:?}");
+        assert_eq!(advice[2].command.as_deref(), Some("code ."));
+        assert!(advice[3].message.starts_with("vite, nodemon"), "{advice:?}");
+        // On a FUSE mount off WSL neither applies.
+        let obs = observations(MountKind::Fuse, false, 10, 5, GitSettings::default());
+        assert_eq!(ids(&moved(&with_context(obs, context))), vec!["migrate"]);
     }
 }

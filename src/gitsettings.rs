@@ -12,6 +12,10 @@ pub struct GitSettings {
     pub many_files: Option<String>,
     pub preload_index: Option<String>,
     pub index_version: Option<String>,
+    /// `core.fsmonitor`: `true`, `false`, or a hook's path.
+    pub fsmonitor: Option<String>,
+    pub file_mode: Option<String>,
+    pub autocrlf: Option<String>,
 }
 
 /// `None` when `root` is not a git worktree or git cannot be run.
@@ -25,7 +29,7 @@ pub fn read(root: &Path) -> Option<GitSettings> {
         .args([
             "config",
             "--get-regexp",
-            r"^(core\.untrackedcache|feature\.manyfiles|core\.preloadindex|index\.version)$",
+            r"^(core\.untrackedcache|feature\.manyfiles|core\.preloadindex|index\.version|core\.fsmonitor|core\.filemode|core\.autocrlf)$",
         ])
         .output()
         .ok()?;
@@ -47,6 +51,9 @@ pub fn parse(text: &str) -> GitSettings {
             "feature.manyfiles" => settings.many_files = value,
             "core.preloadindex" => settings.preload_index = value,
             "index.version" => settings.index_version = value,
+            "core.fsmonitor" => settings.fsmonitor = value,
+            "core.filemode" => settings.file_mode = value,
+            "core.autocrlf" => settings.autocrlf = value,
             _ => {}
         }
     }

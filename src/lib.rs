@@ -23,6 +23,7 @@ pub mod report;
 pub mod scan;
 pub mod terminal;
 pub mod units;
+pub mod usage;
 
 use clap::Parser;
 use cli::Cli;

@@ -75,8 +75,9 @@ impl MountTable {
         Ok(Self { entries })
     }
 
+    /// Any Windows folder reached through drvfs (drive or network share): WSL's own mounts.
     pub fn has_drive_mount(&self) -> bool {
-        self.entries.iter().any(|m| m.kind().is_windows_drive())
+        self.entries.iter().any(MountEntry::is_drvfs)
     }
 
     pub fn mount_for(&self, path: &Path) -> Option<&MountEntry> {
@@ -104,7 +105,12 @@ pub fn canonical_dir(path: &Path) -> Result<PathBuf> {
 }
 
 pub fn host(env: &HostEnv, table: &MountTable) -> Host {
-    host::detect(&env.read_facts(), table.has_drive_mount())
+    let root_kind = table.mount_for(Path::new("/")).map(MountEntry::kind);
+    let mounts = host::MountFacts {
+        drvfs: table.has_drive_mount(),
+        wsl1_root: root_kind == Some(MountKind::Wsl1Lxfs),
+    };
+    host::detect(&env.read_facts(), mounts)
 }
 
 /// Locates an already canonical directory.
@@ -116,7 +122,7 @@ pub fn locate_in(host: &Host, table: &MountTable, canonical: &Path) -> Result<Lo
         ))
     })?;
     let mount = MountInfo::from_entry(entry);
-    let (windows, windows_legacy) = if mount.kind.is_windows_drive() {
+    let (windows, windows_legacy) = if entry.is_drvfs() {
         (mounts::windows_path_on_drive(entry, canonical), None)
     } else if let (true, Some(distro)) = (host.wsl, host.distro.as_deref()) {
         let (new, legacy) = mounts::wsl_unc_paths(distro, canonical);

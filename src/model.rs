@@ -221,6 +221,27 @@ pub fn git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64
         + (fixed_us + index_us + lstat_us + walk_us + cpu_us) / 1e3
 }
 
+/// Answering git's query: a round trip over the daemon's Unix socket and its reply. Assumed,
+/// not measured here (no git >= 2.55 on this project's machines): docs/fsmonitor.md.
+pub const FSMONITOR_QUERY_MS: f64 = 1.0;
+/// The share of the per-entry CPU left when fsmonitor vouches for an entry: git still walks the
+/// index, but compares no stat data. Assumed, like the query.
+pub const FSMONITOR_CPU_SHARE: f64 = 0.5;
+
+/// Steady-state `git status` with git's fsmonitor daemon and the untracked cache: what is left
+/// when git skips the `lstat` of every index entry (the daemon vouches for them) and the
+/// listing of every unchanged directory (the untracked cache, which fsmonitor keeps valid).
+/// Start-up, set-up, `.git` itself and reading the index remain.
+pub fn git_status_fsmonitor_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
+    let entries = repo.tracked as f64;
+    let fixed_us = GIT_FIXED_OPS * c.lstat_us + c.create_us + c.unlink_us;
+    let index_us = c.read_us + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
+    let cpu_us = entries * CPU_US_PER_ENTRY * FSMONITOR_CPU_SHARE;
+    startup_ms * (1.0 + GIT_SETUP_STARTUPS)
+        + FSMONITOR_QUERY_MS
+        + (fixed_us + index_us + cpu_us) / 1e3
+}
+
 /// A first estimate of `git status` from the tracked `lstat` figures alone, taken before the
 /// scratch rounds to decide how much more probing the answer is worth: every other call is
 /// taken to cost one `lstat`, and bandwidth to be free.
@@ -310,6 +331,10 @@ pub struct Prediction {
     pub git_status_ms: Compared,
     /// The first `git status` after copying the repository (re-hashes every tracked file).
     pub first_git_status_ms: Compared,
+    /// On the Linux disk with git's fsmonitor daemon and the untracked cache (git >= 2.55, a
+    /// repository the policy advises it for); None elsewhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub git_status_fsmonitor_ms: Option<f64>,
     /// None when there is nothing to install (no dependency tree, no package-lock.json).
     pub install_ms: Option<Compared>,
     pub checkout_ms: Compared,
@@ -327,6 +352,7 @@ pub fn predict(
     Prediction {
         git_status_ms: both(&|c| git_status_ms(repo, c, startup_ms)),
         first_git_status_ms: both(&|c| first_git_status_ms(repo, c, startup_ms)),
+        git_status_fsmonitor_ms: None,
         install_ms: repo.install.as_ref().map(|i| both(&|c| install_ms(i, c))),
         checkout_ms: both(&|c| checkout_ms(repo, c, startup_ms)),
         inputs: repo.clone(),
@@ -384,6 +410,26 @@ mod tests {
             mkdir_us: 10_000.0,
             write_mib_us: 40_000.0,
         }
+    }
+
+    #[test]
+    fn fsmonitor_skips_the_lstat_and_the_walk() {
+        let repo = RepoFigures {
+            tracked: 100_000,
+            worktree_files: 100_000,
+            worktree_dirs: 8_000,
+            worktree_bytes: 400_000_000,
+            install: None,
+        };
+        let plain = git_status_ms(&repo, &local(), 1.5);
+        let watched = git_status_fsmonitor_ms(&repo, &local(), 1.5);
+        assert!(watched < plain / 2.0, "{watched} vs {plain}");
+        // What is left does not depend on the directories.
+        let flat = RepoFigures {
+            worktree_dirs: 1,
+            ..repo.clone()
+        };
+        assert_eq!(watched, git_status_fsmonitor_ms(&flat, &local(), 1.5));
     }
 
     fn repo(tracked: u64, files: u64, dirs: u64) -> RepoFigures {

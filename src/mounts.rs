@@ -134,6 +134,8 @@ pub enum MountKind {
     WslDrvfs9p,
     WslDrvfsVirtiofs,
     Wsl1Drvfs,
+    /// WSL 1's own Linux file system (`lxfs`, later `wslfs`): files kept in NTFS by Windows.
+    Wsl1Lxfs,
     Local,
     Tmpfs,
     Network,
@@ -148,6 +150,7 @@ impl MountKind {
             MountKind::WslDrvfs9p => "wsl-drvfs-9p",
             MountKind::WslDrvfsVirtiofs => "wsl-drvfs-virtiofs",
             MountKind::Wsl1Drvfs => "wsl1-drvfs",
+            MountKind::Wsl1Lxfs => "wsl1-lxfs",
             MountKind::Local => "local",
             MountKind::Tmpfs => "tmpfs",
             MountKind::Network => "network",
@@ -157,6 +160,7 @@ impl MountKind {
         }
     }
 
+    /// A Windows drive reached through WSL (drvfs); network shares are [`MountKind::Network`].
     pub fn is_windows_drive(self) -> bool {
         matches!(
             self,
@@ -169,6 +173,7 @@ impl MountKind {
             MountKind::WslDrvfs9p => "a Windows drive reached over 9p (DrvFs)",
             MountKind::WslDrvfsVirtiofs => "a Windows drive reached over virtiofs",
             MountKind::Wsl1Drvfs => "a Windows drive (WSL 1 DrvFs)",
+            MountKind::Wsl1Lxfs => "WSL 1's Linux file system, itself stored on NTFS",
             MountKind::Local => "a local disk file system",
             MountKind::Tmpfs => "memory (tmpfs): fast, but gone at reboot",
             MountKind::Network => "a network file system",
@@ -223,6 +228,34 @@ impl MountEntry {
         Some((aname, extra))
     }
 
+    /// Any of WSL's ways to show a Windows folder: 9p with `aname=drvfs`, virtiofs from
+    /// `drvfs*`, WSL 1's `drvfs`. Network shares mounted this way are drvfs too.
+    pub fn is_drvfs(&self) -> bool {
+        match self.fstype.as_str() {
+            "9p" => matches!(self.ninep_aname(), Some(("drvfs", _))),
+            "virtiofs" => self.source.to_ascii_lowercase().starts_with("drvfs"),
+            "drvfs" => true,
+            _ => false,
+        }
+    }
+
+    /// The `\\server\share` a drvfs mount shows, when it is a network share: WSL 2 records
+    /// `path=UNC\server\share` (and the source `\\server\share`), WSL 1 only the source.
+    pub fn unc_share(&self) -> Option<String> {
+        if !self.is_drvfs() {
+            return None;
+        }
+        let from_path = self.drvfs_option("path").and_then(|p| {
+            let head = p.get(..4)?;
+            head.eq_ignore_ascii_case("UNC\\")
+                .then(|| format!("\\\\{}", &p[4..]))
+        });
+        from_path
+            .or_else(|| Some(self.source.clone()).filter(|s| s.starts_with("\\\\")))
+            .map(|share| share.trim_end_matches('\\').to_string())
+            .filter(|share| share.len() > 2)
+    }
+
     /// A drvfs option such as `path=`, whether it sits in a 9p `aname=` field or stands alone.
     pub fn drvfs_option(&self, key: &str) -> Option<String> {
         if let Some((_, extra)) = self.ninep_aname()
@@ -239,16 +272,17 @@ impl MountEntry {
 
     pub fn kind(&self) -> MountKind {
         let fstype = self.fstype.as_str();
+        if self.unc_share().is_some() {
+            // A Windows network share, however WSL reaches it: its latency is the network's.
+            return MountKind::Network;
+        }
         match fstype {
-            "9p" => match self.ninep_aname() {
-                Some(("drvfs", _)) => MountKind::WslDrvfs9p,
-                // WSL's own 9p shares (aname=drivers, /usr/lib/wsl/...) and other 9p exports.
-                _ => MountKind::Other,
-            },
-            "virtiofs" if self.source.to_ascii_lowercase().starts_with("drvfs") => {
-                MountKind::WslDrvfsVirtiofs
-            }
+            "9p" if self.is_drvfs() => MountKind::WslDrvfs9p,
+            // WSL's own 9p shares (aname=drivers, /usr/lib/wsl/...) and other 9p exports.
+            "9p" => MountKind::Other,
+            "virtiofs" if self.is_drvfs() => MountKind::WslDrvfsVirtiofs,
             "drvfs" => MountKind::Wsl1Drvfs,
+            "lxfs" | "wslfs" => MountKind::Wsl1Lxfs,
             "tmpfs" | "ramfs" => MountKind::Tmpfs,
             "overlay" | "overlayfs" | "aufs" => MountKind::Overlay,
             _ if LOCAL_FSTYPES.contains(&fstype) => MountKind::Local,
@@ -260,22 +294,23 @@ impl MountEntry {
         }
     }
 
-    /// The Windows folder this drive mount shows, e.g. `C:\`.
+    /// The Windows folder this drvfs mount shows: `C:\\` or `\\\\server\\share`.
     ///
     /// Taken from the `path=` option; WSL 1 and virtiofs captures may lack it, then the source
-    /// (`C:\`) or, last, a `/mnt/<letter>` mount point is used.
+    /// (`C:\\`, `C:`, `\\\\server\\share`) or, last, a `/mnt/<letter>` mount point is used.
     pub fn windows_root(&self) -> Option<String> {
-        if !self.kind().is_windows_drive() {
+        if !self.is_drvfs() {
             return None;
         }
-        let looks_like_drive = |s: &str| {
+        let drive = |s: &str| {
             let b = s.as_bytes();
-            b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':'
+            (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
+                .then(|| format!("{}\\{}", &s[..2], s[2..].trim_start_matches('\\')))
         };
         let base = self
-            .drvfs_option("path")
-            .filter(|p| looks_like_drive(p) || p.starts_with("\\\\"))
-            .or_else(|| Some(self.source.clone()).filter(|s| looks_like_drive(s)))
+            .unc_share()
+            .or_else(|| self.drvfs_option("path").and_then(|p| drive(&p)))
+            .or_else(|| drive(&self.source))
             .or_else(|| {
                 let name = self.mount_point.file_name()?.to_str()?;
                 let parent = self.mount_point.parent()?;
@@ -366,6 +401,8 @@ mod tests {
     const WSL_9P: &str = include_str!("../tests/fixtures/mountinfo/wsl-9p-drvfs.mountinfo");
     const WSL_VIRTIOFS: &str = include_str!("../tests/fixtures/mountinfo/wsl-virtiofs.mountinfo");
     const LINUX: &str = include_str!("../tests/fixtures/mountinfo/linux-plain.mountinfo");
+    const WSL_UNC: &str = include_str!("../tests/fixtures/mountinfo/wsl-unc-share.mountinfo");
+    const WSL1: &str = include_str!("../tests/fixtures/mountinfo/wsl1.mountinfo");
 
     fn at<'a>(mounts: &'a [MountEntry], path: &str) -> &'a MountEntry {
         mount_for(mounts, Path::new(path)).expect("a mount")
@@ -483,6 +520,53 @@ mod tests {
     }
 
     #[test]
+    fn unc_share_is_network_storage_with_a_unc_windows_path() {
+        let mounts = parse(WSL_UNC).unwrap();
+        let share = at(&mounts, "/mnt/share/team/app");
+        assert_eq!(share.source, r"\\fileserver\Projects");
+        assert!(share.is_drvfs());
+        assert_eq!(share.unc_share().as_deref(), Some(r"\\fileserver\Projects"));
+        assert_eq!(share.kind(), MountKind::Network);
+        assert_eq!(
+            windows_path_on_drive(share, Path::new("/mnt/share/team/app")).as_deref(),
+            Some(r"\\fileserver\Projects\team\app")
+        );
+        assert_eq!(
+            windows_path_on_drive(share, Path::new("/mnt/share")).as_deref(),
+            Some(r"\\fileserver\Projects")
+        );
+        // The drive next to it is still a drive.
+        let c = at(&mounts, "/mnt/c/src");
+        assert_eq!(c.kind(), MountKind::WslDrvfs9p);
+        assert_eq!(c.unc_share(), None);
+    }
+
+    #[test]
+    fn wsl1_root_drive_and_share() {
+        let mounts = parse(WSL1).unwrap();
+        assert_eq!(at(&mounts, "/home/me/src").kind(), MountKind::Wsl1Lxfs);
+        let c = at(&mounts, "/mnt/c/Users/me");
+        assert_eq!(c.kind(), MountKind::Wsl1Drvfs);
+        // WSL 1 records the bare drive, `C:`, as the source.
+        assert_eq!(
+            windows_path_on_drive(c, Path::new("/mnt/c")).as_deref(),
+            Some(r"C:\")
+        );
+        assert_eq!(
+            windows_path_on_drive(c, Path::new("/mnt/c/Users/me")).as_deref(),
+            Some(r"C:\Users\me")
+        );
+        let share = at(&mounts, "/mnt/share/app");
+        assert_eq!(share.kind(), MountKind::Network);
+        assert_eq!(
+            windows_path_on_drive(share, Path::new("/mnt/share/app")).as_deref(),
+            Some(r"\\fileserver\Projects\app")
+        );
+        let old = parse("1 0 0:1 / / rw,noatime - lxfs rootfs rw").unwrap();
+        assert_eq!(old[0].kind(), MountKind::Wsl1Lxfs);
+    }
+
+    #[test]
     fn stacked_mounts_last_one_wins() {
         let text = "1 0 8:1 / / rw - ext4 /dev/sda rw\n2 1 0:2 / /a rw - ext4 /dev/sdb rw\n3 1 0:3 / /a rw - tmpfs tmpfs rw\n";
         let mounts = parse(text).unwrap();
@@ -517,6 +601,7 @@ mod tests {
             MountKind::WslDrvfs9p,
             MountKind::WslDrvfsVirtiofs,
             MountKind::Wsl1Drvfs,
+            MountKind::Wsl1Lxfs,
             MountKind::Local,
             MountKind::Tmpfs,
             MountKind::Network,

@@ -23,6 +23,15 @@ impl Pair {
     }
 }
 
+/// What is around the repository: the WSL generation, git's release, the tools that use it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Context {
+    pub wsl_version: Option<u8>,
+    pub distro: Option<String>,
+    pub git_version: Option<crate::host::GitVersion>,
+    pub usage: crate::usage::Usage,
+}
+
 /// Everything the policy looks at, as plain values.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Observations {
@@ -38,4 +47,5 @@ pub struct Observations {
     pub git: Option<GitSettings>,
     /// Why the baseline could not be used, when it could not.
     pub baseline_problem: Option<String>,
+    pub context: Context,
 }

@@ -52,7 +52,7 @@ impl Default for Mounts {
     fn default() -> Self {
         use MountKind::*;
         Self {
-            acceptable: vec![Local, Tmpfs, Overlay, Other],
+            acceptable: vec![Local, Tmpfs, Overlay, Wsl1Lxfs, Other],
             advise: vec![WslDrvfsVirtiofs, Network, Fuse],
             move_: vec![WslDrvfs9p, Wsl1Drvfs],
         }
@@ -93,11 +93,28 @@ impl Default for Migrate {
     }
 }
 
+/// Git settings the advice depends on.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Git {
+    /// Tracked files from which git's fsmonitor daemon is advised on the Linux disk (git >= 2.55).
+    pub fsmonitor_min_tracked: u64,
+}
+
+impl Default for Git {
+    fn default() -> Self {
+        Self {
+            fsmonitor_min_tracked: 10_000,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Policy {
     pub thresholds: Thresholds,
     pub mounts: Mounts,
+    pub git: Git,
     pub paths: Paths,
     pub advisory: Advisory,
     pub migrate: Migrate,
@@ -307,7 +324,7 @@ impl Level {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Reason {
     pub level: Level,
-    /// A stable identifier for scripts: `mount-kind`, `git-status`, `install`, `ignored`.
+    /// A stable identifier for scripts: `mount-kind`, `git-status`, `install`, `wsl1`, `ignored`.
     pub rule: &'static str,
     pub message: String,
 }
@@ -399,12 +416,18 @@ pub fn evaluate(policy: &Policy, observations: &Observations) -> Verdict {
             );
         }
     }
+    if let Some(reason) = wsl1_reason(thresholds, observations, &reasons) {
+        reasons.push(reason);
+    }
     let level = reasons.iter().map(|r| r.level).max().unwrap_or(Level::Ok);
-    let advice = if level > Level::Ok {
-        advice::for_observations(observations)
-    } else {
-        Vec::new()
-    };
+    let advice = advice::for_observations(
+        observations,
+        advice::Judgement {
+            judged: level > Level::Ok,
+            advise_speedup: thresholds.advise_speedup,
+            fsmonitor_min_tracked: policy.git.fsmonitor_min_tracked,
+        },
+    );
     Verdict {
         level,
         reasons,
@@ -412,10 +435,32 @@ pub fn evaluate(policy: &Policy, observations: &Observations) -> Verdict {
     }
 }
 
+/// On WSL 1 even the Linux disk is NTFS underneath, so a slow `git status` there has no faster
+/// disk to compare with; its absolute cost is the measurement that supports moving to WSL 2.
+fn wsl1_reason(
+    thresholds: &Thresholds,
+    observations: &Observations,
+    reasons: &[Reason],
+) -> Option<Reason> {
+    let pair = observations.git_status_ms?;
+    let slow = pair.current >= thresholds.advise_git_status_ms;
+    let judged = reasons.iter().any(|r| r.level > Level::Ok);
+    (observations.context.wsl_version == Some(1) && slow && !judged).then(|| Reason {
+        level: Level::Advise,
+        rule: "wsl1",
+        message: format!(
+            "git status is predicted at {} here, and on WSL 1 every Linux file is stored on NTFS; \
+             WSL 2 keeps them on ext4",
+            ms(pair.current)
+        ),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::gitsettings::GitSettings;
+    use crate::observations::Context;
 
     fn observations(kind: MountKind) -> Observations {
         Observations {
@@ -429,6 +474,7 @@ mod tests {
             dirs: 100,
             git: Some(GitSettings::default()),
             baseline_problem: None,
+            context: Context::default(),
         }
     }
 
@@ -532,6 +578,50 @@ mod tests {
         let verdict = evaluate(&Policy::default(), &obs);
         assert_eq!(verdict.level, Level::Move);
         assert_eq!(verdict.reasons[0].rule, "install");
+    }
+
+    #[test]
+    fn wsl1_slow_status_on_its_own_disk_advises_wsl2() {
+        // On lxfs the baseline is the same mount: no ratio, but the absolute cost counts.
+        let obs = Observations {
+            baseline_problem: Some("same mount".into()),
+            context: Context {
+                wsl_version: Some(1),
+                ..Context::default()
+            },
+            ..with_git_status(MountKind::Wsl1Lxfs, 400.0, 400.0)
+        };
+        let verdict = evaluate(&Policy::default(), &obs);
+        assert_eq!(verdict.level, Level::Advise);
+        assert_eq!(verdict.reasons[0].rule, "wsl1");
+        assert_eq!(verdict.advice[0].id, "wsl2");
+        let fast = Observations {
+            git_status_ms: Some(Pair {
+                current: 40.0,
+                baseline: 40.0,
+            }),
+            ..obs
+        };
+        assert_eq!(evaluate(&Policy::default(), &fast).level, Level::Ok);
+    }
+
+    #[test]
+    fn tuning_advice_comes_with_an_ok_verdict() {
+        let obs = Observations {
+            tracked: Some(20_000),
+            context: Context {
+                git_version: crate::host::GitVersion::parse("git version 2.55.0"),
+                ..Context::default()
+            },
+            ..with_git_status(MountKind::Local, 30.0, 30.0)
+        };
+        let verdict = evaluate(&Policy::default(), &obs);
+        assert_eq!(verdict.level, Level::Ok);
+        let ids: Vec<_> = verdict.advice.iter().map(|a| a.id).collect();
+        assert_eq!(ids, vec!["fsmonitor"]);
+        let mut policy = Policy::default();
+        policy.git.fsmonitor_min_tracked = 50_000;
+        assert!(evaluate(&policy, &obs).advice.is_empty());
     }
 
     #[test]

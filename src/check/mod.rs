@@ -4,8 +4,9 @@ mod probes;
 
 use crate::error::Result;
 use crate::gitsettings;
-use crate::host::HostEnv;
+use crate::host::{GitFacts, GitVersion, HostEnv};
 use crate::location::{self, Location, MountTable};
+use crate::observations::Context;
 use crate::policy::{self, Observations, Pair, Policy, PolicySource, Verdict};
 use crate::scan::{self, ScanOptions, ScanReport};
 use crate::{model, probe};
@@ -26,6 +27,8 @@ pub struct CheckReport {
     pub predict: Option<model::Prediction>,
     pub policy: PolicySource,
     pub verdict: Verdict,
+    /// The `git` on PATH (`git --version`), when it runs.
+    pub git_version: Option<GitVersion>,
 }
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -99,14 +102,26 @@ pub fn measure(
             progress: settings.progress,
         },
     );
+    let git = GitFacts::read();
     let (probe, predict) = if settings.probe {
-        let probes = probes::for_check(env, &table, &location, settings, index.as_ref())?;
-        let predict = probes::predict(&scan, &probes, &location.paths.linux);
+        let probes = probes::for_check(
+            env,
+            &table,
+            &location,
+            settings,
+            index.as_ref(),
+            git.startup_ms,
+        )?;
+        let mut predict = probes::predict(&scan, &probes, &location.paths.linux);
+        if let Some(prediction) = predict.as_mut() {
+            with_fsmonitor(prediction, &probes, &git, &scan, &policy);
+        }
         (Some(probes), predict)
     } else {
         (None, None)
     };
-    let observations = observe(env, &location, &scan, probe.as_ref(), predict.as_ref());
+    let mut observations = observe(env, &location, &scan, probe.as_ref(), predict.as_ref());
+    observations.context = context(&location, &git);
     let verdict = policy::evaluate(&policy, &observations);
     let report = CheckReport {
         schema: SCHEMA_VERSION,
@@ -116,8 +131,40 @@ pub fn measure(
         predict,
         policy: policy_source,
         verdict,
+        git_version: git.version,
     };
     Ok((report, policy))
+}
+
+/// Where git's fsmonitor daemon runs (git >= 2.55) and the repository is big enough for the
+/// policy to advise it, the prediction gets the Linux disk's `git status` with it.
+pub fn with_fsmonitor(
+    prediction: &mut model::Prediction,
+    probes: &probe::ProbeSet,
+    git: &GitFacts,
+    scan: &ScanReport,
+    policy: &Policy,
+) {
+    let big = scan.tracked.unwrap_or(0) >= policy.git.fsmonitor_min_tracked;
+    let linux = probes.baseline.as_ref().and_then(probes::mount_costs);
+    if let (true, true, Some(costs)) = (git.has_linux_fsmonitor(), big, linux) {
+        let startup = git.startup_ms.unwrap_or(model::GIT_STARTUP_MS);
+        prediction.git_status_fsmonitor_ms = Some(model::git_status_fsmonitor_ms(
+            &prediction.inputs,
+            &costs,
+            startup,
+        ));
+    }
+}
+
+/// What the advice needs to know beyond the measurements.
+pub fn context(location: &Location, git: &GitFacts) -> Context {
+    Context {
+        wsl_version: location.host.wsl_version,
+        distro: location.host.distro.clone(),
+        git_version: git.version,
+        usage: crate::usage::read(&location.paths.linux),
+    }
 }
 
 fn pair(compared: &model::Compared) -> Option<Pair> {
@@ -157,6 +204,7 @@ fn observe(
         dirs: scan.dirs,
         git: gitsettings::read(&location.paths.linux),
         baseline_problem,
+        context: Context::default(),
     }
 }
 

@@ -64,7 +64,7 @@ fn choose_baseline<'a>(
         MountKind::Tmpfs => Baseline::None(format!(
             "The baseline {shown} is on tmpfs, which is memory rather than a disk and would flatter the move; pass --baseline DIR on the Linux disk (ext4) for a fair comparison."
         )),
-        MountKind::Local | MountKind::Overlay | MountKind::Other => {
+        MountKind::Local | MountKind::Overlay | MountKind::Wsl1Lxfs | MountKind::Other => {
             Baseline::Probe(dir.clone(), mount)
         }
         kind => Baseline::None(format!(
@@ -73,25 +73,6 @@ fn choose_baseline<'a>(
             mount.fstype
         )),
     })
-}
-
-/// The faster of two `git --version` runs: process start-up, which one unlucky schedule on a
-/// busy machine would overstate.
-fn git_startup_ms() -> Option<f64> {
-    (0..2)
-        .filter_map(|_| {
-            let start = Instant::now();
-            let status = std::process::Command::new("git")
-                .arg("--version")
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .status()
-                .ok()?;
-            status
-                .success()
-                .then(|| start.elapsed().as_secs_f64() * 1e3)
-        })
-        .min_by(f64::total_cmp)
 }
 
 fn label_for(env: &HostEnv, settings: &Settings, dir: &Path, repo: &Path) -> String {
@@ -128,13 +109,14 @@ fn rounds_budget(pilot_ms: Option<f64>, spent: Duration, left: Duration) -> Dura
 
 /// The probes `check` runs: the repository's tracked files (from `index`, which the scan read),
 /// a pilot prediction from them that sizes the rest, the scratch rounds on the repository's
-/// mount, then the baseline.
+/// mount, then the baseline. `startup` is git's start-up time, read once with its version.
 pub fn for_check(
     env: &HostEnv,
     table: &MountTable,
     location: &Location,
     settings: &Settings,
     index: Option<&RootIndex>,
+    startup: Option<f64>,
 ) -> Result<ProbeSet> {
     let start = Instant::now();
     let root = &location.paths.linux;
@@ -143,7 +125,6 @@ pub fn for_check(
     let budget = settings.probe_budget;
     let tracked = Tracked::from_index(index);
     let threads = tracked.git_threads();
-    let startup = git_startup_ms();
     let target = Target {
         dir: root,
         mount: current_mount,
@@ -241,7 +222,7 @@ pub fn predict(scan: &ScanReport, probes: &ProbeSet, root: &Path) -> Option<Pred
 /// Means, not medians: git's wall time is a sum of many calls, and a sum is N x mean,
 /// preemptions on a busy machine included; trimmed, so a single stall in a small sample
 /// does not pass for a rate.
-fn mount_costs(p: &ProbeReport) -> Option<MountCosts> {
+pub fn mount_costs(p: &ProbeReport) -> Option<MountCosts> {
     let ops = p.ops.as_ref()?;
     let mut parallel: Vec<(usize, f64)> = p
         .parallel_lstat

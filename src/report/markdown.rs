@@ -74,6 +74,13 @@ pub fn check(report: &CheckReport) -> String {
                 units::duration_ms(compared.current)
             );
         }
+        if let Some(ms) = predict.git_status_fsmonitor_ms {
+            let _ = writeln!(
+                out,
+                "| git status with fsmonitor (git >= 2.55) | | {} | |",
+                units::duration_ms(ms)
+            );
+        }
     }
     if !verdict.reasons.is_empty() {
         let _ = writeln!(out, "\n**Why**\n");

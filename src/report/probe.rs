@@ -47,6 +47,14 @@ pub fn check_section(
                 "{}",
                 style.bold(&compared("git status", &p.git_status_ms, place))
             );
+            if let Some(ms) = p.git_status_fsmonitor_ms {
+                let _ = writeln!(
+                    out,
+                    "  git status with fsmonitor: {} in {place} {}",
+                    duration(ms),
+                    style.dim("(core.fsmonitor + core.untrackedCache, git >= 2.55)")
+                );
+            }
             let _ = writeln!(
                 out,
                 "  {}",

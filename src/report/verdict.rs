@@ -13,8 +13,12 @@ pub fn level_label(level: Level, style: &Style) -> String {
 }
 
 pub fn human(out: &mut String, verdict: &Verdict, style: &Style) {
+    // On WSL 1 the Linux disk is NTFS as well: the advice is WSL 2, and the headline says so.
+    let wsl1 = verdict.advice.first().is_some_and(|a| a.id == "wsl2");
     let headline = match verdict.level {
         Level::Ok => "this repository is fine where it is",
+        Level::Advise if wsl1 => "this repository would be faster on WSL 2",
+        Level::Move if wsl1 => "this repository is slow here; WSL 2 is the fix",
         Level::Advise => "this repository would be faster on the Linux disk",
         Level::Move => "move this repository to the Linux disk",
     };
