@@ -44,6 +44,21 @@ pub fn read(root: &Path) -> Usage {
     }
 }
 
+/// Settings a Windows clone leaves behind: Git for Windows turns `core.autocrlf` on, and a clone
+/// on a Windows drive records `core.fileMode=false` (microsoft/WSL #936, #184).
+pub fn windows_git_settings(file_mode: Option<&str>, autocrlf: Option<&str>) -> Vec<String> {
+    let is =
+        |value: Option<&str>, wanted: &str| value.is_some_and(|v| v.eq_ignore_ascii_case(wanted));
+    let mut found = Vec::new();
+    if is(file_mode, "false") {
+        found.push("core.fileMode=false".to_string());
+    }
+    if is(autocrlf, "true") {
+        found.push("core.autocrlf=true".to_string());
+    }
+    found
+}
+
 /// npm on Windows writes a `.cmd` (and `.ps1`) shim beside each command in `node_modules/.bin`;
 /// npm on Linux writes only symlinks. Packages with native parts install `win32-*` builds.
 fn has_windows_node_binaries(node_modules: &Path) -> bool {
@@ -147,6 +162,16 @@ mod tests {
         assert_eq!(watchers_in_package_json(old), vec!["webpack"]);
         let build = r#"{"scripts": {"build": "vite build && vite preview"}}"#;
         assert!(watchers_in_package_json(build).is_empty());
+    }
+
+    #[test]
+    fn windows_clone_settings() {
+        assert_eq!(
+            windows_git_settings(Some("False"), Some("true")),
+            vec!["core.fileMode=false", "core.autocrlf=true"]
+        );
+        assert!(windows_git_settings(Some("true"), Some("input")).is_empty());
+        assert!(windows_git_settings(None, None).is_empty());
     }
 
     #[test]

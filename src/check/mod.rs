@@ -121,7 +121,7 @@ pub fn measure(
         (None, None)
     };
     let mut observations = observe(env, &location, &scan, probe.as_ref(), predict.as_ref());
-    observations.context = context(&location, &git);
+    observations.context = context(&location, &git, observations.git.as_ref());
     let verdict = policy::evaluate(&policy, &observations);
     let report = CheckReport {
         schema: SCHEMA_VERSION,
@@ -158,12 +158,25 @@ pub fn with_fsmonitor(
 }
 
 /// What the advice needs to know beyond the measurements.
-pub fn context(location: &Location, git: &GitFacts) -> Context {
+pub fn context(
+    location: &Location,
+    git: &GitFacts,
+    settings: Option<&gitsettings::GitSettings>,
+) -> Context {
+    let mut usage = crate::usage::read(&location.paths.linux);
+    if let Some(settings) = settings {
+        usage
+            .windows_tools
+            .extend(crate::usage::windows_git_settings(
+                settings.file_mode.as_deref(),
+                settings.autocrlf.as_deref(),
+            ));
+    }
     Context {
         wsl_version: location.host.wsl_version,
         distro: location.host.distro.clone(),
         git_version: git.version,
-        usage: crate::usage::read(&location.paths.linux),
+        usage,
     }
 }
 
