@@ -8,7 +8,8 @@ use std::path::PathBuf;
 #[derive(Debug, Parser)]
 #[command(
     name = "wsl-place",
-    version,
+    // The package version and, when build.rs could tell it, the git commit.
+    version = env!("WSL_PLACE_VERSION"),
     about = "Is this repository on the wrong file system? Measures, predicts, and moves it safely.",
     after_help = "\
 Examples:

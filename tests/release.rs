@@ -1,0 +1,289 @@
+//! What a user installs: `--version`, the pre-commit hooks (validated by pre-commit itself and
+//! run through a real `git commit`), and the README's hook snippet as written.
+//!
+//! The pre-commit tests need `pre-commit` on PATH (`.ci/run` installs it with pip); without it
+//! they skip, and under `WSL_PLACE_REQUIRE_FUSE=1` they fail instead.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use support::gitrepo::git;
+use tempfile::TempDir;
+
+const MANIFEST: &str = ".pre-commit-hooks.yaml";
+
+fn repo_root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn wsl_place_bin() -> PathBuf {
+    PathBuf::from(assert_cmd::cargo::cargo_bin!("wsl-place"))
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn version_names_the_commit_when_built_from_a_git_checkout() {
+    let out = support::wsl_place().arg("--version").output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let version = format!("wsl-place {}", env!("CARGO_PKG_VERSION"));
+    let head = Command::new("git")
+        .arg("-C")
+        .arg(repo_root())
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned());
+    let expected = match head {
+        Some(commit) => format!("{version} (commit {commit})\n"),
+        // Not a checkout, or no git: build.rs cannot tell, and says nothing rather than guess.
+        None => format!("{version}\n"),
+    };
+    assert_eq!(printed, expected);
+}
+
+/// pre-commit on PATH at 3.2.0 or newer (the hooks' minimum), or None after a skip.
+fn pre_commit() -> Option<PathBuf> {
+    let reason = match Command::new("pre-commit").arg("--version").output() {
+        Ok(out) if out.status.success() => {
+            let printed = String::from_utf8_lossy(&out.stdout).into_owned();
+            let version: Vec<u32> = printed
+                .split_whitespace()
+                .nth(1)
+                .unwrap_or_default()
+                .split('.')
+                .map_while(|part| part.parse().ok())
+                .collect();
+            if version >= vec![3, 2, 0] {
+                return Some(PathBuf::from("pre-commit"));
+            }
+            format!("pre-commit is older than 3.2.0 ({})", printed.trim())
+        }
+        Ok(out) => format!("pre-commit --version failed: {}", text(&out)),
+        Err(e) => format!("pre-commit is not installed ({e}); pip install pre-commit"),
+    };
+    support::skip(&reason);
+    None
+}
+
+/// A sandbox for pre-commit and git: its own HOME, caches and git config, and the built
+/// wsl-place first on PATH, as `cargo install` would put it.
+struct Sandbox {
+    dir: TempDir,
+    path: std::ffi::OsString,
+}
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("home")).unwrap();
+        let bin_dir = wsl_place_bin().parent().unwrap().to_path_buf();
+        let inherited = std::env::var_os("PATH").unwrap_or_default();
+        let path =
+            std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(&inherited)))
+                .unwrap();
+        Sandbox { dir, path }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn command(&self, program: &str, cwd: &Path) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.current_dir(cwd)
+            .env("PATH", &self.path)
+            .env("HOME", self.path("home"))
+            .env("XDG_CACHE_HOME", self.path("cache"))
+            .env("PRE_COMMIT_HOME", self.path("pre-commit"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_AUTHOR_NAME", "T")
+            .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
+            .env("GIT_COMMITTER_NAME", "T")
+            .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
+            .env_remove("WSL_PLACE_PROC_ROOT")
+            .env_remove("NO_COLOR")
+            .stdin(std::process::Stdio::null());
+        cmd
+    }
+
+    /// A committed repository whose own policy advises moving from any mount, so the hook has
+    /// a line to print wherever the test runs.
+    fn project(&self) -> PathBuf {
+        let project = self.path("project");
+        std::fs::create_dir(&project).unwrap();
+        std::fs::write(
+            project.join(".wsl-place.toml"),
+            "[mounts]\nacceptable = []\nadvise = [\"local\", \"tmpfs\", \"overlay\", \"other\", \
+             \"wsl-drvfs-virtiofs\", \"network\", \"fuse\"]\n",
+        )
+        .unwrap();
+        std::fs::write(project.join("README"), "x\n").unwrap();
+        git(&project, &["init", "-q"]);
+        git(&project, &["add", "-A"]);
+        git(&project, &["commit", "-q", "-m", "init"]);
+        project
+    }
+
+    /// A repository holding this checkout's hook manifest as it is now (committed or not), for
+    /// a `.pre-commit-config.yaml` to name as `repo:` at the returned commit.
+    fn hooks_repo(&self) -> (PathBuf, String) {
+        let hooks = self.path("hooks");
+        std::fs::create_dir(&hooks).unwrap();
+        std::fs::copy(repo_root().join(MANIFEST), hooks.join(MANIFEST)).unwrap();
+        git(&hooks, &["init", "-q"]);
+        git(&hooks, &["add", "-A"]);
+        git(&hooks, &["commit", "-q", "-m", "hooks"]);
+        let rev = git(&hooks, &["rev-parse", "HEAD"]).trim().to_owned();
+        (hooks, rev)
+    }
+
+    /// `git commit` in `project` with the pre-commit git hook installed.
+    fn commit(&self, project: &Path, message: &str) -> Output {
+        std::fs::write(project.join("README"), format!("{message}\n")).unwrap();
+        git(project, &["add", "README"]);
+        self.command("git", project)
+            .args(["commit", "-m", message])
+            .output()
+            .unwrap()
+    }
+}
+
+#[test]
+fn hook_manifest_passes_pre_commit_validation() {
+    let Some(pre_commit) = pre_commit() else {
+        return;
+    };
+    let manifest = repo_root().join(MANIFEST);
+    let out = Command::new(pre_commit)
+        .arg("validate-manifest")
+        .arg(&manifest)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let hooks = std::fs::read_to_string(&manifest).unwrap();
+    for id in ["- id: wsl-place\n", "- id: wsl-place-system\n"] {
+        assert!(hooks.contains(id), "{MANIFEST} has no `{}`", id.trim());
+    }
+}
+
+/// The validation above must be able to fail: pre-commit rejects what the schema forbids.
+#[test]
+fn pre_commit_validation_rejects_a_broken_manifest() {
+    let Some(pre_commit) = pre_commit() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join(MANIFEST);
+    let hooks = std::fs::read_to_string(repo_root().join(MANIFEST)).unwrap();
+    std::fs::write(
+        &manifest,
+        hooks.replace("language: system", "language: sistem"),
+    )
+    .unwrap();
+    let out = Command::new(pre_commit)
+        .arg("validate-manifest")
+        .arg(&manifest)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{}", text(&out));
+}
+
+#[test]
+fn system_hook_runs_the_installed_binary_on_git_commit() {
+    if pre_commit().is_none() {
+        return;
+    }
+    let sandbox = Sandbox::new();
+    let project = sandbox.project();
+    let (hooks, rev) = sandbox.hooks_repo();
+    let config = |args: &str| {
+        format!(
+            "repos:\n  - repo: {}\n    rev: {rev}\n    hooks:\n      - id: wsl-place-system\n{args}",
+            hooks.display()
+        )
+    };
+    std::fs::write(project.join(".pre-commit-config.yaml"), config("")).unwrap();
+    let install = sandbox
+        .command("pre-commit", &project)
+        .arg("install")
+        .output()
+        .unwrap();
+    assert!(install.status.success(), "{}", text(&install));
+
+    // The advisory line reaches the person committing, and the commit goes through.
+    let out = sandbox.commit(&project, "advised");
+    let shown = text(&out);
+    assert!(out.status.success(), "{shown}");
+    assert!(
+        shown.contains("wsl-place (is this repository on a slow file system?)")
+            && shown.contains("- hook id: wsl-place-system")
+            && shown.contains("wsl-place: advise:"),
+        "the hook did not run wsl-place or its line was not shown:\n{shown}"
+    );
+    let cache = sandbox.path("cache/wsl-place/advisory");
+    let cached = std::fs::read_dir(&cache).map(Iterator::count).unwrap_or(0);
+    assert_eq!(cached, 1, "wsl-place left no advisory cache in {cache:?}");
+
+    // With `--fail-on advise` the same verdict blocks the commit: the exit code comes through.
+    let blocking = config("        args: [--fail-on, advise]\n");
+    std::fs::write(project.join(".pre-commit-config.yaml"), blocking).unwrap();
+    let out = sandbox.commit(&project, "blocked");
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("wsl-place: advise:"), "{}", text(&out));
+
+    // Without the binary on PATH the hook cannot run: proof the hook ran the one we put there.
+    let out = sandbox
+        .command("pre-commit", &project)
+        .args(["run", "--all-files", "wsl-place-system"])
+        .env("PATH", bare_path())
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{}", text(&out));
+}
+
+/// PATH without any directory holding a `wsl-place`.
+fn bare_path() -> std::ffi::OsString {
+    let inherited = std::env::var_os("PATH").unwrap_or_default();
+    let dirs = std::env::split_paths(&inherited).filter(|dir| !dir.join("wsl-place").exists());
+    std::env::join_paths(dirs).unwrap()
+}
+
+/// The README's `repo: local` snippet, pasted as is, runs the installed wsl-place.
+#[test]
+fn readme_local_hook_snippet_works_as_written() {
+    if pre_commit().is_none() {
+        return;
+    }
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let snippet = readme
+        .split("```yaml\n")
+        .skip(1)
+        .filter_map(|block| block.split("```").next())
+        .find(|block| block.contains("repo: local"))
+        .expect("README.md has a ```yaml block with `repo: local`");
+    let sandbox = Sandbox::new();
+    let project = sandbox.project();
+    std::fs::write(project.join(".pre-commit-config.yaml"), snippet).unwrap();
+    let out = sandbox
+        .command("pre-commit", &project)
+        .args(["run", "--all-files"])
+        .output()
+        .unwrap();
+    let shown = text(&out);
+    assert!(out.status.success(), "{shown}");
+    assert!(
+        shown.contains("wsl-place: advise:"),
+        "no advisory line:\n{shown}"
+    );
+}
