@@ -287,3 +287,65 @@ fn readme_local_hook_snippet_works_as_written() {
         "no advisory line:\n{shown}"
     );
 }
+
+/// The README's install lines, run as written in a fresh, empty home: `cargo install` is played by
+/// copying the built binary where it would put it; every other line runs as is, and afterwards
+/// `man` finds the page and bash has a completion script to load.
+#[test]
+fn readme_install_lines_work_in_a_fresh_home() {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let install = readme
+        .split("\n## Install\n")
+        .nth(1)
+        .and_then(|section| section.split("```sh\n").nth(1))
+        .and_then(|block| block.split("```").next())
+        .expect("README.md has a ```sh block under \"## Install\"");
+    let (cargo_install, rest): (Vec<&str>, Vec<&str>) = install
+        .lines()
+        .partition(|line| line.trim_start().starts_with("cargo install"));
+    assert_eq!(
+        cargo_install.len(),
+        1,
+        "one `cargo install` line in:\n{install}"
+    );
+
+    let sandbox = Sandbox::new();
+    let home = sandbox.path("home");
+    let cargo_bin = home.join(".cargo/bin");
+    std::fs::create_dir_all(&cargo_bin).unwrap();
+    std::fs::copy(wsl_place_bin(), cargo_bin.join("wsl-place")).unwrap();
+    // Only the "installed" wsl-place may answer, not the one in target/.
+    let path =
+        std::env::join_paths(std::iter::once(cargo_bin).chain(std::env::split_paths(&bare_path())))
+            .unwrap();
+    let script = format!("set -euo pipefail\n{}\n", rest.join("\n"));
+    let out = sandbox
+        .command("bash", repo_root())
+        .args(["-c", &script])
+        .env("PATH", &path)
+        .env_remove("MANPATH")
+        .env_remove("XDG_DATA_HOME")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{script}\n{}", text(&out));
+
+    let completion = home.join(".local/share/bash-completion/completions/wsl-place");
+    let script = std::fs::read_to_string(&completion).unwrap_or_default();
+    assert!(script.contains("complete"), "{completion:?}: {script:?}");
+    match sandbox
+        .command("man", repo_root())
+        .args(["-w", "wsl-place"])
+        .env("PATH", &path)
+        .env_remove("MANPATH")
+        .output()
+    {
+        Ok(found) => {
+            let shown = text(&found);
+            assert!(
+                found.status.success() && shown.contains(&*home.to_string_lossy()),
+                "man -w wsl-place did not find the installed page: {shown}"
+            );
+        }
+        Err(e) => support::skip(&format!("man cannot run ({e}); install man-db")),
+    }
+}
