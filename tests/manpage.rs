@@ -37,6 +37,7 @@ fn render() -> String {
         .filter(|sub| !sub.is_hide_set())
         .cloned()
         .collect();
+    let top = cmd.clone();
     let man = Man::new(cmd);
     let mut page = Vec::new();
     man.render_title(&mut page).unwrap();
@@ -54,6 +55,7 @@ fn render() -> String {
         commands.text([roman(about)]);
     }
     commands.to_writer(&mut page).unwrap();
+    examples(&top, "SH").to_writer(&mut page).unwrap();
 
     for sub in subcommands {
         let name = format!("wsl-place {}", sub.get_name());
@@ -63,9 +65,7 @@ fn render() -> String {
         sub_man.render_synopsis_section(&mut section).unwrap();
         sub_man.render_description_section(&mut section).unwrap();
         sub_man.render_options_section(&mut section).unwrap();
-        if sub.get_after_long_help().is_some() || sub.get_after_help().is_some() {
-            sub_man.render_extra_section(&mut section).unwrap();
-        }
+        examples(&sub, "SH").to_writer(&mut section).unwrap();
         let mut heading = Roff::default();
         heading.control("SH", [name.to_uppercase().as_str()]);
         heading.to_writer(&mut page).unwrap();
@@ -75,11 +75,28 @@ fn render() -> String {
     String::from_utf8(page).unwrap()
 }
 
-/// `.SH OPTIONS` -> `.SS Options`; the subcommand's "extra" text is its examples.
+/// The command's `after_help` (its examples) as a section, lines kept as written: the
+/// indentation and the comment lines above each invocation are the point.
+fn examples(cmd: &clap::Command, heading: &str) -> Roff {
+    let mut roff = Roff::default();
+    let Some(text) = cmd.get_after_long_help().or_else(|| cmd.get_after_help()) else {
+        return roff;
+    };
+    let text = text.to_string();
+    let body = text.strip_prefix("Examples:\n").unwrap_or(&text);
+    roff.control(heading, ["EXAMPLES"]);
+    roff.control("nf", []);
+    for line in body.lines() {
+        roff.text([roman(line)]);
+    }
+    roff.control("fi", []);
+    roff
+}
+
+/// `.SH OPTIONS` -> `.SS Options`.
 fn demote_sections(roff: &str) -> String {
     roff.lines()
         .map(|line| match line.strip_prefix(".SH ") {
-            Some("EXTRA") => ".SS Examples".to_owned(),
             Some(title) => {
                 let title = title.trim_matches('"').to_lowercase();
                 let mut chars = title.chars();
