@@ -14,6 +14,8 @@ pub enum ExitCode {
     Input = 2,
     /// Something went wrong inside the tool or the system.
     Internal = 3,
+    /// Stopped by Ctrl-C (SIGINT), as shells report a process ended by it.
+    Interrupted = 130,
 }
 
 /// A failure with one sentence for the user: what went wrong, with which path, and what to do.
@@ -35,6 +37,14 @@ impl Failure {
         Self {
             code: ExitCode::Internal,
             message: message.into(),
+        }
+    }
+
+    /// Stopped by Ctrl-C; `what_happened` says what was kept or cleaned up.
+    pub fn interrupted(what_happened: &str) -> Self {
+        Self {
+            code: ExitCode::Interrupted,
+            message: format!("interrupted; {what_happened}"),
         }
     }
 

@@ -12,6 +12,7 @@ pub mod error;
 pub mod gitindex;
 pub mod gitsettings;
 pub mod host;
+pub mod interrupt;
 pub mod location;
 pub mod migrate;
 pub mod model;
@@ -44,6 +45,7 @@ pub fn run() -> i32 {
             return code as i32;
         }
     };
+    interrupt::install();
     let env = HostEnv::from_process();
     match commands::run(&cli, &env) {
         Ok(code) => code as i32,

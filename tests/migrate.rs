@@ -483,3 +483,57 @@ fn a_file_that_keeps_changing_is_reported_and_blocks_finalising() {
     assert!(out.status.success(), "{}", text(&out));
     assert_same_tree(&source, &dest, &[]);
 }
+
+#[test]
+fn ctrl_c_stops_the_copy_with_code_130_and_keeps_it_for_the_next_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let backing = tmp.path().join("backing");
+    for i in 0..300u64 {
+        write(&backing.join(format!("src/f{i}")), &bytes(i, 2000));
+    }
+    let before = snapshot(&backing);
+    // 20 ms per read: the copy takes seconds, so it is surely running when the signal comes.
+    let Some(fs) = support::SlowFs::mount(
+        &backing,
+        &tmp.path().join("mnt"),
+        &["--profile", "none", "--latency", "read=20"],
+    ) else {
+        return;
+    };
+    let source = fs.mountpoint().to_path_buf();
+    let dest = tmp.path().join("out/app");
+    let staging = tmp.path().join("out/.app.wsl-place-staging");
+    let args = migrate_args(&source, &dest, &["--yes"]);
+    let child = wsl_place()
+        .args(&args)
+        .env("HOME", tmp.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !staging.join("tree/src").is_dir() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(staging.join("tree/src").is_dir(), "the copy never started");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    // SAFETY: our own child, not yet reaped.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("interrupted") && stderr.contains("--abort"),
+        "{stderr}"
+    );
+    assert!(!dest.exists(), "finalised after Ctrl-C");
+    assert!(staging.join("journal").is_file(), "staging was not kept");
+
+    // The next run resumes and finishes; the source never changed.
+    let out = run(&args, tmp.path());
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(!staging.exists());
+    drop(fs);
+    assert_eq!(before, snapshot(&backing), "the source changed");
+    assert_same_tree(&backing, &dest, &[]);
+}

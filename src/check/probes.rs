@@ -5,6 +5,7 @@ use super::Settings;
 use crate::error::Result;
 use crate::gitindex::RootIndex;
 use crate::host::HostEnv;
+use crate::interrupt;
 use crate::location::{self, Location, MountTable};
 use crate::model::{self, MountCosts, Prediction, RepoFigures};
 use crate::mounts::{MountEntry, MountKind};
@@ -159,6 +160,12 @@ pub fn for_check(
         rounds_budget(pilot, spent, budget.saturating_sub(spent)),
     );
     current.elapsed_ms = start.elapsed().as_millis() as u64;
+    // Ctrl-C: no baseline probe; the command reports the interruption.
+    let baseline = if interrupt::requested() {
+        Baseline::None("interrupted".to_string())
+    } else {
+        baseline
+    };
     let (baseline, baseline_note, same, label) = match baseline {
         Baseline::Probe(dir, mount) => {
             let begun = Instant::now();

@@ -5,6 +5,7 @@ use crate::check;
 use crate::cli::{self, CheckArgs, FailOn, GlobalArgs};
 use crate::error::{ExitCode, Result};
 use crate::host::HostEnv;
+use crate::interrupt;
 use crate::policy::Level;
 use crate::report::{self, CheckFormat, Style};
 use std::path::PathBuf;
@@ -54,11 +55,15 @@ impl Settings {
     }
 }
 
+const INTERRUPTED: &str = "the probes' scratch folders were removed and nothing was cached.";
+
 pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     if settings.advisory {
         return run_advisory(env, settings);
     }
-    let (report, policy) = check::run(env, &settings.check, settings.policy.as_deref())?;
+    let checked = check::run(env, &settings.check, settings.policy.as_deref());
+    interrupt::check(INTERRUPTED)?;
+    let (report, policy) = checked?;
     advisory::store(env, &advisory::entry_for(&report, &policy));
     if !settings.quiet {
         super::print(&report::render_check(
@@ -72,7 +77,9 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
 
 /// `check --advisory`: one line or nothing (the JSON entry with --format json), even with --quiet.
 fn run_advisory(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
-    let (entry, _cached) = advisory::run(env, &settings.check, settings.policy.as_deref())?;
+    let checked = advisory::run(env, &settings.check, settings.policy.as_deref());
+    interrupt::check(INTERRUPTED)?;
+    let (entry, _cached) = checked?;
     match settings.format {
         CheckFormat::Json => super::print(&report::to_json(&entry)?)?,
         _ if !entry.line.is_empty() => super::print(&format!("{}\n", entry.line))?,

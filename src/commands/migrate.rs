@@ -85,7 +85,13 @@ impl migrate::Ui for Terminal<'_> {
             .with_prompt(prompt)
             .default(default)
             .interact_on(&console::Term::stderr())
-            .map_err(|e| Failure::internal(format!("cannot ask for confirmation: {e}; pass --yes to accept the plan without asking.")))
+            .map_err(|e| match e {
+                // Ctrl-C at the prompt: the terminal is in raw mode, so it arrives as a key.
+                dialoguer::Error::IO(io) if io.kind() == std::io::ErrorKind::Interrupted => {
+                    Failure::interrupted("the question was not answered, and nothing more was changed.")
+                }
+                e => Failure::internal(format!("cannot ask for confirmation: {e}; pass --yes to accept the plan without asking.")),
+            })
     }
 
     fn note(&self, text: &str) {

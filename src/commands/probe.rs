@@ -4,6 +4,7 @@ use super::HumanOrJson;
 use crate::cli::{GlobalArgs, ProbeArgs};
 use crate::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
+use crate::interrupt;
 use crate::location::{self, MountTable};
 use crate::probe::{self, LSTAT_THREADS, Target, Tracked};
 use crate::report::{self, Style};
@@ -44,6 +45,7 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
         threads: LSTAT_THREADS,
         derive_cpu_bound: false,
     });
+    interrupt::check("the probe's scratch folder was removed.")?;
     if !settings.quiet {
         super::print(&match settings.format {
             HumanOrJson::Json => report::to_json(&report)?,

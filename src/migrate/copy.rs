@@ -5,7 +5,8 @@ use super::journal::escape_path;
 use super::journal::{FileRecord, Journal, Recovered};
 use super::plan::{Entry, Kind, Plan, Problem};
 use super::verify;
-use crate::error::{Failure, Result};
+use crate::error::{ExitCode, Failure, Result};
+use crate::interrupt;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::ffi::CString;
@@ -15,7 +16,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 #[derive(Debug, Default)]
@@ -25,17 +26,6 @@ pub struct Outcome {
     pub copied_bytes: u64,
     /// Source files that could not be read, or kept changing while they were copied.
     pub problems: Vec<Problem>,
-}
-
-/// A fault that stops the whole copy: the destination side failed, or the user interrupted.
-enum Stop {
-    Fatal(Failure),
-}
-
-impl From<Failure> for Stop {
-    fn from(f: Failure) -> Self {
-        Stop::Fatal(f)
-    }
 }
 
 enum FileResult {
@@ -110,7 +100,7 @@ fn copy_file(
     tree: &Path,
     entry: &Entry,
     overwrite: bool,
-) -> std::result::Result<FileResult, Stop> {
+) -> Result<FileResult> {
     let src = source_root.join(&entry.rel);
     let dst = tree.join(&entry.rel);
     let problem = |e: String| {
@@ -135,7 +125,7 @@ fn copy_file(
             match std::fs::remove_file(&dst) {
                 Ok(()) => {}
                 Err(e) if e.kind() == ErrorKind::NotFound => {}
-                Err(e) => return Err(dest_failure("replace", &dst, &e).into()),
+                Err(e) => return Err(dest_failure("replace", &dst, &e)),
             }
         }
         let mut output = OpenOptions::new()
@@ -270,9 +260,8 @@ fn progress_bar(show: bool, bytes: u64, files: u64) -> ProgressBar {
     bar
 }
 
-pub struct Options<'a> {
+pub struct Options {
     pub progress: bool,
-    pub interrupted: &'a AtomicBool,
     pub threads: usize,
 }
 
@@ -387,8 +376,11 @@ fn copy_files(
         .map_err(|e| Failure::internal(format!("cannot start copy threads: {e}.")))?;
     let copied = pool.install(|| {
         todo.par_iter().try_for_each(|entry| {
-            if options.interrupted.load(Ordering::Relaxed) {
-                return Err(Stop::Fatal(Failure::internal("interrupted")));
+            if interrupt::requested() {
+                return Err(Failure {
+                    code: ExitCode::Interrupted,
+                    message: "interrupted".to_string(),
+                });
             }
             let result = copy_file(&plan.source, tree, entry, resuming)?;
             if let FileResult::Done(record) = &result {
@@ -408,9 +400,7 @@ fn copy_files(
     });
     bar.finish_and_clear();
     let flushed = journal.flush();
-    if let Err(Stop::Fatal(f)) = copied {
-        return Err(f);
-    }
+    copied?;
     flushed?;
     for result in results.into_inner().unwrap_or_else(|p| p.into_inner()) {
         match result {

@@ -21,13 +21,12 @@ use staging::Staging;
 
 use crate::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
+use crate::interrupt;
 use crate::location;
 use crate::units;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What a finished migration did; its JSON form is the documented schema.
 #[derive(Debug, Clone, Serialize)]
@@ -105,6 +104,7 @@ pub fn run(
         return resume_sealed(env, ui, args, &source, &destination, &staging);
     }
     let (plan, recovered) = plan(ui, args, &source, &destination, &staging)?;
+    interrupt::check("nothing was copied.")?;
     ui.plan(&plan, args.dry_run)?;
     if args.dry_run || !confirm(ui, args, &plan)? {
         return Ok(ExitCode::Ok);
@@ -235,24 +235,12 @@ fn copy(
     recovered: &journal::Recovered,
 ) -> Result<copy::Outcome> {
     let journal = journal::Journal::open(&staging.journal(), staging.path())?;
-    let interrupted = Arc::new(AtomicBool::new(false));
-    {
-        let flag = Arc::clone(&interrupted);
-        // Already set (a second run in one process): the first handler serves as well.
-        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
-    }
     let options = copy::Options {
         progress: ui.progress(),
-        interrupted: &interrupted,
         threads: copy_threads(env, &plan.source),
     };
-    let outcome = copy::run(plan, &staging.tree(), &journal, recovered, &options).map_err(|f| {
-        if interrupted.load(Ordering::SeqCst) {
-            staging.kept("interrupted")
-        } else {
-            staging.kept(&f.message)
-        }
-    })?;
+    let outcome = copy::run(plan, &staging.tree(), &journal, recovered, &options)
+        .map_err(|f| staging.kept(&f))?;
     journal.sync()?;
     Ok(outcome)
 }
@@ -273,10 +261,10 @@ fn verify(
             text.push_str(&format!("  {}: {}\n", p.path, p.error));
         }
         eprint!("{text}");
-        return Err(staging.kept(&format!(
+        return Err(staging.kept(&Failure::internal(format!(
             "{} source entries could not be read (listed above), so the migration was not finalised; fix them, or pass --skip-unreadable to move the rest without them",
             problems.len()
-        )));
+        ))));
     }
     verify::tree(
         plan,
@@ -284,7 +272,7 @@ fn verify(
         &copied.records,
         &problem_paths(&problems),
     )
-    .map_err(|f| staging.kept(&f.message))?;
+    .map_err(|f| staging.kept(&f))?;
     Ok(problems)
 }
 

@@ -65,13 +65,16 @@ impl Staging {
         self.marker().is_file()
     }
 
-    /// The failure for a copy stopped by `message`, saying the work so far is kept.
-    pub fn kept(&self, message: &str) -> Failure {
-        Failure::internal(format!(
-            "{}; the copy so far is kept in {}: run the same command again to resume, or with --abort to remove it.",
-            message.trim_end_matches('.'),
-            self.dir.display()
-        ))
+    /// `failure`, which stopped the copy, saying the work so far is kept; its exit code stays.
+    pub fn kept(&self, failure: &Failure) -> Failure {
+        Failure {
+            code: failure.code,
+            message: format!(
+                "{}; the copy so far is kept in {}: run the same command again to resume, or with --abort to remove it.",
+                failure.message.trim_end_matches('.'),
+                self.dir.display()
+            ),
+        }
     }
 
     /// Refuses a staging folder that belongs to a different source, or was not made by us.

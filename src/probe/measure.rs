@@ -2,8 +2,8 @@
 //! git does from the worktree root, so a measurement pays for the path components a real
 //! operation pays for and no more (on a FUSE or 9p mount each component is a round trip).
 
-use super::scratch;
 use super::stats::{OpStats, ParallelLstat};
+use crate::interrupt;
 use rustix::fs::{AtFlags, Dir, Mode, OFlags};
 use serde::Serialize;
 use std::io::{Read, Write};
@@ -59,7 +59,6 @@ pub struct RunSummary {
 pub struct Outcome {
     pub samples: Samples,
     pub run: RunSummary,
-    pub interrupted: bool,
 }
 
 fn us(since: Instant) -> f64 {
@@ -126,8 +125,7 @@ pub fn rounds(
         last_round = last_round.max(round_start.elapsed());
         out.run.rounds += 1;
         out.run.largest_batch = batch;
-        if scratch::interrupted() {
-            out.interrupted = true;
+        if interrupt::requested() {
             break;
         }
         let after = key_medians(&out.samples);
@@ -422,7 +420,7 @@ pub fn tracked_lstat(
         let spent = start.elapsed();
         if spent > budget
             || (samples.len() >= TRACKED_MIN && spent > TRACKED_ENOUGH)
-            || scratch::interrupted()
+            || interrupt::requested()
         {
             break;
         }

@@ -8,6 +8,7 @@ pub mod stats;
 
 use crate::error::{Failure, Result};
 use crate::gitindex;
+use crate::interrupt;
 use crate::location::MountTable;
 use crate::mounts::{MountEntry, MountKind};
 use serde::Serialize;
@@ -138,7 +139,7 @@ pub fn measure_tracked(report: &mut ProbeReport, target: &Target, limit: Duratio
     }
     let serial = report.lstat_us().unwrap_or(1.0);
     report.parallel_lstat = parallel_figures(target, target.threads, serial, || {
-        if scratch::interrupted() {
+        if interrupt::requested() {
             return Vec::new();
         }
         measure::tracked_parallel(root, paths, target.threads, serial).unwrap_or_default()
@@ -204,8 +205,11 @@ pub fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Durati
     report.cleaned = scratch.remove();
     match outcome {
         Ok(o) => fill(report, &o, target),
+        // Ctrl-C removed the scratch folder under the rounds' feet: not an I/O error to report.
+        Err(_) if interrupt::requested() => {
+            report.skipped = Some("the probe was interrupted.".to_string());
+        }
         Err(e) => {
-            scratch::exit_if_interrupted();
             report.skipped = Some(format!(
                 "the probe in {} stopped on an I/O error ({e}); its scratch folder was removed.",
                 target.dir.display()

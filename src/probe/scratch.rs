@@ -1,55 +1,10 @@
-//! The probe's private scratch directory: removed on drop (normal and error paths) and, through a
-//! process-wide registry, on Ctrl-C, so an interrupted `check` leaves nothing behind.
+//! The probe's private scratch directory: removed on drop (normal and error paths) and, through
+//! the interrupt handler, on Ctrl-C, so an interrupted `check` leaves nothing behind.
 
+use crate::interrupt;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, Once};
-
-static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-static HANDLER: Once = Once::new();
-
-/// True once Ctrl-C was pressed; measuring loops stop early so the handler's removal wins.
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
-}
-
-/// After Ctrl-C the handler is removing the scratch folders under the measuring thread's feet,
-/// so that thread's I/O errors are not failures to report: it waits for the handler's exit.
-pub fn exit_if_interrupted() {
-    if interrupted() {
-        std::thread::sleep(std::time::Duration::from_secs(5));
-        std::process::exit(130);
-    }
-}
-
-fn install_handler() {
-    HANDLER.call_once(|| {
-        // Another part of the program may own the handler already (only one is allowed); then the
-        // Drop guard still covers every path but a signal.
-        let _ = ctrlc::set_handler(|| {
-            INTERRUPTED.store(true, Ordering::SeqCst);
-            remove_all_live();
-            eprintln!("wsl-place: interrupted; probe scratch files removed.");
-            std::process::exit(130);
-        });
-    });
-}
-
-fn remove_all_live() {
-    let dirs: Vec<PathBuf> = LIVE.lock().map(|v| v.clone()).unwrap_or_default();
-    for dir in dirs {
-        // A measuring thread may still be adding a file while we walk; a few tries win the race.
-        for _ in 0..5 {
-            if std::fs::remove_dir_all(&dir).is_ok() || !dir.exists() {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-    }
-}
 
 /// Names the scratch directory; randomness keeps two probes of the same process apart.
 pub fn scratch_name() -> String {
@@ -76,14 +31,11 @@ pub struct Scratch {
 impl Scratch {
     /// Creates `<parent>/.wsl-place-probe-<pid>-<rand>`.
     pub fn create(parent: &Path) -> std::io::Result<Self> {
-        install_handler();
         let path = parent.join(scratch_name());
         // Registered before it exists, so a signal between the two cannot leak it.
-        if let Ok(mut live) = LIVE.lock() {
-            live.push(path.clone());
-        }
+        interrupt::remove_on_interrupt(&path);
         if let Err(e) = std::fs::create_dir(&path) {
-            unregister(&path);
+            interrupt::forget(&path);
             return Err(e);
         }
         Ok(Self { path })
@@ -101,17 +53,11 @@ impl Scratch {
     }
 }
 
-fn unregister(path: &Path) {
-    if let Ok(mut live) = LIVE.lock() {
-        live.retain(|p| p != path);
-    }
-}
-
 fn remove(path: &Path) -> bool {
     let _ = std::fs::remove_dir_all(path);
     let gone = !path.exists();
     if gone {
-        unregister(path);
+        interrupt::forget(path);
     }
     gone
 }
@@ -139,7 +85,6 @@ mod tests {
         let b_path = b.path().to_path_buf();
         assert!(b.remove());
         assert!(!b_path.exists());
-        assert!(!LIVE.lock().unwrap().contains(&b_path));
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 use super::Counts;
 use crate::gitindex::RootIndex;
+use crate::interrupt;
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
@@ -168,7 +169,7 @@ impl<'a> Walker<'a> {
         if self.stopped.load(Ordering::Relaxed) {
             return true;
         }
-        if Instant::now() >= self.deadline {
+        if Instant::now() >= self.deadline || interrupt::requested() {
             self.stopped.store(true, Ordering::Relaxed);
             return true;
         }

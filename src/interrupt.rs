@@ -1,0 +1,72 @@
+//! Ctrl-C, in one place: one handler, one flag, one exit code (130).
+//!
+//! The handler sets the flag and removes the folders registered with [`remove_on_interrupt`]
+//! (the probe's scratch folders), so nothing is left behind even if the work is stuck in a slow
+//! call. Long-running work checks [`requested`] and stops at the next safe point (a migration
+//! keeps its verified copy so far); the command then fails with [`Failure::interrupted`]. Work
+//! that does not come back within [`GRACE`] is ended by the handler itself, with the same code.
+
+use crate::error::{ExitCode, Failure};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+static TO_REMOVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// How long the handler waits for the work to stop on its own before it ends the process.
+pub const GRACE: Duration = Duration::from_secs(2);
+
+/// Installs the handler; once per process (later calls change nothing).
+pub fn install() {
+    // Fails only when a handler is already installed, which is then this one.
+    let _ = ctrlc::set_handler(|| {
+        INTERRUPTED.store(true, Ordering::SeqCst);
+        remove_registered();
+        std::thread::sleep(GRACE);
+        eprintln!("wsl-place: interrupted.");
+        std::process::exit(ExitCode::Interrupted as i32);
+    });
+}
+
+/// True once Ctrl-C was pressed.
+pub fn requested() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// `Err(Failure::interrupted(..))` once Ctrl-C was pressed: for the safe points between steps.
+pub fn check(what_happened: &str) -> Result<(), Failure> {
+    if requested() {
+        Err(Failure::interrupted(what_happened))
+    } else {
+        Ok(())
+    }
+}
+
+/// Removes `path` (a folder) if Ctrl-C comes before [`forget`].
+pub fn remove_on_interrupt(path: &Path) {
+    if let Ok(mut list) = TO_REMOVE.lock() {
+        list.push(path.to_path_buf());
+    }
+}
+
+/// `path` no longer needs removing on Ctrl-C.
+pub fn forget(path: &Path) {
+    if let Ok(mut list) = TO_REMOVE.lock() {
+        list.retain(|p| p != path);
+    }
+}
+
+fn remove_registered() {
+    let dirs: Vec<PathBuf> = TO_REMOVE.lock().map(|v| v.clone()).unwrap_or_default();
+    for dir in dirs {
+        // The work may still be adding a file while we walk; a few tries win the race.
+        for _ in 0..5 {
+            if std::fs::remove_dir_all(&dir).is_ok() || !dir.exists() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
