@@ -50,13 +50,12 @@ fn clean(dest: &Path) {
 fn sigkill_at_random_points_then_resume() {
     let tmp = tempfile::tempdir().unwrap();
     // tmpfs keeps the 20 rounds quick; a plain directory works too, only slower.
-    let _mount = is_root().then(|| {
+    let mount = is_root().then(|| {
         Mount::try_tmpfs_at(&tmp.path().join("fs"), "512m").unwrap_or_else(|e| panic!("{e}"))
     });
-    let base = if _mount.is_some() {
-        tmp.path().join("fs")
-    } else {
-        tmp.path().to_path_buf()
+    let base = match &mount {
+        Some(mount) => mount.point().to_path_buf(),
+        None => tmp.path().to_path_buf(),
     };
     let source = base.join("src/app");
     build_tree(&source);
