@@ -1,32 +1,66 @@
 #!/usr/bin/env bash
-# Copy+verify of a tree of small files by `wsl-place migrate`, against `cp -a` and `rsync -a` on
-# the same tree in the same run. Prints each tool's median wall time over RUNS runs and the
-# ratios. The tools take turns in a rotating order; the page cache is warm for all of them (the
-# script never drops caches, which would disturb other users of the machine).
+# Verified copy by `wsl-place migrate --yes` against `cp -a` and `rsync -a` on the same tree in
+# the same run: each tool's median wall time over RUNS runs, taken in a rotating order, and the
+# ratios.
 #
-# wsl-place also flushes the copy to disk (syncfs) before it renames it into place, which cp and
-# rsync do not, so `rsync -a; sync -f` is measured as well for a like-for-like durability figure.
-#
-#   bench/migrate.sh                 # 50,000 files, 5 runs, under $TMPDIR
+#   bench/migrate.sh                       # local: 50,000 small files on the local disk
+#   bench/migrate.sh --slow-source REPO    # the user's case: REPO served by the slowfs emulator
+#                                          # (drvfs-9p profile, scale 1), copied to the local disk
 #   FILES=10000 RUNS=3 BENCH_DIR=/mnt/ext4 bench/migrate.sh
+#
+# Local mode: wsl-place also flushes the copy (syncfs) before renaming it into place, which cp and
+# rsync do not, so `rsync -a; sync -f` is measured as well. The page cache is warm for all of
+# them (the script never drops caches, which would disturb other users of the machine).
+#
+# Slow-source mode (root, fuse3): REPO (any directory, typically a clone of a public repository;
+# it is copied, never changed) is copied into the emulator's backing directory; each run copies
+# it from the mount to the local disk. It also reports:
+#   - the prediction's error: `migrate --dry-run --format json`'s predicted_copy_ms against the
+#     median measured `migrate --yes` wall time;
+#   - time to the first prompt: an interactive `migrate` on a pseudo-terminal, from start to the
+#     first question, against the wall time of `check --no-probe` on the same tree.
+# SCALE (default 1) multiplies the emulator's latencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+SLOW_REPO=
+if [ "${1:-}" = --slow-source ]; then
+    SLOW_REPO=$(realpath "${2:?--slow-source needs a directory}")
+    [ -d "$SLOW_REPO" ] || { echo "bench/migrate.sh: $SLOW_REPO is not a directory" >&2; exit 2; }
+fi
 FILES=${FILES:-50000}
 RUNS=${RUNS:-5}
+SCALE=${SCALE:-1}
 BENCH_DIR=${BENCH_DIR:-${TMPDIR:-/tmp}}
 BIN=${BIN:-target/release/wsl-place}
+SLOWFS=${SLOWFS:-target/release/examples/slowfs}
 
-for tool in cp rsync python3; do
+for tool in cp rsync python3 diff; do
     command -v "$tool" >/dev/null || { echo "bench/migrate.sh needs $tool" >&2; exit 2; }
 done
-[ -x "$BIN" ] || cargo build --release --quiet
+if [ -n "$SLOW_REPO" ]; then
+    cargo build --release --quiet --bin wsl-place --example slowfs
+else
+    [ -x "$BIN" ] || cargo build --release --quiet --bin wsl-place
+fi
 
 WORK=$(mktemp -d "$BENCH_DIR/wsl-place-bench.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
-SRC="$WORK/src/app"
+. bench/slowfs-mount.sh
+trap slowfs_cleanup EXIT
 
-python3 - "$SRC" "$FILES" <<'EOF'
+if [ -n "$SLOW_REPO" ]; then
+    mkdir -p "$WORK/backing" "$WORK/mnt"
+    name=$(basename "$SLOW_REPO")
+    cp -a "$SLOW_REPO" "$WORK/backing/$name"
+    REFERENCE="$WORK/backing/$name"
+    slowfs_mount "$SLOWFS" "$WORK/slowfs.log" --profile drvfs-9p --scale "$SCALE" || exit 1
+    SRC="$WORK/mnt/$name"
+    ENTRIES=$(find "$REFERENCE" -mindepth 1 | wc -l)
+    echo "tree: $ENTRIES entries, $(du -sb "$REFERENCE" | cut -f1) bytes, from $SLOW_REPO on slowfs drvfs-9p --scale $SCALE"
+else
+    SRC="$WORK/src/app"
+    REFERENCE="$SRC"
+    python3 - "$SRC" "$FILES" <<'PY'
 import os, random, sys
 root, count = sys.argv[1], int(sys.argv[2])
 rng = random.Random(42)
@@ -37,9 +71,9 @@ for i in range(count):
     size = int(rng.expovariate(1 / 2500)) if i % 50 else rng.randint(20_000, 200_000)
     with open(os.path.join(d, f"file{i}.txt"), "wb") as f:
         f.write(rng.randbytes(size))
-EOF
-BYTES=$(du -sb "$SRC" | cut -f1)
-echo "tree: $FILES files, $BYTES bytes, in $SRC ($(df -T "$WORK" | awk 'NR==2{print $2}'))"
+PY
+    echo "tree: $FILES files, $(du -sb "$SRC" | cut -f1) bytes, in $SRC ($(df -T "$WORK" | awk 'NR==2{print $2}'))"
+fi
 
 now_ns() { date +%s%N; }
 
@@ -48,11 +82,11 @@ run_tool() { # $1 tool, $2 destination
         cp) cp -a "$SRC" "$2" ;;
         rsync) rsync -a "$SRC/" "$2/" ;;
         rsync+sync) rsync -a "$SRC/" "$2/" && sync -f "$2" ;;
-        wsl-place) "$BIN" --quiet migrate "$SRC" --to "$2" --yes ;;
+        wsl-place) "$BIN" migrate --quiet "$SRC" --to "$2" --yes ;;
     esac
 }
 
-TOOLS=(cp rsync rsync+sync wsl-place)
+if [ -n "$SLOW_REPO" ]; then TOOLS=(cp rsync wsl-place); else TOOLS=(cp rsync rsync+sync wsl-place); fi
 declare -A TIMES
 for ((run = 0; run < RUNS; run++)); do
     for ((k = 0; k < ${#TOOLS[@]}; k++)); do
@@ -68,21 +102,75 @@ for ((run = 0; run < RUNS; run++)); do
         TIMES[$tool]+="$ms "
         echo "run $((run + 1))/$RUNS $tool: $ms ms" >&2
         if [ "$tool" = wsl-place ]; then
-            # The verified copy must match byte for byte; a fast wrong copy is no result.
-            diff -r "$SRC" "$dest" >/dev/null || { echo "wsl-place copy differs" >&2; exit 1; }
+            # The verified copy must match byte for byte (contents, modes, times, symlinks, no
+            # extra or missing entry); a fast wrong copy is no result. The git index is the one
+            # file migrate rewrites on purpose (`git update-index --refresh`).
+            differs=$(rsync -rlptcnO --delete --itemize-changes --exclude=/.git/index \
+                "$REFERENCE/" "$dest/")
+            [ -z "$differs" ] || { echo "wsl-place copy differs: $differs" >&2; exit 1; }
         fi
     done
 done
+rm -rf "$WORK/dst"
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a / b}'; }
 echo "median wall time over $RUNS runs (ms):"
 declare -A MED
 for tool in "${TOOLS[@]}"; do
     MED[$tool]=$(echo "${TIMES[$tool]}" | median)
     printf '  %-11s %6d   (runs: %s)\n' "$tool" "${MED[$tool]}" "${TIMES[$tool]}"
 done
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a / b}'; }
-echo "ratios (wsl-place copy+verify+sync / peer; below 1.00 is faster):"
-for peer in cp rsync rsync+sync; do
-    echo "  wsl-place / $peer = $(ratio "${MED[wsl-place]}" "${MED[$peer]}")"
+echo "ratios (wsl-place verified copy / peer; below 1.00 is faster):"
+for tool in "${TOOLS[@]}"; do
+    [ "$tool" = wsl-place ] || echo "  wsl-place / $tool = $(ratio "${MED[wsl-place]}" "${MED[$tool]}")"
 done
+[ -n "$SLOW_REPO" ] || exit 0
+
+# The prediction, from a dry run (which walks and plans exactly as a real run does).
+predicted=$("$BIN" migrate --quiet "$SRC" --to "$WORK/dst/predicted" --dry-run --format json |
+    python3 -c 'import json, sys; print(json.load(sys.stdin).get("predicted_copy_ms") or 0)')
+echo "predicted copy: $predicted ms; measured migrate --yes median: ${MED[wsl-place]} ms;" \
+    "predicted / measured = $(ratio "$predicted" "${MED[wsl-place]}")"
+
+# Time to the first prompt against check --no-probe, interleaved.
+first_prompt_ms() { # interactive migrate on a pty: ms until it asks, then answers no
+    python3 - "$BIN" "$SRC" "$WORK/dst/asked" <<'PY'
+import os, pty, select, sys, time
+binary, src, dst = sys.argv[1:4]
+start = time.monotonic()
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(binary, [binary, "--no-color", "migrate", src, "--to", dst])
+seen = b""
+asked = None
+while True:
+    ready, _, _ = select.select([fd], [], [], 300)
+    if not ready:
+        break
+    try:
+        chunk = os.read(fd, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    seen += chunk
+    if asked is None and b"?" in seen.split(b"\n")[-1]:
+        asked = time.monotonic()
+        os.write(fd, b"\x03")  # Ctrl-C: leave without copying
+os.waitpid(pid, 0)
+print(int(((asked or time.monotonic()) - start) * 1000) if asked else -1)
+PY
+}
+PROMPTS= CHECKS=
+for ((run = 0; run < RUNS; run++)); do
+    rm -rf "$WORK/dst"; mkdir -p "$WORK/dst"
+    start=$(now_ns)
+    "$BIN" check --quiet --no-probe "$SRC" >/dev/null || true
+    CHECKS+="$((($(now_ns) - start) / 1000000)) "
+    PROMPTS+="$(first_prompt_ms) "
+done
+check_ms=$(echo "$CHECKS" | median)
+prompt_ms=$(echo "$PROMPTS" | median)
+echo "time to first prompt: $prompt_ms ms (runs: $PROMPTS); check --no-probe: $check_ms ms (runs: $CHECKS);" \
+    "prompt / check = $(ratio "$prompt_ms" "$check_ms")"

@@ -75,6 +75,16 @@ pub struct IndexSummary {
     pub conflict_entries: u64,
 }
 
+/// The top of the git working tree `dir` lies strictly inside, if any: a path inside a
+/// repository stands for the whole repository (checking, probing or moving one folder of it
+/// would judge or split the wrong thing). None at the top itself and outside repositories.
+pub fn enclosing_worktree(dir: &Path) -> Option<PathBuf> {
+    match discover(dir) {
+        Ok(Some(repo)) if !repo.prefix.as_os_str().is_empty() => Some(repo.worktree),
+        _ => None,
+    }
+}
+
 /// Finds the repository `root` belongs to, if any. Errors only for a `.git` that exists but
 /// cannot be understood (unreadable file, missing `gitdir:` target).
 pub fn discover(root: &Path) -> Result<Option<Repo>, String> {

@@ -61,7 +61,11 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     if settings.advisory {
         return run_advisory(env, settings);
     }
-    let checked = check::run(env, &settings.check, settings.policy.as_deref());
+    let check = check::Settings {
+        path: super::whole_repository(&settings.check.path, settings.quiet, "checking")?,
+        ..settings.check.clone()
+    };
+    let checked = check::run(env, &check, settings.policy.as_deref());
     interrupt::check(INTERRUPTED)?;
     let (report, policy) = checked?;
     advisory::store(env, &advisory::entry_for(&report, &policy));

@@ -4,7 +4,6 @@ use super::HumanOrJson;
 use crate::cli::{GlobalArgs, MigrateArgs};
 use crate::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
-use crate::location;
 use crate::migrate::{self, MigrationReport, Plan};
 use crate::policy;
 use crate::report::{self, Style};
@@ -46,14 +45,18 @@ impl Settings {
 }
 
 pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
-    let source = location::canonical_dir(&settings.options.path)?;
+    let source = super::whole_repository(&settings.options.path, settings.quiet, "moving")?;
     let (policy, _) = policy::load(settings.policy.as_deref(), &source)?;
+    let options = migrate::Options {
+        path: source,
+        ..settings.options.clone()
+    };
     let root = policy.migrate_root(env.home().as_deref());
     let terminal = Terminal {
         settings,
         interactive: std::io::stderr().is_terminal() && std::io::stdin().is_terminal(),
     };
-    migrate::run(env, &settings.options, &terminal, root.as_deref())
+    migrate::run(env, &options, &terminal, root.as_deref())
 }
 
 /// The person at the terminal (or the script reading its output).

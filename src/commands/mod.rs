@@ -11,6 +11,7 @@ use crate::cli::{self, Cli, Command};
 use crate::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 /// Runs the subcommand `cli` names.
 pub fn run(cli: &Cli, env: &HostEnv) -> Result<ExitCode> {
@@ -22,6 +23,23 @@ pub fn run(cli: &Cli, env: &HostEnv) -> Result<ExitCode> {
         Command::Probe(args) => probe::run(env, &probe::Settings::new(&cli.global, args, env)?),
         Command::Completions { shell } => completions::run(*shell),
     }
+}
+
+/// The directory a command works on: `path` itself, or the top of the git working tree it is
+/// inside, said in one line on stderr (a folder of a repository is not the repository).
+pub fn whole_repository(path: &Path, quiet: bool, doing: &str) -> Result<PathBuf> {
+    let dir = crate::location::canonical_dir(path)?;
+    let Some(top) = crate::gitindex::enclosing_worktree(&dir) else {
+        return Ok(dir);
+    };
+    if !quiet {
+        eprintln!(
+            "wsl-place: {} is inside the git repository {}; {doing} the whole repository.",
+            dir.display(),
+            top.display()
+        );
+    }
+    Ok(top)
 }
 
 /// Writes `text` to standard output.

@@ -5,7 +5,7 @@ use crate::cli::{GlobalArgs, ProbeArgs};
 use crate::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
 use crate::interrupt;
-use crate::location::{self, MountTable};
+use crate::location::MountTable;
 use crate::probe::{self, LSTAT_THREADS, Target, Tracked};
 use crate::report::{self, Style};
 use std::path::PathBuf;
@@ -33,7 +33,7 @@ impl Settings {
 }
 
 pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
-    let dir = location::canonical_dir(&settings.dir)?;
+    let dir = super::whole_repository(&settings.dir, settings.quiet, "probing")?;
     let table = MountTable::read(env)?;
     let mount = probe::mount_of(&table, &dir)?;
     let tracked = Tracked::read(&dir);
