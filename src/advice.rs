@@ -6,11 +6,25 @@ use crate::mounts::MountKind;
 use crate::observations::Observations;
 use serde::Serialize;
 
+/// A stable identifier for scripts; in JSON the kebab-case name (`many-files`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AdviceId {
+    Migrate,
+    Wsl2,
+    Virtiofs,
+    WindowsTools,
+    FileWatching,
+    UntrackedCache,
+    ManyFiles,
+    PreloadIndex,
+    Fsmonitor,
+    FsmonitorUnsupported,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Advice {
-    /// A stable identifier: `migrate`, `wsl2`, `virtiofs`, `windows-tools`, `file-watching`,
-    /// `untracked-cache`, `many-files`, `preload-index`, `fsmonitor`, `fsmonitor-unsupported`.
-    pub id: &'static str,
+    pub id: AdviceId,
     pub message: String,
     /// A command that applies it, when there is one.
     pub command: Option<String>,
@@ -82,7 +96,7 @@ fn moving(observations: &Observations, advise_speedup: f64) -> Vec<Advice> {
         advice.extend(wsl1(observations, advise_speedup));
     } else {
         advice.push(Advice {
-            id: "migrate",
+            id: AdviceId::Migrate,
             message: "move the repository to the Linux disk, verified, with `wsl-place migrate`"
                 .to_string(),
             command: Some(migrate_command(observations)),
@@ -90,7 +104,7 @@ fn moving(observations: &Observations, advise_speedup: f64) -> Vec<Advice> {
     }
     if observations.wsl && kind == MountKind::WslDrvfs9p {
         advice.push(Advice {
-            id: "virtiofs",
+            id: AdviceId::Virtiofs,
             message: "if the files must stay on Windows, set `virtiofs=true` in %UserProfile%\\.wslconfig \
                       and run `wsl --shutdown`: published figures show virtiofs 2-4x faster than 9p, \
                       though still far slower than ext4"
@@ -101,7 +115,7 @@ fn moving(observations: &Observations, advise_speedup: f64) -> Vec<Advice> {
     let on_windows = kind.is_windows_drive() || observations.wsl && kind == MountKind::Network;
     if on_windows && !context.usage.windows_tools.is_empty() {
         advice.push(Advice {
-            id: "windows-tools",
+            id: AdviceId::WindowsTools,
             message: format!(
                 "Windows tools use this repository ({}): after moving, Windows editors reach it over \
                  \\\\wsl.localhost, where Windows-side git is slow, so run git inside WSL, e.g. in \
@@ -113,7 +127,7 @@ fn moving(observations: &Observations, advise_speedup: f64) -> Vec<Advice> {
     }
     if kind.is_windows_drive() && !context.usage.watchers.is_empty() {
         advice.push(Advice {
-            id: "file-watching",
+            id: AdviceId::FileWatching,
             message: format!(
                 "{} in package.json watch for changes, but inotify does not see edits made from \
                  Windows on a Windows drive; on the Linux disk they see every edit",
@@ -134,7 +148,7 @@ fn wsl1(observations: &Observations, advise_speedup: f64) -> Vec<Advice> {
         .clone()
         .unwrap_or_else(|| "<distro>".to_string());
     let mut advice = vec![Advice {
-        id: "wsl2",
+        id: AdviceId::Wsl2,
         message: "on WSL 1 the Linux file system is itself stored on NTFS, so moving there is not \
                   the fix it is on WSL 2: converting the distribution to WSL 2 is (run it in Windows; \
                   it keeps the distribution's files)"
@@ -148,7 +162,7 @@ fn wsl1(observations: &Observations, advise_speedup: f64) -> Vec<Advice> {
         .filter(|&speedup| speedup >= advise_speedup);
     if let Some(speedup) = measured_gain {
         advice.push(Advice {
-            id: "migrate",
+            id: AdviceId::Migrate,
             message: format!(
                 "staying on WSL 1, the Linux disk measured {speedup:.0}x faster for `git status` here"
             ),
@@ -180,7 +194,7 @@ fn fsmonitor(observations: &Observations, git: &GitSettings, min_tracked: u64) -
     };
     if let Some(why) = why_not {
         return set.then(|| Advice {
-            id: "fsmonitor-unsupported",
+            id: AdviceId::FsmonitorUnsupported,
             message: format!(
                 "`core.fsmonitor` is set, but on {}: {why}; turn it off here",
                 kind.describe()
@@ -199,7 +213,7 @@ fn fsmonitor(observations: &Observations, git: &GitSettings, min_tracked: u64) -
         && tracked >= min_tracked
         && !(set && is_true(git.untracked_cache.as_deref()));
     wanted.then(|| Advice {
-        id: "fsmonitor",
+        id: AdviceId::Fsmonitor,
         message: format!(
             "git {version} runs its fsmonitor daemon on Linux: with {tracked} tracked files, `git \
              status` then skips an lstat per file and re-reading unchanged directories"
@@ -217,7 +231,7 @@ fn git_advice(git: &GitSettings, tracked: Option<u64>, dirs: u64) -> Vec<Advice>
     let many_files_on = is_true(git.many_files.as_deref());
     if tracked.is_some_and(|n| n >= MANY_FILES) && git.many_files.is_none() {
         advice.push(Advice {
-            id: "many-files",
+            id: AdviceId::ManyFiles,
             message: format!(
                 "{} tracked files: `feature.manyFiles` turns on index version 4, the skip-hash index \
                  and the untracked cache",
@@ -227,7 +241,7 @@ fn git_advice(git: &GitSettings, tracked: Option<u64>, dirs: u64) -> Vec<Advice>
         });
     } else if dirs >= MANY_DIRECTORIES && git.untracked_cache.is_none() && !many_files_on {
         advice.push(Advice {
-            id: "untracked-cache",
+            id: AdviceId::UntrackedCache,
             message: format!(
                 "{dirs} directories: `core.untrackedCache` lets git skip reading directories that \
                  did not change when it looks for untracked files"
@@ -237,7 +251,7 @@ fn git_advice(git: &GitSettings, tracked: Option<u64>, dirs: u64) -> Vec<Advice>
     }
     if is_false(git.preload_index.as_deref()) {
         advice.push(Advice {
-            id: "preload-index",
+            id: AdviceId::PreloadIndex,
             message:
                 "`core.preloadIndex` is off: on a high-latency mount git's parallel lstat calls \
                       are what keeps `git status` bearable"
@@ -300,7 +314,7 @@ mod tests {
         for_observations(observations, judgement(true))
     }
 
-    fn ids(advice: &[Advice]) -> Vec<&'static str> {
+    fn ids(advice: &[Advice]) -> Vec<AdviceId> {
         advice.iter().map(|a| a.id).collect()
     }
 
@@ -313,7 +327,14 @@ mod tests {
             300,
             GitSettings::default(),
         ));
-        assert_eq!(ids(&advice), vec!["migrate", "virtiofs", "untracked-cache"]);
+        assert_eq!(
+            ids(&advice),
+            vec![
+                AdviceId::Migrate,
+                AdviceId::Virtiofs,
+                AdviceId::UntrackedCache
+            ]
+        );
         assert_eq!(
             advice[0].command.as_deref(),
             Some("wsl-place migrate '/mnt/c/My Projects/app'")
@@ -330,9 +351,9 @@ mod tests {
             5,
             settings.clone(),
         ));
-        assert_eq!(ids(&advice), vec!["migrate"]);
+        assert_eq!(ids(&advice), vec![AdviceId::Migrate]);
         let advice = moved(&observations(MountKind::WslDrvfs9p, false, 10, 5, settings));
-        assert_eq!(ids(&advice), vec!["migrate"]);
+        assert_eq!(ids(&advice), vec![AdviceId::Migrate]);
     }
 
     #[test]
@@ -344,7 +365,7 @@ mod tests {
             4_000,
             GitSettings::default(),
         ));
-        assert_eq!(ids(&advice), vec!["migrate", "many-files"]);
+        assert_eq!(ids(&advice), vec![AdviceId::Migrate, AdviceId::ManyFiles]);
     }
 
     #[test]
@@ -362,7 +383,7 @@ mod tests {
             4_000,
             set,
         ));
-        assert_eq!(ids(&advice), vec!["migrate", "virtiofs"]);
+        assert_eq!(ids(&advice), vec![AdviceId::Migrate, AdviceId::Virtiofs]);
     }
 
     #[test]
@@ -372,7 +393,10 @@ mod tests {
             ..GitSettings::default()
         };
         let advice = moved(&observations(MountKind::Fuse, false, 10, 5, off));
-        assert_eq!(ids(&advice), vec!["migrate", "preload-index"]);
+        assert_eq!(
+            ids(&advice),
+            vec![AdviceId::Migrate, AdviceId::PreloadIndex]
+        );
     }
 
     fn with_context(mut observations: Observations, context: Context) -> Observations {
@@ -400,7 +424,7 @@ mod tests {
             for_observations(&with_context(obs, git(version)), judgement(false))
         };
         let advice = local(10_000, "git version 2.55.0");
-        assert_eq!(ids(&advice), vec!["fsmonitor"]);
+        assert_eq!(ids(&advice), vec![AdviceId::Fsmonitor]);
         assert_eq!(
             advice[0].command.as_deref(),
             Some("git config core.fsmonitor true && git config core.untrackedCache true")
@@ -453,12 +477,12 @@ mod tests {
             &observations(MountKind::WslDrvfs9p, true, 10, 5, set.clone()),
             judgement(false),
         );
-        assert_eq!(ids(&advice), vec!["fsmonitor-unsupported"]);
+        assert_eq!(ids(&advice), vec![AdviceId::FsmonitorUnsupported]);
         assert!(advice[0].message.contains("edits made from Windows"));
         let advice = moved(&observations(MountKind::Network, false, 10, 5, set));
         let unsupported = advice
             .iter()
-            .find(|a| a.id == "fsmonitor-unsupported")
+            .find(|a| a.id == AdviceId::FsmonitorUnsupported)
             .unwrap();
         assert!(unsupported.message.contains("fsmonitor.allowRemote"));
         assert_eq!(
@@ -476,7 +500,7 @@ mod tests {
         };
         let obs = observations(MountKind::Wsl1Drvfs, true, 10, 5, GitSettings::default());
         let advice = moved(&with_context(obs.clone(), context.clone()));
-        assert_eq!(ids(&advice), vec!["wsl2"]);
+        assert_eq!(ids(&advice), vec![AdviceId::Wsl2]);
         assert_eq!(
             advice[0].command.as_deref(),
             Some("wsl --set-version Ubuntu 2")
@@ -490,7 +514,10 @@ mod tests {
             }),
             ..with_context(obs, context)
         };
-        assert_eq!(ids(&moved(&measured)), vec!["wsl2", "migrate"]);
+        assert_eq!(
+            ids(&moved(&measured)),
+            vec![AdviceId::Wsl2, AdviceId::Migrate]
+        );
     }
 
     #[test]
@@ -506,13 +533,21 @@ mod tests {
         let advice = moved(&with_context(obs, context.clone()));
         assert_eq!(
             ids(&advice),
-            vec!["migrate", "virtiofs", "windows-tools", "file-watching"]
+            vec![
+                AdviceId::Migrate,
+                AdviceId::Virtiofs,
+                AdviceId::WindowsTools,
+                AdviceId::FileWatching
+            ]
         );
         assert!(advice[2].message.contains("wsl.localhost"), "{advice:?}");
         assert_eq!(advice[2].command.as_deref(), Some("code ."));
         assert!(advice[3].message.starts_with("vite, nodemon"), "{advice:?}");
         // On a FUSE mount off WSL neither applies.
         let obs = observations(MountKind::Fuse, false, 10, 5, GitSettings::default());
-        assert_eq!(ids(&moved(&with_context(obs, context))), vec!["migrate"]);
+        assert_eq!(
+            ids(&moved(&with_context(obs, context))),
+            vec![AdviceId::Migrate]
+        );
     }
 }

@@ -37,8 +37,12 @@ fn now_unix() -> u64 {
         .unwrap_or_default()
 }
 
+/// A CRC32 of the policy's serialised values: the same thresholds give the same digest
+/// whatever file they came from, and any change to them invalidates the cache.
 pub fn policy_digest(policy: &Policy) -> u32 {
-    crc32fast::hash(format!("{policy:?}").as_bytes())
+    // Serialising plain numbers, strings and lists cannot fail; if it ever did, an empty
+    // digest input only costs a re-measurement.
+    crc32fast::hash(&serde_json::to_vec(policy).unwrap_or_default())
 }
 
 fn cache_file(cache_dir: &Path, repository: &Path) -> PathBuf {

@@ -110,14 +110,39 @@ impl MountCosts {
     }
 }
 
+/// Where the install figures come from; in JSON `node_modules`, `package-lock.json` or
+/// `dependency trees`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum InstallSource {
+    /// The node_modules trees the scan counted.
+    #[serde(rename = "node_modules")]
+    NodeModules,
+    /// An estimate per package in package-lock.json, when node_modules is absent.
+    #[serde(rename = "package-lock.json")]
+    PackageLock,
+    /// The other dependency trees the scan counted (venv, vendor, ...).
+    #[serde(rename = "dependency trees")]
+    DependencyTrees,
+}
+
+impl InstallSource {
+    /// The JSON name, for people too.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::NodeModules => "node_modules",
+            Self::PackageLock => "package-lock.json",
+            Self::DependencyTrees => "dependency trees",
+        }
+    }
+}
+
 /// What a dependency install recreates.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct InstallFigures {
     pub files: u64,
     pub dirs: u64,
     pub bytes: u64,
-    /// `node_modules`, `dependency trees` or `package-lock.json` (an estimate per package).
-    pub source: &'static str,
+    pub source: InstallSource,
 }
 
 /// The repository as the model sees it: a small value, so the model is testable without a scan.
@@ -153,21 +178,21 @@ impl RepoFigures {
                 files: nm.0,
                 dirs: nm.1,
                 bytes: nm.2,
-                source: "node_modules",
+                source: InstallSource::NodeModules,
             })
         } else if let Some(packages) = lock_packages.filter(|&p| p > 0) {
             Some(InstallFigures {
                 files: packages * FILES_PER_PACKAGE,
                 dirs: packages * DIRS_PER_PACKAGE,
                 bytes: packages * BYTES_PER_PACKAGE,
-                source: "package-lock.json",
+                source: InstallSource::PackageLock,
             })
         } else if dep_files > 0 {
             Some(InstallFigures {
                 files: dep_files,
                 dirs: dep_dirs,
                 bytes: dep_bytes,
-                source: "dependency trees",
+                source: InstallSource::DependencyTrees,
             })
         } else {
             None
@@ -541,7 +566,7 @@ mod tests {
             files: 1000,
             dirs: 100,
             bytes: 1000 * 4096 + 10 * 1_048_576,
-            source: "node_modules",
+            source: InstallSource::NodeModules,
         };
         let c = slow();
         let got = install_ms(&i, &c);
@@ -559,7 +584,7 @@ mod tests {
                 files: 10,
                 dirs: 1,
                 bytes: 100,
-                source: "package-lock.json",
+                source: InstallSource::PackageLock,
             }),
             ..repo(1000, 1200, 50)
         };
@@ -574,7 +599,7 @@ mod tests {
 
     #[test]
     fn figures_from_a_scan_leave_dependency_trees_out_of_the_walk() {
-        use crate::scan::DependencyTree;
+        use crate::scan::{DependencyKind, DependencyTree};
         let scan = ScanReport {
             files: 5000,
             dirs: 600,
@@ -582,7 +607,7 @@ mod tests {
             tracked: Some(800),
             node_modules: vec![DependencyTree {
                 path: "node_modules".into(),
-                kind: "node_modules".into(),
+                kind: DependencyKind::NodeModules,
                 files: 4000,
                 dirs: 500,
                 bytes: 40_000_000,
@@ -600,7 +625,10 @@ mod tests {
         assert_eq!(with_git.worktree_files, 850);
         assert_eq!(r.worktree_bytes, 10_000_000);
         let i = r.install.unwrap();
-        assert_eq!((i.files, i.dirs, i.source), (4000, 500, "node_modules"));
+        assert_eq!(
+            (i.files, i.dirs, i.source),
+            (4000, 500, InstallSource::NodeModules)
+        );
 
         let bare = ScanReport {
             files: 10,

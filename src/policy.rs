@@ -321,11 +321,21 @@ impl Level {
     }
 }
 
+/// Which rule gave a reason: a stable identifier for scripts, in JSON the kebab-case name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rule {
+    MountKind,
+    GitStatus,
+    Install,
+    Wsl1,
+    Ignored,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Reason {
     pub level: Level,
-    /// A stable identifier for scripts: `mount-kind`, `git-status`, `install`, `wsl1`, `ignored`.
-    pub rule: &'static str,
+    pub rule: Rule,
     pub message: String,
 }
 
@@ -347,7 +357,7 @@ pub fn evaluate(policy: &Policy, observations: &Observations) -> Verdict {
             level: Level::Ok,
             reasons: vec![Reason {
                 level: Level::Ok,
-                rule: "ignored",
+                rule: Rule::Ignored,
                 message: format!(
                     "{} matches a `paths.ignore` pattern of the policy",
                     observations.path.display()
@@ -372,11 +382,11 @@ pub fn evaluate(policy: &Policy, observations: &Observations) -> Verdict {
     if let Some(level) = kind_level {
         reasons.push(Reason {
             level,
-            rule: "mount-kind",
+            rule: Rule::MountKind,
             message: format!("the repository is on {} ({kind})", kind.describe()),
         });
     }
-    let mut rate = |rule: &'static str, what: &str, pair: Pair, advise_ms: f64, move_ms: f64| {
+    let mut rate = |rule: Rule, what: &str, pair: Pair, advise_ms: f64, move_ms: f64| {
         let speedup = pair.speedup();
         let level = if pair.current >= move_ms && speedup >= thresholds.move_speedup {
             Level::Move
@@ -399,7 +409,7 @@ pub fn evaluate(policy: &Policy, observations: &Observations) -> Verdict {
     if observations.baseline_problem.is_none() {
         if let Some(pair) = observations.git_status_ms {
             rate(
-                "git-status",
+                Rule::GitStatus,
                 "git status",
                 pair,
                 thresholds.advise_git_status_ms,
@@ -408,7 +418,7 @@ pub fn evaluate(policy: &Policy, observations: &Observations) -> Verdict {
         }
         if let Some(pair) = observations.install_ms {
             rate(
-                "install",
+                Rule::Install,
                 "reinstalling dependencies",
                 pair,
                 thresholds.advise_install_ms,
@@ -447,7 +457,7 @@ fn wsl1_reason(
     let judged = reasons.iter().any(|r| r.level > Level::Ok);
     (observations.context.wsl_version == Some(1) && slow && !judged).then(|| Reason {
         level: Level::Advise,
-        rule: "wsl1",
+        rule: Rule::Wsl1,
         message: format!(
             "git status is predicted at {} here, and on WSL 1 every Linux file is stored on NTFS; \
              WSL 2 keeps them on ext4",
@@ -459,6 +469,7 @@ fn wsl1_reason(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::advice::AdviceId;
     use crate::gitsettings::GitSettings;
     use crate::observations::Context;
 
@@ -521,7 +532,7 @@ mod tests {
         );
         assert_eq!(verdict.level, Level::Move);
         let rules: Vec<_> = verdict.reasons.iter().map(|r| r.rule).collect();
-        assert_eq!(rules, vec!["mount-kind", "git-status"]);
+        assert_eq!(rules, vec![Rule::MountKind, Rule::GitStatus]);
         assert!(
             verdict.reasons[1].message.contains("180x"),
             "{:?}",
@@ -563,7 +574,7 @@ mod tests {
             &with_git_status(MountKind::Local, 300.0, 20.0),
         );
         assert_eq!(verdict.level, Level::Advise);
-        assert_eq!(verdict.reasons[0].rule, "git-status");
+        assert_eq!(verdict.reasons[0].rule, Rule::GitStatus);
     }
 
     #[test]
@@ -577,7 +588,7 @@ mod tests {
         };
         let verdict = evaluate(&Policy::default(), &obs);
         assert_eq!(verdict.level, Level::Move);
-        assert_eq!(verdict.reasons[0].rule, "install");
+        assert_eq!(verdict.reasons[0].rule, Rule::Install);
     }
 
     #[test]
@@ -593,8 +604,8 @@ mod tests {
         };
         let verdict = evaluate(&Policy::default(), &obs);
         assert_eq!(verdict.level, Level::Advise);
-        assert_eq!(verdict.reasons[0].rule, "wsl1");
-        assert_eq!(verdict.advice[0].id, "wsl2");
+        assert_eq!(verdict.reasons[0].rule, Rule::Wsl1);
+        assert_eq!(verdict.advice[0].id, AdviceId::Wsl2);
         let fast = Observations {
             git_status_ms: Some(Pair {
                 current: 40.0,
@@ -618,7 +629,7 @@ mod tests {
         let verdict = evaluate(&Policy::default(), &obs);
         assert_eq!(verdict.level, Level::Ok);
         let ids: Vec<_> = verdict.advice.iter().map(|a| a.id).collect();
-        assert_eq!(ids, vec!["fsmonitor"]);
+        assert_eq!(ids, vec![AdviceId::Fsmonitor]);
         let mut policy = Policy::default();
         policy.git.fsmonitor_min_tracked = 50_000;
         assert!(evaluate(&policy, &obs).advice.is_empty());
@@ -639,7 +650,7 @@ mod tests {
         policy.paths.ignore = vec!["/mnt/c/src/**".into(), "~/scratch/*".into()];
         let verdict = evaluate(&policy, &with_git_status(MountKind::WslDrvfs9p, 950.0, 5.0));
         assert_eq!(verdict.level, Level::Ok);
-        assert_eq!(verdict.reasons[0].rule, "ignored");
+        assert_eq!(verdict.reasons[0].rule, Rule::Ignored);
         let home_obs = Observations {
             path: PathBuf::from("/home/me/scratch/app"),
             ..observations(MountKind::Network)

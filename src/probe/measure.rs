@@ -2,7 +2,7 @@
 //! git does from the worktree root, so a measurement pays for the path components a real
 //! operation pays for and no more (on a FUSE or 9p mount each component is a round trip).
 
-use super::stats::{OpStats, ParallelLstat};
+use super::stats::{LstatSource, OpStats, ParallelLstat};
 use crate::interrupt;
 use rustix::fs::{AtFlags, Dir, Mode, OFlags};
 use serde::Serialize;
@@ -447,7 +447,7 @@ pub fn tracked_parallel(
             let runs: Vec<f64> = (0..if serial_us < CPU_BOUND_US { 5 } else { 3 })
                 .filter_map(|_| parallel_lstat(&dir, paths, t, serial_us))
                 .collect();
-            ParallelLstat::from_runs(t, "tracked", &runs)
+            ParallelLstat::from_runs(t, LstatSource::Tracked, &runs)
         })
         .collect())
 }

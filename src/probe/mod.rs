@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 pub use measure::CPU_BOUND_US;
-pub use stats::{OpStats, ParallelLstat};
+pub use stats::{LstatSource, OpStats, ParallelLstat};
 
 /// Thread counts for the parallel `lstat` figures: git's preload-index uses one thread per 500
 /// index entries, at least 2 and at most 20; the model interpolates between these.
@@ -173,7 +173,7 @@ fn cpu_bound(threads: &[usize], serial_us: f64) -> Vec<ParallelLstat> {
             per_entry_us: serial_us / t.min(cores).max(1) as f64,
             spread: 0.0,
             samples: 0,
-            source: "cores",
+            source: LstatSource::Cores,
         })
         .collect()
 }
@@ -243,7 +243,7 @@ fn fill(report: &mut ProbeReport, o: &measure::Outcome, target: &Target) {
         report.parallel_lstat = parallel_figures(target, &threads, serial, || {
             s.parallel
                 .iter()
-                .filter_map(|(t, runs)| ParallelLstat::from_runs(*t, "scratch", runs))
+                .filter_map(|(t, runs)| ParallelLstat::from_runs(*t, LstatSource::Scratch, runs))
                 .collect()
         });
     }

@@ -66,13 +66,34 @@ pub struct ParallelLstat {
     pub per_entry_us: f64,
     pub spread: f64,
     pub samples: u64,
-    /// `tracked` (the repository's own files), `scratch` (the probe's files), or `cores` (not
-    /// measured: on a local disk, the serial figure over the cores the threads can use).
-    pub source: &'static str,
+    pub source: LstatSource,
+}
+
+/// What a parallel `lstat` figure was measured on; in JSON the lower-case name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LstatSource {
+    /// The repository's own tracked files.
+    Tracked,
+    /// The probe's scratch files.
+    Scratch,
+    /// Not measured: on a local disk, the serial figure over the cores the threads can use.
+    Cores,
+}
+
+impl LstatSource {
+    /// The JSON name, for people too.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Tracked => "tracked",
+            Self::Scratch => "scratch",
+            Self::Cores => "cores",
+        }
+    }
 }
 
 impl ParallelLstat {
-    pub fn from_runs(threads: usize, source: &'static str, runs: &[f64]) -> Option<Self> {
+    pub fn from_runs(threads: usize, source: LstatSource, runs: &[f64]) -> Option<Self> {
         OpStats::from_samples(runs).map(|s| Self {
             threads,
             per_entry_us: s.median_us,

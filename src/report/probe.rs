@@ -65,7 +65,7 @@ pub fn check_section(
                 )
             );
             if let Some(install) = &p.install_ms {
-                let source = p.inputs.install.as_ref().map_or("", |i| i.source);
+                let source = p.inputs.install.as_ref().map_or("", |i| i.source.as_str());
                 let _ = writeln!(
                     out,
                     "  {} {}",
@@ -177,7 +177,7 @@ pub fn table(p: &ProbeReport, style: &Style) -> String {
         let _ = writeln!(
             out,
             "  {:<28}{:>8}{:>36.2}{:>9}",
-            format!("lstat x{} threads ({})", l.threads, l.source),
+            format!("lstat x{} threads ({})", l.threads, l.source.as_str()),
             micros(Some(l.per_entry_us)),
             l.spread,
             l.samples

@@ -1,6 +1,7 @@
 //! The verdict section of the human report.
 
 use super::Style;
+use crate::advice::AdviceId;
 use crate::policy::{Level, Verdict};
 use std::fmt::Write;
 
@@ -14,7 +15,10 @@ pub fn level_label(level: Level, style: &Style) -> String {
 
 pub fn human(out: &mut String, verdict: &Verdict, style: &Style) {
     // On WSL 1 the Linux disk is NTFS as well: the advice is WSL 2, and the headline says so.
-    let wsl1 = verdict.advice.first().is_some_and(|a| a.id == "wsl2");
+    let wsl1 = verdict
+        .advice
+        .first()
+        .is_some_and(|a| a.id == AdviceId::Wsl2);
     let headline = match verdict.level {
         Level::Ok => "this repository is fine where it is",
         Level::Advise if wsl1 => "this repository would be faster on WSL 2",

@@ -82,13 +82,28 @@ impl Counts {
     }
 }
 
+/// What kind of dependency or build tree; in JSON `node_modules`, `venv`, `target`, `vendor`,
+/// `gradle` or `build`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DependencyKind {
+    #[default]
+    NodeModules,
+    /// `.venv` or `venv`.
+    Venv,
+    Target,
+    Vendor,
+    /// `.gradle`.
+    Gradle,
+    Build,
+}
+
 /// A dependency or build tree (`node_modules`, `.venv`, `target`, ...).
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct DependencyTree {
     /// Path relative to the scanned root.
     pub path: PathBuf,
-    /// `node_modules`, `venv`, `target`, `vendor`, `gradle`, `build`.
-    pub kind: String,
+    pub kind: DependencyKind,
     pub files: u64,
     pub dirs: u64,
     pub bytes: u64,
@@ -413,7 +428,7 @@ fn collect(
             Tag::Dependency(kind) => {
                 let tree = DependencyTree {
                     path: PathBuf::from(lossy(&t.path)),
-                    kind: kind.to_string(),
+                    kind,
                     files: t.subtree.estimate.files,
                     dirs: t.subtree.estimate.dirs,
                     bytes: t.subtree.estimate.bytes,
@@ -422,7 +437,7 @@ fn collect(
                     counted: t.subtree.counted,
                     reached: t.visited,
                 };
-                if kind == "node_modules" {
+                if kind == DependencyKind::NodeModules {
                     report.node_modules.push(tree);
                 } else {
                     report.dependency_trees.push(tree);

@@ -7,7 +7,7 @@
 //! count exactly; the sizes of files not yet stat'ed and the contents of directories not yet
 //! listed are estimated (see `docs/scan.md`).
 
-use super::Counts;
+use super::{Counts, DependencyKind};
 use crate::gitindex::RootIndex;
 use crate::interrupt;
 use rayon::prelude::*;
@@ -24,7 +24,7 @@ use std::time::Instant;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tag {
     /// A dependency or build tree; the string is its kind (`node_modules`, `venv`, ...).
-    Dependency(&'static str),
+    Dependency(DependencyKind),
     GitDir,
     GitObjects,
     GitPacks,
@@ -118,14 +118,14 @@ struct Listed {
     unstatted: u64,
 }
 
-fn dependency_kind(name: &OsStr) -> Option<&'static str> {
+fn dependency_kind(name: &OsStr) -> Option<DependencyKind> {
     Some(match name.as_encoded_bytes() {
-        b"node_modules" => "node_modules",
-        b".venv" | b"venv" => "venv",
-        b"target" => "target",
-        b"vendor" => "vendor",
-        b".gradle" => "gradle",
-        b"build" => "build",
+        b"node_modules" => DependencyKind::NodeModules,
+        b".venv" | b"venv" => DependencyKind::Venv,
+        b"target" => DependencyKind::Target,
+        b"vendor" => DependencyKind::Vendor,
+        b".gradle" => DependencyKind::Gradle,
+        b"build" => DependencyKind::Build,
         _ => return None,
     })
 }
