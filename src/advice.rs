@@ -20,6 +20,7 @@ pub enum AdviceId {
     PreloadIndex,
     Fsmonitor,
     FsmonitorUnsupported,
+    Survey,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -63,6 +64,20 @@ pub struct Judgement {
 /// What to tell someone: moving and what moving changes when the verdict put moving on the
 /// table; git's own tuning whatever the verdict.
 pub fn for_observations(observations: &Observations, judgement: Judgement) -> Vec<Advice> {
+    if let Some(n) = observations.context.repositories_below {
+        // A folder of repositories is not one repository to move: each gets its own verdict.
+        return vec![Advice {
+            id: AdviceId::Survey,
+            message: format!(
+                "this folder is not in a git repository but holds {n} of them: `wsl-place survey` \
+                 judges each one"
+            ),
+            command: Some(format!(
+                "wsl-place survey {}",
+                shell_quote(&observations.path.to_string_lossy())
+            )),
+        }];
+    }
     let mut advice = Vec::new();
     if judgement.judged {
         advice.extend(moving(observations, judgement.advise_speedup));

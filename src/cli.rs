@@ -99,6 +99,16 @@ Examples:
   # In CI: an annotation, and exit 1 when it should move
   wsl-place check --format github --fail-on move .")]
     Check(CheckArgs),
+    /// Check every git repository below a folder, one probe per mount, in one table.
+    #[command(after_help = "\
+Examples:
+  # Every repository below this folder
+  wsl-place survey
+  # The Windows side of a WSL machine
+  wsl-place survey /mnt/c/Users/me/source
+  # In CI: a summary table, and exit 1 when any repository should move
+  wsl-place survey --format markdown --fail-on move ~/src")]
+    Survey(SurveyArgs),
     /// Copy the repository to the Linux file system, verified, and fix what moving breaks.
     #[command(
         long_about = "\
@@ -190,6 +200,41 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
     /// Print nothing but errors; --advisory still prints its one line.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct SurveyArgs {
+    /// The folder to search for git repositories.
+    #[arg(default_value = ".")]
+    pub dir: PathBuf,
+    /// Skip the timing probes; report location and scans only.
+    #[arg(long)]
+    pub no_probe: bool,
+    /// Stop searching for repositories after this many milliseconds (the report says so).
+    #[arg(long, value_name = "MS", default_value_t = 5000)]
+    pub search_budget_ms: u64,
+    /// Stop each repository's scan after this many milliseconds and extrapolate.
+    #[arg(long, value_name = "MS", default_value_t = 3000)]
+    pub scan_budget_ms: u64,
+    /// Most each mount's probe may take, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 700)]
+    pub probe_budget_ms: u64,
+    /// Directory on the Linux disk to compare against (default: a scratch folder under $HOME).
+    #[arg(long, value_name = "DIR")]
+    pub baseline: Option<PathBuf>,
+    /// Exit with code 1 when the worst verdict is at or above this level.
+    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = FailOn::Never)]
+    pub fail_on: FailOn,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    pub format: CheckFormat,
+    /// Policy file for every repository (default: each repository's .wsl-place.toml, else the
+    /// built-in one).
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
 }

@@ -30,6 +30,8 @@ pub struct Context {
     pub distro: Option<String>,
     pub git_version: Option<crate::host::GitVersion>,
     pub usage: crate::usage::Usage,
+    /// Outside any repository: how many repositories the folder holds (for `survey`).
+    pub repositories_below: Option<usize>,
 }
 
 /// Everything the policy looks at, as plain values.

@@ -1,6 +1,6 @@
 //! `wsl-place check`: locate, scan, probe, predict, decide, in that order.
 
-mod probes;
+pub mod probes;
 
 use crate::error::Result;
 use crate::gitsettings;
@@ -29,7 +29,13 @@ pub struct CheckReport {
     pub verdict: Verdict,
     /// The `git` on PATH (`git --version`), when it runs.
     pub git_version: Option<GitVersion>,
+    /// Outside any repository: the repositories found below the folder (`survey` judges them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repositories_below: Option<usize>,
 }
+
+/// How long `check` looks for repositories below a folder that is not one.
+pub const REPOSITORIES_BELOW_BUDGET: Duration = Duration::from_millis(500);
 
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -120,8 +126,15 @@ pub fn measure(
     } else {
         (None, None)
     };
+    let repositories_below = scan
+        .git
+        .is_none()
+        .then(|| crate::discover::discover(&location.paths.linux, REPOSITORIES_BELOW_BUDGET))
+        .map(|found| found.repositories.len())
+        .filter(|&n| n > 0);
     let mut observations = observe(env, &location, &scan, probe.as_ref(), predict.as_ref());
     observations.context = context(&location, &git, observations.git.as_ref());
+    observations.context.repositories_below = repositories_below;
     let verdict = policy::evaluate(&policy, &observations);
     let report = CheckReport {
         schema: SCHEMA_VERSION,
@@ -132,8 +145,24 @@ pub fn measure(
         policy: policy_source,
         verdict,
         git_version: git.version,
+        repositories_below,
     };
     Ok((report, policy))
+}
+
+/// The verdict for a measured repository: what the policy makes of the measurements and of
+/// what is around the repository.
+pub fn decide(
+    env: &HostEnv,
+    location: &Location,
+    scan: &ScanReport,
+    (probes, predict): (Option<&probe::ProbeSet>, Option<&model::Prediction>),
+    policy: &Policy,
+    git: &GitFacts,
+) -> Verdict {
+    let mut observations = observe(env, location, scan, probes, predict);
+    observations.context = context(location, git, observations.git.as_ref());
+    policy::evaluate(policy, &observations)
 }
 
 /// Where git's fsmonitor daemon runs (git >= 2.55) and the repository is big enough for the
@@ -177,6 +206,7 @@ pub fn context(
         distro: location.host.distro.clone(),
         git_version: git.version,
         usage,
+        repositories_below: None,
     }
 }
 

@@ -14,7 +14,8 @@ use crate::scan::ScanReport;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-enum Baseline<'a> {
+/// Where the Linux-disk side of the comparison is measured, or why it is not.
+pub enum Baseline<'a> {
     Probe(PathBuf, &'a MountEntry),
     Same(PathBuf, String),
     None(String),
@@ -24,7 +25,8 @@ fn same_mount(a: &MountEntry, b: &MountEntry) -> bool {
     a.mount_point == b.mount_point && a.source == b.source && a.fstype == b.fstype
 }
 
-fn choose_baseline<'a>(
+/// The fair baseline for a repository on `current`: `$HOME` (or `--baseline`) on a local disk.
+pub fn choose_baseline<'a>(
     env: &HostEnv,
     settings: &Settings,
     table: &'a MountTable,
@@ -106,6 +108,19 @@ fn rounds_budget(pilot_ms: Option<f64>, spent: Duration, left: Duration) -> Dura
             .min(left),
         None => left,
     }
+}
+
+/// One mount's probe shared by every repository on it (`survey`): the scratch rounds in `dir`
+/// with the parallel `lstat` figures the model interpolates between, no tracked files.
+pub fn shared(dir: &Path, mount: &MountEntry, budget: Duration) -> ProbeReport {
+    probe::probe(&Target {
+        dir,
+        mount,
+        budget,
+        tracked: None,
+        threads: probe::LSTAT_THREADS,
+        derive_cpu_bound: true,
+    })
 }
 
 /// The probes `check` runs: the repository's tracked files (from `index`, which the scan read),

@@ -6,6 +6,7 @@ pub mod check;
 pub mod completions;
 pub mod migrate;
 pub mod probe;
+pub mod survey;
 
 use crate::cli::{self, Cli, Command};
 use crate::error::{ExitCode, Failure, Result};
@@ -17,6 +18,7 @@ use std::path::{Path, PathBuf};
 pub fn run(cli: &Cli, env: &HostEnv) -> Result<ExitCode> {
     match &cli.command {
         Command::Check(args) => check::run(env, &check::Settings::new(&cli.global, args, env)?),
+        Command::Survey(args) => survey::run(env, &survey::Settings::new(args, &cli.global, env)),
         Command::Migrate(args) => {
             migrate::run(env, &migrate::Settings::new(&cli.global, args, env)?)
         }

@@ -6,6 +6,7 @@ mod markdown;
 pub mod migrate;
 mod probe;
 mod scan;
+pub mod survey;
 pub mod verdict;
 
 use crate::check::CheckReport;

@@ -19,7 +19,12 @@ pub fn human(out: &mut String, verdict: &Verdict, style: &Style) {
         .advice
         .first()
         .is_some_and(|a| a.id == AdviceId::Wsl2);
+    let folder = verdict
+        .advice
+        .first()
+        .is_some_and(|a| a.id == AdviceId::Survey);
     let headline = match verdict.level {
+        _ if folder => "this folder holds repositories: judge each with `wsl-place survey`",
         Level::Ok => "this repository is fine where it is",
         Level::Advise if wsl1 => "this repository would be faster on WSL 2",
         Level::Move if wsl1 => "this repository is slow here; WSL 2 is the fix",

@@ -1,0 +1,327 @@
+//! `wsl-place survey`: every repository below a folder, judged as `check` judges one, with one
+//! probe per mount shared by all the repositories on it.
+
+use crate::check::probes::{self, Baseline};
+use crate::check::{self, decide, with_fsmonitor};
+use crate::discover::{Discovery, Found, Nested, discover};
+use crate::error::Result;
+use crate::host::{GitFacts, GitVersion, Host, HostEnv};
+use crate::location::{self, MountInfo, MountTable, Paths};
+use crate::model::Prediction;
+use crate::mounts::MountEntry;
+use crate::policy::{self, Level, PolicySource, Verdict};
+use crate::probe::{ProbeReport, ProbeSet, Tracked, mount_of};
+use crate::scan::{self, ScanOptions, ScanReport};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What `survey` measures and how long each part may take, decided once from the command line.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub dir: PathBuf,
+    pub probe: bool,
+    /// Each repository's scan, as `check`'s.
+    pub scan_budget: Duration,
+    /// Each mount's probe.
+    pub probe_budget: Duration,
+    /// The search for repositories.
+    pub discover_budget: Duration,
+    pub baseline: Option<PathBuf>,
+    pub policy: Option<PathBuf>,
+}
+
+/// One mount's probe and who used it.
+#[derive(Debug, Clone, Serialize)]
+pub struct MountProbe {
+    pub mount_point: PathBuf,
+    pub fstype: String,
+    /// Repositories on this mount.
+    pub repositories: usize,
+    /// This mount is where the Linux-disk side of the comparison was measured.
+    pub baseline: bool,
+    pub probe: ProbeReport,
+}
+
+/// One repository's line: the same `scan`, `predict` and `verdict` as `check`'s report.
+#[derive(Debug, Clone, Serialize)]
+pub struct RepositoryReport {
+    pub path: PathBuf,
+    pub mount: MountInfo,
+    pub paths: Paths,
+    pub nested: Vec<Nested>,
+    pub scan: ScanReport,
+    pub predict: Option<Prediction>,
+    pub policy: PolicySource,
+    pub verdict: Verdict,
+    /// Why the Linux-disk side is missing or is this same disk.
+    pub baseline_note: Option<String>,
+}
+
+/// The summary line's figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub repositories: usize,
+    pub ok: usize,
+    pub advise: usize,
+    #[serde(rename = "move")]
+    pub move_: usize,
+    pub worst: Level,
+    /// Repositories judged `advise` or `move`: the ones that would gain from moving.
+    pub would_gain: usize,
+    /// Their predicted `git status`, added up, here and on the Linux disk.
+    pub git_status_here_ms: f64,
+    pub git_status_linux_ms: Option<f64>,
+    /// Their size: what moving them needs on the Linux disk.
+    pub bytes_to_move: u64,
+    pub elapsed_ms: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SurveyReport {
+    pub schema: u32,
+    pub dir: PathBuf,
+    pub host: Host,
+    pub git_version: Option<GitVersion>,
+    pub discovery: Discovery,
+    pub probes: Vec<MountProbe>,
+    /// Sorted by predicted `git status` here, slowest first.
+    pub repositories: Vec<RepositoryReport>,
+    pub summary: Summary,
+}
+
+/// Progress as the survey goes: the number of steps first, then one tick per step.
+pub trait Progress {
+    fn start(&self, steps: u64);
+    fn step(&self, what: &str);
+}
+
+/// Finds, probes, scans, predicts and judges every repository below `settings.dir`.
+pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Result<SurveyReport> {
+    let start = Instant::now();
+    let dir = location::canonical_dir(&settings.dir)?;
+    let table = MountTable::read(env)?;
+    let host = location::host(env, &table);
+    let git = GitFacts::read();
+    let discovery = discover(&dir, settings.discover_budget);
+    let check_settings = check::Settings {
+        path: dir.clone(),
+        probe: settings.probe,
+        scan_budget: settings.scan_budget,
+        probe_budget: settings.probe_budget,
+        baseline: settings.baseline.clone(),
+        progress: false,
+    };
+    let mut plan = Vec::new();
+    for found in &discovery.repositories {
+        let mount = mount_of(&table, &found.root)?;
+        let baseline = probes::choose_baseline(env, &check_settings, &table, mount)?;
+        plan.push((found, mount, baseline));
+    }
+    let mounts = if settings.probe {
+        probe_mounts(&plan, settings.probe_budget, progress)
+    } else {
+        Vec::new()
+    };
+    progress.start(plan.len() as u64);
+    let mut repositories = Vec::new();
+    for (found, mount, baseline) in &plan {
+        progress.step(&found.root.display().to_string());
+        let shared = settings
+            .probe
+            .then(|| probe_set(&mounts, mount, baseline, git.startup_ms));
+        let place = Place {
+            env,
+            table: &table,
+            host: &host,
+            git: &git,
+        };
+        repositories.push(judge(&place, settings, found, shared)?);
+    }
+    repositories.sort_by(|a, b| git_status_here(b).total_cmp(&git_status_here(a)));
+    let summary = summarise(&repositories, start.elapsed());
+    Ok(SurveyReport {
+        schema: check::SCHEMA_VERSION,
+        dir,
+        host,
+        git_version: git.version,
+        discovery,
+        probes: mounts,
+        repositories,
+        summary,
+    })
+}
+
+/// What every repository is judged against: the host, its mounts, its git.
+struct Place<'a> {
+    env: &'a HostEnv,
+    table: &'a MountTable,
+    host: &'a Host,
+    git: &'a GitFacts,
+}
+
+fn same_mount(a: &MountEntry, b: &MountEntry) -> bool {
+    a.mount_point == b.mount_point && a.source == b.source && a.fstype == b.fstype
+}
+
+/// One probe per mount: each repository mount (in its first repository) and each baseline.
+fn probe_mounts(
+    plan: &[(&Found, &MountEntry, Baseline)],
+    budget: Duration,
+    progress: &dyn Progress,
+) -> Vec<MountProbe> {
+    let mut wanted: Vec<(&Path, &MountEntry, usize, bool)> = Vec::new();
+    for (found, mount, baseline) in plan {
+        match wanted.iter_mut().find(|w| same_mount(w.1, mount)) {
+            Some(entry) => entry.2 += 1,
+            None => wanted.push((&found.root, mount, 1, false)),
+        }
+        if let Baseline::Probe(dir, base) = baseline {
+            match wanted.iter_mut().find(|w| same_mount(w.1, base)) {
+                Some(entry) => entry.3 = true,
+                None => wanted.push((dir, base, 0, true)),
+            }
+        }
+    }
+    progress.start(wanted.len() as u64);
+    wanted
+        .into_iter()
+        .map(|(dir, mount, repositories, baseline)| {
+            progress.step(&format!("probing {}", mount.mount_point.display()));
+            MountProbe {
+                mount_point: mount.mount_point.clone(),
+                fstype: mount.fstype.clone(),
+                repositories,
+                baseline,
+                probe: probes::shared(dir, mount, budget),
+            }
+        })
+        .collect()
+}
+
+fn probe_of<'a>(mounts: &'a [MountProbe], mount: &MountEntry) -> Option<&'a ProbeReport> {
+    mounts
+        .iter()
+        .find(|m| m.mount_point == mount.mount_point && m.fstype == mount.fstype)
+        .map(|m| &m.probe)
+}
+
+/// A repository's view of the shared probes, shaped as `check`'s.
+fn probe_set(
+    mounts: &[MountProbe],
+    mount: &MountEntry,
+    baseline: &Baseline,
+    startup: Option<f64>,
+) -> Option<ProbeSet> {
+    let current = probe_of(mounts, mount)?.clone();
+    let (baseline, note, same) = match baseline {
+        Baseline::Probe(_, base) => (probe_of(mounts, base).cloned(), None, false),
+        Baseline::Same(_, note) => (Some(current.clone()), Some(note.clone()), true),
+        Baseline::None(note) => (None, Some(note.clone()), false),
+    };
+    Some(ProbeSet {
+        elapsed_ms: current.elapsed_ms,
+        current,
+        baseline,
+        baseline_note: note,
+        baseline_same_mount: same,
+        baseline_label: None,
+        git_startup_ms: startup,
+        index_files: None,
+        index_dirs: None,
+    })
+}
+
+/// Scans, predicts and judges one repository with the shared probes.
+fn judge(
+    place: &Place,
+    settings: &Settings,
+    found: &Found,
+    shared: Option<Option<ProbeSet>>,
+) -> Result<RepositoryReport> {
+    let location = location::locate_in(place.host, place.table, &found.root)?;
+    let (policy, policy_source) = policy::load(settings.policy.as_deref(), &found.root)?;
+    let (scan, index) = scan::scan_keeping_index(
+        &found.root,
+        &ScanOptions {
+            budget: settings.scan_budget,
+            progress: false,
+        },
+    );
+    let mut probes = shared.flatten();
+    if let Some(set) = probes.as_mut() {
+        let shape = Tracked::from_index(index.as_ref()).shape;
+        set.index_files = shape.map(|s| s.0);
+        set.index_dirs = shape.map(|s| s.1);
+    }
+    let mut predict = probes
+        .as_ref()
+        .and_then(|set| probes::predict(&scan, set, &found.root));
+    if let (Some(prediction), Some(set)) = (predict.as_mut(), probes.as_ref()) {
+        with_fsmonitor(prediction, set, place.git, &scan, &policy);
+    }
+    let verdict = decide(
+        place.env,
+        &location,
+        &scan,
+        (probes.as_ref(), predict.as_ref()),
+        &policy,
+        place.git,
+    );
+    Ok(RepositoryReport {
+        path: found.root.clone(),
+        mount: location.mount,
+        paths: location.paths,
+        nested: found.nested.clone(),
+        scan,
+        predict,
+        policy: policy_source,
+        verdict,
+        baseline_note: probes.and_then(|p| p.baseline_note),
+    })
+}
+
+fn git_status_here(report: &RepositoryReport) -> f64 {
+    report
+        .predict
+        .as_ref()
+        .map_or(-1.0, |p| p.git_status_ms.current)
+}
+
+fn summarise(repositories: &[RepositoryReport], elapsed: Duration) -> Summary {
+    let count = |level| {
+        repositories
+            .iter()
+            .filter(|r| r.verdict.level == level)
+            .count()
+    };
+    let gaining: Vec<&RepositoryReport> = repositories
+        .iter()
+        .filter(|r| r.verdict.level > Level::Ok)
+        .collect();
+    let statuses: Vec<_> = gaining
+        .iter()
+        .filter_map(|r| r.predict.as_ref().map(|p| &p.git_status_ms))
+        .collect();
+    let git_status_linux_ms = statuses
+        .iter()
+        .map(|c| c.baseline)
+        .sum::<Option<f64>>()
+        .filter(|_| !statuses.is_empty());
+    Summary {
+        repositories: repositories.len(),
+        ok: count(Level::Ok),
+        advise: count(Level::Advise),
+        move_: count(Level::Move),
+        worst: repositories
+            .iter()
+            .map(|r| r.verdict.level)
+            .max()
+            .unwrap_or(Level::Ok),
+        would_gain: gaining.len(),
+        git_status_here_ms: statuses.iter().fold(0.0, |sum, c| sum + c.current),
+        git_status_linux_ms,
+        bytes_to_move: gaining.iter().map(|r| r.scan.bytes).sum(),
+        elapsed_ms: elapsed.as_millis() as u64,
+    }
+}
