@@ -8,7 +8,7 @@ use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
 use support::fakeproc::{FakeProc, escape};
-use support::gitrepo::git;
+use support::gitrepo::{big_repo, fake_git, git, path_with};
 use tempfile::TempDir;
 
 const UNC_FIXTURE: &str = include_str!("fixtures/mountinfo/wsl-unc-share.mountinfo");
@@ -102,49 +102,6 @@ fn wsl1_fixture_advises_wsl2_not_the_linux_disk() {
         !text.contains("move this repository to the Linux disk"),
         "{text}"
     );
-}
-
-/// A directory holding a `git` that reports `version` and hands everything else to the real git.
-pub fn fake_git(version: &str) -> TempDir {
-    let real = which_git();
-    let dir = tempfile::tempdir().unwrap();
-    let script = format!(
-        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'git version {version}'; exit 0; fi\nexec '{}' \"$@\"\n",
-        real.display()
-    );
-    let path = dir.path().join("git");
-    fs::write(&path, script).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
-    dir
-}
-
-fn which_git() -> PathBuf {
-    let paths = std::env::var_os("PATH").expect("PATH is set");
-    std::env::split_paths(&paths)
-        .map(|dir| dir.join("git"))
-        .find(|candidate| candidate.is_file())
-        .expect("git on PATH")
-}
-
-fn path_with(dir: &Path) -> std::ffi::OsString {
-    let mut paths = vec![dir.to_path_buf()];
-    paths.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap()));
-    std::env::join_paths(paths).unwrap()
-}
-
-/// A committed repository of `n` empty files, made with one `git add` of the whole tree.
-pub fn big_repo(dir: &Path, n: usize) {
-    for i in 0..n {
-        let sub = dir.join(format!("d{:03}", i / 250));
-        if i % 250 == 0 {
-            fs::create_dir_all(&sub).unwrap();
-        }
-        fs::write(sub.join(format!("f{i}")), b"").unwrap();
-    }
-    git(dir, &["init", "-q"]);
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-q", "-m", "files"]);
 }
 
 fn check_with_git(version: &str, repo: &Path, home: &Path) -> Value {

@@ -3,8 +3,10 @@
 //! Every call pins what a developer's own git config could change: identity, the default
 //! branch, no system or global config, no fsmonitor, no automatic gc.
 
-use std::path::Path;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use tempfile::TempDir;
 
 /// Runs `git -C dir args...` and returns its stdout; a failure fails the test with git's stderr.
 pub fn git(dir: &Path, args: &[&str]) -> String {
@@ -60,6 +62,48 @@ pub fn repo_with_files(dir: &Path, n: usize) {
     for i in 0..n {
         write(&dir.join(format!("d{}/f{i}.txt", i % 4)), b"x");
     }
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "files"]);
+}
+
+/// A directory holding a `git` that reports `version` and hands everything else to the real git.
+pub fn fake_git(version: &str) -> TempDir {
+    let real = which_git();
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!(
+        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'git version {version}'; exit 0; fi\nexec '{}' \"$@\"\n",
+        real.display()
+    );
+    let path = dir.path().join("git");
+    std::fs::write(&path, script).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+fn which_git() -> PathBuf {
+    let paths = std::env::var_os("PATH").expect("PATH is set");
+    std::env::split_paths(&paths)
+        .map(|dir| dir.join("git"))
+        .find(|candidate| candidate.is_file())
+        .expect("git on PATH")
+}
+
+pub fn path_with(dir: &Path) -> std::ffi::OsString {
+    let mut paths = vec![dir.to_path_buf()];
+    paths.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap()));
+    std::env::join_paths(paths).unwrap()
+}
+
+/// A committed repository of `n` empty files in directories of 250, made with one `git add`.
+pub fn big_repo(dir: &Path, n: usize) {
+    for i in 0..n {
+        let sub = dir.join(format!("d{:03}", i / 250));
+        if i % 250 == 0 {
+            std::fs::create_dir_all(&sub).unwrap();
+        }
+        std::fs::write(sub.join(format!("f{i}")), b"").unwrap();
+    }
+    git(dir, &["init", "-q"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "files"]);
 }

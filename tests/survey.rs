@@ -1,0 +1,290 @@
+//! `wsl-place survey` through the binary, on real repositories on the local disk and on the
+//! slowfs emulator mounted inside the surveyed folder.
+
+mod support;
+
+use serde_json::Value;
+use std::fs;
+use std::path::{Path, PathBuf};
+use support::gitrepo::{big_repo, fake_git, git, path_with, repo_with_files};
+use tempfile::TempDir;
+
+/// The surveyed folder and a home on the same local disk, and a slowfs mount at `top/slow`
+/// whose backing folder is `backing`.
+struct Layout {
+    _work: TempDir,
+    top: PathBuf,
+    home: PathBuf,
+    backing: PathBuf,
+}
+
+impl Layout {
+    fn new() -> Self {
+        let work = tempfile::tempdir().unwrap();
+        let base = fs::canonicalize(work.path()).unwrap();
+        let top = base.join("source");
+        let home = base.join("home");
+        let backing = base.join("backing");
+        for dir in [&top, &home, &backing] {
+            fs::create_dir_all(dir).unwrap();
+        }
+        Self {
+            _work: work,
+            top,
+            home,
+            backing,
+        }
+    }
+
+    fn mount_slowfs(&self) -> Option<support::SlowFs> {
+        support::SlowFs::mount(
+            &self.backing,
+            &self.top.join("slow"),
+            &["--profile", "drvfs-9p", "--scale", "0.05"],
+        )
+    }
+
+    fn survey(&self, path: Option<&Path>, args: &[&str]) -> std::process::Output {
+        let mut cmd = support::wsl_place();
+        cmd.env("HOME", &self.home)
+            .env("XDG_CACHE_HOME", self.home.join(".cache"))
+            .env("NO_COLOR", "1");
+        if let Some(fake) = path {
+            cmd.env("PATH", path_with(fake));
+        }
+        cmd.arg("survey")
+            .args(args)
+            .arg(&self.top)
+            .output()
+            .expect("wsl-place runs")
+    }
+
+    fn survey_json(&self, path: Option<&Path>) -> Value {
+        let out = self.survey(path, &["--format", "json", "--probe-budget-ms", "300"]);
+        assert!(
+            out.status.success(),
+            "survey failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+    }
+}
+
+fn repositories(json: &Value) -> Vec<String> {
+    let mut paths: Vec<String> = json["repositories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["path"].as_str().unwrap().to_string())
+        .collect();
+    paths.sort();
+    paths
+}
+
+fn repository<'a>(json: &'a Value, path: &Path) -> &'a Value {
+    json["repositories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["path"] == path.to_str().unwrap())
+        .unwrap_or_else(|| panic!("{} not in {json}", path.display()))
+}
+
+fn advice_ids(repository: &Value) -> Vec<String> {
+    repository["verdict"]["advice"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn level(repository: &Value) -> u8 {
+    match repository["verdict"]["level"].as_str().unwrap() {
+        "ok" => 0,
+        "advise" => 1,
+        "move" => 2,
+        other => panic!("level {other}"),
+    }
+}
+
+#[test]
+fn finds_the_right_set_judges_slowfs_worse_with_one_probe_per_mount() {
+    let layout = Layout::new();
+    let top = &layout.top;
+    // On the local disk: a repository holding a nested repository and a submodule.
+    repo_with_files(&top.join("app"), 40);
+    repo_with_files(&top.join("app/vendor/lib"), 5);
+    repo_with_files(&layout.home.join("libsrc"), 5);
+    git(
+        &top.join("app"),
+        &[
+            "submodule",
+            "add",
+            "-q",
+            layout.home.join("libsrc").to_str().unwrap(),
+            "ext/lib",
+        ],
+    );
+    git(&top.join("app"), &["commit", "-q", "-m", "submodule"]);
+    repo_with_files(&top.join("group/tool"), 40);
+    // A folder that is no repository, and a symlink to a repository outside the folder.
+    fs::create_dir_all(top.join("notes/2026")).unwrap();
+    fs::write(top.join("notes/2026/todo.txt"), "x").unwrap();
+    repo_with_files(&layout.home.join("outside"), 5);
+    std::os::unix::fs::symlink(layout.home.join("outside"), top.join("linked")).unwrap();
+    // On slowfs: the same shape as `group/tool`.
+    repo_with_files(&layout.backing.join("winapp"), 40);
+    let Some(slow) = layout.mount_slowfs() else {
+        return;
+    };
+
+    let json = layout.survey_json(None);
+    assert_eq!(
+        repositories(&json),
+        vec![
+            top.join("app").display().to_string(),
+            top.join("group/tool").display().to_string(),
+            slow.mountpoint().join("winapp").display().to_string(),
+        ]
+    );
+    let app = repository(&json, &top.join("app"));
+    let nested: Vec<(String, String)> = app["nested"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            let path = n["path"].as_str().unwrap().to_string();
+            (path, n["kind"].as_str().unwrap().to_string())
+        })
+        .collect();
+    assert_eq!(
+        nested,
+        vec![
+            ("ext/lib".to_string(), "submodule".to_string()),
+            ("vendor/lib".to_string(), "repository".to_string()),
+        ]
+    );
+    assert!(json["discovery"]["complete"].as_bool().unwrap());
+    assert!(json["discovery"]["symlinks_skipped"].as_u64().unwrap() >= 1);
+
+    // One probe per mount: the local disk (repositories and baseline) and slowfs.
+    let probes = json["probes"].as_array().unwrap();
+    let points: Vec<&str> = probes
+        .iter()
+        .map(|p| p["mount_point"].as_str().unwrap())
+        .collect();
+    assert_eq!(probes.len(), 2, "{points:?}");
+    let slow_probe = probes
+        .iter()
+        .find(|p| p["mount_point"] == slow.mountpoint().to_str().unwrap())
+        .expect("a probe of the slowfs mount");
+    assert_eq!(slow_probe["repositories"], 1);
+    let local_probe = probes
+        .iter()
+        .find(|p| p["mount_point"] != slow.mountpoint().to_str().unwrap())
+        .unwrap();
+    assert_eq!(local_probe["repositories"], 2);
+    assert_eq!(local_probe["baseline"], true);
+
+    // The slow one is judged worse and sorts first.
+    let winapp = repository(&json, &slow.mountpoint().join("winapp"));
+    let tool = repository(&json, &top.join("group/tool"));
+    assert!(level(winapp) > level(tool), "{winapp} vs {tool}");
+    let status = |r: &Value| r["predict"]["git_status_ms"]["current"].as_f64().unwrap();
+    assert!(status(winapp) > 3.0 * status(tool));
+    assert_eq!(json["repositories"][0]["path"], winapp["path"]);
+    assert_eq!(json["summary"]["repositories"], 3);
+    assert_eq!(json["summary"]["would_gain"], 1);
+    assert_eq!(json["summary"]["worst"], winapp["verdict"]["level"]);
+
+    // The table and the summary line for a person; --fail-on on the worst verdict.
+    let out = layout.survey(None, &["--probe-budget-ms", "300", "--fail-on", "advise"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("git status here"), "{text}");
+    assert!(
+        text.contains("holds submodule ext/lib, repository vendor/lib"),
+        "{text}"
+    );
+    assert!(
+        text.contains("3 repositories: 1 would be faster on the Linux disk"),
+        "{text}"
+    );
+    let markdown = layout.survey(None, &["--no-probe", "--format", "markdown"]);
+    let markdown = String::from_utf8_lossy(&markdown.stdout);
+    assert!(markdown.contains("| repository | tracked |"), "{markdown}");
+    let github = layout.survey(None, &["--no-probe", "--format", "github"]);
+    let github = String::from_utf8_lossy(&github.stdout);
+    assert!(
+        github.contains("::warning title=wsl-place survey"),
+        "{github}"
+    );
+}
+
+#[test]
+fn fsmonitor_is_advised_locally_with_git_2_55_and_not_on_slowfs() {
+    let layout = Layout::new();
+    big_repo(&layout.top.join("big"), 10_050);
+    big_repo(&layout.backing.join("bigslow"), 10_050);
+    let Some(slow) = layout.mount_slowfs() else {
+        return;
+    };
+    let fake = fake_git("2.55.0");
+    let json = layout.survey_json(Some(fake.path()));
+    assert_eq!(json["git_version"], "2.55.0");
+    let local = repository(&json, &layout.top.join("big"));
+    assert_eq!(local["scan"]["tracked"], 10_050);
+    assert!(
+        advice_ids(local).contains(&"fsmonitor".to_string()),
+        "{local}"
+    );
+    assert!(
+        local["predict"]["git_status_fsmonitor_ms"]
+            .as_f64()
+            .is_some()
+    );
+    let remote = repository(&json, &slow.mountpoint().join("bigslow"));
+    assert_eq!(remote["scan"]["tracked"], 10_050);
+    assert!(
+        !advice_ids(remote)
+            .iter()
+            .any(|id| id.starts_with("fsmonitor")),
+        "{remote}"
+    );
+}
+
+#[test]
+fn check_on_a_folder_of_repositories_points_to_survey() {
+    let layout = Layout::new();
+    repo_with_files(&layout.top.join("a"), 3);
+    repo_with_files(&layout.top.join("b/c"), 3);
+    let out = support::wsl_place()
+        .env("HOME", &layout.home)
+        .env("XDG_CACHE_HOME", layout.home.join(".cache"))
+        .args(["check", "--no-probe", "--format", "json"])
+        .arg(&layout.top)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["repositories_below"], 2);
+    assert_eq!(advice_ids(&json), vec!["survey"]);
+    assert_eq!(
+        json["verdict"]["advice"][0]["command"],
+        format!("wsl-place survey {}", layout.top.display())
+    );
+    // A repository itself gets no such line.
+    let out = support::wsl_place()
+        .env("HOME", &layout.home)
+        .args(["check", "--no-probe", "--format", "json"])
+        .arg(layout.top.join("a"))
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["repositories_below"], Value::Null);
+}
