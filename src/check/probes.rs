@@ -110,14 +110,16 @@ fn rounds_budget(pilot_ms: Option<f64>, spent: Duration, left: Duration) -> Dura
     }
 }
 
-/// One mount's probe shared by every repository on it (`survey`): the scratch rounds in `dir`
-/// with the parallel `lstat` figures the model interpolates between, no tracked files.
+/// One mount's probe shared by every repository on it (`survey`): `lstat` on the tracked files
+/// of the repository in `dir` when there is one (files nobody just created, as git meets them),
+/// the parallel figures the model interpolates between, and the scratch rounds.
 pub fn shared(dir: &Path, mount: &MountEntry, budget: Duration) -> ProbeReport {
+    let tracked = Tracked::read(dir);
     probe::probe(&Target {
         dir,
         mount,
         budget,
-        tracked: None,
+        tracked: Some((dir, &tracked.sample)),
         threads: probe::LSTAT_THREADS,
         derive_cpu_bound: true,
     })
