@@ -37,21 +37,31 @@ impl Settings {
                 progress: !args.quiet && terminal.live,
             },
             advisory: args.advisory,
-            fail_at: match args.fail_on {
-                FailOn::Advise => Some(Level::Advise),
-                FailOn::Move => Some(Level::Move),
-                FailOn::Never => None,
-            },
-            format: match args.format {
-                cli::CheckFormat::Human => CheckFormat::Human,
-                cli::CheckFormat::Json => CheckFormat::Json,
-                cli::CheckFormat::Markdown => CheckFormat::Markdown,
-                cli::CheckFormat::Github => CheckFormat::Github,
-            },
+            fail_at: fail_at(args.fail_on),
+            format: format(args.format),
             quiet: args.quiet,
             style: Style::new(&terminal),
             policy: args.policy.clone(),
         })
+    }
+}
+
+/// The lowest verdict that fails the run under `--fail-on` (also `survey`'s).
+pub fn fail_at(fail_on: FailOn) -> Option<Level> {
+    match fail_on {
+        FailOn::Advise => Some(Level::Advise),
+        FailOn::Move => Some(Level::Move),
+        FailOn::Never => None,
+    }
+}
+
+/// `--format` as the report layer knows it (also `survey`'s).
+pub fn format(format: cli::CheckFormat) -> CheckFormat {
+    match format {
+        cli::CheckFormat::Human => CheckFormat::Human,
+        cli::CheckFormat::Json => CheckFormat::Json,
+        cli::CheckFormat::Markdown => CheckFormat::Markdown,
+        cli::CheckFormat::Github => CheckFormat::Github,
     }
 }
 

@@ -1,7 +1,7 @@
 //! `wsl-place survey [DIR]`: every repository below a folder in one table.
 
 use super::check::exit_code;
-use crate::cli::{self, FailOn, GlobalArgs, SurveyArgs};
+use crate::cli::{GlobalArgs, SurveyArgs};
 use crate::error::{ExitCode, Result};
 use crate::host::HostEnv;
 use crate::policy::Level;
@@ -34,17 +34,8 @@ impl Settings {
                 baseline: args.baseline.clone(),
                 policy: args.policy.clone(),
             },
-            fail_at: match args.fail_on {
-                FailOn::Advise => Some(Level::Advise),
-                FailOn::Move => Some(Level::Move),
-                FailOn::Never => None,
-            },
-            format: match args.format {
-                cli::CheckFormat::Human => CheckFormat::Human,
-                cli::CheckFormat::Json => CheckFormat::Json,
-                cli::CheckFormat::Markdown => CheckFormat::Markdown,
-                cli::CheckFormat::Github => CheckFormat::Github,
-            },
+            fail_at: super::check::fail_at(args.fail_on),
+            format: super::check::format(args.format),
             quiet: args.quiet,
             style: Style::new(&terminal),
             live: terminal.live && !args.quiet,
