@@ -21,7 +21,8 @@ pub enum Baseline<'a> {
     None(String),
 }
 
-fn same_mount(a: &MountEntry, b: &MountEntry) -> bool {
+/// The same mount: point, source and type alike.
+pub fn same_mount(a: &MountEntry, b: &MountEntry) -> bool {
     a.mount_point == b.mount_point && a.source == b.source && a.fstype == b.fstype
 }
 

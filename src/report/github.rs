@@ -5,7 +5,7 @@ use crate::policy::Level;
 use std::fmt::Write;
 
 /// GitHub's escaping for workflow command data.
-fn escape_data(text: &str) -> String {
+pub(super) fn escape_data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")

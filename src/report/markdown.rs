@@ -5,7 +5,7 @@ use crate::policy::Level;
 use crate::units;
 use std::fmt::Write;
 
-fn cell(text: &str) -> String {
+pub(super) fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 

@@ -2,6 +2,8 @@
 //! GitHub Actions. JSON is the report itself.
 
 use super::Style;
+use super::github::escape_data;
+use super::markdown::cell;
 use super::verdict::level_label;
 use crate::model::Compared;
 use crate::policy::Level;
@@ -183,10 +185,6 @@ fn footnotes(out: &mut String, report: &SurveyReport, style: &Style) {
     }
 }
 
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
-}
-
 pub fn markdown(report: &SurveyReport) -> String {
     let mut out = String::new();
     let icon = match report.summary.worst {
@@ -209,12 +207,6 @@ pub fn markdown(report: &SurveyReport) -> String {
     }
     let _ = writeln!(out, "\n{}", summary_line(&report.summary));
     out
-}
-
-fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
 }
 
 /// One annotation per repository that would gain, then the summary as a notice.

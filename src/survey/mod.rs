@@ -1,7 +1,7 @@
 //! `wsl-place survey`: every repository below a folder, judged as `check` judges one, with one
 //! probe per mount shared by all the repositories on it.
 
-use crate::check::probes::{self, Baseline};
+use crate::check::probes::{self, Baseline, same_mount};
 use crate::check::{self, decide, with_fsmonitor};
 use crate::discover::{Discovery, Found, Nested, discover};
 use crate::error::Result;
@@ -158,10 +158,6 @@ struct Place<'a> {
     table: &'a MountTable,
     host: &'a Host,
     git: &'a GitFacts,
-}
-
-fn same_mount(a: &MountEntry, b: &MountEntry) -> bool {
-    a.mount_point == b.mount_point && a.source == b.source && a.fstype == b.fstype
 }
 
 /// One probe per mount: each repository mount (in its first repository) and each baseline.
