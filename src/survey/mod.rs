@@ -96,7 +96,10 @@ pub trait Progress {
     fn step(&self, what: &str);
 }
 
-/// Finds, probes, scans, predicts and judges every repository below `settings.dir`.
+const INTERRUPTED: &str = "the probes' scratch folders were removed; nothing was printed.";
+
+/// Finds, probes, scans, predicts and judges every repository below `settings.dir`; Ctrl-C
+/// stops it between repositories.
 pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Result<SurveyReport> {
     let start = Instant::now();
     let dir = location::canonical_dir(&settings.dir)?;
@@ -126,6 +129,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     progress.start(plan.len() as u64);
     let mut repositories = Vec::new();
     for (found, mount, baseline) in &plan {
+        crate::interrupt::check(INTERRUPTED)?;
         progress.step(&found.root.display().to_string());
         let shared = settings
             .probe
@@ -138,6 +142,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         };
         repositories.push(judge(&place, settings, found, shared)?);
     }
+    crate::interrupt::check(INTERRUPTED)?;
     repositories.sort_by(|a, b| git_status_here(b).total_cmp(&git_status_here(a)));
     let summary = summarise(&repositories, start.elapsed());
     Ok(SurveyReport {
