@@ -1,31 +1,43 @@
 #!/usr/bin/env bash
-# Accuracy of the cost model: predicted vs measured `git status`.
+# Accuracy of the cost model: predicted vs measured, on the local disk and in the slowfs emulator
+# (drvfs-9p profile at --scale SCALE), every row with its error and, for the slow mount, the
+# predicted vs measured speedup (slowfs / ext4).
 #
-# Builds synthetic repositories (1,000 and 10,000 tracked files in directories of 100, one file
-# modified) on the local disk and inside the slowfs emulator (drvfs-9p profile at --scale
-# SCALE). In each, the first real `git status` after the copy re-hashes every file and is
-# reported as first_gs; then RUNS pairs of a real `git status` and `wsl-place check --format
-# json` (the baseline is the local work dir), interleaved. It prints the medians, predicted vs
-# measured with the error, and what `check` and its probe cost, each as a ratio to one real
-# `git status` there. Both repositories are `cp -a` copies of one built elsewhere, so first_gs
-# is the first status after a move.
+# Rows:
+# - synthetic repositories of 1,000 and 10,000 tracked files in directories of 100 (one file
+#   modified): steady `git status` and the first `git status` after a copy (`cp -a`);
+# - a repository whose ignored directory (`vendor/`, in .gitignore) holds 8,000 tracked files,
+#   which git `lstat`s but never lists;
+# - each repository in REAL_REPOS (paths of real public clones; they are copied, never changed):
+#   steady and first-after-copy `git status`;
+# - a real Node project reinstalled with its real package manager, `rm -rf node_modules && npm
+#   install --offline` with a warm cache, on both mounts (NODE_PROJECT: a directory with
+#   package.json and package-lock.json; by default express 5's dependency set, installed once
+#   online to fill the cache);
+# - 10 back-to-back `check`s on the first real repository on slowfs (one verdict?), and a cold
+#   `check --advisory` against the full `check` after it.
+# Steady figures are medians of RUNS pairs of a real run and a `check`, interleaved, so that a
+# change of the machine's pace moves both. The manager's timing is made in this run (a private
+# XDG_CACHE_HOME).
 #
-# Usage: bench/accuracy.sh [RUNS] [SCALE]     (defaults 5 and 0.05; needs /dev/fuse, fusermount3,
-#        git, python3; WORK=DIR to build the repositories somewhere else than /var/tmp; LOOSE=1
-#        keeps every object loose instead of packing them as a clone would)
+# Usage: REAL_REPOS="DIR DIR" [NODE_PROJECT=DIR] bench/accuracy.sh [RUNS] [SCALE]
+#        (defaults 5 and 0.2; needs /dev/fuse, fusermount3, git, python3, npm; WORK=DIR to build
+#        somewhere else than /var/tmp)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-5}
-SCALE=${2:-0.05}
+SCALE=${2:-0.2}
 
 cargo build --release --bin wsl-place --example slowfs >&2
 TOOL=$PWD/target/release/wsl-place
 SLOWFS=$PWD/target/release/examples/slowfs
+BENCH=$PWD/bench
 
 WORK=$(mktemp -d "${WORK:-/var/tmp}/wsl-place-accuracy.XXXXXX")
 . bench/slowfs-mount.sh
 trap slowfs_cleanup EXIT
-mkdir -p "$WORK/build" "$WORK/local" "$WORK/backing" "$WORK/mnt"
+mkdir -p "$WORK/build" "$WORK/local" "$WORK/backing" "$WORK/mnt" "$WORK/cache"
+export XDG_CACHE_HOME=$WORK/cache
 
 make_repo() { # DIR FILES
     python3 - "$1" "$2" <<'PY'
@@ -45,6 +57,36 @@ PY
     echo modified >>"$1/src/d000/f005.txt"
 }
 
+commit_all() { # DIR
+    git -C "$1" add -A
+    git -C "$1" -c gc.auto=0 -c maintenance.auto=false -c user.name=bench -c user.email=bench@example.invalid commit -q -m "$2"
+}
+
+make_ignored_repo() { # DIR: 8,000 tracked files in vendor/ (80 dirs), then vendor/ ignored
+    python3 - "$1" <<'PY'
+import os, sys
+root = sys.argv[1]
+for i in range(8000):
+    d = os.path.join(root, "vendor", "p%02d" % (i // 100))
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "f%03d.js" % (i % 100)), "w") as f:
+        f.write("module.exports = %d;\n" % i * 10)
+for i in range(400):
+    d = os.path.join(root, "src", "d%d" % (i // 100))
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "f%03d.c" % (i % 100)), "w") as f:
+        f.write("int f%d;\n" % i * 20)
+PY
+    git -C "$1" init -q
+    commit_all "$1" init
+    echo "vendor/" >"$1/.gitignore"
+    commit_all "$1" ignore
+    git -C "$1" gc -q
+}
+
+JOBS='['
+add_job() { JOBS="$JOBS$1,"; }
+
 for n in 1000 10000; do
     echo "== building repo-$n" >&2
     make_repo "$WORK/build/repo-$n" "$n"
@@ -53,50 +95,68 @@ for n in 1000 10000; do
     cp -a "$WORK/build/repo-$n" "$WORK/backing/repo-$n"
 done
 
-slowfs_mount "$SLOWFS" "$WORK/slowfs.log" --profile drvfs-9p --scale "$SCALE" || exit 1
+echo "== building ignored-vendor" >&2
+make_ignored_repo "$WORK/build/ignored-vendor"
+cp -a "$WORK/build/ignored-vendor" "$WORK/local/ignored-vendor"
+cp -a "$WORK/build/ignored-vendor" "$WORK/backing/ignored-vendor"
+for n in 1000 10000 ignored-vendor; do
+    [ "$n" = ignored-vendor ] && name=$n || name=repo-$n
+    add_job "[\"git\", \"$name\", \"$WORK/local/$name\", \"$WORK/mnt/$name\"]"
+done
 
-measure() { # LABEL REPO
-    python3 - "$1" "$2" "$RUNS" "$TOOL" "$WORK/local" <<'PY'
-import json, statistics, subprocess, sys, time
-label, repo, runs, tool, baseline = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
-status = ["git", "-C", repo, "status", "--porcelain"]
-# The first status after the copy refreshes the index (new inodes); it is not the steady state.
-t = time.perf_counter()
-out = subprocess.run(status, check=True, capture_output=True, text=True).stdout
-first = (time.perf_counter() - t) * 1000
-assert out.strip() == "M src/d000/f005.txt", out
-# Interleaved: each check runs right after a git status, so a machine that changes pace between
-# runs (this one does, by 2x) moves both figures of a pair alike.
-ts, checks, probes, predicted, speedups, firsts = [], [], [], [], [], []
-for _ in range(runs):
-    t = time.perf_counter()
-    subprocess.run(status, check=True, capture_output=True)
-    ts.append((time.perf_counter() - t) * 1000)
-    t = time.perf_counter()
-    out = subprocess.run([tool, "check", "--format", "json", "--baseline", baseline, repo],
-                         check=True, capture_output=True, text=True).stdout
-    checks.append((time.perf_counter() - t) * 1000)
-    report = json.loads(out)
-    p = report["predict"]["git_status_ms"]
-    predicted.append(p["current"])
-    speedups.append(p["speedup"] or 1.0)
-    firsts.append(report["predict"]["first_git_status_ms"]["current"])
-    probes.append(report["probe"]["elapsed_ms"])
-measured = statistics.median(ts)
-pred = statistics.median(predicted)
-check = statistics.median(checks)
-probe = statistics.median(probes)
-err = (pred - measured) / measured * 100
-pfirst = statistics.median(firsts)
-print("%-22s %10.1f %10.1f %+7.0f%% %10.0f %8.1fx %8.0f %8.2fx %10.1f %10.1f %+7.0f%% %8.1fx" %
-      (label, pred, measured, err, check, check / measured, probe, probe / measured, pfirst,
-       first, (pfirst - first) / first * 100, statistics.median(speedups)))
-PY
-}
+FIRST_REAL=
+for repo in ${REAL_REPOS:-}; do
+    name=$(basename "$repo")
+    [ -d "$repo/.git" ] || { echo "REAL_REPOS: $repo is not a git clone" >&2; exit 2; }
+    echo "== copying $name" >&2
+    cp -a "$repo" "$WORK/build/$name"
+    cp -a "$WORK/build/$name" "$WORK/local/$name"
+    cp -a "$WORK/build/$name" "$WORK/backing/$name"
+    add_job "[\"git\", \"$name\", \"$WORK/local/$name\", \"$WORK/mnt/$name\"]"
+    FIRST_REAL=${FIRST_REAL:-$name}
+done
+[ -n "${REAL_REPOS:-}" ] || echo "REAL_REPOS is empty: no rows for real repositories" >&2
+
+if command -v npm >/dev/null; then
+    node=$WORK/build/node-project
+    if [ -n "${NODE_PROJECT:-}" ]; then
+        cp -a "$NODE_PROJECT" "$node"
+        rm -rf "$node/node_modules"
+    else
+        # express 5.2's dependencies and devDependencies: 406 packages, ~6,600 files.
+        mkdir -p "$node"
+        cat >"$node/package.json" <<'JSON'
+{"name": "accuracy-node-project", "version": "1.0.0", "private": true,
+ "dependencies": {"accepts": "^2.0.0", "body-parser": "^2.2.1", "content-disposition": "^2.0.1",
+  "content-type": "^2.0.0", "cookie": "^0.7.1", "cookie-signature": "^1.2.1", "debug": "^4.4.0",
+  "depd": "^2.0.0", "encodeurl": "^2.0.0", "escape-html": "^1.0.3", "etag": "^1.8.1",
+  "finalhandler": "^2.1.0", "fresh": "^2.0.0", "http-errors": "^2.0.0", "merge-descriptors": "^2.0.0",
+  "mime-types": "^3.0.0", "on-finished": "^2.4.1", "once": "^1.4.0", "parseurl": "^1.3.3",
+  "proxy-addr": "^2.0.7", "qs": "^6.15.2", "range-parser": "^1.2.1", "router": "^2.2.0",
+  "send": "^1.1.0", "serve-static": "^2.2.0", "statuses": "^2.0.1", "type-is": "^2.1.0", "vary": "^1.1.2"},
+ "devDependencies": {"after": "0.8.2", "connect-redis": "^8.0.1", "cookie-parser": "1.4.7",
+  "cookie-session": "2.1.1", "ejs": "^3.1.10", "eslint": "8.47.0", "express-session": "^1.18.1",
+  "hbs": "4.2.1", "marked": "^15.0.3", "method-override": "3.0.0", "mocha": "^11.7.5",
+  "morgan": "1.11.0", "nyc": "^17.1.0", "pbkdf2-password": "1.2.1", "supertest": "^6.3.0",
+  "vhost": "~3.0.2"}}
+JSON
+    fi
+    echo "== npm install (fills the cache; online unless it is warm already)" >&2
+    (cd "$node" && { npm install --prefer-offline --no-audit --no-fund >/dev/null 2>&1 ||
+        npm install --no-audit --no-fund >/dev/null; } && rm -rf node_modules)
+    echo "node_modules/" >"$node/.gitignore"
+    git -C "$node" init -q && commit_all "$node" init
+    cp -a "$node" "$WORK/local/node-project"
+    cp -a "$node" "$WORK/backing/node-project"
+    add_job "[\"install\", \"node-project\", \"$WORK/local/node-project\", \"$WORK/mnt/node-project\"]"
+else
+    echo "npm is not installed: no install rows" >&2
+fi
+
+slowfs_mount "$SLOWFS" "$WORK/slowfs.log" --profile drvfs-9p --scale "$SCALE" || exit 1
+[ -n "$FIRST_REAL" ] && add_job "[\"stability\", \"$WORK/mnt/$FIRST_REAL\"]"
+JOBS="${JOBS%,}]"
 
 echo
-echo "git status, predicted vs measured (medians of $RUNS interleaved pairs), ms; slowfs drvfs-9p --scale $SCALE"
-printf '%-22s %10s %10s %8s %10s %9s %8s %9s %10s %10s %8s %9s\n' repository predicted measured error \
-    check_ms "check/gs" probe_ms "probe/gs" pred_first first_gs error speedup
-for n in 1000 10000; do measure "local ext4, $n" "$WORK/local/repo-$n"; done
-for n in 1000 10000; do measure "slowfs, $n" "$WORK/mnt/repo-$n"; done
+echo "Predicted vs measured, slowfs drvfs-9p --scale $SCALE, medians of $RUNS interleaved pairs"
+python3 "$BENCH/accuracy.py" "$TOOL" "$WORK" "$RUNS" "$JOBS"

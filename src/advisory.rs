@@ -28,6 +28,10 @@ pub struct CachedResult {
     pub level: Level,
     /// The advisory line; empty when the verdict is `ok`.
     pub line: String,
+    /// From the hook's short cold measurement: never fails a run under `--fail-on`, and the
+    /// next full `check` replaces it.
+    #[serde(default)]
+    pub provisional: bool,
 }
 
 fn now_unix() -> u64 {
@@ -98,7 +102,13 @@ pub fn entry_for(report: &CheckReport, policy: &Policy) -> CachedResult {
         policy_digest: policy_digest(policy),
         created_unix: now_unix(),
         level: report.verdict.level,
-        line: advisory_line(report),
+        line: match advisory_line(report) {
+            line if report.verdict.provisional && !line.is_empty() => format!(
+                "{line} (provisional: a short measurement; `wsl-place check` makes the full one)"
+            ),
+            line => line,
+        },
+        provisional: report.verdict.provisional,
     }
 }
 
@@ -151,9 +161,11 @@ pub fn run(
         scan_budget: settings.scan_budget.min(COLD_SCAN_BUDGET),
         probe_budget: settings.probe_budget.min(COLD_PROBE_BUDGET),
         progress: false,
+        time_manager: false,
         ..settings.clone()
     };
-    let (report, policy) = check::measure(env, &cold, setting)?;
+    let (mut report, policy) = check::measure(env, &cold, setting, None)?;
+    report.verdict.provisional = true;
     let entry = entry_for(&report, &policy);
     store(env, &entry);
     Ok((entry, false))

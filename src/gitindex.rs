@@ -286,6 +286,8 @@ pub struct RootIndex {
     index: Index,
     /// The scanned root's place in the worktree, slash-terminated (empty at the top).
     prefix: Vec<u8>,
+    /// Top of the worktree, where git's exclude rules are rooted.
+    worktree: PathBuf,
 }
 
 impl RootIndex {
@@ -310,6 +312,76 @@ impl RootIndex {
         usable.then_some(u64::from(entry.stat.size))
     }
 
+    /// Git's walk of the tree below the root, from the index and git's own exclude rules
+    /// (`.gitignore` files as the index records them, `info/exclude`, `core.excludesFile`,
+    /// through gix): a directory that a rule excludes is never opened by git's untracked walk,
+    /// nor is anything below it, even when it holds tracked files (those are still `lstat`ed).
+    /// When the repository cannot be opened for its rules, every directory counts as walked.
+    pub fn git_walk(&self) -> GitWalk {
+        let state = self.index.state();
+        let repo = gix::open(&self.worktree).ok();
+        let mut excludes = repo.as_ref().and_then(|r| {
+            r.excludes(
+                state,
+                None,
+                gix::worktree::stack::state::ignore::Source::IdMapping,
+            )
+            .ok()
+        });
+        let mut walk = GitWalk::default();
+        // Directory (worktree-relative, no trailing slash) -> tracked files directly in it.
+        let mut dirs: std::collections::BTreeMap<&[u8], u64> = std::collections::BTreeMap::new();
+        let root = self.prefix.strip_suffix(b"/").unwrap_or(&self.prefix);
+        dirs.insert(root, 0);
+        for entry in state.entries() {
+            let on_disk = matches!(
+                entry.mode,
+                Mode::FILE | Mode::FILE_EXECUTABLE | Mode::SYMLINK
+            ) && entry.stage_raw() == 0
+                && !entry.flags.contains(Flags::SKIP_WORKTREE);
+            let path: &[u8] = entry.path(state).as_bytes();
+            if !on_disk || !path.starts_with(&self.prefix) {
+                continue;
+            }
+            walk.tracked += 1;
+            let size = u64::from(entry.stat.size);
+            walk.tracked_bytes += size;
+            if size > GIT_MMAP_ABOVE {
+                walk.mapped_bytes += size;
+            }
+            let parent = path.rfind_byte(b'/').map_or(&path[..0], |i| &path[..i]);
+            *dirs.entry(parent).or_default() += 1;
+            let mut dir = parent;
+            while let Some(i) = dir.rfind_byte(b'/') {
+                dir = &dir[..i];
+                if dir.len() < root.len() {
+                    break;
+                }
+                dirs.entry(dir).or_default();
+            }
+        }
+        let mut excluded: std::collections::HashSet<&[u8]> = std::collections::HashSet::new();
+        for (&dir, &files) in &dirs {
+            let parent = dir.rfind_byte(b'/').map_or(&dir[..0], |i| &dir[..i]);
+            let below_excluded = dir.len() > root.len() && excluded.contains(parent);
+            let is_excluded = below_excluded
+                || (dir.len() > root.len()
+                    && excludes.as_mut().is_some_and(|stack| {
+                        stack
+                            .at_entry(Path::new(OsStr::from_bytes(dir)), Some(Mode::DIR))
+                            .is_ok_and(|platform| platform.is_excluded())
+                    }));
+            if is_excluded {
+                excluded.insert(dir);
+                walk.ignored_dirs += 1;
+            } else {
+                walk.walked_dirs += 1;
+                walk.listed_tracked += files;
+            }
+        }
+        walk
+    }
+
     /// Up to `max` tracked paths relative to the root, as `tracked_sample` gives them.
     pub fn tracked_paths(&self, max: usize) -> Vec<PathBuf> {
         on_disk_paths(&self.index, &self.prefix, max)
@@ -323,7 +395,15 @@ pub fn read(repo: &Repo) -> Result<(IndexSummary, Option<RootIndex>), String> {
     };
     let prefix = index_prefix(&repo.prefix);
     let summary = summary_of(&index, &prefix);
-    Ok((summary, Some(RootIndex { index, prefix })))
+    let worktree = repo.worktree.clone();
+    Ok((
+        summary,
+        Some(RootIndex {
+            index,
+            prefix,
+            worktree,
+        }),
+    ))
 }
 
 /// Counts the index's entries and says what the count means.
@@ -395,6 +475,27 @@ fn on_disk_paths(index: &Index, prefix: &[u8], max: usize) -> Vec<PathBuf> {
         .into_iter()
         .map(|p| PathBuf::from(OsStr::from_bytes(p)))
         .collect()
+}
+
+/// Git reads a file of up to 32 KiB with one `read`, a larger one through `mmap`
+/// (object-file.c), whose pages a mount without a page cache serves one request at a time.
+pub const GIT_MMAP_ABOVE: u64 = 32 * 1024;
+
+/// Git's walk of the worktree as the index and the exclude rules describe it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct GitWalk {
+    /// Tracked files on disk below the root.
+    pub tracked: u64,
+    /// Tracked files in directories git's walk lists (not under an excluded directory).
+    pub listed_tracked: u64,
+    /// Directories holding tracked files that git's walk opens (the root included).
+    pub walked_dirs: u64,
+    /// Directories holding tracked files that `.gitignore`, `info/exclude` or
+    /// `core.excludesFile` exclude, or that sit below one: never opened.
+    pub ignored_dirs: u64,
+    pub tracked_bytes: u64,
+    /// Bytes in tracked files over `GIT_MMAP_ABOVE`.
+    pub mapped_bytes: u64,
 }
 
 /// `max` items at even strides over `items` (all of them when there are fewer).

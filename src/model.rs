@@ -14,7 +14,9 @@
 //! - An install or checkout is its file-system floor: create+write per file, mkdir per
 //!   directory, bandwidth for the bytes beyond 4 KiB per file; network and scripts are not in it.
 
+pub use crate::gitindex::GitWalk;
 use crate::gitindex::git_preload_threads;
+pub use crate::probe::manager::ManagerTiming;
 use crate::scan::ScanReport;
 use serde::Serialize;
 
@@ -36,8 +38,14 @@ pub const INDEX_BYTES_PER_ENTRY: f64 = 100.0;
 pub const CPU_US_PER_ENTRY: f64 = 0.7;
 /// CPU per listed worktree entry: the index lookup and the ignore rules.
 pub const CPU_US_PER_LISTED: f64 = 0.6;
-/// SHA-1 (collision-detecting) throughput, bytes per microsecond.
-pub const HASH_BYTES_PER_US: f64 = 500.0;
+/// SHA-1 (collision-detecting) throughput, bytes per microsecond, with reading the bytes from
+/// the page cache: fitted with the next one on the first `git status` after a copy of three
+/// real repositories (redis 1,623 files/15.5 MiB, whisper.cpp 1,880/35.4 MiB, git 4,831/46 MiB)
+/// on this project's 2-core ext4 machines (`bench/accuracy.sh`).
+pub const HASH_BYTES_PER_US: f64 = 300.0;
+/// CPU per re-hashed file beyond its calls: the attribute and filter lookups of
+/// `convert_to_git`, the blob header, the racy-clean checks and the refreshed entry.
+pub const REHASH_CPU_US_PER_FILE: f64 = 60.0;
 /// zlib inflate + hash throughput when checking files out, bytes per microsecond.
 pub const INFLATE_BYTES_PER_US: f64 = 200.0;
 /// CPU per checked-out file (object lookup, inflate set-up, index entry).
@@ -63,9 +71,23 @@ pub struct MountCosts {
     pub opendir_us: f64,
     pub mkdir_us: f64,
     pub write_mib_us: f64,
+    /// Mapping a 1 MiB file and touching its pages (0 when not measured).
+    pub read_mib_us: f64,
+    /// Serial `lstat` of a scratch file one level below an open directory: what an `lstat`
+    /// costs without the path walk that `lstat_us` (the repository's own files) includes.
+    pub scratch_lstat_us: f64,
+    /// How far the samples let the mean move, as a fraction of it (about two standard errors
+    /// of the dominant figures): the sampling part of a prediction's range.
+    pub sampling_error: f64,
 }
 
 impl MountCosts {
+    /// What walking from the repository's root to one of its files adds to any call on it:
+    /// a tracked file's `lstat` minus a scratch file's.
+    pub fn path_walk_us(&self) -> f64 {
+        (self.lstat_us - self.scratch_lstat_us).max(0.0)
+    }
+
     /// Wall-clock microseconds per `lstat` with `threads` threads: serial latency for one,
     /// else interpolated (log-log) between the measured thread counts, clamped at their ends.
     pub fn lstat_per_entry_us(&self, threads: usize) -> f64 {
@@ -123,6 +145,9 @@ pub enum InstallSource {
     /// The other dependency trees the scan counted (venv, vendor, ...).
     #[serde(rename = "dependency trees")]
     DependencyTrees,
+    /// What a package manager installed to be timed (`probe::manager`).
+    #[serde(rename = "sample")]
+    Sample,
 }
 
 impl InstallSource {
@@ -132,6 +157,7 @@ impl InstallSource {
             Self::NodeModules => "node_modules",
             Self::PackageLock => "package-lock.json",
             Self::DependencyTrees => "dependency trees",
+            Self::Sample => "sample",
         }
     }
 }
@@ -142,25 +168,36 @@ pub struct InstallFigures {
     pub files: u64,
     pub dirs: u64,
     pub bytes: u64,
+    /// Packages: from the lock file when there is one, else the files over an average package.
+    pub packages: u64,
+    /// `node_modules`, `dependency trees` or `package-lock.json` (an estimate per package).
     pub source: InstallSource,
 }
+
+/// Files of an average npm package (node_modules over its packages), when only files are known.
+pub const FILES_PER_INSTALLED_PACKAGE: u64 = 16;
 
 /// The repository as the model sees it: a small value, so the model is testable without a scan.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RepoFigures {
     /// Index entries (0 when this is not a git repository).
     pub tracked: u64,
-    /// Files and directories git's untracked walk visits: the tree minus dependency trees.
+    /// Files and directories git's untracked walk visits: the tree minus dependency trees and
+    /// minus what `.gitignore` excludes.
     pub worktree_files: u64,
     pub worktree_dirs: u64,
     pub worktree_bytes: u64,
+    /// Bytes of the tracked files as the index records them, and the part in files over 32 KiB
+    /// (which git maps rather than reads); None when the index gave no sizes.
+    pub tracked_bytes: Option<u64>,
+    pub mapped_bytes: u64,
     pub install: Option<InstallFigures>,
 }
 
 impl RepoFigures {
-    /// From the scan; `lock_packages` counts a package-lock.json when node_modules is absent;
-    /// `git_dir_files` are the files of a `.git` inside the root, which the scan counts in
-    /// `files` but git's walk never lists.
+    /// From the scan; `lock_packages` counts a package-lock.json (the install's packages, and
+    /// its files when node_modules is absent); `git_dir_files` are the files of a `.git` inside
+    /// the root, which the scan counts in `files` but git's walk never lists.
     pub fn from_scan(
         scan: &ScanReport,
         lock_packages: Option<u64>,
@@ -170,6 +207,7 @@ impl RepoFigures {
         let (dep_files, dep_dirs, dep_bytes) = deps.fold((0, 0, 0), |(f, d, b), t| {
             (f + t.files, d + t.dirs, b + t.bytes)
         });
+        let lock_packages = lock_packages.filter(|&p| p > 0);
         let install = if !scan.node_modules.is_empty() {
             let nm = scan.node_modules.iter().fold((0, 0, 0), |(f, d, b), t| {
                 (f + t.files, d + t.dirs, b + t.bytes)
@@ -178,13 +216,15 @@ impl RepoFigures {
                 files: nm.0,
                 dirs: nm.1,
                 bytes: nm.2,
+                packages: lock_packages.unwrap_or((nm.0 / FILES_PER_INSTALLED_PACKAGE).max(1)),
                 source: InstallSource::NodeModules,
             })
-        } else if let Some(packages) = lock_packages.filter(|&p| p > 0) {
+        } else if let Some(packages) = lock_packages {
             Some(InstallFigures {
                 files: packages * FILES_PER_PACKAGE,
                 dirs: packages * DIRS_PER_PACKAGE,
                 bytes: packages * BYTES_PER_PACKAGE,
+                packages,
                 source: InstallSource::PackageLock,
             })
         } else if dep_files > 0 {
@@ -192,6 +232,7 @@ impl RepoFigures {
                 files: dep_files,
                 dirs: dep_dirs,
                 bytes: dep_bytes,
+                packages: (dep_files / FILES_PER_INSTALLED_PACKAGE).max(1),
                 source: InstallSource::DependencyTrees,
             })
         } else {
@@ -206,23 +247,31 @@ impl RepoFigures {
                 .max(tracked),
             worktree_dirs: scan.dirs.saturating_sub(dep_dirs).max(1),
             worktree_bytes: scan.bytes.saturating_sub(dep_bytes),
+            tracked_bytes: None,
+            mapped_bytes: 0,
             install,
         }
     }
 
-    /// The index knows what the scan cannot separate: which directories hold tracked files
-    /// (the scan's count includes `.git`). A missing scan count of tracked files is filled in.
-    pub fn refine_with_index(&mut self, files: Option<u64>, dirs: Option<u64>) {
-        if let Some(files) = files {
-            self.tracked = self.tracked.max(files);
-            self.worktree_files = self.worktree_files.max(files);
-        }
-        if let Some(dirs) = dirs {
-            self.worktree_dirs = dirs;
+    /// The index knows what the scan cannot separate: which tracked files git's walk lists
+    /// and which directories it opens (those holding tracked files that `.gitignore` does not
+    /// exclude), and the sizes of the tracked files.
+    pub fn refine_with_index(&mut self, walk: &GitWalk) {
+        self.tracked = self.tracked.max(walk.tracked);
+        // Tracked files under an ignored directory are `lstat`ed but never listed.
+        let untracked = self.worktree_files.saturating_sub(self.tracked);
+        self.worktree_files = walk.listed_tracked + untracked;
+        self.worktree_dirs = walk.walked_dirs.max(1);
+        if walk.tracked_bytes > 0 {
+            self.tracked_bytes = Some(walk.tracked_bytes);
+            self.mapped_bytes = walk.mapped_bytes;
         }
     }
 
     fn tracked_bytes(&self) -> f64 {
+        if let Some(bytes) = self.tracked_bytes {
+            return bytes as f64;
+        }
         if self.worktree_files == 0 {
             return 0.0;
         }
@@ -287,22 +336,31 @@ pub fn git_status_pilot_ms(
         opendir_us: lstat_us,
         mkdir_us: lstat_us,
         write_mib_us: 0.0,
+        read_mib_us: 0.0,
+        scratch_lstat_us: lstat_us,
+        sampling_error: 0.0,
     };
     let repo = RepoFigures {
         tracked: entries,
         worktree_files: entries,
         worktree_dirs: dirs,
         worktree_bytes: 0,
+        tracked_bytes: None,
+        mapped_bytes: 0,
         install: None,
     };
     git_status_ms(&repo, &c, startup_ms)
 }
 
 /// The first `git status` after a copy: preload finds every entry changed, so the main thread
-/// `lstat`s each one again, re-reads and hashes it, serially; then the index is written back.
+/// `lstat`s each one again, opens it (walking its path again), `fstat`s it (about a scratch
+/// `lstat`), reads or maps it and hashes it, serially; then the index is written back.
 pub fn first_git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
     let entries = repo.tracked as f64;
-    let rehash_us = entries * (c.lstat_us + c.read_us) + repo.tracked_bytes() / HASH_BYTES_PER_US;
+    let per_file_us =
+        c.lstat_us + c.read_us + c.path_walk_us() + c.scratch_lstat_us + REHASH_CPU_US_PER_FILE;
+    let mapped_us = repo.mapped_bytes as f64 / MIB * c.read_mib_us;
+    let rehash_us = entries * per_file_us + repo.tracked_bytes() / HASH_BYTES_PER_US + mapped_us;
     // The lock git status takes anyway (in `git_status_ms`) now gets written and renamed.
     let index_write_us = entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
     git_status_ms(repo, c, startup_ms) + (rehash_us + index_write_us) / 1e3
@@ -320,33 +378,115 @@ pub fn checkout_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
     startup_ms + (GIT_FIXED_OPS * c.lstat_us + files_us + dirs_us + bytes_us + index_us) / 1e3
 }
 
-/// Recreating the dependency trees (warm package cache): create + write and an `lstat` per
-/// file, mkdir and an `lstat` per directory, bandwidth for the rest.
-pub fn install_ms(install: &InstallFigures, c: &MountCosts) -> f64 {
+/// Of the file-system floor of an install (below), the part a package manager waits for: npm
+/// issues its file calls from libuv's worker threads, so they overlap each other and its own
+/// CPU work. Fitted on real `npm install --offline` runs on the slowfs emulator (the 406-package
+/// express tree and a 168-package subset of it, drvfs-9p at scale 0.2), where the floor was
+/// 1.7x-2.2x the time the install added over ext4.
+pub const INSTALL_FS_SHARE: f64 = 0.5;
+/// One package's weight in a manager's own work, in files: resolving it from the lock file,
+/// reading its tarball from the cache, checking its integrity and placing it cost about as
+/// much as extracting 65 of its files (a two-sample fit of npm 11 on this project's machines:
+/// 15 ms per package and 0.23 ms per file).
+pub const FILES_PER_PACKAGE_WORK: f64 = 65.0;
+
+/// The file-system work of recreating a dependency tree (warm package cache) that the manager
+/// waits for: create + write and an `lstat` per file, mkdir and an `lstat` per directory,
+/// bandwidth for the rest, of which `INSTALL_FS_SHARE` is not overlapped.
+pub fn install_fs_ms(install: &InstallFigures, c: &MountCosts) -> f64 {
     let files = install.files as f64;
     let extra_bytes = (install.bytes as f64 - files * SMALL_FILE).max(0.0);
     let us = files * (c.create_us + c.lstat_us)
         + install.dirs as f64 * (c.mkdir_us + c.lstat_us)
         + extra_bytes / c.bytes_per_us();
-    us / 1e3
+    us / 1e3 * INSTALL_FS_SHARE
 }
 
-/// One prediction on both mounts.
+fn sample_of(timing: &ManagerTiming) -> InstallFigures {
+    InstallFigures {
+        files: timing.sample_files,
+        dirs: timing.sample_dirs,
+        bytes: timing.sample_bytes,
+        packages: timing.sample_packages,
+        source: InstallSource::Sample,
+    }
+}
+
+fn work_units(install: &InstallFigures) -> f64 {
+    install.packages as f64 + install.files as f64 / FILES_PER_PACKAGE_WORK
+}
+
+/// The manager's own work for `install`: its start-up plus the sample's per-unit cost (the
+/// sample's time less the start-up and less the file-system work it did on the baseline, as
+/// the model prices it) times the project's units.
+pub fn manager_work_ms(
+    timing: &ManagerTiming,
+    install: &InstallFigures,
+    baseline: Option<&MountCosts>,
+) -> f64 {
+    let sample = sample_of(timing);
+    let sample_fs = baseline.map_or(0.0, |c| install_fs_ms(&sample, c));
+    let units = work_units(&sample);
+    let per_unit = if units > 0.0 {
+        ((timing.sample_ms - timing.startup_ms - sample_fs) / units).max(0.0)
+    } else {
+        0.0
+    };
+    timing.startup_ms + per_unit * work_units(install)
+}
+
+/// A warm-cache reinstall: the manager's own work (the same on both mounts) plus the
+/// file-system work on this mount. Network is not counted.
+pub fn install_ms(install: &InstallFigures, c: &MountCosts, manager_ms: f64) -> f64 {
+    manager_ms + install_fs_ms(install, c)
+}
+
+/// How far each prediction may be off by the model's own fit, as a fraction (the accuracy
+/// bench's worst errors, rounded up): the model part of a prediction's range.
+pub const GIT_STATUS_FIT_ERROR: f64 = 0.2;
+pub const FIRST_STATUS_FIT_ERROR: f64 = 0.25;
+pub const INSTALL_FIT_ERROR: f64 = 0.25;
+pub const CHECKOUT_FIT_ERROR: f64 = 0.35;
+
+/// One prediction on both mounts, with the range the samples and the model's fit support.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Compared {
     pub current: f64,
     pub baseline: Option<f64>,
     /// current / baseline: how many times faster the baseline is.
     pub speedup: Option<f64>,
+    /// [low, high] of `current`, `baseline` and `speedup`.
+    pub current_range: [f64; 2],
+    pub baseline_range: Option<[f64; 2]>,
+    pub speedup_range: Option<[f64; 2]>,
+    /// Half-widths of the current and speedup ranges, as fractions of the values.
+    pub error: f64,
+    pub speedup_error: Option<f64>,
+}
+
+fn range(value: f64, error: f64) -> [f64; 2] {
+    [value * (1.0 - error).max(0.0), value * (1.0 + error)]
 }
 
 impl Compared {
-    fn new(current: f64, baseline: Option<f64>) -> Self {
-        let speedup = baseline.filter(|&b| b > 0.0).map(|b| current / b);
+    /// `fit` is the model's own error for this prediction; each side adds its sampling error.
+    fn new(current: (f64, &MountCosts), baseline: Option<(f64, &MountCosts)>, fit: f64) -> Self {
+        let error = fit.hypot(current.1.sampling_error);
+        let speedup = baseline
+            .filter(|&(b, _)| b > 0.0)
+            .map(|(b, _)| current.0 / b);
+        // Both sides share the model's structure; what differs between them is their samples.
+        let speedup_error =
+            baseline.map(|(_, c)| fit.hypot(current.1.sampling_error).hypot(c.sampling_error));
         Self {
-            current,
-            baseline,
+            current: current.0,
+            baseline: baseline.map(|(b, _)| b),
             speedup,
+            current_range: range(current.0, error),
+            baseline_range: baseline.map(|(b, c)| range(b, fit.hypot(c.sampling_error))),
+            speedup_range: speedup.zip(speedup_error).map(|(s, e)| range(s, e)),
+            error,
+            speedup_error,
         }
     }
 }
@@ -362,6 +502,10 @@ pub struct Prediction {
     pub git_status_fsmonitor_ms: Option<f64>,
     /// None when there is nothing to install (no dependency tree, no package-lock.json).
     pub install_ms: Option<Compared>,
+    /// The package manager's own part of `install_ms` (the same on both mounts), and how it
+    /// was timed; None when there is nothing to install.
+    pub install_manager_ms: Option<f64>,
+    pub install_manager: Option<ManagerTiming>,
     pub checkout_ms: Compared,
     /// What the predictions were computed from.
     pub inputs: RepoFigures,
@@ -372,14 +516,33 @@ pub fn predict(
     current: &MountCosts,
     baseline: Option<&MountCosts>,
     startup_ms: f64,
+    manager: Option<&ManagerTiming>,
 ) -> Prediction {
-    let both = |f: &dyn Fn(&MountCosts) -> f64| Compared::new(f(current), baseline.map(f));
+    let both = |f: &dyn Fn(&MountCosts) -> f64, fit: f64| {
+        Compared::new((f(current), current), baseline.map(|b| (f(b), b)), fit)
+    };
+    let manager_ms = repo
+        .install
+        .as_ref()
+        .map(|i| manager.map_or(0.0, |t| manager_work_ms(t, i, baseline)));
     Prediction {
-        git_status_ms: both(&|c| git_status_ms(repo, c, startup_ms)),
-        first_git_status_ms: both(&|c| first_git_status_ms(repo, c, startup_ms)),
+        git_status_ms: both(
+            &|c| git_status_ms(repo, c, startup_ms),
+            GIT_STATUS_FIT_ERROR,
+        ),
+        first_git_status_ms: both(
+            &|c| first_git_status_ms(repo, c, startup_ms),
+            FIRST_STATUS_FIT_ERROR,
+        ),
+        install_ms: repo
+            .install
+            .as_ref()
+            .zip(manager_ms)
+            .map(|(i, m)| both(&|c| install_ms(i, c, m), INSTALL_FIT_ERROR)),
         git_status_fsmonitor_ms: None,
-        install_ms: repo.install.as_ref().map(|i| both(&|c| install_ms(i, c))),
-        checkout_ms: both(&|c| checkout_ms(repo, c, startup_ms)),
+        install_manager_ms: manager_ms,
+        install_manager: manager.cloned(),
+        checkout_ms: both(&|c| checkout_ms(repo, c, startup_ms), CHECKOUT_FIT_ERROR),
         inputs: repo.clone(),
     }
 }
@@ -420,6 +583,9 @@ mod tests {
             opendir_us: 3.0,
             mkdir_us: 8.0,
             write_mib_us: 500.0,
+            read_mib_us: 100.0,
+            scratch_lstat_us: 1.0,
+            sampling_error: 0.0,
         }
     }
 
@@ -434,6 +600,9 @@ mod tests {
             opendir_us: 2000.0,
             mkdir_us: 10_000.0,
             write_mib_us: 40_000.0,
+            read_mib_us: 2000.0,
+            scratch_lstat_us: 400.0,
+            sampling_error: 0.1,
         }
     }
 
@@ -444,6 +613,8 @@ mod tests {
             worktree_files: 100_000,
             worktree_dirs: 8_000,
             worktree_bytes: 400_000_000,
+            tracked_bytes: None,
+            mapped_bytes: 0,
             install: None,
         };
         let plain = git_status_ms(&repo, &local(), 1.5);
@@ -463,6 +634,8 @@ mod tests {
             worktree_files: files,
             worktree_dirs: dirs,
             worktree_bytes: files * 4096,
+            tracked_bytes: None,
+            mapped_bytes: 0,
             install: None,
         }
     }
@@ -553,11 +726,72 @@ mod tests {
         let r = repo(1000, 1000, 10);
         let c = slow();
         let extra = first_git_status_ms(&r, &c, 0.0) - git_status_ms(&r, &c, 0.0);
-        let want = (1000.0 * (1000.0 + 3000.0)
+        // lstat, read, the path walk again (1000 - 400), an fstat (a scratch lstat), CPU.
+        let per_file = 1000.0 + 3000.0 + 600.0 + 400.0 + REHASH_CPU_US_PER_FILE;
+        let want = (1000.0 * per_file
             + 1000.0 * 4096.0 / HASH_BYTES_PER_US
             + 100_000.0 / (MIB / 40_000.0))
             / 1e3;
         assert!((extra - want).abs() < 1e-9, "{extra} vs {want}");
+        // Files over 32 KiB are mapped: each MiB of them costs a mapped read on the mount.
+        let big = RepoFigures {
+            tracked_bytes: Some(1000 * 4096 + 8 * 1_048_576),
+            mapped_bytes: 8 * 1_048_576,
+            ..r.clone()
+        };
+        let more = first_git_status_ms(&big, &c, 0.0) - first_git_status_ms(&r, &c, 0.0);
+        let want = (8.0 * 2000.0 + 8.0 * MIB / HASH_BYTES_PER_US) / 1e3;
+        assert!((more - want).abs() < 1e-6, "{more} vs {want}");
+    }
+
+    fn timing(startup_ms: f64, sample_ms: f64) -> ManagerTiming {
+        ManagerTiming {
+            manager: "npm".into(),
+            version: "11".into(),
+            startup_ms,
+            sample_ms,
+            sample_packages: 60,
+            sample_files: 650,
+            sample_dirs: 0,
+            sample_bytes: 0,
+            source: "measured".into(),
+        }
+    }
+
+    #[test]
+    fn install_is_the_managers_work_plus_the_mounts_share() {
+        let i = InstallFigures {
+            files: 6500,
+            dirs: 0,
+            bytes: 0,
+            packages: 400,
+            source: "node_modules",
+        };
+        // 70 units in the sample (60 packages + 650 files / 65): 10 ms each past start-up.
+        let t = timing(300.0, 1000.0);
+        let manager = manager_work_ms(&t, &i, None);
+        assert!((manager - (300.0 + 10.0 * 500.0)).abs() < 1e-6, "{manager}");
+        // The sample's own file-system work on the baseline is not the manager's.
+        let c = slow();
+        assert!(manager_work_ms(&t, &i, Some(&c)) < manager);
+        let fs = install_fs_ms(&i, &c);
+        assert!((fs - 6500.0 * 16_000.0 / 1e3 * INSTALL_FS_SHARE).abs() < 1e-6);
+        assert!((install_ms(&i, &c, manager) - (manager + fs)).abs() < 1e-9);
+        // The manager's part is paid on both sides, so it caps the speedup.
+        let on_local = manager_work_ms(&t, &i, Some(&local()));
+        let p = predict(
+            &RepoFigures {
+                install: Some(i),
+                ..repo(10, 10, 1)
+            },
+            &c,
+            Some(&local()),
+            1.0,
+            Some(&t),
+        );
+        let install = p.install_ms.unwrap();
+        assert!(install.speedup.unwrap() < install.current / on_local);
+        assert_eq!(p.install_manager_ms, Some(on_local));
     }
 
     #[test]
@@ -566,11 +800,13 @@ mod tests {
             files: 1000,
             dirs: 100,
             bytes: 1000 * 4096 + 10 * 1_048_576,
+            packages: 60,
             source: InstallSource::NodeModules,
         };
         let c = slow();
-        let got = install_ms(&i, &c);
-        let want = (1000.0 * 16_000.0 + 100.0 * 11_000.0 + 10.0 * 40_000.0) / 1e3;
+        let got = install_ms(&i, &c, 0.0);
+        let want =
+            (1000.0 * 16_000.0 + 100.0 * 11_000.0 + 10.0 * 40_000.0) / 1e3 * INSTALL_FS_SHARE;
         assert!((got - want).abs() < 1e-6, "{got} vs {want}");
         let r = repo(1000, 1000, 10);
         assert!(checkout_ms(&r, &c, 0.0) > 1000.0 * 15.0);
@@ -584,15 +820,23 @@ mod tests {
                 files: 10,
                 dirs: 1,
                 bytes: 100,
+                packages: 1,
                 source: InstallSource::PackageLock,
             }),
             ..repo(1000, 1200, 50)
         };
-        let p = predict(&r, &slow(), Some(&local()), 1.5);
+        let p = predict(&r, &slow(), Some(&local()), 1.5, None);
         let s = &p.git_status_ms;
         assert_eq!(s.speedup, Some(s.current / s.baseline.unwrap()));
         assert!(p.install_ms.as_ref().unwrap().speedup.unwrap() > 100.0);
-        let alone = predict(&r, &slow(), None, 1.5);
+        // The range: the model's fit and the slow side's sampling error, both ways.
+        let e = GIT_STATUS_FIT_ERROR.hypot(0.1);
+        assert!((s.error - e).abs() < 1e-12);
+        assert!((s.current_range[0] - s.current * (1.0 - e)).abs() < 1e-9);
+        assert!((s.current_range[1] - s.current * (1.0 + e)).abs() < 1e-9);
+        let sr = s.speedup_range.unwrap();
+        assert!(sr[0] < s.speedup.unwrap() && s.speedup.unwrap() < sr[1]);
+        let alone = predict(&r, &slow(), None, 1.5, None);
         assert_eq!(alone.checkout_ms.baseline, None);
         assert_eq!(alone.checkout_ms.speedup, None);
     }
@@ -636,8 +880,31 @@ mod tests {
             ..ScanReport::default()
         };
         let mut r = RepoFigures::from_scan(&bare, Some(3), None);
-        r.refine_with_index(Some(40), Some(7));
+        r.refine_with_index(&GitWalk {
+            tracked: 40,
+            listed_tracked: 40,
+            walked_dirs: 7,
+            ..GitWalk::default()
+        });
         assert_eq!((r.tracked, r.worktree_files, r.worktree_dirs), (40, 40, 7));
+        // Tracked files under an ignored directory are lstat'ed, but neither they nor their
+        // directories are walked.
+        let mut ignored = RepoFigures::from_scan(&bare, None, None);
+        ignored.refine_with_index(&GitWalk {
+            tracked: 20_000,
+            listed_tracked: 400,
+            walked_dirs: 30,
+            ignored_dirs: 3000,
+            ..GitWalk::default()
+        });
+        assert_eq!(
+            (
+                ignored.tracked,
+                ignored.worktree_files,
+                ignored.worktree_dirs
+            ),
+            (20_000, 400, 30)
+        );
         assert_eq!(r.install.unwrap().files, 3 * FILES_PER_PACKAGE);
         assert!(RepoFigures::from_scan(&bare, None, None).install.is_none());
     }

@@ -6,11 +6,15 @@ use crate::mounts::MountKind;
 use serde::Serialize;
 use std::path::PathBuf;
 
-/// A predicted duration here and on the baseline.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+/// A predicted duration here and on the baseline, with how far each figure may be off.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Pair {
     pub current: f64,
     pub baseline: f64,
+    /// Half-width of the range of `current`, as a fraction of it (0: exact).
+    pub error: f64,
+    /// Half-width of the range of the speedup, as a fraction of it.
+    pub speedup_error: f64,
 }
 
 impl Pair {

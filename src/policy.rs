@@ -330,6 +330,8 @@ pub enum Rule {
     Install,
     Wsl1,
     Ignored,
+    /// The last verdict, kept because this run's ranges still support it.
+    Kept,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -344,18 +346,119 @@ pub struct Verdict {
     pub level: Level,
     pub reasons: Vec<Reason>,
     pub advice: Vec<Advice>,
+    /// `firm` when every figure's whole range gives the same level; `near-threshold` when the
+    /// ranges straddle a threshold (then `levels` holds more than one level).
+    pub confidence: Confidence,
+    /// The lowest and highest level the ranges of the predictions support.
+    pub levels: [Level; 2],
+    /// The level is the previous check's, kept because this run's ranges still support it:
+    /// noise does not flip a verdict.
+    pub kept_previous: bool,
+    /// From the hook's short cold measurement: replaced by the next full `check`, and never
+    /// fails a run under `--fail-on`.
+    pub provisional: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Confidence {
+    Firm,
+    NearThreshold,
+}
+
+impl Confidence {
+    /// Firm when the lowest and highest supported levels are the same.
+    fn of([low, high]: [Level; 2]) -> Self {
+        if low == high {
+            Confidence::Firm
+        } else {
+            Confidence::NearThreshold
+        }
+    }
+}
+
+impl Verdict {
+    fn plain(level: Level, reasons: Vec<Reason>, advice: Vec<Advice>) -> Self {
+        Self {
+            level,
+            reasons,
+            advice,
+            confidence: Confidence::Firm,
+            levels: [level, level],
+            kept_previous: false,
+            provisional: false,
+        }
+    }
+}
+
+/// The level one predicted pair reaches under a pair of thresholds.
+fn level_of(current: f64, speedup: f64, t: &Thresholds, advise_ms: f64, move_ms: f64) -> Level {
+    if current >= move_ms && speedup >= t.move_speedup {
+        Level::Move
+    } else if current >= advise_ms && speedup >= t.advise_speedup {
+        Level::Advise
+    } else {
+        Level::Ok
+    }
+}
+
+/// The levels at the low end, the middle and the high end of a pair's ranges.
+fn levels_of(pair: &Pair, t: &Thresholds, advise_ms: f64, move_ms: f64) -> [Level; 3] {
+    let speedup = pair.speedup();
+    let at = |k: f64, ks: f64| level_of(pair.current * k, speedup * ks, t, advise_ms, move_ms);
+    [
+        at(1.0 - pair.error, 1.0 - pair.speedup_error),
+        at(1.0, 1.0),
+        at(1.0 + pair.error, 1.0 + pair.speedup_error),
+    ]
 }
 
 fn ms(value: f64) -> String {
     crate::units::duration_ms(value)
 }
 
-/// Applies `policy` to `observations`.
+/// The previous level, when the ranges (`levels`, lowest and highest) support it and the middle
+/// of the ranges would say otherwise; the reasons then carry it.
+fn keep_previous(
+    reasons: &mut Vec<Reason>,
+    [low, high]: [Level; 2],
+    previous: Option<Level>,
+) -> Option<Level> {
+    let middle = reasons.iter().map(|r| r.level).max().unwrap_or(Level::Ok);
+    let kept = previous.filter(|&p| p != middle && p >= low && p <= high)?;
+    for reason in reasons.iter_mut() {
+        reason.level = reason.level.min(kept);
+    }
+    reasons.push(Reason {
+        level: kept,
+        rule: Rule::Kept,
+        message: format!(
+            "the last check said {}; this run's ranges reach from {} to {}, so it stands",
+            kept.as_str(),
+            low.as_str(),
+            high.as_str()
+        ),
+    });
+    Some(kept)
+}
+
+/// Applies `policy` to `observations`, with no earlier verdict to keep.
 pub fn evaluate(policy: &Policy, observations: &Observations) -> Verdict {
+    evaluate_after(policy, observations, None)
+}
+
+/// Applies `policy` to `observations`. The level is decided on the ranges of the predictions:
+/// where they straddle a threshold, `previous` (the last verdict for this repository, mount and
+/// policy) is kept if they support it, else the middle of the ranges decides.
+pub fn evaluate_after(
+    policy: &Policy,
+    observations: &Observations,
+    previous: Option<Level>,
+) -> Verdict {
     if policy.is_ignored(&observations.path, observations.home.as_deref()) {
-        return Verdict {
-            level: Level::Ok,
-            reasons: vec![Reason {
+        return Verdict::plain(
+            Level::Ok,
+            vec![Reason {
                 level: Level::Ok,
                 rule: Rule::Ignored,
                 message: format!(
@@ -363,8 +466,8 @@ pub fn evaluate(policy: &Policy, observations: &Observations) -> Verdict {
                     observations.path.display()
                 ),
             }],
-            advice: Vec::new(),
-        };
+            Vec::new(),
+        );
     }
     let thresholds = &policy.thresholds;
     let measured = observations.git_status_ms.is_some() || observations.install_ms.is_some();
@@ -386,21 +489,26 @@ pub fn evaluate(policy: &Policy, observations: &Observations) -> Verdict {
             message: format!("the repository is on {} ({kind})", kind.describe()),
         });
     }
+    let (mut low, mut high) = (
+        kind_level.unwrap_or(Level::Ok),
+        kind_level.unwrap_or(Level::Ok),
+    );
     let mut rate = |rule: Rule, what: &str, pair: Pair, advise_ms: f64, move_ms: f64| {
         let speedup = pair.speedup();
-        let level = if pair.current >= move_ms && speedup >= thresholds.move_speedup {
-            Level::Move
-        } else if pair.current >= advise_ms && speedup >= thresholds.advise_speedup {
-            Level::Advise
-        } else {
+        let [at_low, level, at_high] = levels_of(&pair, thresholds, advise_ms, move_ms);
+        low = low.max(at_low);
+        high = high.max(at_high);
+        if level == Level::Ok {
             return;
-        };
+        }
         reasons.push(Reason {
             level,
             rule,
             message: format!(
-                "{what} is predicted at {} here and {} on the Linux disk ({:.0}x faster)",
+                "{what} is predicted at {} ({}-{}) here and {} on the Linux disk ({:.0}x faster)",
                 ms(pair.current),
+                ms(pair.current * (1.0 - pair.error).max(0.0)),
+                ms(pair.current * (1.0 + pair.error)),
                 ms(pair.baseline),
                 speedup
             ),
@@ -429,7 +537,8 @@ pub fn evaluate(policy: &Policy, observations: &Observations) -> Verdict {
     if let Some(reason) = wsl1_reason(thresholds, observations, &reasons) {
         reasons.push(reason);
     }
-    let level = reasons.iter().map(|r| r.level).max().unwrap_or(Level::Ok);
+    let kept = keep_previous(&mut reasons, [low, high], previous);
+    let level = kept.unwrap_or_else(|| reasons.iter().map(|r| r.level).max().unwrap_or(Level::Ok));
     let advice = advice::for_observations(
         observations,
         advice::Judgement {
@@ -439,9 +548,10 @@ pub fn evaluate(policy: &Policy, observations: &Observations) -> Verdict {
         },
     );
     Verdict {
-        level,
-        reasons,
-        advice,
+        confidence: Confidence::of([low, high]),
+        levels: [low, high],
+        kept_previous: kept.is_some(),
+        ..Verdict::plain(level, reasons, advice)
     }
 }
 
@@ -491,9 +601,58 @@ mod tests {
 
     fn with_git_status(kind: MountKind, current: f64, baseline: f64) -> Observations {
         Observations {
-            git_status_ms: Some(Pair { current, baseline }),
+            git_status_ms: Some(Pair {
+                current,
+                baseline,
+                ..Pair::default()
+            }),
             ..observations(kind)
         }
+    }
+
+    #[test]
+    fn a_range_across_a_threshold_keeps_the_last_verdict_and_says_so() {
+        let policy = Policy::default();
+        // 900 ms, +-30%: the range (630-1170 ms) straddles the 800 ms move threshold.
+        let near = Observations {
+            git_status_ms: Some(Pair {
+                current: 900.0,
+                baseline: 9.0,
+                error: 0.3,
+                speedup_error: 0.4,
+            }),
+            ..observations(MountKind::WslDrvfs9p)
+        };
+        let first = evaluate(&policy, &near);
+        assert_eq!(first.level, Level::Move);
+        assert_eq!(first.confidence, Confidence::NearThreshold);
+        assert_eq!(first.levels, [Level::Advise, Level::Move]);
+        // A later run a little below the threshold keeps `move`; one from `advise` keeps that.
+        let below = Observations {
+            git_status_ms: Some(Pair {
+                current: 780.0,
+                ..near.git_status_ms.unwrap()
+            }),
+            ..near.clone()
+        };
+        let kept = evaluate_after(&policy, &below, Some(Level::Move));
+        assert_eq!((kept.level, kept.kept_previous), (Level::Move, true));
+        assert!(kept.reasons.iter().any(|r| r.rule == Rule::Kept));
+        assert_eq!(
+            evaluate_after(&policy, &near, Some(Level::Advise)).level,
+            Level::Advise
+        );
+        // A previous level the range does not support is not kept.
+        let far = Observations {
+            git_status_ms: Some(Pair {
+                current: 5000.0,
+                ..near.git_status_ms.unwrap()
+            }),
+            ..near.clone()
+        };
+        let moved = evaluate_after(&policy, &far, Some(Level::Advise));
+        assert_eq!((moved.level, moved.kept_previous), (Level::Move, false));
+        assert_eq!(moved.confidence, Confidence::Firm);
     }
 
     #[test]
@@ -583,6 +742,7 @@ mod tests {
             install_ms: Some(Pair {
                 current: 400_000.0,
                 baseline: 9_000.0,
+                ..Pair::default()
             }),
             ..observations(MountKind::Local)
         };

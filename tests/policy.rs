@@ -299,9 +299,25 @@ fn advisory_reuses_the_cache_and_is_quiet_when_ok() {
         String::from_utf8_lossy(&second.stdout),
         "wsl-place: advise: CACHED\n"
     );
-    assert_eq!(second.status.code(), Some(1), "--fail-on still applies");
+    // The cold run's answer was a short measurement: provisional, it never blocks a commit.
+    assert_eq!(entry["provisional"], Value::Bool(true));
+    assert_eq!(
+        second.status.code(),
+        Some(0),
+        "a provisional answer never fails"
+    );
     // A loose bound that only a cache miss with a full measurement could break.
     assert!(elapsed.as_millis() < 1000, "advisory took {elapsed:?}");
+    // What a full check leaves behind is not provisional, and --fail-on applies to it.
+    entry["provisional"] = Value::Bool(false);
+    fs::write(&cache_file, serde_json::to_vec(&entry).unwrap()).unwrap();
+    let fourth = proc
+        .command(Some("Ubuntu"))
+        .args(["check", "--advisory", "--fail-on", "advise"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert_eq!(fourth.status.code(), Some(1), "--fail-on still applies");
 
     // An expired entry is measured again.
     entry["created_unix"] = Value::from(0);

@@ -9,7 +9,7 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::Command as Std;
 use std::time::Duration;
-use support::gitrepo::files_repo;
+use support::gitrepo::{files_repo, git, write};
 use support::{Mount, SlowFs};
 
 fn leftovers(dir: &Path) -> Vec<String> {
@@ -353,4 +353,48 @@ fn ctrl_c_removes_the_scratch_folder() {
     );
     assert!(leftovers(slow.mountpoint()).is_empty());
     assert!(leftovers(&backing).is_empty());
+}
+
+#[test]
+fn git_walk_skips_ignored_directories_even_when_they_hold_tracked_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    for file in ["src/a.c", "src/b/c.c", "docs/x.md", "notes/n.txt"] {
+        write(&repo.join(file), b"text\n");
+    }
+    for i in 0..5 {
+        write(
+            &repo.join(format!("vendor/p{i}/index.js")),
+            b"module.exports = 1;\n",
+        );
+    }
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "init"]);
+    // Ignored after they were committed: still tracked, so git lstats them, but its walk
+    // never opens the directories. Three sources of rules: .gitignore, info/exclude and
+    // core.excludesFile.
+    write(&repo.join(".gitignore"), b"vendor/\n");
+    write(&repo.join(".git/info/exclude"), b"docs/\n");
+    write(&tmp.path().join("global-ignore"), b"notes/\n");
+    let global = tmp.path().join("global-ignore");
+    git(
+        &repo,
+        &["config", "core.excludesFile", global.to_str().unwrap()],
+    );
+    git(&repo, &["add", ".gitignore"]);
+    git(&repo, &["commit", "-q", "-m", "ignore"]);
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+
+    let v = check_json(&repo, &home, &[]);
+    let walk = &v["probe"]["git_walk"];
+    assert_eq!(walk["tracked"], 10, "{walk:#}");
+    // The root, src and src/b; vendor and its five packages, docs and notes are never opened.
+    assert_eq!(walk["walked_dirs"], 3, "{walk:#}");
+    assert_eq!(walk["ignored_dirs"], 8, "{walk:#}");
+    assert_eq!(walk["listed_tracked"], 3, "{walk:#}");
+    let inputs = &v["predict"]["inputs"];
+    assert_eq!(inputs["tracked"], 10, "{inputs:#}");
+    assert_eq!(inputs["worktree_dirs"], 3, "{inputs:#}");
 }

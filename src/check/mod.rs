@@ -7,7 +7,7 @@ use crate::gitsettings;
 use crate::host::{GitFacts, GitVersion, HostEnv};
 use crate::location::{self, Location, MountTable};
 use crate::observations::Context;
-use crate::policy::{self, Observations, Pair, Policy, PolicySource, Verdict};
+use crate::policy::{self, Level, Observations, Pair, Policy, PolicySource, Verdict};
 use crate::scan::{self, ScanOptions, ScanReport};
 use crate::{model, probe};
 use serde::Serialize;
@@ -54,6 +54,9 @@ pub struct Settings {
     pub baseline: Option<PathBuf>,
     /// Show the scan's progress on the terminal.
     pub progress: bool,
+    /// Time the package manager when no cached timing exists (about a second, once per machine
+    /// and manager version); false in the hook's short measurement, which estimates it.
+    pub time_manager: bool,
 }
 
 /// Where the repository is and which policy judges it: what every check starts from. The mount
@@ -86,14 +89,16 @@ pub fn run(
     policy_file: Option<&Path>,
 ) -> Result<(CheckReport, Policy)> {
     let setting = prepare(env, &settings.path, policy_file)?;
-    measure(env, settings, setting)
+    measure(env, settings, setting, None)
 }
 
-/// Scans, probes, predicts and decides for an already prepared setting.
+/// Scans, probes, predicts and decides for an already prepared setting; `previous` is the last
+/// verdict for this place and policy, kept while this run's ranges still support it.
 pub fn measure(
     env: &HostEnv,
     settings: &Settings,
     setting: Setting,
+    previous: Option<Level>,
 ) -> Result<(CheckReport, Policy)> {
     let Setting {
         table,
@@ -135,7 +140,7 @@ pub fn measure(
     let mut observations = observe(env, &location, &scan, probe.as_ref(), predict.as_ref());
     observations.context = context(&location, &git, observations.git.as_ref());
     observations.context.repositories_below = repositories_below;
-    let verdict = policy::evaluate(&policy, &observations);
+    let verdict = policy::evaluate_after(&policy, &observations, previous);
     let report = CheckReport {
         schema: SCHEMA_VERSION,
         location,
@@ -214,6 +219,8 @@ fn pair(compared: &model::Compared) -> Option<Pair> {
     compared.baseline.map(|baseline| Pair {
         current: compared.current,
         baseline,
+        error: compared.error,
+        speedup_error: compared.speedup_error.unwrap_or(compared.error),
     })
 }
 
@@ -244,7 +251,10 @@ fn observe(
         git_status_ms: predict.and_then(|p| pair(&p.git_status_ms)),
         install_ms: predict.and_then(|p| p.install_ms.as_ref().and_then(pair)),
         tracked: scan.tracked,
-        dirs: scan.dirs,
+        // The directories git's walk opens (what `core.untrackedCache` saves), when known.
+        dirs: probes
+            .and_then(|p| p.git_walk.as_ref())
+            .map_or(scan.dirs, |w| w.walked_dirs),
         git: gitsettings::read(&location.paths.linux),
         baseline_problem,
         context: Context::default(),

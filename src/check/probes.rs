@@ -9,7 +9,7 @@ use crate::interrupt;
 use crate::location::{self, Location, MountTable};
 use crate::model::{self, MountCosts, Prediction, RepoFigures};
 use crate::mounts::{MountEntry, MountKind};
-use crate::probe::{self, ProbeReport, ProbeSet, Target, Tracked, mount_of};
+use crate::probe::{self, OpStats, ProbeReport, ProbeSet, Target, Tracked, manager, mount_of};
 use crate::scan::ScanReport;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -143,6 +143,7 @@ pub fn for_check(
     let baseline = choose_baseline(env, settings, table, current_mount)?;
     let budget = settings.probe_budget;
     let tracked = Tracked::from_index(index);
+    let git_walk = index.map(RootIndex::git_walk);
     let threads = tracked.git_threads();
     let target = Target {
         dir: root,
@@ -158,6 +159,7 @@ pub fn for_check(
         .shape
         .zip(current.tracked_lstat.as_ref())
         .map(|((files, dirs), lstat)| {
+            let dirs = git_walk.as_ref().map_or(dirs, |w| w.walked_dirs);
             let parallel = current
                 .parallel_lstat
                 .iter()
@@ -183,6 +185,10 @@ pub fn for_check(
         Baseline::None("interrupted".to_string())
     } else {
         baseline
+    };
+    let scratch_dir = match &baseline {
+        Baseline::Probe(dir, _) | Baseline::Same(dir, _) => Some(dir.clone()),
+        Baseline::None(_) => None,
     };
     let (baseline, baseline_note, same, label) = match baseline {
         Baseline::Probe(dir, mount) => {
@@ -219,7 +225,17 @@ pub fn for_check(
         baseline_label: label,
         git_startup_ms: startup,
         index_files: tracked.shape.map(|s| s.0),
-        index_dirs: tracked.shape.map(|s| s.1),
+        index_dirs: git_walk
+            .as_ref()
+            .map(|w| w.walked_dirs)
+            .or(tracked.shape.map(|s| s.1)),
+        manager: manager::timing(
+            env,
+            root,
+            scratch_dir.as_deref(),
+            settings.time_manager && !interrupt::requested(),
+        ),
+        git_walk,
         elapsed_ms: start.elapsed().as_millis() as u64,
     })
 }
@@ -229,19 +245,23 @@ pub fn for_check(
 pub fn predict(scan: &ScanReport, probes: &ProbeSet, root: &Path) -> Option<Prediction> {
     let current = mount_costs(&probes.current)?;
     let baseline = probes.baseline.as_ref().and_then(mount_costs);
-    let lock = if scan.node_modules.is_empty() {
-        std::fs::read_to_string(root.join("package-lock.json"))
-            .ok()
-            .and_then(|text| model::lock_packages(&text))
-    } else {
-        None
-    };
+    let lock = std::fs::read_to_string(root.join("package-lock.json"))
+        .ok()
+        .and_then(|text| model::lock_packages(&text));
     let startup = probes.git_startup_ms.unwrap_or(model::GIT_STARTUP_MS);
     // Files inside `.git` are not worktree files git status would look at.
     let git_dir_files = scan.git.as_ref().and_then(|g| g.git_dir_files);
     let mut repo = RepoFigures::from_scan(scan, lock, git_dir_files);
-    repo.refine_with_index(probes.index_files, probes.index_dirs);
-    Some(model::predict(&repo, &current, baseline.as_ref(), startup))
+    if let Some(walk) = &probes.git_walk {
+        repo.refine_with_index(walk);
+    }
+    Some(model::predict(
+        &repo,
+        &current,
+        baseline.as_ref(),
+        startup,
+        probes.manager.as_ref(),
+    ))
 }
 
 /// Means, not medians: git's wall time is a sum of many calls, and a sum is N x mean,
@@ -265,7 +285,21 @@ pub fn mount_costs(p: &ProbeReport) -> Option<MountCosts> {
         opendir_us: ops.opendir.trimmed_mean_us,
         mkdir_us: ops.mkdir.trimmed_mean_us,
         write_mib_us: ops.write_mib.trimmed_mean_us,
+        read_mib_us: ops.read_mib.trimmed_mean_us,
+        scratch_lstat_us: ops.lstat.trimmed_mean_us,
+        sampling_error: sampling_error(&[p.lstat_stats()?, &ops.create, &ops.read]),
     })
+}
+
+/// About two standard errors of the mean, as a fraction of it, for the worst of `stats`: the
+/// standard deviation taken from the p10-p90 spread (2.56 of them for a normal spread).
+fn sampling_error(stats: &[&OpStats]) -> f64 {
+    stats
+        .iter()
+        .filter(|s| s.samples > 0 && s.median_us > 0.0)
+        .map(|s| 2.0 * (s.p90_us - s.p10_us) / 2.56 / s.median_us / (s.samples as f64).sqrt())
+        .fold(0.0, f64::max)
+        .min(1.0)
 }
 
 #[cfg(test)]

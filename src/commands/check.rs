@@ -35,6 +35,7 @@ impl Settings {
                 probe_budget: Duration::from_millis(args.probe_budget_ms),
                 baseline: args.baseline.clone(),
                 progress: !args.quiet && terminal.live,
+                time_manager: true,
             },
             advisory: args.advisory,
             fail_at: fail_at(args.fail_on),
@@ -75,7 +76,14 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
         path: super::whole_repository(&settings.check.path, settings.quiet, "checking")?,
         ..settings.check.clone()
     };
-    let checked = check::run(env, &check, settings.policy.as_deref());
+    // The last verdict here (the hook's provisional one included) is kept while this run's
+    // ranges still support it, so noise does not flip it; this run's verdict replaces it.
+    let checked =
+        check::prepare(env, &check.path, settings.policy.as_deref()).and_then(|setting| {
+            let previous =
+                advisory::load_valid(env, &setting.location, &setting.policy).map(|e| e.level);
+            check::measure(env, &check, setting, previous)
+        });
     interrupt::check(INTERRUPTED)?;
     let (report, policy) = checked?;
     advisory::store(env, &advisory::entry_for(&report, &policy));
@@ -98,6 +106,10 @@ fn run_advisory(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
         CheckFormat::Json => super::print(&report::to_json(&entry)?)?,
         _ if !entry.line.is_empty() => super::print(&format!("{}\n", entry.line))?,
         _ => {}
+    }
+    // A provisional answer (the short cold measurement) never blocks a commit.
+    if entry.provisional {
+        return Ok(ExitCode::Ok);
     }
     Ok(exit_code(entry.level, settings.fail_at))
 }

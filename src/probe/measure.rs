@@ -38,6 +38,7 @@ pub struct Samples {
     pub mkdir: Vec<f64>,
     pub rename: Vec<f64>,
     pub write_mib: Vec<f64>,
+    pub read_mib: Vec<f64>,
     /// Per thread count: wall-clock microseconds per entry, one sample per round.
     pub parallel: Vec<(usize, Vec<f64>)>,
 }
@@ -321,7 +322,7 @@ fn time_listing(
     Ok(())
 }
 
-/// One 1 MiB file in 64 KiB writes: the bandwidth figure.
+/// One 1 MiB file in 64 KiB writes (the bandwidth figure), then read back mapped.
 fn time_write_mib(dir: &OwnedFd, s: &mut Samples) -> std::io::Result<()> {
     let big = vec![0x5a_u8; MIB];
     let t = Instant::now();
@@ -337,8 +338,25 @@ fn time_write_mib(dir: &OwnedFd, s: &mut Samples) -> std::io::Result<()> {
     }
     drop(f);
     s.write_mib.push(us(t));
+    s.read_mib.push(read_mapped(dir, "big")?);
     rustix::fs::unlinkat(dir, "big", AtFlags::empty())?;
     Ok(())
+}
+
+/// Microseconds to map `name` and touch each page of it, as git reads a file over 32 KiB to hash
+/// it: on a mount that keeps no page cache every page is a request.
+fn read_mapped(dir: &OwnedFd, name: &str) -> std::io::Result<f64> {
+    let t = Instant::now();
+    let fd = rustix::fs::openat(dir, name, OFlags::RDONLY | OFlags::CLOEXEC, Mode::empty())?;
+    let file = std::fs::File::from(fd);
+    // SAFETY: the file is private to this probe's scratch folder and nothing truncates it
+    // while it is mapped.
+    let map = unsafe { memmap2::Mmap::map(&file)? };
+    let touched: u64 = map.iter().step_by(4096).map(|&b| u64::from(b)).sum();
+    std::hint::black_box(touched);
+    drop(map);
+    drop(file);
+    Ok(us(t))
 }
 
 fn renamed(n: usize) -> usize {

@@ -2,6 +2,7 @@
 //! private scratch directory in a few hundred milliseconds, plus `lstat` on the repository's own
 //! tracked files, the closest thing to what `git status` does.
 
+pub mod manager;
 pub mod measure;
 pub mod scratch;
 pub mod stats;
@@ -41,6 +42,8 @@ pub struct Ops {
     pub rename: OpStats,
     /// Writing one 1 MiB file (create, 16 writes of 64 KiB, close): the bandwidth figure.
     pub write_mib: OpStats,
+    /// Mapping a 1 MiB file and touching every page, as git reads a large file to hash it.
+    pub read_mib: OpStats,
 }
 
 /// One mount's probe.
@@ -232,6 +235,7 @@ fn fill(report: &mut ProbeReport, o: &measure::Outcome, target: &Target) {
             mkdir: stat(&s.mkdir)?,
             rename: stat(&s.rename)?,
             write_mib: stat(&s.write_mib)?,
+            read_mib: stat(&s.read_mib)?,
         })
     })();
     if report.parallel_lstat.is_empty() {
@@ -329,6 +333,10 @@ pub struct ProbeSet {
     /// what git's walk covers, without `.git` and ignored trees.
     pub index_files: Option<u64>,
     pub index_dirs: Option<u64>,
+    /// Git's walk from the index and its exclude rules (None when this is not a repository).
+    pub git_walk: Option<crate::gitindex::GitWalk>,
+    /// The package manager's own work, timed on this machine (None without dependencies).
+    pub manager: Option<manager::ManagerTiming>,
     pub elapsed_ms: u64,
 }
 

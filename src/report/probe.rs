@@ -20,15 +20,25 @@ fn ratio(speedup: f64) -> String {
     }
 }
 
+/// "~2.4 s (1.9-3.1 s)": the prediction and the range its samples and the model's fit support.
+fn with_range(value: f64, range: [f64; 2]) -> String {
+    format!(
+        "{} ({}-{})",
+        duration(value),
+        crate::units::duration_ms(range[0]),
+        crate::units::duration_ms(range[1])
+    )
+}
+
 fn compared(what: &str, c: &Compared, place: &str) -> String {
     match (c.baseline, c.speedup) {
         (Some(b), Some(s)) => format!(
             "{what}: {} here, {} in {place} ({})",
-            duration(c.current),
+            with_range(c.current, c.current_range),
             duration(b),
             ratio(s)
         ),
-        _ => format!("{what}: {} here", duration(c.current)),
+        _ => format!("{what}: {} here", with_range(c.current, c.current_range)),
     }
 }
 
@@ -167,6 +177,7 @@ pub fn table(p: &ProbeReport, style: &Style) -> String {
         ("mkdir", &ops.mkdir),
         ("rename", &ops.rename),
         ("write 1 MiB", &ops.write_mib),
+        ("read 1 MiB (mapped)", &ops.read_mib),
     ] {
         row(&mut out, name, s);
     }

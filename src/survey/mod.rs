@@ -114,6 +114,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         probe_budget: settings.probe_budget,
         baseline: settings.baseline.clone(),
         progress: false,
+        time_manager: false,
     };
     let mut plan = Vec::new();
     for found in &discovery.repositories {
@@ -230,6 +231,8 @@ fn probe_set(
         git_startup_ms: startup,
         index_files: None,
         index_dirs: None,
+        git_walk: None,
+        manager: None,
     })
 }
 
@@ -252,8 +255,13 @@ fn judge(
     let mut probes = shared.flatten();
     if let Some(set) = probes.as_mut() {
         let shape = Tracked::from_index(index.as_ref()).shape;
+        set.git_walk = index.as_ref().map(crate::gitindex::RootIndex::git_walk);
         set.index_files = shape.map(|s| s.0);
-        set.index_dirs = shape.map(|s| s.1);
+        set.index_dirs = set
+            .git_walk
+            .as_ref()
+            .map(|w| w.walked_dirs)
+            .or(shape.map(|s| s.1));
     }
     let mut predict = probes
         .as_ref()

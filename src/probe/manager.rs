@@ -1,0 +1,410 @@
+//! The package manager behind a dependency tree, and what its own work costs on this machine.
+//!
+//! A warm-cache reinstall is the manager's own work (resolving the lock file, reading its cache,
+//! checking integrity, extracting, linking) plus the file-system work on the mount. The first
+//! part is measured here, not taken from another machine: the detected manager installs nothing,
+//! then a sample of the project's own packages, offline from its cache, into a scratch folder on
+//! the baseline disk. The figures are cached per machine and manager version. Where no sample can
+//! be installed (another manager, no lock file, a cold cache), npm's fit is scaled by a short
+//! CPU calibration and marked `estimated`. Network is never counted.
+
+use crate::host::HostEnv;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What a package manager's own work was measured at on this machine: the manager installing
+/// nothing, and installing a sample of the project's packages offline into a scratch folder on
+/// the baseline disk.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ManagerTiming {
+    /// `npm`, `pnpm`, `yarn`, `bun`, `uv`, `pip`, `cargo`.
+    pub manager: String,
+    pub version: String,
+    /// The manager's run with nothing to install: start-up, configuration, the empty tree.
+    pub startup_ms: f64,
+    /// The run that installed the sample.
+    pub sample_ms: f64,
+    pub sample_packages: u64,
+    pub sample_files: u64,
+    pub sample_dirs: u64,
+    pub sample_bytes: u64,
+    /// `measured` (by this run), `cached` (by an earlier run on this machine, same manager
+    /// version) or `estimated` (no sample could be installed: npm's fit scaled by a CPU
+    /// calibration).
+    pub source: String,
+}
+
+/// Leaf packages (no dependencies of their own) installed for the sample: enough to time the
+/// per-package work past npm's start-up, few enough to stay around a second.
+pub const SAMPLE_PACKAGES: usize = 60;
+/// No calibration run may take longer than this; a manager that hangs is killed.
+const RUN_LIMIT: Duration = Duration::from_secs(30);
+
+/// npm 11 on this project's 2-core machines, with its CPU calibration at
+/// `REFERENCE_CALIBRATION_MS`: 350 ms to install nothing, 15 ms per package-sized unit of work
+/// (`model::FILES_PER_PACKAGE_WORK`). Only used, scaled by the machine's pace, when no sample
+/// can be installed.
+const REFERENCE_STARTUP_MS: f64 = 350.0;
+const REFERENCE_MS_PER_UNIT: f64 = 15.0;
+const REFERENCE_CALIBRATION_MS: f64 = 12.0;
+
+/// The manager a project's lock file names, if any.
+pub fn detect(root: &Path) -> Option<&'static str> {
+    const LOCKS: &[(&str, &str)] = &[
+        ("package-lock.json", "npm"),
+        ("npm-shrinkwrap.json", "npm"),
+        ("pnpm-lock.yaml", "pnpm"),
+        ("yarn.lock", "yarn"),
+        ("bun.lock", "bun"),
+        ("bun.lockb", "bun"),
+        ("uv.lock", "uv"),
+        ("Cargo.lock", "cargo"),
+    ];
+    LOCKS
+        .iter()
+        .find(|(file, _)| root.join(file).is_file())
+        .map(|&(_, manager)| manager)
+        .or_else(|| root.join("node_modules").is_dir().then_some("npm"))
+        .or_else(|| root.join(".venv").is_dir().then_some("pip"))
+}
+
+/// Leaf packages of a package-lock.json (v2/v3): `(name, version)` of top-level entries without
+/// dependencies, spread over the file, at most `max`.
+pub fn npm_leaf_packages(lock: &str, max: usize) -> Vec<(String, String)> {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(lock) else {
+        return Vec::new();
+    };
+    let Some(packages) = value.get("packages").and_then(|p| p.as_object()) else {
+        return Vec::new();
+    };
+    let leaves: Vec<(String, String)> = packages
+        .iter()
+        .filter_map(|(key, entry)| {
+            let name = key.strip_prefix("node_modules/")?;
+            let nested = name.contains("node_modules/");
+            let has_deps = ["dependencies", "optionalDependencies", "peerDependencies"]
+                .iter()
+                .any(|k| {
+                    entry
+                        .get(k)
+                        .and_then(|d| d.as_object())
+                        .is_some_and(|d| !d.is_empty())
+                });
+            let linked = entry.get("link").and_then(|l| l.as_bool()) == Some(true);
+            let version = entry.get("version")?.as_str()?;
+            (!nested && !has_deps && !linked).then(|| (name.to_string(), version.to_string()))
+        })
+        .collect();
+    crate::gitindex::spread(&leaves.iter().collect::<Vec<_>>(), max)
+        .into_iter()
+        .cloned()
+        .collect()
+}
+
+/// Runs `program args` in `dir` with no input or output, killed after `RUN_LIMIT`; the
+/// elapsed milliseconds when it succeeded.
+fn timed_run(program: &str, args: &[&str], dir: &Path) -> Option<f64> {
+    let start = Instant::now();
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => {
+                return status
+                    .success()
+                    .then(|| start.elapsed().as_secs_f64() * 1e3);
+            }
+            Ok(None) if start.elapsed() < RUN_LIMIT => std::thread::sleep(Duration::from_millis(5)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    }
+}
+
+/// The manager's version, as it prints it; None when it is not installed.
+fn version(manager: &str) -> Option<String> {
+    let out = Command::new(manager)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    (out.status.success() && !text.is_empty()).then_some(text)
+}
+
+/// What identifies this machine for the cache: host name, CPU model and core count.
+fn machine(env: &HostEnv) -> String {
+    let read = |p: &str| std::fs::read_to_string(env.proc_root().join(p)).unwrap_or_default();
+    let cpu = read("cpuinfo")
+        .lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, m)| m.trim().to_string())
+        .unwrap_or_default();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!(
+        "{} / {cpu} / {cores} cores",
+        read("sys/kernel/hostname").trim()
+    )
+}
+
+#[derive(Serialize, Deserialize)]
+struct CacheEntry {
+    machine: String,
+    timing: ManagerTiming,
+}
+
+fn cache_file(env: &HostEnv, manager: &str, version: &str) -> Option<PathBuf> {
+    let safe: String = version
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect();
+    Some(
+        env.cache_dir()?
+            .join("manager")
+            .join(format!("{manager}-{safe}.json")),
+    )
+}
+
+fn load_cached(env: &HostEnv, manager: &str, version: &str) -> Option<ManagerTiming> {
+    let entry: CacheEntry =
+        serde_json::from_slice(&std::fs::read(cache_file(env, manager, version)?).ok()?).ok()?;
+    (entry.machine == machine(env)).then(|| ManagerTiming {
+        source: "cached".into(),
+        ..entry.timing
+    })
+}
+
+/// Writes the cache beside and renames it; a failure only costs the next check a calibration.
+fn store(env: &HostEnv, timing: &ManagerTiming) {
+    let Some(file) = cache_file(env, &timing.manager, &timing.version) else {
+        return;
+    };
+    let entry = CacheEntry {
+        machine: machine(env),
+        timing: timing.clone(),
+    };
+    let (Some(parent), Ok(json)) = (file.parent(), serde_json::to_vec_pretty(&entry)) else {
+        return;
+    };
+    let temporary = file.with_extension(format!("tmp{}", std::process::id()));
+    let written = std::fs::create_dir_all(parent)
+        .and_then(|()| std::fs::write(&temporary, json))
+        .and_then(|()| std::fs::rename(&temporary, &file));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+}
+
+/// A scratch folder removed when dropped, also on the error paths.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn package_json(deps: &[(String, String)]) -> String {
+    let deps: serde_json::Map<String, serde_json::Value> = deps
+        .iter()
+        .map(|(n, v)| (n.clone(), serde_json::Value::String(v.clone())))
+        .collect();
+    serde_json::json!({
+        "name": "wsl-place-calibration",
+        "version": "0.0.0",
+        "private": true,
+        "dependencies": deps,
+    })
+    .to_string()
+}
+
+/// Packages, files, directories and bytes of an installed `node_modules`.
+fn installed(node_modules: &Path) -> (u64, u64, u64, u64) {
+    let (mut packages, mut files, mut dirs, mut bytes) = (0, 0, 0, 0);
+    for entry in walkdir::WalkDir::new(node_modules)
+        .min_depth(1)
+        .into_iter()
+        .flatten()
+    {
+        let kind = entry.file_type();
+        if kind.is_dir() {
+            dirs += 1;
+            let rel = entry
+                .path()
+                .strip_prefix(node_modules)
+                .unwrap_or(entry.path());
+            let parts: Vec<_> = rel.components().collect();
+            let scoped = parts
+                .first()
+                .is_some_and(|c| c.as_os_str().to_string_lossy().starts_with('@'));
+            let top = if scoped {
+                parts.len() == 2
+            } else {
+                parts.len() == 1
+            };
+            if top && !rel.starts_with(".bin") && !rel.starts_with(".package-lock.json") {
+                packages += 1;
+            }
+        } else if kind.is_file() {
+            files += 1;
+            bytes += entry.metadata().map_or(0, |m| m.len());
+        }
+    }
+    (packages, files, dirs, bytes)
+}
+
+/// npm installing nothing, then the sample, offline, in a scratch folder under `dir`.
+fn measure_npm(dir: &Path, version: String, sample: &[(String, String)]) -> Option<ManagerTiming> {
+    let scratch = Scratch(dir.join(format!(".wsl-place-npm-{}", std::process::id())));
+    std::fs::create_dir(&scratch.0).ok()?;
+    let args = [
+        "install",
+        "--offline",
+        "--ignore-scripts",
+        "--no-audit",
+        "--no-fund",
+        "--no-package-lock",
+        "--loglevel=error",
+    ];
+    std::fs::write(scratch.0.join("package.json"), package_json(&[])).ok()?;
+    // The better of two empty runs: the start-up is subtracted from the sample, so one slow
+    // start on a busy machine would eat the per-package figure.
+    let empty = timed_run("npm", &args, &scratch.0)?;
+    let startup_ms = empty.min(timed_run("npm", &args, &scratch.0)?);
+    std::fs::write(scratch.0.join("package.json"), package_json(sample)).ok()?;
+    let sample_ms = timed_run("npm", &args, &scratch.0)?;
+    let (packages, files, dirs, bytes) = installed(&scratch.0.join("node_modules"));
+    (packages > 0).then(|| ManagerTiming {
+        manager: "npm".into(),
+        version,
+        startup_ms,
+        sample_ms,
+        sample_packages: packages,
+        sample_files: files,
+        sample_dirs: dirs,
+        sample_bytes: bytes,
+        source: "measured".into(),
+    })
+}
+
+/// A short CPU calibration: milliseconds to checksum 16 MiB, the better of two runs.
+fn cpu_calibration_ms() -> f64 {
+    let data = vec![0xa5_u8; 16 << 20];
+    (0..2)
+        .map(|_| {
+            let start = Instant::now();
+            std::hint::black_box(crc32fast::hash(std::hint::black_box(&data)));
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// npm's reference fit scaled by this machine's pace, for managers or projects that cannot be
+/// sampled: a sample of 100 package-sized units with no file-system work of its own.
+fn estimated(manager: &str, version: String) -> ManagerTiming {
+    let pace = (cpu_calibration_ms() / REFERENCE_CALIBRATION_MS).clamp(0.25, 8.0);
+    let startup_ms = REFERENCE_STARTUP_MS * pace;
+    ManagerTiming {
+        manager: manager.into(),
+        version,
+        startup_ms,
+        sample_ms: startup_ms + 100.0 * REFERENCE_MS_PER_UNIT * pace,
+        sample_packages: 100,
+        sample_files: 0,
+        sample_dirs: 0,
+        sample_bytes: 0,
+        source: "estimated".into(),
+    }
+}
+
+/// The manager's timing for the project at `root`: cached when this machine measured this
+/// manager version before; else measured in a scratch folder under `scratch_dir` when
+/// `may_measure` (npm with a lock file); else estimated. None when there is no manager.
+pub fn timing(
+    env: &HostEnv,
+    root: &Path,
+    scratch_dir: Option<&Path>,
+    may_measure: bool,
+) -> Option<ManagerTiming> {
+    let manager = detect(root)?;
+    let version = version(manager).unwrap_or_else(|| "unknown".into());
+    if let Some(cached) = load_cached(env, manager, &version) {
+        return Some(cached);
+    }
+    let measured = (manager == "npm" && may_measure)
+        .then(|| {
+            let lock = std::fs::read_to_string(root.join("package-lock.json")).ok()?;
+            let sample = npm_leaf_packages(&lock, SAMPLE_PACKAGES);
+            measure_npm(scratch_dir?, version.clone(), &sample)
+        })
+        .flatten();
+    match measured {
+        Some(timing) => {
+            store(env, &timing);
+            Some(timing)
+        }
+        None => Some(estimated(manager, version)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leaf_packages_skip_nested_linked_and_dependent_entries() {
+        let lock = r#"{"lockfileVersion":3,"packages":{
+            "":{"dependencies":{"a":"1"}},
+            "node_modules/a":{"version":"1.0.0","dependencies":{"b":"2"}},
+            "node_modules/b":{"version":"2.0.0"},
+            "node_modules/@s/c":{"version":"3.0.0","dependencies":{}},
+            "node_modules/a/node_modules/b":{"version":"1.5.0"},
+            "node_modules/l":{"version":"0.1.0","link":true}}}"#;
+        assert_eq!(
+            npm_leaf_packages(lock, 10),
+            vec![
+                ("@s/c".to_string(), "3.0.0".to_string()),
+                ("b".to_string(), "2.0.0".to_string())
+            ]
+        );
+        assert_eq!(npm_leaf_packages(lock, 1).len(), 1);
+        assert!(npm_leaf_packages("not json", 5).is_empty());
+    }
+
+    #[test]
+    fn lock_files_name_the_manager() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(detect(dir.path()), None);
+        std::fs::write(dir.path().join("yarn.lock"), "").unwrap();
+        assert_eq!(detect(dir.path()), Some("yarn"));
+        std::fs::write(dir.path().join("package-lock.json"), "{}").unwrap();
+        assert_eq!(detect(dir.path()), Some("npm"));
+    }
+
+    #[test]
+    fn the_estimate_keeps_startup_below_the_sample() {
+        let t = estimated("pnpm", "9".into());
+        assert!(t.startup_ms > 0.0 && t.sample_ms > t.startup_ms);
+        assert_eq!(t.source, "estimated");
+    }
+}
