@@ -526,6 +526,7 @@ mod tests {
             git_status_ms: Some(crate::policy::Pair {
                 current: 900.0,
                 baseline: 90.0,
+                ..crate::policy::Pair::default()
             }),
             ..with_context(obs, context)
         };

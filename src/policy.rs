@@ -470,29 +470,9 @@ pub fn evaluate_after(
         );
     }
     let thresholds = &policy.thresholds;
-    let measured = observations.git_status_ms.is_some() || observations.install_ms.is_some();
-    let mut reasons = Vec::new();
-    let kind = observations.mount_kind;
-    let kind_level = if policy.mounts.move_.contains(&kind) {
-        // Measurements decide `move` when there are any: a tiny repository on a slow mount
-        // deserves a nudge, not an alarm.
-        Some(if measured { Level::Advise } else { Level::Move })
-    } else if policy.mounts.advise.contains(&kind) {
-        Some(Level::Advise)
-    } else {
-        None
-    };
-    if let Some(level) = kind_level {
-        reasons.push(Reason {
-            level,
-            rule: Rule::MountKind,
-            message: format!("the repository is on {} ({kind})", kind.describe()),
-        });
-    }
-    let (mut low, mut high) = (
-        kind_level.unwrap_or(Level::Ok),
-        kind_level.unwrap_or(Level::Ok),
-    );
+    let mut reasons: Vec<Reason> = kind_reason(policy, observations).into_iter().collect();
+    let floor = reasons.first().map_or(Level::Ok, |r| r.level);
+    let (mut low, mut high) = (floor, floor);
     let mut rate = |rule: Rule, what: &str, pair: Pair, advise_ms: f64, move_ms: f64| {
         let speedup = pair.speedup();
         let [at_low, level, at_high] = levels_of(&pair, thresholds, advise_ms, move_ms);
@@ -535,6 +515,7 @@ pub fn evaluate_after(
         }
     }
     if let Some(reason) = wsl1_reason(thresholds, observations, &reasons) {
+        (low, high) = (low.max(reason.level), high.max(reason.level));
         reasons.push(reason);
     }
     let kept = keep_previous(&mut reasons, [low, high], previous);
@@ -553,6 +534,26 @@ pub fn evaluate_after(
         kept_previous: kept.is_some(),
         ..Verdict::plain(level, reasons, advice)
     }
+}
+
+/// What the mount's kind alone says.
+fn kind_reason(policy: &Policy, observations: &Observations) -> Option<Reason> {
+    let measured = observations.git_status_ms.is_some() || observations.install_ms.is_some();
+    let kind = observations.mount_kind;
+    let level = if policy.mounts.move_.contains(&kind) {
+        // Measurements decide `move` when there are any: a tiny repository on a slow mount
+        // deserves a nudge, not an alarm.
+        if measured { Level::Advise } else { Level::Move }
+    } else if policy.mounts.advise.contains(&kind) {
+        Level::Advise
+    } else {
+        return None;
+    };
+    Some(Reason {
+        level,
+        rule: Rule::MountKind,
+        message: format!("the repository is on {} ({kind})", kind.describe()),
+    })
 }
 
 /// On WSL 1 even the Linux disk is NTFS underneath, so a slow `git status` there has no faster
@@ -770,6 +771,7 @@ mod tests {
             git_status_ms: Some(Pair {
                 current: 40.0,
                 baseline: 40.0,
+                ..Pair::default()
             }),
             ..obs
         };
