@@ -36,6 +36,9 @@ BENCH=$PWD/bench
 WORK=$(mktemp -d "${WORK:-/var/tmp}/wsl-place-accuracy.XXXXXX")
 . bench/slowfs-mount.sh
 trap slowfs_cleanup EXIT
+# A signal still unmounts and cleans up (the EXIT trap runs on exit).
+trap 'exit 130' INT
+trap 'exit 143' TERM
 mkdir -p "$WORK/build" "$WORK/local" "$WORK/backing" "$WORK/mnt" "$WORK/cache"
 export XDG_CACHE_HOME=$WORK/cache
 
