@@ -3,7 +3,7 @@
 
 use super::Settings;
 use crate::error::Result;
-use crate::gitindex::RootIndex;
+use crate::gitindex::{GitWalk, RootIndex};
 use crate::host::HostEnv;
 use crate::interrupt;
 use crate::location::{self, Location, MountTable};
@@ -126,6 +126,29 @@ pub fn shared(dir: &Path, mount: &MountEntry, budget: Duration) -> ProbeReport {
     })
 }
 
+/// The pilot prediction of `git status` from the tracked `lstat` figures alone, over the
+/// directories git's walk opens.
+fn pilot_ms(
+    tracked: &Tracked,
+    git_walk: Option<&GitWalk>,
+    current: &ProbeReport,
+    startup: Option<f64>,
+) -> Option<f64> {
+    let ((files, dirs), lstat) = tracked.shape.zip(current.tracked_lstat.as_ref())?;
+    let parallel = current
+        .parallel_lstat
+        .iter()
+        .map(|l| (l.threads, l.per_entry_us))
+        .collect();
+    Some(model::git_status_pilot_ms(
+        files,
+        git_walk.map_or(dirs, |w| w.walked_dirs),
+        lstat.trimmed_mean_us,
+        parallel,
+        startup.unwrap_or(model::GIT_STARTUP_MS),
+    ))
+}
+
 /// The probes `check` runs: the repository's tracked files (from `index`, which the scan read),
 /// a pilot prediction from them that sizes the rest, the scratch rounds on the repository's
 /// mount, then the baseline. `startup` is git's start-up time, read once with its version.
@@ -155,24 +178,7 @@ pub fn for_check(
     };
     let mut current = ProbeReport::empty(root, current_mount);
     probe::measure_tracked(&mut current, &target, budget.mul_f64(0.3));
-    let pilot = tracked
-        .shape
-        .zip(current.tracked_lstat.as_ref())
-        .map(|((files, dirs), lstat)| {
-            let dirs = git_walk.as_ref().map_or(dirs, |w| w.walked_dirs);
-            let parallel = current
-                .parallel_lstat
-                .iter()
-                .map(|l| (l.threads, l.per_entry_us))
-                .collect();
-            model::git_status_pilot_ms(
-                files,
-                dirs,
-                lstat.trimmed_mean_us,
-                parallel,
-                startup.unwrap_or(model::GIT_STARTUP_MS),
-            )
-        });
+    let pilot = pilot_ms(&tracked, git_walk.as_ref(), &current, startup);
     let spent = start.elapsed();
     probe::measure_scratch(
         &mut current,
