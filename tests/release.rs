@@ -235,9 +235,20 @@ fn system_hook_runs_the_installed_binary_on_git_commit() {
     let cached = std::fs::read_dir(&cache).map(Iterator::count).unwrap_or(0);
     assert_eq!(cached, 1, "wsl-place left no advisory cache in {cache:?}");
 
-    // With `--fail-on advise` the same verdict blocks the commit: the exit code comes through.
+    // With `--fail-on advise` the cached answer of the hook's short cold measurement is
+    // provisional and never blocks; once a full `check` has replaced it, the same verdict
+    // blocks the commit: the exit code comes through.
     let blocking = config("        args: [--fail-on, advise]\n");
     std::fs::write(project.join(".pre-commit-config.yaml"), blocking).unwrap();
+    let out = sandbox.commit(&project, "provisional");
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("provisional"), "{}", text(&out));
+    let full = sandbox
+        .command("wsl-place", &project)
+        .args(["check", "."])
+        .output()
+        .unwrap();
+    assert!(full.status.success(), "{}", text(&full));
     let out = sandbox.commit(&project, "blocked");
     assert!(!out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("wsl-place: advise:"), "{}", text(&out));
