@@ -765,7 +765,7 @@ mod tests {
             dirs: 0,
             bytes: 0,
             packages: 400,
-            source: "node_modules",
+            source: InstallSource::NodeModules,
         };
         // 70 units in the sample (60 packages + 650 files / 65): 10 ms each past start-up.
         let t = timing(300.0, 1000.0);
