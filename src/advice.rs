@@ -1,6 +1,6 @@
 //! Advice that knows the ecosystem: the smaller steps, each only where it applies.
 
-use crate::gitsettings::GitSettings;
+use crate::gitsettings::{self, GitSettings};
 use crate::host::GitVersion;
 use crate::mounts::MountKind;
 use crate::observations::Observations;
@@ -37,17 +37,11 @@ const MANY_FILES: u64 = 10_000;
 const MANY_DIRECTORIES: u64 = 100;
 
 fn is_true(value: Option<&str>) -> bool {
-    matches!(
-        value.map(str::to_ascii_lowercase).as_deref(),
-        Some("true" | "yes" | "on" | "1")
-    )
+    value.is_some_and(gitsettings::is_true)
 }
 
 fn is_false(value: Option<&str>) -> bool {
-    matches!(
-        value.map(str::to_ascii_lowercase).as_deref(),
-        Some("false" | "no" | "off" | "0")
-    )
+    value.is_some_and(gitsettings::is_false)
 }
 
 /// What the policy decided that the advice depends on, as plain values.

@@ -18,6 +18,22 @@ pub struct GitSettings {
     pub autocrlf: Option<String>,
 }
 
+/// A git boolean that is true: `true`, `yes`, `on`, `1`, in any case, as git reads them.
+pub fn is_true(value: &str) -> bool {
+    matches!(
+        value.to_ascii_lowercase().as_str(),
+        "true" | "yes" | "on" | "1"
+    )
+}
+
+/// A git boolean that is false: `false`, `no`, `off`, `0`, in any case.
+pub fn is_false(value: &str) -> bool {
+    matches!(
+        value.to_ascii_lowercase().as_str(),
+        "false" | "no" | "off" | "0"
+    )
+}
+
 /// `None` when `root` is not a git worktree or git cannot be run.
 pub fn read(root: &Path) -> Option<GitSettings> {
     if !root.join(".git").exists() {

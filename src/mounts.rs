@@ -168,6 +168,12 @@ impl MountKind {
         )
     }
 
+    /// Every file operation is a round trip to another machine or process: a Windows drive,
+    /// a network share or a FUSE file system.
+    pub fn is_remote(self) -> bool {
+        self.is_windows_drive() || matches!(self, MountKind::Network | MountKind::Fuse)
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
             MountKind::WslDrvfs9p => "a Windows drive reached over 9p (DrvFs)",

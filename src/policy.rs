@@ -6,6 +6,7 @@
 use crate::advice::{self, Advice};
 use crate::mounts::MountKind;
 pub use crate::observations::{Observations, Pair};
+use crate::units;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -413,10 +414,6 @@ fn levels_of(pair: &Pair, t: &Thresholds, advise_ms: f64, move_ms: f64) -> [Leve
     ]
 }
 
-fn ms(value: f64) -> String {
-    crate::units::duration_ms(value)
-}
-
 /// The previous level, when the ranges (`levels`, lowest and highest) support it and the middle
 /// of the ranges would say otherwise; the reasons then carry it.
 fn keep_previous(
@@ -486,10 +483,10 @@ pub fn evaluate_after(
             rule,
             message: format!(
                 "{what} is predicted at {} ({}-{}) here and {} on the Linux disk ({:.0}x faster)",
-                ms(pair.current),
-                ms(pair.current * (1.0 - pair.error).max(0.0)),
-                ms(pair.current * (1.0 + pair.error)),
-                ms(pair.baseline),
+                units::duration_ms(pair.current),
+                units::duration_ms(pair.current * (1.0 - pair.error).max(0.0)),
+                units::duration_ms(pair.current * (1.0 + pair.error)),
+                units::duration_ms(pair.baseline),
                 speedup
             ),
         });
@@ -572,7 +569,7 @@ fn wsl1_reason(
         message: format!(
             "git status is predicted at {} here, and on WSL 1 every Linux file is stored on NTFS; \
              WSL 2 keeps them on ext4",
-            ms(pair.current)
+            units::duration_ms(pair.current)
         ),
     })
 }

@@ -1,4 +1,4 @@
-//! How durations and sizes read to a person.
+//! How sizes, durations and counts read to a person: the one place that formats them.
 
 /// `0.4 ms`, `12 ms`, `950 ms`, `3.2 s`, `5 min 5 s`.
 pub fn duration_ms(ms: f64) -> String {
@@ -32,6 +32,19 @@ pub fn bytes(n: u64) -> String {
     format!("{value:.1} {}", UNITS[unit])
 }
 
+/// `1234567` as `1,234,567`.
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -49,6 +62,15 @@ mod tests {
     fn sizes() {
         assert_eq!(bytes(512), "512 B");
         assert_eq!(bytes(4096), "4.0 KiB");
+        assert_eq!(bytes(1536), "1.5 KiB");
         assert_eq!(bytes(3 * 1024 * 1024 * 1024 / 2), "1.5 GiB");
+    }
+
+    #[test]
+    fn counts() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(1000), "1,000");
+        assert_eq!(count(1234567), "1,234,567");
     }
 }

@@ -122,6 +122,7 @@ pub fn measure(
             settings,
             index.as_ref(),
             git.startup_ms,
+            &policy.migrate.destination,
         )?;
         let mut predict = probes::predict(&scan, &probes, &location.paths.linux);
         if let Some(prediction) = predict.as_mut() {

@@ -79,7 +79,7 @@ pub fn choose_baseline<'a>(
     })
 }
 
-fn label_for(env: &HostEnv, settings: &Settings, dir: &Path, repo: &Path) -> String {
+fn label_for(env: &HostEnv, settings: &Settings, dir: &Path, repo: &Path, move_to: &str) -> String {
     let name = repo
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -88,7 +88,7 @@ fn label_for(env: &HostEnv, settings: &Settings, dir: &Path, repo: &Path) -> Str
         (None, Some(home))
             if home == dir || location::canonical_dir(&home).ok().as_deref() == Some(dir) =>
         {
-            format!("~/src/{name}")
+            format!("{}/{name}", move_to.trim_end_matches('/'))
         }
         _ => dir.display().to_string(),
     }
@@ -151,7 +151,8 @@ fn pilot_ms(
 
 /// The probes `check` runs: the repository's tracked files (from `index`, which the scan read),
 /// a pilot prediction from them that sizes the rest, the scratch rounds on the repository's
-/// mount, then the baseline. `startup` is git's start-up time, read once with its version.
+/// mount, then the baseline. `startup` is git's start-up time, read once with its version;
+/// `move_to` is where the policy moves repositories (`~/src`), for the baseline's label.
 pub fn for_check(
     env: &HostEnv,
     table: &MountTable,
@@ -159,6 +160,7 @@ pub fn for_check(
     settings: &Settings,
     index: Option<&RootIndex>,
     startup: Option<f64>,
+    move_to: &str,
 ) -> Result<ProbeSet> {
     let start = Instant::now();
     let root = &location.paths.linux;
@@ -214,11 +216,11 @@ pub fn for_check(
                 rounds_budget(pilot, start.elapsed(), budget),
             );
             report.elapsed_ms = begun.elapsed().as_millis() as u64;
-            let label = label_for(env, settings, &dir, root);
+            let label = label_for(env, settings, &dir, root, move_to);
             (Some(report), None, false, Some(label))
         }
         Baseline::Same(dir, note) => {
-            let label = label_for(env, settings, &dir, root);
+            let label = label_for(env, settings, &dir, root, move_to);
             (Some(current.clone()), Some(note), true, Some(label))
         }
         Baseline::None(note) => (None, Some(note), false, None),

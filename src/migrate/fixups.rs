@@ -4,6 +4,7 @@
 //! Every step is idempotent, so a finalisation interrupted here is simply run again.
 
 use crate::error::Result;
+use crate::gitsettings;
 use serde::Serialize;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
@@ -141,7 +142,7 @@ fn config_get(repo: &Path, key: &str) -> Option<String> {
 /// The settings a Windows-side clone leaves behind that are wrong on ext4.
 pub fn config_issues(repo: &Path) -> Vec<ConfigIssue> {
     let mut issues = Vec::new();
-    let is_true = |v: &str| matches!(v.to_ascii_lowercase().as_str(), "true" | "yes" | "on" | "1");
+    let is_true = gitsettings::is_true;
     if let Some(v) = config_get(repo, "core.filemode")
         && !is_true(&v)
     {

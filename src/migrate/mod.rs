@@ -447,13 +447,7 @@ fn copy_threads(env: &HostEnv, source: &Path) -> usize {
     let remote = location::MountTable::read(env)
         .ok()
         .and_then(|t| t.mount_for(source).map(|m| m.kind()))
-        .is_some_and(|k| {
-            k.is_windows_drive()
-                || matches!(
-                    k,
-                    crate::mounts::MountKind::Network | crate::mounts::MountKind::Fuse
-                )
-        });
+        .is_some_and(|k| k.is_remote());
     if remote {
         (cores * 8).clamp(8, 32)
     } else {

@@ -63,11 +63,7 @@ fn location(out: &mut String, location: &Location, style: &Style) {
         (false, _, _) => "Linux (not WSL)".to_string(),
     };
     let mount = &location.mount;
-    let kind = if mount.kind.is_windows_drive()
-        || matches!(
-            mount.kind,
-            crate::mounts::MountKind::Network | crate::mounts::MountKind::Fuse
-        ) {
+    let kind = if mount.kind.is_remote() {
         style.warn(mount.kind.as_str())
     } else {
         style.good(mount.kind.as_str())

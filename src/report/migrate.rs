@@ -2,32 +2,8 @@
 
 use super::Style;
 use crate::migrate::{MigrationReport, Plan};
+use crate::units::{bytes, duration_ms};
 use std::fmt::Write;
-
-pub fn bytes(n: u64) -> String {
-    const UNITS: &[&str] = &["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut value = n as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{n} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
-}
-
-fn duration_ms(ms: u64) -> String {
-    if ms < 1000 {
-        format!("{ms} ms")
-    } else if ms < 120_000 {
-        format!("{:.1} s", ms as f64 / 1000.0)
-    } else {
-        format!("{} min", ms.div_ceil(60_000))
-    }
-}
 
 /// Lists at most `limit` items, then how many more there are.
 fn list(out: &mut String, items: &[String], limit: usize) {
@@ -78,7 +54,7 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
         let _ = writeln!(
             out,
             "  time     about {} to copy and verify {}",
-            duration_ms(ms),
+            duration_ms(ms as f64),
             style.dim(&format!("({})", plan.prediction_basis))
         );
     }

@@ -3,35 +3,8 @@
 use super::Style;
 use crate::gitindex::RepoKind;
 use crate::scan::{DependencyTree, ScanReport};
+use crate::units::{bytes as size, count};
 use std::fmt::Write;
-
-/// `1234567` as `1,234,567`.
-fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-fn size(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
-}
 
 fn approx(estimated: bool) -> &'static str {
     if estimated { "~" } else { "" }
@@ -154,20 +127,5 @@ fn dependency_lines(out: &mut String, scan: &ScanReport, style: &Style) {
             "           {}",
             style.dim(&format!("and {} more (see --format json)", trees.len() - 6))
         );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_read_well() {
-        assert_eq!(count(0), "0");
-        assert_eq!(count(999), "999");
-        assert_eq!(count(1000), "1,000");
-        assert_eq!(count(1234567), "1,234,567");
-        assert_eq!(size(512), "512 B");
-        assert_eq!(size(1536), "1.5 KiB");
     }
 }

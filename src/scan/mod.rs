@@ -204,10 +204,6 @@ pub struct ScanReport {
     pub error: Option<String>,
 }
 
-pub fn scan(root: &Path, options: &ScanOptions) -> ScanReport {
-    scan_with(root, options, Engine::default_for_host())
-}
-
 /// The scan, and the index it read (None outside a repository or for an unreadable index),
 /// so that `check` does not read and decode it a second time for the probe.
 pub fn scan_keeping_index(
