@@ -92,7 +92,7 @@ pub fn for_observations(observations: &Observations, judgement: Judgement) -> Ve
 fn migrate_command(observations: &Observations) -> String {
     format!(
         "wsl-place migrate {}",
-        shell_quote(&observations.path.to_string_lossy())
+        crate::pathtext::shell_quote(&observations.path)
     )
 }
 
@@ -162,7 +162,7 @@ fn wsl1(observations: &Observations, advise_speedup: f64) -> Vec<Advice> {
                   the fix it is on WSL 2: converting the distribution to WSL 2 is (run it in Windows; \
                   it keeps the distribution's files)"
             .to_string(),
-        command: Some(format!("wsl --set-version {} 2", shell_quote(&distro))),
+        command: Some(format!("wsl --set-version {} 2", crate::pathtext::shell_quote(std::path::Path::new(&distro)))),
     }];
     let measured_gain = observations
         .git_status_ms
@@ -269,17 +269,6 @@ fn git_advice(git: &GitSettings, tracked: Option<u64>, dirs: u64) -> Vec<Advice>
         });
     }
     advice
-}
-
-fn shell_quote(text: &str) -> String {
-    if text
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/._-+~:@".contains(c))
-    {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
 }
 
 #[cfg(test)]

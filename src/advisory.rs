@@ -18,7 +18,9 @@ pub const COLD_PROBE_BUDGET: Duration = Duration::from_millis(250);
 /// One cached result, kept per repository under the XDG cache directory.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CachedResult {
+    #[serde(with = "crate::pathtext::json")]
     pub path: PathBuf,
+    #[serde(with = "crate::pathtext::json")]
     pub mount_point: PathBuf,
     pub fstype: String,
     pub source: String,
@@ -102,7 +104,7 @@ pub fn entry_for(report: &CheckReport, policy: &Policy) -> CachedResult {
         policy_digest: policy_digest(policy),
         created_unix: now_unix(),
         level: report.verdict.level,
-        line: match advisory_line(report) {
+        line: match printable(&advisory_line(report)) {
             line if report.verdict.provisional && !line.is_empty() => format!(
                 "{line} (provisional: a short measurement; `wsl-place check` makes the full one)"
             ),
@@ -117,6 +119,15 @@ pub fn store(env: &HostEnv, entry: &CachedResult) {
     let Some(cache_dir) = env.cache_dir() else {
         return;
     };
+    // `HOME=/nonexistent` (service accounts, sandboxes) means "no home": create the cache folder
+    // (`~/.cache`, `$XDG_CACHE_HOME`) only in a directory that exists.
+    if !cache_dir
+        .parent()
+        .and_then(Path::parent)
+        .is_some_and(Path::is_dir)
+    {
+        return;
+    }
     let file = cache_file(&cache_dir, &entry.path);
     let Some(parent) = file.parent() else {
         return;
@@ -137,14 +148,26 @@ pub fn store(env: &HostEnv, entry: &CachedResult) {
 /// A cached result still valid for this location under this policy.
 pub fn load_valid(env: &HostEnv, location: &Location, policy: &Policy) -> Option<CachedResult> {
     let file = cache_file(&env.cache_dir()?, &location.paths.linux);
-    let entry: CachedResult = serde_json::from_slice(&std::fs::read(file).ok()?).ok()?;
+    let mut entry: CachedResult = serde_json::from_slice(&std::fs::read(file).ok()?).ok()?;
     let max_age = (policy.advisory.max_age_hours * 3600.0).max(0.0) as u64;
-    let fresh = now_unix().saturating_sub(entry.created_unix) <= max_age;
+    let now = now_unix();
+    // A result from the future (a clock set back, a copied cache) has no known age: not fresh.
+    let fresh = entry.created_unix <= now && now - entry.created_unix <= max_age;
+    // The cache is a file anyone with the account can edit: never print its bytes raw.
+    entry.line = printable(&entry.line);
     let same_place = entry.path == location.paths.linux
         && entry.mount_point == location.mount.mount_point
         && entry.fstype == location.mount.fstype
         && entry.source == location.mount.source;
     (fresh && same_place && entry.policy_digest == policy_digest(policy)).then_some(entry)
+}
+
+/// One line with no control characters (newlines, escape sequences), at most 300 characters.
+fn printable(line: &str) -> String {
+    line.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(300)
+        .collect()
 }
 
 /// Runs the advisory check: the cached line when there is one, else a short measurement.

@@ -58,8 +58,13 @@ impl Failure {
             _ => "check the path and try again",
         };
         let message = format!("cannot {action} {}: {error}; {hint}.", path.display());
+        // A symlink loop or an over-long name is in what the user passed, like a missing file.
+        let bad_path = matches!(error.raw_os_error(), Some(libc::ELOOP | libc::ENAMETOOLONG));
         match error.kind() {
-            NotFound | PermissionDenied | NotADirectory | InvalidInput => Self::input(message),
+            NotFound | PermissionDenied | NotADirectory | IsADirectory | InvalidInput => {
+                Self::input(message)
+            }
+            _ if bad_path => Self::input(message),
             _ => Self::internal(message),
         }
     }

@@ -13,12 +13,14 @@ pub mod error;
 pub mod gitindex;
 pub mod gitsettings;
 pub mod host;
+pub mod input;
 pub mod interrupt;
 pub mod location;
 pub mod migrate;
 pub mod model;
 pub mod mounts;
 pub mod observations;
+pub mod pathtext;
 pub mod policy;
 pub mod probe;
 pub mod report;
@@ -30,8 +32,9 @@ pub mod usage;
 
 use clap::Parser;
 use cli::Cli;
-use error::ExitCode;
+use error::{ExitCode, Failure};
 use host::HostEnv;
+use std::io::Write;
 
 /// Parses the command line, runs one subcommand, prints its output, returns the exit code.
 pub fn run() -> i32 {
@@ -43,8 +46,16 @@ pub fn run() -> i32 {
             } else {
                 ExitCode::Ok
             };
-            let _ = e.print();
-            return code as i32;
+            // --help or --version into a full disk is not a success either.
+            return match e.print() {
+                Err(error) if code == ExitCode::Ok => {
+                    report_failure(&Failure::internal(format!(
+                        "cannot write to standard output: {error}."
+                    )));
+                    ExitCode::Internal as i32
+                }
+                _ => code as i32,
+            };
         }
     };
     interrupt::install();
@@ -52,8 +63,14 @@ pub fn run() -> i32 {
     match commands::run(&cli, &env) {
         Ok(code) => code as i32,
         Err(failure) => {
-            eprintln!("wsl-place: {failure}");
+            report_failure(&failure);
             failure.code as i32
         }
     }
+}
+
+/// The failure's sentence on standard error. If even that cannot be written, the exit code
+/// still tells: `eprintln!` would panic instead (exit 101).
+pub(crate) fn report_failure(failure: &Failure) {
+    let _ = writeln!(std::io::stderr(), "wsl-place: {failure}");
 }

@@ -2,6 +2,7 @@
 
 use crate::error::{Failure, Result};
 use crate::host::{self, Host, HostEnv};
+use crate::input;
 use crate::mounts::{self, MountEntry, MountKind};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -10,6 +11,7 @@ use std::path::{Path, PathBuf};
 pub struct MountInfo {
     pub kind: MountKind,
     pub fstype: String,
+    #[serde(with = "crate::pathtext::json")]
     pub mount_point: PathBuf,
     pub source: String,
     /// The directory of the source file system mounted there (not `/` for bind mounts).
@@ -35,6 +37,7 @@ impl MountInfo {
 #[derive(Debug, Clone, Serialize)]
 pub struct Paths {
     /// The canonical Linux path.
+    #[serde(with = "crate::pathtext::json")]
     pub linux: PathBuf,
     /// `C:\...` on a drive mount, `\\wsl.localhost\<distro>\...` for a Linux path on WSL.
     pub windows: Option<String>,
@@ -57,8 +60,8 @@ pub struct MountTable {
 impl MountTable {
     pub fn read(env: &HostEnv) -> Result<Self> {
         let path = env.mountinfo_path();
-        let text = std::fs::read_to_string(&path).map_err(|e| Failure::io("read", &path, &e))?;
-        let entries = mounts::parse(&text).map_err(|e| {
+        let text = input::read_regular(&path, input::MOUNTINFO_LIMIT, "mountinfo file")?;
+        let entries = mounts::parse_bytes(&text).map_err(|e| {
             Failure::input(format!(
                 "cannot parse {} at line {}: {}; is WSL_PLACE_PROC_ROOT pointing at a real mountinfo?",
                 path.display(),

@@ -4,7 +4,9 @@
 //! [`crate::host::HostEnv`].
 
 use serde::{Deserialize, Serialize};
+use std::ffi::OsString;
 use std::fmt;
+use std::os::unix::ffi::OsStringExt;
 use std::path::{Component, Path, PathBuf};
 
 /// One line of mountinfo, unescaped.
@@ -39,7 +41,11 @@ impl fmt::Display for ParseError {
 /// Undoes the kernel's octal escapes (`\040` space, `\011` tab, `\012` newline, `\134` backslash).
 /// A backslash not followed by three octal digits is kept as it is.
 pub fn unescape(field: &str) -> String {
-    let bytes = field.as_bytes();
+    String::from_utf8_lossy(&unescape_bytes(field.as_bytes())).into_owned()
+}
+
+/// [`unescape`] on raw bytes: mount points are bytes, and need not be UTF-8.
+pub fn unescape_bytes(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
@@ -61,25 +67,40 @@ pub fn unescape(field: &str) -> String {
         out.push(bytes[i]);
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    out
 }
 
 /// Parses a whole mountinfo file. Blank lines are ignored; any malformed line is an error.
 pub fn parse(text: &str) -> Result<Vec<MountEntry>, ParseError> {
-    text.lines()
+    parse_bytes(text.as_bytes())
+}
+
+/// Parses mountinfo as the kernel writes it: bytes. A mount point that is not UTF-8 (anywhere on
+/// the machine) is kept exactly; the other text fields are read lossily, as nothing matches on
+/// their odd bytes.
+pub fn parse_bytes(text: &[u8]) -> Result<Vec<MountEntry>, ParseError> {
+    text.split(|b| *b == b'\n')
+        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
         .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
+        .filter(|(_, line)| !line.trim_ascii().is_empty())
         .map(|(index, line)| parse_line(line, index + 1))
         .collect()
 }
 
-fn parse_line(line: &str, number: usize) -> Result<MountEntry, ParseError> {
+fn lossy(field: &[u8]) -> String {
+    String::from_utf8_lossy(&unescape_bytes(field)).into_owned()
+}
+
+fn parse_line(line: &[u8], number: usize) -> Result<MountEntry, ParseError> {
     let fail = |reason: String| ParseError {
         line: number,
         reason,
     };
-    let fields: Vec<&str> = line.split(' ').filter(|f| !f.is_empty()).collect();
-    let separator = fields.iter().position(|f| *f == "-").ok_or_else(|| {
+    let fields: Vec<&[u8]> = line
+        .split(|b| *b == b' ')
+        .filter(|f| !f.is_empty())
+        .collect();
+    let separator = fields.iter().position(|f| *f == b"-").ok_or_else(|| {
         fail("no ' - ' separator between the mount fields and the file system fields".into())
     })?;
     if separator < 6 {
@@ -92,37 +113,46 @@ fn parse_line(line: &str, number: usize) -> Result<MountEntry, ParseError> {
             "expected file system type, source and super options after ' - '".into(),
         ));
     }
+    let shown = |index: usize| String::from_utf8_lossy(fields[index]).into_owned();
     let number_field = |index: usize, what: &str| {
-        fields[index]
-            .parse::<u32>()
-            .map_err(|_| fail(format!("{what} {:?} is not a number", fields[index])))
+        std::str::from_utf8(fields[index])
+            .ok()
+            .and_then(|f| f.parse::<u32>().ok())
+            .ok_or_else(|| fail(format!("{what} {:?} is not a number", shown(index))))
     };
     let id = number_field(0, "mount id")?;
     let parent_id = number_field(1, "parent id")?;
-    if !fields[2].contains(':') {
+    let is_number = |part: &[u8]| !part.is_empty() && part.iter().all(u8::is_ascii_digit);
+    let device_ok = fields[2]
+        .split(|b| *b == b':')
+        .map(is_number)
+        .collect::<Vec<_>>()
+        == [true, true];
+    if !device_ok {
         return Err(fail(format!(
             "device {:?} is not of the form major:minor",
-            fields[2]
+            shown(2)
         )));
     }
-    let mount_point = unescape(fields[4]);
-    if !mount_point.starts_with('/') {
+    let mount_point = PathBuf::from(OsString::from_vec(unescape_bytes(fields[4])));
+    if !mount_point.is_absolute() {
         return Err(fail(format!(
-            "mount point {mount_point:?} is not an absolute path"
+            "mount point {:?} is not an absolute path",
+            mount_point.to_string_lossy()
         )));
     }
     Ok(MountEntry {
         id,
         parent_id,
-        device: fields[2].to_string(),
-        root: unescape(fields[3]),
-        mount_point: PathBuf::from(mount_point),
-        mount_options: fields[5].to_string(),
-        optional_fields: fields[6..separator].iter().map(|f| f.to_string()).collect(),
-        fstype: unescape(fields[separator + 1]),
-        source: unescape(fields[separator + 2]),
+        device: shown(2),
+        root: lossy(fields[3]),
+        mount_point,
+        mount_options: shown(5),
+        optional_fields: (6..separator).map(shown).collect(),
+        fstype: lossy(fields[separator + 1]),
+        source: lossy(fields[separator + 2]),
         // Super options may in theory contain spaces only escaped; join defensively.
-        super_options: unescape(&fields[separator + 3..].join(" ")),
+        super_options: lossy(&fields[separator + 3..].join(&b' ')),
     })
 }
 
@@ -339,6 +369,34 @@ fn push_windows_component(path: &mut String, component: &str) {
         path.push('\\');
     }
     path.push_str(component);
+}
+
+/// Kernel file systems whose files are generated when read (`/proc`, `/sys`, ...): nothing there is
+/// a repository, and copying them never ends in what was planned.
+pub fn is_kernel_interface(fstype: &str) -> bool {
+    matches!(
+        fstype,
+        "proc"
+            | "sysfs"
+            | "devtmpfs"
+            | "devpts"
+            | "cgroup"
+            | "cgroup2"
+            | "debugfs"
+            | "tracefs"
+            | "securityfs"
+            | "pstore"
+            | "bpf"
+            | "configfs"
+            | "fusectl"
+            | "mqueue"
+            | "binfmt_misc"
+            | "efivarfs"
+            | "selinuxfs"
+            | "nsfs"
+            | "rpc_pipefs"
+            | "hugetlbfs"
+    )
 }
 
 /// Makes a path absolute and lexically clean without touching the file system.

@@ -134,7 +134,12 @@ pub struct PolicyError {
 
 impl fmt::Display for PolicyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: ", self.file, self.line, self.column)?;
+        // Line 0: the key was left to its default, so there is no place in the file to show.
+        if self.line == 0 {
+            write!(f, "{}: ", self.file)?;
+        } else {
+            write!(f, "{}:{}:{}: ", self.file, self.line, self.column)?;
+        }
         if let Some(key) = &self.key {
             write!(f, "key `{key}`: ")?;
         }
@@ -153,14 +158,77 @@ impl fmt::Display for PolicyError {
 #[serde(tag = "kind", content = "path", rename_all = "kebab-case")]
 pub enum PolicySource {
     BuiltIn,
-    File(PathBuf),
-    Repository(PathBuf),
+    File(#[serde(with = "crate::pathtext::json")] PathBuf),
+    Repository(#[serde(with = "crate::pathtext::json")] PathBuf),
+}
+
+impl Thresholds {
+    /// Values that are not positive numbers, and `advise` levels above their `move` levels.
+    fn problems(&self) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        let t = self;
+        let pairs = [
+            (
+                "advise_git_status_ms",
+                t.advise_git_status_ms,
+                "move_git_status_ms",
+                t.move_git_status_ms,
+                0.0,
+            ),
+            (
+                "advise_speedup",
+                t.advise_speedup,
+                "move_speedup",
+                t.move_speedup,
+                1.0,
+            ),
+            (
+                "advise_install_ms",
+                t.advise_install_ms,
+                "move_install_ms",
+                t.move_install_ms,
+                0.0,
+            ),
+        ];
+        for (advise_key, advise, move_key, move_, floor) in pairs {
+            for (key, value) in [(advise_key, advise), (move_key, move_)] {
+                if !value.is_finite() || value <= 0.0 || value < floor {
+                    let wanted = if floor > 0.0 {
+                        format!("a number of at least {floor}")
+                    } else {
+                        "a positive number".to_string()
+                    };
+                    problems.push(Problem::at(
+                        &["thresholds", key],
+                        None,
+                        format!("must be {wanted}, not {value}"),
+                    ));
+                }
+            }
+            if advise.is_finite() && move_.is_finite() && advise > move_ {
+                problems.push(Problem {
+                    // Shown at whichever of the two keys the file sets.
+                    also: Some(vec!["thresholds", move_key]),
+                    ..Problem::at(
+                        &["thresholds", advise_key],
+                        None,
+                        format!("`{advise_key}` ({advise}) is above `{move_key}` ({move_}), so `move` would come before `advise`"),
+                    )
+                });
+            }
+        }
+        problems
+    }
 }
 
 impl Policy {
-    /// Parses a policy; `file` names it in errors.
+    /// Parses and validates a policy; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<Self, PolicyError> {
-        toml::from_str(text).map_err(|e| describe_toml_error(&e, text, file))
+        let policy: Self = toml::from_str(text).map_err(|e| describe_toml_error(&e, text, file))?;
+        match policy.problems().into_iter().next() {
+            None => Ok(policy),
+            Some(problem) => Err(problem.locate(text, file)),
+        }
     }
 
     pub fn built_in() -> Self {
@@ -168,9 +236,18 @@ impl Policy {
         Self::default()
     }
 
-    /// The folder `migrate` puts repositories in (`<root>/<name>`), with `~` expanded.
+    /// The folder `migrate` puts repositories in (`<root>/<name>`): `~` is the home directory and
+    /// a relative destination is relative to it too, never to wherever the command was started.
     pub fn migrate_root(&self, home: Option<&Path>) -> Option<PathBuf> {
-        expand_home(&self.migrate.destination, home)
+        let destination = &self.migrate.destination;
+        if Path::new(destination).is_absolute() {
+            return Some(PathBuf::from(destination));
+        }
+        let rest = destination
+            .strip_prefix('~')
+            .unwrap_or(destination)
+            .trim_start_matches('/');
+        Some(home?.join(rest))
     }
 
     fn is_ignored(&self, path: &Path, home: Option<&Path>) -> bool {
@@ -189,26 +266,142 @@ impl Policy {
         builder.build().is_ok_and(|set| set.is_match(path))
     }
 
-    /// Checks what parsing cannot: globs that do not compile.
-    pub fn validate(&self, file: &str) -> Result<(), PolicyError> {
-        for pattern in &self.paths.ignore {
-            if let Err(e) = globset::Glob::new(pattern) {
-                return Err(PolicyError {
-                    file: file.to_string(),
-                    line: 0,
-                    column: 0,
-                    key: Some("paths.ignore".to_string()),
-                    message: format!("{pattern:?} is not a valid glob: {e}"),
-                    suggestion: None,
-                });
+    /// What parsing cannot check: values that would silently disable a rule or contradict another.
+    fn problems(&self) -> Vec<Problem> {
+        let mut problems = self.thresholds.problems();
+        problems.extend(self.other_problems());
+        problems
+    }
+
+    fn other_problems(&self) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        let age = self.advisory.max_age_hours;
+        if !age.is_finite() || age < 0.0 {
+            problems.push(Problem::at(
+                &["advisory", "max_age_hours"],
+                None,
+                format!("must be zero or a positive number of hours, not {age}"),
+            ));
+        }
+        let lists = [
+            ("acceptable", &self.mounts.acceptable),
+            ("advise", &self.mounts.advise),
+            ("move", &self.mounts.move_),
+        ];
+        for (i, (first, kinds)) in lists.iter().enumerate() {
+            for (second, others) in &lists[i + 1..] {
+                if let Some(kind) = kinds.iter().find(|k| others.contains(k)) {
+                    problems.push(Problem::at(
+                        &["mounts", second],
+                        None,
+                        format!("\"{kind}\" is also in `mounts.{first}`; a mount kind belongs to one list"),
+                    ));
+                }
             }
         }
-        Ok(())
+        for (index, pattern) in self.paths.ignore.iter().enumerate() {
+            if let Err(e) = globset::Glob::new(pattern) {
+                problems.push(Problem::at(
+                    &["paths", "ignore"],
+                    Some(index),
+                    format!("{pattern:?} is not a valid glob: {}", e.kind()),
+                ));
+            }
+        }
+        let destination = &self.migrate.destination;
+        if destination.trim().is_empty() {
+            problems.push(Problem::at(
+                &["migrate", "destination"],
+                None,
+                "is empty".to_string(),
+            ));
+        } else if destination.starts_with('~')
+            && !(destination == "~" || destination.starts_with("~/"))
+        {
+            problems.push(Problem::at(
+                &["migrate", "destination"],
+                None,
+                format!("{destination:?} names another user's home, which is not supported; write the absolute path"),
+            ));
+        }
+        problems
     }
 }
 
+/// A value that parsed but cannot be used: which key (and array element), and why.
+struct Problem {
+    key: Vec<&'static str>,
+    /// Another key the problem may be shown at, when `key` is not in the file.
+    also: Option<Vec<&'static str>>,
+    element: Option<usize>,
+    message: String,
+}
+
+impl Problem {
+    fn at(key: &[&'static str], element: Option<usize>, message: String) -> Self {
+        Self {
+            key: key.to_vec(),
+            also: None,
+            element,
+            message,
+        }
+    }
+
+    /// Finds the key's line and column in `text`; a key left to its default has none.
+    fn locate(mut self, text: &str, file: &str) -> PolicyError {
+        let mut found = self.span_in(text, &self.key);
+        if found.is_none()
+            && let Some(also) = self.also.take()
+        {
+            found = self.span_in(text, &also);
+            if found.is_some() {
+                self.key = also;
+            }
+        }
+        let (line, column) = found.map_or((0, 0), |span| line_and_column(text, span.start));
+        PolicyError {
+            file: file.to_string(),
+            line,
+            column,
+            key: Some(self.key.join(".")),
+            message: self.message,
+            suggestion: None,
+        }
+    }
+
+    fn span_in(&self, text: &str, key: &[&str]) -> Option<std::ops::Range<usize>> {
+        toml::de::DeTable::parse(text).ok().and_then(|document| {
+            let (last, sections) = key.split_last()?;
+            let mut table = document.get_ref();
+            for section in sections {
+                match lookup(table, section)?.get_ref() {
+                    toml::de::DeValue::Table(inner) => table = inner,
+                    _ => return None,
+                }
+            }
+            let value = lookup(table, last)?;
+            match (self.element, value.get_ref()) {
+                (Some(index), toml::de::DeValue::Array(items)) => {
+                    items.get(index).map(|item| item.span())
+                }
+                _ => Some(value.span()),
+            }
+        })
+    }
+}
+
+fn lookup<'a, 'i>(
+    table: &'a toml::de::DeTable<'i>,
+    key: &str,
+) -> Option<&'a toml::Spanned<toml::de::DeValue<'i>>> {
+    table
+        .iter()
+        .find(|(name, _)| name.get_ref() == key)
+        .map(|(_, value)| value)
+}
+
 /// Chooses and reads the policy: `--policy FILE`, else the repository's `.wsl-place.toml`, else
-/// the built-in one.
+/// the built-in one. Files are read as untrusted input (see [`crate::input`]).
 pub fn load(
     explicit: Option<&Path>,
     repository_root: &Path,
@@ -217,17 +410,14 @@ pub fn load(
         Some(path) => (path.to_path_buf(), PolicySource::File(path.to_path_buf())),
         None => {
             let path = repository_root.join(REPOSITORY_POLICY);
-            if !path.is_file() {
+            if std::fs::symlink_metadata(&path).is_err() {
                 return Ok((Policy::built_in(), PolicySource::BuiltIn));
             }
             (path.clone(), PolicySource::Repository(path))
         }
     };
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| crate::error::Failure::io("read the policy", &path, &e))?;
-    let name = path.display().to_string();
-    let policy = Policy::parse(&text, &name)
-        .and_then(|p| p.validate(&name).map(|()| p))
+    let text = crate::input::read_text(&path, crate::input::POLICY_LIMIT, "policy file")?;
+    let policy = Policy::parse(&text, &path.display().to_string())
         .map_err(|e| crate::error::Failure::input(e.to_string()))?;
     Ok((policy, source))
 }
@@ -665,8 +855,7 @@ mod tests {
             ("strict", include_str!("../policies/strict.toml")),
             ("ci", include_str!("../policies/ci.toml")),
         ] {
-            let policy = Policy::parse(text, name).unwrap();
-            policy.validate(name).unwrap();
+            Policy::parse(text, name).unwrap();
         }
     }
 

@@ -2,7 +2,7 @@
 //! probing the predicted `git status` is worth, and the predictions from scan and probes.
 
 use super::Settings;
-use crate::error::Result;
+use crate::error::{Failure, Result};
 use crate::gitindex::{GitWalk, RootIndex};
 use crate::host::HostEnv;
 use crate::interrupt;
@@ -26,6 +26,20 @@ pub fn same_mount(a: &MountEntry, b: &MountEntry) -> bool {
     a.mount_point == b.mount_point && a.source == b.source && a.fstype == b.fstype
 }
 
+/// `dir`, canonical, when it is a readable directory; otherwise why not, as the end of a sentence
+/// that starts with its name.
+fn usable_dir(dir: &Path) -> std::result::Result<PathBuf, String> {
+    let canonical = std::fs::canonicalize(dir).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => "does not exist".to_string(),
+        _ => format!("cannot be resolved ({e})"),
+    })?;
+    if !canonical.is_dir() {
+        return Err("is not a directory".into());
+    }
+    std::fs::read_dir(&canonical).map_err(|e| format!("cannot be read ({e})"))?;
+    Ok(canonical)
+}
+
 /// The fair baseline for a repository on `current`: `$HOME` (or `--baseline`) on a local disk.
 pub fn choose_baseline<'a>(
     env: &HostEnv,
@@ -34,12 +48,18 @@ pub fn choose_baseline<'a>(
     current: &MountEntry,
 ) -> Result<Baseline<'a>> {
     let dir = match (&settings.baseline, env.home()) {
-        (Some(dir), _) => location::canonical_dir(dir)?,
-        (None, Some(home)) => match location::canonical_dir(&home) {
+        (Some(dir), _) => usable_dir(dir).map_err(|why| {
+            Failure::input(format!(
+                "the baseline {} {why}; pass --baseline a directory on the Linux disk.",
+                dir.display()
+            ))
+        })?,
+        (None, Some(home)) => match usable_dir(&home) {
             Ok(dir) => dir,
-            Err(e) => {
+            Err(why) => {
                 return Ok(Baseline::None(format!(
-                    "No baseline: $HOME is unusable ({e}); pass --baseline DIR on the Linux disk to compare against."
+                    "No baseline: $HOME ({}) {why}; pass --baseline DIR on the Linux disk to compare against.",
+                    home.display()
                 )));
             }
         },

@@ -101,7 +101,15 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
 fn run_advisory(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     let checked = advisory::run(env, &settings.check, settings.policy.as_deref());
     interrupt::check(INTERRUPTED)?;
-    let (entry, _cached) = checked?;
+    let entry = match checked {
+        Ok((entry, _cached)) => entry,
+        // A hook must not block a commit unless asked to: say what is wrong, and succeed.
+        Err(failure) if settings.fail_at.is_none() => {
+            crate::report_failure(&failure);
+            return Ok(ExitCode::Ok);
+        }
+        Err(failure) => return Err(failure),
+    };
     match settings.format {
         CheckFormat::Json => super::print(&report::to_json(&entry)?)?,
         _ if !entry.line.is_empty() => super::print(&format!("{}\n", entry.line))?,

@@ -66,12 +66,13 @@ struct Terminal<'a> {
 }
 
 impl Terminal<'_> {
-    fn out(&self, text: &str) {
-        if !self.settings.quiet {
-            let mut stdout = std::io::stdout().lock();
-            let _ = stdout.write_all(text.as_bytes());
-            let _ = stdout.flush();
+    /// Prints to standard output; a failed write is an error, so a script never takes an empty
+    /// plan or report for success.
+    fn out(&self, text: &str) -> Result<()> {
+        if self.settings.quiet {
+            return Ok(());
         }
+        super::print(text)
     }
 }
 
@@ -97,17 +98,16 @@ impl migrate::Ui for Terminal<'_> {
             })
     }
 
-    fn note(&self, text: &str) {
-        self.out(text);
+    fn note(&self, text: &str) -> Result<()> {
+        self.out(text)
     }
 
     fn plan(&self, plan: &Plan, dry_run: bool) -> Result<()> {
         match self.settings.format {
             HumanOrJson::Json if dry_run => self.out(&report::to_json(plan)?),
-            HumanOrJson::Json => {}
+            HumanOrJson::Json => Ok(()),
             HumanOrJson::Human => self.out(&report::migrate::plan(plan, &self.settings.style)),
         }
-        Ok(())
     }
 
     fn result(&self, report: &MigrationReport) -> Result<()> {
@@ -115,7 +115,6 @@ impl migrate::Ui for Terminal<'_> {
             HumanOrJson::Json => self.out(&report::to_json(report)?),
             HumanOrJson::Human => self.out(&report::migrate::result(report, &self.settings.style)),
         }
-        Ok(())
     }
 
     fn progress(&self) -> bool {

@@ -14,6 +14,7 @@ use std::process::Command;
 /// A `.git/config` value that is wrong on ext4.
 #[derive(Debug, Clone, Serialize)]
 pub struct ConfigIssue {
+    #[serde(with = "crate::pathtext::json")]
     pub repo: PathBuf,
     pub key: String,
     pub value: String,

@@ -1,9 +1,7 @@
-//! The staging directory's journal, the manifest, and the lossless text form of paths in both.
+//! The staging directory's journal and the manifest.
 //!
-//! Both files are lines of tab-separated fields. Paths are bytes on Linux, so they are written
-//! escaped: every byte that is not part of valid UTF-8, every control character, and `%` itself
-//! become `%XX` (two upper-case hex digits). Everything else is kept as it is, so ordinary names
-//! stay readable and `unescape(escape(p)) == p` for every path.
+//! Both files are lines of tab-separated fields; paths in them are in the lossless text form of
+//! [`crate::pathtext`].
 //!
 //! Journal lines (`staging/journal`), appended as each file is verified:
 //! `F <size> <mtime_s> <mtime_ns> <crc32> <path>` and `S` ("everything above is on disk").
@@ -14,56 +12,12 @@ use crate::error::{Failure, Result};
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-pub fn escape(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len());
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            if c == '%' || c.is_control() {
-                let mut buf = [0u8; 4];
-                for b in c.encode_utf8(&mut buf).bytes() {
-                    out.push_str(&format!("%{b:02X}"));
-                }
-            } else {
-                out.push(c);
-            }
-        }
-        for b in chunk.invalid() {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-pub fn escape_path(path: &Path) -> String {
-    escape(path.as_os_str().as_bytes())
-}
-
-pub fn unescape(text: &str) -> Option<Vec<u8>> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = text.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    Some(out)
-}
-
-pub fn unescape_path(text: &str) -> Option<PathBuf> {
-    unescape(text).map(|b| PathBuf::from(std::ffi::OsString::from_vec(b)))
-}
+pub use crate::pathtext::{escape_path, unescape_path};
 
 /// One verified file: its source's size and mtime when it was copied, and the CRC32 of its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -302,32 +256,10 @@ pub fn parse_manifest(text: &str) -> Option<(PathBuf, Vec<ManifestEntry>)> {
 mod tests {
     use super::*;
     use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
 
     fn os(bytes: &[u8]) -> &OsStr {
         OsStr::from_bytes(bytes)
-    }
-
-    #[test]
-    fn escaping_is_lossless_and_readable() {
-        let cases: &[&[u8]] = &[
-            b"plain/name.rs",
-            b"caf\xc3\xa9",
-            b"bad\xff\xfe",
-            b"tab\there\nnl",
-            b"100%",
-            b"%41",
-            b"\xe2\x82",
-        ];
-        for case in cases {
-            let escaped = escape(case);
-            assert!(!escaped.contains('\t') && !escaped.contains('\n'));
-            assert_eq!(unescape(&escaped).as_deref(), Some(*case), "{escaped}");
-        }
-        assert_eq!(escape(b"caf\xc3\xa9"), "café");
-        assert_eq!(escape(b"bad\xff"), "bad%FF");
-        assert_eq!(escape(b"100%"), "100%25");
-        assert_eq!(unescape("%G1"), None);
-        assert_eq!(unescape("%4"), None);
     }
 
     fn record(name: &[u8], crc32: u32) -> FileRecord {

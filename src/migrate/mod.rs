@@ -31,8 +31,11 @@ use std::path::{Path, PathBuf};
 /// What a finished migration did; its JSON form is the documented schema.
 #[derive(Debug, Clone, Serialize)]
 pub struct MigrationReport {
+    #[serde(with = "crate::pathtext::json")]
     pub source: PathBuf,
+    #[serde(with = "crate::pathtext::json")]
     pub destination: PathBuf,
+    #[serde(with = "crate::pathtext::json")]
     pub manifest: PathBuf,
     pub windows_path: Option<String>,
     pub windows_legacy_path: Option<String>,
@@ -76,8 +79,9 @@ pub trait Ui {
     fn interactive(&self) -> bool;
     /// Asks a yes/no question.
     fn confirm(&self, prompt: &str, default: bool) -> Result<bool>;
-    /// A sentence for the person (not part of any machine-readable output).
-    fn note(&self, text: &str);
+    /// A sentence for the person (not part of any machine-readable output). Failing to show
+    /// it (a full disk behind `>file`) is an error, never a silent success.
+    fn note(&self, text: &str) -> Result<()>;
     /// Shows the plan before anything is copied; `dry_run` when it is all that will happen.
     fn plan(&self, plan: &Plan, dry_run: bool) -> Result<()>;
     /// Shows what a finished migration did.
@@ -94,6 +98,7 @@ pub fn run(
     default_root: Option<&Path>,
 ) -> Result<ExitCode> {
     let source = location::canonical_dir(&args.path)?;
+    refuse_kernel_interface(env, &source)?;
     let destination = plan::destination(&source, args.to.as_deref(), default_root)?;
     let staging = Staging::new(&source, &destination);
     if args.abort {
@@ -144,7 +149,7 @@ fn resume_sealed(
             "A verified copy of {} is waiting in {}; run without --dry-run to finish moving it into place.\n",
             source.display(),
             staging.path().display()
-        ));
+        ))?;
         return Ok(ExitCode::Ok);
     }
     let done = Copied {
@@ -221,7 +226,7 @@ fn confirm(ui: &dyn Ui, args: &Options, plan: &Plan) -> Result<bool> {
     }
     let go = ui.confirm("Copy, verify and move it there?", false)?;
     if !go {
-        ui.note("Nothing was copied.\n");
+        ui.note("Nothing was copied.\n")?;
     }
     Ok(go)
 }
@@ -260,7 +265,8 @@ fn verify(
         for p in &problems {
             text.push_str(&format!("  {}: {}\n", p.path, p.error));
         }
-        eprint!("{text}");
+        // The failure below says the same in one sentence if this list cannot be shown.
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
         return Err(staging.kept(&Failure::internal(format!(
             "{} source entries could not be read (listed above), so the migration was not finalised; fix them, or pass --skip-unreadable to move the rest without them",
             problems.len()
@@ -436,12 +442,27 @@ fn abort(ui: &dyn Ui, source: &Path, staging: &Staging) -> Result<ExitCode> {
             staging.path().display()
         )
     };
-    ui.note(&note);
+    ui.note(&note)?;
     Ok(ExitCode::Ok)
 }
 
 /// Local disks lose to directory-lock contention beyond a few threads per core; a drive reached
 /// over 9p or a network is latency-bound, and more requests in flight hide the round trips.
+/// `/proc`, `/sys` and their kin hold no repository, and their files change size while read.
+fn refuse_kernel_interface(env: &HostEnv, source: &Path) -> Result<()> {
+    let table = location::MountTable::read(env)?;
+    match table.mount_for(source) {
+        Some(mount) if crate::mounts::is_kernel_interface(&mount.fstype) => {
+            Err(Failure::input(format!(
+                "{} is on {}, a kernel file system whose files are made up when read, not a repository; nothing was copied.",
+                source.display(),
+                mount.fstype
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn copy_threads(env: &HostEnv, source: &Path) -> usize {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let remote = location::MountTable::read(env)

@@ -62,8 +62,11 @@ pub struct NodeModules {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Plan {
+    #[serde(with = "crate::pathtext::json")]
     pub source: PathBuf,
+    #[serde(with = "crate::pathtext::json")]
     pub destination: PathBuf,
+    #[serde(with = "crate::pathtext::json")]
     pub staging: PathBuf,
     pub files: u64,
     pub dirs: u64,
@@ -130,6 +133,18 @@ pub fn destination(
     if destination.file_name().is_none() {
         return Err(Failure::input(format!(
             "{} cannot be a destination; pass --to with a new folder's path.",
+            destination.display()
+        )));
+    }
+    if let Some(blocker) = destination
+        .ancestors()
+        .skip(1)
+        .find(|a| std::fs::symlink_metadata(a).is_ok())
+        .filter(|a| !a.is_dir())
+    {
+        return Err(Failure::input(format!(
+            "{} is a file, so the destination {} cannot be made inside it; choose another folder with --to.",
+            blocker.display(),
             destination.display()
         )));
     }

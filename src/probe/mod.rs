@@ -50,7 +50,9 @@ pub struct Ops {
 #[derive(Debug, Clone, Serialize)]
 pub struct ProbeReport {
     /// The directory the scratch folder was made in.
+    #[serde(with = "crate::pathtext::json")]
     pub dir: PathBuf,
+    #[serde(with = "crate::pathtext::json")]
     pub mount_point: PathBuf,
     pub fstype: String,
     pub kind: MountKind,

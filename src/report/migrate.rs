@@ -153,7 +153,7 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
     let _ = writeln!(
         out,
         "  open it  cd {} && code .",
-        report.destination.display()
+        crate::pathtext::shell_quote(&report.destination)
     );
     for done in &report.fixups.done {
         let _ = writeln!(out, "  fixed    {done}");

@@ -102,6 +102,7 @@ pub enum DependencyKind {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct DependencyTree {
     /// Path relative to the scanned root.
+    #[serde(with = "crate::pathtext::json")]
     pub path: PathBuf,
     pub kind: DependencyKind,
     pub files: u64,

@@ -1,0 +1,102 @@
+//! Reading the small text files a user or the host hands the tool (policies, mountinfo) without
+//! trusting them: a FIFO must not block, `/dev/zero` must not fill memory, a directory or a binary
+//! file is the user's mistake (exit 2), not the tool's.
+
+use crate::error::{Failure, Result};
+use std::fs::{File, OpenOptions};
+use std::io::Read;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::Path;
+
+/// Policies are a few hundred bytes; anything near this is not one.
+pub const POLICY_LIMIT: u64 = 1024 * 1024;
+/// Mountinfo of a host with tens of thousands of mounts (container hosts) stays well below this.
+pub const MOUNTINFO_LIMIT: u64 = 64 * 1024 * 1024;
+
+/// Reads `path`, which must be a regular file (symlinks followed) of at most `limit` bytes.
+/// `what` names the file in messages ("policy file").
+pub fn read_regular(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever.
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .map_err(|e| Failure::io(&format!("open the {what}"), path, &e))?;
+    let metadata = file
+        .metadata()
+        .map_err(|e| Failure::io(&format!("read the {what}"), path, &e))?;
+    let file_type = metadata.file_type();
+    if !file_type.is_file() {
+        let is = if file_type.is_dir() {
+            "a directory"
+        } else if file_type.is_fifo() {
+            "a FIFO"
+        } else if file_type.is_socket() {
+            "a socket"
+        } else {
+            "a device"
+        };
+        return Err(Failure::input(format!(
+            "{} is {is}, not a {what}; pass a regular file.",
+            path.display()
+        )));
+    }
+    let bytes = read_at_most(file, limit)
+        .map_err(|e| Failure::io(&format!("read the {what}"), path, &e))?;
+    if bytes.len() as u64 > limit {
+        return Err(Failure::input(format!(
+            "{} is larger than {} bytes, too large for a {what}; pass the right file.",
+            path.display(),
+            limit
+        )));
+    }
+    Ok(bytes)
+}
+
+/// [`read_regular`], then UTF-8 text.
+pub fn read_text(path: &Path, limit: u64, what: &str) -> Result<String> {
+    String::from_utf8(read_regular(path, limit, what)?).map_err(|e| {
+        Failure::input(format!(
+            "{} is not a text {what} (byte {} is not UTF-8); pass the right file.",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// Reads up to `limit + 1` bytes, so the caller can tell "exactly at the limit" from "over it".
+fn read_at_most(file: File, limit: u64) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ExitCode;
+
+    #[test]
+    fn special_files_are_input_errors() {
+        for path in ["/dev/zero", "/dev/null", "/"] {
+            let failure = read_regular(Path::new(path), 16, "policy file").unwrap_err();
+            assert_eq!(failure.code, ExitCode::Input, "{path}: {failure}");
+            assert!(failure.message.contains("not a policy file"), "{failure}");
+        }
+    }
+
+    #[test]
+    fn limit_is_exact() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("p.toml");
+        std::fs::write(&file, b"0123456789").unwrap();
+        assert_eq!(read_regular(&file, 10, "x").unwrap().len(), 10);
+        assert_eq!(
+            read_regular(&file, 9, "x").unwrap_err().code,
+            ExitCode::Input
+        );
+        std::fs::write(&file, b"ok\xff").unwrap();
+        let failure = read_text(&file, 10, "policy file").unwrap_err();
+        assert!(failure.message.contains("byte 2"), "{failure}");
+    }
+}

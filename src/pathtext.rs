@@ -1,0 +1,162 @@
+//! The lossless text form of paths, for the manifest, the journal and JSON output.
+//!
+//! Paths are bytes on Linux, so they are written escaped: every byte that is not part of valid
+//! UTF-8, every control character, and `%` itself become `%XX` (two upper-case hex digits).
+//! Everything else is kept as it is, so ordinary names stay readable and
+//! `unescape(escape(p)) == p` for every path.
+
+use serde::{Deserialize, Deserializer, Serializer};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::path::{Path, PathBuf};
+
+pub fn escape(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c == '%' || c.is_control() {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+pub fn escape_path(path: &Path) -> String {
+    escape(path.as_os_str().as_bytes())
+}
+
+pub fn unescape(text: &str) -> Option<Vec<u8>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+pub fn unescape_path(text: &str) -> Option<PathBuf> {
+    unescape(text).map(|b| PathBuf::from(std::ffi::OsString::from_vec(b)))
+}
+
+/// `path` as one shell word for a command line a user copies: as it is when that is safe,
+/// else in single quotes, and for names with control characters or bytes that are not UTF-8,
+/// in `$'...'` with `\xHH` escapes (bash, zsh, ksh; POSIX since 2024).
+pub fn shell_quote(path: &Path) -> String {
+    let bytes = path.as_os_str().as_bytes();
+    let safe = |b: &u8| b.is_ascii_alphanumeric() || b"/._-+:@,=".contains(b);
+    if !bytes.is_empty() && bytes.iter().all(safe) {
+        return String::from_utf8_lossy(bytes).into_owned();
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) if !text.chars().any(char::is_control) => {
+            format!("'{}'", text.replace('\'', r"'\''"))
+        }
+        _ => {
+            let mut out = String::from("$'");
+            for chunk in bytes.utf8_chunks() {
+                for c in chunk.valid().chars() {
+                    match c {
+                        '\'' | '\\' => {
+                            out.push('\\');
+                            out.push(c);
+                        }
+                        c if c.is_control() => {
+                            let mut buf = [0u8; 4];
+                            for b in c.encode_utf8(&mut buf).bytes() {
+                                out.push_str(&format!("\\x{b:02x}"));
+                            }
+                        }
+                        c => out.push(c),
+                    }
+                }
+                for b in chunk.invalid() {
+                    out.push_str(&format!("\\x{b:02x}"));
+                }
+            }
+            out.push('\'');
+            out
+        }
+    }
+}
+
+/// `#[serde(with = "crate::pathtext::json")]`: a path as its escaped text, so JSON output never
+/// fails on (nor silently mangles) a name that is not UTF-8.
+pub mod json {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(path: &Path, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&escape_path(path))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<PathBuf, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        unescape_path(&text).ok_or_else(|| serde::de::Error::custom("a malformed %XX escape"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_is_lossless_and_readable() {
+        let cases: &[&[u8]] = &[
+            b"plain/name.rs",
+            b"caf\xc3\xa9",
+            b"bad\xff\xfe",
+            b"tab\there\nnl",
+            b"100%",
+            b"%41",
+            b"\xe2\x82",
+        ];
+        for case in cases {
+            let escaped = escape(case);
+            assert!(!escaped.contains('\t') && !escaped.contains('\n'));
+            assert_eq!(unescape(&escaped).as_deref(), Some(*case), "{escaped}");
+        }
+        assert_eq!(escape(b"caf\xc3\xa9"), "café");
+        assert_eq!(escape(b"bad\xff"), "bad%FF");
+        assert_eq!(escape(b"100%"), "100%25");
+        assert_eq!(unescape("%G1"), None);
+        assert_eq!(unescape("%4"), None);
+    }
+
+    #[test]
+    fn shell_words() {
+        let quote = |bytes: &[u8]| shell_quote(Path::new(std::ffi::OsStr::from_bytes(bytes)));
+        assert_eq!(quote(b"/home/me/src/app"), "/home/me/src/app");
+        assert_eq!(quote(b"/home/me/it's here"), r"'/home/me/it'\''s here'");
+        assert_eq!(quote(b"/src/a\nb\xff'"), r"$'/src/a\x0ab\xff\''");
+        assert_eq!(quote(b"/src/$HOME`x`"), "'/src/$HOME`x`'");
+    }
+
+    #[test]
+    fn json_form_round_trips() {
+        #[derive(serde::Serialize, serde::Deserialize)]
+        struct Holder {
+            #[serde(with = "json")]
+            path: PathBuf,
+        }
+        let path = PathBuf::from(std::ffi::OsStr::from_bytes(b"/src/caf\xe9 100%"));
+        let text = serde_json::to_string(&Holder { path: path.clone() }).unwrap();
+        assert_eq!(text, r#"{"path":"/src/caf%E9 100%25"}"#);
+        let back: Holder = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.path, path);
+    }
+}

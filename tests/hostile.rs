@@ -1,0 +1,631 @@
+//! Hostile inputs and faults (issue 14), each reproduced through the binary on real files,
+//! FIFOs, devices, mounts and full disks: no panic, no hang, exit 2 with one sentence for what
+//! the user handed in, exit 3 when the system fails, and no silent success.
+
+mod support;
+
+use serde_json::Value;
+use std::ffi::OsStr;
+use std::fs;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use tempfile::TempDir;
+
+/// A scratch place with its own HOME and cache, so no test reads or writes the real ones.
+struct Place {
+    dir: TempDir,
+}
+
+impl Place {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("home")).unwrap();
+        fs::create_dir_all(dir.path().join("repo")).unwrap();
+        fs::write(dir.path().join("repo/file.txt"), "content\n").unwrap();
+        Self { dir }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        fs::canonicalize(self.dir.path()).unwrap().join(rel)
+    }
+
+    fn repo(&self) -> PathBuf {
+        self.path("repo")
+    }
+
+    fn cmd(&self) -> Command {
+        let mut cmd = support::wsl_place();
+        cmd.env("HOME", self.path("home"))
+            .env("XDG_CACHE_HOME", self.path("cache"))
+            .env("NO_COLOR", "1");
+        cmd
+    }
+}
+
+/// Runs `cmd` to the end, or kills it after `limit` and fails: a hang is the bug being tested.
+fn bounded(mut cmd: Command, limit: Duration) -> Output {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let start = Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            return child.wait_with_output().expect("output");
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn run(cmd: Command) -> Output {
+    bounded(cmd, Duration::from_secs(60))
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Exit `code`, and standard error is one line, one sentence, from the tool (not a panic).
+#[track_caller]
+fn fails_with(output: &Output, code: i32, mentioning: &str) -> String {
+    let text = stderr(output);
+    assert_eq!(output.status.code(), Some(code), "stderr: {text}");
+    assert!(!text.contains("panicked"), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1, "one line expected: {text}");
+    assert!(lines[0].starts_with("wsl-place: "), "{text}");
+    assert!(lines[0].ends_with('.') || lines[0].ends_with('?'), "{text}");
+    assert!(text.contains(mentioning), "{mentioning:?} not in: {text}");
+    text
+}
+
+fn full() -> fs::File {
+    fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full")
+}
+
+fn mkfifo(path: &Path) {
+    let name = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0, "mkfifo");
+}
+
+fn os(bytes: &[u8]) -> &OsStr {
+    OsStr::from_bytes(bytes)
+}
+
+// Case 1: an error message that cannot be written must not turn into a panic (exit 101).
+#[test]
+fn unwritable_stderr_keeps_the_exit_code() {
+    let place = Place::new();
+    let mut cmd = place.cmd();
+    cmd.args(["check", "/no/such/dir"]).stderr(full());
+    let status = cmd.status().unwrap();
+    assert_eq!(status.code(), Some(2));
+}
+
+// Case 9: output that cannot be written is never a silent success.
+#[test]
+fn unwritable_stdout_is_an_error() {
+    let place = Place::new();
+    let repo = place.repo().display().to_string();
+    let to = place.path("dest").display().to_string();
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["migrate", &repo, "--to", &to, "--dry-run"],
+        vec![
+            "--format",
+            "json",
+            "migrate",
+            &repo,
+            "--to",
+            &to,
+            "--dry-run",
+        ],
+        vec!["--help"],
+        vec!["--version"],
+        vec!["migrate", "--help"],
+        vec!["--format", "json", "check", "--no-probe", &repo],
+    ];
+    for args in runs {
+        let mut cmd = place.cmd();
+        cmd.args(&args).stdout(full()).stderr(Stdio::piped());
+        let output = cmd.output().unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(3),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains("cannot write to standard output"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    assert!(!place.path("dest").exists() && !place.path(".dest.wsl-place-staging").exists());
+}
+
+// Cases 2 and 8: special and binary files as policies are refused at once, never read forever.
+#[test]
+fn policy_must_be_a_small_regular_text_file() {
+    let place = Place::new();
+    let fifo = place.path("fifo.toml");
+    mkfifo(&fifo);
+    let binary = place.path("binary.toml");
+    fs::write(&binary, b"\x7fELF\x02\x01\x01\0\0\0\xff\xfe").unwrap();
+    let huge = place.path("huge.toml");
+    fs::write(&huge, "# padding\n".repeat(200_000)).unwrap();
+    let cases: [(&Path, &str); 6] = [
+        (Path::new("/dev/zero"), "is a device"),
+        (&fifo, "is a FIFO"),
+        (&place.path("repo"), "is a directory"),
+        (&binary, "not UTF-8"),
+        (&huge, "too large"),
+        (Path::new("/no/such/policy.toml"), "/no/such/policy.toml"),
+    ];
+    for (policy, what) in cases {
+        let mut cmd = place.cmd();
+        cmd.arg("--policy")
+            .arg(policy)
+            .args(["check", "--no-probe"])
+            .arg(place.repo());
+        let output = bounded(cmd, Duration::from_secs(20));
+        fails_with(&output, 2, what);
+    }
+}
+
+// Case 8: the repository's own policy file, binary or special, is an input error too.
+#[test]
+fn repository_policy_must_be_text() {
+    let place = Place::new();
+    let policy = place.repo().join(".wsl-place.toml");
+    fs::write(&policy, b"[thresholds]\nmove_speedup = \xff\xfe\n").unwrap();
+    let mut cmd = place.cmd();
+    cmd.args(["check", "--no-probe"]).arg(place.repo());
+    fails_with(&run(cmd), 2, ".wsl-place.toml");
+    fs::remove_file(&policy).unwrap();
+    mkfifo(&policy);
+    let mut cmd = place.cmd();
+    cmd.args(["check", "--no-probe"]).arg(place.repo());
+    fails_with(&bounded(cmd, Duration::from_secs(20)), 2, "is a FIFO");
+}
+
+// Case 8: a symlink loop as the path, a directory as mountinfo: the user's input, exit 2.
+#[test]
+fn symlink_loop_and_directory_mountinfo_are_input_errors() {
+    let place = Place::new();
+    let a = place.path("loop-a");
+    std::os::unix::fs::symlink(place.path("loop-b"), &a).unwrap();
+    std::os::unix::fs::symlink(&a, place.path("loop-b")).unwrap();
+    for command in ["check", "migrate", "probe"] {
+        let mut cmd = place.cmd();
+        cmd.arg(command).arg(&a);
+        if command == "migrate" {
+            cmd.arg("--dry-run");
+        }
+        fails_with(&run(cmd), 2, "loop-a");
+    }
+
+    let proc_root = place.path("proc");
+    fs::create_dir_all(proc_root.join("self/mountinfo")).unwrap();
+    fs::write(proc_root.join("version"), support::fakeproc::PLAIN_VERSION).unwrap();
+    let mut cmd = place.cmd();
+    cmd.env("WSL_PLACE_PROC_ROOT", &proc_root)
+        .args(["check", "--no-probe"])
+        .arg(place.repo());
+    fails_with(&run(cmd), 2, "is a directory, not a mountinfo file");
+}
+
+// Case 6: mountinfo is bytes; a mount point that is not UTF-8, anywhere, breaks nothing.
+#[test]
+fn non_utf8_mount_point_in_a_fixture_mountinfo() {
+    let place = Place::new();
+    let proc_root = place.path("proc");
+    fs::create_dir_all(proc_root.join("self")).unwrap();
+    fs::write(proc_root.join("version"), support::fakeproc::PLAIN_VERSION).unwrap();
+    let mut table = b"1 0 8:1 / / rw - ext4 /dev/sda rw\n".to_vec();
+    table.extend_from_slice(b"2 1 0:40 / /media/caf\xe9\\040disk rw - vfat /dev/sdb1 rw\n");
+    fs::write(proc_root.join("self/mountinfo"), table).unwrap();
+    let mut cmd = place.cmd();
+    cmd.env("WSL_PLACE_PROC_ROOT", &proc_root)
+        .args(["--format", "json", "check", "--no-probe"])
+        .arg(place.repo());
+    let output = run(cmd);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["mount"]["mount_point"], "/");
+}
+
+// Case 6, on a real mount: a tmpfs mounted at a name that is not UTF-8.
+#[test]
+fn non_utf8_mount_point_on_this_machine() {
+    if !support::require_root("mounting tmpfs") {
+        return;
+    }
+    let place = Place::new();
+    let point = place.path("mnt").join(os(b"odd\xfe\xff name"));
+    let mount = match support::Mount::try_tmpfs_at(&point, "4m") {
+        Ok(mount) => mount,
+        Err(reason) => return support::skip(&reason),
+    };
+    for args in [
+        vec!["check", "--no-probe"],
+        vec!["probe", "--probe-budget-ms", "100"],
+        vec![
+            "check",
+            "--probe-budget-ms",
+            "100",
+            "--scan-budget-ms",
+            "200",
+        ],
+    ] {
+        let mut cmd = place.cmd();
+        cmd.args(&args).arg(place.repo());
+        let output = run(cmd);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    // On the odd mount itself, the JSON names it losslessly.
+    let inside = mount.point().join("repo");
+    fs::create_dir(&inside).unwrap();
+    let mut cmd = place.cmd();
+    cmd.args(["--format", "json", "check", "--no-probe"])
+        .arg(&inside);
+    let output = run(cmd);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let shown = report["mount"]["mount_point"].as_str().unwrap();
+    let decoded = wsl_place::pathtext::unescape_path(shown).unwrap();
+    assert_eq!(decoded, mount.point(), "{shown}");
+    assert!(shown.ends_with("odd%FE%FF name"), "{shown}");
+}
+
+// Case 7: paths that are not UTF-8 come out of JSON losslessly, `%XX`-escaped.
+#[test]
+fn json_paths_are_lossless() {
+    let place = Place::new();
+    let repo = place.path("").join(os(b"caf\xe9 100%"));
+    fs::create_dir(&repo).unwrap();
+    fs::write(repo.join(os(b"f\xff")), "x").unwrap();
+    // A git repository: its layout (worktree, git dir) is in the JSON too.
+    let init = Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&repo)
+        .status();
+    assert!(init.unwrap().success());
+    let mut cmd = place.cmd();
+    cmd.args(["--format", "json", "check", "--no-probe"])
+        .arg(&repo);
+    let output = run(cmd);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let linux = report["paths"]["linux"].as_str().unwrap();
+    assert!(linux.ends_with("/caf%E9 100%25"), "{linux}");
+    assert_eq!(wsl_place::pathtext::unescape_path(linux).unwrap(), repo);
+
+    let destination = place.path("").join(os(b"out\x01\xfe"));
+    let mut cmd = place.cmd();
+    cmd.args(["--format", "json", "migrate", "--dry-run", "--to"])
+        .arg(&destination)
+        .arg(&repo);
+    let output = run(cmd);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let plan: Value = serde_json::from_slice(&output.stdout).unwrap();
+    for (field, expected) in [("source", &repo), ("destination", &destination)] {
+        let shown = plan[field].as_str().unwrap();
+        assert_eq!(
+            wsl_place::pathtext::unescape_path(shown).as_ref(),
+            Some(expected),
+            "{field}: {shown}"
+        );
+    }
+}
+
+fn policy_error(place: &Place, text: &str) -> String {
+    let policy = place.path("policy.toml");
+    fs::write(&policy, text).unwrap();
+    let mut cmd = place.cmd();
+    cmd.arg("--policy")
+        .arg(&policy)
+        .args(["check", "--no-probe"])
+        .arg(place.repo());
+    fails_with(&run(cmd), 2, "policy.toml")
+}
+
+// Case 10: values that parse but would silently disable or contradict a rule are refused.
+#[test]
+fn policy_values_are_validated() {
+    let place = Place::new();
+    let cases = [
+        (
+            "[thresholds]\nmove_speedup = nan\n",
+            "policy.toml:2:16: key `thresholds.move_speedup`",
+        ),
+        (
+            "[thresholds]\nadvise_git_status_ms = inf\n",
+            "thresholds.advise_git_status_ms",
+        ),
+        (
+            "[thresholds]\nmove_install_ms = -5\n",
+            "thresholds.move_install_ms",
+        ),
+        (
+            "[thresholds]\nadvise_speedup = 0\n",
+            "thresholds.advise_speedup",
+        ),
+        ("[advisory]\nmax_age_hours = -1\n", "advisory.max_age_hours"),
+        (
+            "[advisory]\nmax_age_hours = nan\n",
+            "advisory.max_age_hours",
+        ),
+        (
+            "[thresholds]\nadvise_git_status_ms = 900\nmove_git_status_ms = 800\n",
+            "above `move_git_status_ms`",
+        ),
+        (
+            "[mounts]\nadvise = [\"local\"]\n",
+            "also in `mounts.acceptable`",
+        ),
+        ("[mounts]\nmove = [\"fuse\"]\n", "also in `mounts.advise`"),
+    ];
+    for (text, expected) in cases {
+        policy_error(&place, text);
+        let shown = policy_error(&place, text);
+        assert!(shown.contains(expected), "{text:?}: {shown}");
+    }
+    // A default on the other side of a contradiction: the key that is in the file is named.
+    let shown = policy_error(&place, "\n[thresholds]\nmove_git_status_ms = 100\n");
+    assert!(shown.contains("policy.toml:3:22:"), "{shown}");
+}
+
+// Case 17: a bad glob is shown at its place in the file, not at `file:0:0`.
+#[test]
+fn bad_glob_names_its_line_and_column() {
+    let place = Place::new();
+    let shown = policy_error(&place, "[paths]\nignore = [\"/ok/*\", \"/bad/[x\"]\n");
+    assert!(
+        shown.contains("policy.toml:2:20: key `paths.ignore`"),
+        "{shown}"
+    );
+    assert!(!shown.contains(":0:0"), "{shown}");
+}
+
+fn planned_destination(place: &Place, destination: &str) -> Output {
+    let policy = place.path("policy.toml");
+    fs::write(
+        &policy,
+        format!("[migrate]\ndestination = {destination:?}\n"),
+    )
+    .unwrap();
+    let mut cmd = place.cmd();
+    cmd.current_dir(place.path("repo"))
+        .arg("--policy")
+        .arg(&policy)
+        .args(["--format", "json", "migrate", "--dry-run"])
+        .arg(place.repo());
+    run(cmd)
+}
+
+// Case 11: a relative destination is under $HOME, never the current directory; `~user` is refused.
+#[test]
+fn migrate_destination_resolves_against_home() {
+    let place = Place::new();
+    for (destination, expected) in [
+        ("projects/linux", "home/projects/linux/repo"),
+        ("~/code", "home/code/repo"),
+        ("~", "home/repo"),
+    ] {
+        let output = planned_destination(&place, destination);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let plan: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(
+            plan["destination"].as_str().unwrap(),
+            place.path(expected).to_str().unwrap(),
+            "{destination}"
+        );
+    }
+    let output = planned_destination(&place, "~nobody/x");
+    fails_with(&output, 2, "another user's home");
+    let output = planned_destination(&place, "");
+    fails_with(&output, 2, "migrate.destination");
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+fn advisory(place: &Place) -> Output {
+    let mut cmd = place.cmd();
+    cmd.args(["check", "--advisory"]).arg(place.repo());
+    run(cmd)
+}
+
+fn only_cache_file(place: &Place) -> PathBuf {
+    let files: Vec<PathBuf> = fs::read_dir(place.path("cache/wsl-place/advisory"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    files[0].clone()
+}
+
+fn rewrite_cache(file: &Path, created: u64, line: &str) {
+    let mut entry: Value = serde_json::from_slice(&fs::read(file).unwrap()).unwrap();
+    entry["created_unix"] = created.into();
+    entry["level"] = "advise".into();
+    entry["line"] = line.into();
+    fs::write(file, serde_json::to_vec(&entry).unwrap()).unwrap();
+}
+
+// Case 12: a cached result from the future is not trusted; a cached line is never printed raw.
+#[test]
+fn advisory_cache_is_not_trusted_blindly() {
+    let place = Place::new();
+    let first = advisory(&place);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let file = only_cache_file(&place);
+
+    rewrite_cache(
+        &file,
+        now() + 10 * 365 * 24 * 3600,
+        "wsl-place: advise: planted",
+    );
+    let output = advisory(&place);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        !String::from_utf8_lossy(&output.stdout).contains("planted"),
+        "a result from the future was reused"
+    );
+    let entry: Value = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
+    assert!(entry["created_unix"].as_u64().unwrap() <= now(), "{entry}");
+
+    rewrite_cache(
+        &file,
+        now(),
+        "wsl-place: advise\n\u{1b}]0;owned\u{7}\u{1b}[2Jhidden",
+    );
+    let output = advisory(&place);
+    let shown = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        shown.contains("wsl-place: advise"),
+        "the cache was not used: {shown:?}"
+    );
+    assert!(
+        !shown.trim_end_matches('\n').chars().any(char::is_control),
+        "{shown:?}"
+    );
+    assert_eq!(shown.lines().count(), 1, "{shown:?}");
+}
+
+// Case 13: in hook mode, a malformed repository policy is reported and the commit goes on.
+#[test]
+fn malformed_repository_policy_does_not_block_a_commit() {
+    let place = Place::new();
+    fs::write(place.repo().join(".wsl-place.toml"), "[thresholds\n").unwrap();
+    let output = advisory(&place);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(".wsl-place.toml:1:"),
+        "{}",
+        stderr(&output)
+    );
+    // Asked to fail: the input error keeps its code.
+    let mut cmd = place.cmd();
+    cmd.args(["check", "--advisory", "--fail-on", "move"])
+        .arg(place.repo());
+    fails_with(&run(cmd), 2, ".wsl-place.toml");
+}
+
+// Case 17: --baseline that does not exist is named as the baseline, not as "the repository".
+#[test]
+fn missing_baseline_is_named_as_the_baseline() {
+    let place = Place::new();
+    let mut cmd = place.cmd();
+    cmd.args(["check", "--baseline", "/nonexistent/baseline"])
+        .arg(place.repo());
+    let shown = fails_with(
+        &run(cmd),
+        2,
+        "the baseline /nonexistent/baseline does not exist",
+    );
+    assert!(!shown.contains("repository"), "{shown}");
+}
+
+// Case 17: HOME that does not exist: one plain note, and nothing is created there.
+#[test]
+fn missing_home_is_reported_and_left_alone() {
+    let place = Place::new();
+    let home = place.path("gone/home");
+    let mut cmd = place.cmd();
+    cmd.env("HOME", &home)
+        .env_remove("XDG_CACHE_HOME")
+        .args([
+            "check",
+            "--probe-budget-ms",
+            "100",
+            "--scan-budget-ms",
+            "200",
+        ])
+        .arg(place.repo());
+    let output = run(cmd);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let shown = String::from_utf8_lossy(&output.stdout);
+    let expected = format!("No baseline: $HOME ({}) does not exist;", home.display());
+    assert!(shown.contains(&expected), "{shown}");
+    assert!(!place.path("gone").exists(), "HOME was created");
+}
+
+// Case 17: --to under a file says so, instead of talking about the journal.
+#[test]
+fn destination_under_a_file_names_the_file() {
+    let place = Place::new();
+    fs::write(place.path("plain"), "x").unwrap();
+    let mut cmd = place.cmd();
+    cmd.args(["migrate", "--yes", "--to"])
+        .arg(place.path("plain/sub"))
+        .arg(place.repo());
+    let shown = fails_with(&run(cmd), 2, "is a file");
+    assert!(!shown.contains("journal"), "{shown}");
+}
+
+// Case 17: kernel file systems are not repositories: refused before anything is staged.
+#[test]
+fn migrate_refuses_kernel_file_systems() {
+    let place = Place::new();
+    for source in ["/proc", "/sys/kernel"] {
+        let mut cmd = place.cmd();
+        cmd.args(["migrate", "--yes", "--to"])
+            .arg(place.path("copy"))
+            .arg(source);
+        fails_with(&run(cmd), 2, "kernel file system");
+        assert!(!place.path("copy").exists() && !place.path(".copy.wsl-place-staging").exists());
+    }
+}
+
+// Case 17: the "open it" line is one shell word per path, whatever the name.
+#[test]
+fn open_it_line_is_shell_quoted() {
+    let place = Place::new();
+    let destination = place.path("it's here");
+    let mut cmd = place.cmd();
+    cmd.args(["migrate", "--yes", "--to"])
+        .arg(&destination)
+        .arg(place.repo());
+    let output = run(cmd);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let shown = String::from_utf8_lossy(&output.stdout);
+    let line = shown
+        .lines()
+        .find(|l| l.trim_start().starts_with("open it"))
+        .unwrap_or_else(|| panic!("no open-it line: {shown}"));
+    let quoted = wsl_place::pathtext::shell_quote(&destination);
+    assert!(
+        quoted.starts_with('\'') && quoted.contains(r"'\''"),
+        "{quoted}"
+    );
+    assert!(line.contains(&format!("cd {quoted} && code .")), "{line}");
+    // The shell agrees: `cd` into the quoted word lands in the destination.
+    let cd = format!("cd {quoted} && pwd");
+    let pwd = Command::new("sh").args(["-c", &cd]).output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&pwd.stdout).trim(),
+        destination.to_str().unwrap()
+    );
+}
