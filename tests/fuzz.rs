@@ -438,9 +438,8 @@ fn generated_malformed_inputs_through_the_binary() {
         let output = support::wsl_place()
             .env("WSL_PLACE_PROC_ROOT", &proc_root)
             .env("XDG_CACHE_HOME", dir.path().join("cache"))
-            .arg("--policy")
+            .args(["check", "--no-probe", "--policy"])
             .arg(&policy)
-            .args(["check", "--no-probe"])
             .arg(&repo)
             .output()
             .unwrap();

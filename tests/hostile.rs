@@ -123,9 +123,9 @@ fn unwritable_stdout_is_an_error() {
     let runs: Vec<Vec<&str>> = vec![
         vec!["migrate", &repo, "--to", &to, "--dry-run"],
         vec![
+            "migrate",
             "--format",
             "json",
-            "migrate",
             &repo,
             "--to",
             &to,
@@ -134,7 +134,7 @@ fn unwritable_stdout_is_an_error() {
         vec!["--help"],
         vec!["--version"],
         vec!["migrate", "--help"],
-        vec!["--format", "json", "check", "--no-probe", &repo],
+        vec!["check", "--format", "json", "--no-probe", &repo],
     ];
     for args in runs {
         let mut cmd = place.cmd();
@@ -175,9 +175,8 @@ fn policy_must_be_a_small_regular_text_file() {
     ];
     for (policy, what) in cases {
         let mut cmd = place.cmd();
-        cmd.arg("--policy")
-            .arg(policy)
-            .args(["check", "--no-probe"])
+        cmd.args(["check", "--no-probe", "--policy"])
+            .arg(&policy)
             .arg(place.repo());
         let output = bounded(cmd, Duration::from_secs(20));
         fails_with(&output, 2, what);
@@ -238,7 +237,7 @@ fn non_utf8_mount_point_in_a_fixture_mountinfo() {
     fs::write(proc_root.join("self/mountinfo"), table).unwrap();
     let mut cmd = place.cmd();
     cmd.env("WSL_PLACE_PROC_ROOT", &proc_root)
-        .args(["--format", "json", "check", "--no-probe"])
+        .args(["check", "--no-probe", "--format", "json"])
         .arg(place.repo());
     let output = run(cmd);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -283,7 +282,7 @@ fn non_utf8_mount_point_on_this_machine() {
     let inside = mount.point().join("repo");
     fs::create_dir(&inside).unwrap();
     let mut cmd = place.cmd();
-    cmd.args(["--format", "json", "check", "--no-probe"])
+    cmd.args(["check", "--no-probe", "--format", "json"])
         .arg(&inside);
     let output = run(cmd);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -308,7 +307,7 @@ fn json_paths_are_lossless() {
         .status();
     assert!(init.unwrap().success());
     let mut cmd = place.cmd();
-    cmd.args(["--format", "json", "check", "--no-probe"])
+    cmd.args(["check", "--no-probe", "--format", "json"])
         .arg(&repo);
     let output = run(cmd);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -319,7 +318,7 @@ fn json_paths_are_lossless() {
 
     let destination = place.path("").join(os(b"out\x01\xfe"));
     let mut cmd = place.cmd();
-    cmd.args(["--format", "json", "migrate", "--dry-run", "--to"])
+    cmd.args(["migrate", "--format", "json", "--dry-run", "--to"])
         .arg(&destination)
         .arg(&repo);
     let output = run(cmd);
@@ -339,9 +338,8 @@ fn policy_error(place: &Place, text: &str) -> String {
     let policy = place.path("policy.toml");
     fs::write(&policy, text).unwrap();
     let mut cmd = place.cmd();
-    cmd.arg("--policy")
+    cmd.args(["check", "--no-probe", "--policy"])
         .arg(&policy)
-        .args(["check", "--no-probe"])
         .arg(place.repo());
     fails_with(&run(cmd), 2, "policy.toml")
 }
@@ -413,9 +411,8 @@ fn planned_destination(place: &Place, destination: &str) -> Output {
     .unwrap();
     let mut cmd = place.cmd();
     cmd.current_dir(place.path("repo"))
-        .arg("--policy")
+        .args(["migrate", "--format", "json", "--dry-run", "--policy"])
         .arg(&policy)
-        .args(["--format", "json", "migrate", "--dry-run"])
         .arg(place.repo());
     run(cmd)
 }
