@@ -176,7 +176,7 @@ fn policy_must_be_a_small_regular_text_file() {
     for (policy, what) in cases {
         let mut cmd = place.cmd();
         cmd.args(["check", "--no-probe", "--policy"])
-            .arg(&policy)
+            .arg(policy)
             .arg(place.repo());
         let output = bounded(cmd, Duration::from_secs(20));
         fails_with(&output, 2, what);
