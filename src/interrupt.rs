@@ -25,7 +25,8 @@ pub fn install() {
         INTERRUPTED.store(true, Ordering::SeqCst);
         remove_registered();
         std::thread::sleep(GRACE);
-        eprintln!("wsl-place: interrupted.");
+        // Not eprintln!: with stderr closed or full it would panic instead of exiting.
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), b"wsl-place: interrupted.\n");
         std::process::exit(ExitCode::Interrupted as i32);
     });
 }
