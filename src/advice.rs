@@ -68,7 +68,7 @@ pub fn for_observations(observations: &Observations, judgement: Judgement) -> Ve
             ),
             command: Some(format!(
                 "wsl-place survey {}",
-                shell_quote(&observations.path.to_string_lossy())
+                crate::pathtext::shell_quote(&observations.path)
             )),
         }];
     }
