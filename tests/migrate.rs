@@ -537,3 +537,51 @@ fn ctrl_c_stops_the_copy_with_code_130_and_keeps_it_for_the_next_run() {
     assert_eq!(before, snapshot(&backing), "the source changed");
     assert_same_tree(&backing, &dest, &[]);
 }
+
+#[test]
+fn refuses_before_copying_when_inodes_are_short() {
+    // Plenty of bytes, 40 inodes: 60 small files cannot fit.
+    let Some(small) = Mount::tmpfs("16m,nr_inodes=40") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("app");
+    for i in 0..60 {
+        write(&source.join(format!("f{i}.txt")), b"x");
+    }
+    let dest = small.point().join("app");
+    let out = run(&migrate_args(&source, &dest, &["--yes"]), tmp.path());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not enough free inodes"), "{}", text(&out));
+    assert!(
+        stderr.contains("61 files, directories and links"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        std::fs::read_dir(small.point()).unwrap().count(),
+        0,
+        "something was written"
+    );
+}
+
+#[test]
+fn without_a_terminal_it_asks_for_yes_before_walking() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("app");
+    write(&source.join("a.txt"), b"a");
+    let dest = tmp.path().join("moved");
+    let out = wsl_place()
+        .args(migrate_args(&source, &dest, &[]))
+        .env("HOME", tmp.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("pass --yes"), "{}", text(&out));
+    // Said before the plan: nothing of it was printed.
+    assert!(out.stdout.is_empty(), "{}", text(&out));
+    assert!(!dest.exists());
+}

@@ -105,6 +105,12 @@ pub fn run(
         return abort(ui, &source, &staging);
     }
     staging.check_owner()?;
+    if !args.yes && !args.dry_run && !ui.interactive() {
+        // Said before any work: a walk of a slow mount can take long.
+        return Err(Failure::input(
+            "migrate asks before copying, and this is not a terminal; pass --yes to accept the plan (or --dry-run to see it).",
+        ));
+    }
     if staging.is_sealed() {
         return resume_sealed(env, ui, args, &source, &destination, &staging);
     }
@@ -174,7 +180,7 @@ fn plan(
             destination.display()
         )));
     }
-    let mut plan = plan::build(source, destination, staging.path());
+    let mut plan = plan::build(source, destination, staging.path(), ui.progress());
     if !plan.node_modules.is_empty() && leave_node_modules(ui, args, &plan)? {
         plan.leave_node_modules();
     }
@@ -216,13 +222,17 @@ fn confirm(ui: &dyn Ui, args: &Options, plan: &Plan) -> Result<bool> {
             units::bytes(free)
         )));
     }
+    let creating = plan.entries.len() as u64 + 1;
+    if let Some(free) = plan.free_inodes
+        && free < creating
+    {
+        return Err(Failure::input(format!(
+            "not enough free inodes at {}: the copy creates {creating} files, directories and links and only {free} inodes are free; free some or choose another --to. Nothing was copied.",
+            plan.destination.display()
+        )));
+    }
     if args.yes {
         return Ok(true);
-    }
-    if !ui.interactive() {
-        return Err(Failure::input(
-            "migrate asks before copying, and this is not a terminal; pass --yes to accept the plan.",
-        ));
     }
     let go = ui.confirm("Copy, verify and move it there?", false)?;
     if !go {

@@ -4,10 +4,11 @@ use super::journal::escape_path;
 use crate::error::{Failure, Result};
 use serde::Serialize;
 use std::collections::HashMap;
-use std::ffi::CString;
+use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Instant;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +77,9 @@ pub struct Plan {
     pub needed_bytes: u64,
     /// Space available to an unprivileged user at the destination; None if it cannot be told.
     pub free_bytes: Option<u64>,
+    /// Inodes available to an unprivileged user at the destination; None if it cannot be told
+    /// or the file system has no fixed number (btrfs reports 0 total).
+    pub free_inodes: Option<u64>,
     /// Predicted duration of copy plus verification. A local estimate from timing the plan's
     /// own walk and a read sample; the calibrated probe can replace it (see `prediction_basis`).
     pub predicted_copy_ms: Option<u64>,
@@ -187,17 +191,23 @@ pub fn manifest_path(destination: &Path) -> PathBuf {
 
 /// Free space for unprivileged writes on the file system of the nearest existing ancestor.
 pub fn free_bytes(path: &Path) -> Option<u64> {
+    let stat = statvfs_nearest(path)?;
+    Some(stat.f_bavail.saturating_mul(stat.f_frsize))
+}
+
+/// Free inodes for unprivileged use on the file system of the nearest existing ancestor; None
+/// where the number is not fixed (btrfs and others report no inode total).
+pub fn free_inodes(path: &Path) -> Option<u64> {
+    let stat = statvfs_nearest(path)?;
+    (stat.f_files > 0).then_some(stat.f_favail)
+}
+
+fn statvfs_nearest(path: &Path) -> Option<rustix::fs::StatVfs> {
     let mut probe = path;
     while !probe.exists() {
         probe = probe.parent()?;
     }
-    let c = CString::new(probe.as_os_str().as_bytes()).ok()?;
-    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
-    // SAFETY: `c` is a valid NUL-terminated path and `stat` a writable statvfs.
-    if unsafe { libc::statvfs(c.as_ptr(), &mut stat) } != 0 {
-        return None;
-    }
-    Some((stat.f_bavail as u64).saturating_mul(stat.f_frsize as u64))
+    rustix::fs::statvfs(probe).ok()
 }
 
 pub fn blocks(size: u64) -> u64 {
@@ -269,14 +279,32 @@ fn times(meta: &std::fs::Metadata) -> ((i64, i64), (i64, i64)) {
 }
 
 /// Walks the source once, without following a single symlink, and builds the plan.
-pub fn build(source: &Path, destination: &Path, staging: &Path) -> Plan {
+pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) -> Plan {
     let started = Instant::now();
+    let found: Mutex<Vec<(PathBuf, std::io::Result<std::fs::Metadata>)>> = Mutex::default();
+    let each = |dir: &Path, name: &OsStr, meta: &std::io::Result<std::fs::Metadata>| {
+        let rel = dir.strip_prefix(source).unwrap_or(dir).join(name);
+        let meta = match meta {
+            Ok(meta) => Ok(meta.clone()),
+            Err(e) => Err(std::io::Error::new(e.kind(), e.to_string())),
+        };
+        if let Ok(mut found) = found.lock() {
+            found.push((rel, meta));
+        }
+    };
+    let unlisted = crate::scan::walk_each(source, progress, &each);
+    let mut found = found.into_inner().unwrap_or_else(|p| p.into_inner());
+    // Parents before children, and each node_modules in one run.
+    found.sort_by(|a, b| a.0.cmp(&b.0));
     let mut walked = Walked::default();
-    for item in walkdir::WalkDir::new(source)
-        .min_depth(1)
-        .follow_links(false)
-    {
-        walked.add(source, item);
+    for (rel, meta) in found {
+        walked.add(rel, meta);
+    }
+    for (rel, error) in unlisted {
+        walked.unreadable.push(Problem {
+            path: escape_path(&rel),
+            error,
+        });
     }
     let mut plan = Plan {
         source: source.to_path_buf(),
@@ -288,6 +316,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path) -> Plan {
         bytes: 0,
         needed_bytes: 0,
         free_bytes: free_bytes(destination),
+        free_inodes: free_inodes(destination),
         predicted_copy_ms: None,
         prediction_basis: String::new(),
         resumed_files: 0,
@@ -339,9 +368,16 @@ struct Walked {
 }
 
 impl Walked {
-    fn add(&mut self, source: &Path, item: walkdir::Result<walkdir::DirEntry>) {
-        let Some((rel, meta)) = self.read(source, item) else {
-            return;
+    fn add(&mut self, rel: PathBuf, meta: std::io::Result<std::fs::Metadata>) {
+        let meta = match meta {
+            Ok(meta) => meta,
+            Err(e) => {
+                self.unreadable.push(Problem {
+                    path: escape_path(&rel),
+                    error: e.to_string(),
+                });
+                return;
+            }
         };
         let Some(kind) = self.kind(&rel, &meta) else {
             return;
@@ -377,40 +413,6 @@ impl Walked {
             mtime,
             atime,
         });
-    }
-
-    /// The entry's path below the source and its metadata; an unreadable one is recorded.
-    fn read(
-        &mut self,
-        source: &Path,
-        item: walkdir::Result<walkdir::DirEntry>,
-    ) -> Option<(PathBuf, std::fs::Metadata)> {
-        let item = match item {
-            Ok(item) => item,
-            Err(e) => {
-                let path = e.path().unwrap_or(source);
-                let rel = path.strip_prefix(source).unwrap_or(path);
-                self.unreadable.push(Problem {
-                    path: escape_path(rel),
-                    error: e
-                        .io_error()
-                        .map(|e| e.to_string())
-                        .unwrap_or_else(|| e.to_string()),
-                });
-                return None;
-            }
-        };
-        let rel = item.path().strip_prefix(source).ok()?.to_path_buf();
-        match item.metadata() {
-            Ok(meta) => Some((rel, meta)),
-            Err(e) => {
-                self.unreadable.push(Problem {
-                    path: escape_path(&rel),
-                    error: e.to_string(),
-                });
-                None
-            }
-        }
     }
 
     /// What is copied; FIFOs, sockets and devices are recorded as skipped instead.

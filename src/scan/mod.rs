@@ -10,6 +10,7 @@ use crate::gitindex::{self, IndexSummary, RepoKind};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+pub use walk::EachEntry;
 use walk::{GitPaths, Live, Subtree, Tag, Walker};
 
 #[derive(Debug, Clone)]
@@ -280,6 +281,27 @@ fn walk_and_keep_index(
     report.git = git;
     report.elapsed_ms = start.elapsed().as_millis() as u64;
     (report, sizes)
+}
+
+/// Hands every entry below `root` (its directory, name and `lstat`, symlinks never followed) to
+/// `each`, from the scan's own parallel walk without a deadline: how the migration plan walks.
+/// Returns the directories that could not be listed (relative to `root`) and why.
+pub fn walk_each(root: &Path, progress: bool, each: &EachEntry) -> Vec<(PathBuf, String)> {
+    let live = Live::default();
+    let engine = Engine::default_for_host();
+    // A deadline that never comes: the plan must see everything.
+    let never = Instant::now() + Duration::from_secs(100 * 365 * 24 * 3600);
+    let walker = Walker::new(
+        root.to_path_buf(),
+        never,
+        engine != Engine::Sequential,
+        &live,
+        GitPaths::default(),
+        None,
+    )
+    .with_each(each);
+    progress::show_while(&live, progress, || run_on(engine, || walker.walk_root()));
+    take(&walker.unreadable)
 }
 
 /// Runs the walk on its own threads: deep trees recurse deeply, so they get a large stack.

@@ -91,7 +91,13 @@ pub struct Walker<'a> {
     largest_floor: AtomicU64,
     /// The root's own children, for the largest top-level subtrees.
     pub(super) top: Mutex<Vec<(OsString, Option<Subtree>)>>,
+    /// Handed every entry with its `lstat` when set (the migration plan), so that one walker
+    /// serves both the scan and the plan.
+    each: Option<&'a EachEntry<'a>>,
 }
+
+/// What the walk hands each entry: its directory, its name, and its `lstat`.
+pub type EachEntry<'a> = dyn Fn(&Path, &OsStr, &std::io::Result<std::fs::Metadata>) + Sync + 'a;
 
 /// Where the repository's git directory and its object store are, canonicalized.
 #[derive(Debug, Clone, Default)]
@@ -162,7 +168,14 @@ impl<'a> Walker<'a> {
             largest: Mutex::new(Vec::new()),
             largest_floor: AtomicU64::new(0),
             top: Mutex::new(Vec::new()),
+            each: None,
         }
+    }
+
+    /// Hands every entry, with its `lstat`, to `each` as the walk lists it.
+    pub fn with_each(mut self, each: &'a EachEntry<'a>) -> Self {
+        self.each = Some(each);
+        self
     }
 
     pub fn stopped(&self) -> bool {
@@ -324,6 +337,12 @@ impl<'a> Walker<'a> {
                 self.errors.fetch_add(1, Ordering::Relaxed);
                 continue;
             };
+            // Through the directory's open fd: one request per entry, however deep.
+            let mut meta = self.each.map(|each| {
+                let meta = entry.metadata();
+                each(dir, &entry.file_name(), &meta);
+                meta
+            });
             if kind.is_dir() {
                 listed.children.push(entry.file_name());
                 continue;
@@ -353,7 +372,7 @@ impl<'a> Walker<'a> {
                 listed.unstatted += 1;
                 continue;
             }
-            match entry.metadata() {
+            match meta.take().unwrap_or_else(|| entry.metadata()) {
                 Ok(meta) => {
                     listed.statted += 1;
                     if meta.nlink() > 1 && !self.first_link(meta.dev(), meta.ino()) {
