@@ -128,7 +128,7 @@ done
 [ -n "$SLOW_REPO" ] || exit 0
 
 # The prediction, from a dry run (which walks and plans exactly as a real run does).
-predicted=$("$BIN" migrate --quiet "$SRC" --to "$WORK/dst/predicted" --dry-run --format json |
+predicted=$("$BIN" migrate "$SRC" --to "$WORK/dst/predicted" --dry-run --format json |
     python3 -c 'import json, sys; print(json.load(sys.stdin).get("predicted_copy_ms") or 0)')
 echo "predicted copy: $predicted ms; measured migrate --yes median: ${MED[wsl-place]} ms;" \
     "predicted / measured = $(ratio "$predicted" "${MED[wsl-place]}")"

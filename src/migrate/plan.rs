@@ -461,8 +461,14 @@ fn predict(plan: &mut Plan) {
         if sampled >= sample_budget {
             break;
         }
-        if let Ok(bytes) = std::fs::read(plan.source.join(&entry.rel)) {
-            sampled += bytes.len() as u64;
+        // At most what is left of the budget from each file: one large pack file must not
+        // turn the sample into a copy before the first question.
+        let mut limited = match std::fs::File::open(plan.source.join(&entry.rel)) {
+            Ok(file) => std::io::Read::take(file, sample_budget - sampled),
+            Err(_) => continue,
+        };
+        if let Ok(n) = std::io::copy(&mut limited, &mut std::io::sink()) {
+            sampled += n;
         }
     }
     let sample_s = started.elapsed().as_secs_f64();
