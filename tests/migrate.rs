@@ -585,3 +585,44 @@ fn without_a_terminal_it_asks_for_yes_before_walking() {
     assert!(out.stdout.is_empty(), "{}", text(&out));
     assert!(!dest.exists());
 }
+
+#[test]
+fn the_reinstall_command_fits_each_lockfile() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("app");
+    for (dir, lock) in [
+        ("a", "pnpm-lock.yaml"),
+        ("b", "package-lock.json"),
+        ("c", ""),
+    ] {
+        write(&source.join(dir).join("package.json"), b"{}");
+        if !lock.is_empty() {
+            write(&source.join(dir).join(lock), b"");
+        }
+        write(&source.join(dir).join("node_modules/x/index.js"), b"1");
+    }
+    let out = run(
+        &migrate_args(
+            &source,
+            &tmp.path().join("moved"),
+            &["--dry-run", "--format", "json", "--skip-node-modules"],
+        ),
+        tmp.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let plan: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let installs: Vec<(&str, &str)> = plan["node_modules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| (n["path"].as_str().unwrap(), n["install"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        installs,
+        [
+            ("a/node_modules", "pnpm install --frozen-lockfile"),
+            ("b/node_modules", "npm ci"),
+            ("c/node_modules", "npm install")
+        ]
+    );
+}

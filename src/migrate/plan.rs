@@ -1,6 +1,6 @@
 //! The plan: where the tree goes, what it holds, what will be left behind, and whether it fits.
 
-use super::journal::escape_path;
+use super::journal::{escape_path, unescape_path};
 use crate::error::{Failure, Result};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -59,6 +59,24 @@ pub struct NodeModules {
     pub bytes: u64,
     /// True when it is left behind, to be reinstalled at the destination.
     pub skipped: bool,
+    /// The command that reinstalls it as the lockfile beside it pins it (`npm ci` only with a
+    /// `package-lock.json`), run in its parent folder.
+    pub install: String,
+}
+
+/// The reinstall command that fits the lockfiles in a `node_modules`' parent folder.
+pub fn install_command(has: impl Fn(&str) -> bool) -> &'static str {
+    if has("pnpm-lock.yaml") {
+        "pnpm install --frozen-lockfile"
+    } else if has("yarn.lock") {
+        "yarn install --immutable"
+    } else if has("bun.lockb") || has("bun.lock") {
+        "bun install"
+    } else if has("package-lock.json") || has("npm-shrinkwrap.json") {
+        "npm ci"
+    } else {
+        "npm install"
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -329,6 +347,14 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         entries: walked.entries,
         walk_ms: started.elapsed().as_millis() as u64,
     };
+    let rels: std::collections::HashSet<&Path> =
+        plan.entries.iter().map(|e| e.rel.as_path()).collect();
+    for tree in &mut plan.node_modules {
+        let parent = unescape_path(&tree.path)
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .unwrap_or_default();
+        tree.install = install_command(|name| rels.contains(parent.join(name).as_path())).into();
+    }
     plan.recount();
     plan
 }
@@ -395,6 +421,7 @@ impl Walked {
                     files: 0,
                     bytes: 0,
                     skipped: false,
+                    install: String::new(),
                 });
             }
             if let Some(last) = self.node_modules.last_mut()
@@ -490,6 +517,16 @@ fn predict(plan: &mut Plan) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn install_command_fits_the_lockfile() {
+        let with = |files: &'static [&'static str]| install_command(move |n| files.contains(&n));
+        assert_eq!(with(&["package-lock.json"]), "npm ci");
+        assert_eq!(with(&["pnpm-lock.yaml"]), "pnpm install --frozen-lockfile");
+        assert_eq!(with(&["yarn.lock"]), "yarn install --immutable");
+        assert_eq!(with(&["bun.lockb"]), "bun install");
+        assert_eq!(with(&[]), "npm install");
+    }
 
     #[test]
     fn windows_names() {

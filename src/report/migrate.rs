@@ -60,9 +60,12 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
     }
     for nm in &plan.node_modules {
         let what = if nm.skipped {
-            "left behind; reinstall it at the destination (npm ci)"
+            format!(
+                "left behind; reinstall it at the destination (`{}`)",
+                nm.install
+            )
         } else {
-            "copied (--skip-node-modules leaves it behind to reinstall)"
+            "copied (--skip-node-modules leaves it behind to reinstall)".to_string()
         };
         let _ = writeln!(
             out,
