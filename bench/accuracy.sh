@@ -22,11 +22,13 @@
 #
 # Usage: REAL_REPOS="DIR DIR" [NODE_PROJECT=DIR] bench/accuracy.sh [RUNS] [SCALE]
 #        (defaults 5 and 0.2; needs /dev/fuse, fusermount3, git, python3, npm; WORK=DIR to build
-#        somewhere else than /var/tmp)
+#        somewhere else than /var/tmp; SIZES="1000" for fewer synthetic rows)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-5}
 SCALE=${2:-0.2}
+# Synthetic repository sizes (tracked files).
+SIZES=${SIZES:-1000 10000}
 
 cargo build --release --bin wsl-place --example slowfs >&2
 TOOL=$PWD/target/release/wsl-place
@@ -90,7 +92,7 @@ PY
 JOBS='['
 add_job() { JOBS="$JOBS$1,"; }
 
-for n in 1000 10000; do
+for n in $SIZES; do
     echo "== building repo-$n" >&2
     make_repo "$WORK/build/repo-$n" "$n"
     # Both are copies, so the first status in each re-hashes every file, as after a move.
@@ -102,7 +104,7 @@ echo "== building ignored-vendor" >&2
 make_ignored_repo "$WORK/build/ignored-vendor"
 cp -a "$WORK/build/ignored-vendor" "$WORK/local/ignored-vendor"
 cp -a "$WORK/build/ignored-vendor" "$WORK/backing/ignored-vendor"
-for n in 1000 10000 ignored-vendor; do
+for n in $SIZES ignored-vendor; do
     [ "$n" = ignored-vendor ] && name=$n || name=repo-$n
     add_job "[\"git\", \"$name\", \"$WORK/local/$name\", \"$WORK/mnt/$name\"]"
 done
@@ -144,9 +146,10 @@ if command -v npm >/dev/null; then
   "vhost": "~3.0.2"}}
 JSON
     fi
-    echo "== npm install (fills the cache; online unless it is warm already)" >&2
-    (cd "$node" && { npm install --prefer-offline --no-audit --no-fund >/dev/null 2>&1 ||
-        npm install --no-audit --no-fund >/dev/null; } && rm -rf node_modules)
+    # Online, so the cache holds every package's metadata as well as its tarball: an install
+    # with --prefer-offline can leave metadata out that --offline then needs.
+    echo "== npm install (online: fills the cache)" >&2
+    (cd "$node" && npm install --no-audit --no-fund >/dev/null && rm -rf node_modules)
     echo "node_modules/" >"$node/.gitignore"
     git -C "$node" init -q && commit_all "$node" init
     cp -a "$node" "$WORK/local/node-project"

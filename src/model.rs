@@ -38,14 +38,15 @@ pub const INDEX_BYTES_PER_ENTRY: f64 = 100.0;
 pub const CPU_US_PER_ENTRY: f64 = 0.7;
 /// CPU per listed worktree entry: the index lookup and the ignore rules.
 pub const CPU_US_PER_LISTED: f64 = 0.6;
-/// SHA-1 (collision-detecting) throughput, bytes per microsecond, with reading the bytes from
-/// the page cache: fitted with the next one on the first `git status` after a copy of three
-/// real repositories (redis 1,623 files/15.5 MiB, whisper.cpp 1,880/35.4 MiB, git 4,831/46 MiB)
-/// on this project's 2-core ext4 machines (`bench/accuracy.sh`).
-pub const HASH_BYTES_PER_US: f64 = 300.0;
+/// Hashing throughput of the first `git status` after a copy, bytes per microsecond: SHA-1
+/// (collision-detecting) with reading or mapping the bytes from the page cache. Fitted with the
+/// next one on the first status after `cp -a` of redis (1,623 files, 15.5 MiB) and whisper.cpp
+/// (1,880, 35.4 MiB), with 1,000- and 8,400-file repositories of ~200-byte files for the per-file
+/// part, on this project's 2-core ext4 machines (`bench/accuracy.sh`): 5.7 ms per MiB.
+pub const HASH_BYTES_PER_US: f64 = 185.0;
 /// CPU per re-hashed file beyond its calls: the attribute and filter lookups of
 /// `convert_to_git`, the blob header, the racy-clean checks and the refreshed entry.
-pub const REHASH_CPU_US_PER_FILE: f64 = 60.0;
+pub const REHASH_CPU_US_PER_FILE: f64 = 10.0;
 /// zlib inflate + hash throughput when checking files out, bytes per microsecond.
 pub const INFLATE_BYTES_PER_US: f64 = 200.0;
 /// CPU per checked-out file (object lookup, inflate set-up, index entry).
