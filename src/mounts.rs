@@ -252,6 +252,13 @@ const NETWORK_FSTYPES: &[&str] = &[
 ];
 
 impl MountEntry {
+    /// The same mount as `other`: same mount point, source and file-system type.
+    pub fn is_same_mount(&self, other: &MountEntry) -> bool {
+        self.mount_point == other.mount_point
+            && self.source == other.source
+            && self.fstype == other.fstype
+    }
+
     /// The `aname=` of a 9p mount, and the `;`-separated options that follow it in one field.
     fn ninep_aname(&self) -> Option<(&str, Vec<(&str, &str)>)> {
         let field = self

@@ -21,11 +21,6 @@ pub enum Baseline<'a> {
     None(String),
 }
 
-/// The same mount: point, source and type alike.
-pub fn same_mount(a: &MountEntry, b: &MountEntry) -> bool {
-    a.mount_point == b.mount_point && a.source == b.source && a.fstype == b.fstype
-}
-
 /// `dir`, canonical, when it is a readable directory; otherwise why not, as the end of a sentence
 /// that starts with its name.
 fn usable_dir(dir: &Path) -> std::result::Result<PathBuf, String> {
@@ -77,7 +72,7 @@ pub fn choose_baseline<'a>(
     };
     let shown = dir.display();
     Ok(match mount.kind() {
-        _ if same_mount(mount, current) => Baseline::Same(
+        _ if mount.is_same_mount(current) => Baseline::Same(
             dir.clone(),
             format!(
                 "The baseline {shown} is on the same mount as the repository ({} {}), so both sides are the same disk: there is nothing faster to move to here (pass --baseline DIR to compare with another disk).",

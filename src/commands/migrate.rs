@@ -106,14 +106,19 @@ impl migrate::Ui for Terminal<'_> {
         match self.settings.format {
             HumanOrJson::Json if dry_run => self.out(&report::to_json(plan)?),
             HumanOrJson::Json => Ok(()),
-            HumanOrJson::Human => self.out(&report::migrate::plan(plan, &self.settings.style)),
+            HumanOrJson::Human => {
+                self.out(&report::human::migrate::plan(plan, &self.settings.style))
+            }
         }
     }
 
     fn result(&self, report: &MigrationReport) -> Result<()> {
         match self.settings.format {
             HumanOrJson::Json => self.out(&report::to_json(report)?),
-            HumanOrJson::Human => self.out(&report::migrate::result(report, &self.settings.style)),
+            HumanOrJson::Human => self.out(&report::human::migrate::result(
+                report,
+                &self.settings.style,
+            )),
         }
     }
 

@@ -1,19 +1,16 @@
-//! What a person or a machine sees. One file per output format.
+//! What a person or a machine sees. One file per output format; the human format's sections
+//! (scan, probes, verdict, migration) under `human/`.
 
 mod github;
-mod human;
+pub mod human;
 mod markdown;
-pub mod migrate;
-mod probe;
-mod scan;
 pub mod survey;
-pub mod verdict;
 
 use crate::check::CheckReport;
 use crate::error::{Failure, Result};
 
 pub use human::Style;
-pub use probe::table as probe_table;
+pub use human::probe::table as probe_table;
 
 /// What `check` can print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 
 use super::Style;
 use super::github::escape_data;
+use super::human::verdict::level_label;
 use super::markdown::cell;
-use super::verdict::level_label;
 use crate::model::Compared;
 use crate::policy::Level;
 use crate::survey::{RepositoryReport, Summary, SurveyReport};

@@ -1,7 +1,7 @@
 //! `wsl-place survey`: every repository below a folder, judged as `check` judges one, with one
 //! probe per mount shared by all the repositories on it.
 
-use crate::check::probes::{self, Baseline, same_mount};
+use crate::check::probes::{self, Baseline};
 use crate::check::{self, decide, with_fsmonitor};
 use crate::discover::{Discovery, Found, Nested, discover};
 use crate::error::Result;
@@ -174,12 +174,12 @@ fn probe_mounts(
 ) -> Vec<MountProbe> {
     let mut wanted: Vec<(&Path, &MountEntry, usize, bool)> = Vec::new();
     for (found, mount, baseline) in plan {
-        match wanted.iter_mut().find(|w| same_mount(w.1, mount)) {
+        match wanted.iter_mut().find(|w| w.1.is_same_mount(mount)) {
             Some(entry) => entry.2 += 1,
             None => wanted.push((&found.root, mount, 1, false)),
         }
         if let Baseline::Probe(dir, base) = baseline {
-            match wanted.iter_mut().find(|w| same_mount(w.1, base)) {
+            match wanted.iter_mut().find(|w| w.1.is_same_mount(base)) {
                 Some(entry) => entry.3 = true,
                 None => wanted.push((dir, base, 0, true)),
             }

@@ -1,6 +1,6 @@
 //! Human rendering of the probes and predictions: the headline sentence first, then the table.
 
-use super::human::Style;
+use super::Style;
 use crate::model::{Compared, Prediction};
 use crate::probe::{OpStats, ProbeReport, ProbeSet};
 use std::fmt::Write;

@@ -1,5 +1,10 @@
 //! The short, readable report for a terminal.
 
+pub mod migrate;
+pub mod probe;
+mod scan;
+pub mod verdict;
+
 use crate::check::CheckReport;
 use crate::location::Location;
 use console::Style as Paint;
@@ -47,10 +52,10 @@ pub fn check(report: &CheckReport, style: &Style) -> String {
     location(&mut out, &report.location, style);
     // The predictions are the sentence that matters; the scan figures behind them follow.
     if let Some(probes) = &report.probe {
-        super::probe::check_section(&mut out, probes, report.predict.as_ref(), style);
+        probe::check_section(&mut out, probes, report.predict.as_ref(), style);
     }
-    super::scan::section(&mut out, &report.scan, style);
-    super::verdict::human(&mut out, &report.verdict, style);
+    scan::section(&mut out, &report.scan, style);
+    verdict::human(&mut out, &report.verdict, style);
     out
 }
 
