@@ -316,6 +316,14 @@ fn json_paths_are_lossless() {
     assert!(linux.ends_with("/caf%E9 100%25"), "{linux}");
     assert_eq!(wsl_place::pathtext::unescape_path(linux).unwrap(), repo);
 
+    // `survey` lists the repository below a folder with the same encoding.
+    let mut cmd = place.cmd();
+    cmd.args(["survey", "--format", "json"]).arg(place.path(""));
+    let output = run(cmd);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("/caf%E9 100%25\""), "{text}");
+
     let destination = place.path("").join(os(b"out\x01\xfe"));
     let mut cmd = place.cmd();
     cmd.args(["migrate", "--format", "json", "--dry-run", "--to"])

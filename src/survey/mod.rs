@@ -34,6 +34,7 @@ pub struct Settings {
 /// One mount's probe and who used it.
 #[derive(Debug, Clone, Serialize)]
 pub struct MountProbe {
+    #[serde(with = "crate::pathtext::json")]
     pub mount_point: PathBuf,
     pub fstype: String,
     /// Repositories on this mount.
@@ -46,6 +47,7 @@ pub struct MountProbe {
 /// One repository's line: the same `scan`, `predict` and `verdict` as `check`'s report.
 #[derive(Debug, Clone, Serialize)]
 pub struct RepositoryReport {
+    #[serde(with = "crate::pathtext::json")]
     pub path: PathBuf,
     pub mount: MountInfo,
     pub paths: Paths,
@@ -80,6 +82,7 @@ pub struct Summary {
 #[derive(Debug, Clone, Serialize)]
 pub struct SurveyReport {
     pub schema: u32,
+    #[serde(with = "crate::pathtext::json")]
     pub dir: PathBuf,
     pub host: Host,
     pub git_version: Option<GitVersion>,
