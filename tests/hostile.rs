@@ -634,3 +634,90 @@ fn open_it_line_is_shell_quoted() {
         destination.to_str().unwrap()
     );
 }
+
+fn scratch_folders(dir: &Path) -> Vec<PathBuf> {
+    fs::read_dir(dir)
+        .map(|listing| {
+            listing
+                .flatten()
+                .filter(|e| e.file_name().as_bytes().starts_with(b".wsl-place-probe-"))
+                .map(|e| e.path())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+// Cases 3 and 16: SIGTERM during the probe removes its scratch folder and exits with the
+// documented code for an interrupted run, 130.
+#[test]
+fn sigterm_during_the_probe_leaves_no_junk() {
+    let place = Place::new();
+    let (backing, mnt) = (place.path("backing"), place.path("slow"));
+    fs::create_dir(&backing).unwrap();
+    // drvfs-9p latency: the probe runs for seconds, so the signal finds it at work.
+    let Some(slow) = support::SlowFs::mount(&backing, &mnt, &["--profile", "drvfs-9p"]) else {
+        return;
+    };
+    let mut cmd = place.cmd();
+    cmd.args(["probe", "--probe-budget-ms", "20000"])
+        .arg(slow.mountpoint())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while scratch_folders(&backing).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        !scratch_folders(&backing).is_empty(),
+        "the probe never started"
+    );
+    std::thread::sleep(Duration::from_millis(100));
+    // SAFETY: our own child, not yet reaped.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert_eq!(scratch_folders(&backing), Vec::<PathBuf>::new());
+}
+
+// Case 3: a scratch folder a SIGKILL left is neither counted by the scan nor kept by the next
+// probe, and `check` leaves the repository root's mtime as it found it.
+#[test]
+fn stale_scratch_is_skipped_and_removed() {
+    let place = Place::new();
+    let repo = place.repo();
+    // No process has this id (above the kernel's largest pid_max).
+    let stale = repo.join(".wsl-place-probe-4194999-0badf00d");
+    fs::create_dir_all(stale.join("d")).unwrap();
+    for i in 0..20 {
+        fs::write(stale.join(format!("d/f{i}")), vec![0u8; 4096]).unwrap();
+    }
+    let past = SystemTime::now() - Duration::from_secs(3600);
+    fs::File::open(&repo)
+        .unwrap()
+        .set_times(fs::FileTimes::new().set_modified(past))
+        .unwrap();
+    let before = fs::metadata(&repo).unwrap().modified().unwrap();
+
+    let mut cmd = place.cmd();
+    cmd.args(["check", "--no-probe", "--format", "json"])
+        .arg(&repo);
+    let output = run(cmd);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["scan"]["files"], 1, "{}", report["scan"]);
+
+    let mut cmd = place.cmd();
+    cmd.args([
+        "check",
+        "--probe-budget-ms",
+        "200",
+        "--scan-budget-ms",
+        "300",
+    ])
+    .arg(&repo);
+    let output = run(cmd);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(scratch_folders(&repo), Vec::<PathBuf>::new());
+    assert_eq!(fs::metadata(&repo).unwrap().modified().unwrap(), before);
+}

@@ -16,21 +16,64 @@ pub fn scratch_name() -> String {
             .unwrap_or(0),
     );
     format!(
-        ".wsl-place-probe-{}-{:08x}",
+        "{SCRATCH_PREFIX}{}-{:08x}",
         std::process::id(),
         hasher.finish() as u32
     )
 }
 
-/// A scratch directory that exists exactly as long as this value.
+/// What every scratch directory's name starts with; the scan does not count such folders.
+pub const SCRATCH_PREFIX: &str = ".wsl-place-probe-";
+
+/// Whether `name` is a probe scratch folder's name.
+pub fn is_scratch_name(name: &[u8]) -> bool {
+    name.starts_with(SCRATCH_PREFIX.as_bytes())
+}
+
+/// Removes scratch folders in `parent` left by probes whose process is gone (SIGKILL, power
+/// loss): the handler that would have removed them never ran.
+pub fn remove_stale(parent: &Path) {
+    let Ok(listing) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in listing.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(SCRATCH_PREFIX))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<libc::pid_t>().ok())
+        else {
+            continue;
+        };
+        // SAFETY: signal 0 only asks whether the process exists.
+        let gone = pid > 0
+            && unsafe { libc::kill(pid, 0) } != 0
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if gone {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// A scratch directory that exists exactly as long as this value. Its parent's times are put
+/// back when it goes, so a probe does not make the repository look changed.
 #[derive(Debug)]
 pub struct Scratch {
     path: PathBuf,
+    parent_times: Option<(std::fs::FileTimes, PathBuf)>,
 }
 
 impl Scratch {
-    /// Creates `<parent>/.wsl-place-probe-<pid>-<rand>`.
+    /// Creates `<parent>/.wsl-place-probe-<pid>-<rand>`, after removing stale ones.
     pub fn create(parent: &Path) -> std::io::Result<Self> {
+        let parent_times = std::fs::metadata(parent).ok().and_then(|m| {
+            let times = std::fs::FileTimes::new()
+                .set_accessed(m.accessed().ok()?)
+                .set_modified(m.modified().ok()?);
+            Some((times, parent.to_path_buf()))
+        });
+        remove_stale(parent);
         let path = parent.join(scratch_name());
         // Registered before it exists, so a signal between the two cannot leak it.
         interrupt::remove_on_interrupt(&path);
@@ -38,7 +81,7 @@ impl Scratch {
             interrupt::forget(&path);
             return Err(e);
         }
-        Ok(Self { path })
+        Ok(Self { path, parent_times })
     }
 
     pub fn path(&self) -> &Path {
@@ -46,10 +89,19 @@ impl Scratch {
     }
 
     /// Removes the directory now and reports whether it is gone.
-    pub fn remove(self) -> bool {
+    pub fn remove(mut self) -> bool {
         let gone = remove(&self.path);
+        self.restore_parent_times();
         std::mem::forget(self);
         gone
+    }
+
+    fn restore_parent_times(&mut self) {
+        if let Some((times, parent)) = self.parent_times.take()
+            && let Ok(dir) = std::fs::File::open(&parent)
+        {
+            let _ = dir.set_times(times);
+        }
     }
 }
 
@@ -65,6 +117,7 @@ fn remove(path: &Path) -> bool {
 impl Drop for Scratch {
     fn drop(&mut self) {
         remove(&self.path);
+        self.restore_parent_times();
     }
 }
 

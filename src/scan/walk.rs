@@ -344,7 +344,12 @@ impl<'a> Walker<'a> {
                 meta
             });
             if kind.is_dir() {
-                listed.children.push(entry.file_name());
+                let name = entry.file_name();
+                // A probe's scratch folder (a running probe's, or one a SIGKILL left) is ours,
+                // not the user's: never counted.
+                if !crate::probe::scratch::is_scratch_name(name.as_bytes()) {
+                    listed.children.push(name);
+                }
                 continue;
             } else if kind.is_symlink() {
                 own.symlinks += 1;
