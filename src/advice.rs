@@ -244,7 +244,7 @@ fn git_advice(git: &GitSettings, tracked: Option<u64>, dirs: u64) -> Vec<Advice>
             message: format!(
                 "{} tracked files: `feature.manyFiles` turns on index version 4, the skip-hash index \
                  and the untracked cache",
-                tracked.unwrap_or_default()
+                crate::units::count(tracked.unwrap_or_default())
             ),
             command: Some("git config feature.manyFiles true".to_string()),
         });
@@ -252,8 +252,9 @@ fn git_advice(git: &GitSettings, tracked: Option<u64>, dirs: u64) -> Vec<Advice>
         advice.push(Advice {
             id: AdviceId::UntrackedCache,
             message: format!(
-                "{dirs} directories: `core.untrackedCache` lets git skip reading directories that \
-                 did not change when it looks for untracked files"
+                "{} directories: `core.untrackedCache` lets git skip reading directories that \
+                 did not change when it looks for untracked files",
+                crate::units::count(dirs)
             ),
             command: Some("git config core.untrackedCache true".to_string()),
         });

@@ -78,11 +78,13 @@ pub enum CheckFormat {
 
 /// `probe --format` and `migrate --format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum HumanOrJson {
+pub enum ReportFormat {
     /// For a person.
     Human,
     /// For scripts.
     Json,
+    /// A table, e.g. for $GITHUB_STEP_SUMMARY.
+    Markdown,
 }
 
 #[derive(Debug, Subcommand)]
@@ -272,9 +274,9 @@ pub struct MigrateArgs {
     /// Leave node_modules behind (to be reinstalled) instead of copying it.
     #[arg(long)]
     pub skip_node_modules: bool,
-    /// The plan and the result for a person, or as JSON.
-    #[arg(long, value_enum, default_value_t = HumanOrJson::Human)]
-    pub format: HumanOrJson,
+    /// The plan and the result for a person, as JSON or as markdown.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    pub format: ReportFormat,
     /// Policy file; its `migrate.destination` is where repositories go (default ~/src).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
@@ -291,9 +293,9 @@ pub struct ProbeArgs {
     /// Time budget in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 700)]
     pub probe_budget_ms: u64,
-    /// The table for a person, or every figure as JSON.
-    #[arg(long, value_enum, default_value_t = HumanOrJson::Human)]
-    pub format: HumanOrJson,
+    /// The table for a person, as markdown, or every figure as JSON.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    pub format: ReportFormat,
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,

@@ -672,12 +672,12 @@ pub fn evaluate_after(
             level,
             rule,
             message: format!(
-                "{what} is predicted at {} ({}-{}) here and {} on the Linux disk ({:.0}x faster)",
+                "{what} is predicted at {} ({}-{}) here and {} on the Linux disk ({} faster)",
                 units::duration_ms(pair.current),
                 units::duration_ms(pair.current * (1.0 - pair.error).max(0.0)),
                 units::duration_ms(pair.current * (1.0 + pair.error)),
                 units::duration_ms(pair.baseline),
-                speedup
+                units::ratio(speedup)
             ),
         });
     };
@@ -739,7 +739,8 @@ fn kind_reason(policy: &Policy, observations: &Observations) -> Option<Reason> {
     Some(Reason {
         level,
         rule: Rule::MountKind,
-        message: format!("the repository is on {} ({kind})", kind.describe()),
+        // The kind's identifier is in the JSON (`mount.kind`); the sentence is for people.
+        message: format!("the repository is on {}", kind.describe()),
     })
 }
 

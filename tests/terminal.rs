@@ -81,7 +81,7 @@ fn dumb_terminal_gets_no_escape_byte() {
         &["migrate", "--yes", "--to", &destination, &repo],
     );
     let text = String::from_utf8_lossy(&migrate.stdout);
-    assert!(text.contains("Migrated."), "migrate did not finish: {text}");
+    assert!(text.contains("Migrated:"), "migrate did not finish: {text}");
     assert!(
         !has_escape(&migrate),
         "escape byte under TERM=dumb: {text:?}"

@@ -1,6 +1,6 @@
 //! `wsl-place migrate [PATH]`: asks, copies, verifies, fixes up, and reports on the terminal.
 
-use super::HumanOrJson;
+use super::ReportFormat;
 use crate::cli::{GlobalArgs, MigrateArgs};
 use crate::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
@@ -13,7 +13,7 @@ use std::path::PathBuf;
 /// What `migrate` was asked to do.
 pub struct Settings {
     pub options: migrate::Options,
-    pub format: HumanOrJson,
+    pub format: ReportFormat,
     pub quiet: bool,
     pub style: Style,
     /// The terminal takes cursor movement: progress bars and arrow-key prompts.
@@ -35,7 +35,7 @@ impl Settings {
                 skip_unreadable: args.skip_unreadable,
                 skip_node_modules: args.skip_node_modules,
             },
-            format: HumanOrJson::from(args.format),
+            format: ReportFormat::from(args.format),
             quiet: args.quiet,
             style: Style::new(&terminal),
             live: terminal.live,
@@ -104,21 +104,18 @@ impl migrate::Ui for Terminal<'_> {
 
     fn plan(&self, plan: &Plan, dry_run: bool) -> Result<()> {
         match self.settings.format {
-            HumanOrJson::Json if dry_run => self.out(&report::to_json(plan)?),
-            HumanOrJson::Json => Ok(()),
-            HumanOrJson::Human => {
-                self.out(&report::human::migrate::plan(plan, &self.settings.style))
-            }
+            ReportFormat::Json if dry_run => self.out(&report::to_json(plan)?),
+            ReportFormat::Markdown if dry_run => self.out(&report::migrate::plan_markdown(plan)),
+            ReportFormat::Json | ReportFormat::Markdown => Ok(()),
+            ReportFormat::Human => self.out(&report::migrate::plan(plan, &self.settings.style)),
         }
     }
 
     fn result(&self, report: &MigrationReport) -> Result<()> {
         match self.settings.format {
-            HumanOrJson::Json => self.out(&report::to_json(report)?),
-            HumanOrJson::Human => self.out(&report::human::migrate::result(
-                report,
-                &self.settings.style,
-            )),
+            ReportFormat::Json => self.out(&report::to_json(report)?),
+            ReportFormat::Markdown => self.out(&report::migrate::result_markdown(report)),
+            ReportFormat::Human => self.out(&report::migrate::result(report, &self.settings.style)),
         }
     }
 

@@ -60,18 +60,20 @@ pub fn print(text: &str) -> Result<()> {
     }
 }
 
-/// Human or JSON: all that `probe` and `migrate` print.
+/// What `probe` and `migrate` print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HumanOrJson {
+pub enum ReportFormat {
     Human,
     Json,
+    Markdown,
 }
 
-impl From<cli::HumanOrJson> for HumanOrJson {
-    fn from(format: cli::HumanOrJson) -> Self {
+impl From<cli::ReportFormat> for ReportFormat {
+    fn from(format: cli::ReportFormat) -> Self {
         match format {
-            cli::HumanOrJson::Human => Self::Human,
-            cli::HumanOrJson::Json => Self::Json,
+            cli::ReportFormat::Human => Self::Human,
+            cli::ReportFormat::Json => Self::Json,
+            cli::ReportFormat::Markdown => Self::Markdown,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! `wsl-place probe [DIR]`: the small-file probe on one directory's mount, every figure measured.
 
-use super::HumanOrJson;
+use super::ReportFormat;
 use crate::cli::{GlobalArgs, ProbeArgs};
 use crate::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
@@ -15,7 +15,7 @@ use std::time::Duration;
 pub struct Settings {
     pub dir: PathBuf,
     pub budget: Duration,
-    pub format: HumanOrJson,
+    pub format: ReportFormat,
     pub quiet: bool,
     pub style: Style,
 }
@@ -25,7 +25,7 @@ impl Settings {
         Ok(Self {
             dir: args.dir.clone(),
             budget: Duration::from_millis(args.probe_budget_ms),
-            format: HumanOrJson::from(args.format),
+            format: ReportFormat::from(args.format),
             quiet: args.quiet,
             style: Style::new(&global.terminal(env)),
         })
@@ -48,8 +48,9 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     interrupt::check("the probe's scratch folder was removed.")?;
     if !settings.quiet {
         super::print(&match settings.format {
-            HumanOrJson::Json => report::to_json(&report)?,
-            HumanOrJson::Human => report::probe_table(&report, &settings.style),
+            ReportFormat::Json => report::to_json(&report)?,
+            ReportFormat::Human => report::probe_table(&report, &settings.style),
+            ReportFormat::Markdown => report::probe_markdown(&report),
         })?;
     }
     match &report.skipped {

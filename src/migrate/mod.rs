@@ -197,14 +197,13 @@ fn leave_node_modules(ui: &dyn Ui, args: &Options, plan: &Plan) -> Result<bool> 
     if args.yes || args.dry_run || !ui.interactive() {
         return Ok(false);
     }
-    let (files, bytes) = plan
-        .node_modules
-        .iter()
-        .fold((0, 0), |a, n| (a.0 + n.files, a.1 + n.bytes));
+    let (files, symlinks, bytes) = plan.node_modules.iter().fold((0, 0, 0), |a, n| {
+        (a.0 + n.files, a.1 + n.symlinks, a.2 + n.bytes)
+    });
     ui.confirm(
         &format!(
-            "Leave node_modules behind ({files} files, {}) and reinstall it at the destination?",
-            units::bytes(bytes)
+            "Leave node_modules behind ({}) and reinstall it at the destination?",
+            units::tree(files, symlinks, bytes, false)
         ),
         true,
     )

@@ -55,7 +55,9 @@ impl From<&Skipped> for Problem {
 #[derive(Debug, Clone, Serialize)]
 pub struct NodeModules {
     pub path: String,
+    /// Regular files, as `check` counts them; symlinks (`.bin/` links) apart.
     pub files: u64,
+    pub symlinks: u64,
     pub bytes: u64,
     /// True when it is left behind, to be reinstalled at the destination.
     pub skipped: bool,
@@ -419,16 +421,21 @@ impl Walked {
                 self.node_modules.push(NodeModules {
                     path: key,
                     files: 0,
+                    symlinks: 0,
                     bytes: 0,
                     skipped: false,
                     install: String::new(),
                 });
             }
-            if let Some(last) = self.node_modules.last_mut()
-                && kind != Kind::Dir
-            {
-                last.files += 1;
-                last.bytes += meta.len();
+            if let Some(last) = self.node_modules.last_mut() {
+                match kind {
+                    Kind::File => {
+                        last.files += 1;
+                        last.bytes += meta.len();
+                    }
+                    Kind::Symlink => last.symlinks += 1,
+                    Kind::Dir => {}
+                }
             }
         }
         let (mtime, atime) = times(&meta);
@@ -508,9 +515,10 @@ fn predict(plan: &mut Plan) {
     };
     plan.predicted_copy_ms = Some(metadata_ms + data_ms);
     plan.prediction_basis = format!(
-        "local estimate: walk of {} entries took {walk_ms} ms, read sample {} KiB",
-        plan.entries.len(),
-        sampled / 1024
+        "estimated here: listing {} took {}, reading a {} sample",
+        crate::units::counted(plan.entries.len() as u64, "entry", "entries"),
+        crate::units::duration_ms(walk_ms as f64),
+        crate::units::bytes(sampled)
     );
 }
 

@@ -43,12 +43,13 @@ pub fn check(report: &CheckReport) -> String {
             escape_data(&format!("{path}: {}", reason.message))
         );
     }
-    if let Some(first) = verdict.advice.first() {
-        let _ = writeln!(
-            out,
-            "::notice title={title}::{}",
-            escape_data(&first.message)
-        );
+    // Every piece of advice, not only the first: each is a separate thing to do.
+    for advice in &verdict.advice {
+        let text = match &advice.command {
+            Some(command) => format!("{}: {command}", advice.message),
+            None => advice.message.clone(),
+        };
+        let _ = writeln!(out, "::notice title={title}::{}", escape_data(&text));
     }
     out
 }

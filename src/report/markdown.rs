@@ -39,12 +39,12 @@ pub fn check(report: &CheckReport) -> String {
     let _ = writeln!(
         out,
         "| files | {}{} |",
-        scan.files,
+        units::count(scan.files),
         if scan.complete { "" } else { " (estimate)" }
     );
     let _ = writeln!(out, "| size | {} |", units::bytes(scan.bytes));
     if let Some(tracked) = scan.tracked {
-        let _ = writeln!(out, "| tracked | {tracked} |");
+        let _ = writeln!(out, "| tracked by git | {} |", units::count(tracked));
     }
     if let Some(predict) = &report.predict {
         let _ = writeln!(
@@ -65,9 +65,7 @@ pub fn check(report: &CheckReport) -> String {
             let baseline = compared
                 .baseline
                 .map_or("n/a".to_string(), units::duration_ms);
-            let speedup = compared
-                .speedup
-                .map_or("n/a".to_string(), |x| format!("{x:.0}x"));
+            let speedup = compared.speedup.map_or("n/a".to_string(), units::ratio);
             let _ = writeln!(
                 out,
                 "| {what} | {} | {baseline} | {speedup} |",

@@ -1,5 +1,4 @@
-//! What a person or a machine sees. One file per output format; the human format's sections
-//! (scan, probes, verdict, migration) under `human/`.
+//! What a person or a machine sees. One file per output format.
 
 mod github;
 pub mod human;
@@ -10,7 +9,8 @@ use crate::check::CheckReport;
 use crate::error::{Failure, Result};
 
 pub use human::Style;
-pub use human::probe::table as probe_table;
+pub use human::migrate;
+pub use human::probe::{markdown as probe_markdown, table as probe_table};
 
 /// What `check` can print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

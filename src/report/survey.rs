@@ -3,7 +3,7 @@
 
 use super::Style;
 use super::github::escape_data;
-use super::human::verdict::level_label;
+use super::human::level_label;
 use super::markdown::cell;
 use crate::model::Compared;
 use crate::policy::Level;

@@ -1,188 +1,317 @@
-//! The human form of a migration plan and its result.
+//! A migration plan and its result, for a person (the same key column as `check`) and as
+//! markdown.
 
-use super::Style;
+use super::{Screen, Style, Tone};
 use crate::migrate::{MigrationReport, Plan};
-use crate::units::{bytes, duration_ms};
+use crate::units::{self, count, counted};
 use std::fmt::Write;
 
-/// Lists at most `limit` items, then how many more there are.
-fn list(out: &mut String, items: &[String], limit: usize) {
-    for item in items.iter().take(limit) {
-        let _ = writeln!(out, "      {item}");
-    }
-    if items.len() > limit {
-        let _ = writeln!(out, "      ... and {} more", items.len() - limit);
+/// "6,811 files, 1,050 directories, 3 symlinks, 1.2 GiB"
+fn content(files: u64, dirs: u64, symlinks: u64, bytes: u64) -> String {
+    format!(
+        "{}, {}, {}, {}",
+        counted(files, "file", "files"),
+        counted(dirs, "directory", "directories"),
+        counted(symlinks, "symlink", "symlinks"),
+        units::bytes(bytes)
+    )
+}
+
+fn space(plan: &Plan) -> (String, Tone) {
+    let needed = units::bytes(plan.needed_bytes);
+    match plan.free_bytes {
+        Some(free) if free < plan.needed_bytes => (
+            format!("needs {needed}, only {} free", units::bytes(free)),
+            Tone::Bad,
+        ),
+        Some(free) => (
+            format!("needs {needed}, {} free", units::bytes(free)),
+            Tone::Good,
+        ),
+        None => (format!("needs {needed}, free space unknown"), Tone::Plain),
     }
 }
 
+fn node_modules_fate(skipped: bool, install: &str) -> String {
+    if skipped {
+        format!("left behind; reinstall it at the destination (`{install}`)")
+    } else {
+        "copied (--skip-node-modules leaves it behind to reinstall)".to_string()
+    }
+}
+
+/// The plan, before anything is copied.
 pub fn plan(plan: &Plan, style: &Style) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "{}", style.bold("Migration plan"));
-    let _ = writeln!(out, "  from     {}", plan.source.display());
-    let _ = writeln!(out, "  to       {}", plan.destination.display());
-    let _ = writeln!(
-        out,
-        "  content  {} files, {} directories, {} symlinks, {}",
-        plan.files,
-        plan.dirs,
-        plan.symlinks,
-        bytes(plan.bytes)
+    let mut screen = Screen::new(style);
+    screen.headline("Migration plan", Tone::Bold);
+    screen.row("from", &plan.source.display().to_string(), Tone::Plain);
+    screen.row("to", &plan.destination.display().to_string(), Tone::Bold);
+    screen.row(
+        "content",
+        &content(plan.files, plan.dirs, plan.symlinks, plan.bytes),
+        Tone::Plain,
     );
     if plan.resumed_files > 0 {
-        let _ = writeln!(
-            out,
-            "  resume   {} files ({}) already copied and verified by an interrupted run",
-            plan.resumed_files,
-            bytes(plan.resumed_bytes)
+        screen.row(
+            "resume",
+            &format!(
+                "{} ({}) already copied and verified by an interrupted run",
+                counted(plan.resumed_files, "file", "files"),
+                units::bytes(plan.resumed_bytes)
+            ),
+            Tone::Plain,
         );
     }
-    let space = match plan.free_bytes {
-        Some(free) if free < plan.needed_bytes => style.bad(&format!(
-            "needs {}, only {} free",
-            bytes(plan.needed_bytes),
-            bytes(free)
-        )),
-        Some(free) => style.good(&format!(
-            "needs {}, {} free",
-            bytes(plan.needed_bytes),
-            bytes(free)
-        )),
-        None => format!("needs {}, free space unknown", bytes(plan.needed_bytes)),
-    };
-    let _ = writeln!(out, "  space    {space}");
+    let (space, tone) = space(plan);
+    screen.row("space", &space, tone);
     if let Some(ms) = plan.predicted_copy_ms {
-        let _ = writeln!(
-            out,
-            "  time     about {} to copy and verify {}",
-            duration_ms(ms as f64),
-            style.dim(&format!("({})", plan.prediction_basis))
+        screen.row(
+            "time",
+            &format!(
+                "about {} to copy and verify ({})",
+                units::duration_ms(ms as f64),
+                plan.prediction_basis
+            ),
+            Tone::Plain,
         );
     }
     for nm in &plan.node_modules {
-        let what = if nm.skipped {
-            format!(
-                "left behind; reinstall it at the destination (`{}`)",
-                nm.install
-            )
+        let place = if nm.path == "node_modules" {
+            String::new()
         } else {
-            "copied (--skip-node-modules leaves it behind to reinstall)".to_string()
+            format!("{}: ", nm.path)
         };
-        let _ = writeln!(
-            out,
-            "  deps     {} ({} files, {}): {what}",
-            nm.path,
-            nm.files,
-            bytes(nm.bytes)
+        screen.row(
+            "node_modules",
+            &format!(
+                "{place}{}; {}",
+                units::tree(nm.files, nm.symlinks, nm.bytes, false),
+                node_modules_fate(nm.skipped, &nm.install.to_string())
+            ),
+            Tone::Plain,
         );
     }
-    problems(&mut out, plan, style);
-    out
+    problems(&mut screen, plan);
+    screen.finish()
+}
+
+/// Lists at most `limit` items under `key`, then how many more there are.
+fn list(screen: &mut Screen, key: &str, heading: &str, items: &[String], limit: usize, tone: Tone) {
+    screen.row(key, heading, tone);
+    for item in items.iter().take(limit) {
+        screen.item("", item, Tone::Plain);
+    }
+    if items.len() > limit {
+        screen.item(
+            "",
+            &format!("and {} more", count((items.len() - limit) as u64)),
+            Tone::Dim,
+        );
+    }
 }
 
 /// What will not be copied, and what will not survive a trip back to Windows.
-fn problems(out: &mut String, plan: &Plan, style: &Style) {
+fn problems(screen: &mut Screen, plan: &Plan) {
     if !plan.skipped.is_empty() {
-        let _ = writeln!(
-            out,
-            "  {} special files are skipped:",
-            style.warn(&plan.skipped.len().to_string())
-        );
         let items: Vec<String> = plan
             .skipped
             .iter()
             .map(|s| format!("{}: {}", s.path, s.reason))
             .collect();
-        list(out, &items, 10);
+        let heading = format!(
+            "{} skipped:",
+            counted(items.len() as u64, "special file is", "special files are")
+        );
+        list(screen, "skipped", &heading, &items, 10, Tone::Warn);
     }
     if !plan.unreadable.is_empty() {
-        let _ = writeln!(
-            out,
-            "  {} entries cannot be read:",
-            style.bad(&plan.unreadable.len().to_string())
-        );
         let items: Vec<String> = plan
             .unreadable
             .iter()
             .map(|p| format!("{}: {}", p.path, p.error))
             .collect();
-        list(out, &items, 10);
+        let heading = format!(
+            "{} not be read:",
+            counted(items.len() as u64, "entry can", "entries cannot")
+        );
+        list(screen, "unreadable", &heading, &items, 10, Tone::Bad);
     }
     if !plan.case_collisions.is_empty() {
-        let _ = writeln!(
-            out,
-            "  {} groups of names differ only by case (fine on ext4, they collide on Windows):",
-            plan.case_collisions.len()
-        );
         let items: Vec<String> = plan.case_collisions.iter().map(|g| g.join("  ")).collect();
-        list(out, &items, 5);
+        let heading = format!(
+            "{} of names differ only by case (fine on ext4, they collide on Windows):",
+            counted(items.len() as u64, "group", "groups")
+        );
+        list(screen, "case", &heading, &items, 5, Tone::Plain);
     }
     if !plan.windows_invalid.is_empty() {
-        let _ = writeln!(
-            out,
-            "  {} names are not valid on Windows (fine on ext4, Windows tools cannot open them):",
-            plan.windows_invalid.len()
+        let heading = format!(
+            "{} not valid on Windows (fine on ext4, Windows tools cannot open them):",
+            counted(plan.windows_invalid.len() as u64, "name is", "names are")
         );
-        list(out, &plan.windows_invalid, 5);
+        list(
+            screen,
+            "names",
+            &heading,
+            &plan.windows_invalid,
+            5,
+            Tone::Plain,
+        );
     }
 }
 
+/// What a finished migration did.
 pub fn result(report: &MigrationReport, style: &Style) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{} {} files, {} directories, {} symlinks ({}) copied and verified by CRC32.",
-        style.good("Migrated."),
-        report.files,
-        report.dirs,
-        report.symlinks,
-        bytes(report.bytes)
+    let mut screen = Screen::new(style);
+    screen.headline(
+        &format!(
+            "Migrated: {} copied and verified by CRC32.",
+            content(report.files, report.dirs, report.symlinks, report.bytes)
+        ),
+        Tone::Good,
     );
-    let _ = writeln!(
-        out,
-        "  linux    {}",
-        style.bold(&report.destination.display().to_string())
-    );
+    let destination = report.destination.display().to_string();
+    screen.row("linux path", &destination, Tone::Bold);
     if let Some(w) = &report.windows_path {
-        let _ = writeln!(out, "  windows  {w}");
+        screen.row("windows path", w, Tone::Plain);
     }
     if let Some(w) = &report.windows_legacy_path {
-        let _ = writeln!(
-            out,
-            "           {}",
-            style.dim(&format!("{w} (older Windows 10)"))
-        );
+        screen.more(&format!("{w} (older Windows 10)"), Tone::Dim);
     }
-    let _ = writeln!(out, "  manifest {}", report.manifest.display());
-    let _ = writeln!(
-        out,
-        "  open it  cd {} && code .",
-        crate::pathtext::shell_quote(&report.destination)
+    screen.row(
+        "manifest",
+        &report.manifest.display().to_string(),
+        Tone::Plain,
     );
-    for done in &report.fixups.done {
-        let _ = writeln!(out, "  fixed    {done}");
+    screen.row(
+        "open it",
+        &format!(
+            "cd {} && code .",
+            crate::pathtext::shell_quote(&report.destination)
+        ),
+        Tone::Plain,
+    );
+    for (i, done) in report.fixups.done.iter().enumerate() {
+        screen.item(if i == 0 { "fixed" } else { "" }, done, Tone::Plain);
     }
-    for advice in &report.fixups.advice {
-        let _ = writeln!(out, "  {}  {advice}", style.warn("note"));
+    for (i, advice) in report.fixups.advice.iter().enumerate() {
+        screen.item(if i == 0 { "note" } else { "" }, advice, Tone::Warn);
     }
-    for p in &report.not_copied {
-        let _ = writeln!(out, "  {} {}: {}", style.warn("skipped"), p.path, p.error);
+    for (i, p) in report.not_copied.iter().enumerate() {
+        let text = format!("{}: {}", p.path, p.error);
+        screen.item(if i == 0 { "not copied" } else { "" }, &text, Tone::Warn);
     }
     match &report.removal {
         Some(r) => {
-            let _ = writeln!(
-                out,
-                "  source   removed {} files, {} symlinks, {} directories proven copied; kept {}",
-                r.removed_files, r.removed_symlinks, r.removed_dirs, r.kept_count
+            let heading = format!(
+                "removed {}, {}, {} proven copied; kept {}",
+                counted(r.removed_files, "file", "files"),
+                counted(r.removed_symlinks, "symlink", "symlinks"),
+                counted(r.removed_dirs, "directory", "directories"),
+                count(r.kept_count)
             );
-            list(&mut out, &r.kept, 10);
+            list(&mut screen, "source", &heading, &r.kept, 10, Tone::Plain);
         }
-        None => {
-            let _ = writeln!(
-                out,
-                "  source   left in place at {} (--remove-source deletes what the manifest proves was copied)",
+        None => screen.row(
+            "source",
+            &format!(
+                "left in place at {} (--remove-source deletes what the manifest proves was copied)",
                 report.source.display()
-            );
+            ),
+            Tone::Plain,
+        ),
+    }
+    screen.finish()
+}
+
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// `migrate --format markdown --dry-run`: the plan as a table.
+pub fn plan_markdown(plan: &Plan) -> String {
+    let mut out = String::from("### wsl-place: migration plan\n\n| | |\n|---|---|\n");
+    let mut row = |key: &str, value: &str| {
+        let _ = writeln!(out, "| {key} | {} |", cell(value));
+    };
+    row("from", &format!("`{}`", plan.source.display()));
+    row("to", &format!("`{}`", plan.destination.display()));
+    row(
+        "content",
+        &content(plan.files, plan.dirs, plan.symlinks, plan.bytes),
+    );
+    if plan.resumed_files > 0 {
+        row(
+            "resume",
+            &format!(
+                "{} already copied and verified",
+                counted(plan.resumed_files, "file", "files")
+            ),
+        );
+    }
+    row("space", &space(plan).0);
+    if let Some(ms) = plan.predicted_copy_ms {
+        row("time", &format!("about {}", units::duration_ms(ms as f64)));
+    }
+    for nm in &plan.node_modules {
+        row(
+            "node_modules",
+            &format!(
+                "`{}`: {}; {}",
+                nm.path,
+                units::tree(nm.files, nm.symlinks, nm.bytes, false),
+                node_modules_fate(nm.skipped, &nm.install.to_string())
+            ),
+        );
+    }
+    for (what, n) in [
+        ("special files skipped", plan.skipped.len()),
+        ("unreadable entries", plan.unreadable.len()),
+        ("names differing only by case", plan.case_collisions.len()),
+        ("names not valid on Windows", plan.windows_invalid.len()),
+    ] {
+        if n > 0 {
+            row(what, &count(n as u64));
         }
     }
+    out
+}
+
+/// `migrate --format markdown`: what a finished migration did, as a table.
+pub fn result_markdown(report: &MigrationReport) -> String {
+    let mut out = String::from("### wsl-place: migrated ✅\n\n| | |\n|---|---|\n");
+    let mut row = |key: &str, value: &str| {
+        let _ = writeln!(out, "| {key} | {} |", cell(value));
+    };
+    row("from", &format!("`{}`", report.source.display()));
+    row("to", &format!("`{}`", report.destination.display()));
+    if let Some(w) = &report.windows_path {
+        row("windows path", &format!("`{w}`"));
+    }
+    row(
+        "copied and verified (CRC32)",
+        &content(report.files, report.dirs, report.symlinks, report.bytes),
+    );
+    row("manifest", &format!("`{}`", report.manifest.display()));
+    for done in &report.fixups.done {
+        row("fixed", done);
+    }
+    for advice in &report.fixups.advice {
+        row("note", advice);
+    }
+    if !report.not_copied.is_empty() {
+        row("not copied", &count(report.not_copied.len() as u64));
+    }
+    row(
+        "source",
+        &match &report.removal {
+            Some(r) => format!(
+                "removed {} proven copied, kept {}",
+                counted(r.removed_files, "file", "files"),
+                count(r.kept_count)
+            ),
+            None => "left in place".to_string(),
+        },
+    );
     out
 }

@@ -1,25 +1,40 @@
-//! The short, readable report for a terminal.
+//! The report for a person at a terminal: the headline first and unindented, then every fact as
+//! a key and a value, keys in one column, values wrapped to the terminal's width.
 
+mod chart;
+mod location;
 pub mod migrate;
 pub mod probe;
 mod scan;
-pub mod verdict;
+mod timing;
+mod verdict;
 
 use crate::check::CheckReport;
-use crate::location::Location;
 use console::Style as Paint;
-use std::fmt::Write;
 
-/// Colours, as [`crate::terminal`] decided them.
+pub use verdict::level_label;
+
+/// Colours and width, as [`crate::terminal`] decided them.
 #[derive(Debug, Clone)]
 pub struct Style {
     pub color: bool,
+    /// Columns a line may use.
+    pub width: usize,
 }
 
 impl Style {
     pub fn new(terminal: &crate::terminal::Terminal) -> Self {
         Self {
             color: terminal.color,
+            width: terminal.width,
+        }
+    }
+
+    /// No colour, `width` columns (tests, snapshots).
+    pub fn plain(width: usize) -> Self {
+        Self {
+            color: false,
+            width,
         }
     }
 
@@ -45,56 +60,221 @@ impl Style {
     pub fn dim(&self, text: &str) -> String {
         self.paint(Paint::new().dim(), text)
     }
+    pub fn paint_tone(&self, tone: Tone, text: &str) -> String {
+        match tone {
+            Tone::Plain => text.to_string(),
+            Tone::Bold => self.bold(text),
+            Tone::Good => self.good(text),
+            Tone::Warn => self.warn(text),
+            Tone::Bad => self.bad(text),
+            Tone::Dim => self.dim(text),
+        }
+    }
 }
 
+/// `check`'s report.
 pub fn check(report: &CheckReport, style: &Style) -> String {
-    let mut out = String::new();
-    location(&mut out, &report.location, style);
-    // The predictions are the sentence that matters; the scan figures behind them follow.
-    if let Some(probes) = &report.probe {
-        probe::check_section(&mut out, probes, report.predict.as_ref(), style);
+    let mut screen = Screen::new(style);
+    timing::headline(&mut screen, report);
+    if let Some(predict) = &report.predict {
+        chart::comparison(&mut screen, predict);
     }
-    scan::section(&mut out, &report.scan, style);
-    verdict::human(&mut out, &report.verdict, style);
-    out
+    location::rows(&mut screen, &report.location);
+    if let Some(probes) = &report.probe {
+        screen.blank();
+        timing::rows(&mut screen, probes, report.predict.as_ref());
+    }
+    screen.blank();
+    scan::rows(&mut screen, &report.scan);
+    verdict::rows(&mut screen, &report.verdict);
+    screen.finish()
 }
 
-fn location(out: &mut String, location: &Location, style: &Style) {
-    let host = &location.host;
-    let host_line = match (host.wsl, host.wsl_version, host.distro.as_deref()) {
-        (true, Some(v), Some(d)) => format!("WSL {v}, distro {d}"),
-        (true, Some(v), None) => format!("WSL {v}, distro unknown"),
-        (true, None, _) => "WSL".to_string(),
-        (false, _, _) => "Linux (not WSL)".to_string(),
-    };
-    let mount = &location.mount;
-    let kind = if mount.kind.is_remote() {
-        style.warn(mount.kind.as_str())
-    } else {
-        style.good(mount.kind.as_str())
-    };
-    let _ = writeln!(
-        out,
-        "{}",
-        style.bold(&location.paths.linux.display().to_string())
-    );
-    let _ = writeln!(out, "  host     {host_line}");
-    let _ = writeln!(
-        out,
-        "  mount    {kind}: {} ({} on {}, from {})",
-        mount.description,
-        mount.fstype,
-        mount.mount_point.display(),
-        mount.source
-    );
-    if let Some(windows) = &location.paths.windows {
-        let _ = writeln!(out, "  windows  {windows}");
+/// How wide the key column is: the longest key ("each file check") and two spaces.
+const KEY_WIDTH: usize = 17;
+const INDENT: usize = 2;
+
+/// How a value is painted once it is wrapped (colour escapes must not count as columns).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    Plain,
+    Bold,
+    Good,
+    Warn,
+    Bad,
+    Dim,
+}
+
+/// The report being laid out.
+pub struct Screen<'a> {
+    out: String,
+    style: &'a Style,
+}
+
+impl<'a> Screen<'a> {
+    pub fn new(style: &'a Style) -> Self {
+        Self {
+            out: String::new(),
+            style,
+        }
     }
-    if let Some(legacy) = &location.paths.windows_legacy {
-        let _ = writeln!(
-            out,
-            "           {}",
-            style.dim(&format!("{legacy} (older Windows 10)"))
+
+    pub fn style(&self) -> &Style {
+        self.style
+    }
+
+    fn tone(&self, tone: Tone, text: &str) -> String {
+        self.style.paint_tone(tone, text)
+    }
+
+    /// A line at the left margin, wrapped with a two-space hang.
+    pub fn headline(&mut self, text: &str, tone: Tone) {
+        let lines = wrap(text, self.style.width);
+        for (i, line) in lines.iter().enumerate() {
+            let hang = if i == 0 { "" } else { "  " };
+            let painted = self.tone(tone, line);
+            self.out.push_str(&format!("{hang}{painted}\n"));
+        }
+    }
+
+    /// `key` in the key column and `value` beside it, wrapped under itself.
+    pub fn row(&mut self, key: &str, value: &str, tone: Tone) {
+        self.indented_row(key, value, tone);
+    }
+
+    /// A value under the previous one, with no key (a second item).
+    pub fn more(&mut self, value: &str, tone: Tone) {
+        self.indented_row("", value, tone);
+    }
+
+    /// One item of a list: "- " and the text, wrapped under the text; the key on the first.
+    pub fn item(&mut self, key: &str, text: &str, tone: Tone) {
+        let margin = INDENT + KEY_WIDTH;
+        let lines = wrap(text, self.style.width.saturating_sub(margin + 2));
+        for (i, line) in lines.iter().enumerate() {
+            let (key, bullet) = if i == 0 { (key, "- ") } else { ("", "  ") };
+            let painted = self.tone(tone, line);
+            self.out.push_str(&format!(
+                "{:INDENT$}{key:<KEY_WIDTH$}{bullet}{painted}\n",
+                ""
+            ));
+        }
+    }
+
+    /// A command to copy, under the item it belongs to; never wrapped, so it pastes whole.
+    /// Too long for the value column, it moves left instead.
+    pub fn command(&mut self, command: &str) {
+        let painted = self.tone(Tone::Bold, command);
+        let margin = INDENT + KEY_WIDTH + 2;
+        let margin = if margin + columns(command) <= self.style.width {
+            margin
+        } else {
+            2 * INDENT
+        };
+        self.out.push_str(&format!("{:margin$}{painted}\n", ""));
+    }
+
+    fn indented_row(&mut self, key: &str, value: &str, tone: Tone) {
+        let margin = INDENT + KEY_WIDTH;
+        let lines = wrap(value, self.style.width.saturating_sub(margin));
+        for (i, line) in lines.iter().enumerate() {
+            let key = if i == 0 { key } else { "" };
+            let painted = self.tone(tone, line);
+            let lead = format!("{:INDENT$}{key:<KEY_WIDTH$}", "");
+            if painted.is_empty() {
+                self.out.push_str(lead.trim_end());
+            } else {
+                self.out.push_str(&lead);
+                self.out.push_str(&painted);
+            }
+            self.out.push('\n');
+        }
+    }
+
+    /// A line laid out by the caller, already no wider than the screen.
+    pub fn raw(&mut self, line: &str) {
+        self.out.push_str(line.trim_end());
+        self.out.push('\n');
+    }
+
+    pub fn blank(&mut self) {
+        if !self.out.is_empty() && !self.out.ends_with("\n\n") {
+            self.out.push('\n');
+        }
+    }
+
+    pub fn finish(self) -> String {
+        self.out
+    }
+}
+
+/// Columns `text` takes on a terminal (every character here is one column wide).
+pub fn columns(text: &str) -> usize {
+    text.chars().count()
+}
+
+/// Breaks `text` into lines of at most `width` columns at spaces; a word longer than a line
+/// (a long path) is cut where the line ends.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(10);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let needed = if line.is_empty() { 0 } else { 1 } + columns(word);
+        if !line.is_empty() && columns(&line) + needed > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        let mut rest = word;
+        while columns(&line) + columns(rest) > width {
+            let room = width - columns(&line);
+            let cut = rest.char_indices().nth(room).map_or(rest.len(), |(i, _)| i);
+            line.push_str(&rest[..cut]);
+            lines.push(std::mem::take(&mut line));
+            rest = &rest[cut..];
+        }
+        line.push_str(rest);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wraps_at_spaces_and_cuts_long_words() {
+        assert_eq!(wrap("a bb ccc dddd", 6), ["a bb", "ccc", "dddd"]);
+        assert_eq!(
+            wrap("/a/very/long/path/indeed x", 10),
+            ["/a/very/lo", "ng/path/in", "deed x"]
         );
+        assert_eq!(wrap("", 10), [""]);
+    }
+
+    #[test]
+    fn rows_keep_the_key_column_and_the_width() {
+        let style = Style::plain(40);
+        let mut screen = Screen::new(&style);
+        screen.headline("a headline at the very left", Tone::Bold);
+        screen.row("path", "one two three four five six seven", Tone::Plain);
+        screen.item("why", "one two three four five six", Tone::Plain);
+        screen.command("git config x y");
+        let text = screen.finish();
+        assert_eq!(
+            text,
+            "a headline at the very left\n\
+             \x20 path             one two three four\n\
+             \x20                  five six seven\n\
+             \x20 why              - one two three four\n\
+             \x20                    five six\n\
+             \x20                    git config x y\n"
+        );
+        assert!(text.lines().all(|l| columns(l) <= 40), "{text}");
     }
 }

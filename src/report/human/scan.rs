@@ -1,131 +1,184 @@
-//! The scan section of the human report.
+//! What the repository holds: tracked files apart from git's own and from dependency trees.
 
-use super::Style;
+use super::{Screen, Tone};
 use crate::gitindex::RepoKind;
 use crate::scan::{DependencyTree, ScanReport};
-use crate::units::{bytes as size, count};
-use std::fmt::Write;
+use crate::units::{self, count, counted};
+
+/// Dependency and build trees listed by name; the rest are summed up.
+const TREES_SHOWN: usize = 4;
 
 fn approx(estimated: bool) -> &'static str {
     if estimated { "~" } else { "" }
 }
 
-pub fn section(out: &mut String, scan: &ScanReport, style: &Style) {
+pub fn rows(screen: &mut Screen, scan: &ScanReport) {
     let a = approx(scan.estimated);
-    let _ = writeln!(
-        out,
-        "  scan     {a}{} files, {a}{} directories, {a}{} symlinks, {a}{} in {:.1} s",
-        count(scan.files),
-        count(scan.dirs),
-        count(scan.symlinks),
-        size(scan.bytes),
-        scan.elapsed_ms as f64 / 1000.0
+    let git = scan.git.as_ref();
+    let git_files = git
+        .filter(|g| g.git_dir_inside_root)
+        .and_then(|g| g.git_dir_files);
+    if let Some(tracked) = scan.tracked {
+        screen.row(
+            "tracked by git",
+            &counted(tracked, "file", "files"),
+            Tone::Plain,
+        );
+    }
+    if let Some(g) = git {
+        git_rows(screen, scan, g, git_files);
+    }
+    trees(screen, scan);
+    let mut whole = format!(
+        "{a}{}, {a}{}",
+        counted(scan.files, "file", "files"),
+        counted(scan.dirs, "directory", "directories"),
     );
-    if scan.estimated {
-        let line = format!(
-            "ESTIMATED: the {} ms scan budget ran out; counted {} files, {} directories, {}; \
-             {} directories not listed (--scan-budget-ms raises it)",
-            scan.budget_ms,
-            count(scan.counted.files),
-            count(scan.counted.dirs),
-            size(scan.counted.bytes),
-            count(scan.unvisited_dirs)
-        );
-        let _ = writeln!(out, "           {}", style.warn(&line));
+    if scan.symlinks > 0 {
+        whole.push_str(&format!(
+            ", {a}{}",
+            counted(scan.symlinks, "symlink", "symlinks")
+        ));
     }
-    if let Some(e) = &scan.error {
-        let _ = writeln!(out, "           {}", style.bad(e));
-    }
-    if !scan.unreadable_dirs.is_empty() {
-        let first = &scan.unreadable_dirs[0];
-        let _ = writeln!(
-            out,
-            "           {}",
-            style.warn(&format!(
-                "{} directories could not be read (first: {}: {})",
-                scan.unreadable_dirs.len(),
-                first.path,
-                first.error
-            ))
-        );
-    }
-    git_line(out, scan, style);
-    dependency_lines(out, scan, style);
+    whole.push_str(&format!(
+        ", {a}{} (scanned in {})",
+        units::bytes(scan.bytes),
+        units::duration_ms(scan.elapsed_ms as f64)
+    ));
+    screen.row("everything", &whole, Tone::Plain);
     if let Some(d) = scan.largest_dirs.first() {
-        let _ = writeln!(
-            out,
-            "  largest  {} ({} files directly in it)",
-            d.path,
-            count(d.files)
+        screen.row(
+            "most files in",
+            &format!(
+                "{} ({} directly in it)",
+                d.path,
+                counted(d.files, "file", "files")
+            ),
+            Tone::Plain,
         );
     }
+    problems(screen, scan);
 }
 
-/// What kind of repository, how many tracked entries, how large `.git` is.
-fn git_line(out: &mut String, scan: &ScanReport, style: &Style) {
-    if let Some(git) = &scan.git {
-        let kind = match git.kind {
-            RepoKind::Repository => "git repository",
-            RepoKind::LinkedWorktree => "linked git worktree",
-            RepoKind::Submodule => "git submodule",
-            RepoKind::SeparateGitDir => "git repository (separate git dir)",
-        }
-        .to_string();
-        let mut line = match (&git.index, &git.index_error, &git.error) {
-            (_, _, Some(e)) => style.bad(&format!("broken .git: {e}")),
-            (_, Some(e), _) => style.bad(&format!("{kind}, index unreadable: {e}")),
-            (Some(i), _, _) => {
-                let mut l = format!("{kind}, {} tracked entries", count(i.entries_under_root));
-                if i.split {
-                    l.push_str(" (split index)");
-                }
-                if i.sparse {
-                    let _ = write!(
-                        l,
-                        " (sparse index: {} entries are whole directories)",
-                        i.sparse_dirs
-                    );
-                }
-                l
-            }
-            (None, None, None) => kind,
-        };
-        if let Some(bytes) = scan.git_dir_bytes {
-            let _ = write!(line, ", git dir {}{}", approx(git.estimated), size(bytes));
-            if let Some(packs) = git.pack_bytes {
-                let _ = write!(line, " (packs {})", size(packs));
-            }
-        }
-        let _ = writeln!(out, "  git      {line}");
+fn git_rows(
+    screen: &mut Screen,
+    scan: &ScanReport,
+    git: &crate::scan::GitReport,
+    git_files: Option<u64>,
+) {
+    let kind = match git.kind {
+        RepoKind::Repository => "git repository",
+        RepoKind::LinkedWorktree => "linked git worktree",
+        RepoKind::Submodule => "git submodule",
+        RepoKind::SeparateGitDir => "git repository (separate git directory)",
+    };
+    if let Some(e) = &git.error {
+        screen.row("git", &format!("broken .git: {e}"), Tone::Bad);
+        return;
     }
+    if let Some(e) = &git.index_error {
+        screen.row("git", &format!("{kind}, index unreadable: {e}"), Tone::Bad);
+    }
+    let mut notes = Vec::new();
+    if let Some(i) = &git.index {
+        if i.split {
+            notes.push("split index".to_string());
+        }
+        if i.sparse {
+            notes.push(format!(
+                "sparse: {} tracked entries are whole directories",
+                count(i.sparse_dirs)
+            ));
+        }
+    }
+    let Some(bytes) = scan.git_dir_bytes else {
+        return;
+    };
+    let a = approx(git.estimated);
+    let mut line = match git_files {
+        Some(files) => format!(
+            "{a}{}, {a}{}",
+            counted(files, "file", "files"),
+            units::bytes(bytes)
+        ),
+        None => format!("{a}{}", units::bytes(bytes)),
+    };
+    line.push_str(if git.git_dir_inside_root {
+        " in .git"
+    } else {
+        " outside this directory"
+    });
+    if git.kind != RepoKind::Repository {
+        notes.insert(0, kind.to_string());
+    }
+    if !notes.is_empty() {
+        line.push_str(&format!(" ({})", notes.join("; ")));
+    }
+    screen.row("git metadata", &line, Tone::Plain);
 }
 
-/// The largest dependency trees, six at most.
-fn dependency_lines(out: &mut String, scan: &ScanReport, style: &Style) {
-    let trees: Vec<&DependencyTree> = scan
+fn trees(screen: &mut Screen, scan: &ScanReport) {
+    let mut trees: Vec<&DependencyTree> = scan
         .node_modules
         .iter()
         .chain(&scan.dependency_trees)
         .collect();
-    let mut trees = trees;
     trees.sort_by_key(|t| std::cmp::Reverse(t.files));
-    for (i, t) in trees.iter().take(6).enumerate() {
-        let label = if i == 0 { "deps" } else { "" };
-        let _ = writeln!(
-            out,
-            "  {label:<8} {}  {}{} files, {}{}",
+    for (i, t) in trees.iter().take(TREES_SHOWN).enumerate() {
+        let value = format!(
+            "{}: {}",
             t.path.display(),
-            approx(t.estimated),
-            count(t.files),
-            approx(t.estimated),
-            size(t.bytes)
+            units::tree(t.files, t.symlinks, t.bytes, t.estimated)
+        );
+        if i == 0 {
+            screen.row("dependencies", &value, Tone::Plain);
+        } else {
+            screen.more(&value, Tone::Plain);
+        }
+    }
+    if trees.len() > TREES_SHOWN {
+        screen.more(
+            &format!(
+                "and {} more (--format json lists them)",
+                trees.len() - TREES_SHOWN
+            ),
+            Tone::Dim,
         );
     }
-    if trees.len() > 6 {
-        let _ = writeln!(
-            out,
-            "           {}",
-            style.dim(&format!("and {} more (see --format json)", trees.len() - 6))
+}
+
+fn problems(screen: &mut Screen, scan: &ScanReport) {
+    if scan.estimated {
+        screen.row(
+            "estimated",
+            &format!(
+                "the {} scan budget ran out after {}, {} and {}; {} were not listed (--scan-budget-ms raises it)",
+                units::duration_ms(scan.budget_ms as f64),
+                counted(scan.counted.files, "file", "files"),
+                counted(scan.counted.dirs, "directory", "directories"),
+                units::bytes(scan.counted.bytes),
+                counted(scan.unvisited_dirs, "directory", "directories"),
+            ),
+            Tone::Warn,
+        );
+    }
+    if let Some(e) = &scan.error {
+        screen.row("error", e, Tone::Bad);
+    }
+    if let Some(first) = scan.unreadable_dirs.first() {
+        screen.row(
+            "unreadable",
+            &format!(
+                "{} could not be read (first: {}: {})",
+                counted(
+                    scan.unreadable_dirs.len() as u64,
+                    "directory",
+                    "directories"
+                ),
+                first.path,
+                first.error
+            ),
+            Tone::Warn,
         );
     }
 }

@@ -1,9 +1,8 @@
-//! The verdict section of the human report.
+//! The verdict, why, and what to do, in the same key column as everything above.
 
-use super::Style;
+use super::{Screen, Style, Tone};
 use crate::advice::AdviceId;
 use crate::policy::{Level, Verdict};
-use std::fmt::Write;
 
 pub fn level_label(level: Level, style: &Style) -> String {
     match level {
@@ -13,39 +12,45 @@ pub fn level_label(level: Level, style: &Style) -> String {
     }
 }
 
-pub fn human(out: &mut String, verdict: &Verdict, style: &Style) {
+pub fn rows(screen: &mut Screen, verdict: &Verdict) {
     // On WSL 1 the Linux disk is NTFS as well: the advice is WSL 2, and the headline says so.
-    let wsl1 = verdict
-        .advice
-        .first()
-        .is_some_and(|a| a.id == AdviceId::Wsl2);
-    let folder = verdict
-        .advice
-        .first()
-        .is_some_and(|a| a.id == AdviceId::Survey);
-    let headline = match verdict.level {
-        _ if folder => "this folder holds repositories: judge each with `wsl-place survey`",
-        Level::Ok => "this repository is fine where it is",
-        Level::Advise if wsl1 => "this repository would be faster on WSL 2",
-        Level::Move if wsl1 => "this repository is slow here; WSL 2 is the fix",
-        Level::Advise => "this repository would be faster on the Linux disk",
-        Level::Move => "move this repository to the Linux disk",
+    let first = verdict.advice.first().map(|a| a.id);
+    let wsl1 = first == Some(AdviceId::Wsl2);
+    let folder = first == Some(AdviceId::Survey);
+    let (headline, tone) = match verdict.level {
+        _ if folder => (
+            "this folder holds repositories: judge each with `wsl-place survey`",
+            Tone::Warn,
+        ),
+        Level::Ok => ("ok: this repository is fine where it is", Tone::Good),
+        Level::Advise if wsl1 => (
+            "advise: this repository would be faster on WSL 2",
+            Tone::Warn,
+        ),
+        Level::Move if wsl1 => (
+            "move: this repository is slow here; WSL 2 is the fix",
+            Tone::Bad,
+        ),
+        Level::Advise => (
+            "advise: this repository would be faster on the Linux disk",
+            Tone::Warn,
+        ),
+        Level::Move => ("move: this repository belongs on the Linux disk", Tone::Bad),
     };
-    let _ = writeln!(
-        out,
-        "\nverdict: {}: {headline}",
-        level_label(verdict.level, style)
-    );
-    for reason in &verdict.reasons {
-        let _ = writeln!(out, "  - {}", reason.message);
+    screen.blank();
+    screen.row("verdict", headline, tone);
+    for (i, reason) in verdict.reasons.iter().enumerate() {
+        screen.item(
+            if i == 0 { "why" } else { "" },
+            &reason.message,
+            Tone::Plain,
+        );
     }
-    if !verdict.advice.is_empty() {
-        let _ = writeln!(out, "\nwhat to do:");
-        for advice in &verdict.advice {
-            let _ = writeln!(out, "  - {}", advice.message);
-            if let Some(command) = &advice.command {
-                let _ = writeln!(out, "      {}", style.bold(command));
-            }
+    for (i, advice) in verdict.advice.iter().enumerate() {
+        let key = if i == 0 { "what to do" } else { "" };
+        screen.item(key, &advice.message, Tone::Plain);
+        if let Some(command) = &advice.command {
+            screen.command(command);
         }
     }
 }

@@ -1,0 +1,39 @@
+//! Where the repository is: its path, the host, the mount under it, the Windows path.
+
+use super::{Screen, Tone};
+use crate::location::Location;
+
+pub fn rows(screen: &mut Screen, location: &Location) {
+    let host = &location.host;
+    let host_line = match (host.wsl, host.wsl_version, host.distro.as_deref()) {
+        (true, Some(v), Some(d)) => format!("WSL {v}, distro {d}"),
+        (true, Some(v), None) => format!("WSL {v}, distro unknown"),
+        (true, None, _) => "WSL".to_string(),
+        (false, _, _) => "Linux (not WSL)".to_string(),
+    };
+    let mount = &location.mount;
+    let slow = mount.kind.is_remote();
+    screen.row(
+        "path",
+        &location.paths.linux.display().to_string(),
+        Tone::Bold,
+    );
+    screen.row("host", &host_line, Tone::Plain);
+    screen.row(
+        "mount",
+        &format!(
+            "{}: {} on {}, from {}",
+            mount.description,
+            mount.fstype,
+            mount.mount_point.display(),
+            mount.source
+        ),
+        if slow { Tone::Warn } else { Tone::Plain },
+    );
+    if let Some(windows) = &location.paths.windows {
+        screen.row("windows path", windows, Tone::Plain);
+    }
+    if let Some(legacy) = &location.paths.windows_legacy {
+        screen.more(&format!("{legacy} (older Windows 10)"), Tone::Dim);
+    }
+}

@@ -1,0 +1,170 @@
+//! The timing half of `check`: the headline sentence, what else the model predicts, and the
+//! per-file costs it was computed from.
+
+use super::{Screen, Tone};
+use crate::check::CheckReport;
+use crate::model::{Compared, Prediction};
+use crate::probe::{ProbeReport, ProbeSet};
+use crate::units;
+
+/// "~950 ms", "~1.2 s": a prediction is an estimate, and says so.
+fn approx(ms: f64) -> String {
+    format!("~{}", units::duration_ms(ms))
+}
+
+fn how_much_faster(speedup: f64) -> String {
+    if speedup >= 1.5 {
+        format!("{} faster there", units::ratio(speedup))
+    } else if speedup > 1.0 / 1.5 {
+        "about the same".to_string()
+    } else {
+        format!("{} slower there", units::ratio(1.0 / speedup))
+    }
+}
+
+/// "~2.4 s here (1.9-3.1 s), ~5.7 ms on the Linux disk": the range is what the samples and
+/// the model's fit support.
+fn here_and_there(c: &Compared) -> String {
+    let here = format!(
+        "{} here ({}-{})",
+        approx(c.current),
+        units::duration_ms(c.current_range[0]),
+        units::duration_ms(c.current_range[1])
+    );
+    match c.baseline {
+        Some(b) => format!("{here}, {} on the Linux disk", approx(b)),
+        None => here,
+    }
+}
+
+/// The first line: what `git status` costs here and on the Linux disk, or why there is no
+/// figure; then a blank line.
+pub fn headline(screen: &mut Screen, report: &CheckReport) {
+    let skipped = report
+        .probe
+        .as_ref()
+        .and_then(|p| p.current.skipped.as_ref());
+    match (&report.predict, skipped) {
+        (Some(p), _) => {
+            let c = &p.git_status_ms;
+            let mut line = format!("git status: {}", here_and_there(c));
+            if let Some(s) = c.speedup {
+                line.push_str(&format!(" ({})", how_much_faster(s)));
+            }
+            screen.headline(&line, Tone::Bold);
+        }
+        (None, Some(reason)) => screen.headline(&format!("No prediction: {reason}"), Tone::Warn),
+        (None, None) => screen.headline(
+            &format!(
+                "{} is on {}; nothing was timed",
+                report.location.paths.linux.display(),
+                report.location.mount.description
+            ),
+            Tone::Bold,
+        ),
+    }
+    screen.blank();
+}
+
+/// Predictions the chart does not show, then the per-file costs behind them.
+pub fn rows(screen: &mut Screen, probes: &ProbeSet, predict: Option<&Prediction>) {
+    if let Some(p) = predict {
+        if let Some(install) = p.install_ms.as_ref().filter(|c| c.baseline.is_none()) {
+            screen.row("install", &here_and_there(install), Tone::Plain);
+        }
+        let first = &p.first_git_status_ms;
+        let after = match first.baseline {
+            Some(b) => format!(
+                "the first git status reads every file once: {} on the Linux disk",
+                approx(b)
+            ),
+            None => format!(
+                "the first git status reads every file once: {} here",
+                approx(first.current)
+            ),
+        };
+        if let Some(ms) = p.git_status_fsmonitor_ms {
+            screen.row(
+                "with fsmonitor",
+                &format!(
+                    "git status {} on the Linux disk with core.fsmonitor and core.untrackedCache (git 2.55 or later)",
+                    approx(ms)
+                ),
+                Tone::Plain,
+            );
+        }
+        screen.row("after a move", &after, Tone::Plain);
+        screen.row(
+            "fresh checkout",
+            &here_and_there(&p.checkout_ms),
+            Tone::Plain,
+        );
+    }
+    if let Some(note) = &probes.baseline_note {
+        screen.row("note", note, Tone::Warn);
+    }
+    let baseline = probes
+        .baseline
+        .as_ref()
+        .filter(|_| !probes.baseline_same_mount);
+    let current = &probes.current;
+    let costs = [
+        (
+            "each file check",
+            current.lstat_us(),
+            baseline.and_then(|b| b.lstat_us()),
+        ),
+        (
+            "create a file",
+            create_us(current),
+            baseline.and_then(create_us),
+        ),
+        ("read a file", read_us(current), baseline.and_then(read_us)),
+    ];
+    for (key, here, there) in costs {
+        let Some(here) = here else { continue };
+        let value = match there {
+            Some(there) => format!(
+                "{} here, {} on the Linux disk",
+                units::micros(here),
+                units::micros(there)
+            ),
+            None => format!("{} here", units::micros(here)),
+        };
+        screen.row(key, &value, Tone::Plain);
+    }
+    let mut measured = side(current);
+    if let Some(b) = baseline {
+        measured.push_str(&format!(" and {}", side(b)));
+    }
+    measured.push_str(&format!(
+        ", {}",
+        units::duration_ms(probes.elapsed_ms as f64)
+    ));
+    screen.row("measured in", &measured, Tone::Dim);
+    for p in std::iter::once(current).chain(baseline) {
+        if p.run.verify_errors > 0 {
+            screen.row(
+                "read back",
+                &format!(
+                    "{} in {} came back with the wrong length or CRC32: this mount does not return what was written",
+                    units::counted(p.run.verify_errors, "file", "files"),
+                    p.dir.display()
+                ),
+                Tone::Bad,
+            );
+        }
+    }
+}
+
+fn create_us(p: &ProbeReport) -> Option<f64> {
+    p.ops.as_ref().map(|o| o.create.median_us)
+}
+
+fn read_us(p: &ProbeReport) -> Option<f64> {
+    p.ops.as_ref().map(|o| o.read.median_us)
+}
+
+fn side(p: &ProbeReport) -> String {
+    format!("{} ({})", p.dir.display(), p.fstype)
+}

@@ -1,0 +1,380 @@
+//! The check screen as a person sees it, pinned by snapshots at 60 and 110 columns.
+//!
+//! The report is built from fixed figures on a fixture WSL host (the 9p mount table in
+//! tests/fixtures/mountinfo), so the snapshots never depend on this machine's speed. After a
+//! deliberate change to the screen, `UPDATE_SNAPSHOTS=1 cargo test --release --test screen`
+//! rewrites tests/snapshots/ and `git diff` shows what changed.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use wsl_place::check::CheckReport;
+use wsl_place::gitindex::{IndexSummary, RepoKind};
+use wsl_place::gitsettings::GitSettings;
+use wsl_place::host::{GitVersion, HostEnv};
+use wsl_place::location::{self, MountTable};
+use wsl_place::model::{Compared, InstallFigures, Prediction, RepoFigures};
+use wsl_place::observations::{Context, Observations, Pair};
+use wsl_place::policy::{self, Policy, PolicySource};
+use wsl_place::probe::{OpStats, ParallelLstat, ProbeReport, ProbeSet, measure::RunSummary};
+use wsl_place::report::{self, CheckFormat, Style};
+use wsl_place::scan::{Counts, DependencyTree, DirFiles, GitReport, ScanReport};
+
+const REPO: &str = "/mnt/c/Users/dev/src/webapp";
+
+fn stats(us: f64) -> OpStats {
+    OpStats::from_samples(&[us * 0.9, us, us * 1.1]).unwrap()
+}
+
+fn probe(dir: &str, mount_point: &str, fstype: &str, lstat_us: f64) -> ProbeReport {
+    let kind = if fstype == "9p" {
+        wsl_place::mounts::MountKind::WslDrvfs9p
+    } else {
+        wsl_place::mounts::MountKind::Local
+    };
+    ProbeReport {
+        dir: PathBuf::from(dir),
+        mount_point: PathBuf::from(mount_point),
+        fstype: fstype.to_string(),
+        kind,
+        skipped: None,
+        ops: Some(wsl_place::probe::Ops {
+            create: stats(lstat_us * 4.2),
+            read: stats(lstat_us * 1.3),
+            lstat: stats(lstat_us),
+            readdir_entry: stats(lstat_us * 0.1),
+            opendir: stats(lstat_us * 2.0),
+            unlink: stats(lstat_us * 1.5),
+            mkdir: stats(lstat_us * 3.0),
+            rename: stats(lstat_us * 2.5),
+            write_mib: stats(lstat_us * 40.0),
+            read_mib: stats(lstat_us * 20.0),
+        }),
+        parallel_lstat: vec![
+            ParallelLstat::from_runs(
+                8,
+                wsl_place::probe::stats::LstatSource::Tracked,
+                &[lstat_us / 3.0],
+            )
+            .unwrap(),
+        ],
+        tracked_lstat: Some(stats(lstat_us)),
+        run: RunSummary::default(),
+        cleaned: true,
+        elapsed_ms: 640,
+    }
+}
+
+fn compared(current: f64, baseline: f64) -> Compared {
+    Compared {
+        current,
+        baseline: Some(baseline),
+        speedup: Some(current / baseline),
+        current_range: [current * 0.8, current * 1.25],
+        baseline_range: Some([baseline * 0.8, baseline * 1.25]),
+        speedup_range: Some([current / baseline * 0.7, current / baseline * 1.4]),
+        error: 0.2,
+        speedup_error: Some(0.3),
+    }
+}
+
+/// A repository of 5,000 tracked files on /mnt/c (9p), with node_modules, as `check` would
+/// report it on a WSL 2 host, figures fixed.
+fn fixture() -> CheckReport {
+    let proc = support::fakeproc::FakeProc::new(
+        support::fakeproc::WSL2_VERSION,
+        include_str!("fixtures/mountinfo/wsl-9p-drvfs.mountinfo"),
+        true,
+    );
+    let vars: BTreeMap<String, String> = [
+        ("WSL_PLACE_PROC_ROOT", proc.dir.path().to_str().unwrap()),
+        ("WSL_DISTRO_NAME", "Ubuntu"),
+        ("WSL_INTEROP", "/run/WSL/1_interop"),
+        ("HOME", "/home/dev"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    let env = HostEnv::from_vars(vars);
+    let table = MountTable::read(&env).unwrap();
+    let host = location::host(&env, &table);
+    let location = location::locate_in(&host, &table, Path::new(REPO)).unwrap();
+
+    let node_modules = DependencyTree {
+        path: PathBuf::from("node_modules"),
+        kind: wsl_place::scan::DependencyKind::NodeModules,
+        files: 6_569,
+        dirs: 812,
+        bytes: 96_468_992,
+        symlinks: 31,
+        estimated: false,
+        counted: Counts::default(),
+        reached: true,
+    };
+    let scan = ScanReport {
+        files: 13_126,
+        dirs: 1_050,
+        symlinks: 31,
+        bytes: 181_403_648,
+        tracked: Some(5_000),
+        git_dir_bytes: Some(41_943_040),
+        node_modules: vec![node_modules],
+        complete: true,
+        elapsed_ms: 1_640,
+        largest_dirs: vec![DirFiles {
+            path: "src/components".to_string(),
+            files: 412,
+            estimated: false,
+        }],
+        git: Some(GitReport {
+            kind: RepoKind::Repository,
+            worktree: REPO.to_string(),
+            git_dir: format!("{REPO}/.git"),
+            common_dir: format!("{REPO}/.git"),
+            git_dir_inside_root: true,
+            index: Some(IndexSummary {
+                version: 2,
+                header_entries: 5_000,
+                entries: 5_000,
+                entries_under_root: 5_000,
+                split: false,
+                sparse: false,
+                sparse_dirs: 0,
+                skip_worktree: 0,
+                submodules: 0,
+                conflict_entries: 0,
+            }),
+            index_error: None,
+            pack_bytes: Some(39_845_888),
+            loose_object_bytes: Some(1_048_576),
+            loose_object_files: Some(120),
+            git_dir_files: Some(1_557),
+            estimated: false,
+            error: None,
+        }),
+        ..ScanReport::default()
+    };
+    let probes = ProbeSet {
+        current: probe(REPO, "/mnt/c", "9p", 4_696.0),
+        baseline: Some(probe("/home/dev/.cache/wsl-place/probe", "/", "ext4", 0.34)),
+        baseline_note: None,
+        baseline_same_mount: false,
+        baseline_label: Some("~/src/webapp".to_string()),
+        git_startup_ms: Some(1.2),
+        index_files: Some(5_000),
+        index_dirs: Some(640),
+        elapsed_ms: 1_310,
+        git_walk: None,
+        manager: None,
+    };
+    let predict = Prediction {
+        git_status_ms: compared(950.97, 5.28),
+        first_git_status_ms: compared(23_480.0, 41.0),
+        install_ms: Some(compared(305_100.0, 3_800.0)),
+        checkout_ms: compared(96_300.0, 640.0),
+        git_status_fsmonitor_ms: None,
+        install_manager: None,
+        install_manager_ms: None,
+        inputs: RepoFigures {
+            tracked: 5_000,
+            worktree_files: 11_569,
+            worktree_dirs: 1_049,
+            worktree_bytes: 139_460_608,
+            tracked_bytes: Some(42_991_616),
+            mapped_bytes: 42_991_616,
+            install: Some(InstallFigures {
+                files: 6_569,
+                dirs: 812,
+                bytes: 96_468_992,
+                packages: 740,
+                source: wsl_place::model::InstallSource::NodeModules,
+            }),
+        },
+    };
+    let git_version = GitVersion {
+        major: 2,
+        minor: 43,
+        patch: 0,
+    };
+    let observations = Observations {
+        path: PathBuf::from(REPO),
+        home: Some(PathBuf::from("/home/dev")),
+        mount_kind: location.mount.kind,
+        wsl: true,
+        git_status_ms: Some(Pair {
+            current: 950.97,
+            baseline: 5.28,
+            error: 0.2,
+            speedup_error: 0.3,
+        }),
+        install_ms: Some(Pair {
+            current: 305_100.0,
+            baseline: 3_800.0,
+            error: 0.2,
+            speedup_error: 0.3,
+        }),
+        tracked: Some(5_000),
+        dirs: 1_050,
+        git: Some(GitSettings::default()),
+        baseline_problem: None,
+        context: Context {
+            wsl_version: Some(2),
+            distro: Some("Ubuntu".to_string()),
+            git_version: Some(git_version),
+            usage: Default::default(),
+            repositories_below: None,
+        },
+    };
+    let verdict = policy::evaluate(&Policy::built_in(), &observations);
+    CheckReport {
+        repositories_below: None,
+        git_version: Some(git_version),
+        schema: wsl_place::check::SCHEMA_VERSION,
+        location,
+        scan,
+        probe: Some(probes),
+        predict: Some(predict),
+        policy: PolicySource::BuiltIn,
+        verdict,
+    }
+}
+
+fn snapshot(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(name);
+    if std::env::var("UPDATE_SNAPSHOTS").as_deref() == Ok("1") {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; UPDATE_SNAPSHOTS=1 writes it. The screen is:\n{actual}",
+            path.display()
+        )
+    });
+    assert!(
+        expected == actual,
+        "{} differs (UPDATE_SNAPSHOTS=1 rewrites it).\n--- expected\n{expected}\n--- actual\n{actual}",
+        path.display()
+    );
+}
+
+fn human(width: usize) -> String {
+    report::render_check(&fixture(), CheckFormat::Human, &Style::plain(width)).unwrap()
+}
+
+#[test]
+fn check_screen_at_110_columns() {
+    snapshot("check-110.txt", &human(110));
+}
+
+#[test]
+fn check_screen_at_60_columns() {
+    snapshot("check-60.txt", &human(60));
+}
+
+#[test]
+fn every_line_fits_and_keys_share_one_column() {
+    for width in [60, 80, 110] {
+        let text = human(width);
+        for line in text.lines() {
+            assert!(
+                line.chars().count() <= width,
+                "{width} columns, line too wide: {line:?}"
+            );
+            assert_eq!(line, line.trim_end(), "trailing space: {line:?}");
+        }
+        let mut lines = text.lines();
+        let headline = lines.next().unwrap();
+        assert!(headline.starts_with("git status: "), "{headline}");
+        // Every line with a key starts its value in the same column: after the first run of
+        // two or more spaces past the indent.
+        let value_column = |line: &str| {
+            let key_end = line[2..].find("  ").map_or(line.len(), |i| i + 2);
+            key_end + line[key_end..].len() - line[key_end..].trim_start().len()
+        };
+        let columns: std::collections::BTreeSet<usize> = text
+            .lines()
+            .skip(2)
+            .filter(|l| l.starts_with("  ") && !l[2..].starts_with(' '))
+            .filter(|l| !l.contains('█') && !l.contains('▏'))
+            .map(value_column)
+            .collect();
+        assert_eq!(
+            columns.len(),
+            1,
+            "{width} columns: keys in more than one column {columns:?}\n{text}"
+        );
+    }
+}
+
+#[test]
+fn one_number_style() {
+    let text = human(110);
+    for wanted in [
+        "5,000 files",
+        "13,126 files",
+        "6,569 files, 31 symlinks",
+        "µs",
+        "1,050 directories",
+    ] {
+        assert!(text.contains(wanted), "no {wanted:?} in\n{text}");
+    }
+    for unwanted in [" us", "13126", "6569", "1 tracked files", "lstat"] {
+        assert!(!text.contains(unwanted), "{unwanted:?} in\n{text}");
+    }
+    let markdown =
+        report::render_check(&fixture(), CheckFormat::Markdown, &Style::plain(80)).unwrap();
+    assert!(markdown.contains("| files | 13,126 |"), "{markdown}");
+    assert!(
+        markdown.contains("| tracked by git | 5,000 |"),
+        "{markdown}"
+    );
+}
+
+#[test]
+fn chart_is_human_only_and_scaled_to_the_terminal() {
+    let bar = |text: &str| {
+        text.lines()
+            .find(|l| l.contains("here") && l.contains('█'))
+            .map(|l| l.chars().filter(|&c| c == '█').count())
+            .unwrap_or(0)
+    };
+    let (narrow, wide) = (bar(&human(60)), bar(&human(110)));
+    assert!(
+        narrow >= 8 && wide >= narrow + 45,
+        "bars {narrow} and {wide} cells"
+    );
+    for format in [
+        CheckFormat::Markdown,
+        CheckFormat::Github,
+        CheckFormat::Json,
+    ] {
+        let text = report::render_check(&fixture(), format, &Style::plain(110)).unwrap();
+        assert!(!text.contains('█'), "{format:?} has a chart");
+    }
+}
+
+#[test]
+fn github_format_gives_every_advice_a_notice() {
+    let report = fixture();
+    assert!(
+        report.verdict.advice.len() >= 2,
+        "{:?}",
+        report.verdict.advice
+    );
+    let text = report::render_check(&report, CheckFormat::Github, &Style::plain(80)).unwrap();
+    let notices = text.lines().filter(|l| l.starts_with("::notice ")).count();
+    assert_eq!(notices, report.verdict.advice.len(), "{text}");
+    for advice in &report.verdict.advice {
+        if let Some(command) = &advice.command {
+            assert!(
+                text.contains(command.as_str()),
+                "{command} missing:\n{text}"
+            );
+        }
+    }
+}
