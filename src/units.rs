@@ -20,7 +20,8 @@ pub fn duration_ms(ms: f64) -> String {
     if !ms.is_finite() {
         return "unknown".to_string();
     }
-    if ms < 1.0 {
+    // Below what rounds to 1.0 ms; `micros` sends anything above back here.
+    if ms < 0.9995 {
         return micros(ms * 1000.0);
     }
     if ms < 9.95 {
@@ -118,6 +119,7 @@ mod tests {
         assert_eq!(duration_ms(120_000.0), "2 min");
         assert_eq!(duration_ms(3_900_000.0), "1 h 5 min");
         assert_eq!(duration_ms(0.4), "400 µs");
+        assert_eq!(duration_ms(0.9997), "1.0 ms");
         assert_eq!(duration_ms(f64::NAN), "unknown");
     }
 

@@ -98,7 +98,7 @@ fn verdict_and_reasons_in_json_and_human() {
         .arg(&project)
         .assert()
         .success()
-        .stdout(predicate::str::contains("verdict: move"))
+        .stdout(predicate::str::is_match(r"(?m)^  verdict +move: ").unwrap())
         .stdout(predicate::str::contains("virtiofs=true"))
         .stdout(predicate::str::contains("wsl-place migrate"));
 }

@@ -249,7 +249,10 @@ mod tests {
 
     #[test]
     fn wraps_at_spaces_and_cuts_long_words() {
-        assert_eq!(wrap("a bb ccc dddd", 6), ["a bb", "ccc", "dddd"]);
+        assert_eq!(
+            wrap("a bb ccc dddd eeeee f", 10),
+            ["a bb ccc", "dddd eeeee", "f"]
+        );
         assert_eq!(
             wrap("/a/very/long/path/indeed x", 10),
             ["/a/very/lo", "ng/path/in", "deed x"]

@@ -152,8 +152,8 @@ fn problems(screen: &mut Screen, scan: &ScanReport) {
         screen.row(
             "estimated",
             &format!(
-                "the {} scan budget ran out after {}, {} and {}; {} were not listed (--scan-budget-ms raises it)",
-                units::duration_ms(scan.budget_ms as f64),
+                "figures above: the scan budget ({} ms) ran out after {}, {} and {}; {} were not listed (--scan-budget-ms raises it)",
+                count(scan.budget_ms),
                 counted(scan.counted.files, "file", "files"),
                 counted(scan.counted.dirs, "directory", "directories"),
                 units::bytes(scan.counted.bytes),
