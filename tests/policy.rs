@@ -107,14 +107,7 @@ fn verdict_and_reasons_in_json_and_human() {
 fn git_advice_is_given_only_where_it_applies() {
     let (_b, proc, project) = on_9p();
     let git = |args: &[&str]| {
-        let status = std::process::Command::new("git")
-            .arg("-C")
-            .arg(&project)
-            .args(args)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .status()
-            .unwrap();
-        assert!(status.success());
+        support::gitrepo::git(&project, args);
     };
     git(&["init", "-q"]);
     for i in 0..120 {
