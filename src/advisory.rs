@@ -129,20 +129,7 @@ pub fn store(env: &HostEnv, entry: &CachedResult) {
         return;
     }
     let file = cache_file(&cache_dir, &entry.path);
-    let Some(parent) = file.parent() else {
-        return;
-    };
-    let Ok(json) = serde_json::to_vec_pretty(entry) else {
-        return;
-    };
-    // Written beside and renamed, so a concurrent hook never reads half a file.
-    let temporary = file.with_extension(format!("tmp{}", std::process::id()));
-    let written = std::fs::create_dir_all(parent)
-        .and_then(|()| std::fs::write(&temporary, json))
-        .and_then(|()| std::fs::rename(&temporary, &file));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
+    crate::input::write_json_atomically(&file, entry);
 }
 
 /// A cached result still valid for this location under this policy.

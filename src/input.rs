@@ -71,6 +71,21 @@ fn read_at_most(file: File, limit: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Writes a small cache file best-effort: beside and renamed, so a concurrent reader (a hook
+/// running in parallel) never sees half a file, and nothing is left behind when writing fails.
+pub fn write_json_atomically<T: serde::Serialize>(file: &Path, value: &T) {
+    let (Some(parent), Ok(json)) = (file.parent(), serde_json::to_vec_pretty(value)) else {
+        return;
+    };
+    let temporary = file.with_extension(format!("tmp{}", std::process::id()));
+    let written = std::fs::create_dir_all(parent)
+        .and_then(|()| std::fs::write(&temporary, json))
+        .and_then(|()| std::fs::rename(&temporary, file));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

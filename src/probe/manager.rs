@@ -203,16 +203,7 @@ fn store(env: &HostEnv, timing: &ManagerTiming) {
         machine: machine(env),
         timing: timing.clone(),
     };
-    let (Some(parent), Ok(json)) = (file.parent(), serde_json::to_vec_pretty(&entry)) else {
-        return;
-    };
-    let temporary = file.with_extension(format!("tmp{}", std::process::id()));
-    let written = std::fs::create_dir_all(parent)
-        .and_then(|()| std::fs::write(&temporary, json))
-        .and_then(|()| std::fs::rename(&temporary, &file));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
+    crate::input::write_json_atomically(&file, &entry);
 }
 
 /// A scratch folder removed when dropped, also on the error paths.
