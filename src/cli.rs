@@ -68,7 +68,7 @@ pub enum ColorWhen {
 pub enum CheckFormat {
     /// The report for a person.
     Human,
-    /// Every figure, for scripts (schema in the README).
+    /// Every figure, for scripts (schema in docs/json.md).
     Json,
     /// A summary table, e.g. for $GITHUB_STEP_SUMMARY.
     Markdown,
