@@ -8,6 +8,7 @@ pub mod advisory;
 pub mod check;
 pub mod cli;
 pub mod commands;
+pub mod dirfd;
 pub mod discover;
 pub mod error;
 pub mod gitindex;

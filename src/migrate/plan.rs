@@ -1,12 +1,13 @@
 //! The plan: where the tree goes, what it holds, what will be left behind, and whether it fits.
 
 use super::journal::{escape_path, unescape_path};
+use crate::dirfd::Meta;
 use crate::error::{Failure, Result};
+use rustix::fs::FileType;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -291,21 +292,14 @@ pub fn case_collisions(rels: &[&Path]) -> Vec<Vec<String>> {
     out
 }
 
-fn times(meta: &std::fs::Metadata) -> ((i64, i64), (i64, i64)) {
-    (
-        (meta.mtime(), meta.mtime_nsec()),
-        (meta.atime(), meta.atime_nsec()),
-    )
-}
-
 /// Walks the source once, without following a single symlink, and builds the plan.
 pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) -> Plan {
     let started = Instant::now();
-    let found: Mutex<Vec<(PathBuf, std::io::Result<std::fs::Metadata>)>> = Mutex::default();
-    let each = |dir: &Path, name: &OsStr, meta: &std::io::Result<std::fs::Metadata>| {
+    let found: Mutex<Vec<(PathBuf, std::io::Result<Meta>)>> = Mutex::default();
+    let each = |dir: &Path, name: &OsStr, meta: &std::io::Result<Meta>| {
         let rel = dir.strip_prefix(source).unwrap_or(dir).join(name);
         let meta = match meta {
-            Ok(meta) => Ok(meta.clone()),
+            Ok(meta) => Ok(*meta),
             Err(e) => Err(std::io::Error::new(e.kind(), e.to_string())),
         };
         if let Ok(mut found) = found.lock() {
@@ -396,7 +390,7 @@ struct Walked {
 }
 
 impl Walked {
-    fn add(&mut self, rel: PathBuf, meta: std::io::Result<std::fs::Metadata>) {
+    fn add(&mut self, rel: PathBuf, meta: std::io::Result<Meta>) {
         let meta = match meta {
             Ok(meta) => meta,
             Err(e) => {
@@ -431,42 +425,33 @@ impl Walked {
                 match kind {
                     Kind::File => {
                         last.files += 1;
-                        last.bytes += meta.len();
+                        last.bytes += meta.len;
                     }
                     Kind::Symlink => last.symlinks += 1,
                     Kind::Dir => {}
                 }
             }
         }
-        let (mtime, atime) = times(&meta);
         self.entries.push(Entry {
             rel,
             kind,
-            size: if kind == Kind::File { meta.len() } else { 0 },
-            mode: meta.mode() & 0o7777,
-            mtime,
-            atime,
+            size: if kind == Kind::File { meta.len } else { 0 },
+            mode: meta.permissions(),
+            mtime: meta.mtime,
+            atime: meta.atime,
         });
     }
 
     /// What is copied; FIFOs, sockets and devices are recorded as skipped instead.
-    fn kind(&mut self, rel: &Path, meta: &std::fs::Metadata) -> Option<Kind> {
-        let file_type = meta.file_type();
-        if file_type.is_dir() {
-            return Some(Kind::Dir);
-        } else if file_type.is_file() {
-            return Some(Kind::File);
-        } else if file_type.is_symlink() {
-            return Some(Kind::Symlink);
-        }
-        let what = if file_type.is_fifo() {
-            "a FIFO"
-        } else if file_type.is_socket() {
-            "a socket"
-        } else if file_type.is_block_device() || file_type.is_char_device() {
-            "a device"
-        } else {
-            "a special file"
+    fn kind(&mut self, rel: &Path, meta: &Meta) -> Option<Kind> {
+        let what = match meta.kind {
+            FileType::Directory => return Some(Kind::Dir),
+            FileType::RegularFile => return Some(Kind::File),
+            FileType::Symlink => return Some(Kind::Symlink),
+            FileType::Fifo => "a FIFO",
+            FileType::Socket => "a socket",
+            FileType::BlockDevice | FileType::CharacterDevice => "a device",
+            _ => "a special file",
         };
         self.skipped.push(Skipped {
             path: escape_path(rel),
@@ -497,7 +482,8 @@ fn predict(plan: &mut Plan) {
         }
         // At most what is left of the budget from each file: one large pack file must not
         // turn the sample into a copy before the first question.
-        let mut limited = match std::fs::File::open(plan.source.join(&entry.rel)) {
+        let opened = crate::dirfd::At::new(&plan.source, &entry.rel).and_then(|at| at.open_read());
+        let mut limited = match opened {
             Ok(file) => std::io::Read::take(file, sample_budget - sampled),
             Err(_) => continue,
         };

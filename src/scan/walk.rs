@@ -6,15 +6,20 @@
 //! and symlinks cost no `stat` at all. When the deadline passes, listings already read still
 //! count exactly; the sizes of files not yet stat'ed and the contents of directories not yet
 //! listed are estimated (see `docs/scan.md`).
+//!
+//! Directories are opened relative to an open ancestor ([`crate::dirfd::Place`]), never by their
+//! full path, so trees deeper than PATH_MAX are walked whole.
 
 use super::{Counts, DependencyKind};
+use crate::dirfd::{self, Meta, Place};
 use crate::gitindex::RootIndex;
 use crate::interrupt;
 use rayon::prelude::*;
+use rustix::fs::{Dir, FileType};
 use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
+use std::os::fd::BorrowedFd;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -97,7 +102,7 @@ pub struct Walker<'a> {
 }
 
 /// What the walk hands each entry: its directory, its name, and its `lstat`.
-pub type EachEntry<'a> = dyn Fn(&Path, &OsStr, &std::io::Result<std::fs::Metadata>) + Sync + 'a;
+pub type EachEntry<'a> = dyn Fn(&Path, &OsStr, &std::io::Result<Meta>) + Sync + 'a;
 
 /// Where the repository's git directory and its object store are, canonicalized.
 #[derive(Debug, Clone, Default)]
@@ -192,7 +197,7 @@ impl<'a> Walker<'a> {
     /// Walks the root; its own entry is not counted (`dirs` are the directories below it).
     pub fn walk_root(&self) -> Subtree {
         let root = self.root.clone();
-        self.walk_dir(&root, 0, Inside::Plain)
+        self.walk_dir(&root, Place::root(&root), 0, Inside::Plain)
     }
 
     /// Walks a git directory outside the root; its counts are reported apart from the tree's.
@@ -200,7 +205,7 @@ impl<'a> Walker<'a> {
         if self.stopped() {
             return None;
         }
-        let subtree = self.walk_dir(dir, 1, Inside::Git);
+        let subtree = self.walk_dir(dir, Place::root(dir), 1, Inside::Git);
         self.record(Tag::GitDir, dir.to_path_buf(), subtree, true);
         Some(subtree)
     }
@@ -253,9 +258,15 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn walk_dir(&self, dir: &Path, depth: usize, inside: Inside) -> Subtree {
-        let listing = match std::fs::read_dir(dir) {
-            Ok(listing) => listing,
+    fn walk_dir(
+        &self,
+        dir: &Path,
+        place: std::io::Result<Place>,
+        depth: usize,
+        inside: Inside,
+    ) -> Subtree {
+        let (listing, base) = match place.and_then(|p| p.enter()) {
+            Ok(entered) => entered,
             Err(e) => {
                 // Counted as a directory by its parent; its contents are unknown, not guessed.
                 self.unreadable(dir, &e);
@@ -291,7 +302,7 @@ impl<'a> Walker<'a> {
             estimate.bytes += bytes * listed.unstatted;
             estimate.allocated_bytes += alloc * listed.unstatted;
         }
-        let results = self.visit_children(dir, depth, inside, &listed.children);
+        let results = self.visit_children(dir, &base, depth, inside, &listed.children);
         let own_part = Subtree {
             counted: own,
             estimate,
@@ -308,67 +319,63 @@ impl<'a> Walker<'a> {
 
     /// One directory's own entries: files counted (sized from the index, or by `lstat` until
     /// the deadline), subdirectories named for the walk to visit.
-    fn list_dir(&self, dir: &Path, listing: std::fs::ReadDir, inside: Inside) -> Listed {
+    fn list_dir(&self, dir: &Path, mut listing: Dir, inside: Inside) -> Listed {
         let mut listed = Listed::default();
         let own = &mut listed.own;
         let mut stop = self.stopped();
-        // The directory's path in the index's form, when git may know its files.
-        let index_dir = match (self.sizes, inside) {
-            (Some(_), Inside::Plain | Inside::Dependency) => {
-                let mut base = self.relative(dir).into_os_string().into_vec();
-                if !base.is_empty() {
-                    base.push(b'/');
-                }
-                Some(base)
-            }
-            _ => None,
-        };
+        let index_dir = self.index_dir(dir, inside);
         let mut lookup = Vec::new();
-        for (i, entry) in listing.enumerate() {
+        let mut i = 0usize;
+        while let Some(entry) = listing.read() {
             let entry = match entry {
                 Ok(e) => e,
                 Err(e) => {
                     self.errors.fetch_add(1, Ordering::Relaxed);
-                    self.unreadable(dir, &e);
+                    self.unreadable(dir, &e.into());
                     break;
                 }
             };
-            let Ok(kind) = entry.file_type() else {
-                self.errors.fetch_add(1, Ordering::Relaxed);
+            let name = OsStr::from_bytes(entry.file_name().to_bytes());
+            if name == "." || name == ".." {
                 continue;
+            }
+            i += 1;
+            let Ok(fd) = listing.fd() else {
+                break;
             };
             // Through the directory's open fd: one request per entry, however deep.
             let mut meta = self.each.map(|each| {
-                let meta = entry.metadata();
-                each(dir, &entry.file_name(), &meta);
+                let meta = dirfd::lstat_in(fd, name);
+                each(dir, name, &meta);
                 meta
             });
-            if kind.is_dir() {
-                let name = entry.file_name();
+            let Some(kind) = self.entry_kind(fd, entry.file_type(), name, &mut meta) else {
+                continue;
+            };
+            if kind == FileType::Directory {
                 // A probe's scratch folder (a running probe's, or one a SIGKILL left) is ours,
                 // not the user's: never counted.
                 if !crate::probe::scratch::is_scratch_name(name.as_bytes()) {
-                    listed.children.push(name);
+                    listed.children.push(name.to_os_string());
                 }
                 continue;
-            } else if kind.is_symlink() {
+            } else if kind == FileType::Symlink {
                 own.symlinks += 1;
                 continue;
-            } else if !kind.is_file() {
+            } else if kind != FileType::RegularFile {
                 own.other += 1;
                 continue;
             }
             own.files += 1;
-            if let (Some(sizes), Some(base)) = (self.sizes, &index_dir) {
-                let name = entry.file_name();
-                if let Some(size) = sizes.size(base, name.as_bytes(), &mut lookup) {
-                    // Known without I/O, so counted even after the deadline.
-                    listed.index_sized += 1;
-                    listed.statted += 1;
-                    own.bytes += size;
-                    own.allocated_bytes += size.div_ceil(4096) * 4096;
-                    continue;
-                }
+            if let (Some(sizes), Some(base)) = (self.sizes, &index_dir)
+                && let Some(size) = sizes.size(base, name.as_bytes(), &mut lookup)
+            {
+                // Known without I/O, so counted even after the deadline.
+                listed.index_sized += 1;
+                listed.statted += 1;
+                own.bytes += size;
+                own.allocated_bytes += size.div_ceil(4096) * 4096;
+                continue;
             }
             if !stop && i % CLOCK_EVERY == CLOCK_EVERY - 1 {
                 stop = self.stopped();
@@ -377,14 +384,14 @@ impl<'a> Walker<'a> {
                 listed.unstatted += 1;
                 continue;
             }
-            match meta.take().unwrap_or_else(|| entry.metadata()) {
+            match meta.take().unwrap_or_else(|| dirfd::lstat_in(fd, name)) {
                 Ok(meta) => {
                     listed.statted += 1;
-                    if meta.nlink() > 1 && !self.first_link(meta.dev(), meta.ino()) {
+                    if meta.nlink > 1 && !self.first_link(meta.dev, meta.ino) {
                         continue;
                     }
-                    own.bytes += meta.len();
-                    own.allocated_bytes += meta.blocks() * 512;
+                    own.bytes += meta.len;
+                    own.allocated_bytes += meta.blocks * 512;
                 }
                 // Vanished between readdir and lstat: still a name that was there.
                 Err(_) => {
@@ -396,11 +403,53 @@ impl<'a> Walker<'a> {
         listed
     }
 
+    /// The directory's path in the index's form, when git may know its files.
+    fn index_dir(&self, dir: &Path, inside: Inside) -> Option<Vec<u8>> {
+        match (self.sizes, inside) {
+            (Some(_), Inside::Plain | Inside::Dependency) => {
+                let mut base = self.relative(dir).into_os_string().into_vec();
+                if !base.is_empty() {
+                    base.push(b'/');
+                }
+                Some(base)
+            }
+            _ => None,
+        }
+    }
+
+    /// The entry's type from `readdir`; some file systems leave it out, and then only an `lstat`
+    /// can tell (kept in `meta` for the caller). None when that fails too.
+    fn entry_kind(
+        &self,
+        dir: BorrowedFd<'_>,
+        listed: FileType,
+        name: &OsStr,
+        meta: &mut Option<std::io::Result<Meta>>,
+    ) -> Option<FileType> {
+        if listed != FileType::Unknown {
+            return Some(listed);
+        }
+        if let Some(Ok(m)) = meta {
+            return Some(m.kind);
+        }
+        match dirfd::lstat_in(dir, name) {
+            Ok(m) => {
+                *meta = Some(Ok(m));
+                Some(m.kind)
+            }
+            Err(_) => {
+                self.errors.fetch_add(1, Ordering::Relaxed);
+                None
+            }
+        }
+    }
+
     /// Walks each subdirectory (in parallel when allowed) until the deadline; None for the ones
     /// the deadline left unvisited.
     fn visit_children(
         &self,
         dir: &Path,
+        base: &Place,
         depth: usize,
         inside: Inside,
         children: &[OsString],
@@ -416,7 +465,7 @@ impl<'a> Walker<'a> {
                 Some(_) => Inside::Git,
                 None => inside,
             };
-            let subtree = self.walk_dir(&path, depth + 1, inner);
+            let subtree = self.walk_dir(&path, Ok(base.child(name)), depth + 1, inner);
             if let Some(tag) = tag {
                 self.record(tag, self.relative(&path), subtree, true);
             }

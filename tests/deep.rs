@@ -1,0 +1,129 @@
+//! Trees deeper than PATH_MAX (4096 bytes), through the binary: `check` counts every level and
+//! `migrate` moves, verifies and removes them. The trees are built and read with `*at` calls
+//! from one open directory to the next, as no full path to their bottom can be used.
+
+mod support;
+
+use rustix::fs::{Mode, OFlags};
+use std::os::fd::OwnedFd;
+use std::path::{Path, PathBuf};
+use support::wsl_place;
+
+const LEVELS: usize = 500;
+/// A symlink at the bottom, beside the last file.
+const LINK: &str = "to-f";
+
+fn level_name(i: usize) -> String {
+    format!("level-{i:03}-{}", "d".repeat(8))
+}
+
+fn open_dir(at: &OwnedFd, name: &str) -> OwnedFd {
+    rustix::fs::openat(
+        at,
+        name,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .unwrap_or_else(|e| panic!("open {name}: {e}"))
+}
+
+fn open_root(path: &Path) -> OwnedFd {
+    rustix::fs::open(path, OFlags::RDONLY | OFlags::DIRECTORY, Mode::empty()).unwrap()
+}
+
+/// `root/level-001-…/level-002-…/…` down `LEVELS` levels, a file `f` in each holding its level
+/// number, and a symlink to it at the bottom. Returns the path of the bottom (too long to use).
+fn build_deep_tree(root: &Path) -> PathBuf {
+    std::fs::create_dir_all(root).unwrap();
+    let mut dir = open_root(root);
+    let mut bottom = root.to_path_buf();
+    for i in 1..=LEVELS {
+        let name = level_name(i);
+        rustix::fs::mkdirat(&dir, name.as_str(), Mode::from_raw_mode(0o755)).unwrap();
+        dir = open_dir(&dir, &name);
+        let file = rustix::fs::openat(
+            &dir,
+            "f",
+            OFlags::WRONLY | OFlags::CREATE | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o644),
+        )
+        .unwrap();
+        rustix::io::write(&file, format!("level {i}\n").as_bytes()).unwrap();
+        bottom.push(name);
+    }
+    rustix::fs::symlinkat("f", &dir, LINK).unwrap();
+    assert!(
+        bottom.as_os_str().len() > 2 * 4096,
+        "the tree must pass PATH_MAX"
+    );
+    bottom
+}
+
+/// Reads the tree back level by level: every file's content, and the bottom symlink's target.
+fn read_deep_tree(root: &Path) -> (Vec<String>, String) {
+    let mut dir = open_root(root);
+    let mut contents = Vec::new();
+    for i in 1..=LEVELS {
+        dir = open_dir(&dir, &level_name(i));
+        let file = rustix::fs::openat(&dir, "f", OFlags::RDONLY | OFlags::CLOEXEC, Mode::empty())
+            .unwrap_or_else(|e| panic!("level {i}: f: {e}"));
+        let mut buf = vec![0u8; 64];
+        let n = rustix::io::read(&file, &mut buf).unwrap();
+        contents.push(String::from_utf8_lossy(&buf[..n]).into_owned());
+    }
+    let target = rustix::fs::readlinkat(&dir, LINK, Vec::new()).unwrap();
+    (contents, target.to_string_lossy().into_owned())
+}
+
+fn expected_contents() -> Vec<String> {
+    (1..=LEVELS).map(|i| format!("level {i}\n")).collect()
+}
+
+fn text(out: &std::process::Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The binary with at most `fds` open files, so a walk holding one descriptor per directory
+/// (500 here) fails.
+fn with_fd_limit(fds: u32) -> std::process::Command {
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!("ulimit -n {fds} && exec \"$0\" \"$@\""))
+        .arg(wsl_place().get_program())
+        .env_remove("WSL_PLACE_PROC_ROOT")
+        .stdin(std::process::Stdio::null());
+    cmd
+}
+
+#[test]
+fn check_counts_every_level_of_a_tree_past_path_max() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("deep");
+    build_deep_tree(&root);
+    // 64 descriptors: far fewer than the tree's 500 levels.
+    let out = with_fd_limit(64)
+        .args(["check", "--no-probe", "--format", "json"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let scan = &report["scan"];
+    assert_eq!(scan["files"], LEVELS as u64, "{scan}");
+    assert_eq!(scan["dirs"], LEVELS as u64, "{scan}");
+    assert_eq!(scan["symlinks"], 1, "{scan}");
+    let bytes: usize = expected_contents().iter().map(String::len).sum();
+    assert_eq!(scan["bytes"], bytes as u64, "{scan}");
+    assert_eq!(scan["complete"], true, "{scan}");
+    assert_eq!(scan["errors"], 0, "{scan}");
+    assert_eq!(scan["unreadable_dirs"], serde_json::json!([]), "{scan}");
+    assert_eq!(
+        read_deep_tree(&root),
+        (expected_contents(), "f".to_string())
+    );
+}
