@@ -147,20 +147,39 @@ fn trees(screen: &mut Screen, scan: &ScanReport) {
     }
 }
 
+/// Names only what the budget really left out: a walk that listed every directory but sized
+/// only some files must not read as if directories were skipped.
+fn estimated_row(scan: &ScanReport) -> String {
+    let mut left_out = Vec::new();
+    if scan.unvisited_dirs > 0 {
+        left_out.push(format!(
+            "{} not listed",
+            counted(scan.unvisited_dirs, "directory was", "directories were")
+        ));
+    }
+    if scan.unstatted_files > 0 {
+        left_out.push(format!(
+            "{} not sized",
+            counted(scan.unstatted_files, "file was", "files were")
+        ));
+    }
+    let left_out = if left_out.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", left_out.join(" and "))
+    };
+    format!(
+        "figures above: the scan budget ({} ms) ran out after {}, {} and {}{left_out} (--scan-budget-ms raises it)",
+        count(scan.budget_ms),
+        counted(scan.counted.files, "file", "files"),
+        counted(scan.counted.dirs, "directory", "directories"),
+        units::bytes(scan.counted.bytes),
+    )
+}
+
 fn problems(screen: &mut Screen, scan: &ScanReport) {
     if scan.estimated {
-        screen.row(
-            "estimated",
-            &format!(
-                "figures above: the scan budget ({} ms) ran out after {}, {} and {}; {} were not listed (--scan-budget-ms raises it)",
-                count(scan.budget_ms),
-                counted(scan.counted.files, "file", "files"),
-                counted(scan.counted.dirs, "directory", "directories"),
-                units::bytes(scan.counted.bytes),
-                counted(scan.unvisited_dirs, "directory", "directories"),
-            ),
-            Tone::Warn,
-        );
+        screen.row("estimated", &estimated_row(scan), Tone::Warn);
     }
     if let Some(e) = &scan.error {
         screen.row("error", e, Tone::Bad);
@@ -180,5 +199,27 @@ fn problems(screen: &mut Screen, scan: &ScanReport) {
             ),
             Tone::Warn,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_estimated_row_names_only_what_the_budget_left_out() {
+        let mut scan = ScanReport {
+            budget_ms: 3000,
+            unstatted_files: 1,
+            ..ScanReport::default()
+        };
+        let row = estimated_row(&scan);
+        assert!(row.contains("; 1 file was not sized ("), "{row}");
+        assert!(!row.contains("not listed"), "{row}");
+        scan.unvisited_dirs = 2;
+        scan.unstatted_files = 0;
+        let row = estimated_row(&scan);
+        assert!(row.contains("; 2 directories were not listed ("), "{row}");
+        assert!(!row.contains("sized"), "{row}");
     }
 }
