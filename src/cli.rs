@@ -124,10 +124,13 @@ pass --remove-source.
 Interrupted (Ctrl-C, a crash, a full disk)? Run the same command again: it resumes, keeping \
 what was already copied and verified. --abort removes the staging folder instead.
 
-Without --yes it shows the plan and asks before copying, and asks again before each change \
-after it. --yes accepts the plan as shown: node_modules is copied (unless \
---skip-node-modules), git settings the Windows drive forced are reset, and with \
---remove-source the files the manifest proves were copied are deleted from the source.",
+Every question comes with the plan, before anything is copied; nothing is asked after. \
+--yes accepts the plan, answering each question as Enter does: node_modules is copied \
+unless it holds Windows builds (then it is left behind to reinstall; --skip-node-modules \
+always leaves it), the git \
+settings the Windows drive forced are reset, and it copies. It also confirms \
+--remove-source, whose question Enter answers no. Ctrl-C at a question or during the copy \
+exits 130 and prints the commands that resume or abandon it.",
         after_help = "\
 Examples:
   # The plan: where to, how much, how long; copies nothing

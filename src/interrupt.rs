@@ -14,6 +14,9 @@ use std::time::Duration;
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static TO_REMOVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// What the last words say when the handler ends the process itself (see [`set_hint`]).
+type Hint = Box<dyn Fn() -> String + Send>;
+static HINT: Mutex<Option<Hint>> = Mutex::new(None);
 
 /// How long the handler waits for the work to stop on its own before it ends the process.
 pub const GRACE: Duration = Duration::from_secs(2);
@@ -25,10 +28,26 @@ pub fn install() {
         INTERRUPTED.store(true, Ordering::SeqCst);
         remove_registered();
         std::thread::sleep(GRACE);
+        // A prompt or a bar may have hidden it; the shell gets it back either way.
+        let _ = console::Term::stderr().show_cursor();
+        let hint = HINT
+            .lock()
+            .ok()
+            .and_then(|h| h.as_ref().map(|f| f()))
+            .map_or_else(|| ".".to_string(), |h| format!("; {h}"));
         // Not eprintln!: with stderr closed or full it would panic instead of exiting.
-        let _ = std::io::Write::write_all(&mut std::io::stderr(), b"wsl-place: interrupted.\n");
+        let last = format!("wsl-place: interrupted{hint}\n");
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), last.as_bytes());
         std::process::exit(ExitCode::Interrupted as i32);
     });
+}
+
+/// What to tell the person if the work does not stop within [`GRACE`] and the handler ends the
+/// process: computed then, so it says what is true at that moment (say, how to resume).
+pub fn set_hint(hint: impl Fn() -> String + Send + 'static) {
+    if let Ok(mut slot) = HINT.lock() {
+        *slot = Some(Box::new(hint));
+    }
 }
 
 /// True once Ctrl-C was pressed.

@@ -429,6 +429,17 @@ fn prints_the_windows_path_of_the_new_location_on_wsl() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains(&unc), "expected {unc} in\n{stdout}");
     assert!(stdout.contains("code ."), "{stdout}");
+    assert!(stdout.contains("explorer.exe ."), "{stdout}");
+    // Off WSL, Windows' file manager is not offered.
+    let plain = tmp.path().join("linux/plain");
+    let out = run(&migrate_args(&source, &plain, &["--yes"]), tmp.path());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("code ."),
+        "{}",
+        text(&out)
+    );
+    assert!(!stdout.contains("explorer.exe"), "{stdout}");
 }
 
 #[test]
@@ -522,8 +533,18 @@ fn ctrl_c_stops_the_copy_with_code_130_and_keeps_it_for_the_next_run() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
+    // One line with the exact commands that resume and that abandon it.
+    let again = format!(
+        "wsl-place migrate {} --to {}",
+        source.display(),
+        dest.display()
+    );
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("interrupted"))
+        .unwrap_or_else(|| panic!("no interrupted line: {stderr}"));
     assert!(
-        stderr.contains("interrupted") && stderr.contains("--abort"),
+        line.contains(&format!("`{again}`")) && line.contains(&format!("`{again} --abort`")),
         "{stderr}"
     );
     assert!(!dest.exists(), "finalised after Ctrl-C");
@@ -624,5 +645,90 @@ fn the_reinstall_command_fits_each_lockfile() {
             ("b/node_modules", "npm ci"),
             ("c/node_modules", "npm install")
         ]
+    );
+}
+
+#[test]
+fn dry_run_lists_every_question_with_what_enter_and_yes_answer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("app");
+    std::fs::create_dir_all(&source).unwrap();
+    git(&source, &["init", "-q"]);
+    write(&source.join("package-lock.json"), b"{}");
+    write(&source.join("node_modules/dep/index.js"), b"1");
+    // npm run on Windows: the win32 build of a platform package, and a PE addon.
+    write(
+        &source.join("node_modules/@esbuild/win32-x64/esbuild.exe"),
+        b"MZ",
+    );
+    write(
+        &source.join("node_modules/dep/build/Release/dep.node"),
+        b"MZ\x90\0",
+    );
+    git(&source, &["config", "core.filemode", "false"]);
+    git(&source, &["config", "core.ignorecase", "true"]);
+    let dest = tmp.path().join("moved");
+    let args = migrate_args(&source, &dest, &["--dry-run", "--remove-source"]);
+    let mut json_args = args.clone();
+    json_args.extend([os("--format"), os("json")]);
+    let out = run(&json_args, tmp.path());
+    assert!(out.status.success(), "{}", text(&out));
+    let plan: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let questions: Vec<(&str, bool, bool)> = plan["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| {
+            (
+                q["id"].as_str().unwrap(),
+                q["default"].as_bool().unwrap(),
+                q["with_yes"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        questions,
+        [
+            // Windows builds cannot run here, so leaving it behind is the default.
+            ("node_modules", true, true),
+            ("core.fileMode", true, true),
+            ("core.ignoreCase", true, true),
+            ("remove_source", false, true),
+            ("copy", true, true),
+        ]
+    );
+    let builds = plan["node_modules"][0]["windows_builds"]
+        .as_array()
+        .unwrap();
+    assert_eq!(
+        builds,
+        &[
+            "node_modules/@esbuild/win32-x64",
+            "node_modules/dep/build/Release/dep.node"
+        ]
+    );
+    let human = run(&args, tmp.path());
+    let shown = String::from_utf8_lossy(&human.stdout);
+    for question in [
+        "Leave node_modules behind",
+        "core.fileMode is false",
+        "core.ignoreCase is true",
+        "delete from",
+        "Copy, verify and move it to",
+    ] {
+        assert!(shown.contains(question), "{question:?} not shown:\n{shown}");
+    }
+    assert!(shown.contains("native Windows builds"), "{shown}");
+    assert!(!dest.exists() && !tmp.path().join(".moved.wsl-place-staging").exists());
+
+    // --yes takes those answers: node_modules stays behind, the settings are reset.
+    let out = run(&migrate_args(&source, &dest, &["--yes"]), tmp.path());
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(!dest.join("node_modules").exists());
+    assert_eq!(git(&dest, &["config", "core.filemode"]).trim(), "true");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("npm ci") && stdout.contains("do not copy it over"),
+        "{stdout}"
     );
 }

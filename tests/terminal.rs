@@ -148,3 +148,225 @@ fn pipes_are_plain_unless_colour_is_forced() {
     );
     assert!(run(&[], "always"), "--color always ignored");
 }
+
+/// `wsl-place ARGS` on a pseudo-terminal that a test talks to: it waits for text to appear and
+/// types keys, as a person would.
+struct Conversation {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Conversation {
+    fn start(home: &Path, args: &[&str]) -> Self {
+        let mut line = binary();
+        for arg in args {
+            assert!(!arg.contains(['\'', ' ']), "argument {arg:?} needs quoting");
+            line.push(' ');
+            line.push_str(arg);
+        }
+        let mut child = Command::new("script")
+            .args(["--quiet", "--return", "--command", &line, "/dev/null"])
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", home)
+            .env("TERM", "xterm-256color")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("running script(1) from util-linux");
+        let stdin = child.stdin.take().unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = seen.clone();
+        let reader = std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = std::io::Read::read(&mut stdout, &mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Self {
+            child,
+            stdin,
+            seen,
+            reader: Some(reader),
+        }
+    }
+
+    fn transcript(&self) -> String {
+        String::from_utf8_lossy(&self.seen.lock().unwrap()).into_owned()
+    }
+
+    /// Waits until `text` has appeared `times` times on the terminal.
+    fn wait_for(&self, text: &str, times: usize) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while self.transcript().matches(text).count() < times {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{text:?} never appeared; the terminal showed:\n{}",
+                self.transcript()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        // The prompt is drawn before the key is read: give it the moment to get there.
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
+
+    fn press(&mut self, keys: &[u8]) {
+        std::io::Write::write_all(&mut self.stdin, keys).unwrap();
+        std::io::Write::flush(&mut self.stdin).unwrap();
+    }
+
+    /// Waits for the end; the exit code and everything the terminal showed.
+    fn finish(mut self) -> (Option<i32>, String) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("still running; the terminal showed:\n{}", self.transcript());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        if let Some(reader) = self.reader.take() {
+            reader.join().unwrap();
+        }
+        (status.code(), self.transcript())
+    }
+}
+
+/// A repository cloned on a Windows drive, as far as git can tell: a node_modules, and the two
+/// settings drvfs makes git choose. Returns the scratch folder, the repository and a home.
+fn windows_clone() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("app");
+    support::gitrepo::repo_with_files(&repo, 8);
+    support::gitrepo::write(&repo.join("package-lock.json"), b"{}");
+    support::gitrepo::write(&repo.join("node_modules/dep/index.js"), b"1");
+    support::gitrepo::git(&repo, &["config", "core.filemode", "false"]);
+    support::gitrepo::git(&repo, &["config", "core.ignorecase", "true"]);
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    (dir, repo, home)
+}
+
+const HIDE_CURSOR: &str = "\x1b[?25l";
+const SHOW_CURSOR: &str = "\x1b[?25h";
+
+#[test]
+fn every_question_is_answered_before_anything_is_staged() {
+    let (dir, repo, home) = windows_clone();
+    let dest = dir.path().join("moved");
+    let staging = dir.path().join(".moved.wsl-place-staging");
+    let (repo_arg, dest_arg) = (repo.display().to_string(), dest.display().to_string());
+    let mut talk = Conversation::start(&home, &["migrate", &repo_arg, "--to", &dest_arg]);
+    let nothing_yet = |talk: &Conversation, when: &str| {
+        assert!(
+            !staging.exists() && !dest.exists(),
+            "something was staged {when}:\n{}",
+            talk.transcript()
+        );
+    };
+    talk.wait_for("Leave node_modules behind", 1);
+    nothing_yet(&talk, "before the first answer");
+    talk.press(b"y");
+    talk.wait_for("core.fileMode is false", 1);
+    nothing_yet(&talk, "after the node_modules answer");
+    talk.press(b"n");
+    talk.wait_for("core.ignoreCase is true", 1);
+    talk.press(b"\r");
+    talk.wait_for("Copy, verify and move it to", 1);
+    nothing_yet(&talk, "before the last answer");
+    talk.press(b"y");
+    let (code, shown) = talk.finish();
+    assert_eq!(code, Some(0), "{shown}");
+    assert!(shown.contains("Migrated:"), "{shown}");
+    // Every answer was kept, and none was asked for after the copy.
+    let after_copy = &shown[shown.rfind("Copy, verify").unwrap()..];
+    assert!(
+        !after_copy.contains("Set it to"),
+        "asked after copying:\n{shown}"
+    );
+    assert!(
+        !dest.join("node_modules").exists(),
+        "node_modules was copied"
+    );
+    let config = |key: &str| {
+        support::gitrepo::git(&dest, &["config", key])
+            .trim()
+            .to_string()
+    };
+    assert_eq!(config("core.filemode"), "false", "declined, yet reset");
+    assert_eq!(config("core.ignorecase"), "false", "Enter means reset");
+    assert!(shown.contains("npm ci"), "no reinstall step:\n{shown}");
+}
+
+#[test]
+fn ctrl_c_at_a_question_gives_the_cursor_back_and_exits_130() {
+    let (dir, repo, home) = windows_clone();
+    let dest = dir.path().join("moved");
+    let (repo_arg, dest_arg) = (repo.display().to_string(), dest.display().to_string());
+    let mut talk = Conversation::start(&home, &["migrate", &repo_arg, "--to", &dest_arg]);
+    talk.wait_for("Leave node_modules behind", 1);
+    assert!(
+        talk.transcript().contains(HIDE_CURSOR),
+        "the prompt hid no cursor"
+    );
+    talk.press(b"\x03");
+    let (code, shown) = talk.finish();
+    assert_eq!(code, Some(130), "{shown}");
+    let hidden = shown.rfind(HIDE_CURSOR).unwrap();
+    assert!(
+        shown[hidden..].contains(SHOW_CURSOR),
+        "the cursor was left hidden:\n{shown:?}"
+    );
+    assert!(
+        shown.contains("interrupted") && shown.contains("nothing was copied"),
+        "{shown}"
+    );
+    let again = format!("wsl-place migrate {repo_arg} --to {dest_arg}");
+    assert!(
+        shown.contains(&again),
+        "no command to start again:\n{shown}"
+    );
+    assert!(!dest.exists());
+    assert!(!dir.path().join(".moved.wsl-place-staging").exists());
+}
+
+#[test]
+fn quiet_without_yes_still_shows_what_it_asks() {
+    let (dir, repo, home) = windows_clone();
+    let dest = dir.path().join("moved");
+    let (repo_arg, dest_arg) = (repo.display().to_string(), dest.display().to_string());
+    let mut talk = Conversation::start(
+        &home,
+        &[
+            "migrate",
+            "-q",
+            "--skip-node-modules",
+            &repo_arg,
+            "--to",
+            &dest_arg,
+        ],
+    );
+    talk.wait_for("core.fileMode is false", 1);
+    talk.press(b"\r");
+    talk.wait_for("core.ignoreCase is true", 1);
+    talk.press(b"\r");
+    talk.wait_for("Copy, verify and move it to", 1);
+    talk.press(b"n");
+    let (code, shown) = talk.finish();
+    assert_eq!(code, Some(0), "{shown}");
+    // The plan the questions are about is shown with them.
+    assert!(shown.contains("Migration plan"), "{shown}");
+    assert!(!dest.exists());
+}

@@ -85,17 +85,24 @@ impl migrate::Ui for Terminal<'_> {
         if !self.settings.live {
             return confirm_by_line(prompt, default);
         }
-        dialoguer::Confirm::new()
+        let term = console::Term::stderr();
+        let answer = dialoguer::Confirm::new()
             .with_prompt(prompt)
             .default(default)
-            .interact_on(&console::Term::stderr())
-            .map_err(|e| match e {
-                // Ctrl-C at the prompt: the terminal is in raw mode, so it arrives as a key.
-                dialoguer::Error::IO(io) if io.kind() == std::io::ErrorKind::Interrupted => {
-                    Failure::interrupted("the question was not answered, and nothing more was changed.")
-                }
-                e => Failure::internal(format!("cannot ask for confirmation: {e}; pass --yes to accept the plan without asking.")),
-            })
+            .interact_on(&term);
+        if answer.is_err() {
+            // dialoguer hides the cursor while it waits and leaves it hidden when it fails.
+            let _ = term.show_cursor();
+        }
+        answer.map_err(|e| match e {
+            // Ctrl-C at the prompt: the terminal is in raw mode, so it arrives as a key.
+            dialoguer::Error::IO(io) if io.kind() == std::io::ErrorKind::Interrupted => {
+                Failure::interrupted("the question was not answered, and nothing more was changed.")
+            }
+            e => Failure::internal(format!(
+                "cannot ask for confirmation: {e}; pass --yes to accept the plan without asking."
+            )),
+        })
     }
 
     fn note(&self, text: &str) -> Result<()> {
@@ -103,6 +110,14 @@ impl migrate::Ui for Terminal<'_> {
     }
 
     fn plan(&self, plan: &Plan, dry_run: bool) -> Result<()> {
+        let asking = !dry_run && !self.settings.options.yes;
+        if self.settings.quiet && asking {
+            // -q silences the report, not the questions: what they are about goes with them.
+            let text = report::migrate::plan(plan, &self.settings.style);
+            let mut stderr = std::io::stderr().lock();
+            let _ = stderr.write_all(text.as_bytes());
+            return Ok(());
+        }
         match self.settings.format {
             ReportFormat::Json if dry_run => self.out(&report::to_json(plan)?),
             ReportFormat::Markdown if dry_run => self.out(&report::migrate::plan_markdown(plan)),

@@ -22,6 +22,8 @@ pub struct ConfigIssue {
     /// True for values drvfs itself caused (git probed a Windows file system at clone time).
     pub drvfs_caused: bool,
     pub why: String,
+    /// The answer: set it to `reset_to` in the copy.
+    pub reset: bool,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -153,6 +155,7 @@ pub fn config_issues(repo: &Path) -> Vec<ConfigIssue> {
             value: v,
             reset_to: Some("true".into()),
             drvfs_caused: true,
+            reset: false,
             why: "drvfs shows every file with the same mode, so git stopped tracking the executable bit; ext4 keeps real modes".into(),
         });
     }
@@ -165,6 +168,7 @@ pub fn config_issues(repo: &Path) -> Vec<ConfigIssue> {
             value: v,
             reset_to: Some("false".into()),
             drvfs_caused: true,
+            reset: false,
             why: "the repository was created on a case-insensitive Windows drive; ext4 tells README from readme".into(),
         });
     }
@@ -177,6 +181,7 @@ pub fn config_issues(repo: &Path) -> Vec<ConfigIssue> {
             value: v,
             reset_to: None,
             drvfs_caused: false,
+            reset: false,
             why: "CRLF conversion is a Windows convention; Linux tools expect LF (unset it if the files should have LF)".into(),
         });
     }

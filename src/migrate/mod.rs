@@ -10,13 +10,19 @@ mod copy;
 mod finalise;
 mod fixups;
 mod journal;
+mod next_steps;
 mod plan;
+mod questions;
 mod staging;
 mod verify;
+mod windows_builds;
 
 pub use finalise::Removal;
 pub use fixups::FixupReport;
+pub use next_steps::NextStep;
 pub use plan::{Plan, Problem};
+use questions::Answers;
+pub use questions::Question;
 use staging::Staging;
 
 use crate::error::{ExitCode, Failure, Result};
@@ -49,6 +55,8 @@ pub struct MigrationReport {
     pub not_copied: Vec<Problem>,
     pub fixups: FixupReport,
     pub removal: Option<Removal>,
+    /// What to type next: `cd`, reinstalls, the editor, the Windows file manager on WSL.
+    pub next_steps: Vec<NextStep>,
 }
 
 /// What `migrate` should do, decided once from the command line.
@@ -105,6 +113,12 @@ pub fn run(
         return abort(ui, &source, &staging);
     }
     staging.check_owner()?;
+    let (from, to, kept) = (
+        source.clone(),
+        destination.clone(),
+        staging.path().to_path_buf(),
+    );
+    interrupt::set_hint(move || questions::after_interrupt(&from, &to, &kept));
     if !args.yes && !args.dry_run && !ui.interactive() {
         // Said before any work: a walk of a slow mount can take long.
         return Err(Failure::input(
@@ -114,10 +128,15 @@ pub fn run(
     if staging.is_sealed() {
         return resume_sealed(env, ui, args, &source, &destination, &staging);
     }
-    let (plan, recovered) = plan(ui, args, &source, &destination, &staging)?;
+    let (mut plan, recovered) = plan(args, &source, &destination, &staging, ui.progress())?;
     interrupt::check("nothing was copied.")?;
     ui.plan(&plan, args.dry_run)?;
-    if args.dry_run || !confirm(ui, args, &plan)? {
+    if args.dry_run {
+        return Ok(ExitCode::Ok);
+    }
+    let answers = questions::ask(ui, args, &mut plan, staging.path())?;
+    account_resume(&mut plan, &recovered);
+    if !confirm(ui, &plan, &answers)? {
         return Ok(ExitCode::Ok);
     }
     staging.create()?;
@@ -130,8 +149,9 @@ pub fn run(
             .into_iter()
             .chain(plan.skipped.iter().map(Problem::from))
             .collect(),
+        node_modules: plan.node_modules.clone(),
     };
-    finish(env, ui, args, &destination, &staging, done)
+    finish(env, ui, &answers, &destination, &staging, done)
 }
 
 /// What this run copied, for the report.
@@ -139,6 +159,8 @@ struct Copied {
     files: u64,
     /// Unreadable source entries (with --skip-unreadable) and special files.
     not_copied: Vec<Problem>,
+    /// The plan's node_modules, for the next steps (none known when only finishing).
+    node_modules: Vec<plan::NodeModules>,
 }
 
 /// A copy an earlier run verified and sealed: only finalising is left.
@@ -158,21 +180,28 @@ fn resume_sealed(
         ))?;
         return Ok(ExitCode::Ok);
     }
+    ui.note(&format!(
+        "A verified copy of {} is waiting in {}; finishing it.\n",
+        source.display(),
+        staging.path().display()
+    ))?;
+    let answers = questions::ask_to_finish(ui, args, source, destination, staging.path())?;
     let done = Copied {
         files: 0,
         not_copied: Vec::new(),
+        node_modules: Vec::new(),
     };
-    finish(env, ui, args, destination, staging, done)
+    finish(env, ui, &answers, destination, staging, done)
 }
 
-/// Step 1, plan: walk the source once, ask whether node_modules stays behind, and account for
-/// what an interrupted run already copied.
+/// Step 1, plan: walk the source once, gather every question it raises, and account for what an
+/// interrupted run already copied. Asks nothing: the questions come with the plan.
 fn plan(
-    ui: &dyn Ui,
     args: &Options,
     source: &Path,
     destination: &Path,
     staging: &Staging,
+    progress: bool,
 ) -> Result<(Plan, journal::Recovered)> {
     if std::fs::symlink_metadata(destination).is_ok() {
         return Err(Failure::input(format!(
@@ -180,37 +209,19 @@ fn plan(
             destination.display()
         )));
     }
-    let mut plan = plan::build(source, destination, staging.path(), ui.progress());
-    if !plan.node_modules.is_empty() && leave_node_modules(ui, args, &plan)? {
+    let mut plan = plan::build(source, destination, staging.path(), progress);
+    if !plan.node_modules.is_empty() && args.skip_node_modules {
         plan.leave_node_modules();
     }
+    plan.git_settings = questions::git_settings(source);
+    plan.questions = questions::for_plan(&plan, args);
     let recovered = journal::read_journal(&staging.journal())?;
     account_resume(&mut plan, &recovered);
     Ok((plan, recovered))
 }
 
-/// `--skip-node-modules`, or the answer to the question when someone is there to ask.
-fn leave_node_modules(ui: &dyn Ui, args: &Options, plan: &Plan) -> Result<bool> {
-    if args.skip_node_modules {
-        return Ok(true);
-    }
-    if args.yes || args.dry_run || !ui.interactive() {
-        return Ok(false);
-    }
-    let (files, symlinks, bytes) = plan.node_modules.iter().fold((0, 0, 0), |a, n| {
-        (a.0 + n.files, a.1 + n.symlinks, a.2 + n.bytes)
-    });
-    ui.confirm(
-        &format!(
-            "Leave node_modules behind ({}) and reinstall it at the destination?",
-            units::tree(files, symlinks, bytes, false)
-        ),
-        true,
-    )
-}
-
-/// Step 2, confirm: the space is there and the person (or --yes) agrees.
-fn confirm(ui: &dyn Ui, args: &Options, plan: &Plan) -> Result<bool> {
+/// Step 2, confirm: the space is there and the person (or --yes) agreed to copy.
+fn confirm(ui: &dyn Ui, plan: &Plan, answers: &Answers) -> Result<bool> {
     if let Some(free) = plan.free_bytes
         && free < plan.needed_bytes
     {
@@ -230,14 +241,10 @@ fn confirm(ui: &dyn Ui, args: &Options, plan: &Plan) -> Result<bool> {
             plan.destination.display()
         )));
     }
-    if args.yes {
-        return Ok(true);
-    }
-    let go = ui.confirm("Copy, verify and move it there?", false)?;
-    if !go {
+    if !answers.go {
         ui.note("Nothing was copied.\n")?;
     }
-    Ok(go)
+    Ok(answers.go)
 }
 
 /// Step 3, copy: into the staging tree, journaled, until done or interrupted.
@@ -312,41 +319,44 @@ fn seal(
 fn finish(
     env: &HostEnv,
     ui: &dyn Ui,
-    args: &Options,
+    answers: &Answers,
     destination: &Path,
     staging: &Staging,
     copied: Copied,
 ) -> Result<ExitCode> {
     let source = staging.source();
     let manifest = finalise::commit(staging, destination)?;
-    let fixups = fix_up(ui, args, source, destination)?;
+    let fixups = fix_up(source, destination, &answers.git_settings)?;
     staging.remove()?;
     let mut report = report(env, source, destination, &manifest, copied, fixups)?;
-    if args.remove_source {
-        remove_source(ui, args, &manifest, &mut report)?;
+    match answers.remove_source {
+        Some(true) => report.removal = Some(finalise::remove_source(&report.source, &manifest)?),
+        Some(false) => report
+            .fixups
+            .advice
+            .push("--remove-source was not confirmed; the source is left in place".into()),
+        None => {}
     }
     ui.result(&report)?;
     Ok(ExitCode::Ok)
 }
 
-/// Step 7, fix up: symlinks pointing into the old place, git settings DrvFs forced, the index.
-fn fix_up(ui: &dyn Ui, args: &Options, source: &Path, destination: &Path) -> Result<FixupReport> {
+/// Step 7, fix up: symlinks pointing into the old place, git settings DrvFs forced (as answered
+/// with the plan), the index.
+fn fix_up(
+    source: &Path,
+    destination: &Path,
+    settings: &[fixups::ConfigIssue],
+) -> Result<FixupReport> {
     let mut fixups = FixupReport::default();
     let repos = fixups::repair_links(source, destination, &mut fixups);
     if destination.join(".git").is_dir() {
-        for issue in fixups::config_issues(destination) {
-            let accept = match (&issue.reset_to, args.yes) {
-                (None, _) => false,
-                (Some(_), true) => issue.drvfs_caused,
-                (Some(value), false) => ui.confirm(
-                    &format!(
-                        "{} is {} ({}). Set it to {value}?",
-                        issue.key, issue.value, issue.why
-                    ),
-                    true,
-                )?,
+        for issue in settings {
+            let issue = fixups::ConfigIssue {
+                repo: destination.to_path_buf(),
+                ..issue.clone()
             };
-            if accept {
+            if issue.reset && issue.reset_to.is_some() {
                 fixups::apply(&issue, &mut fixups);
             } else {
                 fixups::decline(&issue, &mut fixups);
@@ -390,6 +400,7 @@ fn report(
         not_copied: copied.not_copied,
         fixups,
         removal: None,
+        next_steps: Vec::new(),
     };
     for entry in &entries {
         match entry {
@@ -405,35 +416,16 @@ fn report(
         report.windows_path = located.paths.windows;
         report.windows_legacy_path = located.paths.windows_legacy;
     }
+    let on_wsl = report.windows_path.is_some();
+    report.next_steps = next_steps::steps(destination, &copied.node_modules, on_wsl);
+    report
+        .fixups
+        .advice
+        .extend(next_steps::windows_build_warnings(
+            source,
+            &copied.node_modules,
+        ));
     Ok(report)
-}
-
-/// `--remove-source`, once confirmed: delete what the manifest proves was copied.
-fn remove_source(
-    ui: &dyn Ui,
-    args: &Options,
-    manifest: &Path,
-    report: &mut MigrationReport,
-) -> Result<()> {
-    let go = args.yes
-        || (ui.interactive()
-            && ui.confirm(
-                &format!(
-                    "Delete from {} the {} files the manifest proves were copied?",
-                    report.source.display(),
-                    report.files
-                ),
-                false,
-            )?);
-    if go {
-        report.removal = Some(finalise::remove_source(&report.source, manifest)?);
-    } else {
-        report
-            .fixups
-            .advice
-            .push("--remove-source was not confirmed; the source is left in place".into());
-    }
-    Ok(())
 }
 
 /// `--abort`: remove an interrupted migration's staging folder; the source is never touched.
@@ -488,6 +480,9 @@ fn copy_threads(env: &HostEnv, source: &Path) -> usize {
 /// Marks files that an interrupted run already verified, and what space the rest still needs.
 fn account_resume(plan: &mut Plan, recovered: &journal::Recovered) {
     let mut needed = 0u64;
+    // Counted afresh: answers given after the first count can leave node_modules out.
+    plan.resumed_files = 0;
+    plan.resumed_bytes = 0;
     for entry in &plan.entries {
         let done = recovered
             .synced

@@ -1,6 +1,7 @@
 //! The plan: where the tree goes, what it holds, what will be left behind, and whether it fits.
 
 use super::journal::{escape_path, unescape_path};
+use super::windows_builds;
 use crate::dirfd::Meta;
 use crate::error::{Failure, Result};
 use rustix::fs::FileType;
@@ -65,6 +66,8 @@ pub struct NodeModules {
     /// The command that reinstalls it as the lockfile beside it pins it (`npm ci` only with a
     /// `package-lock.json`), run in its parent folder.
     pub install: String,
+    /// Native builds for Windows found in it (a few examples): it only works from Windows.
+    pub windows_builds: Vec<String>,
 }
 
 /// The reinstall command that fits the lockfiles in a `node_modules`' parent folder.
@@ -117,6 +120,10 @@ pub struct Plan {
     pub case_collisions: Vec<Vec<String>>,
     /// Names Windows cannot hold (reserved names, `<>:"\|?*`, trailing dot or space).
     pub windows_invalid: Vec<String>,
+    /// Settings in `.git/config` that are wrong on ext4, each with whether it will be reset.
+    pub git_settings: Vec<super::fixups::ConfigIssue>,
+    /// Every question migrate asks about this plan, in order, with what Enter and --yes answer.
+    pub questions: Vec<super::questions::Question>,
     #[serde(skip)]
     pub entries: Vec<Entry>,
     /// How long the walk took, for the estimate.
@@ -340,9 +347,12 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         unreadable: walked.unreadable,
         case_collisions: Vec::new(),
         windows_invalid: walked.windows_invalid,
+        git_settings: Vec::new(),
+        questions: Vec::new(),
         entries: walked.entries,
         walk_ms: started.elapsed().as_millis() as u64,
     };
+    windows_addons(&mut plan.node_modules, source, walked.addons);
     let rels: std::collections::HashSet<&Path> =
         plan.entries.iter().map(|e| e.rel.as_path()).collect();
     for tree in &mut plan.node_modules {
@@ -387,6 +397,8 @@ struct Walked {
     unreadable: Vec<Problem>,
     node_modules: Vec<NodeModules>,
     windows_invalid: Vec<String>,
+    /// Native addons (`.node`) in each node_modules (by index), to be told apart by header.
+    addons: Vec<(usize, PathBuf)>,
 }
 
 impl Walked {
@@ -419,8 +431,10 @@ impl Walked {
                     bytes: 0,
                     skipped: false,
                     install: String::new(),
+                    windows_builds: Vec::new(),
                 });
             }
+            self.windows_build(&rel, kind);
             if let Some(last) = self.node_modules.last_mut() {
                 match kind {
                     Kind::File => {
@@ -442,6 +456,28 @@ impl Walked {
         });
     }
 
+    /// Notes a Windows build by its name in the last node_modules, or an addon to look into.
+    fn windows_build(&mut self, rel: &Path, kind: Kind) {
+        let index = self.node_modules.len().saturating_sub(1);
+        let Some(tree) = self.node_modules.last_mut() else {
+            return;
+        };
+        match windows_builds::sign(rel, kind == Kind::File) {
+            windows_builds::Sign::Windows
+                if tree.windows_builds.len() < windows_builds::EXAMPLES
+                    // A package's own files are not another example.
+                    && !tree
+                        .windows_builds
+                        .iter()
+                        .any(|b| rel.starts_with(unescape_path(b).unwrap_or_default())) =>
+            {
+                tree.windows_builds.push(escape_path(rel))
+            }
+            windows_builds::Sign::Addon => self.addons.push((index, rel.to_path_buf())),
+            _ => {}
+        }
+    }
+
     /// What is copied; FIFOs, sockets and devices are recorded as skipped instead.
     fn kind(&mut self, rel: &Path, meta: &Meta) -> Option<Kind> {
         let what = match meta.kind {
@@ -460,6 +496,26 @@ impl Walked {
             bytes: 0,
         });
         None
+    }
+}
+
+/// Reads the header of a bounded number of `.node` addons per node_modules: PE ones are Windows
+/// builds.
+fn windows_addons(trees: &mut [NodeModules], source: &Path, addons: Vec<(usize, PathBuf)>) {
+    let mut read = vec![0usize; trees.len()];
+    for (index, rel) in addons {
+        let (Some(tree), Some(read)) = (trees.get_mut(index), read.get_mut(index)) else {
+            continue;
+        };
+        if tree.windows_builds.len() >= windows_builds::EXAMPLES
+            || *read >= windows_builds::ADDONS_READ
+        {
+            continue;
+        }
+        *read += 1;
+        if windows_builds::is_pe(&source.join(&rel)) {
+            tree.windows_builds.push(escape_path(&rel));
+        }
     }
 }
 

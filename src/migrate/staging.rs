@@ -19,6 +19,7 @@ const MARKER: &str = "finalising";
 pub struct Staging {
     dir: PathBuf,
     source: PathBuf,
+    destination: PathBuf,
 }
 
 impl Staging {
@@ -31,6 +32,7 @@ impl Staging {
         Self {
             dir: destination.with_file_name(staged),
             source: source.to_path_buf(),
+            destination: destination.to_path_buf(),
         }
     }
 
@@ -70,9 +72,9 @@ impl Staging {
         Failure {
             code: failure.code,
             message: format!(
-                "{}; the copy so far is kept in {}: run the same command again to resume, or with --abort to remove it.",
+                "{}; {}",
                 failure.message.trim_end_matches('.'),
-                self.dir.display()
+                super::questions::how_to_continue(&self.source, &self.destination, &self.dir)
             ),
         }
     }

@@ -2,7 +2,7 @@
 //! markdown.
 
 use super::{Screen, Style, Tone};
-use crate::migrate::{MigrationReport, Plan};
+use crate::migrate::{MigrationReport, Plan, Question};
 use crate::units::{self, count, counted};
 use std::fmt::Write;
 
@@ -32,9 +32,11 @@ fn space(plan: &Plan) -> (String, Tone) {
     }
 }
 
-fn node_modules_fate(skipped: bool, install: &str) -> String {
+fn node_modules_fate(skipped: bool, install: &str, asking: bool) -> String {
     if skipped {
         format!("left behind; reinstall it at the destination (`{install}`)")
+    } else if asking {
+        format!("asked below: copy it, or leave it behind and reinstall it (`{install}`)")
     } else {
         "copied (--skip-node-modules leaves it behind to reinstall)".to_string()
     }
@@ -75,6 +77,7 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
             Tone::Plain,
         );
     }
+    let asking = asks_about_node_modules(plan);
     for nm in &plan.node_modules {
         let place = if nm.path == "node_modules" {
             String::new()
@@ -86,13 +89,49 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
             &format!(
                 "{place}{}; {}",
                 units::tree(nm.files, nm.symlinks, nm.bytes, false),
-                node_modules_fate(nm.skipped, &nm.install.to_string())
+                node_modules_fate(nm.skipped, &nm.install.to_string(), asking)
             ),
             Tone::Plain,
         );
+        if !nm.windows_builds.is_empty() {
+            screen.more(
+                &format!(
+                    "holds native Windows builds ({}); they do not run on Linux",
+                    nm.windows_builds.join(", ")
+                ),
+                Tone::Warn,
+            );
+        }
     }
     problems(&mut screen, plan);
+    for (i, question) in plan.questions.iter().enumerate() {
+        let key = if i == 0 { "questions" } else { "" };
+        screen.item(key, &question_line(question), Tone::Plain);
+    }
     screen.finish()
+}
+
+fn asks_about_node_modules(plan: &Plan) -> bool {
+    plan.questions.iter().any(|q| q.id == "node_modules")
+}
+
+/// "Copy, verify and move it to …? (Enter and --yes: yes)"
+fn question_line(question: &Question) -> String {
+    let word = |b: bool| if b { "yes" } else { "no" };
+    if question.default == question.with_yes {
+        format!(
+            "{} (Enter and --yes: {})",
+            question.text,
+            word(question.default)
+        )
+    } else {
+        format!(
+            "{} (Enter: {}, --yes: {})",
+            question.text,
+            word(question.default),
+            word(question.with_yes)
+        )
+    }
 }
 
 /// Lists at most `limit` items under `key`, then how many more there are.
@@ -183,14 +222,11 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
         &report.manifest.display().to_string(),
         Tone::Plain,
     );
-    screen.row(
-        "open it",
-        &format!(
-            "cd {} && code .",
-            crate::pathtext::shell_quote(&report.destination)
-        ),
-        Tone::Plain,
-    );
+    for (i, step) in report.next_steps.iter().enumerate() {
+        let key = if i == 0 { "next" } else { "" };
+        screen.item(key, &step.why, Tone::Plain);
+        screen.command(&step.command);
+    }
     for (i, done) in report.fixups.done.iter().enumerate() {
         screen.item(if i == 0 { "fixed" } else { "" }, done, Tone::Plain);
     }
@@ -253,6 +289,7 @@ pub fn plan_markdown(plan: &Plan) -> String {
     if let Some(ms) = plan.predicted_copy_ms {
         row("time", &format!("about {}", units::duration_ms(ms as f64)));
     }
+    let asking = asks_about_node_modules(plan);
     for nm in &plan.node_modules {
         row(
             "node_modules",
@@ -260,9 +297,12 @@ pub fn plan_markdown(plan: &Plan) -> String {
                 "`{}`: {}; {}",
                 nm.path,
                 units::tree(nm.files, nm.symlinks, nm.bytes, false),
-                node_modules_fate(nm.skipped, &nm.install.to_string())
+                node_modules_fate(nm.skipped, &nm.install.to_string(), asking)
             ),
         );
+    }
+    for question in &plan.questions {
+        row("question", &question_line(question));
     }
     for (what, n) in [
         ("special files skipped", plan.skipped.len()),
@@ -293,6 +333,9 @@ pub fn result_markdown(report: &MigrationReport) -> String {
         &content(report.files, report.dirs, report.symlinks, report.bytes),
     );
     row("manifest", &format!("`{}`", report.manifest.display()));
+    for step in &report.next_steps {
+        row("next", &format!("`{}` ({})", step.command, step.why));
+    }
     for done in &report.fixups.done {
         row("fixed", done);
     }

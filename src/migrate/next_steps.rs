@@ -1,0 +1,75 @@
+//! What to type next, in the new place: the `cd` line, the reinstall each `node_modules` needs,
+//! the editor, and on WSL the Windows file manager. Every command is shell-ready.
+
+use super::plan::NodeModules;
+use crate::pathtext::shell_quote;
+use serde::Serialize;
+use std::path::Path;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct NextStep {
+    /// A command line, run from the new location after the first one (`cd`).
+    pub command: String,
+    /// Why, in a few words.
+    pub why: String,
+}
+
+/// The steps for a repository moved to `destination`; `on_wsl` when Windows can open it.
+pub fn steps(destination: &Path, node_modules: &[NodeModules], on_wsl: bool) -> Vec<NextStep> {
+    let mut steps = vec![NextStep {
+        command: format!("cd {}", shell_quote(destination)),
+        why: "the new location".into(),
+    }];
+    for tree in node_modules {
+        let why = if tree.skipped {
+            "node_modules was left behind"
+        } else if !tree.windows_builds.is_empty() {
+            "the copied node_modules holds Windows builds"
+        } else {
+            continue;
+        };
+        let rel = super::journal::unescape_path(&tree.path).unwrap_or_default();
+        let command = match rel.parent().filter(|p| !p.as_os_str().is_empty()) {
+            Some(folder) => format!("(cd {} && {})", shell_quote(folder), tree.install),
+            None => tree.install.clone(),
+        };
+        steps.push(NextStep {
+            command,
+            why: why.into(),
+        });
+    }
+    steps.push(NextStep {
+        command: "code .".into(),
+        why: "opens it in VS Code".into(),
+    });
+    if on_wsl {
+        steps.push(NextStep {
+            command: "explorer.exe .".into(),
+            why: "opens it in the Windows file manager".into(),
+        });
+    }
+    steps
+}
+
+/// The warning for each `node_modules` that holds Windows builds, copied or left behind.
+pub fn windows_build_warnings(source: &Path, node_modules: &[NodeModules]) -> Vec<String> {
+    node_modules
+        .iter()
+        .filter(|tree| !tree.windows_builds.is_empty())
+        .map(|tree| {
+            let examples = tree.windows_builds.join(", ");
+            if tree.skipped {
+                format!(
+                    "the node_modules left behind in {} holds native Windows builds ({examples}); they do not run on Linux, so do not copy it over: reinstall with `{}`",
+                    source.join(&tree.path).display(),
+                    tree.install
+                )
+            } else {
+                format!(
+                    "the copied {} holds native Windows builds ({examples}); they do not run on Linux: reinstall with `{}`",
+                    tree.path, tree.install
+                )
+            }
+        })
+        .collect()
+}

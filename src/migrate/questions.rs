@@ -1,0 +1,245 @@
+//! The conversation: every question `migrate` asks is known once the plan is built, is shown
+//! with it, and is answered before any byte is copied. `--yes` answers each as Enter would, except
+//! that it also confirms the two things a person must agree to: copying, and `--remove-source`.
+
+use super::fixups::{self, ConfigIssue};
+use super::plan::Plan;
+use super::{Options, Ui};
+use crate::error::{ExitCode, Failure, Result};
+use crate::pathtext::shell_quote;
+use crate::units;
+use serde::Serialize;
+use std::path::Path;
+
+/// One question, with what Enter answers and what `--yes` answers.
+#[derive(Debug, Clone, Serialize)]
+pub struct Question {
+    /// What it decides: `node_modules`, `core.fileMode`, `core.ignoreCase`, `worktrees`,
+    /// `remove_source` or `copy`.
+    pub id: String,
+    pub text: String,
+    /// The answer Enter gives.
+    pub default: bool,
+    /// The answer `--yes` gives.
+    pub with_yes: bool,
+}
+
+/// What the person decided; the plan carries the rest (node_modules left behind, worktrees).
+#[derive(Debug, Clone, Default)]
+pub struct Answers {
+    /// Copy, verify and move it there.
+    pub go: bool,
+    /// Delete from the source what the manifest proves was copied, after the copy (None: not
+    /// asked, no --remove-source).
+    pub remove_source: Option<bool>,
+    /// The git settings the Windows drive forced, each with whether to reset it.
+    pub git_settings: Vec<ConfigIssue>,
+}
+
+/// The settings of `source`'s own `.git/config` that are wrong on ext4, before any is decided.
+pub fn git_settings(source: &Path) -> Vec<ConfigIssue> {
+    if source.join(".git").is_dir() {
+        fixups::config_issues(source)
+    } else {
+        Vec::new()
+    }
+}
+
+/// Every question the plan raises, in the order they are asked; the plan shows them.
+pub fn for_plan(plan: &Plan, args: &Options) -> Vec<Question> {
+    let mut questions = Vec::new();
+    if !plan.node_modules.is_empty() && !args.skip_node_modules {
+        questions.push(node_modules_question(plan));
+    }
+    questions.extend(settings_questions(&plan.git_settings));
+    questions.extend(finishing_questions(args, &plan.source));
+    questions.push(Question {
+        id: "copy".into(),
+        text: format!(
+            "Copy, verify and move it to {}?",
+            plan.destination.display()
+        ),
+        default: true,
+        with_yes: true,
+    });
+    questions
+}
+
+fn node_modules_question(plan: &Plan) -> Question {
+    let (files, symlinks, bytes) = plan.node_modules.iter().fold((0, 0, 0), |a, n| {
+        (a.0 + n.files, a.1 + n.symlinks, a.2 + n.bytes)
+    });
+    // Windows builds cannot run here: reinstalling is the only way to a working tree.
+    let windows = plan
+        .node_modules
+        .iter()
+        .any(|n| !n.windows_builds.is_empty());
+    Question {
+        id: "node_modules".into(),
+        text: format!(
+            "Leave node_modules behind ({}) and reinstall it at the destination?",
+            units::tree(files, symlinks, bytes, false)
+        ),
+        default: windows,
+        with_yes: windows,
+    }
+}
+
+fn settings_questions(settings: &[ConfigIssue]) -> Vec<Question> {
+    settings
+        .iter()
+        .filter_map(|issue| {
+            let value = issue.reset_to.as_ref()?;
+            Some(Question {
+                id: issue.key.clone(),
+                text: format!(
+                    "{} is {} ({}). Set it to {value} in the copy?",
+                    issue.key, issue.value, issue.why
+                ),
+                default: true,
+                with_yes: issue.drvfs_caused,
+            })
+        })
+        .collect()
+}
+
+/// The questions about what happens after the copy, asked before it.
+fn finishing_questions(args: &Options, source: &Path) -> Vec<Question> {
+    if !args.remove_source {
+        return Vec::new();
+    }
+    vec![Question {
+        id: "remove_source".into(),
+        text: format!(
+            "Once the copy is verified, delete from {} the files the manifest proves were copied?",
+            source.display()
+        ),
+        default: false,
+        with_yes: true,
+    }]
+}
+
+/// Asks every question of `plan.questions` (or takes the `--yes` answers) and applies the
+/// answers to the plan. Stops at the first "no" to copying.
+pub fn ask(ui: &dyn Ui, args: &Options, plan: &mut Plan, staging: &Path) -> Result<Answers> {
+    let mut answers = Answers {
+        git_settings: plan.git_settings.clone(),
+        ..Answers::default()
+    };
+    for question in plan.questions.clone() {
+        let yes = answer(
+            ui,
+            args,
+            &question,
+            &plan.source,
+            &plan.destination,
+            staging,
+        )?;
+        match question.id.as_str() {
+            "node_modules" if yes => plan.leave_node_modules(),
+            "node_modules" => {}
+            "remove_source" => answers.remove_source = Some(yes),
+            "copy" => answers.go = yes,
+            key => {
+                for issue in answers.git_settings.iter_mut().filter(|i| i.key == key) {
+                    issue.reset = yes;
+                }
+            }
+        }
+    }
+    Ok(answers)
+}
+
+/// The questions left when a verified copy only needs finishing: the git settings and
+/// `--remove-source`. Nothing more is copied, so asking now is still before copying.
+pub fn ask_to_finish(
+    ui: &dyn Ui,
+    args: &Options,
+    source: &Path,
+    destination: &Path,
+    staging: &Path,
+) -> Result<Answers> {
+    let mut answers = Answers {
+        go: true,
+        git_settings: git_settings(source),
+        ..Answers::default()
+    };
+    let mut questions = settings_questions(&answers.git_settings);
+    questions.extend(finishing_questions(args, source));
+    for question in questions {
+        let yes = answer(ui, args, &question, source, destination, staging)?;
+        if question.id == "remove_source" {
+            answers.remove_source = Some(yes);
+        }
+        for issue in answers
+            .git_settings
+            .iter_mut()
+            .filter(|i| i.key == question.id)
+        {
+            issue.reset = yes;
+        }
+    }
+    Ok(answers)
+}
+
+fn answer(
+    ui: &dyn Ui,
+    args: &Options,
+    question: &Question,
+    source: &Path,
+    destination: &Path,
+    staging: &Path,
+) -> Result<bool> {
+    if args.yes {
+        return Ok(question.with_yes);
+    }
+    crate::interrupt::check("").map_err(|_| interrupted(source, destination, staging))?;
+    ui.confirm(&question.text, question.default)
+        .map_err(|failure| match failure.code {
+            ExitCode::Interrupted => interrupted(source, destination, staging),
+            _ => failure,
+        })
+}
+
+/// Ctrl-C at a question: nothing was copied by this run; what an earlier one kept stays.
+fn interrupted(source: &Path, destination: &Path, staging: &Path) -> Failure {
+    Failure::interrupted(&format!(
+        "the question was not answered; {}",
+        after_interrupt(source, destination, staging)
+    ))
+}
+
+/// What is left after Ctrl-C, and the exact commands to go on from there.
+pub fn after_interrupt(source: &Path, destination: &Path, staging: &Path) -> String {
+    if staging.exists() {
+        how_to_continue(source, destination, staging)
+    } else if destination.exists() {
+        format!(
+            "the verified copy is in place at {}.",
+            destination.display()
+        )
+    } else {
+        format!(
+            "nothing was copied; run `{}` to start again.",
+            command(source, destination, "")
+        )
+    }
+}
+
+/// One sentence with the exact commands that resume or abandon the migration kept in `staging`.
+pub fn how_to_continue(source: &Path, destination: &Path, staging: &Path) -> String {
+    format!(
+        "the copy so far is kept in {}: resume with `{}`, or remove it with `{}`.",
+        staging.display(),
+        command(source, destination, ""),
+        command(source, destination, " --abort")
+    )
+}
+
+fn command(source: &Path, destination: &Path, extra: &str) -> String {
+    format!(
+        "wsl-place migrate {} --to {}{extra}",
+        shell_quote(source),
+        shell_quote(destination)
+    )
+}
