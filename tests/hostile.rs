@@ -608,7 +608,7 @@ fn migrate_refuses_kernel_file_systems() {
     }
 }
 
-// Case 17: the "open it" line is one shell word per path, whatever the name.
+// Case 17: the `cd` line of the next steps is one shell word per path, whatever the name.
 #[test]
 fn open_it_line_is_shell_quoted() {
     let place = Place::new();
@@ -622,14 +622,15 @@ fn open_it_line_is_shell_quoted() {
     let shown = String::from_utf8_lossy(&output.stdout);
     let line = shown
         .lines()
-        .find(|l| l.trim_start().starts_with("open it"))
-        .unwrap_or_else(|| panic!("no open-it line: {shown}"));
+        .find(|l| l.trim_start().starts_with("cd "))
+        .unwrap_or_else(|| panic!("no cd line: {shown}"));
     let quoted = wsl_place::pathtext::shell_quote(&destination);
     assert!(
         quoted.starts_with('\'') && quoted.contains(r"'\''"),
         "{quoted}"
     );
-    assert!(line.contains(&format!("cd {quoted} && code .")), "{line}");
+    assert_eq!(line.trim(), format!("cd {quoted}"), "{shown}");
+    assert!(shown.contains("code ."), "{shown}");
     // The shell agrees: `cd` into the quoted word lands in the destination.
     let cd = format!("cd {quoted} && pwd");
     let pwd = Command::new("sh").args(["-c", &cd]).output().unwrap();
