@@ -167,7 +167,7 @@ fn wsl1(observations: &Observations, advise_speedup: f64) -> Vec<Advice> {
     let measured_gain = observations
         .git_status_ms
         .filter(|_| observations.baseline_problem.is_none())
-        .map(|pair| pair.speedup())
+        .and_then(|predicted| predicted.speedup)
         .filter(|&speedup| speedup >= advise_speedup);
     if let Some(speedup) = measured_gain {
         advice.push(Advice {
@@ -507,11 +507,7 @@ mod tests {
         assert!(advice[0].message.contains("not the fix"));
         // Measured much faster on the WSL 1 Linux disk: moving is mentioned after converting.
         let measured = Observations {
-            git_status_ms: Some(crate::policy::Pair {
-                current: 900.0,
-                baseline: 90.0,
-                ..crate::policy::Pair::default()
-            }),
+            git_status_ms: Some(crate::model::Compared::exact(900.0, 90.0)),
             ..with_context(obs, context)
         };
         assert_eq!(

@@ -16,6 +16,7 @@
 
 pub use crate::gitindex::GitWalk;
 use crate::gitindex::git_preload_threads;
+use crate::probe::PerOp;
 pub use crate::probe::manager::ManagerTiming;
 use crate::scan::ScanReport;
 use serde::Serialize;
@@ -62,21 +63,14 @@ const MIB: f64 = 1_048_576.0;
 /// One mount's costs, microseconds per call, as the model needs them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MountCosts {
+    /// Serial `lstat` of the repository's own files, path walk included (the scratch files'
+    /// when none were timed).
     pub lstat_us: f64,
     /// (threads, wall-clock microseconds per entry), sorted by threads.
     pub parallel_lstat: Vec<(usize, f64)>,
-    pub create_us: f64,
-    pub unlink_us: f64,
-    pub read_us: f64,
-    pub readdir_entry_us: f64,
-    pub opendir_us: f64,
-    pub mkdir_us: f64,
-    pub write_mib_us: f64,
-    /// Mapping a 1 MiB file and touching its pages (0 when not measured).
-    pub read_mib_us: f64,
-    /// Serial `lstat` of a scratch file one level below an open directory: what an `lstat`
-    /// costs without the path walk that `lstat_us` (the repository's own files) includes.
-    pub scratch_lstat_us: f64,
+    /// Each scratch operation's cost (0 for one not measured). Its `lstat` is one level below an
+    /// open directory: what an `lstat` costs without the path walk that `lstat_us` includes.
+    pub scratch: PerOp<f64>,
     /// How far the samples let the mean move, as a fraction of it (about two standard errors
     /// of the dominant figures): the sampling part of a prediction's range.
     pub sampling_error: f64,
@@ -86,7 +80,7 @@ impl MountCosts {
     /// What walking from the repository's root to one of its files adds to any call on it:
     /// a tracked file's `lstat` minus a scratch file's.
     pub fn path_walk_us(&self) -> f64 {
-        (self.lstat_us - self.scratch_lstat_us).max(0.0)
+        (self.lstat_us - self.scratch.lstat).max(0.0)
     }
 
     /// Wall-clock microseconds per `lstat` with `threads` threads: serial latency for one,
@@ -125,8 +119,8 @@ impl MountCosts {
     }
 
     fn bytes_per_us(&self) -> f64 {
-        if self.write_mib_us > 0.0 {
-            MIB / self.write_mib_us
+        if self.scratch.write_mib > 0.0 {
+            MIB / self.scratch.write_mib
         } else {
             f64::INFINITY
         }
@@ -287,10 +281,10 @@ pub fn git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64
     let listed = (repo.worktree_files + repo.worktree_dirs) as f64;
     // git status takes `.git/index.lock` to write back a refreshed index, and drops it when
     // nothing changed (unless GIT_OPTIONAL_LOCKS=0).
-    let fixed_us = GIT_FIXED_OPS * c.lstat_us + c.create_us + c.unlink_us;
-    let index_us = c.read_us + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
+    let fixed_us = GIT_FIXED_OPS * c.lstat_us + c.scratch.create + c.scratch.unlink;
+    let index_us = c.scratch.read + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
     let lstat_us = entries * c.lstat_per_entry_us(git_preload_threads(repo.tracked));
-    let walk_us = dirs * (c.opendir_us + c.lstat_us) + listed * c.readdir_entry_us;
+    let walk_us = dirs * (c.scratch.opendir + c.lstat_us) + listed * c.scratch.readdir_entry;
     let cpu_us = entries * CPU_US_PER_ENTRY + listed * CPU_US_PER_LISTED;
     startup_ms * (1.0 + GIT_SETUP_STARTUPS)
         + (fixed_us + index_us + lstat_us + walk_us + cpu_us) / 1e3
@@ -309,8 +303,8 @@ pub const FSMONITOR_CPU_SHARE: f64 = 0.5;
 /// Start-up, set-up, `.git` itself and reading the index remain.
 pub fn git_status_fsmonitor_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
     let entries = repo.tracked as f64;
-    let fixed_us = GIT_FIXED_OPS * c.lstat_us + c.create_us + c.unlink_us;
-    let index_us = c.read_us + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
+    let fixed_us = GIT_FIXED_OPS * c.lstat_us + c.scratch.create + c.scratch.unlink;
+    let index_us = c.scratch.read + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
     let cpu_us = entries * CPU_US_PER_ENTRY * FSMONITOR_CPU_SHARE;
     startup_ms * (1.0 + GIT_SETUP_STARTUPS)
         + FSMONITOR_QUERY_MS
@@ -330,15 +324,12 @@ pub fn git_status_pilot_ms(
     let c = MountCosts {
         lstat_us,
         parallel_lstat,
-        create_us: lstat_us,
-        unlink_us: lstat_us,
-        read_us: lstat_us,
-        readdir_entry_us: 0.0,
-        opendir_us: lstat_us,
-        mkdir_us: lstat_us,
-        write_mib_us: 0.0,
-        read_mib_us: 0.0,
-        scratch_lstat_us: lstat_us,
+        scratch: PerOp {
+            readdir_entry: 0.0,
+            write_mib: 0.0,
+            read_mib: 0.0,
+            ..PerOp::all(lstat_us)
+        },
         sampling_error: 0.0,
     };
     let repo = RepoFigures {
@@ -359,8 +350,8 @@ pub fn git_status_pilot_ms(
 pub fn first_git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
     let entries = repo.tracked as f64;
     let per_file_us =
-        c.lstat_us + c.read_us + c.path_walk_us() + c.scratch_lstat_us + REHASH_CPU_US_PER_FILE;
-    let mapped_us = repo.mapped_bytes as f64 / MIB * c.read_mib_us;
+        c.lstat_us + c.scratch.read + c.path_walk_us() + c.scratch.lstat + REHASH_CPU_US_PER_FILE;
+    let mapped_us = repo.mapped_bytes as f64 / MIB * c.scratch.read_mib;
     let rehash_us = entries * per_file_us + repo.tracked_bytes() / HASH_BYTES_PER_US + mapped_us;
     // The lock git status takes anyway (in `git_status_ms`) now gets written and renamed.
     let index_write_us = entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
@@ -372,10 +363,10 @@ pub fn checkout_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
     let entries = repo.tracked as f64;
     let bytes = repo.tracked_bytes();
     let extra_bytes = (bytes - entries * SMALL_FILE).max(0.0);
-    let files_us = entries * (c.create_us + CPU_US_PER_CHECKOUT);
-    let dirs_us = repo.worktree_dirs as f64 * c.mkdir_us;
+    let files_us = entries * (c.scratch.create + CPU_US_PER_CHECKOUT);
+    let dirs_us = repo.worktree_dirs as f64 * c.scratch.mkdir;
     let bytes_us = extra_bytes / c.bytes_per_us() + bytes / INFLATE_BYTES_PER_US;
-    let index_us = c.create_us + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
+    let index_us = c.scratch.create + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
     startup_ms + (GIT_FIXED_OPS * c.lstat_us + files_us + dirs_us + bytes_us + index_us) / 1e3
 }
 
@@ -397,8 +388,8 @@ pub const FILES_PER_PACKAGE_WORK: f64 = 65.0;
 pub fn install_fs_ms(install: &InstallFigures, c: &MountCosts) -> f64 {
     let files = install.files as f64;
     let extra_bytes = (install.bytes as f64 - files * SMALL_FILE).max(0.0);
-    let us = files * (c.create_us + c.lstat_us)
-        + install.dirs as f64 * (c.mkdir_us + c.lstat_us)
+    let us = files * (c.scratch.create + c.lstat_us)
+        + install.dirs as f64 * (c.scratch.mkdir + c.lstat_us)
         + extra_bytes / c.bytes_per_us();
     us / 1e3 * INSTALL_FS_SHARE
 }
@@ -450,11 +441,12 @@ pub const INSTALL_FIT_ERROR: f64 = 0.25;
 pub const CHECKOUT_FIT_ERROR: f64 = 0.35;
 
 /// One prediction on both mounts, with the range the samples and the model's fit support.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Compared {
     pub current: f64,
     pub baseline: Option<f64>,
-    /// current / baseline: how many times faster the baseline is.
+    /// current / baseline: how many times faster the baseline is; None without a positive
+    /// baseline figure, which no ratio can be taken from.
     pub speedup: Option<f64>,
     /// [low, high] of `current`, `baseline` and `speedup`.
     pub current_range: [f64; 2],
@@ -469,26 +461,55 @@ fn range(value: f64, error: f64) -> [f64; 2] {
     [value * (1.0 - error).max(0.0), value * (1.0 + error)]
 }
 
+/// A figure and the half-width of its range, as a fraction of it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Figure {
+    pub value: f64,
+    pub error: f64,
+}
+
 impl Compared {
     /// `fit` is the model's own error for this prediction; each side adds its sampling error.
     fn new(current: (f64, &MountCosts), baseline: Option<(f64, &MountCosts)>, fit: f64) -> Self {
-        let error = fit.hypot(current.1.sampling_error);
-        let speedup = baseline
-            .filter(|&(b, _)| b > 0.0)
-            .map(|(b, _)| current.0 / b);
         // Both sides share the model's structure; what differs between them is their samples.
-        let speedup_error =
-            baseline.map(|(_, c)| fit.hypot(current.1.sampling_error).hypot(c.sampling_error));
-        Self {
-            current: current.0,
-            baseline: baseline.map(|(b, _)| b),
-            speedup,
-            current_range: range(current.0, error),
-            baseline_range: baseline.map(|(b, c)| range(b, fit.hypot(c.sampling_error))),
-            speedup_range: speedup.zip(speedup_error).map(|(s, e)| range(s, e)),
-            error,
+        let speedup_error = baseline.map_or(0.0, |(_, c)| {
+            fit.hypot(current.1.sampling_error).hypot(c.sampling_error)
+        });
+        Self::from_figures(
+            Figure {
+                value: current.0,
+                error: fit.hypot(current.1.sampling_error),
+            },
+            baseline.map(|(b, c)| Figure {
+                value: b,
+                error: fit.hypot(c.sampling_error),
+            }),
             speedup_error,
+        )
+    }
+
+    /// The prediction from its two figures and the speedup's error: the one place the
+    /// speedup and the ranges are derived.
+    pub fn from_figures(current: Figure, baseline: Option<Figure>, speedup_error: f64) -> Self {
+        let speedup = baseline
+            .filter(|b| b.value > 0.0)
+            .map(|b| current.value / b.value);
+        Self {
+            current: current.value,
+            baseline: baseline.map(|b| b.value),
+            speedup,
+            current_range: range(current.value, current.error),
+            baseline_range: baseline.map(|b| range(b.value, b.error)),
+            speedup_range: speedup.map(|s| range(s, speedup_error)),
+            error: current.error,
+            speedup_error: baseline.map(|_| speedup_error),
         }
+    }
+
+    /// Exact figures on both sides (no range): for examples and tests.
+    pub fn exact(current: f64, baseline: f64) -> Self {
+        let exact = |value| Figure { value, error: 0.0 };
+        Self::from_figures(exact(current), Some(exact(baseline)), 0.0)
     }
 }
 
@@ -577,15 +598,18 @@ mod tests {
         MountCosts {
             lstat_us: 1.0,
             parallel_lstat: vec![(2, 0.6), (8, 0.5), (20, 0.5)],
-            create_us: 10.0,
-            unlink_us: 6.0,
-            read_us: 4.0,
-            readdir_entry_us: 0.1,
-            opendir_us: 3.0,
-            mkdir_us: 8.0,
-            write_mib_us: 500.0,
-            read_mib_us: 100.0,
-            scratch_lstat_us: 1.0,
+            scratch: PerOp {
+                create: 10.0,
+                unlink: 6.0,
+                read: 4.0,
+                readdir_entry: 0.1,
+                opendir: 3.0,
+                mkdir: 8.0,
+                write_mib: 500.0,
+                read_mib: 100.0,
+                lstat: 1.0,
+                rename: 0.0,
+            },
             sampling_error: 0.0,
         }
     }
@@ -594,15 +618,18 @@ mod tests {
         MountCosts {
             lstat_us: 1000.0,
             parallel_lstat: vec![(2, 500.0), (8, 130.0), (20, 60.0)],
-            create_us: 15_000.0,
-            unlink_us: 5000.0,
-            read_us: 3000.0,
-            readdir_entry_us: 10.0,
-            opendir_us: 2000.0,
-            mkdir_us: 10_000.0,
-            write_mib_us: 40_000.0,
-            read_mib_us: 2000.0,
-            scratch_lstat_us: 400.0,
+            scratch: PerOp {
+                create: 15_000.0,
+                unlink: 5000.0,
+                read: 3000.0,
+                readdir_entry: 10.0,
+                opendir: 2000.0,
+                mkdir: 10_000.0,
+                write_mib: 40_000.0,
+                read_mib: 2000.0,
+                lstat: 400.0,
+                rename: 0.0,
+            },
             sampling_error: 0.1,
         }
     }

@@ -2,30 +2,9 @@
 //! values, so the policy and the advice are both pure functions of them.
 
 use crate::gitsettings::GitSettings;
+use crate::model::Compared;
 use crate::mounts::MountKind;
-use serde::Serialize;
 use std::path::PathBuf;
-
-/// A predicted duration here and on the baseline, with how far each figure may be off.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
-pub struct Pair {
-    pub current: f64,
-    pub baseline: f64,
-    /// Half-width of the range of `current`, as a fraction of it (0: exact).
-    pub error: f64,
-    /// Half-width of the range of the speedup, as a fraction of it.
-    pub speedup_error: f64,
-}
-
-impl Pair {
-    pub fn speedup(&self) -> f64 {
-        if self.baseline > 0.0 {
-            self.current / self.baseline
-        } else {
-            f64::INFINITY
-        }
-    }
-}
 
 /// What is around the repository: the WSL generation, git's release, the tools that use it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -45,8 +24,9 @@ pub struct Observations {
     pub home: Option<PathBuf>,
     pub mount_kind: MountKind,
     pub wsl: bool,
-    pub git_status_ms: Option<Pair>,
-    pub install_ms: Option<Pair>,
+    /// The predictions, present only when they have a baseline figure to compare with.
+    pub git_status_ms: Option<Compared>,
+    pub install_ms: Option<Compared>,
     /// Tracked entries, when this is a git repository.
     pub tracked: Option<u64>,
     pub dirs: u64,

@@ -4,8 +4,9 @@
 //! the file system, so both are tested on fixed values.
 
 use crate::advice::{self, Advice};
+use crate::model::Compared;
 use crate::mounts::MountKind;
-pub use crate::observations::{Observations, Pair};
+pub use crate::observations::Observations;
 use crate::units;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -593,14 +594,18 @@ fn level_of(current: f64, speedup: f64, t: &Thresholds, advise_ms: f64, move_ms:
     }
 }
 
-/// The levels at the low end, the middle and the high end of a pair's ranges.
-fn levels_of(pair: &Pair, t: &Thresholds, advise_ms: f64, move_ms: f64) -> [Level; 3] {
-    let speedup = pair.speedup();
-    let at = |k: f64, ks: f64| level_of(pair.current * k, speedup * ks, t, advise_ms, move_ms);
+/// The levels at the low end, the middle and the high end of a prediction's ranges; all `Ok`
+/// without a speedup to weigh.
+fn levels_of(predicted: &Compared, t: &Thresholds, advise_ms: f64, move_ms: f64) -> [Level; 3] {
+    let Some(speedup) = predicted.speedup else {
+        return [Level::Ok; 3];
+    };
+    let speedup_error = predicted.speedup_error.unwrap_or(predicted.error);
+    let at = |k: f64, ks: f64| level_of(predicted.current * k, speedup * ks, t, advise_ms, move_ms);
     [
-        at(1.0 - pair.error, 1.0 - pair.speedup_error),
+        at(1.0 - predicted.error, 1.0 - speedup_error),
         at(1.0, 1.0),
-        at(1.0 + pair.error, 1.0 + pair.speedup_error),
+        at(1.0 + predicted.error, 1.0 + speedup_error),
     ]
 }
 
@@ -660,42 +665,45 @@ pub fn evaluate_after(
     let mut reasons: Vec<Reason> = kind_reason(policy, observations).into_iter().collect();
     let floor = reasons.first().map_or(Level::Ok, |r| r.level);
     let (mut low, mut high) = (floor, floor);
-    let mut rate = |rule: Rule, what: &str, pair: Pair, advise_ms: f64, move_ms: f64| {
-        let speedup = pair.speedup();
-        let [at_low, level, at_high] = levels_of(&pair, thresholds, advise_ms, move_ms);
+    let mut rate = |rule: Rule, what: &str, predicted: Compared, advise_ms: f64, move_ms: f64| {
+        let [at_low, level, at_high] = levels_of(&predicted, thresholds, advise_ms, move_ms);
         low = low.max(at_low);
         high = high.max(at_high);
+        let (Some(baseline), Some(speedup)) = (predicted.baseline, predicted.speedup) else {
+            return;
+        };
         if level == Level::Ok {
             return;
         }
+        let [lowest, highest] = predicted.current_range;
         reasons.push(Reason {
             level,
             rule,
             message: format!(
                 "{what} is predicted at {} ({}-{}) here and {} on the Linux disk ({} faster)",
-                units::duration_ms(pair.current),
-                units::duration_ms(pair.current * (1.0 - pair.error).max(0.0)),
-                units::duration_ms(pair.current * (1.0 + pair.error)),
-                units::duration_ms(pair.baseline),
+                units::duration_ms(predicted.current),
+                units::duration_ms(lowest),
+                units::duration_ms(highest),
+                units::duration_ms(baseline),
                 units::ratio(speedup)
             ),
         });
     };
     if observations.baseline_problem.is_none() {
-        if let Some(pair) = observations.git_status_ms {
+        if let Some(predicted) = observations.git_status_ms {
             rate(
                 Rule::GitStatus,
                 "git status",
-                pair,
+                predicted,
                 thresholds.advise_git_status_ms,
                 thresholds.move_git_status_ms,
             );
         }
-        if let Some(pair) = observations.install_ms {
+        if let Some(predicted) = observations.install_ms {
             rate(
                 Rule::Install,
                 "reinstalling dependencies",
-                pair,
+                predicted,
                 thresholds.advise_install_ms,
                 thresholds.move_install_ms,
             );
@@ -751,8 +759,8 @@ fn wsl1_reason(
     observations: &Observations,
     reasons: &[Reason],
 ) -> Option<Reason> {
-    let pair = observations.git_status_ms?;
-    let slow = pair.current >= thresholds.advise_git_status_ms;
+    let predicted = observations.git_status_ms?;
+    let slow = predicted.current >= thresholds.advise_git_status_ms;
     let judged = reasons.iter().any(|r| r.level > Level::Ok);
     (observations.context.wsl_version == Some(1) && slow && !judged).then(|| Reason {
         level: Level::Advise,
@@ -760,7 +768,7 @@ fn wsl1_reason(
         message: format!(
             "git status is predicted at {} here, and on WSL 1 every Linux file is stored on NTFS; \
              WSL 2 keeps them on ext4",
-            units::duration_ms(pair.current)
+            units::duration_ms(predicted.current)
         ),
     })
 }
@@ -790,13 +798,25 @@ mod tests {
 
     fn with_git_status(kind: MountKind, current: f64, baseline: f64) -> Observations {
         Observations {
-            git_status_ms: Some(Pair {
-                current,
-                baseline,
-                ..Pair::default()
-            }),
+            git_status_ms: Some(Compared::exact(current, baseline)),
             ..observations(kind)
         }
+    }
+
+    /// `current` ms +-30% against 9 ms, the speedup +-40%.
+    fn near_threshold(current: f64) -> Compared {
+        use crate::model::Figure;
+        Compared::from_figures(
+            Figure {
+                value: current,
+                error: 0.3,
+            },
+            Some(Figure {
+                value: 9.0,
+                error: 0.3,
+            }),
+            0.4,
+        )
     }
 
     #[test]
@@ -804,12 +824,7 @@ mod tests {
         let policy = Policy::default();
         // 900 ms, +-30%: the range (630-1170 ms) straddles the 800 ms move threshold.
         let near = Observations {
-            git_status_ms: Some(Pair {
-                current: 900.0,
-                baseline: 9.0,
-                error: 0.3,
-                speedup_error: 0.4,
-            }),
+            git_status_ms: Some(near_threshold(900.0)),
             ..observations(MountKind::WslDrvfs9p)
         };
         let first = evaluate(&policy, &near);
@@ -818,10 +833,7 @@ mod tests {
         assert_eq!(first.levels, [Level::Advise, Level::Move]);
         // A later run a little below the threshold keeps `move`; one from `advise` keeps that.
         let below = Observations {
-            git_status_ms: Some(Pair {
-                current: 780.0,
-                ..near.git_status_ms.unwrap()
-            }),
+            git_status_ms: Some(near_threshold(780.0)),
             ..near.clone()
         };
         let kept = evaluate_after(&policy, &below, Some(Level::Move));
@@ -833,10 +845,7 @@ mod tests {
         );
         // A previous level the range does not support is not kept.
         let far = Observations {
-            git_status_ms: Some(Pair {
-                current: 5000.0,
-                ..near.git_status_ms.unwrap()
-            }),
+            git_status_ms: Some(near_threshold(5000.0)),
             ..near.clone()
         };
         let moved = evaluate_after(&policy, &far, Some(Level::Advise));
@@ -927,11 +936,7 @@ mod tests {
     #[test]
     fn slow_install_alone_can_mean_move() {
         let obs = Observations {
-            install_ms: Some(Pair {
-                current: 400_000.0,
-                baseline: 9_000.0,
-                ..Pair::default()
-            }),
+            install_ms: Some(Compared::exact(400_000.0, 9_000.0)),
             ..observations(MountKind::Local)
         };
         let verdict = evaluate(&Policy::default(), &obs);
@@ -955,11 +960,7 @@ mod tests {
         assert_eq!(verdict.reasons[0].rule, Rule::Wsl1);
         assert_eq!(verdict.advice[0].id, AdviceId::Wsl2);
         let fast = Observations {
-            git_status_ms: Some(Pair {
-                current: 40.0,
-                baseline: 40.0,
-                ..Pair::default()
-            }),
+            git_status_ms: Some(Compared::exact(40.0, 40.0)),
             ..obs
         };
         assert_eq!(evaluate(&Policy::default(), &fast).level, Level::Ok);

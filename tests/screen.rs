@@ -14,8 +14,8 @@ use wsl_place::gitindex::{IndexSummary, RepoKind};
 use wsl_place::gitsettings::GitSettings;
 use wsl_place::host::{GitVersion, HostEnv};
 use wsl_place::location::{self, MountTable};
-use wsl_place::model::{Compared, InstallFigures, Prediction, RepoFigures};
-use wsl_place::observations::{Context, Observations, Pair};
+use wsl_place::model::{Compared, Figure, InstallFigures, Prediction, RepoFigures};
+use wsl_place::observations::{Context, Observations};
 use wsl_place::policy::{self, Policy, PolicySource};
 use wsl_place::probe::{OpStats, ParallelLstat, ProbeReport, ProbeSet, measure::RunSummary};
 use wsl_place::report::{self, CheckFormat, Style};
@@ -77,6 +77,12 @@ fn compared(current: f64, baseline: f64) -> Compared {
         error: 0.2,
         speedup_error: Some(0.3),
     }
+}
+
+/// What the policy weighs: each side +-20%, the speedup +-30%.
+fn judged(current: f64, baseline: f64) -> Compared {
+    let figure = |value| Figure { value, error: 0.2 };
+    Compared::from_figures(figure(current), Some(figure(baseline)), 0.3)
 }
 
 /// A repository of 5,000 tracked files on /mnt/c (9p), with node_modules, as `check` would
@@ -202,18 +208,8 @@ fn fixture() -> CheckReport {
         home: Some(PathBuf::from("/home/dev")),
         mount_kind: location.mount.kind,
         wsl: true,
-        git_status_ms: Some(Pair {
-            current: 950.97,
-            baseline: 5.28,
-            error: 0.2,
-            speedup_error: 0.3,
-        }),
-        install_ms: Some(Pair {
-            current: 305_100.0,
-            baseline: 3_800.0,
-            error: 0.2,
-            speedup_error: 0.3,
-        }),
+        git_status_ms: Some(judged(950.97, 5.28)),
+        install_ms: Some(judged(305_100.0, 3_800.0)),
         tracked: Some(5_000),
         dirs: 1_050,
         git: Some(GitSettings::default()),

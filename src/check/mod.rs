@@ -7,7 +7,7 @@ use crate::gitsettings;
 use crate::host::{GitFacts, GitVersion, HostEnv};
 use crate::location::{self, Location, MountTable};
 use crate::observations::Context;
-use crate::policy::{self, Level, Observations, Pair, Policy, PolicySource, Verdict};
+use crate::policy::{self, Level, Observations, Policy, PolicySource, Verdict};
 use crate::scan::{self, ScanOptions, ScanReport};
 use crate::{model, probe};
 use serde::Serialize;
@@ -216,13 +216,9 @@ pub fn context(
     }
 }
 
-fn pair(compared: &model::Compared) -> Option<Pair> {
-    compared.baseline.map(|baseline| Pair {
-        current: compared.current,
-        baseline,
-        error: compared.error,
-        speedup_error: compared.speedup_error.unwrap_or(compared.error),
-    })
+/// A prediction the policy can weigh: one with a baseline figure.
+fn with_baseline(compared: &model::Compared) -> Option<model::Compared> {
+    compared.baseline.is_some().then_some(*compared)
 }
 
 /// What the policy needs, gathered from the measurements.
@@ -249,8 +245,8 @@ fn observe(
         home: env.home(),
         mount_kind: location.mount.kind,
         wsl: location.host.wsl,
-        git_status_ms: predict.and_then(|p| pair(&p.git_status_ms)),
-        install_ms: predict.and_then(|p| p.install_ms.as_ref().and_then(pair)),
+        git_status_ms: predict.and_then(|p| with_baseline(&p.git_status_ms)),
+        install_ms: predict.and_then(|p| p.install_ms.as_ref().and_then(with_baseline)),
         tracked: scan.tracked,
         // The directories git's walk opens (what `core.untrackedCache` saves), when known.
         dirs: probes

@@ -301,15 +301,7 @@ pub fn mount_costs(p: &ProbeReport) -> Option<MountCosts> {
     Some(MountCosts {
         lstat_us: p.lstat_stats()?.trimmed_mean_us,
         parallel_lstat: parallel,
-        create_us: ops.create.trimmed_mean_us,
-        unlink_us: ops.unlink.trimmed_mean_us,
-        read_us: ops.read.trimmed_mean_us,
-        readdir_entry_us: ops.readdir_entry.trimmed_mean_us,
-        opendir_us: ops.opendir.trimmed_mean_us,
-        mkdir_us: ops.mkdir.trimmed_mean_us,
-        write_mib_us: ops.write_mib.trimmed_mean_us,
-        read_mib_us: ops.read_mib.trimmed_mean_us,
-        scratch_lstat_us: ops.lstat.trimmed_mean_us,
+        scratch: ops.map(|stats| stats.trimmed_mean_us),
         sampling_error: sampling_error(&[p.lstat_stats()?, &ops.create, &ops.read]),
     })
 }

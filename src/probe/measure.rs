@@ -2,6 +2,7 @@
 //! git does from the worktree root, so a measurement pays for the path components a real
 //! operation pays for and no more (on a FUSE or 9p mount each component is a round trip).
 
+use super::ops::PerOp;
 use super::stats::{LstatSource, OpStats, ParallelLstat};
 use crate::interrupt;
 use rustix::fs::{AtFlags, Dir, Mode, OFlags};
@@ -29,16 +30,8 @@ const TRACKED_ENOUGH: Duration = Duration::from_millis(25);
 
 #[derive(Debug, Default)]
 pub struct Samples {
-    pub create: Vec<f64>,
-    pub read: Vec<f64>,
-    pub lstat: Vec<f64>,
-    pub readdir_entry: Vec<f64>,
-    pub opendir: Vec<f64>,
-    pub unlink: Vec<f64>,
-    pub mkdir: Vec<f64>,
-    pub rename: Vec<f64>,
-    pub write_mib: Vec<f64>,
-    pub read_mib: Vec<f64>,
+    /// Microseconds per call, one sample per call.
+    pub ops: PerOp<Vec<f64>>,
     /// Per thread count: wall-clock microseconds per entry, one sample per round.
     pub parallel: Vec<(usize, Vec<f64>)>,
 }
@@ -150,10 +143,10 @@ pub fn rounds(
 
 fn key_medians(s: &Samples) -> [Option<f64>; 4] {
     [
-        median(&s.create),
-        median(&s.read),
-        median(&s.lstat),
-        median(&s.unlink),
+        median(&s.ops.create),
+        median(&s.ops.read),
+        median(&s.ops.lstat),
+        median(&s.ops.unlink),
     ]
 }
 
@@ -181,7 +174,7 @@ fn round(
     for i in 0..subdirs {
         let t = Instant::now();
         rustix::fs::mkdirat(&dir, format!("d{i}").as_str(), Mode::from_raw_mode(0o755))?;
-        s.mkdir.push(us(t));
+        s.ops.mkdir.push(us(t));
     }
     let names: Vec<String> = (0..n).map(|i| format!("f{i}")).collect();
     let crcs = time_creates(&dir, index, &names, s)?;
@@ -194,7 +187,7 @@ fn round(
     for (i, file) in names.iter().enumerate().take(renamed(n)) {
         let t = Instant::now();
         rustix::fs::renameat(&dir, file.as_str(), &dir, format!("g{i}").as_str())?;
-        s.rename.push(us(t));
+        s.ops.rename.push(us(t));
     }
     time_write_mib(&dir, s)?;
     for i in 0..n {
@@ -205,7 +198,7 @@ fn round(
         };
         let t = Instant::now();
         rustix::fs::unlinkat(&dir, file.as_str(), AtFlags::empty())?;
-        s.unlink.push(us(t));
+        s.ops.unlink.push(us(t));
     }
     for i in 0..subdirs {
         rustix::fs::unlinkat(&dir, format!("d{i}").as_str(), AtFlags::REMOVEDIR)?;
@@ -236,7 +229,7 @@ fn time_creates(
         let mut f = std::fs::File::from(fd);
         f.write_all(&data)?;
         drop(f);
-        s.create.push(us(t));
+        s.ops.create.push(us(t));
     }
     Ok(crcs)
 }
@@ -252,10 +245,10 @@ fn time_lstats(
     for file in names {
         let t = Instant::now();
         rustix::fs::statat(dir, file.as_str(), AtFlags::SYMLINK_NOFOLLOW)?;
-        s.lstat.push(us(t));
+        s.ops.lstat.push(us(t));
     }
     let paths: Vec<PathBuf> = names.iter().map(PathBuf::from).collect();
-    let serial = median(&s.lstat[s.lstat.len() - names.len()..]).unwrap_or(1.0);
+    let serial = median(&s.ops.lstat[s.ops.lstat.len() - names.len()..]).unwrap_or(1.0);
     if serial >= skip_parallel_below_us {
         for (threads, samples) in &mut s.parallel {
             if let Some(per_entry) = parallel_lstat(dir, &paths, *threads, serial) {
@@ -287,7 +280,7 @@ fn time_reads(
         let mut f = std::fs::File::from(fd);
         f.read_to_end(&mut buf)?;
         drop(f);
-        s.read.push(us(t));
+        s.ops.read.push(us(t));
         if buf.len() == FILE_BYTES && crc32fast::hash(&buf) == *crc {
             run.verified_files += 1;
             run.verified_bytes += buf.len() as u64;
@@ -313,9 +306,10 @@ fn time_listing(
         let t = Instant::now();
         let full = count_entries(open_dir(scratch_fd, name)?)?;
         let full_us = us(t);
-        s.opendir.push(empty_us);
+        s.ops.opendir.push(empty_us);
         if full > empty {
-            s.readdir_entry
+            s.ops
+                .readdir_entry
                 .push(((full_us - empty_us) / (full - empty) as f64).max(0.0));
         }
     }
@@ -337,8 +331,8 @@ fn time_write_mib(dir: &OwnedFd, s: &mut Samples) -> std::io::Result<()> {
         f.write_all(chunk)?;
     }
     drop(f);
-    s.write_mib.push(us(t));
-    s.read_mib.push(read_mapped(dir, "big")?);
+    s.ops.write_mib.push(us(t));
+    s.ops.read_mib.push(read_mapped(dir, "big")?);
     rustix::fs::unlinkat(dir, "big", AtFlags::empty())?;
     Ok(())
 }

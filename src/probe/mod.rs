@@ -4,6 +4,7 @@
 
 pub mod manager;
 pub mod measure;
+pub mod ops;
 pub mod scratch;
 pub mod stats;
 
@@ -17,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 pub use measure::CPU_BOUND_US;
+pub use ops::PerOp;
 pub use stats::{LstatSource, OpStats, ParallelLstat};
 
 /// Thread counts for the parallel `lstat` figures: git's preload-index uses one thread per 500
@@ -26,25 +28,7 @@ pub const LSTAT_THREADS: &[usize] = &[2, 8, 20];
 pub const TRACKED_SAMPLE: usize = 400;
 
 /// Per-operation costs, microseconds per call.
-#[derive(Debug, Clone, Serialize)]
-pub struct Ops {
-    /// create + write 4 KiB + close.
-    pub create: OpStats,
-    /// open + read 4 KiB + close.
-    pub read: OpStats,
-    pub lstat: OpStats,
-    /// Listing cost per directory entry.
-    pub readdir_entry: OpStats,
-    /// Opening and listing an empty directory: the per-directory cost of a walk.
-    pub opendir: OpStats,
-    pub unlink: OpStats,
-    pub mkdir: OpStats,
-    pub rename: OpStats,
-    /// Writing one 1 MiB file (create, 16 writes of 64 KiB, close): the bandwidth figure.
-    pub write_mib: OpStats,
-    /// Mapping a 1 MiB file and touching every page, as git reads a large file to hash it.
-    pub read_mib: OpStats,
-}
+pub type Ops = PerOp<OpStats>;
 
 /// One mount's probe.
 #[derive(Debug, Clone, Serialize)]
@@ -225,21 +209,7 @@ pub fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Durati
 
 fn fill(report: &mut ProbeReport, o: &measure::Outcome, target: &Target) {
     let s = &o.samples;
-    let stat = OpStats::from_samples;
-    report.ops = (|| {
-        Some(Ops {
-            create: stat(&s.create)?,
-            read: stat(&s.read)?,
-            lstat: stat(&s.lstat)?,
-            readdir_entry: stat(&s.readdir_entry)?,
-            opendir: stat(&s.opendir)?,
-            unlink: stat(&s.unlink)?,
-            mkdir: stat(&s.mkdir)?,
-            rename: stat(&s.rename)?,
-            write_mib: stat(&s.write_mib)?,
-            read_mib: stat(&s.read_mib)?,
-        })
-    })();
+    report.ops = s.ops.try_map(|samples| OpStats::from_samples(samples));
     if report.parallel_lstat.is_empty() {
         let threads: Vec<usize> = s.parallel.iter().map(|(t, _)| *t).collect();
         let serial = report

@@ -172,11 +172,11 @@ pub struct ScanReport {
     pub node_modules: Vec<DependencyTree>,
     /// Other dependency and build trees (not node_modules).
     pub dependency_trees: Vec<DependencyTree>,
-    /// False when the time budget ran out and the counts are extrapolated estimates.
+    /// False when the time budget ran out and the counts are extrapolated estimates. In JSON
+    /// also as its opposite, `estimated`, which the schema has always had.
+    #[serde(flatten, serialize_with = "complete_and_estimated")]
     pub complete: bool,
     pub elapsed_ms: u64,
-    /// True when `files`, `dirs`, `symlinks`, `bytes` are estimates (the opposite of `complete`).
-    pub estimated: bool,
     /// What was actually counted before the budget ran out (equal to the totals when complete).
     pub counted: Counts,
     /// FIFOs, sockets, device nodes.
@@ -204,6 +204,15 @@ pub struct ScanReport {
     pub git: Option<GitReport>,
     /// Set when the root itself could not be listed.
     pub error: Option<String>,
+}
+
+/// `complete` and `estimated` (its opposite) as two JSON fields from one value.
+fn complete_and_estimated<S: serde::Serializer>(complete: &bool, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut fields = s.serialize_map(Some(2))?;
+    fields.serialize_entry("complete", complete)?;
+    fields.serialize_entry("estimated", &!complete)?;
+    fields.end()
 }
 
 /// The scan, and the index it read (None outside a repository or for an unreadable index),
@@ -267,7 +276,6 @@ fn walk_and_keep_index(
     if let Err(e) = std::fs::read_dir(&root) {
         report.error = Some(format!("cannot list {}: {e}", root.display()));
     }
-    report.estimated = !subtree.complete;
     report.complete = subtree.complete;
     report.counted = subtree.counted;
     let totals = subtree.estimate;

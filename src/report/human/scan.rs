@@ -13,7 +13,7 @@ fn approx(estimated: bool) -> &'static str {
 }
 
 pub fn rows(screen: &mut Screen, scan: &ScanReport) {
-    let a = approx(scan.estimated);
+    let a = approx(!scan.complete);
     let git = scan.git.as_ref();
     let git_files = git
         .filter(|g| g.git_dir_inside_root)
@@ -178,7 +178,7 @@ fn estimated_row(scan: &ScanReport) -> String {
 }
 
 fn problems(screen: &mut Screen, scan: &ScanReport) {
-    if scan.estimated {
+    if !scan.complete {
         screen.row("estimated", &estimated_row(scan), Tone::Warn);
     }
     if let Some(e) = &scan.error {
