@@ -1,0 +1,436 @@
+//! The layering rule of docs/design.md, checked from the repository itself: every top-level module
+//! of src/ sits in one layer, imports only point to its own layer or lower ones, there is no
+//! import cycle between top-level modules, clap is seen only by the command layer, and no
+//! function outside tests is longer than 100 lines. Code after a file's first `#[cfg(test)]` is
+//! test code (the project keeps unit tests at the end of a file) and is not held to the rule.
+//!
+//! `cargo test --release --test layering` runs it; each rule's checker is tested on a small
+//! made-up source first, so a rule that could never fire would fail here.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The layers, lowest first; a module may import its own layer and those before it.
+const LAYERS: &[(&str, &[&str])] = &[
+    (
+        "host facts and plumbing",
+        &[
+            "error",
+            "units",
+            "interrupt",
+            "pathtext",
+            "input",
+            "host",
+            "mounts",
+            "location",
+            "terminal",
+        ],
+    ),
+    (
+        "measure",
+        &[
+            "scan",
+            "gitindex",
+            "gitsettings",
+            "usage",
+            "probe",
+            "discover",
+        ],
+    ),
+    ("model", &["model"]),
+    ("decide", &["observations", "advice", "policy"]),
+    ("assemble", &["check", "advisory", "migrate", "survey"]),
+    ("show", &["report"]),
+    ("commands", &["cli", "commands"]),
+    ("entry", &["lib", "main"]),
+];
+
+/// Imports that the layers allow but the design forbids: the policy calls the advice, never
+/// the other way round.
+const FORBIDDEN: &[(&str, &str)] = &[("advice", "policy")];
+
+/// Only these modules may name clap or the clap definitions in `cli`.
+const CLAP_LAYER: &[&str] = &["cli", "commands", "lib", "main"];
+
+const MAX_FUNCTION_LINES: usize = 100;
+
+fn src_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file below `dir`, relative to it, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(next) = pending.pop() {
+        let entries = std::fs::read_dir(&next).unwrap_or_else(|e| panic!("{next:?}: {e}"));
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                found.push(path.strip_prefix(dir).unwrap().to_path_buf());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The top-level module a file belongs to: `scan/walk.rs` and `scan/mod.rs` are `scan`.
+fn module_of(relative: &Path) -> String {
+    let first = relative.components().next().unwrap();
+    let name = first.as_os_str().to_string_lossy();
+    name.strip_suffix(".rs").unwrap_or(&name).to_string()
+}
+
+/// The part of a file the rule applies to: everything before its first `#[cfg(test)]`.
+fn non_test_code(text: &str) -> &str {
+    text.split("#[cfg(test)]").next().unwrap_or("")
+}
+
+/// The top-level names `code` reaches through `crate::`: `crate::a::b`, `crate::{a, b::c}`.
+fn crate_references(code: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for (at, _) in code.match_indices("crate::") {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &code[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let inner = &group[..group.find('}').unwrap_or(group.len())];
+            names.extend(inner.split(',').filter_map(leading_name));
+        } else {
+            names.extend(leading_name(rest));
+        }
+    }
+    names
+}
+
+fn leading_name(path: &str) -> Option<String> {
+    let name: String = path
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    (!name.is_empty() && name != "self").then_some(name)
+}
+
+/// Module -> the other top-level modules it imports (names that are not modules, such as a
+/// function at the crate root, are left out).
+fn import_graph(files: &[(String, String)]) -> BTreeMap<String, BTreeSet<String>> {
+    let modules: BTreeSet<&str> = files.iter().map(|(m, _)| m.as_str()).collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (module, text) in files {
+        let imports = graph.entry(module.clone()).or_default();
+        for name in crate_references(non_test_code(text)) {
+            if name != *module && modules.contains(name.as_str()) {
+                imports.insert(name);
+            }
+        }
+    }
+    graph
+}
+
+/// Each cycle's modules (strongly connected components of more than one module, or a module
+/// importing itself), by repeated reachability: the graph is a few dozen modules.
+fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
+    let reachable = |from: &str| {
+        let mut seen = BTreeSet::new();
+        let mut pending: Vec<&str> = graph
+            .get(from)
+            .into_iter()
+            .flatten()
+            .map(|s| s.as_str())
+            .collect();
+        while let Some(next) = pending.pop() {
+            if seen.insert(next.to_string()) {
+                pending.extend(graph.get(next).into_iter().flatten().map(|s| s.as_str()));
+            }
+        }
+        seen
+    };
+    let reach: BTreeMap<&str, BTreeSet<String>> =
+        graph.keys().map(|m| (m.as_str(), reachable(m))).collect();
+    let mut found: Vec<BTreeSet<String>> = Vec::new();
+    for (module, from_here) in &reach {
+        if !from_here.contains(*module) {
+            continue;
+        }
+        let component: BTreeSet<String> = from_here
+            .iter()
+            .filter(|other| {
+                reach
+                    .get(other.as_str())
+                    .is_some_and(|r| r.contains(*module))
+            })
+            .cloned()
+            .collect();
+        if !found.contains(&component) {
+            found.push(component);
+        }
+    }
+    found
+}
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS
+        .iter()
+        .position(|(_, modules)| modules.contains(&module))
+}
+
+/// Every import that points up a layer, or is forbidden, or comes from a module no layer holds.
+fn layer_violations(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    let mut found = Vec::new();
+    for (module, imports) in graph {
+        let Some(own) = layer_of(module) else {
+            found.push(format!(
+                "src/{module}: in no layer (add it to LAYERS and docs/design.md)"
+            ));
+            continue;
+        };
+        for import in imports {
+            let forbidden = FORBIDDEN.contains(&(module.as_str(), import.as_str()));
+            match layer_of(import) {
+                Some(theirs) if theirs <= own && !forbidden => {}
+                Some(theirs) => found.push(format!(
+                    "{module} ({}) imports {import} ({})",
+                    LAYERS[own].0, LAYERS[theirs].0
+                )),
+                None => found.push(format!("{module} imports {import}, which is in no layer")),
+            }
+        }
+    }
+    found
+}
+
+fn uses_clap(code: &str) -> bool {
+    crate_references(code).contains("cli")
+        || code.lines().any(|line| {
+            let line = line.trim_start();
+            !line.starts_with("//") && (line.contains("clap::") || line.starts_with("use clap"))
+        })
+}
+
+/// The byte offset just past the `}` that closes the `{` at `open`, skipping comments, string
+/// and character literals (lifetimes are told apart from character literals by their shape).
+fn closing_brace(code: &str, open: usize) -> Option<usize> {
+    let bytes = code.as_bytes();
+    let (mut i, mut depth) = (open, 0usize);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i += code[i..].find('\n').unwrap_or(code.len() - i);
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += code[i..].find("*/").map_or(code.len() - i, |end| end + 1);
+            }
+            b'r' if matches!(bytes.get(i + 1), Some(b'"' | b'#'))
+                && !bytes[..i]
+                    .last()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_') =>
+            {
+                let hashes = bytes[i + 1..].iter().take_while(|&&c| c == b'#').count();
+                if bytes.get(i + 1 + hashes) == Some(&b'"') {
+                    let end = format!("\"{}", "#".repeat(hashes));
+                    let body = i + 2 + hashes;
+                    i = body
+                        + code[body..]
+                            .find(&end)
+                            .map_or(code.len() - body, |e| e + end.len() - 1);
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'\'' if bytes.get(i + 1) == Some(&b'\\') => {
+                i += 2 + code[i + 2..].find('\'').unwrap_or(0);
+            }
+            b'\'' if bytes.get(i + 2) == Some(&b'\'') => i += 2,
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// (name, first line, lines) of every function in `code` longer than `limit` lines.
+fn long_functions(code: &str, limit: usize) -> Vec<(String, usize, usize)> {
+    let mut found = Vec::new();
+    let mut offset = 0;
+    for line in code.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let Some(name) = function_name(line) else {
+            continue;
+        };
+        let open = match code[start..].find(['{', ';']) {
+            Some(at) if code.as_bytes()[start + at] == b'{' => start + at,
+            _ => continue,
+        };
+        let Some(end) = closing_brace(code, open) else {
+            continue;
+        };
+        let first = code[..start].matches('\n').count() + 1;
+        let lines = code[start..end].matches('\n').count() + 1;
+        if lines > limit {
+            found.push((name, first, lines));
+        }
+    }
+    found
+}
+
+/// The name of the function a line starts, if it starts one: `pub(crate) async fn name`.
+fn function_name(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace().peekable();
+    while let Some(word) = words.next() {
+        match word {
+            "fn" => {
+                return words.next().map(|w| {
+                    w.chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect()
+                });
+            }
+            "pub" | "const" | "async" | "unsafe" | "extern" | "\"C\"" | "default" => {}
+            w if w.starts_with("pub(") => {}
+            _ => return None,
+        }
+    }
+    None
+}
+
+fn project() -> Vec<(String, PathBuf, String)> {
+    let src = src_dir();
+    rust_files(&src)
+        .into_iter()
+        .map(|relative| {
+            let text = std::fs::read_to_string(src.join(&relative)).unwrap();
+            (module_of(&relative), relative, text)
+        })
+        .collect()
+}
+
+#[test]
+fn imports_point_down_the_layers_without_cycles() {
+    let files: Vec<(String, String)> = project().into_iter().map(|(m, _, t)| (m, t)).collect();
+    let graph = import_graph(&files);
+    assert!(graph.len() > 20, "too few modules found: {graph:?}");
+    assert!(
+        graph["check"].contains("scan"),
+        "check's imports not seen: {graph:?}"
+    );
+    let cycles = cycles(&graph);
+    assert!(
+        cycles.is_empty(),
+        "import cycles between top-level modules: {cycles:?}"
+    );
+    let violations = layer_violations(&graph);
+    assert!(
+        violations.is_empty(),
+        "imports against the layers:\n{}",
+        violations.join("\n")
+    );
+}
+
+#[test]
+fn only_the_command_layer_sees_clap() {
+    let below: Vec<String> = project()
+        .into_iter()
+        .filter(|(module, _, text)| {
+            !CLAP_LAYER.contains(&module.as_str()) && uses_clap(non_test_code(text))
+        })
+        .map(|(_, relative, _)| format!("src/{}", relative.display()))
+        .collect();
+    assert!(below.is_empty(), "clap below the command layer: {below:?}");
+}
+
+#[test]
+fn no_function_outside_tests_is_over_100_lines() {
+    let limit = std::env::var("MAX_FN_LINES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(MAX_FUNCTION_LINES);
+    let every = project()
+        .iter()
+        .map(|(_, _, text)| long_functions(non_test_code(text), 0).len())
+        .sum::<usize>();
+    assert!(every > 300, "only {every} functions found in src/");
+    let long: Vec<String> = project()
+        .into_iter()
+        .flat_map(|(_, relative, text)| {
+            long_functions(non_test_code(&text), limit).into_iter().map(
+                move |(name, line, lines)| {
+                    format!("src/{}:{line}: {name} is {lines} lines", relative.display())
+                },
+            )
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "functions over {limit} lines:\n{}",
+        long.join("\n")
+    );
+}
+
+/// Each checker on made-up sources: it finds what it is there to find.
+#[test]
+fn the_checkers_catch_what_they_look_for() {
+    let files = vec![
+        (
+            "model".to_string(),
+            "use crate::{probe, units::duration_ms};".to_string(),
+        ),
+        (
+            "probe".to_string(),
+            "fn f() { crate::model::predict(); }".to_string(),
+        ),
+        (
+            "units".to_string(),
+            "#[cfg(test)]\nuse crate::report;".to_string(),
+        ),
+        ("report".to_string(), String::new()),
+    ];
+    let graph = import_graph(&files);
+    assert_eq!(
+        graph["model"],
+        BTreeSet::from(["probe".to_string(), "units".to_string()])
+    );
+    assert!(graph["units"].is_empty(), "test code counted: {graph:?}");
+    let found = cycles(&graph);
+    assert_eq!(
+        found,
+        vec![BTreeSet::from(["model".to_string(), "probe".to_string()])]
+    );
+    let violations = layer_violations(&graph);
+    assert_eq!(
+        violations,
+        vec!["probe (measure) imports model (model)".to_string()]
+    );
+    let advice = BTreeMap::from([("advice".to_string(), BTreeSet::from(["policy".to_string()]))]);
+    assert_eq!(layer_violations(&advice).len(), 1);
+
+    assert!(uses_clap("use clap::Parser;"));
+    assert!(uses_clap("fn f(a: &crate::cli::CheckArgs) {}"));
+    assert!(!uses_clap("// clap:: only in a comment\nfn f() {}"));
+
+    let body = "    let s = \"}\"; let c = '{'; let r = r#\"{\"#; // }\n".repeat(99);
+    let long = format!("pub(crate) fn long<'a>(x: &'a str) {{\n{body}}}\nfn short() {{}}\n");
+    assert_eq!(
+        long_functions(&long, 100),
+        vec![("long".to_string(), 1, 101)]
+    );
+    assert!(long_functions(&long, 101).is_empty());
+    assert!(long_functions("trait T {\n    fn declared(&self);\n}\n", 0).is_empty());
+}
