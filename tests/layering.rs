@@ -20,6 +20,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "interrupt",
             "pathtext",
             "input",
+            "dirfd",
             "host",
             "mounts",
             "location",
