@@ -26,21 +26,20 @@ pub const SPAN: usize = 4000;
 /// Any one name is at most 255 bytes, so anchor path plus name stays well under [`SPAN`].
 pub const ANCHOR_SPAN: usize = 2048;
 
-/// What `lstat` says about an entry, in the terms the scan and the migration use.
+/// What `lstat` says about an entry. Its accessors are named as `std`'s `MetadataExt`, so code
+/// reads the same whichever way the entry was reached.
 #[derive(Debug, Clone, Copy)]
 pub struct Meta {
-    pub kind: FileType,
-    /// `st_mode`, type bits included (as `std`'s `MetadataExt::mode`).
-    pub mode: u32,
-    pub len: u64,
-    /// 512-byte blocks allocated.
-    pub blocks: u64,
-    pub nlink: u64,
-    pub dev: u64,
-    pub ino: u64,
-    pub atime: (i64, i64),
-    pub mtime: (i64, i64),
-    pub ctime: (i64, i64),
+    kind: FileType,
+    mode: u32,
+    len: u64,
+    blocks: u64,
+    nlink: u64,
+    dev: u64,
+    ino: u64,
+    atime: (i64, i64),
+    mtime: (i64, i64),
+    ctime: (i64, i64),
 }
 
 impl Meta {
@@ -62,6 +61,10 @@ impl Meta {
         }
     }
 
+    pub fn file_type(&self) -> FileType {
+        self.kind
+    }
+
     pub fn is_dir(&self) -> bool {
         self.kind == FileType::Directory
     }
@@ -74,9 +77,56 @@ impl Meta {
         self.kind == FileType::Symlink
     }
 
-    /// Permission bits (with setuid, setgid and sticky), as `chmod` takes them.
-    pub fn permissions(&self) -> u32 {
-        self.mode & 0o7777
+    /// `st_mode`, type bits included.
+    pub fn mode(&self) -> u32 {
+        self.mode
+    }
+
+    // A file's size, named as `std`'s; "empty" means nothing for a directory entry's stat.
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// 512-byte blocks allocated.
+    pub fn blocks(&self) -> u64 {
+        self.blocks
+    }
+
+    pub fn nlink(&self) -> u64 {
+        self.nlink
+    }
+
+    pub fn dev(&self) -> u64 {
+        self.dev
+    }
+
+    pub fn ino(&self) -> u64 {
+        self.ino
+    }
+
+    pub fn atime(&self) -> i64 {
+        self.atime.0
+    }
+
+    pub fn atime_nsec(&self) -> i64 {
+        self.atime.1
+    }
+
+    pub fn mtime(&self) -> i64 {
+        self.mtime.0
+    }
+
+    pub fn mtime_nsec(&self) -> i64 {
+        self.mtime.1
+    }
+
+    pub fn ctime(&self) -> i64 {
+        self.ctime.0
+    }
+
+    pub fn ctime_nsec(&self) -> i64 {
+        self.ctime.1
     }
 }
 
@@ -318,6 +368,59 @@ impl At {
     }
 }
 
+/// `lstat`, however long the path.
+pub fn lstat(path: &Path) -> io::Result<Meta> {
+    At::path(path)?.lstat()
+}
+
+/// Opens a file to read, however long the path; a symlink is refused, never followed.
+pub fn open_read(path: &Path) -> io::Result<File> {
+    At::path(path)?.open_read()
+}
+
+/// Creates or truncates a file to write (`mode` if new), however long the path.
+pub fn create(path: &Path, mode: u32) -> io::Result<File> {
+    At::path(path)?.create(mode)
+}
+
+pub fn mkdir(path: &Path, mode: u32) -> io::Result<()> {
+    At::path(path)?.mkdir(mode)
+}
+
+pub fn read_link(path: &Path) -> io::Result<PathBuf> {
+    At::path(path)?.read_link()
+}
+
+/// Makes `path` a symlink to `target`.
+pub fn symlink(target: &Path, path: &Path) -> io::Result<()> {
+    At::path(path)?.symlink(target)
+}
+
+/// Removes a file or symlink.
+pub fn unlink(path: &Path) -> io::Result<()> {
+    At::path(path)?.unlink()
+}
+
+/// Removes an empty directory.
+pub fn rmdir(path: &Path) -> io::Result<()> {
+    At::path(path)?.rmdir()
+}
+
+/// Sets permission bits (following a symlink, as `chmod` does).
+pub fn chmod(path: &Path, mode: u32) -> io::Result<()> {
+    At::path(path)?.chmod(mode)
+}
+
+/// Sets access and modification times of the entry itself, never a symlink's target.
+pub fn set_times(path: &Path, atime: (i64, i64), mtime: (i64, i64)) -> io::Result<()> {
+    At::path(path)?.set_times(atime, mtime)
+}
+
+/// Removes `path` and everything below it however deep; a missing `path` is fine.
+pub fn remove_all(path: &Path) -> io::Result<()> {
+    At::path(path)?.remove_all()
+}
+
 /// Removes everything in the directory at `place`. Each listing is read whole and closed before
 /// descending, so open descriptors stay bounded by the anchors.
 fn empty_dir(place: &Place) -> io::Result<()> {
@@ -331,7 +434,7 @@ fn empty_dir(place: &Place) -> io::Result<()> {
             continue;
         }
         let kind = match entry.file_type() {
-            FileType::Unknown => lstat_in(dir.fd()?, &name)?.kind,
+            FileType::Unknown => lstat_in(dir.fd()?, &name)?.file_type(),
             kind => kind,
         };
         if kind == FileType::Directory {
@@ -400,7 +503,7 @@ mod tests {
         std::io::Write::write_all(&mut file.create(0o640).unwrap(), b"deep").unwrap();
         let meta = file.lstat().unwrap();
         assert!(meta.is_file());
-        assert_eq!((meta.len, meta.permissions()), (4, 0o640));
+        assert_eq!((meta.len(), meta.mode() & 0o7777), (4, 0o640));
         let mut text = String::new();
         std::io::Read::read_to_string(&mut file.open_read().unwrap(), &mut text).unwrap();
         assert_eq!(text, "deep");
@@ -409,7 +512,8 @@ mod tests {
         assert_eq!(link.read_link().unwrap(), Path::new("f"));
         assert!(link.open_read().is_err(), "a symlink is never followed");
         link.set_times((1, 2), (3, 4)).unwrap();
-        assert_eq!(link.lstat().unwrap().mtime, (3, 4));
+        let meta = link.lstat().unwrap();
+        assert_eq!((meta.mtime(), meta.mtime_nsec()), (3, 4));
         At::new(tmp.path(), &rel.join("d"))
             .unwrap()
             .mkdir(0o500)

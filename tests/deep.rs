@@ -127,3 +127,73 @@ fn check_counts_every_level_of_a_tree_past_path_max() {
         (expected_contents(), "f".to_string())
     );
 }
+
+fn migrate(source: &Path, dest: &Path, extra: &[&str]) -> serde_json::Value {
+    let home = source.parent().unwrap().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let out = with_fd_limit(64)
+        .arg("migrate")
+        .arg(source)
+        .arg("--to")
+        .arg(dest)
+        .args(["--yes", "--format", "json"])
+        .args(extra)
+        .env("HOME", &home)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)))
+}
+
+#[test]
+fn migrate_copies_and_verifies_every_level_of_a_tree_past_path_max() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("src");
+    build_deep_tree(&source);
+    let dest = tmp.path().join("out/deep");
+    let report = migrate(&source, &dest, &[]);
+    assert_eq!(report["files"], LEVELS as u64, "{report}");
+    assert_eq!(report["dirs"], LEVELS as u64, "{report}");
+    assert_eq!(report["symlinks"], 1, "{report}");
+    assert_eq!(report["copied_files"], LEVELS as u64, "{report}");
+    assert_eq!(report["not_copied"], serde_json::json!([]), "{report}");
+    let expected = (expected_contents(), "f".to_string());
+    assert_eq!(read_deep_tree(&dest), expected, "the copy");
+    assert_eq!(read_deep_tree(&source), expected, "the source is untouched");
+    // Every file is in the manifest with its CRC32: the bottom one too.
+    let manifest = std::fs::read_to_string(tmp.path().join("out/deep.wsl-place-manifest")).unwrap();
+    let bottom = format!("{}/f", level_name(LEVELS));
+    let line = manifest
+        .lines()
+        .find(|l| l.ends_with(&bottom))
+        .unwrap_or_else(|| panic!("no manifest line for the bottom file"));
+    let crc = format!(
+        "{:08x}",
+        crc32fast::hash(format!("level {LEVELS}\n").as_bytes())
+    );
+    assert!(line.contains(&crc), "{line} lacks {crc}");
+    assert!(
+        !tmp.path().join("out/.deep.wsl-place-staging").exists(),
+        "staging left behind"
+    );
+}
+
+#[test]
+fn remove_source_removes_a_tree_past_path_max_after_moving_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("src");
+    build_deep_tree(&source);
+    let dest = tmp.path().join("out/deep");
+    let report = migrate(&source, &dest, &["--remove-source"]);
+    let removal = &report["removal"];
+    assert_eq!(removal["removed_files"], LEVELS as u64, "{report}");
+    assert_eq!(removal["removed_symlinks"], 1, "{report}");
+    // Every level and the source folder itself.
+    assert_eq!(removal["removed_dirs"], LEVELS as u64 + 1, "{report}");
+    assert_eq!(removal["kept_count"], 0, "{report}");
+    assert!(!source.exists(), "the source is still there");
+    assert_eq!(
+        read_deep_tree(&dest),
+        (expected_contents(), "f".to_string())
+    );
+}

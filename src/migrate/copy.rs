@@ -5,15 +5,14 @@ use super::journal::escape_path;
 use super::journal::{FileRecord, Journal, Recovered};
 use super::plan::{Entry, Kind, Plan, Problem};
 use super::verify;
+use crate::dirfd::{self, Meta};
 use crate::error::{ExitCode, Failure, Result};
 use crate::interrupt;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
-use std::ffi::CString;
-use std::fs::{File, FileTimes, OpenOptions};
+use std::fs::{File, FileTimes};
 use std::io::{ErrorKind, Read, Write};
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
@@ -45,36 +44,7 @@ fn system_time((secs, nanos): (i64, i64)) -> SystemTime {
     }
 }
 
-/// Sets atime and mtime on a path without following a final symlink.
-pub fn set_times_nofollow(
-    path: &Path,
-    atime: (i64, i64),
-    mtime: (i64, i64),
-) -> std::io::Result<()> {
-    let c = CString::new(path.as_os_str().as_bytes())
-        .map_err(|_| std::io::Error::from(ErrorKind::InvalidInput))?;
-    let spec = |(s, ns): (i64, i64)| libc::timespec {
-        tv_sec: s as libc::time_t,
-        tv_nsec: ns as _,
-    };
-    let times = [spec(atime), spec(mtime)];
-    // SAFETY: `c` is NUL-terminated and `times` holds the two timespecs utimensat reads.
-    let rc = unsafe {
-        libc::utimensat(
-            libc::AT_FDCWD,
-            c.as_ptr(),
-            times.as_ptr(),
-            libc::AT_SYMLINK_NOFOLLOW,
-        )
-    };
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
-}
-
-fn same_state(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+fn same_state(a: &Meta, b: &Meta) -> bool {
     a.len() == b.len()
         && a.mtime() == b.mtime()
         && a.mtime_nsec() == b.mtime_nsec()
@@ -110,31 +80,26 @@ fn copy_file(
         }))
     };
     for _ in 0..ATTEMPTS {
-        let before = match std::fs::symlink_metadata(&src) {
+        let before = match dirfd::lstat(&src) {
             Ok(m) => m,
             Err(e) => return problem(e.to_string()),
         };
-        if !before.file_type().is_file() {
+        if !before.is_file() {
             return problem("stopped being a regular file during the migration".into());
         }
-        let mut input = match File::open(&src) {
+        let mut input = match dirfd::open_read(&src) {
             Ok(f) => f,
             Err(e) => return problem(e.to_string()),
         };
         if overwrite {
-            match std::fs::remove_file(&dst) {
+            match dirfd::unlink(&dst) {
                 Ok(()) => {}
                 Err(e) if e.kind() == ErrorKind::NotFound => {}
                 Err(e) => return Err(dest_failure("replace", &dst, &e)),
             }
         }
-        let mut output = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(&dst)
-            .map_err(|e| dest_failure("create", &dst, &e))?;
+        let mut output =
+            dirfd::create(&dst, 0o600).map_err(|e| dest_failure("create", &dst, &e))?;
         let mut hasher = crc32fast::Hasher::new();
         let mut written = 0u64;
         if before.len() <= SMALL {
@@ -163,7 +128,7 @@ fn copy_file(
                 written += n as u64;
             }
         }
-        let after = match std::fs::symlink_metadata(&src) {
+        let after = match dirfd::lstat(&src) {
             Ok(m) => m,
             Err(e) => return problem(e.to_string()),
         };
@@ -218,7 +183,7 @@ fn read_known(input: &mut File, size: u64, data: &mut Vec<u8>) -> std::io::Resul
     Ok(())
 }
 
-fn entry_mode(meta: &std::fs::Metadata) -> u32 {
+fn entry_mode(meta: &Meta) -> u32 {
     meta.mode() & 0o7777
 }
 
@@ -233,7 +198,7 @@ fn still_valid(
     if record.size != entry.size || record.mtime != entry.mtime {
         return false;
     }
-    let Ok(staged) = std::fs::symlink_metadata(tree.join(&entry.rel)) else {
+    let Ok(staged) = dirfd::lstat(&tree.join(&entry.rel)) else {
         return false;
     };
     if !staged.is_file()
@@ -289,11 +254,14 @@ pub fn run(
 fn create_dirs(plan: &Plan, tree: &Path) -> Result<()> {
     for entry in plan.entries.iter().filter(|e| e.kind == Kind::Dir) {
         let dst = tree.join(&entry.rel);
-        match std::fs::create_dir(&dst) {
+        match dirfd::mkdir(&dst, 0o777) {
             Ok(()) => {}
-            Err(e) if e.kind() == ErrorKind::AlreadyExists && dst.is_dir() => {
+            Err(e)
+                if e.kind() == ErrorKind::AlreadyExists
+                    && dirfd::lstat(&dst).is_ok_and(|m| m.is_dir()) =>
+            {
                 // A read-only directory from an earlier run must be writable again.
-                let _ = std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(0o700));
+                let _ = dirfd::chmod(&dst, 0o700);
             }
             Err(e) => return Err(dest_failure("create the directory", &dst, &e)),
         }
@@ -306,7 +274,7 @@ fn copy_symlinks(plan: &Plan, tree: &Path, outcome: &mut Outcome) -> Result<()> 
     for entry in plan.entries.iter().filter(|e| e.kind == Kind::Symlink) {
         let src = plan.source.join(&entry.rel);
         let dst = tree.join(&entry.rel);
-        let target = match std::fs::read_link(&src) {
+        let target = match dirfd::read_link(&src) {
             Ok(t) => t,
             Err(e) => {
                 outcome.problems.push(Problem {
@@ -316,16 +284,15 @@ fn copy_symlinks(plan: &Plan, tree: &Path, outcome: &mut Outcome) -> Result<()> 
                 continue;
             }
         };
-        if std::fs::symlink_metadata(&dst).is_ok() {
-            if std::fs::read_link(&dst).ok().as_ref() == Some(&target) {
-                let _ = set_times_nofollow(&dst, entry.atime, entry.mtime);
+        if dirfd::lstat(&dst).is_ok() {
+            if dirfd::read_link(&dst).ok().as_ref() == Some(&target) {
+                let _ = dirfd::set_times(&dst, entry.atime, entry.mtime);
                 continue;
             }
-            std::fs::remove_file(&dst).map_err(|e| dest_failure("replace", &dst, &e))?;
+            dirfd::unlink(&dst).map_err(|e| dest_failure("replace", &dst, &e))?;
         }
-        std::os::unix::fs::symlink(&target, &dst)
-            .map_err(|e| dest_failure("create the symlink", &dst, &e))?;
-        set_times_nofollow(&dst, entry.atime, entry.mtime)
+        dirfd::symlink(&target, &dst).map_err(|e| dest_failure("create the symlink", &dst, &e))?;
+        dirfd::set_times(&dst, entry.atime, entry.mtime)
             .map_err(|e| dest_failure("set the times of", &dst, &e))?;
     }
     Ok(())
@@ -420,17 +387,13 @@ fn copy_files(
 fn set_dir_metadata(plan: &Plan, tree: &Path) -> Result<()> {
     for entry in plan.entries.iter().rev().filter(|e| e.kind == Kind::Dir) {
         let dst = tree.join(&entry.rel);
-        std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(entry.mode))
-            .map_err(|e| dest_failure("set the mode of", &dst, &e))?;
-        set_times_nofollow(&dst, entry.atime, entry.mtime)
+        dirfd::chmod(&dst, entry.mode).map_err(|e| dest_failure("set the mode of", &dst, &e))?;
+        dirfd::set_times(&dst, entry.atime, entry.mtime)
             .map_err(|e| dest_failure("set the times of", &dst, &e))?;
     }
-    if let Ok(root_meta) = std::fs::metadata(&plan.source) {
-        let _ = std::fs::set_permissions(
-            tree,
-            std::fs::Permissions::from_mode(entry_mode(&root_meta)),
-        );
-        let _ = set_times_nofollow(
+    if let Ok(root_meta) = dirfd::lstat(&plan.source) {
+        let _ = dirfd::chmod(tree, entry_mode(&root_meta));
+        let _ = dirfd::set_times(
             tree,
             (root_meta.atime(), root_meta.atime_nsec()),
             (root_meta.mtime(), root_meta.mtime_nsec()),

@@ -52,7 +52,7 @@ pub fn seal(
             }
             Kind::Symlink => {
                 let dst = tree.join(&entry.rel);
-                let target = std::fs::read_link(&dst)
+                let target = crate::dirfd::read_link(&dst)
                     .map_err(|e| Failure::io("read the staged symlink", &dst, &e))?;
                 entries.push(ManifestEntry::Symlink {
                     rel: entry.rel.clone(),
@@ -144,10 +144,9 @@ pub fn remove_source(source: &Path, manifest: &Path) -> Result<Removal> {
         match entry {
             ManifestEntry::File(r) => {
                 let path = source.join(&r.rel);
-                let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                let Ok(meta) = crate::dirfd::lstat(&path) else {
                     continue;
                 };
-                use std::os::unix::fs::MetadataExt;
                 if !meta.is_file()
                     || meta.len() != r.size
                     || (meta.mtime(), meta.mtime_nsec()) != r.mtime
@@ -162,17 +161,17 @@ pub fn remove_source(source: &Path, manifest: &Path) -> Result<Removal> {
                         continue;
                     }
                 }
-                match std::fs::remove_file(&path) {
+                match crate::dirfd::unlink(&path) {
                     Ok(()) => removal.removed_files += 1,
                     Err(e) => removal.keep(&r.rel, &e.to_string()),
                 }
             }
             ManifestEntry::Symlink { rel, target } => {
                 let path = source.join(rel);
-                if std::fs::read_link(&path).ok().as_ref() != Some(target) {
+                if crate::dirfd::read_link(&path).ok().as_ref() != Some(target) {
                     continue;
                 }
-                match std::fs::remove_file(&path) {
+                match crate::dirfd::unlink(&path) {
                     Ok(()) => removal.removed_symlinks += 1,
                     Err(e) => removal.keep(rel, &e.to_string()),
                 }
@@ -184,7 +183,7 @@ pub fn remove_source(source: &Path, manifest: &Path) -> Result<Removal> {
     dirs.push(PathBuf::new());
     for rel in dirs {
         let path = source.join(&rel);
-        match std::fs::remove_dir(&path) {
+        match crate::dirfd::rmdir(&path) {
             Ok(()) => removal.removed_dirs += 1,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(_) => {

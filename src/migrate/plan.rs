@@ -124,6 +124,9 @@ pub struct Plan {
     pub git_settings: Vec<super::fixups::ConfigIssue>,
     /// Every question migrate asks about this plan, in order, with what Enter and --yes answer.
     pub questions: Vec<super::questions::Question>,
+    /// Entries whose path at the destination is PATH_MAX (4096 bytes) or longer: copied and
+    /// verified through open directories, but git and most tools cannot open them by path.
+    pub past_path_max: u64,
     #[serde(skip)]
     pub entries: Vec<Entry>,
     /// How long the walk took, for the estimate.
@@ -238,8 +241,18 @@ fn statvfs_nearest(path: &Path) -> Option<rustix::fs::StatVfs> {
     rustix::fs::statvfs(probe).ok()
 }
 
+/// Linux's limit on a path handed to one system call, its terminating NUL included.
+const PATH_MAX: usize = 4096;
+
 pub fn blocks(size: u64) -> u64 {
     size.div_ceil(4096) * 4096
+}
+
+fn times(meta: &Meta) -> ((i64, i64), (i64, i64)) {
+    (
+        (meta.mtime(), meta.mtime_nsec()),
+        (meta.atime(), meta.atime_nsec()),
+    )
 }
 
 fn outermost_node_modules(rel: &Path) -> Option<PathBuf> {
@@ -349,6 +362,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         windows_invalid: walked.windows_invalid,
         git_settings: Vec::new(),
         questions: Vec::new(),
+        past_path_max: 0,
         entries: walked.entries,
         walk_ms: started.elapsed().as_millis() as u64,
     };
@@ -385,6 +399,11 @@ impl Plan {
         self.bytes = self.entries.iter().map(|e| e.size).sum();
         let rels: Vec<&Path> = self.entries.iter().map(|e| e.rel.as_path()).collect();
         self.case_collisions = case_collisions(&rels);
+        let base = self.destination.as_os_str().len() + 1;
+        self.past_path_max = rels
+            .iter()
+            .filter(|rel| base + rel.as_os_str().len() >= PATH_MAX)
+            .count() as u64;
         predict(self);
     }
 }
@@ -439,20 +458,21 @@ impl Walked {
                 match kind {
                     Kind::File => {
                         last.files += 1;
-                        last.bytes += meta.len;
+                        last.bytes += meta.len();
                     }
                     Kind::Symlink => last.symlinks += 1,
                     Kind::Dir => {}
                 }
             }
         }
+        let (mtime, atime) = times(&meta);
         self.entries.push(Entry {
             rel,
             kind,
-            size: if kind == Kind::File { meta.len } else { 0 },
-            mode: meta.permissions(),
-            mtime: meta.mtime,
-            atime: meta.atime,
+            size: if kind == Kind::File { meta.len() } else { 0 },
+            mode: meta.mode() & 0o7777,
+            mtime,
+            atime,
         });
     }
 
@@ -480,7 +500,7 @@ impl Walked {
 
     /// What is copied; FIFOs, sockets and devices are recorded as skipped instead.
     fn kind(&mut self, rel: &Path, meta: &Meta) -> Option<Kind> {
-        let what = match meta.kind {
+        let what = match meta.file_type() {
             FileType::Directory => return Some(Kind::Dir),
             FileType::RegularFile => return Some(Kind::File),
             FileType::Symlink => return Some(Kind::Symlink),

@@ -127,9 +127,9 @@ impl Staging {
         Ok(())
     }
 
-    /// Removes the folder and all in it; a folder already gone is fine.
+    /// Removes the folder and all in it (however deep); a folder already gone is fine.
     pub fn remove(&self) -> Result<()> {
-        match std::fs::remove_dir_all(&self.dir) {
+        match crate::dirfd::remove_all(&self.dir) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(Failure::io("remove the staging directory", &self.dir, &e)),

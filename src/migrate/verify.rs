@@ -6,14 +6,16 @@
 
 use super::journal::{FileRecord, escape_path};
 use super::plan::{Kind, Plan};
+use crate::dirfd::{self, Meta};
 use crate::error::{Failure, Result};
 use std::collections::HashSet;
-use std::fs::File;
+use std::ffi::OsStr;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 pub fn crc_of(path: &Path) -> std::io::Result<(u64, u32)> {
-    let mut file = File::open(path)?;
+    let mut file = dirfd::open_read(path)?;
     let mut hasher = crc32fast::Hasher::new();
     let mut buf = vec![0u8; 256 * 1024];
     let mut size = 0u64;
@@ -64,39 +66,23 @@ pub fn tree(
         .collect();
     let mut extras = Vec::new();
     let mut found = (0u64, 0u64, 0u64);
-    let walk = walkdir::WalkDir::new(tree).min_depth(1).follow_links(false);
-    for item in walk {
-        let item = item.map_err(|e| {
-            Failure::internal(format!(
-                "cannot walk the staged copy {}: {e}; it is kept for a resume.",
-                tree.display()
-            ))
-        })?;
-        let rel = item.path().strip_prefix(tree).unwrap_or(item.path());
-        if !expected.contains(rel) {
-            extras.push(item.path().to_path_buf());
-            continue;
-        }
-        let ft = item.file_type();
-        if ft.is_dir() {
+    for (rel, kind) in staged_entries(tree)? {
+        if !expected.contains(rel.as_path()) {
+            extras.push(rel);
+        } else if kind == rustix::fs::FileType::Directory {
             found.0 += 1;
-        } else if ft.is_file() {
+        } else if kind == rustix::fs::FileType::RegularFile {
             found.1 += 1;
-        } else if ft.is_symlink() {
+        } else if kind == rustix::fs::FileType::Symlink {
             found.2 += 1;
         }
     }
+    // Deepest first, and a whole extra folder at once (its contents are extras too).
+    extras.sort();
     for extra in extras.iter().rev() {
-        let removed = if extra.is_dir() && !extra.is_symlink() {
-            std::fs::remove_dir_all(extra)
-        } else {
-            std::fs::remove_file(extra)
-        };
-        match removed {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(Failure::io("remove the stale staged copy", extra, &e)),
-        }
+        let path = tree.join(extra);
+        dirfd::remove_all(&path)
+            .map_err(|e| Failure::io("remove the stale staged copy", &path, &e))?;
     }
     let want = |k: Kind| {
         plan.entries
@@ -120,7 +106,7 @@ pub fn tree(
     }
     for record in records {
         let staged = tree.join(&record.rel);
-        let meta = std::fs::symlink_metadata(&staged).map_err(|e| {
+        let meta = dirfd::lstat(&staged).map_err(|e| {
             Failure::internal(format!(
                 "verified file {} is missing from the staged copy: {e}; run the same command again.",
                 escape_path(&record.rel)
@@ -134,4 +120,24 @@ pub fn tree(
         }
     }
     Ok(())
+}
+
+/// Every entry of the staged tree (relative to it) and its type, from the scan's own walker, so
+/// a tree deeper than PATH_MAX is counted whole.
+fn staged_entries(tree: &Path) -> Result<Vec<(PathBuf, rustix::fs::FileType)>> {
+    let found = Mutex::new(Vec::new());
+    let each = |dir: &Path, name: &OsStr, meta: &std::io::Result<Meta>| {
+        let rel = dir.strip_prefix(tree).unwrap_or(dir).join(name);
+        if let (Ok(meta), Ok(mut found)) = (meta, found.lock()) {
+            found.push((rel, meta.file_type()));
+        }
+    };
+    let unlisted = crate::scan::walk_each(tree, false, &each);
+    if let Some((rel, error)) = unlisted.first() {
+        return Err(Failure::internal(format!(
+            "cannot walk the staged copy {}: {error}; it is kept for a resume.",
+            tree.join(rel).display()
+        )));
+    }
+    Ok(found.into_inner().unwrap_or_else(|p| p.into_inner()))
 }

@@ -387,11 +387,11 @@ impl<'a> Walker<'a> {
             match meta.take().unwrap_or_else(|| dirfd::lstat_in(fd, name)) {
                 Ok(meta) => {
                     listed.statted += 1;
-                    if meta.nlink > 1 && !self.first_link(meta.dev, meta.ino) {
+                    if meta.nlink() > 1 && !self.first_link(meta.dev(), meta.ino()) {
                         continue;
                     }
-                    own.bytes += meta.len;
-                    own.allocated_bytes += meta.blocks * 512;
+                    own.bytes += meta.len();
+                    own.allocated_bytes += meta.blocks() * 512;
                 }
                 // Vanished between readdir and lstat: still a name that was there.
                 Err(_) => {
@@ -430,12 +430,12 @@ impl<'a> Walker<'a> {
             return Some(listed);
         }
         if let Some(Ok(m)) = meta {
-            return Some(m.kind);
+            return Some(m.file_type());
         }
         match dirfd::lstat_in(dir, name) {
             Ok(m) => {
                 *meta = Some(Ok(m));
-                Some(m.kind)
+                Some(m.file_type())
             }
             Err(_) => {
                 self.errors.fetch_add(1, Ordering::Relaxed);

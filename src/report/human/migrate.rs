@@ -183,6 +183,13 @@ fn problems(screen: &mut Screen, plan: &Plan) {
         );
         list(screen, "case", &heading, &items, 5, Tone::Plain);
     }
+    if plan.past_path_max > 0 {
+        let heading = format!(
+            "{} past PATH_MAX (4,096 bytes of path): copied and verified through open folders, but git and most tools cannot open them by path (git add skips them with 'unable to access').",
+            counted(plan.past_path_max, "entry lies", "entries lie")
+        );
+        screen.row("deep", &heading, Tone::Warn);
+    }
     if !plan.windows_invalid.is_empty() {
         let heading = format!(
             "{} not valid on Windows (fine on ext4, Windows tools cannot open them):",
@@ -309,6 +316,7 @@ pub fn plan_markdown(plan: &Plan) -> String {
         ("unreadable entries", plan.unreadable.len()),
         ("names differing only by case", plan.case_collisions.len()),
         ("names not valid on Windows", plan.windows_invalid.len()),
+        ("entries past PATH_MAX", plan.past_path_max as usize),
     ] {
         if n > 0 {
             row(what, &count(n as u64));
