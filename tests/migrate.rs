@@ -732,3 +732,117 @@ fn dry_run_lists_every_question_with_what_enter_and_yes_answer() {
         "{stdout}"
     );
 }
+
+#[test]
+fn linked_worktrees_outside_move_along_and_are_relinked_both_ways() {
+    let tmp = tempfile::tempdir().unwrap();
+    let win = tmp.path().join("win");
+    let source = win.join("app");
+    support::gitrepo::repo_with_files(&source, 6);
+    let feature = win.join("app-feature");
+    let left = win.join("app-left");
+    git(
+        &source,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            feature.to_str().unwrap(),
+            "-b",
+            "feature",
+        ],
+    );
+    git(
+        &source,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            left.to_str().unwrap(),
+            "-b",
+            "left",
+        ],
+    );
+    write(&feature.join("only-here.txt"), b"work in progress");
+    let out_dir = tmp.path().join("out");
+    // Where app-left would go is taken, so it stays attached to the old copy.
+    write(&out_dir.join("app-left/keep.txt"), b"mine");
+    let before = [snapshot(&source), snapshot(&feature), snapshot(&left)];
+    let list_before = git(&source, &["worktree", "list", "--porcelain"]);
+
+    let dest = out_dir.join("app");
+    let plan = run(
+        &migrate_args(&source, &dest, &["--dry-run", "--format", "json"]),
+        tmp.path(),
+    );
+    assert!(plan.status.success(), "{}", text(&plan));
+    let plan: serde_json::Value = serde_json::from_slice(&plan.stdout).unwrap();
+    let ids: Vec<&str> = plan["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["worktrees", "copy"], "{plan}");
+
+    let out = run(&migrate_args(&source, &dest, &["--yes"]), tmp.path());
+    assert!(out.status.success(), "{}", text(&out));
+    let moved = out_dir.join("app-feature");
+    assert_same_tree(&feature, &moved, &[".git", "index"]);
+    // Both ends name each other: the new worktree's .git and the new repository's record.
+    let listed = git(&dest, &["worktree", "list", "--porcelain"]);
+    assert!(
+        listed.contains(&format!("worktree {}\n", moved.display())),
+        "{listed}"
+    );
+    assert_eq!(
+        git(
+            &moved,
+            &["rev-parse", "--path-format=absolute", "--git-common-dir"]
+        )
+        .trim(),
+        dest.join(".git").display().to_string()
+    );
+    assert_eq!(git(&moved, &["branch", "--show-current"]).trim(), "feature");
+    assert_eq!(
+        git(&moved, &["status", "--porcelain"]),
+        "?? only-here.txt\n"
+    );
+    // The old copies still work with each other, untouched.
+    assert_eq!(
+        git(&source, &["worktree", "list", "--porcelain"]),
+        list_before
+    );
+    assert_eq!(
+        before,
+        [snapshot(&source), snapshot(&feature), snapshot(&left)],
+        "a source changed"
+    );
+    // The one that could not move is named, with what removing the source would do.
+    let stdout = String::from_utf8_lossy(&out.stdout).replace('\n', " ");
+    assert!(
+        stdout.contains("app-left") && stdout.contains("breaks it"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        std::fs::read(out_dir.join("app-left/keep.txt")).unwrap(),
+        b"mine"
+    );
+    // The new copy no longer claims it, so a repair there cannot take it from the old copy.
+    git(&dest, &["worktree", "repair"]);
+    assert_eq!(
+        snapshot(&left),
+        before[2],
+        "the worktree left behind was re-pointed"
+    );
+    assert_eq!(
+        git(
+            &left,
+            &["rev-parse", "--path-format=absolute", "--git-common-dir"]
+        )
+        .trim(),
+        source.join(".git").display().to_string()
+    );
+    assert!(!out_dir.join(".app-feature.wsl-place-staging").exists());
+}

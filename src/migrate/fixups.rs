@@ -84,7 +84,11 @@ fn rewrite_file(path: &Path, prefix: &[u8], from: &Path, to: &Path, report: &mut
             let target = text
                 .trim_start_matches(std::str::from_utf8(prefix).unwrap_or(""))
                 .trim();
-            if Path::new(target).is_absolute() && !Path::new(target).starts_with(to) {
+            // A worktree record pointing outside is the worktrees' own business (worktrees.rs).
+            if !prefix.is_empty()
+                && Path::new(target).is_absolute()
+                && !Path::new(target).starts_with(to)
+            {
                 report.advice.push(format!(
                     "{} points outside the moved tree, at {target}; it still works while that exists, `git worktree repair` fixes it after moving that too",
                     path.display()

@@ -16,6 +16,7 @@ mod questions;
 mod staging;
 mod verify;
 mod windows_builds;
+mod worktrees;
 
 pub use finalise::Removal;
 pub use fixups::FixupReport;
@@ -110,7 +111,7 @@ pub fn run(
     let destination = plan::destination(&source, args.to.as_deref(), default_root)?;
     let staging = Staging::new(&source, &destination);
     if args.abort {
-        return abort(ui, &source, &staging);
+        return abort(ui, &source, &destination, &staging);
     }
     staging.check_owner()?;
     let (from, to, kept) = (
@@ -136,22 +137,68 @@ pub fn run(
     }
     let answers = questions::ask(ui, args, &mut plan, staging.path())?;
     account_resume(&mut plan, &recovered);
+    for worktree in plan.worktrees.iter_mut().filter(|w| w.moved) {
+        let staging = worktree.staging();
+        if let (Some(planned), Some(staging)) = (worktree.plan.as_mut(), staging) {
+            account_resume(planned, &journal::read_journal(&staging.journal())?);
+        }
+    }
     if !confirm(ui, &plan, &answers)? {
         return Ok(ExitCode::Ok);
     }
     staging.create()?;
+    // Made now, before any copy: a worktree's staging folder is the record that it moves along.
+    for staging in plan
+        .worktrees
+        .iter()
+        .filter(|w| w.moved)
+        .filter_map(|w| w.staging())
+    {
+        staging.check_owner()?;
+        staging.create()?;
+    }
     let copied = copy(env, ui, &plan, &staging, &recovered)?;
     let not_copied = verify(args, &plan, &staging, &copied)?;
     seal(&plan, &staging, &copied, &not_copied)?;
-    let done = Copied {
+    let mut done = Copied {
         files: copied.copied_files,
         not_copied: not_copied
             .into_iter()
             .chain(plan.skipped.iter().map(Problem::from))
             .collect(),
         node_modules: plan.node_modules.clone(),
+        worktrees: Vec::new(),
     };
+    stage_worktrees(env, ui, args, plan.worktrees, &mut done)?;
     finish(env, ui, &answers, &destination, &staging, done)
+}
+
+/// Copies, verifies and seals each worktree that moves along, as the repository was; a copy an
+/// interrupted run sealed is kept as it is.
+fn stage_worktrees(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    args: &Options,
+    worktrees: Vec<worktrees::LinkedWorktree>,
+    done: &mut Copied,
+) -> Result<()> {
+    for worktree in worktrees {
+        let (Some(staging), Some(planned)) = (worktree.staging(), worktree.plan.as_deref()) else {
+            done.worktrees.push(worktree);
+            continue;
+        };
+        if worktree.moved && !staging.is_sealed() {
+            let recovered = journal::read_journal(&staging.journal())?;
+            let mut planned = planned.clone();
+            account_resume(&mut planned, &recovered);
+            let copied = copy(env, ui, &planned, &staging, &recovered)?;
+            let not_copied = verify(args, &planned, &staging, &copied)?;
+            seal(&planned, &staging, &copied, &not_copied)?;
+            done.files += copied.copied_files;
+        }
+        done.worktrees.push(worktree);
+    }
+    Ok(())
 }
 
 /// What this run copied, for the report.
@@ -161,6 +208,8 @@ struct Copied {
     not_copied: Vec<Problem>,
     /// The plan's node_modules, for the next steps (none known when only finishing).
     node_modules: Vec<plan::NodeModules>,
+    /// Linked worktrees outside the source: the moved ones are staged and sealed.
+    worktrees: Vec<worktrees::LinkedWorktree>,
 }
 
 /// A copy an earlier run verified and sealed: only finalising is left.
@@ -186,11 +235,22 @@ fn resume_sealed(
         staging.path().display()
     ))?;
     let answers = questions::ask_to_finish(ui, args, source, destination, staging.path())?;
-    let done = Copied {
+    let mut done = Copied {
         files: 0,
         not_copied: Vec::new(),
         node_modules: Vec::new(),
+        worktrees: Vec::new(),
     };
+    // The worktrees the interrupted run moved along are those with a staging folder.
+    let mut moving = worktrees::find(source, destination);
+    for worktree in &mut moving {
+        worktree.moved = worktree.staging().is_some_and(|s| s.path().exists());
+        if !worktree.moved {
+            worktree.destination = None;
+        }
+    }
+    worktrees::plan_each(&mut moving, ui.progress());
+    stage_worktrees(env, ui, args, moving, &mut done)?;
     finish(env, ui, &answers, destination, staging, done)
 }
 
@@ -214,6 +274,13 @@ fn plan(
         plan.leave_node_modules();
     }
     plan.git_settings = questions::git_settings(source);
+    plan.worktrees = worktrees::find(source, destination);
+    worktrees::plan_each(&mut plan.worktrees, progress);
+    if args.skip_node_modules {
+        for worktree in plan.worktrees.iter_mut().filter_map(|w| w.plan.as_mut()) {
+            worktree.leave_node_modules();
+        }
+    }
     plan.questions = questions::for_plan(&plan, args);
     let recovered = journal::read_journal(&staging.journal())?;
     account_resume(&mut plan, &recovered);
@@ -222,17 +289,25 @@ fn plan(
 
 /// Step 2, confirm: the space is there and the person (or --yes) agreed to copy.
 fn confirm(ui: &dyn Ui, plan: &Plan, answers: &Answers) -> Result<bool> {
+    let moving = || {
+        plan.worktrees
+            .iter()
+            .filter(|w| w.moved)
+            .filter_map(|w| w.plan.as_deref())
+    };
+    let needed_bytes = plan.needed_bytes + moving().map(|p| p.needed_bytes).sum::<u64>();
     if let Some(free) = plan.free_bytes
-        && free < plan.needed_bytes
+        && free < needed_bytes
     {
         return Err(Failure::input(format!(
             "not enough space at {}: the copy needs {} and only {} are free; free some space or choose another --to. Nothing was copied.",
             plan.destination.display(),
-            units::bytes(plan.needed_bytes),
+            units::bytes(needed_bytes),
             units::bytes(free)
         )));
     }
-    let creating = plan.entries.len() as u64 + 1;
+    let creating =
+        plan.entries.len() as u64 + 1 + moving().map(|p| p.entries.len() as u64 + 1).sum::<u64>();
     if let Some(free) = plan.free_inodes
         && free < creating
     {
@@ -326,7 +401,15 @@ fn finish(
 ) -> Result<ExitCode> {
     let source = staging.source();
     let manifest = finalise::commit(staging, destination)?;
-    let fixups = fix_up(source, destination, &answers.git_settings)?;
+    let mut fixups = fix_up(source, destination, &answers.git_settings)?;
+    // Those left behind first: the repair run for a moved one touches every recorded worktree.
+    for worktree in copied.worktrees.iter().filter(|w| !w.moved) {
+        worktrees::detach(destination, worktree, &mut fixups);
+        fixups.advice.push(worktrees::left_behind(source, worktree));
+    }
+    for worktree in copied.worktrees.iter().filter(|w| w.moved) {
+        finish_worktree(destination, worktree, &mut fixups)?;
+    }
     staging.remove()?;
     let mut report = report(env, source, destination, &manifest, copied, fixups)?;
     match answers.remove_source {
@@ -339,6 +422,21 @@ fn finish(
     }
     ui.result(&report)?;
     Ok(ExitCode::Ok)
+}
+
+/// A worktree that moved along: into place, re-linked both ways, its index refreshed.
+fn finish_worktree(
+    destination: &Path,
+    worktree: &worktrees::LinkedWorktree,
+    fixups: &mut FixupReport,
+) -> Result<()> {
+    let (Some(staging), Some(moved)) = (worktree.staging(), &worktree.destination) else {
+        return Ok(());
+    };
+    finalise::commit(&staging, moved)?;
+    worktrees::relink(destination, worktree, fixups);
+    fixups::refresh_index(moved, fixups)?;
+    staging.remove()
 }
 
 /// Step 7, fix up: symlinks pointing into the old place, git settings DrvFs forced (as answered
@@ -429,7 +527,20 @@ fn report(
 }
 
 /// `--abort`: remove an interrupted migration's staging folder; the source is never touched.
-fn abort(ui: &dyn Ui, source: &Path, staging: &Staging) -> Result<ExitCode> {
+fn abort(ui: &dyn Ui, source: &Path, destination: &Path, staging: &Staging) -> Result<ExitCode> {
+    // The worktrees an interrupted run was moving along have their own staging folders.
+    for worktree in worktrees::find(source, destination) {
+        if let Some(kept) = worktree.staging()
+            && kept.check_owner().is_ok()
+            && kept.abort()?
+        {
+            ui.note(&format!(
+                "Removed the staging directory {} of the linked worktree {}.\n",
+                kept.path().display(),
+                worktree.path.display()
+            ))?;
+        }
+    }
     let note = if staging.abort()? {
         format!(
             "Removed the staging directory {}; the source {} was not touched.\n",

@@ -122,6 +122,8 @@ pub struct Plan {
     pub windows_invalid: Vec<String>,
     /// Settings in `.git/config` that are wrong on ext4, each with whether it will be reset.
     pub git_settings: Vec<super::fixups::ConfigIssue>,
+    /// Linked worktrees outside the folder: moved along or left attached to the old copy.
+    pub worktrees: Vec<super::worktrees::LinkedWorktree>,
     /// Every question migrate asks about this plan, in order, with what Enter and --yes answer.
     pub questions: Vec<super::questions::Question>,
     /// Entries whose path at the destination is PATH_MAX (4096 bytes) or longer: copied and
@@ -361,6 +363,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         case_collisions: Vec::new(),
         windows_invalid: walked.windows_invalid,
         git_settings: Vec::new(),
+        worktrees: Vec::new(),
         questions: Vec::new(),
         past_path_max: 0,
         entries: walked.entries,

@@ -52,6 +52,7 @@ pub fn for_plan(plan: &Plan, args: &Options) -> Vec<Question> {
         questions.push(node_modules_question(plan));
     }
     questions.extend(settings_questions(&plan.git_settings));
+    questions.extend(super::worktrees::questions(plan));
     questions.extend(finishing_questions(args, &plan.source));
     questions.push(Question {
         id: "copy".into(),
@@ -136,8 +137,14 @@ pub fn ask(ui: &dyn Ui, args: &Options, plan: &mut Plan, staging: &Path) -> Resu
             staging,
         )?;
         match question.id.as_str() {
-            "node_modules" if yes => plan.leave_node_modules(),
+            "node_modules" if yes => {
+                plan.leave_node_modules();
+                for worktree in plan.worktrees.iter_mut().filter_map(|w| w.plan.as_mut()) {
+                    worktree.leave_node_modules();
+                }
+            }
             "node_modules" => {}
+            "worktrees" => super::worktrees::decide(plan, yes),
             "remove_source" => answers.remove_source = Some(yes),
             "copy" => answers.go = yes,
             key => {

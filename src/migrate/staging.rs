@@ -19,7 +19,8 @@ const MARKER: &str = "finalising";
 pub struct Staging {
     dir: PathBuf,
     source: PathBuf,
-    destination: PathBuf,
+    /// The migration whose command resumes this one (a worktree moves with its repository).
+    command: (PathBuf, PathBuf),
 }
 
 impl Staging {
@@ -32,8 +33,15 @@ impl Staging {
         Self {
             dir: destination.with_file_name(staged),
             source: source.to_path_buf(),
-            destination: destination.to_path_buf(),
+            command: (source.to_path_buf(), destination.to_path_buf()),
         }
+    }
+
+    /// The same staging, resumed by migrating `source` to `destination` (a worktree's, by its
+    /// repository's command).
+    pub fn resumed_by(mut self, source: &Path, destination: &Path) -> Self {
+        self.command = (source.to_path_buf(), destination.to_path_buf());
+        self
     }
 
     pub fn path(&self) -> &Path {
@@ -74,7 +82,7 @@ impl Staging {
             message: format!(
                 "{}; {}",
                 failure.message.trim_end_matches('.'),
-                super::questions::how_to_continue(&self.source, &self.destination, &self.dir)
+                super::questions::how_to_continue(&self.command.0, &self.command.1, &self.dir)
             ),
         }
     }

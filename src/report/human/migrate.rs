@@ -103,6 +103,29 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
             );
         }
     }
+    for worktree in &plan.worktrees {
+        let (text, tone) = match (&worktree.destination, &worktree.why_not) {
+            (Some(to), _) => (
+                format!(
+                    "{} ({}, {}): can move along to {}",
+                    worktree.path.display(),
+                    counted(worktree.files, "file", "files"),
+                    units::bytes(worktree.bytes),
+                    to.display()
+                ),
+                Tone::Plain,
+            ),
+            (None, why) => (
+                format!(
+                    "{} stays attached to the old copy{}; removing the source breaks it",
+                    worktree.path.display(),
+                    why.as_ref().map_or_else(String::new, |w| format!(" ({w})"))
+                ),
+                Tone::Warn,
+            ),
+        };
+        screen.row("worktree", &text, tone);
+    }
     problems(&mut screen, plan);
     for (i, question) in plan.questions.iter().enumerate() {
         let key = if i == 0 { "questions" } else { "" };

@@ -1,0 +1,263 @@
+//! Linked worktrees outside the moved folder (`git worktree add ../app-feature`): offered to
+//! move along, each beside the new copy, copied and verified like the repository, then both
+//! ends re-linked; or left attached to the old copy, with a warning that removing it breaks them.
+
+use super::fixups::FixupReport;
+use super::plan::{self, Plan};
+use super::questions::Question;
+use super::staging::Staging;
+use crate::units;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// A linked worktree of the repository that lies outside it.
+#[derive(Debug, Clone, Serialize)]
+pub struct LinkedWorktree {
+    /// Where it is now.
+    #[serde(with = "crate::pathtext::json")]
+    pub path: PathBuf,
+    /// Its folder under `.git/worktrees/`.
+    pub name: String,
+    /// Beside the repository's destination, under its own name; None when it cannot go there.
+    #[serde(serialize_with = "optional_path")]
+    pub destination: Option<PathBuf>,
+    /// Why it cannot move along, when it cannot.
+    pub why_not: Option<String>,
+    pub files: u64,
+    pub bytes: u64,
+    /// The answer: copied along and re-linked.
+    pub moved: bool,
+    /// Its own plan, for the copy.
+    #[serde(skip)]
+    pub plan: Option<Box<Plan>>,
+    /// The repository's source and destination: its command resumes this copy too.
+    #[serde(skip)]
+    repository: (PathBuf, PathBuf),
+}
+
+fn optional_path<S: serde::Serializer>(path: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
+    match path {
+        Some(path) => crate::pathtext::json::serialize(path, s),
+        None => s.serialize_none(),
+    }
+}
+
+impl LinkedWorktree {
+    /// The staging folder its copy goes through (beside its destination).
+    pub fn staging(&self) -> Option<Staging> {
+        let (source, destination) = &self.repository;
+        Some(Staging::new(&self.path, self.destination.as_ref()?).resumed_by(source, destination))
+    }
+}
+
+/// The linked worktrees of `source` (its own `.git/worktrees/*/gitdir`) that lie outside it and
+/// still exist, each with where it would go beside `destination`; nothing walked yet.
+pub fn find(source: &Path, destination: &Path) -> Vec<LinkedWorktree> {
+    let Ok(admins) = std::fs::read_dir(source.join(".git/worktrees")) else {
+        return Vec::new();
+    };
+    let mut names: Vec<_> = admins.flatten().map(|e| e.path()).collect();
+    names.sort();
+    let mut found: Vec<LinkedWorktree> = Vec::new();
+    for admin in names {
+        let Some(path) = worktree_of(&admin) else {
+            continue;
+        };
+        if path.starts_with(source) {
+            // Inside the moved folder: it moves with it, and the fix-ups re-point it.
+            continue;
+        }
+        let name = admin
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let taken: Vec<&Path> = found
+            .iter()
+            .filter_map(|w| w.destination.as_deref())
+            .collect();
+        let (target, why_not) = place(&path, destination, &taken);
+        found.push(LinkedWorktree {
+            path,
+            name,
+            destination: target,
+            why_not,
+            files: 0,
+            bytes: 0,
+            moved: false,
+            plan: None,
+            repository: (source.to_path_buf(), destination.to_path_buf()),
+        });
+    }
+    found
+}
+
+/// Walks each worktree that can move along, for its plan (with the repository's, before any
+/// question).
+pub fn plan_each(worktrees: &mut [LinkedWorktree], progress: bool) {
+    for worktree in worktrees {
+        let (Some(staging), Some(destination)) = (worktree.staging(), worktree.destination.clone())
+        else {
+            continue;
+        };
+        let planned = plan::build(&worktree.path, &destination, staging.path(), progress);
+        worktree.files = planned.files;
+        worktree.bytes = planned.bytes;
+        worktree.plan = Some(Box::new(planned));
+    }
+}
+
+/// The worktree folder an admin folder's `gitdir` names (it holds `<worktree>/.git`, absolute,
+/// or relative to the admin folder since git 2.48), if it still exists.
+fn worktree_of(admin: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(admin.join("gitdir")).ok()?;
+    let dot_git = admin.join(text.trim_end_matches(['\n', '\r']));
+    let worktree = dot_git.parent()?;
+    std::fs::canonicalize(worktree).ok().filter(|w| w.is_dir())
+}
+
+/// Beside `destination`, under the worktree's own folder name, unless that is taken; a staging
+/// folder an interrupted run left there means it was already on its way.
+fn place(path: &Path, destination: &Path, taken: &[&Path]) -> (Option<PathBuf>, Option<String>) {
+    let (Some(name), Some(parent)) = (path.file_name(), destination.parent()) else {
+        return (None, Some("it has no folder name to reuse".into()));
+    };
+    let target = parent.join(name);
+    let resuming = Staging::new(path, &target).path().exists();
+    if resuming {
+        return (Some(target), None);
+    }
+    if target == destination || taken.contains(&target.as_path()) {
+        return (
+            None,
+            Some(format!("{} is where something else goes", target.display())),
+        );
+    }
+    if std::fs::symlink_metadata(&target).is_ok() {
+        return (None, Some(format!("{} already exists", target.display())));
+    }
+    (Some(target), None)
+}
+
+/// The one question about them, when any can move along.
+pub fn questions(plan: &Plan) -> Vec<Question> {
+    let movable: Vec<&LinkedWorktree> =
+        plan.worktrees.iter().filter(|w| w.plan.is_some()).collect();
+    if movable.is_empty() {
+        return Vec::new();
+    }
+    let (files, bytes) = movable
+        .iter()
+        .fold((0, 0), |a, w| (a.0 + w.files, a.1 + w.bytes));
+    let names: Vec<String> = movable
+        .iter()
+        .map(|w| w.path.display().to_string())
+        .collect();
+    vec![Question {
+        id: "worktrees".into(),
+        text: format!(
+            "Move the linked {} {} ({}, {}) along, each beside the copy, and re-link {}?",
+            if movable.len() == 1 {
+                "worktree"
+            } else {
+                "worktrees"
+            },
+            names.join(", "),
+            units::counted(files, "file", "files"),
+            units::bytes(bytes),
+            if movable.len() == 1 { "it" } else { "them" },
+        ),
+        default: true,
+        with_yes: true,
+    }]
+}
+
+/// Applies the answer: every worktree that can move along does, or none.
+pub fn decide(plan: &mut Plan, yes: bool) {
+    for worktree in &mut plan.worktrees {
+        worktree.moved = yes && worktree.plan.is_some();
+    }
+}
+
+/// After both copies are in place: the new worktree's `.git` names the new repository, and
+/// `git worktree repair` run there points the repository's record back at the new worktree.
+/// Neither touches the old copies, which keep working with each other.
+pub fn relink(destination: &Path, worktree: &LinkedWorktree, report: &mut FixupReport) {
+    let Some(moved) = &worktree.destination else {
+        return;
+    };
+    let admin = destination.join(".git/worktrees").join(&worktree.name);
+    let link = format!("gitdir: {}\n", admin.display());
+    let dot_git = moved.join(".git");
+    if let Err(e) = std::fs::write(&dot_git, link) {
+        report.advice.push(format!(
+            "could not point {} at {}: {e}; write `gitdir: {}` into it, then run `git -C {} worktree repair {}`",
+            dot_git.display(),
+            admin.display(),
+            admin.display(),
+            destination.display(),
+            moved.display()
+        ));
+        return;
+    }
+    let repaired = Command::new("git")
+        .arg("-C")
+        .arg(destination)
+        .args(["worktree", "repair"])
+        .arg(moved)
+        .stdin(Stdio::null())
+        .output();
+    match repaired {
+        Ok(out) if out.status.success() => report.done.push(format!(
+            "moved the linked worktree {} to {} (verified by CRC32) and re-linked both ends (`git worktree repair`)",
+            worktree.path.display(),
+            moved.display()
+        )),
+        Ok(out) => report.advice.push(format!(
+            "`git worktree repair {}` failed in {}: {}; run it there again",
+            moved.display(),
+            destination.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        )),
+        Err(e) => report.advice.push(format!(
+            "cannot run git ({e}); run `git -C {} worktree repair {}`",
+            destination.display(),
+            moved.display()
+        )),
+    }
+}
+
+/// A worktree left where it is belongs to the old copy alone: the new copy's record of it goes,
+/// or the first `git worktree repair` there (which repairs every worktree it records) would
+/// re-point the old worktree at the new copy and away from the old one.
+pub fn detach(destination: &Path, worktree: &LinkedWorktree, report: &mut FixupReport) {
+    let record = destination.join(".git/worktrees").join(&worktree.name);
+    match std::fs::remove_dir_all(&record) {
+        Ok(()) => report.done.push(format!(
+            "removed the new copy's record of the linked worktree {} ({}), which stays with the old copy",
+            worktree.path.display(),
+            record.display()
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => report.advice.push(format!(
+            "could not remove {}: {e}; remove it before running `git worktree repair` in {}, which would otherwise take {} from the old copy",
+            record.display(),
+            destination.display(),
+            worktree.path.display()
+        )),
+    }
+}
+
+/// The warning for a worktree left where it is.
+pub fn left_behind(source: &Path, worktree: &LinkedWorktree) -> String {
+    let why = worktree
+        .why_not
+        .as_ref()
+        .map_or_else(String::new, |w| format!(" ({w})"));
+    format!(
+        "the linked worktree {} was not moved{why} and stays attached to the old copy {}: removing {} breaks it",
+        worktree.path.display(),
+        source.display(),
+        source.display()
+    )
+}
