@@ -197,3 +197,113 @@ fn remove_source_removes_a_tree_past_path_max_after_moving_it() {
         (expected_contents(), "f".to_string())
     );
 }
+
+/// Puts a `big` file of `size` bytes (different at each level) beside every `f`, so that a copy
+/// takes long enough to be killed halfway.
+fn add_big_files(root: &Path, size: usize) {
+    let mut dir = open_root(root);
+    for i in 1..=LEVELS {
+        dir = open_dir(&dir, &level_name(i));
+        let file = rustix::fs::openat(
+            &dir,
+            "big",
+            OFlags::WRONLY | OFlags::CREATE | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o644),
+        )
+        .unwrap();
+        let data = vec![(i % 251) as u8; size];
+        let mut written = 0;
+        while written < size {
+            written += rustix::io::write(&file, &data[written..]).unwrap();
+        }
+    }
+}
+
+/// The CRC32 of every level's `big` file.
+fn big_file_crcs(root: &Path) -> Vec<u32> {
+    let mut dir = open_root(root);
+    let mut crcs = Vec::new();
+    for i in 1..=LEVELS {
+        dir = open_dir(&dir, &level_name(i));
+        let file = rustix::fs::openat(&dir, "big", OFlags::RDONLY | OFlags::CLOEXEC, Mode::empty())
+            .unwrap_or_else(|e| panic!("level {i}: big: {e}"));
+        let mut hasher = crc32fast::Hasher::new();
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = rustix::io::read(&file, &mut buf).unwrap();
+            if n == 0 {
+                break;
+            }
+            hasher.update(&buf[..n]);
+        }
+        crcs.push(hasher.finalize());
+    }
+    crcs
+}
+
+#[test]
+fn a_migration_of_a_tree_past_path_max_killed_halfway_resumes_from_its_journal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("src");
+    build_deep_tree(&source);
+    add_big_files(&source, 96 * 1024);
+    let expected = (read_deep_tree(&source), big_file_crcs(&source));
+    let dest = tmp.path().join("out/deep");
+    let journal = tmp.path().join("out/.deep.wsl-place-staging/journal");
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let mut killed = false;
+    for _attempt in 0..5 {
+        let mut child = with_fd_limit(64)
+            .arg("migrate")
+            .arg(&source)
+            .arg("--to")
+            .arg(&dest)
+            .arg("--yes")
+            .env("HOME", &home)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // The journal gets its first lines after 256 verified files: kill then, mid-copy.
+        while child.try_wait().unwrap().is_none()
+            && std::fs::metadata(&journal).map_or(true, |m| m.len() == 0)
+        {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap(); // SIGKILL
+            child.wait().unwrap();
+            killed = true;
+            break;
+        }
+        // Finished before the kill: start again from nothing.
+        std::fs::remove_dir_all(&dest).unwrap();
+        std::fs::remove_file(tmp.path().join("out/deep.wsl-place-manifest")).unwrap();
+    }
+    assert!(killed, "the migration always finished before the kill");
+    assert!(
+        !dest.exists(),
+        "killed mid-copy, yet the destination exists"
+    );
+    assert_eq!(
+        (read_deep_tree(&source), big_file_crcs(&source)),
+        expected,
+        "the source changed"
+    );
+
+    let report = migrate(&source, &dest, &[]);
+    let copied = report["copied_files"].as_u64().unwrap();
+    eprintln!("resume: {copied} of {} files copied again", 2 * LEVELS);
+    assert!(
+        copied < 2 * LEVELS as u64,
+        "the resume copied all {copied} files again: {report}"
+    );
+    assert_eq!(report["files"], 2 * LEVELS as u64, "{report}");
+    assert_eq!(
+        (read_deep_tree(&dest), big_file_crcs(&dest)),
+        expected,
+        "the resumed copy"
+    );
+    assert!(!journal.exists(), "staging left behind");
+}
