@@ -163,10 +163,12 @@ pub fn run(
     settings: &check::Settings,
     policy_file: Option<&Path>,
 ) -> Result<(CachedResult, bool)> {
-    let setting = check::prepare(env, &settings.path, policy_file)?;
-    if let Some(entry) = load_valid(env, &setting.location, &setting.policy) {
+    // The cached answer needs no word from Windows; a new measurement does (mapped drives).
+    let quick = check::prepare(&env.without_mapped_drives(), &settings.path, policy_file)?;
+    if let Some(entry) = load_valid(env, &quick.location, &quick.policy) {
         return Ok((entry, true));
     }
+    let setting = check::prepare(env, &settings.path, policy_file)?;
     let cold = check::Settings {
         scan_budget: settings.scan_budget.min(COLD_SCAN_BUDGET),
         probe_budget: settings.probe_budget.min(COLD_PROBE_BUDGET),

@@ -2,11 +2,14 @@
 //!
 //! Everything downstream receives these facts as values, so tests can point the tool at a fixture
 //! directory with `WSL_PLACE_PROC_ROOT=DIR` (read as `DIR/version`, `DIR/self/mountinfo`,
-//! `DIR/sys/fs/binfmt_misc/`) or build a [`HostEnv`] by hand.
+//! `DIR/sys/fs/binfmt_misc/`) or build a [`HostEnv`] by hand. The Windows side is asked through
+//! WSL's interop, by programs found on `PATH` (`net.exe`), so a test puts a fake one there.
 
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 /// Environment variables the tool reads; nothing else in the crate calls `std::env::var`.
 const ENV_KEYS: &[&str] = &[
@@ -28,6 +31,8 @@ const ENV_KEYS: &[&str] = &[
 pub struct HostEnv {
     proc_root: PathBuf,
     vars: BTreeMap<String, String>,
+    /// Windows' mapped drive letters, asked once, when first needed, and shared by clones.
+    mapped_drives: Arc<OnceLock<MappedDrives>>,
 }
 
 impl HostEnv {
@@ -47,7 +52,11 @@ impl HostEnv {
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from("/proc"));
-        Self { proc_root, vars }
+        Self {
+            proc_root,
+            vars,
+            mapped_drives: Arc::default(),
+        }
     }
 
     pub fn var(&self, key: &str) -> Option<&str> {
@@ -77,6 +86,31 @@ impl HostEnv {
             .map(|base| base.join("wsl-place"))
     }
 
+    /// The drive letters Windows maps to network shares, from `net.exe use` through WSL's
+    /// interop: asked at most once per run, only when a caller needs it (a drvfs mount of a
+    /// drive letter is being judged) and only when interop is registered; empty when `net.exe`
+    /// is missing, fails, or takes longer than two seconds.
+    pub fn mapped_drives(&self) -> &MappedDrives {
+        self.mapped_drives.get_or_init(|| {
+            if !self.read_facts().wsl_interop {
+                return MappedDrives::default();
+            }
+            output_within("net.exe", &["use"], NET_USE_LIMIT)
+                .map(|out| MappedDrives::parse_net_use(&String::from_utf8_lossy(&out)))
+                .unwrap_or_default()
+        })
+    }
+
+    /// The same environment with Windows never asked about mapped drives (every letter counts as
+    /// unmapped): for the hook's cached answer, whose key (mount point, type, source) does not
+    /// depend on them, so a commit does not wait for `net.exe`.
+    pub fn without_mapped_drives(&self) -> Self {
+        Self {
+            mapped_drives: Arc::new(OnceLock::from(MappedDrives::default())),
+            ..self.clone()
+        }
+    }
+
     /// Reads the raw facts that WSL detection needs. Missing files are normal off WSL.
     pub fn read_facts(&self) -> HostFacts {
         let binfmt = self.proc_root.join("sys/fs/binfmt_misc");
@@ -89,6 +123,48 @@ impl HostEnv {
             distro_env: self.var("WSL_DISTRO_NAME").map(str::to_string),
             interop_env: self.var("WSL_INTEROP").is_some(),
         }
+    }
+}
+
+/// How long Windows may take to list its mapped drives: `net.exe` waits on a disconnected
+/// server, and a check must not.
+const NET_USE_LIMIT: Duration = Duration::from_secs(2);
+
+/// Drive letters Windows has mapped to network shares (`Z:` -> `\\server\share`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MappedDrives {
+    shares: BTreeMap<char, String>,
+}
+
+impl MappedDrives {
+    /// The share behind a drive letter, if Windows maps it to one.
+    pub fn share_of(&self, letter: char) -> Option<&str> {
+        self.shares
+            .get(&letter.to_ascii_uppercase())
+            .map(String::as_str)
+    }
+
+    /// Reads `net.exe use` output in any display language: a line holding a drive-letter token
+    /// (`Z:`) and a token starting with `\\` maps that letter to the share, which runs to the
+    /// end of the line or to the next run of two spaces (the column gap before the provider's
+    /// name). Headers, status words and the closing sentence are ignored.
+    pub fn parse_net_use(text: &str) -> Self {
+        let mut shares = BTreeMap::new();
+        for line in text.lines() {
+            let letter = line.split_whitespace().find_map(|token| {
+                let b = token.as_bytes();
+                (b.len() == 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
+                    .then(|| char::from(b[0].to_ascii_uppercase()))
+            });
+            let share = line.find("\\\\").map(|at| {
+                let rest = &line[at..];
+                rest[..rest.find("  ").unwrap_or(rest.len())].trim_end()
+            });
+            if let (Some(letter), Some(share)) = (letter, share.filter(|s| s.len() > 2)) {
+                shares.entry(letter).or_insert_with(|| share.to_string());
+            }
+        }
+        Self { shares }
     }
 }
 
@@ -181,6 +257,41 @@ impl GitFacts {
         self.version
             .is_some_and(|v| v >= GitVersion::FSMONITOR_ON_LINUX)
     }
+}
+
+/// The standard output of `program args` when it succeeds within `limit`; the program is killed
+/// when it takes longer, and a descendant that keeps its output open is not waited for.
+fn output_within(program: &str, args: &[&str], limit: Duration) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let deadline = Instant::now() + limit;
+    let mut child = std::process::Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    let mut stdout = child.stdout.take()?;
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = sender.send(stdout.read_to_end(&mut out).map(|_| out));
+    });
+    let out = receiver.recv_timeout(limit).ok().and_then(|read| read.ok());
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if out.is_some() && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+        }
+    };
+    out.filter(|_| status.is_some_and(|s| s.success()))
 }
 
 /// Raw evidence about the host, before any decision is taken.
@@ -294,6 +405,32 @@ mod tests {
             kernel_version: Some(kernel.trim().to_string()),
             ..HostFacts::default()
         }
+    }
+
+    #[test]
+    fn net_use_listings_in_any_language_give_the_mapped_letters() {
+        let english = "New connections will be remembered.\r\n\r\n\
+            Status       Local     Remote                    Network\r\n\
+            -------------------------------------------------------------------------------\r\n\
+            OK           Z:        \\\\fileserver\\Projects    Microsoft Windows Network\r\n\
+            Unavailable  Y:        \\\\nas\\media library\r\n\
+            \x20                                                Microsoft Windows Network\r\n\
+            \x20                      \\\\printer\\queue           Microsoft Windows Network\r\n\
+            The command completed successfully.\r\n";
+        let drives = MappedDrives::parse_net_use(english);
+        assert_eq!(drives.share_of('z'), Some(r"\\fileserver\Projects"));
+        assert_eq!(drives.share_of('Y'), Some(r"\\nas\media library"));
+        assert_eq!(drives.share_of('C'), None);
+        let german = "Neue Verbindungen werden gespeichert.\n\n\
+            Status       Lokal     Remote                    Netzwerk\n\
+            OK           X:        \\\\srv\\daten              Microsoft Windows-Netzwerk\n\
+            Der Befehl wurde erfolgreich ausgef\u{fc}hrt.\n";
+        let drives = MappedDrives::parse_net_use(german);
+        assert_eq!(drives.share_of('X'), Some(r"\\srv\daten"));
+        assert_eq!(
+            MappedDrives::parse_net_use("There are no entries in the list.\n"),
+            MappedDrives::default()
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@ use crate::input;
 use crate::mounts::{self, MountEntry, MountKind};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct MountInfo {
@@ -55,6 +56,11 @@ pub struct Location {
 /// The host's mount table, read once through the host-facts door.
 pub struct MountTable {
     pub entries: Vec<MountEntry>,
+    /// Asks Windows which drive letters are mapped network drives, when one is looked at.
+    env: HostEnv,
+    /// The entries with mapped network drives filled in, made the first time a drive-letter
+    /// mount is looked up.
+    with_mapped_shares: OnceLock<Vec<MountEntry>>,
 }
 
 impl MountTable {
@@ -75,7 +81,11 @@ impl MountTable {
                 path.display()
             )));
         }
-        Ok(Self { entries })
+        Ok(Self {
+            entries,
+            env: env.clone(),
+            with_mapped_shares: OnceLock::new(),
+        })
     }
 
     /// Any Windows folder reached through drvfs (drive or network share): WSL's own mounts.
@@ -83,8 +93,26 @@ impl MountTable {
         self.entries.iter().any(MountEntry::is_drvfs)
     }
 
+    /// The mount holding `path`. A drvfs mount of a drive letter may be a network share that
+    /// Windows mapped to that letter, which mountinfo cannot show: only then, and once per run,
+    /// the host facts ask Windows, and such a mount comes back with its share.
     pub fn mount_for(&self, path: &Path) -> Option<&MountEntry> {
-        mounts::mount_for(&self.entries, path)
+        let found = mounts::mount_for(&self.entries, path)?;
+        if found.drive_letter().is_none() {
+            return Some(found);
+        }
+        let resolved = self.with_mapped_shares.get_or_init(|| {
+            let mapped = self.env.mapped_drives();
+            let mut entries = self.entries.clone();
+            for entry in &mut entries {
+                entry.mapped_share = entry
+                    .drive_letter()
+                    .and_then(|letter| mapped.share_of(letter))
+                    .map(str::to_string);
+            }
+            entries
+        });
+        mounts::mount_for(resolved, path)
     }
 }
 

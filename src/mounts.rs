@@ -23,6 +23,10 @@ pub struct MountEntry {
     pub fstype: String,
     pub source: String,
     pub super_options: String,
+    /// The `\\server\share` Windows maps this mount's drive letter to, when it is a mapped
+    /// network drive: mountinfo cannot tell, so the host facts fill it in (see
+    /// `MountTable::mount_for`).
+    pub mapped_share: Option<String>,
 }
 
 /// A mountinfo line that could not be understood.
@@ -153,6 +157,7 @@ fn parse_line(line: &[u8], number: usize) -> Result<MountEntry, ParseError> {
         source: lossy(fields[separator + 2]),
         // Super options may in theory contain spaces only escaped; join defensively.
         super_options: lossy(&fields[separator + 3..].join(&b' ')),
+        mapped_share: None,
     })
 }
 
@@ -313,9 +318,38 @@ impl MountEntry {
             .map(|(_, v)| v.to_string())
     }
 
+    /// The drive letter a drvfs mount of a Windows drive shows (`Z` for `path=Z:\`); None for
+    /// network shares and anything else.
+    pub fn drive_letter(&self) -> Option<char> {
+        if !self.is_drvfs() || self.unc_share().is_some() {
+            return None;
+        }
+        self.drive_root().and_then(|root| root.chars().next())
+    }
+
+    /// `X:\...` from the `path=` option, else the source, else a `/mnt/<letter>` mount point.
+    fn drive_root(&self) -> Option<String> {
+        let drive = |s: &str| {
+            let b = s.as_bytes();
+            (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
+                .then(|| format!("{}\\{}", &s[..2], s[2..].trim_start_matches('\\')))
+        };
+        self.drvfs_option("path")
+            .and_then(|p| drive(&p))
+            .or_else(|| drive(&self.source))
+            .or_else(|| {
+                let name = self.mount_point.file_name()?.to_str()?;
+                let parent = self.mount_point.parent()?;
+                (name.len() == 1
+                    && name.as_bytes()[0].is_ascii_alphabetic()
+                    && parent == Path::new("/mnt"))
+                .then(|| format!("{}:\\", name.to_ascii_uppercase()))
+            })
+    }
+
     pub fn kind(&self) -> MountKind {
         let fstype = self.fstype.as_str();
-        if self.unc_share().is_some() {
+        if self.unc_share().is_some() || self.mapped_share.is_some() {
             // A Windows network share, however WSL reaches it: its latency is the network's.
             return MountKind::Network;
         }
@@ -340,28 +374,25 @@ impl MountEntry {
     /// The Windows folder this drvfs mount shows: `C:\\` or `\\\\server\\share`.
     ///
     /// Taken from the `path=` option; WSL 1 and virtiofs captures may lack it, then the source
-    /// (`C:\\`, `C:`, `\\\\server\\share`) or, last, a `/mnt/<letter>` mount point is used.
+    /// (`C:\\`, `C:`, `\\\\server\\share`) or, last, a `/mnt/<letter>` mount point is used. A
+    /// mapped network drive gives its share instead of its letter.
     pub fn windows_root(&self) -> Option<String> {
         if !self.is_drvfs() {
             return None;
         }
-        let drive = |s: &str| {
-            let b = s.as_bytes();
-            (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
-                .then(|| format!("{}\\{}", &s[..2], s[2..].trim_start_matches('\\')))
+        let base = match (self.unc_share(), &self.mapped_share) {
+            (Some(share), _) => share,
+            // A mapped drive's folders are the share's: `Z:\team` is `\\server\share\team`.
+            (None, Some(share)) => {
+                let on_drive = self.drive_root()?;
+                let mut path = share.trim_end_matches('\\').to_string();
+                for part in on_drive[2..].split('\\').filter(|p| !p.is_empty()) {
+                    push_windows_component(&mut path, part);
+                }
+                path
+            }
+            (None, None) => self.drive_root()?,
         };
-        let base = self
-            .unc_share()
-            .or_else(|| self.drvfs_option("path").and_then(|p| drive(&p)))
-            .or_else(|| drive(&self.source))
-            .or_else(|| {
-                let name = self.mount_point.file_name()?.to_str()?;
-                let parent = self.mount_point.parent()?;
-                (name.len() == 1
-                    && name.as_bytes()[0].is_ascii_alphabetic()
-                    && parent == Path::new("/mnt"))
-                .then(|| format!("{}:\\", name.to_ascii_uppercase()))
-            })?;
         let mut root = base;
         // A bind of a sub-folder of the drive: mountinfo's root field names it.
         for part in self.root.split('/').filter(|p| !p.is_empty()) {
@@ -562,6 +593,34 @@ mod tests {
         assert_eq!(
             windows_path_on_drive(&mounts[0], Path::new("/mnt/e/work/app")).as_deref(),
             Some(r"E:\work\app")
+        );
+    }
+
+    #[test]
+    fn a_mapped_drive_letter_is_a_network_share_with_its_unc_path() {
+        let line = r"72 61 0:85 / /mnt/z rw,noatime - 9p Z:\134 rw,aname=drvfs;path=Z:\;uid=1000";
+        let mut z = parse(line).unwrap().remove(0);
+        assert_eq!(z.drive_letter(), Some('Z'));
+        assert_eq!(z.kind(), MountKind::WslDrvfs9p);
+        z.mapped_share = Some(r"\\fileserver\Projects\".to_string());
+        assert_eq!(z.kind(), MountKind::Network);
+        assert_eq!(
+            windows_path_on_drive(&z, Path::new("/mnt/z/team/app")).as_deref(),
+            Some(r"\\fileserver\Projects\team\app")
+        );
+        // A folder of the drive mounted on its own keeps its place on the share.
+        let line = r"73 61 0:86 / /mnt/t rw - 9p drvfs rw,aname=drvfs;path=Z:\team;uid=1000";
+        let mut team = parse(line).unwrap().remove(0);
+        team.mapped_share = Some(r"\\fileserver\Projects".to_string());
+        assert_eq!(
+            team.windows_root().as_deref(),
+            Some(r"\\fileserver\Projects\team")
+        );
+        // A UNC mount has no drive letter to ask about.
+        let unc = parse(WSL_UNC).unwrap();
+        assert!(
+            unc.iter()
+                .all(|m| m.unc_share().is_none() || m.drive_letter().is_none())
         );
     }
 

@@ -12,6 +12,7 @@ use support::gitrepo::{big_repo, fake_git, git, path_with};
 use tempfile::TempDir;
 
 const UNC_FIXTURE: &str = include_str!("fixtures/mountinfo/wsl-unc-share.mountinfo");
+const MAPPED_FIXTURE: &str = include_str!("fixtures/mountinfo/wsl-mapped-drive.mountinfo");
 const WSL1_FIXTURE: &str = include_str!("fixtures/mountinfo/wsl1.mountinfo");
 const WSL1_VERSION: &str = include_str!("fixtures/mountinfo/wsl1.proc-version");
 
@@ -64,6 +65,146 @@ fn unc_share_fixture_gives_a_unc_windows_path_and_network_storage() {
     assert_eq!(json["paths"]["windows"], r"\\fileserver\Projects\team\app");
     assert_eq!(json["paths"]["windows_legacy"], Value::Null);
     assert_eq!(json["verdict"]["level"], "advise");
+}
+
+/// A fake `net.exe` that lists `listing` as `net.exe use` would (CRLF, English) and notes each
+/// call in `calls`; the folder to put first on PATH.
+fn fake_net_exe(listing: &str, calls: &Path) -> TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let text = listing.replace('\n', "\r\n").replace('\'', "'\\''");
+    let script = format!(
+        "#!/bin/sh\necho \"$*\" >> '{}'\nprintf '%s' '{text}'\n",
+        calls.display()
+    );
+    let path = dir.path().join("net.exe");
+    fs::write(&path, script).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+const NET_USE_Z: &str = "New connections will be remembered.
+
+Status       Local     Remote                    Network
+
+-------------------------------------------------------------------------------
+OK           Z:        \\\\fileserver\\Projects    Microsoft Windows Network
+The command completed successfully.
+";
+
+const NET_USE_NONE: &str = "New connections will be remembered.
+
+There are no entries in the list.
+";
+
+/// `check --no-probe --format json PATH` on the mapped-drive fixture host, with `net.exe`
+/// (listing `listing`) on PATH; the JSON and the arguments of every `net.exe` call.
+fn check_on_mapped_fixture(listing: &str, interop: bool, path: &str) -> (Value, Vec<String>) {
+    let (base, point, mountinfo) = fixture_at(MAPPED_FIXTURE, "/mnt/z");
+    let mountinfo = mountinfo.replace(" /mnt/c ", &format!(" {} ", escape(&base.path().join("c"))));
+    fs::create_dir_all(base.path().join("c/src/app")).unwrap();
+    let calls = base.path().join("net-calls");
+    let net = fake_net_exe(listing, &calls);
+    let proc = FakeProc::new(support::fakeproc::WSL2_VERSION, &mountinfo, interop);
+    let target = match path {
+        "z" => point.join("team/app"),
+        "c" => fs::canonicalize(base.path().join("c/src/app")).unwrap(),
+        _ => fs::canonicalize(base.path()).unwrap(),
+    };
+    let json = json_of(
+        proc.command(Some("Ubuntu"))
+            .env("PATH", path_with(net.path()))
+            .args(["check", "--no-probe", "--format", "json"])
+            .arg(target)
+            .output(),
+    );
+    let calls = fs::read_to_string(&calls).unwrap_or_default();
+    (json, calls.lines().map(str::to_string).collect())
+}
+
+#[test]
+fn a_drive_letter_windows_maps_to_a_share_is_network_storage() {
+    let (json, calls) = check_on_mapped_fixture(NET_USE_Z, true, "z");
+    assert_eq!(calls, vec!["use"], "net.exe use, once");
+    assert_eq!(json["mount"]["kind"], "network");
+    assert_eq!(json["mount"]["source"], r"Z:\");
+    assert_eq!(json["paths"]["windows"], r"\\fileserver\Projects\team\app");
+    assert_eq!(json["verdict"]["level"], "advise");
+
+    // Not mapped: the drive letter stays a Windows drive.
+    let (json, calls) = check_on_mapped_fixture(NET_USE_NONE, true, "z");
+    assert_eq!(calls.len(), 1);
+    assert_eq!(json["mount"]["kind"], "wsl-drvfs-9p");
+    assert_eq!(json["paths"]["windows"], r"Z:\team\app");
+}
+
+#[test]
+fn windows_is_asked_only_for_drive_letters_and_only_through_interop() {
+    // A drive letter without interop: nothing to ask with, so nothing is asked.
+    let (json, calls) = check_on_mapped_fixture(NET_USE_Z, false, "z");
+    assert!(calls.is_empty(), "{calls:?}");
+    assert_eq!(json["mount"]["kind"], "wsl-drvfs-9p");
+    // A folder on the Linux disk: no drive letter, no question.
+    let (json, calls) = check_on_mapped_fixture(NET_USE_Z, true, "linux");
+    assert!(calls.is_empty(), "{calls:?}");
+    assert_ne!(json["mount"]["kind"], "network");
+    // Another drive letter is asked about, and not mapped.
+    let (json, calls) = check_on_mapped_fixture(NET_USE_Z, true, "c");
+    assert_eq!(calls, vec!["use"]);
+    assert_eq!(json["mount"]["kind"], "wsl-drvfs-9p");
+    assert_eq!(json["paths"]["windows"], r"C:\src\app");
+}
+
+/// The hook's cached answer does not wait for Windows: only a new measurement asks `net.exe`.
+#[test]
+fn the_hook_answers_from_its_cache_without_asking_windows() {
+    let (base, point, mountinfo) = fixture_at(MAPPED_FIXTURE, "/mnt/z");
+    let calls = base.path().join("net-calls");
+    let net = fake_net_exe(NET_USE_Z, &calls);
+    let proc = FakeProc::new(support::fakeproc::WSL2_VERSION, &mountinfo, true);
+    let run = |args: &[&str]| {
+        let out = proc
+            .command(Some("Ubuntu"))
+            .env("PATH", path_with(net.path()))
+            .args(args)
+            .arg(point.join("team/app"))
+            .output()
+            .unwrap();
+        let asked = fs::read_to_string(&calls)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        (String::from_utf8_lossy(&out.stdout).into_owned(), asked)
+    };
+    let (_, asked) = run(&["check", "--no-probe"]);
+    assert_eq!(asked, 1);
+    let (line, asked) = run(&["check", "--advisory", "--no-probe"]);
+    assert_eq!(asked, 1, "the cached answer asked Windows again");
+    assert!(line.contains("advise"), "{line}");
+}
+
+#[test]
+fn a_net_exe_that_hangs_is_given_up_after_two_seconds() {
+    let (_base, point, mountinfo) = fixture_at(MAPPED_FIXTURE, "/mnt/z");
+    let net = tempfile::tempdir().unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let path = net.path().join("net.exe");
+        fs::write(&path, "#!/bin/sh\nexec sleep 30\n").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let proc = FakeProc::new(support::fakeproc::WSL2_VERSION, &mountinfo, true);
+    let start = std::time::Instant::now();
+    let json = json_of(
+        proc.command(Some("Ubuntu"))
+            .env("PATH", path_with(net.path()))
+            .args(["check", "--no-probe", "--format", "json"])
+            .arg(point.join("team/app"))
+            .output(),
+    );
+    let took = start.elapsed();
+    assert!(took < std::time::Duration::from_secs(10), "took {took:?}");
+    assert_eq!(json["mount"]["kind"], "wsl-drvfs-9p");
 }
 
 #[test]
