@@ -15,6 +15,11 @@ import time
 TOOL, WORK, RUNS = sys.argv[1], sys.argv[2], int(sys.argv[3])
 BASELINE = os.path.join(WORK, "local")
 ROWS = []
+# What `check` and its probe cost, as multiples of one real `git status` (medians).
+COSTS = []
+# The verdict rows: 10 back-to-back checks, the cold --advisory against the full check.
+VERDICTS = []
+LOADS = []
 
 
 def ms(cmd, **kw):
@@ -27,6 +32,17 @@ def check(path, *extra, env=None):
     out = subprocess.run([TOOL, "check", "--format", "json", "--baseline", BASELINE, *extra, path],
                          check=True, capture_output=True, text=True, env=env).stdout
     return json.loads(out)
+
+
+def timed_check(path):
+    """A check and its wall time in ms."""
+    t = time.perf_counter()
+    report = check(path)
+    return report, (time.perf_counter() - t) * 1000
+
+
+def load():
+    LOADS.append(os.getloadavg()[0])
 
 
 def status(repo):
@@ -61,14 +77,21 @@ def git_pair(name, local, slow):
         report = check(repo)
         pred_first = report["predict"]["first_git_status_ms"]["current"]
         first = status(repo)
-        ts, preds, speedups = [], [], []
+        ts, preds, speedups, checks, probes = [], [], [], [], []
         for _ in range(RUNS):
             ts.append(status(repo))
-            p = check(repo)["predict"]["git_status_ms"]
+            report, took = timed_check(repo)
+            p = report["predict"]["git_status_ms"]
             preds.append(p["current"])
             speedups.append(p["speedup"] or 1.0)
+            checks.append(took)
+            probes.append(report["probe"]["current"]["elapsed_ms"])
         res[where] = dict(first=first, pred_first=pred_first, status=statistics.median(ts),
                           pred=statistics.median(preds), speedup=statistics.median(speedups))
+        one = statistics.median(ts)
+        COSTS.append(("%s, %s" % (name, where), one, statistics.median(checks),
+                      statistics.median(probes)))
+    load()
     e, s = res["ext4"], res["slowfs"]
     row("%s: git status, ext4" % name, e["pred"], e["status"])
     row("%s: git status, slowfs" % name, s["pred"], s["status"], s["speedup"],
@@ -78,20 +101,25 @@ def git_pair(name, local, slow):
 
 
 def install_pair(name, local, slow):
-    """`rm -rf node_modules && npm install --offline` on both mounts; predictions from check."""
+    """`rm -rf node_modules && npm install --offline` on both mounts, each followed by a check
+    of the installed tree (what a person who wonders about reinstalling would run)."""
     res = {}
     for where, proj in (("ext4", local), ("slowfs", slow)):
         subprocess.run(["npm", "install", "--offline", "--no-audit", "--no-fund"], cwd=proj,
                        check=True, capture_output=True)
-        report = check(proj)
-        p = report["predict"]["install_ms"]
-        runs = []
-        for _ in range(max(2, RUNS // 2)):
+        runs, preds, speedups, managers = [], [], [], []
+        for _ in range(RUNS):
             shutil.rmtree(os.path.join(proj, "node_modules"))
             runs.append(ms(["npm", "install", "--offline", "--no-audit", "--no-fund"], cwd=proj))
-        res[where] = dict(pred=p["current"], base=p["baseline"], speedup=p["speedup"],
-                          real=statistics.median(runs), manager=report["predict"]["install_manager_ms"],
+            report = check(proj)
+            p = report["predict"]["install_ms"]
+            preds.append(p["current"])
+            speedups.append(p["speedup"])
+            managers.append(report["predict"]["install_manager_ms"])
+        res[where] = dict(pred=statistics.median(preds), speedup=statistics.median(speedups),
+                          real=statistics.median(runs), manager=statistics.median(managers),
                           source=(report["predict"]["install_manager"] or {}).get("source"))
+        load()
     e, s = res["ext4"], res["slowfs"]
     row("%s: npm reinstall, ext4" % name, e["pred"], e["real"])
     row("%s: npm reinstall, slowfs" % name, s["pred"], s["real"], s["speedup"], s["real"] / e["real"])
@@ -100,7 +128,16 @@ def install_pair(name, local, slow):
 
 def stability(repo):
     """10 back-to-back checks: how many verdicts; a cold --advisory vs a full check."""
-    levels = [check(repo)["verdict"]["level"] for _ in range(10)]
+    runs = []
+    for _ in range(10):
+        r = check(repo)
+        g = r["predict"]["git_status_ms"]
+        runs.append((r["verdict"]["level"], r["verdict"]["kept_previous"], g["current"],
+                     g["current_range"], g["speedup"]))
+    levels = [lv for lv, *_ in runs]
+    for lv, kept, cur, rng, sp in runs:
+        sys.stderr.write("   %s%s: git status %s (%s-%s), %.0fx\n" % (
+            lv, " (kept)" if kept else "", fmt(cur), fmt(rng[0]), fmt(rng[1]), sp or 0))
     cache = os.path.join(WORK, "cold-cache")
     shutil.rmtree(cache, ignore_errors=True)
     env = dict(os.environ, XDG_CACHE_HOME=cache)
@@ -109,15 +146,21 @@ def stability(repo):
     advisory = json.loads(out)
     full = check(repo, env=env)["verdict"]
     shutil.rmtree(cache, ignore_errors=True)
-    print("10 back-to-back checks on %s: %s" % (repo, ", ".join(
-        "%s x%d" % (lv, levels.count(lv)) for lv in sorted(set(levels)))))
-    print("cold --advisory: %s%s; full check after it: %s (kept: %s, confidence %s)" % (
-        advisory["level"], " (provisional)" if advisory.get("provisional") else "",
-        full["level"], full["kept_previous"], full["confidence"]))
+    name = os.path.basename(repo)
+    counts = ", ".join("%s x%d" % (lv, levels.count(lv)) for lv in sorted(set(levels)))
+    VERDICTS.append(("10 back-to-back `check`s, %s on slowfs" % name, counts,
+                     "yes" if len(set(levels)) == 1 else "NO"))
+    VERDICTS.append(("cold `check --advisory`, then a full `check` (%s, slowfs)" % name,
+                     "%s%s; full: %s (kept: %s, %s)" % (
+                         advisory["level"], " (provisional)" if advisory.get("provisional") else "",
+                         full["level"], full["kept_previous"], full["confidence"]),
+                     "yes" if advisory["level"] == full["level"] else "NO"))
+    load()
 
 
 def main():
     jobs = json.loads(sys.argv[4])
+    load()
     for job in jobs:
         kind = job.pop(0)
         {"git": git_pair, "install": install_pair, "stability": stability}[kind](*job)
@@ -126,6 +169,24 @@ def main():
     print("|---|---|---|---|---|---|---|")
     for r in ROWS:
         print_row(r, sys.stdout)
+    if VERDICTS:
+        print()
+        print("| verdicts | result | one verdict / agree |")
+        print("|---|---|---|")
+        for label, result, ok in VERDICTS:
+            print("| %s | %s | %s |" % (label, result, ok))
+    print()
+    print("What `check` costs (medians): one real `git status`, a whole `check`, its probe of the "
+          "repository's mount")
+    print()
+    print("| repository | git status | check | check / git status | probe | probe / git status |")
+    print("|---|---|---|---|---|---|")
+    for label, one, whole, probe in COSTS:
+        print("| %s | %s | %s | %.1fx | %s | %.1fx |" % (
+            label, fmt(one), fmt(whole), whole / one, fmt(probe), probe / one))
+    print()
+    print("1-minute load average during the run: %s (min %.1f, max %.1f)" % (
+        ", ".join("%.1f" % v for v in LOADS), min(LOADS), max(LOADS)))
 
 
 main()

@@ -11,11 +11,15 @@
 # - each repository in REAL_REPOS (paths of real public clones; they are copied, never changed):
 #   steady and first-after-copy `git status`;
 # - a real Node project reinstalled with its real package manager, `rm -rf node_modules && npm
-#   install --offline` with a warm cache, on both mounts (NODE_PROJECT: a directory with
+#   install --offline` with a warm cache, on both mounts, each run followed by a `check` of the
+#   installed tree (NODE_PROJECT: a directory with
 #   package.json and package-lock.json; by default express 5's dependency set, installed once
 #   online to fill the cache);
-# - 10 back-to-back `check`s on the first real repository on slowfs (one verdict?), and a cold
-#   `check --advisory` against the full `check` after it.
+# - 10 back-to-back `check`s on the first real repository on slowfs (one verdict?, each run's
+#   prediction and range on stderr), and a cold `check --advisory` against the full `check`
+#   after it;
+# - what `check` and its probe cost as multiples of one real `git status`, and the 1-minute load
+#   average through the run.
 # Steady figures are medians of RUNS pairs of a real run and a `check`, interleaved, so that a
 # change of the machine's pace moves both. The manager's timing is made in this run (a private
 # XDG_CACHE_HOME).

@@ -594,23 +594,35 @@ fn level_of(current: f64, speedup: f64, t: &Thresholds, advise_ms: f64, move_ms:
     }
 }
 
-/// The levels at the low end, the middle and the high end of a prediction's ranges; all `Ok`
-/// without a speedup to weigh.
-fn levels_of(predicted: &Compared, t: &Thresholds, advise_ms: f64, move_ms: f64) -> [Level; 3] {
+/// How far past its ranges a prediction must move before the last verdict gives way, as a
+/// multiple of their half-widths: back-to-back checks on a busy machine move by about a
+/// range's half-width, so a verdict kept only inside the range still flipped now and then.
+pub const KEEP_MARGIN: f64 = 1.5;
+
+/// The levels at the low end, the middle and the high end of a prediction's ranges, each
+/// widened `widen` times; all `Ok` without a speedup to weigh.
+fn levels_of(
+    predicted: &Compared,
+    t: &Thresholds,
+    (advise_ms, move_ms): (f64, f64),
+    widen: f64,
+) -> [Level; 3] {
     let Some(speedup) = predicted.speedup else {
         return [Level::Ok; 3];
     };
-    let speedup_error = predicted.speedup_error.unwrap_or(predicted.error);
+    let speedup_error = predicted.speedup_error.unwrap_or(predicted.error) * widen;
+    let error = predicted.error * widen;
     let at = |k: f64, ks: f64| level_of(predicted.current * k, speedup * ks, t, advise_ms, move_ms);
     [
-        at(1.0 - predicted.error, 1.0 - speedup_error),
+        at((1.0 - error).max(0.0), (1.0 - speedup_error).max(0.0)),
         at(1.0, 1.0),
-        at(1.0 + predicted.error, 1.0 + speedup_error),
+        at(1.0 + error, 1.0 + speedup_error),
     ]
 }
 
-/// The previous level, when the ranges (`levels`, lowest and highest) support it and the middle
-/// of the ranges would say otherwise; the reasons then carry it.
+/// The previous level, when the ranges widened by `KEEP_MARGIN` (`levels`, lowest and
+/// highest) support it and the middle of the ranges would say otherwise; the reasons then
+/// carry it.
 fn keep_previous(
     reasons: &mut Vec<Reason>,
     [low, high]: [Level; 2],
@@ -625,7 +637,7 @@ fn keep_previous(
         level: kept,
         rule: Rule::Kept,
         message: format!(
-            "the last check said {}; this run's ranges reach from {} to {}, so it stands",
+            "the last check said {}; this run's ranges, with their margin, reach from {} to {}, so it stands",
             kept.as_str(),
             low.as_str(),
             high.as_str()
@@ -665,10 +677,16 @@ pub fn evaluate_after(
     let mut reasons: Vec<Reason> = kind_reason(policy, observations).into_iter().collect();
     let floor = reasons.first().map_or(Level::Ok, |r| r.level);
     let (mut low, mut high) = (floor, floor);
+    let (mut keep_low, mut keep_high) = (floor, floor);
     let mut rate = |rule: Rule, what: &str, predicted: Compared, advise_ms: f64, move_ms: f64| {
-        let [at_low, level, at_high] = levels_of(&predicted, thresholds, advise_ms, move_ms);
+        let thresholds_ms = (advise_ms, move_ms);
+        let [at_low, level, at_high] = levels_of(&predicted, thresholds, thresholds_ms, 1.0);
         low = low.max(at_low);
         high = high.max(at_high);
+        let [wide_low, _, wide_high] =
+            levels_of(&predicted, thresholds, thresholds_ms, KEEP_MARGIN);
+        keep_low = keep_low.max(wide_low);
+        keep_high = keep_high.max(wide_high);
         let (Some(baseline), Some(speedup)) = (predicted.baseline, predicted.speedup) else {
             return;
         };
@@ -711,9 +729,10 @@ pub fn evaluate_after(
     }
     if let Some(reason) = wsl1_reason(thresholds, observations, &reasons) {
         (low, high) = (low.max(reason.level), high.max(reason.level));
+        (keep_low, keep_high) = (keep_low.max(reason.level), keep_high.max(reason.level));
         reasons.push(reason);
     }
-    let kept = keep_previous(&mut reasons, [low, high], previous);
+    let kept = keep_previous(&mut reasons, [keep_low, keep_high], previous);
     let level = kept.unwrap_or_else(|| reasons.iter().map(|r| r.level).max().unwrap_or(Level::Ok));
     let advice = advice::for_observations(
         observations,
@@ -843,6 +862,29 @@ mod tests {
             evaluate_after(&policy, &near, Some(Level::Advise)).level,
             Level::Advise
         );
+        // Within the margin past the range (640 ms +-20% ends at 768 ms; with the margin at
+        // 832 ms) the last verdict still stands, though the range alone is all `advise`.
+        let just_past = Observations {
+            git_status_ms: Some(Compared::from_figures(
+                crate::model::Figure {
+                    value: 640.0,
+                    error: 0.2,
+                },
+                Some(crate::model::Figure {
+                    value: 9.0,
+                    error: 0.2,
+                }),
+                0.3,
+            )),
+            ..near.clone()
+        };
+        let plain = evaluate(&policy, &just_past);
+        assert_eq!(
+            (plain.level, plain.levels),
+            (Level::Advise, [Level::Advise, Level::Advise])
+        );
+        let kept = evaluate_after(&policy, &just_past, Some(Level::Move));
+        assert_eq!((kept.level, kept.kept_previous), (Level::Move, true));
         // A previous level the range does not support is not kept.
         let far = Observations {
             git_status_ms: Some(near_threshold(5000.0)),

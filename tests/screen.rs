@@ -168,6 +168,7 @@ fn fixture() -> CheckReport {
         baseline_same_mount: false,
         baseline_label: Some("~/src/webapp".to_string()),
         git_startup_ms: Some(1.2),
+        cpu_sha1_us_per_mib: Some(580.0),
         index_files: Some(5_000),
         index_dirs: Some(640),
         elapsed_ms: 1_310,

@@ -181,7 +181,10 @@ pub fn with_fsmonitor(
     policy: &Policy,
 ) {
     let big = scan.tracked.unwrap_or(0) >= policy.git.fsmonitor_min_tracked;
-    let linux = probes.baseline.as_ref().and_then(probes::mount_costs);
+    let linux = probes
+        .baseline
+        .as_ref()
+        .and_then(|b| probes::mount_costs(b, probes.cpu_sha1_us_per_mib));
     if let (true, true, Some(costs)) = (git.has_linux_fsmonitor(), big, linux) {
         let startup = git.startup_ms.unwrap_or(model::GIT_STARTUP_MS);
         prediction.git_status_fsmonitor_ms = Some(model::git_status_fsmonitor_ms(

@@ -178,6 +178,7 @@ pub fn for_check(
     move_to: &str,
 ) -> Result<ProbeSet> {
     let start = Instant::now();
+    let cpu_pace = probe::cpu::sha1_us_per_mib();
     let root = &location.paths.linux;
     let current_mount = mount_of(table, root)?;
     let baseline = choose_baseline(env, settings, table, current_mount)?;
@@ -247,6 +248,7 @@ pub fn for_check(
         baseline_same_mount: same,
         baseline_label: label,
         git_startup_ms: startup,
+        cpu_sha1_us_per_mib: Some(cpu_pace),
         index_files: tracked.shape.map(|s| s.0),
         index_dirs: git_walk
             .as_ref()
@@ -257,6 +259,7 @@ pub fn for_check(
             root,
             scratch_dir.as_deref(),
             settings.time_manager && !interrupt::requested(),
+            cpu_pace,
         ),
         git_walk,
         elapsed_ms: start.elapsed().as_millis() as u64,
@@ -266,8 +269,11 @@ pub fn for_check(
 /// The model's predictions from the scan and the probes; None when the current mount was not
 /// measured. Reads `package-lock.json` when the scan found no node_modules.
 pub fn predict(scan: &ScanReport, probes: &ProbeSet, root: &Path) -> Option<Prediction> {
-    let current = mount_costs(&probes.current)?;
-    let baseline = probes.baseline.as_ref().and_then(mount_costs);
+    let current = mount_costs(&probes.current, probes.cpu_sha1_us_per_mib)?;
+    let baseline = probes
+        .baseline
+        .as_ref()
+        .and_then(|b| mount_costs(b, probes.cpu_sha1_us_per_mib));
     let lock = std::fs::read_to_string(root.join("package-lock.json"))
         .ok()
         .and_then(|text| model::lock_packages(&text));
@@ -289,8 +295,8 @@ pub fn predict(scan: &ScanReport, probes: &ProbeSet, root: &Path) -> Option<Pred
 
 /// Means, not medians: git's wall time is a sum of many calls, and a sum is N x mean,
 /// preemptions on a busy machine included; trimmed, so a single stall in a small sample
-/// does not pass for a rate.
-pub fn mount_costs(p: &ProbeReport) -> Option<MountCosts> {
+/// does not pass for a rate. `sha1_us_per_mib` is the CPU's pace (`probe::cpu`).
+pub fn mount_costs(p: &ProbeReport, sha1_us_per_mib: Option<f64>) -> Option<MountCosts> {
     let ops = p.ops.as_ref()?;
     let mut parallel: Vec<(usize, f64)> = p
         .parallel_lstat
@@ -302,6 +308,7 @@ pub fn mount_costs(p: &ProbeReport) -> Option<MountCosts> {
         lstat_us: p.lstat_stats()?.trimmed_mean_us,
         parallel_lstat: parallel,
         scratch: ops.map(|stats| stats.trimmed_mean_us),
+        sha1_us_per_mib: sha1_us_per_mib.unwrap_or(0.0),
         sampling_error: sampling_error(&[p.lstat_stats()?, &ops.create, &ops.read]),
     })
 }

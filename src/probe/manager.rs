@@ -31,9 +31,13 @@ pub struct ManagerTiming {
     pub sample_dirs: u64,
     pub sample_bytes: u64,
     /// `measured` (by this run), `cached` (by an earlier run on this machine, same manager
-    /// version) or `estimated` (no sample could be installed: npm's fit scaled by a CPU
-    /// calibration).
+    /// version, scaled by the CPU's pace then and now) or `estimated` (no sample could be
+    /// installed: npm's fit scaled by the CPU's pace).
     pub source: String,
+    /// The CPU's pace when the figures were taken (`probe::cpu::sha1_us_per_mib`), so that a
+    /// timing cached on a busy afternoon is scaled to a quiet morning; None in older caches.
+    #[serde(default)]
+    pub cpu_sha1_us_per_mib: Option<f64>,
 }
 
 /// Leaf packages (no dependencies of their own) installed for the sample: enough to time the
@@ -42,13 +46,12 @@ pub const SAMPLE_PACKAGES: usize = 60;
 /// No calibration run may take longer than this; a manager that hangs is killed.
 const RUN_LIMIT: Duration = Duration::from_secs(30);
 
-/// npm 11 on this project's 2-core machines, with its CPU calibration at
-/// `REFERENCE_CALIBRATION_MS`: 350 ms to install nothing, 15 ms per package-sized unit of work
-/// (`model::FILES_PER_PACKAGE_WORK`). Only used, scaled by the machine's pace, when no sample
-/// can be installed.
+/// npm 11 on this project's 2-core machines at the model's reference pace
+/// (`model::REFERENCE_SHA1_US_PER_MIB`): 350 ms to install nothing, 15 ms per package-sized
+/// unit of work (`model::FILES_PER_PACKAGE_WORK`). Only used, scaled by the machine's pace,
+/// when no sample can be installed.
 const REFERENCE_STARTUP_MS: f64 = 350.0;
 const REFERENCE_MS_PER_UNIT: f64 = 15.0;
-const REFERENCE_CALIBRATION_MS: f64 = 12.0;
 
 /// The manager a project's lock file names, if any.
 pub fn detect(root: &Path) -> Option<&'static str> {
@@ -295,25 +298,23 @@ fn measure_npm(dir: &Path, version: String, sample: &[(String, String)]) -> Opti
         sample_dirs: dirs,
         sample_bytes: bytes,
         source: "measured".into(),
+        cpu_sha1_us_per_mib: None,
     })
 }
 
-/// A short CPU calibration: milliseconds to checksum 16 MiB, the better of two runs.
-fn cpu_calibration_ms() -> f64 {
-    let data = vec![0xa5_u8; 16 << 20];
-    (0..2)
-        .map(|_| {
-            let start = Instant::now();
-            std::hint::black_box(crc32fast::hash(std::hint::black_box(&data)));
-            start.elapsed().as_secs_f64() * 1e3
-        })
-        .fold(f64::INFINITY, f64::min)
+/// How much slower the CPU is at `now` than at `then` (both `sha1_us_per_mib`), bounded.
+fn pace(now: f64, then: f64) -> f64 {
+    if now > 0.0 && then > 0.0 {
+        (now / then).clamp(0.25, 8.0)
+    } else {
+        1.0
+    }
 }
 
 /// npm's reference fit scaled by this machine's pace, for managers or projects that cannot be
 /// sampled: a sample of 100 package-sized units with no file-system work of its own.
-fn estimated(manager: &str, version: String) -> ManagerTiming {
-    let pace = (cpu_calibration_ms() / REFERENCE_CALIBRATION_MS).clamp(0.25, 8.0);
+fn estimated(manager: &str, version: String, cpu: f64) -> ManagerTiming {
+    let pace = pace(cpu, crate::model::REFERENCE_SHA1_US_PER_MIB);
     let startup_ms = REFERENCE_STARTUP_MS * pace;
     ManagerTiming {
         manager: manager.into(),
@@ -325,22 +326,39 @@ fn estimated(manager: &str, version: String) -> ManagerTiming {
         sample_dirs: 0,
         sample_bytes: 0,
         source: "estimated".into(),
+        cpu_sha1_us_per_mib: Some(cpu),
+    }
+}
+
+/// A cached timing at the CPU's pace `cpu` now: the manager's work is CPU work, so a figure
+/// taken while the machine was busier (or quieter) is scaled by the two paces.
+fn rescaled(cached: ManagerTiming, cpu: f64) -> ManagerTiming {
+    let k = cached
+        .cpu_sha1_us_per_mib
+        .map_or(1.0, |then| pace(cpu, then));
+    ManagerTiming {
+        startup_ms: cached.startup_ms * k,
+        sample_ms: cached.sample_ms * k,
+        cpu_sha1_us_per_mib: Some(cpu),
+        ..cached
     }
 }
 
 /// The manager's timing for the project at `root`: cached when this machine measured this
 /// manager version before; else measured in a scratch folder under `scratch_dir` when
-/// `may_measure` (npm with a lock file); else estimated. None when there is no manager.
+/// `may_measure` (npm with a lock file); else estimated. None when there is no manager. `cpu`
+/// is the CPU's pace now (`probe::cpu::sha1_us_per_mib`).
 pub fn timing(
     env: &HostEnv,
     root: &Path,
     scratch_dir: Option<&Path>,
     may_measure: bool,
+    cpu: f64,
 ) -> Option<ManagerTiming> {
     let manager = detect(root)?;
     let version = version(manager).unwrap_or_else(|| "unknown".into());
     if let Some(cached) = load_cached(env, manager, &version) {
-        return Some(cached);
+        return Some(rescaled(cached, cpu));
     }
     let measured = (manager == "npm" && may_measure)
         .then(|| {
@@ -348,13 +366,17 @@ pub fn timing(
             let sample = npm_leaf_packages(&lock, SAMPLE_PACKAGES);
             measure_npm(scratch_dir?, version.clone(), &sample)
         })
-        .flatten();
+        .flatten()
+        .map(|timing| ManagerTiming {
+            cpu_sha1_us_per_mib: Some(cpu),
+            ..timing
+        });
     match measured {
         Some(timing) => {
             store(env, &timing);
             Some(timing)
         }
-        None => Some(estimated(manager, version)),
+        None => Some(estimated(manager, version, cpu)),
     }
 }
 
@@ -394,8 +416,30 @@ mod tests {
 
     #[test]
     fn the_estimate_keeps_startup_below_the_sample() {
-        let t = estimated("pnpm", "9".into());
+        let t = estimated("pnpm", "9".into(), 580.0);
         assert!(t.startup_ms > 0.0 && t.sample_ms > t.startup_ms);
         assert_eq!(t.source, "estimated");
+        // Twice as slow a CPU, twice the figures.
+        let slow = estimated("pnpm", "9".into(), 1160.0);
+        assert!((slow.sample_ms - 2.0 * t.sample_ms).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_cached_timing_follows_the_cpu_pace() {
+        let cached = ManagerTiming {
+            source: "cached".into(),
+            cpu_sha1_us_per_mib: Some(1200.0),
+            ..estimated("npm", "11".into(), 1200.0)
+        };
+        let now = rescaled(cached.clone(), 600.0);
+        assert!((now.sample_ms - cached.sample_ms / 2.0).abs() < 1e-9);
+        assert!((now.startup_ms - cached.startup_ms / 2.0).abs() < 1e-9);
+        assert_eq!(now.cpu_sha1_us_per_mib, Some(600.0));
+        // A cache from before the pace was recorded is taken as it is.
+        let old = ManagerTiming {
+            cpu_sha1_us_per_mib: None,
+            ..cached.clone()
+        };
+        assert_eq!(rescaled(old, 600.0).sample_ms, cached.sample_ms);
     }
 }

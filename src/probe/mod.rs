@@ -2,6 +2,7 @@
 //! private scratch directory in a few hundred milliseconds, plus `lstat` on the repository's own
 //! tracked files, the closest thing to what `git status` does.
 
+pub mod cpu;
 pub mod manager;
 pub mod measure;
 pub mod ops;
@@ -301,6 +302,9 @@ pub struct ProbeSet {
     pub baseline_label: Option<String>,
     /// The faster of two `git --version` runs: process start-up, independent of the mount.
     pub git_startup_ms: Option<f64>,
+    /// The CPU's pace: microseconds to hash one MiB with git's SHA-1 (`cpu::sha1_us_per_mib`),
+    /// which scales the model's CPU terms.
+    pub cpu_sha1_us_per_mib: Option<f64>,
     /// Tracked files on disk and the directories holding them (root included), from the index:
     /// what git's walk covers, without `.git` and ignored trees.
     pub index_files: Option<u64>,

@@ -125,6 +125,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         let baseline = probes::choose_baseline(env, &check_settings, &table, mount)?;
         plan.push((found, mount, baseline));
     }
+    let cpu_pace = settings.probe.then(crate::probe::cpu::sha1_us_per_mib);
     let mounts = if settings.probe {
         probe_mounts(&plan, settings.probe_budget, progress)
     } else {
@@ -137,7 +138,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         progress.step(&found.root.display().to_string());
         let shared = settings
             .probe
-            .then(|| probe_set(&mounts, mount, baseline, git.startup_ms));
+            .then(|| probe_set(&mounts, mount, baseline, (git.startup_ms, cpu_pace)));
         let place = Place {
             env,
             table: &table,
@@ -216,7 +217,7 @@ fn probe_set(
     mounts: &[MountProbe],
     mount: &MountEntry,
     baseline: &Baseline,
-    startup: Option<f64>,
+    (startup, cpu_pace): (Option<f64>, Option<f64>),
 ) -> Option<ProbeSet> {
     let current = probe_of(mounts, mount)?.clone();
     let (baseline, note, same) = match baseline {
@@ -232,6 +233,7 @@ fn probe_set(
         baseline_same_mount: same,
         baseline_label: None,
         git_startup_ms: startup,
+        cpu_sha1_us_per_mib: cpu_pace,
         index_files: None,
         index_dirs: None,
         git_walk: None,
