@@ -27,9 +27,10 @@ pub const GIT_FIXED_OPS: f64 = 90.0;
 /// Process start-up when `git --version` could not be timed.
 pub const GIT_STARTUP_MS: f64 = 1.5;
 /// CPU git status spends before it reads the index (config, HEAD, refs, the object store), in
-/// process start-ups: git 2.47's trace2 puts ~1.9 ms before `do_read_index` where a whole
-/// `git --version` takes ~1.7 ms on the same machine, so about one start-up beyond the first.
-pub const GIT_SETUP_STARTUPS: f64 = 1.0;
+/// process start-ups: in CPU time (user + system, which a busy machine inflates less than wall
+/// time), `git status` of a one-file repository costs 1.6-1.8 `git --version`s on this
+/// project's machines (git 2.47), of which the fixed calls and the index are a few percent.
+pub const GIT_SETUP_STARTUPS: f64 = 0.6;
 /// Bytes per index entry (62 fixed + the path), for reading and writing the index.
 pub const INDEX_BYTES_PER_ENTRY: f64 = 100.0;
 /// CPU per index entry beyond its `lstat`: parsing it, comparing stat data, the leading-path
