@@ -5,7 +5,7 @@ use crate::check::{self, CheckReport};
 use crate::error::Result;
 use crate::host::HostEnv;
 use crate::location::Location;
-use crate::policy::{Level, Policy};
+use crate::policy::{Level, Policy, Previous, Recent};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -34,6 +34,20 @@ pub struct CachedResult {
     /// next full `check` replaces it.
     #[serde(default)]
     pub provisional: bool,
+    /// The predictions of the last checks here (`verdict.recent`), for the next verdict to
+    /// weigh.
+    #[serde(default)]
+    pub recent: Vec<Recent>,
+}
+
+impl CachedResult {
+    /// What the next check here starts from.
+    pub fn previous(&self) -> Previous {
+        Previous {
+            level: Some(self.level),
+            recent: self.recent.clone(),
+        }
+    }
 }
 
 fn now_unix() -> u64 {
@@ -111,6 +125,7 @@ pub fn entry_for(report: &CheckReport, policy: &Policy) -> CachedResult {
             line => line,
         },
         provisional: report.verdict.provisional,
+        recent: report.verdict.recent.clone(),
     }
 }
 
@@ -176,7 +191,7 @@ pub fn run(
         time_manager: false,
         ..settings.clone()
     };
-    let (mut report, policy) = check::measure(env, &cold, setting, None)?;
+    let (mut report, policy) = check::measure(env, &cold, setting, &Previous::default())?;
     report.verdict.provisional = true;
     let entry = entry_for(&report, &policy);
     store(env, &entry);

@@ -52,10 +52,9 @@ pub const HASH_BYTES_PER_US: f64 = 470.0;
 /// read and `fstat` the probe prices per mount): the attribute and filter lookups of
 /// `convert_to_git`, the blob header, the racy-clean checks and the refreshed entry.
 pub const REHASH_CPU_US_PER_FILE: f64 = 6.0;
-/// The pace the CPU terms above were fitted at: microseconds to hash one MiB with git's SHA-1
-/// (`probe::cpu::sha1_us_per_mib`) on this project's machines. A machine that hashes slower
+/// The pace the CPU terms above were fitted at (`probe::cpu`): a machine that hashes slower
 /// gets every CPU term scaled by its own figure over this.
-pub const REFERENCE_SHA1_US_PER_MIB: f64 = 580.0;
+pub use crate::probe::cpu::REFERENCE_SHA1_US_PER_MIB;
 /// zlib inflate + hash throughput when checking files out, bytes per microsecond.
 pub const INFLATE_BYTES_PER_US: f64 = 200.0;
 /// CPU per checked-out file (object lookup, inflate set-up, index entry).

@@ -4,7 +4,7 @@
 //! the file system, so both are tested on fixed values.
 
 use crate::advice::{self, Advice};
-use crate::model::Compared;
+use crate::model::{Compared, Figure};
 use crate::mounts::MountKind;
 pub use crate::observations::Observations;
 use crate::units;
@@ -549,6 +549,85 @@ pub struct Verdict {
     /// From the hook's short cold measurement: replaced by the next full `check`, and never
     /// fails a run under `--fail-on`.
     pub provisional: bool,
+    /// The predictions of the last checks here, this one last (at most `RECENT_CHECKS`): the
+    /// verdict weighs their medians, so one run caught in a stall does not decide it.
+    pub recent: Vec<Recent>,
+}
+
+/// How many checks' predictions a verdict weighs.
+pub const RECENT_CHECKS: usize = 5;
+
+/// One check's predictions as a verdict weighs them: `[here, on the baseline]`, milliseconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Recent {
+    pub git_status_ms: Option<[f64; 2]>,
+    pub install_ms: Option<[f64; 2]>,
+}
+
+impl Recent {
+    fn of(observations: &Observations) -> Self {
+        let pair = |c: &Compared| c.baseline.map(|b| [c.current, b]);
+        Self {
+            git_status_ms: observations.git_status_ms.as_ref().and_then(pair),
+            install_ms: observations.install_ms.as_ref().and_then(pair),
+        }
+    }
+}
+
+/// What the last check for the same place and policy left: its level and the predictions of
+/// the checks before it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Previous {
+    pub level: Option<Level>,
+    pub recent: Vec<Recent>,
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    }
+}
+
+/// This run's prediction with its figures replaced by the medians over `recent` (which ends
+/// with this run): the ranges stay this run's, as fractions.
+fn steadied(predicted: &Compared, recent: &[[f64; 2]]) -> Compared {
+    let Some(baseline) = predicted.baseline.filter(|&b| b > 0.0) else {
+        return *predicted;
+    };
+    if recent.len() < 2 {
+        return *predicted;
+    }
+    let baseline_error = predicted
+        .baseline_range
+        .map_or(predicted.error, |[_, high]| high / baseline - 1.0);
+    Compared::from_figures(
+        Figure {
+            value: median(recent.iter().map(|p| p[0]).collect()),
+            error: predicted.error,
+        },
+        Some(Figure {
+            value: median(recent.iter().map(|p| p[1]).collect()),
+            error: baseline_error,
+        }),
+        predicted.speedup_error.unwrap_or(predicted.error),
+    )
+}
+
+/// The observations the verdict weighs: each prediction at the medians of the recent checks.
+fn weighed(observations: &Observations, recent: &[Recent]) -> Observations {
+    let over = |mine: &Option<Compared>, pick: fn(&Recent) -> Option<[f64; 2]>| {
+        let points: Vec<[f64; 2]> = recent.iter().filter_map(pick).collect();
+        mine.as_ref().map(|c| steadied(c, &points))
+    };
+    Observations {
+        git_status_ms: over(&observations.git_status_ms, |r| r.git_status_ms),
+        install_ms: over(&observations.install_ms, |r| r.install_ms),
+        ..observations.clone()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -579,6 +658,7 @@ impl Verdict {
             levels: [level, level],
             kept_previous: false,
             provisional: false,
+            recent: Vec::new(),
         }
     }
 }
@@ -648,17 +728,31 @@ fn keep_previous(
 
 /// Applies `policy` to `observations`, with no earlier verdict to keep.
 pub fn evaluate(policy: &Policy, observations: &Observations) -> Verdict {
-    evaluate_after(policy, observations, None)
+    evaluate_after(policy, observations, &Previous::default())
 }
 
-/// Applies `policy` to `observations`. The level is decided on the ranges of the predictions:
-/// where they straddle a threshold, `previous` (the last verdict for this repository, mount and
-/// policy) is kept if they support it, else the middle of the ranges decides.
+/// Applies `policy` to `observations` after the checks `previous` remembers for the same
+/// place and policy: each prediction is weighed at the medians of the last `RECENT_CHECKS`
+/// checks' figures (this one's included), with this run's ranges. Where the ranges straddle a
+/// threshold, the previous level is kept if they support it, else the middle decides.
 pub fn evaluate_after(
     policy: &Policy,
     observations: &Observations,
-    previous: Option<Level>,
+    previous: &Previous,
 ) -> Verdict {
+    let skip = (previous.recent.len() + 1).saturating_sub(RECENT_CHECKS);
+    let recent: Vec<Recent> = previous.recent[skip.min(previous.recent.len())..]
+        .iter()
+        .copied()
+        .chain([Recent::of(observations)])
+        .collect();
+    Verdict {
+        recent: recent.clone(),
+        ..judge(policy, &weighed(observations, &recent), previous.level)
+    }
+}
+
+fn judge(policy: &Policy, observations: &Observations, previous: Option<Level>) -> Verdict {
     if policy.is_ignored(&observations.path, observations.home.as_deref()) {
         return Verdict::plain(
             Level::Ok,
@@ -823,6 +917,49 @@ mod tests {
     }
 
     /// `current` ms +-30% against 9 ms, the speedup +-40%.
+    #[test]
+    fn the_verdict_weighs_the_median_of_recent_checks() {
+        let policy = Policy::default();
+        let at = |current: f64| Observations {
+            git_status_ms: Some(near_threshold(current)),
+            ..observations(MountKind::WslDrvfs9p)
+        };
+        // Four checks around 900 ms, then one caught in a stall at 3 s: the median stays
+        // near 900 ms, so the verdict does not jump to a firm reading of the stall.
+        let mut previous = Previous::default();
+        for current in [900.0, 880.0, 950.0, 910.0] {
+            let verdict = evaluate_after(&policy, &at(current), &previous);
+            previous = Previous {
+                level: Some(verdict.level),
+                recent: verdict.recent,
+            };
+        }
+        let stalled = evaluate_after(&policy, &at(3000.0), &previous);
+        assert_eq!(stalled.recent.len(), RECENT_CHECKS);
+        assert_eq!(stalled.confidence, Confidence::NearThreshold);
+        let reason = stalled
+            .reasons
+            .iter()
+            .find(|r| r.rule == Rule::GitStatus)
+            .unwrap();
+        assert!(reason.message.contains("910 ms"), "{}", reason.message);
+        // Only the last RECENT_CHECKS are kept.
+        let next = Previous {
+            level: Some(stalled.level),
+            recent: stalled.recent,
+        };
+        assert_eq!(
+            evaluate_after(&policy, &at(900.0), &next).recent.len(),
+            RECENT_CHECKS
+        );
+        // With no history the run's own figures decide.
+        let alone = evaluate_after(&policy, &at(3000.0), &Previous::default());
+        assert_eq!(
+            (alone.level, alone.confidence),
+            (Level::Move, Confidence::Firm)
+        );
+    }
+
     fn near_threshold(current: f64) -> Compared {
         use crate::model::Figure;
         Compared::from_figures(
@@ -855,11 +992,11 @@ mod tests {
             git_status_ms: Some(near_threshold(780.0)),
             ..near.clone()
         };
-        let kept = evaluate_after(&policy, &below, Some(Level::Move));
+        let kept = judge(&policy, &below, Some(Level::Move));
         assert_eq!((kept.level, kept.kept_previous), (Level::Move, true));
         assert!(kept.reasons.iter().any(|r| r.rule == Rule::Kept));
         assert_eq!(
-            evaluate_after(&policy, &near, Some(Level::Advise)).level,
+            judge(&policy, &near, Some(Level::Advise)).level,
             Level::Advise
         );
         // Within the margin past the range (640 ms +-20% ends at 768 ms; with the margin at
@@ -883,14 +1020,14 @@ mod tests {
             (plain.level, plain.levels),
             (Level::Advise, [Level::Advise, Level::Advise])
         );
-        let kept = evaluate_after(&policy, &just_past, Some(Level::Move));
+        let kept = judge(&policy, &just_past, Some(Level::Move));
         assert_eq!((kept.level, kept.kept_previous), (Level::Move, true));
         // A previous level the range does not support is not kept.
         let far = Observations {
             git_status_ms: Some(near_threshold(5000.0)),
             ..near.clone()
         };
-        let moved = evaluate_after(&policy, &far, Some(Level::Advise));
+        let moved = judge(&policy, &far, Some(Level::Advise));
         assert_eq!((moved.level, moved.kept_previous), (Level::Move, false));
         assert_eq!(moved.confidence, Confidence::Firm);
     }

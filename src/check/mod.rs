@@ -7,7 +7,7 @@ use crate::gitsettings;
 use crate::host::{GitFacts, GitVersion, HostEnv};
 use crate::location::{self, Location, MountTable};
 use crate::observations::Context;
-use crate::policy::{self, Level, Observations, Policy, PolicySource, Verdict};
+use crate::policy::{self, Observations, Policy, PolicySource, Verdict};
 use crate::scan::{self, ScanOptions, ScanReport};
 use crate::{model, probe};
 use serde::Serialize;
@@ -89,16 +89,17 @@ pub fn run(
     policy_file: Option<&Path>,
 ) -> Result<(CheckReport, Policy)> {
     let setting = prepare(env, &settings.path, policy_file)?;
-    measure(env, settings, setting, None)
+    measure(env, settings, setting, &policy::Previous::default())
 }
 
-/// Scans, probes, predicts and decides for an already prepared setting; `previous` is the last
-/// verdict for this place and policy, kept while this run's ranges still support it.
+/// Scans, probes, predicts and decides for an already prepared setting; `previous` is what the
+/// last checks for this place and policy left: the verdict weighs their predictions with this
+/// run's and keeps the last level while this run's ranges still support it.
 pub fn measure(
     env: &HostEnv,
     settings: &Settings,
     setting: Setting,
-    previous: Option<Level>,
+    previous: &policy::Previous,
 ) -> Result<(CheckReport, Policy)> {
     let Setting {
         table,

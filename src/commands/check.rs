@@ -80,9 +80,10 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     // ranges still support it, so noise does not flip it; this run's verdict replaces it.
     let checked =
         check::prepare(env, &check.path, settings.policy.as_deref()).and_then(|setting| {
-            let previous =
-                advisory::load_valid(env, &setting.location, &setting.policy).map(|e| e.level);
-            check::measure(env, &check, setting, previous)
+            let previous = advisory::load_valid(env, &setting.location, &setting.policy)
+                .map(|e| e.previous())
+                .unwrap_or_default();
+            check::measure(env, &check, setting, &previous)
         });
     interrupt::check(INTERRUPTED)?;
     let (report, policy) = checked?;

@@ -47,7 +47,7 @@ pub const SAMPLE_PACKAGES: usize = 60;
 const RUN_LIMIT: Duration = Duration::from_secs(30);
 
 /// npm 11 on this project's 2-core machines at the model's reference pace
-/// (`model::REFERENCE_SHA1_US_PER_MIB`): 350 ms to install nothing, 15 ms per package-sized
+/// (`cpu::REFERENCE_SHA1_US_PER_MIB`): 350 ms to install nothing, 15 ms per package-sized
 /// unit of work (`model::FILES_PER_PACKAGE_WORK`). Only used, scaled by the machine's pace,
 /// when no sample can be installed.
 const REFERENCE_STARTUP_MS: f64 = 350.0;
@@ -314,7 +314,7 @@ fn pace(now: f64, then: f64) -> f64 {
 /// npm's reference fit scaled by this machine's pace, for managers or projects that cannot be
 /// sampled: a sample of 100 package-sized units with no file-system work of its own.
 fn estimated(manager: &str, version: String, cpu: f64) -> ManagerTiming {
-    let pace = pace(cpu, crate::model::REFERENCE_SHA1_US_PER_MIB);
+    let pace = pace(cpu, super::cpu::REFERENCE_SHA1_US_PER_MIB);
     let startup_ms = REFERENCE_STARTUP_MS * pace;
     ManagerTiming {
         manager: manager.into(),
