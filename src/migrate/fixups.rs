@@ -7,7 +7,6 @@ use crate::error::Result;
 use crate::gitsettings;
 use serde::Serialize;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -212,21 +211,19 @@ fn modes_from_index(repo: &Path, report: &mut FixupReport) {
             continue;
         }
         let file = repo.join(std::ffi::OsStr::from_bytes(path));
-        let Ok(m) = std::fs::symlink_metadata(&file) else {
+        let Ok(m) = crate::dirfd::lstat(&file) else {
             continue;
         };
         if !m.is_file() {
             continue;
         }
-        let mode = m.permissions().mode() & 0o7777;
+        let mode = m.mode() & 0o7777;
         let wanted = if executable {
             mode | ((mode & 0o444) >> 2)
         } else {
             mode & !0o111
         };
-        if wanted != mode
-            && std::fs::set_permissions(&file, std::fs::Permissions::from_mode(wanted)).is_ok()
-        {
+        if wanted != mode && crate::dirfd::chmod(&file, wanted).is_ok() {
             changed += 1;
         }
     }
