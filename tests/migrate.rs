@@ -846,3 +846,75 @@ fn linked_worktrees_outside_move_along_and_are_relinked_both_ways() {
     );
     assert!(!out_dir.join(".app-feature.wsl-place-staging").exists());
 }
+
+#[test]
+fn a_worktree_copy_that_stops_is_resumed_by_the_repositorys_own_command() {
+    let tmp = tempfile::tempdir().unwrap();
+    let backing = tmp.path().join("backing");
+    std::fs::create_dir_all(&backing).unwrap();
+    // Reads under app-feature/bad fail, as a drive's broken sectors would.
+    let Some(fs) = support::SlowFs::mount(
+        &backing,
+        &tmp.path().join("mnt"),
+        &["--profile", "none", "--eio-path-prefix", "app-feature/bad"],
+    ) else {
+        return;
+    };
+    let drive = fs.mountpoint().to_path_buf();
+    let source = drive.join("app");
+    support::gitrepo::repo_with_files(&source, 4);
+    let feature = drive.join("app-feature");
+    git(
+        &source,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            feature.to_str().unwrap(),
+            "-b",
+            "feature",
+        ],
+    );
+    write(&backing.join("app-feature/bad/broken.bin"), b"unreadable");
+    let dest = tmp.path().join("out/app");
+    let moved = tmp.path().join("out/app-feature");
+    let worktree_staging = tmp.path().join("out/.app-feature.wsl-place-staging");
+
+    let args = migrate_args(&source, &dest, &["--yes"]);
+    let out = run(&args, tmp.path());
+    assert!(!out.status.success(), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // The repository's command resumes it, not one for the worktree alone.
+    let again = format!(
+        "wsl-place migrate {} --to {}",
+        source.display(),
+        dest.display()
+    );
+    assert!(
+        stderr.contains(&format!("`{again} --abort`")),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        !dest.exists() && !moved.exists(),
+        "finalised with a worktree unread"
+    );
+    assert!(worktree_staging.join("journal").is_file(), "{}", text(&out));
+
+    let out = wsl_place()
+        .args(&args)
+        .arg("--skip-unreadable")
+        .env("HOME", tmp.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(std::fs::read(moved.join("d0/f0.txt")).unwrap(), b"x");
+    assert!(!moved.join("bad/broken.bin").exists());
+    let listed = git(&dest, &["worktree", "list", "--porcelain"]);
+    assert!(
+        listed.contains(&format!("worktree {}\n", moved.display())),
+        "{listed}"
+    );
+    assert!(!worktree_staging.exists() && !tmp.path().join("out/.app.wsl-place-staging").exists());
+    drop(fs);
+}

@@ -370,3 +370,54 @@ fn quiet_without_yes_still_shows_what_it_asks() {
     assert!(shown.contains("Migration plan"), "{shown}");
     assert!(!dest.exists());
 }
+
+#[test]
+fn ctrl_c_on_the_terminal_during_the_copy_exits_130_with_the_resume_and_abort_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let backing = dir.path().join("backing");
+    for i in 0..300u64 {
+        support::gitrepo::write(&backing.join(format!("src/f{i}")), &[b'x'; 2000]);
+    }
+    // 20 ms per read: the copy takes seconds, so it is surely running when the key comes.
+    let Some(fs) = support::SlowFs::mount(
+        &backing,
+        &dir.path().join("mnt"),
+        &["--profile", "none", "--latency", "read=20"],
+    ) else {
+        return;
+    };
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let source = fs.mountpoint().display().to_string();
+    let dest = dir.path().join("out/app");
+    let staging = dir.path().join("out/.app.wsl-place-staging");
+    let dest_arg = dest.display().to_string();
+    let mut talk = Conversation::start(&home, &["migrate", "--yes", &source, "--to", &dest_arg]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !staging.join("tree/src").is_dir() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(staging.join("tree/src").is_dir(), "the copy never started");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    // The terminal turns the key into SIGINT for the process in front.
+    talk.press(b"\x03");
+    let (code, shown) = talk.finish();
+    assert_eq!(code, Some(130), "{shown}");
+    let again = format!("wsl-place migrate {source} --to {dest_arg}");
+    assert!(
+        shown.contains(&format!("resume with `{again}`"))
+            && shown.contains(&format!("remove it with `{again} --abort`")),
+        "{shown}"
+    );
+    if let Some(hidden) = shown.rfind(HIDE_CURSOR) {
+        assert!(
+            shown[hidden..].contains(SHOW_CURSOR),
+            "cursor left hidden: {shown:?}"
+        );
+    }
+    assert!(!dest.exists(), "finalised after Ctrl-C");
+    assert!(
+        staging.join("journal").is_file(),
+        "the copy so far was not kept"
+    );
+}
