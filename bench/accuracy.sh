@@ -41,35 +41,13 @@ BENCH=$PWD/bench
 
 WORK=$(mktemp -d "${WORK:-/var/tmp}/wsl-place-accuracy.XXXXXX")
 . bench/slowfs-mount.sh
+. bench/repos.sh
 trap slowfs_cleanup EXIT
 # A signal still unmounts and cleans up (the EXIT trap runs on exit).
 trap 'exit 130' INT
 trap 'exit 143' TERM
 mkdir -p "$WORK/build" "$WORK/local" "$WORK/backing" "$WORK/mnt" "$WORK/cache"
 export XDG_CACHE_HOME=$WORK/cache
-
-make_repo() { # DIR FILES
-    python3 - "$1" "$2" <<'PY'
-import os, sys
-root, n = sys.argv[1], int(sys.argv[2])
-for i in range(n):
-    d = os.path.join(root, "src", "d%03d" % (i // 100))
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "f%03d.txt" % (i % 100)), "w") as f:
-        f.write("file %d\n" % i * 20)
-PY
-    git -C "$1" init -q
-    git -C "$1" add -A
-    git -C "$1" -c gc.auto=0 -c maintenance.auto=false -c user.name=bench -c user.email=bench@example.invalid commit -q -m init
-    # Packed, as a clone is: ten thousand loose objects would be a repository nobody has.
-    [ "${LOOSE:-0}" = 1 ] || git -C "$1" gc -q
-    echo modified >>"$1/src/d000/f005.txt"
-}
-
-commit_all() { # DIR
-    git -C "$1" add -A
-    git -C "$1" -c gc.auto=0 -c maintenance.auto=false -c user.name=bench -c user.email=bench@example.invalid commit -q -m "$2"
-}
 
 make_ignored_repo() { # DIR: 8,000 tracked files in vendor/ (80 dirs), then vendor/ ignored
     python3 - "$1" <<'PY'
@@ -99,6 +77,7 @@ add_job() { JOBS="$JOBS$1,"; }
 for n in $SIZES; do
     echo "== building repo-$n" >&2
     make_repo "$WORK/build/repo-$n" "$n"
+    echo modified >>"$WORK/build/repo-$n/src/d000/f005.txt"
     # Both are copies, so the first status in each re-hashes every file, as after a move.
     cp -a "$WORK/build/repo-$n" "$WORK/local/repo-$n"
     cp -a "$WORK/build/repo-$n" "$WORK/backing/repo-$n"

@@ -23,24 +23,9 @@ SLOWFS=$PWD/target/release/examples/slowfs
 
 WORK=$(mktemp -d "${WORK:-/var/tmp}/wsl-place-survey.XXXXXX")
 . bench/slowfs-mount.sh
+. bench/repos.sh
 trap slowfs_cleanup EXIT
 mkdir -p "$WORK/build" "$WORK/local" "$WORK/backing/source" "$WORK/mnt"
-
-make_repo() { # DIR FILES
-    python3 - "$1" "$2" <<'PY'
-import os, sys
-root, n = sys.argv[1], int(sys.argv[2])
-for i in range(n):
-    d = os.path.join(root, "src", "d%03d" % (i // 100))
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "f%03d.txt" % (i % 100)), "w") as f:
-        f.write("file %d\n" % i * 20)
-PY
-    git -C "$1" init -q
-    git -C "$1" add -A
-    git -C "$1" -c gc.auto=0 -c maintenance.auto=false -c user.name=bench -c user.email=bench@example.invalid commit -q -m init
-    git -C "$1" gc -q
-}
 
 SIZES=(200 300 400 500 700 900 1200 1500 2000 2500 3000 4000)
 for i in "${!SIZES[@]}"; do

@@ -7,6 +7,7 @@ mod support;
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
+use support::advice_ids as ids;
 use support::fakeproc::{FakeProc, escape};
 use support::gitrepo::{big_repo, fake_git, git, path_with};
 use tempfile::TempDir;
@@ -41,15 +42,6 @@ fn fixture_at(fixture: &str, mount_point: &str) -> (TempDir, PathBuf, String) {
     (base, point, text)
 }
 
-fn ids(json: &Value) -> Vec<String> {
-    json["verdict"]["advice"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["id"].as_str().unwrap().to_string())
-        .collect()
-}
-
 #[test]
 fn unc_share_fixture_gives_a_unc_windows_path_and_network_storage() {
     let (_base, point, mountinfo) = fixture_at(UNC_FIXTURE, "/mnt/share");
@@ -70,16 +62,13 @@ fn unc_share_fixture_gives_a_unc_windows_path_and_network_storage() {
 /// A fake `net.exe` that lists `listing` as `net.exe use` would (CRLF, English) and notes each
 /// call in `calls`; the folder to put first on PATH.
 fn fake_net_exe(listing: &str, calls: &Path) -> TempDir {
-    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let text = listing.replace('\n', "\r\n").replace('\'', "'\\''");
     let script = format!(
         "#!/bin/sh\necho \"$*\" >> '{}'\nprintf '%s' '{text}'\n",
         calls.display()
     );
-    let path = dir.path().join("net.exe");
-    fs::write(&path, script).unwrap();
-    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    support::write_executable(&dir.path().join("net.exe"), &script);
     dir
 }
 
@@ -187,12 +176,7 @@ fn the_hook_answers_from_its_cache_without_asking_windows() {
 fn a_net_exe_that_hangs_is_given_up_after_two_seconds() {
     let (_base, point, mountinfo) = fixture_at(MAPPED_FIXTURE, "/mnt/z");
     let net = tempfile::tempdir().unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let path = net.path().join("net.exe");
-        fs::write(&path, "#!/bin/sh\nexec sleep 30\n").unwrap();
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    support::write_executable(&net.path().join("net.exe"), "#!/bin/sh\nexec sleep 30\n");
     let proc = FakeProc::new(support::fakeproc::WSL2_VERSION, &mountinfo, true);
     let start = std::time::Instant::now();
     let json = json_of(

@@ -17,12 +17,7 @@ fn check_json(cmd: &mut Command, path: &Path) -> Value {
         .arg(path)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "check failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("check prints JSON")
+    support::json_of_success(&output)
 }
 
 #[test]

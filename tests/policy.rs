@@ -121,13 +121,7 @@ fn git_advice_is_given_only_where_it_applies() {
             .arg(&project)
             .output()
             .unwrap();
-        let json: Value = serde_json::from_slice(&output.stdout).unwrap();
-        json["verdict"]["advice"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| a["id"].as_str().unwrap().to_string())
-            .collect()
+        support::advice_ids(&serde_json::from_slice(&output.stdout).unwrap())
     };
     // 120 directories and no untracked cache: worth advising; fsmonitor never is on Linux.
     let before = advice_ids();

@@ -30,12 +30,7 @@ fn check_json(repo: &Path, home: &Path, extra: &[&str]) -> Value {
         .arg(repo)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "check failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("check prints JSON")
+    support::json_of_success(&out)
 }
 
 fn probe_json(dir: &Path, budget: &str) -> Value {
@@ -45,12 +40,7 @@ fn probe_json(dir: &Path, budget: &str) -> Value {
         .arg(dir)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "probe failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("probe prints JSON")
+    support::json_of_success(&out)
 }
 
 fn git_status_speedup(v: &Value) -> f64 {

@@ -9,13 +9,7 @@ use support::gitrepo::files_repo;
 use support::wsl_place;
 
 fn json(out: &std::process::Output) -> Value {
-    assert!(
-        out.status.success(),
-        "status {:?}: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+    support::json_of_success(out)
 }
 
 fn stderr(out: &std::process::Output) -> String {

@@ -61,12 +61,7 @@ impl Layout {
 
     fn survey_json(&self, path: Option<&Path>) -> Value {
         let out = self.survey(path, &["--format", "json", "--probe-budget-ms", "300"]);
-        assert!(
-            out.status.success(),
-            "survey failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+        support::json_of_success(&out)
     }
 }
 

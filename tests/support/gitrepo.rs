@@ -3,7 +3,6 @@
 //! Every call pins what a developer's own git config could change: identity, the default
 //! branch, no system or global config, no fsmonitor, no automatic gc.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tempfile::TempDir;
@@ -74,9 +73,7 @@ pub fn fake_git(version: &str) -> TempDir {
         "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'git version {version}'; exit 0; fi\nexec '{}' \"$@\"\n",
         real.display()
     );
-    let path = dir.path().join("git");
-    std::fs::write(&path, script).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    super::write_executable(&dir.path().join("git"), &script);
     dir
 }
 

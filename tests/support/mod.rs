@@ -83,6 +83,40 @@ pub fn wsl_place() -> Command {
     cmd
 }
 
+/// The JSON a successful run printed; a failed run, or output that is not JSON, fails the test
+/// with its exit status and standard error.
+pub fn json_of_success(out: &std::process::Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "status {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "no JSON on stdout ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
+}
+
+/// Writes an executable script, as a stand-in for a program found on PATH (`git`, `net.exe`).
+pub fn write_executable(path: &Path, script: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, script).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// The advice ids of a `check` report, in order.
+pub fn advice_ids(report: &serde_json::Value) -> Vec<String> {
+    report["verdict"]["advice"]
+        .as_array()
+        .expect("verdict.advice is a list")
+        .iter()
+        .map(|a| a["id"].as_str().expect("advice id is a string").to_string())
+        .collect()
+}
+
 /// A tmpfs or loop-mounted ext4 made for one test, unmounted when dropped.
 pub struct Mount {
     point: PathBuf,
