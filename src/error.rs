@@ -14,6 +14,8 @@ pub enum ExitCode {
     Input = 2,
     /// Something went wrong inside the tool or the system.
     Internal = 3,
+    /// Another `migrate` holds the staging folder's lock: the same move is already running.
+    Busy = 4,
     /// Stopped by Ctrl-C (SIGINT), as shells report a process ended by it.
     Interrupted = 130,
 }
@@ -36,6 +38,14 @@ impl Failure {
     pub fn internal(message: impl Into<String>) -> Self {
         Self {
             code: ExitCode::Internal,
+            message: message.into(),
+        }
+    }
+
+    /// Another run holds what this one needs; `message` names it and says to wait.
+    pub fn busy(message: impl Into<String>) -> Self {
+        Self {
+            code: ExitCode::Busy,
             message: message.into(),
         }
     }

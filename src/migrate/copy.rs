@@ -2,7 +2,7 @@
 //! each file read back and verified before its journal line is written.
 
 use super::journal::escape_path;
-use super::journal::{FileRecord, Journal, Recovered};
+use super::journal::{FileRecord, Journal, Recovered, Stamp};
 use super::plan::{Entry, Kind, Plan, Problem};
 use super::verify;
 use crate::dirfd::{self, Meta};
@@ -44,11 +44,12 @@ fn system_time((secs, nanos): (i64, i64)) -> SystemTime {
     }
 }
 
+/// A write during the copy moves the ctime even when the writer puts the mtime back.
 fn same_state(a: &Meta, b: &Meta) -> bool {
     a.len() == b.len()
         && a.mtime() == b.mtime()
         && a.mtime_nsec() == b.mtime_nsec()
-        && a.ino() == b.ino()
+        && Stamp::of(a) == Stamp::of(b)
 }
 
 fn dest_failure(action: &str, path: &Path, e: &std::io::Error) -> Failure {
@@ -151,6 +152,7 @@ fn copy_file(
             rel: entry.rel.clone(),
             size: written,
             mtime: (after.mtime(), after.mtime_nsec()),
+            stamp: Some(Stamp::of(&after)),
             crc32,
         }));
     }
@@ -187,15 +189,10 @@ fn entry_mode(meta: &Meta) -> u32 {
     meta.mode() & 0o7777
 }
 
-/// Whether a journal entry still describes both the source file and its staged copy.
-fn still_valid(
-    source_root: &Path,
-    tree: &Path,
-    entry: &Entry,
-    record: &FileRecord,
-    reread: bool,
-) -> bool {
-    if record.size != entry.size || record.mtime != entry.mtime {
+/// Whether a journal entry still describes both the source file (size, mtime, ctime and inode
+/// as the plan's walk saw them) and its staged copy.
+fn still_valid(tree: &Path, entry: &Entry, record: &FileRecord, reread: bool) -> bool {
+    if !record.unchanged(entry.size, entry.mtime, entry.stamp) {
         return false;
     }
     let Ok(staged) = dirfd::lstat(&tree.join(&entry.rel)) else {
@@ -207,7 +204,6 @@ fn still_valid(
     {
         return false;
     }
-    let _ = source_root;
     !reread || verify::file_matches(&tree.join(&entry.rel), record.size, record.crc32).is_ok()
 }
 
@@ -308,9 +304,9 @@ fn reuse_verified<'p>(
     let mut todo = Vec::new();
     for entry in plan.entries.iter().filter(|e| e.kind == Kind::File) {
         let reused = if let Some(r) = recovered.synced.get(&entry.rel) {
-            still_valid(&plan.source, tree, entry, r, false).then_some(r)
+            still_valid(tree, entry, r, false).then_some(r)
         } else if let Some(r) = recovered.unsynced.get(&entry.rel) {
-            still_valid(&plan.source, tree, entry, r, true).then_some(r)
+            still_valid(tree, entry, r, true).then_some(r)
         } else {
             None
         };

@@ -15,6 +15,7 @@ use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 fn write_durable(path: &Path, content: &[u8]) -> Result<()> {
@@ -104,7 +105,13 @@ pub struct Removal {
     pub removed_files: u64,
     pub removed_symlinks: u64,
     pub removed_dirs: u64,
-    /// Source entries kept because they are not in the manifest or no longer match it.
+    /// Files removed on their stat alone (size, mtime, ctime and inode as when copied).
+    pub proven_by_stat: u64,
+    /// Files whose stat had changed, read again and found identical to the copy, then removed.
+    pub proven_by_reading: u64,
+    /// What is still in the source, each `path (why)`: files that differ from the copy, and
+    /// what was never copied (a `node_modules` left behind, special files, files made since).
+    /// A folder nothing of which was copied is one item. At most 50 listed.
     pub kept: Vec<String>,
     pub kept_count: u64,
 }
@@ -119,8 +126,10 @@ impl Removal {
     }
 }
 
-/// Deletes from `source` only the entries the manifest lists and that still match it: files by
-/// size, mtime and a fresh CRC32 of the source, symlinks by target; directories only when empty.
+/// Deletes from `source` only the entries the manifest lists and that still match it: files
+/// whose size, mtime, ctime and inode are as recorded at the copy (no byte read over the slow
+/// mount), or, when the stat moved, whose fresh CRC32 still equals the copy's; symlinks by
+/// target; directories only when empty. Then says what is left and why.
 pub fn remove_source(source: &Path, manifest: &Path) -> Result<Removal> {
     let text = std::fs::read_to_string(manifest)
         .map_err(|e| Failure::io("read the manifest", manifest, &e))?;
@@ -140,35 +149,20 @@ pub fn remove_source(source: &Path, manifest: &Path) -> Result<Removal> {
     }
     let mut removal = Removal::default();
     let mut dirs = Vec::new();
+    let mut listed = HashSet::new();
     for entry in &entries {
         match entry {
             ManifestEntry::File(r) => {
-                let path = source.join(&r.rel);
-                let Ok(meta) = crate::dirfd::lstat(&path) else {
-                    continue;
-                };
-                if !meta.is_file()
-                    || meta.len() != r.size
-                    || (meta.mtime(), meta.mtime_nsec()) != r.mtime
-                {
-                    removal.keep(&r.rel, "changed since the copy");
-                    continue;
-                }
-                match verify::crc_of(&path) {
-                    Ok((size, crc)) if size == r.size && crc == r.crc32 => {}
-                    _ => {
-                        removal.keep(&r.rel, "content differs from the copy");
-                        continue;
-                    }
-                }
-                match crate::dirfd::unlink(&path) {
-                    Ok(()) => removal.removed_files += 1,
-                    Err(e) => removal.keep(&r.rel, &e.to_string()),
-                }
+                listed.insert(r.rel.clone());
+                remove_file(source, r, &mut removal);
             }
             ManifestEntry::Symlink { rel, target } => {
+                listed.insert(rel.clone());
                 let path = source.join(rel);
                 if crate::dirfd::read_link(&path).ok().as_ref() != Some(target) {
+                    if crate::dirfd::lstat(&path).is_ok() {
+                        removal.keep(rel, "changed since the copy: it points elsewhere now");
+                    }
                     continue;
                 }
                 match crate::dirfd::unlink(&path) {
@@ -176,22 +170,111 @@ pub fn remove_source(source: &Path, manifest: &Path) -> Result<Removal> {
                     Err(e) => removal.keep(rel, &e.to_string()),
                 }
             }
-            ManifestEntry::Dir(rel) => dirs.push(rel.clone()),
+            ManifestEntry::Dir(rel) => {
+                listed.insert(rel.clone());
+                dirs.push(rel.clone());
+            }
         }
     }
     dirs.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
     dirs.push(PathBuf::new());
+    let mut left = Vec::new();
     for rel in dirs {
-        let path = source.join(&rel);
-        match crate::dirfd::rmdir(&path) {
+        match crate::dirfd::rmdir(&source.join(&rel)) {
             Ok(()) => removal.removed_dirs += 1,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(_) => {
-                if !rel.as_os_str().is_empty() {
-                    removal.keep(&rel, "directory still holds files that were not copied");
-                }
+            Err(_) => left.push(rel),
+        }
+    }
+    if !left.is_empty() {
+        leftovers(source, &listed, &mut removal);
+    }
+    Ok(removal)
+}
+
+/// One manifest file: removed when proven identical to its copy, else kept with the reason.
+fn remove_file(source: &Path, r: &FileRecord, removal: &mut Removal) {
+    let path = source.join(&r.rel);
+    let Ok(meta) = crate::dirfd::lstat(&path) else {
+        return;
+    };
+    if !meta.is_file() {
+        removal.keep(&r.rel, "changed since the copy: no longer a regular file");
+        return;
+    }
+    if meta.len() != r.size {
+        removal.keep(&r.rel, "changed since the copy: its size differs");
+        return;
+    }
+    let by_stat = r.unchanged_on_disk(&meta);
+    if !by_stat {
+        match verify::crc_of(&path) {
+            Ok((size, crc)) if size == r.size && crc == r.crc32 => {}
+            Ok(_) => {
+                removal.keep(&r.rel, "changed since the copy: its content differs");
+                return;
+            }
+            Err(e) => {
+                removal.keep(&r.rel, &format!("cannot be read to compare: {e}"));
+                return;
             }
         }
     }
-    Ok(removal)
+    match crate::dirfd::unlink(&path) {
+        Ok(()) => {
+            removal.removed_files += 1;
+            if by_stat {
+                removal.proven_by_stat += 1;
+            } else {
+                removal.proven_by_reading += 1;
+            }
+        }
+        Err(e) => removal.keep(&r.rel, &e.to_string()),
+    }
+}
+
+/// Lists what the removal left in the source and was never in the manifest, each with why: a
+/// folder nothing of which was copied once (not walked into: a `node_modules` left behind can
+/// hold a hundred thousand files on a slow mount).
+fn leftovers(source: &Path, listed: &HashSet<PathBuf>, removal: &mut Removal) {
+    let mut walk = walkdir::WalkDir::new(source)
+        .min_depth(1)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter();
+    while let Some(item) = walk.next() {
+        let Ok(item) = item else {
+            continue;
+        };
+        let rel = item.path().strip_prefix(source).unwrap_or(item.path());
+        let kind = item.file_type();
+        // Manifest entries still here were kept above, with their reasons.
+        if listed.contains(rel) {
+            continue;
+        }
+        if kind.is_dir() {
+            walk.skip_current_dir();
+        }
+        removal.keep(rel, never_copied(rel, kind));
+    }
+}
+
+fn never_copied(rel: &Path, kind: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let name = rel.file_name().map(|n| n.as_bytes()).unwrap_or_default();
+    if kind.is_dir() && name == b"node_modules" {
+        "node_modules left behind, never copied; reinstall it at the destination"
+    } else if kind.is_dir() && crate::probe::scratch::is_scratch_name(name) {
+        "a scratch folder a killed wsl-place probe left; safe to delete"
+    } else if kind.is_fifo() {
+        "a FIFO; never copied"
+    } else if kind.is_socket() {
+        "a socket; never copied"
+    } else if kind.is_block_device() || kind.is_char_device() {
+        "a device; never copied"
+    } else if kind.is_dir() {
+        "a folder not in the manifest: made after the copy, or not copied"
+    } else {
+        "not in the manifest: made after the copy, or not copied"
+    }
 }

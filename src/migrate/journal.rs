@@ -4,10 +4,13 @@
 //! [`crate::pathtext`].
 //!
 //! Journal lines (`staging/journal`), appended as each file is verified:
-//! `F <size> <mtime_s> <mtime_ns> <crc32> <path>` and `S` ("everything above is on disk").
-//! Entries after the last `S` may describe files whose data a power cut lost; on resume they are
-//! read back and checked against their CRC32 instead of being trusted on size and mtime alone.
+//! `F <size> <mtime_s> <mtime_ns> <ctime_s> <ctime_ns> <inode> <crc32> <path>` and `S`
+//! ("everything above is on disk"). Entries after the last `S` may describe files whose data a
+//! power cut lost; on resume they are read back and checked against their CRC32 instead of being
+//! trusted on the source's stat alone. Lines without ctime and inode (written by an older
+//! version) are read, but never trusted without reading the file again.
 
+use crate::dirfd::Meta;
 use crate::error::{Failure, Result};
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -19,19 +22,59 @@ use std::time::{Duration, Instant};
 
 pub use crate::pathtext::{escape_path, unescape_path};
 
-/// One verified file: its source's size and mtime when it was copied, and the CRC32 of its bytes.
+/// What no one but the kernel can set on a source file: its ctime moves with every write, chmod
+/// or `touch -d` that puts the mtime back, and its inode changes when an editor replaces the file
+/// by a rename. Equal stamps (with equal size and mtime) prove the file was not changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stamp {
+    pub ctime: (i64, i64),
+    pub ino: u64,
+}
+
+impl Stamp {
+    pub fn of(meta: &Meta) -> Self {
+        Self {
+            ctime: (meta.ctime(), meta.ctime_nsec()),
+            ino: meta.ino(),
+        }
+    }
+}
+
+/// One verified file: its source's size, mtime and stamp when it was copied, and the CRC32 of
+/// its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileRecord {
     pub rel: PathBuf,
     pub size: u64,
     pub mtime: (i64, i64),
+    /// None in a journal or manifest written before stamps were recorded.
+    pub stamp: Option<Stamp>,
     pub crc32: u32,
 }
 
 impl FileRecord {
+    /// Whether the source file, as `lstat` sees it now, is the one this record describes.
+    pub fn unchanged(&self, size: u64, mtime: (i64, i64), stamp: Stamp) -> bool {
+        self.size == size && self.mtime == mtime && self.stamp == Some(stamp)
+    }
+
+    /// `unchanged`, from a fresh `lstat` of the source file.
+    pub fn unchanged_on_disk(&self, meta: &Meta) -> bool {
+        meta.is_file()
+            && self.unchanged(
+                meta.len(),
+                (meta.mtime(), meta.mtime_nsec()),
+                Stamp::of(meta),
+            )
+    }
+
     fn line(&self) -> String {
+        let stamp = match self.stamp {
+            Some(s) => format!("{}\t{}\t{}\t", s.ctime.0, s.ctime.1, s.ino),
+            None => String::new(),
+        };
         format!(
-            "F\t{}\t{}\t{}\t{:08x}\t{}\n",
+            "F\t{}\t{}\t{}\t{stamp}{:08x}\t{}\n",
             self.size,
             self.mtime.0,
             self.mtime.1,
@@ -40,24 +83,33 @@ impl FileRecord {
         )
     }
 
+    /// A `F` line with a stamp, or one written before stamps were recorded (six fields).
     fn parse(line: &str) -> Option<Self> {
-        let mut f = line.split('\t');
-        if f.next()? != "F" {
-            return None;
-        }
-        let size = f.next()?.parse().ok()?;
-        let secs = f.next()?.parse().ok()?;
-        let nanos = f.next()?.parse().ok()?;
-        let crc32 = u32::from_str_radix(f.next()?, 16).ok()?;
-        let rel = unescape_path(f.next()?)?;
-        if f.next().is_some() || rel.as_os_str().is_empty() {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (size, mtime, stamp, crc32, rel) = match f.as_slice() {
+            ["F", size, ms, mns, crc, rel] => (size, (ms, mns), None, crc, rel),
+            ["F", size, ms, mns, cs, cns, ino, crc, rel] => {
+                (size, (ms, mns), Some((cs, cns, ino)), crc, rel)
+            }
+            _ => return None,
+        };
+        let stamp = match stamp {
+            Some((cs, cns, ino)) => Some(Stamp {
+                ctime: (cs.parse().ok()?, cns.parse().ok()?),
+                ino: ino.parse().ok()?,
+            }),
+            None => None,
+        };
+        let rel = unescape_path(rel)?;
+        if rel.as_os_str().is_empty() {
             return None;
         }
         Some(Self {
             rel,
-            size,
-            mtime: (secs, nanos),
-            crc32,
+            size: size.parse().ok()?,
+            mtime: (mtime.0.parse().ok()?, mtime.1.parse().ok()?),
+            stamp,
+            crc32: u32::from_str_radix(crc32, 16).ok()?,
         })
     }
 }
@@ -198,11 +250,13 @@ pub enum ManifestEntry {
     Symlink { rel: PathBuf, target: PathBuf },
 }
 
-pub const MANIFEST_HEADER: &str = "# wsl-place manifest 1";
+/// Version 2 added ctime and inode to file lines; version 1 manifests are still read.
+pub const MANIFEST_HEADER: &str = "# wsl-place manifest 2";
+const MANIFEST_HEADER_V1: &str = "# wsl-place manifest 1";
 
 pub fn manifest_text(source: &Path, destination: &Path, entries: &[ManifestEntry]) -> String {
     let mut out = format!(
-        "{MANIFEST_HEADER}\n# source\t{}\n# destination\t{}\n# columns: file <size> <mtime_s> <mtime_ns> <crc32> <path> | dir <path> | symlink <target> <path>; paths %XX-escaped\n",
+        "{MANIFEST_HEADER}\n# source\t{}\n# destination\t{}\n# columns: file <size> <mtime_s> <mtime_ns> <ctime_s> <ctime_ns> <inode> <crc32> <path> | dir <path> | symlink <target> <path>; paths %XX-escaped\n",
         escape_path(source),
         escape_path(destination)
     );
@@ -223,7 +277,7 @@ pub fn manifest_text(source: &Path, destination: &Path, entries: &[ManifestEntry
 /// The manifest's source and entries; None for a file that is not a complete manifest.
 pub fn parse_manifest(text: &str) -> Option<(PathBuf, Vec<ManifestEntry>)> {
     let mut lines = text.lines();
-    if lines.next()? != MANIFEST_HEADER {
+    if !matches!(lines.next()?, MANIFEST_HEADER | MANIFEST_HEADER_V1) {
         return None;
     }
     let mut source = None;
@@ -267,6 +321,10 @@ mod tests {
             rel: PathBuf::from(os(name)),
             size: 12,
             mtime: (1_700_000_000, 123),
+            stamp: Some(Stamp {
+                ctime: (1_700_000_001, 456),
+                ino: 789,
+            }),
             crc32,
         }
     }
@@ -303,5 +361,25 @@ mod tests {
         assert_eq!(source, PathBuf::from("/mnt/c/src/app"));
         assert_eq!(parsed, entries);
         assert!(parse_manifest(&text.replace("file\t", "fiel\t")).is_none());
+    }
+
+    #[test]
+    fn records_without_a_stamp_are_read_but_never_unchanged() {
+        let old = "# wsl-place manifest 1\n# source\t/s\nfile\t12\t1700000000\t123\t0000002a\ta\n";
+        let (_, parsed) = parse_manifest(old).unwrap();
+        let ManifestEntry::File(r) = &parsed[0] else {
+            panic!("{parsed:?}")
+        };
+        assert_eq!((r.size, r.crc32, r.stamp), (12, 42, None));
+        assert!(!r.unchanged(12, (1_700_000_000, 123), Stamp::default()));
+        let new = record(b"a", 1);
+        let stamp = new.stamp.unwrap();
+        assert!(new.unchanged(12, (1_700_000_000, 123), stamp));
+        // Same size and mtime put back by `touch -d`: the ctime tells.
+        let touched = Stamp {
+            ctime: (1_700_000_500, 0),
+            ..stamp
+        };
+        assert!(!new.unchanged(12, (1_700_000_000, 123), touched));
     }
 }

@@ -24,6 +24,7 @@ pub use next_steps::NextStep;
 pub use plan::{Plan, Problem};
 use questions::Answers;
 pub use questions::Question;
+pub use staging::Elsewhere;
 use staging::Staging;
 
 use crate::error::{ExitCode, Failure, Result};
@@ -56,6 +57,9 @@ pub struct MigrationReport {
     pub not_copied: Vec<Problem>,
     pub fixups: FixupReport,
     pub removal: Option<Removal>,
+    /// True when this run found the migration already finished (the manifest beside the
+    /// destination records this source) and copied nothing.
+    pub already_migrated: bool,
     /// What to type next: `cd`, reinstalls, the editor, the Windows file manager on WSL.
     pub next_steps: Vec<NextStep>,
 }
@@ -110,10 +114,21 @@ pub fn run(
     refuse_kernel_interface(env, &source)?;
     let destination = plan::destination(&source, args.to.as_deref(), default_root)?;
     let staging = Staging::new(&source, &destination);
+    let elsewhere = interrupted_elsewhere(&staging, &destination, default_root);
+    // Held to the end of the run; a dry run only reads, and must not hold off a real one.
+    let held = match args.dry_run {
+        true => None,
+        false => staging.lock_existing()?,
+    };
     if args.abort {
-        return abort(ui, &source, &destination, &staging);
+        return abort(ui, &source, &destination, &staging, &elsewhere);
     }
     staging.check_owner()?;
+    if !staging.is_sealed()
+        && let Some(manifest) = finished_manifest(&source, &destination)
+    {
+        return already_migrated(env, ui, args, &staging, &destination, &manifest, &elsewhere);
+    }
     let (from, to, kept) = (
         source.clone(),
         destination.clone(),
@@ -127,9 +142,10 @@ pub fn run(
         ));
     }
     if staging.is_sealed() {
-        return resume_sealed(env, ui, args, &source, &destination, &staging);
+        return resume_sealed(env, ui, args, &destination, &staging, &elsewhere);
     }
     let (mut plan, recovered) = plan(args, &source, &destination, &staging, ui.progress())?;
+    plan.interrupted_elsewhere = elsewhere.clone();
     interrupt::check("nothing was copied.")?;
     ui.plan(&plan, args.dry_run)?;
     if args.dry_run {
@@ -146,7 +162,10 @@ pub fn run(
     if !confirm(ui, &plan, &answers)? {
         return Ok(ExitCode::Ok);
     }
-    staging.create()?;
+    let mut _locks = vec![staging.create(held)?];
+    if let Some(manifest) = finished_while_planning(&staging, &destination)? {
+        return already_migrated(env, ui, args, &staging, &destination, &manifest, &elsewhere);
+    }
     // Made now, before any copy: a worktree's staging folder is the record that it moves along.
     for staging in plan
         .worktrees
@@ -155,7 +174,7 @@ pub fn run(
         .filter_map(|w| w.staging())
     {
         staging.check_owner()?;
-        staging.create()?;
+        _locks.push(staging.create(None)?);
     }
     let copied = copy(env, ui, &plan, &staging, &recovered)?;
     let not_copied = verify(args, &plan, &staging, &copied)?;
@@ -168,6 +187,7 @@ pub fn run(
             .collect(),
         node_modules: plan.node_modules.clone(),
         worktrees: Vec::new(),
+        elsewhere,
     };
     stage_worktrees(env, ui, args, plan.worktrees, &mut done)?;
     finish(env, ui, &answers, &destination, &staging, done)
@@ -201,6 +221,91 @@ fn stage_worktrees(
     Ok(())
 }
 
+/// Staging folders of this source left by runs with another `--to`, beside this destination or
+/// in the default root.
+fn interrupted_elsewhere(
+    staging: &Staging,
+    destination: &Path,
+    default_root: Option<&Path>,
+) -> Vec<staging::Elsewhere> {
+    let dirs: Vec<&Path> = destination
+        .parent()
+        .into_iter()
+        .chain(default_root)
+        .collect();
+    staging::interrupted_elsewhere(staging.source(), staging.path(), &dirs)
+}
+
+/// The manifest beside `destination`, when it records a finished migration of `source`.
+fn finished_manifest(source: &Path, destination: &Path) -> Option<PathBuf> {
+    if !destination.is_dir() {
+        return None;
+    }
+    let manifest = plan::manifest_path(destination);
+    let text = std::fs::read_to_string(&manifest).ok()?;
+    let (listed, _) = journal::parse_manifest(&text)?;
+    (listed == source).then_some(manifest)
+}
+
+/// Another run of the same move finished while this one planned (its lock was gone by the
+/// time this one took it): the fresh staging folder is not needed.
+fn finished_while_planning(staging: &Staging, destination: &Path) -> Result<Option<PathBuf>> {
+    if std::fs::symlink_metadata(destination).is_err() {
+        return Ok(None);
+    }
+    let finished = finished_manifest(staging.source(), destination);
+    if finished.is_some() && !staging.tree().exists() {
+        staging.remove()?;
+        return Ok(finished);
+    }
+    Err(Failure::input(format!(
+        "the destination {} appeared while the plan was made; choose a new folder with --to, or move it away first.",
+        destination.display()
+    )))
+}
+
+/// The same command run again after it finished: say so from the manifest, with what is left
+/// to do (`--remove-source`, the next steps), and remove the source when asked and confirmed.
+fn already_migrated(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    args: &Options,
+    staging: &Staging,
+    destination: &Path,
+    manifest: &Path,
+    elsewhere: &[staging::Elsewhere],
+) -> Result<ExitCode> {
+    let source = staging.source();
+    let done = Copied {
+        files: 0,
+        not_copied: Vec::new(),
+        node_modules: Vec::new(),
+        worktrees: Vec::new(),
+        elsewhere: elsewhere.to_vec(),
+    };
+    let mut report = report(
+        env,
+        source,
+        destination,
+        manifest,
+        done,
+        FixupReport::default(),
+    )?;
+    report.already_migrated = true;
+    if args.remove_source && !args.dry_run {
+        if questions::ask_remove_source(ui, args, source, destination, staging.path())? {
+            report.removal = Some(finalise::remove_source(source, manifest)?);
+        } else {
+            report
+                .fixups
+                .advice
+                .push("--remove-source was not confirmed; the source is left in place".into());
+        }
+    }
+    ui.result(&report)?;
+    Ok(ExitCode::Ok)
+}
+
 /// What this run copied, for the report.
 struct Copied {
     files: u64,
@@ -210,6 +315,8 @@ struct Copied {
     node_modules: Vec<plan::NodeModules>,
     /// Linked worktrees outside the source: the moved ones are staged and sealed.
     worktrees: Vec<worktrees::LinkedWorktree>,
+    /// Interrupted migrations of the same source to other destinations.
+    elsewhere: Vec<staging::Elsewhere>,
 }
 
 /// A copy an earlier run verified and sealed: only finalising is left.
@@ -217,10 +324,11 @@ fn resume_sealed(
     env: &HostEnv,
     ui: &dyn Ui,
     args: &Options,
-    source: &Path,
     destination: &Path,
     staging: &Staging,
+    elsewhere: &[staging::Elsewhere],
 ) -> Result<ExitCode> {
+    let source = staging.source();
     if args.dry_run {
         ui.note(&format!(
             "A verified copy of {} is waiting in {}; run without --dry-run to finish moving it into place.\n",
@@ -240,6 +348,7 @@ fn resume_sealed(
         not_copied: Vec::new(),
         node_modules: Vec::new(),
         worktrees: Vec::new(),
+        elsewhere: elsewhere.to_vec(),
     };
     // The worktrees the interrupted run moved along are those with a staging folder.
     let mut moving = worktrees::find(source, destination);
@@ -498,8 +607,12 @@ fn report(
         not_copied: copied.not_copied,
         fixups,
         removal: None,
+        already_migrated: false,
         next_steps: Vec::new(),
     };
+    for other in &copied.elsewhere {
+        report.fixups.advice.push(other.sentence(source));
+    }
     for entry in &entries {
         match entry {
             journal::ManifestEntry::File(r) => {
@@ -527,7 +640,13 @@ fn report(
 }
 
 /// `--abort`: remove an interrupted migration's staging folder; the source is never touched.
-fn abort(ui: &dyn Ui, source: &Path, destination: &Path, staging: &Staging) -> Result<ExitCode> {
+fn abort(
+    ui: &dyn Ui,
+    source: &Path,
+    destination: &Path,
+    staging: &Staging,
+    elsewhere: &[staging::Elsewhere],
+) -> Result<ExitCode> {
     // The worktrees an interrupted run was moving along have their own staging folders.
     for worktree in worktrees::find(source, destination) {
         if let Some(kept) = worktree.staging()
@@ -541,7 +660,7 @@ fn abort(ui: &dyn Ui, source: &Path, destination: &Path, staging: &Staging) -> R
             ))?;
         }
     }
-    let note = if staging.abort()? {
+    let mut note = if staging.abort()? {
         format!(
             "Removed the staging directory {}; the source {} was not touched.\n",
             staging.path().display(),
@@ -554,6 +673,13 @@ fn abort(ui: &dyn Ui, source: &Path, destination: &Path, staging: &Staging) -> R
             staging.path().display()
         )
     };
+    for other in elsewhere {
+        let sentence = other.sentence(source);
+        let mut chars = sentence.chars();
+        if let Some(first) = chars.next() {
+            note.push_str(&format!("{}{}\n", first.to_uppercase(), chars.as_str()));
+        }
+    }
     ui.note(&note)?;
     Ok(ExitCode::Ok)
 }
@@ -599,7 +725,7 @@ fn account_resume(plan: &mut Plan, recovered: &journal::Recovered) {
             .synced
             .get(&entry.rel)
             .or_else(|| recovered.unsynced.get(&entry.rel))
-            .is_some_and(|r| r.size == entry.size && r.mtime == entry.mtime);
+            .is_some_and(|r| r.unchanged(entry.size, entry.mtime, entry.stamp));
         match entry.kind {
             plan::Kind::File if done => {
                 plan.resumed_files += 1;

@@ -1,6 +1,6 @@
 //! The plan: where the tree goes, what it holds, what will be left behind, and whether it fits.
 
-use super::journal::{escape_path, unescape_path};
+use super::journal::{Stamp, escape_path, unescape_path};
 use super::windows_builds;
 use crate::dirfd::Meta;
 use crate::error::{Failure, Result};
@@ -29,6 +29,8 @@ pub struct Entry {
     pub mode: u32,
     pub mtime: (i64, i64),
     pub atime: (i64, i64),
+    /// Ctime and inode, to tell a journalled copy is still of this file.
+    pub stamp: Stamp,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -129,6 +131,8 @@ pub struct Plan {
     /// Entries whose path at the destination is PATH_MAX (4096 bytes) or longer: copied and
     /// verified through open directories, but git and most tools cannot open them by path.
     pub past_path_max: u64,
+    /// Interrupted migrations of this source to other destinations, with their `--abort`.
+    pub interrupted_elsewhere: Vec<super::staging::Elsewhere>,
     #[serde(skip)]
     pub entries: Vec<Entry>,
     /// How long the walk took, for the estimate.
@@ -319,6 +323,13 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
     let started = Instant::now();
     let found: Mutex<Vec<(PathBuf, std::io::Result<Meta>)>> = Mutex::default();
     let each = |dir: &Path, name: &OsStr, meta: &std::io::Result<Meta>| {
+        // A probe's scratch folder (one a SIGKILL left) is wsl-place's, not the repository's:
+        // the walk does not enter it, and the copy must not make it either.
+        if crate::probe::scratch::is_scratch_name(name.as_bytes())
+            && meta.as_ref().is_ok_and(|m| m.is_dir())
+        {
+            return;
+        }
         let rel = dir.strip_prefix(source).unwrap_or(dir).join(name);
         let meta = match meta {
             Ok(meta) => Ok(*meta),
@@ -366,6 +377,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         worktrees: Vec::new(),
         questions: Vec::new(),
         past_path_max: 0,
+        interrupted_elsewhere: Vec::new(),
         entries: walked.entries,
         walk_ms: started.elapsed().as_millis() as u64,
     };
@@ -476,6 +488,7 @@ impl Walked {
             mode: meta.mode() & 0o7777,
             mtime,
             atime,
+            stamp: Stamp::of(&meta),
         });
     }
 

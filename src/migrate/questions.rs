@@ -189,6 +189,20 @@ pub fn ask_to_finish(
     Ok(answers)
 }
 
+/// `--remove-source` given again after the migration finished: the one question left.
+pub fn ask_remove_source(
+    ui: &dyn Ui,
+    args: &Options,
+    source: &Path,
+    destination: &Path,
+    staging: &Path,
+) -> Result<bool> {
+    match finishing_questions(args, source).first() {
+        Some(question) => answer(ui, args, question, source, destination, staging),
+        None => Ok(false),
+    }
+}
+
 fn answer(
     ui: &dyn Ui,
     args: &Options,

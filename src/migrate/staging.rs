@@ -4,15 +4,42 @@
 //!
 //! Inside: `source` (whose migration this is), `journal` (verified files), `tree/` (the copy),
 //! and once sealed `manifest` and `finalising`.
+//!
+//! A run holds an advisory lock (`flock`) on the folder from before it reads anything in it until
+//! it exits. The kernel drops the lock when the process ends, however it ends, so a killed run
+//! never blocks its own resume, while a second run of the same move is refused at once.
 
 use super::journal;
 use crate::error::{Failure, Result};
+use std::ffi::OsString;
+use std::fs::{File, TryLockError};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 /// Records which source the staging folder belongs to.
 const SOURCE_FILE: &str = "source";
 /// Present once the copy is verified and complete.
 const MARKER: &str = "finalising";
+/// `.<destination name>` + this is the staging folder's name.
+const SUFFIX: &str = ".wsl-place-staging";
+
+/// The staging folder's lock, held until dropped (or the process ends).
+#[derive(Debug)]
+pub struct Lock {
+    _dir: File,
+}
+
+/// An interrupted migration of the same source to another destination, found beside this one's.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Elsewhere {
+    #[serde(with = "crate::pathtext::json")]
+    pub staging: PathBuf,
+    #[serde(with = "crate::pathtext::json")]
+    pub destination: PathBuf,
+    /// The command that removes it.
+    pub abort: String,
+}
 
 /// The staging folder of one migration.
 #[derive(Debug, Clone)]
@@ -29,7 +56,7 @@ impl Staging {
         let name = destination.file_name().unwrap_or_default();
         let mut staged = std::ffi::OsString::from(".");
         staged.push(name);
-        staged.push(".wsl-place-staging");
+        staged.push(SUFFIX);
         Self {
             dir: destination.with_file_name(staged),
             source: source.to_path_buf(),
@@ -115,16 +142,28 @@ impl Staging {
         }
     }
 
-    /// Makes the folder (or keeps an interrupted run's) and records the source in it.
-    pub fn create(&self) -> Result<()> {
+    /// Makes the folder (or keeps an interrupted run's), locks it unless `held` is its lock
+    /// already, and records the source in it.
+    pub fn create(&self, held: Option<Lock>) -> Result<Lock> {
         if let Some(parent) = self.dir.parent() {
             std::fs::create_dir_all(parent).map_err(|e| Failure::io("create", parent, &e))?;
         }
-        match std::fs::create_dir(&self.dir) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(Failure::io("create the staging directory", &self.dir, &e)),
-        }
+        let lock = match held {
+            Some(lock) => lock,
+            None => loop {
+                match std::fs::create_dir(&self.dir) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                    Err(e) => {
+                        return Err(Failure::io("create the staging directory", &self.dir, &e));
+                    }
+                }
+                // None: a run that just finished removed it between our mkdir and our open.
+                if let Some(lock) = self.lock_existing()? {
+                    break lock;
+                }
+            },
+        };
         let owner = self.dir.join(SOURCE_FILE);
         if recorded_owner(&owner).is_none() {
             let tmp = self.dir.join("source.tmp");
@@ -132,7 +171,43 @@ impl Staging {
                 .and_then(|_| std::fs::rename(&tmp, &owner))
                 .map_err(|e| Failure::io("write", &owner, &e))?;
         }
-        Ok(())
+        Ok(lock)
+    }
+
+    /// Locks the folder if there is one; None when there is none. Fails with exit code 4
+    /// (`Busy`) while another run holds it.
+    pub fn lock_existing(&self) -> Result<Option<Lock>> {
+        loop {
+            let dir = match File::open(&self.dir) {
+                Ok(dir) => dir,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                Err(e) => return Err(Failure::io("open the staging directory", &self.dir, &e)),
+            };
+            match dir.try_lock() {
+                Ok(()) => {}
+                Err(TryLockError::WouldBlock) => {
+                    return Err(Failure::busy(format!(
+                        "another wsl-place migration of {} is running and holds {}; wait for it to finish (or stop it) and run the same command again.",
+                        self.source.display(),
+                        self.dir.display()
+                    )));
+                }
+                // A file system without locks (some network mounts): go on unlocked, as
+                // before locks existed, rather than refuse every migration there.
+                Err(TryLockError::Error(_)) => return Ok(Some(Lock { _dir: dir })),
+            }
+            // Locked, but maybe a folder that a finishing run removed after we opened it: the
+            // lock is only ours if the name still leads to what we locked.
+            let current = std::fs::symlink_metadata(&self.dir).ok();
+            let locked = dir.metadata().ok();
+            match (current, locked) {
+                (Some(c), Some(l)) if c.dev() == l.dev() && c.ino() == l.ino() => {
+                    return Ok(Some(Lock { _dir: dir }));
+                }
+                (None, _) => return Ok(None),
+                _ => continue,
+            }
+        }
     }
 
     /// Removes the folder and all in it (however deep); a folder already gone is fine.
@@ -154,6 +229,67 @@ impl Staging {
         make_writable(&self.dir);
         self.remove()?;
         Ok(true)
+    }
+}
+
+/// Interrupted migrations of `source` whose staging folders sit in `dirs` (the destination's
+/// parent, the default root), other than `this` one: a run killed with `--to k1` and run again
+/// with `--to k2` would otherwise leave `.k1.wsl-place-staging` behind without a word.
+pub fn interrupted_elsewhere(source: &Path, this: &Path, dirs: &[&Path]) -> Vec<Elsewhere> {
+    let mut found = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for dir in dirs {
+        let Ok(listing) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for item in listing.flatten() {
+            let name = item.file_name();
+            let Some(destination_name) = name
+                .as_bytes()
+                .strip_prefix(b".")
+                .and_then(|n| n.strip_suffix(SUFFIX.as_bytes()))
+                .filter(|n| !n.is_empty())
+            else {
+                continue;
+            };
+            let staging = item.path();
+            if staging == this || !item.file_type().is_ok_and(|t| t.is_dir()) {
+                continue;
+            }
+            if recorded_owner(&staging.join(SOURCE_FILE)).as_deref() != Some(source)
+                || !seen.insert(staging.clone())
+            {
+                continue;
+            }
+            let destination = dir.join(OsString::from_vec(destination_name.to_vec()));
+            let abort = format!(
+                "wsl-place migrate {} --to {} --abort",
+                crate::pathtext::shell_quote(source),
+                crate::pathtext::shell_quote(&destination)
+            );
+            found.push(Elsewhere {
+                staging,
+                destination,
+                abort,
+            });
+        }
+    }
+    found.sort_by(|a, b| a.staging.cmp(&b.staging));
+    found
+}
+
+impl Elsewhere {
+    /// One sentence for the person: where it is, and how to resume or remove it.
+    pub fn sentence(&self, source: &Path) -> String {
+        format!(
+            "an interrupted migration of {} to {} is kept in {}; resume it with `wsl-place migrate {} --to {}`, or remove it with `{}`.",
+            source.display(),
+            self.destination.display(),
+            self.staging.display(),
+            crate::pathtext::shell_quote(source),
+            crate::pathtext::shell_quote(&self.destination),
+            self.abort
+        )
     }
 }
 

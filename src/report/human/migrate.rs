@@ -127,6 +127,10 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
         screen.row("worktree", &text, tone);
     }
     problems(&mut screen, plan);
+    for (i, other) in plan.interrupted_elsewhere.iter().enumerate() {
+        let key = if i == 0 { "interrupted" } else { "" };
+        screen.item(key, &other.sentence(&plan.source), Tone::Warn);
+    }
     for (i, question) in plan.questions.iter().enumerate() {
         let key = if i == 0 { "questions" } else { "" };
         screen.item(key, &question_line(question), Tone::Plain);
@@ -232,13 +236,18 @@ fn problems(screen: &mut Screen, plan: &Plan) {
 /// What a finished migration did.
 pub fn result(report: &MigrationReport, style: &Style) -> String {
     let mut screen = Screen::new(style);
-    screen.headline(
-        &format!(
+    let headline = if report.already_migrated {
+        format!(
+            "Already migrated: {} were copied and verified by CRC32 (its manifest says so); nothing was copied now.",
+            content(report.files, report.dirs, report.symlinks, report.bytes)
+        )
+    } else {
+        format!(
             "Migrated: {} copied and verified by CRC32.",
             content(report.files, report.dirs, report.symlinks, report.bytes)
-        ),
-        Tone::Good,
-    );
+        )
+    };
+    screen.headline(&headline, Tone::Good);
     let destination = report.destination.display().to_string();
     screen.row("linux path", &destination, Tone::Bold);
     if let Some(w) = &report.windows_path {
@@ -270,11 +279,13 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
     match &report.removal {
         Some(r) => {
             let heading = format!(
-                "removed {}, {}, {} proven copied; kept {}",
+                "removed {} ({} unchanged since the copy by their stat, {} read again and identical), {}, {} proven copied; kept {}",
                 counted(r.removed_files, "file", "files"),
+                count(r.proven_by_stat),
+                count(r.proven_by_reading),
                 counted(r.removed_symlinks, "symlink", "symlinks"),
                 counted(r.removed_dirs, "directory", "directories"),
-                count(r.kept_count)
+                counted(r.kept_count, "entry", "entries")
             );
             list(&mut screen, "source", &heading, &r.kept, 10, Tone::Plain);
         }
@@ -350,7 +361,11 @@ pub fn plan_markdown(plan: &Plan) -> String {
 
 /// `migrate --format markdown`: what a finished migration did, as a table.
 pub fn result_markdown(report: &MigrationReport) -> String {
-    let mut out = String::from("### wsl-place: migrated ✅\n\n| | |\n|---|---|\n");
+    let mut out = if report.already_migrated {
+        String::from("### wsl-place: already migrated ✅\n\n| | |\n|---|---|\n")
+    } else {
+        String::from("### wsl-place: migrated ✅\n\n| | |\n|---|---|\n")
+    };
     let mut row = |key: &str, value: &str| {
         let _ = writeln!(out, "| {key} | {} |", cell(value));
     };

@@ -1,0 +1,458 @@
+//! `migrate` run again: after it finished (issue 12: "already migrated", `--remove-source`
+//! proving the source unchanged by its stat), after a SIGKILL with a source file rewritten
+//! behind its mtime's back (issue 14 case 4), two at once (case 5, the staging lock), after a
+//! kill with another `--to` (case 14), and with a probe's stale scratch folder (case 3).
+
+mod support;
+
+use serde_json::Value;
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant, SystemTime};
+use support::gitrepo::write;
+use support::tree::{bytes, mkfifo, snapshot};
+use support::{SlowFs, wsl_place};
+
+fn migrate(source: &Path, dest: &Path, home: &Path, extra: &[&str]) -> Command {
+    let mut cmd = wsl_place();
+    cmd.arg("migrate")
+        .arg(source)
+        .arg("--to")
+        .arg(dest)
+        .args(extra)
+        .env("HOME", home)
+        .env("NO_COLOR", "1");
+    cmd
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn output(mut cmd: Command) -> Output {
+    cmd.output().expect("run wsl-place")
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
+}
+
+/// A file's content changed behind the tool's back: same size, mtime put back (`touch -d`).
+fn rewrite_keeping_size_and_mtime(path: &Path) -> Vec<u8> {
+    let meta = fs::metadata(path).unwrap();
+    let mut content = fs::read(path).unwrap();
+    assert!(!content.is_empty(), "{}", path.display());
+    for b in &mut content {
+        *b = !*b;
+    }
+    fs::write(path, &content).unwrap();
+    let mtime = meta.modified().unwrap();
+    fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_times(fs::FileTimes::new().set_modified(mtime))
+        .unwrap();
+    let after = fs::metadata(path).unwrap();
+    assert_eq!(
+        (after.len(), after.modified().unwrap()),
+        (meta.len(), mtime)
+    );
+    assert_ne!(
+        (after.ctime(), after.ctime_nsec()),
+        (meta.ctime(), meta.ctime_nsec())
+    );
+    content
+}
+
+/// The manifest's `file` line for `rel`: (size, crc32).
+fn manifest_file(manifest: &Path, rel: &str) -> (u64, u32) {
+    let text = fs::read_to_string(manifest).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("file\t") && l.ends_with(&format!("\t{rel}")))
+        .unwrap_or_else(|| panic!("{rel} not in {text}"));
+    let fields: Vec<&str> = line.split('\t').collect();
+    let crc = u32::from_str_radix(fields[fields.len() - 2], 16).unwrap();
+    (fields[1].parse().unwrap(), crc)
+}
+
+fn crc(data: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(data);
+    h.finalize()
+}
+
+// Issue 12: the same `migrate` after it finished says so from the manifest, exits 0 and offers
+// what is left; `--remove-source` then removes what its stat proves unchanged since the copy,
+// re-reads what was touched, keeps what differs, and says what it kept and why.
+#[test]
+fn rerun_after_finishing_then_remove_source() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let source = tmp.path().join("win/app");
+    for i in 0..30u64 {
+        write(
+            &source.join(format!("src/m{}/f{i}.rs", i % 3)),
+            &bytes(i, 3000),
+        );
+    }
+    write(
+        &source.join("node_modules/left/index.js"),
+        b"module.exports = 1;\n",
+    );
+    write(&source.join("package-lock.json"), b"{}\n");
+    mkfifo(&source.join("pipe"));
+    // A scratch folder a SIGKILLed probe left (issue 14 case 3): never copied.
+    let scratch = source.join(".wsl-place-probe-4194999-0badf00d");
+    write(&scratch.join("d/f0"), &bytes(1, 4096));
+    let dest = tmp.path().join("linux/app");
+    let manifest = tmp.path().join("linux/app.wsl-place-manifest");
+
+    let plan = output(migrate(
+        &source,
+        &dest,
+        &home,
+        &["--dry-run", "--format", "json", "--skip-node-modules"],
+    ));
+    assert_eq!(plan.status.code(), Some(0), "{}", text(&plan));
+    // 30 sources and the lockfile; the scratch folder's file is not counted.
+    assert_eq!(json(&plan)["files"], 31, "{}", text(&plan));
+
+    let first = output(migrate(
+        &source,
+        &dest,
+        &home,
+        &["--yes", "--skip-node-modules"],
+    ));
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    assert!(!dest.join(".wsl-place-probe-4194999-0badf00d").exists());
+    let before = snapshot(&dest);
+
+    // Run again, as a person would, without --yes and without a terminal: nothing to ask.
+    let again = output(migrate(&source, &dest, &home, &[]));
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(stdout.contains("Already migrated"), "{}", text(&again));
+    assert!(stdout.contains("--remove-source"), "{}", text(&again));
+    assert_eq!(before, snapshot(&dest), "the rerun changed the destination");
+    let again = output(migrate(&source, &dest, &home, &["--format", "json"]));
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    let report = json(&again);
+    assert_eq!(report["already_migrated"], true, "{report}");
+    assert_eq!(report["copied_files"], 0, "{report}");
+    assert_eq!(report["files"], 31, "{report}");
+
+    // After the copy: one file rewritten with its size and mtime put back (content differs),
+    // one touched (mtime moved, content the same).
+    let changed = rewrite_keeping_size_and_mtime(&source.join("src/m0/f0.rs"));
+    let touched = source.join("src/m1/f1.rs");
+    fs::File::options()
+        .write(true)
+        .open(&touched)
+        .unwrap()
+        .set_times(fs::FileTimes::new().set_modified(SystemTime::now()))
+        .unwrap();
+
+    let removed = output(migrate(
+        &source,
+        &dest,
+        &home,
+        &["--remove-source", "--yes", "--format", "json"],
+    ));
+    assert_eq!(removed.status.code(), Some(0), "{}", text(&removed));
+    let removal = &json(&removed)["removal"];
+    assert_eq!(removal["removed_files"], 30, "{removal}");
+    assert_eq!(removal["proven_by_stat"], 29, "{removal}");
+    assert_eq!(removal["proven_by_reading"], 1, "{removal}");
+    let kept: Vec<&str> = removal["kept"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    let has = |prefix: &str, why: &str| {
+        kept.iter()
+            .any(|k| k.starts_with(prefix) && k.contains(why))
+    };
+    assert!(has("src/m0/f0.rs (", "content differs"), "{kept:?}");
+    assert!(has("node_modules (", "left behind"), "{kept:?}");
+    assert!(has("pipe (", "FIFO"), "{kept:?}");
+    assert!(
+        has(".wsl-place-probe-4194999-0badf00d (", "probe"),
+        "{kept:?}"
+    );
+    assert_eq!(removal["kept_count"], 4, "{removal}");
+    assert_eq!(fs::read(source.join("src/m0/f0.rs")).unwrap(), changed);
+    assert!(!touched.exists() && !source.join("package-lock.json").exists());
+    assert!(source.join("node_modules/left/index.js").is_file());
+    assert!(
+        !source.join("src/m2").exists(),
+        "an emptied folder was kept"
+    );
+    assert_eq!(
+        before,
+        snapshot(&dest),
+        "--remove-source changed the destination"
+    );
+    assert!(manifest.is_file());
+
+    // And said for a person, with the reasons.
+    let human = output(migrate(
+        &source,
+        &dest,
+        &home,
+        &["--remove-source", "--yes"],
+    ));
+    assert_eq!(human.status.code(), Some(0), "{}", text(&human));
+    let stdout = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        stdout.contains("Already migrated") && stdout.contains("content differs"),
+        "{}",
+        text(&human)
+    );
+}
+
+/// A source on slowfs whose every `open` costs `open_ms`, so a migration lasts long enough to
+/// be killed, or raced, in the middle of its copy.
+struct SlowSource {
+    tmp: tempfile::TempDir,
+    fs: SlowFs,
+}
+
+impl SlowSource {
+    fn new(files: u64, open_ms: u32) -> Option<Self> {
+        let tmp = tempfile::tempdir().unwrap();
+        let backing = tmp.path().join("backing");
+        for i in 0..files {
+            write(
+                &backing.join(format!("app/d{}/f{i}.txt", i % 7)),
+                &bytes(i, 200 + (i as usize * 37) % 3000),
+            );
+        }
+        let open = format!("open={open_ms}");
+        let fs = SlowFs::mount(
+            &backing,
+            &tmp.path().join("mnt"),
+            &["--profile", "none", "--latency", &open],
+        )?;
+        Some(Self { tmp, fs })
+    }
+
+    fn source(&self) -> PathBuf {
+        self.fs.mountpoint().join("app")
+    }
+
+    /// The same tree without the latency, to compare copies with.
+    fn backing(&self) -> PathBuf {
+        self.fs.backing().join("app")
+    }
+
+    fn home(&self) -> PathBuf {
+        self.tmp.path().to_path_buf()
+    }
+
+    fn dest(&self, name: &str) -> PathBuf {
+        self.tmp.path().join("linux").join(name)
+    }
+
+    fn staging(&self, name: &str) -> PathBuf {
+        self.tmp
+            .path()
+            .join("linux")
+            .join(format!(".{name}.wsl-place-staging"))
+    }
+
+    fn start(&self, dest: &str) -> Child {
+        migrate(&self.source(), &self.dest(dest), &self.home(), &["--yes"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+}
+
+/// Journalled files so far (the journal's `F` lines), waiting up to 60 s for the journal to
+/// exist (the copy has begun) with at least `n` of them.
+fn journalled(journal: &Path, n: usize, child: &mut Child) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let Ok(text) = fs::read_to_string(journal) else {
+            if let Some(status) = child.try_wait().unwrap() {
+                panic!("the migration ended ({status}) before its copy began");
+            }
+            assert!(Instant::now() < deadline, "no journal in 60 s");
+            std::thread::sleep(Duration::from_millis(5));
+            continue;
+        };
+        let files: Vec<String> = text
+            .lines()
+            .filter(|l| l.starts_with("F\t"))
+            .filter_map(|l| l.rsplit('\t').next().map(str::to_string))
+            .collect();
+        if files.len() >= n {
+            return files;
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the migration ended ({status}) before {n} files were journalled");
+        }
+        assert!(Instant::now() < deadline, "no journal lines in 60 s");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn kill(mut child: Child) {
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+}
+
+// Issue 14 case 4: kill a migration after some journal lines, rewrite a journalled source file
+// with the same size and its mtime put back, run again: the ctime gives it away, so the
+// destination and the manifest hold the new content. The killed run's lock does not block the
+// resume.
+#[test]
+fn resume_recopies_a_file_rewritten_behind_its_mtime() {
+    let Some(slow) = SlowSource::new(1500, 8) else {
+        return;
+    };
+    let mut child = slow.start("app");
+    let journal = slow.staging("app").join("journal");
+    let files = journalled(&journal, 1, &mut child);
+    kill(child);
+    let rel = &files[0];
+    let new = rewrite_keeping_size_and_mtime(&slow.source().join(rel));
+
+    let out = output(migrate(
+        &slow.source(),
+        &slow.dest("app"),
+        &slow.home(),
+        &["--yes"],
+    ));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("already copied and verified"),
+        "the rerun did not resume: {}",
+        text(&out)
+    );
+    assert_eq!(fs::read(slow.dest("app").join(rel)).unwrap(), new, "{rel}");
+    let manifest = slow.tmp.path().join("linux/app.wsl-place-manifest");
+    assert_eq!(manifest_file(&manifest, rel), (new.len() as u64, crc(&new)));
+    support::tree::assert_same_tree(&slow.backing(), &slow.dest("app"), &[]);
+}
+
+// Issue 14 case 5: two migrations of one source to one destination. Started together, or the
+// second while the first copies: the second says another one is running, naming the staging
+// folder, and exits 4; the first finishes, and no second staging folder is left.
+#[test]
+fn a_second_migration_of_the_same_move_is_refused() {
+    let Some(slow) = SlowSource::new(1200, 15) else {
+        return;
+    };
+    let busy = |out: &Output| {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        out.status.code() == Some(4)
+            && stderr.contains("another wsl-place migration")
+            && stderr.contains(&slow.staging("app").display().to_string())
+            && stderr.lines().count() == 1
+    };
+
+    // Together.
+    let (a, b) = (slow.start("app"), slow.start("app"));
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    let (winner, loser) = if a.status.success() { (a, b) } else { (b, a) };
+    assert_eq!(winner.status.code(), Some(0), "{}", text(&winner));
+    assert!(busy(&loser), "{}", text(&loser));
+    support::tree::assert_same_tree(&slow.backing(), &slow.dest("app"), &[]);
+    assert!(!slow.staging("app").exists());
+    fs::remove_dir_all(slow.dest("app")).unwrap();
+    fs::remove_file(slow.tmp.path().join("linux/app.wsl-place-manifest")).unwrap();
+
+    // The second one while the first is copying.
+    let mut first = slow.start("app");
+    journalled(&slow.staging("app").join("journal"), 0, &mut first);
+    let second = output(migrate(
+        &slow.source(),
+        &slow.dest("app"),
+        &slow.home(),
+        &["--yes"],
+    ));
+    assert!(busy(&second), "{}", text(&second));
+    // --abort must not pull the staging folder from under the running copy either.
+    let abort = output(migrate(
+        &slow.source(),
+        &slow.dest("app"),
+        &slow.home(),
+        &["--abort"],
+    ));
+    assert!(busy(&abort), "{}", text(&abort));
+    let first = first.wait_with_output().unwrap();
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    support::tree::assert_same_tree(&slow.backing(), &slow.dest("app"), &[]);
+    let leftovers: Vec<_> = fs::read_dir(slow.tmp.path().join("linux"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(leftovers.len(), 2, "{leftovers:?}");
+}
+
+// Issue 14 case 14: a run killed with `--to k1`, then run with `--to k2`: the plan and the
+// result say `.k1.wsl-place-staging` is left, with the command that removes it, which works.
+#[test]
+fn staging_left_by_another_destination_is_named_with_its_abort() {
+    let Some(slow) = SlowSource::new(800, 8) else {
+        return;
+    };
+    let mut child = slow.start("k1");
+    journalled(&slow.staging("k1").join("journal"), 0, &mut child);
+    kill(child);
+    let k1 = slow.staging("k1");
+    assert!(k1.is_dir());
+
+    let plan = output(migrate(
+        &slow.source(),
+        &slow.dest("k2"),
+        &slow.home(),
+        &["--dry-run", "--format", "json"],
+    ));
+    assert_eq!(plan.status.code(), Some(0), "{}", text(&plan));
+    let elsewhere = &json(&plan)["interrupted_elsewhere"];
+    assert_eq!(
+        elsewhere[0]["staging"],
+        k1.display().to_string(),
+        "{elsewhere}"
+    );
+    let abort = elsewhere[0]["abort"].as_str().unwrap().to_string();
+    assert!(abort.ends_with("--abort"), "{abort}");
+
+    let out = output(migrate(
+        &slow.source(),
+        &slow.dest("k2"),
+        &slow.home(),
+        &["--yes"],
+    ));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(".k1.wsl-place-staging") && stdout.contains("--abort"),
+        "{}",
+        text(&out)
+    );
+
+    // The offered command, as the user would paste it.
+    let words: Vec<&str> = abort.split(' ').collect();
+    assert_eq!(words[0], "wsl-place", "{abort}");
+    let mut cmd = wsl_place();
+    cmd.args(&words[1..]).env("HOME", slow.home());
+    let out = output(cmd);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(!k1.exists(), "{}", text(&out));
+    assert!(slow.dest("k2").is_dir());
+}
