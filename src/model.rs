@@ -34,24 +34,28 @@ pub const GIT_SETUP_STARTUPS: f64 = 0.6;
 /// Bytes per index entry (62 fixed + the path), for reading and writing the index.
 pub const INDEX_BYTES_PER_ENTRY: f64 = 100.0;
 /// CPU per index entry beyond its `lstat`: parsing it, comparing stat data, the leading-path
-/// checks of preload, the HEAD/index comparison. Fitted, with the next one, to git 2.47 on a
-/// 10,000-file repository on this project's 2-core ext4 machines (`bench/accuracy.sh`, whose
-/// measured `git status` there ranged 30-47 ms with the machine's pace).
-pub const CPU_US_PER_ENTRY: f64 = 0.7;
+/// checks of preload, the HEAD/index comparison; with the next one fitted to git 2.47's steady
+/// `git status` on ext4 with a core of its own (a real-time priority, so that other work on
+/// this project's 2-core machines stays out) on redis, whisper.cpp, git, express and 1,000
+/// small files: each within 20% (the earlier 0.7 and 0.6 us, fitted on a busy machine, put
+/// them 10-38% high).
+pub const CPU_US_PER_ENTRY: f64 = 0.42;
 /// CPU per listed worktree entry: the index lookup and the ignore rules.
-pub const CPU_US_PER_LISTED: f64 = 0.6;
+pub const CPU_US_PER_LISTED: f64 = 0.36;
 /// Hashing throughput of the first `git status` after a copy at the reference pace
-/// (`REFERENCE_SHA1_US_PER_MIB`), bytes per microsecond: SHA-1 (collision-detecting) with
-/// reading or mapping the bytes from the page cache. Fitted with the next one on the CPU time
-/// (user + system, so that the machine's load stays out of the fit) of the first status after
-/// `cp -a` of redis (1,623 files, 15.5 MiB), whisper.cpp (1,885, 35.4 MiB), git (4,847,
-/// 46 MiB) and express (213, 0.7 MiB) against the same repositories' steady status, git 2.47
-/// on this project's 2-core machines: 10 us per file and 2.13 ms per MB, each within 13%.
-pub const HASH_BYTES_PER_US: f64 = 470.0;
-/// CPU per re-hashed file beyond its calls (the fit's 10 us less the ~4 us of `lstat`, open,
-/// read and `fstat` the probe prices per mount): the attribute and filter lookups of
-/// `convert_to_git`, the blob header, the racy-clean checks and the refreshed entry.
-pub const REHASH_CPU_US_PER_FILE: f64 = 6.0;
+/// (`REFERENCE_SHA1_US_PER_MIB`), bytes per microsecond, for files over 32 KiB, which git maps
+/// and hashes in place (SHA-1, collision-detecting); the next one is for smaller files, which
+/// git reads into a buffer first. Fitted on the CPU time (user + system, which a busy machine
+/// inflates less than wall time) of the first status after `cp -a` less the steady status, of
+/// redis (1,623 files: 6.9 MB read, 9.4 MB mapped), whisper.cpp (1,885: 8.0 / 29.1 MB), git
+/// (4,847: 19.1 / 29.1 MB), express (213: 0.6 / 0.1 MB) and 1,000 files of 200 bytes, git 2.47
+/// on this project's 2-core machines: 3.3 us per file, 4.6 ns per read byte, 1.6 ns per
+/// mapped byte, each repository within 10%; the same repositories' wall time with git given a
+/// core of its own (a real-time priority) fit within 11%. The per-file part is less than the
+/// `lstat`, open, read and `fstat` the probe prices on ext4 (~4 us), so no CPU per file is
+/// added to those calls.
+pub const HASH_BYTES_PER_US: f64 = 625.0;
+pub const READ_HASH_BYTES_PER_US: f64 = 215.0;
 /// The pace the CPU terms above were fitted at (`probe::cpu`): a machine that hashes slower
 /// gets every CPU term scaled by its own figure over this.
 pub use crate::probe::cpu::REFERENCE_SHA1_US_PER_MIB;
@@ -367,17 +371,15 @@ pub fn git_status_pilot_ms(
 
 /// The first `git status` after a copy: preload finds every entry changed, so the main thread
 /// `lstat`s each one again, opens it (walking its path again), `fstat`s it (about a scratch
-/// `lstat`), reads or maps it and hashes it, serially; then the index is written back.
+/// `lstat`), reads it (32 KiB or less) or maps it and hashes it, serially; then the index is
+/// written back.
 pub fn first_git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
     let entries = repo.tracked as f64;
-    let pace = c.cpu_pace();
-    let per_file_us = c.lstat_us
-        + c.scratch.read
-        + c.path_walk_us()
-        + c.scratch.lstat
-        + REHASH_CPU_US_PER_FILE * pace;
-    let mapped_us = repo.mapped_bytes as f64 / MIB * c.scratch.read_mib;
-    let hash_us = repo.tracked_bytes() / HASH_BYTES_PER_US * pace;
+    let per_file_us = c.lstat_us + c.scratch.read + c.path_walk_us() + c.scratch.lstat;
+    let mapped = repo.mapped_bytes as f64;
+    let read = (repo.tracked_bytes() - mapped).max(0.0);
+    let mapped_us = mapped / MIB * c.scratch.read_mib;
+    let hash_us = (read / READ_HASH_BYTES_PER_US + mapped / HASH_BYTES_PER_US) * c.cpu_pace();
     let rehash_us = entries * per_file_us + hash_us + mapped_us;
     // The lock git status takes anyway (in `git_status_ms`) now gets written and renamed.
     let index_write_us = entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
@@ -789,10 +791,10 @@ mod tests {
         let r = repo(1000, 1000, 10);
         let c = slow();
         let extra = first_git_status_ms(&r, &c, 0.0) - git_status_ms(&r, &c, 0.0);
-        // lstat, read, the path walk again (1000 - 400), an fstat (a scratch lstat), CPU.
-        let per_file = 1000.0 + 3000.0 + 600.0 + 400.0 + REHASH_CPU_US_PER_FILE;
+        // lstat, read, the path walk again (1000 - 400), an fstat (a scratch lstat).
+        let per_file = 1000.0 + 3000.0 + 600.0 + 400.0;
         let want = (1000.0 * per_file
-            + 1000.0 * 4096.0 / HASH_BYTES_PER_US
+            + 1000.0 * 4096.0 / READ_HASH_BYTES_PER_US
             + 100_000.0 / (MIB / 40_000.0))
             / 1e3;
         assert!((extra - want).abs() < 1e-9, "{extra} vs {want}");
@@ -822,7 +824,7 @@ mod tests {
         assert_eq!(quick.cpu_pace(), 1.0);
         assert_eq!(slow_cpu.cpu_pace(), 2.0);
         let first = |c: &MountCosts| first_git_status_ms(&r, c, 0.0) - git_status_ms(&r, c, 0.0);
-        let cpu_ms = (1000.0 * REHASH_CPU_US_PER_FILE + 1000.0 * 4096.0 / HASH_BYTES_PER_US) / 1e3;
+        let cpu_ms = 1000.0 * 4096.0 / READ_HASH_BYTES_PER_US / 1e3;
         assert!((first(&slow_cpu) - first(&quick) - cpu_ms).abs() < 1e-9);
         let steady_cpu_ms = (1000.0 * CPU_US_PER_ENTRY + 1010.0 * CPU_US_PER_LISTED) / 1e3;
         let steady = git_status_ms(&r, &slow_cpu, 0.0) - git_status_ms(&r, &quick, 0.0);
