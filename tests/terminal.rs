@@ -369,6 +369,30 @@ fn quiet_without_yes_still_shows_what_it_asks() {
     // The plan the questions are about is shown with them.
     assert!(shown.contains("Migration plan"), "{shown}");
     assert!(!dest.exists());
+
+    // JSON is for the result; the questions still come with the plan they are about.
+    let mut talk = Conversation::start(
+        &home,
+        &[
+            "migrate",
+            "--format",
+            "json",
+            "--skip-node-modules",
+            &repo_arg,
+            "--to",
+            &dest_arg,
+        ],
+    );
+    talk.wait_for("core.fileMode is false", 1);
+    talk.press(b"n");
+    talk.wait_for("core.ignoreCase is true", 1);
+    talk.press(b"n");
+    talk.wait_for("Copy, verify and move it to", 1);
+    talk.press(b"n");
+    let (code, shown) = talk.finish();
+    assert_eq!(code, Some(0), "{shown}");
+    assert!(shown.contains("Migration plan"), "{shown}");
+    assert!(!dest.exists());
 }
 
 #[test]

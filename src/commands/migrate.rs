@@ -111,8 +111,10 @@ impl migrate::Ui for Terminal<'_> {
 
     fn plan(&self, plan: &Plan, dry_run: bool) -> Result<()> {
         let asking = !dry_run && !self.settings.options.yes;
-        if self.settings.quiet && asking {
-            // -q silences the report, not the questions: what they are about goes with them.
+        let human = matches!(self.settings.format, ReportFormat::Human);
+        if asking && (self.settings.quiet || !human) {
+            // -q silences the report, and JSON or markdown is for the result, not the questions:
+            // what they are about goes with them, on standard error.
             let text = report::migrate::plan(plan, &self.settings.style);
             let mut stderr = std::io::stderr().lock();
             let _ = stderr.write_all(text.as_bytes());

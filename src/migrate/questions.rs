@@ -48,7 +48,7 @@ pub fn git_settings(source: &Path) -> Vec<ConfigIssue> {
 /// Every question the plan raises, in the order they are asked; the plan shows them.
 pub fn for_plan(plan: &Plan, args: &Options) -> Vec<Question> {
     let mut questions = Vec::new();
-    if !plan.node_modules.is_empty() && !args.skip_node_modules {
+    if all_node_modules(plan).next().is_some() && !args.skip_node_modules {
         questions.push(node_modules_question(plan));
     }
     questions.extend(settings_questions(&plan.git_settings));
@@ -66,15 +66,20 @@ pub fn for_plan(plan: &Plan, args: &Options) -> Vec<Question> {
     questions
 }
 
+/// The repository's node_modules and those of the worktrees that can move along with it.
+fn all_node_modules(plan: &Plan) -> impl Iterator<Item = &super::plan::NodeModules> {
+    let worktrees = plan.worktrees.iter().filter_map(|w| w.plan.as_deref());
+    plan.node_modules
+        .iter()
+        .chain(worktrees.flat_map(|p| p.node_modules.iter()))
+}
+
 fn node_modules_question(plan: &Plan) -> Question {
-    let (files, symlinks, bytes) = plan.node_modules.iter().fold((0, 0, 0), |a, n| {
+    let (files, symlinks, bytes) = all_node_modules(plan).fold((0, 0, 0), |a, n| {
         (a.0 + n.files, a.1 + n.symlinks, a.2 + n.bytes)
     });
     // Windows builds cannot run here: reinstalling is the only way to a working tree.
-    let windows = plan
-        .node_modules
-        .iter()
-        .any(|n| !n.windows_builds.is_empty());
+    let windows = all_node_modules(plan).any(|n| !n.windows_builds.is_empty());
     Question {
         id: "node_modules".into(),
         text: format!(
