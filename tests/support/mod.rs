@@ -130,7 +130,13 @@ impl Mount {
     pub fn tmpfs(size: &str) -> Option<Mount> {
         let dir = Self::fresh_dir("tmpfs")?;
         let point = dir.path().join("mnt");
-        match mount_tmpfs(&point, size) {
+        Self::owned(mount_tmpfs(&point, size), point, dir)
+    }
+
+    /// The mount at `point`, removed with `dir` after its unmount; None after a skip that
+    /// names why it could not be made.
+    fn owned(made: Result<(), String>, point: PathBuf, dir: TempDir) -> Option<Mount> {
+        match made {
             Ok(()) => Some(Mount {
                 point,
                 owner: Some(dir),
@@ -167,16 +173,7 @@ impl Mount {
                     .arg(&image)
                     .arg(&point))
             });
-        match made {
-            Ok(()) => Some(Mount {
-                point,
-                owner: Some(dir),
-            }),
-            Err(reason) => {
-                skip(&reason);
-                None
-            }
-        }
+        Self::owned(made, point, dir)
     }
 
     pub fn point(&self) -> &Path {
