@@ -16,7 +16,8 @@
 # it is copied, never changed) is copied into the emulator's backing directory; each run copies
 # it from the mount to the local disk. It also reports:
 #   - the prediction's error: `migrate --dry-run --format json`'s predicted_copy_ms against the
-#     median measured `migrate --yes` wall time;
+#     median of what it predicts, measured by each `migrate --yes --format json` run (copy_ms:
+#     copy with read-back, count, flush, fix-ups; the walk and the timing before it excluded);
 #   - time to the first prompt: an interactive `migrate` on a pseudo-terminal, from start to the
 #     first question, against the wall time of `check --no-probe` on the same tree.
 # SCALE (default 1) multiplies the emulator's latencies.
@@ -82,12 +83,13 @@ run_tool() { # $1 tool, $2 destination
         cp) cp -a "$SRC" "$2" ;;
         rsync) rsync -a "$SRC/" "$2/" ;;
         rsync+sync) rsync -a "$SRC/" "$2/" && sync -f "$2" ;;
-        wsl-place) "$BIN" migrate --quiet "$SRC" --to "$2" --yes ;;
+        wsl-place) "$BIN" migrate "$SRC" --to "$2" --yes --format json >"$WORK/report.json" ;;
     esac
 }
 
 if [ -n "$SLOW_REPO" ]; then TOOLS=(cp rsync wsl-place); else TOOLS=(cp rsync rsync+sync wsl-place); fi
 declare -A TIMES
+COPIES=
 for ((run = 0; run < RUNS; run++)); do
     for ((k = 0; k < ${#TOOLS[@]}; k++)); do
         tool=${TOOLS[$(((k + run) % ${#TOOLS[@]}))]}
@@ -102,6 +104,9 @@ for ((run = 0; run < RUNS; run++)); do
         TIMES[$tool]+="$ms "
         echo "run $((run + 1))/$RUNS $tool: $ms ms" >&2
         if [ "$tool" = wsl-place ]; then
+            # The span the plan's prediction covers, as the run measured it (after the walk).
+            COPIES+="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["copy_ms"])' \
+                "$WORK/report.json") "
             # The verified copy must match byte for byte (contents, modes, times, symlinks, no
             # extra or missing entry); a fast wrong copy is no result. The git index is the one
             # file migrate rewrites on purpose (`git update-index --refresh`).
@@ -130,8 +135,10 @@ done
 # The prediction, from a dry run (which walks and plans exactly as a real run does).
 predicted=$("$BIN" migrate "$SRC" --to "$WORK/dst/predicted" --dry-run --format json |
     python3 -c 'import json, sys; print(json.load(sys.stdin).get("predicted_copy_ms") or 0)')
-echo "predicted copy: $predicted ms; measured migrate --yes median: ${MED[wsl-place]} ms;" \
-    "predicted / measured = $(ratio "$predicted" "${MED[wsl-place]}")"
+copied=$(echo "$COPIES" | median)
+echo "predicted copy: $predicted ms; measured copy (copy_ms: after the plan) median: $copied ms" \
+    "(runs: $COPIES); predicted / measured = $(ratio "$predicted" "$copied")"
+echo "whole migrate --yes median (walk and timing included): ${MED[wsl-place]} ms"
 
 # Time to the first prompt against check --no-probe, interleaved.
 first_prompt_ms() { # interactive migrate on a pty: ms until it asks, then answers no

@@ -14,6 +14,8 @@
 //! - An install or checkout is its file-system floor: create+write per file, mkdir per
 //!   directory, bandwidth for the bytes beyond 4 KiB per file; network and scripts are not in it.
 
+pub mod migration;
+
 pub use crate::gitindex::GitWalk;
 use crate::gitindex::git_preload_threads;
 use crate::probe::PerOp;

@@ -200,11 +200,21 @@ fn dry_run_prints_the_plan_and_creates_nothing() {
         free.abs_diff(df) <= (df / 20).max(256 << 20),
         "free_bytes {free} vs df {df}"
     );
-    // Four one-byte files on a local disk.
+    // Four one-byte files on a local disk: a moment, but never nothing.
     let predicted = plan["predicted_copy_ms"]
         .as_u64()
         .expect("predicted_copy_ms");
-    assert!(predicted < 1000, "{predicted} ms");
+    assert!((1..1000).contains(&predicted), "{predicted} ms");
+    assert!(
+        plan["prediction_basis"]
+            .as_str()
+            .is_some_and(|b| b.starts_with("modelled from")),
+        "{plan}"
+    );
+    // A local source's calls are CPU work: its threads come from the cores, 2 to 8.
+    let threads = plan["copy_threads"].as_u64().expect("copy_threads");
+    assert!((2..=8).contains(&threads), "{plan}");
+    assert_eq!(plan["prediction"]["threads"], threads, "{plan}");
     assert!(
         !tmp.path().join("out").exists(),
         "a dry run created the destination's parent"
@@ -316,15 +326,17 @@ fn enospc_mid_copy_keeps_staging_for_resume_or_abort() {
     let tmp = tempfile::tempdir().unwrap();
     let source = tmp.path().join("app");
     for i in 0..40u64 {
-        write(&source.join(format!("d{}/f{i}", i % 4)), &bytes(i, 20_000));
+        write(&source.join(format!("d{}/f{i}", i % 4)), &bytes(i, 100_000));
     }
     let before = snapshot(&source);
     let backing = tmp.path().join("backing");
     std::fs::create_dir_all(&backing).unwrap();
+    // The plan's one scratch round at the destination writes about 1 MiB (and removes it); the
+    // copy's 4 MB then runs out of space half-way.
     let Some(fs) = support::SlowFs::mount(
         &backing,
         &tmp.path().join("mnt"),
-        &["--profile", "none", "--enospc-after-bytes", "300000"],
+        &["--profile", "none", "--enospc-after-bytes", "2500000"],
     ) else {
         return;
     };
@@ -349,6 +361,65 @@ fn enospc_mid_copy_keeps_staging_for_resume_or_abort() {
     assert!(out.status.success(), "{}", text(&out));
     assert!(!staging.exists(), "--abort left the staging directory");
     assert_eq!(before, snapshot(&source), "the source changed");
+}
+
+/// A source where every call waits on a server: the copy's threads come from its parallel
+/// `lstat` figures, and the copy reports how long it took beside what the plan predicted.
+#[test]
+fn a_latency_bound_source_is_copied_with_the_threads_its_parallel_figures_allow() {
+    let tmp = tempfile::tempdir().unwrap();
+    let backing = tmp.path().join("backing");
+    for i in 0..60u64 {
+        write(
+            &backing.join(format!("d{}/f{i}", i % 6)),
+            &bytes(i, 3000 + 100 * i as usize),
+        );
+    }
+    // 1 ms per lookup and attribute request, served by slowfs's 16 threads: 8 threads and
+    // more overlap the calls, where the cores would have allowed 2 per core.
+    let Some(fs) = support::SlowFs::mount(
+        &backing,
+        &tmp.path().join("mnt"),
+        &[
+            "--profile",
+            "none",
+            "--latency",
+            "lookup=1",
+            "--latency",
+            "getattr=1",
+        ],
+    ) else {
+        return;
+    };
+    let source = fs.mountpoint().to_path_buf();
+    let dest = tmp.path().join("out/app");
+    let plan = run(
+        &migrate_args(&source, &dest, &["--dry-run", "--format", "json"]),
+        tmp.path(),
+    );
+    assert!(plan.status.success(), "{}", text(&plan));
+    let plan: serde_json::Value = serde_json::from_slice(&plan.stdout).expect("JSON plan");
+    let threads = plan["copy_threads"].as_u64().expect("copy_threads");
+    assert!(threads >= 8, "{plan}");
+    // 60 files of a few ms of calls each: some milliseconds, not nothing, not minutes.
+    let predicted = plan["predicted_copy_ms"]
+        .as_u64()
+        .expect("predicted_copy_ms");
+    assert!((1..60_000).contains(&predicted), "{plan}");
+    assert!(plan["walk_ms"].as_u64().is_some(), "{plan}");
+
+    let out = run(
+        &migrate_args(&source, &dest, &["--yes", "--format", "json"]),
+        tmp.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    assert_eq!(report["files"], 60, "{report}");
+    assert!(
+        report["copy_ms"].as_u64().is_some_and(|ms| ms > 0),
+        "{report}"
+    );
+    assert_eq!(snapshot(&backing), snapshot(&dest), "the copy differs");
 }
 
 #[test]

@@ -137,7 +137,8 @@ impl migrate::Ui for Terminal<'_> {
     }
 
     fn progress(&self) -> bool {
-        !self.settings.quiet && self.settings.live
+        // JSON is for a program, which has no use for a bar on stderr either.
+        !self.settings.quiet && self.settings.live && self.settings.format != ReportFormat::Json
     }
 }
 

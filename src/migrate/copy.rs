@@ -1,14 +1,16 @@
 //! Copying into staging: directories, symlinks as symlinks, files in parallel with their CRC32,
 //! each file read back and verified before its journal line is written.
 
+use super::estimate::Measured;
 use super::journal::escape_path;
 use super::journal::{FileRecord, Journal, Recovered, Stamp};
 use super::plan::{Entry, Kind, Plan, Problem};
+use super::progress;
 use super::verify;
 use crate::dirfd::{self, Meta};
 use crate::error::{ExitCode, Failure, Result};
 use crate::interrupt;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use crate::model::migration;
 use rayon::prelude::*;
 use std::fs::{File, FileTimes};
 use std::io::{ErrorKind, Read, Write};
@@ -64,6 +66,24 @@ fn dest_failure(action: &str, path: &Path, e: &std::io::Error) -> Failure {
     ))
 }
 
+/// The source's side of a file before it is read: its state, and the file opened. The
+/// estimate's pilot (`estimate.rs`) times exactly this and `source_state`, so it pays the
+/// round trips the copy pays, however they are made.
+pub(super) fn open_source(src: &Path) -> std::io::Result<(Meta, File)> {
+    let before = source_state(src)?;
+    if !before.is_file() {
+        return Err(std::io::Error::other(
+            "stopped being a regular file during the migration",
+        ));
+    }
+    Ok((before, dirfd::open_read(src)?))
+}
+
+/// The source file's state, never following a symlink: compared before and after reading.
+pub(super) fn source_state(src: &Path) -> std::io::Result<Meta> {
+    dirfd::lstat(src)
+}
+
 /// Copies one file: stat, read with CRC, write, set mode and times, stat again; retried while the
 /// source changes underneath. Read back and compared before it counts as done.
 fn copy_file(
@@ -81,15 +101,8 @@ fn copy_file(
         }))
     };
     for _ in 0..ATTEMPTS {
-        let before = match dirfd::lstat(&src) {
-            Ok(m) => m,
-            Err(e) => return problem(e.to_string()),
-        };
-        if !before.is_file() {
-            return problem("stopped being a regular file during the migration".into());
-        }
-        let mut input = match dirfd::open_read(&src) {
-            Ok(f) => f,
+        let (before, mut input) = match open_source(&src) {
+            Ok(opened) => opened,
             Err(e) => return problem(e.to_string()),
         };
         if overwrite {
@@ -129,7 +142,7 @@ fn copy_file(
                 written += n as u64;
             }
         }
-        let after = match dirfd::lstat(&src) {
+        let after = match source_state(&src) {
             Ok(m) => m,
             Err(e) => return problem(e.to_string()),
         };
@@ -164,7 +177,7 @@ fn copy_file(
 /// Reads a file whose size the caller just saw, without the size probe `read_to_end` makes
 /// (two system calls per file, which add up over tens of thousands of small files). A file that
 /// grew is still read to its end; the caller's stat comparison then retries it.
-fn read_known(input: &mut File, size: u64, data: &mut Vec<u8>) -> std::io::Result<()> {
+pub(super) fn read_known(input: &mut File, size: u64, data: &mut Vec<u8>) -> std::io::Result<()> {
     data.resize(size as usize + 1, 0);
     let mut filled = 0;
     loop {
@@ -207,23 +220,23 @@ fn still_valid(tree: &Path, entry: &Entry, record: &FileRecord, reread: bool) ->
     !reread || verify::file_matches(&tree.join(&entry.rel), record.size, record.crc32).is_ok()
 }
 
-fn progress_bar(show: bool, bytes: u64, files: u64) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(bytes), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} ETA {eta}  {msg}",
-    ) {
-        bar.set_style(style);
-    }
-    bar.set_message(format!("0/{files} files"));
-    bar
-}
-
-pub struct Options {
+pub struct Options<'a> {
     pub progress: bool,
     pub threads: usize,
+    /// The model's costs, to weigh each file on the progress bar; bytes weigh when None.
+    pub measured: Option<&'a Measured>,
+    /// The copy's predicted duration, for the bar's ETA.
+    pub predicted_ms: Option<f64>,
+}
+
+impl Options<'_> {
+    /// A file's share of the work, as the model prices it (bytes plus a block when unmeasured).
+    fn weight(&self, size: u64) -> u64 {
+        match self.measured {
+            Some(m) => migration::file_weight_us(size, &m.source, &m.destination).ceil() as u64,
+            None => size + 4096,
+        }
+    }
 }
 
 /// Copies everything in `plan` into `tree`, reusing what `recovered` proves is already there.
@@ -237,10 +250,34 @@ pub fn run(
     let mut outcome = Outcome::default();
     let resuming = !recovered.synced.is_empty() || !recovered.unsynced.is_empty() || tree.exists();
     std::fs::create_dir_all(tree).map_err(|e| dest_failure("create", tree, &e))?;
+    // The source's calls are waits where it is latency-bound: as many in flight as the probe
+    // found it overlaps, for symlinks and files alike.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| Failure::internal(format!("cannot start copy threads: {e}.")))?;
     create_dirs(plan, tree)?;
-    copy_symlinks(plan, tree, &mut outcome)?;
     let todo = reuse_verified(plan, tree, recovered, &mut outcome);
-    copy_files(plan, tree, &todo, journal, options, resuming, &mut outcome)?;
+    let bar = progress::bar(
+        options.progress,
+        todo.iter().map(|e| options.weight(e.size)).sum(),
+        options.predicted_ms.unwrap_or(0.0),
+    );
+    pool.install(|| copy_symlinks(plan, tree, &mut outcome))?;
+    let copied = pool.install(|| {
+        copy_files(
+            plan,
+            tree,
+            &todo,
+            journal,
+            options,
+            &bar,
+            resuming,
+            &mut outcome,
+        )
+    });
+    bar.finish_and_clear();
+    copied?;
     set_dir_metadata(plan, tree)?;
     outcome.records.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(outcome)
@@ -265,33 +302,46 @@ fn create_dirs(plan: &Plan, tree: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Symlinks as they are (never followed), with their own times.
+/// Symlinks as they are (never followed), with their own times; in parallel, since reading
+/// a link is a round trip on a slow source.
 fn copy_symlinks(plan: &Plan, tree: &Path, outcome: &mut Outcome) -> Result<()> {
-    for entry in plan.entries.iter().filter(|e| e.kind == Kind::Symlink) {
-        let src = plan.source.join(&entry.rel);
-        let dst = tree.join(&entry.rel);
-        let target = match dirfd::read_link(&src) {
-            Ok(t) => t,
-            Err(e) => {
-                outcome.problems.push(Problem {
-                    path: escape_path(&entry.rel),
-                    error: e.to_string(),
-                });
-                continue;
-            }
-        };
-        if dirfd::lstat(&dst).is_ok() {
-            if dirfd::read_link(&dst).ok().as_ref() == Some(&target) {
-                let _ = dirfd::set_times(&dst, entry.atime, entry.mtime);
-                continue;
-            }
-            dirfd::unlink(&dst).map_err(|e| dest_failure("replace", &dst, &e))?;
-        }
-        dirfd::symlink(&target, &dst).map_err(|e| dest_failure("create the symlink", &dst, &e))?;
-        dirfd::set_times(&dst, entry.atime, entry.mtime)
-            .map_err(|e| dest_failure("set the times of", &dst, &e))?;
-    }
+    let links: Vec<&Entry> = plan
+        .entries
+        .iter()
+        .filter(|e| e.kind == Kind::Symlink)
+        .collect();
+    let problems: Vec<Option<Problem>> = links
+        .par_iter()
+        .map(|entry| copy_symlink(plan, tree, entry))
+        .collect::<Result<_>>()?;
+    outcome.problems.extend(problems.into_iter().flatten());
     Ok(())
+}
+
+/// One symlink; the source's error as a problem when its target cannot be read.
+fn copy_symlink(plan: &Plan, tree: &Path, entry: &Entry) -> Result<Option<Problem>> {
+    let src = plan.source.join(&entry.rel);
+    let dst = tree.join(&entry.rel);
+    let target = match dirfd::read_link(&src) {
+        Ok(t) => t,
+        Err(e) => {
+            return Ok(Some(Problem {
+                path: escape_path(&entry.rel),
+                error: e.to_string(),
+            }));
+        }
+    };
+    if dirfd::lstat(&dst).is_ok() {
+        if dirfd::read_link(&dst).ok().as_ref() == Some(&target) {
+            let _ = dirfd::set_times(&dst, entry.atime, entry.mtime);
+            return Ok(None);
+        }
+        dirfd::unlink(&dst).map_err(|e| dest_failure("replace", &dst, &e))?;
+    }
+    dirfd::symlink(&target, &dst).map_err(|e| dest_failure("create the symlink", &dst, &e))?;
+    dirfd::set_times(&dst, entry.atime, entry.mtime)
+        .map_err(|e| dest_failure("set the times of", &dst, &e))?;
+    Ok(None)
 }
 
 /// Keeps the files an interrupted run verified and that still match; returns the rest.
@@ -318,50 +368,50 @@ fn reuse_verified<'p>(
     todo
 }
 
-/// The files, in parallel, each journaled once verified; stops at the first fatal error or
-/// when interrupted.
+/// The files, in parallel on the caller's thread pool, each journaled once verified; stops at
+/// the first fatal error or when interrupted.
+#[allow(clippy::too_many_arguments)]
 fn copy_files(
     plan: &Plan,
     tree: &Path,
     todo: &[&Entry],
     journal: &Journal,
     options: &Options,
+    bar: &indicatif::ProgressBar,
     resuming: bool,
     outcome: &mut Outcome,
 ) -> Result<()> {
-    let total_bytes: u64 = todo.iter().map(|e| e.size).sum();
-    let bar = progress_bar(options.progress, total_bytes, todo.len() as u64);
     let done_files = std::sync::atomic::AtomicU64::new(0);
+    let done_bytes = std::sync::atomic::AtomicU64::new(0);
+    let total_bytes = crate::units::bytes(todo.iter().map(|e| e.size).sum());
     let results = Mutex::new(Vec::with_capacity(todo.len()));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads)
-        .build()
-        .map_err(|e| Failure::internal(format!("cannot start copy threads: {e}.")))?;
-    let copied = pool.install(|| {
-        todo.par_iter().try_for_each(|entry| {
-            if interrupt::requested() {
-                return Err(Failure {
-                    code: ExitCode::Interrupted,
-                    message: "interrupted".to_string(),
-                });
-            }
-            let result = copy_file(&plan.source, tree, entry, resuming)?;
-            if let FileResult::Done(record) = &result {
-                journal.append(record)?;
-            }
-            bar.inc(entry.size);
-            let n = done_files.fetch_add(1, Ordering::Relaxed) + 1;
-            if n.is_multiple_of(64) {
-                bar.set_message(format!("{n}/{} files", todo.len()));
-            }
-            results
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(result);
-            Ok(())
-        })
+    let copied = todo.par_iter().try_for_each(|entry| {
+        if interrupt::requested() {
+            return Err(Failure {
+                code: ExitCode::Interrupted,
+                message: "interrupted".to_string(),
+            });
+        }
+        let result = copy_file(&plan.source, tree, entry, resuming)?;
+        if let FileResult::Done(record) = &result {
+            journal.append(record)?;
+        }
+        bar.inc(options.weight(entry.size));
+        let n = done_files.fetch_add(1, Ordering::Relaxed) + 1;
+        let bytes = done_bytes.fetch_add(entry.size, Ordering::Relaxed) + entry.size;
+        if n.is_multiple_of(16) || n as usize == todo.len() {
+            bar.set_message(format!(
+                "{n}/{} files, {} of {total_bytes}",
+                todo.len(),
+                crate::units::bytes(bytes)
+            ));
+        }
+        results
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(result);
+        Ok(())
     });
-    bar.finish_and_clear();
     let flushed = journal.flush();
     copied?;
     flushed?;

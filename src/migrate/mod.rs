@@ -7,11 +7,13 @@
 //! read back and compared; an interrupted run is resumed by running it again.
 
 mod copy;
+mod estimate;
 mod finalise;
 mod fixups;
 mod journal;
 mod next_steps;
 mod plan;
+mod progress;
 mod questions;
 mod staging;
 mod verify;
@@ -35,6 +37,7 @@ use crate::units;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// What a finished migration did; its JSON form is the documented schema.
 #[derive(Debug, Clone, Serialize)]
@@ -53,6 +56,9 @@ pub struct MigrationReport {
     pub bytes: u64,
     /// Files copied by this run (the rest were verified by an interrupted earlier run).
     pub copied_files: u64,
+    /// Milliseconds from accepting the plan to this report: copy with read-back, count, flush,
+    /// fix-ups; what the plan's `predicted_copy_ms` predicts.
+    pub copy_ms: u64,
     /// Source files left out with --skip-unreadable, and special files.
     pub not_copied: Vec<Problem>,
     pub fixups: FixupReport,
@@ -144,7 +150,7 @@ pub fn run(
     if staging.is_sealed() {
         return resume_sealed(env, ui, args, &destination, &staging, &elsewhere);
     }
-    let (mut plan, recovered) = plan(args, &source, &destination, &staging, ui.progress())?;
+    let (mut plan, recovered) = plan(env, args, &source, &destination, &staging, ui)?;
     plan.interrupted_elsewhere = elsewhere.clone();
     interrupt::check("nothing was copied.")?;
     ui.plan(&plan, args.dry_run)?;
@@ -159,9 +165,11 @@ pub fn run(
             account_resume(planned, &journal::read_journal(&staging.journal())?);
         }
     }
+    estimate::predict(&mut plan);
     if !confirm(ui, &plan, &answers)? {
         return Ok(ExitCode::Ok);
     }
+    let started = Instant::now();
     let mut _locks = vec![staging.create(held)?];
     if let Some(manifest) = finished_while_planning(&staging, &destination)? {
         return already_migrated(env, ui, args, &staging, &destination, &manifest, &elsewhere);
@@ -177,10 +185,11 @@ pub fn run(
         _locks.push(staging.create(None)?);
     }
     let copied = copy(env, ui, &plan, &staging, &recovered)?;
-    let not_copied = verify(args, &plan, &staging, &copied)?;
-    seal(&plan, &staging, &copied, &not_copied)?;
+    let not_copied = verify(ui, args, &plan, &staging, &copied)?;
+    seal(ui, &plan, &staging, &copied, &not_copied)?;
     let mut done = Copied {
         files: copied.copied_files,
+        started,
         not_copied: not_copied
             .into_iter()
             .chain(plan.skipped.iter().map(Problem::from))
@@ -212,8 +221,8 @@ fn stage_worktrees(
             let mut planned = planned.clone();
             account_resume(&mut planned, &recovered);
             let copied = copy(env, ui, &planned, &staging, &recovered)?;
-            let not_copied = verify(args, &planned, &staging, &copied)?;
-            seal(&planned, &staging, &copied, &not_copied)?;
+            let not_copied = verify(ui, args, &planned, &staging, &copied)?;
+            seal(ui, &planned, &staging, &copied, &not_copied)?;
             done.files += copied.copied_files;
         }
         done.worktrees.push(worktree);
@@ -278,6 +287,7 @@ fn already_migrated(
     let source = staging.source();
     let done = Copied {
         files: 0,
+        started: Instant::now(),
         not_copied: Vec::new(),
         node_modules: Vec::new(),
         worktrees: Vec::new(),
@@ -294,7 +304,7 @@ fn already_migrated(
     report.already_migrated = true;
     if args.remove_source && !args.dry_run {
         if questions::ask_remove_source(ui, args, source, destination, staging.path())? {
-            report.removal = Some(finalise::remove_source(source, manifest)?);
+            report.removal = Some(remove_source(ui, source, manifest)?);
         } else {
             report
                 .fixups
@@ -309,6 +319,8 @@ fn already_migrated(
 /// What this run copied, for the report.
 struct Copied {
     files: u64,
+    /// When the plan was accepted: the report's `copy_ms` counts from here.
+    started: Instant,
     /// Unreadable source entries (with --skip-unreadable) and special files.
     not_copied: Vec<Problem>,
     /// The plan's node_modules, for the next steps (none known when only finishing).
@@ -345,6 +357,7 @@ fn resume_sealed(
     let answers = questions::ask_to_finish(ui, args, source, destination, staging.path())?;
     let mut done = Copied {
         files: 0,
+        started: Instant::now(),
         not_copied: Vec::new(),
         node_modules: Vec::new(),
         worktrees: Vec::new(),
@@ -366,11 +379,12 @@ fn resume_sealed(
 /// Step 1, plan: walk the source once, gather every question it raises, and account for what an
 /// interrupted run already copied. Asks nothing: the questions come with the plan.
 fn plan(
+    env: &HostEnv,
     args: &Options,
     source: &Path,
     destination: &Path,
     staging: &Staging,
-    progress: bool,
+    ui: &dyn Ui,
 ) -> Result<(Plan, journal::Recovered)> {
     if std::fs::symlink_metadata(destination).is_ok() {
         return Err(Failure::input(format!(
@@ -378,13 +392,14 @@ fn plan(
             destination.display()
         )));
     }
-    let mut plan = plan::build(source, destination, staging.path(), progress);
+    let mut plan = plan::build(source, destination, staging.path(), ui.progress());
+    measure(env, ui, &mut plan);
     if !plan.node_modules.is_empty() && args.skip_node_modules {
         plan.leave_node_modules();
     }
     plan.git_settings = questions::git_settings(source);
     plan.worktrees = worktrees::find(source, destination);
-    worktrees::plan_each(&mut plan.worktrees, progress);
+    worktrees::plan_each(&mut plan.worktrees, ui.progress());
     if args.skip_node_modules {
         for worktree in plan.worktrees.iter_mut().filter_map(|w| w.plan.as_mut()) {
             worktree.leave_node_modules();
@@ -393,7 +408,22 @@ fn plan(
     plan.questions = questions::for_plan(&plan, args);
     let recovered = journal::read_journal(&staging.journal())?;
     account_resume(&mut plan, &recovered);
+    estimate::predict(&mut plan);
     Ok((plan, recovered))
+}
+
+/// The source's and the destination's costs for the estimate and the thread count; without
+/// them the plan says why and the copy takes its threads from the kind of mount.
+fn measure(env: &HostEnv, ui: &dyn Ui, plan: &mut Plan) {
+    let spinner = progress::spinner(ui.progress(), "timing the source and the destination");
+    match estimate::measure(env, plan) {
+        Ok(measured) => {
+            plan.measured = Some(measured);
+            estimate::predict(plan);
+        }
+        Err(why) => plan.prediction_basis = format!("no estimate: {why}"),
+    }
+    spinner.finish_and_clear();
 }
 
 /// Step 2, confirm: the space is there and the person (or --yes) agreed to copy.
@@ -442,7 +472,11 @@ fn copy(
     let journal = journal::Journal::open(&staging.journal(), staging.path())?;
     let options = copy::Options {
         progress: ui.progress(),
-        threads: copy_threads(env, &plan.source),
+        measured: plan.measured.as_ref(),
+        predicted_ms: plan.prediction.as_ref().map(|p| p.copy_ms),
+        threads: plan
+            .copy_threads
+            .unwrap_or_else(|| copy_threads(env, &plan.source)),
     };
     let outcome = copy::run(plan, &staging.tree(), &journal, recovered, &options)
         .map_err(|f| staging.kept(&f))?;
@@ -453,6 +487,7 @@ fn copy(
 /// Step 4, verify: every source entry was copied (or --skip-unreadable allows it not to be),
 /// and the staged tree matches the plan. Returns the entries left out.
 fn verify(
+    ui: &dyn Ui,
     args: &Options,
     plan: &Plan,
     staging: &Staging,
@@ -472,13 +507,15 @@ fn verify(
             problems.len()
         ))));
     }
-    verify::tree(
+    let spinner = progress::spinner(ui.progress(), "checking the copy against the plan");
+    let checked = verify::tree(
         plan,
         &staging.tree(),
         &copied.records,
         &problem_paths(&problems),
-    )
-    .map_err(|f| staging.kept(&f))?;
+    );
+    spinner.finish_and_clear();
+    checked.map_err(|f| staging.kept(&f))?;
     Ok(problems)
 }
 
@@ -491,12 +528,16 @@ fn problem_paths(problems: &[Problem]) -> HashSet<PathBuf> {
 
 /// Step 5, seal: the manifest written and the copy marked verified, durably.
 fn seal(
+    ui: &dyn Ui,
     plan: &Plan,
     staging: &Staging,
     copied: &copy::Outcome,
     problems: &[Problem],
 ) -> Result<()> {
-    finalise::seal(plan, staging, &copied.records, &problem_paths(problems))
+    let spinner = progress::spinner(ui.progress(), "flushing the copy to disk");
+    let sealed = finalise::seal(plan, staging, &copied.records, &problem_paths(problems));
+    spinner.finish_and_clear();
+    sealed
 }
 
 /// Steps 6 to 9: commit (rename into place), fix up, finalise (remove staging), report.
@@ -510,7 +551,7 @@ fn finish(
 ) -> Result<ExitCode> {
     let source = staging.source();
     let manifest = finalise::commit(staging, destination)?;
-    let mut fixups = fix_up(source, destination, &answers.git_settings)?;
+    let mut fixups = fix_up(ui, source, destination, &answers.git_settings)?;
     // Those left behind first: the repair run for a moved one touches every recorded worktree.
     for worktree in copied.worktrees.iter().filter(|w| !w.moved) {
         worktrees::detach(destination, worktree, &mut fixups);
@@ -522,7 +563,7 @@ fn finish(
     staging.remove()?;
     let mut report = report(env, source, destination, &manifest, copied, fixups)?;
     match answers.remove_source {
-        Some(true) => report.removal = Some(finalise::remove_source(&report.source, &manifest)?),
+        Some(true) => report.removal = Some(remove_source(ui, &report.source, &manifest)?),
         Some(false) => report
             .fixups
             .advice
@@ -551,12 +592,15 @@ fn finish_worktree(
 /// Step 7, fix up: symlinks pointing into the old place, git settings DrvFs forced (as answered
 /// with the plan), the index.
 fn fix_up(
+    ui: &dyn Ui,
     source: &Path,
     destination: &Path,
     settings: &[fixups::ConfigIssue],
 ) -> Result<FixupReport> {
     let mut fixups = FixupReport::default();
+    let spinner = progress::spinner(ui.progress(), "repairing links into the old place");
     let repos = fixups::repair_links(source, destination, &mut fixups);
+    spinner.finish_and_clear();
     if destination.join(".git").is_dir() {
         for issue in settings {
             let issue = fixups::ConfigIssue {
@@ -570,9 +614,12 @@ fn fix_up(
             }
         }
     }
-    for repo in &repos {
-        fixups::refresh_index(repo, &mut fixups)?;
-    }
+    let spinner = progress::spinner(ui.progress(), "git update-index --refresh");
+    let refreshed = repos
+        .iter()
+        .try_for_each(|repo| fixups::refresh_index(repo, &mut fixups));
+    spinner.finish_and_clear();
+    refreshed?;
     Ok(fixups)
 }
 
@@ -604,6 +651,7 @@ fn report(
         symlinks: 0,
         bytes: 0,
         copied_files: copied.files,
+        copy_ms: copied.started.elapsed().as_millis() as u64,
         not_copied: copied.not_copied,
         fixups,
         removal: None,
@@ -637,6 +685,15 @@ fn report(
             &copied.node_modules,
         ));
     Ok(report)
+}
+
+/// `--remove-source`, confirmed: what the manifest proves was copied leaves the source, with a
+/// spinner (every entry is a round trip on the slow mount).
+fn remove_source(ui: &dyn Ui, source: &Path, manifest: &Path) -> Result<Removal> {
+    let spinner = progress::spinner(ui.progress(), "removing what was copied from the source");
+    let removed = finalise::remove_source(source, manifest);
+    spinner.finish_and_clear();
+    removed
 }
 
 /// `--abort`: remove an interrupted migration's staging folder; the source is never touched.

@@ -106,10 +106,18 @@ pub struct Plan {
     /// Inodes available to an unprivileged user at the destination; None if it cannot be told
     /// or the file system has no fixed number (btrfs reports 0 total).
     pub free_inodes: Option<u64>,
-    /// Predicted duration of copy plus verification. A local estimate from timing the plan's
-    /// own walk and a read sample; the calibrated probe can replace it (see `prediction_basis`).
+    /// Predicted duration of what follows the plan: copy with each file read back, the staged
+    /// tree's count and flush, `git update-index --refresh`. From the model
+    /// (`model::migration`) with the source measured on its own files and the destination
+    /// probed; None when they could not be measured (`prediction_basis` says why).
     pub predicted_copy_ms: Option<u64>,
     pub prediction_basis: String,
+    /// The same prediction by phase, with the copy's thread count.
+    pub prediction: Option<crate::model::migration::CopyEstimate>,
+    /// Copy threads, from the source's parallel `lstat` figures.
+    pub copy_threads: Option<usize>,
+    /// How long the plan's walk of the source took.
+    pub walk_ms: u64,
     /// Files an interrupted earlier run already copied and verified.
     pub resumed_files: u64,
     pub resumed_bytes: u64,
@@ -135,9 +143,9 @@ pub struct Plan {
     pub interrupted_elsewhere: Vec<super::staging::Elsewhere>,
     #[serde(skip)]
     pub entries: Vec<Entry>,
-    /// How long the walk took, for the estimate.
+    /// What the estimate is computed from, measured once after the walk.
     #[serde(skip)]
-    walk_ms: u64,
+    pub measured: Option<super::estimate::Measured>,
 }
 
 /// `~/src/<name>` unless `--to` says otherwise; `default_root` is where the policy would put it.
@@ -366,6 +374,8 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         free_inodes: free_inodes(destination),
         predicted_copy_ms: None,
         prediction_basis: String::new(),
+        prediction: None,
+        copy_threads: None,
         resumed_files: 0,
         resumed_bytes: 0,
         node_modules: walked.node_modules,
@@ -380,6 +390,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         interrupted_elsewhere: Vec::new(),
         entries: walked.entries,
         walk_ms: started.elapsed().as_millis() as u64,
+        measured: None,
     };
     windows_addons(&mut plan.node_modules, source, walked.addons);
     let rels: std::collections::HashSet<&Path> =
@@ -419,7 +430,7 @@ impl Plan {
             .iter()
             .filter(|rel| base + rel.as_os_str().len() >= PATH_MAX)
             .count() as u64;
-        predict(self);
+        super::estimate::predict(self);
     }
 }
 
@@ -553,51 +564,6 @@ fn windows_addons(trees: &mut [NodeModules], source: &Path, addons: Vec<(usize, 
             tree.windows_builds.push(escape_path(&rel));
         }
     }
-}
-
-/// A rough local estimate: copying costs about three metadata round trips per entry (the walk
-/// timed one) plus the bytes at the rate a small read sample achieved, read twice (copy and
-/// verification) and written once.
-fn predict(plan: &mut Plan) {
-    let walk_ms = plan.walk_ms;
-    let sample_budget = 8 * 1024 * 1024;
-    let started = Instant::now();
-    let mut sampled = 0u64;
-    for entry in plan
-        .entries
-        .iter()
-        .filter(|e| e.kind == Kind::File)
-        .take(32)
-    {
-        if sampled >= sample_budget {
-            break;
-        }
-        // At most what is left of the budget from each file: one large pack file must not
-        // turn the sample into a copy before the first question.
-        let opened = crate::dirfd::At::new(&plan.source, &entry.rel).and_then(|at| at.open_read());
-        let mut limited = match opened {
-            Ok(file) => std::io::Read::take(file, sample_budget - sampled),
-            Err(_) => continue,
-        };
-        if let Ok(n) = std::io::copy(&mut limited, &mut std::io::sink()) {
-            sampled += n;
-        }
-    }
-    let sample_s = started.elapsed().as_secs_f64();
-    let metadata_ms = walk_ms.saturating_mul(3);
-    let data_ms = if sampled > 0 && sample_s > 0.0 {
-        let rate = sampled as f64 / sample_s;
-        (plan.bytes as f64 / rate * 3.0 * 1000.0) as u64
-    } else {
-        0
-    };
-    plan.predicted_copy_ms = Some(metadata_ms + data_ms);
-    plan.prediction_basis = format!(
-        "estimated here: listing {} took {}, reading a {} sample",
-        crate::units::counted(plan.entries.len() as u64, "entry", "entries"),
-        crate::units::duration_ms(walk_ms as f64),
-        crate::units::bytes(sampled)
-    );
 }
 
 #[cfg(test)]

@@ -59,7 +59,10 @@ fn us(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1e6
 }
 
-fn open_dir(at: &impl std::os::fd::AsFd, path: impl rustix::path::Arg) -> std::io::Result<OwnedFd> {
+pub fn open_dir(
+    at: &impl std::os::fd::AsFd,
+    path: impl rustix::path::Arg,
+) -> std::io::Result<OwnedFd> {
     Ok(rustix::fs::openat(
         at,
         path,
@@ -440,6 +443,48 @@ pub fn tracked_lstat(
         if rustix::fs::statat(&dir, path.as_path(), AtFlags::SYMLINK_NOFOLLOW).is_ok() {
             samples.push(us(t));
         }
+    }
+    Ok(samples)
+}
+
+/// Open, read at most `max_bytes`, close, of each of the tree's own `paths` (relative to
+/// `root`, as a copy walks them), serially, within `budget` (one file at least): (microseconds,
+/// bytes read) per file. Read-only: `migrate` measures its source with it.
+pub fn tracked_read(
+    root: &Path,
+    paths: &[PathBuf],
+    max_bytes: u64,
+    budget: Duration,
+) -> std::io::Result<Vec<(f64, u64)>> {
+    let dir = open_dir(&rustix::fs::CWD, root)?;
+    let start = Instant::now();
+    let mut samples = Vec::with_capacity(paths.len());
+    let mut buf = vec![0u8; 1 << 20];
+    for path in paths {
+        if (!samples.is_empty() && start.elapsed() > budget) || interrupt::requested() {
+            break;
+        }
+        let t = Instant::now();
+        let Ok(fd) = rustix::fs::openat(
+            &dir,
+            path.as_path(),
+            OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW,
+            Mode::empty(),
+        ) else {
+            continue;
+        };
+        let mut file = std::fs::File::from(fd).take(max_bytes);
+        let mut read = 0u64;
+        loop {
+            match file.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => read += n as u64,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        drop(file);
+        samples.push((us(t), read));
     }
     Ok(samples)
 }

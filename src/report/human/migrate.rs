@@ -70,7 +70,7 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
         screen.row(
             "time",
             &format!(
-                "about {} to copy and verify ({})",
+                "about {} to copy, verify and fix up ({})",
                 units::duration_ms(ms as f64),
                 plan.prediction_basis
             ),

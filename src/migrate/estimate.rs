@@ -1,0 +1,260 @@
+//! The plan's time estimate and the copy's thread count: the source measured read-only on its
+//! own files (nothing may be written there), the destination by the scratch probe, both at once
+//! right after the walk, and the model's figures from them (`model::migration`).
+
+use super::copy;
+use super::plan::{Entry, Kind, Plan};
+use crate::host::HostEnv;
+use crate::location::MountTable;
+use crate::model::MountCosts;
+use crate::model::migration::{self, CopyWork, SourceCosts};
+use crate::probe::{self, CPU_BOUND_US, OpStats, ProbeReport, Target, measure};
+use crate::units;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Files of the tree timed for serial `lstat`, and cycled through by the parallel runs.
+const SAMPLE: usize = 48;
+/// Thread counts for the parallel `lstat` figures the copy's thread count is chosen from.
+const THREADS: &[usize] = &[8, 16, 32];
+const LSTAT_BUDGET: Duration = Duration::from_millis(100);
+/// One scratch round at the destination (about 1 MiB written and removed): a disk that is
+/// nearly full loses as little as possible to it, and a local disk needs no more.
+const DESTINATION_BUDGET: Duration = Duration::ZERO;
+/// Small files: what the pilot copies the source side of (a pack is priced by its bytes).
+const SMALL: u64 = 64 * 1024;
+/// Pilot files per copy thread, and at least in all: enough that thread start-up is a small
+/// part of the run.
+const PILOT_PER_THREAD: usize = 4;
+const PILOT_MIN: usize = 32;
+/// Read from the largest file for the bandwidth: enough to see past the first call's latency.
+const BANDWIDTH_READ: u64 = 4 * 1024 * 1024;
+
+/// What the estimate is computed from; measured once per plan.
+#[derive(Debug, Clone)]
+pub struct Measured {
+    pub source: SourceCosts,
+    pub destination: MountCosts,
+}
+
+/// Measures the source and the destination for `plan`'s estimate; a sentence when it cannot.
+pub fn measure(env: &HostEnv, plan: &Plan) -> Result<Measured, String> {
+    let files: Vec<&Entry> = plan
+        .entries
+        .iter()
+        .filter(|e| e.kind == Kind::File)
+        .collect();
+    if files.is_empty() {
+        return Err("nothing to read".into());
+    }
+    let parent = nearest_existing(&plan.destination)
+        .ok_or_else(|| format!("no folder of {} exists", plan.destination.display()))?;
+    let table = MountTable::read(env).map_err(|f| f.message)?;
+    let mount = probe::mount_of(&table, &parent).map_err(|f| f.message)?;
+    // The destination's probe is CPU work on a local disk and the source's calls are waits on
+    // its server, so they share the time rather than slow each other.
+    let (source, destination) = std::thread::scope(|scope| {
+        let destination = scope.spawn(|| destination_costs(&parent, mount));
+        let source = source_costs(&plan.source, &files);
+        (source, destination.join().unwrap_or(None))
+    });
+    Ok(Measured {
+        source: source.ok_or("the source's files could not be read")?,
+        destination: destination
+            .ok_or_else(|| format!("the destination {} could not be probed", parent.display()))?,
+    })
+}
+
+fn nearest_existing(path: &Path) -> Option<PathBuf> {
+    path.ancestors()
+        .skip(1)
+        .find(|a| a.is_dir())
+        .map(Path::to_path_buf)
+}
+
+/// Every `n`th file, for `count` files spread over the tree.
+fn spread<'a>(files: &[&'a Entry], count: usize) -> Vec<&'a Entry> {
+    let step = files.len().div_ceil(count).max(1);
+    files.iter().step_by(step).copied().collect()
+}
+
+/// `lstat` serially and with each of `THREADS` (relative to the root, as the copy reaches the
+/// files), the copy's thread count from those figures, then a pilot: the copy's own source
+/// calls on small files of the tree with that many threads.
+fn source_costs(root: &Path, files: &[&Entry]) -> Option<SourceCosts> {
+    let paths: Vec<PathBuf> = spread(files, SAMPLE)
+        .iter()
+        .map(|e| e.rel.clone())
+        .collect();
+    let lstat = OpStats::from_samples(&measure::tracked_lstat(root, &paths, LSTAT_BUDGET).ok()?)?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let parallel_lstat = if lstat.median_us < CPU_BOUND_US {
+        Vec::new()
+    } else {
+        let dir = measure::open_dir(&rustix::fs::CWD, root).ok()?;
+        THREADS
+            .iter()
+            .filter_map(|&t| {
+                measure::parallel_lstat(&dir, &paths, t, lstat.trimmed_mean_us).map(|us| (t, us))
+            })
+            .collect()
+    };
+    let mut costs = SourceCosts {
+        lstat_us: lstat.trimmed_mean_us,
+        file_us: 0.0,
+        read_bytes_per_us: f64::INFINITY,
+        parallel_lstat,
+        cores,
+    };
+    let threads = costs.copy_threads();
+    let small: Vec<&Entry> = files.iter().copied().filter(|e| e.size <= SMALL).collect();
+    let pilot_files = spread(
+        if small.is_empty() { files } else { &small },
+        (threads * PILOT_PER_THREAD).max(PILOT_MIN),
+    );
+    // The pilot's wall time per file with `threads` threads, back to one thread's cost.
+    costs.file_us = pilot(root, &pilot_files, threads)? * costs.overlap(threads);
+    costs.read_bytes_per_us = bandwidth(root, files, costs.file_us);
+    Some(costs)
+}
+
+/// Wall-clock microseconds per file when `threads` threads do the copy's source calls on
+/// `files` (reading them into memory, as the copy does before writing).
+fn pilot(root: &Path, files: &[&Entry], threads: usize) -> Option<f64> {
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(files.len()).max(1) {
+            scope.spawn(|| {
+                let mut data = Vec::new();
+                while let Some(entry) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let src = root.join(&entry.rel);
+                    let Ok((before, mut input)) = copy::open_source(&src) else {
+                        continue;
+                    };
+                    if copy::read_known(&mut input, before.len(), &mut data).is_ok()
+                        && copy::source_state(&src).is_ok()
+                    {
+                        done.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    let done = done.into_inner();
+    (done > 0).then(|| started.elapsed().as_secs_f64() * 1e6 / done as f64)
+}
+
+/// Bytes per microsecond reading the largest file past its first call; infinite when no file
+/// is large enough for bytes to matter.
+fn bandwidth(root: &Path, files: &[&Entry], first_call_us: f64) -> f64 {
+    let Some(largest) = files.iter().max_by_key(|e| e.size) else {
+        return f64::INFINITY;
+    };
+    if largest.size < BANDWIDTH_READ / 16 {
+        return f64::INFINITY;
+    }
+    let timed = measure::tracked_read(
+        root,
+        std::slice::from_ref(&largest.rel),
+        BANDWIDTH_READ,
+        Duration::ZERO,
+    );
+    match timed.ok().and_then(|t| t.first().copied()) {
+        Some((us, bytes)) if bytes > 0 => bytes as f64 / (us - first_call_us).max(1.0),
+        _ => f64::INFINITY,
+    }
+}
+
+/// The destination's create, write and read-back costs: one short scratch probe beside it.
+fn destination_costs(dir: &Path, mount: &crate::mounts::MountEntry) -> Option<MountCosts> {
+    let mut report = ProbeReport::empty(dir, mount);
+    let target = Target {
+        dir,
+        mount,
+        budget: DESTINATION_BUDGET,
+        tracked: None,
+        threads: &[],
+        derive_cpu_bound: true,
+    };
+    probe::measure_scratch(&mut report, &target, DESTINATION_BUDGET);
+    // The CPU's pace is not timed here: the refresh's CPU terms take the reference pace.
+    crate::check::probes::mount_costs(&report, None)
+}
+
+/// What is left to copy in `plan`, for the model.
+pub fn work(plan: &Plan) -> CopyWork {
+    let is_repository = plan.entries.iter().any(|e| e.rel.as_os_str() == ".git");
+    let refreshed = |e: &&Entry| {
+        is_repository
+            && e.kind == Kind::File
+            && !e
+                .rel
+                .components()
+                .any(|c| c.as_os_str() == ".git" || c.as_os_str() == "node_modules")
+    };
+    CopyWork {
+        files: plan.files.saturating_sub(plan.resumed_files),
+        bytes: plan.bytes.saturating_sub(plan.resumed_bytes),
+        largest_file: plan
+            .entries
+            .iter()
+            .filter(|e| e.kind == Kind::File)
+            .map(|e| e.size)
+            .max()
+            .unwrap_or(0),
+        dirs: plan.dirs,
+        symlinks: plan.symlinks,
+        refreshed_files: plan.entries.iter().filter(refreshed).count() as u64,
+        refreshed_bytes: plan.entries.iter().filter(refreshed).map(|e| e.size).sum(),
+    }
+}
+
+/// Fills the plan's estimate and thread count from what was measured.
+pub fn predict(plan: &mut Plan) {
+    let Some(measured) = &plan.measured else {
+        return;
+    };
+    let work = work(plan);
+    let estimate = migration::estimate(&work, &measured.source, &measured.destination);
+    let source = &measured.source;
+    plan.predicted_copy_ms = Some(estimate.total_ms().ceil() as u64);
+    plan.prediction_basis = format!(
+        "modelled from {} per lstat and {} per small file here, {} threads overlapping them {}, and the destination's probe",
+        units::micros(source.lstat_us),
+        units::micros(source.file_us),
+        estimate.threads,
+        units::ratio(source.overlap(estimate.threads))
+    );
+    plan.copy_threads = Some(estimate.threads);
+    plan.prediction = Some(estimate);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(name: &str, size: u64) -> Entry {
+        Entry {
+            rel: PathBuf::from(name),
+            kind: Kind::File,
+            size,
+            mode: 0o644,
+            mtime: (0, 0),
+            atime: (0, 0),
+            stamp: Default::default(),
+        }
+    }
+
+    #[test]
+    fn the_sample_spreads_over_the_tree() {
+        let entries: Vec<Entry> = (0..100).map(|i| file(&format!("f{i:03}"), 1)).collect();
+        let refs: Vec<&Entry> = entries.iter().collect();
+        let picked = spread(&refs, 48);
+        assert_eq!(picked.len(), 34);
+        assert_eq!(picked[1].rel, PathBuf::from("f003"));
+        assert_eq!(spread(&refs[..10], 48).len(), 10);
+    }
+}
