@@ -307,3 +307,38 @@ fn a_migration_of_a_tree_past_path_max_killed_halfway_resumes_from_its_journal()
     );
     assert!(!journal.exists(), "staging left behind");
 }
+
+#[test]
+fn check_walks_many_deep_branches_in_parallel_within_a_small_descriptor_limit() {
+    let tmp = tempfile::tempdir().unwrap();
+    // 8,000 directories are slow to delete from a busy disk; tmpfs drops them at once.
+    let mount = support::is_root().then(|| {
+        support::Mount::try_tmpfs_at(&tmp.path().join("fs"), "64m")
+            .unwrap_or_else(|e| panic!("{e}"))
+    });
+    let root = mount
+        .as_ref()
+        .map_or(tmp.path(), |m| m.point())
+        .join("wide");
+    const BRANCHES: usize = 16;
+    for b in 0..BRANCHES {
+        build_deep_tree(&root.join(format!("branch-{b}")));
+    }
+    // The parallel walk has several branches open at once, each holding a few anchors.
+    let out = with_fd_limit(64)
+        .args(["check", "--no-probe", "--format", "json"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let scan = &report["scan"];
+    assert_eq!(scan["files"], (BRANCHES * LEVELS) as u64, "{scan}");
+    assert_eq!(scan["dirs"], (BRANCHES * (LEVELS + 1)) as u64, "{scan}");
+    assert_eq!(scan["symlinks"], BRANCHES as u64, "{scan}");
+    assert_eq!(scan["unreadable_dirs"], serde_json::json!([]), "{scan}");
+    assert!(
+        scan["engine"].as_str().unwrap().starts_with("parallel"),
+        "{scan}"
+    );
+}
