@@ -10,9 +10,12 @@ use super::journal::{self, FileRecord, ManifestEntry};
 use super::plan::{self, Kind, Plan};
 use super::staging::Staging;
 use super::verify;
+use crate::dirfd;
 use crate::error::{Failure, Result};
+use rustix::fs::FileType;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
+use std::ffi::OsStr;
 use std::fs::File;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
@@ -53,7 +56,7 @@ pub fn seal(
             }
             Kind::Symlink => {
                 let dst = tree.join(&entry.rel);
-                let target = crate::dirfd::read_link(&dst)
+                let target = dirfd::read_link(&dst)
                     .map_err(|e| Failure::io("read the staged symlink", &dst, &e))?;
                 entries.push(ManifestEntry::Symlink {
                     rel: entry.rel.clone(),
@@ -159,13 +162,13 @@ pub fn remove_source(source: &Path, manifest: &Path) -> Result<Removal> {
             ManifestEntry::Symlink { rel, target } => {
                 listed.insert(rel.clone());
                 let path = source.join(rel);
-                if crate::dirfd::read_link(&path).ok().as_ref() != Some(target) {
-                    if crate::dirfd::lstat(&path).is_ok() {
+                if dirfd::read_link(&path).ok().as_ref() != Some(target) {
+                    if dirfd::lstat(&path).is_ok() {
                         removal.keep(rel, "changed since the copy: it points elsewhere now");
                     }
                     continue;
                 }
-                match crate::dirfd::unlink(&path) {
+                match dirfd::unlink(&path) {
                     Ok(()) => removal.removed_symlinks += 1,
                     Err(e) => removal.keep(rel, &e.to_string()),
                 }
@@ -180,7 +183,7 @@ pub fn remove_source(source: &Path, manifest: &Path) -> Result<Removal> {
     dirs.push(PathBuf::new());
     let mut left = Vec::new();
     for rel in dirs {
-        match crate::dirfd::rmdir(&source.join(&rel)) {
+        match dirfd::rmdir(&source.join(&rel)) {
             Ok(()) => removal.removed_dirs += 1,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(_) => left.push(rel),
@@ -195,7 +198,7 @@ pub fn remove_source(source: &Path, manifest: &Path) -> Result<Removal> {
 /// One manifest file: removed when proven identical to its copy, else kept with the reason.
 fn remove_file(source: &Path, r: &FileRecord, removal: &mut Removal) {
     let path = source.join(&r.rel);
-    let Ok(meta) = crate::dirfd::lstat(&path) else {
+    let Ok(meta) = dirfd::lstat(&path) else {
         return;
     };
     if !meta.is_file() {
@@ -220,7 +223,7 @@ fn remove_file(source: &Path, r: &FileRecord, removal: &mut Removal) {
             }
         }
     }
-    match crate::dirfd::unlink(&path) {
+    match dirfd::unlink(&path) {
         Ok(()) => {
             removal.removed_files += 1;
             if by_stat {
@@ -235,46 +238,69 @@ fn remove_file(source: &Path, r: &FileRecord, removal: &mut Removal) {
 
 /// Lists what the removal left in the source and was never in the manifest, each with why: a
 /// folder nothing of which was copied once (not walked into: a `node_modules` left behind can
-/// hold a hundred thousand files on a slow mount).
+/// hold a hundred thousand files on a slow mount). Walked through open directories, so a tree
+/// past PATH_MAX is listed too.
 fn leftovers(source: &Path, listed: &HashSet<PathBuf>, removal: &mut Removal) {
-    let mut walk = walkdir::WalkDir::new(source)
-        .min_depth(1)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter();
-    while let Some(item) = walk.next() {
-        let Ok(item) = item else {
-            continue;
-        };
-        let rel = item.path().strip_prefix(source).unwrap_or(item.path());
-        let kind = item.file_type();
-        // Manifest entries still here were kept above, with their reasons.
-        if listed.contains(rel) {
-            continue;
-        }
-        if kind.is_dir() {
-            walk.skip_current_dir();
-        }
-        removal.keep(rel, never_copied(rel, kind));
+    if let Ok(root) = dirfd::Place::root(source) {
+        leftovers_in(&root, Path::new(""), listed, removal);
     }
 }
 
-fn never_copied(rel: &Path, kind: std::fs::FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    let name = rel.file_name().map(|n| n.as_bytes()).unwrap_or_default();
-    if kind.is_dir() && name == b"node_modules" {
-        "node_modules left behind, never copied; reinstall it at the destination"
-    } else if kind.is_dir() && crate::probe::scratch::is_scratch_name(name) {
-        "a scratch folder a killed wsl-place probe left; safe to delete"
-    } else if kind.is_fifo() {
-        "a FIFO; never copied"
-    } else if kind.is_socket() {
-        "a socket; never copied"
-    } else if kind.is_block_device() || kind.is_char_device() {
-        "a device; never copied"
-    } else if kind.is_dir() {
-        "a folder not in the manifest: made after the copy, or not copied"
-    } else {
-        "not in the manifest: made after the copy, or not copied"
+fn leftovers_in(
+    place: &dirfd::Place,
+    rel: &Path,
+    listed: &HashSet<PathBuf>,
+    removal: &mut Removal,
+) {
+    let Ok((mut dir, base)) = place.enter() else {
+        return;
+    };
+    let mut names = Vec::new();
+    while let Some(Ok(entry)) = dir.read() {
+        let name = OsStr::from_bytes(entry.file_name().to_bytes()).to_os_string();
+        if name == "." || name == ".." {
+            continue;
+        }
+        let kind = match entry.file_type() {
+            FileType::Unknown => dir
+                .fd()
+                .ok()
+                .and_then(|fd| dirfd::lstat_in(fd, &name).ok())
+                .map_or(FileType::Unknown, |m| m.file_type()),
+            kind => kind,
+        };
+        names.push((name, kind));
+    }
+    // Closed before descending: open descriptors stay bounded however deep the tree.
+    drop(dir);
+    names.sort_by(|a, b| a.0.cmp(&b.0));
+    for (name, kind) in names {
+        let child = rel.join(&name);
+        // Manifest entries still here were kept above, with their reasons; a listed folder
+        // still here holds something that was not.
+        if listed.contains(&child) {
+            if kind == FileType::Directory {
+                leftovers_in(&base.child(&name), &child, listed, removal);
+            }
+            continue;
+        }
+        removal.keep(&child, never_copied(&name, kind));
+    }
+}
+
+fn never_copied(name: &OsStr, kind: FileType) -> &'static str {
+    let name = name.as_bytes();
+    match kind {
+        FileType::Directory if name == b"node_modules" => {
+            "node_modules left behind, never copied; reinstall it at the destination"
+        }
+        FileType::Directory if crate::probe::scratch::is_scratch_name(name) => {
+            "a scratch folder a killed wsl-place probe left; safe to delete"
+        }
+        FileType::Fifo => "a FIFO; never copied",
+        FileType::Socket => "a socket; never copied",
+        FileType::BlockDevice | FileType::CharacterDevice => "a device; never copied",
+        FileType::Directory => "a folder not in the manifest: made after the copy, or not copied",
+        _ => "not in the manifest: made after the copy, or not copied",
     }
 }
