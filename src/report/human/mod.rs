@@ -219,7 +219,8 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(10);
     let mut lines = Vec::new();
     let mut line = String::new();
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
+    for word in unbreakable_words(text) {
+        let word = word.as_str();
         let needed = if line.is_empty() { 0 } else { 1 } + columns(word);
         if !line.is_empty() && columns(&line) + needed > width {
             lines.push(std::mem::take(&mut line));
@@ -243,9 +244,46 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// Units a figure is printed with; a line never ends between a figure and its unit ("9.6 / s").
+const UNITS: &[&str] = &[
+    "µs", "ms", "s", "min", "h", "B", "KiB", "MiB", "GiB", "TiB", "files", "file",
+];
+
+/// The text's words, with each figure kept together with the unit after it.
+fn unbreakable_words(text: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let unit = word.trim_end_matches([',', ';', ')', '.', ':']);
+        let after_figure = words
+            .last()
+            .and_then(|last| last.chars().last())
+            .is_some_and(|c| c.is_ascii_digit());
+        match words.last_mut() {
+            Some(last) if after_figure && UNITS.contains(&unit) => {
+                last.push(' ');
+                last.push_str(word);
+            }
+            _ => words.push(word.to_string()),
+        }
+    }
+    words
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_figure_stays_with_its_unit() {
+        assert_eq!(
+            wrap("here and 9.6 s on the disk", 12),
+            ["here and", "9.6 s on the", "disk"]
+        );
+        assert_eq!(
+            wrap("took 1,234 ms, then", 9),
+            ["took", "1,234 ms,", "then"]
+        );
+    }
 
     #[test]
     fn wraps_at_spaces_and_cuts_long_words() {
