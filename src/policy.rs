@@ -746,9 +746,25 @@ pub fn evaluate_after(
         .copied()
         .chain([Recent::of(observations)])
         .collect();
-    Verdict {
-        recent: recent.clone(),
-        ..judge(policy, &weighed(observations, &recent), previous.level)
+    let mut verdict = judge(policy, &weighed(observations, &recent), previous.level);
+    say_when_steadied(&mut verdict.reasons, &recent);
+    Verdict { recent, ..verdict }
+}
+
+/// A reason weighed at the medians of several checks says so, or its figures would contradict
+/// this run's prediction printed beside it.
+fn say_when_steadied(reasons: &mut [Reason], recent: &[Recent]) {
+    for reason in reasons {
+        let checks = match reason.rule {
+            Rule::GitStatus => recent.iter().filter(|r| r.git_status_ms.is_some()).count(),
+            Rule::Install => recent.iter().filter(|r| r.install_ms.is_some()).count(),
+            _ => continue,
+        };
+        if checks >= 2 {
+            reason
+                .message
+                .push_str(&format!("; the median of the last {checks} checks here"));
+        }
     }
 }
 
@@ -943,6 +959,13 @@ mod tests {
             .find(|r| r.rule == Rule::GitStatus)
             .unwrap();
         assert!(reason.message.contains("910 ms"), "{}", reason.message);
+        assert!(
+            reason
+                .message
+                .ends_with("; the median of the last 5 checks here"),
+            "{}",
+            reason.message
+        );
         // Only the last RECENT_CHECKS are kept.
         let next = Previous {
             level: Some(stalled.level),
@@ -954,6 +977,11 @@ mod tests {
         );
         // With no history the run's own figures decide.
         let alone = evaluate_after(&policy, &at(3000.0), &Previous::default());
+        assert!(
+            alone.reasons.iter().all(|r| !r.message.contains("median")),
+            "{:?}",
+            alone.reasons
+        );
         assert_eq!(
             (alone.level, alone.confidence),
             (Level::Move, Confidence::Firm)
