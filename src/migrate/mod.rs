@@ -285,14 +285,7 @@ fn already_migrated(
     elsewhere: &[staging::Elsewhere],
 ) -> Result<ExitCode> {
     let source = staging.source();
-    let done = Copied {
-        files: 0,
-        started: Instant::now(),
-        not_copied: Vec::new(),
-        node_modules: Vec::new(),
-        worktrees: Vec::new(),
-        elsewhere: elsewhere.to_vec(),
-    };
+    let done = Copied::nothing_yet(elsewhere);
     let mut report = report(
         env,
         source,
@@ -331,6 +324,20 @@ struct Copied {
     elsewhere: Vec<staging::Elsewhere>,
 }
 
+impl Copied {
+    /// A run that copies no file itself (a finished or sealed migration), timed from now.
+    fn nothing_yet(elsewhere: &[staging::Elsewhere]) -> Self {
+        Self {
+            files: 0,
+            started: Instant::now(),
+            not_copied: Vec::new(),
+            node_modules: Vec::new(),
+            worktrees: Vec::new(),
+            elsewhere: elsewhere.to_vec(),
+        }
+    }
+}
+
 /// A copy an earlier run verified and sealed: only finalising is left.
 fn resume_sealed(
     env: &HostEnv,
@@ -355,14 +362,7 @@ fn resume_sealed(
         staging.path().display()
     ))?;
     let answers = questions::ask_to_finish(ui, args, source, destination, staging.path())?;
-    let mut done = Copied {
-        files: 0,
-        started: Instant::now(),
-        not_copied: Vec::new(),
-        node_modules: Vec::new(),
-        worktrees: Vec::new(),
-        elsewhere: elsewhere.to_vec(),
-    };
+    let mut done = Copied::nothing_yet(elsewhere);
     // The worktrees the interrupted run moved along are those with a staging folder.
     let mut moving = worktrees::find(source, destination);
     for worktree in &mut moving {
