@@ -323,7 +323,7 @@ fn unreadable_directory_exits_2() {
     let locked = base.path().join("locked");
     fs::create_dir(&locked).unwrap();
     fs::set_permissions(&locked, std::os::unix::fs::PermissionsExt::from_mode(0o000)).unwrap();
-    let binary = assert_cmd::cargo::cargo_bin("wsl-place");
+    let binary = support::binary_path();
     let output = std::process::Command::new(setpriv)
         .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
         .arg(&binary)

@@ -7,7 +7,7 @@ mod support;
 use rustix::fs::{Mode, OFlags};
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
-use support::wsl_place;
+use support::{binary_path, json_of, kill, text};
 
 const LEVELS: usize = 500;
 /// A symlink at the bottom, beside the last file.
@@ -79,22 +79,13 @@ fn expected_contents() -> Vec<String> {
     (1..=LEVELS).map(|i| format!("level {i}\n")).collect()
 }
 
-fn text(out: &std::process::Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
 /// The binary with at most `fds` open files, so a walk holding one descriptor per directory
 /// (500 here) fails.
 fn with_fd_limit(fds: u32) -> std::process::Command {
     let mut cmd = std::process::Command::new("sh");
     cmd.arg("-c")
         .arg(format!("ulimit -n {fds} && exec \"$0\" \"$@\""))
-        .arg(wsl_place().get_program())
+        .arg(binary_path())
         .env_remove("WSL_PLACE_PROC_ROOT")
         .stdin(std::process::Stdio::null());
     cmd
@@ -142,7 +133,7 @@ fn migrate(source: &Path, dest: &Path, extra: &[&str]) -> serde_json::Value {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)))
+    json_of(&out)
 }
 
 #[test]
@@ -272,8 +263,7 @@ fn a_migration_of_a_tree_past_path_max_killed_halfway_resumes_from_its_journal()
             std::thread::sleep(std::time::Duration::from_millis(2));
         }
         if child.try_wait().unwrap().is_none() {
-            child.kill().unwrap(); // SIGKILL
-            child.wait().unwrap();
+            kill(&mut child);
             killed = true;
             break;
         }

@@ -9,8 +9,8 @@ mod support;
 
 use std::fs;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::Path;
 use std::time::Instant;
+use support::fakeproc::{FakeProc, PLAIN_VERSION};
 use wsl_place::error::{ExitCode, Failure};
 
 const MOUNTINFO_CASES: usize = 6_000;
@@ -231,7 +231,7 @@ fn broken_table(rng: &mut Rng) -> (Vec<u8>, usize, &'static str) {
 #[track_caller]
 fn one_sentence(message: &str, input: &dyn std::fmt::Debug) {
     assert!(
-        !message.contains('\n') && (message.ends_with('.') || message.ends_with('?')),
+        support::is_one_sentence(message),
         "not one sentence: {message:?} for {input:?}"
     );
 }
@@ -248,19 +248,13 @@ fn refused(result: Result<impl Sized, Failure>, input: &dyn std::fmt::Debug) -> 
     }
 }
 
-fn fake_proc(dir: &Path) -> wsl_place::host::HostEnv {
-    fs::create_dir_all(dir.join("self")).unwrap();
-    let vars = [("WSL_PLACE_PROC_ROOT".to_string(), dir.display().to_string())];
-    wsl_place::host::HostEnv::from_vars(vars.into_iter().collect())
-}
-
 #[test]
 fn generated_malformed_mountinfo_is_refused() {
     let seed = seed();
     let mut rng = Rng::new(seed);
-    let dir = tempfile::tempdir().unwrap();
-    let env = fake_proc(dir.path());
-    let file = dir.path().join("self/mountinfo");
+    let host = FakeProc::new(PLAIN_VERSION, "", false);
+    let env = host.host_env();
+    let file = host.mountinfo();
     let start = Instant::now();
     for case in 0..MOUNTINFO_CASES {
         let (table, line, why) = broken_table(&mut rng);
@@ -429,15 +423,13 @@ fn generated_malformed_inputs_through_the_binary() {
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("repo");
     fs::create_dir(&repo).unwrap();
-    let proc_root = dir.path().join("proc");
-    fs::create_dir_all(proc_root.join("self")).unwrap();
-    fs::write(proc_root.join("version"), support::fakeproc::PLAIN_VERSION).unwrap();
     let good_table = "1 0 8:1 / / rw - ext4 /dev/sda rw\n";
+    let host = FakeProc::new(PLAIN_VERSION, good_table, false);
     let policy = dir.path().join("policy.toml");
     let check = |what: &str| {
         let output = support::wsl_place()
-            .env("WSL_PLACE_PROC_ROOT", &proc_root)
-            .env("XDG_CACHE_HOME", dir.path().join("cache"))
+            .env("WSL_PLACE_PROC_ROOT", host.dir.path())
+            .env("XDG_CACHE_HOME", host.cache_dir())
             .args(["check", "--no-probe", "--policy"])
             .arg(&policy)
             .arg(&repo)
@@ -452,7 +444,7 @@ fn generated_malformed_inputs_through_the_binary() {
     for case in 0..BINARY_SAMPLE {
         if case % 2 == 0 {
             let (table, _, _) = broken_table(&mut rng);
-            fs::write(proc_root.join("self/mountinfo"), &table).unwrap();
+            fs::write(host.mountinfo(), &table).unwrap();
             fs::write(&policy, "").unwrap();
             check(&format!(
                 "seed {seed} case {case}: {:?}",
@@ -460,7 +452,7 @@ fn generated_malformed_inputs_through_the_binary() {
             ));
         } else {
             let text = broken_policy(&mut rng);
-            fs::write(proc_root.join("self/mountinfo"), good_table).unwrap();
+            fs::write(host.mountinfo(), good_table).unwrap();
             fs::write(&policy, &text).unwrap();
             check(&format!("seed {seed} case {case}: {text:?}"));
         }

@@ -11,6 +11,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use support::stderr;
+use support::tree::mkfifo;
 use tempfile::TempDir;
 
 /// A scratch place with its own HOME and cache, so no test reads or writes the real ones.
@@ -33,6 +35,16 @@ impl Place {
 
     fn repo(&self) -> PathBuf {
         self.path("repo")
+    }
+
+    /// `check --no-probe --format json PATH`, which must succeed.
+    fn check_json(&self, path: &Path) -> Value {
+        let mut cmd = self.cmd();
+        cmd.args(["check", "--no-probe", "--format", "json"])
+            .arg(path);
+        let output = run(cmd);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        serde_json::from_slice(&output.stdout).unwrap()
     }
 
     fn cmd(&self) -> Command {
@@ -69,10 +81,6 @@ fn run(cmd: Command) -> Output {
     bounded(cmd, Duration::from_secs(60))
 }
 
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
 /// Exit `code`, and standard error is one line, one sentence, from the tool (not a panic).
 #[track_caller]
 fn fails_with(output: &Output, code: i32, mentioning: &str) -> String {
@@ -82,7 +90,7 @@ fn fails_with(output: &Output, code: i32, mentioning: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 1, "one line expected: {text}");
     assert!(lines[0].starts_with("wsl-place: "), "{text}");
-    assert!(lines[0].ends_with('.') || lines[0].ends_with('?'), "{text}");
+    assert!(support::is_one_sentence(lines[0]), "{text}");
     assert!(text.contains(mentioning), "{mentioning:?} not in: {text}");
     text
 }
@@ -92,12 +100,6 @@ fn full() -> fs::File {
         .write(true)
         .open("/dev/full")
         .expect("/dev/full")
-}
-
-fn mkfifo(path: &Path) {
-    let name = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0, "mkfifo");
 }
 
 fn os(bytes: &[u8]) -> &OsStr {
@@ -281,12 +283,7 @@ fn non_utf8_mount_point_on_this_machine() {
     // On the odd mount itself, the JSON names it losslessly.
     let inside = mount.point().join("repo");
     fs::create_dir(&inside).unwrap();
-    let mut cmd = place.cmd();
-    cmd.args(["check", "--no-probe", "--format", "json"])
-        .arg(&inside);
-    let output = run(cmd);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = place.check_json(&inside);
     let shown = report["mount"]["mount_point"].as_str().unwrap();
     let decoded = wsl_place::pathtext::unescape_path(shown).unwrap();
     assert_eq!(decoded, mount.point(), "{shown}");
@@ -301,17 +298,8 @@ fn json_paths_are_lossless() {
     fs::create_dir(&repo).unwrap();
     fs::write(repo.join(os(b"f\xff")), "x").unwrap();
     // A git repository: its layout (worktree, git dir) is in the JSON too.
-    let init = Command::new("git")
-        .args(["init", "-q"])
-        .current_dir(&repo)
-        .status();
-    assert!(init.unwrap().success());
-    let mut cmd = place.cmd();
-    cmd.args(["check", "--no-probe", "--format", "json"])
-        .arg(&repo);
-    let output = run(cmd);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    support::gitrepo::git(&repo, &["init", "-q"]);
+    let report = place.check_json(&repo);
     let linux = report["paths"]["linux"].as_str().unwrap();
     assert!(linux.ends_with("/caf%E9 100%25"), "{linux}");
     assert_eq!(wsl_place::pathtext::unescape_path(linux).unwrap(), repo);
@@ -704,12 +692,7 @@ fn stale_scratch_is_skipped_and_removed() {
         .unwrap();
     let before = fs::metadata(&repo).unwrap().modified().unwrap();
 
-    let mut cmd = place.cmd();
-    cmd.args(["check", "--no-probe", "--format", "json"])
-        .arg(&repo);
-    let output = run(cmd);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = place.check_json(&repo);
     assert_eq!(report["scan"]["files"], 1, "{}", report["scan"]);
 
     let mut cmd = place.cmd();

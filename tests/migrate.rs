@@ -7,7 +7,7 @@ use std::path::Path;
 use support::fakeproc::{FakeProc, WSL2_VERSION};
 use support::gitrepo::{git, write};
 use support::tree::*;
-use support::{Mount, wsl_place};
+use support::{Mount, text, wsl_place};
 
 fn run(args: &[&std::ffi::OsStr], home: &Path) -> std::process::Output {
     wsl_place()
@@ -35,15 +35,6 @@ fn migrate_args<'a>(
 
 fn os<S: AsRef<std::ffi::OsStr> + ?Sized>(s: &S) -> &std::ffi::OsStr {
     s.as_ref()
-}
-
-fn text(out: &std::process::Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 #[test]
@@ -300,25 +291,34 @@ fn windows_clone_settings_are_reset_and_modes_restored_from_the_index() {
 
 #[test]
 fn refuses_before_copying_when_space_is_short() {
-    let Some(small) = Mount::tmpfs("1m") else {
+    let Some(out) = refused_on_a_small_tmpfs("1m", |source| {
+        write(&source.join("big"), &bytes(1, 3 * 1024 * 1024));
+    }) else {
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let source = tmp.path().join("app");
-    write(&source.join("big"), &bytes(1, 3 * 1024 * 1024));
-    let dest = small.point().join("app");
-    let out = run(&migrate_args(&source, &dest, &["--yes"]), tmp.path());
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("not enough space"),
         "{}",
         text(&out)
     );
+}
+
+/// `migrate --yes` of a source that `fill` writes, to a tmpfs mounted with `options` that it
+/// cannot fit: the run must exit 2 having written nothing there. None after a skip.
+fn refused_on_a_small_tmpfs(options: &str, fill: impl Fn(&Path)) -> Option<std::process::Output> {
+    let small = Mount::tmpfs(options)?;
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("app");
+    fill(&source);
+    let dest = small.point().join("app");
+    let out = run(&migrate_args(&source, &dest, &["--yes"]), tmp.path());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert_eq!(
         std::fs::read_dir(small.point()).unwrap().count(),
         0,
         "something was written"
     );
+    Some(out)
 }
 
 #[test]
@@ -633,28 +633,19 @@ fn ctrl_c_stops_the_copy_with_code_130_and_keeps_it_for_the_next_run() {
 #[test]
 fn refuses_before_copying_when_inodes_are_short() {
     // Plenty of bytes, 40 inodes: 60 small files cannot fit.
-    let Some(small) = Mount::tmpfs("16m,nr_inodes=40") else {
+    let Some(out) = refused_on_a_small_tmpfs("16m,nr_inodes=40", |source| {
+        for i in 0..60 {
+            write(&source.join(format!("f{i}.txt")), b"x");
+        }
+    }) else {
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let source = tmp.path().join("app");
-    for i in 0..60 {
-        write(&source.join(format!("f{i}.txt")), b"x");
-    }
-    let dest = small.point().join("app");
-    let out = run(&migrate_args(&source, &dest, &["--yes"]), tmp.path());
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("not enough free inodes"), "{}", text(&out));
     assert!(
         stderr.contains("61 files, directories and links"),
         "{}",
         text(&out)
-    );
-    assert_eq!(
-        std::fs::read_dir(small.point()).unwrap().count(),
-        0,
-        "something was written"
     );
 }
 

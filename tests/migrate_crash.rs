@@ -8,7 +8,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use support::gitrepo::write;
 use support::tree::*;
-use support::{Mount, is_root, wsl_place};
+use support::{Mount, is_root, kill, migrate_command};
 
 const KILLS: usize = 20;
 
@@ -30,13 +30,8 @@ fn build_tree(root: &Path) {
 }
 
 fn migrate(source: &Path, dest: &Path) -> std::process::Command {
-    let mut cmd = wsl_place();
-    cmd.args(["migrate"])
-        .arg(source)
-        .arg("--to")
-        .arg(dest)
-        .arg("--yes")
-        .env("HOME", source.parent().unwrap());
+    let mut cmd = migrate_command(source, dest);
+    cmd.arg("--yes").env("HOME", source.parent().unwrap());
     cmd
 }
 
@@ -115,8 +110,7 @@ fn sigkill_at_random_points_then_resume() {
             clean(&dest);
             continue;
         }
-        child.kill().unwrap(); // SIGKILL
-        child.wait().unwrap();
+        kill(&mut child);
         kills += 1;
         assert_eq!(
             before,

@@ -5,7 +5,6 @@
 
 mod support;
 
-use serde_json::Value;
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -13,35 +12,16 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 use support::gitrepo::write;
 use support::tree::{bytes, mkfifo, snapshot};
-use support::{SlowFs, wsl_place};
+use support::{SlowFs, json_of, kill, migrate_command, text, wsl_place};
 
 fn migrate(source: &Path, dest: &Path, home: &Path, extra: &[&str]) -> Command {
-    let mut cmd = wsl_place();
-    cmd.arg("migrate")
-        .arg(source)
-        .arg("--to")
-        .arg(dest)
-        .args(extra)
-        .env("HOME", home)
-        .env("NO_COLOR", "1");
+    let mut cmd = migrate_command(source, dest);
+    cmd.args(extra).env("HOME", home).env("NO_COLOR", "1");
     cmd
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 fn output(mut cmd: Command) -> Output {
     cmd.output().expect("run wsl-place")
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
 }
 
 /// A file's content changed behind the tool's back: same size, mtime put back (`touch -d`).
@@ -124,7 +104,7 @@ fn rerun_after_finishing_then_remove_source() {
     ));
     assert_eq!(plan.status.code(), Some(0), "{}", text(&plan));
     // 30 sources and the lockfile; the scratch folder's file is not counted.
-    assert_eq!(json(&plan)["files"], 31, "{}", text(&plan));
+    assert_eq!(json_of(&plan)["files"], 31, "{}", text(&plan));
 
     let first = output(migrate(
         &source,
@@ -145,7 +125,7 @@ fn rerun_after_finishing_then_remove_source() {
     assert_eq!(before, snapshot(&dest), "the rerun changed the destination");
     let again = output(migrate(&source, &dest, &home, &["--format", "json"]));
     assert_eq!(again.status.code(), Some(0), "{}", text(&again));
-    let report = json(&again);
+    let report = json_of(&again);
     assert_eq!(report["already_migrated"], true, "{report}");
     assert_eq!(report["copied_files"], 0, "{report}");
     assert_eq!(report["files"], 31, "{report}");
@@ -168,7 +148,7 @@ fn rerun_after_finishing_then_remove_source() {
         &["--remove-source", "--yes", "--format", "json"],
     ));
     assert_eq!(removed.status.code(), Some(0), "{}", text(&removed));
-    let removal = &json(&removed)["removal"];
+    let removal = &json_of(&removed)["removal"];
     assert_eq!(removal["removed_files"], 30, "{removal}");
     assert_eq!(removal["proven_by_stat"], 29, "{removal}");
     assert_eq!(removal["proven_by_reading"], 1, "{removal}");
@@ -308,11 +288,6 @@ fn journalled(journal: &Path, n: usize, child: &mut Child) -> Vec<String> {
     }
 }
 
-fn kill(mut child: Child) {
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
-}
-
 // Issue 14 case 4: kill a migration after some journal lines, rewrite a journalled source file
 // with the same size and its mtime put back, run again: the ctime gives it away, so the
 // destination and the manifest hold the new content. The killed run's lock does not block the
@@ -325,7 +300,7 @@ fn resume_recopies_a_file_rewritten_behind_its_mtime() {
     let mut child = slow.start("app");
     let journal = slow.staging("app").join("journal");
     let files = journalled(&journal, 1, &mut child);
-    kill(child);
+    kill(&mut child);
     let rel = &files[0];
     let new = rewrite_keeping_size_and_mtime(&slow.source().join(rel));
 
@@ -422,7 +397,7 @@ fn staging_left_by_another_destination_is_named_with_its_abort() {
     };
     let mut child = slow.start("k1");
     journalled(&slow.staging("k1").join("journal"), 0, &mut child);
-    kill(child);
+    kill(&mut child);
     let k1 = slow.staging("k1");
     assert!(k1.is_dir());
 
@@ -433,7 +408,7 @@ fn staging_left_by_another_destination_is_named_with_its_abort() {
         &["--dry-run", "--format", "json"],
     ));
     assert_eq!(plan.status.code(), Some(0), "{}", text(&plan));
-    let elsewhere = &json(&plan)["interrupted_elsewhere"];
+    let elsewhere = &json_of(&plan)["interrupted_elsewhere"];
     assert_eq!(
         elsewhere[0]["staging"],
         k1.display().to_string(),

@@ -358,7 +358,7 @@ fn unwritable_output_is_an_internal_error() {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("wsl-place"))
+    let output = std::process::Command::new(support::binary_path())
         .env("WSL_PLACE_PROC_ROOT", local.dir.path())
         .env("XDG_CACHE_HOME", local.cache_dir())
         .args(["check", "--no-probe"])

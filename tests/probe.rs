@@ -315,7 +315,7 @@ fn ctrl_c_removes_the_scratch_folder() {
     else {
         return;
     };
-    let bin = assert_cmd::cargo::cargo_bin("wsl-place");
+    let bin = support::binary_path();
     let child = Std::new(bin)
         .args(["probe", "--probe-budget-ms", "20000"])
         .arg(slow.mountpoint())

@@ -17,10 +17,6 @@ fn repo_root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn wsl_place_bin() -> PathBuf {
-    PathBuf::from(assert_cmd::cargo::cargo_bin!("wsl-place"))
-}
-
 fn text(out: &Output) -> String {
     format!(
         "{}{}",
@@ -86,7 +82,7 @@ impl Sandbox {
     fn new() -> Sandbox {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("home")).unwrap();
-        let bin_dir = wsl_place_bin().parent().unwrap().to_path_buf();
+        let bin_dir = support::binary_path().parent().unwrap().to_path_buf();
         let inherited = std::env::var_os("PATH").unwrap_or_default();
         let path =
             std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(&inherited)))
@@ -324,7 +320,7 @@ fn readme_install_lines_work_in_a_fresh_home() {
     let home = sandbox.path("home");
     let cargo_bin = home.join(".cargo/bin");
     std::fs::create_dir_all(&cargo_bin).unwrap();
-    std::fs::copy(wsl_place_bin(), cargo_bin.join("wsl-place")).unwrap();
+    std::fs::copy(support::binary_path(), cargo_bin.join("wsl-place")).unwrap();
     // Only the "installed" wsl-place may answer, not the one in target/.
     let path =
         std::env::join_paths(std::iter::once(cargo_bin).chain(std::env::split_paths(&bare_path())))

@@ -4,17 +4,8 @@
 
 mod support;
 
-use serde_json::Value;
 use support::gitrepo::files_repo;
-use support::wsl_place;
-
-fn json(out: &std::process::Output) -> Value {
-    support::json_of_success(out)
-}
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use support::{json_of_success, stderr, wsl_place};
 
 #[test]
 fn check_and_probe_in_a_subfolder_work_on_the_repository() {
@@ -29,7 +20,7 @@ fn check_and_probe_in_a_subfolder_work_on_the_repository() {
         .arg(&sub)
         .output()
         .unwrap();
-    let report = json(&out);
+    let report = json_of_success(&out);
     assert_eq!(report["paths"]["linux"], top.display().to_string());
     assert_eq!(report["scan"]["tracked"], 150, "{report}");
     let said = stderr(&out);
@@ -42,7 +33,7 @@ fn check_and_probe_in_a_subfolder_work_on_the_repository() {
         .arg(&sub)
         .output()
         .unwrap();
-    let report = json(&out);
+    let report = json_of_success(&out);
     assert_eq!(report["dir"], top.display().to_string());
     // The tracked sample is the repository's, not the subfolder's 50 files.
     assert_eq!(
@@ -92,7 +83,7 @@ fn a_folder_outside_a_repository_is_taken_as_given() {
         .arg(&plain)
         .output()
         .unwrap();
-    let report = json(&out);
+    let report = json_of_success(&out);
     let canonical = std::fs::canonicalize(&plain).unwrap();
     assert_eq!(report["paths"]["linux"], canonical.display().to_string());
     assert!(stderr(&out).is_empty(), "{}", stderr(&out));

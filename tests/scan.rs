@@ -144,7 +144,7 @@ fn scan_survives_bad_input_and_counts_it() {
         fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
         let out = Process::new("setpriv")
             .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
-            .arg(assert_cmd::cargo::cargo_bin("wsl-place"))
+            .arg(support::binary_path())
             .args(["check", "--no-probe", "--format", "json"])
             .arg(root)
             .output()

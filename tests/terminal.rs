@@ -9,16 +9,10 @@ use std::process::{Command, Output, Stdio};
 
 const ESC: u8 = 0x1b;
 
-fn binary() -> String {
-    assert_cmd::cargo::cargo_bin!("wsl-place")
-        .display()
-        .to_string()
-}
-
-/// Runs `wsl-place ARGS` with its standard streams on a fresh pseudo-terminal, environment
-/// cleared down to `env` (plus PATH and a private HOME), and returns what the terminal showed.
-fn on_a_terminal(home: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
-    let mut line = binary();
+/// `script` running `wsl-place ARGS` on a fresh pseudo-terminal, its environment cleared down
+/// to PATH and a private HOME, so no setting of the developer's reaches the binary.
+fn script(home: &Path, args: &[&str]) -> Command {
+    let mut line = support::binary_path().display().to_string();
     for arg in args {
         assert!(
             !arg.contains(['\'', ' ']),
@@ -32,8 +26,15 @@ fn on_a_terminal(home: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
         .args(["--quiet", "--return", "--command", &line, "/dev/null"])
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", home)
-        .stdin(Stdio::null());
+        .env("HOME", home);
+    command
+}
+
+/// Runs `wsl-place ARGS` on a pseudo-terminal (see [`script`]) with `env` added, and returns
+/// what the terminal showed.
+fn on_a_terminal(home: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
+    let mut command = script(home, args);
+    command.stdin(Stdio::null());
     for (key, value) in env {
         command.env(key, value);
     }
@@ -160,17 +161,7 @@ struct Conversation {
 
 impl Conversation {
     fn start(home: &Path, args: &[&str]) -> Self {
-        let mut line = binary();
-        for arg in args {
-            assert!(!arg.contains(['\'', ' ']), "argument {arg:?} needs quoting");
-            line.push(' ');
-            line.push_str(arg);
-        }
-        let mut child = Command::new("script")
-            .args(["--quiet", "--return", "--command", &line, "/dev/null"])
-            .env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .env("HOME", home)
+        let mut child = script(home, args)
             .env("TERM", "xterm-256color")
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", "/dev/null")

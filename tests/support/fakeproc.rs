@@ -44,6 +44,18 @@ impl FakeProc {
         Self { dir }
     }
 
+    /// The host facts the library reads from this fixture, for tests that call it directly.
+    pub fn host_env(&self) -> wsl_place::host::HostEnv {
+        let root = self.dir.path().display().to_string();
+        let vars = [("WSL_PLACE_PROC_ROOT".to_string(), root)];
+        wsl_place::host::HostEnv::from_vars(vars.into_iter().collect())
+    }
+
+    /// The fixture's mount table, for tests that rewrite it between runs.
+    pub fn mountinfo(&self) -> PathBuf {
+        self.dir.path().join("self/mountinfo")
+    }
+
     /// Each fixture host has its own cache, so advisory results never leak between tests.
     pub fn cache_dir(&self) -> PathBuf {
         self.dir.path().join("cache")

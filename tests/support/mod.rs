@@ -24,7 +24,7 @@ pub use slowfs::SlowFs;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use tempfile::TempDir;
 
 /// Set to "1" in CI: every test must run, so a skip fails.
@@ -76,11 +76,55 @@ pub fn is_mounted(path: &Path) -> bool {
         .any(|field| Path::new(&wsl_place::mounts::unescape(field)) == path)
 }
 
+/// Where cargo built the binary, for tests that start it through another program (`script`,
+/// `sh -c` with a ulimit, a copy on PATH).
+pub fn binary_path() -> PathBuf {
+    PathBuf::from(assert_cmd::cargo::cargo_bin!("wsl-place"))
+}
+
 /// The built binary, with no fixture `/proc` root inherited and no terminal on stdin.
 pub fn wsl_place() -> Command {
-    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("wsl-place"));
+    let mut cmd = Command::new(binary_path());
     cmd.env_remove("WSL_PLACE_PROC_ROOT").stdin(Stdio::null());
     cmd
+}
+
+/// `wsl-place migrate SOURCE --to DEST`, for the caller to add flags and a HOME to.
+pub fn migrate_command(source: &Path, dest: &Path) -> Command {
+    let mut cmd = wsl_place();
+    cmd.arg("migrate").arg(source).arg("--to").arg(dest);
+    cmd
+}
+
+/// Exit status, stdout and stderr of a run, for an assertion's message.
+pub fn text(out: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The JSON a run printed, whatever its exit status; output that is not JSON fails the test
+/// with the whole run (see [`text`]).
+pub fn json_of(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
+}
+
+/// An error message as the tool must give it: one line ending like a sentence.
+pub fn is_one_sentence(message: &str) -> bool {
+    !message.contains('\n') && (message.ends_with('.') || message.ends_with('?'))
+}
+
+/// SIGKILL, then reap, so a killed run leaves no zombie behind.
+pub fn kill(child: &mut Child) {
+    child.kill().expect("SIGKILL the child");
+    child.wait().expect("reap the killed child");
 }
 
 /// The JSON a successful run printed; a failed run, or output that is not JSON, fails the test
