@@ -245,18 +245,82 @@ fn exhausted_budget_says_estimated_and_keeps_counts() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&human.stdout);
+    // A budget of 0 lists the root only: no directory below it to estimate the rest from.
     assert!(
         text.lines()
-            .any(|l| l.trim_start().starts_with("estimated ") && l.contains("scan budget")),
+            .any(|l| l.trim_start().starts_with("unknown ") && l.contains("scan budget")),
         "{text}"
     );
 
     // With time to spare the same tree is exact.
     let s = check_json(root, &[]);
     assert_eq!(s["complete"], true);
+    assert_eq!(s["totals_unknown"], false);
     assert_eq!(n(&s["files"]), 2000);
     assert_eq!(n(&s["dirs"]), 80);
     assert_eq!(n(&s["bytes"]), 20000);
+}
+
+/// The budget runs out on the root's own listing (one file, three folders): what was seen is
+/// no estimate of the tree, so no report may print it as one ("~1 file").
+#[test]
+fn a_scan_stopped_before_listing_any_folder_says_its_totals_are_unknown() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write(&root.join("README"), b"hello\n");
+    for d in 0..3 {
+        for i in 0..30 {
+            write(&root.join(format!("d{d}/s/f{i}")), b"0123456789");
+        }
+    }
+    let s = check_json(root, &["--scan-budget-ms", "0"]);
+    assert_eq!(s["complete"], false, "{s}");
+    assert_eq!(s["totals_unknown"], true, "{s}");
+    // The keys stay, holding what was counted: a floor, not an estimate.
+    assert_eq!(s["files"], s["counted"]["files"], "{s}");
+    assert_eq!(n(&s["files"]), 1, "{s}");
+    assert_eq!(n(&s["dirs"]), 3, "{s}");
+
+    let human = |format: &str| {
+        let out = support::wsl_place()
+            .args([
+                "check",
+                "--no-probe",
+                "--scan-budget-ms",
+                "0",
+                "--format",
+                format,
+            ])
+            .arg(root)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", support::text(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let text = human("human");
+    assert!(!text.contains("~1 file"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("everything")
+                && l.contains("unknown: the scan saw only 1 file")),
+        "{text}"
+    );
+    // The report wraps to the terminal's width; the sentence is checked across lines.
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("unknown the scan budget (0 ms) ran out after 1 file, 3 directories and 0 B, before any directory was listed to estimate the rest from"),
+        "{text}"
+    );
+    let markdown = human("markdown");
+    assert!(
+        markdown.contains("| files | unknown (1 seen before the scan budget ran out) |"),
+        "{markdown}"
+    );
+
+    // With time to spare, the same tree's totals are known and exact.
+    let s = check_json(root, &[]);
+    assert_eq!(s["totals_unknown"], false, "{s}");
+    assert_eq!(n(&s["files"]), 91, "{s}");
 }
 
 #[test]

@@ -9,6 +9,20 @@ pub(super) fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
+/// What was seen is no estimate when there was nothing to extrapolate from.
+fn files_cell(scan: &crate::scan::ScanReport) -> String {
+    if scan.totals_unknown {
+        format!(
+            "unknown ({} seen before the scan budget ran out)",
+            units::count(scan.counted.files)
+        )
+    } else if scan.complete {
+        units::count(scan.files)
+    } else {
+        format!("{} (estimate)", units::count(scan.files))
+    }
+}
+
 pub fn check(report: &CheckReport) -> String {
     let mut out = String::new();
     let location = &report.location;
@@ -36,12 +50,7 @@ pub fn check(report: &CheckReport) -> String {
         let _ = writeln!(out, "| windows path | `{}` |", cell(windows));
     }
     let scan = &report.scan;
-    let _ = writeln!(
-        out,
-        "| files | {}{} |",
-        units::count(scan.files),
-        if scan.complete { "" } else { " (estimate)" }
-    );
+    let _ = writeln!(out, "| files | {} |", files_cell(scan));
     let _ = writeln!(out, "| size | {} |", units::bytes(scan.bytes));
     if let Some(tracked) = scan.tracked {
         let _ = writeln!(out, "| tracked by git | {} |", units::count(tracked));

@@ -176,6 +176,9 @@ pub struct ScanReport {
     /// also as its opposite, `estimated`, which the schema has always had.
     #[serde(flatten, serialize_with = "complete_and_estimated")]
     pub complete: bool,
+    /// True when the scan stopped before it had listed any directory to estimate the unlisted
+    /// ones from: the totals are then only what was counted, and the real ones are unknown.
+    pub totals_unknown: bool,
     pub elapsed_ms: u64,
     /// What was actually counted before the budget ran out (equal to the totals when complete).
     pub counted: Counts,
@@ -408,6 +411,7 @@ fn collect(
     use std::sync::atomic::Ordering::Relaxed;
     report.hardlinks = walker.hardlinks.load(Relaxed);
     report.unvisited_dirs = walker.unvisited_dirs.load(Relaxed);
+    report.totals_unknown = walker.unguessed_dirs.load(Relaxed) > 0;
     report.unstatted_files = walker.unstatted_files.load(Relaxed);
     report.index_sized_files = walker.index_sized.load(Relaxed);
     report.errors = walker.errors.load(Relaxed);

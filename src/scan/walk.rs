@@ -87,6 +87,9 @@ pub struct Walker<'a> {
     stat_alloc: AtomicU64,
     stat_files: AtomicU64,
     pub(super) unvisited_dirs: AtomicU64,
+    /// Unlisted directories guessed as empty because no directory anywhere had been listed to
+    /// go by: their contents are unknown, not estimated.
+    pub(super) unguessed_dirs: AtomicU64,
     pub(super) unstatted_files: AtomicU64,
     pub(super) errors: AtomicU64,
     pub(super) unreadable: Mutex<Vec<(PathBuf, String)>>,
@@ -166,6 +169,7 @@ impl<'a> Walker<'a> {
             stat_alloc: AtomicU64::new(0),
             stat_files: AtomicU64::new(0),
             unvisited_dirs: AtomicU64::new(0),
+            unguessed_dirs: AtomicU64::new(0),
             unstatted_files: AtomicU64::new(0),
             errors: AtomicU64::new(0),
             unreadable: Mutex::new(Vec::new()),
@@ -510,8 +514,11 @@ impl<'a> Walker<'a> {
             // none listed here, like complete directories at the same depth anywhere.
             let (sum, n) = if visited > 0 {
                 (visited_sum, visited)
+            } else if let Some(mean) = self.depth_mean(depth + 1) {
+                mean
             } else {
-                self.depth_mean(depth + 1)
+                self.unguessed_dirs.fetch_add(pending, Ordering::Relaxed);
+                (Counts::default(), 1)
             };
             estimate.add(&sum.scaled(pending, n));
             for (name, _) in results.iter().filter(|(_, sub)| sub.is_none()) {
@@ -570,14 +577,13 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// The mean complete subtree at `depth`, or at the nearest depth that has one.
-    fn depth_mean(&self, depth: usize) -> (Counts, u64) {
-        let Ok(means) = self.depth_means.lock() else {
-            return (Counts::default(), 1);
-        };
+    /// The mean complete subtree at `depth`, or at the nearest depth that has one; None before
+    /// any directory has been listed to the end.
+    fn depth_mean(&self, depth: usize) -> Option<(Counts, u64)> {
+        let means = self.depth_means.lock().ok()?;
         (0..means.len())
             .filter(|&d| means[d].1 > 0)
             .min_by_key(|&d| d.abs_diff(depth))
-            .map_or((Counts::default(), 1), |d| means[d])
+            .map(|d| means[d])
     }
 }

@@ -13,7 +13,6 @@ fn approx(estimated: bool) -> &'static str {
 }
 
 pub fn rows(screen: &mut Screen, scan: &ScanReport) {
-    let a = approx(!scan.complete);
     let git = scan.git.as_ref();
     let git_files = git
         .filter(|g| g.git_dir_inside_root)
@@ -29,23 +28,7 @@ pub fn rows(screen: &mut Screen, scan: &ScanReport) {
         git_rows(screen, scan, g, git_files);
     }
     trees(screen, scan);
-    let mut whole = format!(
-        "{a}{}, {a}{}",
-        counted(scan.files, "file", "files"),
-        counted(scan.dirs, "directory", "directories"),
-    );
-    if scan.symlinks > 0 {
-        whole.push_str(&format!(
-            ", {a}{}",
-            counted(scan.symlinks, "symlink", "symlinks")
-        ));
-    }
-    whole.push_str(&format!(
-        ", {a}{} (scanned in {})",
-        units::bytes(scan.bytes),
-        units::duration_ms(scan.elapsed_ms as f64)
-    ));
-    screen.row("everything", &whole, Tone::Plain);
+    screen.row("everything", &everything(scan), Tone::Plain);
     if let Some(d) = scan.largest_dirs.first() {
         screen.row(
             "most files in",
@@ -58,6 +41,37 @@ pub fn rows(screen: &mut Screen, scan: &ScanReport) {
         );
     }
     problems(screen, scan);
+}
+
+/// The tree's totals. When the scan stopped with nothing to extrapolate from, what it saw is
+/// no estimate of the whole: a "~" before it would pass a floor off as a figure.
+fn everything(scan: &ScanReport) -> String {
+    let scanned_in = units::duration_ms(scan.elapsed_ms as f64);
+    if scan.totals_unknown {
+        return format!(
+            "unknown: the scan saw only {}, {} and {} (scanned in {scanned_in})",
+            counted(scan.counted.files, "file", "files"),
+            counted(scan.counted.dirs, "directory", "directories"),
+            units::bytes(scan.counted.bytes),
+        );
+    }
+    let a = approx(!scan.complete);
+    let mut whole = format!(
+        "{a}{}, {a}{}",
+        counted(scan.files, "file", "files"),
+        counted(scan.dirs, "directory", "directories"),
+    );
+    if scan.symlinks > 0 {
+        whole.push_str(&format!(
+            ", {a}{}",
+            counted(scan.symlinks, "symlink", "symlinks")
+        ));
+    }
+    whole.push_str(&format!(
+        ", {a}{} (scanned in {scanned_in})",
+        units::bytes(scan.bytes),
+    ));
+    whole
 }
 
 fn git_rows(
@@ -168,8 +182,16 @@ fn estimated_row(scan: &ScanReport) -> String {
     } else {
         format!("; {}", left_out.join(" and "))
     };
+    let (figures, nothing_to_go_by) = if scan.totals_unknown {
+        (
+            "",
+            ", before any directory was listed to estimate the rest from",
+        )
+    } else {
+        ("figures above: ", "")
+    };
     format!(
-        "figures above: the scan budget ({} ms) ran out after {}, {} and {}{left_out} (--scan-budget-ms raises it)",
+        "{figures}the scan budget ({} ms) ran out after {}, {} and {}{nothing_to_go_by}{left_out} (--scan-budget-ms raises it)",
         count(scan.budget_ms),
         counted(scan.counted.files, "file", "files"),
         counted(scan.counted.dirs, "directory", "directories"),
@@ -179,7 +201,12 @@ fn estimated_row(scan: &ScanReport) -> String {
 
 fn problems(screen: &mut Screen, scan: &ScanReport) {
     if !scan.complete {
-        screen.row("estimated", &estimated_row(scan), Tone::Warn);
+        let label = if scan.totals_unknown {
+            "unknown"
+        } else {
+            "estimated"
+        };
+        screen.row(label, &estimated_row(scan), Tone::Warn);
     }
     if let Some(e) = &scan.error {
         screen.row("error", e, Tone::Bad);
@@ -221,5 +248,26 @@ mod tests {
         let row = estimated_row(&scan);
         assert!(row.contains("; 2 directories were not listed ("), "{row}");
         assert!(!row.contains("sized"), "{row}");
+    }
+
+    #[test]
+    fn totals_with_nothing_to_estimate_from_are_unknown_not_approximate() {
+        let mut scan = ScanReport {
+            files: 1,
+            counted: crate::scan::Counts {
+                files: 1,
+                dirs: 3,
+                ..Default::default()
+            },
+            ..ScanReport::default()
+        };
+        assert!(everything(&scan).starts_with("~1 file, ~0 directories"));
+        scan.totals_unknown = true;
+        let line = everything(&scan);
+        assert!(
+            line.starts_with("unknown: the scan saw only 1 file, 3 directories and 0 B"),
+            "{line}"
+        );
+        assert!(!line.contains('~'), "{line}");
     }
 }
