@@ -441,3 +441,66 @@ fn staging_left_by_another_destination_is_named_with_its_abort() {
     assert!(!k1.exists(), "{}", text(&out));
     assert!(slow.dest("k2").is_dir());
 }
+
+// A run stopped after it sealed its verified copy (here the destination appeared before the
+// rename) is finished by the next run without walking the source again; that run owes the same
+// next steps, the reinstall of the node_modules the first run left behind included.
+#[test]
+fn finishing_a_sealed_copy_gives_the_same_next_steps_as_a_whole_run() {
+    let Some(slow) = SlowSource::new(1000, 10) else {
+        return;
+    };
+    write(&slow.backing().join("package-lock.json"), b"{}\n");
+    write(&slow.backing().join("node_modules/dep/index.js"), b"1\n");
+    let (source, home) = (slow.source(), slow.home());
+    let dest = slow.dest("app");
+    let mut child = migrate(&source, &dest, &home, &["--yes", "--skip-node-modules"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    journalled(&slow.staging("app").join("journal"), 0, &mut child);
+    fs::create_dir_all(&dest).unwrap();
+    let stopped = child.wait_with_output().unwrap();
+    assert_eq!(stopped.status.code(), Some(2), "{}", text(&stopped));
+    assert!(
+        support::stderr(&stopped).contains("appeared while the migration ran"),
+        "{}",
+        text(&stopped)
+    );
+    assert!(slow.staging("app").join("finalising").is_file());
+    fs::remove_dir(&dest).unwrap();
+
+    let resumed = output(migrate(
+        &source,
+        &dest,
+        &home,
+        &["--yes", "--format", "json"],
+    ));
+    assert_eq!(resumed.status.code(), Some(0), "{}", text(&resumed));
+    assert!(
+        support::stderr(&resumed).contains("A verified copy of"),
+        "not the sealed copy's resume: {}",
+        text(&resumed)
+    );
+    let whole = output(migrate(
+        &source,
+        &slow.dest("whole"),
+        &home,
+        &["--yes", "--skip-node-modules", "--format", "json"],
+    ));
+    assert_eq!(whole.status.code(), Some(0), "{}", text(&whole));
+    // Past the `cd` line, which names each run's own destination.
+    let after_cd = |out: &Output| {
+        let steps = json_of(out)["next_steps"].as_array().unwrap().clone();
+        steps[1..].to_vec()
+    };
+    assert_eq!(after_cd(&resumed), after_cd(&whole), "{}", text(&resumed));
+    assert!(
+        after_cd(&resumed)
+            .iter()
+            .any(|s| s["command"] == "npm ci" && s["why"] == "node_modules was left behind"),
+        "{}",
+        text(&resumed)
+    );
+}

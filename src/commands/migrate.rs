@@ -106,7 +106,16 @@ impl migrate::Ui for Terminal<'_> {
     }
 
     fn note(&self, text: &str) -> Result<()> {
-        self.out(text)
+        if !matches!(self.settings.format, ReportFormat::Json) {
+            return self.out(text);
+        }
+        // Standard output must parse as the JSON report alone; the sentence is for the person.
+        if self.settings.quiet {
+            return Ok(());
+        }
+        let mut stderr = std::io::stderr().lock();
+        let _ = stderr.write_all(text.as_bytes());
+        Ok(())
     }
 
     fn plan(&self, plan: &Plan, dry_run: bool) -> Result<()> {

@@ -68,9 +68,26 @@ pub fn seal(
     let text = journal::manifest_text(&plan.source, &plan.destination, &entries);
     journal::sync_filesystem(&tree)?;
     write_durable(&staging.manifest(), text.as_bytes())?;
+    let record = staging.node_modules();
+    let node_modules = serde_json::to_vec(&plan.node_modules).map_err(|e| {
+        Failure::internal(format!(
+            "cannot write the node_modules list to {} ({e}); run the same command again to finish.",
+            record.display()
+        ))
+    })?;
+    write_durable(&record, &node_modules)?;
     write_durable(&staging.marker(), b"verified\n")?;
     sync_dir(staging.path());
     Ok(())
+}
+
+/// The node_modules the sealing run planned for. A copy sealed by a version that kept no such
+/// record gets none: its next steps then lack the reinstall, which nothing else depends on.
+pub fn sealed_node_modules(staging: &Staging) -> Vec<plan::NodeModules> {
+    std::fs::read(staging.node_modules())
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .unwrap_or_default()
 }
 
 /// Renames the sealed copy into place and moves the manifest beside it. Safe to repeat.

@@ -316,7 +316,8 @@ struct Copied {
     started: Instant,
     /// Unreadable source entries (with --skip-unreadable) and special files.
     not_copied: Vec<Problem>,
-    /// The plan's node_modules, for the next steps (none known when only finishing).
+    /// The plan's node_modules, for the next steps (as the sealing run recorded them when only
+    /// finishing; none for an already finished migration).
     node_modules: Vec<plan::NodeModules>,
     /// Linked worktrees outside the source: the moved ones are staged and sealed.
     worktrees: Vec<worktrees::LinkedWorktree>,
@@ -363,6 +364,7 @@ fn resume_sealed(
     ))?;
     let answers = questions::ask_to_finish(ui, args, source, destination, staging.path())?;
     let mut done = Copied::nothing_yet(elsewhere);
+    done.node_modules = finalise::sealed_node_modules(staging);
     // The worktrees the interrupted run moved along are those with a staging folder.
     let mut moving = worktrees::find(source, destination);
     for worktree in &mut moving {

@@ -5,7 +5,7 @@ use super::windows_builds;
 use crate::dirfd::Meta;
 use crate::error::{Failure, Result};
 use rustix::fs::FileType;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -56,7 +56,7 @@ impl From<&Skipped> for Problem {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct NodeModules {
     pub path: String,
     /// Regular files, as `check` counts them; symlinks (`.bin/` links) apart.

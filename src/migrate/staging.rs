@@ -3,7 +3,8 @@
 //! verified, and removed when the copy is in place or the migration is abandoned.
 //!
 //! Inside: `source` (whose migration this is), `journal` (verified files), `tree/` (the copy),
-//! and once sealed `manifest` and `finalising`.
+//! and once sealed `manifest`, `node_modules.json` (what the next steps reinstall) and
+//! `finalising`.
 //!
 //! A run holds an advisory lock (`flock`) on the folder from before it reads anything in it until
 //! it exits. The kernel drops the lock when the process ends, however it ends, so a killed run
@@ -87,6 +88,12 @@ impl Staging {
 
     pub fn journal(&self) -> PathBuf {
         self.dir.join("journal")
+    }
+
+    /// The plan's node_modules, kept with the sealed copy: a run that only finishes it does not
+    /// walk the source again, yet owes the same reinstall steps.
+    pub fn node_modules(&self) -> PathBuf {
+        self.dir.join("node_modules.json")
     }
 
     pub fn manifest(&self) -> PathBuf {
