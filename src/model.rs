@@ -415,9 +415,13 @@ pub const INSTALL_OVERLAP: f64 = 0.3;
 pub const INSTALL_FS_SHARE: f64 = 0.9;
 /// One package's weight in a manager's own work, in files: resolving it from the lock file,
 /// reading its tarball from the cache, checking its integrity and placing it cost about as
-/// much as extracting 65 of its files (a two-sample fit of npm 11 on this project's machines:
-/// 15 ms per package and 0.23 ms per file).
-pub const FILES_PER_PACKAGE_WORK: f64 = 65.0;
+/// much as extracting 15 of its files. A least-squares fit of npm 11's offline installs on this
+/// project's machines, less the empty install: leaf samples of 15-174 packages and the whole
+/// tree of express (406 packages, 6,600 files) and of a tree of few, large packages
+/// (typescript, lodash, date-fns, rxjs, webpack: 100 packages, 13,600 files, 98 MB) gave
+/// 6.5 ms per package and 0.43 ms per file, the whole trees within 5%. (The earlier 65, from
+/// two samples of one tree, put the express tree 30-40% high.)
+pub const FILES_PER_PACKAGE_WORK: f64 = 15.0;
 
 /// The file-system work of recreating a dependency tree (warm package cache): create + write
 /// and an `lstat` per file, mkdir and an `lstat` per directory, bandwidth for the rest. npm
@@ -447,9 +451,14 @@ fn work_units(install: &InstallFigures) -> f64 {
     install.packages as f64 + install.files as f64 / FILES_PER_PACKAGE_WORK
 }
 
-/// The manager's own work for `install`: its start-up plus the sample's per-unit cost (the
-/// sample's time less the start-up and less the file-system work it did on the baseline, as
-/// the model prices it) times the project's units.
+/// The manager's own work for `install`: its start-up, the fixed cost of an install that places
+/// anything, and the sample's per-unit cost (the sample's time less those two and less the
+/// file-system work it did on the baseline, as the model prices it) times the project's units.
+/// The fixed cost is about one more start-up (loading the reifier, the tar and cache modules):
+/// the least-squares intercept of npm 11's offline installs of 15-174 leaf packages and of the
+/// whole express tree was 324 ms where installing nothing took 309 ms. Without it a sample of a
+/// third of the tree put the whole 11-28% high. A sample too small to show both keeps at least
+/// half of its work per unit.
 pub fn manager_work_ms(
     timing: &ManagerTiming,
     install: &InstallFigures,
@@ -457,13 +466,20 @@ pub fn manager_work_ms(
 ) -> f64 {
     let sample = sample_of(timing);
     let sample_fs = baseline.map_or(0.0, |c| install_fs_ms(&sample, c));
+    let work = (timing.sample_ms - timing.startup_ms - sample_fs).max(0.0);
+    let placing = timing.startup_ms.min(work / 2.0);
     let units = work_units(&sample);
     let per_unit = if units > 0.0 {
-        ((timing.sample_ms - timing.startup_ms - sample_fs) / units).max(0.0)
+        (work - placing) / units
     } else {
         0.0
     };
-    timing.startup_ms + per_unit * work_units(install)
+    let project = work_units(install);
+    if project > 0.0 {
+        timing.startup_ms + placing + per_unit * project
+    } else {
+        timing.startup_ms
+    }
 }
 
 /// A warm-cache reinstall: the manager's own work (the same on both mounts) plus the
@@ -853,7 +869,7 @@ mod tests {
             startup_ms,
             sample_ms,
             sample_packages: 60,
-            sample_files: 650,
+            sample_files: 600,
             sample_dirs: 0,
             sample_bytes: 0,
             source: "measured".into(),
@@ -864,21 +880,33 @@ mod tests {
     #[test]
     fn install_is_the_managers_work_plus_the_mounts_share() {
         let i = InstallFigures {
-            files: 6500,
+            files: 6000,
             dirs: 0,
             bytes: 0,
             packages: 400,
             source: InstallSource::NodeModules,
         };
-        // 70 units in the sample (60 packages + 650 files / 65): 10 ms each past start-up.
-        let t = timing(300.0, 1000.0);
+        // 100 units in the sample (60 packages + 600 files / 15): 7 ms each past the start-up
+        // and the fixed cost of placing anything (one more start-up); the project has 800
+        // (400 packages + 6,000 files / 15).
+        let t = timing(300.0, 1300.0);
         let manager = manager_work_ms(&t, &i, None);
-        assert!((manager - (300.0 + 10.0 * 500.0)).abs() < 1e-6, "{manager}");
+        assert!((manager - (600.0 + 7.0 * 800.0)).abs() < 1e-6, "{manager}");
+        // A sample too small to show both keeps half of its work per unit.
+        let small = manager_work_ms(&timing(300.0, 500.0), &i, None);
+        assert!((small - (400.0 + 1.0 * 800.0)).abs() < 1e-6, "{small}");
+        // Nothing to install: the start-up alone.
+        let nothing = InstallFigures {
+            files: 0,
+            packages: 0,
+            ..i.clone()
+        };
+        assert_eq!(manager_work_ms(&t, &nothing, None), 300.0);
         // The sample's own file-system work on the baseline is not the manager's.
         let c = slow();
         assert!(manager_work_ms(&t, &i, Some(&c)) < manager);
         let fs = install_fs_ms(&i, &c);
-        assert!((fs - 6500.0 * 16_000.0 / 1e3 * INSTALL_FS_SHARE).abs() < 1e-6);
+        assert!((fs - 6000.0 * 16_000.0 / 1e3 * INSTALL_FS_SHARE).abs() < 1e-6);
         // The shorter side partly overlaps the longer.
         let both = manager + fs - INSTALL_OVERLAP * manager.min(fs);
         assert!((install_ms(&i, &c, manager) - both).abs() < 1e-9);
