@@ -21,7 +21,9 @@
 # - what `check` and its probe cost as multiples of one real `git status`, and the 1-minute load
 #   average through the run.
 # Steady figures are medians of RUNS pairs of a real run and a `check`, interleaved, so that a
-# change of the machine's pace moves both. The manager's timing is made in this run (a private
+# change of the machine's pace moves both. So is each first status after a copy: before each,
+# the index is put back as the copy left it (saved before git ran there), so git finds every
+# file's stat data changed and re-reads and hashes it all, as after a move. The manager's timing is made in this run (a private
 # XDG_CACHE_HOME).
 #
 # Usage: REAL_REPOS="DIR DIR" [NODE_PROJECT=DIR] bench/accuracy.sh [RUNS] [SCALE]
