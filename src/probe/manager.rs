@@ -177,10 +177,21 @@ fn machine(env: &HostEnv) -> String {
     )
 }
 
+/// How the sample is taken and read; a cached timing taken another way is measured again (the
+/// earlier 60-package sample, read as 120 would be, put npm's own work 40% low).
+const SAMPLE_METHOD: u32 = 2;
+
 #[derive(Serialize, Deserialize)]
 struct CacheEntry {
     machine: String,
+    /// `SAMPLE_METHOD` when written; 1 in caches from before it was recorded.
+    #[serde(default = "first_method")]
+    method: u32,
     timing: ManagerTiming,
+}
+
+fn first_method() -> u32 {
+    1
 }
 
 fn cache_file(env: &HostEnv, manager: &str, version: &str) -> Option<PathBuf> {
@@ -205,7 +216,7 @@ fn cache_file(env: &HostEnv, manager: &str, version: &str) -> Option<PathBuf> {
 fn load_cached(env: &HostEnv, manager: &str, version: &str) -> Option<ManagerTiming> {
     let entry: CacheEntry =
         serde_json::from_slice(&std::fs::read(cache_file(env, manager, version)?).ok()?).ok()?;
-    (entry.machine == machine(env)).then(|| ManagerTiming {
+    (entry.machine == machine(env) && entry.method == SAMPLE_METHOD).then(|| ManagerTiming {
         source: "cached".into(),
         ..entry.timing
     })
@@ -218,6 +229,7 @@ fn store(env: &HostEnv, timing: &ManagerTiming) {
     };
     let entry = CacheEntry {
         machine: machine(env),
+        method: SAMPLE_METHOD,
         timing: timing.clone(),
     };
     crate::input::write_json_atomically(&file, &entry);
@@ -449,6 +461,31 @@ mod tests {
         // Twice as slow a CPU, twice the figures.
         let slow = estimated("pnpm", "9".into(), 1160.0);
         assert!((slow.sample_ms - 2.0 * t.sample_ms).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_cache_from_another_sampling_method_is_measured_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let vars = [("XDG_CACHE_HOME", dir.path().to_string_lossy().to_string())]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        let env = HostEnv::from_vars(vars);
+        let timing = ManagerTiming {
+            source: "measured".into(),
+            ..estimated("npm", "11".into(), 580.0)
+        };
+        store(&env, &timing);
+        let cached = load_cached(&env, "npm", "11").expect("the entry just stored");
+        assert_eq!(cached.source, "cached");
+        assert_eq!(cached.sample_ms, timing.sample_ms);
+        // The same entry as the first method wrote it (no `method`) is not read.
+        let file = cache_file(&env, "npm", "11").unwrap();
+        let mut entry: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+        entry.as_object_mut().unwrap().remove("method");
+        std::fs::write(&file, entry.to_string()).unwrap();
+        assert_eq!(load_cached(&env, "npm", "11"), None);
     }
 
     #[test]
