@@ -82,16 +82,17 @@ pub struct IndexSummary {
 /// The top of the git working tree `dir` lies strictly inside, if any: a path inside a
 /// repository stands for the whole repository (checking, probing or moving one folder of it
 /// would judge or split the wrong thing). None at the top itself and outside repositories.
-pub fn enclosing_worktree(dir: &Path) -> Option<PathBuf> {
-    match discover(dir) {
+pub fn enclosing_worktree(dir: &Path, automount_root: &Path) -> Option<PathBuf> {
+    match discover(dir, automount_root) {
         Ok(Some(repo)) if !repo.prefix.as_os_str().is_empty() => Some(repo.worktree),
         _ => None,
     }
 }
 
 /// Finds the repository `root` belongs to, if any. Errors only for a `.git` that exists but
-/// cannot be understood (unreadable file, missing `gitdir:` target).
-pub fn discover(root: &Path) -> Result<Option<Repo>, String> {
+/// cannot be understood (unreadable file, missing `gitdir:` target). A `gitdir:` naming a
+/// Windows drive (Git for Windows writes them) is looked for under `automount_root`.
+pub fn discover(root: &Path, automount_root: &Path) -> Result<Option<Repo>, String> {
     let root =
         std::path::absolute(root).map_err(|e| format!("cannot resolve {}: {e}", root.display()))?;
     for dir in root.ancestors() {
@@ -107,14 +108,14 @@ pub fn discover(root: &Path) -> Result<Option<Repo>, String> {
         if meta.is_dir() || (meta.file_type().is_symlink() && dot_git.is_dir()) {
             return Ok(Some(Repo {
                 kind: RepoKind::Repository,
-                common_dir: common_dir_of(&dot_git)?,
+                common_dir: common_dir_of(&dot_git, automount_root)?,
                 git_dir: dot_git,
                 worktree,
                 prefix,
             }));
         }
-        let git_dir = read_gitdir_file(&dot_git)?;
-        let common_dir = common_dir_of(&git_dir)?;
+        let git_dir = read_gitdir_file(&dot_git, automount_root)?;
+        let common_dir = common_dir_of(&git_dir, automount_root)?;
         let kind = if common_dir != git_dir {
             RepoKind::LinkedWorktree
         } else if git_dir
@@ -136,8 +137,9 @@ pub fn discover(root: &Path) -> Result<Option<Repo>, String> {
     Ok(None)
 }
 
-/// Reads `gitdir: <path>` from a `.git` file; a relative path is relative to the file's directory.
-fn read_gitdir_file(dot_git: &Path) -> Result<PathBuf, String> {
+/// Reads `gitdir: <path>` from a `.git` file; a relative path is relative to the file's
+/// directory, and a Windows one is where WSL mounts its drive.
+fn read_gitdir_file(dot_git: &Path, automount_root: &Path) -> Result<PathBuf, String> {
     let text =
         std::fs::read(dot_git).map_err(|e| format!("cannot read {}: {e}", dot_git.display()))?;
     let line = text.lines().next().unwrap_or_default();
@@ -151,6 +153,17 @@ fn read_gitdir_file(dot_git: &Path) -> Result<PathBuf, String> {
                 dot_git.display()
             )
         })?;
+    if let Some(git_dir) = wsl_path_of_windows_path(target, automount_root) {
+        if !git_dir.is_dir() {
+            return Err(format!(
+                "{} points to the Windows path {}, which is {} here and not a directory (is that drive mounted, or was the repository moved?)",
+                dot_git.display(),
+                String::from_utf8_lossy(target),
+                git_dir.display()
+            ));
+        }
+        return Ok(git_dir);
+    }
     let target = Path::new(OsStr::from_bytes(target));
     let base = dot_git.parent().unwrap_or(Path::new("/"));
     let git_dir = base.join(target);
@@ -164,11 +177,33 @@ fn read_gitdir_file(dot_git: &Path) -> Result<PathBuf, String> {
     Ok(git_dir)
 }
 
+/// `gitdir: C:/Users/me/repo/.git/worktrees/x` (or with backslashes), as Git for Windows writes
+/// it, at the path WSL shows that drive under: `<automount_root>c/Users/me/repo/...`. None for
+/// anything but a drive-letter path.
+pub fn wsl_path_of_windows_path(target: &[u8], automount_root: &Path) -> Option<PathBuf> {
+    let [letter, b':', b'/' | b'\\', rest @ ..] = target else {
+        return None;
+    };
+    if !letter.is_ascii_alphabetic() {
+        return None;
+    }
+    let mut path = automount_root.join(OsStr::from_bytes(&[letter.to_ascii_lowercase()]));
+    for part in rest.split(|b| *b == b'/' || *b == b'\\') {
+        if !part.is_empty() {
+            path.push(OsStr::from_bytes(part));
+        }
+    }
+    Some(path)
+}
+
 /// A linked worktree's git dir has a `commondir` file naming the shared repository.
-fn common_dir_of(git_dir: &Path) -> Result<PathBuf, String> {
+fn common_dir_of(git_dir: &Path, automount_root: &Path) -> Result<PathBuf, String> {
     let file = git_dir.join("commondir");
     match std::fs::read(&file) {
         Ok(text) => {
+            if let Some(common) = wsl_path_of_windows_path(text.trim(), automount_root) {
+                return Ok(common);
+            }
             let target = Path::new(OsStr::from_bytes(text.trim()));
             Ok(git_dir.join(target))
         }
@@ -452,8 +487,12 @@ fn summary_of(index: &Index, prefix: &[u8]) -> IndexSummary {
 /// files. Only files and symlinks that should be on disk: sparse directories, submodules,
 /// skip-worktree entries and conflict stages are left out. Empty when `root` is not in a git
 /// worktree or nothing is tracked yet.
-pub fn tracked_sample(root: &Path, max: usize) -> Result<Vec<PathBuf>, String> {
-    let Some(repo) = discover(root)? else {
+pub fn tracked_sample(
+    root: &Path,
+    max: usize,
+    automount_root: &Path,
+) -> Result<Vec<PathBuf>, String> {
+    let Some(repo) = discover(root, automount_root)? else {
         return Ok(Vec::new());
     };
     let Some(index) = open_index(&repo)? else {
@@ -537,5 +576,40 @@ mod tests {
     fn prefix_gets_one_trailing_slash() {
         assert_eq!(index_prefix(Path::new("")), b"".to_vec());
         assert_eq!(index_prefix(Path::new("a/b")), b"a/b/".to_vec());
+    }
+
+    #[test]
+    fn a_windows_gitdir_maps_to_the_drive_under_the_automount_root() {
+        let map =
+            |target: &str, root: &str| wsl_path_of_windows_path(target.as_bytes(), Path::new(root));
+        let expected = Some(PathBuf::from("/mnt/c/Users/me/repo/.git/worktrees/x"));
+        assert_eq!(map("C:/Users/me/repo/.git/worktrees/x", "/mnt/"), expected);
+        assert_eq!(
+            map("C:\\Users\\me\\repo\\.git\\worktrees\\x", "/mnt/"),
+            expected
+        );
+        assert_eq!(
+            map("c:\\Users/me//repo\\.git/worktrees/x\\", "/mnt/"),
+            expected
+        );
+        assert_eq!(
+            map("D:/src/app/.git", "/"),
+            Some(PathBuf::from("/d/src/app/.git"))
+        );
+        assert_eq!(
+            map("E:\\", "/win"),
+            Some(PathBuf::from("/win/e")),
+            "a root without its trailing slash"
+        );
+        for not_windows in [
+            "../.git/worktrees/x",
+            "/home/me/repo/.git",
+            "C:",
+            "C:repo",
+            "1:/x",
+            "//server/share",
+        ] {
+            assert_eq!(map(not_windows, "/mnt/"), None, "{not_windows}");
+        }
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! Everything downstream receives these facts as values, so tests can point the tool at a fixture
 //! directory with `WSL_PLACE_PROC_ROOT=DIR` (read as `DIR/version`, `DIR/self/mountinfo`,
-//! `DIR/sys/fs/binfmt_misc/`) or build a [`HostEnv`] by hand. The Windows side is asked through
+//! `DIR/sys/fs/binfmt_misc/`), and at a fixture `/etc` with `WSL_PLACE_ETC_ROOT=DIR` (read as
+//! `DIR/wsl.conf`), or build a [`HostEnv`] by hand. The Windows side is asked through
 //! WSL's interop, by programs found on `PATH` (`net.exe`), so a test puts a fake one there.
 
 use serde::Serialize;
@@ -14,6 +15,7 @@ use std::time::{Duration, Instant};
 /// Environment variables the tool reads; nothing else in the crate calls `std::env::var`.
 const ENV_KEYS: &[&str] = &[
     "WSL_PLACE_PROC_ROOT",
+    "WSL_PLACE_ETC_ROOT",
     "WSL_DISTRO_NAME",
     "WSL_INTEROP",
     "HOME",
@@ -30,6 +32,7 @@ const ENV_KEYS: &[&str] = &[
 #[derive(Debug, Clone)]
 pub struct HostEnv {
     proc_root: PathBuf,
+    etc_root: PathBuf,
     vars: BTreeMap<String, String>,
     /// Windows' mapped drive letters, asked once, when first needed, and shared by clones.
     mapped_drives: Arc<OnceLock<MappedDrives>>,
@@ -52,8 +55,13 @@ impl HostEnv {
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from("/proc"));
+        let etc_root = vars
+            .get("WSL_PLACE_ETC_ROOT")
+            .filter(|v| !v.is_empty())
+            .map_or_else(|| PathBuf::from("/etc"), PathBuf::from);
         Self {
             proc_root,
+            etc_root,
             vars,
             mapped_drives: Arc::default(),
         }
@@ -72,6 +80,17 @@ impl HostEnv {
 
     pub fn mountinfo_path(&self) -> PathBuf {
         self.proc_root.join("self/mountinfo")
+    }
+
+    /// Where WSL mounts the Windows drives (`C:` at `<root>c`): `[automount] root` in
+    /// `/etc/wsl.conf`, or WSL's default `/mnt/` when the file or the setting is missing or
+    /// unreadable (off WSL, the default names no mount and harms nothing).
+    pub fn automount_root(&self) -> PathBuf {
+        let conf = self.etc_root.join("wsl.conf");
+        crate::input::read_regular(&conf, WSL_CONF_LIMIT, "wsl.conf")
+            .ok()
+            .and_then(|text| automount_root_in(&String::from_utf8_lossy(&text)))
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_AUTOMOUNT_ROOT))
     }
 
     pub fn home(&self) -> Option<PathBuf> {
@@ -124,6 +143,39 @@ impl HostEnv {
             interop_env: self.var("WSL_INTEROP").is_some(),
         }
     }
+}
+
+/// WSL mounts drive `C:` at `/mnt/c` unless wsl.conf says otherwise.
+pub const DEFAULT_AUTOMOUNT_ROOT: &str = "/mnt/";
+
+/// wsl.conf is a few lines; anything larger is not one.
+const WSL_CONF_LIMIT: u64 = 1024 * 1024;
+
+/// `root` in the `[automount]` section of a wsl.conf (INI: `key = value`, optionally quoted,
+/// `#` and `;` comments, section and key names in any case). None when absent or not absolute.
+pub fn automount_root_in(conf: &str) -> Option<PathBuf> {
+    let mut in_automount = false;
+    let mut root = None;
+    for line in conf.lines() {
+        let line = line.trim();
+        if line.starts_with(['#', ';']) || line.is_empty() {
+            continue;
+        }
+        if let Some(section) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            in_automount = section.trim().eq_ignore_ascii_case("automount");
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        if in_automount && key.trim().eq_ignore_ascii_case("root") {
+            let value = value.split(['#', ';']).next().unwrap_or_default().trim();
+            let value = value.trim_matches('"').trim();
+            // WSL reads the last setting of a key, as INI readers do.
+            root = Some(PathBuf::from(value)).filter(|p| p.is_absolute());
+        }
+    }
+    root
 }
 
 /// How long Windows may take to list its mapped drives: `net.exe` waits on a disconnected
@@ -392,6 +444,50 @@ pub fn detect(facts: &HostFacts, mounts: MountFacts) -> Host {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn automount_root_is_read_from_the_automount_section_only() {
+        let root = |conf: &str| automount_root_in(conf);
+        assert_eq!(root(""), None);
+        assert_eq!(
+            root("[automount]\nenabled = true\nroot = /\noptions = \"metadata\"\n"),
+            Some(PathBuf::from("/"))
+        );
+        assert_eq!(
+            root("# drives\n[Automount]\n  Root=\"/win/\"  # quoted\n"),
+            Some(PathBuf::from("/win/"))
+        );
+        assert_eq!(root("[network]\nroot = /elsewhere/\n"), None);
+        assert_eq!(
+            root("[automount]\nroot = /a/\n[network]\nroot = /b/\n"),
+            Some(PathBuf::from("/a/"))
+        );
+        assert_eq!(root("[automount]\n;root = /c/\nroot = relative\n"), None);
+    }
+
+    #[test]
+    fn automount_root_comes_from_the_fixture_etc_or_defaults_to_mnt() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let etc = dir.path().display().to_string();
+        let env = |vars: &[(&str, &str)]| {
+            HostEnv::from_vars(
+                vars.iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect(),
+            )
+        };
+        let fixture = env(&[("WSL_PLACE_ETC_ROOT", &etc)]);
+        assert_eq!(
+            fixture.automount_root(),
+            PathBuf::from(DEFAULT_AUTOMOUNT_ROOT)
+        );
+        std::fs::write(
+            dir.path().join("wsl.conf"),
+            "[automount]\nroot = /drives/\n",
+        )
+        .expect("write wsl.conf");
+        assert_eq!(fixture.automount_root(), PathBuf::from("/drives/"));
+    }
 
     const WSL2_KERNEL: &str = include_str!("../tests/fixtures/mountinfo/wsl2.proc-version");
     const WSL1_KERNEL: &str = include_str!("../tests/fixtures/mountinfo/wsl1.proc-version");

@@ -4,10 +4,15 @@
 mod support;
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use support::gitrepo::{git, repo_with_files, write};
 use wsl_place::gitindex::{self, RepoKind};
+
+/// WSL's default place for Windows drives; these repositories name none.
+fn mnt() -> &'static Path {
+    Path::new(wsl_place::host::DEFAULT_AUTOMOUNT_ROOT)
+}
 
 fn sorted(mut v: Vec<PathBuf>) -> Vec<PathBuf> {
     v.sort();
@@ -19,14 +24,14 @@ fn tracked_sample_of_a_plain_repository_lists_worktree_relative_files() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("r");
     repo_with_files(&repo, 10);
-    let all = gitindex::tracked_sample(&repo, 100).unwrap();
+    let all = gitindex::tracked_sample(&repo, 100, mnt()).unwrap();
     assert_eq!(all.len(), 10);
     assert!(all.contains(&PathBuf::from("d1/f5.txt")));
     for p in &all {
         assert!(p.is_relative());
         assert!(repo.join(p).is_file(), "{} is not a file", p.display());
     }
-    let few = gitindex::tracked_sample(&repo, 3).unwrap();
+    let few = gitindex::tracked_sample(&repo, 3, mnt()).unwrap();
     assert_eq!(few.len(), 3);
     // Evenly spread: not simply the first three in index order.
     let index_order = sorted(all.clone());
@@ -38,9 +43,9 @@ fn tracked_sample_is_empty_outside_a_repository_and_before_the_first_add() {
     let tmp = tempfile::tempdir().unwrap();
     let plain = tmp.path().join("plain");
     write(&plain.join("a"), b"a");
-    assert!(gitindex::discover(&plain).unwrap().is_none());
+    assert!(gitindex::discover(&plain, mnt()).unwrap().is_none());
     assert_eq!(
-        gitindex::tracked_sample(&plain, 10).unwrap(),
+        gitindex::tracked_sample(&plain, 10, mnt()).unwrap(),
         Vec::<PathBuf>::new()
     );
 
@@ -49,10 +54,11 @@ fn tracked_sample_is_empty_outside_a_repository_and_before_the_first_add() {
     git(&fresh, &["init", "-q"]);
     write(&fresh.join("untracked"), b"u");
     assert_eq!(
-        gitindex::tracked_sample(&fresh, 10).unwrap(),
+        gitindex::tracked_sample(&fresh, 10, mnt()).unwrap(),
         Vec::<PathBuf>::new()
     );
-    let summary = gitindex::summarize(&gitindex::discover(&fresh).unwrap().unwrap()).unwrap();
+    let summary =
+        gitindex::summarize(&gitindex::discover(&fresh, mnt()).unwrap().unwrap()).unwrap();
     assert_eq!(summary.entries, 0);
 }
 
@@ -62,9 +68,9 @@ fn tracked_sample_from_a_subdirectory_is_relative_to_it() {
     let repo = tmp.path().join("r");
     repo_with_files(&repo, 8);
     let sub = repo.join("d2");
-    let repo_info = gitindex::discover(&sub).unwrap().unwrap();
+    let repo_info = gitindex::discover(&sub, mnt()).unwrap().unwrap();
     assert_eq!(repo_info.prefix, PathBuf::from("d2"));
-    let got = sorted(gitindex::tracked_sample(&sub, 100).unwrap());
+    let got = sorted(gitindex::tracked_sample(&sub, 100, mnt()).unwrap());
     assert_eq!(got, vec![PathBuf::from("f2.txt"), PathBuf::from("f6.txt")]);
 }
 
@@ -80,16 +86,19 @@ fn linked_worktree_reads_its_own_index_through_the_gitdir_file() {
     git(&wt, &["add", "extra.txt"]);
     assert!(wt.join(".git").is_file());
 
-    let info = gitindex::discover(&wt).unwrap().unwrap();
+    let info = gitindex::discover(&wt, mnt()).unwrap().unwrap();
     assert_eq!(info.kind, RepoKind::LinkedWorktree);
     assert_eq!(
         fs::canonicalize(&info.common_dir).unwrap(),
         fs::canonicalize(repo.join(".git")).unwrap()
     );
-    let sample = gitindex::tracked_sample(&wt, 100).unwrap();
+    let sample = gitindex::tracked_sample(&wt, 100, mnt()).unwrap();
     assert_eq!(sample.len(), 7);
     assert!(sample.contains(&PathBuf::from("extra.txt")));
-    assert_eq!(gitindex::tracked_sample(&repo, 100).unwrap().len(), 6);
+    assert_eq!(
+        gitindex::tracked_sample(&repo, 100, mnt()).unwrap().len(),
+        6
+    );
 }
 
 #[test]
@@ -112,15 +121,15 @@ fn submodule_reads_the_index_under_the_superprojects_modules() {
     let sub = sup.join("vendored/lib");
     assert!(sub.join(".git").is_file());
 
-    let info = gitindex::discover(&sub).unwrap().unwrap();
+    let info = gitindex::discover(&sub, mnt()).unwrap().unwrap();
     assert_eq!(info.kind, RepoKind::Submodule);
-    assert_eq!(gitindex::tracked_sample(&sub, 100).unwrap().len(), 3);
+    assert_eq!(gitindex::tracked_sample(&sub, 100, mnt()).unwrap().len(), 3);
     // The superproject sees the submodule as one gitlink entry, which is not a file to lstat.
-    let sup_info = gitindex::discover(&sup).unwrap().unwrap();
+    let sup_info = gitindex::discover(&sup, mnt()).unwrap().unwrap();
     let summary = gitindex::summarize(&sup_info).unwrap();
     assert_eq!(summary.entries, 4); // 2 files + .gitmodules + the gitlink
     assert_eq!(summary.submodules, 1);
-    assert_eq!(gitindex::tracked_sample(&sup, 100).unwrap().len(), 3);
+    assert_eq!(gitindex::tracked_sample(&sup, 100, mnt()).unwrap().len(), 3);
 }
 
 #[test]
@@ -164,13 +173,16 @@ fn split_index_counts_shared_and_split_entries() {
         .any(|e| e.file_name().to_string_lossy().starts_with("sharedindex."));
     assert!(shared, "git did not write a shared index");
 
-    let info = gitindex::discover(&repo).unwrap().unwrap();
+    let info = gitindex::discover(&repo, mnt()).unwrap().unwrap();
     let s = gitindex::summarize(&info).unwrap();
     assert!(s.split);
     assert_eq!(s.entries, 21);
     // The split index itself holds only the change (2 added; the removal is a bitmap bit).
     assert_eq!(s.header_entries, 2);
-    assert_eq!(gitindex::tracked_sample(&repo, 100).unwrap().len(), 21);
+    assert_eq!(
+        gitindex::tracked_sample(&repo, 100, mnt()).unwrap().len(),
+        21
+    );
 }
 
 #[test]
@@ -183,13 +195,13 @@ fn sparse_index_reports_sparse_directories() {
         &["sparse-checkout", "init", "--cone", "--sparse-index"],
     );
     git(&repo, &["sparse-checkout", "set", "d1"]);
-    let info = gitindex::discover(&repo).unwrap().unwrap();
+    let info = gitindex::discover(&repo, mnt()).unwrap().unwrap();
     let s = gitindex::summarize(&info).unwrap();
     assert!(s.sparse);
     // d1 keeps its 3 files; d0, d2, d3 collapse to one sparse-directory entry each.
     assert_eq!(s.sparse_dirs, 3);
     assert_eq!(s.entries, 6);
-    let sample = sorted(gitindex::tracked_sample(&repo, 100).unwrap());
+    let sample = sorted(gitindex::tracked_sample(&repo, 100, mnt()).unwrap());
     assert_eq!(
         sample,
         vec![
@@ -209,19 +221,19 @@ fn broken_index_is_an_error_not_a_panic() {
     let mut bytes = fs::read(&index).unwrap();
     bytes.truncate(40);
     fs::write(&index, &bytes).unwrap();
-    let err = gitindex::tracked_sample(&repo, 10).unwrap_err();
+    let err = gitindex::tracked_sample(&repo, 10, mnt()).unwrap_err();
     assert!(err.contains("index"), "{err}");
 
     fs::write(&index, b"NOPE").unwrap();
-    assert!(gitindex::tracked_sample(&repo, 10).is_err());
+    assert!(gitindex::tracked_sample(&repo, 10, mnt()).is_err());
 }
 
 #[test]
 fn dot_git_file_without_gitdir_is_an_error() {
     let tmp = tempfile::tempdir().unwrap();
     write(&tmp.path().join("r/.git"), b"hello\n");
-    assert!(gitindex::discover(&tmp.path().join("r")).is_err());
+    assert!(gitindex::discover(&tmp.path().join("r"), mnt()).is_err());
     write(&tmp.path().join("s/.git"), b"gitdir: ../nowhere\n");
-    let err = gitindex::discover(&tmp.path().join("s")).unwrap_err();
+    let err = gitindex::discover(&tmp.path().join("s"), mnt()).unwrap_err();
     assert!(err.contains("nowhere"), "{err}");
 }

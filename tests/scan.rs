@@ -410,3 +410,58 @@ fn dirs_bytes(dir: &Path) -> u64 {
         .map(|e| e.metadata().unwrap().len())
         .sum()
 }
+
+/// A linked worktree made by Git for Windows names its repository by a Windows path
+/// (`gitdir: C:/Users/me/repo/.git/worktrees/wt`, or with backslashes). Here the "drive" is a
+/// folder named as the automount root of a fixture `/etc/wsl.conf`, as no real drive exists
+/// on this machine: the repository is found there, and not without that setting.
+#[test]
+fn a_worktree_whose_gitdir_is_a_windows_path_is_found_under_the_automount_root() {
+    let tmp = tempfile::tempdir().unwrap();
+    let drives = tmp.path().join("drives");
+    let repo = drives.join("c/Users/me/repo");
+    repo_with_files(&repo, 5);
+    let wt = tmp.path().join("wt");
+    git(&repo, &["worktree", "add", "-q", wt.to_str().unwrap()]);
+    let etc = tmp.path().join("etc");
+    write(
+        &etc.join("wsl.conf"),
+        format!("[automount]\nroot = {}/\n", drives.display()).as_bytes(),
+    );
+    let check = |etc_root: Option<&Path>| {
+        let mut cmd = support::wsl_place();
+        cmd.args(["check", "--no-probe", "--format", "json"])
+            .arg(&wt)
+            .env("HOME", tmp.path());
+        if let Some(etc_root) = etc_root {
+            cmd.env("WSL_PLACE_ETC_ROOT", etc_root);
+        }
+        support::json_of_success(&cmd.output().unwrap())["scan"].clone()
+    };
+    for gitdir in [
+        "gitdir: C:/Users/me/repo/.git/worktrees/wt\n",
+        "gitdir: C:\\Users\\me\\repo\\.git\\worktrees\\wt\r\n",
+    ] {
+        std::fs::write(wt.join(".git"), gitdir).unwrap();
+        let s = check(Some(&etc));
+        assert_eq!(s["git"]["kind"], "linked_worktree", "{gitdir}: {s}");
+        assert_eq!(n(&s["tracked"]), 5, "{gitdir}: {s}");
+        let common = std::fs::canonicalize(repo.join(".git")).unwrap();
+        assert_eq!(
+            std::fs::canonicalize(s["git"]["common_dir"].as_str().unwrap()).unwrap(),
+            common,
+            "{gitdir}: {s}"
+        );
+    }
+    // Without the setting, C: is looked for at /mnt/c, which does not hold this repository.
+    let s = check(None);
+    let error = s["git"]["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("points to the Windows path C:\\Users"),
+        "{s}"
+    );
+    assert!(
+        error.contains("/mnt/c/Users/me/repo/.git/worktrees/wt"),
+        "{s}"
+    );
+}

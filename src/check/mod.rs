@@ -112,6 +112,7 @@ pub fn measure(
         &ScanOptions {
             budget: settings.scan_budget,
             progress: settings.progress,
+            automount_root: env.automount_root(),
         },
     );
     let git = GitFacts::read();

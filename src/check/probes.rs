@@ -129,8 +129,13 @@ fn rounds_budget(pilot_ms: Option<f64>, spent: Duration, left: Duration) -> Dura
 /// One mount's probe shared by every repository on it (`survey`): `lstat` on the tracked files
 /// of the repository in `dir` when there is one (files nobody just created, as git meets them),
 /// the parallel figures the model interpolates between, and the scratch rounds.
-pub fn shared(dir: &Path, mount: &MountEntry, budget: Duration) -> ProbeReport {
-    let tracked = Tracked::read(dir);
+pub fn shared(
+    dir: &Path,
+    mount: &MountEntry,
+    budget: Duration,
+    automount_root: &Path,
+) -> ProbeReport {
+    let tracked = Tracked::read(dir, automount_root);
     probe::probe(&Target {
         dir,
         mount,

@@ -73,7 +73,7 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
         return run_advisory(env, settings);
     }
     let check = check::Settings {
-        path: super::whole_repository(&settings.check.path, settings.quiet, "checking")?,
+        path: super::whole_repository(env, &settings.check.path, settings.quiet, "checking")?,
         ..settings.check.clone()
     };
     // The last verdict here (the hook's provisional one included) is kept while this run's

@@ -45,7 +45,7 @@ impl Settings {
 }
 
 pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
-    let source = super::whole_repository(&settings.options.path, settings.quiet, "moving")?;
+    let source = super::whole_repository(env, &settings.options.path, settings.quiet, "moving")?;
     let (policy, _) = policy::load(settings.policy.as_deref(), &source)?;
     let options = migrate::Options {
         path: source,

@@ -29,9 +29,9 @@ pub fn run(cli: &Cli, env: &HostEnv) -> Result<ExitCode> {
 
 /// The directory a command works on: `path` itself, or the top of the git working tree it is
 /// inside, said in one line on stderr (a folder of a repository is not the repository).
-pub fn whole_repository(path: &Path, quiet: bool, doing: &str) -> Result<PathBuf> {
+pub fn whole_repository(env: &HostEnv, path: &Path, quiet: bool, doing: &str) -> Result<PathBuf> {
     let dir = crate::location::canonical_dir(path)?;
-    let Some(top) = crate::gitindex::enclosing_worktree(&dir) else {
+    let Some(top) = crate::gitindex::enclosing_worktree(&dir, &env.automount_root()) else {
         return Ok(dir);
     };
     if !quiet {

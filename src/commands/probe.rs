@@ -33,10 +33,10 @@ impl Settings {
 }
 
 pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
-    let dir = super::whole_repository(&settings.dir, settings.quiet, "probing")?;
+    let dir = super::whole_repository(env, &settings.dir, settings.quiet, "probing")?;
     let table = MountTable::read(env)?;
     let mount = probe::mount_of(&table, &dir)?;
-    let tracked = Tracked::read(&dir);
+    let tracked = Tracked::read(&dir, &env.automount_root());
     let report = probe::probe(&Target {
         dir: &dir,
         mount,

@@ -239,9 +239,11 @@ pub struct Tracked {
 }
 
 impl Tracked {
-    /// Reads the index of the repository `root` is in.
-    pub fn read(root: &Path) -> Self {
-        Self::from_paths(gitindex::tracked_sample(root, usize::MAX).unwrap_or_default())
+    /// Reads the index of the repository `root` is in (Windows drives under `automount_root`).
+    pub fn read(root: &Path, automount_root: &Path) -> Self {
+        Self::from_paths(
+            gitindex::tracked_sample(root, usize::MAX, automount_root).unwrap_or_default(),
+        )
     }
 
     /// From an index already read (by the scan).

@@ -19,6 +19,8 @@ pub struct ScanOptions {
     pub budget: Duration,
     /// Show a progress display (only on a terminal, never with --quiet).
     pub progress: bool,
+    /// Where a `gitdir:` naming a Windows drive is looked for (see `HostEnv::automount_root`).
+    pub automount_root: PathBuf,
 }
 
 /// How the tree is traversed. The default is decided by `bench/scan.sh` (see `docs/scan.md`).
@@ -249,7 +251,7 @@ fn walk_and_keep_index(
         ..ScanReport::default()
     };
 
-    let (mut git, git_paths, sizes) = git_facts(&root);
+    let (mut git, git_paths, sizes) = git_facts(&root, &options.automount_root);
     if let Some(g) = &git {
         report.tracked = g.index.as_ref().map(|i| i.entries_under_root);
     }
@@ -334,8 +336,11 @@ fn run_on<T: Send>(engine: Engine, work: impl FnOnce() -> T + Send) -> T {
     }
 }
 
-fn git_facts(root: &Path) -> (Option<GitReport>, GitPaths, Option<gitindex::RootIndex>) {
-    let repo = match gitindex::discover(root) {
+fn git_facts(
+    root: &Path,
+    automount_root: &Path,
+) -> (Option<GitReport>, GitPaths, Option<gitindex::RootIndex>) {
+    let repo = match gitindex::discover(root, automount_root) {
         Ok(Some(repo)) => repo,
         Ok(None) => return (None, GitPaths::default(), None),
         Err(e) => {

@@ -127,7 +127,12 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     }
     let cpu_pace = settings.probe.then(crate::probe::cpu::sha1_us_per_mib);
     let mounts = if settings.probe {
-        probe_mounts(&plan, settings.probe_budget, progress)
+        probe_mounts(
+            &plan,
+            settings.probe_budget,
+            &env.automount_root(),
+            progress,
+        )
     } else {
         Vec::new()
     };
@@ -174,6 +179,7 @@ struct Place<'a> {
 fn probe_mounts(
     plan: &[(&Found, &MountEntry, Baseline)],
     budget: Duration,
+    automount_root: &Path,
     progress: &dyn Progress,
 ) -> Vec<MountProbe> {
     let mut wanted: Vec<(&Path, &MountEntry, usize, bool)> = Vec::new();
@@ -199,7 +205,7 @@ fn probe_mounts(
                 fstype: mount.fstype.clone(),
                 repositories,
                 baseline,
-                probe: probes::shared(dir, mount, budget),
+                probe: probes::shared(dir, mount, budget, automount_root),
             }
         })
         .collect()
@@ -255,6 +261,7 @@ fn judge(
         &ScanOptions {
             budget: settings.scan_budget,
             progress: false,
+            automount_root: place.env.automount_root(),
         },
     );
     let mut probes = shared.flatten();
