@@ -173,33 +173,42 @@ Examples:
     },
 }
 
+/// What `check` and `survey` measure each repository by, and the report's form: one definition,
+/// so the two commands cannot drift apart. The budgets and `--fail-on`, which mean different
+/// things for one repository and for many, stay with each command.
+#[derive(Debug, Args, Clone)]
+pub struct MeasureArgs {
+    /// Skip the timing probes; only locate and scan.
+    #[arg(long)]
+    pub no_probe: bool,
+    /// Stop scanning a repository after this many milliseconds and extrapolate.
+    #[arg(long, value_name = "MS", default_value_t = 3000)]
+    pub scan_budget_ms: u64,
+    /// Directory on the Linux disk to compare against (default: a scratch folder under $HOME).
+    #[arg(long, value_name = "DIR")]
+    pub baseline: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    pub format: CheckFormat,
+}
+
 #[derive(Debug, Args, Clone)]
 pub struct CheckArgs {
     /// The repository or directory to check.
     #[arg(default_value = ".")]
     pub path: PathBuf,
-    /// Skip the timing probes; report location and scan only.
-    #[arg(long)]
-    pub no_probe: bool,
-    /// Stop scanning after this many milliseconds and extrapolate.
-    #[arg(long, value_name = "MS", default_value_t = 3000)]
-    pub scan_budget_ms: u64,
+    #[command(flatten)]
+    pub measure: MeasureArgs,
     /// Most each probe may take, in milliseconds; in a repository it also stays under half of
     /// the `git status` it predicts.
     #[arg(long, value_name = "MS", default_value_t = 700)]
     pub probe_budget_ms: u64,
-    /// Directory on the Linux disk to compare against (default: a scratch folder under $HOME).
-    #[arg(long, value_name = "DIR")]
-    pub baseline: Option<PathBuf>,
     /// Exit with code 1 when the verdict is at or above this level.
     #[arg(long, value_enum, value_name = "LEVEL", default_value_t = FailOn::Never)]
     pub fail_on: FailOn,
     /// Hook mode: reuse a cached result, print one line or nothing, finish in well under a second.
     #[arg(long)]
     pub advisory: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
-    pub format: CheckFormat,
     /// Policy file with the thresholds that turn measurements into a verdict (default:
     /// .wsl-place.toml at the repository's root, else the built-in one).
     #[arg(long, value_name = "FILE")]
@@ -214,27 +223,17 @@ pub struct SurveyArgs {
     /// The folder to search for git repositories.
     #[arg(default_value = ".")]
     pub dir: PathBuf,
-    /// Skip the timing probes; report location and scans only.
-    #[arg(long)]
-    pub no_probe: bool,
+    #[command(flatten)]
+    pub measure: MeasureArgs,
     /// Stop searching for repositories after this many milliseconds (the report says so).
     #[arg(long, value_name = "MS", default_value_t = 5000)]
     pub search_budget_ms: u64,
-    /// Stop each repository's scan after this many milliseconds and extrapolate.
-    #[arg(long, value_name = "MS", default_value_t = 3000)]
-    pub scan_budget_ms: u64,
     /// Most each mount's probe may take, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 700)]
     pub probe_budget_ms: u64,
-    /// Directory on the Linux disk to compare against (default: a scratch folder under $HOME).
-    #[arg(long, value_name = "DIR")]
-    pub baseline: Option<PathBuf>,
     /// Exit with code 1 when the worst verdict is at or above this level.
     #[arg(long, value_enum, value_name = "LEVEL", default_value_t = FailOn::Never)]
     pub fail_on: FailOn,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
-    pub format: CheckFormat,
     /// Policy file for every repository (default: each repository's .wsl-place.toml, else the
     /// built-in one).
     #[arg(long, value_name = "FILE")]
