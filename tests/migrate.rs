@@ -5,7 +5,7 @@ mod support;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use support::fakeproc::{FakeProc, WSL2_VERSION};
-use support::gitrepo::{git, write};
+use support::gitrepo::{commit_all, git, write};
 use support::tree::*;
 use support::{Mount, text, wsl_place};
 
@@ -254,8 +254,7 @@ fn windows_clone_settings_are_reset_and_modes_restored_from_the_index() {
         std::fs::Permissions::from_mode(0o755),
     )
     .unwrap();
-    git(&source, &["add", "."]);
-    git(&source, &["commit", "-q", "-m", "init"]);
+    commit_all(&source, "init");
     // What a clone on drvfs looks like: every file 0777, and git told not to trust modes.
     for f in ["lib.rs", "build.sh"] {
         std::fs::set_permissions(source.join(f), std::fs::Permissions::from_mode(0o777)).unwrap();

@@ -9,7 +9,7 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::Command as Std;
 use std::time::Duration;
-use support::gitrepo::{files_repo, git, write};
+use support::gitrepo::{files_repo, git, init_and_commit_all, write};
 use support::{Mount, SlowFs};
 
 fn leftovers(dir: &Path) -> Vec<String> {
@@ -358,9 +358,7 @@ fn git_walk_skips_ignored_directories_even_when_they_hold_tracked_files() {
             b"module.exports = 1;\n",
         );
     }
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-q", "-m", "init"]);
+    init_and_commit_all(&repo, "init");
     // Ignored after they were committed: still tracked, so git lstats them, but its walk
     // never opens the directories. Three sources of rules: .gitignore, info/exclude and
     // core.excludesFile.

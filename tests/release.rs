@@ -8,7 +8,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use support::gitrepo::git;
+use support::gitrepo::{git, init_and_commit_all};
 use tempfile::TempDir;
 
 const MANIFEST: &str = ".pre-commit-hooks.yaml";
@@ -125,9 +125,7 @@ impl Sandbox {
         )
         .unwrap();
         std::fs::write(project.join("README"), "x\n").unwrap();
-        git(&project, &["init", "-q"]);
-        git(&project, &["add", "-A"]);
-        git(&project, &["commit", "-q", "-m", "init"]);
+        init_and_commit_all(&project, "init");
         project
     }
 
@@ -137,9 +135,7 @@ impl Sandbox {
         let hooks = self.path("hooks");
         std::fs::create_dir(&hooks).unwrap();
         std::fs::copy(repo_root().join(MANIFEST), hooks.join(MANIFEST)).unwrap();
-        git(&hooks, &["init", "-q"]);
-        git(&hooks, &["add", "-A"]);
-        git(&hooks, &["commit", "-q", "-m", "hooks"]);
+        init_and_commit_all(&hooks, "hooks");
         let rev = git(&hooks, &["rev-parse", "HEAD"]).trim().to_owned();
         (hooks, rev)
     }

@@ -6,7 +6,7 @@ use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::process::Command as Process;
-use support::gitrepo::{git, repo_with_files, write};
+use support::gitrepo::{commit_all, git, repo_with_files, write};
 
 fn check_json(dir: &Path, extra: &[&str]) -> serde_json::Value {
     let out = assert_cmd::Command::cargo_bin("wsl-place")
@@ -369,8 +369,7 @@ fn tracked_sizes_come_from_the_index_and_untracked_ones_from_lstat() {
     ] {
         support::tree::set_mtime(&repo.join(file), 1_600_000_000);
     }
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-q", "-m", "sizes"]);
+    commit_all(&repo, "sizes");
     git(&repo, &["update-index", "--really-refresh"]);
     write(&repo.join("untracked/new.bin"), &[0u8; 777]);
     // Executable and staged-only files are tracked too.

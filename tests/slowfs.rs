@@ -11,7 +11,7 @@ use std::process::Command;
 use std::time::{Duration, Instant, SystemTime};
 
 use support::SlowFs;
-use support::gitrepo::git;
+use support::gitrepo::{commit_all, git};
 use tempfile::TempDir;
 
 /// A backing dir and a mount point side by side, so neither contains the other.
@@ -202,8 +202,7 @@ fn git_init_commit_and_status_inside_the_mount() {
         fs::create_dir_all(&dir).expect("mkdir");
         fs::write(dir.join(format!("file{i}.txt")), format!("line {i}\n")).expect("write");
     }
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-q", "-m", "initial"]);
+    commit_all(&repo, "initial");
     assert_eq!(git(&repo, &["status", "--porcelain"]), "");
     assert_eq!(git(&repo, &["ls-files"]).lines().count(), 50);
 

@@ -34,6 +34,18 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// Stages everything below `dir` and commits it as `message`.
+pub fn commit_all(dir: &Path, message: &str) {
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", message]);
+}
+
+/// A repository made in `dir` of what it holds, committed as `message`.
+pub fn init_and_commit_all(dir: &Path, message: &str) {
+    git(dir, &["init", "-q"]);
+    commit_all(dir, message);
+}
+
 /// Writes `content` at `path`, making its parent directories.
 pub fn write(path: &Path, content: &[u8]) {
     std::fs::create_dir_all(path.parent().expect("a file path has a parent")).unwrap();
@@ -47,9 +59,7 @@ pub fn files_repo(dir: &Path, n: usize) {
         let file = dir.join(format!("src/d{:03}/f{:03}.txt", i / 100, i % 100));
         write(&file, format!("file {i}\n").as_bytes());
     }
-    git(dir, &["init", "-q"]);
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-q", "-m", "init"]);
+    init_and_commit_all(dir, "init");
     std::fs::write(dir.join("src/d000/f000.txt"), "changed\n").unwrap();
 }
 
@@ -61,8 +71,7 @@ pub fn repo_with_files(dir: &Path, n: usize) {
     for i in 0..n {
         write(&dir.join(format!("d{}/f{i}.txt", i % 4)), b"x");
     }
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-q", "-m", "files"]);
+    commit_all(dir, "files");
 }
 
 /// A directory holding a `git` that reports `version` and hands everything else to the real git.
@@ -100,7 +109,5 @@ pub fn big_repo(dir: &Path, n: usize) {
         }
         std::fs::write(sub.join(format!("f{i}")), b"").unwrap();
     }
-    git(dir, &["init", "-q"]);
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-q", "-m", "files"]);
+    init_and_commit_all(dir, "files");
 }

@@ -1,6 +1,6 @@
 //! Real trees, snapshots and byte-for-byte comparison, for the migration tests.
 
-use super::gitrepo::{git, write};
+use super::gitrepo::{commit_all, git, write};
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
@@ -145,8 +145,7 @@ pub fn real_tree(root: &Path) {
     git(root, &["init", "-q", "-b", "main"]);
     write(&root.join("README.md"), b"# app\n");
     write(&root.join("src/main.rs"), b"fn main() {}\n");
-    git(root, &["add", "."]);
-    git(root, &["commit", "-q", "-m", "one"]);
+    commit_all(root, "one");
     for i in 0..150u64 {
         write(
             &root.join(format!("src/mod{}/f{i}.txt", i % 7)),
@@ -159,8 +158,7 @@ pub fn real_tree(root: &Path) {
     );
     write(&root.join("run.sh"), b"#!/bin/sh\necho hi\n");
     std::fs::set_permissions(root.join("run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
-    git(root, &["add", "."]);
-    git(root, &["commit", "-q", "-m", "two"]);
+    commit_all(root, "two");
     write(
         &root.join("src/main.rs"),
         b"fn main() { println!(\"hi\"); }\n",
