@@ -47,6 +47,12 @@ pub struct ManagerTiming {
 /// extrapolated from them 5.3-7.9 s against a real 5.7-6.1 s; 120 leaves took 2.1-2.4 s and
 /// extrapolated within 5-16%.
 pub const SAMPLE_PACKAGES: usize = 120;
+/// Where npm's sample of leaf packages is read from, in order.
+const NPM_LOCKS: &[&str] = &[
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "node_modules/.package-lock.json",
+];
 /// No calibration run may take longer than this; a manager that hangs is killed.
 const RUN_LIMIT: Duration = Duration::from_secs(30);
 
@@ -118,6 +124,14 @@ pub fn npm_leaf_packages(lock: &str, max: usize) -> Vec<(String, String)> {
         .into_iter()
         .cloned()
         .collect()
+}
+
+/// The text of the project's npm lock file. A project that commits none (`package-lock=false`,
+/// common in libraries) still has the one npm keeps inside node_modules, in the same format.
+fn npm_lock(root: &Path) -> Option<String> {
+    NPM_LOCKS
+        .iter()
+        .find_map(|file| std::fs::read_to_string(root.join(file)).ok())
 }
 
 /// Runs `program args` in `dir` with no input or output, killed after `RUN_LIMIT`; the
@@ -385,8 +399,8 @@ fn rescaled(cached: ManagerTiming, cpu: f64) -> ManagerTiming {
 
 /// The manager's timing for the project at `root`: cached when this machine measured this
 /// manager version before; else measured in a scratch folder under `scratch_dir` when
-/// `may_measure` (npm with a lock file); else estimated. None when there is no manager. `cpu`
-/// is the CPU's pace now (`probe::cpu::sha1_us_per_mib`).
+/// `may_measure` (npm with a lock file, or the hidden one in node_modules); else estimated.
+/// None when there is no manager. `cpu` is the CPU's pace now (`probe::cpu::sha1_us_per_mib`).
 pub fn timing(
     env: &HostEnv,
     root: &Path,
@@ -401,7 +415,7 @@ pub fn timing(
     }
     let measured = (manager == "npm" && may_measure)
         .then(|| {
-            let lock = std::fs::read_to_string(root.join("package-lock.json")).ok()?;
+            let lock = npm_lock(root)?;
             let sample = npm_leaf_packages(&lock, SAMPLE_PACKAGES);
             measure_npm(scratch_dir?, version.clone(), &sample)
         })
@@ -441,6 +455,17 @@ mod tests {
         );
         assert_eq!(npm_leaf_packages(lock, 1).len(), 1);
         assert!(npm_leaf_packages("not json", 5).is_empty());
+    }
+
+    #[test]
+    fn the_sample_comes_from_the_lock_file_or_the_one_in_node_modules() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(npm_lock(dir.path()), None);
+        std::fs::create_dir(dir.path().join("node_modules")).unwrap();
+        std::fs::write(dir.path().join("node_modules/.package-lock.json"), "hidden").unwrap();
+        assert_eq!(npm_lock(dir.path()).as_deref(), Some("hidden"));
+        std::fs::write(dir.path().join("package-lock.json"), "committed").unwrap();
+        assert_eq!(npm_lock(dir.path()).as_deref(), Some("committed"));
     }
 
     #[test]
