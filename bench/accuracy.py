@@ -107,7 +107,8 @@ def git_pair(name, local, slow):
     row("%s: first status after copy, slowfs" % name, s["pred_first"], s["first"],
         s["pred_first"] / e["pred_first"], s["first"] / e["first"])
     # The very first run, right after `cp -a` wrote the tree (dirty pages, cold dentries), is
-    # one sample of something the median leaves out: shown, not scored.
+    # one of the runs the median is taken over, and shown on its own as well: a slow one
+    # would show here before it could move a median of three.
     sys.stderr.write("   the very first status after the copy: %.0f ms on ext4, %.0f ms on slowfs\n"
                      % (e["very_first"], s["very_first"]))
 

@@ -156,7 +156,7 @@ fn read_gitdir_file(dot_git: &Path, automount_root: &Path) -> Result<PathBuf, St
     if let Some(git_dir) = wsl_path_of_windows_path(target, automount_root) {
         if !git_dir.is_dir() {
             return Err(format!(
-                "{} points to the Windows path {}, which is {} here and not a directory (is that drive mounted, or was the repository moved?)",
+                "{} points to the Windows path {}, which is {} here and not a directory: mount that drive (or set [automount] root in /etc/wsl.conf), or run `git worktree repair` in the main repository if it moved",
                 dot_git.display(),
                 String::from_utf8_lossy(target),
                 git_dir.display()

@@ -475,9 +475,9 @@ fn work_units(install: &InstallFigures) -> f64 {
 /// file-system work it did on the baseline, as the model prices it) times the project's units.
 /// The fixed cost is about one more start-up (loading the reifier, the tar and cache modules):
 /// the least-squares intercept of npm 11's offline installs of 15-174 leaf packages and of the
-/// whole express tree was 324 ms where installing nothing took 309 ms. Without it a sample of a
-/// third of the tree put the whole 11-28% high. A sample too small to show both keeps at least
-/// half of its work per unit.
+/// whole express tree was 324 ms, on top of the 309 ms of installing nothing. Without it a
+/// sample of a third of the tree put the whole 11-28% high. A sample too small to show both
+/// keeps at least half of its work per unit.
 pub fn manager_work_ms(
     timing: &ManagerTiming,
     install: &InstallFigures,
@@ -951,6 +951,26 @@ mod tests {
         let install = p.install_ms.unwrap();
         assert!(install.speedup.unwrap() < install.current / on_local);
         assert_eq!(p.install_manager_ms, Some(on_local));
+    }
+
+    #[test]
+    fn an_estimated_managers_work_is_its_reference_fit() {
+        // At the reference pace, each manager's estimate reads back as two start-ups plus its
+        // per-unit figure times the project's units, whatever the sizes of the two figures.
+        let i = InstallFigures {
+            files: 6600,
+            dirs: 968,
+            bytes: 0,
+            packages: 406,
+            source: InstallSource::NodeModules,
+        };
+        for &(manager, startup, per_unit) in crate::probe::manager::REFERENCE_FITS {
+            let t =
+                crate::probe::manager::estimated(manager, "x".into(), REFERENCE_SHA1_US_PER_MIB);
+            let got = manager_work_ms(&t, &i, None);
+            let want = 2.0 * startup + per_unit * work_units(&i);
+            assert!((got - want).abs() < 1e-6, "{manager}: {got} vs {want}");
+        }
     }
 
     #[test]

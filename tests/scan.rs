@@ -452,8 +452,11 @@ fn a_worktree_whose_gitdir_is_a_windows_path_is_found_under_the_automount_root()
             "{gitdir}: {s}"
         );
     }
-    // Without the setting, C: is looked for at /mnt/c, which does not hold this repository.
-    let s = check(None);
+    // Without the setting (an /etc with no wsl.conf, so that a WSL machine running the test
+    // reads no real one), C: is looked for at /mnt/c, which does not hold this repository.
+    let empty_etc = tmp.path().join("empty-etc");
+    std::fs::create_dir(&empty_etc).unwrap();
+    let s = check(Some(&empty_etc));
     let error = s["git"]["error"].as_str().unwrap_or_default();
     assert!(
         error.contains("points to the Windows path C:\\Users"),

@@ -3,7 +3,7 @@
 
 use super::{Screen, Tone};
 use crate::check::CheckReport;
-use crate::model::{Compared, Prediction};
+use crate::model::{Compared, ManagerTiming, Prediction};
 use crate::probe::{ProbeReport, ProbeSet};
 use crate::units;
 
@@ -41,9 +41,9 @@ fn here_and_there(c: &Compared) -> String {
 /// (measured on this machine); downloads not counted": what the install figure counts, so that
 /// nobody takes it for a first install over the network. The figures lead when no chart shows
 /// them (no baseline).
-fn install_row(install: &Compared, p: &Prediction) -> String {
-    let how = match (&p.install_manager, p.install_manager_ms) {
-        (Some(m), Some(own)) => {
+fn install_row(install: &Compared, manager: Option<(&ManagerTiming, f64)>) -> String {
+    let how = match manager {
+        Some((m, own)) => {
             let timed = match m.source.as_str() {
                 "measured" => "measured on this machine",
                 "cached" => "measured on this machine earlier",
@@ -57,7 +57,7 @@ fn install_row(install: &Compared, p: &Prediction) -> String {
                 m.manager
             )
         }
-        _ => "the dependency trees recreated from a warm cache".to_string(),
+        None => "the dependency trees recreated from a warm cache".to_string(),
     };
     match install.baseline {
         Some(_) => format!("{how}; downloads not counted"),
@@ -98,7 +98,8 @@ pub fn headline(screen: &mut Screen, report: &CheckReport) {
 pub fn rows(screen: &mut Screen, probes: &ProbeSet, predict: Option<&Prediction>) {
     if let Some(p) = predict {
         if let Some(install) = &p.install_ms {
-            screen.row("install", &install_row(install, p), Tone::Plain);
+            let manager = p.install_manager.as_ref().zip(p.install_manager_ms);
+            screen.row("install", &install_row(install, manager), Tone::Plain);
         }
         let first = &p.first_git_status_ms;
         let after = match first.baseline {
@@ -195,4 +196,55 @@ fn read_us(p: &ProbeReport) -> Option<f64> {
 
 fn side(p: &ProbeReport) -> String {
     format!("{} ({})", p.dir.display(), p.fstype)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn npm(source: &str) -> ManagerTiming {
+        ManagerTiming {
+            manager: "npm".into(),
+            version: "11.19.1".into(),
+            startup_ms: 300.0,
+            sample_ms: 2000.0,
+            sample_packages: 120,
+            sample_files: 2000,
+            sample_dirs: 300,
+            sample_bytes: 0,
+            source: source.into(),
+            cpu_sha1_us_per_mib: None,
+        }
+    }
+
+    #[test]
+    fn the_install_row_says_what_is_counted_and_how_it_was_timed() {
+        let both = Compared::exact(120_000.0, 4_300.0);
+        for (source, timed) in [
+            ("measured", "(measured on this machine)"),
+            ("cached", "(measured on this machine earlier)"),
+            ("estimated", "(estimated from this machine's CPU pace)"),
+        ] {
+            let m = npm(source);
+            let row = install_row(&both, Some((&m, 4_100.0)));
+            assert_eq!(
+                row,
+                format!(
+                    "npm 11.19.1 reinstalling from its cache, ~4.1 s of it npm's own work on \
+                     either disk {timed}; downloads not counted"
+                )
+            );
+        }
+        // No baseline, so no chart: the figure and its range lead.
+        let here = Compared {
+            baseline: None,
+            ..both
+        };
+        let row = install_row(&here, None);
+        assert!(
+            row.starts_with("~2 min here (2 min-2 min): the dependency trees"),
+            "{row}"
+        );
+        assert!(row.ends_with("; downloads not counted"), "{row}");
+    }
 }
