@@ -47,6 +47,21 @@ pub struct ManagerTiming {
 /// extrapolated from them 5.3-7.9 s against a real 5.7-6.1 s; 120 leaves took 2.1-2.4 s and
 /// extrapolated within 5-16%.
 pub const SAMPLE_PACKAGES: usize = 120;
+/// Empty and sample installs made to time npm (about 7 s in all for the express tree, once per
+/// machine and npm version).
+const SAMPLE_RUNS: usize = 3;
+
+/// The middle value (the mean of the middle two for an even count); None for none.
+fn median(values: &mut [f64]) -> Option<f64> {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(values[n / 2]),
+        _ => Some((values[n / 2 - 1] + values[n / 2]) / 2.0),
+    }
+}
+
 /// Where npm's sample of leaf packages is read from, in order.
 const NPM_LOCKS: &[&str] = &[
     "package-lock.json",
@@ -197,8 +212,9 @@ fn machine(env: &HostEnv) -> String {
 }
 
 /// How the sample is taken and read; a cached timing taken another way is measured again (the
-/// earlier 60-package sample, read as 120 would be, put npm's own work 40% low).
-const SAMPLE_METHOD: u32 = 2;
+/// 60-package sample of method 1, read as 120 would be, put npm's own work 40% low; method 2
+/// kept the faster of two runs, 3 the median of three).
+const SAMPLE_METHOD: u32 = 3;
 
 #[derive(Serialize, Deserialize)]
 struct CacheEntry {
@@ -312,8 +328,8 @@ fn installed(node_modules: &Path) -> (u64, u64, u64, u64) {
     (packages, files, dirs, bytes)
 }
 
-/// npm installing nothing, then the sample, offline, in a scratch folder under `dir`; each
-/// twice, the faster counted.
+/// npm installing nothing and the sample, offline, in a scratch folder under `dir`, in turns,
+/// `SAMPLE_RUNS` times; the median of each is counted.
 fn measure_npm(dir: &Path, version: String, sample: &[(String, String)]) -> Option<ManagerTiming> {
     let scratch = Scratch(dir.join(format!(".wsl-place-npm-{}", std::process::id())));
     std::fs::create_dir(&scratch.0).ok()?;
@@ -326,23 +342,30 @@ fn measure_npm(dir: &Path, version: String, sample: &[(String, String)]) -> Opti
         "--no-package-lock",
         "--loglevel=error",
     ];
-    std::fs::write(scratch.0.join("package.json"), package_json(&[])).ok()?;
-    // The better of two empty runs: the start-up is subtracted from the sample, so one slow
-    // start on a busy machine would eat the per-package figure.
-    let empty = timed_run("npm", &args, &scratch.0)?;
-    let startup_ms = empty.min(timed_run("npm", &args, &scratch.0)?);
-    std::fs::write(scratch.0.join("package.json"), package_json(sample)).ok()?;
     let node_modules = scratch.0.join("node_modules");
-    let first = timed_run("npm", &args, &scratch.0)?;
-    let (packages, files, dirs, bytes) = installed(&node_modules);
-    // The better of two installs, for the same reason as the start-up: the figure is cached
-    // and multiplied by the project's size over the sample's, so one preempted run would
-    // inflate every later prediction on this machine.
-    // A second run that cannot be made (the first one's tree will not go) leaves the first.
-    let second = std::fs::remove_dir_all(&node_modules)
-        .ok()
-        .and_then(|()| timed_run("npm", &args, &scratch.0));
-    let sample_ms = second.map_or(first, |second| first.min(second));
+    // Empty and sample installs in turns, so both see the machine at the same pace; the median
+    // of each is cached and multiplied by the project's size over the sample's, so it must be
+    // a typical run: one preempted run (a maximum) or one lucky run (a minimum: the faster of
+    // two put the express tree's reinstall 7-26% low in three runs out of three) would set
+    // every later prediction on this machine.
+    let (mut empties, mut samples, mut tree) = (Vec::new(), Vec::new(), None);
+    for _ in 0..SAMPLE_RUNS {
+        std::fs::write(scratch.0.join("package.json"), package_json(&[])).ok()?;
+        empties.push(timed_run("npm", &args, &scratch.0)?);
+        std::fs::write(scratch.0.join("package.json"), package_json(sample)).ok()?;
+        let Some(ms) = timed_run("npm", &args, &scratch.0) else {
+            break;
+        };
+        samples.push(ms);
+        tree = tree.or_else(|| Some(installed(&node_modules)));
+        // A tree that will not go ends the runs; those made so far stand.
+        if std::fs::remove_dir_all(&node_modules).is_err() {
+            break;
+        }
+    }
+    let (packages, files, dirs, bytes) = tree?;
+    let startup_ms = median(&mut empties)?;
+    let sample_ms = median(&mut samples)?;
     (packages > 0).then(|| ManagerTiming {
         manager: "npm".into(),
         version,
@@ -474,6 +497,14 @@ mod tests {
         assert_eq!(npm_lock(dir.path()).as_deref(), Some("hidden"));
         std::fs::write(dir.path().join("package-lock.json"), "committed").unwrap();
         assert_eq!(npm_lock(dir.path()).as_deref(), Some("committed"));
+    }
+
+    #[test]
+    fn the_median_is_a_typical_run() {
+        assert_eq!(median(&mut []), None);
+        assert_eq!(median(&mut [5.0]), Some(5.0));
+        assert_eq!(median(&mut [9.0, 1.0]), Some(5.0));
+        assert_eq!(median(&mut [2400.0, 1900.0, 2100.0]), Some(2100.0));
     }
 
     #[test]
