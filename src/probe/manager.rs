@@ -183,7 +183,7 @@ fn timed_run(program: &str, args: &[&str], dir: &Path) -> Option<f64> {
     }
 }
 
-/// The manager's version, as it prints it; None when it is not installed.
+/// The manager's version; None when it is not installed.
 fn version(manager: &str) -> Option<String> {
     let out = Command::new(manager)
         .arg("--version")
@@ -191,8 +191,25 @@ fn version(manager: &str) -> Option<String> {
         .stderr(Stdio::null())
         .output()
         .ok()?;
-    let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    (out.status.success() && !text.is_empty()).then_some(text)
+    let text = String::from_utf8_lossy(&out.stdout);
+    out.status
+        .success()
+        .then(|| version_number(manager, &text))
+        .flatten()
+}
+
+/// The version number in what `manager --version` prints: npm, pnpm, yarn and bun print it
+/// alone, cargo, uv and pip after their name and before more ("cargo 1.95.0 (f2d3ce0bd
+/// 2026-03-21)"), which the report would otherwise show as "cargo cargo 1.95.0 (...)".
+fn version_number(manager: &str, text: &str) -> Option<String> {
+    let mut words = text.split_whitespace();
+    let first = words.next()?;
+    let number = if first == manager {
+        words.next()?
+    } else {
+        first
+    };
+    Some(number.to_string())
 }
 
 /// What identifies this machine for the cache: host name, CPU model and core count.
@@ -497,6 +514,28 @@ mod tests {
         assert_eq!(npm_lock(dir.path()).as_deref(), Some("hidden"));
         std::fs::write(dir.path().join("package-lock.json"), "committed").unwrap();
         assert_eq!(npm_lock(dir.path()).as_deref(), Some("committed"));
+    }
+
+    #[test]
+    fn the_version_is_the_number_alone() {
+        assert_eq!(
+            version_number("npm", "11.19.1\n").as_deref(),
+            Some("11.19.1")
+        );
+        assert_eq!(
+            version_number("cargo", "cargo 1.95.0 (f2d3ce0bd 2026-03-21)\n").as_deref(),
+            Some("1.95.0")
+        );
+        assert_eq!(
+            version_number(
+                "pip",
+                "pip 24.0 from /usr/lib/python3/dist-packages/pip (python 3.12)"
+            )
+            .as_deref(),
+            Some("24.0")
+        );
+        assert_eq!(version_number("uv", "uv").as_deref(), None);
+        assert_eq!(version_number("bun", "  ").as_deref(), None);
     }
 
     #[test]
