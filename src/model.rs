@@ -140,14 +140,9 @@ impl MountCosts {
         self.lstat_us
     }
 
-    /// How much slower than the reference the CPU terms run here (1 when not measured),
-    /// bounded so that one absurd calibration cannot turn a prediction into nonsense.
+    /// How much slower than the reference the CPU terms run here (1 when not measured).
     pub fn cpu_pace(&self) -> f64 {
-        if self.sha1_us_per_mib > 0.0 {
-            (self.sha1_us_per_mib / REFERENCE_SHA1_US_PER_MIB).clamp(0.25, 8.0)
-        } else {
-            1.0
-        }
+        crate::probe::cpu::pace(self.sha1_us_per_mib, REFERENCE_SHA1_US_PER_MIB)
     }
 
     fn bytes_per_us(&self) -> f64 {

@@ -11,6 +11,17 @@ use std::time::Instant;
 /// SHA-1 (`sha1_us_per_mib`) on this project's 2-core machines.
 pub const REFERENCE_SHA1_US_PER_MIB: f64 = 580.0;
 
+/// How much slower the CPU is at `now` than at `then` (both `sha1_us_per_mib`), bounded so
+/// that one absurd calibration cannot turn a prediction into nonsense; 1 when either is not
+/// measured (0).
+pub fn pace(now: f64, then: f64) -> f64 {
+    if now > 0.0 && then > 0.0 {
+        (now / then).clamp(0.25, 8.0)
+    } else {
+        1.0
+    }
+}
+
 /// Bytes hashed per run: about 1.2 ms on this project's machines.
 const RUN_BYTES: usize = 2 << 20;
 const PIECE: usize = 256 << 10;

@@ -8,6 +8,8 @@
 //! be installed (another manager, no lock file, a cold cache), npm's fit is scaled by a short
 //! CPU calibration and marked `estimated`. Network is never counted.
 
+use super::cpu::pace;
+use super::stats::median;
 use crate::host::HostEnv;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -50,17 +52,6 @@ pub const SAMPLE_PACKAGES: usize = 120;
 /// Empty and sample installs made to time npm (about 7 s in all for the express tree, once per
 /// machine and npm version).
 const SAMPLE_RUNS: usize = 3;
-
-/// The middle value (the mean of the middle two for an even count); None for none.
-fn median(values: &mut [f64]) -> Option<f64> {
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
-    match n {
-        0 => None,
-        _ if n % 2 == 1 => Some(values[n / 2]),
-        _ => Some((values[n / 2 - 1] + values[n / 2]) / 2.0),
-    }
-}
 
 /// Where npm's sample of leaf packages is read from, in order.
 const NPM_LOCKS: &[&str] = &[
@@ -381,8 +372,8 @@ fn measure_npm(dir: &Path, version: String, sample: &[(String, String)]) -> Opti
         }
     }
     let (packages, files, dirs, bytes) = tree?;
-    let startup_ms = median(&mut empties)?;
-    let sample_ms = median(&mut samples)?;
+    let startup_ms = median(&empties)?;
+    let sample_ms = median(&samples)?;
     (packages > 0).then(|| ManagerTiming {
         manager: "npm".into(),
         version,
@@ -395,15 +386,6 @@ fn measure_npm(dir: &Path, version: String, sample: &[(String, String)]) -> Opti
         source: "measured".into(),
         cpu_sha1_us_per_mib: None,
     })
-}
-
-/// How much slower the CPU is at `now` than at `then` (both `sha1_us_per_mib`), bounded.
-fn pace(now: f64, then: f64) -> f64 {
-    if now > 0.0 && then > 0.0 {
-        (now / then).clamp(0.25, 8.0)
-    } else {
-        1.0
-    }
 }
 
 /// The manager's reference fit (`REFERENCE_FITS`, npm's for one not there) scaled by this
@@ -536,14 +518,6 @@ mod tests {
         );
         assert_eq!(version_number("uv", "uv").as_deref(), None);
         assert_eq!(version_number("bun", "  ").as_deref(), None);
-    }
-
-    #[test]
-    fn the_median_is_a_typical_run() {
-        assert_eq!(median(&mut []), None);
-        assert_eq!(median(&mut [5.0]), Some(5.0));
-        assert_eq!(median(&mut [9.0, 1.0]), Some(5.0));
-        assert_eq!(median(&mut [2400.0, 1900.0, 2100.0]), Some(2100.0));
     }
 
     #[test]

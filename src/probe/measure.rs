@@ -3,7 +3,7 @@
 //! operation pays for and no more (on a FUSE or 9p mount each component is a round trip).
 
 use super::ops::PerOp;
-use super::stats::{LstatSource, OpStats, ParallelLstat};
+use super::stats::{LstatSource, ParallelLstat, median};
 use crate::interrupt;
 use rustix::fs::{AtFlags, Dir, Mode, OFlags};
 use serde::Serialize;
@@ -83,10 +83,6 @@ fn payload(round: u32, index: usize) -> Vec<u8> {
             seed as u8
         })
         .collect()
-}
-
-fn median(values: &[f64]) -> Option<f64> {
-    OpStats::from_samples(values).map(|s| s.median_us)
 }
 
 /// Runs rounds of growing size in `scratch` until the key medians settle or `budget` is spent.

@@ -57,6 +57,12 @@ impl OpStats {
     }
 }
 
+/// The median of the finite values (the mean of the middle two for an even count); None when
+/// there are none.
+pub fn median(values: &[f64]) -> Option<f64> {
+    OpStats::from_samples(values).map(|s| s.median_us)
+}
+
 /// `lstat` throughput with several threads, as git's preload-index runs it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ParallelLstat {
@@ -107,6 +113,14 @@ impl ParallelLstat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_median_is_a_typical_run() {
+        assert_eq!(median(&[]), None);
+        assert_eq!(median(&[5.0]), Some(5.0));
+        assert_eq!(median(&[9.0, 1.0]), Some(5.0));
+        assert_eq!(median(&[2400.0, 1900.0, 2100.0]), Some(2100.0));
+    }
 
     #[test]
     fn median_and_spread_of_known_samples() {
