@@ -794,6 +794,23 @@ fn dry_run_lists_every_question_with_what_enter_and_yes_answer() {
     );
 }
 
+/// `git worktree add` of a new branch `branch` at `at`, from `source`.
+fn add_worktree(source: &Path, at: &Path, branch: &str) {
+    git(
+        source,
+        &["worktree", "add", "-q", at.to_str().unwrap(), "-b", branch],
+    );
+}
+
+/// The repository at `repo` records `worktree` among its linked worktrees.
+fn assert_lists_worktree(repo: &Path, worktree: &Path) {
+    let listed = git(repo, &["worktree", "list", "--porcelain"]);
+    assert!(
+        listed.contains(&format!("worktree {}\n", worktree.display())),
+        "{listed}"
+    );
+}
+
 #[test]
 fn linked_worktrees_outside_move_along_and_are_relinked_both_ways() {
     let tmp = tempfile::tempdir().unwrap();
@@ -802,28 +819,8 @@ fn linked_worktrees_outside_move_along_and_are_relinked_both_ways() {
     support::gitrepo::repo_with_files(&source, 6);
     let feature = win.join("app-feature");
     let left = win.join("app-left");
-    git(
-        &source,
-        &[
-            "worktree",
-            "add",
-            "-q",
-            feature.to_str().unwrap(),
-            "-b",
-            "feature",
-        ],
-    );
-    git(
-        &source,
-        &[
-            "worktree",
-            "add",
-            "-q",
-            left.to_str().unwrap(),
-            "-b",
-            "left",
-        ],
-    );
+    add_worktree(&source, &feature, "feature");
+    add_worktree(&source, &left, "left");
     write(&feature.join("only-here.txt"), b"work in progress");
     let out_dir = tmp.path().join("out");
     // Where app-left would go is taken, so it stays attached to the old copy.
@@ -851,11 +848,7 @@ fn linked_worktrees_outside_move_along_and_are_relinked_both_ways() {
     let moved = out_dir.join("app-feature");
     assert_same_tree(&feature, &moved, &[".git", "index"]);
     // Both ends name each other: the new worktree's .git and the new repository's record.
-    let listed = git(&dest, &["worktree", "list", "--porcelain"]);
-    assert!(
-        listed.contains(&format!("worktree {}\n", moved.display())),
-        "{listed}"
-    );
+    assert_lists_worktree(&dest, &moved);
     assert_eq!(
         git(
             &moved,
@@ -925,17 +918,7 @@ fn a_worktree_copy_that_stops_is_resumed_by_the_repositorys_own_command() {
     let source = drive.join("app");
     support::gitrepo::repo_with_files(&source, 4);
     let feature = drive.join("app-feature");
-    git(
-        &source,
-        &[
-            "worktree",
-            "add",
-            "-q",
-            feature.to_str().unwrap(),
-            "-b",
-            "feature",
-        ],
-    );
+    add_worktree(&source, &feature, "feature");
     write(&backing.join("app-feature/bad/broken.bin"), b"unreadable");
     let dest = tmp.path().join("out/app");
     let moved = tmp.path().join("out/app-feature");
@@ -971,11 +954,7 @@ fn a_worktree_copy_that_stops_is_resumed_by_the_repositorys_own_command() {
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(std::fs::read(moved.join("d0/f0.txt")).unwrap(), b"x");
     assert!(!moved.join("bad/broken.bin").exists());
-    let listed = git(&dest, &["worktree", "list", "--porcelain"]);
-    assert!(
-        listed.contains(&format!("worktree {}\n", moved.display())),
-        "{listed}"
-    );
+    assert_lists_worktree(&dest, &moved);
     assert!(!worktree_staging.exists() && !tmp.path().join("out/.app.wsl-place-staging").exists());
     drop(fs);
 }
