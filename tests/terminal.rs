@@ -338,52 +338,24 @@ fn quiet_without_yes_still_shows_what_it_asks() {
     let (dir, repo, home) = windows_clone();
     let dest = dir.path().join("moved");
     let (repo_arg, dest_arg) = (repo.display().to_string(), dest.display().to_string());
-    let mut talk = Conversation::start(
-        &home,
-        &[
-            "migrate",
-            "-q",
-            "--skip-node-modules",
-            &repo_arg,
-            "--to",
-            &dest_arg,
-        ],
-    );
-    talk.wait_for("core.fileMode is false", 1);
-    talk.press(b"\r");
-    talk.wait_for("core.ignoreCase is true", 1);
-    talk.press(b"\r");
-    talk.wait_for("Copy, verify and move it to", 1);
-    talk.press(b"n");
-    let (code, shown) = talk.finish();
-    assert_eq!(code, Some(0), "{shown}");
-    // The plan the questions are about is shown with them.
-    assert!(shown.contains("Migration plan"), "{shown}");
-    assert!(!dest.exists());
-
-    // JSON is for the result; the questions still come with the plan they are about.
-    let mut talk = Conversation::start(
-        &home,
-        &[
-            "migrate",
-            "--format",
-            "json",
-            "--skip-node-modules",
-            &repo_arg,
-            "--to",
-            &dest_arg,
-        ],
-    );
-    talk.wait_for("core.fileMode is false", 1);
-    talk.press(b"n");
-    talk.wait_for("core.ignoreCase is true", 1);
-    talk.press(b"n");
-    talk.wait_for("Copy, verify and move it to", 1);
-    talk.press(b"n");
-    let (code, shown) = talk.finish();
-    assert_eq!(code, Some(0), "{shown}");
-    assert!(shown.contains("Migration plan"), "{shown}");
-    assert!(!dest.exists());
+    // Quiet, taking the default answers to the two fixes; then JSON, which is for the result,
+    // declining them. Either way the questions come with the plan they are about.
+    for (mode, fix_answer) in [(&["-q"][..], b"\r"), (&["--format", "json"][..], b"n")] {
+        let mut args = vec!["migrate"];
+        args.extend_from_slice(mode);
+        args.extend(["--skip-node-modules", &repo_arg, "--to", &dest_arg]);
+        let mut talk = Conversation::start(&home, &args);
+        talk.wait_for("core.fileMode is false", 1);
+        talk.press(fix_answer);
+        talk.wait_for("core.ignoreCase is true", 1);
+        talk.press(fix_answer);
+        talk.wait_for("Copy, verify and move it to", 1);
+        talk.press(b"n");
+        let (code, shown) = talk.finish();
+        assert_eq!(code, Some(0), "{mode:?}: {shown}");
+        assert!(shown.contains("Migration plan"), "{mode:?}: {shown}");
+        assert!(!dest.exists());
+    }
 }
 
 #[test]
