@@ -1,6 +1,7 @@
 //! The comparison that is the point of `check`, drawn: "here" against "Linux disk" for
 //! `git status` and the dependency install, bars scaled to the terminal's width.
 
+use super::timing::approx;
 use super::{INDENT, KEY_WIDTH, Screen, Tone, columns};
 use crate::model::{Compared, Prediction};
 
@@ -57,10 +58,6 @@ pub fn comparison(screen: &mut Screen, predict: &Prediction) {
         }
     }
     screen.blank();
-}
-
-fn approx(ms: f64) -> String {
-    format!("~{}", crate::units::duration_ms(ms))
 }
 
 /// `value` as a bar of up to `area` cells, where `longest` fills them all; anything above zero

@@ -8,7 +8,7 @@ use crate::probe::{ProbeReport, ProbeSet};
 use crate::units;
 
 /// "~950 ms", "~1.2 s": a prediction is an estimate, and says so.
-fn approx(ms: f64) -> String {
+pub(super) fn approx(ms: f64) -> String {
     format!("~{}", units::duration_ms(ms))
 }
 
