@@ -421,6 +421,126 @@ pub fn remove_all(path: &Path) -> io::Result<()> {
     At::path(path)?.remove_all()
 }
 
+/// A directory reached from a root without crossing a symlink anywhere on the way: what a
+/// deletion walks, so that a folder replaced by a link after the copy (to the copy itself, or to
+/// somewhere unrelated) stops the walk instead of steering it. Named, like [`Place`], from an
+/// anchor by a short relative path, so a walk holds one descriptor per ~2 KB of depth.
+#[derive(Debug, Clone)]
+pub struct Fenced {
+    anchor: Arc<OwnedFd>,
+    rel: PathBuf,
+}
+
+/// An open directory of a [`Fenced`] walk: every `*at` call on it names one entry and never
+/// follows that entry if it is a symlink.
+#[derive(Debug)]
+pub struct FencedDir {
+    fd: OwnedFd,
+}
+
+impl Fenced {
+    /// The top of a walk: `path` must be a directory itself, not a symlink to one; the folders
+    /// above it are the user's and are resolved as usual.
+    pub fn root(path: &Path) -> io::Result<Fenced> {
+        let fd = open_path(rustix::fs::CWD, path, OFlags::RDONLY | OFlags::NOFOLLOW)?;
+        Ok(Fenced {
+            anchor: Arc::new(fd),
+            rel: PathBuf::new(),
+        })
+    }
+
+    pub fn child(&self, name: &OsStr) -> Fenced {
+        Fenced {
+            anchor: Arc::clone(&self.anchor),
+            rel: self.rel.join(name),
+        }
+    }
+
+    /// Opens the directory; fails (ELOOP or ENOTDIR) when it or any folder between it and the
+    /// anchor is now a symlink or not a folder.
+    pub fn open(&self) -> io::Result<FencedDir> {
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        if self.rel.as_os_str().is_empty() {
+            return Ok(FencedDir {
+                fd: rustix::fs::openat(&*self.anchor, ".", flags, Mode::empty())?,
+            });
+        }
+        let resolve = rustix::fs::ResolveFlags::NO_SYMLINKS
+            | rustix::fs::ResolveFlags::NO_MAGICLINKS
+            | rustix::fs::ResolveFlags::BENEATH;
+        match rustix::fs::openat2(&*self.anchor, &self.rel, flags, Mode::empty(), resolve) {
+            Ok(fd) => Ok(FencedDir { fd }),
+            // Kernels before 5.6, and sandboxes that filter openat2: one component at a time.
+            Err(rustix::io::Errno::NOSYS | rustix::io::Errno::PERM) => {
+                let mut fd = rustix::fs::openat(&*self.anchor, ".", flags, Mode::empty())?;
+                for component in self.rel.components() {
+                    let Component::Normal(name) = component else {
+                        return Err(io::Error::from(io::ErrorKind::InvalidInput));
+                    };
+                    fd = rustix::fs::openat(&fd, name, flags, Mode::empty())?;
+                }
+                Ok(FencedDir { fd })
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// What is at this place now, for saying why it cannot be opened; never followed at the end.
+    pub fn lstat(&self) -> io::Result<Meta> {
+        let name: &Path = if self.rel.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            &self.rel
+        };
+        lstat_in(self.anchor.as_fd(), name.as_os_str())
+    }
+
+    /// Where this directory's children are named from: this place, or `dir` itself once the
+    /// path from the anchor has grown long.
+    pub fn base(&self, dir: &FencedDir) -> io::Result<Fenced> {
+        if self.rel.as_os_str().len() > ANCHOR_SPAN {
+            Ok(Fenced {
+                anchor: Arc::new(dir.fd.try_clone()?),
+                rel: PathBuf::new(),
+            })
+        } else {
+            Ok(self.clone())
+        }
+    }
+}
+
+impl FencedDir {
+    pub fn lstat(&self, name: &OsStr) -> io::Result<Meta> {
+        lstat_in(self.fd.as_fd(), name)
+    }
+
+    /// Opens a regular file to read; a symlink is refused, and a FIFO or device cannot block.
+    pub fn open_file(&self, name: &OsStr) -> io::Result<(File, Meta)> {
+        let flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW | OFlags::NONBLOCK;
+        let file: File = rustix::fs::openat(&self.fd, name, flags, Mode::empty())?.into();
+        let meta = Meta::from_stat(&rustix::fs::fstat(&file)?);
+        if !meta.is_file() {
+            return Err(io::Error::other("not a regular file"));
+        }
+        Ok((file, meta))
+    }
+
+    pub fn read_link(&self, name: &OsStr) -> io::Result<PathBuf> {
+        let target = rustix::fs::readlinkat(&self.fd, name, Vec::new())?;
+        Ok(PathBuf::from(OsStr::from_bytes(target.as_bytes())))
+    }
+
+    /// Removes a file or symlink (never what a symlink points to).
+    pub fn unlink(&self, name: &OsStr) -> io::Result<()> {
+        Ok(rustix::fs::unlinkat(&self.fd, name, AtFlags::empty())?)
+    }
+
+    /// Removes an empty subdirectory; a symlink in its place fails with ENOTDIR.
+    pub fn rmdir(&self, name: &OsStr) -> io::Result<()> {
+        Ok(rustix::fs::unlinkat(&self.fd, name, AtFlags::REMOVEDIR)?)
+    }
+}
+
 /// Removes everything in the directory at `place`. Each listing is read whole and closed before
 /// descending, so open descriptors stay bounded by the anchors.
 fn empty_dir(place: &Place) -> io::Result<()> {

@@ -15,17 +15,18 @@ mod next_steps;
 mod plan;
 mod progress;
 mod questions;
+mod removal;
 mod staging;
 mod verify;
 mod windows_builds;
 mod worktrees;
 
-pub use finalise::Removal;
 pub use fixups::FixupReport;
 pub use next_steps::NextStep;
 pub use plan::{Plan, Problem};
 use questions::Answers;
 pub use questions::Question;
+pub use removal::Removal;
 pub use staging::Elsewhere;
 use staging::Staging;
 
@@ -297,7 +298,7 @@ fn already_migrated(
     report.already_migrated = true;
     if args.remove_source && !args.dry_run {
         if questions::ask_remove_source(ui, args, source, destination, staging.path())? {
-            report.removal = Some(remove_source(ui, source, manifest)?);
+            report.removal = Some(remove_source(ui, source, destination, manifest)?);
         } else {
             report
                 .fixups
@@ -565,7 +566,9 @@ fn finish(
     staging.remove()?;
     let mut report = report(env, source, destination, &manifest, copied, fixups)?;
     match answers.remove_source {
-        Some(true) => report.removal = Some(remove_source(ui, &report.source, &manifest)?),
+        Some(true) => {
+            report.removal = Some(remove_source(ui, &report.source, destination, &manifest)?)
+        }
         Some(false) => report
             .fixups
             .advice
@@ -691,9 +694,14 @@ fn report(
 
 /// `--remove-source`, confirmed: what the manifest proves was copied leaves the source, with a
 /// spinner (every entry is a round trip on the slow mount).
-fn remove_source(ui: &dyn Ui, source: &Path, manifest: &Path) -> Result<Removal> {
+fn remove_source(
+    ui: &dyn Ui,
+    source: &Path,
+    destination: &Path,
+    manifest: &Path,
+) -> Result<Removal> {
     let spinner = progress::spinner(ui.progress(), "removing what was copied from the source");
-    let removed = finalise::remove_source(source, manifest);
+    let removed = removal::remove_source(source, destination, manifest);
     spinner.finish_and_clear();
     removed
 }

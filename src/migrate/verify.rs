@@ -14,10 +14,13 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+/// How much of a file one read takes while checksumming.
+pub const READ_CHUNK: usize = 256 * 1024;
+
 pub fn crc_of(path: &Path) -> std::io::Result<(u64, u32)> {
     let mut file = dirfd::open_read(path)?;
     let mut hasher = crc32fast::Hasher::new();
-    let mut buf = vec![0u8; 256 * 1024];
+    let mut buf = vec![0u8; READ_CHUNK];
     let mut size = 0u64;
     loop {
         match file.read(&mut buf) {

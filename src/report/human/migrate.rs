@@ -287,7 +287,7 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
                 counted(r.removed_dirs, "directory", "directories"),
                 counted(r.kept_count, "entry", "entries")
             );
-            list(&mut screen, "source", &heading, &r.kept, 10, Tone::Plain);
+            list(&mut screen, "source", &heading, &r.kept, 50, Tone::Plain);
         }
         None => screen.row(
             "source",

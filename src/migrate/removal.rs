@@ -1,0 +1,465 @@
+//! `--remove-source`: deletes from the source exactly what the manifest proves was copied, and
+//! nothing a later change to either tree could make it reach.
+//!
+//! Every directory is opened without crossing a symlink ([`dirfd::Fenced`]) on both sides, so a
+//! source folder replaced by a link (to the copy, or anywhere else) is kept and listed, never
+//! walked into. A source file goes only when, at that moment, it is still the file that was
+//! copied (its stat as recorded, or its bytes read again) and its copy at the destination is read
+//! back and still has the manifest's CRC32: the manifest alone is a claim, the copy is the proof.
+
+use super::journal::{self, FileRecord, ManifestEntry};
+use super::verify;
+use crate::dirfd::{self, Fenced, FencedDir, Meta};
+use crate::error::{Failure, Result};
+use rustix::fs::FileType;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashSet};
+use std::ffi::{OsStr, OsString};
+use std::io::Read;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Removal {
+    pub removed_files: u64,
+    pub removed_symlinks: u64,
+    pub removed_dirs: u64,
+    /// Files removed on their stat alone (size, mtime, ctime and inode as when copied).
+    pub proven_by_stat: u64,
+    /// Files whose stat had changed, read again and found identical to the copy, then removed.
+    pub proven_by_reading: u64,
+    /// Copies at the destination read back and found to match the manifest before their
+    /// source file was removed.
+    pub copies_read_back: u64,
+    /// What is still in the source, each `path (why)`: files that differ from the copy, folders
+    /// replaced by links or files, and what was never copied (a `node_modules` left behind,
+    /// special files, files made since). A folder nothing of which was copied is one item. Every
+    /// entry is listed.
+    pub kept: Vec<String>,
+    pub kept_count: u64,
+}
+
+impl Removal {
+    fn keep(&mut self, rel: &Path, why: &str) {
+        self.kept_count += 1;
+        self.kept
+            .push(format!("{} ({why})", journal::escape_path(rel)));
+    }
+}
+
+/// The manifest as a tree of folders, so both sides are walked one open folder at a time.
+#[derive(Default)]
+struct Folder {
+    files: Vec<(OsString, FileRecord)>,
+    symlinks: Vec<(OsString, PathBuf)>,
+    folders: BTreeMap<OsString, Folder>,
+}
+
+impl Folder {
+    fn at(&mut self, rel: &Path) -> &mut Folder {
+        rel.components().fold(self, |folder, c| {
+            folder.folders.entry(c.as_os_str().to_owned()).or_default()
+        })
+    }
+
+    fn build(entries: Vec<ManifestEntry>) -> Folder {
+        let mut root = Folder::default();
+        for entry in entries {
+            match entry {
+                ManifestEntry::Dir(rel) => {
+                    root.at(&rel);
+                }
+                ManifestEntry::File(r) => {
+                    let (parent, name) = split(&r.rel);
+                    root.at(&parent).files.push((name, r));
+                }
+                ManifestEntry::Symlink { rel, target } => {
+                    let (parent, name) = split(&rel);
+                    root.at(&parent).symlinks.push((name, target));
+                }
+            }
+        }
+        root
+    }
+}
+
+fn split(rel: &Path) -> (PathBuf, OsString) {
+    let parent = rel.parent().map(Path::to_path_buf).unwrap_or_default();
+    (parent, rel.file_name().unwrap_or_default().to_owned())
+}
+
+/// Deletes from `source` only the entries the manifest lists that still match it and whose copy
+/// under `destination` still matches it too; directories only when empty. Then says what is
+/// left and why.
+pub fn remove_source(source: &Path, destination: &Path, manifest: &Path) -> Result<Removal> {
+    let text = std::fs::read_to_string(manifest)
+        .map_err(|e| Failure::io("read the manifest", manifest, &e))?;
+    let (listed_source, entries) = journal::parse_manifest(&text).ok_or_else(|| {
+        Failure::internal(format!(
+            "{} is not a complete wsl-place manifest, so nothing in the source was deleted.",
+            manifest.display()
+        ))
+    })?;
+    if listed_source != source {
+        return Err(Failure::input(format!(
+            "{} describes a copy of {}, not of {}; nothing was deleted.",
+            manifest.display(),
+            listed_source.display(),
+            source.display()
+        )));
+    }
+    let listed: HashSet<PathBuf> = entries.iter().map(|e| entry_rel(e).to_path_buf()).collect();
+    let tree = Folder::build(entries);
+    let src = Fenced::root(source).map_err(|e| {
+        Failure::input(format!(
+            "cannot open the source {} as a folder without following links ({e}); nothing was deleted.",
+            source.display()
+        ))
+    })?;
+    let dst = Fenced::root(destination).map_err(|e| {
+        Failure::input(format!(
+            "cannot open the copy {} as a folder without following links ({e}); nothing in the source was deleted.",
+            destination.display()
+        ))
+    })?;
+    let mut removal = Removal::default();
+    let mut sides = Sides {
+        removal: &mut removal,
+    };
+    sides.folder(&src, &dst, &tree, Path::new(""));
+    match dirfd::rmdir(source) {
+        Ok(()) => removal.removed_dirs += 1,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(_) => leftovers(source, &listed, &mut removal),
+    }
+    Ok(removal)
+}
+
+fn entry_rel(entry: &ManifestEntry) -> &Path {
+    match entry {
+        ManifestEntry::File(r) => &r.rel,
+        ManifestEntry::Dir(rel) | ManifestEntry::Symlink { rel, .. } => rel,
+    }
+}
+
+struct Sides<'a> {
+    removal: &'a mut Removal,
+}
+
+impl Sides<'_> {
+    /// One manifest folder: its files and links, then its subfolders, each removed once empty.
+    /// Descriptors are closed before descending, so only the anchors stay open.
+    fn folder(&mut self, src: &Fenced, dst: &Fenced, folder: &Folder, rel: &Path) {
+        let Some((src_dir, dst_dir)) = self.open_both(src, dst, rel) else {
+            return;
+        };
+        for (name, record) in &folder.files {
+            self.file(&src_dir, &dst_dir, name, record);
+        }
+        for (name, target) in &folder.symlinks {
+            self.symlink(&src_dir, &dst_dir, name, target, &rel.join(name));
+        }
+        if folder.folders.is_empty() {
+            return;
+        }
+        let (Ok(src_base), Ok(dst_base)) = (src.base(&src_dir), dst.base(&dst_dir)) else {
+            self.removal
+                .keep(rel, "cannot be walked further: out of file descriptors");
+            return;
+        };
+        drop((src_dir, dst_dir));
+        for (name, child) in &folder.folders {
+            self.folder(
+                &src_base.child(name),
+                &dst_base.child(name),
+                child,
+                &rel.join(name),
+            );
+        }
+        // Opened again to remove what was emptied: holding it across the descent would cost one
+        // descriptor per level.
+        let Ok(src_dir) = src.open() else {
+            return;
+        };
+        for name in folder.folders.keys() {
+            // A link or file now in a folder's place fails here (ENOTDIR) and was listed above.
+            if src_dir.rmdir(name).is_ok() {
+                self.removal.removed_dirs += 1;
+            }
+        }
+    }
+
+    fn open_both(
+        &mut self,
+        src: &Fenced,
+        dst: &Fenced,
+        rel: &Path,
+    ) -> Option<(FencedDir, FencedDir)> {
+        let src_dir = match src.open() {
+            Ok(dir) => dir,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(e) => {
+                self.removal.keep(rel, &not_a_folder_now(src, &e, "it"));
+                return None;
+            }
+        };
+        match dst.open() {
+            Ok(dst_dir) => Some((src_dir, dst_dir)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                self.removal.keep(
+                    rel,
+                    "its copy at the destination is gone; nothing in it was removed",
+                );
+                None
+            }
+            Err(e) => {
+                self.removal.keep(
+                    rel,
+                    &not_a_folder_now(dst, &e, "its copy at the destination"),
+                );
+                None
+            }
+        }
+    }
+
+    /// A manifest file: removed only when both the source file and its copy are proven to hold
+    /// the bytes the manifest records.
+    fn file(&mut self, src: &FencedDir, dst: &FencedDir, name: &OsStr, r: &FileRecord) {
+        let rel = &r.rel;
+        let meta = match src.lstat(name) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
+            Err(e) => return self.removal.keep(rel, &format!("cannot be examined: {e}")),
+        };
+        if !meta.is_file() {
+            return self.removal.keep(
+                rel,
+                &format!(
+                    "changed since the copy: now {}",
+                    kind_name(meta.file_type())
+                ),
+            );
+        }
+        if meta.len() != r.size {
+            return self
+                .removal
+                .keep(rel, "changed since the copy: its size differs");
+        }
+        let by_stat = r.unchanged_on_disk(&meta);
+        if !by_stat {
+            match crc_at(src, name) {
+                Ok((size, crc, _)) if size == r.size && crc == r.crc32 => {}
+                Ok(_) => {
+                    return self
+                        .removal
+                        .keep(rel, "changed since the copy: its content differs");
+                }
+                Err(e) => {
+                    return self
+                        .removal
+                        .keep(rel, &format!("cannot be read to compare: {e}"));
+                }
+            }
+        }
+        if let Err(why) = copy_holds(dst, name, r, &meta) {
+            return self.removal.keep(rel, &why);
+        }
+        self.removal.copies_read_back += 1;
+        match src.unlink(name) {
+            Ok(()) => {
+                self.removal.removed_files += 1;
+                if by_stat {
+                    self.removal.proven_by_stat += 1;
+                } else {
+                    self.removal.proven_by_reading += 1;
+                }
+            }
+            Err(e) => self.removal.keep(rel, &e.to_string()),
+        }
+    }
+
+    fn symlink(
+        &mut self,
+        src: &FencedDir,
+        dst: &FencedDir,
+        name: &OsStr,
+        target: &Path,
+        rel: &Path,
+    ) {
+        match src.read_link(name) {
+            Ok(now) if now == target => {}
+            Ok(_) => {
+                return self
+                    .removal
+                    .keep(rel, "changed since the copy: it points elsewhere now");
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
+            Err(_) => {
+                let kind = src.lstat(name).map_or(FileType::Unknown, |m| m.file_type());
+                return self.removal.keep(
+                    rel,
+                    &format!("changed since the copy: now {}", kind_name(kind)),
+                );
+            }
+        }
+        if dst.read_link(name).ok().as_deref() != Some(target) {
+            return self.removal.keep(
+                rel,
+                "its copy at the destination is gone or points elsewhere",
+            );
+        }
+        match src.unlink(name) {
+            Ok(()) => self.removal.removed_symlinks += 1,
+            Err(e) => self.removal.keep(rel, &e.to_string()),
+        }
+    }
+}
+
+/// Whether the copy at the destination still holds what the manifest records for `r`, read back
+/// now. The files the fix-ups rewrite after the copy (git's index, config and gitdir links) only
+/// have to be there: their new content is the point of the fix-up.
+fn copy_holds(
+    dst: &FencedDir,
+    name: &OsStr,
+    r: &FileRecord,
+    source: &Meta,
+) -> std::result::Result<(), String> {
+    let (size, crc, meta) = crc_at(dst, name).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => "its copy at the destination is gone".to_string(),
+        _ => format!("its copy at the destination cannot be read back: {e}"),
+    })?;
+    if (meta.dev(), meta.ino()) == (source.dev(), source.ino()) {
+        return Err("its copy at the destination is this same file, not a copy".into());
+    }
+    if rewritten_by_fixups(&r.rel) {
+        return Ok(());
+    }
+    if size != r.size || crc != r.crc32 {
+        return Err("its copy at the destination changed since the move; this is the only copy of what was copied".into());
+    }
+    Ok(())
+}
+
+/// git's metadata that the fix-ups rewrite in the copy: the index (refreshed), `.git/config`
+/// (Windows-clone settings), and the gitdir links of worktrees and submodules.
+fn rewritten_by_fixups(rel: &Path) -> bool {
+    let names: Vec<&[u8]> = rel.components().map(|c| c.as_os_str().as_bytes()).collect();
+    let Some((&last, parents)) = names.split_last() else {
+        return false;
+    };
+    if last == b".git" {
+        return true;
+    }
+    let in_git = parents.iter().any(|&n| n == b".git");
+    in_git && matches!(last, b"index" | b"config" | b"gitdir" | b"commondir")
+}
+
+fn crc_at(dir: &FencedDir, name: &OsStr) -> std::io::Result<(u64, u32, Meta)> {
+    let (mut file, meta) = dir.open_file(name)?;
+    let mut hasher = crc32fast::Hasher::new();
+    let mut buf = vec![0u8; verify::READ_CHUNK];
+    let mut size = 0u64;
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                hasher.update(&buf[..n]);
+                size += n as u64;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((size, hasher.finalize(), meta))
+}
+
+fn not_a_folder_now(place: &Fenced, e: &std::io::Error, what: &str) -> String {
+    match place.lstat().map(|m| m.file_type()) {
+        Ok(FileType::Directory) | Err(_) => format!("{what} cannot be opened: {e}"),
+        Ok(kind) => format!(
+            "{what} is {} now, not the folder that was copied; never followed",
+            kind_name(kind)
+        ),
+    }
+}
+
+fn kind_name(kind: FileType) -> &'static str {
+    match kind {
+        FileType::Directory => "a folder",
+        FileType::Symlink => "a symlink",
+        FileType::Fifo => "a FIFO",
+        FileType::Socket => "a socket",
+        FileType::BlockDevice | FileType::CharacterDevice => "a device",
+        FileType::RegularFile => "a file",
+        FileType::Unknown => "something else",
+    }
+}
+
+/// Lists what the removal left in the source and was never in the manifest, each with why: a
+/// folder nothing of which was copied once (not walked into: a `node_modules` left behind can
+/// hold a hundred thousand files on a slow mount). Walked through open directories, so a tree
+/// past PATH_MAX is listed too.
+fn leftovers(source: &Path, listed: &HashSet<PathBuf>, removal: &mut Removal) {
+    if let Ok(root) = dirfd::Place::root(source) {
+        leftovers_in(&root, Path::new(""), listed, removal);
+    }
+}
+
+fn leftovers_in(
+    place: &dirfd::Place,
+    rel: &Path,
+    listed: &HashSet<PathBuf>,
+    removal: &mut Removal,
+) {
+    let Ok((mut dir, base)) = place.enter() else {
+        return;
+    };
+    let mut names = Vec::new();
+    while let Some(Ok(entry)) = dir.read() {
+        let name = OsStr::from_bytes(entry.file_name().to_bytes()).to_os_string();
+        if name == "." || name == ".." {
+            continue;
+        }
+        let kind = match entry.file_type() {
+            FileType::Unknown => dir
+                .fd()
+                .ok()
+                .and_then(|fd| dirfd::lstat_in(fd, &name).ok())
+                .map_or(FileType::Unknown, |m| m.file_type()),
+            kind => kind,
+        };
+        names.push((name, kind));
+    }
+    // Closed before descending: open descriptors stay bounded however deep the tree.
+    drop(dir);
+    names.sort_by(|a, b| a.0.cmp(&b.0));
+    for (name, kind) in names {
+        let child = rel.join(&name);
+        // Manifest entries still here were kept above, with their reasons; a listed folder
+        // still here holds something that was not.
+        if listed.contains(&child) {
+            if kind == FileType::Directory {
+                leftovers_in(&base.child(&name), &child, listed, removal);
+            }
+            continue;
+        }
+        removal.keep(&child, never_copied(&name, kind));
+    }
+}
+
+fn never_copied(name: &OsStr, kind: FileType) -> &'static str {
+    let name = name.as_bytes();
+    match kind {
+        FileType::Directory if name == b"node_modules" => {
+            "node_modules left behind, never copied; reinstall it at the destination"
+        }
+        FileType::Directory if crate::probe::scratch::is_scratch_name(name) => {
+            "a scratch folder a killed wsl-place probe left; safe to delete"
+        }
+        FileType::Fifo => "a FIFO; never copied",
+        FileType::Socket => "a socket; never copied",
+        FileType::BlockDevice | FileType::CharacterDevice => "a device; never copied",
+        FileType::Directory => "a folder not in the manifest: made after the copy, or not copied",
+        _ => "not in the manifest: made after the copy, or not copied",
+    }
+}
