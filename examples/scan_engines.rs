@@ -6,7 +6,7 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use wsl_place::scan::{Engine, ScanOptions, scan_with};
+use wsl_place::measure::scan::{Engine, ScanOptions, scan_with};
 
 fn walkdir_reference(dir: &Path) -> (u64, u64) {
     let (mut files, mut bytes) = (0, 0);

@@ -1,41 +1,25 @@
 //! wsl-place: is this repository on the wrong file system?
 //!
-//! `main.rs` only calls [`run`]. Host facts enter through [`host`], are located by [`location`],
-//! measured by `scan` and `probe`, modelled, judged by the policy and shown by [`report`].
+//! `main.rs` only calls [`run`]. Host facts enter through [`host`], are measured by [`measure`],
+//! modelled by [`model`], judged by [`decide`], assembled by [`assess`] (or moved by [`migrate`]),
+//! shown by [`report`] and driven by [`commands`]; [`base`] is the plumbing under all of them.
 
-pub mod advice;
-pub mod advisory;
-pub mod check;
-pub mod cli;
+// The layers, lowest first: each imports only from the ones before it (tests/layering.rs).
+pub mod assess;
+pub mod base;
 pub mod commands;
-pub mod dirfd;
-pub mod discover;
-pub mod error;
-pub mod gitindex;
-pub mod gitsettings;
+pub mod decide;
 pub mod host;
-pub mod input;
-pub mod interrupt;
-pub mod location;
+pub mod measure;
 pub mod migrate;
 pub mod model;
-pub mod mounts;
-pub mod observations;
-pub mod pathtext;
-pub mod policy;
-pub mod probe;
 pub mod report;
-pub mod scan;
-pub mod survey;
-pub mod terminal;
-pub mod units;
-pub mod usage;
 
+use base::error::{ExitCode, Failure};
 use clap::Parser;
-use cli::Cli;
-use error::{ExitCode, Failure};
+use commands::cli::Cli;
+use commands::report_failure;
 use host::HostEnv;
-use std::io::Write;
 
 /// Parses the command line, runs one subcommand, prints its output, returns the exit code.
 pub fn run() -> i32 {
@@ -59,7 +43,7 @@ pub fn run() -> i32 {
             };
         }
     };
-    interrupt::install();
+    base::interrupt::install();
     let env = HostEnv::from_process();
     match commands::run(&cli, &env) {
         Ok(code) => code as i32,
@@ -68,10 +52,4 @@ pub fn run() -> i32 {
             failure.code as i32
         }
     }
-}
-
-/// The failure's sentence on standard error. If even that cannot be written, the exit code
-/// still tells: `eprintln!` would panic instead (exit 101).
-pub(crate) fn report_failure(failure: &Failure) {
-    let _ = writeln!(std::io::stderr(), "wsl-place: {failure}");
 }

@@ -16,11 +16,11 @@
 
 pub mod migration;
 
-pub use crate::gitindex::GitWalk;
-use crate::gitindex::git_preload_threads;
-use crate::probe::PerOp;
-pub use crate::probe::manager::ManagerTiming;
-use crate::scan::ScanReport;
+pub use crate::measure::gitindex::GitWalk;
+use crate::measure::gitindex::git_preload_threads;
+use crate::measure::probe::PerOp;
+pub use crate::measure::probe::manager::ManagerTiming;
+use crate::measure::scan::ScanReport;
 use serde::Serialize;
 
 /// Metadata calls git makes in `.git` per `git status` (HEAD, refs, config, packed-refs, index,
@@ -66,7 +66,7 @@ pub const HASH_BYTES_PER_US: f64 = 625.0;
 pub const READ_HASH_BYTES_PER_US: f64 = 215.0;
 /// The pace the CPU terms above were fitted at (`probe::cpu`): a machine that hashes slower
 /// gets every CPU term scaled by its own figure over this.
-pub use crate::probe::cpu::REFERENCE_SHA1_US_PER_MIB;
+pub use crate::measure::probe::cpu::REFERENCE_SHA1_US_PER_MIB;
 /// zlib inflate + hash throughput when checking files out, bytes per microsecond.
 pub const INFLATE_BYTES_PER_US: f64 = 200.0;
 /// CPU per checked-out file (object lookup, inflate set-up, index entry).
@@ -142,7 +142,7 @@ impl MountCosts {
 
     /// How much slower than the reference the CPU terms run here (1 when not measured).
     pub fn cpu_pace(&self) -> f64 {
-        crate::probe::cpu::pace(self.sha1_us_per_mib, REFERENCE_SHA1_US_PER_MIB)
+        crate::measure::probe::cpu::pace(self.sha1_us_per_mib, REFERENCE_SHA1_US_PER_MIB)
     }
 
     fn bytes_per_us(&self) -> f64 {
@@ -959,9 +959,12 @@ mod tests {
             packages: 406,
             source: InstallSource::NodeModules,
         };
-        for &(manager, startup, per_unit) in crate::probe::manager::REFERENCE_FITS {
-            let t =
-                crate::probe::manager::estimated(manager, "x".into(), REFERENCE_SHA1_US_PER_MIB);
+        for &(manager, startup, per_unit) in crate::measure::probe::manager::REFERENCE_FITS {
+            let t = crate::measure::probe::manager::estimated(
+                manager,
+                "x".into(),
+                REFERENCE_SHA1_US_PER_MIB,
+            );
             let got = manager_work_ms(&t, &i, None);
             let want = 2.0 * startup + per_unit * work_units(&i);
             assert!((got - want).abs() < 1e-6, "{manager}: {got} vs {want}");
@@ -1017,7 +1020,7 @@ mod tests {
 
     #[test]
     fn figures_from_a_scan_leave_dependency_trees_out_of_the_walk() {
-        use crate::scan::{DependencyKind, DependencyTree};
+        use crate::measure::scan::{DependencyKind, DependencyTree};
         let scan = ScanReport {
             files: 5000,
             dirs: 600,

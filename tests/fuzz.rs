@@ -11,7 +11,7 @@ use std::fs;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Instant;
 use support::fakeproc::{FakeProc, PLAIN_VERSION};
-use wsl_place::error::{ExitCode, Failure};
+use wsl_place::base::error::{ExitCode, Failure};
 
 const MOUNTINFO_CASES: usize = 6_000;
 const POLICY_CASES: usize = 6_000;
@@ -260,7 +260,7 @@ fn generated_malformed_mountinfo_is_refused() {
         let (table, line, why) = broken_table(&mut rng);
         let input = (seed, case, String::from_utf8_lossy(&table).into_owned());
         // Straight to the parser: the line number and reason must be right.
-        let parsed = catch_unwind(|| wsl_place::mounts::parse_bytes(&table))
+        let parsed = catch_unwind(|| wsl_place::host::mounts::parse_bytes(&table))
             .unwrap_or_else(|_| panic!("parser panicked on {input:?}"));
         let error = parsed.expect_err(&format!("accepted {input:?}"));
         assert_eq!(error.line, line, "{error} for {input:?}");
@@ -272,7 +272,7 @@ fn generated_malformed_mountinfo_is_refused() {
         if case % 10 == 0 {
             fs::write(&file, &table).unwrap();
             let read = catch_unwind(AssertUnwindSafe(|| {
-                wsl_place::location::MountTable::read(&env).map(|_| ())
+                wsl_place::host::location::MountTable::read(&env).map(|_| ())
             }))
             .unwrap_or_else(|_| panic!("reader panicked on {input:?}"));
             refused(read, &input);
@@ -282,7 +282,7 @@ fn generated_malformed_mountinfo_is_refused() {
     for i in 0..500 {
         let mut table = b"1 0 8:1 / / rw - ext4 /dev/sda rw\n".to_vec();
         table.extend(valid_line(&mut rng, i));
-        let mounts = wsl_place::mounts::parse_bytes(&table)
+        let mounts = wsl_place::host::mounts::parse_bytes(&table)
             .unwrap_or_else(|e| panic!("{e} for {:?}", String::from_utf8_lossy(&table)));
         assert_eq!(mounts.len(), 2);
     }
@@ -398,13 +398,14 @@ fn generated_malformed_policies_are_refused() {
     for case in 0..POLICY_CASES {
         let text = broken_policy(&mut rng);
         let input = (seed, case, &text);
-        let parsed = catch_unwind(|| wsl_place::policy::Policy::parse(&text, "policy.toml"))
-            .unwrap_or_else(|_| panic!("parser panicked on {input:?}"));
+        let parsed =
+            catch_unwind(|| wsl_place::decide::policy::Policy::parse(&text, "policy.toml"))
+                .unwrap_or_else(|_| panic!("parser panicked on {input:?}"));
         let error = parsed.expect_err(&format!("accepted {input:?}"));
         one_sentence(&error.to_string(), &input);
         if case % 10 == 0 {
             fs::write(&file, &text).unwrap();
-            let loaded = catch_unwind(|| wsl_place::policy::load(Some(&file), dir.path()))
+            let loaded = catch_unwind(|| wsl_place::decide::policy::load(Some(&file), dir.path()))
                 .unwrap_or_else(|_| panic!("loader panicked on {input:?}"));
             refused(loaded, &input);
         }

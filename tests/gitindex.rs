@@ -7,7 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use support::gitrepo::{git, repo_with_files, write};
-use wsl_place::gitindex::{self, RepoKind};
+use wsl_place::measure::gitindex::{self, RepoKind};
 
 /// WSL's default place for Windows drives; these repositories name none.
 fn mnt() -> &'static Path {

@@ -9,17 +9,19 @@ mod support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use wsl_place::check::CheckReport;
-use wsl_place::gitindex::{IndexSummary, RepoKind};
-use wsl_place::gitsettings::GitSettings;
+use wsl_place::assess::pipeline::CheckReport;
+use wsl_place::decide::observations::{Context, Observations};
+use wsl_place::decide::policy::{self, Policy, PolicySource};
+use wsl_place::host::location::{self, MountTable};
 use wsl_place::host::{GitVersion, HostEnv};
-use wsl_place::location::{self, MountTable};
+use wsl_place::measure::gitindex::{IndexSummary, RepoKind};
+use wsl_place::measure::gitsettings::GitSettings;
+use wsl_place::measure::probe::{
+    OpStats, ParallelLstat, ProbeReport, ProbeSet, measure::RunSummary,
+};
+use wsl_place::measure::scan::{Counts, DependencyTree, DirFiles, GitReport, ScanReport};
 use wsl_place::model::{Compared, Figure, InstallFigures, Prediction, RepoFigures};
-use wsl_place::observations::{Context, Observations};
-use wsl_place::policy::{self, Policy, PolicySource};
-use wsl_place::probe::{OpStats, ParallelLstat, ProbeReport, ProbeSet, measure::RunSummary};
 use wsl_place::report::{self, CheckFormat, Style};
-use wsl_place::scan::{Counts, DependencyTree, DirFiles, GitReport, ScanReport};
 
 const REPO: &str = "/mnt/c/Users/dev/src/webapp";
 
@@ -29,9 +31,9 @@ fn stats(us: f64) -> OpStats {
 
 fn probe(dir: &str, mount_point: &str, fstype: &str, lstat_us: f64) -> ProbeReport {
     let kind = if fstype == "9p" {
-        wsl_place::mounts::MountKind::WslDrvfs9p
+        wsl_place::host::mounts::MountKind::WslDrvfs9p
     } else {
-        wsl_place::mounts::MountKind::Local
+        wsl_place::host::mounts::MountKind::Local
     };
     ProbeReport {
         dir: PathBuf::from(dir),
@@ -39,7 +41,7 @@ fn probe(dir: &str, mount_point: &str, fstype: &str, lstat_us: f64) -> ProbeRepo
         fstype: fstype.to_string(),
         kind,
         skipped: None,
-        ops: Some(wsl_place::probe::Ops {
+        ops: Some(wsl_place::measure::probe::Ops {
             create: stats(lstat_us * 4.2),
             read: stats(lstat_us * 1.3),
             lstat: stats(lstat_us),
@@ -54,7 +56,7 @@ fn probe(dir: &str, mount_point: &str, fstype: &str, lstat_us: f64) -> ProbeRepo
         parallel_lstat: vec![
             ParallelLstat::from_runs(
                 8,
-                wsl_place::probe::stats::LstatSource::Tracked,
+                wsl_place::measure::probe::stats::LstatSource::Tracked,
                 &[lstat_us / 3.0],
             )
             .unwrap(),
@@ -109,7 +111,7 @@ fn fixture() -> CheckReport {
 
     let node_modules = DependencyTree {
         path: PathBuf::from("node_modules"),
-        kind: wsl_place::scan::DependencyKind::NodeModules,
+        kind: wsl_place::measure::scan::DependencyKind::NodeModules,
         files: 6_569,
         dirs: 812,
         bytes: 96_468_992,
@@ -227,7 +229,7 @@ fn fixture() -> CheckReport {
     CheckReport {
         repositories_below: None,
         git_version: Some(git_version),
-        schema: wsl_place::check::SCHEMA_VERSION,
+        schema: wsl_place::assess::pipeline::SCHEMA_VERSION,
         location,
         scan,
         probe: Some(probes),

@@ -1,19 +1,19 @@
 //! `wsl-place check [PATH]`: the full check, or with `--advisory` the pre-commit nudge.
 
-use crate::advisory;
-use crate::check;
-use crate::cli::{self, CheckArgs, FailOn, GlobalArgs};
-use crate::error::{ExitCode, Result};
+use crate::assess::advisory;
+use crate::assess::pipeline;
+use crate::base::error::{ExitCode, Result};
+use crate::base::interrupt;
+use crate::commands::cli::{self, CheckArgs, FailOn, GlobalArgs};
+use crate::decide::policy::Level;
 use crate::host::HostEnv;
-use crate::interrupt;
-use crate::policy::Level;
 use crate::report::{self, CheckFormat, Style};
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// What `check` was asked to do.
 pub struct Settings {
-    pub check: check::Settings,
+    pub check: pipeline::Settings,
     /// Hook mode: the cached line, or one short measurement.
     pub advisory: bool,
     /// The lowest level that fails the run (exit 1); None: never.
@@ -28,7 +28,7 @@ impl Settings {
     pub fn new(global: &GlobalArgs, args: &CheckArgs, env: &HostEnv) -> Result<Self> {
         let terminal = global.terminal(env);
         Ok(Self {
-            check: check::Settings {
+            check: pipeline::Settings {
                 path: args.path.clone(),
                 probe: !args.measure.no_probe,
                 scan_budget: Duration::from_millis(args.measure.scan_budget_ms),
@@ -72,18 +72,18 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     if settings.advisory {
         return run_advisory(env, settings);
     }
-    let check = check::Settings {
+    let check = pipeline::Settings {
         path: super::whole_repository(env, &settings.check.path, settings.quiet, "checking")?,
         ..settings.check.clone()
     };
     // The last verdict here (the hook's provisional one included) is kept while this run's
     // ranges still support it, so noise does not flip it; this run's verdict replaces it.
     let checked =
-        check::prepare(env, &check.path, settings.policy.as_deref()).and_then(|setting| {
+        pipeline::prepare(env, &check.path, settings.policy.as_deref()).and_then(|setting| {
             let previous = advisory::load_valid(env, &setting.location, &setting.policy)
                 .map(|e| e.previous())
                 .unwrap_or_default();
-            check::measure(env, &check, setting, &previous)
+            pipeline::measure(env, &check, setting, &previous)
         });
     interrupt::check(INTERRUPTED)?;
     let (report, policy) = checked?;
@@ -106,7 +106,7 @@ fn run_advisory(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
         Ok((entry, _cached)) => entry,
         // A hook must not block a commit unless asked to: say what is wrong, and succeed.
         Err(failure) if settings.fail_at.is_none() => {
-            crate::report_failure(&failure);
+            crate::commands::report_failure(&failure);
             return Ok(ExitCode::Ok);
         }
         Err(failure) => return Err(failure),

@@ -1,7 +1,7 @@
 //! `wsl-place completions SHELL`: the completion script clap derives from the command line.
 
-use crate::cli::Cli;
-use crate::error::{ExitCode, Result};
+use crate::base::error::{ExitCode, Result};
+use crate::commands::cli::Cli;
 use clap::CommandFactory;
 
 const BIN_NAME: &str = "wsl-place";

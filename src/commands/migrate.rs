@@ -1,11 +1,11 @@
 //! `wsl-place migrate [PATH]`: asks, copies, verifies, fixes up, and reports on the terminal.
 
 use super::ReportFormat;
-use crate::cli::{GlobalArgs, MigrateArgs};
-use crate::error::{ExitCode, Failure, Result};
+use crate::base::error::{ExitCode, Failure, Result};
+use crate::commands::cli::{GlobalArgs, MigrateArgs};
+use crate::decide::policy;
 use crate::host::HostEnv;
 use crate::migrate::{self, MigrationReport, Plan};
-use crate::policy;
 use crate::report::{self, Style};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;

@@ -3,14 +3,15 @@
 //! sees a clap type.
 
 pub mod check;
+pub mod cli;
 pub mod completions;
 pub mod migrate;
 pub mod probe;
 pub mod survey;
 
-use crate::cli::{self, Cli, Command};
-use crate::error::{ExitCode, Failure, Result};
+use crate::base::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
+use cli::{Cli, Command};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -30,8 +31,9 @@ pub fn run(cli: &Cli, env: &HostEnv) -> Result<ExitCode> {
 /// The directory a command works on: `path` itself, or the top of the git working tree it is
 /// inside, said in one line on stderr (a folder of a repository is not the repository).
 pub fn whole_repository(env: &HostEnv, path: &Path, quiet: bool, doing: &str) -> Result<PathBuf> {
-    let dir = crate::location::canonical_dir(path)?;
-    let Some(top) = crate::gitindex::enclosing_worktree(&dir, &env.automount_root()) else {
+    let dir = crate::host::location::canonical_dir(path)?;
+    let Some(top) = crate::measure::gitindex::enclosing_worktree(&dir, &env.automount_root())
+    else {
         return Ok(dir);
     };
     if !quiet {
@@ -76,4 +78,10 @@ impl From<cli::ReportFormat> for ReportFormat {
             cli::ReportFormat::Markdown => Self::Markdown,
         }
     }
+}
+
+/// The failure's sentence on standard error. If even that cannot be written, the exit code
+/// still tells: `eprintln!` would panic instead (exit 101).
+pub(crate) fn report_failure(failure: &Failure) {
+    let _ = writeln!(std::io::stderr(), "wsl-place: {failure}");
 }

@@ -1,12 +1,12 @@
 //! `wsl-place probe [DIR]`: the small-file probe on one directory's mount, every figure measured.
 
 use super::ReportFormat;
-use crate::cli::{GlobalArgs, ProbeArgs};
-use crate::error::{ExitCode, Failure, Result};
+use crate::base::error::{ExitCode, Failure, Result};
+use crate::base::interrupt;
+use crate::commands::cli::{GlobalArgs, ProbeArgs};
 use crate::host::HostEnv;
-use crate::interrupt;
-use crate::location::MountTable;
-use crate::probe::{self, LSTAT_THREADS, Target, Tracked};
+use crate::host::location::MountTable;
+use crate::measure::probe::{self, LSTAT_THREADS, Target, Tracked};
 use crate::report::{self, Style};
 use std::path::PathBuf;
 use std::time::Duration;

@@ -1,12 +1,12 @@
 //! `wsl-place survey [DIR]`: every repository below a folder in one table.
 
 use super::check::exit_code;
-use crate::cli::{GlobalArgs, SurveyArgs};
-use crate::error::{ExitCode, Result};
+use crate::assess::survey;
+use crate::base::error::{ExitCode, Result};
+use crate::commands::cli::{GlobalArgs, SurveyArgs};
+use crate::decide::policy::Level;
 use crate::host::HostEnv;
-use crate::policy::Level;
 use crate::report::{self, CheckFormat, Style};
-use crate::survey;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::time::Duration;
 

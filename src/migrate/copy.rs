@@ -7,9 +7,9 @@ use super::journal::{FileRecord, Journal, Recovered, Stamp};
 use super::plan::{Entry, Kind, Plan, Problem};
 use super::progress;
 use super::verify;
-use crate::dirfd::{self, Meta};
-use crate::error::{ExitCode, Failure, Result};
-use crate::interrupt;
+use crate::base::dirfd::{self, Meta};
+use crate::base::error::{ExitCode, Failure, Result};
+use crate::base::interrupt;
 use crate::model::migration;
 use rayon::prelude::*;
 use std::fs::{File, FileTimes};
@@ -383,7 +383,7 @@ fn copy_files(
 ) -> Result<()> {
     let done_files = std::sync::atomic::AtomicU64::new(0);
     let done_bytes = std::sync::atomic::AtomicU64::new(0);
-    let total_bytes = crate::units::bytes(todo.iter().map(|e| e.size).sum());
+    let total_bytes = crate::base::units::bytes(todo.iter().map(|e| e.size).sum());
     let results = Mutex::new(Vec::with_capacity(todo.len()));
     let copied = todo.par_iter().try_for_each(|entry| {
         if interrupt::requested() {
@@ -403,7 +403,7 @@ fn copy_files(
             bar.set_message(format!(
                 "{n}/{} files, {} of {total_bytes}",
                 todo.len(),
-                crate::units::bytes(bytes)
+                crate::base::units::bytes(bytes)
             ));
         }
         results

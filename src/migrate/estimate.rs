@@ -4,12 +4,12 @@
 
 use super::copy;
 use super::plan::{Entry, Kind, Plan};
+use crate::base::units;
 use crate::host::HostEnv;
-use crate::location::MountTable;
+use crate::host::location::MountTable;
+use crate::measure::probe::{self, CPU_BOUND_US, OpStats, ProbeReport, Target, measure};
 use crate::model::MountCosts;
 use crate::model::migration::{self, CopyWork, SourceCosts};
-use crate::probe::{self, CPU_BOUND_US, OpStats, ProbeReport, Target, measure};
-use crate::units;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -173,7 +173,7 @@ fn bandwidth(root: &Path, files: &[&Entry], first_call_us: f64) -> f64 {
 }
 
 /// The destination's create, write and read-back costs: one short scratch probe beside it.
-fn destination_costs(dir: &Path, mount: &crate::mounts::MountEntry) -> Option<MountCosts> {
+fn destination_costs(dir: &Path, mount: &crate::host::mounts::MountEntry) -> Option<MountCosts> {
     let mut report = ProbeReport::empty(dir, mount);
     let target = Target {
         dir,
@@ -185,7 +185,7 @@ fn destination_costs(dir: &Path, mount: &crate::mounts::MountEntry) -> Option<Mo
     };
     probe::measure_scratch(&mut report, &target, DESTINATION_BUDGET);
     // The CPU's pace is not timed here: the refresh's CPU terms take the reference pace.
-    crate::check::probes::mount_costs(&report, None)
+    crate::assess::pipeline::probes::mount_costs(&report, None)
 }
 
 /// What is left to copy in `plan`, for the model.

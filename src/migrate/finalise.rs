@@ -9,8 +9,8 @@
 use super::journal::{self, FileRecord, ManifestEntry};
 use super::plan::{self, Kind, Plan};
 use super::staging::Staging;
-use crate::dirfd;
-use crate::error::{Failure, Result};
+use crate::base::dirfd;
+use crate::base::error::{Failure, Result};
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::Write;

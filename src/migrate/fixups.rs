@@ -3,8 +3,8 @@
 //!
 //! Every step is idempotent, so a finalisation interrupted here is simply run again.
 
-use crate::error::Result;
-use crate::gitsettings;
+use crate::base::error::Result;
+use crate::measure::gitsettings;
 use serde::Serialize;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -13,7 +13,7 @@ use std::process::Command;
 /// A `.git/config` value that is wrong on ext4.
 #[derive(Debug, Clone, Serialize)]
 pub struct ConfigIssue {
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub repo: PathBuf,
     pub key: String,
     pub value: String,
@@ -211,7 +211,7 @@ fn modes_from_index(repo: &Path, report: &mut FixupReport) {
             continue;
         }
         let file = repo.join(std::ffi::OsStr::from_bytes(path));
-        let Ok(m) = crate::dirfd::lstat(&file) else {
+        let Ok(m) = crate::base::dirfd::lstat(&file) else {
             continue;
         };
         if !m.is_file() {
@@ -223,7 +223,7 @@ fn modes_from_index(repo: &Path, report: &mut FixupReport) {
         } else {
             mode & !0o111
         };
-        if wanted != mode && crate::dirfd::chmod(&file, wanted).is_ok() {
+        if wanted != mode && crate::base::dirfd::chmod(&file, wanted).is_ok() {
             changed += 1;
         }
     }

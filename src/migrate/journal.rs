@@ -1,7 +1,7 @@
 //! The staging directory's journal and the manifest.
 //!
 //! Both files are lines of tab-separated fields; paths in them are in the lossless text form of
-//! [`crate::pathtext`].
+//! [`crate::base::pathtext`].
 //!
 //! Journal lines (`staging/journal`), appended as each file is verified:
 //! `F <size> <mtime_s> <mtime_ns> <ctime_s> <ctime_ns> <inode> <crc32> <path>` and `S`
@@ -10,8 +10,8 @@
 //! trusted on the source's stat alone. Lines without ctime and inode (written by an older
 //! version) are read, but never trusted without reading the file again.
 
-use crate::dirfd::Meta;
-use crate::error::{Failure, Result};
+use crate::base::dirfd::Meta;
+use crate::base::error::{Failure, Result};
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-pub use crate::pathtext::{escape_path, unescape_path};
+pub use crate::base::pathtext::{escape_path, unescape_path};
 
 /// What no one but the kernel can set on a source file: its ctime moves with every write, chmod
 /// or `touch -d` that puts the mtime back, and its inode changes when an editor replaces the file

@@ -30,11 +30,11 @@ pub use removal::Removal;
 pub use staging::Elsewhere;
 use staging::Staging;
 
-use crate::error::{ExitCode, Failure, Result};
+use crate::base::error::{ExitCode, Failure, Result};
+use crate::base::interrupt;
+use crate::base::units;
 use crate::host::HostEnv;
-use crate::interrupt;
-use crate::location;
-use crate::units;
+use crate::host::location;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -43,11 +43,11 @@ use std::time::Instant;
 /// What a finished migration did; its JSON form is the documented schema.
 #[derive(Debug, Clone, Serialize)]
 pub struct MigrationReport {
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub source: PathBuf,
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub destination: PathBuf,
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub manifest: PathBuf,
     pub windows_path: Option<String>,
     pub windows_legacy_path: Option<String>,
@@ -757,7 +757,7 @@ fn abort(
 fn refuse_kernel_interface(env: &HostEnv, source: &Path) -> Result<()> {
     let table = location::MountTable::read(env)?;
     match table.mount_for(source) {
-        Some(mount) if crate::mounts::is_kernel_interface(&mount.fstype) => {
+        Some(mount) if crate::host::mounts::is_kernel_interface(&mount.fstype) => {
             Err(Failure::input(format!(
                 "{} is on {}, a kernel file system whose files are made up when read, not a repository; nothing was copied.",
                 source.display(),

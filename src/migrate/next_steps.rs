@@ -2,7 +2,7 @@
 //! the editor, and on WSL the Windows file manager. Every command is shell-ready.
 
 use super::plan::NodeModules;
-use crate::pathtext::shell_quote;
+use crate::base::pathtext::shell_quote;
 use serde::Serialize;
 use std::path::Path;
 

@@ -2,8 +2,8 @@
 
 use super::journal::{Stamp, escape_path, unescape_path};
 use super::windows_builds;
-use crate::dirfd::Meta;
-use crate::error::{Failure, Result};
+use crate::base::dirfd::Meta;
+use crate::base::error::{Failure, Result};
 use rustix::fs::FileType;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -89,11 +89,11 @@ pub fn install_command(has: impl Fn(&str) -> bool) -> &'static str {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Plan {
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub source: PathBuf,
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub destination: PathBuf,
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub staging: PathBuf,
     pub files: u64,
     pub dirs: u64,
@@ -178,7 +178,7 @@ pub fn destination(
             .map_err(|e| Failure::io("find", Path::new("the current directory"), &e))?
             .join(chosen)
     };
-    let destination = resolve_existing_prefix(&crate::mounts::lexical_normalise(&absolute));
+    let destination = resolve_existing_prefix(&crate::host::mounts::lexical_normalise(&absolute));
     if destination.file_name().is_none() {
         return Err(Failure::input(format!(
             "{} cannot be a destination; pass --to with a new folder's path.",
@@ -333,7 +333,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
     let each = |dir: &Path, name: &OsStr, meta: &std::io::Result<Meta>| {
         // A probe's scratch folder (one a SIGKILL left) is wsl-place's, not the repository's:
         // the walk does not enter it, and the copy must not make it either.
-        if crate::probe::scratch::is_scratch_name(name.as_bytes())
+        if crate::measure::probe::scratch::is_scratch_name(name.as_bytes())
             && meta.as_ref().is_ok_and(|m| m.is_dir())
         {
             return;
@@ -347,7 +347,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
             found.push((rel, meta));
         }
     };
-    let unlisted = crate::scan::walk_each(source, progress, &each);
+    let unlisted = crate::measure::scan::walk_each(source, progress, &each);
     let mut found = found.into_inner().unwrap_or_else(|p| p.into_inner());
     // Parents before children, and each node_modules in one run.
     found.sort_by(|a, b| a.0.cmp(&b.0));

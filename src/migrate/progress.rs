@@ -2,8 +2,8 @@
 //! length nobody measured, a bar with the model's ETA where the model priced the work. Hidden
 //! (drawing nothing) when the command layer says no: not a terminal, `-q`, JSON.
 
+use crate::base::units;
 use crate::model::migration;
-use crate::units;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::time::Duration;
 

@@ -5,9 +5,9 @@
 use super::fixups::{self, ConfigIssue};
 use super::plan::Plan;
 use super::{Options, Ui};
-use crate::error::{ExitCode, Failure, Result};
-use crate::pathtext::shell_quote;
-use crate::units;
+use crate::base::error::{ExitCode, Failure, Result};
+use crate::base::pathtext::shell_quote;
+use crate::base::units;
 use serde::Serialize;
 use std::path::Path;
 
@@ -219,7 +219,7 @@ fn answer(
     if args.yes {
         return Ok(question.with_yes);
     }
-    crate::interrupt::check("").map_err(|_| interrupted(source, destination, staging))?;
+    crate::base::interrupt::check("").map_err(|_| interrupted(source, destination, staging))?;
     ui.confirm(&question.text, question.default)
         .map_err(|failure| match failure.code {
             ExitCode::Interrupted => interrupted(source, destination, staging),

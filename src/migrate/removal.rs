@@ -9,8 +9,8 @@
 
 use super::journal::{self, FileRecord, ManifestEntry};
 use super::verify;
-use crate::dirfd::{self, Fenced, FencedDir, Meta};
-use crate::error::{Failure, Result};
+use crate::base::dirfd::{self, Fenced, FencedDir, Meta};
+use crate::base::error::{Failure, Result};
 use rustix::fs::FileType;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
@@ -453,7 +453,7 @@ fn never_copied(name: &OsStr, kind: FileType) -> &'static str {
         FileType::Directory if name == b"node_modules" => {
             "node_modules left behind, never copied; reinstall it at the destination"
         }
-        FileType::Directory if crate::probe::scratch::is_scratch_name(name) => {
+        FileType::Directory if crate::measure::probe::scratch::is_scratch_name(name) => {
             "a scratch folder a killed wsl-place probe left; safe to delete"
         }
         FileType::Fifo => "a FIFO; never copied",

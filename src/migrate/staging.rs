@@ -11,7 +11,7 @@
 //! never blocks its own resume, while a second run of the same move is refused at once.
 
 use super::journal;
-use crate::error::{Failure, Result};
+use crate::base::error::{Failure, Result};
 use std::ffi::OsString;
 use std::fs::{File, TryLockError};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -34,9 +34,9 @@ pub struct Lock {
 /// An interrupted migration of the same source to another destination, found beside this one's.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Elsewhere {
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub staging: PathBuf,
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub destination: PathBuf,
     /// The command that removes it.
     pub abort: String,
@@ -219,7 +219,7 @@ impl Staging {
 
     /// Removes the folder and all in it (however deep); a folder already gone is fine.
     pub fn remove(&self) -> Result<()> {
-        match crate::dirfd::remove_all(&self.dir) {
+        match crate::base::dirfd::remove_all(&self.dir) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(Failure::io("remove the staging directory", &self.dir, &e)),
@@ -271,8 +271,8 @@ pub fn interrupted_elsewhere(source: &Path, this: &Path, dirs: &[&Path]) -> Vec<
             let destination = dir.join(OsString::from_vec(destination_name.to_vec()));
             let abort = format!(
                 "wsl-place migrate {} --to {} --abort",
-                crate::pathtext::shell_quote(source),
-                crate::pathtext::shell_quote(&destination)
+                crate::base::pathtext::shell_quote(source),
+                crate::base::pathtext::shell_quote(&destination)
             );
             found.push(Elsewhere {
                 staging,
@@ -293,8 +293,8 @@ impl Elsewhere {
             source.display(),
             self.destination.display(),
             self.staging.display(),
-            crate::pathtext::shell_quote(source),
-            crate::pathtext::shell_quote(&self.destination),
+            crate::base::pathtext::shell_quote(source),
+            crate::base::pathtext::shell_quote(&self.destination),
             self.abort
         )
     }

@@ -6,8 +6,8 @@
 
 use super::journal::{FileRecord, escape_path};
 use super::plan::{Kind, Plan};
-use crate::dirfd::{self, Meta};
-use crate::error::{Failure, Result};
+use crate::base::dirfd::{self, Meta};
+use crate::base::error::{Failure, Result};
 use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::io::Read;
@@ -135,7 +135,7 @@ fn staged_entries(tree: &Path) -> Result<Vec<(PathBuf, rustix::fs::FileType)>> {
             found.push((rel, meta.file_type()));
         }
     };
-    let unlisted = crate::scan::walk_each(tree, false, &each);
+    let unlisted = crate::measure::scan::walk_each(tree, false, &each);
     if let Some((rel, error)) = unlisted.first() {
         return Err(Failure::internal(format!(
             "cannot walk the staged copy {}: {error}; it is kept for a resume.",

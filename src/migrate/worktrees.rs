@@ -6,7 +6,7 @@ use super::fixups::FixupReport;
 use super::plan::{self, Plan};
 use super::questions::Question;
 use super::staging::Staging;
-use crate::units;
+use crate::base::units;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 #[derive(Debug, Clone, Serialize)]
 pub struct LinkedWorktree {
     /// Where it is now.
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub path: PathBuf,
     /// Its folder under `.git/worktrees/`.
     pub name: String,
@@ -38,7 +38,7 @@ pub struct LinkedWorktree {
 
 fn optional_path<S: serde::Serializer>(path: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
     match path {
-        Some(path) => crate::pathtext::json::serialize(path, s),
+        Some(path) => crate::base::pathtext::json::serialize(path, s),
         None => s.serialize_none(),
     }
 }

@@ -236,7 +236,7 @@ pub fn eta_ms(predicted_ms: f64, done: f64, elapsed_ms: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::PerOp;
+    use crate::measure::probe::PerOp;
 
     fn nine_p() -> SourceCosts {
         SourceCosts {

@@ -1,7 +1,7 @@
 //! `--format github`: workflow commands that GitHub Actions shows as annotations.
 
-use crate::check::CheckReport;
-use crate::policy::Level;
+use crate::assess::pipeline::CheckReport;
+use crate::decide::policy::Level;
 use std::fmt::Write;
 
 /// GitHub's escaping for workflow command data.

@@ -1,8 +1,8 @@
 //! `--format markdown`: a summary table, e.g. for `$GITHUB_STEP_SUMMARY`.
 
-use crate::check::CheckReport;
-use crate::policy::Level;
-use crate::units;
+use crate::assess::pipeline::CheckReport;
+use crate::base::units;
+use crate::decide::policy::Level;
 use std::fmt::Write;
 
 pub(super) fn cell(text: &str) -> String {
@@ -10,7 +10,7 @@ pub(super) fn cell(text: &str) -> String {
 }
 
 /// What was seen is no estimate when there was nothing to extrapolate from.
-fn files_cell(scan: &crate::scan::ScanReport) -> String {
+fn files_cell(scan: &crate::measure::scan::ScanReport) -> String {
     if scan.totals_unknown {
         format!(
             "unknown ({} seen before the scan budget ran out)",

@@ -5,8 +5,8 @@ pub mod human;
 mod markdown;
 pub mod survey;
 
-use crate::check::CheckReport;
-use crate::error::{Failure, Result};
+use crate::assess::pipeline::CheckReport;
+use crate::base::error::{Failure, Result};
 
 pub use human::Style;
 pub use human::migrate;

@@ -5,10 +5,10 @@ use super::Style;
 use super::github::escape_data;
 use super::human::level_label;
 use super::markdown::cell;
+use crate::assess::survey::{RepositoryReport, Summary, SurveyReport};
+use crate::base::units;
+use crate::decide::policy::Level;
 use crate::model::Compared;
-use crate::policy::Level;
-use crate::survey::{RepositoryReport, Summary, SurveyReport};
-use crate::units;
 use std::fmt::Write;
 use std::path::Path;
 

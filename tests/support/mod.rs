@@ -73,7 +73,7 @@ pub fn is_mounted(path: &Path) -> bool {
     };
     info.lines()
         .filter_map(|line| line.split(' ').nth(4))
-        .any(|field| Path::new(&wsl_place::mounts::unescape(field)) == path)
+        .any(|field| Path::new(&wsl_place::host::mounts::unescape(field)) == path)
 }
 
 /// Where cargo built the binary, for tests that start it through another program (`script`,

@@ -1,7 +1,7 @@
 //! Where the repository is: its path, the host, the mount under it, the Windows path.
 
 use super::{Screen, Tone};
-use crate::location::Location;
+use crate::host::location::Location;
 
 pub fn rows(screen: &mut Screen, location: &Location) {
     let host = &location.host;

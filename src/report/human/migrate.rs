@@ -2,8 +2,8 @@
 //! markdown.
 
 use super::{Screen, Style, Tone};
+use crate::base::units::{self, count, counted};
 use crate::migrate::{MigrationReport, Plan, Question};
-use crate::units::{self, count, counted};
 use std::fmt::Write;
 
 /// "6,811 files, 1,050 directories, 3 symlinks, 1.2 GiB"

@@ -9,12 +9,12 @@ mod scan;
 mod timing;
 mod verdict;
 
-use crate::check::CheckReport;
+use crate::assess::pipeline::CheckReport;
 use console::Style as Paint;
 
 pub use verdict::level_label;
 
-/// Colours and width, as [`crate::terminal`] decided them.
+/// Colours and width, as [`crate::host::terminal`] decided them.
 #[derive(Debug, Clone)]
 pub struct Style {
     pub color: bool,
@@ -23,7 +23,7 @@ pub struct Style {
 }
 
 impl Style {
-    pub fn new(terminal: &crate::terminal::Terminal) -> Self {
+    pub fn new(terminal: &crate::host::terminal::Terminal) -> Self {
         Self {
             color: terminal.color,
             width: terminal.width,

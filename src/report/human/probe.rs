@@ -1,8 +1,8 @@
 //! `wsl-place probe`: the per-operation table, for a terminal and as markdown.
 
 use super::Style;
-use crate::probe::{OpStats, ProbeReport};
-use crate::units::{self, count, counted};
+use crate::base::units::{self, count, counted};
+use crate::measure::probe::{OpStats, ProbeReport};
 use std::fmt::Write;
 
 /// One line of the table: the operation, then median, p10, p90, spread and samples.

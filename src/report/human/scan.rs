@@ -1,9 +1,9 @@
 //! What the repository holds: tracked files apart from git's own and from dependency trees.
 
 use super::{Screen, Tone};
-use crate::gitindex::RepoKind;
-use crate::scan::{DependencyTree, ScanReport};
-use crate::units::{self, count, counted};
+use crate::base::units::{self, count, counted};
+use crate::measure::gitindex::RepoKind;
+use crate::measure::scan::{DependencyTree, ScanReport};
 
 /// Dependency and build trees listed by name; the rest are summed up.
 const TREES_SHOWN: usize = 4;
@@ -77,7 +77,7 @@ fn everything(scan: &ScanReport) -> String {
 fn git_rows(
     screen: &mut Screen,
     scan: &ScanReport,
-    git: &crate::scan::GitReport,
+    git: &crate::measure::scan::GitReport,
     git_files: Option<u64>,
 ) {
     let kind = match git.kind {
@@ -254,7 +254,7 @@ mod tests {
     fn totals_with_nothing_to_estimate_from_are_unknown_not_approximate() {
         let mut scan = ScanReport {
             files: 1,
-            counted: crate::scan::Counts {
+            counted: crate::measure::scan::Counts {
                 files: 1,
                 dirs: 3,
                 ..Default::default()

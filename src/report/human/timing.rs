@@ -2,10 +2,10 @@
 //! per-file costs it was computed from.
 
 use super::{Screen, Tone};
-use crate::check::CheckReport;
+use crate::assess::pipeline::CheckReport;
+use crate::base::units;
+use crate::measure::probe::{ProbeReport, ProbeSet};
 use crate::model::{Compared, ManagerTiming, Prediction};
-use crate::probe::{ProbeReport, ProbeSet};
-use crate::units;
 
 /// "~950 ms", "~1.2 s": a prediction is an estimate, and says so.
 pub(super) fn approx(ms: f64) -> String {

@@ -1,8 +1,8 @@
 //! The verdict, why, and what to do, in the same key column as everything above.
 
 use super::{Screen, Style, Tone};
-use crate::advice::AdviceId;
-use crate::policy::{Level, Verdict};
+use crate::decide::advice::AdviceId;
+use crate::decide::policy::{Level, Verdict};
 
 pub fn level_label(level: Level, style: &Style) -> String {
     match level {

@@ -95,7 +95,7 @@ pub fn shell_quote(path: &Path) -> String {
     }
 }
 
-/// `#[serde(with = "crate::pathtext::json")]`: a path as its escaped text, so JSON output never
+/// `#[serde(with = "crate::base::pathtext::json")]`: a path as its escaped text, so JSON output never
 /// fails on (nor silently mangles) a name that is not UTF-8.
 pub mod json {
     use super::*;

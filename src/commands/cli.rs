@@ -1,7 +1,7 @@
 //! The command line, as clap sees it. Nothing below this module reads raw arguments.
 
 use crate::host::HostEnv;
-use crate::terminal::{ColorChoice, Terminal};
+use crate::host::terminal::{ColorChoice, Terminal};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 

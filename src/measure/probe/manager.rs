@@ -131,7 +131,7 @@ pub fn npm_leaf_packages(lock: &str, max: usize) -> Vec<(String, String)> {
             (!nested && !has_deps && !linked).then(|| (name.to_string(), version.to_string()))
         })
         .collect();
-    crate::gitindex::spread(&leaves.iter().collect::<Vec<_>>(), max)
+    crate::measure::gitindex::spread(&leaves.iter().collect::<Vec<_>>(), max)
         .into_iter()
         .cloned()
         .collect()
@@ -275,7 +275,7 @@ fn store(env: &HostEnv, timing: &ManagerTiming) {
         method: SAMPLE_METHOD,
         timing: timing.clone(),
     };
-    crate::input::write_json_atomically(&file, &entry);
+    crate::base::input::write_json_atomically(&file, &entry);
 }
 
 /// A scratch folder removed when dropped, also on the error paths.

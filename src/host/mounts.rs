@@ -500,11 +500,12 @@ pub fn wsl_unc_paths(distro: &str, path: &Path) -> (String, String) {
 mod tests {
     use super::*;
 
-    const WSL_9P: &str = include_str!("../tests/fixtures/mountinfo/wsl-9p-drvfs.mountinfo");
-    const WSL_VIRTIOFS: &str = include_str!("../tests/fixtures/mountinfo/wsl-virtiofs.mountinfo");
-    const LINUX: &str = include_str!("../tests/fixtures/mountinfo/linux-plain.mountinfo");
-    const WSL_UNC: &str = include_str!("../tests/fixtures/mountinfo/wsl-unc-share.mountinfo");
-    const WSL1: &str = include_str!("../tests/fixtures/mountinfo/wsl1.mountinfo");
+    const WSL_9P: &str = include_str!("../../tests/fixtures/mountinfo/wsl-9p-drvfs.mountinfo");
+    const WSL_VIRTIOFS: &str =
+        include_str!("../../tests/fixtures/mountinfo/wsl-virtiofs.mountinfo");
+    const LINUX: &str = include_str!("../../tests/fixtures/mountinfo/linux-plain.mountinfo");
+    const WSL_UNC: &str = include_str!("../../tests/fixtures/mountinfo/wsl-unc-share.mountinfo");
+    const WSL1: &str = include_str!("../../tests/fixtures/mountinfo/wsl1.mountinfo");
 
     fn at<'a>(mounts: &'a [MountEntry], path: &str) -> &'a MountEntry {
         mount_for(mounts, Path::new(path)).expect("a mount")

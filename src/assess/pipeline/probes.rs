@@ -2,15 +2,17 @@
 //! probing the predicted `git status` is worth, and the predictions from scan and probes.
 
 use super::Settings;
-use crate::error::{Failure, Result};
-use crate::gitindex::{GitWalk, RootIndex};
+use crate::base::error::{Failure, Result};
+use crate::base::interrupt;
 use crate::host::HostEnv;
-use crate::interrupt;
-use crate::location::{self, Location, MountTable};
+use crate::host::location::{self, Location, MountTable};
+use crate::host::mounts::{MountEntry, MountKind};
+use crate::measure::gitindex::{GitWalk, RootIndex};
+use crate::measure::probe::{
+    self, OpStats, ProbeReport, ProbeSet, Target, Tracked, manager, mount_of,
+};
+use crate::measure::scan::ScanReport;
 use crate::model::{self, MountCosts, Prediction, RepoFigures};
-use crate::mounts::{MountEntry, MountKind};
-use crate::probe::{self, OpStats, ProbeReport, ProbeSet, Target, Tracked, manager, mount_of};
-use crate::scan::ScanReport;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

@@ -6,6 +6,14 @@
 //! `DIR/wsl.conf`), or build a [`HostEnv`] by hand. The Windows side is asked through
 //! WSL's interop, by programs found on `PATH` (`net.exe`), so a test puts a fake one there.
 
+//!
+//! Beside it, what is derived from those facts alone: the mount table (`mounts`), where a path
+//! sits (`location`) and what the terminal can show (`terminal`).
+
+pub mod location;
+pub mod mounts;
+pub mod terminal;
+
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -87,7 +95,7 @@ impl HostEnv {
     /// unreadable (off WSL, the default names no mount and harms nothing).
     pub fn automount_root(&self) -> PathBuf {
         let conf = self.etc_root.join("wsl.conf");
-        crate::input::read_regular(&conf, WSL_CONF_LIMIT, "wsl.conf")
+        crate::base::input::read_regular(&conf, WSL_CONF_LIMIT, "wsl.conf")
             .ok()
             .and_then(|text| automount_root_in(&String::from_utf8_lossy(&text)))
             .unwrap_or_else(|| PathBuf::from(DEFAULT_AUTOMOUNT_ROOT))
@@ -489,8 +497,8 @@ mod tests {
         assert_eq!(fixture.automount_root(), PathBuf::from("/drives/"));
     }
 
-    const WSL2_KERNEL: &str = include_str!("../tests/fixtures/mountinfo/wsl2.proc-version");
-    const WSL1_KERNEL: &str = include_str!("../tests/fixtures/mountinfo/wsl1.proc-version");
+    const WSL2_KERNEL: &str = include_str!("../../tests/fixtures/mountinfo/wsl2.proc-version");
+    const WSL1_KERNEL: &str = include_str!("../../tests/fixtures/mountinfo/wsl1.proc-version");
     const DRVFS: MountFacts = MountFacts {
         drvfs: true,
         wsl1_root: false,

@@ -4,7 +4,7 @@
 
 use super::ops::PerOp;
 use super::stats::{LstatSource, ParallelLstat, median};
-use crate::interrupt;
+use crate::base::interrupt;
 use rustix::fs::{AtFlags, Dir, Mode, OFlags};
 use serde::Serialize;
 use std::io::{Read, Write};

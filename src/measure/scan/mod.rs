@@ -1,12 +1,12 @@
 //! Repository scan: what the tree holds, in the terms that decide its placement.
 //!
-//! One budgeted pass over the tree ([`walk`]), the git index read with gix ([`crate::gitindex`]),
+//! One budgeted pass over the tree ([`walk`]), the git index read with gix ([`crate::measure::gitindex`]),
 //! and, when the budget runs out, estimates kept beside the raw counts. Never fails: what cannot
 //! be read is counted and listed in the report.
 
 mod walk;
 
-use crate::gitindex::{self, IndexSummary, RepoKind};
+use crate::measure::gitindex::{self, IndexSummary, RepoKind};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -105,7 +105,7 @@ pub enum DependencyKind {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct DependencyTree {
     /// Path relative to the scanned root.
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub path: PathBuf,
     pub kind: DependencyKind,
     pub files: u64,

@@ -1,9 +1,9 @@
 //! Where a path really lives: the host, the mount under it, and the paths Windows tools use.
 
-use crate::error::{Failure, Result};
+use crate::base::error::{Failure, Result};
+use crate::base::input;
+use crate::host::mounts::{self, MountEntry, MountKind};
 use crate::host::{self, Host, HostEnv};
-use crate::input;
-use crate::mounts::{self, MountEntry, MountKind};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 pub struct MountInfo {
     pub kind: MountKind,
     pub fstype: String,
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub mount_point: PathBuf,
     pub source: String,
     /// The directory of the source file system mounted there (not `/` for bind mounts).
@@ -38,7 +38,7 @@ impl MountInfo {
 #[derive(Debug, Clone, Serialize)]
 pub struct Paths {
     /// The canonical Linux path.
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub linux: PathBuf,
     /// `C:\...` on a drive mount, `\\wsl.localhost\<distro>\...` for a Linux path on WSL.
     pub windows: Option<String>,

@@ -1,7 +1,7 @@
 //! The probe's private scratch directory: removed on drop (normal and error paths) and, through
 //! the interrupt handler, on Ctrl-C, so an interrupted `check` leaves nothing behind.
 
-use crate::interrupt;
+use crate::base::interrupt;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::path::{Path, PathBuf};

@@ -1,17 +1,17 @@
 //! `wsl-place survey`: every repository below a folder, judged as `check` judges one, with one
 //! probe per mount shared by all the repositories on it.
 
-use crate::check::probes::{self, Baseline};
-use crate::check::{self, decide, with_fsmonitor};
-use crate::discover::{Discovery, Found, Nested, discover};
-use crate::error::Result;
+use crate::assess::pipeline::probes::{self, Baseline};
+use crate::assess::pipeline::{self, decide, with_fsmonitor};
+use crate::base::error::Result;
+use crate::decide::policy::{self, Level, PolicySource, Verdict};
+use crate::host::location::{self, MountInfo, MountTable, Paths};
+use crate::host::mounts::MountEntry;
 use crate::host::{GitFacts, GitVersion, Host, HostEnv};
-use crate::location::{self, MountInfo, MountTable, Paths};
+use crate::measure::discover::{Discovery, Found, Nested, discover};
+use crate::measure::probe::{ProbeReport, ProbeSet, Tracked, mount_of};
+use crate::measure::scan::{self, ScanOptions, ScanReport};
 use crate::model::Prediction;
-use crate::mounts::MountEntry;
-use crate::policy::{self, Level, PolicySource, Verdict};
-use crate::probe::{ProbeReport, ProbeSet, Tracked, mount_of};
-use crate::scan::{self, ScanOptions, ScanReport};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -34,7 +34,7 @@ pub struct Settings {
 /// One mount's probe and who used it.
 #[derive(Debug, Clone, Serialize)]
 pub struct MountProbe {
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub mount_point: PathBuf,
     pub fstype: String,
     /// Repositories on this mount.
@@ -47,7 +47,7 @@ pub struct MountProbe {
 /// One repository's line: the same `scan`, `predict` and `verdict` as `check`'s report.
 #[derive(Debug, Clone, Serialize)]
 pub struct RepositoryReport {
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub path: PathBuf,
     pub mount: MountInfo,
     pub paths: Paths,
@@ -82,7 +82,7 @@ pub struct Summary {
 #[derive(Debug, Clone, Serialize)]
 pub struct SurveyReport {
     pub schema: u32,
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub dir: PathBuf,
     pub host: Host,
     pub git_version: Option<GitVersion>,
@@ -110,7 +110,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     let host = location::host(env, &table);
     let git = GitFacts::read();
     let discovery = discover(&dir, settings.discover_budget);
-    let check_settings = check::Settings {
+    let check_settings = pipeline::Settings {
         path: dir.clone(),
         probe: settings.probe,
         scan_budget: settings.scan_budget,
@@ -125,7 +125,9 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         let baseline = probes::choose_baseline(env, &check_settings, &table, mount)?;
         plan.push((found, mount, baseline));
     }
-    let cpu_pace = settings.probe.then(crate::probe::cpu::sha1_us_per_mib);
+    let cpu_pace = settings
+        .probe
+        .then(crate::measure::probe::cpu::sha1_us_per_mib);
     let mounts = if settings.probe {
         probe_mounts(
             &plan,
@@ -139,7 +141,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     progress.start(plan.len() as u64);
     let mut repositories = Vec::new();
     for (found, mount, baseline) in &plan {
-        crate::interrupt::check(INTERRUPTED)?;
+        crate::base::interrupt::check(INTERRUPTED)?;
         progress.step(&found.root.display().to_string());
         let shared = settings
             .probe
@@ -152,11 +154,11 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         };
         repositories.push(judge(&place, settings, found, shared)?);
     }
-    crate::interrupt::check(INTERRUPTED)?;
+    crate::base::interrupt::check(INTERRUPTED)?;
     repositories.sort_by(|a, b| git_status_here(b).total_cmp(&git_status_here(a)));
     let summary = summarise(&repositories, start.elapsed());
     Ok(SurveyReport {
-        schema: check::SCHEMA_VERSION,
+        schema: pipeline::SCHEMA_VERSION,
         dir,
         host,
         git_version: git.version,
@@ -267,7 +269,9 @@ fn judge(
     let mut probes = shared.flatten();
     if let Some(set) = probes.as_mut() {
         let shape = Tracked::from_index(index.as_ref()).shape;
-        set.git_walk = index.as_ref().map(crate::gitindex::RootIndex::git_walk);
+        set.git_walk = index
+            .as_ref()
+            .map(crate::measure::gitindex::RootIndex::git_walk);
         set.index_files = shape.map(|s| s.0);
         set.index_dirs = set
             .git_walk

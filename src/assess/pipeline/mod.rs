@@ -2,14 +2,15 @@
 
 pub mod probes;
 
-use crate::error::Result;
-use crate::gitsettings;
+use crate::base::error::Result;
+use crate::decide::observations::Context;
+use crate::decide::policy::{self, Observations, Policy, PolicySource, Verdict};
+use crate::host::location::{self, Location, MountTable};
 use crate::host::{GitFacts, GitVersion, HostEnv};
-use crate::location::{self, Location, MountTable};
-use crate::observations::Context;
-use crate::policy::{self, Observations, Policy, PolicySource, Verdict};
-use crate::scan::{self, ScanOptions, ScanReport};
-use crate::{model, probe};
+use crate::measure::gitsettings;
+use crate::measure::probe;
+use crate::measure::scan::{self, ScanOptions, ScanReport};
+use crate::model;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -137,7 +138,9 @@ pub fn measure(
     let repositories_below = scan
         .git
         .is_none()
-        .then(|| crate::discover::discover(&location.paths.linux, REPOSITORIES_BELOW_BUDGET))
+        .then(|| {
+            crate::measure::discover::discover(&location.paths.linux, REPOSITORIES_BELOW_BUDGET)
+        })
         .map(|found| found.repositories.len())
         .filter(|&n| n > 0);
     let mut observations = observe(env, &location, &scan, probe.as_ref(), predict.as_ref());
@@ -203,11 +206,11 @@ pub fn context(
     git: &GitFacts,
     settings: Option<&gitsettings::GitSettings>,
 ) -> Context {
-    let mut usage = crate::usage::read(&location.paths.linux);
+    let mut usage = crate::measure::usage::read(&location.paths.linux);
     if let Some(settings) = settings {
         usage
             .windows_tools
-            .extend(crate::usage::windows_git_settings(
+            .extend(crate::measure::usage::windows_git_settings(
                 settings.file_mode.as_deref(),
                 settings.autocrlf.as_deref(),
             ));

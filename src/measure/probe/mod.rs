@@ -9,11 +9,11 @@ pub mod ops;
 pub mod scratch;
 pub mod stats;
 
-use crate::error::{Failure, Result};
-use crate::gitindex;
-use crate::interrupt;
-use crate::location::MountTable;
-use crate::mounts::{MountEntry, MountKind};
+use crate::base::error::{Failure, Result};
+use crate::base::interrupt;
+use crate::host::location::MountTable;
+use crate::host::mounts::{MountEntry, MountKind};
+use crate::measure::gitindex;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -35,9 +35,9 @@ pub type Ops = PerOp<OpStats>;
 #[derive(Debug, Clone, Serialize)]
 pub struct ProbeReport {
     /// The directory the scratch folder was made in.
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub dir: PathBuf,
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub mount_point: PathBuf,
     pub fstype: String,
     pub kind: MountKind,
@@ -312,7 +312,7 @@ pub struct ProbeSet {
     pub index_files: Option<u64>,
     pub index_dirs: Option<u64>,
     /// Git's walk from the index and its exclude rules (None when this is not a repository).
-    pub git_walk: Option<crate::gitindex::GitWalk>,
+    pub git_walk: Option<crate::measure::gitindex::GitWalk>,
     /// The package manager's own work, timed on this machine (None without dependencies).
     pub manager: Option<manager::ManagerTiming>,
     pub elapsed_ms: u64,

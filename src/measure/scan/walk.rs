@@ -7,13 +7,13 @@
 //! count exactly; the sizes of files not yet stat'ed and the contents of directories not yet
 //! listed are estimated (see `docs/scan.md`).
 //!
-//! Directories are opened relative to an open ancestor ([`crate::dirfd::Place`]), never by their
+//! Directories are opened relative to an open ancestor ([`crate::base::dirfd::Place`]), never by their
 //! full path, so trees deeper than PATH_MAX are walked whole.
 
 use super::{Counts, DependencyKind};
-use crate::dirfd::{self, Meta, Place};
-use crate::gitindex::RootIndex;
-use crate::interrupt;
+use crate::base::dirfd::{self, Meta, Place};
+use crate::base::interrupt;
+use crate::measure::gitindex::RootIndex;
 use rayon::prelude::*;
 use rustix::fs::{Dir, FileType};
 use std::collections::HashSet;
@@ -359,7 +359,7 @@ impl<'a> Walker<'a> {
             if kind == FileType::Directory {
                 // A probe's scratch folder (a running probe's, or one a SIGKILL left) is ours,
                 // not the user's: never counted.
-                if !crate::probe::scratch::is_scratch_name(name.as_bytes()) {
+                if !crate::measure::probe::scratch::is_scratch_name(name.as_bytes()) {
                     listed.children.push(name.to_os_string());
                 }
                 continue;

@@ -32,16 +32,16 @@ pub enum RepoKind {
 pub struct Repo {
     pub kind: RepoKind,
     /// Top of the worktree (the directory holding `.git`).
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub worktree: PathBuf,
     /// The directory holding this worktree's `index` and `HEAD`.
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub git_dir: PathBuf,
     /// The directory holding `objects/` (differs from `git_dir` for linked worktrees).
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub common_dir: PathBuf,
     /// The scanned root relative to `worktree`; empty when the root is the top of the worktree.
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub prefix: PathBuf,
 }
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Nested {
     /// Relative to the outer repository's root.
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub path: PathBuf,
     /// `submodule` (listed in `.gitmodules`, or a `.git` file) or `repository`.
     pub kind: &'static str,
@@ -20,7 +20,7 @@ pub struct Nested {
 /// A repository found below the folder: its root and what it holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Found {
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub root: PathBuf,
     pub nested: Vec<Nested>,
 }

@@ -3,17 +3,17 @@
 //! Loading is text in, `Policy` out; evaluation is `Observations` in, `Verdict` out. Neither touches
 //! the file system, so both are tested on fixed values.
 
-use crate::advice::{self, Advice};
+use crate::base::units;
+use crate::decide::advice::{self, Advice};
+pub use crate::decide::observations::Observations;
+use crate::host::mounts::MountKind;
 use crate::model::{Compared, Figure};
-use crate::mounts::MountKind;
-pub use crate::observations::Observations;
-use crate::units;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The policy built into the binary; also shipped as `policies/default.toml`.
-pub const DEFAULT_POLICY: &str = include_str!("../policies/default.toml");
+pub const DEFAULT_POLICY: &str = include_str!("../../policies/default.toml");
 /// The name of a repository's own policy file, at its root.
 pub const REPOSITORY_POLICY: &str = ".wsl-place.toml";
 
@@ -159,8 +159,8 @@ impl fmt::Display for PolicyError {
 #[serde(tag = "kind", content = "path", rename_all = "kebab-case")]
 pub enum PolicySource {
     BuiltIn,
-    File(#[serde(with = "crate::pathtext::json")] PathBuf),
-    Repository(#[serde(with = "crate::pathtext::json")] PathBuf),
+    File(#[serde(with = "crate::base::pathtext::json")] PathBuf),
+    Repository(#[serde(with = "crate::base::pathtext::json")] PathBuf),
 }
 
 impl Thresholds {
@@ -402,11 +402,11 @@ fn lookup<'a, 'i>(
 }
 
 /// Chooses and reads the policy: `--policy FILE`, else the repository's `.wsl-place.toml`, else
-/// the built-in one. Files are read as untrusted input (see [`crate::input`]).
+/// the built-in one. Files are read as untrusted input (see [`crate::base::input`]).
 pub fn load(
     explicit: Option<&Path>,
     repository_root: &Path,
-) -> crate::error::Result<(Policy, PolicySource)> {
+) -> crate::base::error::Result<(Policy, PolicySource)> {
     let (path, source) = match explicit {
         Some(path) => (path.to_path_buf(), PolicySource::File(path.to_path_buf())),
         None => {
@@ -417,9 +417,10 @@ pub fn load(
             (path.clone(), PolicySource::Repository(path))
         }
     };
-    let text = crate::input::read_text(&path, crate::input::POLICY_LIMIT, "policy file")?;
+    let text =
+        crate::base::input::read_text(&path, crate::base::input::POLICY_LIMIT, "policy file")?;
     let policy = Policy::parse(&text, &path.display().to_string())
-        .map_err(|e| crate::error::Failure::input(e.to_string()))?;
+        .map_err(|e| crate::base::error::Failure::input(e.to_string()))?;
     Ok((policy, source))
 }
 
@@ -905,9 +906,9 @@ fn wsl1_reason(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::advice::AdviceId;
-    use crate::gitsettings::GitSettings;
-    use crate::observations::Context;
+    use crate::decide::advice::AdviceId;
+    use crate::decide::observations::Context;
+    use crate::measure::gitsettings::GitSettings;
 
     fn observations(kind: MountKind) -> Observations {
         Observations {
@@ -1069,8 +1070,8 @@ mod tests {
     #[test]
     fn example_policies_parse() {
         for (name, text) in [
-            ("strict", include_str!("../policies/strict.toml")),
-            ("ci", include_str!("../policies/ci.toml")),
+            ("strict", include_str!("../../policies/strict.toml")),
+            ("ci", include_str!("../../policies/ci.toml")),
         ] {
             Policy::parse(text, name).unwrap();
         }
@@ -1222,7 +1223,7 @@ mod tests {
 
     #[test]
     fn strict_policy_moves_what_default_advises() {
-        let strict = Policy::parse(include_str!("../policies/strict.toml"), "strict").unwrap();
+        let strict = Policy::parse(include_str!("../../policies/strict.toml"), "strict").unwrap();
         let obs = with_git_status(MountKind::WslDrvfsVirtiofs, 300.0, 10.0);
         assert_eq!(evaluate(&Policy::default(), &obs).level, Level::Advise);
         assert_eq!(evaluate(&strict, &obs).level, Level::Move);

@@ -6,7 +6,7 @@
 //! keeps its verified copy so far); the command then fails with [`Failure::interrupted`]. Work
 //! that does not come back within [`GRACE`] is ended by the handler itself, with the same code.
 
-use crate::error::{ExitCode, Failure};
+use crate::base::error::{ExitCode, Failure};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,9 +1,9 @@
 //! What the decision layer looks at: measurements and settings gathered by `check`, as plain
 //! values, so the policy and the advice are both pure functions of them.
 
-use crate::gitsettings::GitSettings;
+use crate::host::mounts::MountKind;
+use crate::measure::gitsettings::GitSettings;
 use crate::model::Compared;
-use crate::mounts::MountKind;
 use std::path::PathBuf;
 
 /// What is around the repository: the WSL generation, git's release, the tools that use it.
@@ -12,7 +12,7 @@ pub struct Context {
     pub wsl_version: Option<u8>,
     pub distro: Option<String>,
     pub git_version: Option<crate::host::GitVersion>,
-    pub usage: crate::usage::Usage,
+    pub usage: crate::measure::usage::Usage,
     /// Outside any repository: how many repositories the folder holds (for `survey`).
     pub repositories_below: Option<usize>,
 }

@@ -1,11 +1,11 @@
 //! `check --advisory`: the pre-commit nudge. One line or nothing, in well under a second,
 //! by reusing the last result for this repository while its mount and age still match.
 
-use crate::check::{self, CheckReport};
-use crate::error::Result;
+use crate::assess::pipeline::{self, CheckReport};
+use crate::base::error::Result;
+use crate::decide::policy::{Level, Policy, Previous, Recent};
 use crate::host::HostEnv;
-use crate::location::Location;
-use crate::policy::{Level, Policy, Previous, Recent};
+use crate::host::location::Location;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -18,9 +18,9 @@ pub const COLD_PROBE_BUDGET: Duration = Duration::from_millis(250);
 /// One cached result, kept per repository under the XDG cache directory.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CachedResult {
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub path: PathBuf,
-    #[serde(with = "crate::pathtext::json")]
+    #[serde(with = "crate::base::pathtext::json")]
     pub mount_point: PathBuf,
     pub fstype: String,
     pub source: String,
@@ -144,7 +144,7 @@ pub fn store(env: &HostEnv, entry: &CachedResult) {
         return;
     }
     let file = cache_file(&cache_dir, &entry.path);
-    crate::input::write_json_atomically(&file, entry);
+    crate::base::input::write_json_atomically(&file, entry);
 }
 
 /// A cached result still valid for this location under this policy.
@@ -175,23 +175,23 @@ fn printable(line: &str) -> String {
 /// Runs the advisory check: the cached line when there is one, else a short measurement.
 pub fn run(
     env: &HostEnv,
-    settings: &check::Settings,
+    settings: &pipeline::Settings,
     policy_file: Option<&Path>,
 ) -> Result<(CachedResult, bool)> {
     // The cached answer needs no word from Windows; a new measurement does (mapped drives).
-    let quick = check::prepare(&env.without_mapped_drives(), &settings.path, policy_file)?;
+    let quick = pipeline::prepare(&env.without_mapped_drives(), &settings.path, policy_file)?;
     if let Some(entry) = load_valid(env, &quick.location, &quick.policy) {
         return Ok((entry, true));
     }
-    let setting = check::prepare(env, &settings.path, policy_file)?;
-    let cold = check::Settings {
+    let setting = pipeline::prepare(env, &settings.path, policy_file)?;
+    let cold = pipeline::Settings {
         scan_budget: settings.scan_budget.min(COLD_SCAN_BUDGET),
         probe_budget: settings.probe_budget.min(COLD_PROBE_BUDGET),
         progress: false,
         time_manager: false,
         ..settings.clone()
     };
-    let (mut report, policy) = check::measure(env, &cold, setting, &Previous::default())?;
+    let (mut report, policy) = pipeline::measure(env, &cold, setting, &Previous::default())?;
     report.verdict.provisional = true;
     let entry = entry_for(&report, &policy);
     store(env, &entry);

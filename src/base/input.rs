@@ -2,7 +2,7 @@
 //! trusting them: a FIFO must not block, `/dev/zero` must not fill memory, a directory or a binary
 //! file is the user's mistake (exit 2), not the tool's.
 
-use crate::error::{Failure, Result};
+use crate::base::error::{Failure, Result};
 use std::fs::{File, OpenOptions};
 use std::io::Read;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
@@ -89,7 +89,7 @@ pub fn write_json_atomically<T: serde::Serialize>(file: &Path, value: &T) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::ExitCode;
+    use crate::base::error::ExitCode;
 
     #[test]
     fn special_files_are_input_errors() {

@@ -1,9 +1,9 @@
 //! Advice that knows the ecosystem: the smaller steps, each only where it applies.
 
-use crate::gitsettings::{self, GitSettings};
+use crate::decide::observations::Observations;
 use crate::host::GitVersion;
-use crate::mounts::MountKind;
-use crate::observations::Observations;
+use crate::host::mounts::MountKind;
+use crate::measure::gitsettings::{self, GitSettings};
 use serde::Serialize;
 
 /// A stable identifier for scripts; in JSON the kebab-case name (`many-files`).
@@ -68,7 +68,7 @@ pub fn for_observations(observations: &Observations, judgement: Judgement) -> Ve
             ),
             command: Some(format!(
                 "wsl-place survey {}",
-                crate::pathtext::shell_quote(&observations.path)
+                crate::base::pathtext::shell_quote(&observations.path)
             )),
         }];
     }
@@ -92,7 +92,7 @@ pub fn for_observations(observations: &Observations, judgement: Judgement) -> Ve
 fn migrate_command(observations: &Observations) -> String {
     format!(
         "wsl-place migrate {}",
-        crate::pathtext::shell_quote(&observations.path)
+        crate::base::pathtext::shell_quote(&observations.path)
     )
 }
 
@@ -162,7 +162,7 @@ fn wsl1(observations: &Observations, advise_speedup: f64) -> Vec<Advice> {
                   the fix it is on WSL 2: converting the distribution to WSL 2 is (run it in Windows; \
                   it keeps the distribution's files)"
             .to_string(),
-        command: Some(format!("wsl --set-version {} 2", crate::pathtext::shell_quote(std::path::Path::new(&distro)))),
+        command: Some(format!("wsl --set-version {} 2", crate::base::pathtext::shell_quote(std::path::Path::new(&distro)))),
     }];
     let measured_gain = observations
         .git_status_ms
@@ -244,7 +244,7 @@ fn git_advice(git: &GitSettings, tracked: Option<u64>, dirs: u64) -> Vec<Advice>
             message: format!(
                 "{} tracked files: `feature.manyFiles` turns on index version 4, the skip-hash index \
                  and the untracked cache",
-                crate::units::count(tracked.unwrap_or_default())
+                crate::base::units::count(tracked.unwrap_or_default())
             ),
             command: Some("git config feature.manyFiles true".to_string()),
         });
@@ -254,7 +254,7 @@ fn git_advice(git: &GitSettings, tracked: Option<u64>, dirs: u64) -> Vec<Advice>
             message: format!(
                 "{} directories: `core.untrackedCache` lets git skip reading directories that \
                  did not change when it looks for untracked files",
-                crate::units::count(dirs)
+                crate::base::units::count(dirs)
             ),
             command: Some("git config core.untrackedCache true".to_string()),
         });
@@ -275,7 +275,7 @@ fn git_advice(git: &GitSettings, tracked: Option<u64>, dirs: u64) -> Vec<Advice>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::observations::Context;
+    use crate::decide::observations::Context;
     use std::path::PathBuf;
 
     fn observations(
@@ -519,7 +519,7 @@ mod tests {
     #[test]
     fn windows_side_trade_offs_only_where_they_apply() {
         let context = Context {
-            usage: crate::usage::Usage {
+            usage: crate::measure::usage::Usage {
                 windows_tools: vec!["a Visual Studio solution (.sln)".into()],
                 watchers: vec!["vite".into(), "nodemon".into()],
             },

@@ -1,0 +1,9 @@
+//! Plumbing every layer uses: errors and exit codes, units, Ctrl-C, path text, safe input
+//! files, and file operations that work past PATH_MAX. Imports nothing from the crate above it.
+
+pub mod dirfd;
+pub mod error;
+pub mod input;
+pub mod interrupt;
+pub mod pathtext;
+pub mod units;

@@ -1,0 +1,10 @@
+//! What is measured on this machine: the repository's tree (`scan`), git's index and settings,
+//! what the developer uses (`usage`), repositories below a folder (`discover`), and the timed
+//! small-file operations of a mount (`probe`).
+
+pub mod discover;
+pub mod gitindex;
+pub mod gitsettings;
+pub mod probe;
+pub mod scan;
+pub mod usage;
