@@ -11,7 +11,7 @@ pub mod commands;
 pub mod decide;
 pub mod host;
 pub mod measure;
-pub mod migrate;
+pub(crate) mod migrate;
 pub mod model;
 pub mod report;
 

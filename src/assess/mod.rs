@@ -1,6 +1,6 @@
 //! The assessments the commands ask for, assembled from the layers below: the shared
 //! measure-model-decide `pipeline`, the hook's cached `advisory`, and the `survey` of a folder.
 
-pub mod advisory;
+pub(crate) mod advisory;
 pub mod pipeline;
-pub mod survey;
+pub(crate) mod survey;

@@ -230,15 +230,6 @@ pub struct At {
 }
 
 impl At {
-    /// `root/rel` (`root` itself when `rel` is empty).
-    pub fn new(root: &Path, rel: &Path) -> io::Result<At> {
-        if rel.as_os_str().is_empty() {
-            Self::path(root)
-        } else {
-            Self::path(&root.join(rel))
-        }
-    }
-
     pub fn path(path: &Path) -> io::Result<At> {
         let bytes = path.as_os_str().as_bytes();
         if bytes.len() < SPAN {
@@ -619,7 +610,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let rel = deep_chain(tmp.path(), 120);
         assert!(tmp.path().join(&rel).as_os_str().len() > 5000);
-        let file = At::new(tmp.path(), &rel.join("f")).unwrap();
+        let file = At::path(&tmp.path().join(rel.join("f"))).unwrap();
         std::io::Write::write_all(&mut file.create(0o640).unwrap(), b"deep").unwrap();
         let meta = file.lstat().unwrap();
         assert!(meta.is_file());
@@ -627,19 +618,19 @@ mod tests {
         let mut text = String::new();
         std::io::Read::read_to_string(&mut file.open_read().unwrap(), &mut text).unwrap();
         assert_eq!(text, "deep");
-        let link = At::new(tmp.path(), &rel.join("l")).unwrap();
+        let link = At::path(&tmp.path().join(rel.join("l"))).unwrap();
         link.symlink(Path::new("f")).unwrap();
         assert_eq!(link.read_link().unwrap(), Path::new("f"));
         assert!(link.open_read().is_err(), "a symlink is never followed");
         link.set_times((1, 2), (3, 4)).unwrap();
         let meta = link.lstat().unwrap();
         assert_eq!((meta.mtime(), meta.mtime_nsec()), (3, 4));
-        At::new(tmp.path(), &rel.join("d"))
+        At::path(&tmp.path().join(rel.join("d")))
             .unwrap()
             .mkdir(0o500)
             .unwrap();
         let top = rel.components().next().unwrap().as_os_str();
-        At::new(tmp.path(), Path::new(top))
+        At::path(&tmp.path().join(top))
             .unwrap()
             .remove_all()
             .unwrap();

@@ -1,9 +1,9 @@
 //! Plumbing every layer uses: errors and exit codes, units, Ctrl-C, path text, safe input
 //! files, and file operations that work past PATH_MAX. Imports nothing from the crate above it.
 
-pub mod dirfd;
+pub(crate) mod dirfd;
 pub mod error;
-pub mod input;
-pub mod interrupt;
+pub(crate) mod input;
+pub(crate) mod interrupt;
 pub mod pathtext;
-pub mod units;
+pub(crate) mod units;

@@ -2,12 +2,12 @@
 //! once, runs the layers below with them, and prints what they return. Nothing below this layer
 //! sees a clap type.
 
-pub mod check;
+pub(crate) mod check;
 pub mod cli;
-pub mod completions;
-pub mod migrate;
-pub mod probe;
-pub mod survey;
+pub(crate) mod completions;
+pub(crate) mod migrate;
+pub(crate) mod probe;
+pub(crate) mod survey;
 
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;

@@ -1,6 +1,6 @@
 //! From figures to a verdict: what was observed before (`observations`), what to advise, and
 //! the policy whose thresholds turn predictions into `ok`, `advise` or `move`.
 
-pub mod advice;
+pub(crate) mod advice;
 pub mod observations;
 pub mod policy;

@@ -12,7 +12,7 @@
 
 pub mod location;
 pub mod mounts;
-pub mod terminal;
+pub(crate) mod terminal;
 
 use serde::Serialize;
 use std::collections::BTreeMap;

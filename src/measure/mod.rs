@@ -2,9 +2,9 @@
 //! what the developer uses (`usage`), repositories below a folder (`discover`), and the timed
 //! small-file operations of a mount (`probe`).
 
-pub mod discover;
+pub(crate) mod discover;
 pub mod gitindex;
 pub mod gitsettings;
 pub mod probe;
 pub mod scan;
-pub mod usage;
+pub(crate) mod usage;

@@ -27,7 +27,6 @@ pub use plan::{Plan, Problem};
 use questions::Answers;
 pub use questions::Question;
 pub use removal::Removal;
-pub use staging::Elsewhere;
 use staging::Staging;
 
 use crate::base::error::{ExitCode, Failure, Result};

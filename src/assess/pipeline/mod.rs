@@ -84,15 +84,6 @@ pub fn prepare(env: &HostEnv, path: &Path, policy_file: Option<&Path>) -> Result
     })
 }
 
-pub fn run(
-    env: &HostEnv,
-    settings: &Settings,
-    policy_file: Option<&Path>,
-) -> Result<(CheckReport, Policy)> {
-    let setting = prepare(env, &settings.path, policy_file)?;
-    measure(env, settings, setting, &policy::Previous::default())
-}
-
 /// Scans, probes, predicts and decides for an already prepared setting; `previous` is what the
 /// last checks for this place and policy left: the verdict weighs their predictions with this
 /// run's and keeps the last level while this run's ranges still support it.
@@ -264,9 +255,4 @@ fn observe(
         baseline_problem,
         context: Context::default(),
     }
-}
-
-/// The policy a command would use for `root`, for callers other than `check` (migrate).
-pub fn policy_for(policy_file: Option<&Path>, root: &Path) -> Result<Policy> {
-    policy::load(policy_file, root).map(|(policy, _)| policy)
 }
