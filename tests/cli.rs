@@ -220,12 +220,19 @@ fn unknown_flag_is_a_usage_error() {
         .code(2);
 }
 
+/// One format enum for every command: `probe` and `migrate` speak GitHub Actions too, one
+/// annotation per line and nothing else on standard output.
 #[test]
-fn probe_and_migrate_refuse_formats_they_cannot_print() {
+fn probe_and_migrate_print_github_annotations() {
     let dir = tempfile::tempdir().unwrap();
-    let marker = dir.path().join("marker");
-    fs::write(&marker, "x").unwrap();
-    for command in ["probe", "migrate"] {
+    let source = dir.path().join("app");
+    fs::create_dir_all(&source).unwrap();
+    fs::write(source.join("marker"), "x").unwrap();
+    let expected = [
+        ("probe", "::notice title=wsl-place probe%3A "),
+        ("migrate", "::notice title=wsl-place migrate%3A plan::"),
+    ];
+    for (command, start) in expected {
         let mut args = vec![command, "--format", "github"];
         if command == "migrate" {
             args.push("--dry-run");
@@ -233,27 +240,21 @@ fn probe_and_migrate_refuse_formats_they_cannot_print() {
         let output = Command::cargo_bin("wsl-place")
             .unwrap()
             .args(&args)
-            .arg(dir.path())
+            .arg(&source)
+            .env("HOME", dir.path())
+            .env("XDG_CACHE_HOME", dir.path().join("cache"))
             .output()
             .unwrap();
-        assert_eq!(output.status.code(), Some(2), "{command} --format github");
+        assert_eq!(output.status.code(), Some(0), "{command}: {output:?}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.starts_with(start), "{command}: {stdout}");
         assert!(
-            output.stdout.is_empty(),
-            "{command} --format github printed a report"
-        );
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(
-            stderr.contains("'github'") && stderr.contains("human, json, markdown"),
-            "{stderr}"
+            stdout.lines().all(|l| l.starts_with("::")),
+            "{command}: not only annotations: {stdout}"
         );
     }
-    // Refused before anything ran: the directory holds what it held.
-    let names: Vec<_> = fs::read_dir(dir.path())
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name())
-        .collect();
-    assert_eq!(names, vec![std::ffi::OsString::from("marker")]);
+    // --dry-run copied nothing.
+    assert!(!dir.path().join("src").exists());
 }
 
 #[test]

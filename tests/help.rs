@@ -64,7 +64,9 @@ fn options_appear_only_where_they_apply() {
             "{command} mentions --advisory:\n{text}"
         );
         assert!(text.contains("--quiet"), "{text}");
-        assert!(!text.contains("github"), "{command} offers github:\n{text}");
+        for format in ["human", "json", "markdown", "github"] {
+            assert!(text.contains(format), "{command} does not offer {format}:\n{text}");
+        }
     }
     let completions = help(&["completions"]);
     for option in ["--format", "--policy", "--quiet"] {

@@ -21,7 +21,7 @@ use wsl_place::measure::probe::{
 };
 use wsl_place::measure::scan::{Counts, DependencyTree, DirFiles, GitReport, ScanReport};
 use wsl_place::model::{Compared, Figure, InstallFigures, Prediction, RepoFigures};
-use wsl_place::report::{self, CheckFormat, Style};
+use wsl_place::report::{self, Format, Style};
 
 const REPO: &str = "/mnt/c/Users/dev/src/webapp";
 
@@ -262,7 +262,7 @@ fn snapshot(name: &str, actual: &str) {
 }
 
 fn human(width: usize) -> String {
-    report::render_check(&fixture(), CheckFormat::Human, &Style::plain(width)).unwrap()
+    report::render(&fixture(), Format::Human, &Style::plain(width)).unwrap()
 }
 
 #[test]
@@ -325,8 +325,7 @@ fn one_number_style() {
     for unwanted in [" us", "13126", "6569", "1 tracked files", "lstat"] {
         assert!(!text.contains(unwanted), "{unwanted:?} in\n{text}");
     }
-    let markdown =
-        report::render_check(&fixture(), CheckFormat::Markdown, &Style::plain(80)).unwrap();
+    let markdown = report::render(&fixture(), Format::Markdown, &Style::plain(80)).unwrap();
     assert!(markdown.contains("| files | 13,126 |"), "{markdown}");
     assert!(
         markdown.contains("| tracked by git | 5,000 |"),
@@ -347,12 +346,8 @@ fn chart_is_human_only_and_scaled_to_the_terminal() {
         narrow >= 8 && wide >= narrow + 45,
         "bars {narrow} and {wide} cells"
     );
-    for format in [
-        CheckFormat::Markdown,
-        CheckFormat::Github,
-        CheckFormat::Json,
-    ] {
-        let text = report::render_check(&fixture(), format, &Style::plain(110)).unwrap();
+    for format in [Format::Markdown, Format::Github, Format::Json] {
+        let text = report::render(&fixture(), format, &Style::plain(110)).unwrap();
         assert!(!text.contains('█'), "{format:?} has a chart");
     }
 }
@@ -365,7 +360,7 @@ fn github_format_gives_every_advice_a_notice() {
         "{:?}",
         report.verdict.advice
     );
-    let text = report::render_check(&report, CheckFormat::Github, &Style::plain(80)).unwrap();
+    let text = report::render(&report, Format::Github, &Style::plain(80)).unwrap();
     let notices = text.lines().filter(|l| l.starts_with("::notice ")).count();
     assert_eq!(notices, report.verdict.advice.len(), "{text}");
     for advice in &report.verdict.advice {

@@ -6,4 +6,5 @@ pub mod error;
 pub(crate) mod input;
 pub(crate) mod interrupt;
 pub mod pathtext;
+pub(crate) mod progress;
 pub(crate) mod units;

@@ -4,10 +4,10 @@ use crate::assess::advisory;
 use crate::assess::pipeline;
 use crate::base::error::{ExitCode, Result};
 use crate::base::interrupt;
-use crate::commands::cli::{self, CheckArgs, FailOn, GlobalArgs};
+use crate::commands::cli::{CheckArgs, FailOn, GlobalArgs};
 use crate::decide::policy::Level;
 use crate::host::HostEnv;
-use crate::report::{self, CheckFormat, Style};
+use crate::report::Output;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -18,15 +18,13 @@ pub struct Settings {
     pub advisory: bool,
     /// The lowest level that fails the run (exit 1); None: never.
     pub fail_at: Option<Level>,
-    pub format: CheckFormat,
-    pub quiet: bool,
-    pub style: Style,
+    pub output: Output,
     pub policy: Option<PathBuf>,
 }
 
 impl Settings {
     pub fn new(global: &GlobalArgs, args: &CheckArgs, env: &HostEnv) -> Result<Self> {
-        let terminal = global.terminal(env);
+        let output = super::output(global, args.measure.format, args.quiet, env);
         Ok(Self {
             check: pipeline::Settings {
                 path: args.path.clone(),
@@ -34,14 +32,12 @@ impl Settings {
                 scan_budget: Duration::from_millis(args.measure.scan_budget_ms),
                 probe_budget: Duration::from_millis(args.probe_budget_ms),
                 baseline: args.measure.baseline.clone(),
-                progress: !args.quiet && terminal.live,
+                progress: !args.quiet && output.live,
                 time_manager: true,
             },
             advisory: args.advisory,
             fail_at: fail_at(args.fail_on),
-            format: format(args.measure.format),
-            quiet: args.quiet,
-            style: Style::new(&terminal),
+            output,
             policy: args.policy.clone(),
         })
     }
@@ -56,16 +52,6 @@ pub fn fail_at(fail_on: FailOn) -> Option<Level> {
     }
 }
 
-/// `--format` as the report layer knows it (also `survey`'s).
-pub fn format(format: cli::CheckFormat) -> CheckFormat {
-    match format {
-        cli::CheckFormat::Human => CheckFormat::Human,
-        cli::CheckFormat::Json => CheckFormat::Json,
-        cli::CheckFormat::Markdown => CheckFormat::Markdown,
-        cli::CheckFormat::Github => CheckFormat::Github,
-    }
-}
-
 const INTERRUPTED: &str = "the probes' scratch folders were removed and nothing was cached.";
 
 pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
@@ -73,7 +59,12 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
         return run_advisory(env, settings);
     }
     let check = pipeline::Settings {
-        path: super::whole_repository(env, &settings.check.path, settings.quiet, "checking")?,
+        path: super::whole_repository(
+            env,
+            &settings.check.path,
+            settings.output.quiet,
+            "checking",
+        )?,
         ..settings.check.clone()
     };
     // The last verdict here (the hook's provisional one included) is kept while this run's
@@ -88,13 +79,7 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     interrupt::check(INTERRUPTED)?;
     let (report, policy) = checked?;
     advisory::store(env, &advisory::entry_for(&report, &policy));
-    if !settings.quiet {
-        super::print(&report::render_check(
-            &report,
-            settings.format,
-            &settings.style,
-        )?)?;
-    }
+    super::show(&report, &settings.output)?;
     Ok(exit_code(report.verdict.level, settings.fail_at))
 }
 
@@ -111,11 +96,14 @@ fn run_advisory(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
         }
         Err(failure) => return Err(failure),
     };
-    match settings.format {
-        CheckFormat::Json => super::print(&report::to_json(&entry)?)?,
-        _ if !entry.line.is_empty() => super::print(&format!("{}\n", entry.line))?,
-        _ => {}
-    }
+    // Even with --quiet: the line is the hook's whole point.
+    super::show(
+        &entry,
+        &Output {
+            quiet: false,
+            ..settings.output.clone()
+        },
+    )?;
     // A provisional answer (the short cold measurement) never blocks a commit.
     if entry.provisional {
         return Ok(ExitCode::Ok);

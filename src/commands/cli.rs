@@ -2,6 +2,8 @@
 
 use crate::host::HostEnv;
 use crate::host::terminal::{ColorChoice, Terminal};
+use crate::report::Format;
+use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -63,28 +65,15 @@ pub enum ColorWhen {
     Never,
 }
 
-/// `check --format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CheckFormat {
-    /// The report for a person.
-    Human,
-    /// Every figure, for scripts (schema in docs/json.md).
-    Json,
-    /// A summary table, e.g. for $GITHUB_STEP_SUMMARY.
-    Markdown,
-    /// GitHub Actions annotations (::warning, ::notice).
-    Github,
-}
+/// `--format` of every command: the report layer's one format, parsed by clap.
+impl ValueEnum for Format {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Format::ALL
+    }
 
-/// `probe --format` and `migrate --format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ReportFormat {
-    /// For a person.
-    Human,
-    /// For scripts.
-    Json,
-    /// A table, e.g. for $GITHUB_STEP_SUMMARY.
-    Markdown,
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()).help(self.about()))
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -188,8 +177,8 @@ pub struct MeasureArgs {
     #[arg(long, value_name = "DIR")]
     pub baseline: Option<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
-    pub format: CheckFormat,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -277,8 +266,8 @@ pub struct MigrateArgs {
     #[arg(long)]
     pub skip_node_modules: bool,
     /// The plan and the result for a person, as JSON or as markdown.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
-    pub format: ReportFormat,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
     /// Policy file; its `migrate.destination` is where repositories go (default ~/src).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
@@ -296,8 +285,8 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "MS", default_value_t = 700)]
     pub probe_budget_ms: u64,
     /// The table for a person, as markdown, or every figure as JSON.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
-    pub format: ReportFormat,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,

@@ -1,29 +1,23 @@
 //! `wsl-place migrate [PATH]`: asks, copies, verifies, fixes up, and reports on the terminal.
 
-use super::ReportFormat;
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::commands::cli::{GlobalArgs, MigrateArgs};
 use crate::decide::policy;
 use crate::host::HostEnv;
 use crate::migrate::{self, MigrationReport, Plan};
-use crate::report::{self, Style};
+use crate::report::{self, Format, Output};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 /// What `migrate` was asked to do.
 pub struct Settings {
     pub options: migrate::Options,
-    pub format: ReportFormat,
-    pub quiet: bool,
-    pub style: Style,
-    /// The terminal takes cursor movement: progress bars and arrow-key prompts.
-    pub live: bool,
+    pub output: Output,
     pub policy: Option<PathBuf>,
 }
 
 impl Settings {
     pub fn new(global: &GlobalArgs, args: &MigrateArgs, env: &HostEnv) -> Result<Self> {
-        let terminal = global.terminal(env);
         Ok(Self {
             options: migrate::Options {
                 path: args.path.clone(),
@@ -35,17 +29,15 @@ impl Settings {
                 skip_unreadable: args.skip_unreadable,
                 skip_node_modules: args.skip_node_modules,
             },
-            format: ReportFormat::from(args.format),
-            quiet: args.quiet,
-            style: Style::new(&terminal),
-            live: terminal.live,
+            output: super::output(global, args.format, args.quiet, env),
             policy: args.policy.clone(),
         })
     }
 }
 
 pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
-    let source = super::whole_repository(env, &settings.options.path, settings.quiet, "moving")?;
+    let source =
+        super::whole_repository(env, &settings.options.path, settings.output.quiet, "moving")?;
     let (policy, _) = policy::load(settings.policy.as_deref(), &source)?;
     let options = migrate::Options {
         path: source,
@@ -69,7 +61,7 @@ impl Terminal<'_> {
     /// Prints to standard output; a failed write is an error, so a script never takes an empty
     /// plan or report for success.
     fn out(&self, text: &str) -> Result<()> {
-        if self.settings.quiet {
+        if self.settings.output.quiet {
             return Ok(());
         }
         super::print(text)
@@ -82,7 +74,7 @@ impl migrate::Ui for Terminal<'_> {
     }
 
     fn confirm(&self, prompt: &str, default: bool) -> Result<bool> {
-        if !self.settings.live {
+        if !self.settings.output.live {
             return confirm_by_line(prompt, default);
         }
         let term = console::Term::stderr();
@@ -106,11 +98,11 @@ impl migrate::Ui for Terminal<'_> {
     }
 
     fn note(&self, text: &str) -> Result<()> {
-        if !matches!(self.settings.format, ReportFormat::Json) {
+        if self.settings.output.format != Format::Json {
             return self.out(text);
         }
         // Standard output must parse as the JSON report alone; the sentence is for the person.
-        if self.settings.quiet {
+        if self.settings.output.quiet {
             return Ok(());
         }
         let mut stderr = std::io::stderr().lock();
@@ -120,34 +112,30 @@ impl migrate::Ui for Terminal<'_> {
 
     fn plan(&self, plan: &Plan, dry_run: bool) -> Result<()> {
         let asking = !dry_run && !self.settings.options.yes;
-        let human = matches!(self.settings.format, ReportFormat::Human);
-        if asking && (self.settings.quiet || !human) {
-            // -q silences the report, and JSON or markdown is for the result, not the questions:
-            // what they are about goes with them, on standard error.
-            let text = report::migrate::plan(plan, &self.settings.style);
+        let output = &self.settings.output;
+        let human = output.format == Format::Human;
+        if asking && (output.quiet || !human) {
+            // -q silences the report, and the other formats are for the result, not the
+            // questions: what they are about goes with them, on standard error.
+            let text = report::render(plan, Format::Human, &output.style)?;
             let mut stderr = std::io::stderr().lock();
             let _ = stderr.write_all(text.as_bytes());
             return Ok(());
         }
-        match self.settings.format {
-            ReportFormat::Json if dry_run => self.out(&report::to_json(plan)?),
-            ReportFormat::Markdown if dry_run => self.out(&report::migrate::plan_markdown(plan)),
-            ReportFormat::Json | ReportFormat::Markdown => Ok(()),
-            ReportFormat::Human => self.out(&report::migrate::plan(plan, &self.settings.style)),
+        // Without --dry-run only a person is shown the plan; the other formats get the result.
+        if human || dry_run {
+            return super::show(plan, output);
         }
+        Ok(())
     }
 
     fn result(&self, report: &MigrationReport) -> Result<()> {
-        match self.settings.format {
-            ReportFormat::Json => self.out(&report::to_json(report)?),
-            ReportFormat::Markdown => self.out(&report::migrate::result_markdown(report)),
-            ReportFormat::Human => self.out(&report::migrate::result(report, &self.settings.style)),
-        }
+        super::show(report, &self.settings.output)
     }
 
     fn progress(&self) -> bool {
         // JSON is for a program, which has no use for a bar on stderr either.
-        !self.settings.quiet && self.settings.live && self.settings.format != ReportFormat::Json
+        self.settings.output.shows_progress()
     }
 }
 

@@ -11,6 +11,7 @@ pub(crate) mod survey;
 
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
+use crate::report::{self, Document, Format, Output};
 use cli::{Cli, Command};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -62,22 +63,18 @@ pub fn print(text: &str) -> Result<()> {
     }
 }
 
-/// What `probe` and `migrate` print.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReportFormat {
-    Human,
-    Json,
-    Markdown,
+/// The output setting every command shares: `--format` and `-q` as given, colour, width and
+/// liveness as the terminal takes them.
+pub fn output(global: &cli::GlobalArgs, format: Format, quiet: bool, env: &HostEnv) -> Output {
+    Output::new(format, quiet, &global.terminal(env))
 }
 
-impl From<cli::ReportFormat> for ReportFormat {
-    fn from(format: cli::ReportFormat) -> Self {
-        match format {
-            cli::ReportFormat::Human => Self::Human,
-            cli::ReportFormat::Json => Self::Json,
-            cli::ReportFormat::Markdown => Self::Markdown,
-        }
+/// `document` as `output` asks, on standard output; nothing with `-q`.
+pub fn show<D: Document + ?Sized>(document: &D, output: &Output) -> Result<()> {
+    if output.quiet {
+        return Ok(());
     }
+    print(&report::render(document, output.format, &output.style)?)
 }
 
 /// The failure's sentence on standard error. If even that cannot be written, the exit code

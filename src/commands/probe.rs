@@ -1,13 +1,12 @@
 //! `wsl-place probe [DIR]`: the small-file probe on one directory's mount, every figure measured.
 
-use super::ReportFormat;
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::interrupt;
 use crate::commands::cli::{GlobalArgs, ProbeArgs};
 use crate::host::HostEnv;
 use crate::host::location::MountTable;
 use crate::measure::probe::{self, LSTAT_THREADS, Target, Tracked};
-use crate::report::{self, Style};
+use crate::report::Output;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -15,9 +14,7 @@ use std::time::Duration;
 pub struct Settings {
     pub dir: PathBuf,
     pub budget: Duration,
-    pub format: ReportFormat,
-    pub quiet: bool,
-    pub style: Style,
+    pub output: Output,
 }
 
 impl Settings {
@@ -25,15 +22,13 @@ impl Settings {
         Ok(Self {
             dir: args.dir.clone(),
             budget: Duration::from_millis(args.probe_budget_ms),
-            format: ReportFormat::from(args.format),
-            quiet: args.quiet,
-            style: Style::new(&global.terminal(env)),
+            output: super::output(global, args.format, args.quiet, env),
         })
     }
 }
 
 pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
-    let dir = super::whole_repository(env, &settings.dir, settings.quiet, "probing")?;
+    let dir = super::whole_repository(env, &settings.dir, settings.output.quiet, "probing")?;
     let table = MountTable::read(env)?;
     let mount = probe::mount_of(&table, &dir)?;
     let tracked = Tracked::read(&dir, &env.automount_root());
@@ -46,13 +41,7 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
         derive_cpu_bound: false,
     });
     interrupt::check("the probe's scratch folder was removed.")?;
-    if !settings.quiet {
-        super::print(&match settings.format {
-            ReportFormat::Json => report::to_json(&report)?,
-            ReportFormat::Human => report::probe_table(&report, &settings.style),
-            ReportFormat::Markdown => report::probe_markdown(&report),
-        })?;
-    }
+    super::show(&report, &settings.output)?;
     match &report.skipped {
         Some(reason) if report.ops.is_none() => Err(Failure::input(reason.clone())),
         _ => Ok(ExitCode::Ok),

@@ -377,7 +377,7 @@ fn copy_files(
     todo: &[&Entry],
     journal: &Journal,
     options: &Options,
-    bar: &indicatif::ProgressBar,
+    bar: &crate::base::progress::Drawn,
     resuming: bool,
     outcome: &mut Outcome,
 ) -> Result<()> {

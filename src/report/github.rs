@@ -1,7 +1,13 @@
 //! `--format github`: workflow commands that GitHub Actions shows as annotations.
 
 use crate::assess::pipeline::CheckReport;
+use crate::assess::survey::SurveyReport;
 use crate::decide::policy::Level;
+use crate::measure::probe::ProbeReport;
+use crate::migrate::{MigrationReport, Plan};
+use crate::report::text::migrate::{content, space};
+use crate::report::text::probe::{lines, summary, title as title_of};
+use crate::report::text::survey::{display, summary_line};
 use std::fmt::Write;
 
 /// GitHub's escaping for workflow command data.
@@ -50,6 +56,106 @@ pub fn check(report: &CheckReport) -> String {
             None => advice.message.clone(),
         };
         let _ = writeln!(out, "::notice title={title}::{}", escape_data(&text));
+    }
+    out
+}
+
+/// One annotation per repository that would gain, then the summary as a notice.
+pub fn survey(report: &SurveyReport) -> String {
+    let mut out = String::new();
+    for repository in report
+        .repositories
+        .iter()
+        .filter(|r| r.verdict.level > Level::Ok)
+    {
+        let why = repository
+            .verdict
+            .reasons
+            .iter()
+            .find(|r| r.level == repository.verdict.level)
+            .map_or(String::new(), |r| format!(": {}", r.message));
+        let _ = writeln!(
+            out,
+            "::warning title=wsl-place survey%3A {}::{}",
+            repository.verdict.level.as_str(),
+            escape_data(&format!("{}{why}", display(&repository.path)))
+        );
+    }
+    let _ = writeln!(
+        out,
+        "::notice title=wsl-place survey::{}",
+        escape_data(&summary_line(&report.summary))
+    );
+    out
+}
+
+/// The probe's figures as one notice: the mount and the medians of its operations.
+pub fn probe(report: &ProbeReport) -> String {
+    let title = escape_property(&format!("wsl-place probe: {}", report.fstype));
+    let text = match lines(report) {
+        Some(lines) => {
+            let medians: Vec<String> = lines
+                .iter()
+                .map(|l| format!("{} {}", l.name, l.median))
+                .collect();
+            format!(
+                "{}: {}; {}",
+                title_of(report),
+                medians.join(", "),
+                summary(report)
+            )
+        }
+        None => format!(
+            "{}: nothing was measured: {}",
+            title_of(report),
+            report.skipped.as_deref().unwrap_or("no reason given")
+        ),
+    };
+    format!("::notice title={title}::{}\n", escape_data(&text))
+}
+
+/// A migration's plan (`--dry-run`) as one notice.
+pub fn plan(plan: &Plan) -> String {
+    format!(
+        "::notice title=wsl-place migrate%3A plan::{}\n",
+        escape_data(&format!(
+            "{} -> {}: {}; {}",
+            plan.source.display(),
+            plan.destination.display(),
+            content(plan.files, plan.dirs, plan.symlinks, plan.bytes),
+            space(plan).0
+        ))
+    )
+}
+
+/// A finished migration as a notice, and a warning for each thing a person must look at.
+pub fn migration(report: &MigrationReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "::notice title=wsl-place migrate::{}",
+        escape_data(&format!(
+            "{} -> {}: {} copied and verified (CRC32)",
+            report.source.display(),
+            report.destination.display(),
+            content(report.files, report.dirs, report.symlinks, report.bytes)
+        ))
+    );
+    let problems = report
+        .not_copied
+        .iter()
+        .map(|p| format!("not copied: {}: {}", p.path, p.error));
+    let advice = report.fixups.advice.iter().cloned();
+    let kept = report
+        .removal
+        .iter()
+        .flat_map(|r| r.kept.iter().map(|k| format!("kept in the source: {k}")));
+    for text in problems.chain(advice).chain(kept) {
+        let _ = writeln!(
+            out,
+            "::warning title=wsl-place migrate::{}",
+            escape_data(&text)
+        );
     }
     out
 }

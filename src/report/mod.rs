@@ -1,40 +1,120 @@
-//! What a person or a machine sees. One file per output format.
+//! What a person or a machine sees, in the manner of one exporter per format: every report type
+//! is a [`Document`], [`render`] is the one place a format is chosen, and each format lives in a
+//! file (or folder) of its own: `human/`, `json.rs`, `markdown/`, `github.rs`. Wording that
+//! several formats share is in `text/`. Progress on the terminal is drawn by `base::progress`, below every layer that
+//! reports it.
 
+mod format;
 mod github;
 pub mod human;
+mod json;
 mod markdown;
-pub mod survey;
+mod text;
 
+use crate::assess::advisory::CachedResult;
 use crate::assess::pipeline::CheckReport;
-use crate::base::error::{Failure, Result};
+use crate::assess::survey::SurveyReport;
+use crate::base::error::Result;
+use crate::measure::probe::ProbeReport;
+use crate::migrate::{MigrationReport, Plan};
 
+pub use format::{Format, Output};
 pub use human::Style;
-pub use human::migrate;
-pub use human::probe::{markdown as probe_markdown, table as probe_table};
 
-/// What `check` can print.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CheckFormat {
-    Human,
-    Json,
-    Markdown,
-    Github,
+/// A report every format can show. JSON is the value itself, so it needs no method here.
+pub trait Document: serde::Serialize {
+    fn human(&self, style: &Style) -> String;
+    fn markdown(&self) -> String;
+    fn github(&self) -> String;
 }
 
-pub fn render_check(report: &CheckReport, format: CheckFormat, style: &Style) -> Result<String> {
+/// `document` in `format`.
+pub fn render<D: Document + ?Sized>(document: &D, format: Format, style: &Style) -> Result<String> {
     match format {
-        CheckFormat::Human => Ok(human::check(report, style)),
-        CheckFormat::Json => to_json(report),
-        CheckFormat::Markdown => Ok(markdown::check(report)),
-        CheckFormat::Github => Ok(github::check(report)),
+        Format::Human => Ok(document.human(style)),
+        Format::Json => json::render(document),
+        Format::Markdown => Ok(document.markdown()),
+        Format::Github => Ok(document.github()),
     }
 }
 
-pub fn to_json<T: serde::Serialize>(value: &T) -> Result<String> {
-    serde_json::to_string_pretty(value)
-        .map(|mut s| {
-            s.push('\n');
-            s
-        })
-        .map_err(|e| Failure::internal(format!("cannot encode the report as JSON: {e}")))
+impl Document for CheckReport {
+    fn human(&self, style: &Style) -> String {
+        human::check(self, style)
+    }
+    fn markdown(&self) -> String {
+        markdown::check(self)
+    }
+    fn github(&self) -> String {
+        github::check(self)
+    }
+}
+
+impl Document for SurveyReport {
+    fn human(&self, style: &Style) -> String {
+        human::survey::table(self, style)
+    }
+    fn markdown(&self) -> String {
+        markdown::survey::survey(self)
+    }
+    fn github(&self) -> String {
+        github::survey(self)
+    }
+}
+
+impl Document for ProbeReport {
+    fn human(&self, style: &Style) -> String {
+        human::probe::table(self, style)
+    }
+    fn markdown(&self) -> String {
+        markdown::probe::probe(self)
+    }
+    fn github(&self) -> String {
+        github::probe(self)
+    }
+}
+
+impl Document for Plan {
+    fn human(&self, style: &Style) -> String {
+        human::migrate::plan(self, style)
+    }
+    fn markdown(&self) -> String {
+        markdown::migrate::plan(self)
+    }
+    fn github(&self) -> String {
+        github::plan(self)
+    }
+}
+
+impl Document for MigrationReport {
+    fn human(&self, style: &Style) -> String {
+        human::migrate::result(self, style)
+    }
+    fn markdown(&self) -> String {
+        markdown::migrate::result(self)
+    }
+    fn github(&self) -> String {
+        github::migration(self)
+    }
+}
+
+/// The hook's answer: its one line in every format but JSON (nothing when all is well).
+impl Document for CachedResult {
+    fn human(&self, _style: &Style) -> String {
+        line(&self.line)
+    }
+    fn markdown(&self) -> String {
+        line(&self.line)
+    }
+    fn github(&self) -> String {
+        line(&self.line)
+    }
+}
+
+fn line(text: &str) -> String {
+    if text.is_empty() {
+        String::new()
+    } else {
+        format!("{text}\n")
+    }
 }

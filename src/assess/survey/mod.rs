@@ -4,6 +4,7 @@
 use crate::assess::pipeline::probes::{self, Baseline};
 use crate::assess::pipeline::{self, decide, with_fsmonitor};
 use crate::base::error::Result;
+use crate::base::progress::Progress;
 use crate::decide::policy::{self, Level, PolicySource, Verdict};
 use crate::host::location::{self, MountInfo, MountTable, Paths};
 use crate::host::mounts::MountEntry;
@@ -93,12 +94,6 @@ pub struct SurveyReport {
     pub summary: Summary,
 }
 
-/// Progress as the survey goes: the number of steps first, then one tick per step.
-pub trait Progress {
-    fn start(&self, steps: u64);
-    fn step(&self, what: &str);
-}
-
 const INTERRUPTED: &str = "the probes' scratch folders were removed; nothing was printed.";
 
 /// Finds, probes, scans, predicts and judges every repository below `settings.dir`; Ctrl-C
@@ -142,7 +137,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     let mut repositories = Vec::new();
     for (found, mount, baseline) in &plan {
         crate::base::interrupt::check(INTERRUPTED)?;
-        progress.step(&found.root.display().to_string());
+        progress.step(1, &found.root.display().to_string());
         let shared = settings
             .probe
             .then(|| probe_set(&mounts, mount, baseline, (git.startup_ms, cpu_pace)));
@@ -201,7 +196,7 @@ fn probe_mounts(
     wanted
         .into_iter()
         .map(|(dir, mount, repositories, baseline)| {
-            progress.step(&format!("probing {}", mount.mount_point.display()));
+            progress.step(1, &format!("probing {}", mount.mount_point.display()));
             MountProbe {
                 mount_point: mount.mount_point.clone(),
                 fstype: mount.fstype.clone(),

@@ -505,7 +505,7 @@ mod progress {
     //! A spinner on stderr for scans that last longer than a moment.
 
     use super::Live;
-    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    use crate::base::progress::Drawn;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::{Duration, Instant};
 
@@ -535,13 +535,10 @@ mod progress {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template("{spinner} scanning: {msg} ({elapsed})") {
-            bar.set_style(style);
-        }
+        let bar = Drawn::spinner(true, "scanning");
         while !done.load(Ordering::Relaxed) {
             bar.set_message(format!(
-                "{} files, {} directories",
+                "scanning: {} files, {} directories",
                 live.files.load(Ordering::Relaxed),
                 live.dirs.load(Ordering::Relaxed)
             ));

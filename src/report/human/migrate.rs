@@ -1,46 +1,11 @@
-//! A migration plan and its result, for a person (the same key column as `check`) and as
-//! markdown.
+//! A migration plan and its result, for a person (the same key column as `check`).
 
 use super::{Screen, Style, Tone};
 use crate::base::units::{self, count, counted};
-use crate::migrate::{MigrationReport, Plan, Question};
-use std::fmt::Write;
-
-/// "6,811 files, 1,050 directories, 3 symlinks, 1.2 GiB"
-fn content(files: u64, dirs: u64, symlinks: u64, bytes: u64) -> String {
-    format!(
-        "{}, {}, {}, {}",
-        counted(files, "file", "files"),
-        counted(dirs, "directory", "directories"),
-        counted(symlinks, "symlink", "symlinks"),
-        units::bytes(bytes)
-    )
-}
-
-fn space(plan: &Plan) -> (String, Tone) {
-    let needed = units::bytes(plan.needed_bytes);
-    match plan.free_bytes {
-        Some(free) if free < plan.needed_bytes => (
-            format!("needs {needed}, only {} free", units::bytes(free)),
-            Tone::Bad,
-        ),
-        Some(free) => (
-            format!("needs {needed}, {} free", units::bytes(free)),
-            Tone::Good,
-        ),
-        None => (format!("needs {needed}, free space unknown"), Tone::Plain),
-    }
-}
-
-fn node_modules_fate(skipped: bool, install: &str, asking: bool) -> String {
-    if skipped {
-        format!("left behind; reinstall it at the destination (`{install}`)")
-    } else if asking {
-        format!("asked below: copy it, or leave it behind and reinstall it (`{install}`)")
-    } else {
-        "copied (--skip-node-modules leaves it behind to reinstall)".to_string()
-    }
-}
+use crate::migrate::{MigrationReport, Plan};
+use crate::report::text::migrate::{
+    asks_about_node_modules, content, node_modules_fate, question_line, space,
+};
 
 /// The plan, before anything is copied.
 pub fn plan(plan: &Plan, style: &Style) -> String {
@@ -64,7 +29,12 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
             Tone::Plain,
         );
     }
-    let (space, tone) = space(plan);
+    let (space, short) = space(plan);
+    let tone = match short {
+        Some(true) => Tone::Bad,
+        Some(false) => Tone::Good,
+        None => Tone::Plain,
+    };
     screen.row("space", &space, tone);
     if let Some(ms) = plan.predicted_copy_ms {
         screen.row(
@@ -136,29 +106,6 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
         screen.item(key, &question_line(question), Tone::Plain);
     }
     screen.finish()
-}
-
-fn asks_about_node_modules(plan: &Plan) -> bool {
-    plan.questions.iter().any(|q| q.id == "node_modules")
-}
-
-/// "Copy, verify and move it to …? (Enter and --yes: yes)"
-fn question_line(question: &Question) -> String {
-    let word = |b: bool| if b { "yes" } else { "no" };
-    if question.default == question.with_yes {
-        format!(
-            "{} (Enter and --yes: {})",
-            question.text,
-            word(question.default)
-        )
-    } else {
-        format!(
-            "{} (Enter: {}, --yes: {})",
-            question.text,
-            word(question.default),
-            word(question.with_yes)
-        )
-    }
 }
 
 /// Lists at most `limit` items under `key`, then how many more there are.
@@ -299,108 +246,4 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
         ),
     }
     screen.finish()
-}
-
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
-}
-
-/// `migrate --format markdown --dry-run`: the plan as a table.
-pub fn plan_markdown(plan: &Plan) -> String {
-    let mut out = String::from("### wsl-place: migration plan\n\n| | |\n|---|---|\n");
-    let mut row = |key: &str, value: &str| {
-        let _ = writeln!(out, "| {key} | {} |", cell(value));
-    };
-    row("from", &format!("`{}`", plan.source.display()));
-    row("to", &format!("`{}`", plan.destination.display()));
-    row(
-        "content",
-        &content(plan.files, plan.dirs, plan.symlinks, plan.bytes),
-    );
-    if plan.resumed_files > 0 {
-        row(
-            "resume",
-            &format!(
-                "{} already copied and verified",
-                counted(plan.resumed_files, "file", "files")
-            ),
-        );
-    }
-    row("space", &space(plan).0);
-    if let Some(ms) = plan.predicted_copy_ms {
-        row("time", &format!("about {}", units::duration_ms(ms as f64)));
-    }
-    let asking = asks_about_node_modules(plan);
-    for nm in &plan.node_modules {
-        row(
-            "node_modules",
-            &format!(
-                "`{}`: {}; {}",
-                nm.path,
-                units::tree(nm.files, nm.symlinks, nm.bytes, false),
-                node_modules_fate(nm.skipped, &nm.install.to_string(), asking)
-            ),
-        );
-    }
-    for question in &plan.questions {
-        row("question", &question_line(question));
-    }
-    for (what, n) in [
-        ("special files skipped", plan.skipped.len()),
-        ("unreadable entries", plan.unreadable.len()),
-        ("names differing only by case", plan.case_collisions.len()),
-        ("names not valid on Windows", plan.windows_invalid.len()),
-        ("entries past PATH_MAX", plan.past_path_max as usize),
-    ] {
-        if n > 0 {
-            row(what, &count(n as u64));
-        }
-    }
-    out
-}
-
-/// `migrate --format markdown`: what a finished migration did, as a table.
-pub fn result_markdown(report: &MigrationReport) -> String {
-    let mut out = if report.already_migrated {
-        String::from("### wsl-place: already migrated ✅\n\n| | |\n|---|---|\n")
-    } else {
-        String::from("### wsl-place: migrated ✅\n\n| | |\n|---|---|\n")
-    };
-    let mut row = |key: &str, value: &str| {
-        let _ = writeln!(out, "| {key} | {} |", cell(value));
-    };
-    row("from", &format!("`{}`", report.source.display()));
-    row("to", &format!("`{}`", report.destination.display()));
-    if let Some(w) = &report.windows_path {
-        row("windows path", &format!("`{w}`"));
-    }
-    row(
-        "copied and verified (CRC32)",
-        &content(report.files, report.dirs, report.symlinks, report.bytes),
-    );
-    row("manifest", &format!("`{}`", report.manifest.display()));
-    for step in &report.next_steps {
-        row("next", &format!("`{}` ({})", step.command, step.why));
-    }
-    for done in &report.fixups.done {
-        row("fixed", done);
-    }
-    for advice in &report.fixups.advice {
-        row("note", advice);
-    }
-    if !report.not_copied.is_empty() {
-        row("not copied", &count(report.not_copied.len() as u64));
-    }
-    row(
-        "source",
-        &match &report.removal {
-            Some(r) => format!(
-                "removed {} proven copied, kept {}",
-                counted(r.removed_files, "file", "files"),
-                count(r.kept_count)
-            ),
-            None => "left in place".to_string(),
-        },
-    );
-    out
 }

@@ -6,6 +6,7 @@ mod location;
 pub mod migrate;
 pub mod probe;
 mod scan;
+pub mod survey;
 mod timing;
 mod verdict;
 

@@ -1,103 +1,9 @@
-//! `wsl-place probe`: the per-operation table, for a terminal and as markdown.
+//! `wsl-place probe`: the per-operation table, for a terminal.
 
 use super::Style;
-use crate::base::units::{self, count, counted};
-use crate::measure::probe::{OpStats, ProbeReport};
+use crate::measure::probe::ProbeReport;
+use crate::report::text::probe::{lines, summary, title, verify_problem};
 use std::fmt::Write;
-
-/// One line of the table: the operation, then median, p10, p90, spread and samples.
-struct Line {
-    name: String,
-    median: String,
-    p10: String,
-    p90: String,
-    spread: String,
-    samples: String,
-}
-
-fn line(name: &str, s: &OpStats) -> Line {
-    Line {
-        name: name.to_string(),
-        median: units::micros(s.median_us),
-        p10: units::micros(s.p10_us),
-        p90: units::micros(s.p90_us),
-        spread: format!("{:.2}", s.spread),
-        samples: count(s.samples),
-    }
-}
-
-/// Every figure `p` holds, in table order; None when nothing was measured.
-fn lines(p: &ProbeReport) -> Option<Vec<Line>> {
-    let ops = p.ops.as_ref()?;
-    let mut lines: Vec<Line> = [
-        ("create+write 4K+close", &ops.create),
-        ("open+read 4K+close", &ops.read),
-        ("lstat", &ops.lstat),
-        ("readdir per entry", &ops.readdir_entry),
-        ("opendir+list (empty)", &ops.opendir),
-        ("unlink", &ops.unlink),
-        ("mkdir", &ops.mkdir),
-        ("rename", &ops.rename),
-        ("write 1 MiB", &ops.write_mib),
-        ("read 1 MiB (mapped)", &ops.read_mib),
-    ]
-    .into_iter()
-    .map(|(name, s)| line(name, s))
-    .collect();
-    if let Some(t) = &p.tracked_lstat {
-        lines.push(line("lstat (tracked files)", t));
-    }
-    for l in &p.parallel_lstat {
-        lines.push(Line {
-            name: format!("lstat x{} threads ({})", l.threads, l.source.as_str()),
-            median: units::micros(l.per_entry_us),
-            p10: String::new(),
-            p90: String::new(),
-            spread: format!("{:.2}", l.spread),
-            samples: count(l.samples),
-        });
-    }
-    Some(lines)
-}
-
-fn title(p: &ProbeReport) -> String {
-    format!(
-        "{} ({} on {}, {})",
-        p.dir.display(),
-        p.fstype,
-        p.mount_point.display(),
-        p.kind.as_str()
-    )
-}
-
-fn summary(p: &ProbeReport) -> String {
-    format!(
-        "{} up to {}, {}, {} verified by CRC32, {}{}",
-        counted(p.run.rounds.into(), "round", "rounds"),
-        counted(p.run.largest_batch as u64, "file", "files"),
-        if p.run.stable {
-            "stable"
-        } else {
-            "budget spent before stable"
-        },
-        counted(p.run.verified_files, "file", "files"),
-        units::duration_ms(p.elapsed_ms as f64),
-        if p.cleaned {
-            "; scratch removed"
-        } else {
-            "; scratch NOT removed"
-        }
-    )
-}
-
-fn verify_problem(p: &ProbeReport) -> Option<String> {
-    (p.run.verify_errors > 0).then(|| {
-        format!(
-            "{} read back with the wrong length or CRC32: this mount does not return what was written.",
-            counted(p.run.verify_errors, "file", "files")
-        )
-    })
-}
 
 /// The table for a terminal.
 pub fn table(p: &ProbeReport, style: &Style) -> String {
@@ -123,30 +29,6 @@ pub fn table(p: &ProbeReport, style: &Style) -> String {
     let _ = writeln!(out, "  {}", style.dim(&summary(p)));
     if let Some(problem) = verify_problem(p) {
         let _ = writeln!(out, "  {}", style.bad(&problem));
-    }
-    out
-}
-
-/// `probe --format markdown`: the same table, e.g. for `$GITHUB_STEP_SUMMARY`.
-pub fn markdown(p: &ProbeReport) -> String {
-    let mut out = format!("### wsl-place probe: `{}`\n\n", title(p).replace('`', "'"));
-    let Some(lines) = lines(p) else {
-        let reason = p.skipped.as_deref().unwrap_or("nothing was measured.");
-        let _ = writeln!(out, "Nothing was measured: {reason}");
-        return out;
-    };
-    out.push_str("| operation | median | p10 | p90 | spread | samples |\n");
-    out.push_str("|---|---:|---:|---:|---:|---:|\n");
-    for l in lines {
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} |",
-            l.name, l.median, l.p10, l.p90, l.spread, l.samples
-        );
-    }
-    let _ = writeln!(out, "\n{}", summary(p));
-    if let Some(problem) = verify_problem(p) {
-        let _ = writeln!(out, "\n**{problem}**");
     }
     out
 }

@@ -1,5 +1,9 @@
 //! `--format markdown`: a summary table, e.g. for `$GITHUB_STEP_SUMMARY`.
 
+pub mod migrate;
+pub mod probe;
+pub mod survey;
+
 use crate::assess::pipeline::CheckReport;
 use crate::base::units;
 use crate::decide::policy::Level;

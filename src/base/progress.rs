@@ -1,0 +1,138 @@
+//! The one place progress is drawn: a spinner for work of unknown length, a bar for counted
+//! work, on standard error. Layers report through the [`Progress`] trait and never see how (or
+//! whether) it is drawn; the command layer decides that once (`report::Output::shows_progress`),
+//! and a [`Drawn`] made with `show: false` draws nothing.
+
+use crate::base::units;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use std::time::Duration;
+
+const TICK: Duration = Duration::from_millis(100);
+const SPINNER: &str = "{spinner} {msg} ({elapsed})";
+const STEPS: &str = "{bar:30} {pos}/{len} {wide_msg}";
+const ETA_BAR: &str = "{bar:30} {percent:>3}%  about {left} left  {msg}";
+
+/// How far a piece of work has got.
+pub trait Progress: Sync {
+    /// The work has `steps` steps in all (counted from zero again).
+    fn start(&self, steps: u64);
+    /// `steps` more are done; `what` is being worked on now.
+    fn step(&self, steps: u64, what: &str);
+    fn finish(&self);
+}
+
+/// Progress drawn on standard error with indicatif, or nothing when hidden.
+#[derive(Debug, Clone)]
+pub struct Drawn {
+    bar: ProgressBar,
+}
+
+impl Drawn {
+    pub fn hidden() -> Self {
+        Self {
+            bar: ProgressBar::hidden(),
+        }
+    }
+
+    fn styled(show: bool, length: Option<u64>, template: &str) -> Self {
+        if !show {
+            return Self::hidden();
+        }
+        let bar = ProgressBar::with_draw_target(length, ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template(template) {
+            bar.set_style(style);
+        }
+        Self { bar }
+    }
+
+    /// `what` and the time spent, ticking on its own until finished.
+    pub fn spinner(show: bool, what: &str) -> Self {
+        let drawn = Self::styled(show, None, SPINNER);
+        drawn.bar.set_message(what.to_string());
+        drawn.bar.enable_steady_tick(TICK);
+        drawn
+    }
+
+    /// A bar over steps counted one by one, with what is being done beside it.
+    pub fn steps(show: bool) -> Self {
+        Self::styled(show, Some(0), STEPS)
+    }
+
+    /// A bar over `total` units whose time left is `left_ms(fraction done, elapsed ms)`: a
+    /// model's figure, never indicatif's guess from the first few units.
+    pub fn with_eta(
+        show: bool,
+        total: u64,
+        left_ms: impl Fn(f64, f64) -> f64 + Clone + Send + Sync + 'static,
+    ) -> Self {
+        let drawn = Self::styled(show, Some(total.max(1)), ETA_BAR);
+        let eta = move |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+            let elapsed_ms = state.elapsed().as_secs_f64() * 1e3;
+            let left = left_ms(f64::from(state.fraction()), elapsed_ms);
+            let _ = out.write_str(&units::duration_ms(left));
+        };
+        if show && let Ok(style) = ProgressStyle::with_template(ETA_BAR) {
+            drawn.bar.set_style(style.with_key("left", eta));
+        }
+        drawn.bar.enable_steady_tick(TICK);
+        drawn
+    }
+
+    pub fn inc(&self, units: u64) {
+        self.bar.inc(units);
+    }
+
+    pub fn set_message(&self, text: String) {
+        self.bar.set_message(text);
+    }
+
+    /// Redraws now: for work that updates the message from another thread.
+    pub fn tick(&self) {
+        self.bar.tick();
+    }
+
+    pub fn finish_and_clear(&self) {
+        self.bar.finish_and_clear();
+    }
+
+    #[cfg(test)]
+    fn is_hidden(&self) -> bool {
+        self.bar.is_hidden()
+    }
+}
+
+impl Progress for Drawn {
+    fn start(&self, steps: u64) {
+        self.bar.set_position(0);
+        self.bar.set_length(steps);
+    }
+
+    fn step(&self, steps: u64, what: &str) {
+        self.bar.set_message(what.to_string());
+        self.bar.inc(steps);
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_templates_parse() {
+        // A template indicatif refuses would leave the default style: no ETA from the model.
+        for template in [SPINNER, STEPS, ETA_BAR] {
+            assert!(ProgressStyle::with_template(template).is_ok(), "{template}");
+        }
+    }
+
+    #[test]
+    fn hidden_when_not_shown() {
+        assert!(Drawn::spinner(false, "x").is_hidden());
+        assert!(Drawn::steps(false).is_hidden());
+        assert!(Drawn::with_eta(false, 10, |_, _| 1.0).is_hidden());
+    }
+}

@@ -1,0 +1,29 @@
+//! `probe --format markdown`: the probe's table, e.g. for `$GITHUB_STEP_SUMMARY`.
+
+use crate::measure::probe::ProbeReport;
+use crate::report::text::probe::{lines, summary, title, verify_problem};
+use std::fmt::Write;
+
+/// `probe --format markdown`: the same table, e.g. for `$GITHUB_STEP_SUMMARY`.
+pub fn probe(p: &ProbeReport) -> String {
+    let mut out = format!("### wsl-place probe: `{}`\n\n", title(p).replace('`', "'"));
+    let Some(lines) = lines(p) else {
+        let reason = p.skipped.as_deref().unwrap_or("nothing was measured.");
+        let _ = writeln!(out, "Nothing was measured: {reason}");
+        return out;
+    };
+    out.push_str("| operation | median | p10 | p90 | spread | samples |\n");
+    out.push_str("|---|---:|---:|---:|---:|---:|\n");
+    for l in lines {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            l.name, l.median, l.p10, l.p90, l.spread, l.samples
+        );
+    }
+    let _ = writeln!(out, "\n{}", summary(p));
+    if let Some(problem) = verify_problem(p) {
+        let _ = writeln!(out, "\n**{problem}**");
+    }
+    out
+}
