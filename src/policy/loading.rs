@@ -2,6 +2,7 @@
 //! it, and, when it cannot be used, saying where (file, line, column, key) and what was meant.
 
 use super::schema::{Policy, PolicySource, REPOSITORY_POLICY};
+use super::shape::{WrongKind, wrong_kind};
 use super::validation::Problem;
 use std::fmt;
 use std::path::Path;
@@ -41,10 +42,27 @@ impl fmt::Display for PolicyError {
 impl Policy {
     /// Parses and validates a policy; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<Self, PolicyError> {
+        if let Some(wrong) = wrong_kind(text) {
+            return Err(wrong.locate(text, file));
+        }
         let policy: Self = toml::from_str(text).map_err(|e| describe_toml_error(&e, text, file))?;
         match policy.problems().into_iter().next() {
             None => Ok(policy),
             Some(problem) => Err(problem.locate(text, file)),
+        }
+    }
+}
+
+impl WrongKind {
+    fn locate(self, text: &str, file: &str) -> PolicyError {
+        let (line, column) = line_and_column(text, self.span.start);
+        PolicyError {
+            file: file.to_string(),
+            line,
+            column,
+            key: Some(self.key),
+            message: self.message,
+            suggestion: None,
         }
     }
 }
@@ -214,9 +232,12 @@ mod tests {
     #[test]
     fn wrong_type_names_the_key() {
         let err = Policy::parse("[thresholds]\nmove_speedup = \"fast\"\n", "p.toml").unwrap_err();
-        assert_eq!(err.line, 2);
-        assert_eq!(err.key.as_deref(), Some("move_speedup"));
-        assert!(err.message.contains("invalid type"), "{err}");
+        assert_eq!((err.line, err.column), (2, 16));
+        assert_eq!(err.key.as_deref(), Some("thresholds.move_speedup"));
+        assert_eq!(err.message, "must be a number, not a string", "{err}");
+        let err = Policy::parse("[[thresholds]]\nmove_speedup = 3\n", "p.toml").unwrap_err();
+        assert_eq!(err.key.as_deref(), Some("thresholds"));
+        assert_eq!(err.line, 1);
         let err = Policy::parse("[mounts]\nmove = [\"9p\"]\n", "p.toml").unwrap_err();
         assert_eq!(err.key.as_deref(), Some("move"));
         assert!(err.message.contains("unknown variant"), "{err}");

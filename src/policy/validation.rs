@@ -67,6 +67,7 @@ impl Policy {
     pub(super) fn problems(&self) -> Vec<Problem> {
         let mut problems = self.thresholds.problems();
         problems.extend(self.other_problems());
+        problems.extend(self.path_problems());
         problems
     }
 
@@ -96,14 +97,24 @@ impl Policy {
                 }
             }
         }
+        problems
+    }
+
+    /// The ignore patterns and the destination: valid globs, and no control character, which no
+    /// path should hold (a NUL cannot be in one at all) and which would reach the terminal raw.
+    fn path_problems(&self) -> Vec<Problem> {
+        let mut problems = Vec::new();
         for (index, pattern) in self.paths.ignore.iter().enumerate() {
-            if let Err(e) = globset::Glob::new(pattern) {
-                problems.push(Problem::at(
-                    &["paths", "ignore"],
-                    Some(index),
-                    format!("{pattern:?} is not a valid glob: {}", e.kind()),
-                ));
-            }
+            let message = if let Some(character) = control_character(pattern) {
+                format!(
+                    "{pattern:?} holds the control character {character}; write `?` in its place to match any one character"
+                )
+            } else if let Err(e) = globset::Glob::new(pattern) {
+                format!("{pattern:?} is not a valid glob: {}", e.kind())
+            } else {
+                continue;
+            };
+            problems.push(Problem::at(&["paths", "ignore"], Some(index), message));
         }
         let destination = &self.migrate.destination;
         if destination.trim().is_empty() {
@@ -111,6 +122,14 @@ impl Policy {
                 &["migrate", "destination"],
                 None,
                 "is empty".to_string(),
+            ));
+        } else if let Some(character) = control_character(destination) {
+            problems.push(Problem::at(
+                &["migrate", "destination"],
+                None,
+                format!(
+                    "{destination:?} holds the control character {character}; write the path without it"
+                ),
             ));
         } else if destination.starts_with('~')
             && !(destination == "~" || destination.starts_with("~/"))
@@ -123,6 +142,14 @@ impl Policy {
         }
         problems
     }
+}
+
+/// The first control character in `text`, as `U+0000`; the text itself is shown with `{:?}`,
+/// which escapes it.
+fn control_character(text: &str) -> Option<String> {
+    text.chars()
+        .find(|c| c.is_control())
+        .map(|c| format!("U+{:04X}", u32::from(c)))
 }
 
 /// A value that parsed but cannot be used: which key (and array element), and why.
