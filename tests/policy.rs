@@ -174,10 +174,77 @@ fn malformed_policy_names_file_line_column_and_key() {
         ],
     );
     fs::write(&policy, "[thresholds]\nmove_speedup = \"high\"\n").unwrap();
-    refused(&policy, &[":2:16", "key `move_speedup`", "invalid type"]);
+    refused(
+        &policy,
+        &[
+            ":2:16",
+            "key `thresholds.move_speedup`",
+            "must be a number, not a string",
+        ],
+    );
     fs::write(&policy, "[mounts\n").unwrap();
     refused(&policy, &[":1:"]);
     refused(&dir.path().join("missing.toml"), &["missing.toml"]);
+}
+
+/// A value of the wrong kind names its key and what it takes, in the policy file's words rather
+/// than serde's ("invalid type: map, expected f64"); a control character in a path the policy
+/// names is refused, shown escaped (issue 22 item 15).
+#[test]
+fn wrong_kinds_and_control_characters_are_refused_in_one_sentence() {
+    let (_b, proc, project) = on_9p();
+    let dir = tempfile::tempdir().unwrap();
+    let policy = dir.path().join("team.toml");
+    for (text, pieces) in [
+        (
+            "[[thresholds]]\nmove_speedup = 3\n",
+            &[
+                ":1:1: key `thresholds`",
+                "must be a table, written `[thresholds]`, not an array of tables",
+            ][..],
+        ),
+        // serde alone reads six numbers as the six thresholds in order.
+        (
+            "thresholds = [900, 30, 2000, 80, 30000, 120000]\n",
+            &["key `thresholds`", "must be a table"][..],
+        ),
+        (
+            "[git]\nfsmonitor_min_tracked = { a = 1 }\n",
+            &[
+                ":2:25: key `git.fsmonitor_min_tracked`",
+                "must be a whole number, not a table",
+            ][..],
+        ),
+        (
+            "[migrate]\ndestination = \"a\\u0000b\"\n",
+            &[":2:15: key `migrate.destination`", "\"a\\0b\"", "U+0000"][..],
+        ),
+        (
+            "[paths]\nignore = [\"/ok\", \"/x\\u001b[7my\"]\n",
+            &[":2:18: key `paths.ignore`", "U+001B", "`?`"][..],
+        ),
+    ] {
+        fs::write(&policy, text).unwrap();
+        let out = proc
+            .command(Some("Ubuntu"))
+            .args(["check", "--no-probe", "--policy"])
+            .arg(&policy)
+            .arg(&project)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text:?}: {stderr}");
+        let message = stderr.trim_end_matches('\n');
+        assert!(support::is_one_sentence(message), "{text:?}: {stderr:?}");
+        assert!(!stderr.contains("invalid type"), "{text:?}: {stderr}");
+        assert!(
+            !message.chars().any(char::is_control),
+            "{text:?}: a raw control character in {stderr:?}"
+        );
+        for piece in pieces {
+            assert!(stderr.contains(piece), "{piece:?} not in: {stderr}");
+        }
+    }
 }
 
 #[test]

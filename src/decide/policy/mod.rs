@@ -1,0 +1,31 @@
+//! Policies: the thresholds that turn measurements into a verdict, and the verdict itself.
+//!
+//! Loading is text in, `Policy` out; evaluation is `Observations` in, `Verdict` out. Neither touches
+//! the file system, so both are tested on fixed values.
+//!
+//! One file per concern: `schema` (the keys and their defaults), `shape` (the kind of value
+//! each key takes), `validation` (what parsing cannot check), `loading` (reading a file, with
+//! error locations and suggestions), `verdict` (the verdict as a value), `rules` (observations
+//! to verdict) and `steady` (the medians of the last checks and the last verdict kept within
+//! its margin). Callers use the re-exports below.
+
+mod loading;
+mod rules;
+mod schema;
+mod shape;
+mod steady;
+mod validation;
+mod verdict;
+
+pub use crate::decide::observations::Observations;
+pub use loading::{PolicyError, load};
+pub use rules::{evaluate, evaluate_after};
+pub use schema::{
+    Advisory, DEFAULT_POLICY, Git, Migrate, Mounts, Paths, Policy, PolicySource, REPOSITORY_POLICY,
+    Thresholds,
+};
+pub use steady::{KEEP_MARGIN, Previous, RECENT_CHECKS};
+pub use verdict::{Confidence, Level, Reason, Recent, Rule, Verdict};
+
+#[cfg(test)]
+mod fixtures;

@@ -1,0 +1,370 @@
+//! The rules that turn observations into a verdict: the mount's kind, the predicted `git status`
+//! and reinstall against the policy's thresholds, WSL 1, and the paths the policy ignores.
+
+use super::schema::{Policy, Thresholds};
+use super::steady::{
+    KEEP_MARGIN, Previous, RECENT_CHECKS, keep_previous, say_when_steadied, weighed,
+};
+use super::verdict::{Confidence, Level, Reason, Recent, Rule, Verdict};
+use crate::base::units;
+use crate::decide::advice;
+use crate::decide::observations::Observations;
+use crate::model::Compared;
+
+/// The level one predicted pair reaches under a pair of thresholds.
+fn level_of(current: f64, speedup: f64, t: &Thresholds, advise_ms: f64, move_ms: f64) -> Level {
+    if current >= move_ms && speedup >= t.move_speedup {
+        Level::Move
+    } else if current >= advise_ms && speedup >= t.advise_speedup {
+        Level::Advise
+    } else {
+        Level::Ok
+    }
+}
+
+/// The levels at the low end, the middle and the high end of a prediction's ranges, each
+/// widened `widen` times; all `Ok` without a speedup to weigh.
+fn levels_of(
+    predicted: &Compared,
+    t: &Thresholds,
+    (advise_ms, move_ms): (f64, f64),
+    widen: f64,
+) -> [Level; 3] {
+    let Some(speedup) = predicted.speedup else {
+        return [Level::Ok; 3];
+    };
+    let speedup_error = predicted.speedup_error.unwrap_or(predicted.error) * widen;
+    let error = predicted.error * widen;
+    let at = |k: f64, ks: f64| level_of(predicted.current * k, speedup * ks, t, advise_ms, move_ms);
+    [
+        at((1.0 - error).max(0.0), (1.0 - speedup_error).max(0.0)),
+        at(1.0, 1.0),
+        at(1.0 + error, 1.0 + speedup_error),
+    ]
+}
+
+/// Applies `policy` to `observations`, with no earlier verdict to keep.
+pub fn evaluate(policy: &Policy, observations: &Observations) -> Verdict {
+    evaluate_after(policy, observations, &Previous::default())
+}
+
+/// Applies `policy` to `observations` after the checks `previous` remembers for the same
+/// place and policy: each prediction is weighed at the medians of the last `RECENT_CHECKS`
+/// checks' figures (this one's included), with this run's ranges. Where the ranges straddle a
+/// threshold, the previous level is kept if they support it, else the middle decides.
+pub fn evaluate_after(
+    policy: &Policy,
+    observations: &Observations,
+    previous: &Previous,
+) -> Verdict {
+    let skip = (previous.recent.len() + 1).saturating_sub(RECENT_CHECKS);
+    let recent: Vec<Recent> = previous.recent[skip.min(previous.recent.len())..]
+        .iter()
+        .copied()
+        .chain([Recent::of(observations)])
+        .collect();
+    let mut verdict = judge(policy, &weighed(observations, &recent), previous.level);
+    say_when_steadied(&mut verdict.reasons, &recent);
+    Verdict { recent, ..verdict }
+}
+
+pub(super) fn judge(
+    policy: &Policy,
+    observations: &Observations,
+    previous: Option<Level>,
+) -> Verdict {
+    if policy.is_ignored(&observations.path, observations.home.as_deref()) {
+        return Verdict::plain(
+            Level::Ok,
+            vec![Reason {
+                level: Level::Ok,
+                rule: Rule::Ignored,
+                message: format!(
+                    "{} matches a `paths.ignore` pattern of the policy",
+                    observations.path.display()
+                ),
+            }],
+            Vec::new(),
+        );
+    }
+    let thresholds = &policy.thresholds;
+    let mut reasons: Vec<Reason> = kind_reason(policy, observations).into_iter().collect();
+    let floor = reasons.first().map_or(Level::Ok, |r| r.level);
+    let (mut low, mut high) = (floor, floor);
+    let (mut keep_low, mut keep_high) = (floor, floor);
+    let mut rate = |rule: Rule, what: &str, predicted: Compared, advise_ms: f64, move_ms: f64| {
+        let thresholds_ms = (advise_ms, move_ms);
+        let [at_low, level, at_high] = levels_of(&predicted, thresholds, thresholds_ms, 1.0);
+        low = low.max(at_low);
+        high = high.max(at_high);
+        let [wide_low, _, wide_high] =
+            levels_of(&predicted, thresholds, thresholds_ms, KEEP_MARGIN);
+        keep_low = keep_low.max(wide_low);
+        keep_high = keep_high.max(wide_high);
+        let (Some(baseline), Some(speedup)) = (predicted.baseline, predicted.speedup) else {
+            return;
+        };
+        if level == Level::Ok {
+            return;
+        }
+        let [lowest, highest] = predicted.current_range;
+        reasons.push(Reason {
+            level,
+            rule,
+            message: format!(
+                "{what} is predicted at {} ({}-{}) here and {} on the Linux disk ({} faster)",
+                units::duration_ms(predicted.current),
+                units::duration_ms(lowest),
+                units::duration_ms(highest),
+                units::duration_ms(baseline),
+                units::ratio(speedup)
+            ),
+        });
+    };
+    if observations.baseline_problem.is_none() {
+        if let Some(predicted) = observations.git_status_ms {
+            rate(
+                Rule::GitStatus,
+                "git status",
+                predicted,
+                thresholds.advise_git_status_ms,
+                thresholds.move_git_status_ms,
+            );
+        }
+        if let Some(predicted) = observations.install_ms {
+            rate(
+                Rule::Install,
+                "reinstalling dependencies",
+                predicted,
+                thresholds.advise_install_ms,
+                thresholds.move_install_ms,
+            );
+        }
+    }
+    if let Some(reason) = wsl1_reason(thresholds, observations, &reasons) {
+        (low, high) = (low.max(reason.level), high.max(reason.level));
+        (keep_low, keep_high) = (keep_low.max(reason.level), keep_high.max(reason.level));
+        reasons.push(reason);
+    }
+    let kept = keep_previous(&mut reasons, [keep_low, keep_high], previous);
+    let level = kept.unwrap_or_else(|| reasons.iter().map(|r| r.level).max().unwrap_or(Level::Ok));
+    let advice = advice::for_observations(
+        observations,
+        advice::Judgement {
+            judged: level > Level::Ok,
+            advise_speedup: thresholds.advise_speedup,
+            fsmonitor_min_tracked: policy.git.fsmonitor_min_tracked,
+        },
+    );
+    Verdict {
+        confidence: Confidence::of([low, high]),
+        levels: [low, high],
+        kept_previous: kept.is_some(),
+        ..Verdict::plain(level, reasons, advice)
+    }
+}
+
+/// What the mount's kind alone says.
+fn kind_reason(policy: &Policy, observations: &Observations) -> Option<Reason> {
+    let measured = observations.git_status_ms.is_some() || observations.install_ms.is_some();
+    let kind = observations.mount_kind;
+    let level = if policy.mounts.move_.contains(&kind) {
+        // Measurements decide `move` when there are any: a tiny repository on a slow mount
+        // deserves a nudge, not an alarm.
+        if measured { Level::Advise } else { Level::Move }
+    } else if policy.mounts.advise.contains(&kind) {
+        Level::Advise
+    } else {
+        return None;
+    };
+    Some(Reason {
+        level,
+        rule: Rule::MountKind,
+        // The kind's identifier is in the JSON (`mount.kind`); the sentence is for people.
+        message: format!("the repository is on {}", kind.describe()),
+    })
+}
+
+/// On WSL 1 even the Linux disk is NTFS underneath, so a slow `git status` there has no faster
+/// disk to compare with; its absolute cost is the measurement that supports moving to WSL 2.
+fn wsl1_reason(
+    thresholds: &Thresholds,
+    observations: &Observations,
+    reasons: &[Reason],
+) -> Option<Reason> {
+    let predicted = observations.git_status_ms?;
+    let slow = predicted.current >= thresholds.advise_git_status_ms;
+    let judged = reasons.iter().any(|r| r.level > Level::Ok);
+    (observations.context.wsl_version == Some(1) && slow && !judged).then(|| Reason {
+        level: Level::Advise,
+        rule: Rule::Wsl1,
+        message: format!(
+            "git status is predicted at {} here, and on WSL 1 every Linux file is stored on NTFS; \
+             WSL 2 keeps them on ext4",
+            units::duration_ms(predicted.current)
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures::{observations, with_git_status};
+    use super::*;
+    use crate::decide::advice::AdviceId;
+    use crate::decide::observations::Context;
+    use crate::host::mounts::MountKind;
+    use std::path::PathBuf;
+
+    #[test]
+    fn local_fast_repository_is_ok() {
+        let verdict = evaluate(
+            &Policy::default(),
+            &with_git_status(MountKind::Local, 6.0, 5.0),
+        );
+        assert_eq!(verdict.level, Level::Ok);
+        assert!(verdict.reasons.is_empty());
+        assert!(verdict.advice.is_empty());
+    }
+
+    #[test]
+    fn published_9p_figures_mean_move() {
+        let verdict = evaluate(
+            &Policy::default(),
+            &with_git_status(MountKind::WslDrvfs9p, 950.97, 5.28),
+        );
+        assert_eq!(verdict.level, Level::Move);
+        let rules: Vec<_> = verdict.reasons.iter().map(|r| r.rule).collect();
+        assert_eq!(rules, vec![Rule::MountKind, Rule::GitStatus]);
+        assert!(
+            verdict.reasons[1].message.contains("180x"),
+            "{:?}",
+            verdict.reasons
+        );
+    }
+
+    #[test]
+    fn small_repository_on_9p_is_only_advised() {
+        let verdict = evaluate(
+            &Policy::default(),
+            &with_git_status(MountKind::WslDrvfs9p, 40.0, 2.0),
+        );
+        assert_eq!(verdict.level, Level::Advise);
+    }
+
+    #[test]
+    fn without_measurements_the_mount_kind_decides() {
+        let policy = Policy::default();
+        assert_eq!(
+            evaluate(&policy, &observations(MountKind::WslDrvfs9p)).level,
+            Level::Move
+        );
+        assert_eq!(
+            evaluate(&policy, &observations(MountKind::Network)).level,
+            Level::Advise
+        );
+        assert_eq!(
+            evaluate(&policy, &observations(MountKind::Local)).level,
+            Level::Ok
+        );
+    }
+
+    #[test]
+    fn slow_measurement_on_an_acceptable_kind_still_advises() {
+        // An overloaded local disk measured slow compared with the baseline.
+        let verdict = evaluate(
+            &Policy::default(),
+            &with_git_status(MountKind::Local, 300.0, 20.0),
+        );
+        assert_eq!(verdict.level, Level::Advise);
+        assert_eq!(verdict.reasons[0].rule, Rule::GitStatus);
+    }
+
+    #[test]
+    fn slow_install_alone_can_mean_move() {
+        let obs = Observations {
+            install_ms: Some(Compared::exact(400_000.0, 9_000.0)),
+            ..observations(MountKind::Local)
+        };
+        let verdict = evaluate(&Policy::default(), &obs);
+        assert_eq!(verdict.level, Level::Move);
+        assert_eq!(verdict.reasons[0].rule, Rule::Install);
+    }
+
+    #[test]
+    fn wsl1_slow_status_on_its_own_disk_advises_wsl2() {
+        // On lxfs the baseline is the same mount: no ratio, but the absolute cost counts.
+        let obs = Observations {
+            baseline_problem: Some("same mount".into()),
+            context: Context {
+                wsl_version: Some(1),
+                ..Context::default()
+            },
+            ..with_git_status(MountKind::Wsl1Lxfs, 400.0, 400.0)
+        };
+        let verdict = evaluate(&Policy::default(), &obs);
+        assert_eq!(verdict.level, Level::Advise);
+        assert_eq!(verdict.reasons[0].rule, Rule::Wsl1);
+        assert_eq!(verdict.advice[0].id, AdviceId::Wsl2);
+        let fast = Observations {
+            git_status_ms: Some(Compared::exact(40.0, 40.0)),
+            ..obs
+        };
+        assert_eq!(evaluate(&Policy::default(), &fast).level, Level::Ok);
+    }
+
+    #[test]
+    fn tuning_advice_comes_with_an_ok_verdict() {
+        let obs = Observations {
+            tracked: Some(20_000),
+            context: Context {
+                git_version: crate::host::GitVersion::parse("git version 2.55.0"),
+                ..Context::default()
+            },
+            ..with_git_status(MountKind::Local, 30.0, 30.0)
+        };
+        let verdict = evaluate(&Policy::default(), &obs);
+        assert_eq!(verdict.level, Level::Ok);
+        let ids: Vec<_> = verdict.advice.iter().map(|a| a.id).collect();
+        assert_eq!(ids, vec![AdviceId::Fsmonitor]);
+        let mut policy = Policy::default();
+        policy.git.fsmonitor_min_tracked = 50_000;
+        assert!(evaluate(&policy, &obs).advice.is_empty());
+    }
+
+    #[test]
+    fn unusable_baseline_means_no_ratio_verdict() {
+        let obs = Observations {
+            baseline_problem: Some("the baseline is tmpfs".into()),
+            ..with_git_status(MountKind::Local, 2000.0, 5.0)
+        };
+        assert_eq!(evaluate(&Policy::default(), &obs).level, Level::Ok);
+    }
+
+    #[test]
+    fn ignored_paths_are_ok() {
+        let mut policy = Policy::default();
+        policy.paths.ignore = vec!["/mnt/c/src/**".into(), "~/scratch/*".into()];
+        let verdict = evaluate(&policy, &with_git_status(MountKind::WslDrvfs9p, 950.0, 5.0));
+        assert_eq!(verdict.level, Level::Ok);
+        assert_eq!(verdict.reasons[0].rule, Rule::Ignored);
+        let home_obs = Observations {
+            path: PathBuf::from("/home/me/scratch/app"),
+            ..observations(MountKind::Network)
+        };
+        assert_eq!(evaluate(&policy, &home_obs).level, Level::Ok);
+        let other = Observations {
+            path: PathBuf::from("/home/me/scratch/app/deeper"),
+            ..observations(MountKind::Network)
+        };
+        assert_eq!(evaluate(&policy, &other).level, Level::Advise);
+    }
+
+    #[test]
+    fn strict_policy_moves_what_default_advises() {
+        let strict =
+            Policy::parse(include_str!("../../../policies/strict.toml"), "strict").unwrap();
+        let obs = with_git_status(MountKind::WslDrvfsVirtiofs, 300.0, 10.0);
+        assert_eq!(evaluate(&Policy::default(), &obs).level, Level::Advise);
+        assert_eq!(evaluate(&strict, &obs).level, Level::Move);
+    }
+}

@@ -1,0 +1,262 @@
+//! The steady state of a verdict: each prediction weighed at the medians of the last checks
+//! here, and the last verdict kept while this run's ranges (with a margin) still support it, so
+//! that noise and one stalled run do not flip it.
+
+use super::verdict::{Level, Reason, Recent, Rule};
+use crate::decide::observations::Observations;
+use crate::model::{Compared, Figure};
+
+/// How many checks' predictions a verdict weighs.
+pub const RECENT_CHECKS: usize = 5;
+
+impl Recent {
+    pub(super) fn of(observations: &Observations) -> Self {
+        let pair = |c: &Compared| c.baseline.map(|b| [c.current, b]);
+        Self {
+            git_status_ms: observations.git_status_ms.as_ref().and_then(pair),
+            install_ms: observations.install_ms.as_ref().and_then(pair),
+        }
+    }
+}
+
+/// What the last check for the same place and policy left: its level and the predictions of
+/// the checks before it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Previous {
+    pub level: Option<Level>,
+    pub recent: Vec<Recent>,
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    }
+}
+
+/// This run's prediction with its figures replaced by the medians over `recent` (which ends
+/// with this run): the ranges stay this run's, as fractions.
+fn steadied(predicted: &Compared, recent: &[[f64; 2]]) -> Compared {
+    let Some(baseline) = predicted.baseline.filter(|&b| b > 0.0) else {
+        return *predicted;
+    };
+    if recent.len() < 2 {
+        return *predicted;
+    }
+    let baseline_error = predicted
+        .baseline_range
+        .map_or(predicted.error, |[_, high]| high / baseline - 1.0);
+    Compared::from_figures(
+        Figure {
+            value: median(recent.iter().map(|p| p[0]).collect()),
+            error: predicted.error,
+        },
+        Some(Figure {
+            value: median(recent.iter().map(|p| p[1]).collect()),
+            error: baseline_error,
+        }),
+        predicted.speedup_error.unwrap_or(predicted.error),
+    )
+}
+
+/// The observations the verdict weighs: each prediction at the medians of the recent checks.
+pub(super) fn weighed(observations: &Observations, recent: &[Recent]) -> Observations {
+    let over = |mine: &Option<Compared>, pick: fn(&Recent) -> Option<[f64; 2]>| {
+        let points: Vec<[f64; 2]> = recent.iter().filter_map(pick).collect();
+        mine.as_ref().map(|c| steadied(c, &points))
+    };
+    Observations {
+        git_status_ms: over(&observations.git_status_ms, |r| r.git_status_ms),
+        install_ms: over(&observations.install_ms, |r| r.install_ms),
+        ..observations.clone()
+    }
+}
+
+/// How far past its ranges a prediction must move before the last verdict gives way, as a
+/// multiple of their half-widths: back-to-back checks on a busy machine move by about a
+/// range's half-width, so a verdict kept only inside the range still flipped now and then.
+pub const KEEP_MARGIN: f64 = 1.5;
+
+/// The previous level, when the ranges widened by `KEEP_MARGIN` (`levels`, lowest and
+/// highest) support it and the middle of the ranges would say otherwise; the reasons then
+/// carry it.
+pub(super) fn keep_previous(
+    reasons: &mut Vec<Reason>,
+    [low, high]: [Level; 2],
+    previous: Option<Level>,
+) -> Option<Level> {
+    let middle = reasons.iter().map(|r| r.level).max().unwrap_or(Level::Ok);
+    let kept = previous.filter(|&p| p != middle && p >= low && p <= high)?;
+    for reason in reasons.iter_mut() {
+        reason.level = reason.level.min(kept);
+    }
+    reasons.push(Reason {
+        level: kept,
+        rule: Rule::Kept,
+        message: format!(
+            "the last check said {}; this run's ranges, with their margin, reach from {} to {}, so it stands",
+            kept.as_str(),
+            low.as_str(),
+            high.as_str()
+        ),
+    });
+    Some(kept)
+}
+
+/// A reason weighed at the medians of several checks says so, or its figures would contradict
+/// this run's prediction printed beside it.
+pub(super) fn say_when_steadied(reasons: &mut [Reason], recent: &[Recent]) {
+    for reason in reasons {
+        let checks = match reason.rule {
+            Rule::GitStatus => recent.iter().filter(|r| r.git_status_ms.is_some()).count(),
+            Rule::Install => recent.iter().filter(|r| r.install_ms.is_some()).count(),
+            _ => continue,
+        };
+        if checks >= 2 {
+            reason
+                .message
+                .push_str(&format!("; the median of the last {checks} checks here"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures::observations;
+    use super::super::rules::{evaluate, evaluate_after, judge};
+    use super::super::schema::Policy;
+    use super::super::verdict::Confidence;
+    use super::*;
+    use crate::host::mounts::MountKind;
+
+    /// `current` ms +-30% against 9 ms, the speedup +-40%.
+    #[test]
+    fn the_verdict_weighs_the_median_of_recent_checks() {
+        let policy = Policy::default();
+        let at = |current: f64| Observations {
+            git_status_ms: Some(near_threshold(current)),
+            ..observations(MountKind::WslDrvfs9p)
+        };
+        // Four checks around 900 ms, then one caught in a stall at 3 s: the median stays
+        // near 900 ms, so the verdict does not jump to a firm reading of the stall.
+        let mut previous = Previous::default();
+        for current in [900.0, 880.0, 950.0, 910.0] {
+            let verdict = evaluate_after(&policy, &at(current), &previous);
+            previous = Previous {
+                level: Some(verdict.level),
+                recent: verdict.recent,
+            };
+        }
+        let stalled = evaluate_after(&policy, &at(3000.0), &previous);
+        assert_eq!(stalled.recent.len(), RECENT_CHECKS);
+        assert_eq!(stalled.confidence, Confidence::NearThreshold);
+        let reason = stalled
+            .reasons
+            .iter()
+            .find(|r| r.rule == Rule::GitStatus)
+            .unwrap();
+        assert!(reason.message.contains("910 ms"), "{}", reason.message);
+        assert!(
+            reason
+                .message
+                .ends_with("; the median of the last 5 checks here"),
+            "{}",
+            reason.message
+        );
+        // Only the last RECENT_CHECKS are kept.
+        let next = Previous {
+            level: Some(stalled.level),
+            recent: stalled.recent,
+        };
+        assert_eq!(
+            evaluate_after(&policy, &at(900.0), &next).recent.len(),
+            RECENT_CHECKS
+        );
+        // With no history the run's own figures decide.
+        let alone = evaluate_after(&policy, &at(3000.0), &Previous::default());
+        assert!(
+            alone.reasons.iter().all(|r| !r.message.contains("median")),
+            "{:?}",
+            alone.reasons
+        );
+        assert_eq!(
+            (alone.level, alone.confidence),
+            (Level::Move, Confidence::Firm)
+        );
+    }
+
+    fn near_threshold(current: f64) -> Compared {
+        use crate::model::Figure;
+        Compared::from_figures(
+            Figure {
+                value: current,
+                error: 0.3,
+            },
+            Some(Figure {
+                value: 9.0,
+                error: 0.3,
+            }),
+            0.4,
+        )
+    }
+
+    #[test]
+    fn a_range_across_a_threshold_keeps_the_last_verdict_and_says_so() {
+        let policy = Policy::default();
+        // 900 ms, +-30%: the range (630-1170 ms) straddles the 800 ms move threshold.
+        let near = Observations {
+            git_status_ms: Some(near_threshold(900.0)),
+            ..observations(MountKind::WslDrvfs9p)
+        };
+        let first = evaluate(&policy, &near);
+        assert_eq!(first.level, Level::Move);
+        assert_eq!(first.confidence, Confidence::NearThreshold);
+        assert_eq!(first.levels, [Level::Advise, Level::Move]);
+        // A later run a little below the threshold keeps `move`; one from `advise` keeps that.
+        let below = Observations {
+            git_status_ms: Some(near_threshold(780.0)),
+            ..near.clone()
+        };
+        let kept = judge(&policy, &below, Some(Level::Move));
+        assert_eq!((kept.level, kept.kept_previous), (Level::Move, true));
+        assert!(kept.reasons.iter().any(|r| r.rule == Rule::Kept));
+        assert_eq!(
+            judge(&policy, &near, Some(Level::Advise)).level,
+            Level::Advise
+        );
+        // Within the margin past the range (640 ms +-20% ends at 768 ms; with the margin at
+        // 832 ms) the last verdict still stands, though the range alone is all `advise`.
+        let just_past = Observations {
+            git_status_ms: Some(Compared::from_figures(
+                crate::model::Figure {
+                    value: 640.0,
+                    error: 0.2,
+                },
+                Some(crate::model::Figure {
+                    value: 9.0,
+                    error: 0.2,
+                }),
+                0.3,
+            )),
+            ..near.clone()
+        };
+        let plain = evaluate(&policy, &just_past);
+        assert_eq!(
+            (plain.level, plain.levels),
+            (Level::Advise, [Level::Advise, Level::Advise])
+        );
+        let kept = judge(&policy, &just_past, Some(Level::Move));
+        assert_eq!((kept.level, kept.kept_previous), (Level::Move, true));
+        // A previous level the range does not support is not kept.
+        let far = Observations {
+            git_status_ms: Some(near_threshold(5000.0)),
+            ..near.clone()
+        };
+        let moved = judge(&policy, &far, Some(Level::Advise));
+        assert_eq!((moved.level, moved.kept_previous), (Level::Move, false));
+        assert_eq!(moved.confidence, Confidence::Firm);
+    }
+}

@@ -1,0 +1,105 @@
+//! The verdict as a value: its level, the reasons and advice behind it, how firm it is, and the
+//! predictions it weighed. How it is reached is in `rules` and `steady`.
+
+use crate::decide::advice::Advice;
+use serde::{Deserialize, Serialize};
+
+/// The levels of a verdict, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Level {
+    Ok,
+    Advise,
+    Move,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Ok => "ok",
+            Level::Advise => "advise",
+            Level::Move => "move",
+        }
+    }
+}
+
+/// Which rule gave a reason: a stable identifier for scripts, in JSON the kebab-case name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rule {
+    MountKind,
+    GitStatus,
+    Install,
+    Wsl1,
+    Ignored,
+    /// The last verdict, kept because this run's ranges still support it.
+    Kept,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Reason {
+    pub level: Level,
+    pub rule: Rule,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verdict {
+    pub level: Level,
+    pub reasons: Vec<Reason>,
+    pub advice: Vec<Advice>,
+    /// `firm` when every figure's whole range gives the same level; `near-threshold` when the
+    /// ranges straddle a threshold (then `levels` holds more than one level).
+    pub confidence: Confidence,
+    /// The lowest and highest level the ranges of the predictions support.
+    pub levels: [Level; 2],
+    /// The level is the previous check's, kept because this run's ranges still support it:
+    /// noise does not flip a verdict.
+    pub kept_previous: bool,
+    /// From the hook's short cold measurement: replaced by the next full `check`, and never
+    /// fails a run under `--fail-on`.
+    pub provisional: bool,
+    /// The predictions of the last checks here, this one last (at most `RECENT_CHECKS`): the
+    /// verdict weighs their medians, so one run caught in a stall does not decide it.
+    pub recent: Vec<Recent>,
+}
+
+/// One check's predictions as a verdict weighs them: `[here, on the baseline]`, milliseconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Recent {
+    pub git_status_ms: Option<[f64; 2]>,
+    pub install_ms: Option<[f64; 2]>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Confidence {
+    Firm,
+    NearThreshold,
+}
+
+impl Confidence {
+    /// Firm when the lowest and highest supported levels are the same.
+    pub(super) fn of([low, high]: [Level; 2]) -> Self {
+        if low == high {
+            Confidence::Firm
+        } else {
+            Confidence::NearThreshold
+        }
+    }
+}
+
+impl Verdict {
+    pub(super) fn plain(level: Level, reasons: Vec<Reason>, advice: Vec<Advice>) -> Self {
+        Self {
+            level,
+            reasons,
+            advice,
+            confidence: Confidence::Firm,
+            levels: [level, level],
+            kept_previous: false,
+            provisional: false,
+            recent: Vec::new(),
+        }
+    }
+}

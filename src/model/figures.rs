@@ -1,0 +1,261 @@
+//! The repository as the model sees it: what the scan and the index counted, and what a
+//! dependency install recreates.
+
+use crate::measure::gitindex::GitWalk;
+use crate::measure::scan::ScanReport;
+use serde::Serialize;
+
+/// Average npm package, from lock-file counts when node_modules is absent.
+pub const FILES_PER_PACKAGE: u64 = 28;
+pub const DIRS_PER_PACKAGE: u64 = 5;
+pub const BYTES_PER_PACKAGE: u64 = 140_000;
+
+/// Where the install figures come from; in JSON `node_modules`, `package-lock.json` or
+/// `dependency trees`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum InstallSource {
+    /// The node_modules trees the scan counted.
+    #[serde(rename = "node_modules")]
+    NodeModules,
+    /// An estimate per package in package-lock.json, when node_modules is absent.
+    #[serde(rename = "package-lock.json")]
+    PackageLock,
+    /// The other dependency trees the scan counted (venv, vendor, ...).
+    #[serde(rename = "dependency trees")]
+    DependencyTrees,
+    /// What a package manager installed to be timed (`probe::manager`).
+    #[serde(rename = "sample")]
+    Sample,
+}
+
+impl InstallSource {
+    /// The JSON name, for people too.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::NodeModules => "node_modules",
+            Self::PackageLock => "package-lock.json",
+            Self::DependencyTrees => "dependency trees",
+            Self::Sample => "sample",
+        }
+    }
+}
+
+/// What a dependency install recreates.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InstallFigures {
+    pub files: u64,
+    pub dirs: u64,
+    pub bytes: u64,
+    /// Packages: from the lock file when there is one, else the files over an average package.
+    pub packages: u64,
+    /// `node_modules`, `dependency trees` or `package-lock.json` (an estimate per package).
+    pub source: InstallSource,
+}
+
+/// Files of an average npm package (node_modules over its packages), when only files are known.
+pub const FILES_PER_INSTALLED_PACKAGE: u64 = 16;
+
+/// The repository as the model sees it: a small value, so the model is testable without a scan.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RepoFigures {
+    /// Index entries (0 when this is not a git repository).
+    pub tracked: u64,
+    /// Files and directories git's untracked walk visits: the tree minus dependency trees and
+    /// minus what `.gitignore` excludes.
+    pub worktree_files: u64,
+    pub worktree_dirs: u64,
+    pub worktree_bytes: u64,
+    /// Bytes of the tracked files as the index records them, and the part in files over 32 KiB
+    /// (which git maps rather than reads); None when the index gave no sizes.
+    pub tracked_bytes: Option<u64>,
+    pub mapped_bytes: u64,
+    pub install: Option<InstallFigures>,
+}
+
+impl RepoFigures {
+    /// From the scan; `lock_packages` counts a package-lock.json (the install's packages, and
+    /// its files when node_modules is absent); `git_dir_files` are the files of a `.git` inside
+    /// the root, which the scan counts in `files` but git's walk never lists.
+    pub fn from_scan(
+        scan: &ScanReport,
+        lock_packages: Option<u64>,
+        git_dir_files: Option<u64>,
+    ) -> Self {
+        let deps = scan.node_modules.iter().chain(&scan.dependency_trees);
+        let (dep_files, dep_dirs, dep_bytes) = deps.fold((0, 0, 0), |(f, d, b), t| {
+            (f + t.files, d + t.dirs, b + t.bytes)
+        });
+        let lock_packages = lock_packages.filter(|&p| p > 0);
+        let install = if !scan.node_modules.is_empty() {
+            let nm = scan.node_modules.iter().fold((0, 0, 0), |(f, d, b), t| {
+                (f + t.files, d + t.dirs, b + t.bytes)
+            });
+            Some(InstallFigures {
+                files: nm.0,
+                dirs: nm.1,
+                bytes: nm.2,
+                packages: lock_packages.unwrap_or((nm.0 / FILES_PER_INSTALLED_PACKAGE).max(1)),
+                source: InstallSource::NodeModules,
+            })
+        } else if let Some(packages) = lock_packages {
+            Some(InstallFigures {
+                files: packages * FILES_PER_PACKAGE,
+                dirs: packages * DIRS_PER_PACKAGE,
+                bytes: packages * BYTES_PER_PACKAGE,
+                packages,
+                source: InstallSource::PackageLock,
+            })
+        } else if dep_files > 0 {
+            Some(InstallFigures {
+                files: dep_files,
+                dirs: dep_dirs,
+                bytes: dep_bytes,
+                packages: (dep_files / FILES_PER_INSTALLED_PACKAGE).max(1),
+                source: InstallSource::DependencyTrees,
+            })
+        } else {
+            None
+        };
+        let tracked = scan.tracked.unwrap_or(0);
+        Self {
+            tracked,
+            worktree_files: scan
+                .files
+                .saturating_sub(dep_files + git_dir_files.unwrap_or(0))
+                .max(tracked),
+            worktree_dirs: scan.dirs.saturating_sub(dep_dirs).max(1),
+            worktree_bytes: scan.bytes.saturating_sub(dep_bytes),
+            tracked_bytes: None,
+            mapped_bytes: 0,
+            install,
+        }
+    }
+
+    /// The index knows what the scan cannot separate: which tracked files git's walk lists
+    /// and which directories it opens (those holding tracked files that `.gitignore` does not
+    /// exclude), and the sizes of the tracked files.
+    pub fn refine_with_index(&mut self, walk: &GitWalk) {
+        self.tracked = self.tracked.max(walk.tracked);
+        // Tracked files under an ignored directory are `lstat`ed but never listed.
+        let untracked = self.worktree_files.saturating_sub(self.tracked);
+        self.worktree_files = walk.listed_tracked + untracked;
+        self.worktree_dirs = walk.walked_dirs.max(1);
+        if walk.tracked_bytes > 0 {
+            self.tracked_bytes = Some(walk.tracked_bytes);
+            self.mapped_bytes = walk.mapped_bytes;
+        }
+    }
+
+    pub(super) fn tracked_bytes(&self) -> f64 {
+        if let Some(bytes) = self.tracked_bytes {
+            return bytes as f64;
+        }
+        if self.worktree_files == 0 {
+            return 0.0;
+        }
+        self.worktree_bytes as f64 * (self.tracked as f64 / self.worktree_files as f64).min(1.0)
+    }
+}
+
+/// Packages in a package-lock.json (v2/v3 `packages`, else v1 nested `dependencies`).
+pub fn lock_packages(text: &str) -> Option<u64> {
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    if let Some(packages) = value.get("packages").and_then(|p| p.as_object()) {
+        return Some(
+            packages
+                .keys()
+                .filter(|k| k.contains("node_modules/"))
+                .count() as u64,
+        );
+    }
+    fn count(deps: &serde_json::Value) -> u64 {
+        deps.as_object().map_or(0, |map| {
+            map.values()
+                .map(|d| 1 + d.get("dependencies").map_or(0, count))
+                .sum()
+        })
+    }
+    value.get("dependencies").map(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figures_from_a_scan_leave_dependency_trees_out_of_the_walk() {
+        use crate::measure::scan::{DependencyKind, DependencyTree};
+        let scan = ScanReport {
+            files: 5000,
+            dirs: 600,
+            bytes: 50_000_000,
+            tracked: Some(800),
+            node_modules: vec![DependencyTree {
+                path: "node_modules".into(),
+                kind: DependencyKind::NodeModules,
+                files: 4000,
+                dirs: 500,
+                bytes: 40_000_000,
+                ..DependencyTree::default()
+            }],
+            complete: true,
+            ..ScanReport::default()
+        };
+        let r = RepoFigures::from_scan(&scan, Some(99), None);
+        assert_eq!(
+            (r.tracked, r.worktree_files, r.worktree_dirs),
+            (800, 1000, 100)
+        );
+        let with_git = RepoFigures::from_scan(&scan, Some(99), Some(150));
+        assert_eq!(with_git.worktree_files, 850);
+        assert_eq!(r.worktree_bytes, 10_000_000);
+        let i = r.install.unwrap();
+        assert_eq!(
+            (i.files, i.dirs, i.source),
+            (4000, 500, InstallSource::NodeModules)
+        );
+
+        let bare = ScanReport {
+            files: 10,
+            dirs: 2,
+            ..ScanReport::default()
+        };
+        let mut r = RepoFigures::from_scan(&bare, Some(3), None);
+        r.refine_with_index(&GitWalk {
+            tracked: 40,
+            listed_tracked: 40,
+            walked_dirs: 7,
+            ..GitWalk::default()
+        });
+        assert_eq!((r.tracked, r.worktree_files, r.worktree_dirs), (40, 40, 7));
+        // Tracked files under an ignored directory are lstat'ed, but neither they nor their
+        // directories are walked.
+        let mut ignored = RepoFigures::from_scan(&bare, None, None);
+        ignored.refine_with_index(&GitWalk {
+            tracked: 20_000,
+            listed_tracked: 400,
+            walked_dirs: 30,
+            ignored_dirs: 3000,
+            ..GitWalk::default()
+        });
+        assert_eq!(
+            (
+                ignored.tracked,
+                ignored.worktree_files,
+                ignored.worktree_dirs
+            ),
+            (20_000, 400, 30)
+        );
+        assert_eq!(r.install.unwrap().files, 3 * FILES_PER_PACKAGE);
+        assert!(RepoFigures::from_scan(&bare, None, None).install.is_none());
+    }
+
+    #[test]
+    fn lock_files_of_both_formats_count_packages() {
+        let v3 = r#"{"lockfileVersion":3,"packages":{"":{},"node_modules/a":{},"node_modules/a/node_modules/b":{}}}"#;
+        assert_eq!(lock_packages(v3), Some(2));
+        let v1 = r#"{"lockfileVersion":1,"dependencies":{"a":{"dependencies":{"b":{}}},"c":{}}}"#;
+        assert_eq!(lock_packages(v1), Some(3));
+        assert_eq!(lock_packages("not json"), None);
+    }
+}

@@ -1,0 +1,313 @@
+//! `git status` (steady, with fsmonitor, the pilot estimate, the first one after a copy) and a
+//! fresh clone's checkout, from a repository's figures and a mount's costs.
+
+use super::costs::{MIB, MountCosts, SMALL_FILE};
+use super::figures::RepoFigures;
+use crate::measure::gitindex::git_preload_threads;
+use crate::measure::probe::PerOp;
+
+/// Metadata calls git makes in `.git` per `git status` (HEAD, refs, config, packed-refs, index,
+/// object lookups): counted with strace on git 2.47 in a small repository.
+pub const GIT_FIXED_OPS: f64 = 90.0;
+/// Process start-up when `git --version` could not be timed.
+pub const GIT_STARTUP_MS: f64 = 1.5;
+/// CPU git status spends before it reads the index (config, HEAD, refs, the object store), in
+/// process start-ups: in CPU time (user + system, which a busy machine inflates less than wall
+/// time), `git status` of a one-file repository costs 1.6-1.8 `git --version`s on this
+/// project's machines (git 2.47), of which the fixed calls and the index are a few percent.
+pub const GIT_SETUP_STARTUPS: f64 = 0.6;
+/// Bytes per index entry (62 fixed + the path), for reading and writing the index.
+pub const INDEX_BYTES_PER_ENTRY: f64 = 100.0;
+/// CPU per index entry beyond its `lstat`: parsing it, comparing stat data, the leading-path
+/// checks of preload, the HEAD/index comparison; with the next one fitted to git 2.47's steady
+/// `git status` on ext4 with a core of its own (a real-time priority, so that other work on
+/// this project's 2-core machines stays out) on redis, whisper.cpp, git, express and 1,000
+/// small files: each within 20% (the earlier 0.7 and 0.6 us, fitted on a busy machine, put
+/// them 10-38% high).
+pub const CPU_US_PER_ENTRY: f64 = 0.42;
+/// The part of `CPU_US_PER_ENTRY` git's main thread does (reading the index, the HEAD/index
+/// comparison); the rest (comparing stat data, the leading-path checks) runs in preload's
+/// threads beside their `lstat`s, and is shared out as those are. GIT_TRACE_PERFORMANCE of git
+/// 2.47 on 8,401 entries on ext4: read cache 0.6 ms and diff-index 0.2 ms, preload 5.5-7.8 ms.
+/// Charging all of it serially put indexes of 5,000-8,400 entries 21-27% high.
+pub const CPU_US_PER_ENTRY_MAIN: f64 = 0.1;
+/// CPU per listed worktree entry: the index lookup and the ignore rules.
+pub const CPU_US_PER_LISTED: f64 = 0.36;
+/// Hashing throughput of the first `git status` after a copy at the reference pace
+/// (`REFERENCE_SHA1_US_PER_MIB`), bytes per microsecond, for files over 32 KiB, which git maps
+/// and hashes in place (SHA-1, collision-detecting); the next one is for smaller files, which
+/// git reads into a buffer first. Fitted on the CPU time (user + system, which a busy machine
+/// inflates less than wall time) of the first status after `cp -a` less the steady status, of
+/// redis (1,623 files: 6.9 MB read, 9.4 MB mapped), whisper.cpp (1,885: 8.0 / 29.1 MB), git
+/// (4,847: 19.1 / 29.1 MB), express (213: 0.6 / 0.1 MB) and 1,000 files of 200 bytes, git 2.47
+/// on this project's 2-core machines: 3.3 us per file, 4.6 ns per read byte, 1.6 ns per
+/// mapped byte, each repository within 10%; the same repositories' wall time with git given a
+/// core of its own (a real-time priority) fit within 11%. The per-file part is less than the
+/// `lstat`, open and read the probe prices on ext4 (~4 us), so no CPU per file is
+/// added to those calls.
+pub const HASH_BYTES_PER_US: f64 = 625.0;
+pub const READ_HASH_BYTES_PER_US: f64 = 215.0;
+/// zlib inflate + hash throughput when checking files out, bytes per microsecond.
+pub const INFLATE_BYTES_PER_US: f64 = 200.0;
+/// CPU per checked-out file (object lookup, inflate set-up, index entry).
+pub const CPU_US_PER_CHECKOUT: f64 = 15.0;
+
+/// Steady-state `git status`, milliseconds.
+pub fn git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
+    let entries = repo.tracked as f64;
+    let dirs = repo.worktree_dirs as f64;
+    let listed = (repo.worktree_files + repo.worktree_dirs) as f64;
+    // git status takes `.git/index.lock` to write back a refreshed index, and drops it when
+    // nothing changed (unless GIT_OPTIONAL_LOCKS=0).
+    let fixed_us = GIT_FIXED_OPS * c.lstat_us + c.scratch.create + c.scratch.unlink;
+    let index_us = c.scratch.read + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
+    let per_entry_lstat = c.lstat_per_entry_us(git_preload_threads(repo.tracked));
+    let lstat_us = entries * per_entry_lstat;
+    let walk_us = dirs * (c.scratch.opendir + c.lstat_us) + listed * c.scratch.readdir_entry;
+    // Preload's threads share their CPU work as they share their lstats (on a slow mount the
+    // lstats overlap far more than the cores could, but there this term is negligible).
+    let preload_speedup = if per_entry_lstat > 0.0 {
+        (c.lstat_us / per_entry_lstat).max(1.0)
+    } else {
+        1.0
+    };
+    let entry_cpu_us =
+        CPU_US_PER_ENTRY_MAIN + (CPU_US_PER_ENTRY - CPU_US_PER_ENTRY_MAIN) / preload_speedup;
+    let cpu_us = (entries * entry_cpu_us + listed * CPU_US_PER_LISTED) * c.cpu_pace();
+    startup_ms * (1.0 + GIT_SETUP_STARTUPS)
+        + (fixed_us + index_us + lstat_us + walk_us + cpu_us) / 1e3
+}
+
+/// Answering git's query: a round trip over the daemon's Unix socket and its reply. Assumed,
+/// not measured here (no git >= 2.55 on this project's machines): docs/fsmonitor.md.
+pub const FSMONITOR_QUERY_MS: f64 = 1.0;
+/// The share of the per-entry CPU left when fsmonitor vouches for an entry: git still walks the
+/// index, but compares no stat data. Assumed, like the query.
+pub const FSMONITOR_CPU_SHARE: f64 = 0.5;
+
+/// Steady-state `git status` with git's fsmonitor daemon and the untracked cache: what is left
+/// when git skips the `lstat` of every index entry (the daemon vouches for them) and the
+/// listing of every unchanged directory (the untracked cache, which fsmonitor keeps valid).
+/// Start-up, set-up, `.git` itself and reading the index remain.
+pub fn git_status_fsmonitor_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
+    let entries = repo.tracked as f64;
+    let fixed_us = GIT_FIXED_OPS * c.lstat_us + c.scratch.create + c.scratch.unlink;
+    let index_us = c.scratch.read + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
+    let cpu_us = entries * CPU_US_PER_ENTRY * FSMONITOR_CPU_SHARE * c.cpu_pace();
+    startup_ms * (1.0 + GIT_SETUP_STARTUPS)
+        + FSMONITOR_QUERY_MS
+        + (fixed_us + index_us + cpu_us) / 1e3
+}
+
+/// A first estimate of `git status` from the tracked `lstat` figures alone, taken before the
+/// scratch rounds to decide how much more probing the answer is worth: every other call is
+/// taken to cost one `lstat`, and bandwidth to be free.
+pub fn git_status_pilot_ms(
+    entries: u64,
+    dirs: u64,
+    lstat_us: f64,
+    parallel_lstat: Vec<(usize, f64)>,
+    startup_ms: f64,
+) -> f64 {
+    let c = MountCosts {
+        lstat_us,
+        parallel_lstat,
+        scratch: PerOp {
+            readdir_entry: 0.0,
+            write_mib: 0.0,
+            read_mib: 0.0,
+            ..PerOp::all(lstat_us)
+        },
+        sha1_us_per_mib: 0.0,
+        sampling_error: 0.0,
+    };
+    let repo = RepoFigures {
+        tracked: entries,
+        worktree_files: entries,
+        worktree_dirs: dirs,
+        worktree_bytes: 0,
+        tracked_bytes: None,
+        mapped_bytes: 0,
+        install: None,
+    };
+    git_status_ms(&repo, &c, startup_ms)
+}
+
+/// The first `git status` after a copy: preload finds every entry changed, so the main thread
+/// `lstat`s each one again, opens it (walking its path again), reads it (32 KiB or less) or
+/// maps it, and hashes it, serially (strace of git 2.47 on redis, whisper.cpp and 8,400 small
+/// files: `lstat`, `openat`, `read` or `mmap`, `close`; no `fstat`); hashing needs each file's
+/// attributes, so git also tries to open `.gitattributes` in every directory, which is not
+/// there (a path walk and a failed lookup). Then the index is written back.
+pub fn first_git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
+    let entries = repo.tracked as f64;
+    let per_file_us = c.lstat_us + c.scratch.read + c.path_walk_us();
+    let attributes_us = repo.worktree_dirs as f64 * (c.path_walk_us() + c.scratch.lstat);
+    let mapped = repo.mapped_bytes as f64;
+    let read = (repo.tracked_bytes() - mapped).max(0.0);
+    let mapped_us = mapped / MIB * c.scratch.read_mib;
+    let hash_us = (read / READ_HASH_BYTES_PER_US + mapped / HASH_BYTES_PER_US) * c.cpu_pace();
+    let rehash_us = entries * per_file_us + attributes_us + hash_us + mapped_us;
+    // The lock git status takes anyway (in `git_status_ms`) now gets written and renamed.
+    let index_write_us = entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
+    git_status_ms(repo, c, startup_ms) + (rehash_us + index_write_us) / 1e3
+}
+
+/// A fresh `git clone`'s checkout (objects already local): every tracked file written.
+pub fn checkout_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
+    let entries = repo.tracked as f64;
+    let bytes = repo.tracked_bytes();
+    let extra_bytes = (bytes - entries * SMALL_FILE).max(0.0);
+    let pace = c.cpu_pace();
+    let files_us = entries * (c.scratch.create + CPU_US_PER_CHECKOUT * pace);
+    let dirs_us = repo.worktree_dirs as f64 * c.scratch.mkdir;
+    let bytes_us = extra_bytes / c.bytes_per_us() + bytes / INFLATE_BYTES_PER_US * pace;
+    let index_us = c.scratch.create + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
+    startup_ms + (GIT_FIXED_OPS * c.lstat_us + files_us + dirs_us + bytes_us + index_us) / 1e3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::costs::REFERENCE_SHA1_US_PER_MIB;
+    use super::super::fixtures::{local, repo, slow};
+    use super::*;
+
+    #[test]
+    fn fsmonitor_skips_the_lstat_and_the_walk() {
+        let repo = RepoFigures {
+            tracked: 100_000,
+            worktree_files: 100_000,
+            worktree_dirs: 8_000,
+            worktree_bytes: 400_000_000,
+            tracked_bytes: None,
+            mapped_bytes: 0,
+            install: None,
+        };
+        let plain = git_status_ms(&repo, &local(), 1.5);
+        let watched = git_status_fsmonitor_ms(&repo, &local(), 1.5);
+        assert!(watched < plain / 2.0, "{watched} vs {plain}");
+        // What is left does not depend on the directories.
+        let flat = RepoFigures {
+            worktree_dirs: 1,
+            ..repo.clone()
+        };
+        assert_eq!(watched, git_status_fsmonitor_ms(&flat, &local(), 1.5));
+    }
+
+    #[test]
+    fn preload_threads_follow_git() {
+        assert_eq!(git_preload_threads(0), 1);
+        assert_eq!(git_preload_threads(999), 1);
+        assert_eq!(git_preload_threads(1000), 2);
+        assert_eq!(git_preload_threads(4999), 9);
+        assert_eq!(git_preload_threads(10_000), 20);
+        assert_eq!(git_preload_threads(1_000_000), 20);
+    }
+
+    #[test]
+    fn git_status_on_fixed_inputs() {
+        // 1,000 entries, 100 dirs, nothing untracked, on the slow mount: start-up, fixed calls,
+        // the index, serial lstat (999 < 1000 entries would be too; 1000 is 2 threads at 500),
+        // listing 100 dirs and 1,100 entries, CPU.
+        let r = repo(1000, 1000, 100);
+        let got = git_status_ms(&r, &slow(), 1.5);
+        let want = 1.5 * (1.0 + GIT_SETUP_STARTUPS)
+            + (90_000.0
+                + 15_000.0
+                + 5000.0
+                + 3000.0
+                + 100_000.0 / (MIB / 40_000.0)
+                + 500_000.0
+                + 300_000.0
+                + 11_000.0
+                // Preload's part of the CPU per entry is shared by its 2 threads, whose lstats
+                // run twice as fast as one.
+                + 1000.0 * (CPU_US_PER_ENTRY_MAIN + (CPU_US_PER_ENTRY - CPU_US_PER_ENTRY_MAIN) / 2.0)
+                + 1100.0 * CPU_US_PER_LISTED)
+                / 1e3;
+        assert!((got - want).abs() < 1e-9, "{got} vs {want}");
+        let fast = git_status_ms(&r, &local(), 1.5);
+        assert!(fast < 10.0, "{fast}");
+        assert!(got / fast > 100.0);
+    }
+
+    #[test]
+    fn the_pilot_is_a_lower_bound_of_the_full_prediction() {
+        // The pilot knows only lstat; every other call costs one lstat and bytes are free.
+        let c = slow();
+        let r = repo(10_000, 10_000, 100);
+        let pilot = git_status_pilot_ms(10_000, 100, c.lstat_us, c.parallel_lstat.clone(), 1.5);
+        let full = git_status_ms(&r, &c, 1.5);
+        assert!(pilot > 0.5 * full && pilot < full, "{pilot} vs {full}");
+        let fast = git_status_pilot_ms(10_000, 100, 1.0, vec![(20, 0.5)], 1.5);
+        assert!(pilot / fast > 20.0, "{pilot} / {fast}");
+    }
+
+    #[test]
+    fn small_indexes_pay_serial_lstat_large_ones_overlap() {
+        let c = slow();
+        let small = git_status_ms(&repo(999, 999, 1), &c, 0.0);
+        let large = git_status_ms(&repo(10_000, 10_000, 1), &c, 0.0);
+        // 10x the entries but 20 threads at 60 us instead of 1 at 1000 us: cheaper per entry.
+        assert!(large / small < 2.0, "{large} / {small}");
+        assert!(small > 999.0, "serial lstat alone is ~1 s: {small}");
+    }
+
+    #[test]
+    fn first_status_after_copy_costs_an_lstat_and_a_read_per_file_more() {
+        let r = repo(1000, 1000, 10);
+        let c = slow();
+        let extra = first_git_status_ms(&r, &c, 0.0) - git_status_ms(&r, &c, 0.0);
+        // lstat, read, the path walk again (1000 - 400); in each of the 10 directories, a
+        // walk and a failed lookup of .gitattributes (a scratch lstat).
+        let per_file = 1000.0 + 3000.0 + 600.0;
+        let want = (1000.0 * per_file
+            + 10.0 * (600.0 + 400.0)
+            + 1000.0 * 4096.0 / READ_HASH_BYTES_PER_US
+            + 100_000.0 / (MIB / 40_000.0))
+            / 1e3;
+        assert!((extra - want).abs() < 1e-9, "{extra} vs {want}");
+        // Files over 32 KiB are mapped: each MiB of them costs a mapped read on the mount.
+        let big = RepoFigures {
+            tracked_bytes: Some(1000 * 4096 + 8 * 1_048_576),
+            mapped_bytes: 8 * 1_048_576,
+            ..r.clone()
+        };
+        let more = first_git_status_ms(&big, &c, 0.0) - first_git_status_ms(&r, &c, 0.0);
+        let want = (8.0 * 2000.0 + 8.0 * MIB / HASH_BYTES_PER_US) / 1e3;
+        assert!((more - want).abs() < 1e-6, "{more} vs {want}");
+    }
+
+    #[test]
+    fn cpu_terms_follow_the_machines_pace() {
+        // Twice the reference's hashing time: every CPU term doubles, the calls do not.
+        let r = RepoFigures {
+            tracked_bytes: Some(1000 * 4096),
+            ..repo(1000, 1000, 10)
+        };
+        let quick = local();
+        let slow_cpu = MountCosts {
+            sha1_us_per_mib: 2.0 * REFERENCE_SHA1_US_PER_MIB,
+            ..local()
+        };
+        assert_eq!(quick.cpu_pace(), 1.0);
+        assert_eq!(slow_cpu.cpu_pace(), 2.0);
+        let first = |c: &MountCosts| first_git_status_ms(&r, c, 0.0) - git_status_ms(&r, c, 0.0);
+        let cpu_ms = 1000.0 * 4096.0 / READ_HASH_BYTES_PER_US / 1e3;
+        assert!((first(&slow_cpu) - first(&quick) - cpu_ms).abs() < 1e-9);
+        // Two preload threads whose lstats take 0.6 of one thread's time.
+        let per_entry = CPU_US_PER_ENTRY_MAIN + (CPU_US_PER_ENTRY - CPU_US_PER_ENTRY_MAIN) * 0.6;
+        let steady_cpu_ms = (1000.0 * per_entry + 1010.0 * CPU_US_PER_LISTED) / 1e3;
+        let steady = git_status_ms(&r, &slow_cpu, 0.0) - git_status_ms(&r, &quick, 0.0);
+        assert!(
+            (steady - steady_cpu_ms).abs() < 1e-9,
+            "{steady} vs {steady_cpu_ms}"
+        );
+        // An absurd calibration is bounded.
+        let absurd = MountCosts {
+            sha1_us_per_mib: 1e9,
+            ..local()
+        };
+        assert_eq!(absurd.cpu_pace(), 8.0);
+    }
+}

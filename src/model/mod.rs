@@ -1,0 +1,54 @@
+//! The cost model: pure functions from what the scan counted and what the probe measured to
+//! what a person will wait for. No I/O here, so every figure can be checked on fixed inputs.
+//!
+//! Assumptions (also in docs/probe.md):
+//! - `git status` is start-up, set-up (config, refs, object store: about one more start-up of
+//!   CPU), a fixed number of metadata calls in `.git`, taking and dropping `.git/index.lock`
+//!   (a create and an unlink), reading the index,
+//!   one `lstat` per index entry (spread over git's preload threads: one per 500 entries,
+//!   2 to 20, serial below 1,000 entries), one directory listing per worktree directory (plus
+//!   a `.gitignore` lookup there; the untracked cache is off by default) and per-entry CPU.
+//! - Dependency trees are ignored by `.gitignore`, so `git status` does not walk them.
+//! - The first `git status` after a copy `lstat`s, re-reads and hashes every tracked file,
+//!   serially, because inode and ctime no longer match the index.
+//! - An install or checkout is its file-system floor: create+write per file, mkdir per
+//!   directory, bandwidth for the bytes beyond 4 KiB per file; network and scripts are not in it.
+//!
+//! One file per concern: `costs` (a mount's costs per call), `figures` (the repository and its
+//! dependency trees), `git_status` (git status and checkout), `install` (a dependency
+//! reinstall), `uncertainty` (ranges and speedups), `prediction` (all of them on both mounts)
+//! and `migration` (how long `migrate` takes). Callers use the re-exports below.
+
+mod costs;
+mod figures;
+mod git_status;
+mod install;
+pub mod migration;
+mod prediction;
+mod uncertainty;
+
+pub use crate::measure::gitindex::GitWalk;
+pub use crate::measure::probe::manager::ManagerTiming;
+pub use costs::{MountCosts, REFERENCE_SHA1_US_PER_MIB};
+pub use figures::{
+    BYTES_PER_PACKAGE, DIRS_PER_PACKAGE, FILES_PER_INSTALLED_PACKAGE, FILES_PER_PACKAGE,
+    InstallFigures, InstallSource, RepoFigures, lock_packages,
+};
+pub use git_status::{
+    CPU_US_PER_CHECKOUT, CPU_US_PER_ENTRY, CPU_US_PER_ENTRY_MAIN, CPU_US_PER_LISTED,
+    FSMONITOR_CPU_SHARE, FSMONITOR_QUERY_MS, GIT_FIXED_OPS, GIT_SETUP_STARTUPS, GIT_STARTUP_MS,
+    HASH_BYTES_PER_US, INDEX_BYTES_PER_ENTRY, INFLATE_BYTES_PER_US, READ_HASH_BYTES_PER_US,
+    checkout_ms, first_git_status_ms, git_status_fsmonitor_ms, git_status_ms, git_status_pilot_ms,
+};
+pub use install::{
+    FILES_PER_PACKAGE_WORK, INSTALL_FS_SHARE, INSTALL_OVERLAP, install_fs_ms, install_ms,
+    manager_work_ms,
+};
+pub use prediction::{Prediction, predict};
+pub use uncertainty::{
+    CHECKOUT_FIT_ERROR, Compared, FIRST_STATUS_FIT_ERROR, Figure, GIT_STATUS_FIT_ERROR,
+    INSTALL_FIT_ERROR,
+};
+
+#[cfg(test)]
+mod fixtures;

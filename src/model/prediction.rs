@@ -1,0 +1,102 @@
+//! The predictions of one check: each figure on both mounts, with its range.
+
+use super::costs::MountCosts;
+use super::figures::RepoFigures;
+use super::git_status::{checkout_ms, first_git_status_ms, git_status_ms};
+use super::install::{install_ms, manager_work_ms};
+use super::uncertainty::{
+    CHECKOUT_FIT_ERROR, Compared, FIRST_STATUS_FIT_ERROR, GIT_STATUS_FIT_ERROR, INSTALL_FIT_ERROR,
+};
+use crate::measure::probe::manager::ManagerTiming;
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Prediction {
+    pub git_status_ms: Compared,
+    /// The first `git status` after copying the repository (re-hashes every tracked file).
+    pub first_git_status_ms: Compared,
+    /// On the Linux disk with git's fsmonitor daemon and the untracked cache (git >= 2.55, a
+    /// repository the policy advises it for); None elsewhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub git_status_fsmonitor_ms: Option<f64>,
+    /// None when there is nothing to install (no dependency tree, no package-lock.json).
+    pub install_ms: Option<Compared>,
+    /// The package manager's own part of `install_ms` (the same on both mounts), and how it
+    /// was timed; None when there is nothing to install.
+    pub install_manager_ms: Option<f64>,
+    pub install_manager: Option<ManagerTiming>,
+    pub checkout_ms: Compared,
+    /// What the predictions were computed from.
+    pub inputs: RepoFigures,
+}
+
+pub fn predict(
+    repo: &RepoFigures,
+    current: &MountCosts,
+    baseline: Option<&MountCosts>,
+    startup_ms: f64,
+    manager: Option<&ManagerTiming>,
+) -> Prediction {
+    let both = |f: &dyn Fn(&MountCosts) -> f64, fit: f64| {
+        Compared::new((f(current), current), baseline.map(|b| (f(b), b)), fit)
+    };
+    let manager_ms = repo
+        .install
+        .as_ref()
+        .map(|i| manager.map_or(0.0, |t| manager_work_ms(t, i, baseline)));
+    Prediction {
+        git_status_ms: both(
+            &|c| git_status_ms(repo, c, startup_ms),
+            GIT_STATUS_FIT_ERROR,
+        ),
+        first_git_status_ms: both(
+            &|c| first_git_status_ms(repo, c, startup_ms),
+            FIRST_STATUS_FIT_ERROR,
+        ),
+        install_ms: repo
+            .install
+            .as_ref()
+            .zip(manager_ms)
+            .map(|(i, m)| both(&|c| install_ms(i, c, m), INSTALL_FIT_ERROR)),
+        git_status_fsmonitor_ms: None,
+        install_manager_ms: manager_ms,
+        install_manager: manager.cloned(),
+        checkout_ms: both(&|c| checkout_ms(repo, c, startup_ms), CHECKOUT_FIT_ERROR),
+        inputs: repo.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::figures::{InstallFigures, InstallSource};
+    use super::super::fixtures::{local, repo, slow};
+    use super::*;
+
+    #[test]
+    fn predict_reports_both_sides_and_the_ratio() {
+        let r = RepoFigures {
+            install: Some(InstallFigures {
+                files: 10,
+                dirs: 1,
+                bytes: 100,
+                packages: 1,
+                source: InstallSource::PackageLock,
+            }),
+            ..repo(1000, 1200, 50)
+        };
+        let p = predict(&r, &slow(), Some(&local()), 1.5, None);
+        let s = &p.git_status_ms;
+        assert_eq!(s.speedup, Some(s.current / s.baseline.unwrap()));
+        assert!(p.install_ms.as_ref().unwrap().speedup.unwrap() > 100.0);
+        // The range: the model's fit and the slow side's sampling error, both ways.
+        let e = GIT_STATUS_FIT_ERROR.hypot(0.1);
+        assert!((s.error - e).abs() < 1e-12);
+        assert!((s.current_range[0] - s.current * (1.0 - e)).abs() < 1e-9);
+        assert!((s.current_range[1] - s.current * (1.0 + e)).abs() < 1e-9);
+        let sr = s.speedup_range.unwrap();
+        assert!(sr[0] < s.speedup.unwrap() && s.speedup.unwrap() < sr[1]);
+        let alone = predict(&r, &slow(), None, 1.5, None);
+        assert_eq!(alone.checkout_ms.baseline, None);
+        assert_eq!(alone.checkout_ms.speedup, None);
+    }
+}

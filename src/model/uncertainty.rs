@@ -1,0 +1,89 @@
+//! The uncertainty arithmetic: a prediction on both mounts with the ranges its samples and the
+//! model's own fit support, and the speedup between them.
+
+use super::costs::MountCosts;
+use serde::Serialize;
+
+/// How far each prediction may be off by the model's own fit, as a fraction (the accuracy
+/// bench's worst errors, rounded up): the model part of a prediction's range.
+pub const GIT_STATUS_FIT_ERROR: f64 = 0.2;
+pub const FIRST_STATUS_FIT_ERROR: f64 = 0.25;
+pub const INSTALL_FIT_ERROR: f64 = 0.25;
+pub const CHECKOUT_FIT_ERROR: f64 = 0.35;
+
+/// One prediction on both mounts, with the range the samples and the model's fit support.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Compared {
+    pub current: f64,
+    pub baseline: Option<f64>,
+    /// current / baseline: how many times faster the baseline is; None without a positive
+    /// baseline figure, which no ratio can be taken from.
+    pub speedup: Option<f64>,
+    /// [low, high] of `current`, `baseline` and `speedup`.
+    pub current_range: [f64; 2],
+    pub baseline_range: Option<[f64; 2]>,
+    pub speedup_range: Option<[f64; 2]>,
+    /// Half-widths of the current and speedup ranges, as fractions of the values.
+    pub error: f64,
+    pub speedup_error: Option<f64>,
+}
+
+fn range(value: f64, error: f64) -> [f64; 2] {
+    [value * (1.0 - error).max(0.0), value * (1.0 + error)]
+}
+
+/// A figure and the half-width of its range, as a fraction of it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Figure {
+    pub value: f64,
+    pub error: f64,
+}
+
+impl Compared {
+    /// `fit` is the model's own error for this prediction; each side adds its sampling error.
+    pub(super) fn new(
+        current: (f64, &MountCosts),
+        baseline: Option<(f64, &MountCosts)>,
+        fit: f64,
+    ) -> Self {
+        // Both sides share the model's structure; what differs between them is their samples.
+        let speedup_error = baseline.map_or(0.0, |(_, c)| {
+            fit.hypot(current.1.sampling_error).hypot(c.sampling_error)
+        });
+        Self::from_figures(
+            Figure {
+                value: current.0,
+                error: fit.hypot(current.1.sampling_error),
+            },
+            baseline.map(|(b, c)| Figure {
+                value: b,
+                error: fit.hypot(c.sampling_error),
+            }),
+            speedup_error,
+        )
+    }
+
+    /// The prediction from its two figures and the speedup's error: the one place the
+    /// speedup and the ranges are derived.
+    pub fn from_figures(current: Figure, baseline: Option<Figure>, speedup_error: f64) -> Self {
+        let speedup = baseline
+            .filter(|b| b.value > 0.0)
+            .map(|b| current.value / b.value);
+        Self {
+            current: current.value,
+            baseline: baseline.map(|b| b.value),
+            speedup,
+            current_range: range(current.value, current.error),
+            baseline_range: baseline.map(|b| range(b.value, b.error)),
+            speedup_range: speedup.map(|s| range(s, speedup_error)),
+            error: current.error,
+            speedup_error: baseline.map(|_| speedup_error),
+        }
+    }
+
+    /// Exact figures on both sides (no range): for examples and tests.
+    pub fn exact(current: f64, baseline: f64) -> Self {
+        let exact = |value| Figure { value, error: 0.0 };
+        Self::from_figures(exact(current), Some(exact(baseline)), 0.0)
+    }
+}
