@@ -1,6 +1,6 @@
 //! `wsl-place migrate` on real trees: byte-for-byte copies, refusals, fix-ups, fault injection.
 
-mod support;
+use crate::support;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! snapshots.
 //!
 //! ```ignore
-//! mod support;
+//! use crate::support;
 //! let Some(disk) = support::Mount::ext4("128M") else { return }; // SKIP printed
 //! ```
 //!

@@ -2,7 +2,7 @@
 //! never crosses a symlink, compares each entry's type as well as its content, reads back the
 //! copy it relies on, and lists every entry it keeps with why. On a local disk and on slowfs.
 
-mod support;
+use crate::support;
 
 use proptest::prelude::*;
 use serde_json::Value;

@@ -3,7 +3,7 @@
 //! behind its mtime's back (issue 14 case 4), two at once (case 5, the staging lock), after a
 //! kill with another `--to` (case 14), and with a probe's stale scratch folder (case 3).
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::os::unix::fs::MetadataExt;

@@ -2,7 +2,7 @@
 //! a build. This test fails when the page is stale; `WSL_PLACE_REGENERATE=1 cargo test --release
 //! --test manpage` rewrites it.
 
-mod support;
+use crate::support;
 
 use clap::CommandFactory;
 use clap_mangen::Man;

@@ -2,7 +2,7 @@
 //! FIFOs, devices, mounts and full disks: no panic, no hang, exit 2 with one sentence for what
 //! the user handed in, exit 3 when the system fails, and no silent success.
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use std::ffi::OsStr;

@@ -5,7 +5,7 @@
 //! deliberate change to the screen, `UPDATE_SNAPSHOTS=1 cargo test --release --test screen`
 //! rewrites tests/snapshots/ and `git diff` shows what changed.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -90,7 +90,7 @@ fn judged(current: f64, baseline: f64) -> Compared {
 fn fixture() -> CheckReport {
     let proc = support::fakeproc::FakeProc::new(
         support::fakeproc::WSL2_VERSION,
-        include_str!("fixtures/mountinfo/wsl-9p-drvfs.mountinfo"),
+        include_str!("../fixtures/mountinfo/wsl-9p-drvfs.mountinfo"),
         true,
     );
     let vars: BTreeMap<String, String> = [

@@ -1,7 +1,7 @@
 //! `wsl-place survey` through the binary, on real repositories on the local disk and on the
 //! slowfs emulator mounted inside the surveyed folder.
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use std::fs;

@@ -2,7 +2,7 @@
 //! dumb terminal gets no escape byte at all, a capable one gets colour, `NO_COLOR`,
 //! `CLICOLOR_FORCE` and `--color` do what they say.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -2,7 +2,7 @@
 //! ext4 and the slowfs emulator. Root-only mounts skip with a printed reason unless
 //! WSL_PLACE_REQUIRE_FUSE=1 (CI), where a skip is a failure.
 
-mod support;
+use crate::support;
 
 use assert_cmd::Command;
 use serde_json::Value;

@@ -5,7 +5,7 @@
 //! The generator is seeded, so a failure names an input that can be rebuilt; each run uses a
 //! new seed unless `WSL_PLACE_FUZZ_SEED` is set, so CI keeps exploring.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -1,7 +1,7 @@
 //! Integration tests of the slowfs example: real file operations through a real
 //! FUSE mount, its latency, its faults, and its shutdown.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::io::{ErrorKind, Read, Write};

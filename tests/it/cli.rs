@@ -1,6 +1,6 @@
 //! The binary against fixture host facts whose mount points are real temporary directories.
 
-mod support;
+use crate::support;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -353,7 +353,7 @@ fn root_only_test_fails_instead_of_skipping_when_required() {
         };
         cmd.args([
             "--exact",
-            "unreadable_directory_exits_2",
+            "cli::unreadable_directory_exits_2",
             "--test-threads=1",
         ]);
         if require {
