@@ -267,6 +267,7 @@ fn git_2_55_on_a_local_disk_gets_fsmonitor_advice_and_figure() {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn git_2_55_on_slowfs_gets_no_fsmonitor_advice_and_is_told_why_when_set() {
     let work = tempfile::tempdir().unwrap();
     let backing = work.path().join("backing");

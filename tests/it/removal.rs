@@ -110,6 +110,7 @@ fn a_folder_replaced_by_a_link_to_the_copy_is_kept_and_the_copy_is_whole() {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn a_folder_replaced_by_a_link_to_the_copy_on_slowfs() {
     let tmp = tempfile::tempdir().unwrap();
     let backing = tmp.path().join("backing");

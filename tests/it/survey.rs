@@ -104,6 +104,7 @@ fn level(repository: &Value) -> u8 {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn finds_the_right_set_judges_slowfs_worse_with_one_probe_per_mount() {
     let layout = Layout::new();
     let top = &layout.top;
@@ -218,6 +219,7 @@ fn finds_the_right_set_judges_slowfs_worse_with_one_probe_per_mount() {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn fsmonitor_is_advised_locally_with_git_2_55_and_not_on_slowfs() {
     let layout = Layout::new();
     big_repo(&layout.top.join("big"), 10_050);
