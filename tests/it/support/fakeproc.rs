@@ -5,7 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 
-pub const WSL2_VERSION: &str = include_str!("../fixtures/mountinfo/wsl2.proc-version");
+pub const WSL2_VERSION: &str = include_str!("../../fixtures/mountinfo/wsl2.proc-version");
 pub const PLAIN_VERSION: &str = "Linux version 6.1.0-18-amd64 (debian-kernel@lists.debian.org)\n";
 
 /// The kernel's escaping of a mount point in mountinfo.

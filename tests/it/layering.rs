@@ -7,7 +7,7 @@
 //! file's first `#[cfg(test)]` is test code (the project keeps unit tests at the end of a file) and
 //! is not held to the rule.
 //!
-//! `cargo test --release --test layering` runs it; each rule's checker is tested on a small
+//! `cargo test --release --test it layering::` runs it; each rule's checker is tested on a small
 //! made-up source first, so a rule that could never fire would fail here.
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,7 +1,7 @@
 //! `--help` as a person reads it: examples on every command, global options apart, and each
 //! command offering only the options that apply to it.
 
-mod support;
+use crate::support;
 
 fn help(args: &[&str]) -> String {
     let output = support::wsl_place()

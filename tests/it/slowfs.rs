@@ -1,7 +1,7 @@
 //! Integration tests of the slowfs example: real file operations through a real
 //! FUSE mount, its latency, its faults, and its shutdown.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::io::{ErrorKind, Read, Write};
@@ -31,6 +31,7 @@ fn pattern(len: usize, seed: u8) -> Vec<u8> {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn content_sizes_and_renames_pass_through() {
     let (_root, backing, mnt) = dirs();
     fs::write(backing.join("preexisting.txt"), b"from the backing dir").expect("seed");
@@ -185,6 +186,7 @@ fn content_sizes_and_renames_pass_through() {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn git_init_commit_and_status_inside_the_mount() {
     let (_root, backing, mnt) = dirs();
     let Some(sfs) = SlowFs::mount(
@@ -259,6 +261,7 @@ fn configured_ms(sfs: &SlowFs, op: &str) -> f64 {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn latency_makes_operations_measurably_slower_than_the_backing_dir() {
     let (root, backing, mnt) = dirs();
     const N: usize = 200;
@@ -318,6 +321,7 @@ fn latency_makes_operations_measurably_slower_than_the_backing_dir() {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn slow_requests_overlap_instead_of_queueing() {
     let (_root, backing, mnt) = dirs();
     const THREADS: usize = 8;
@@ -359,6 +363,7 @@ fn slow_requests_overlap_instead_of_queueing() {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn writes_fail_with_enospc_after_the_byte_budget() {
     let (_root, backing, mnt) = dirs();
     let Some(sfs) = SlowFs::mount(
@@ -387,6 +392,7 @@ fn writes_fail_with_enospc_after_the_byte_budget() {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn reads_under_the_eio_prefix_fail() {
     let (_root, backing, mnt) = dirs();
     for p in ["bad/dir/f", "bad/dir/sub/g", "bad/dirx/f", "good/f"] {
@@ -422,6 +428,7 @@ fn reads_under_the_eio_prefix_fail() {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn sigterm_and_sigint_unmount_cleanly() {
     for signal in [libc::SIGTERM, libc::SIGINT] {
         let (_root, backing, mnt) = dirs();
@@ -443,6 +450,7 @@ fn sigterm_and_sigint_unmount_cleanly() {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn guard_unmounts_when_the_test_panics() {
     let (_root, backing, mnt) = dirs();
     if let Err(reason) = support::slowfs::fuse_available() {

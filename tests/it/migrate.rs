@@ -1,6 +1,6 @@
 //! `wsl-place migrate` on real trees: byte-for-byte copies, refusals, fix-ups, fault injection.
 
-mod support;
+use crate::support;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -289,6 +289,7 @@ fn windows_clone_settings_are_reset_and_modes_restored_from_the_index() {
 }
 
 #[test]
+#[ignore = "needs root (mounts a tmpfs)"]
 fn refuses_before_copying_when_space_is_short() {
     let Some(out) = refused_on_a_small_tmpfs("1m", |source| {
         write(&source.join("big"), &bytes(1, 3 * 1024 * 1024));
@@ -321,6 +322,7 @@ fn refused_on_a_small_tmpfs(options: &str, fill: impl Fn(&Path)) -> Option<std::
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn enospc_mid_copy_keeps_staging_for_resume_or_abort() {
     let tmp = tempfile::tempdir().unwrap();
     let source = tmp.path().join("app");
@@ -365,6 +367,7 @@ fn enospc_mid_copy_keeps_staging_for_resume_or_abort() {
 /// A source where every call waits on a server: the copy's threads come from its parallel
 /// `lstat` figures, and the copy reports how long it took beside what the plan predicted.
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn a_latency_bound_source_is_copied_with_the_threads_its_parallel_figures_allow() {
     let tmp = tempfile::tempdir().unwrap();
     let backing = tmp.path().join("backing");
@@ -422,6 +425,7 @@ fn a_latency_bound_source_is_copied_with_the_threads_its_parallel_figures_allow(
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn unreadable_source_files_are_listed_and_block_finalising() {
     let tmp = tempfile::tempdir().unwrap();
     let backing = tmp.path().join("backing");
@@ -513,6 +517,7 @@ fn prints_the_windows_path_of_the_new_location_on_wsl() {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn a_file_that_keeps_changing_is_reported_and_blocks_finalising() {
     let tmp = tempfile::tempdir().unwrap();
     let backing = tmp.path().join("backing");
@@ -566,6 +571,7 @@ fn a_file_that_keeps_changing_is_reported_and_blocks_finalising() {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn ctrl_c_stops_the_copy_with_code_130_and_keeps_it_for_the_next_run() {
     let tmp = tempfile::tempdir().unwrap();
     let backing = tmp.path().join("backing");
@@ -630,6 +636,7 @@ fn ctrl_c_stops_the_copy_with_code_130_and_keeps_it_for_the_next_run() {
 }
 
 #[test]
+#[ignore = "needs root (mounts a tmpfs)"]
 fn refuses_before_copying_when_inodes_are_short() {
     // Plenty of bytes, 40 inodes: 60 small files cannot fit.
     let Some(out) = refused_on_a_small_tmpfs("16m,nr_inodes=40", |source| {
@@ -902,6 +909,7 @@ fn linked_worktrees_outside_move_along_and_are_relinked_both_ways() {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn a_worktree_copy_that_stops_is_resumed_by_the_repositorys_own_command() {
     let tmp = tempfile::tempdir().unwrap();
     let backing = tmp.path().join("backing");

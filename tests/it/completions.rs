@@ -4,7 +4,7 @@
 //! elsewhere the test skips (`support::skip`), which fails under WSL_PLACE_REQUIRE_FUSE=1: `.ci/run`
 //! installs both.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command as Process;

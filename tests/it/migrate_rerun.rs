@@ -3,7 +3,7 @@
 //! behind its mtime's back (issue 14 case 4), two at once (case 5, the staging lock), after a
 //! kill with another `--to` (case 14), and with a probe's stale scratch folder (case 3).
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::os::unix::fs::MetadataExt;
@@ -293,6 +293,7 @@ fn journalled(journal: &Path, n: usize, child: &mut Child) -> Vec<String> {
 // destination and the manifest hold the new content. The killed run's lock does not block the
 // resume.
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn resume_recopies_a_file_rewritten_behind_its_mtime() {
     let Some(slow) = SlowSource::new(1500, 8) else {
         return;
@@ -326,6 +327,7 @@ fn resume_recopies_a_file_rewritten_behind_its_mtime() {
 // second while the first copies: the second says another one is running, naming the staging
 // folder, and exits 4; the first finishes, and no second staging folder is left.
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn a_second_migration_of_the_same_move_is_refused() {
     let Some(slow) = SlowSource::new(1200, 15) else {
         return;
@@ -391,6 +393,7 @@ fn a_second_migration_of_the_same_move_is_refused() {
 // Issue 14 case 14: a run killed with `--to k1`, then run with `--to k2`: the plan and the
 // result say `.k1.wsl-place-staging` is left, with the command that removes it, which works.
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn staging_left_by_another_destination_is_named_with_its_abort() {
     let Some(slow) = SlowSource::new(800, 8) else {
         return;
@@ -446,6 +449,7 @@ fn staging_left_by_another_destination_is_named_with_its_abort() {
 // rename) is finished by the next run without walking the source again; that run owes the same
 // next steps, the reinstall of the node_modules the first run left behind included.
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn finishing_a_sealed_copy_gives_the_same_next_steps_as_a_whole_run() {
     let Some(slow) = SlowSource::new(1000, 10) else {
         return;

@@ -1,6 +1,6 @@
 //! The binary against fixture host facts whose mount points are real temporary directories.
 
-mod support;
+use crate::support;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -305,6 +305,7 @@ fn completions_are_generated() {
 }
 
 #[test]
+#[ignore = "needs root (runs the check as nobody through setpriv)"]
 fn unreadable_directory_exits_2() {
     // Root reads everything, so the check runs as `nobody` through setpriv.
     if !support::require_root("running the check as nobody through setpriv") {
@@ -338,12 +339,13 @@ fn unreadable_directory_exits_2() {
     assert!(stderr.contains(locked.to_str().unwrap()), "{stderr}");
 }
 
-/// The skip policy itself: run as a non-root user, the root-only test above skips with a
-/// printed reason, and under WSL_PLACE_REQUIRE_FUSE=1 (CI) it fails instead.
+/// The skip policy itself, run as a non-root user: a plain run lists the root-only test above
+/// as ignored; asked for (`--include-ignored`) it skips with a printed reason, and under
+/// WSL_PLACE_REQUIRE_FUSE=1 (CI) it fails instead.
 #[test]
 fn root_only_test_fails_instead_of_skipping_when_required() {
     let test_binary = std::env::current_exe().expect("current_exe");
-    let as_non_root = |require: bool| {
+    let as_non_root = |include_ignored: bool, require: bool| {
         let mut cmd = if support::is_root() {
             let mut cmd = std::process::Command::new("setpriv");
             cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
@@ -354,9 +356,12 @@ fn root_only_test_fails_instead_of_skipping_when_required() {
         };
         cmd.args([
             "--exact",
-            "unreadable_directory_exits_2",
+            "cli::unreadable_directory_exits_2",
             "--test-threads=1",
         ]);
+        if include_ignored {
+            cmd.arg("--include-ignored");
+        }
         if require {
             cmd.env(support::REQUIRE_ENV, "1");
         } else {
@@ -365,7 +370,15 @@ fn root_only_test_fails_instead_of_skipping_when_required() {
         cmd.output().expect("the test binary runs")
     };
 
-    let skipped = as_non_root(false);
+    let plain = as_non_root(false, true);
+    let stdout = String::from_utf8_lossy(&plain.stdout);
+    assert!(plain.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("0 passed") && stdout.contains("1 ignored"),
+        "{stdout}"
+    );
+
+    let skipped = as_non_root(true, false);
     let stderr = String::from_utf8_lossy(&skipped.stderr);
     assert!(skipped.status.success(), "{stderr}");
     assert!(
@@ -373,11 +386,33 @@ fn root_only_test_fails_instead_of_skipping_when_required() {
         "{stderr}"
     );
 
-    let required = as_non_root(true);
+    let required = as_non_root(true, true);
     let stdout = String::from_utf8_lossy(&required.stdout);
     assert!(!required.status.success(), "{stdout}");
     assert!(
         stdout.contains("1 failed") && stdout.contains("needs root"),
         "{stdout}"
     );
+}
+
+/// Where root and FUSE are available (CI), a test that asks for them without its
+/// `#[ignore = "needs ..."]` mark fails, so the mark cannot be forgotten. libtest names each
+/// test's thread after the test; the two threads here carry the names of a marked and an
+/// unmarked test.
+#[test]
+fn asking_for_root_or_fuse_from_an_unmarked_test_fails_it() {
+    let as_test = |name: &str| {
+        std::thread::Builder::new()
+            .name(name.to_string())
+            .spawn(|| support::assert_marked_ignored("root"))
+            .expect("spawn a thread")
+            .join()
+    };
+    assert!(as_test("cli::unreadable_directory_exits_2").is_ok());
+    let unmarked = as_test("cli::asking_for_root_or_fuse_from_an_unmarked_test_fails_it")
+        .expect_err("an unmarked test that asks for root fails");
+    let message = unmarked
+        .downcast_ref::<String>()
+        .expect("a formatted panic message");
+    assert!(message.contains("is not marked #[ignore"), "{message}");
 }

@@ -2,7 +2,7 @@
 //! dumb terminal gets no escape byte at all, a capable one gets colour, `NO_COLOR`,
 //! `CLICOLOR_FORCE` and `--color` do what they say.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -359,6 +359,7 @@ fn quiet_without_yes_still_shows_what_it_asks() {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn ctrl_c_on_the_terminal_during_the_copy_exits_130_with_the_resume_and_abort_commands() {
     let dir = tempfile::tempdir().unwrap();
     let backing = dir.path().join("backing");

@@ -3,12 +3,21 @@
 //! snapshots.
 //!
 //! ```ignore
-//! mod support;
-//! let Some(disk) = support::Mount::ext4("128M") else { return }; // SKIP printed
+//! use crate::support;
+//! #[test]
+//! #[ignore = "needs root (mounts a loop ext4)"]
+//! fn on_ext4() {
+//!     let Some(disk) = support::Mount::ext4("128M") else { return }; // SKIP printed
+//! }
 //! ```
 //!
-//! A test that cannot run here (not root, no FUSE, no loop device) calls [`skip`]: it prints
-//! "SKIP: reason" to the process's stderr and the test returns. Under
+//! A test that needs root or FUSE is marked `#[ignore = "needs ..."]`: a plain `cargo test`
+//! lists it as ignored instead of passing it unrun, and `cargo test -- --include-ignored` (as
+//! `.ci/run` does) runs it. Asking for root or FUSE from a test that is not so marked fails it
+//! (see [`require_root`]), wherever they are available, so CI finds a missing mark.
+//!
+//! A test that cannot run here (not root, no FUSE, no loop device, a tool missing) calls
+//! [`skip`]: it prints "SKIP: reason" to the process's stderr and the test returns. Under
 //! `WSL_PLACE_REQUIRE_FUSE=1` (as `.ci/run` sets) a skip is a failure instead, so CI never
 //! reports a test that did not run as passed.
 
@@ -22,9 +31,11 @@ pub mod tree;
 #[allow(unused_imports)] // not every test crate mounts slowfs
 pub use slowfs::SlowFs;
 
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
 use tempfile::TempDir;
 
 /// Set to "1" in CI: every test must run, so a skip fails.
@@ -56,13 +67,55 @@ pub fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
-/// True when root; otherwise skips (see [`skip`]) saying that `what` needs root.
+/// True when root; otherwise skips (see [`skip`]) saying that `what` needs root. The calling
+/// test must be marked `#[ignore = "needs root ..."]` (see [`assert_marked_ignored`]).
 pub fn require_root(what: &str) -> bool {
     if is_root() {
+        assert_marked_ignored(&format!("root ({what})"));
         return true;
     }
     skip(&format!("{what} needs root"));
     false
+}
+
+/// Fails the calling test unless it is marked `#[ignore]`: it needs `need`, and a plain
+/// `cargo test` on a machine without it must list it as ignored, not pass it unrun. Checked
+/// where the need is met (in CI), from the test's name, which libtest gives its thread; with
+/// one test thread there is no name and no check.
+pub fn assert_marked_ignored(need: &str) {
+    let thread = std::thread::current();
+    let Some(test) = thread.name().filter(|name| *name != "main") else {
+        return;
+    };
+    assert!(
+        ignored_tests().contains(test),
+        "{test} needs {need} but is not marked #[ignore = \"needs ...\"]: without the mark, \
+         a plain `cargo test` where it is missing passes it without running it"
+    );
+}
+
+/// The tests of this binary marked `#[ignore]`, from its own `--list --ignored`.
+fn ignored_tests() -> &'static BTreeSet<String> {
+    static IGNORED: OnceLock<BTreeSet<String>> = OnceLock::new();
+    IGNORED.get_or_init(|| {
+        let exe = std::env::current_exe().expect("current_exe");
+        let out = Command::new(&exe)
+            .args(["--list", "--ignored", "--format", "terse"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("{} --list: {e}", exe.display()));
+        assert!(
+            out.status.success(),
+            "{} --list: {}",
+            exe.display(),
+            text(&out)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|line| line.strip_suffix(": test"))
+            .map(str::to_string)
+            .collect()
+    })
 }
 
 /// Whether `path` (canonical) is a mount point, from /proc/self/mountinfo, read with the

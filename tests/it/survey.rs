@@ -1,7 +1,7 @@
 //! `wsl-place survey` through the binary, on real repositories on the local disk and on the
 //! slowfs emulator mounted inside the surveyed folder.
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use std::fs;
@@ -104,6 +104,7 @@ fn level(repository: &Value) -> u8 {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn finds_the_right_set_judges_slowfs_worse_with_one_probe_per_mount() {
     let layout = Layout::new();
     let top = &layout.top;
@@ -218,6 +219,7 @@ fn finds_the_right_set_judges_slowfs_worse_with_one_probe_per_mount() {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn fsmonitor_is_advised_locally_with_git_2_55_and_not_on_slowfs() {
     let layout = Layout::new();
     big_repo(&layout.top.join("big"), 10_050);

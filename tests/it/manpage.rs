@@ -1,8 +1,8 @@
 //! `doc/wsl-place.1` is generated from the clap definitions and committed, so `man` works without
 //! a build. This test fails when the page is stale; `WSL_PLACE_REGENERATE=1 cargo test --release
-//! --test manpage` rewrites it.
+//! --test it manpage::` rewrites it.
 
-mod support;
+use crate::support;
 
 use clap::CommandFactory;
 use clap_mangen::Man;
@@ -122,7 +122,7 @@ fn man_page_is_current() {
     assert!(
         committed == fresh,
         "{} is stale (the clap definitions changed): run `{REGENERATE_ENV}=1 cargo test --release \
-         --test manpage` and commit the page",
+         --test it manpage::` and commit the page",
         path.display()
     );
 }

@@ -1,7 +1,7 @@
 //! The git index reader on real git repositories: plain, subdirectory, linked worktree,
 //! submodule, split and sparse indexes, and broken ones.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! `migrate` moves, verifies and removes them. The trees are built and read with `*at` calls
 //! from one open directory to the next, as no full path to their bottom can be used.
 
-mod support;
+use crate::support;
 
 use rustix::fs::{Mode, OFlags};
 use std::os::fd::OwnedFd;

@@ -1,6 +1,6 @@
 //! The repository scan, through the binary, on generated trees and real git repositories.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::os::unix::ffi::OsStrExt;

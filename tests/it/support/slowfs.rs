@@ -1,14 +1,18 @@
 //! The `slowfs` example mounted for the duration of a test.
 //!
 //! ```ignore
+//! #[test]
+//! #[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+//! fn on_slowfs() {
 //! let Some(fs) = support::SlowFs::mount(backing.path(), mnt.path(), &["--scale", "0.02"]) else {
 //!     return; // FUSE unavailable here; SKIP was printed
 //! };
 //! std::fs::write(fs.mountpoint().join("f"), b"x").unwrap();
 //! // dropped: unmounted and the child reaped, even if the test panicked
+//! }
 //! ```
 
-use super::{is_mounted, skip};
+use super::{assert_marked_ignored, is_mounted, skip};
 use std::fs::OpenOptions;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -34,12 +38,14 @@ impl SlowFs {
     ///
     /// Returns None after a [`skip`] when FUSE is unavailable (a failure under
     /// WSL_PLACE_REQUIRE_FUSE=1). A mount that should work but fails always panics,
-    /// with the child's stderr.
+    /// with the child's stderr. The calling test must be marked `#[ignore = "needs FUSE
+    /// ..."]` (see [`assert_marked_ignored`]).
     pub fn mount(backing: &Path, mountpoint: &Path, args: &[&str]) -> Option<SlowFs> {
         if let Err(reason) = fuse_available() {
             skip(&reason);
             return None;
         }
+        assert_marked_ignored("FUSE");
         std::fs::create_dir_all(mountpoint)
             .unwrap_or_else(|e| panic!("creating mount point {}: {e}", mountpoint.display()));
         let mountpoint = mountpoint

@@ -1,7 +1,7 @@
 //! SIGKILL at 20 random points of a migration: each time the source is untouched, and running
 //! the same command again ends with a verified destination identical to the source.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Stdio;

@@ -2,7 +2,7 @@
 //! git's fsmonitor daemon where git >= 2.55 can run it (a fake `git` on PATH reports the
 //! release; every other git command goes to the real one).
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use std::fs;
@@ -12,10 +12,10 @@ use support::fakeproc::{FakeProc, escape};
 use support::gitrepo::{big_repo, fake_git, git, path_with};
 use tempfile::TempDir;
 
-const UNC_FIXTURE: &str = include_str!("fixtures/mountinfo/wsl-unc-share.mountinfo");
-const MAPPED_FIXTURE: &str = include_str!("fixtures/mountinfo/wsl-mapped-drive.mountinfo");
-const WSL1_FIXTURE: &str = include_str!("fixtures/mountinfo/wsl1.mountinfo");
-const WSL1_VERSION: &str = include_str!("fixtures/mountinfo/wsl1.proc-version");
+const UNC_FIXTURE: &str = include_str!("../fixtures/mountinfo/wsl-unc-share.mountinfo");
+const MAPPED_FIXTURE: &str = include_str!("../fixtures/mountinfo/wsl-mapped-drive.mountinfo");
+const WSL1_FIXTURE: &str = include_str!("../fixtures/mountinfo/wsl1.mountinfo");
+const WSL1_VERSION: &str = include_str!("../fixtures/mountinfo/wsl1.proc-version");
 
 fn json_of(output: std::io::Result<std::process::Output>) -> Value {
     let output = output.expect("wsl-place runs");
@@ -267,6 +267,7 @@ fn git_2_55_on_a_local_disk_gets_fsmonitor_advice_and_figure() {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn git_2_55_on_slowfs_gets_no_fsmonitor_advice_and_is_told_why_when_set() {
     let work = tempfile::tempdir().unwrap();
     let backing = work.path().join("backing");

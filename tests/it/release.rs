@@ -4,7 +4,7 @@
 //! The pre-commit tests need `pre-commit` on PATH (`.ci/run` installs it with pip); without it
 //! they skip, and under `WSL_PLACE_REQUIRE_FUSE=1` they fail instead.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

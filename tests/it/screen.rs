@@ -1,11 +1,12 @@
 //! The check screen as a person sees it, pinned by snapshots at 60 and 110 columns.
 //!
 //! The report is built from fixed figures on a fixture WSL host (the 9p mount table in
-//! tests/fixtures/mountinfo), so the snapshots never depend on this machine's speed. After a
-//! deliberate change to the screen, `UPDATE_SNAPSHOTS=1 cargo test --release --test screen`
-//! rewrites tests/snapshots/ and `git diff` shows what changed.
+//! tests/fixtures/mountinfo), so the snapshots never depend on this machine's speed. The
+//! snapshots are insta's, in tests/it/snapshots/: after a deliberate change to the screen,
+//! `INSTA_UPDATE=always cargo test --release --test it screen::` rewrites them (or
+//! `cargo insta review`, with cargo-insta installed) and `git diff` shows what changed.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -92,7 +93,7 @@ fn judged(current: f64, baseline: f64) -> Compared {
 fn fixture() -> CheckReport {
     let proc = support::fakeproc::FakeProc::new(
         support::fakeproc::WSL2_VERSION,
-        include_str!("fixtures/mountinfo/wsl-9p-drvfs.mountinfo"),
+        include_str!("../fixtures/mountinfo/wsl-9p-drvfs.mountinfo"),
         true,
     );
     let vars: BTreeMap<String, String> = [
@@ -239,26 +240,14 @@ fn fixture() -> CheckReport {
     }
 }
 
-fn snapshot(name: &str, actual: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/snapshots")
-        .join(name);
-    if std::env::var("UPDATE_SNAPSHOTS").as_deref() == Ok("1") {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}; UPDATE_SNAPSHOTS=1 writes it. The screen is:\n{actual}",
-            path.display()
-        )
-    });
+/// The screen against its snapshot in tests/it/snapshots/. insta compares the text with its
+/// trailing newlines trimmed, so the one final newline is checked here.
+fn snapshot(name: &str, screen: &str) {
     assert!(
-        expected == actual,
-        "{} differs (UPDATE_SNAPSHOTS=1 rewrites it).\n--- expected\n{expected}\n--- actual\n{actual}",
-        path.display()
+        screen.ends_with('\n') && !screen.ends_with("\n\n"),
+        "the screen must end in exactly one newline: {screen:?}"
     );
+    insta::assert_snapshot!(name, screen);
 }
 
 fn human(width: usize) -> String {
@@ -267,12 +256,12 @@ fn human(width: usize) -> String {
 
 #[test]
 fn check_screen_at_110_columns() {
-    snapshot("check-110.txt", &human(110));
+    snapshot("check-110", &human(110));
 }
 
 #[test]
 fn check_screen_at_60_columns() {
-    snapshot("check-60.txt", &human(60));
+    snapshot("check-60", &human(60));
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! FIFOs, devices, mounts and full disks: no panic, no hang, exit 2 with one sentence for what
 //! the user handed in, exit 3 when the system fails, and no silent success.
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use std::ffi::OsStr;
@@ -249,6 +249,7 @@ fn non_utf8_mount_point_in_a_fixture_mountinfo() {
 
 // Case 6, on a real mount: a tmpfs mounted at a name that is not UTF-8.
 #[test]
+#[ignore = "needs root (mounts a tmpfs)"]
 fn non_utf8_mount_point_on_this_machine() {
     if !support::require_root("mounting tmpfs") {
         return;
@@ -646,6 +647,7 @@ fn scratch_folders(dir: &Path) -> Vec<PathBuf> {
 // Cases 3 and 16: SIGTERM during the probe removes its scratch folder and exits with the
 // documented code for an interrupted run, 130.
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn sigterm_during_the_probe_leaves_no_junk() {
     let place = Place::new();
     let (backing, mnt) = (place.path("backing"), place.path("slow"));

@@ -2,7 +2,7 @@
 //! `migrate` work on its top level and say so in one line; a folder outside any repository is
 //! taken as given.
 
-mod support;
+use crate::support;
 
 use support::gitrepo::files_repo;
 use support::{json_of_success, stderr, wsl_place};

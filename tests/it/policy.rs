@@ -1,6 +1,6 @@
 //! Verdicts, exit codes, policies, the advisory cache and the CI formats, through the binary.
 
-mod support;
+use crate::support;
 
 use predicates::prelude::*;
 use serde_json::Value;

