@@ -709,3 +709,92 @@ fn stale_scratch_is_skipped_and_removed() {
     assert_eq!(scratch_folders(&repo), Vec::<PathBuf>::new());
     assert_eq!(fs::metadata(&repo).unwrap().modified().unwrap(), before);
 }
+
+/// The warning lines of a run's stderr that name `file`.
+fn warnings_naming(output: &Output, file: &Path) -> Vec<String> {
+    stderr(output)
+        .lines()
+        .filter(|l| l.contains(&file.display().to_string()))
+        .map(str::to_string)
+        .collect()
+}
+
+// Issue 22 item 5: a FIFO or a link to /dev/zero in place of a cache file neither blocks the run
+// nor fills its memory: it is ignored with one warning line, and the run goes on.
+#[test]
+fn special_files_in_place_of_cache_files_are_ignored() {
+    let place = Place::new();
+    // bun is not installed here: its timing is cached as bun-unknown.json.
+    fs::write(place.repo().join("bun.lock"), "{}\n").unwrap();
+    let first = advisory(&place);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let advisory_file = only_cache_file(&place);
+    let manager_file = place.path("cache/wsl-place/manager/bun-unknown.json");
+    fs::create_dir_all(manager_file.parent().unwrap()).unwrap();
+    type Plant = fn(&Path);
+    let plants: [(Plant, &str); 2] = [
+        (mkfifo, "a FIFO"),
+        (
+            |file| std::os::unix::fs::symlink("/dev/zero", file).unwrap(),
+            "a device",
+        ),
+    ];
+    for (plant, is) in plants {
+        for args in [
+            &["check", "--advisory"][..],
+            &["check", "--probe-budget-ms", "100"][..],
+        ] {
+            for file in [&advisory_file, &manager_file] {
+                let _ = fs::remove_file(file);
+                plant(file);
+            }
+            let mut cmd = place.cmd();
+            cmd.args(args).arg(place.repo());
+            let output = bounded(cmd, Duration::from_secs(30));
+            assert_eq!(output.status.code(), Some(0), "{}", support::text(&output));
+            for file in [&advisory_file, &manager_file] {
+                let lines = warnings_naming(&output, file);
+                assert_eq!(lines.len(), 1, "{args:?}: {}", support::text(&output));
+                assert!(lines[0].contains(is), "{}", lines[0]);
+                assert!(support::is_one_sentence(&lines[0]), "{}", lines[0]);
+            }
+            // The run measured afresh and wrote a regular cache file in its place.
+            assert!(fs::symlink_metadata(&advisory_file).unwrap().is_file());
+        }
+    }
+}
+
+// Issue 22 item 15: a cache with predictions no measurement gives (1.7e308 ms, zero, negative)
+// cannot move the verdict: those are dropped, and the verdict stands on the real ones.
+#[test]
+fn poisoned_cache_history_cannot_move_the_verdict() {
+    let place = Place::new();
+    let check = || {
+        let mut cmd = place.cmd();
+        cmd.args([
+            "check",
+            "--format",
+            "json",
+            "--probe-budget-ms",
+            "100",
+            "--scan-budget-ms",
+            "200",
+        ])
+        .arg(place.repo());
+        support::json_of_success(&run(cmd))
+    };
+    let first = check();
+    assert_eq!(first["verdict"]["level"], "ok", "{}", first["verdict"]);
+    let file = only_cache_file(&place);
+    let mut entry: Value = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
+    let poisoned = serde_json::json!({"git_status_ms": [1.7e308, 1.0], "install_ms": [-5.0, 0.0]});
+    entry["recent"] = Value::Array(vec![poisoned; 6]);
+    fs::write(&file, serde_json::to_vec(&entry).unwrap()).unwrap();
+    let second = check();
+    assert_eq!(second["verdict"]["level"], "ok", "{}", second["verdict"]);
+    let recent = second["verdict"]["recent"].to_string();
+    assert!(
+        !recent.contains("e308") && !recent.contains("-5"),
+        "{recent}"
+    );
+}
