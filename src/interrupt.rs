@@ -50,6 +50,12 @@ pub fn set_hint(hint: impl Fn() -> String + Send + 'static) {
     }
 }
 
+/// Asks the work to stop as Ctrl-C would, without ending the process (the probe worker, once
+/// the tool let it go).
+pub fn request() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
 /// True once Ctrl-C was pressed.
 pub fn requested() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)

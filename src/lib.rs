@@ -39,6 +39,10 @@ use std::io::Write;
 
 /// Parses the command line, runs one subcommand, prints its output, returns the exit code.
 pub fn run() -> i32 {
+    // The probe's worker process (`probe::worker`) is this binary again.
+    if let Some(code) = probe::worker::serve_if_asked() {
+        return code;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -798,3 +798,130 @@ fn poisoned_cache_history_cannot_move_the_verdict() {
         "{recent}"
     );
 }
+
+/// A committed repository in `backing`, seen through slowfs with `latency` (`create=2000`).
+fn slow_repo(place: &Place, latency: &str) -> Option<(support::SlowFs, PathBuf)> {
+    let (backing, mnt) = (place.path("backing"), place.path("slow"));
+    support::gitrepo::repo_with_files(&backing.join("app"), 8);
+    let slow =
+        support::SlowFs::mount(&backing, &mnt, &["--profile", "none", "--latency", latency])?;
+    let repo = slow.mountpoint().join("app");
+    Some((slow, repo))
+}
+
+/// Runs `cmd`, which must end by itself within `limit`; returns its output and how long it took.
+fn timed(cmd: Command, limit: Duration) -> (Output, Duration) {
+    let start = Instant::now();
+    let output = bounded(cmd, Duration::from_secs(60));
+    let took = start.elapsed();
+    assert!(
+        took < limit,
+        "{took:?} (over {limit:?}): {}",
+        support::text(&output)
+    );
+    (output, took)
+}
+
+// Issue 22 item 6: one file create that takes 2 s does not stretch the probe past its budget:
+// the probe stops waiting, says so, and judges from it (a cold hook run within 3 s).
+#[test]
+fn one_slow_call_does_not_outlast_the_budget() {
+    let place = Place::new();
+    let Some((_slow, repo)) = slow_repo(&place, "create=2000") else {
+        return;
+    };
+    let mut cmd = place.cmd();
+    cmd.args(["check", "--advisory"]).arg(&repo);
+    let (output, took) = timed(cmd, Duration::from_secs(3));
+    assert_eq!(output.status.code(), Some(0), "{}", support::text(&output));
+    let line = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        line.starts_with("wsl-place: advise") || line.starts_with("wsl-place: move"),
+        "a 2 s file create judged fine: {line}"
+    );
+    eprintln!("cold check --advisory on create=2000: {took:?}");
+
+    let mut cmd = place.cmd();
+    cmd.args(["probe", "--format", "json"]).arg(&repo);
+    let (output, took) = timed(cmd, Duration::from_secs(2));
+    let report = support::json_of_success(&output);
+    assert_eq!(report["slow_call"]["operation"], "create", "{report}");
+    let over = report["slow_call"]["over_ms"].as_u64().unwrap();
+    assert!((500..2000).contains(&over), "{report}");
+    assert_eq!(report["ops"]["create"]["samples"], 1, "{report}");
+    eprintln!("probe (700 ms budget) on create=2000: {took:?}");
+
+    let mut cmd = place.cmd();
+    cmd.arg("check").arg(&repo);
+    let (output, took) = timed(cmd, Duration::from_secs(4));
+    assert_eq!(output.status.code(), Some(0), "{}", support::text(&output));
+    let shown = String::from_utf8_lossy(&output.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        shown.contains("this mount took over") && shown.contains("ms for one file create"),
+        "{shown}"
+    );
+    eprintln!("check on create=2000: {took:?}");
+}
+
+// Issue 22 item 7: SIGINT or SIGTERM during a probe ends the run within 2 s whatever the
+// mount does, with the code for an interrupted run; a scratch folder the mount still holds
+// goes once the mount answers.
+#[test]
+fn a_signal_ends_a_probe_within_two_seconds() {
+    for (latency, signal) in [
+        ("create=2000", libc::SIGINT),
+        ("create=20000", libc::SIGTERM),
+    ] {
+        let place = Place::new();
+        let Some((slow, repo)) = slow_repo(&place, latency) else {
+            return;
+        };
+        let mut cmd = place.cmd();
+        cmd.args(["probe", "--probe-budget-ms", "60000"])
+            .arg(&repo)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        let child = cmd.spawn().unwrap();
+        let backing = slow.backing().join("app");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while scratch_folders(&backing).is_empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(
+            !scratch_folders(&backing).is_empty(),
+            "the probe never started"
+        );
+        // Inside the first file create by now.
+        std::thread::sleep(Duration::from_millis(300));
+        let signalled = Instant::now();
+        // SAFETY: our own child, not yet reaped.
+        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+        let output = child.wait_with_output().unwrap();
+        let took = signalled.elapsed();
+        eprintln!(
+            "{latency}: exit {:?} {took:?} after signal {signal}",
+            output.status.code()
+        );
+        assert!(
+            took < Duration::from_secs(2),
+            "{latency}: {took:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+        assert!(
+            stderr(&output).contains("is removed once it does"),
+            "{}",
+            stderr(&output)
+        );
+        if latency == "create=2000" {
+            let gone_by = Instant::now() + Duration::from_secs(6);
+            while !scratch_folders(&backing).is_empty() && Instant::now() < gone_by {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            assert_eq!(scratch_folders(&backing), Vec::<PathBuf>::new());
+        }
+    }
+}

@@ -62,6 +62,7 @@ fn probe(dir: &str, mount_point: &str, fstype: &str, lstat_us: f64) -> ProbeRepo
         tracked_lstat: Some(stats(lstat_us)),
         run: RunSummary::default(),
         cleaned: true,
+        slow_call: None,
         elapsed_ms: 640,
     }
 }

@@ -32,6 +32,23 @@ impl Settings {
     }
 }
 
+/// What became of the probes' scratch folders after Ctrl-C, for the last line.
+pub fn scratch_after_interrupt(reports: &[&probe::ProbeReport]) -> String {
+    let left: Vec<String> = reports
+        .iter()
+        .filter(|r| !r.cleaned)
+        .map(|r| crate::pathtext::display(&r.dir))
+        .collect();
+    if left.is_empty() {
+        "the probe's scratch folder was removed.".to_string()
+    } else {
+        format!(
+            "the mount did not answer in time, so the probe's scratch folder in {} is removed once it does, or by the next probe there.",
+            left.join(" and ")
+        )
+    }
+}
+
 pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     let dir = super::whole_repository(env, &settings.dir, settings.quiet, "probing")?;
     let table = MountTable::read(env)?;
@@ -45,7 +62,7 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
         threads: LSTAT_THREADS,
         derive_cpu_bound: false,
     });
-    interrupt::check("the probe's scratch folder was removed.")?;
+    interrupt::check(&scratch_after_interrupt(&[&report]))?;
     if !settings.quiet {
         super::print(&match settings.format {
             ReportFormat::Json => report::to_json(&report)?,

@@ -16,6 +16,17 @@ struct Line {
 }
 
 fn line(name: &str, s: &OpStats) -> Line {
+    if s.samples == 0 {
+        // Rounds cut short by a slow call (`ProbeReport::slow_call`) never reached it.
+        return Line {
+            name: name.to_string(),
+            median: "not reached".to_string(),
+            p10: String::new(),
+            p90: String::new(),
+            spread: String::new(),
+            samples: count(0),
+        };
+    }
     Line {
         name: name.to_string(),
         median: units::micros(s.median_us),
@@ -99,6 +110,18 @@ fn verify_problem(p: &ProbeReport) -> Option<String> {
     })
 }
 
+/// The call that outlasted the budget, as a sentence that starts with a capital.
+fn slow_call(p: &ProbeReport) -> Option<String> {
+    p.slow_call.as_ref().map(|slow| capitalised(&slow.message))
+}
+
+fn capitalised(sentence: &str) -> String {
+    let mut chars = sentence.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
 /// The table for a terminal.
 pub fn table(p: &ProbeReport, style: &Style) -> String {
     let mut out = String::new();
@@ -121,7 +144,7 @@ pub fn table(p: &ProbeReport, style: &Style) -> String {
         );
     }
     let _ = writeln!(out, "  {}", style.dim(&summary(p)));
-    if let Some(problem) = verify_problem(p) {
+    for problem in verify_problem(p).into_iter().chain(slow_call(p)) {
         let _ = writeln!(out, "  {}", style.bad(&problem));
     }
     out
@@ -145,7 +168,7 @@ pub fn markdown(p: &ProbeReport) -> String {
         );
     }
     let _ = writeln!(out, "\n{}", summary(p));
-    if let Some(problem) = verify_problem(p) {
+    for problem in verify_problem(p).into_iter().chain(slow_call(p)) {
         let _ = writeln!(out, "\n**{problem}**");
     }
     out

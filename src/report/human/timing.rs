@@ -172,6 +172,14 @@ pub fn rows(screen: &mut Screen, probes: &ProbeSet, predict: Option<&Prediction>
     ));
     screen.row("measured in", &measured, Tone::Dim);
     for p in std::iter::once(current).chain(baseline) {
+        if let Some(slow) = &p.slow_call {
+            let shown = crate::pathtext::display(&p.dir);
+            screen.row(
+                "slow call",
+                &format!("{shown}: {}", slow.message),
+                Tone::Bad,
+            );
+        }
         if p.run.verify_errors > 0 {
             screen.row(
                 "read back",
@@ -186,12 +194,19 @@ pub fn rows(screen: &mut Screen, probes: &ProbeSet, predict: Option<&Prediction>
     }
 }
 
+/// Operations a probe cut short never reached have no figure to show.
 fn create_us(p: &ProbeReport) -> Option<f64> {
-    p.ops.as_ref().map(|o| o.create.median_us)
+    p.ops
+        .as_ref()
+        .filter(|o| o.create.samples > 0)
+        .map(|o| o.create.median_us)
 }
 
 fn read_us(p: &ProbeReport) -> Option<f64> {
-    p.ops.as_ref().map(|o| o.read.median_us)
+    p.ops
+        .as_ref()
+        .filter(|o| o.read.samples > 0)
+        .map(|o| o.read.median_us)
 }
 
 fn side(p: &ProbeReport) -> String {
