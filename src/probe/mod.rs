@@ -27,6 +27,11 @@ pub use stats::{LstatSource, OpStats, ParallelLstat};
 /// Thread counts for the parallel `lstat` figures: git's preload-index uses one thread per 500
 /// index entries, at least 2 and at most 20; the model interpolates between these.
 pub const LSTAT_THREADS: &[usize] = &[2, 8, 20];
+/// The least the probe waits for its scratch rounds whatever the budget, so that starting the
+/// worker and one round of eight files fit on a busy machine (on a local disk the round takes
+/// milliseconds, on 9p a few hundred) and a budget of 0 ("the first round only", as `migrate`
+/// probes its destination) still measures.
+pub const FIRST_ROUND_WAIT: Duration = Duration::from_millis(500);
 /// Tracked files timed for `lstat`: enough for a stable median, few enough for a slow mount.
 pub const TRACKED_SAMPLE: usize = 400;
 
@@ -194,7 +199,7 @@ pub fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Durati
         threads: threads.to_vec(),
         skip_parallel_below_us: skip_parallel_below,
     };
-    let run = worker::run(&job, budget.max(target.budget));
+    let run = worker::run(&job, budget.max(target.budget).max(FIRST_ROUND_WAIT));
     report.cleaned = run.cleaned;
     let shown = crate::pathtext::display(target.dir);
     match run.ending {
