@@ -77,5 +77,7 @@ pub fn run() -> i32 {
 /// The failure's sentence on standard error. If even that cannot be written, the exit code
 /// still tells: `eprintln!` would panic instead (exit 101).
 pub(crate) fn report_failure(failure: &Failure) {
-    let _ = writeln!(std::io::stderr(), "wsl-place: {failure}");
+    // Messages name paths; their control characters must not drive the terminal.
+    let message = pathtext::display_text(&failure.to_string());
+    let _ = writeln!(std::io::stderr(), "wsl-place: {message}");
 }

@@ -925,3 +925,54 @@ fn a_signal_ends_a_probe_within_two_seconds() {
         }
     }
 }
+
+// Issue 22 item 8: ESC, CR, tab and newline in a repository's name are escaped in every human
+// output (survey, check, probe, migrate, error messages), never written raw.
+#[test]
+fn control_characters_in_names_never_reach_the_terminal() {
+    let place = Place::new();
+    let name = "x\u{1b}[7my\rz\tw\nv";
+    let repo = place.path(name);
+    support::gitrepo::repo_with_files(&repo, 3);
+    let words =
+        |list: &[&str]| -> Vec<std::ffi::OsString> { list.iter().map(|w| w.into()).collect() };
+    let with = |mut list: Vec<std::ffi::OsString>, path: PathBuf| {
+        list.push(path.into_os_string());
+        list
+    };
+    let budgets = ["--probe-budget-ms", "100", "--scan-budget-ms", "200"];
+    let runs = [
+        with(words(&["survey"]), place.path("")),
+        with(words(&[&["check"][..], &budgets].concat()), repo.clone()),
+        with(words(&["probe", "--probe-budget-ms", "100"]), repo.clone()),
+        with(words(&["check", "--advisory"]), repo.clone()),
+        with(words(&["migrate", "--dry-run"]), repo.clone()),
+        with(words(&["check"]), repo.join("missing")),
+        with(
+            with(
+                words(&["migrate", "--yes", "--to"]),
+                place.path("copy\u{1b}]0;t\u{7}"),
+            ),
+            repo.clone(),
+        ),
+    ];
+    let mut seen_escaped = false;
+    for args in &runs {
+        let mut cmd = place.cmd();
+        cmd.args(args);
+        let output = run(cmd);
+        assert!(
+            matches!(output.status.code(), Some(0 | 2)),
+            "{}",
+            support::text(&output)
+        );
+        for (stream, bytes) in [("stdout", &output.stdout), ("stderr", &output.stderr)] {
+            let text = String::from_utf8_lossy(bytes);
+            let raw = text.chars().find(|c| c.is_control() && *c != '\n');
+            assert_eq!(raw, None, "{args:?} {stream}: {text:?}");
+            assert!(!text.contains("w\nv"), "{args:?} {stream}: {text:?}");
+            seen_escaped |= text.contains("x%1B[7my%0Dz%09w%0Av");
+        }
+    }
+    assert!(seen_escaped, "the name was never shown");
+}

@@ -37,8 +37,8 @@ pub fn whole_repository(env: &HostEnv, path: &Path, quiet: bool, doing: &str) ->
     if !quiet {
         eprintln!(
             "wsl-place: {} is inside the git repository {}; {doing} the whole repository.",
-            dir.display(),
-            top.display()
+            crate::pathtext::display(&dir),
+            crate::pathtext::display(&top)
         );
     }
     Ok(top)

@@ -3,8 +3,8 @@
 //! operation pays for and no more (on a FUSE or 9p mount each component is a round trip).
 
 use super::ops::{Op, PerOp};
-pub use super::tap::{InProcess, Tap, stop_if_interrupted};
 use super::stats::{LstatSource, ParallelLstat, median};
+pub use super::tap::{InProcess, Tap, stop_if_interrupted};
 use crate::interrupt;
 use rustix::fs::{AtFlags, Dir, Mode, OFlags};
 use serde::Serialize;

@@ -39,4 +39,3 @@ pub fn stop_if_interrupted() -> std::io::Result<()> {
         Ok(())
     }
 }
-

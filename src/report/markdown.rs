@@ -37,14 +37,14 @@ pub fn check(report: &CheckReport) -> String {
     let _ = writeln!(
         out,
         "| path | `{}` |",
-        cell(&location.paths.linux.display().to_string())
+        cell(&crate::pathtext::display(&location.paths.linux))
     );
     let _ = writeln!(
         out,
         "| mount | {} ({} on `{}`) |",
         location.mount.kind,
         cell(&location.mount.fstype),
-        cell(&location.mount.mount_point.display().to_string())
+        cell(&crate::pathtext::display(&location.mount.mount_point))
     );
     if let Some(windows) = &location.paths.windows {
         let _ = writeln!(out, "| windows path | `{}` |", cell(windows));

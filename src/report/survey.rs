@@ -16,8 +16,8 @@ use std::path::Path;
 fn shown(report: &SurveyReport, repository: &RepositoryReport) -> String {
     match repository.path.strip_prefix(&report.dir) {
         Ok(rel) if rel.as_os_str().is_empty() => ".".to_string(),
-        Ok(rel) => rel.display().to_string(),
-        Err(_) => repository.path.display().to_string(),
+        Ok(rel) => crate::pathtext::display(&rel),
+        Err(_) => crate::pathtext::display(&repository.path),
     }
 }
 
@@ -71,7 +71,11 @@ pub fn human(report: &SurveyReport, style: &Style) -> String {
         .iter()
         .map(|r| cells(report, r))
         .collect();
-    let _ = writeln!(out, "{}", style.bold(&report.dir.display().to_string()));
+    let _ = writeln!(
+        out,
+        "{}",
+        style.bold(&crate::pathtext::display(&report.dir))
+    );
     if rows.is_empty() {
         let _ = writeln!(out, "no git repositories below this folder");
     } else {
@@ -104,7 +108,7 @@ pub fn human(report: &SurveyReport, style: &Style) -> String {
                 let notes: Vec<String> = repository
                     .nested
                     .iter()
-                    .map(|n| format!("{} {}", n.kind, n.path.display()))
+                    .map(|n| format!("{} {}", n.kind, crate::pathtext::display(&n.path)))
                     .collect();
                 let _ = writeln!(
                     out,
@@ -168,7 +172,7 @@ fn footnotes(out: &mut String, report: &SurveyReport, style: &Style) {
         };
         notes.push(format!(
             "one probe of {} ({}) for {role}: lstat {}",
-            probe.mount_point.display(),
+            crate::pathtext::display(&probe.mount_point),
             probe.fstype,
             probe
                 .probe
@@ -195,7 +199,7 @@ pub fn markdown(report: &SurveyReport) -> String {
     let _ = writeln!(
         out,
         "### wsl-place survey: {icon} {}\n",
-        cell(&report.dir.display().to_string())
+        cell(&crate::pathtext::display(&report.dir))
     );
     let _ = writeln!(out, "| {} |", HEADERS.join(" | "));
     let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---|");
@@ -239,5 +243,5 @@ pub fn github(report: &SurveyReport) -> String {
 }
 
 fn display(path: &Path) -> String {
-    path.display().to_string()
+    crate::pathtext::display(&path)
 }

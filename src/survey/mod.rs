@@ -140,7 +140,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     let mut repositories = Vec::new();
     for (found, mount, baseline) in &plan {
         crate::interrupt::check(INTERRUPTED)?;
-        progress.step(&found.root.display().to_string());
+        progress.step(&crate::pathtext::display(&found.root));
         let shared = settings
             .probe
             .then(|| probe_set(&mounts, mount, baseline, (git.startup_ms, cpu_pace)));
@@ -199,7 +199,10 @@ fn probe_mounts(
     wanted
         .into_iter()
         .map(|(dir, mount, repositories, baseline)| {
-            progress.step(&format!("probing {}", mount.mount_point.display()));
+            progress.step(&format!(
+                "probing {}",
+                crate::pathtext::display(&mount.mount_point)
+            ));
             MountProbe {
                 mount_point: mount.mount_point.clone(),
                 fstype: mount.fstype.clone(),

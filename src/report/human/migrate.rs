@@ -46,8 +46,12 @@ fn node_modules_fate(skipped: bool, install: &str, asking: bool) -> String {
 pub fn plan(plan: &Plan, style: &Style) -> String {
     let mut screen = Screen::new(style);
     screen.headline("Migration plan", Tone::Bold);
-    screen.row("from", &plan.source.display().to_string(), Tone::Plain);
-    screen.row("to", &plan.destination.display().to_string(), Tone::Bold);
+    screen.row("from", &crate::pathtext::display(&plan.source), Tone::Plain);
+    screen.row(
+        "to",
+        &crate::pathtext::display(&plan.destination),
+        Tone::Bold,
+    );
     screen.row(
         "content",
         &content(plan.files, plan.dirs, plan.symlinks, plan.bytes),
@@ -108,17 +112,17 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
             (Some(to), _) => (
                 format!(
                     "{} ({}, {}): can move along to {}",
-                    worktree.path.display(),
+                    crate::pathtext::display(&worktree.path),
                     counted(worktree.files, "file", "files"),
                     units::bytes(worktree.bytes),
-                    to.display()
+                    crate::pathtext::display(&to)
                 ),
                 Tone::Plain,
             ),
             (None, why) => (
                 format!(
                     "{} stays attached to the old copy{}; removing the source breaks it",
-                    worktree.path.display(),
+                    crate::pathtext::display(&worktree.path),
                     why.as_ref().map_or_else(String::new, |w| format!(" ({w})"))
                 ),
                 Tone::Warn,
@@ -248,7 +252,7 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
         )
     };
     screen.headline(&headline, Tone::Good);
-    let destination = report.destination.display().to_string();
+    let destination = crate::pathtext::display(&report.destination);
     screen.row("linux path", &destination, Tone::Bold);
     if let Some(w) = &report.windows_path {
         screen.row("windows path", w, Tone::Plain);
@@ -258,7 +262,7 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
     }
     screen.row(
         "manifest",
-        &report.manifest.display().to_string(),
+        &crate::pathtext::display(&report.manifest),
         Tone::Plain,
     );
     for (i, step) in report.next_steps.iter().enumerate() {
@@ -293,7 +297,7 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
             "source",
             &format!(
                 "left in place at {} (--remove-source deletes what the manifest proves was copied)",
-                report.source.display()
+                crate::pathtext::display(&report.source)
             ),
             Tone::Plain,
         ),
@@ -311,8 +315,14 @@ pub fn plan_markdown(plan: &Plan) -> String {
     let mut row = |key: &str, value: &str| {
         let _ = writeln!(out, "| {key} | {} |", cell(value));
     };
-    row("from", &format!("`{}`", plan.source.display()));
-    row("to", &format!("`{}`", plan.destination.display()));
+    row(
+        "from",
+        &format!("`{}`", crate::pathtext::display(&plan.source)),
+    );
+    row(
+        "to",
+        &format!("`{}`", crate::pathtext::display(&plan.destination)),
+    );
     row(
         "content",
         &content(plan.files, plan.dirs, plan.symlinks, plan.bytes),
@@ -369,8 +379,14 @@ pub fn result_markdown(report: &MigrationReport) -> String {
     let mut row = |key: &str, value: &str| {
         let _ = writeln!(out, "| {key} | {} |", cell(value));
     };
-    row("from", &format!("`{}`", report.source.display()));
-    row("to", &format!("`{}`", report.destination.display()));
+    row(
+        "from",
+        &format!("`{}`", crate::pathtext::display(&report.source)),
+    );
+    row(
+        "to",
+        &format!("`{}`", crate::pathtext::display(&report.destination)),
+    );
     if let Some(w) = &report.windows_path {
         row("windows path", &format!("`{w}`"));
     }
@@ -378,7 +394,10 @@ pub fn result_markdown(report: &MigrationReport) -> String {
         "copied and verified (CRC32)",
         &content(report.files, report.dirs, report.symlinks, report.bytes),
     );
-    row("manifest", &format!("`{}`", report.manifest.display()));
+    row(
+        "manifest",
+        &format!("`{}`", crate::pathtext::display(&report.manifest)),
+    );
     for step in &report.next_steps {
         row("next", &format!("`{}` ({})", step.command, step.why));
     }

@@ -74,9 +74,9 @@ fn lines(p: &ProbeReport) -> Option<Vec<Line>> {
 fn title(p: &ProbeReport) -> String {
     format!(
         "{} ({} on {}, {})",
-        p.dir.display(),
+        crate::pathtext::display(&p.dir),
         p.fstype,
-        p.mount_point.display(),
+        crate::pathtext::display(&p.mount_point),
         p.kind.as_str()
     )
 }

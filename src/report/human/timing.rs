@@ -85,7 +85,7 @@ pub fn headline(screen: &mut Screen, report: &CheckReport) {
         (None, None) => screen.headline(
             &format!(
                 "{} is on {}; nothing was timed",
-                report.location.paths.linux.display(),
+                crate::pathtext::display(&report.location.paths.linux),
                 report.location.mount.description
             ),
             Tone::Bold,
@@ -186,7 +186,7 @@ pub fn rows(screen: &mut Screen, probes: &ProbeSet, predict: Option<&Prediction>
                 &format!(
                     "{} in {} came back with the wrong length or CRC32: this mount does not return what was written",
                     units::counted(p.run.verify_errors, "file", "files"),
-                    p.dir.display()
+                    crate::pathtext::display(&p.dir)
                 ),
                 Tone::Bad,
             );
@@ -210,7 +210,7 @@ fn read_us(p: &ProbeReport) -> Option<f64> {
 }
 
 fn side(p: &ProbeReport) -> String {
-    format!("{} ({})", p.dir.display(), p.fstype)
+    format!("{} ({})", crate::pathtext::display(&p.dir), p.fstype)
 }
 
 #[cfg(test)]
