@@ -55,8 +55,14 @@ pub fn read_regular(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
             path.display()
         )));
     }
-    let bytes = read_at_most(file, limit)
-        .map_err(|e| Failure::io(&format!("read the {what}"), path, &e))?;
+    // It opened as a regular file and still cannot be read (`/proc/self/mem`): what the user
+    // handed in is not a file to read, an input error like a FIFO.
+    let bytes = read_at_most(file, limit).map_err(|e| {
+        Failure::input(format!(
+            "cannot read the {what} {}: {e}; pass a regular file.",
+            path.display()
+        ))
+    })?;
     if bytes.len() as u64 > limit {
         return Err(Failure::input(format!(
             "{} is larger than {} bytes, too large for a {what}; pass the right file.",

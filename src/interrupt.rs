@@ -28,8 +28,11 @@ pub fn install() {
         INTERRUPTED.store(true, Ordering::SeqCst);
         remove_registered();
         std::thread::sleep(GRACE);
-        // A prompt or a bar may have hidden it; the shell gets it back either way.
-        let _ = console::Term::stderr().show_cursor();
+        // A prompt or a bar may have hidden it; the shell gets it back either way. Only a
+        // terminal has a cursor: into a file or a pipe the escape would be junk.
+        if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            let _ = console::Term::stderr().show_cursor();
+        }
         let hint = HINT
             .lock()
             .ok()

@@ -976,3 +976,82 @@ fn control_characters_in_names_never_reach_the_terminal() {
     }
     assert!(seen_escaped, "the name was never shown");
 }
+
+// Issue 22 item 15: a full disk is the system's failure (exit 3), as the README says.
+#[test]
+fn probe_on_a_full_disk_exits_3() {
+    let Some(small) = support::Mount::tmpfs("1m") else {
+        return;
+    };
+    let mut fill = fs::File::create(small.point().join("fill")).unwrap();
+    let block = vec![0u8; 4096];
+    while std::io::Write::write_all(&mut fill, &block).is_ok() {}
+    drop(fill);
+    let place = Place::new();
+    let mut cmd = place.cmd();
+    cmd.arg("probe").arg(small.point());
+    let output = run(cmd);
+    assert_eq!(output.status.code(), Some(3), "{}", support::text(&output));
+    assert!(
+        stderr(&output).contains("No space left"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+// Issue 22 item 15: a policy that opens as a regular file and cannot be read is what the user
+// handed in (exit 2); a kernel file system is no baseline.
+#[test]
+fn unreadable_policy_and_kernel_baselines_are_input_errors() {
+    let place = Place::new();
+    let mut cmd = place.cmd();
+    cmd.args(["check", "--no-probe", "--policy", "/proc/self/mem"])
+        .arg(place.repo());
+    fails_with(&run(cmd), 2, "/proc/self/mem");
+    for baseline in ["/proc", "/sys", "/dev"] {
+        let mut cmd = place.cmd();
+        cmd.args(["check", "--probe-budget-ms", "100", "--baseline", baseline])
+            .arg(place.repo());
+        fails_with(&run(cmd), 2, "kernel file system");
+    }
+}
+
+// Issue 22 item 15: the cursor-show escape is for a terminal; when the interrupt handler ends a
+// run stuck in a slow read, a stderr that is a file gets words only.
+#[test]
+fn no_cursor_escape_into_a_file() {
+    let place = Place::new();
+    let backing = place.path("backing");
+    support::gitrepo::repo_with_files(&backing.join("app"), 4);
+    let Some(slow) = support::SlowFs::mount(
+        &backing,
+        &place.path("slow"),
+        &["--profile", "none", "--latency", "read=4000"],
+    ) else {
+        return;
+    };
+    let log = place.path("stderr.txt");
+    let mut cmd = place.cmd();
+    cmd.args(["migrate", "--yes", "--to"])
+        .arg(place.path("copy"))
+        .arg(slow.mountpoint().join("app"))
+        .stdout(Stdio::null())
+        .stderr(fs::File::create(&log).unwrap());
+    let mut child = cmd.spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: our own child, not yet reaped.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    let written = fs::read(&log).unwrap();
+    assert_eq!(
+        status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&written)
+    );
+    assert!(
+        !written.contains(&0x1b),
+        "{:?}",
+        String::from_utf8_lossy(&written)
+    );
+}

@@ -63,6 +63,7 @@ fn probe(dir: &str, mount_point: &str, fstype: &str, lstat_us: f64) -> ProbeRepo
         run: RunSummary::default(),
         cleaned: true,
         slow_call: None,
+        system_failure: false,
         elapsed_ms: 640,
     }
 }

@@ -71,6 +71,11 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
         })?;
     }
     match &report.skipped {
+        // A full disk or an I/O error is the system's failure (3); an unwritable folder is
+        // where the user pointed the probe (2).
+        Some(reason) if report.ops.is_none() && report.system_failure => {
+            Err(Failure::internal(reason.clone()))
+        }
         Some(reason) if report.ops.is_none() => Err(Failure::input(reason.clone())),
         _ => Ok(ExitCode::Ok),
     }

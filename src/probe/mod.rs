@@ -62,6 +62,9 @@ pub struct ProbeReport {
     /// A call that alone outlasted the budget: the probe stopped waiting for it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub slow_call: Option<SlowCall>,
+    /// What stopped it was the system's (a full disk, an I/O error), not where it was run.
+    #[serde(skip)]
+    pub system_failure: bool,
     pub elapsed_ms: u64,
 }
 
@@ -94,6 +97,7 @@ impl ProbeReport {
             run: measure::RunSummary::default(),
             cleaned: true,
             slow_call: None,
+            system_failure: false,
             elapsed_ms: 0,
         }
     }
@@ -222,6 +226,7 @@ pub fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Durati
             fill_partial(report, &outcome, target);
         }
         worker::Ending::NoScratch(e) => {
+            report.system_failure = disk_full(&e);
             report.skipped = Some(format!(
                 "the probe was skipped: cannot create a scratch folder in {shown} ({e}); run from a writable directory on that mount."
             ));
@@ -231,6 +236,7 @@ pub fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Durati
             report.skipped = Some("the probe was interrupted.".to_string());
         }
         worker::Ending::Failed(e) => {
+            report.system_failure = true;
             report.skipped = Some(format!(
                 "the probe in {shown} stopped on an I/O error ({e}); its scratch folder was {}.",
                 if report.cleaned {
@@ -241,6 +247,13 @@ pub fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Durati
             ));
         }
     }
+}
+
+/// Whether an error's text (as the worker tells it) is a full disk or quota: ENOSPC, EDQUOT.
+fn disk_full(error: &str) -> bool {
+    [libc::ENOSPC, libc::EDQUOT]
+        .iter()
+        .any(|code| error.ends_with(&format!("(os error {code})")))
 }
 
 /// A call that alone outlasted the probe's budget, and what was done about it.

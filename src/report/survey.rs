@@ -16,7 +16,7 @@ use std::path::Path;
 fn shown(report: &SurveyReport, repository: &RepositoryReport) -> String {
     match repository.path.strip_prefix(&report.dir) {
         Ok(rel) if rel.as_os_str().is_empty() => ".".to_string(),
-        Ok(rel) => crate::pathtext::display(&rel),
+        Ok(rel) => crate::pathtext::display(rel),
         Err(_) => crate::pathtext::display(&repository.path),
     }
 }
@@ -243,5 +243,5 @@ pub fn github(report: &SurveyReport) -> String {
 }
 
 fn display(path: &Path) -> String {
-    crate::pathtext::display(&path)
+    crate::pathtext::display(path)
 }

@@ -115,7 +115,7 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
                     crate::pathtext::display(&worktree.path),
                     counted(worktree.files, "file", "files"),
                     units::bytes(worktree.bytes),
-                    crate::pathtext::display(&to)
+                    crate::pathtext::display(to)
                 ),
                 Tone::Plain,
             ),
