@@ -1055,3 +1055,59 @@ fn no_cursor_escape_into_a_file() {
         String::from_utf8_lossy(&written)
     );
 }
+
+/// `markdown` with its code spans taken out (CommonMark: a run of backticks up to the next run
+/// of the same length; an escaped backtick opens none); None when a span never closes.
+fn outside_code_spans(markdown: &str) -> Option<String> {
+    let markdown = markdown.replace("\\\\", "").replace("\\`", "");
+    let mut out = String::new();
+    let mut rest = markdown.as_str();
+    while let Some(start) = rest.find('`') {
+        out.push_str(&rest[..start]);
+        let after = &rest[start..];
+        let fence = after.len() - after.trim_start_matches('`').len();
+        let body = &after[fence..];
+        let mut search = 0;
+        let close = loop {
+            let at = search + body[search..].find('`')?;
+            let run = body[at..].len() - body[at..].trim_start_matches('`').len();
+            if run == fence {
+                break at;
+            }
+            search = at + run;
+        };
+        rest = &body[close + fence..];
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+// Issue 22 item 9: a backtick in a name cannot end its code span, and HTML in a name (the
+// survey's heading included) is never live in markdown output.
+#[test]
+fn markdown_names_cannot_inject() {
+    let place = Place::new();
+    let top = place.path("<i>top");
+    let repo = top.join("back`tick<b>");
+    support::gitrepo::repo_with_files(&repo, 2);
+    let budgets = ["--probe-budget-ms", "100", "--scan-budget-ms", "200"];
+    let runs: [(&[&str], &Path); 4] = [
+        (&["survey", "--format", "markdown"], &top),
+        (&["check", "--format", "markdown"], &repo),
+        (&["probe", "--format", "markdown"], &repo),
+        (&["migrate", "--dry-run", "--format", "markdown"], &repo),
+    ];
+    for (args, path) in runs {
+        let mut cmd = place.cmd();
+        cmd.args(args).arg(path);
+        if args[0] != "migrate" {
+            cmd.args(&budgets[..if args[0] == "check" { 4 } else { 2 }]);
+        }
+        let output = run(cmd);
+        assert_eq!(output.status.code(), Some(0), "{}", support::text(&output));
+        let shown = String::from_utf8_lossy(&output.stdout);
+        assert!(shown.contains("back`tick"), "{args:?}: {shown}");
+        let text = outside_code_spans(&shown).unwrap_or_else(|| panic!("{args:?}: {shown}"));
+        assert!(!text.contains('<'), "{args:?}: outside code spans: {text}");
+    }
+}

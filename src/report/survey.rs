@@ -4,7 +4,7 @@
 use super::Style;
 use super::github::escape_data;
 use super::human::level_label;
-use super::markdown::cell;
+use super::markdown::{cell, code};
 use crate::model::Compared;
 use crate::policy::Level;
 use crate::survey::{RepositoryReport, Summary, SurveyReport};
@@ -199,14 +199,14 @@ pub fn markdown(report: &SurveyReport) -> String {
     let _ = writeln!(
         out,
         "### wsl-place survey: {icon} {}\n",
-        cell(&crate::pathtext::display(&report.dir))
+        code(&crate::pathtext::display(&report.dir))
     );
     let _ = writeln!(out, "| {} |", HEADERS.join(" | "));
     let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---|");
     for repository in &report.repositories {
         let row = cells(report, repository);
         let mut row: Vec<String> = row.iter().map(|c| cell(c)).collect();
-        row[0] = format!("`{}`", row[0]);
+        row[0] = code(&shown(report, repository));
         let _ = writeln!(out, "| {} |", row.join(" | "));
     }
     let _ = writeln!(out, "\n{}", summary_line(&report.summary));

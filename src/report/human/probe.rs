@@ -152,7 +152,10 @@ pub fn table(p: &ProbeReport, style: &Style) -> String {
 
 /// `probe --format markdown`: the same table, e.g. for `$GITHUB_STEP_SUMMARY`.
 pub fn markdown(p: &ProbeReport) -> String {
-    let mut out = format!("### wsl-place probe: `{}`\n\n", title(p).replace('`', "'"));
+    let mut out = format!(
+        "### wsl-place probe: {}\n\n",
+        crate::report::markdown::code(&title(p))
+    );
     let Some(lines) = lines(p) else {
         let reason = p.skipped.as_deref().unwrap_or("nothing was measured.");
         let _ = writeln!(out, "Nothing was measured: {reason}");
