@@ -118,9 +118,42 @@ pub fn human(report: &SurveyReport, style: &Style) -> String {
             }
         }
     }
+    for line in not_judged_lines(report) {
+        let _ = writeln!(out, "{}", style.warn(&line));
+    }
     let _ = writeln!(out, "\n{}", style.bold(&summary_line(&report.summary)));
     footnotes(&mut out, report, style);
     out
+}
+
+/// One line per repository that was found and not judged, with why.
+fn not_judged_lines(report: &SurveyReport) -> Vec<String> {
+    report
+        .not_judged
+        .iter()
+        .map(|n| {
+            format!(
+                "not judged: {}: {}",
+                display(&n.path),
+                crate::pathtext::display_text(&n.why)
+            )
+        })
+        .collect()
+}
+
+/// Folders the search could not list hide whatever repositories are below them.
+fn unreadable_note(discovery: &crate::discover::Discovery) -> Option<String> {
+    (discovery.unreadable > 0).then(|| {
+        format!(
+            "{} could not be read; repositories behind {} are not listed",
+            units::counted(discovery.unreadable, "folder", "folders"),
+            if discovery.unreadable == 1 {
+                "it"
+            } else {
+                "them"
+            }
+        )
+    })
 }
 
 /// "12 repositories: 9 would be faster on the Linux disk (git status 8.1 s here, 60 ms there,
@@ -164,6 +197,7 @@ fn footnotes(out: &mut String, report: &SurveyReport, style: &Style) {
             String::new()
         }
     )];
+    notes.extend(unreadable_note(d));
     for probe in &report.probes {
         let role = match (probe.repositories, probe.baseline) {
             (0, _) => "the Linux disk".to_string(),
@@ -209,7 +243,18 @@ pub fn markdown(report: &SurveyReport) -> String {
         row[0] = code(&shown(report, repository));
         let _ = writeln!(out, "| {} |", row.join(" | "));
     }
+    for n in &report.not_judged {
+        let _ = writeln!(
+            out,
+            "\n- not judged: {}: {}",
+            code(&display(&n.path)),
+            cell(&n.why)
+        );
+    }
     let _ = writeln!(out, "\n{}", summary_line(&report.summary));
+    if let Some(note) = unreadable_note(&report.discovery) {
+        let _ = writeln!(out, "\n{note}");
+    }
     out
 }
 
@@ -232,6 +277,13 @@ pub fn github(report: &SurveyReport) -> String {
             "::warning title=wsl-place survey%3A {}::{}",
             repository.verdict.level.as_str(),
             escape_data(&format!("{}{why}", display(&repository.path)))
+        );
+    }
+    for n in &report.not_judged {
+        let _ = writeln!(
+            out,
+            "::warning title=wsl-place survey%3A not judged::{}",
+            escape_data(&format!("{}: {}", display(&n.path), n.why))
         );
     }
     let _ = writeln!(

@@ -79,6 +79,15 @@ pub struct Summary {
     pub elapsed_ms: u64,
 }
 
+/// A repository found and not judged (its own `.wsl-place.toml` is malformed, say), and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct NotJudged {
+    #[serde(with = "crate::pathtext::json")]
+    pub path: PathBuf,
+    /// The sentence `check` would have failed with.
+    pub why: String,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct SurveyReport {
     pub schema: u32,
@@ -90,6 +99,8 @@ pub struct SurveyReport {
     pub probes: Vec<MountProbe>,
     /// Sorted by predicted `git status` here, slowest first.
     pub repositories: Vec<RepositoryReport>,
+    /// Repositories that could not be judged, with why; the others are judged all the same.
+    pub not_judged: Vec<NotJudged>,
     pub summary: Summary,
 }
 
@@ -109,6 +120,10 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     let table = MountTable::read(env)?;
     let host = location::host(env, &table);
     let git = GitFacts::read();
+    // A --policy file that is wrong is wrong for every repository: said once, exit 2.
+    if let Some(file) = &settings.policy {
+        policy::load(Some(file), &dir)?;
+    }
     let discovery = discover(&dir, settings.discover_budget);
     let check_settings = check::Settings {
         path: dir.clone(),
@@ -138,6 +153,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     };
     progress.start(plan.len() as u64);
     let mut repositories = Vec::new();
+    let mut not_judged = Vec::new();
     for (found, mount, baseline) in &plan {
         crate::interrupt::check(INTERRUPTED)?;
         progress.step(&crate::pathtext::display(&found.root));
@@ -150,7 +166,18 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
             host: &host,
             git: &git,
         };
-        repositories.push(judge(&place, settings, found, shared)?);
+        // One repository's input error (its malformed `.wsl-place.toml`) is its own: the
+        // survey says so and goes on with the others.
+        match judge(&place, settings, found, shared) {
+            Ok(report) => repositories.push(report),
+            Err(failure) if failure.code == crate::error::ExitCode::Input => {
+                not_judged.push(NotJudged {
+                    path: found.root.clone(),
+                    why: failure.message,
+                });
+            }
+            Err(failure) => return Err(failure),
+        }
     }
     crate::interrupt::check(INTERRUPTED)?;
     repositories.sort_by(|a, b| git_status_here(b).total_cmp(&git_status_here(a)));
@@ -163,6 +190,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         discovery,
         probes: mounts,
         repositories,
+        not_judged,
         summary,
     })
 }
