@@ -4,7 +4,8 @@
 //! modelled by [`model`], judged by [`decide`], assembled by [`assess`] (or moved by [`migrate`]),
 //! shown by [`report`] and driven by [`commands`]; [`base`] is the plumbing under all of them.
 
-// The layers, lowest first: each imports only from the ones before it (tests/layering.rs).
+// The layers, lowest first: base, host, measure, model, decide, assess, migrate, report,
+// commands; each imports only from the ones before it (tests/layering.rs).
 pub mod assess;
 pub mod base;
 pub mod commands;
@@ -23,6 +24,10 @@ use host::HostEnv;
 
 /// Parses the command line, runs one subcommand, prints its output, returns the exit code.
 pub fn run() -> i32 {
+    // The probe's worker process (`measure::probe::worker`) is this binary again.
+    if let Some(code) = measure::probe::worker::serve_if_asked() {
+        return code;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -150,18 +150,38 @@ pub fn store(env: &HostEnv, entry: &CachedResult) {
 /// A cached result still valid for this location under this policy.
 pub fn load_valid(env: &HostEnv, location: &Location, policy: &Policy) -> Option<CachedResult> {
     let file = cache_file(&env.cache_dir()?, &location.paths.linux);
-    let mut entry: CachedResult = serde_json::from_slice(&std::fs::read(file).ok()?).ok()?;
+    let bytes = crate::base::input::read_cache(&file, "advisory cache file")?;
+    let mut entry: CachedResult = serde_json::from_slice(&bytes).ok()?;
     let max_age = (policy.advisory.max_age_hours * 3600.0).max(0.0) as u64;
     let now = now_unix();
     // A result from the future (a clock set back, a copied cache) has no known age: not fresh.
     let fresh = entry.created_unix <= now && now - entry.created_unix <= max_age;
-    // The cache is a file anyone with the account can edit: never print its bytes raw.
+    // The cache is a file anyone with the account can edit: never print its bytes raw, and
+    // weigh no prediction a measurement could not have made.
     entry.line = printable(&entry.line);
+    entry.recent.iter_mut().for_each(drop_implausible);
     let same_place = entry.path == location.paths.linux
         && entry.mount_point == location.mount.mount_point
         && entry.fstype == location.mount.fstype
         && entry.source == location.mount.source;
     (fresh && same_place && entry.policy_digest == policy_digest(policy)).then_some(entry)
+}
+
+/// The widest range a `git status` or install prediction can take, in milliseconds: from a
+/// hundredth of a millisecond (git's start-up alone is more) to a day.
+const PLAUSIBLE_MS: std::ops::RangeInclusive<f64> = 0.01..=86_400_000.0;
+
+/// Forgets a cached prediction pair outside what a measurement gives (1.7e308 ms, zero, a
+/// negative or non-finite figure): in a median it would otherwise decide the verdict.
+fn drop_implausible(recent: &mut Recent) {
+    for pair in [&mut recent.git_status_ms, &mut recent.install_ms] {
+        if pair
+            .as_ref()
+            .is_some_and(|p| !p.iter().all(|ms| PLAUSIBLE_MS.contains(ms)))
+        {
+            *pair = None;
+        }
+    }
 }
 
 /// One line with no control characters (newlines, escape sequences), at most 300 characters.

@@ -13,36 +13,56 @@ pub const POLICY_LIMIT: u64 = 1024 * 1024;
 /// Mountinfo of a host with tens of thousands of mounts (container hosts) stays well below this.
 pub const MOUNTINFO_LIMIT: u64 = 64 * 1024 * 1024;
 
-/// Reads `path`, which must be a regular file (symlinks followed) of at most `limit` bytes.
-/// `what` names the file in messages ("policy file").
-pub fn read_regular(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
+/// The tool's own cache and state files (the advisory cache, package-manager timings) are a
+/// few kilobytes; a larger one was not written by this tool.
+pub const CACHE_LIMIT: u64 = 1024 * 1024;
+
+/// Opens `path` for reading without blocking on a FIFO or taking a terminal.
+fn open_nonblocking(path: &Path) -> std::io::Result<File> {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever.
-    let file = OpenOptions::new()
+    OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
         .open(path)
-        .map_err(|e| Failure::io(&format!("open the {what}"), path, &e))?;
-    let metadata = file
-        .metadata()
-        .map_err(|e| Failure::io(&format!("read the {what}"), path, &e))?;
-    let file_type = metadata.file_type();
-    if !file_type.is_file() {
-        let is = if file_type.is_dir() {
-            "a directory"
-        } else if file_type.is_fifo() {
-            "a FIFO"
-        } else if file_type.is_socket() {
-            "a socket"
-        } else {
-            "a device"
-        };
+}
+
+/// What an open file is when it is not a regular file ("a FIFO"); None for a regular file.
+fn not_regular(file: &File) -> std::io::Result<Option<&'static str>> {
+    let file_type = file.metadata()?.file_type();
+    Ok(if file_type.is_file() {
+        None
+    } else if file_type.is_dir() {
+        Some("a directory")
+    } else if file_type.is_fifo() {
+        Some("a FIFO")
+    } else if file_type.is_socket() {
+        Some("a socket")
+    } else {
+        Some("a device")
+    })
+}
+
+/// Reads `path`, which must be a regular file (symlinks followed) of at most `limit` bytes.
+/// `what` names the file in messages ("policy file").
+pub fn read_regular(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
+    let file =
+        open_nonblocking(path).map_err(|e| Failure::io(&format!("open the {what}"), path, &e))?;
+    let kind =
+        not_regular(&file).map_err(|e| Failure::io(&format!("read the {what}"), path, &e))?;
+    if let Some(is) = kind {
         return Err(Failure::input(format!(
             "{} is {is}, not a {what}; pass a regular file.",
             path.display()
         )));
     }
-    let bytes = read_at_most(file, limit)
-        .map_err(|e| Failure::io(&format!("read the {what}"), path, &e))?;
+    // It opened as a regular file and still cannot be read (`/proc/self/mem`): what the user
+    // handed in is not a file to read, an input error like a FIFO.
+    let bytes = read_at_most(file, limit).map_err(|e| {
+        Failure::input(format!(
+            "cannot read the {what} {}: {e}; pass a regular file.",
+            path.display()
+        ))
+    })?;
     if bytes.len() as u64 > limit {
         return Err(Failure::input(format!(
             "{} is larger than {} bytes, too large for a {what}; pass the right file.",
@@ -64,6 +84,39 @@ pub fn read_text(path: &Path, limit: u64, what: &str) -> Result<String> {
     })
 }
 
+/// Reads one of the tool's own cache or state files: None when there is none. Anything else
+/// in its place (a FIFO, a link to `/dev/zero`, a directory, a file over [`CACHE_LIMIT`], one
+/// that cannot be read) is ignored with one warning line on stderr: a cache only saves time,
+/// and a planted file must neither block the run nor fill its memory.
+pub fn read_cache(path: &Path, what: &str) -> Option<Vec<u8>> {
+    let problem = match open_nonblocking(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => format!("it cannot be opened ({e})"),
+        Ok(file) => match not_regular(&file) {
+            Ok(None) => match read_at_most(file, CACHE_LIMIT) {
+                Ok(bytes) if bytes.len() as u64 <= CACHE_LIMIT => return Some(bytes),
+                Ok(_) => format!("it is larger than {CACHE_LIMIT} bytes"),
+                Err(e) => format!("it cannot be read ({e})"),
+            },
+            Ok(Some(is)) => format!("it is {is}, not a regular file"),
+            Err(e) => format!("it cannot be read ({e})"),
+        },
+    };
+    warn(&format!(
+        "ignoring the {what} {}: {problem}; remove it and the next run writes a new one.",
+        crate::base::pathtext::display(path)
+    ));
+    None
+}
+
+/// One warning line on stderr; a stderr that cannot be written loses only the warning.
+pub fn warn(sentence: &str) {
+    let _ = std::io::Write::write_all(
+        &mut std::io::stderr(),
+        format!("wsl-place: {sentence}\n").as_bytes(),
+    );
+}
+
 /// Reads up to `limit + 1` bytes, so the caller can tell "exactly at the limit" from "over it".
 fn read_at_most(file: File, limit: u64) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
@@ -78,8 +131,17 @@ pub fn write_json_atomically<T: serde::Serialize>(file: &Path, value: &T) {
         return;
     };
     let temporary = file.with_extension(format!("tmp{}", std::process::id()));
+    // Whatever sits at the temporary name (a FIFO would block the write) goes first; the new
+    // file is created afresh, never opened through a link.
+    let _ = std::fs::remove_file(&temporary);
     let written = std::fs::create_dir_all(parent)
-        .and_then(|()| std::fs::write(&temporary, json))
+        .and_then(|()| {
+            OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&temporary)
+        })
+        .and_then(|mut out| std::io::Write::write_all(&mut out, &json))
         .and_then(|()| std::fs::rename(&temporary, file));
     if written.is_err() {
         let _ = std::fs::remove_file(&temporary);

@@ -28,8 +28,11 @@ pub fn install() {
         INTERRUPTED.store(true, Ordering::SeqCst);
         remove_registered();
         std::thread::sleep(GRACE);
-        // A prompt or a bar may have hidden it; the shell gets it back either way.
-        let _ = console::Term::stderr().show_cursor();
+        // A prompt or a bar may have hidden it; the shell gets it back either way. Only a
+        // terminal has a cursor: into a file or a pipe the escape would be junk.
+        if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            let _ = console::Term::stderr().show_cursor();
+        }
         let hint = HINT
             .lock()
             .ok()
@@ -48,6 +51,12 @@ pub fn set_hint(hint: impl Fn() -> String + Send + 'static) {
     if let Ok(mut slot) = HINT.lock() {
         *slot = Some(Box::new(hint));
     }
+}
+
+/// Asks the work to stop as Ctrl-C would, without ending the process (the probe worker, once
+/// the tool let it go).
+pub fn request() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
 }
 
 /// True once Ctrl-C was pressed.

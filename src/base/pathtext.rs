@@ -33,6 +33,38 @@ pub fn escape_path(path: &Path) -> String {
     escape(path.as_os_str().as_bytes())
 }
 
+/// `path` for human output: control characters (ESC, CR, tab, newline) and bytes that are not
+/// UTF-8 as `%XX`, as in migrate's lists, so a name can neither drive the terminal nor break a
+/// line; `%` itself is kept, since this form is read, not parsed back.
+pub fn display(path: &Path) -> String {
+    display_bytes(path.as_os_str().as_bytes())
+}
+
+/// [`display`] for text that is not a path (a name, a message built around one).
+pub fn display_text(text: &str) -> String {
+    display_bytes(text.as_bytes())
+}
+
+fn display_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c.is_control() {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 pub fn unescape(text: &str) -> Option<Vec<u8>> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -113,6 +145,7 @@ pub mod json {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ffi::OsStr;
 
     #[test]
     fn escaping_is_lossless_and_readable() {
@@ -135,6 +168,15 @@ mod tests {
         assert_eq!(escape(b"100%"), "100%25");
         assert_eq!(unescape("%G1"), None);
         assert_eq!(unescape("%4"), None);
+    }
+
+    #[test]
+    fn display_form_has_no_control_characters() {
+        let shown = display(Path::new(OsStr::from_bytes(
+            b"/src/x\x1b[7my\r\tz\n100%\xff",
+        )));
+        assert_eq!(shown, "/src/x%1B[7my%0D%09z%0A100%%FF");
+        assert_eq!(display_text("caf\u{e9}"), "caf\u{e9}");
     }
 
     #[test]

@@ -52,7 +52,26 @@ pub fn fail_at(fail_on: FailOn) -> Option<Level> {
     }
 }
 
-const INTERRUPTED: &str = "the probes' scratch folders were removed and nothing was cached.";
+/// The last line after Ctrl-C: nothing was cached, and where the probes' scratch folders are.
+fn after_interrupt(report: Option<&pipeline::CheckReport>) -> String {
+    if report.is_none() {
+        return "nothing was cached; a probe's scratch folder is removed once its mount answers, or by the next probe there.".to_string();
+    }
+    let probes = report.and_then(|r| r.probe.as_ref());
+    let left: Vec<&crate::measure::probe::ProbeReport> = probes
+        .into_iter()
+        .flat_map(|p| std::iter::once(&p.current).chain(&p.baseline))
+        .filter(|p| !p.cleaned)
+        .collect();
+    if left.is_empty() {
+        "the probes' scratch folders were removed and nothing was cached.".to_string()
+    } else {
+        format!(
+            "nothing was cached; {}",
+            super::probe::scratch_after_interrupt(&left)
+        )
+    }
+}
 
 pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     if settings.advisory {
@@ -76,7 +95,7 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
                 .unwrap_or_default();
             pipeline::measure(env, &check, setting, &previous)
         });
-    interrupt::check(INTERRUPTED)?;
+    interrupt::check(&after_interrupt(checked.as_ref().ok().map(|(r, _)| r)))?;
     let (report, policy) = checked?;
     advisory::store(env, &advisory::entry_for(&report, &policy));
     super::show(&report, &settings.output)?;
@@ -86,7 +105,7 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
 /// `check --advisory`: one line or nothing (the JSON entry with --format json), even with --quiet.
 fn run_advisory(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     let checked = advisory::run(env, &settings.check, settings.policy.as_deref());
-    interrupt::check(INTERRUPTED)?;
+    interrupt::check(&after_interrupt(None))?;
     let entry = match checked {
         Ok((entry, _cached)) => entry,
         // A hook must not block a commit unless asked to: say what is wrong, and succeed.

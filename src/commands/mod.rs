@@ -40,8 +40,8 @@ pub fn whole_repository(env: &HostEnv, path: &Path, quiet: bool, doing: &str) ->
     if !quiet {
         eprintln!(
             "wsl-place: {} is inside the git repository {}; {doing} the whole repository.",
-            dir.display(),
-            top.display()
+            crate::base::pathtext::display(&dir),
+            crate::base::pathtext::display(&top)
         );
     }
     Ok(top)
@@ -80,5 +80,7 @@ pub fn show<D: Document + ?Sized>(document: &D, output: &Output) -> Result<()> {
 /// The failure's sentence on standard error. If even that cannot be written, the exit code
 /// still tells: `eprintln!` would panic instead (exit 101).
 pub(crate) fn report_failure(failure: &Failure) {
-    let _ = writeln!(std::io::stderr(), "wsl-place: {failure}");
+    // Messages name paths; their control characters must not drive the terminal.
+    let message = crate::base::pathtext::display_text(&failure.to_string());
+    let _ = writeln!(std::io::stderr(), "wsl-place: {message}");
 }

@@ -27,6 +27,23 @@ impl Settings {
     }
 }
 
+/// What became of the probes' scratch folders after Ctrl-C, for the last line.
+pub fn scratch_after_interrupt(reports: &[&probe::ProbeReport]) -> String {
+    let left: Vec<String> = reports
+        .iter()
+        .filter(|r| !r.cleaned)
+        .map(|r| crate::base::pathtext::display(&r.dir))
+        .collect();
+    if left.is_empty() {
+        "the probe's scratch folder was removed.".to_string()
+    } else {
+        format!(
+            "the mount did not answer in time, so the probe's scratch folder in {} is removed once it does, or by the next probe there.",
+            left.join(" and ")
+        )
+    }
+}
+
 pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     let dir = super::whole_repository(env, &settings.dir, settings.output.quiet, "probing")?;
     let table = MountTable::read(env)?;
@@ -40,9 +57,14 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
         threads: LSTAT_THREADS,
         derive_cpu_bound: false,
     });
-    interrupt::check("the probe's scratch folder was removed.")?;
+    interrupt::check(&scratch_after_interrupt(&[&report]))?;
     super::show(&report, &settings.output)?;
     match &report.skipped {
+        // A full disk or an I/O error is the system's failure (3); an unwritable folder is
+        // where the user pointed the probe (2).
+        Some(reason) if report.ops.is_none() && report.system_failure => {
+            Err(Failure::internal(reason.clone()))
+        }
         Some(reason) if report.ops.is_none() => Err(Failure::input(reason.clone())),
         _ => Ok(ExitCode::Ok),
     }

@@ -81,6 +81,13 @@ pub fn survey(report: &SurveyReport) -> String {
             escape_data(&format!("{}{why}", display(&repository.path)))
         );
     }
+    for n in &report.not_judged {
+        let _ = writeln!(
+            out,
+            "::warning title=wsl-place survey%3A not judged::{}",
+            escape_data(&format!("{}: {}", display(&n.path), n.why))
+        );
+    }
     let _ = writeln!(
         out,
         "::notice title=wsl-place survey::{}",

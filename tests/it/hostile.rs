@@ -714,3 +714,409 @@ fn stale_scratch_is_skipped_and_removed() {
     assert_eq!(scratch_folders(&repo), Vec::<PathBuf>::new());
     assert_eq!(fs::metadata(&repo).unwrap().modified().unwrap(), before);
 }
+
+/// The warning lines of a run's stderr that name `file`.
+fn warnings_naming(output: &Output, file: &Path) -> Vec<String> {
+    stderr(output)
+        .lines()
+        .filter(|l| l.contains(&file.display().to_string()))
+        .map(str::to_string)
+        .collect()
+}
+
+// Issue 22 item 5: a FIFO or a link to /dev/zero in place of a cache file neither blocks the run
+// nor fills its memory: it is ignored with one warning line, and the run goes on.
+#[test]
+fn special_files_in_place_of_cache_files_are_ignored() {
+    let place = Place::new();
+    // bun is not installed here: its timing is cached as bun-unknown.json.
+    fs::write(place.repo().join("bun.lock"), "{}\n").unwrap();
+    let first = advisory(&place);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let advisory_file = only_cache_file(&place);
+    let manager_file = place.path("cache/wsl-place/manager/bun-unknown.json");
+    fs::create_dir_all(manager_file.parent().unwrap()).unwrap();
+    type Plant = fn(&Path);
+    let plants: [(Plant, &str); 2] = [
+        (mkfifo, "a FIFO"),
+        (
+            |file| std::os::unix::fs::symlink("/dev/zero", file).unwrap(),
+            "a device",
+        ),
+    ];
+    for (plant, is) in plants {
+        for args in [
+            &["check", "--advisory"][..],
+            &["check", "--probe-budget-ms", "100"][..],
+        ] {
+            for file in [&advisory_file, &manager_file] {
+                let _ = fs::remove_file(file);
+                plant(file);
+            }
+            let mut cmd = place.cmd();
+            cmd.args(args).arg(place.repo());
+            let output = bounded(cmd, Duration::from_secs(30));
+            assert_eq!(output.status.code(), Some(0), "{}", support::text(&output));
+            for file in [&advisory_file, &manager_file] {
+                let lines = warnings_naming(&output, file);
+                assert_eq!(lines.len(), 1, "{args:?}: {}", support::text(&output));
+                assert!(lines[0].contains(is), "{}", lines[0]);
+                assert!(support::is_one_sentence(&lines[0]), "{}", lines[0]);
+            }
+            // The run measured afresh and wrote a regular cache file in its place.
+            assert!(fs::symlink_metadata(&advisory_file).unwrap().is_file());
+        }
+    }
+}
+
+// Issue 22 item 15: a cache with predictions no measurement gives (1.7e308 ms, zero, negative)
+// cannot move the verdict: those are dropped, and the verdict stands on the real ones.
+#[test]
+fn poisoned_cache_history_cannot_move_the_verdict() {
+    let place = Place::new();
+    let check = || {
+        let mut cmd = place.cmd();
+        cmd.args([
+            "check",
+            "--format",
+            "json",
+            "--probe-budget-ms",
+            "100",
+            "--scan-budget-ms",
+            "200",
+        ])
+        .arg(place.repo());
+        support::json_of_success(&run(cmd))
+    };
+    let first = check();
+    assert_eq!(first["verdict"]["level"], "ok", "{}", first["verdict"]);
+    let file = only_cache_file(&place);
+    let mut entry: Value = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
+    let poisoned = serde_json::json!({"git_status_ms": [1.7e308, 1.0], "install_ms": [-5.0, 0.0]});
+    entry["recent"] = Value::Array(vec![poisoned; 6]);
+    fs::write(&file, serde_json::to_vec(&entry).unwrap()).unwrap();
+    let second = check();
+    assert_eq!(second["verdict"]["level"], "ok", "{}", second["verdict"]);
+    let recent = second["verdict"]["recent"].to_string();
+    assert!(
+        !recent.contains("e308") && !recent.contains("-5"),
+        "{recent}"
+    );
+}
+
+/// A committed repository in `backing`, seen through slowfs with `latency` (`create=2000`).
+fn slow_repo(place: &Place, latency: &str) -> Option<(support::SlowFs, PathBuf)> {
+    let (backing, mnt) = (place.path("backing"), place.path("slow"));
+    support::gitrepo::repo_with_files(&backing.join("app"), 8);
+    let slow =
+        support::SlowFs::mount(&backing, &mnt, &["--profile", "none", "--latency", latency])?;
+    let repo = slow.mountpoint().join("app");
+    Some((slow, repo))
+}
+
+/// Runs `cmd`, which must end by itself within `limit`; returns its output and how long it took.
+fn timed(cmd: Command, limit: Duration) -> (Output, Duration) {
+    let start = Instant::now();
+    let output = bounded(cmd, Duration::from_secs(60));
+    let took = start.elapsed();
+    assert!(
+        took < limit,
+        "{took:?} (over {limit:?}): {}",
+        support::text(&output)
+    );
+    (output, took)
+}
+
+// Issue 22 item 6: one file create that takes 2 s does not stretch the probe past its budget:
+// the probe stops waiting, says so, and judges from it (a cold hook run within 3 s).
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn one_slow_call_does_not_outlast_the_budget() {
+    let place = Place::new();
+    let Some((_slow, repo)) = slow_repo(&place, "create=2000") else {
+        return;
+    };
+    let mut cmd = place.cmd();
+    cmd.args(["check", "--advisory"]).arg(&repo);
+    let (output, took) = timed(cmd, Duration::from_secs(3));
+    assert_eq!(output.status.code(), Some(0), "{}", support::text(&output));
+    let line = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        line.starts_with("wsl-place: advise") || line.starts_with("wsl-place: move"),
+        "a 2 s file create judged fine: {line}"
+    );
+    eprintln!("cold check --advisory on create=2000: {took:?}");
+
+    let mut cmd = place.cmd();
+    cmd.args(["probe", "--format", "json"]).arg(&repo);
+    let (output, took) = timed(cmd, Duration::from_secs(2));
+    let report = support::json_of_success(&output);
+    assert_eq!(report["slow_call"]["operation"], "create", "{report}");
+    let over = report["slow_call"]["over_ms"].as_u64().unwrap();
+    assert!((500..2000).contains(&over), "{report}");
+    assert_eq!(report["ops"]["create"]["samples"], 1, "{report}");
+    eprintln!("probe (700 ms budget) on create=2000: {took:?}");
+
+    let mut cmd = place.cmd();
+    cmd.arg("check").arg(&repo);
+    let (output, took) = timed(cmd, Duration::from_secs(4));
+    assert_eq!(output.status.code(), Some(0), "{}", support::text(&output));
+    let shown = String::from_utf8_lossy(&output.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        shown.contains("this mount took over") && shown.contains("ms for one file create"),
+        "{shown}"
+    );
+    eprintln!("check on create=2000: {took:?}");
+}
+
+// Issue 22 item 7: SIGINT or SIGTERM during a probe ends the run within 2 s whatever the
+// mount does, with the code for an interrupted run; a scratch folder the mount still holds
+// goes once the mount answers.
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn a_signal_ends_a_probe_within_two_seconds() {
+    for (latency, signal) in [
+        ("create=2000", libc::SIGINT),
+        ("create=20000", libc::SIGTERM),
+    ] {
+        let place = Place::new();
+        let Some((slow, repo)) = slow_repo(&place, latency) else {
+            return;
+        };
+        let mut cmd = place.cmd();
+        cmd.args(["probe", "--probe-budget-ms", "60000"])
+            .arg(&repo)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        let child = cmd.spawn().unwrap();
+        let backing = slow.backing().join("app");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while scratch_folders(&backing).is_empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(
+            !scratch_folders(&backing).is_empty(),
+            "the probe never started"
+        );
+        // Inside the first file create by now.
+        std::thread::sleep(Duration::from_millis(300));
+        let signalled = Instant::now();
+        // SAFETY: our own child, not yet reaped.
+        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+        let output = child.wait_with_output().unwrap();
+        let took = signalled.elapsed();
+        eprintln!(
+            "{latency}: exit {:?} {took:?} after signal {signal}",
+            output.status.code()
+        );
+        assert!(
+            took < Duration::from_secs(2),
+            "{latency}: {took:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+        assert!(
+            stderr(&output).contains("is removed once it does"),
+            "{}",
+            stderr(&output)
+        );
+        if latency == "create=2000" {
+            let gone_by = Instant::now() + Duration::from_secs(6);
+            while !scratch_folders(&backing).is_empty() && Instant::now() < gone_by {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            assert_eq!(scratch_folders(&backing), Vec::<PathBuf>::new());
+        }
+    }
+}
+
+// Issue 22 item 8: ESC, CR, tab and newline in a repository's name are escaped in every human
+// output (survey, check, probe, migrate, error messages), never written raw.
+#[test]
+fn control_characters_in_names_never_reach_the_terminal() {
+    let place = Place::new();
+    let name = "x\u{1b}[7my\rz\tw\nv";
+    let repo = place.path(name);
+    support::gitrepo::repo_with_files(&repo, 3);
+    let words =
+        |list: &[&str]| -> Vec<std::ffi::OsString> { list.iter().map(|w| w.into()).collect() };
+    let with = |mut list: Vec<std::ffi::OsString>, path: PathBuf| {
+        list.push(path.into_os_string());
+        list
+    };
+    let budgets = ["--probe-budget-ms", "100", "--scan-budget-ms", "200"];
+    let runs = [
+        with(words(&["survey"]), place.path("")),
+        with(words(&[&["check"][..], &budgets].concat()), repo.clone()),
+        with(words(&["probe", "--probe-budget-ms", "100"]), repo.clone()),
+        with(words(&["check", "--advisory"]), repo.clone()),
+        with(words(&["migrate", "--dry-run"]), repo.clone()),
+        with(words(&["check"]), repo.join("missing")),
+        with(
+            with(
+                words(&["migrate", "--yes", "--to"]),
+                place.path("copy\u{1b}]0;t\u{7}"),
+            ),
+            repo.clone(),
+        ),
+    ];
+    let mut seen_escaped = false;
+    for args in &runs {
+        let mut cmd = place.cmd();
+        cmd.args(args);
+        let output = run(cmd);
+        assert!(
+            matches!(output.status.code(), Some(0 | 2)),
+            "{}",
+            support::text(&output)
+        );
+        for (stream, bytes) in [("stdout", &output.stdout), ("stderr", &output.stderr)] {
+            let text = String::from_utf8_lossy(bytes);
+            let raw = text.chars().find(|c| c.is_control() && *c != '\n');
+            assert_eq!(raw, None, "{args:?} {stream}: {text:?}");
+            assert!(!text.contains("w\nv"), "{args:?} {stream}: {text:?}");
+            seen_escaped |= text.contains("x%1B[7my%0Dz%09w%0Av");
+        }
+    }
+    assert!(seen_escaped, "the name was never shown");
+}
+
+// Issue 22 item 15: a full disk is the system's failure (exit 3), as the README says.
+#[test]
+#[ignore = "needs root (mounts a tmpfs)"]
+fn probe_on_a_full_disk_exits_3() {
+    let Some(small) = support::Mount::tmpfs("1m") else {
+        return;
+    };
+    let mut fill = fs::File::create(small.point().join("fill")).unwrap();
+    let block = vec![0u8; 4096];
+    while std::io::Write::write_all(&mut fill, &block).is_ok() {}
+    drop(fill);
+    let place = Place::new();
+    let mut cmd = place.cmd();
+    cmd.arg("probe").arg(small.point());
+    let output = run(cmd);
+    assert_eq!(output.status.code(), Some(3), "{}", support::text(&output));
+    assert!(
+        stderr(&output).contains("No space left"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+// Issue 22 item 15: a policy that opens as a regular file and cannot be read is what the user
+// handed in (exit 2); a kernel file system is no baseline.
+#[test]
+fn unreadable_policy_and_kernel_baselines_are_input_errors() {
+    let place = Place::new();
+    let mut cmd = place.cmd();
+    cmd.args(["check", "--no-probe", "--policy", "/proc/self/mem"])
+        .arg(place.repo());
+    fails_with(&run(cmd), 2, "/proc/self/mem");
+    for baseline in ["/proc", "/sys", "/dev"] {
+        let mut cmd = place.cmd();
+        cmd.args(["check", "--probe-budget-ms", "100", "--baseline", baseline])
+            .arg(place.repo());
+        fails_with(&run(cmd), 2, "kernel file system");
+    }
+}
+
+// Issue 22 item 15: the cursor-show escape is for a terminal; when the interrupt handler ends a
+// run stuck in a slow read, a stderr that is a file gets words only.
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn no_cursor_escape_into_a_file() {
+    let place = Place::new();
+    let backing = place.path("backing");
+    support::gitrepo::repo_with_files(&backing.join("app"), 4);
+    let Some(slow) = support::SlowFs::mount(
+        &backing,
+        &place.path("slow"),
+        &["--profile", "none", "--latency", "read=4000"],
+    ) else {
+        return;
+    };
+    let log = place.path("stderr.txt");
+    let mut cmd = place.cmd();
+    cmd.args(["migrate", "--yes", "--to"])
+        .arg(place.path("copy"))
+        .arg(slow.mountpoint().join("app"))
+        .stdout(Stdio::null())
+        .stderr(fs::File::create(&log).unwrap());
+    let mut child = cmd.spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: our own child, not yet reaped.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    let written = fs::read(&log).unwrap();
+    assert_eq!(
+        status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&written)
+    );
+    assert!(
+        !written.contains(&0x1b),
+        "{:?}",
+        String::from_utf8_lossy(&written)
+    );
+}
+
+/// `markdown` with its code spans taken out (CommonMark: a run of backticks up to the next run
+/// of the same length; an escaped backtick opens none); None when a span never closes.
+fn outside_code_spans(markdown: &str) -> Option<String> {
+    let markdown = markdown.replace("\\\\", "").replace("\\`", "");
+    let mut out = String::new();
+    let mut rest = markdown.as_str();
+    while let Some(start) = rest.find('`') {
+        out.push_str(&rest[..start]);
+        let after = &rest[start..];
+        let fence = after.len() - after.trim_start_matches('`').len();
+        let body = &after[fence..];
+        let mut search = 0;
+        let close = loop {
+            let at = search + body[search..].find('`')?;
+            let run = body[at..].len() - body[at..].trim_start_matches('`').len();
+            if run == fence {
+                break at;
+            }
+            search = at + run;
+        };
+        rest = &body[close + fence..];
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+// Issue 22 item 9: a backtick in a name cannot end its code span, and HTML in a name (the
+// survey's heading included) is never live in markdown output.
+#[test]
+fn markdown_names_cannot_inject() {
+    let place = Place::new();
+    let top = place.path("<i>top");
+    let repo = top.join("back`tick<b>");
+    support::gitrepo::repo_with_files(&repo, 2);
+    let budgets = ["--probe-budget-ms", "100", "--scan-budget-ms", "200"];
+    let runs: [(&[&str], &Path); 4] = [
+        (&["survey", "--format", "markdown"], &top),
+        (&["check", "--format", "markdown"], &repo),
+        (&["probe", "--format", "markdown"], &repo),
+        (&["migrate", "--dry-run", "--format", "markdown"], &repo),
+    ];
+    for (args, path) in runs {
+        let mut cmd = place.cmd();
+        cmd.args(args).arg(path);
+        if args[0] != "migrate" {
+            cmd.args(&budgets[..if args[0] == "check" { 4 } else { 2 }]);
+        }
+        let output = run(cmd);
+        assert_eq!(output.status.code(), Some(0), "{}", support::text(&output));
+        let shown = String::from_utf8_lossy(&output.stdout);
+        assert!(shown.contains("back`tick"), "{args:?}: {shown}");
+        let text = outside_code_spans(&shown).unwrap_or_else(|| panic!("{args:?}: {shown}"));
+        assert!(!text.contains('<'), "{args:?}: outside code spans: {text}");
+    }
+}

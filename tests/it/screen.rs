@@ -65,6 +65,8 @@ fn probe(dir: &str, mount_point: &str, fstype: &str, lstat_us: f64) -> ProbeRepo
         tracked_lstat: Some(stats(lstat_us)),
         run: RunSummary::default(),
         cleaned: true,
+        slow_call: None,
+        system_failure: false,
         elapsed_ms: 640,
     }
 }

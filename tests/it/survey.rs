@@ -285,3 +285,95 @@ fn check_on_a_folder_of_repositories_points_to_survey() {
     let json: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["repositories_below"], Value::Null);
 }
+
+// Issue 22 item 10: one repository's malformed `.wsl-place.toml` does not abort the survey:
+// that repository is listed as not judged, with why, and the others are judged.
+#[test]
+fn a_malformed_repository_policy_does_not_abort_the_survey() {
+    let layout = Layout::new();
+    repo_with_files(&layout.top.join("good"), 2);
+    repo_with_files(&layout.top.join("bad"), 2);
+    fs::write(layout.top.join("bad/.wsl-place.toml"), "[thresholds\n").unwrap();
+    let out = layout.survey(None, &["--probe-budget-ms", "100"]);
+    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out));
+    let line = shown
+        .lines()
+        .find(|l| l.starts_with("not judged: "))
+        .unwrap_or_else(|| panic!("{shown}"));
+    assert!(
+        line.contains("/bad: ") && line.contains(".wsl-place.toml:1:"),
+        "{line}"
+    );
+    assert!(shown.contains("good"), "{shown}");
+
+    let out = layout.survey(None, &["--no-probe", "--format", "json"]);
+    let report = support::json_of_success(&out);
+    let judged: Vec<&str> = report["repositories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(judged.len(), 1, "{judged:?}");
+    assert!(judged[0].ends_with("/good"), "{judged:?}");
+    let not_judged = &report["not_judged"][0];
+    assert!(
+        not_judged["path"].as_str().unwrap().ends_with("/bad"),
+        "{report}"
+    );
+    assert!(
+        not_judged["why"]
+            .as_str()
+            .unwrap()
+            .contains("unclosed table"),
+        "{report}"
+    );
+
+    // A --policy file that is wrong is wrong for all: said once, exit 2.
+    let broken = layout.home.join("broken.toml");
+    fs::write(&broken, "[thresholds\n").unwrap();
+    let out = layout.survey(None, &["--no-probe", "--policy", broken.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", support::text(&out));
+}
+
+// Issue 22 item 10: folders the search could not read are counted in the human output, which
+// says the repositories behind them are not listed.
+#[test]
+#[ignore = "needs root (runs the survey as nobody through setpriv)"]
+fn unreadable_folders_are_counted_in_the_human_output() {
+    // Root reads everything, so the survey runs as `nobody` through setpriv.
+    if !support::require_root("running the survey as nobody through setpriv") {
+        return;
+    }
+    let setpriv = Path::new("/usr/bin/setpriv");
+    if !setpriv.exists() {
+        support::skip("/usr/bin/setpriv (util-linux) is missing");
+        return;
+    }
+    let layout = Layout::new();
+    use std::os::unix::fs::PermissionsExt;
+    for dir in [layout.top.parent().unwrap(), &layout.top] {
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    repo_with_files(&layout.top.join("open"), 1);
+    repo_with_files(&layout.top.join("locked/hidden"), 1);
+    fs::set_permissions(layout.top.join("locked"), fs::Permissions::from_mode(0o000)).unwrap();
+    let out = std::process::Command::new(setpriv)
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(support::binary_path())
+        .env("HOME", &layout.home)
+        .env("NO_COLOR", "1")
+        .args(["survey", "--no-probe"])
+        .arg(&layout.top)
+        .output()
+        .unwrap();
+    fs::set_permissions(layout.top.join("locked"), fs::Permissions::from_mode(0o755)).unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out));
+    assert!(
+        shown.contains("1 folder could not be read; repositories behind it are not listed"),
+        "{shown}"
+    );
+    assert!(!shown.contains("hidden"), "{shown}");
+}

@@ -72,7 +72,22 @@ pub fn choose_baseline<'a>(
             dir.display()
         )));
     };
-    let shown = dir.display();
+    let shown = crate::base::pathtext::display(&dir);
+    // `/proc`, `/sys`, `/dev`: no disk under them, so no Linux-disk figure to compare with.
+    if crate::host::mounts::is_kernel_interface(&mount.fstype) {
+        let why = format!(
+            "is on {}, a kernel file system with no disk under it",
+            mount.fstype
+        );
+        return match &settings.baseline {
+            Some(_) => Err(Failure::input(format!(
+                "the baseline {shown} {why}; pass --baseline a directory on the Linux disk."
+            ))),
+            None => Ok(Baseline::None(format!(
+                "No baseline: $HOME ({shown}) {why}; pass --baseline DIR on the Linux disk to compare against."
+            ))),
+        };
+    }
     Ok(match mount.kind() {
         _ if mount.is_same_mount(current) => Baseline::Same(
             dir.clone(),

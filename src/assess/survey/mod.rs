@@ -80,6 +80,15 @@ pub struct Summary {
     pub elapsed_ms: u64,
 }
 
+/// A repository found and not judged (its own `.wsl-place.toml` is malformed, say), and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct NotJudged {
+    #[serde(with = "crate::base::pathtext::json")]
+    pub path: PathBuf,
+    /// The sentence `check` would have failed with.
+    pub why: String,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct SurveyReport {
     pub schema: u32,
@@ -91,6 +100,8 @@ pub struct SurveyReport {
     pub probes: Vec<MountProbe>,
     /// Sorted by predicted `git status` here, slowest first.
     pub repositories: Vec<RepositoryReport>,
+    /// Repositories that could not be judged, with why; the others are judged all the same.
+    pub not_judged: Vec<NotJudged>,
     pub summary: Summary,
 }
 
@@ -104,6 +115,10 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     let table = MountTable::read(env)?;
     let host = location::host(env, &table);
     let git = GitFacts::read();
+    // A --policy file that is wrong is wrong for every repository: said once, exit 2.
+    if let Some(file) = &settings.policy {
+        policy::load(Some(file), &dir)?;
+    }
     let discovery = discover(&dir, settings.discover_budget);
     let check_settings = pipeline::Settings {
         path: dir.clone(),
@@ -135,9 +150,10 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     };
     progress.start(plan.len() as u64);
     let mut repositories = Vec::new();
+    let mut not_judged = Vec::new();
     for (found, mount, baseline) in &plan {
         crate::base::interrupt::check(INTERRUPTED)?;
-        progress.step(1, &found.root.display().to_string());
+        progress.step(1, &crate::base::pathtext::display(&found.root));
         let shared = settings
             .probe
             .then(|| probe_set(&mounts, mount, baseline, (git.startup_ms, cpu_pace)));
@@ -147,7 +163,18 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
             host: &host,
             git: &git,
         };
-        repositories.push(judge(&place, settings, found, shared)?);
+        // One repository's input error (its malformed `.wsl-place.toml`) is its own: the
+        // survey says so and goes on with the others.
+        match judge(&place, settings, found, shared) {
+            Ok(report) => repositories.push(report),
+            Err(failure) if failure.code == crate::base::error::ExitCode::Input => {
+                not_judged.push(NotJudged {
+                    path: found.root.clone(),
+                    why: failure.message,
+                });
+            }
+            Err(failure) => return Err(failure),
+        }
     }
     crate::base::interrupt::check(INTERRUPTED)?;
     repositories.sort_by(|a, b| git_status_here(b).total_cmp(&git_status_here(a)));
@@ -160,6 +187,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         discovery,
         probes: mounts,
         repositories,
+        not_judged,
         summary,
     })
 }
@@ -196,7 +224,13 @@ fn probe_mounts(
     wanted
         .into_iter()
         .map(|(dir, mount, repositories, baseline)| {
-            progress.step(1, &format!("probing {}", mount.mount_point.display()));
+            progress.step(
+                1,
+                &format!(
+                    "probing {}",
+                    crate::base::pathtext::display(&mount.mount_point)
+                ),
+            );
             MountProbe {
                 mount_point: mount.mount_point.clone(),
                 fstype: mount.fstype.clone(),

@@ -257,8 +257,9 @@ fn cache_file(env: &HostEnv, manager: &str, version: &str) -> Option<PathBuf> {
 }
 
 fn load_cached(env: &HostEnv, manager: &str, version: &str) -> Option<ManagerTiming> {
-    let entry: CacheEntry =
-        serde_json::from_slice(&std::fs::read(cache_file(env, manager, version)?).ok()?).ok()?;
+    let file = cache_file(env, manager, version)?;
+    let bytes = crate::base::input::read_cache(&file, "package-manager timing cache file")?;
+    let entry: CacheEntry = serde_json::from_slice(&bytes).ok()?;
     (entry.machine == machine(env) && entry.method == SAMPLE_METHOD).then(|| ManagerTiming {
         source: "cached".into(),
         ..entry.timing

@@ -2,8 +2,9 @@
 //! git does from the worktree root, so a measurement pays for the path components a real
 //! operation pays for and no more (on a FUSE or 9p mount each component is a round trip).
 
-use super::ops::PerOp;
+use super::ops::{Op, PerOp};
 use super::stats::{LstatSource, ParallelLstat, median};
+pub use super::tap::{InProcess, Tap, stop_if_interrupted};
 use crate::base::interrupt;
 use rustix::fs::{AtFlags, Dir, Mode, OFlags};
 use serde::Serialize;
@@ -85,45 +86,88 @@ fn payload(round: u32, index: usize) -> Vec<u8> {
         .collect()
 }
 
+/// The figures so far and where each step is told.
+struct Recorder<'t> {
+    out: Outcome,
+    tap: &'t mut dyn Tap,
+}
+
+impl Recorder<'_> {
+    fn begin(&mut self, op: Op) -> std::io::Result<()> {
+        self.tap.begin(op)
+    }
+
+    fn record(&mut self, op: Op, us: f64) {
+        self.out.samples.ops.get_mut(op).push(us);
+        self.tap.sample(op, us);
+    }
+
+    /// Times `call` as one sample of `op`.
+    fn timed<T>(
+        &mut self,
+        op: Op,
+        call: impl FnOnce() -> std::io::Result<T>,
+    ) -> std::io::Result<T> {
+        self.begin(op)?;
+        let t = Instant::now();
+        let value = call()?;
+        self.record(op, us(t));
+        Ok(value)
+    }
+
+    fn verified(&mut self, ok: bool) {
+        let run = &mut self.out.run;
+        if ok {
+            run.verified_files += 1;
+            run.verified_bytes += FILE_BYTES as u64;
+        } else {
+            run.verify_errors += 1;
+        }
+        self.tap.verified(ok);
+    }
+}
+
 /// Runs rounds of growing size in `scratch` until the key medians settle or `budget` is spent.
 /// A round whose serial `lstat` is below `skip_parallel_below_us` does not time the parallel
-/// runs (0 always times them): its caller will derive those figures from the cores.
+/// runs (0 always times them): its caller will derive those figures from the cores. Every step
+/// is told to `tap`, which may stop the rounds.
 pub fn rounds(
     scratch: &Path,
     budget: Duration,
     threads: &[usize],
     skip_parallel_below_us: f64,
+    tap: &mut dyn Tap,
 ) -> std::io::Result<Outcome> {
     let start = Instant::now();
+    tap.begin(Op::Opendir)?;
     let scratch_fd = open_dir(&rustix::fs::CWD, scratch)?;
-    let mut out = Outcome {
-        samples: Samples {
-            parallel: threads.iter().map(|&t| (t, Vec::new())).collect(),
-            ..Samples::default()
+    let mut rec = Recorder {
+        out: Outcome {
+            samples: Samples {
+                parallel: threads.iter().map(|&t| (t, Vec::new())).collect(),
+                ..Samples::default()
+            },
+            ..Outcome::default()
         },
-        ..Outcome::default()
+        tap,
     };
     let mut batch = FIRST_BATCH;
     let mut last_round = Duration::ZERO;
     loop {
-        let before = key_medians(&out.samples);
+        let before = key_medians(&rec.out.samples);
         let round_start = Instant::now();
-        round(
-            &scratch_fd,
-            out.run.rounds,
-            batch,
-            skip_parallel_below_us,
-            &mut out,
-        )?;
+        let index = rec.out.run.rounds;
+        round(&scratch_fd, index, batch, skip_parallel_below_us, &mut rec)?;
         last_round = last_round.max(round_start.elapsed());
-        out.run.rounds += 1;
-        out.run.largest_batch = batch;
+        rec.out.run.rounds += 1;
+        rec.out.run.largest_batch = batch;
+        rec.tap.round(batch);
         if interrupt::requested() {
             break;
         }
-        let after = key_medians(&out.samples);
-        if out.run.rounds >= 2 && settled(&before, &after) {
-            out.run.stable = true;
+        let after = key_medians(&rec.out.samples);
+        if rec.out.run.rounds >= 2 && settled(&before, &after) {
+            rec.out.run.stable = true;
             break;
         }
         // The next round is twice as large: stop if it would not fit in what is left.
@@ -137,7 +181,7 @@ pub fn rounds(
         }
         batch = (batch * 2).min(MAX_BATCH);
     }
-    Ok(out)
+    Ok(rec.out)
 }
 
 fn key_medians(s: &Samples) -> [Option<f64>; 4] {
@@ -163,46 +207,57 @@ fn round(
     index: u32,
     n: usize,
     skip_parallel_below_us: f64,
-    out: &mut Outcome,
+    rec: &mut Recorder,
 ) -> std::io::Result<()> {
     let name = format!("r{index}");
+    rec.begin(Op::Mkdir)?;
     rustix::fs::mkdirat(scratch_fd, name.as_str(), Mode::from_raw_mode(0o755))?;
+    rec.begin(Op::Opendir)?;
     let dir = open_dir(scratch_fd, name.as_str())?;
-    let s = &mut out.samples;
     let subdirs = (n / 8).max(4);
     for i in 0..subdirs {
-        let t = Instant::now();
-        rustix::fs::mkdirat(&dir, format!("d{i}").as_str(), Mode::from_raw_mode(0o755))?;
-        s.ops.mkdir.push(us(t));
+        rec.timed(Op::Mkdir, || {
+            Ok(rustix::fs::mkdirat(
+                &dir,
+                format!("d{i}").as_str(),
+                Mode::from_raw_mode(0o755),
+            )?)
+        })?;
     }
     let names: Vec<String> = (0..n).map(|i| format!("f{i}")).collect();
-    let crcs = time_creates(&dir, index, &names, s)?;
-    time_lstats(&dir, &names, skip_parallel_below_us, s)?;
-    time_reads(&dir, &names, &crcs, s, &mut out.run)?;
-    let s = &mut out.samples;
-    time_listing(scratch_fd, &dir, &name, s)?;
+    let crcs = time_creates(&dir, index, &names, rec)?;
+    time_lstats(&dir, &names, skip_parallel_below_us, rec)?;
+    time_reads(&dir, &names, &crcs, rec)?;
+    time_listing(scratch_fd, &dir, &name, rec)?;
     // A quarter of the files: git renames rarely (the index, refs), and on 9p a rename costs
     // several creates.
     for (i, file) in names.iter().enumerate().take(renamed(n)) {
-        let t = Instant::now();
-        rustix::fs::renameat(&dir, file.as_str(), &dir, format!("g{i}").as_str())?;
-        s.ops.rename.push(us(t));
+        rec.timed(Op::Rename, || {
+            Ok(rustix::fs::renameat(
+                &dir,
+                file.as_str(),
+                &dir,
+                format!("g{i}").as_str(),
+            )?)
+        })?;
     }
-    time_write_mib(&dir, s)?;
+    time_write_mib(&dir, rec)?;
     for i in 0..n {
         let file = if i < renamed(n) {
             format!("g{i}")
         } else {
             format!("f{i}")
         };
-        let t = Instant::now();
-        rustix::fs::unlinkat(&dir, file.as_str(), AtFlags::empty())?;
-        s.ops.unlink.push(us(t));
+        rec.timed(Op::Unlink, || {
+            Ok(rustix::fs::unlinkat(&dir, file.as_str(), AtFlags::empty())?)
+        })?;
     }
     for i in 0..subdirs {
+        rec.begin(Op::Unlink)?;
         rustix::fs::unlinkat(&dir, format!("d{i}").as_str(), AtFlags::REMOVEDIR)?;
     }
     drop(dir);
+    rec.begin(Op::Unlink)?;
     rustix::fs::unlinkat(scratch_fd, name.as_str(), AtFlags::REMOVEDIR)?;
     Ok(())
 }
@@ -212,23 +267,21 @@ fn time_creates(
     dir: &OwnedFd,
     round: u32,
     names: &[String],
-    s: &mut Samples,
+    rec: &mut Recorder,
 ) -> std::io::Result<Vec<u32>> {
     let mut crcs = Vec::with_capacity(names.len());
     for (i, file) in names.iter().enumerate() {
         let data = payload(round, i);
         crcs.push(crc32fast::hash(&data));
-        let t = Instant::now();
-        let fd = rustix::fs::openat(
-            dir,
-            file.as_str(),
-            OFlags::CREATE | OFlags::WRONLY | OFlags::TRUNC | OFlags::CLOEXEC,
-            Mode::from_raw_mode(0o644),
-        )?;
-        let mut f = std::fs::File::from(fd);
-        f.write_all(&data)?;
-        drop(f);
-        s.ops.create.push(us(t));
+        rec.timed(Op::Create, || {
+            let fd = rustix::fs::openat(
+                dir,
+                file.as_str(),
+                OFlags::CREATE | OFlags::WRONLY | OFlags::TRUNC | OFlags::CLOEXEC,
+                Mode::from_raw_mode(0o644),
+            )?;
+            std::fs::File::from(fd).write_all(&data)
+        })?;
     }
     Ok(crcs)
 }
@@ -239,19 +292,27 @@ fn time_lstats(
     dir: &OwnedFd,
     names: &[String],
     skip_parallel_below_us: f64,
-    s: &mut Samples,
+    rec: &mut Recorder,
 ) -> std::io::Result<()> {
     for file in names {
-        let t = Instant::now();
-        rustix::fs::statat(dir, file.as_str(), AtFlags::SYMLINK_NOFOLLOW)?;
-        s.ops.lstat.push(us(t));
+        rec.timed(Op::Lstat, || {
+            Ok(rustix::fs::statat(
+                dir,
+                file.as_str(),
+                AtFlags::SYMLINK_NOFOLLOW,
+            )?)
+        })?;
     }
     let paths: Vec<PathBuf> = names.iter().map(PathBuf::from).collect();
-    let serial = median(&s.ops.lstat[s.ops.lstat.len() - names.len()..]).unwrap_or(1.0);
+    let lstats = &rec.out.samples.ops.lstat;
+    let serial = median(&lstats[lstats.len() - names.len()..]).unwrap_or(1.0);
     if serial >= skip_parallel_below_us {
-        for (threads, samples) in &mut s.parallel {
-            if let Some(per_entry) = parallel_lstat(dir, &paths, *threads, serial) {
-                samples.push(per_entry);
+        for k in 0..rec.out.samples.parallel.len() {
+            rec.begin(Op::Lstat)?;
+            let threads = rec.out.samples.parallel[k].0;
+            if let Some(per_entry) = parallel_lstat(dir, &paths, threads, serial) {
+                rec.out.samples.parallel[k].1.push(per_entry);
+                rec.tap.parallel(threads, per_entry);
             }
         }
     }
@@ -263,29 +324,21 @@ fn time_reads(
     dir: &OwnedFd,
     names: &[String],
     crcs: &[u32],
-    s: &mut Samples,
-    run: &mut RunSummary,
+    rec: &mut Recorder,
 ) -> std::io::Result<()> {
     let mut buf = Vec::with_capacity(FILE_BYTES * 2);
     for (file, crc) in names.iter().zip(crcs) {
         buf.clear();
-        let t = Instant::now();
-        let fd = rustix::fs::openat(
-            dir,
-            file.as_str(),
-            OFlags::RDONLY | OFlags::CLOEXEC,
-            Mode::empty(),
-        )?;
-        let mut f = std::fs::File::from(fd);
-        f.read_to_end(&mut buf)?;
-        drop(f);
-        s.ops.read.push(us(t));
-        if buf.len() == FILE_BYTES && crc32fast::hash(&buf) == *crc {
-            run.verified_files += 1;
-            run.verified_bytes += buf.len() as u64;
-        } else {
-            run.verify_errors += 1;
-        }
+        rec.timed(Op::Read, || {
+            let fd = rustix::fs::openat(
+                dir,
+                file.as_str(),
+                OFlags::RDONLY | OFlags::CLOEXEC,
+                Mode::empty(),
+            )?;
+            std::fs::File::from(fd).read_to_end(&mut buf)
+        })?;
+        rec.verified(buf.len() == FILE_BYTES && crc32fast::hash(&buf) == *crc);
     }
     Ok(())
 }
@@ -296,42 +349,48 @@ fn time_listing(
     scratch_fd: &OwnedFd,
     dir: &OwnedFd,
     name: &str,
-    s: &mut Samples,
+    rec: &mut Recorder,
 ) -> std::io::Result<()> {
     for _ in 0..3 {
+        rec.begin(Op::Opendir)?;
         let t = Instant::now();
         let empty = count_entries(open_dir(dir, "d0")?)?;
         let empty_us = us(t);
+        rec.begin(Op::ReaddirEntry)?;
         let t = Instant::now();
         let full = count_entries(open_dir(scratch_fd, name)?)?;
         let full_us = us(t);
-        s.ops.opendir.push(empty_us);
+        rec.record(Op::Opendir, empty_us);
         if full > empty {
-            s.ops
-                .readdir_entry
-                .push(((full_us - empty_us) / (full - empty) as f64).max(0.0));
+            rec.record(
+                Op::ReaddirEntry,
+                ((full_us - empty_us) / (full - empty) as f64).max(0.0),
+            );
         }
     }
     Ok(())
 }
 
 /// One 1 MiB file in 64 KiB writes (the bandwidth figure), then read back mapped.
-fn time_write_mib(dir: &OwnedFd, s: &mut Samples) -> std::io::Result<()> {
+fn time_write_mib(dir: &OwnedFd, rec: &mut Recorder) -> std::io::Result<()> {
     let big = vec![0x5a_u8; MIB];
-    let t = Instant::now();
-    let fd = rustix::fs::openat(
-        dir,
-        "big",
-        OFlags::CREATE | OFlags::WRONLY | OFlags::TRUNC | OFlags::CLOEXEC,
-        Mode::from_raw_mode(0o644),
-    )?;
-    let mut f = std::fs::File::from(fd);
-    for chunk in big.chunks(64 * 1024) {
-        f.write_all(chunk)?;
-    }
-    drop(f);
-    s.ops.write_mib.push(us(t));
-    s.ops.read_mib.push(read_mapped(dir, "big")?);
+    rec.timed(Op::WriteMib, || {
+        let fd = rustix::fs::openat(
+            dir,
+            "big",
+            OFlags::CREATE | OFlags::WRONLY | OFlags::TRUNC | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o644),
+        )?;
+        let mut f = std::fs::File::from(fd);
+        for chunk in big.chunks(64 * 1024) {
+            f.write_all(chunk)?;
+        }
+        Ok(())
+    })?;
+    rec.begin(Op::ReadMib)?;
+    let mapped = read_mapped(dir, "big")?;
+    rec.record(Op::ReadMib, mapped);
+    rec.begin(Op::Unlink)?;
     rustix::fs::unlinkat(dir, "big", AtFlags::empty())?;
     Ok(())
 }

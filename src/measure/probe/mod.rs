@@ -8,6 +8,8 @@ pub mod measure;
 pub mod ops;
 pub mod scratch;
 pub mod stats;
+pub mod tap;
+pub mod worker;
 
 use crate::base::error::{Failure, Result};
 use crate::base::interrupt;
@@ -25,6 +27,11 @@ pub use stats::{LstatSource, OpStats, ParallelLstat};
 /// Thread counts for the parallel `lstat` figures: git's preload-index uses one thread per 500
 /// index entries, at least 2 and at most 20; the model interpolates between these.
 pub const LSTAT_THREADS: &[usize] = &[2, 8, 20];
+/// The least the probe waits for its scratch rounds whatever the budget, so that starting the
+/// worker and one round of eight files fit on a busy machine (on a local disk the round takes
+/// milliseconds, on 9p a few hundred) and a budget of 0 ("the first round only", as `migrate`
+/// probes its destination) still measures.
+pub const FIRST_ROUND_WAIT: Duration = Duration::from_millis(500);
 /// Tracked files timed for `lstat`: enough for a stable median, few enough for a slow mount.
 pub const TRACKED_SAMPLE: usize = 400;
 
@@ -52,6 +59,12 @@ pub struct ProbeReport {
     pub run: measure::RunSummary,
     /// The scratch folder is gone again.
     pub cleaned: bool,
+    /// A call that alone outlasted the budget: the probe stopped waiting for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slow_call: Option<SlowCall>,
+    /// What stopped it was the system's (a full disk, an I/O error), not where it was run.
+    #[serde(skip)]
+    pub system_failure: bool,
     pub elapsed_ms: u64,
 }
 
@@ -83,6 +96,8 @@ impl ProbeReport {
             tracked_lstat: None,
             run: measure::RunSummary::default(),
             cleaned: true,
+            slow_call: None,
+            system_failure: false,
             elapsed_ms: 0,
         }
     }
@@ -168,19 +183,10 @@ fn cpu_bound(threads: &[usize], serial_us: f64) -> Vec<ParallelLstat> {
         .collect()
 }
 
-/// The scratch rounds: one at least, more while `budget` allows and the figures move. The
+/// The scratch rounds: one at least, more while `budget` allows and the figures move, in a
+/// worker process waited for at most the probe's whole budget (first round included). The
 /// parallel `lstat` figures come from here only when the tracked files gave none.
 pub fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Duration) {
-    let scratch = match scratch::Scratch::create(target.dir) {
-        Ok(s) => s,
-        Err(e) => {
-            report.skipped = Some(format!(
-                "the probe was skipped: cannot create a scratch folder in {} ({e}); run from a writable directory on that mount.",
-                target.dir.display()
-            ));
-            return;
-        }
-    };
     let threads = if report.parallel_lstat.is_empty() {
         target.threads
     } else {
@@ -191,26 +197,112 @@ pub fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Durati
     } else {
         0.0
     };
-    let outcome = measure::rounds(scratch.path(), budget, threads, skip_parallel_below);
-    report.cleaned = scratch.remove();
-    match outcome {
-        Ok(o) => fill(report, &o, target),
-        // Ctrl-C removed the scratch folder under the rounds' feet: not an I/O error to report.
-        Err(_) if interrupt::requested() => {
+    let job = worker::Job {
+        dir: target.dir.to_path_buf(),
+        budget_ms: budget.as_millis() as u64,
+        threads: threads.to_vec(),
+        skip_parallel_below_us: skip_parallel_below,
+    };
+    let run = worker::run(&job, budget.max(target.budget).max(FIRST_ROUND_WAIT));
+    report.cleaned = run.cleaned;
+    let shown = crate::base::pathtext::display(target.dir);
+    match run.ending {
+        worker::Ending::Finished => fill(report, &run.outcome, target),
+        worker::Ending::TimedOut { op, running } => {
+            let mut outcome = run.outcome;
+            if let Some(op) = op {
+                // A lower bound: the call had run this long and had not returned.
+                outcome
+                    .samples
+                    .ops
+                    .get_mut(op)
+                    .push(running.as_secs_f64() * 1e6);
+            }
+            report.slow_call = Some(SlowCall {
+                operation: op.map(|op| op.name()),
+                over_ms: running.as_millis() as u64,
+                message: slow_call_message(op, running, report.cleaned),
+            });
+            fill_partial(report, &outcome, target);
+        }
+        worker::Ending::NoScratch(e) => {
+            report.system_failure = disk_full(&e);
+            report.skipped = Some(format!(
+                "the probe was skipped: cannot create a scratch folder in {shown} ({e}); run from a writable directory on that mount."
+            ));
+        }
+        // Ctrl-C: not an I/O error to report.
+        worker::Ending::Interrupted => {
             report.skipped = Some("the probe was interrupted.".to_string());
         }
-        Err(e) => {
+        worker::Ending::Failed(e) => {
+            report.system_failure = true;
             report.skipped = Some(format!(
-                "the probe in {} stopped on an I/O error ({e}); its scratch folder was removed.",
-                target.dir.display()
+                "the probe in {shown} stopped on an I/O error ({e}); its scratch folder was {}.",
+                if report.cleaned {
+                    "removed"
+                } else {
+                    "left for the next run to remove"
+                }
             ));
         }
     }
 }
 
+/// Whether an error's text (as the worker tells it) is a full disk or quota: ENOSPC, EDQUOT.
+fn disk_full(error: &str) -> bool {
+    [libc::ENOSPC, libc::EDQUOT]
+        .iter()
+        .any(|code| error.ends_with(&format!("(os error {code})")))
+}
+
+/// A call that alone outlasted the probe's budget, and what was done about it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SlowCall {
+    /// The operation (`create`, the JSON name in `ops`); None when the probe had not begun one.
+    pub operation: Option<&'static str>,
+    /// How long the call had run, without returning, when the probe stopped waiting.
+    pub over_ms: u64,
+    /// The sentence the human report shows.
+    pub message: String,
+}
+
+fn slow_call_message(op: Option<ops::Op>, running: Duration, cleaned: bool) -> String {
+    let what = op.map_or("to answer at all".to_string(), |op| {
+        format!("for {}", op.one_call())
+    });
+    format!(
+        "this mount took over {} ms {what}, longer than the probe's budget, so the probe stopped waiting; the verdict is judged from that and the figures before it, with calls it did not reach counted as free, so its predictions are lower bounds{}.",
+        running.as_millis(),
+        if cleaned {
+            ""
+        } else {
+            "; its scratch folder goes once the mount answers, or at the next run"
+        }
+    )
+}
+
 fn fill(report: &mut ProbeReport, o: &measure::Outcome, target: &Target) {
+    let ops = o
+        .samples
+        .ops
+        .try_map(|samples| OpStats::from_samples(samples));
+    fill_with(report, ops, o, target);
+}
+
+/// [`fill`] for rounds cut short: an operation never reached counts as free (no samples), so
+/// every prediction made from these figures is a lower bound.
+fn fill_partial(report: &mut ProbeReport, o: &measure::Outcome, target: &Target) {
+    let ops = o
+        .samples
+        .ops
+        .map(|samples| OpStats::from_samples(samples).unwrap_or_else(OpStats::unmeasured));
+    fill_with(report, Some(ops), o, target);
+}
+
+fn fill_with(report: &mut ProbeReport, ops: Option<Ops>, o: &measure::Outcome, target: &Target) {
     let s = &o.samples;
-    report.ops = s.ops.try_map(|samples| OpStats::from_samples(samples));
+    report.ops = ops;
     if report.parallel_lstat.is_empty() {
         let threads: Vec<usize> = s.parallel.iter().map(|(t, _)| *t).collect();
         let serial = report

@@ -65,3 +65,86 @@ impl<T: Clone> PerOp<T> {
         PerOp::default().map(|_: &()| value.clone())
     }
 }
+
+/// One timed operation, naming a field of [`PerOp`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Create,
+    Read,
+    Lstat,
+    ReaddirEntry,
+    Opendir,
+    Unlink,
+    Mkdir,
+    Rename,
+    WriteMib,
+    ReadMib,
+}
+
+impl Op {
+    pub const ALL: [Op; 10] = [
+        Op::Create,
+        Op::Read,
+        Op::Lstat,
+        Op::ReaddirEntry,
+        Op::Opendir,
+        Op::Unlink,
+        Op::Mkdir,
+        Op::Rename,
+        Op::WriteMib,
+        Op::ReadMib,
+    ];
+
+    /// The JSON field name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Create => "create",
+            Op::Read => "read",
+            Op::Lstat => "lstat",
+            Op::ReaddirEntry => "readdir_entry",
+            Op::Opendir => "opendir",
+            Op::Unlink => "unlink",
+            Op::Mkdir => "mkdir",
+            Op::Rename => "rename",
+            Op::WriteMib => "write_mib",
+            Op::ReadMib => "read_mib",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Op> {
+        Op::ALL.into_iter().find(|op| op.name() == name)
+    }
+
+    /// One call of it, for a sentence: "this mount took over 700 ms for one file create".
+    pub fn one_call(self) -> &'static str {
+        match self {
+            Op::Create => "one file create",
+            Op::Read => "one file read",
+            Op::Lstat => "one lstat",
+            Op::ReaddirEntry => "listing one folder",
+            Op::Opendir => "opening one folder",
+            Op::Unlink => "one file delete",
+            Op::Mkdir => "one folder create",
+            Op::Rename => "one rename",
+            Op::WriteMib => "writing one 1 MiB file",
+            Op::ReadMib => "reading one 1 MiB file",
+        }
+    }
+}
+
+impl<T> PerOp<T> {
+    pub fn get_mut(&mut self, op: Op) -> &mut T {
+        match op {
+            Op::Create => &mut self.create,
+            Op::Read => &mut self.read,
+            Op::Lstat => &mut self.lstat,
+            Op::ReaddirEntry => &mut self.readdir_entry,
+            Op::Opendir => &mut self.opendir,
+            Op::Unlink => &mut self.unlink,
+            Op::Mkdir => &mut self.mkdir,
+            Op::Rename => &mut self.rename,
+            Op::WriteMib => &mut self.write_mib,
+            Op::ReadMib => &mut self.read_mib,
+        }
+    }
+}

@@ -33,6 +33,19 @@ fn trimmed_mean(sorted: &[f64]) -> f64 {
 }
 
 impl OpStats {
+    /// An operation the probe did not reach: no samples, counted as free.
+    pub fn unmeasured() -> Self {
+        Self {
+            median_us: 0.0,
+            mean_us: 0.0,
+            trimmed_mean_us: 0.0,
+            p10_us: 0.0,
+            p90_us: 0.0,
+            spread: 0.0,
+            samples: 0,
+        }
+    }
+
     pub fn from_samples(samples: &[f64]) -> Option<Self> {
         let mut sorted: Vec<f64> = samples.iter().copied().filter(|v| v.is_finite()).collect();
         if sorted.is_empty() {

@@ -15,7 +15,7 @@ pub fn rows(screen: &mut Screen, location: &Location) {
     let slow = mount.kind.is_remote();
     screen.row(
         "path",
-        &location.paths.linux.display().to_string(),
+        &crate::base::pathtext::display(&location.paths.linux),
         Tone::Bold,
     );
     screen.row("host", &host_line, Tone::Plain);
@@ -25,7 +25,7 @@ pub fn rows(screen: &mut Screen, location: &Location) {
             "{}: {} on {}, from {}",
             mount.description,
             mount.fstype,
-            mount.mount_point.display(),
+            crate::base::pathtext::display(&mount.mount_point),
             mount.source
         ),
         if slow { Tone::Warn } else { Tone::Plain },

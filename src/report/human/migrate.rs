@@ -7,28 +7,8 @@ use crate::report::text::migrate::{
     asks_about_node_modules, content, node_modules_fate, question_line, space,
 };
 
-/// The plan, before anything is copied.
-pub fn plan(plan: &Plan, style: &Style) -> String {
-    let mut screen = Screen::new(style);
-    screen.headline("Migration plan", Tone::Bold);
-    screen.row("from", &plan.source.display().to_string(), Tone::Plain);
-    screen.row("to", &plan.destination.display().to_string(), Tone::Bold);
-    screen.row(
-        "content",
-        &content(plan.files, plan.dirs, plan.symlinks, plan.bytes),
-        Tone::Plain,
-    );
-    if plan.resumed_files > 0 {
-        screen.row(
-            "resume",
-            &format!(
-                "{} ({}) already copied and verified by an interrupted run",
-                counted(plan.resumed_files, "file", "files"),
-                units::bytes(plan.resumed_bytes)
-            ),
-            Tone::Plain,
-        );
-    }
+/// Whether the copy fits, and how long the model says it takes.
+fn space_and_time(screen: &mut Screen, plan: &Plan) {
     let (space, short) = space(plan);
     let tone = match short {
         Some(true) => Tone::Bad,
@@ -47,6 +27,39 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
             Tone::Plain,
         );
     }
+}
+
+/// The plan, before anything is copied.
+pub fn plan(plan: &Plan, style: &Style) -> String {
+    let mut screen = Screen::new(style);
+    screen.headline("Migration plan", Tone::Bold);
+    screen.row(
+        "from",
+        &crate::base::pathtext::display(&plan.source),
+        Tone::Plain,
+    );
+    screen.row(
+        "to",
+        &crate::base::pathtext::display(&plan.destination),
+        Tone::Bold,
+    );
+    screen.row(
+        "content",
+        &content(plan.files, plan.dirs, plan.symlinks, plan.bytes),
+        Tone::Plain,
+    );
+    if plan.resumed_files > 0 {
+        screen.row(
+            "resume",
+            &format!(
+                "{} ({}) already copied and verified by an interrupted run",
+                counted(plan.resumed_files, "file", "files"),
+                units::bytes(plan.resumed_bytes)
+            ),
+            Tone::Plain,
+        );
+    }
+    space_and_time(&mut screen, plan);
     let asking = asks_about_node_modules(plan);
     for nm in &plan.node_modules {
         let place = if nm.path == "node_modules" {
@@ -78,17 +91,17 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
             (Some(to), _) => (
                 format!(
                     "{} ({}, {}): can move along to {}",
-                    worktree.path.display(),
+                    crate::base::pathtext::display(&worktree.path),
                     counted(worktree.files, "file", "files"),
                     units::bytes(worktree.bytes),
-                    to.display()
+                    crate::base::pathtext::display(to)
                 ),
                 Tone::Plain,
             ),
             (None, why) => (
                 format!(
                     "{} stays attached to the old copy{}; removing the source breaks it",
-                    worktree.path.display(),
+                    crate::base::pathtext::display(&worktree.path),
                     why.as_ref().map_or_else(String::new, |w| format!(" ({w})"))
                 ),
                 Tone::Warn,
@@ -195,7 +208,7 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
         )
     };
     screen.headline(&headline, Tone::Good);
-    let destination = report.destination.display().to_string();
+    let destination = crate::base::pathtext::display(&report.destination);
     screen.row("linux path", &destination, Tone::Bold);
     if let Some(w) = &report.windows_path {
         screen.row("windows path", w, Tone::Plain);
@@ -205,7 +218,7 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
     }
     screen.row(
         "manifest",
-        &report.manifest.display().to_string(),
+        &crate::base::pathtext::display(&report.manifest),
         Tone::Plain,
     );
     for (i, step) in report.next_steps.iter().enumerate() {
@@ -240,7 +253,7 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
             "source",
             &format!(
                 "left in place at {} (--remove-source deletes what the manifest proves was copied)",
-                report.source.display()
+                crate::base::pathtext::display(&report.source)
             ),
             Tone::Plain,
         ),

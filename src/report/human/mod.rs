@@ -165,6 +165,8 @@ impl<'a> Screen<'a> {
     /// A command to copy, under the item it belongs to; never wrapped, so it pastes whole.
     /// Too long for the value column, it moves left instead.
     pub fn command(&mut self, command: &str) {
+        let command = crate::base::pathtext::display_text(command);
+        let command = command.as_str();
         let painted = self.tone(Tone::Bold, command);
         let margin = INDENT + KEY_WIDTH + 2;
         let margin = if margin + columns(command) <= self.style.width {
@@ -217,6 +219,9 @@ pub fn columns(text: &str) -> usize {
 /// Breaks `text` into lines of at most `width` columns at spaces; a word longer than a line
 /// (a long path) is cut where the line ends.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    // Every fact passes here; a path's control characters (ESC, CR) must not reach the terminal.
+    let text = crate::base::pathtext::display_text(text);
+    let text = text.as_str();
     let width = width.max(10);
     let mut lines = Vec::new();
     let mut line = String::new();

@@ -2,7 +2,7 @@
 
 use super::Style;
 use crate::measure::probe::ProbeReport;
-use crate::report::text::probe::{lines, summary, title, verify_problem};
+use crate::report::text::probe::{lines, slow_call, summary, title, verify_problem};
 use std::fmt::Write;
 
 /// The table for a terminal.
@@ -27,7 +27,7 @@ pub fn table(p: &ProbeReport, style: &Style) -> String {
         );
     }
     let _ = writeln!(out, "  {}", style.dim(&summary(p)));
-    if let Some(problem) = verify_problem(p) {
+    for problem in verify_problem(p).into_iter().chain(slow_call(p)) {
         let _ = writeln!(out, "  {}", style.bad(&problem));
     }
     out

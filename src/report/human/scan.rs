@@ -141,7 +141,7 @@ fn trees(screen: &mut Screen, scan: &ScanReport) {
     for (i, t) in trees.iter().take(TREES_SHOWN).enumerate() {
         let value = format!(
             "{}: {}",
-            t.path.display(),
+            crate::base::pathtext::display(&t.path),
             units::tree(t.files, t.symlinks, t.bytes, t.estimated)
         );
         if i == 0 {

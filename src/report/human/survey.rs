@@ -3,7 +3,9 @@
 use super::{Style, level_label};
 use crate::assess::survey::SurveyReport;
 use crate::base::units;
-use crate::report::text::survey::{HEADERS, cells, summary_line};
+use crate::report::text::survey::{
+    HEADERS, cells, not_judged_lines, summary_line, unreadable_note,
+};
 use std::fmt::Write;
 
 pub fn table(report: &SurveyReport, style: &Style) -> String {
@@ -13,7 +15,11 @@ pub fn table(report: &SurveyReport, style: &Style) -> String {
         .iter()
         .map(|r| cells(report, r))
         .collect();
-    let _ = writeln!(out, "{}", style.bold(&report.dir.display().to_string()));
+    let _ = writeln!(
+        out,
+        "{}",
+        style.bold(&crate::base::pathtext::display(&report.dir))
+    );
     if rows.is_empty() {
         let _ = writeln!(out, "no git repositories below this folder");
     } else {
@@ -46,7 +52,7 @@ pub fn table(report: &SurveyReport, style: &Style) -> String {
                 let notes: Vec<String> = repository
                     .nested
                     .iter()
-                    .map(|n| format!("{} {}", n.kind, n.path.display()))
+                    .map(|n| format!("{} {}", n.kind, crate::base::pathtext::display(&n.path)))
                     .collect();
                 let _ = writeln!(
                     out,
@@ -55,6 +61,9 @@ pub fn table(report: &SurveyReport, style: &Style) -> String {
                 );
             }
         }
+    }
+    for line in not_judged_lines(report) {
+        let _ = writeln!(out, "{}", style.warn(&line));
     }
     let _ = writeln!(out, "\n{}", style.bold(&summary_line(&report.summary)));
     footnotes(&mut out, report, style);
@@ -79,6 +88,7 @@ fn footnotes(out: &mut String, report: &SurveyReport, style: &Style) {
             String::new()
         }
     )];
+    notes.extend(unreadable_note(d));
     for probe in &report.probes {
         let role = match (probe.repositories, probe.baseline) {
             (0, _) => "the Linux disk".to_string(),
@@ -87,7 +97,7 @@ fn footnotes(out: &mut String, report: &SurveyReport, style: &Style) {
         };
         notes.push(format!(
             "one probe of {} ({}) for {role}: lstat {}",
-            probe.mount_point.display(),
+            crate::base::pathtext::display(&probe.mount_point),
             probe.fstype,
             probe
                 .probe

@@ -85,7 +85,7 @@ pub fn headline(screen: &mut Screen, report: &CheckReport) {
         (None, None) => screen.headline(
             &format!(
                 "{} is on {}; nothing was timed",
-                report.location.paths.linux.display(),
+                crate::base::pathtext::display(&report.location.paths.linux),
                 report.location.mount.description
             ),
             Tone::Bold,
@@ -172,13 +172,21 @@ pub fn rows(screen: &mut Screen, probes: &ProbeSet, predict: Option<&Prediction>
     ));
     screen.row("measured in", &measured, Tone::Dim);
     for p in std::iter::once(current).chain(baseline) {
+        if let Some(slow) = &p.slow_call {
+            let shown = crate::base::pathtext::display(&p.dir);
+            screen.row(
+                "slow call",
+                &format!("{shown}: {}", slow.message),
+                Tone::Bad,
+            );
+        }
         if p.run.verify_errors > 0 {
             screen.row(
                 "read back",
                 &format!(
                     "{} in {} came back with the wrong length or CRC32: this mount does not return what was written",
                     units::counted(p.run.verify_errors, "file", "files"),
-                    p.dir.display()
+                    crate::base::pathtext::display(&p.dir)
                 ),
                 Tone::Bad,
             );
@@ -186,16 +194,23 @@ pub fn rows(screen: &mut Screen, probes: &ProbeSet, predict: Option<&Prediction>
     }
 }
 
+/// Operations a probe cut short never reached have no figure to show.
 fn create_us(p: &ProbeReport) -> Option<f64> {
-    p.ops.as_ref().map(|o| o.create.median_us)
+    p.ops
+        .as_ref()
+        .filter(|o| o.create.samples > 0)
+        .map(|o| o.create.median_us)
 }
 
 fn read_us(p: &ProbeReport) -> Option<f64> {
-    p.ops.as_ref().map(|o| o.read.median_us)
+    p.ops
+        .as_ref()
+        .filter(|o| o.read.samples > 0)
+        .map(|o| o.read.median_us)
 }
 
 fn side(p: &ProbeReport) -> String {
-    format!("{} ({})", p.dir.display(), p.fstype)
+    format!("{} ({})", crate::base::pathtext::display(&p.dir), p.fstype)
 }
 
 #[cfg(test)]

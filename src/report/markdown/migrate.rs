@@ -1,6 +1,6 @@
 //! `migrate --format markdown`: the plan (with `--dry-run`) and the result as tables.
 
-use super::cell;
+use super::{cell, code};
 use crate::base::units::{self, count, counted};
 use crate::migrate::{MigrationReport, Plan};
 use crate::report::text::migrate::{
@@ -11,42 +11,53 @@ use std::fmt::Write;
 /// `migrate --format markdown --dry-run`: the plan as a table.
 pub fn plan(plan: &Plan) -> String {
     let mut out = String::from("### wsl-place: migration plan\n\n| | |\n|---|---|\n");
+    // Values are markdown already: plain text through `cell`, names through `code`.
     let mut row = |key: &str, value: &str| {
-        let _ = writeln!(out, "| {key} | {} |", cell(value));
+        let _ = writeln!(out, "| {key} | {value} |");
     };
-    row("from", &format!("`{}`", plan.source.display()));
-    row("to", &format!("`{}`", plan.destination.display()));
+    row("from", &code(&crate::base::pathtext::display(&plan.source)));
+    row(
+        "to",
+        &code(&crate::base::pathtext::display(&plan.destination)),
+    );
     row(
         "content",
-        &content(plan.files, plan.dirs, plan.symlinks, plan.bytes),
+        &cell(&content(plan.files, plan.dirs, plan.symlinks, plan.bytes)),
     );
     if plan.resumed_files > 0 {
         row(
             "resume",
-            &format!(
+            &cell(&format!(
                 "{} already copied and verified",
                 counted(plan.resumed_files, "file", "files")
-            ),
+            )),
         );
     }
-    row("space", &space(plan).0);
+    row("space", &cell(&space(plan).0));
     if let Some(ms) = plan.predicted_copy_ms {
-        row("time", &format!("about {}", units::duration_ms(ms as f64)));
+        row(
+            "time",
+            &cell(&format!("about {}", units::duration_ms(ms as f64))),
+        );
     }
     let asking = asks_about_node_modules(plan);
     for nm in &plan.node_modules {
         row(
             "node_modules",
             &format!(
-                "`{}`: {}; {}",
-                nm.path,
-                units::tree(nm.files, nm.symlinks, nm.bytes, false),
-                node_modules_fate(nm.skipped, &nm.install.to_string(), asking)
+                "{}: {}; {}",
+                code(&crate::base::pathtext::display_text(&nm.path)),
+                cell(&units::tree(nm.files, nm.symlinks, nm.bytes, false)),
+                cell(&node_modules_fate(
+                    nm.skipped,
+                    &nm.install.to_string(),
+                    asking
+                ))
             ),
         );
     }
     for question in &plan.questions {
-        row("question", &question_line(question));
+        row("question", &cell(&question_line(question)));
     }
     for (what, n) in [
         ("special files skipped", plan.skipped.len()),
@@ -56,7 +67,7 @@ pub fn plan(plan: &Plan) -> String {
         ("entries past PATH_MAX", plan.past_path_max as usize),
     ] {
         if n > 0 {
-            row(what, &count(n as u64));
+            row(what, &cell(&count(n as u64)));
         }
     }
     out
@@ -69,30 +80,51 @@ pub fn result(report: &MigrationReport) -> String {
     } else {
         String::from("### wsl-place: migrated ✅\n\n| | |\n|---|---|\n")
     };
+    // Values are markdown already: plain text through `cell`, names through `code`.
     let mut row = |key: &str, value: &str| {
-        let _ = writeln!(out, "| {key} | {} |", cell(value));
+        let _ = writeln!(out, "| {key} | {value} |");
     };
-    row("from", &format!("`{}`", report.source.display()));
-    row("to", &format!("`{}`", report.destination.display()));
+    row(
+        "from",
+        &code(&crate::base::pathtext::display(&report.source)),
+    );
+    row(
+        "to",
+        &code(&crate::base::pathtext::display(&report.destination)),
+    );
     if let Some(w) = &report.windows_path {
-        row("windows path", &format!("`{w}`"));
+        row(
+            "windows path",
+            &code(&crate::base::pathtext::display_text(w)),
+        );
     }
     row(
         "copied and verified (CRC32)",
-        &content(report.files, report.dirs, report.symlinks, report.bytes),
+        &cell(&content(
+            report.files,
+            report.dirs,
+            report.symlinks,
+            report.bytes,
+        )),
     );
-    row("manifest", &format!("`{}`", report.manifest.display()));
+    row(
+        "manifest",
+        &code(&crate::base::pathtext::display(&report.manifest)),
+    );
     for step in &report.next_steps {
-        row("next", &format!("`{}` ({})", step.command, step.why));
+        row(
+            "next",
+            &format!("{} ({})", code(&step.command), cell(&step.why)),
+        );
     }
     for done in &report.fixups.done {
-        row("fixed", done);
+        row("fixed", &cell(done));
     }
     for advice in &report.fixups.advice {
-        row("note", advice);
+        row("note", &cell(advice));
     }
     if !report.not_copied.is_empty() {
-        row("not copied", &count(report.not_copied.len() as u64));
+        row("not copied", &cell(&count(report.not_copied.len() as u64)));
     }
     row(
         "source",

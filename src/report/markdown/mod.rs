@@ -9,8 +9,32 @@ use crate::base::units;
 use crate::decide::policy::Level;
 use std::fmt::Write;
 
-pub(super) fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
+/// Plain text for a table cell or a line: `|` and backticks escaped (a name in a sentence
+/// cannot open a code span), lines joined, and `<`, `>`, `&` as entities, so a name like
+/// `<img src=x>` stays text instead of becoming live HTML.
+pub(crate) fn cell(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('`', "\\`")
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('|', "\\|")
+        .replace('\n', " ")
+}
+
+/// `text` as an inline code span nothing in it can end: fenced with one backtick more than
+/// its longest run of them, padded with a space where it starts or ends with one (CommonMark),
+/// `|` escaped for a table cell and lines joined. HTML inside a code span is shown, not run.
+pub(crate) fn code(text: &str) -> String {
+    let text = text.replace('|', "\\|").replace('\n', " ");
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
 }
 
 /// What was seen is no estimate when there was nothing to extrapolate from.
@@ -40,18 +64,22 @@ pub fn check(report: &CheckReport) -> String {
     let _ = writeln!(out, "| | |\n|---|---|");
     let _ = writeln!(
         out,
-        "| path | `{}` |",
-        cell(&location.paths.linux.display().to_string())
+        "| path | {} |",
+        code(&crate::base::pathtext::display(&location.paths.linux))
     );
     let _ = writeln!(
         out,
-        "| mount | {} ({} on `{}`) |",
+        "| mount | {} ({} on {}) |",
         location.mount.kind,
         cell(&location.mount.fstype),
-        cell(&location.mount.mount_point.display().to_string())
+        code(&crate::base::pathtext::display(&location.mount.mount_point))
     );
     if let Some(windows) = &location.paths.windows {
-        let _ = writeln!(out, "| windows path | `{}` |", cell(windows));
+        let _ = writeln!(
+            out,
+            "| windows path | {} |",
+            code(&crate::base::pathtext::display_text(windows))
+        );
     }
     let scan = &report.scan;
     let _ = writeln!(out, "| files | {} |", files_cell(scan));
@@ -109,7 +137,7 @@ pub fn check(report: &CheckReport) -> String {
         for advice in &verdict.advice {
             match &advice.command {
                 Some(command) => {
-                    let _ = writeln!(out, "- {}: `{}`", cell(&advice.message), command);
+                    let _ = writeln!(out, "- {}: {}", cell(&advice.message), code(command));
                 }
                 None => {
                     let _ = writeln!(out, "- {}", cell(&advice.message));
@@ -118,4 +146,19 @@ pub fn check(report: &CheckReport) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_spans_and_cells_cannot_be_broken_out_of() {
+        assert_eq!(code("plain"), "`plain`");
+        assert_eq!(code("back`tick<b>"), "``back`tick<b>``");
+        assert_eq!(code("`x``"), "``` `x`` ```");
+        assert_eq!(code("a|b"), "`a\\|b`");
+        assert_eq!(cell("<b>x</b> & |"), "&lt;b&gt;x&lt;/b&gt; &amp; \\|");
+        assert_eq!(cell("a`b\\"), "a\\`b\\\\");
+    }
 }

@@ -1,12 +1,12 @@
 //! `probe --format markdown`: the probe's table, e.g. for `$GITHUB_STEP_SUMMARY`.
 
 use crate::measure::probe::ProbeReport;
-use crate::report::text::probe::{lines, summary, title, verify_problem};
+use crate::report::text::probe::{lines, slow_call, summary, title, verify_problem};
 use std::fmt::Write;
 
 /// `probe --format markdown`: the same table, e.g. for `$GITHUB_STEP_SUMMARY`.
 pub fn probe(p: &ProbeReport) -> String {
-    let mut out = format!("### wsl-place probe: `{}`\n\n", title(p).replace('`', "'"));
+    let mut out = format!("### wsl-place probe: {}\n\n", super::code(&title(p)));
     let Some(lines) = lines(p) else {
         let reason = p.skipped.as_deref().unwrap_or("nothing was measured.");
         let _ = writeln!(out, "Nothing was measured: {reason}");
@@ -22,7 +22,7 @@ pub fn probe(p: &ProbeReport) -> String {
         );
     }
     let _ = writeln!(out, "\n{}", summary(p));
-    if let Some(problem) = verify_problem(p) {
+    for problem in verify_problem(p).into_iter().chain(slow_call(p)) {
         let _ = writeln!(out, "\n**{problem}**");
     }
     out

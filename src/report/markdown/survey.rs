@@ -1,9 +1,9 @@
 //! `survey --format markdown`: the table for a step summary.
 
-use super::cell;
+use super::{cell, code};
 use crate::assess::survey::SurveyReport;
 use crate::decide::policy::Level;
-use crate::report::text::survey::{HEADERS, cells, summary_line};
+use crate::report::text::survey::{HEADERS, cells, display, shown, summary_line, unreadable_note};
 use std::fmt::Write;
 
 pub fn survey(report: &SurveyReport) -> String {
@@ -16,16 +16,27 @@ pub fn survey(report: &SurveyReport) -> String {
     let _ = writeln!(
         out,
         "### wsl-place survey: {icon} {}\n",
-        cell(&report.dir.display().to_string())
+        code(&crate::base::pathtext::display(&report.dir))
     );
     let _ = writeln!(out, "| {} |", HEADERS.join(" | "));
     let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---|");
     for repository in &report.repositories {
         let row = cells(report, repository);
         let mut row: Vec<String> = row.iter().map(|c| cell(c)).collect();
-        row[0] = format!("`{}`", row[0]);
+        row[0] = code(&shown(report, repository));
         let _ = writeln!(out, "| {} |", row.join(" | "));
     }
+    for n in &report.not_judged {
+        let _ = writeln!(
+            out,
+            "\n- not judged: {}: {}",
+            code(&display(&n.path)),
+            cell(&n.why)
+        );
+    }
     let _ = writeln!(out, "\n{}", summary_line(&report.summary));
+    if let Some(note) = unreadable_note(&report.discovery) {
+        let _ = writeln!(out, "\n{note}");
+    }
     out
 }

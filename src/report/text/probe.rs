@@ -1,5 +1,5 @@
-//! The probe's figures as every format shows them: one line per operation, the title and the
-//! summary.
+//! The probe's figures as every format shows them: one line per operation, the title, the
+//! summary and the sentence for a call that outlasted the budget.
 
 use crate::base::units::{self, count, counted};
 use crate::measure::probe::{OpStats, ProbeReport};
@@ -14,7 +14,18 @@ pub struct Line {
     pub samples: String,
 }
 
-fn line(name: &str, s: &OpStats) -> Line {
+pub fn line(name: &str, s: &OpStats) -> Line {
+    if s.samples == 0 {
+        // Rounds cut short by a slow call (`ProbeReport::slow_call`) never reached it.
+        return Line {
+            name: name.to_string(),
+            median: "not reached".to_string(),
+            p10: String::new(),
+            p90: String::new(),
+            spread: String::new(),
+            samples: count(0),
+        };
+    }
     Line {
         name: name.to_string(),
         median: units::micros(s.median_us),
@@ -62,9 +73,9 @@ pub fn lines(p: &ProbeReport) -> Option<Vec<Line>> {
 pub fn title(p: &ProbeReport) -> String {
     format!(
         "{} ({} on {}, {})",
-        p.dir.display(),
+        crate::base::pathtext::display(&p.dir),
         p.fstype,
-        p.mount_point.display(),
+        crate::base::pathtext::display(&p.mount_point),
         p.kind.as_str()
     )
 }
@@ -95,5 +106,17 @@ pub fn verify_problem(p: &ProbeReport) -> Option<String> {
             "{} read back with the wrong length or CRC32: this mount does not return what was written.",
             counted(p.run.verify_errors, "file", "files")
         )
+    })
+}
+
+/// The call that outlasted the budget, as a sentence that starts with a capital.
+pub fn slow_call(p: &ProbeReport) -> Option<String> {
+    p.slow_call.as_ref().map(|slow| capitalised(&slow.message))
+}
+
+pub fn capitalised(sentence: &str) -> String {
+    let mut chars = sentence.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
     })
 }

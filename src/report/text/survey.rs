@@ -1,5 +1,6 @@
-//! `survey`'s table as every format shows it: the cells of a row, the headers and the summary
-//! line. The human, markdown and GitHub renderings lay these out.
+//! `survey`'s table as every format shows it: the cells of a row, the headers, the summary line
+//! and the notes on what was not judged or not read. The human, markdown and GitHub renderings
+//! lay these out.
 
 use crate::assess::survey::{RepositoryReport, Summary, SurveyReport};
 use crate::base::units;
@@ -7,21 +8,21 @@ use crate::model::Compared;
 use std::path::Path;
 
 /// A repository's path as the table shows it: relative to the surveyed folder.
-fn shown(report: &SurveyReport, repository: &RepositoryReport) -> String {
+pub fn shown(report: &SurveyReport, repository: &RepositoryReport) -> String {
     match repository.path.strip_prefix(&report.dir) {
         Ok(rel) if rel.as_os_str().is_empty() => ".".to_string(),
-        Ok(rel) => rel.display().to_string(),
-        Err(_) => repository.path.display().to_string(),
+        Ok(rel) => crate::base::pathtext::display(rel),
+        Err(_) => crate::base::pathtext::display(&repository.path),
     }
 }
 
-fn here(c: Option<&Compared>) -> String {
+pub fn here(c: Option<&Compared>) -> String {
     c.map_or("-".to_string(), |c| {
         format!("~{}", units::duration_ms(c.current))
     })
 }
 
-fn there(c: Option<&Compared>) -> String {
+pub fn there(c: Option<&Compared>) -> String {
     c.and_then(|c| c.baseline)
         .map_or("-".to_string(), |ms| format!("~{}", units::duration_ms(ms)))
 }
@@ -58,6 +59,36 @@ pub const HEADERS: [&str; 8] = [
     "verdict",
 ];
 
+/// One line per repository that was found and not judged, with why.
+pub fn not_judged_lines(report: &SurveyReport) -> Vec<String> {
+    report
+        .not_judged
+        .iter()
+        .map(|n| {
+            format!(
+                "not judged: {}: {}",
+                display(&n.path),
+                crate::base::pathtext::display_text(&n.why)
+            )
+        })
+        .collect()
+}
+
+/// Folders the search could not list hide whatever repositories are below them.
+pub fn unreadable_note(discovery: &crate::measure::discover::Discovery) -> Option<String> {
+    (discovery.unreadable > 0).then(|| {
+        format!(
+            "{} could not be read; repositories behind {} are not listed",
+            units::counted(discovery.unreadable, "folder", "folders"),
+            if discovery.unreadable == 1 {
+                "it"
+            } else {
+                "them"
+            }
+        )
+    })
+}
+
 /// "12 repositories: 9 would be faster on the Linux disk (git status 8.1 s here, 60 ms there,
 /// in all); moving them needs 1.2 GiB there."
 pub fn summary_line(summary: &Summary) -> String {
@@ -82,5 +113,5 @@ pub fn summary_line(summary: &Summary) -> String {
 }
 
 pub fn display(path: &Path) -> String {
-    path.display().to_string()
+    crate::base::pathtext::display(path)
 }
