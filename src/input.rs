@@ -3,6 +3,7 @@
 //! file is the user's mistake (exit 2), not the tool's.
 
 use crate::error::{Failure, Result};
+use rustix::fs::OFlags;
 use std::fs::{File, OpenOptions};
 use std::io::Read;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
@@ -19,7 +20,7 @@ pub fn read_regular(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever.
     let file = OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .custom_flags((OFlags::NONBLOCK | OFlags::NOCTTY).bits() as i32)
         .open(path)
         .map_err(|e| Failure::io(&format!("open the {what}"), path, &e))?;
     let metadata = file
