@@ -69,7 +69,10 @@ impl Failure {
         };
         let message = format!("cannot {action} {}: {error}; {hint}.", path.display());
         // A symlink loop or an over-long name is in what the user passed, like a missing file.
-        let bad_path = matches!(error.raw_os_error(), Some(libc::ELOOP | libc::ENAMETOOLONG));
+        let bad_path = matches!(
+            rustix::io::Errno::from_io_error(error),
+            Some(rustix::io::Errno::LOOP | rustix::io::Errno::NAMETOOLONG)
+        );
         match error.kind() {
             NotFound | PermissionDenied | NotADirectory | IsADirectory | InvalidInput => {
                 Self::input(message)

@@ -3,9 +3,10 @@
 //! file is the user's mistake (exit 2), not the tool's.
 
 use crate::base::error::{Failure, Result};
+use rustix::fs::OFlags;
 use std::fs::{File, OpenOptions};
-use std::io::Read;
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::io::{Read, Write};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 
 /// Policies are a few hundred bytes; anything near this is not one.
@@ -22,7 +23,7 @@ fn open_nonblocking(path: &Path) -> std::io::Result<File> {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever.
     OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .custom_flags((OFlags::NONBLOCK | OFlags::NOCTTY).bits() as i32)
         .open(path)
 }
 
@@ -125,33 +126,58 @@ fn read_at_most(file: File, limit: u64) -> std::io::Result<Vec<u8>> {
 }
 
 /// Writes a small cache file best-effort: beside and renamed, so a concurrent reader (a hook
-/// running in parallel) never sees half a file, and nothing is left behind when writing fails.
+/// running in parallel) never sees half a file, and nothing is left behind when writing fails
+/// (the temporary file is removed when dropped).
 pub fn write_json_atomically<T: serde::Serialize>(file: &Path, value: &T) {
     let (Some(parent), Ok(json)) = (file.parent(), serde_json::to_vec_pretty(value)) else {
         return;
     };
-    let temporary = file.with_extension(format!("tmp{}", std::process::id()));
-    // Whatever sits at the temporary name (a FIFO would block the write) goes first; the new
-    // file is created afresh, never opened through a link.
-    let _ = std::fs::remove_file(&temporary);
-    let written = std::fs::create_dir_all(parent)
+    let _ = std::fs::create_dir_all(parent)
         .and_then(|()| {
-            OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&temporary)
+            // 0o666 less the umask, as `std::fs::write` creates files (tempfile's own is 0o600).
+            tempfile::Builder::new()
+                .permissions(std::fs::Permissions::from_mode(0o666))
+                .tempfile_in(parent)
         })
-        .and_then(|mut out| std::io::Write::write_all(&mut out, &json))
-        .and_then(|()| std::fs::rename(&temporary, file));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
+        .and_then(|mut temporary| {
+            temporary.write_all(&json)?;
+            temporary.persist(file).map_err(|e| e.error)
+        });
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::base::error::ExitCode;
+
+    #[test]
+    fn json_is_replaced_whole_with_the_usual_mode_and_nothing_left_beside() {
+        let dir = tempfile::tempdir().unwrap();
+        let names = |folder: &Path| -> Vec<String> {
+            let mut names: Vec<String> = std::fs::read_dir(folder)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        };
+        let file = dir.path().join("cache/entry.json");
+        write_json_atomically(&file, &vec![1, 2]);
+        write_json_atomically(&file, &vec![3]);
+        let read: Vec<u32> = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+        assert_eq!(read, [3]);
+        assert_eq!(names(&dir.path().join("cache")), ["entry.json"]);
+        let plain = dir.path().join("plain");
+        std::fs::write(&plain, b"").unwrap();
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode();
+        assert_eq!(mode(&file), mode(&plain));
+        // A folder where the file belongs: nothing replaced, nothing left behind.
+        let blocked = dir.path().join("blocked");
+        std::fs::create_dir_all(blocked.join("entry.json")).unwrap();
+        write_json_atomically(&blocked.join("entry.json"), &vec![4]);
+        assert_eq!(names(&blocked), ["entry.json"]);
+        assert!(blocked.join("entry.json").is_dir());
+    }
 
     #[test]
     fn special_files_are_input_errors() {

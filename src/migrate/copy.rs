@@ -55,7 +55,7 @@ fn same_state(a: &Meta, b: &Meta) -> bool {
 }
 
 fn dest_failure(action: &str, path: &Path, e: &std::io::Error) -> Failure {
-    let hint = if e.raw_os_error() == Some(libc::ENOSPC) {
+    let hint = if e.raw_os_error() == Some(rustix::io::Errno::NOSPC.raw_os_error()) {
         "the destination is full; free some space"
     } else {
         "the destination failed"

@@ -15,7 +15,6 @@ use crate::base::error::{Failure, Result};
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
-use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -154,12 +153,8 @@ pub fn read_journal(path: &Path) -> Result<Recovered> {
 /// Flushes the whole file system that holds `dir` (one `syncfs`, not one `fsync` per file).
 pub fn sync_filesystem(dir: &Path) -> Result<()> {
     let handle = File::open(dir).map_err(|e| Failure::io("open", dir, &e))?;
-    // SAFETY: the descriptor is open for the duration of the call.
-    if unsafe { libc::syncfs(handle.as_raw_fd()) } != 0 {
-        let e = std::io::Error::last_os_error();
-        return Err(Failure::io("flush to disk", dir, &e));
-    }
-    Ok(())
+    rustix::fs::syncfs(&handle)
+        .map_err(|e| Failure::io("flush to disk", dir, &std::io::Error::from(e)))
 }
 
 struct Writer {

@@ -347,7 +347,9 @@ fn enospc_mid_copy_keeps_staging_for_resume_or_abort() {
     assert_eq!(out.status.code(), Some(3), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("No space left") && stderr.contains("--abort"),
+        stderr.contains("No space left")
+            && stderr.contains("the destination is full")
+            && stderr.contains("--abort"),
         "{stderr}"
     );
     assert_eq!(before, snapshot(&source), "the source changed");

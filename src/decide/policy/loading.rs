@@ -184,25 +184,10 @@ fn unknown_field_suggestion(message: &str) -> Option<String> {
         .split('`')
         .skip(1)
         .step_by(2)
-        .map(|candidate| (edit_distance(unknown, candidate), candidate))
+        .map(|candidate| (strsim::levenshtein(unknown, candidate), candidate))
         .filter(|(distance, candidate)| *distance <= candidate.len().max(unknown.len()) / 2 + 1)
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, candidate)| candidate.to_string())
-}
-
-/// Levenshtein distance; short keys only, so the quadratic table is fine.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }
 
 #[cfg(test)]
@@ -256,12 +241,5 @@ mod tests {
         let policy = Policy::parse("[thresholds]\nmove_speedup = 10\n", "p.toml").unwrap();
         assert_eq!(policy.thresholds.move_speedup, 10.0);
         assert_eq!(policy.thresholds.advise_speedup, 4.0);
-    }
-
-    #[test]
-    fn edit_distance_basics() {
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("same", "same"), 0);
     }
 }

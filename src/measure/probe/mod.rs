@@ -251,9 +251,9 @@ pub fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Durati
 
 /// Whether an error's text (as the worker tells it) is a full disk or quota: ENOSPC, EDQUOT.
 fn disk_full(error: &str) -> bool {
-    [libc::ENOSPC, libc::EDQUOT]
+    [rustix::io::Errno::NOSPC, rustix::io::Errno::DQUOT]
         .iter()
-        .any(|code| error.ends_with(&format!("(os error {code})")))
+        .any(|code| error.ends_with(&format!("(os error {})", code.raw_os_error())))
 }
 
 /// A call that alone outlasted the probe's budget, and what was done about it.

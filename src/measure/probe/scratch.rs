@@ -42,14 +42,14 @@ pub fn remove_stale(parent: &Path) {
             .to_str()
             .and_then(|n| n.strip_prefix(SCRATCH_PREFIX))
             .and_then(|rest| rest.split('-').next())
-            .and_then(|pid| pid.parse::<libc::pid_t>().ok())
+            .and_then(|pid| pid.parse::<i32>().ok())
+            .filter(|&pid| pid > 0)
+            .and_then(rustix::process::Pid::from_raw)
         else {
             continue;
         };
-        // SAFETY: signal 0 only asks whether the process exists.
-        let gone = pid > 0
-            && unsafe { libc::kill(pid, 0) } != 0
-            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        // Signal 0 only asks whether the process exists.
+        let gone = rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH);
         if gone {
             let _ = std::fs::remove_dir_all(entry.path());
         }
@@ -145,5 +145,24 @@ mod tests {
         let (a, b) = (scratch_name(), scratch_name());
         assert!(a.starts_with(".wsl-place-probe-"));
         assert_ne!(a, b);
+    }
+
+    #[test]
+    fn only_the_scratch_of_a_process_that_is_gone_is_stale() {
+        let parent = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let gone = child.id();
+        child.wait().unwrap();
+        let stale = parent.path().join(format!("{SCRATCH_PREFIX}{gone}-0"));
+        let live = parent
+            .path()
+            .join(format!("{SCRATCH_PREFIX}{}-0", std::process::id()));
+        let not_a_pid = parent.path().join(format!("{SCRATCH_PREFIX}0-0"));
+        for dir in [&stale, &live, &not_a_pid] {
+            std::fs::create_dir(dir).unwrap();
+        }
+        remove_stale(parent.path());
+        assert!(!stale.exists());
+        assert!(live.exists() && not_a_pid.exists());
     }
 }

@@ -211,9 +211,9 @@ impl<'a> Screen<'a> {
     }
 }
 
-/// Columns `text` takes on a terminal (every character here is one column wide).
+/// Columns `text` takes on a terminal: a CJK character takes two, a combining mark none.
 pub fn columns(text: &str) -> usize {
-    text.chars().count()
+    console::measure_text_width(text)
 }
 
 /// Breaks `text` into lines of at most `width` columns at spaces; a word longer than a line
@@ -237,7 +237,7 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
         let mut rest = word;
         while columns(&line) + columns(rest) > width {
             let room = width - columns(&line);
-            let cut = rest.char_indices().nth(room).map_or(rest.len(), |(i, _)| i);
+            let cut = console::truncate_str(rest, room, "").len();
             line.push_str(&rest[..cut]);
             lines.push(std::mem::take(&mut line));
             rest = &rest[cut..];
@@ -323,5 +323,15 @@ mod tests {
              \x20                    git config x y\n"
         );
         assert!(text.lines().all(|l| columns(l) <= 40), "{text}");
+    }
+
+    #[test]
+    fn wide_characters_take_two_columns() {
+        assert_eq!(columns("日本"), 4);
+        assert_eq!(columns("e\u{301}"), 1);
+        let text = "/home/me/プロジェクト/とても長いリポジトリの名前 is slow";
+        let lines = wrap(text, 16);
+        assert!(lines.iter().all(|l| columns(l) <= 16), "{lines:?}");
+        assert_eq!(lines.concat().replace(' ', ""), text.replace(' ', ""));
     }
 }
