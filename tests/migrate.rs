@@ -958,3 +958,36 @@ fn a_worktree_copy_that_stops_is_resumed_by_the_repositorys_own_command() {
     assert!(!worktree_staging.exists() && !tmp.path().join("out/.app.wsl-place-staging").exists());
     drop(fs);
 }
+
+// Issue 22 item 15: `--abort` removes an interrupted run's staging folder and nothing else, so
+// with `--remove-source` or `--dry-run` it is refused (exit 2, one sentence) before anything is
+// touched: the staging folder and the source stay.
+#[test]
+fn abort_refuses_remove_source_and_dry_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("app");
+    write(&source.join("a.txt"), b"a");
+    let source = source.canonicalize().unwrap();
+    let dest = tmp.path().join("out/app");
+    let staging = tmp.path().join("out/.app.wsl-place-staging");
+    write(
+        &staging.join("source"),
+        format!("{}\n", source.display()).as_bytes(),
+    );
+    for other in ["--remove-source", "--dry-run"] {
+        let out = run(
+            &migrate_args(&source, &dest, &["--abort", other]),
+            tmp.path(),
+        );
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let message = stderr.trim_end().trim_start_matches("wsl-place: ");
+        assert!(support::is_one_sentence(message), "{stderr}");
+        assert!(
+            message.contains(other) && message.contains("--abort"),
+            "{stderr}"
+        );
+        assert!(staging.join("source").is_file(), "{other}: staging removed");
+        assert_eq!(std::fs::read(source.join("a.txt")).unwrap(), b"a");
+    }
+}
