@@ -504,3 +504,29 @@ fn finishing_a_sealed_copy_gives_the_same_next_steps_as_a_whole_run() {
         text(&resumed)
     );
 }
+
+// Issue 22 item 13: while one repository's migration copies, another repository sent to the same
+// destination is refused with exit 4 naming the repository being moved, not itself.
+#[test]
+fn busy_names_the_repository_whose_migration_holds_the_staging() {
+    let Some(slow) = SlowSource::new(1200, 15) else {
+        return;
+    };
+    let other = slow.tmp.path().join("other");
+    write(&other.join("b.txt"), b"b");
+    let mut first = slow.start("app");
+    journalled(&slow.staging("app").join("journal"), 0, &mut first);
+    let second = output(migrate(&other, &slow.dest("app"), &slow.home(), &["--yes"]));
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(4), "{}", text(&second));
+    assert!(
+        stderr.contains(&format!("migration, of {},", slow.source().display()))
+            && !stderr.contains(&format!("migration of {}", other.display()))
+            && stderr.lines().count() == 1,
+        "{}",
+        text(&second)
+    );
+    let first = first.wait_with_output().unwrap();
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    assert_eq!(fs::read(other.join("b.txt")).unwrap(), b"b");
+}
