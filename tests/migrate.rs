@@ -991,3 +991,54 @@ fn abort_refuses_remove_source_and_dry_run() {
         assert_eq!(std::fs::read(source.join("a.txt")).unwrap(), b"a");
     }
 }
+
+// Issue 22 item 14: Ctrl-C while the plan is made, with staging an earlier run left: the
+// message gives the commands that resume and abandon it, not "nothing was copied" alone.
+#[test]
+fn ctrl_c_while_planning_names_the_staging_left_and_its_commands() {
+    let tmp = tempfile::tempdir().unwrap();
+    let backing = tmp.path().join("backing");
+    for i in 0..3000u64 {
+        write(&backing.join(format!("d{}/f{i}", i % 10)), b"x");
+    }
+    // Every lookup waits: the walk alone takes seconds.
+    let Some(fs) = support::SlowFs::mount(
+        &backing,
+        &tmp.path().join("mnt"),
+        &["--profile", "none", "--latency", "lookup=5"],
+    ) else {
+        return;
+    };
+    let source = fs.mountpoint().to_path_buf();
+    let dest = tmp.path().join("out/app");
+    let staging = tmp.path().join("out/.app.wsl-place-staging");
+    // What a run killed right after making its staging folder leaves.
+    write(
+        &staging.join("source"),
+        format!("{}\n", source.display()).as_bytes(),
+    );
+    let child = wsl_place()
+        .args(migrate_args(&source, &dest, &["--yes"]))
+        .env("HOME", tmp.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    // SAFETY: our own child, not yet reaped.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    let again = format!(
+        "wsl-place migrate {} --to {}",
+        source.display(),
+        dest.display()
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("`{again}`")) && stderr.contains(&format!("`{again} --abort`")),
+        "{}",
+        text(&out)
+    );
+    assert!(staging.join("source").is_file() && !dest.exists());
+}

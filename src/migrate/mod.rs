@@ -153,7 +153,12 @@ pub fn run(
     }
     let (mut plan, recovered) = plan(env, args, &source, &destination, &staging, ui)?;
     plan.interrupted_elsewhere = elsewhere.clone();
-    interrupt::check("nothing was copied.")?;
+    // Staging an earlier run left is still there: the way on from it is what to say.
+    interrupt::check(&questions::after_interrupt(
+        &source,
+        &destination,
+        staging.path(),
+    ))?;
     ui.plan(&plan, args.dry_run)?;
     if args.dry_run {
         return Ok(ExitCode::Ok);
