@@ -1042,3 +1042,35 @@ fn ctrl_c_while_planning_names_the_staging_left_and_its_commands() {
     );
     assert!(staging.join("source").is_file() && !dest.exists());
 }
+
+// Issue 22 item 11: a destination name with no room left for the staging folder and manifest
+// beside it (19 bytes more, within 255 per name) is refused up front, by a dry run too, with
+// the cause and the limit; the longest name that fits works.
+#[test]
+fn destination_names_too_long_for_the_staging_folder_are_refused_with_the_limit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("app");
+    write(&source.join("a.txt"), b"a");
+    let out_dir = tmp.path().join("out");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    for extra in [&[][..], &["--dry-run"][..]] {
+        let mut args = vec!["--yes"];
+        args.extend_from_slice(extra);
+        let dest = out_dir.join("n".repeat(237));
+        let out = run(&migrate_args(&source, &dest, &args), tmp.path());
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("237 bytes")
+                && stderr.contains("255")
+                && stderr.contains("at most 236"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("journal"), "{stderr}");
+        assert_eq!(std::fs::read_dir(&out_dir).unwrap().count(), 0);
+    }
+    let dest = out_dir.join("n".repeat(236));
+    let out = run(&migrate_args(&source, &dest, &["--yes"]), tmp.path());
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(std::fs::read(dest.join("a.txt")).unwrap(), b"a");
+}

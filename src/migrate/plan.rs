@@ -185,6 +185,7 @@ pub fn destination(
             destination.display()
         )));
     }
+    fits_beside(&destination)?;
     if let Some(blocker) = destination
         .ancestors()
         .skip(1)
@@ -205,6 +206,34 @@ pub fn destination(
         )));
     }
     Ok(destination)
+}
+
+/// Bytes the longest name wsl-place makes beside a destination adds to the destination's own:
+/// `.<name>.wsl-place-staging` and `<name>.wsl-place-manifest`.
+pub const NAME_OVERHEAD: usize = 19;
+
+/// The longest destination name whose staging folder and manifest the file system holding
+/// `destination` can name (255 bytes per name on Linux file systems, or what it reports).
+pub fn longest_name(destination: &Path) -> usize {
+    let name_max = statvfs_nearest(destination)
+        .map(|s| s.f_namemax as usize)
+        .filter(|n| *n > 0)
+        .unwrap_or(255);
+    name_max.saturating_sub(NAME_OVERHEAD)
+}
+
+/// Refuses a destination whose name leaves no room for the staging folder and the manifest
+/// beside it, before anything is made (the staging folder's mkdir would fail mid-way).
+fn fits_beside(destination: &Path) -> Result<()> {
+    let name = destination.file_name().unwrap_or_default().len();
+    let longest = longest_name(destination);
+    if name <= longest {
+        return Ok(());
+    }
+    Err(Failure::input(format!(
+        "the destination's folder name is {name} bytes, but the staging folder and manifest wsl-place makes beside it add {NAME_OVERHEAD} bytes to it and the file system allows {} per name; choose a name of at most {longest} bytes with --to.",
+        longest + NAME_OVERHEAD
+    )))
 }
 
 /// Canonicalises the longest existing ancestor (symlinked home folders) and keeps the rest.

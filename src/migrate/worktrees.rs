@@ -123,6 +123,16 @@ fn place(path: &Path, destination: &Path, taken: &[&Path]) -> (Option<PathBuf>, 
         return (None, Some("it has no folder name to reuse".into()));
     };
     let target = parent.join(name);
+    let longest = plan::longest_name(&target);
+    if name.len() > longest {
+        return (
+            None,
+            Some(format!(
+                "its folder name is {} bytes, and its staging folder beside the copy needs it to be at most {longest}",
+                name.len()
+            )),
+        );
+    }
     let resuming = Staging::new(path, &target).path().exists();
     if resuming {
         return (Some(target), None);
