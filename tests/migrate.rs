@@ -642,7 +642,7 @@ fn refuses_before_copying_when_inodes_are_short() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("not enough free inodes"), "{}", text(&out));
     assert!(
-        stderr.contains("61 files, directories and links"),
+        stderr.contains("61 files, directories and links copied"),
         "{}",
         text(&out)
     );
@@ -1073,4 +1073,44 @@ fn destination_names_too_long_for_the_staging_folder_are_refused_with_the_limit(
     let out = run(&migrate_args(&source, &dest, &["--yes"]), tmp.path());
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(std::fs::read(dest.join("a.txt")).unwrap(), b"a");
+}
+
+// Issue 22 item 12: the free-inode check counts everything the run makes (the staging folder's
+// own files, the manifest, git's lock files), so on a destination with just too few inodes it
+// refuses up front and never fails mid-copy with ENOSPC.
+#[test]
+fn the_inode_check_counts_the_staging_folders_own_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("app");
+    for i in 0..198 {
+        write(&source.join(format!("f{i}.txt")), b"x");
+    }
+    let mut finished = Vec::new();
+    for inodes in 200..=212 {
+        let Some(small) = Mount::tmpfs(&format!("16m,nr_inodes={inodes}")) else {
+            return;
+        };
+        let dest = small.point().join("app");
+        let out = run(&migrate_args(&source, &dest, &["--yes"]), tmp.path());
+        match out.status.code() {
+            Some(0) => finished.push(inodes),
+            Some(2) => {
+                assert!(
+                    String::from_utf8_lossy(&out.stderr).contains("not enough free inodes"),
+                    "{inodes}: {}",
+                    text(&out)
+                );
+                assert_eq!(
+                    std::fs::read_dir(small.point()).unwrap().count(),
+                    0,
+                    "{inodes}: something was written"
+                );
+            }
+            _ => panic!("nr_inodes={inodes}: {}", text(&out)),
+        }
+    }
+    assert!(
+        !finished.is_empty() && !finished.contains(&200),
+        "{finished:?}"
+    );
 }

@@ -453,14 +453,17 @@ fn confirm(ui: &dyn Ui, plan: &Plan, answers: &Answers) -> Result<bool> {
             units::bytes(free)
         )));
     }
-    let creating =
+    let jobs = 1 + moving().count() as u64;
+    let copied =
         plan.entries.len() as u64 + 1 + moving().map(|p| p.entries.len() as u64 + 1).sum::<u64>();
+    let own = jobs * (staging::OWN_FILES + fixups::GIT_LOCK_FILES);
     if let Some(free) = plan.free_inodes
-        && free < creating
+        && free < copied + own
     {
         return Err(Failure::input(format!(
-            "not enough free inodes at {}: the copy creates {creating} files, directories and links and only {free} inodes are free; free some or choose another --to. Nothing was copied.",
-            plan.destination.display()
+            "not enough free inodes at {}: the migration needs {} ({copied} files, directories and links copied, {own} for its staging folder, manifest and git's lock files) and only {free} are free; free some or choose another --to. Nothing was copied.",
+            plan.destination.display(),
+            copied + own
         )));
     }
     if !answers.go {

@@ -25,6 +25,10 @@ const MARKER: &str = "finalising";
 /// `.<destination name>` + this is the staging folder's name.
 const SUFFIX: &str = ".wsl-place-staging";
 
+/// Inodes a staging folder takes besides the copy's tree: itself, `source`, `journal`,
+/// `manifest`, `node_modules.json` and `finalising`.
+pub const OWN_FILES: u64 = 6;
+
 /// The staging folder's lock, held until dropped (or the process ends).
 #[derive(Debug)]
 pub struct Lock {
