@@ -1114,3 +1114,40 @@ fn the_inode_check_counts_the_staging_folders_own_files() {
         "{finished:?}"
     );
 }
+
+// Issue 22 item 3: a worktree record whose folder is gone and made again with unrelated files,
+// and one whose gitdir names /etc/.git, are not worktrees of this repository: nothing of them
+// is offered, copied or given a `.git` file.
+#[test]
+fn stale_worktree_records_move_no_unrelated_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("app");
+    support::gitrepo::repo_with_files(&source, 3);
+    let side = tmp.path().join("side");
+    add_worktree(&source, &side, "side");
+    std::fs::remove_dir_all(&side).unwrap();
+    write(&side.join("unrelated.txt"), b"not a worktree");
+    let etc = source.join(".git/worktrees/etc");
+    write(&etc.join("gitdir"), b"/etc/.git\n");
+    write(&etc.join("HEAD"), b"ref: refs/heads/main\n");
+    let dest = tmp.path().join("out/app");
+    let plan = run(
+        &migrate_args(&source, &dest, &["--dry-run", "--format", "json"]),
+        tmp.path(),
+    );
+    let plan = support::json_of(&plan);
+    assert_eq!(plan["worktrees"], serde_json::json!([]), "{plan}");
+    let out = run(&migrate_args(&source, &dest, &["--yes"]), tmp.path());
+    assert!(out.status.success(), "{}", text(&out));
+    let made: Vec<_> = std::fs::read_dir(tmp.path().join("out"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(made.len(), 2, "{made:?}");
+    assert!(!side.join(".git").exists());
+    assert_eq!(
+        std::fs::read(side.join("unrelated.txt")).unwrap(),
+        b"not a worktree"
+    );
+}

@@ -108,12 +108,23 @@ pub fn plan_each(worktrees: &mut [LinkedWorktree], progress: bool) {
 }
 
 /// The worktree folder an admin folder's `gitdir` names (it holds `<worktree>/.git`, absolute,
-/// or relative to the admin folder since git 2.48), if it still exists.
+/// or relative to the admin folder since git 2.48), if it still exists and is that worktree:
+/// its `.git` file points back at this admin folder. A stale record (the worktree deleted and
+/// its folder made again, or a `gitdir` naming `/etc/.git`) names a folder that is not ours.
 fn worktree_of(admin: &Path) -> Option<PathBuf> {
     let text = std::fs::read_to_string(admin.join("gitdir")).ok()?;
     let dot_git = admin.join(text.trim_end_matches(['\n', '\r']));
-    let worktree = dot_git.parent()?;
-    std::fs::canonicalize(worktree).ok().filter(|w| w.is_dir())
+    let worktree = std::fs::canonicalize(dot_git.parent()?).ok()?;
+    let link = std::fs::symlink_metadata(worktree.join(".git"))
+        .ok()
+        .filter(|m| m.is_file())
+        .and_then(|_| std::fs::read_to_string(worktree.join(".git")).ok())?;
+    let target = link
+        .strip_prefix("gitdir:")?
+        .trim_start_matches(' ')
+        .trim_end_matches(['\n', '\r']);
+    let points_at = std::fs::canonicalize(worktree.join(target)).ok()?;
+    (Some(points_at) == std::fs::canonicalize(admin).ok()).then_some(worktree)
 }
 
 /// Beside `destination`, under the worktree's own folder name, unless that is taken; a staging
