@@ -1151,3 +1151,35 @@ fn stale_worktree_records_move_no_unrelated_folder() {
         b"not a worktree"
     );
 }
+
+// Issue 22 item 2: a linked worktree migrated on its own would share its repository's record
+// with the original (one index for two trees); it is refused with one sentence saying how to
+// move it (with its repository), by a dry run too, and nothing anywhere is changed.
+#[test]
+fn a_linked_worktree_on_its_own_is_refused_with_how_to_move_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let main = tmp.path().join("main");
+    support::gitrepo::repo_with_files(&main, 3);
+    let feat = tmp.path().join("feat");
+    add_worktree(&main, &feat, "feat");
+    let before = [snapshot(&main), snapshot(&feat)];
+    let dest = tmp.path().join("feat-new");
+    for extra in [&["--yes"][..], &["--dry-run"][..]] {
+        let out = run(&migrate_args(&feat, &dest, extra), tmp.path());
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let message = stderr.trim_end().trim_start_matches("wsl-place: ");
+        assert!(support::is_one_sentence(message), "{stderr}");
+        assert!(
+            message.contains("linked worktree")
+                && message.contains(&format!("`wsl-place migrate {}`", main.display())),
+            "{stderr}"
+        );
+    }
+    assert!(!dest.exists());
+    assert_eq!(
+        before,
+        [snapshot(&main), snapshot(&feat)],
+        "a source changed"
+    );
+}

@@ -130,6 +130,7 @@ pub fn run(
     if args.abort {
         return abort(ui, &source, &destination, &staging, &elsewhere);
     }
+    worktrees::refuse_linked(&source)?;
     staging.check_owner()?;
     if !staging.is_sealed()
         && let Some(manifest) = finished_manifest(&source, &destination)

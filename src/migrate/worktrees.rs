@@ -51,6 +51,45 @@ impl LinkedWorktree {
     }
 }
 
+/// Refuses to move a linked worktree on its own: its index, HEAD and branch live in its
+/// repository's record (`.git/worktrees/<name>`), which a copy would share with the original
+/// (one index for two trees) or, given a record of its own, check out the same branch twice.
+/// Its repository moves it along; `git worktree move` cannot cross file systems.
+pub fn refuse_linked(source: &Path) -> crate::error::Result<()> {
+    let Some(repository) = repository_of_linked(source) else {
+        return Ok(());
+    };
+    Err(crate::error::Failure::input(format!(
+        "{} is a linked worktree of {}, whose record holds its index and branch, so it cannot move on its own; migrate the repository (`wsl-place migrate {}`), which offers to move its linked worktrees along with it (`git worktree move` cannot cross file systems).",
+        source.display(),
+        repository.display(),
+        crate::pathtext::shell_quote(&repository)
+    )))
+}
+
+/// The repository whose linked worktree `dir` is (its `.git` file names a folder that has a
+/// `commondir`, as only linked worktrees' records have); None for anything else, submodules
+/// included.
+fn repository_of_linked(dir: &Path) -> Option<PathBuf> {
+    let dot_git = dir.join(".git");
+    if !std::fs::symlink_metadata(&dot_git).ok()?.is_file() {
+        return None;
+    }
+    let text = std::fs::read_to_string(&dot_git).ok()?;
+    let target = text
+        .strip_prefix("gitdir:")?
+        .trim_start_matches(' ')
+        .trim_end_matches(['\n', '\r']);
+    let record = dir.join(target);
+    let common = std::fs::read_to_string(record.join("commondir")).ok()?;
+    let common = std::fs::canonicalize(record.join(common.trim_end_matches(['\n', '\r']))).ok()?;
+    // A non-bare repository's common folder is its `.git`: the repository is the folder above.
+    match common.file_name() {
+        Some(name) if name == ".git" => common.parent().map(Path::to_path_buf),
+        _ => Some(common),
+    }
+}
+
 /// The linked worktrees of `source` (its own `.git/worktrees/*/gitdir`) that lie outside it and
 /// still exist, each with where it would go beside `destination`; nothing walked yet.
 pub fn find(source: &Path, destination: &Path) -> Vec<LinkedWorktree> {
