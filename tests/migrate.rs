@@ -944,6 +944,20 @@ fn a_worktree_copy_that_stops_is_resumed_by_the_repositorys_own_command() {
         "finalised with a worktree unread"
     );
     assert!(worktree_staging.join("journal").is_file(), "{}", text(&out));
+    // The repository's copy was sealed before the worktree's stopped. One of its staged files
+    // rewritten now, size and mtime put back (issue 22 item 4), is found by its bytes and
+    // copied again: the manifest never vouches for bytes the copy does not hold.
+    let sealed = tmp.path().join("out/.app.wsl-place-staging");
+    assert!(sealed.join("finalising").is_file(), "{}", text(&out));
+    let staged = sealed.join("tree/d0/f0.txt");
+    let mtime = std::fs::metadata(&staged).unwrap().modified().unwrap();
+    std::fs::write(&staged, b"y").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&staged)
+        .unwrap()
+        .set_times(std::fs::FileTimes::new().set_modified(mtime))
+        .unwrap();
 
     let out = wsl_place()
         .args(&args)
@@ -953,6 +967,12 @@ fn a_worktree_copy_that_stops_is_resumed_by_the_repositorys_own_command() {
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(std::fs::read(moved.join("d0/f0.txt")).unwrap(), b"x");
+    assert_eq!(std::fs::read(dest.join("d0/f0.txt")).unwrap(), b"x");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("changed since it was verified"),
+        "{}",
+        text(&out)
+    );
     assert!(!moved.join("bad/broken.bin").exists());
     assert_lists_worktree(&dest, &moved);
     assert!(!worktree_staging.exists() && !tmp.path().join("out/.app.wsl-place-staging").exists());

@@ -203,8 +203,10 @@ fn entry_mode(meta: &Meta) -> u32 {
 }
 
 /// Whether a journal entry still describes both the source file (size, mtime, ctime and inode
-/// as the plan's walk saw them) and its staged copy.
-fn still_valid(tree: &Path, entry: &Entry, record: &FileRecord, reread: bool) -> bool {
+/// as the plan's walk saw them) and its staged copy, read back: a staged file rewritten between
+/// runs with its size and mtime put back is only found by its bytes, and the manifest will
+/// vouch for it.
+fn still_valid(tree: &Path, entry: &Entry, record: &FileRecord) -> bool {
     if !record.unchanged(entry.size, entry.mtime, entry.stamp) {
         return false;
     }
@@ -217,7 +219,7 @@ fn still_valid(tree: &Path, entry: &Entry, record: &FileRecord, reread: bool) ->
     {
         return false;
     }
-    !reread || verify::file_matches(&tree.join(&entry.rel), record.size, record.crc32).is_ok()
+    verify::file_matches(&tree.join(&entry.rel), record.size, record.crc32).is_ok()
 }
 
 pub struct Options<'a> {
@@ -257,7 +259,7 @@ pub fn run(
         .build()
         .map_err(|e| Failure::internal(format!("cannot start copy threads: {e}.")))?;
     create_dirs(plan, tree)?;
-    let todo = reuse_verified(plan, tree, recovered, &mut outcome);
+    let todo = pool.install(|| reuse_verified(plan, tree, recovered, &mut outcome));
     let bar = progress::bar(
         options.progress,
         todo.iter().map(|e| options.weight(e.size)).sum(),
@@ -344,22 +346,31 @@ fn copy_symlink(plan: &Plan, tree: &Path, entry: &Entry) -> Result<Option<Proble
     Ok(None)
 }
 
-/// Keeps the files an interrupted run verified and that still match; returns the rest.
+/// Keeps the files an interrupted run verified and that still match, each read back (in
+/// parallel: the staged copy is on the local disk); returns the rest.
 fn reuse_verified<'p>(
     plan: &'p Plan,
     tree: &Path,
     recovered: &Recovered,
     outcome: &mut Outcome,
 ) -> Vec<&'p Entry> {
+    let files: Vec<&Entry> = plan
+        .entries
+        .iter()
+        .filter(|e| e.kind == Kind::File)
+        .collect();
+    let checked: Vec<(&Entry, Option<&FileRecord>)> = files
+        .par_iter()
+        .map(|entry| {
+            let record = recovered
+                .synced
+                .get(&entry.rel)
+                .or_else(|| recovered.unsynced.get(&entry.rel));
+            (*entry, record.filter(|r| still_valid(tree, entry, r)))
+        })
+        .collect();
     let mut todo = Vec::new();
-    for entry in plan.entries.iter().filter(|e| e.kind == Kind::File) {
-        let reused = if let Some(r) = recovered.synced.get(&entry.rel) {
-            still_valid(tree, entry, r, false).then_some(r)
-        } else if let Some(r) = recovered.unsynced.get(&entry.rel) {
-            still_valid(tree, entry, r, true).then_some(r)
-        } else {
-            None
-        };
+    for (entry, reused) in checked {
         match reused {
             Some(r) => outcome.records.push(r.clone()),
             None => todo.push(entry),

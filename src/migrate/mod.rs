@@ -149,7 +149,7 @@ pub fn run(
             "migrate asks before copying, and this is not a terminal; pass --yes to accept the plan (or --dry-run to see it).",
         ));
     }
-    if staging.is_sealed() {
+    if staging.is_sealed() && still_sealed(ui, args, &staging)? {
         return resume_sealed(env, ui, args, &destination, &staging, &elsewhere);
     }
     let (mut plan, recovered) = plan(env, args, &source, &destination, &staging, ui)?;
@@ -223,7 +223,7 @@ fn stage_worktrees(
             done.worktrees.push(worktree);
             continue;
         };
-        if worktree.moved && !staging.is_sealed() {
+        if worktree.moved && !(staging.is_sealed() && still_sealed(ui, args, &staging)?) {
             let recovered = journal::read_journal(&staging.journal())?;
             let mut planned = planned.clone();
             account_resume(&mut planned, &recovered);
@@ -235,6 +235,27 @@ fn stage_worktrees(
         done.worktrees.push(worktree);
     }
     Ok(())
+}
+
+/// Whether a sealed copy still holds what its manifest says; if not, it is unsealed (a dry run
+/// only says so) and copied again where it changed.
+fn still_sealed(ui: &dyn Ui, args: &Options, staging: &Staging) -> Result<bool> {
+    let Some(changed) = finalise::changed_since_sealing(staging) else {
+        return Ok(true);
+    };
+    ui.note(&format!(
+        "The verified copy in {} changed since it was verified ({changed} no longer matches its CRC32); {}\n",
+        staging.path().display(),
+        if args.dry_run {
+            "a run without --dry-run copies what changed again."
+        } else {
+            "copying what changed again."
+        }
+    ))?;
+    if !args.dry_run {
+        finalise::unseal(staging)?;
+    }
+    Ok(false)
 }
 
 /// Staging folders of this source left by runs with another `--to`, beside this destination or
