@@ -1203,3 +1203,41 @@ fn a_linked_worktree_on_its_own_is_refused_with_how_to_move_it() {
         "a source changed"
     );
 }
+
+// Issue 22 item 16: hard links within the tree stay hard links (as `cp -a` and `rsync -H` keep
+// them), each name verified, and `--remove-source` then removes every name.
+#[test]
+fn hard_links_within_the_tree_are_kept() {
+    use std::os::unix::fs::MetadataExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("app");
+    write(&source.join("a.bin"), &bytes(7, 50_000));
+    std::fs::create_dir_all(source.join("sub")).unwrap();
+    std::fs::hard_link(source.join("a.bin"), source.join("sub/b.bin")).unwrap();
+    std::fs::hard_link(source.join("a.bin"), source.join("z.bin")).unwrap();
+    // A link from outside the tree: its one name inside is an ordinary file in the copy.
+    write(&source.join("alone.txt"), b"alone");
+    std::fs::hard_link(source.join("alone.txt"), tmp.path().join("outside.txt")).unwrap();
+    let dest = tmp.path().join("out/app");
+    let out = run(
+        &migrate_args(&source, &dest, &["--yes", "--remove-source"]),
+        tmp.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let meta = |rel: &str| std::fs::metadata(dest.join(rel)).unwrap();
+    assert_eq!(meta("a.bin").nlink(), 3);
+    assert_eq!(meta("a.bin").ino(), meta("sub/b.bin").ino());
+    assert_eq!(meta("a.bin").ino(), meta("z.bin").ino());
+    assert_eq!(std::fs::read(dest.join("z.bin")).unwrap(), bytes(7, 50_000));
+    assert_eq!(meta("alone.txt").nlink(), 1);
+    let manifest = std::fs::read_to_string(tmp.path().join("out/app.wsl-place-manifest")).unwrap();
+    assert!(
+        manifest.contains("\tsub/b.bin\n") && manifest.contains("\tz.bin\n"),
+        "{manifest}"
+    );
+    assert!(!source.exists(), "{}", text(&out));
+    assert_eq!(
+        std::fs::read(tmp.path().join("outside.txt")).unwrap(),
+        b"alone"
+    );
+}

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use std::fs::{File, FileTimes};
 use std::io::{ErrorKind, Read, Write};
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -280,6 +280,7 @@ pub fn run(
     });
     bar.finish_and_clear();
     copied?;
+    link_other_names(plan, tree, journal, &mut outcome)?;
     set_dir_metadata(plan, tree)?;
     outcome.records.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(outcome)
@@ -354,10 +355,11 @@ fn reuse_verified<'p>(
     recovered: &Recovered,
     outcome: &mut Outcome,
 ) -> Vec<&'p Entry> {
+    // Other names of a file are linked after the copy, never copied or reused on their own.
     let files: Vec<&Entry> = plan
         .entries
         .iter()
-        .filter(|e| e.kind == Kind::File)
+        .filter(|e| e.kind == Kind::File && e.hard_link_of.is_none())
         .collect();
     let checked: Vec<(&Entry, Option<&FileRecord>)> = files
         .par_iter()
@@ -436,6 +438,65 @@ fn copy_files(
             FileResult::Problem(p) => outcome.problems.push(p),
         }
     }
+    Ok(())
+}
+
+/// Each further name of a file with hard links in the tree becomes a link to its first name's
+/// verified copy (relinked on a resume, whatever an earlier run left there), with that copy's
+/// record; when the first name could not be copied, this one is copied on its own.
+fn link_other_names(
+    plan: &Plan,
+    tree: &Path,
+    journal: &Journal,
+    outcome: &mut Outcome,
+) -> Result<()> {
+    let others: Vec<(&Entry, &Path)> = plan
+        .entries
+        .iter()
+        .filter_map(|e| Some((e, e.hard_link_of.as_deref()?)))
+        .collect();
+    if others.is_empty() {
+        return Ok(());
+    }
+    let records: std::collections::HashMap<PathBuf, FileRecord> = outcome
+        .records
+        .iter()
+        .map(|r| (r.rel.clone(), r.clone()))
+        .collect();
+    for (entry, first) in others {
+        let Some(record) = records.get(first) else {
+            match copy_file(&plan.source, tree, entry, true)? {
+                FileResult::Done(record) => {
+                    journal.append(&record)?;
+                    outcome.copied_files += 1;
+                    outcome.copied_bytes += record.size;
+                    outcome.records.push(record);
+                }
+                FileResult::Problem(p) => outcome.problems.push(p),
+            }
+            continue;
+        };
+        let (copy, name) = (tree.join(first), tree.join(&entry.rel));
+        let same = |a: &Meta, b: &Meta| (a.dev(), a.ino()) == (b.dev(), b.ino());
+        let linked = match (dirfd::lstat(&copy), dirfd::lstat(&name)) {
+            (Ok(a), Ok(b)) => same(&a, &b),
+            _ => false,
+        };
+        if !linked {
+            match dirfd::unlink(&name) {
+                Ok(()) => {}
+                Err(e) if e.kind() == ErrorKind::NotFound => {}
+                Err(e) => return Err(dest_failure("replace", &name, &e)),
+            }
+            dirfd::hard_link(&copy, &name).map_err(|e| dest_failure("link", &name, &e))?;
+            outcome.copied_files += 1;
+        }
+        outcome.records.push(FileRecord {
+            rel: entry.rel.clone(),
+            ..record.clone()
+        });
+    }
+    outcome.records.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(())
 }
 

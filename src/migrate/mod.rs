@@ -476,8 +476,15 @@ fn confirm(ui: &dyn Ui, plan: &Plan, answers: &Answers) -> Result<bool> {
         )));
     }
     let jobs = 1 + moving().count() as u64;
-    let copied =
-        plan.entries.len() as u64 + 1 + moving().map(|p| p.entries.len() as u64 + 1).sum::<u64>();
+    // A further name of a hard-linked file takes no inode of its own.
+    let inodes = |p: &Plan| {
+        p.entries
+            .iter()
+            .filter(|e| e.hard_link_of.is_none())
+            .count() as u64
+            + 1
+    };
+    let copied = inodes(plan) + moving().map(inodes).sum::<u64>();
     let own = jobs * (staging::OWN_FILES + fixups::GIT_LOCK_FILES);
     if let Some(free) = plan.free_inodes
         && free < copied + own
@@ -824,6 +831,8 @@ fn account_resume(plan: &mut Plan, recovered: &journal::Recovered) {
             .or_else(|| recovered.unsynced.get(&entry.rel))
             .is_some_and(|r| r.unchanged(entry.size, entry.mtime, entry.stamp));
         match entry.kind {
+            // Another name of a file already counted: a link, no data and no inode.
+            plan::Kind::File if entry.hard_link_of.is_some() => {}
             plan::Kind::File if done => {
                 plan.resumed_files += 1;
                 plan.resumed_bytes += entry.size;

@@ -31,6 +31,9 @@ pub struct Entry {
     pub atime: (i64, i64),
     /// Ctime and inode, to tell a journalled copy is still of this file.
     pub stamp: Stamp,
+    /// Another name of the same file earlier in the plan (a hard link within the tree): the
+    /// copy links to that one's copy, as `cp -a` and `rsync -H` do, instead of a second file.
+    pub hard_link_of: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -473,6 +476,8 @@ struct Walked {
     windows_invalid: Vec<String>,
     /// Native addons (`.node`) in each node_modules (by index), to be told apart by header.
     addons: Vec<(usize, PathBuf)>,
+    /// The first name seen of each file with more than one link, by device and inode.
+    first_names: HashMap<(u64, u64), PathBuf>,
 }
 
 impl Walked {
@@ -521,6 +526,14 @@ impl Walked {
             }
         }
         let (mtime, atime) = times(&meta);
+        let hard_link_of = (kind == Kind::File && meta.nlink() > 1)
+            .then(|| {
+                self.first_names
+                    .entry((meta.dev(), meta.ino()))
+                    .or_insert_with(|| rel.clone())
+                    .clone()
+            })
+            .filter(|first| *first != rel);
         self.entries.push(Entry {
             rel,
             kind,
@@ -529,6 +542,7 @@ impl Walked {
             mtime,
             atime,
             stamp: Stamp::of(&meta),
+            hard_link_of,
         });
     }
 
