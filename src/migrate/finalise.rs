@@ -145,7 +145,7 @@ pub fn commit(staging: &Staging, destination: &Path) -> Result<PathBuf> {
             sync_dir(parent);
         }
     }
-    let manifest = plan::manifest_path(destination);
+    let manifest = super::destination::manifest_path(destination);
     let staged = staging.manifest();
     if staged.exists() {
         std::fs::rename(&staged, &manifest)

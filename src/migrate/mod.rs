@@ -7,6 +7,7 @@
 //! read back and compared; an interrupted run is resumed by running it again.
 
 mod copy;
+mod destination;
 mod estimate;
 mod finalise;
 mod fixups;
@@ -119,7 +120,7 @@ pub fn run(
 ) -> Result<ExitCode> {
     let source = location::canonical_dir(&args.path)?;
     refuse_kernel_interface(env, &source)?;
-    let destination = plan::destination(&source, args.to.as_deref(), default_root)?;
+    let destination = destination::destination(&source, args.to.as_deref(), default_root)?;
     let staging = Staging::new(&source, &destination);
     let elsewhere = interrupted_elsewhere(&staging, &destination, default_root);
     // Held to the end of the run; a dry run only reads, and must not hold off a real one.
@@ -278,7 +279,7 @@ fn finished_manifest(source: &Path, destination: &Path) -> Option<PathBuf> {
     if !destination.is_dir() {
         return None;
     }
-    let manifest = plan::manifest_path(destination);
+    let manifest = destination::manifest_path(destination);
     let text = std::fs::read_to_string(&manifest).ok()?;
     let (listed, _) = journal::parse_manifest(&text)?;
     (listed == source).then_some(manifest)

@@ -173,7 +173,7 @@ fn place(path: &Path, destination: &Path, taken: &[&Path]) -> (Option<PathBuf>, 
         return (None, Some("it has no folder name to reuse".into()));
     };
     let target = parent.join(name);
-    let longest = plan::longest_name(&target);
+    let longest = super::destination::longest_name(&target);
     if name.len() > longest {
         return (
             None,
