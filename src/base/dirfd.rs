@@ -387,6 +387,19 @@ pub fn symlink(target: &Path, path: &Path) -> io::Result<()> {
     At::path(path)?.symlink(target)
 }
 
+/// Makes `path` another name of the file `existing` (a hard link); neither is followed if it
+/// is a symlink.
+pub fn hard_link(existing: &Path, path: &Path) -> io::Result<()> {
+    let (from, to) = (At::path(existing)?, At::path(path)?);
+    Ok(rustix::fs::linkat(
+        from.dir(),
+        &from.name,
+        to.dir(),
+        &to.name,
+        AtFlags::empty(),
+    )?)
+}
+
 /// Removes a file or symlink.
 pub fn unlink(path: &Path) -> io::Result<()> {
     At::path(path)?.unlink()

@@ -18,6 +18,7 @@ pub struct Settings {
 
 impl Settings {
     pub fn new(global: &GlobalArgs, args: &MigrateArgs, env: &HostEnv) -> Result<Self> {
+        refuse_conflicting(args)?;
         Ok(Self {
             options: migrate::Options {
                 path: args.path.clone(),
@@ -33,6 +34,23 @@ impl Settings {
             policy: args.policy.clone(),
         })
     }
+}
+
+/// `--abort` removes an interrupted run's staging and nothing else: with `--remove-source` it
+/// would be asked to delete the source it just gave up copying, and with `--dry-run` to change
+/// nothing while removing a folder.
+fn refuse_conflicting(args: &MigrateArgs) -> Result<()> {
+    let other = match (args.remove_source, args.dry_run) {
+        (true, _) => "--remove-source",
+        (false, true) => "--dry-run",
+        (false, false) => return Ok(()),
+    };
+    if !args.abort {
+        return Ok(());
+    }
+    Err(Failure::input(format!(
+        "--abort cannot be combined with {other}: --abort only removes an interrupted migration's staging folder; run it on its own, then migrate again with {other} if you still want it."
+    )))
 }
 
 pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use std::fs::{File, FileTimes};
 use std::io::{ErrorKind, Read, Write};
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -203,8 +203,10 @@ fn entry_mode(meta: &Meta) -> u32 {
 }
 
 /// Whether a journal entry still describes both the source file (size, mtime, ctime and inode
-/// as the plan's walk saw them) and its staged copy.
-fn still_valid(tree: &Path, entry: &Entry, record: &FileRecord, reread: bool) -> bool {
+/// as the plan's walk saw them) and its staged copy, read back: a staged file rewritten between
+/// runs with its size and mtime put back is only found by its bytes, and the manifest will
+/// vouch for it.
+fn still_valid(tree: &Path, entry: &Entry, record: &FileRecord) -> bool {
     if !record.unchanged(entry.size, entry.mtime, entry.stamp) {
         return false;
     }
@@ -217,7 +219,7 @@ fn still_valid(tree: &Path, entry: &Entry, record: &FileRecord, reread: bool) ->
     {
         return false;
     }
-    !reread || verify::file_matches(&tree.join(&entry.rel), record.size, record.crc32).is_ok()
+    verify::file_matches(&tree.join(&entry.rel), record.size, record.crc32).is_ok()
 }
 
 pub struct Options<'a> {
@@ -257,7 +259,7 @@ pub fn run(
         .build()
         .map_err(|e| Failure::internal(format!("cannot start copy threads: {e}.")))?;
     create_dirs(plan, tree)?;
-    let todo = reuse_verified(plan, tree, recovered, &mut outcome);
+    let todo = pool.install(|| reuse_verified(plan, tree, recovered, &mut outcome));
     let bar = progress::bar(
         options.progress,
         todo.iter().map(|e| options.weight(e.size)).sum(),
@@ -278,6 +280,7 @@ pub fn run(
     });
     bar.finish_and_clear();
     copied?;
+    link_other_names(plan, tree, journal, &mut outcome)?;
     set_dir_metadata(plan, tree)?;
     outcome.records.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(outcome)
@@ -344,22 +347,32 @@ fn copy_symlink(plan: &Plan, tree: &Path, entry: &Entry) -> Result<Option<Proble
     Ok(None)
 }
 
-/// Keeps the files an interrupted run verified and that still match; returns the rest.
+/// Keeps the files an interrupted run verified and that still match, each read back (in
+/// parallel: the staged copy is on the local disk); returns the rest.
 fn reuse_verified<'p>(
     plan: &'p Plan,
     tree: &Path,
     recovered: &Recovered,
     outcome: &mut Outcome,
 ) -> Vec<&'p Entry> {
+    // Other names of a file are linked after the copy, never copied or reused on their own.
+    let files: Vec<&Entry> = plan
+        .entries
+        .iter()
+        .filter(|e| e.kind == Kind::File && e.hard_link_of.is_none())
+        .collect();
+    let checked: Vec<(&Entry, Option<&FileRecord>)> = files
+        .par_iter()
+        .map(|entry| {
+            let record = recovered
+                .synced
+                .get(&entry.rel)
+                .or_else(|| recovered.unsynced.get(&entry.rel));
+            (*entry, record.filter(|r| still_valid(tree, entry, r)))
+        })
+        .collect();
     let mut todo = Vec::new();
-    for entry in plan.entries.iter().filter(|e| e.kind == Kind::File) {
-        let reused = if let Some(r) = recovered.synced.get(&entry.rel) {
-            still_valid(tree, entry, r, false).then_some(r)
-        } else if let Some(r) = recovered.unsynced.get(&entry.rel) {
-            still_valid(tree, entry, r, true).then_some(r)
-        } else {
-            None
-        };
+    for (entry, reused) in checked {
         match reused {
             Some(r) => outcome.records.push(r.clone()),
             None => todo.push(entry),
@@ -425,6 +438,65 @@ fn copy_files(
             FileResult::Problem(p) => outcome.problems.push(p),
         }
     }
+    Ok(())
+}
+
+/// Each further name of a file with hard links in the tree becomes a link to its first name's
+/// verified copy (relinked on a resume, whatever an earlier run left there), with that copy's
+/// record; when the first name could not be copied, this one is copied on its own.
+fn link_other_names(
+    plan: &Plan,
+    tree: &Path,
+    journal: &Journal,
+    outcome: &mut Outcome,
+) -> Result<()> {
+    let others: Vec<(&Entry, &Path)> = plan
+        .entries
+        .iter()
+        .filter_map(|e| Some((e, e.hard_link_of.as_deref()?)))
+        .collect();
+    if others.is_empty() {
+        return Ok(());
+    }
+    let records: std::collections::HashMap<PathBuf, FileRecord> = outcome
+        .records
+        .iter()
+        .map(|r| (r.rel.clone(), r.clone()))
+        .collect();
+    for (entry, first) in others {
+        let Some(record) = records.get(first) else {
+            match copy_file(&plan.source, tree, entry, true)? {
+                FileResult::Done(record) => {
+                    journal.append(&record)?;
+                    outcome.copied_files += 1;
+                    outcome.copied_bytes += record.size;
+                    outcome.records.push(record);
+                }
+                FileResult::Problem(p) => outcome.problems.push(p),
+            }
+            continue;
+        };
+        let (copy, name) = (tree.join(first), tree.join(&entry.rel));
+        let same = |a: &Meta, b: &Meta| (a.dev(), a.ino()) == (b.dev(), b.ino());
+        let linked = match (dirfd::lstat(&copy), dirfd::lstat(&name)) {
+            (Ok(a), Ok(b)) => same(&a, &b),
+            _ => false,
+        };
+        if !linked {
+            match dirfd::unlink(&name) {
+                Ok(()) => {}
+                Err(e) if e.kind() == ErrorKind::NotFound => {}
+                Err(e) => return Err(dest_failure("replace", &name, &e)),
+            }
+            dirfd::hard_link(&copy, &name).map_err(|e| dest_failure("link", &name, &e))?;
+            outcome.copied_files += 1;
+        }
+        outcome.records.push(FileRecord {
+            rel: entry.rel.clone(),
+            ..record.clone()
+        });
+    }
+    outcome.records.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(())
 }
 

@@ -249,6 +249,7 @@ mod tests {
             mtime: (0, 0),
             atime: (0, 0),
             stamp: Default::default(),
+            hard_link_of: None,
         }
     }
 

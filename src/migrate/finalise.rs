@@ -76,6 +76,48 @@ pub fn seal(
     Ok(())
 }
 
+/// What in a sealed copy no longer holds what its manifest says, each staged file read back
+/// (in parallel: it is on the local disk): the manifest is a claim, and finishing, the report
+/// and a later `--remove-source` rely on it. None when all holds, or the copy is already in
+/// place (its fix-ups have rewritten some of git's files since).
+pub fn changed_since_sealing(staging: &Staging) -> Option<String> {
+    use rayon::prelude::*;
+    let tree = staging.tree();
+    if !tree.exists() {
+        return None;
+    }
+    let manifest = staging.manifest();
+    let Some((_, entries)) = std::fs::read_to_string(&manifest)
+        .ok()
+        .and_then(|text| journal::parse_manifest(&text))
+    else {
+        return Some(format!(
+            "its manifest {} cannot be read",
+            manifest.display()
+        ));
+    };
+    entries.par_iter().find_map_any(|entry| match entry {
+        ManifestEntry::File(r) => super::verify::file_matches(&tree.join(&r.rel), r.size, r.crc32)
+            .is_err()
+            .then(|| journal::escape_path(&r.rel)),
+        _ => None,
+    })
+}
+
+/// Takes the seal off a copy that no longer matches its manifest, so the run copies what changed
+/// again (the journal's records are read back too). The marker goes first: a kill midway leaves
+/// an unsealed copy, which is resumed.
+pub fn unseal(staging: &Staging) -> Result<()> {
+    for path in [staging.marker(), staging.manifest(), staging.node_modules()] {
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Failure::io("remove", &path, &e)),
+        }
+    }
+    Ok(())
+}
+
 /// The node_modules the sealing run planned for. A copy sealed by a version that kept no such
 /// record gets none: its next steps then lack the reinstall, which nothing else depends on.
 pub fn sealed_node_modules(staging: &Staging) -> Vec<plan::NodeModules> {
@@ -103,7 +145,7 @@ pub fn commit(staging: &Staging, destination: &Path) -> Result<PathBuf> {
             sync_dir(parent);
         }
     }
-    let manifest = plan::manifest_path(destination);
+    let manifest = super::destination::manifest_path(destination);
     let staged = staging.manifest();
     if staged.exists() {
         std::fs::rename(&staged, &manifest)

@@ -10,6 +10,10 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// Files git makes beside the ones it rewrites in a fix-up (`index.lock`, `config.lock`), each
+/// an inode until it is renamed over the old file.
+pub const GIT_LOCK_FILES: u64 = 2;
+
 /// A `.git/config` value that is wrong on ext4.
 #[derive(Debug, Clone, Serialize)]
 pub struct ConfigIssue {

@@ -6,9 +6,10 @@
 //! Journal lines (`staging/journal`), appended as each file is verified:
 //! `F <size> <mtime_s> <mtime_ns> <ctime_s> <ctime_ns> <inode> <crc32> <path>` and `S`
 //! ("everything above is on disk"). Entries after the last `S` may describe files whose data a
-//! power cut lost; on resume they are read back and checked against their CRC32 instead of being
-//! trusted on the source's stat alone. Lines without ctime and inode (written by an older
-//! version) are read, but never trusted without reading the file again.
+//! power cut lost, and any staged file may have been changed between runs: on resume every
+//! entry's staged file is read back and checked against its CRC32, never trusted on its stat
+//! alone. Lines without ctime and inode (written by an older version) are read, but never
+//! trusted without reading the source file again.
 
 use crate::base::dirfd::Meta;
 use crate::base::error::{Failure, Result};

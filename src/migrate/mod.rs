@@ -7,6 +7,7 @@
 //! read back and compared; an interrupted run is resumed by running it again.
 
 mod copy;
+mod destination;
 mod estimate;
 mod finalise;
 mod fixups;
@@ -118,7 +119,7 @@ pub fn run(
 ) -> Result<ExitCode> {
     let source = location::canonical_dir(&args.path)?;
     refuse_kernel_interface(env, &source)?;
-    let destination = plan::destination(&source, args.to.as_deref(), default_root)?;
+    let destination = destination::destination(&source, args.to.as_deref(), default_root)?;
     let staging = Staging::new(&source, &destination);
     let elsewhere = interrupted_elsewhere(&staging, &destination, default_root);
     // Held to the end of the run; a dry run only reads, and must not hold off a real one.
@@ -129,6 +130,7 @@ pub fn run(
     if args.abort {
         return abort(ui, &source, &destination, &staging, &elsewhere);
     }
+    worktrees::refuse_linked(&source)?;
     staging.check_owner()?;
     if !staging.is_sealed()
         && let Some(manifest) = finished_manifest(&source, &destination)
@@ -147,12 +149,17 @@ pub fn run(
             "migrate asks before copying, and this is not a terminal; pass --yes to accept the plan (or --dry-run to see it).",
         ));
     }
-    if staging.is_sealed() {
+    if staging.is_sealed() && still_sealed(ui, args, &staging)? {
         return resume_sealed(env, ui, args, &destination, &staging, &elsewhere);
     }
     let (mut plan, recovered) = plan(env, args, &source, &destination, &staging, ui)?;
     plan.interrupted_elsewhere = elsewhere.clone();
-    interrupt::check("nothing was copied.")?;
+    // Staging an earlier run left is still there: the way on from it is what to say.
+    interrupt::check(&questions::after_interrupt(
+        &source,
+        &destination,
+        staging.path(),
+    ))?;
     ui.plan(&plan, args.dry_run)?;
     if args.dry_run {
         return Ok(ExitCode::Ok);
@@ -216,7 +223,7 @@ fn stage_worktrees(
             done.worktrees.push(worktree);
             continue;
         };
-        if worktree.moved && !staging.is_sealed() {
+        if worktree.moved && !(staging.is_sealed() && still_sealed(ui, args, &staging)?) {
             let recovered = journal::read_journal(&staging.journal())?;
             let mut planned = planned.clone();
             account_resume(&mut planned, &recovered);
@@ -228,6 +235,27 @@ fn stage_worktrees(
         done.worktrees.push(worktree);
     }
     Ok(())
+}
+
+/// Whether a sealed copy still holds what its manifest says; if not, it is unsealed (a dry run
+/// only says so) and copied again where it changed.
+fn still_sealed(ui: &dyn Ui, args: &Options, staging: &Staging) -> Result<bool> {
+    let Some(changed) = finalise::changed_since_sealing(staging) else {
+        return Ok(true);
+    };
+    ui.note(&format!(
+        "The verified copy in {} changed since it was verified ({changed} no longer matches its CRC32); {}\n",
+        staging.path().display(),
+        if args.dry_run {
+            "a run without --dry-run copies what changed again."
+        } else {
+            "copying what changed again."
+        }
+    ))?;
+    if !args.dry_run {
+        finalise::unseal(staging)?;
+    }
+    Ok(false)
 }
 
 /// Staging folders of this source left by runs with another `--to`, beside this destination or
@@ -250,7 +278,7 @@ fn finished_manifest(source: &Path, destination: &Path) -> Option<PathBuf> {
     if !destination.is_dir() {
         return None;
     }
-    let manifest = plan::manifest_path(destination);
+    let manifest = destination::manifest_path(destination);
     let text = std::fs::read_to_string(&manifest).ok()?;
     let (listed, _) = journal::parse_manifest(&text)?;
     (listed == source).then_some(manifest)
@@ -447,14 +475,24 @@ fn confirm(ui: &dyn Ui, plan: &Plan, answers: &Answers) -> Result<bool> {
             units::bytes(free)
         )));
     }
-    let creating =
-        plan.entries.len() as u64 + 1 + moving().map(|p| p.entries.len() as u64 + 1).sum::<u64>();
+    let jobs = 1 + moving().count() as u64;
+    // A further name of a hard-linked file takes no inode of its own.
+    let inodes = |p: &Plan| {
+        p.entries
+            .iter()
+            .filter(|e| e.hard_link_of.is_none())
+            .count() as u64
+            + 1
+    };
+    let copied = inodes(plan) + moving().map(inodes).sum::<u64>();
+    let own = jobs * (staging::OWN_FILES + fixups::GIT_LOCK_FILES);
     if let Some(free) = plan.free_inodes
-        && free < creating
+        && free < copied + own
     {
         return Err(Failure::input(format!(
-            "not enough free inodes at {}: the copy creates {creating} files, directories and links and only {free} inodes are free; free some or choose another --to. Nothing was copied.",
-            plan.destination.display()
+            "not enough free inodes at {}: the migration needs {} ({copied} files, directories and links copied, {own} for its staging folder, manifest and git's lock files) and only {free} are free; free some or choose another --to. Nothing was copied.",
+            plan.destination.display(),
+            copied + own
         )));
     }
     if !answers.go {
@@ -793,6 +831,8 @@ fn account_resume(plan: &mut Plan, recovered: &journal::Recovered) {
             .or_else(|| recovered.unsynced.get(&entry.rel))
             .is_some_and(|r| r.unchanged(entry.size, entry.mtime, entry.stamp));
         match entry.kind {
+            // Another name of a file already counted: a link, no data and no inode.
+            plan::Kind::File if entry.hard_link_of.is_some() => {}
             plan::Kind::File if done => {
                 plan.resumed_files += 1;
                 plan.resumed_bytes += entry.size;

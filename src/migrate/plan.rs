@@ -3,7 +3,6 @@
 use super::journal::{Stamp, escape_path, unescape_path};
 use super::windows_builds;
 use crate::base::dirfd::Meta;
-use crate::base::error::{Failure, Result};
 use rustix::fs::FileType;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -31,6 +30,9 @@ pub struct Entry {
     pub atime: (i64, i64),
     /// Ctime and inode, to tell a journalled copy is still of this file.
     pub stamp: Stamp,
+    /// Another name of the same file earlier in the plan (a hard link within the tree): the
+    /// copy links to that one's copy, as `cp -a` and `rsync -H` do, instead of a second file.
+    pub hard_link_of: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -148,113 +150,6 @@ pub struct Plan {
     pub measured: Option<super::estimate::Measured>,
 }
 
-/// `~/src/<name>` unless `--to` says otherwise; `default_root` is where the policy would put it.
-pub fn destination(
-    source: &Path,
-    to: Option<&Path>,
-    default_root: Option<&Path>,
-) -> Result<PathBuf> {
-    let chosen = match to {
-        Some(to) => to.to_path_buf(),
-        None => {
-            let root = default_root.ok_or_else(|| {
-                Failure::input(
-                    "HOME is not set, so there is no default destination; pass --to DIR.",
-                )
-            })?;
-            let name = source.file_name().ok_or_else(|| {
-                Failure::input(format!(
-                    "{} has no folder name to reuse; pass --to DIR.",
-                    source.display()
-                ))
-            })?;
-            root.join(name)
-        }
-    };
-    let absolute = if chosen.is_absolute() {
-        chosen
-    } else {
-        std::env::current_dir()
-            .map_err(|e| Failure::io("find", Path::new("the current directory"), &e))?
-            .join(chosen)
-    };
-    let destination = resolve_existing_prefix(&crate::host::mounts::lexical_normalise(&absolute));
-    if destination.file_name().is_none() {
-        return Err(Failure::input(format!(
-            "{} cannot be a destination; pass --to with a new folder's path.",
-            destination.display()
-        )));
-    }
-    if let Some(blocker) = destination
-        .ancestors()
-        .skip(1)
-        .find(|a| std::fs::symlink_metadata(a).is_ok())
-        .filter(|a| !a.is_dir())
-    {
-        return Err(Failure::input(format!(
-            "{} is a file, so the destination {} cannot be made inside it; choose another folder with --to.",
-            blocker.display(),
-            destination.display()
-        )));
-    }
-    if destination.starts_with(source) {
-        return Err(Failure::input(format!(
-            "the destination {} is inside the source {}; choose a folder outside it with --to.",
-            destination.display(),
-            source.display()
-        )));
-    }
-    Ok(destination)
-}
-
-/// Canonicalises the longest existing ancestor (symlinked home folders) and keeps the rest.
-fn resolve_existing_prefix(path: &Path) -> PathBuf {
-    let mut tail = Vec::new();
-    let mut head = path.to_path_buf();
-    loop {
-        if let Ok(real) = std::fs::canonicalize(&head) {
-            let mut out = real;
-            out.extend(tail.iter().rev());
-            return out;
-        }
-        match (head.file_name().map(|n| n.to_os_string()), head.parent()) {
-            (Some(name), Some(parent)) => {
-                tail.push(name);
-                head = parent.to_path_buf();
-            }
-            _ => return path.to_path_buf(),
-        }
-    }
-}
-
-/// `<destination>.wsl-place-manifest`, next to the destination, never inside the repository.
-pub fn manifest_path(destination: &Path) -> PathBuf {
-    let mut name = destination.file_name().unwrap_or_default().to_os_string();
-    name.push(".wsl-place-manifest");
-    destination.with_file_name(name)
-}
-
-/// Free space for unprivileged writes on the file system of the nearest existing ancestor.
-pub fn free_bytes(path: &Path) -> Option<u64> {
-    let stat = statvfs_nearest(path)?;
-    Some(stat.f_bavail.saturating_mul(stat.f_frsize))
-}
-
-/// Free inodes for unprivileged use on the file system of the nearest existing ancestor; None
-/// where the number is not fixed (btrfs and others report no inode total).
-pub fn free_inodes(path: &Path) -> Option<u64> {
-    let stat = statvfs_nearest(path)?;
-    (stat.f_files > 0).then_some(stat.f_favail)
-}
-
-fn statvfs_nearest(path: &Path) -> Option<rustix::fs::StatVfs> {
-    let mut probe = path;
-    while !probe.exists() {
-        probe = probe.parent()?;
-    }
-    rustix::fs::statvfs(probe).ok()
-}
-
 /// Linux's limit on a path handed to one system call, its terminating NUL included.
 const PATH_MAX: usize = 4096;
 
@@ -370,8 +265,8 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         symlinks: 0,
         bytes: 0,
         needed_bytes: 0,
-        free_bytes: free_bytes(destination),
-        free_inodes: free_inodes(destination),
+        free_bytes: super::destination::free_bytes(destination),
+        free_inodes: super::destination::free_inodes(destination),
         predicted_copy_ms: None,
         prediction_basis: String::new(),
         prediction: None,
@@ -444,6 +339,8 @@ struct Walked {
     windows_invalid: Vec<String>,
     /// Native addons (`.node`) in each node_modules (by index), to be told apart by header.
     addons: Vec<(usize, PathBuf)>,
+    /// The first name seen of each file with more than one link, by device and inode.
+    first_names: HashMap<(u64, u64), PathBuf>,
 }
 
 impl Walked {
@@ -492,6 +389,14 @@ impl Walked {
             }
         }
         let (mtime, atime) = times(&meta);
+        let hard_link_of = (kind == Kind::File && meta.nlink() > 1)
+            .then(|| {
+                self.first_names
+                    .entry((meta.dev(), meta.ino()))
+                    .or_insert_with(|| rel.clone())
+                    .clone()
+            })
+            .filter(|first| *first != rel);
         self.entries.push(Entry {
             rel,
             kind,
@@ -500,6 +405,7 @@ impl Walked {
             mtime,
             atime,
             stamp: Stamp::of(&meta),
+            hard_link_of,
         });
     }
 
@@ -593,6 +499,14 @@ mod tests {
     }
 
     #[test]
+    fn node_modules_is_its_outermost_folder() {
+        assert_eq!(
+            outermost_node_modules(Path::new("web/node_modules/x/node_modules/y")),
+            Some(PathBuf::from("web/node_modules"))
+        );
+    }
+
+    #[test]
     fn case_collisions_are_per_directory() {
         let rels = [
             Path::new("a/Readme.md"),
@@ -603,30 +517,6 @@ mod tests {
         assert_eq!(
             case_collisions(&rels),
             vec![vec!["a/README.md".to_string(), "a/Readme.md".to_string()]]
-        );
-    }
-
-    #[test]
-    fn destination_rules() {
-        let src = Path::new("/work/src/app");
-        assert_eq!(
-            destination(src, None, Some(Path::new("/nonexistent-h/src"))).unwrap(),
-            PathBuf::from("/nonexistent-h/src/app")
-        );
-        let err = destination(src, Some(Path::new("/work/src/app/sub")), None).unwrap_err();
-        assert!(err.message.contains("inside the source"), "{err}");
-        assert!(destination(src, None, None).is_err());
-        assert_eq!(
-            super::super::staging::Staging::new(src, Path::new("/h/src/app")).path(),
-            Path::new("/h/src/.app.wsl-place-staging")
-        );
-        assert_eq!(
-            manifest_path(Path::new("/h/src/app")),
-            PathBuf::from("/h/src/app.wsl-place-manifest")
-        );
-        assert_eq!(
-            outermost_node_modules(Path::new("web/node_modules/x/node_modules/y")),
-            Some(PathBuf::from("web/node_modules"))
         );
     }
 }

@@ -25,6 +25,10 @@ const MARKER: &str = "finalising";
 /// `.<destination name>` + this is the staging folder's name.
 const SUFFIX: &str = ".wsl-place-staging";
 
+/// Inodes a staging folder takes besides the copy's tree: itself, `source`, `journal`,
+/// `manifest`, `node_modules.json` and `finalising`.
+pub const OWN_FILES: u64 = 6;
+
 /// The staging folder's lock, held until dropped (or the process ends).
 #[derive(Debug)]
 pub struct Lock {
@@ -192,13 +196,7 @@ impl Staging {
             };
             match dir.try_lock() {
                 Ok(()) => {}
-                Err(TryLockError::WouldBlock) => {
-                    return Err(Failure::busy(format!(
-                        "another wsl-place migration of {} is running and holds {}; wait for it to finish (or stop it) and run the same command again.",
-                        self.source.display(),
-                        self.dir.display()
-                    )));
-                }
+                Err(TryLockError::WouldBlock) => return Err(self.busy()),
                 // A file system without locks (some network mounts): go on unlocked, as
                 // before locks existed, rather than refuse every migration there.
                 Err(TryLockError::Error(_)) => return Ok(Some(Lock { _dir: dir })),
@@ -214,6 +212,25 @@ impl Staging {
                 (None, _) => return Ok(None),
                 _ => continue,
             }
+        }
+    }
+
+    /// Another run holds the folder: named by the source its staging records, which is another
+    /// repository when that run moves a different one to the same destination.
+    fn busy(&self) -> Failure {
+        let holder = recorded_owner(&self.dir.join(SOURCE_FILE));
+        match holder {
+            Some(holder) if holder != self.source => Failure::busy(format!(
+                "another wsl-place migration, of {}, is running and holds {}, where {} would be staged; wait for it to finish, or choose another --to.",
+                holder.display(),
+                self.dir.display(),
+                self.source.display()
+            )),
+            _ => Failure::busy(format!(
+                "another wsl-place migration of {} is running and holds {}; wait for it to finish (or stop it) and run the same command again.",
+                self.source.display(),
+                self.dir.display()
+            )),
         }
     }
 

@@ -51,6 +51,45 @@ impl LinkedWorktree {
     }
 }
 
+/// Refuses to move a linked worktree on its own: its index, HEAD and branch live in its
+/// repository's record (`.git/worktrees/<name>`), which a copy would share with the original
+/// (one index for two trees) or, given a record of its own, check out the same branch twice.
+/// Its repository moves it along; `git worktree move` cannot cross file systems.
+pub fn refuse_linked(source: &Path) -> crate::base::error::Result<()> {
+    let Some(repository) = repository_of_linked(source) else {
+        return Ok(());
+    };
+    Err(crate::base::error::Failure::input(format!(
+        "{} is a linked worktree of {}, whose record holds its index and branch, so it cannot move on its own; migrate the repository (`wsl-place migrate {}`), which offers to move its linked worktrees along with it (`git worktree move` cannot cross file systems).",
+        source.display(),
+        repository.display(),
+        crate::base::pathtext::shell_quote(&repository)
+    )))
+}
+
+/// The repository whose linked worktree `dir` is (its `.git` file names a folder that has a
+/// `commondir`, as only linked worktrees' records have); None for anything else, submodules
+/// included.
+fn repository_of_linked(dir: &Path) -> Option<PathBuf> {
+    let dot_git = dir.join(".git");
+    if !std::fs::symlink_metadata(&dot_git).ok()?.is_file() {
+        return None;
+    }
+    let text = std::fs::read_to_string(&dot_git).ok()?;
+    let target = text
+        .strip_prefix("gitdir:")?
+        .trim_start_matches(' ')
+        .trim_end_matches(['\n', '\r']);
+    let record = dir.join(target);
+    let common = std::fs::read_to_string(record.join("commondir")).ok()?;
+    let common = std::fs::canonicalize(record.join(common.trim_end_matches(['\n', '\r']))).ok()?;
+    // A non-bare repository's common folder is its `.git`: the repository is the folder above.
+    match common.file_name() {
+        Some(name) if name == ".git" => common.parent().map(Path::to_path_buf),
+        _ => Some(common),
+    }
+}
+
 /// The linked worktrees of `source` (its own `.git/worktrees/*/gitdir`) that lie outside it and
 /// still exist, each with where it would go beside `destination`; nothing walked yet.
 pub fn find(source: &Path, destination: &Path) -> Vec<LinkedWorktree> {
@@ -108,12 +147,23 @@ pub fn plan_each(worktrees: &mut [LinkedWorktree], progress: bool) {
 }
 
 /// The worktree folder an admin folder's `gitdir` names (it holds `<worktree>/.git`, absolute,
-/// or relative to the admin folder since git 2.48), if it still exists.
+/// or relative to the admin folder since git 2.48), if it still exists and is that worktree:
+/// its `.git` file points back at this admin folder. A stale record (the worktree deleted and
+/// its folder made again, or a `gitdir` naming `/etc/.git`) names a folder that is not ours.
 fn worktree_of(admin: &Path) -> Option<PathBuf> {
     let text = std::fs::read_to_string(admin.join("gitdir")).ok()?;
     let dot_git = admin.join(text.trim_end_matches(['\n', '\r']));
-    let worktree = dot_git.parent()?;
-    std::fs::canonicalize(worktree).ok().filter(|w| w.is_dir())
+    let worktree = std::fs::canonicalize(dot_git.parent()?).ok()?;
+    let link = std::fs::symlink_metadata(worktree.join(".git"))
+        .ok()
+        .filter(|m| m.is_file())
+        .and_then(|_| std::fs::read_to_string(worktree.join(".git")).ok())?;
+    let target = link
+        .strip_prefix("gitdir:")?
+        .trim_start_matches(' ')
+        .trim_end_matches(['\n', '\r']);
+    let points_at = std::fs::canonicalize(worktree.join(target)).ok()?;
+    (Some(points_at) == std::fs::canonicalize(admin).ok()).then_some(worktree)
 }
 
 /// Beside `destination`, under the worktree's own folder name, unless that is taken; a staging
@@ -123,6 +173,16 @@ fn place(path: &Path, destination: &Path, taken: &[&Path]) -> (Option<PathBuf>, 
         return (None, Some("it has no folder name to reuse".into()));
     };
     let target = parent.join(name);
+    let longest = super::destination::longest_name(&target);
+    if name.len() > longest {
+        return (
+            None,
+            Some(format!(
+                "its folder name is {} bytes, and its staging folder beside the copy needs it to be at most {longest}",
+                name.len()
+            )),
+        );
+    }
     let resuming = Staging::new(path, &target).path().exists();
     if resuming {
         return (Some(target), None);

@@ -508,3 +508,83 @@ fn finishing_a_sealed_copy_gives_the_same_next_steps_as_a_whole_run() {
         text(&resumed)
     );
 }
+
+// Issue 22 item 13: while one repository's migration copies, another repository sent to the same
+// destination is refused with exit 4 naming the repository being moved, not itself.
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn busy_names_the_repository_whose_migration_holds_the_staging() {
+    let Some(slow) = SlowSource::new(1200, 15) else {
+        return;
+    };
+    let other = slow.tmp.path().join("other");
+    write(&other.join("b.txt"), b"b");
+    let mut first = slow.start("app");
+    journalled(&slow.staging("app").join("journal"), 0, &mut first);
+    let second = output(migrate(&other, &slow.dest("app"), &slow.home(), &["--yes"]));
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(4), "{}", text(&second));
+    assert!(
+        stderr.contains(&format!("migration, of {},", slow.source().display()))
+            && !stderr.contains(&format!("migration of {}", other.display()))
+            && stderr.lines().count() == 1,
+        "{}",
+        text(&second)
+    );
+    let first = first.wait_with_output().unwrap();
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    assert_eq!(fs::read(other.join("b.txt")).unwrap(), b"b");
+}
+
+// Issue 22 item 4: a run stops after its journal's sync mark (here: an unreadable file blocks
+// finalising), a staged file is then rewritten with its size and mtime put back; the resume
+// reads every journalled copy back, so it copies that file again instead of calling it verified,
+// and the manifest's CRC32 is the file's.
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn a_staged_file_changed_between_runs_is_copied_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let backing = tmp.path().join("backing");
+    for i in 0..20u64 {
+        write(
+            &backing.join(format!("app/d{}/f{i}.txt", i % 3)),
+            &bytes(i, 3000),
+        );
+    }
+    write(&backing.join("app/bad/broken.bin"), b"unreadable");
+    let Some(fs) = SlowFs::mount(
+        &backing,
+        &tmp.path().join("mnt"),
+        &["--profile", "none", "--eio-path-prefix", "app/bad"],
+    ) else {
+        return;
+    };
+    let source = fs.mountpoint().join("app");
+    let dest = tmp.path().join("linux/app");
+    let staging = tmp.path().join("linux/.app.wsl-place-staging");
+    let out = output(migrate(&source, &dest, tmp.path(), &["--yes"]));
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    let journal = fs::read_to_string(staging.join("journal")).unwrap();
+    assert!(journal.ends_with("S\n"), "{journal}");
+    let rel = "d1/f4.txt";
+    rewrite_keeping_size_and_mtime(&staging.join("tree").join(rel));
+
+    let out = output(migrate(
+        &source,
+        &dest,
+        tmp.path(),
+        &["--yes", "--skip-unreadable"],
+    ));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let original = fs::read(backing.join("app").join(rel)).unwrap();
+    assert!(
+        fs::read(dest.join(rel)).unwrap() == original,
+        "{rel} at the destination is not the source's"
+    );
+    let manifest = tmp.path().join("linux/app.wsl-place-manifest");
+    assert_eq!(
+        manifest_file(&manifest, rel),
+        (original.len() as u64, crc(&original))
+    );
+    drop(fs);
+}
