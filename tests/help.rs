@@ -65,7 +65,10 @@ fn options_appear_only_where_they_apply() {
         );
         assert!(text.contains("--quiet"), "{text}");
         for format in ["human", "json", "markdown", "github"] {
-            assert!(text.contains(format), "{command} does not offer {format}:\n{text}");
+            assert!(
+                text.contains(format),
+                "{command} does not offer {format}:\n{text}"
+            );
         }
     }
     let completions = help(&["completions"]);
