@@ -506,3 +506,136 @@ fn json_documents_have_the_documented_keys() {
         assert_documented(document, &run(&args));
     }
 }
+
+/// `wsl-place ARGS` with a private HOME and no config, policy or colour setting inherited.
+fn isolated(home: &Path) -> Command {
+    let mut cmd = Command::new(support::binary_path());
+    cmd.env_remove("WSL_PLACE_PROC_ROOT")
+        .env("HOME", home)
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("WSL_PLACE_POLICY")
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR")
+        .env_remove("CLICOLOR_FORCE");
+    cmd
+}
+
+#[test]
+fn quiet_before_or_after_the_command_and_the_last_colour_flag_wins() {
+    let base = tempfile::tempdir().unwrap();
+    let repo = base.path().join("repo");
+    support::gitrepo::repo_with_files(&repo, 3);
+    for args in [
+        &["-q", "check"][..],
+        &["check", "-q"],
+        &["--quiet", "check"],
+    ] {
+        let output = isolated(base.path())
+            .args(args)
+            .args(["--no-probe"])
+            .arg(&repo)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            support::text(&output)
+        );
+        assert!(
+            output.stdout.is_empty(),
+            "{args:?}: {}",
+            support::text(&output)
+        );
+    }
+    let coloured = |flags: &[&str]| {
+        let output = isolated(base.path())
+            .args(flags)
+            .args(["check", "--no-probe"])
+            .arg(&repo)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", support::text(&output));
+        output.stdout.contains(&0x1b)
+    };
+    assert!(coloured(&["--no-color", "--color", "always"]));
+    assert!(!coloured(&["--color", "always", "--no-color"]));
+}
+
+#[test]
+fn usage_errors_and_failures_share_one_style() {
+    let base = tempfile::tempdir().unwrap();
+    for args in [
+        &["chek"][..],
+        &["check", "--bogus"],
+        &["check", "/no/such/place"],
+    ] {
+        let output = isolated(base.path()).args(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{}", support::text(&output));
+        let stderr = support::stderr(&output);
+        assert!(stderr.starts_with("wsl-place: "), "{args:?}: {stderr}");
+        assert!(!stderr.contains("error:"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn config_file_and_variable_give_the_default_policy_and_destination() {
+    let base = tempfile::tempdir().unwrap();
+    let repo = base.path().join("repo");
+    support::gitrepo::repo_with_files(&repo, 3);
+    let config = base.path().join("config");
+    fs::create_dir_all(config.join("wsl-place")).unwrap();
+    fs::write(config.join("wsl-place/team.toml"), "[migrate]\n").unwrap();
+    fs::write(config.join("strict.toml"), "[migrate]\n").unwrap();
+    fs::write(
+        config.join("wsl-place/config.toml"),
+        "policy = \"team.toml\"\ndestination = \"~/work\"\n",
+    )
+    .unwrap();
+    let policy_path = |command: &mut Command| {
+        let json = check_json(command.env("XDG_CONFIG_HOME", &config), &repo);
+        json["policy"]["path"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let team = config.join("wsl-place/team.toml");
+    assert_eq!(
+        policy_path(&mut isolated(base.path())),
+        team.to_str().unwrap()
+    );
+    let strict = config.join("strict.toml");
+    assert_eq!(
+        policy_path(isolated(base.path()).env("WSL_PLACE_POLICY", &strict)),
+        strict.to_str().unwrap()
+    );
+    let plan = isolated(base.path())
+        .env("XDG_CONFIG_HOME", &config)
+        .args(["migrate", "--dry-run", "--format", "json"])
+        .arg(&repo)
+        .output()
+        .unwrap();
+    let plan = support::json_of_success(&plan);
+    assert_eq!(
+        plan["destination"],
+        base.path().join("work/repo").to_str().unwrap()
+    );
+
+    fs::write(config.join("wsl-place/config.toml"), "polcy = 1\n").unwrap();
+    let bad = isolated(base.path())
+        .env("XDG_CONFIG_HOME", &config)
+        .args(["check", "--no-probe"])
+        .arg(&repo)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2), "{}", support::text(&bad));
+    let stderr = support::stderr(&bad);
+    assert!(
+        stderr.contains("config.toml is not a valid config file"),
+        "{stderr}"
+    );
+    assert!(
+        support::is_one_sentence(stderr.trim_start_matches("wsl-place: ").trim_end()),
+        "{stderr}"
+    );
+}
