@@ -37,7 +37,7 @@ impl Settings {
                 scan_budget: Duration::from_millis(args.measure.scan_budget_ms),
                 probe_budget: Duration::from_millis(args.probe_budget_ms),
                 baseline: args.measure.baseline.clone(),
-                progress: !output.quiet && output.live,
+                progress: output.shows_progress(),
                 time_manager: true,
             },
             advisory: args.advisory,

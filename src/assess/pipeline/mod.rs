@@ -3,6 +3,7 @@
 pub mod probes;
 
 use crate::base::error::Result;
+use crate::base::progress::while_working;
 use crate::decide::observations::Context;
 use crate::decide::policy::{self, Observations, Policy, PolicySource, Verdict};
 use crate::host::location::{self, Location, MountTable};
@@ -35,6 +36,9 @@ pub struct CheckReport {
     pub repositories_below: Option<usize>,
 }
 
+/// The spinner's label while the probes time the mounts.
+pub const TIMING: &str = "timing small-file operations here and on the Linux disk";
+
 /// How long `check` looks for repositories below a folder that is not one.
 pub const REPOSITORIES_BELOW_BUDGET: Duration = Duration::from_millis(500);
 
@@ -53,7 +57,7 @@ pub struct Settings {
     pub probe_budget: Duration,
     /// Directory on the Linux disk to compare against (None: a scratch folder under $HOME).
     pub baseline: Option<PathBuf>,
-    /// Show the scan's progress on the terminal.
+    /// Show each phase's progress on the terminal (the scan's counts, a spinner while timing).
     pub progress: bool,
     /// Time the package manager when no cached timing exists (about a second, once per machine
     /// and manager version); false in the hook's short measurement, which estimates it.
@@ -109,15 +113,17 @@ pub fn measure(
     );
     let git = GitFacts::read();
     let (probe, predict) = if settings.probe {
-        let probes = probes::for_check(
-            env,
-            &table,
-            &location,
-            settings,
-            index.as_ref(),
-            git.startup_ms,
-            &policy.migrate.destination,
-        )?;
+        let probes = while_working(settings.progress, TIMING, || {
+            probes::for_check(
+                env,
+                &table,
+                &location,
+                settings,
+                index.as_ref(),
+                git.startup_ms,
+                &policy.migrate.destination,
+            )
+        })?;
         let mut predict = probes::predict(&scan, &probes, &location.paths.linux);
         if let Some(prediction) = predict.as_mut() {
             with_fsmonitor(prediction, &probes, &git, &scan, &policy);
@@ -130,7 +136,9 @@ pub fn measure(
         .git
         .is_none()
         .then(|| {
-            crate::measure::discover::discover(&location.paths.linux, REPOSITORIES_BELOW_BUDGET)
+            while_working(settings.progress, "looking for repositories below", || {
+                crate::measure::discover::discover(&location.paths.linux, REPOSITORIES_BELOW_BUDGET)
+            })
         })
         .map(|found| found.repositories.len())
         .filter(|&n| n > 0);
