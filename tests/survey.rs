@@ -283,3 +283,61 @@ fn check_on_a_folder_of_repositories_points_to_survey() {
     let json: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["repositories_below"], Value::Null);
 }
+
+#[test]
+fn check_on_a_folder_whose_search_stopped_says_at_least() {
+    let layout = Layout::new();
+    // Five repositories of 30 folders each behind 9p latencies: more than check's 0.5 s search
+    // can list.
+    for name in ["r1", "r2", "r3", "r4", "r5"] {
+        let repo = layout.backing.join("many").join(name);
+        for d in 0..30 {
+            support::gitrepo::write(&repo.join(format!("d{d}/e/f")), b"x\n");
+        }
+        support::gitrepo::init_and_commit_all(&repo, "files");
+    }
+    repo_with_files(&layout.top.join("local/a"), 3);
+    repo_with_files(&layout.top.join("local/b"), 3);
+    let Some(slow) = support::SlowFs::mount(
+        &layout.backing,
+        &layout.top.join("slow"),
+        &["--profile", "drvfs-9p"],
+    ) else {
+        return;
+    };
+    let check = |dir: &Path, format: &str| {
+        let out = support::wsl_place()
+            .env("HOME", &layout.home)
+            .env("XDG_CACHE_HOME", layout.home.join(".cache"))
+            .env("NO_COLOR", "1")
+            .args(["check", "--no-probe", "--format", format])
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", support::text(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let many = slow.mountpoint().join("many");
+    let human = check(&many, "human");
+    let first = human.lines().next().unwrap_or_default();
+    assert!(
+        first.contains("is not a git repository but holds at least"),
+        "{human}"
+    );
+    assert!(!human.contains("git status:"), "{human}");
+    assert!(human.contains("wsl-place survey"), "{human}");
+    let json: Value = serde_json::from_str(&check(&many, "json")).unwrap();
+    assert_eq!(json["repositories_below_complete"], false, "{json}");
+    let markdown = check(&many, "markdown");
+    assert!(markdown.contains("holds at least"), "{markdown}");
+
+    // A search that finished gives the count as it is.
+    let human = check(&layout.top.join("local"), "human");
+    assert!(
+        human.starts_with(&format!(
+            "{} is not a git repository but holds 2 repositories",
+            layout.top.join("local").display()
+        )),
+        "{human}"
+    );
+}

@@ -34,6 +34,10 @@ pub struct CheckReport {
     /// Outside any repository: the repositories found below the folder (`survey` judges them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repositories_below: Option<usize>,
+    /// With `repositories_below`: false when the search stopped at its budget (there may be
+    /// more).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repositories_below_complete: Option<bool>,
 }
 
 /// The spinner's label while the probes time the mounts.
@@ -140,11 +144,13 @@ pub fn measure(
                 crate::measure::discover::discover(&location.paths.linux, REPOSITORIES_BELOW_BUDGET)
             })
         })
-        .map(|found| found.repositories.len())
-        .filter(|&n| n > 0);
+        .filter(|found| !found.repositories.is_empty());
+    let repositories_below_complete = repositories_below.as_ref().map(|d| d.complete);
+    let repositories_below = repositories_below.map(|found| found.repositories.len());
     let mut observations = observe(env, &location, &scan, probe.as_ref(), predict.as_ref());
     observations.context = context(&location, &git, observations.git.as_ref());
     observations.context.repositories_below = repositories_below;
+    observations.context.repositories_below_partial = repositories_below_complete == Some(false);
     let verdict = policy::evaluate_after(&policy, &observations, previous);
     let report = CheckReport {
         schema: SCHEMA_VERSION,
@@ -156,6 +162,7 @@ pub fn measure(
         verdict,
         git_version: git.version,
         repositories_below,
+        repositories_below_complete,
     };
     Ok((report, policy))
 }
@@ -220,6 +227,7 @@ pub fn context(
         git_version: git.version,
         usage,
         repositories_below: None,
+        repositories_below_partial: false,
     }
 }
 

@@ -77,7 +77,11 @@ impl Style {
 pub fn check(report: &CheckReport, style: &Style) -> String {
     let mut screen = Screen::new(style);
     timing::headline(&mut screen, report);
-    if let Some(predict) = &report.predict {
+    if let Some(predict) = report
+        .predict
+        .as_ref()
+        .filter(|_| report.scan.git.is_some())
+    {
         chart::comparison(&mut screen, predict);
     }
     location::rows(&mut screen, &report.location);
