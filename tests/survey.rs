@@ -206,6 +206,37 @@ fn finds_the_right_set_judges_slowfs_worse_with_one_probe_per_mount() {
         text.contains("3 repositories: 1 would be faster on the Linux disk"),
         "{text}"
     );
+    let at = |columns: &str| {
+        let out = support::wsl_place()
+            .env("HOME", &layout.home)
+            .env("XDG_CACHE_HOME", layout.home.join(".cache"))
+            .env("NO_COLOR", "1")
+            .env("COLUMNS", columns)
+            .args(["survey", "--probe-budget-ms", "300"])
+            .arg(&layout.top)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let wide = at("110");
+    let header = wide.lines().nth(1).unwrap_or_default();
+    for column in [
+        "git status here",
+        "git status Linux",
+        "install here",
+        "install Linux",
+    ] {
+        assert!(header.contains(column), "{wide}");
+    }
+    let narrow = at("60");
+    for line in narrow.lines() {
+        assert!(line.chars().count() <= 60, "{line:?} in\n{narrow}");
+    }
+    assert!(narrow.contains("git status Linux"), "{narrow}");
+    assert!(narrow.contains("winapp"), "{narrow}");
+    // The footer's figures in the report's number style, never ASCII "us".
+    assert!(narrow.contains("each file check"), "{narrow}");
+    assert!(!narrow.contains(" us"), "{narrow}");
     let markdown = layout.survey(None, &["--no-probe", "--format", "markdown"]);
     let markdown = String::from_utf8_lossy(&markdown.stdout);
     assert!(markdown.contains("| repository | tracked |"), "{markdown}");
@@ -340,4 +371,19 @@ fn check_on_a_folder_whose_search_stopped_says_at_least() {
         )),
         "{human}"
     );
+}
+
+#[test]
+fn an_empty_folder_gets_a_sentence() {
+    let layout = Layout::new();
+    let out = layout.survey(None, &[]);
+    assert!(out.status.success(), "{}", support::text(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("No git repositories below this folder."),
+        "{text}"
+    );
+    assert!(text.contains("searched 1 folder in"), "{text}");
+    assert!(!text.contains("0 repositories"), "{text}");
+    assert!(!text.contains("0.0 µs"), "{text}");
 }
