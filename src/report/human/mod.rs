@@ -258,7 +258,12 @@ const UNITS: &[&str] = &[
 fn unbreakable_words(text: &str) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
     for word in text.split(' ').filter(|w| !w.is_empty()) {
-        let unit = word.trim_end_matches([',', ';', ')', '.', ':']);
+        // A range's unit is followed by its next figure: "(1.1 s-1.8 s)" splits as "s-1.8".
+        let unit = word
+            .split('-')
+            .next()
+            .unwrap_or(word)
+            .trim_end_matches([',', ';', ')', '.', ':']);
         let after_figure = words
             .last()
             .and_then(|last| last.chars().last())
@@ -287,6 +292,10 @@ mod tests {
         assert_eq!(
             wrap("took 1,234 ms, then", 9),
             ["took", "1,234 ms,", "then"]
+        );
+        assert_eq!(
+            wrap("here (1.1 s-1.8 s) x", 12),
+            ["here", "(1.1 s-1.8 s)", "x"]
         );
     }
 
