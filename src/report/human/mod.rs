@@ -294,7 +294,7 @@ mod tests {
             ["took", "1,234 ms,", "then"]
         );
         assert_eq!(
-            wrap("here (1.1 s-1.8 s) x", 12),
+            wrap("here (1.1 s-1.8 s) x", 14),
             ["here", "(1.1 s-1.8 s)", "x"]
         );
     }
