@@ -31,20 +31,19 @@ pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            let code = if e.use_stderr() {
-                ExitCode::Input
-            } else {
-                ExitCode::Ok
-            };
+            if e.use_stderr() {
+                commands::report_usage_error(&e.render().to_string());
+                return ExitCode::Input as i32;
+            }
             // --help or --version into a full disk is not a success either.
             return match e.print() {
-                Err(error) if code == ExitCode::Ok => {
+                Err(error) => {
                     report_failure(&Failure::internal(format!(
                         "cannot write to standard output: {error}."
                     )));
                     ExitCode::Internal as i32
                 }
-                _ => code as i32,
+                Ok(()) => ExitCode::Ok as i32,
             };
         }
     };

@@ -5,12 +5,44 @@
 
 use crate::base::units;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 const TICK: Duration = Duration::from_millis(100);
 const SPINNER: &str = "{spinner} {msg} ({elapsed})";
 const STEPS: &str = "{bar:30} {pos}/{len} {wide_msg}";
 const ETA_BAR: &str = "{bar:30} {percent:>3}%  about {left} left  {msg}";
+
+/// A phase shorter than this shows nothing: a spinner that flashes up and vanishes is noise.
+pub const SHOW_AFTER: Duration = Duration::from_millis(300);
+
+/// Runs `work` on this thread; when `show` and it lasts longer than [`SHOW_AFTER`], a spinner
+/// labelled `what` turns beside it until it returns, so no phase leaves the screen blank.
+pub fn while_working<T>(show: bool, what: &str, work: impl FnOnce() -> T) -> T {
+    if !show {
+        return work();
+    }
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let started = Instant::now();
+            while started.elapsed() < SHOW_AFTER {
+                if done.load(Ordering::Relaxed) {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let spinner = Drawn::spinner(true, what);
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            spinner.finish_and_clear();
+        });
+        let result = work();
+        done.store(true, Ordering::Relaxed);
+        result
+    })
+}
 
 /// How far a piece of work has got.
 pub trait Progress: Sync {
@@ -127,6 +159,12 @@ mod tests {
         for template in [SPINNER, STEPS, ETA_BAR] {
             assert!(ProgressStyle::with_template(template).is_ok(), "{template}");
         }
+    }
+
+    #[test]
+    fn work_runs_once_whether_shown_or_not() {
+        assert_eq!(while_working(false, "x", || 1), 1);
+        assert_eq!(while_working(true, "x", || 2), 2);
     }
 
     #[test]

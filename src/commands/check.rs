@@ -23,7 +23,12 @@ pub struct Settings {
 }
 
 impl Settings {
-    pub fn new(global: &GlobalArgs, args: &CheckArgs, env: &HostEnv) -> Result<Self> {
+    pub fn new(
+        global: &GlobalArgs,
+        args: &CheckArgs,
+        env: &HostEnv,
+        config: &super::config::UserConfig,
+    ) -> Result<Self> {
         let output = super::output(global, args.measure.format, args.quiet, env);
         Ok(Self {
             check: pipeline::Settings {
@@ -32,13 +37,13 @@ impl Settings {
                 scan_budget: Duration::from_millis(args.measure.scan_budget_ms),
                 probe_budget: Duration::from_millis(args.probe_budget_ms),
                 baseline: args.measure.baseline.clone(),
-                progress: !args.quiet && output.live,
+                progress: output.shows_progress(),
                 time_manager: true,
             },
             advisory: args.advisory,
             fail_at: fail_at(args.fail_on),
             output,
-            policy: args.policy.clone(),
+            policy: config.policy(args.policy.as_deref()),
         })
     }
 }

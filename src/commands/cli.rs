@@ -36,15 +36,23 @@ pub struct Cli {
 pub struct GlobalArgs {
     /// Colour: auto (on a terminal, unless NO_COLOR, TERM=dumb or CLICOLOR=0; CLICOLOR_FORCE=1
     /// colours even a pipe), always, never.
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto, global = true)]
+    /// The last of --color and --no-color on the line wins.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto, global = true,
+          overrides_with = "no_color")]
     pub color: ColorWhen,
     /// Same as --color never.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, overrides_with = "color")]
     pub no_color: bool,
+    /// Print nothing but errors (also after the command's name: `wsl-place check -q`).
+    // Not `global`: `completions` has nothing to be quiet about, and its help says only what
+    // applies to it; each reporting command takes -q after its name too.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 impl GlobalArgs {
     pub fn color_choice(&self) -> ColorChoice {
+        // clap resets whichever of the two came first, so at most one is set here.
         match (self.no_color, self.color) {
             (true, _) | (_, ColorWhen::Never) => ColorChoice::Never,
             (false, ColorWhen::Always) => ColorChoice::Always,
@@ -199,6 +207,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub advisory: bool,
     /// Policy file with the thresholds that turn measurements into a verdict (default:
+    /// $WSL_PLACE_POLICY, else `policy` in ~/.config/wsl-place/config.toml, else
     /// .wsl-place.toml at the repository's root, else the built-in one).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
@@ -223,7 +232,8 @@ pub struct SurveyArgs {
     /// Exit with code 1 when the worst verdict is at or above this level.
     #[arg(long, value_enum, value_name = "LEVEL", default_value_t = FailOn::Never)]
     pub fail_on: FailOn,
-    /// Policy file for every repository (default: each repository's .wsl-place.toml, else the
+    /// Policy file for every repository (default: $WSL_PLACE_POLICY, else `policy` in
+    /// ~/.config/wsl-place/config.toml, else each repository's .wsl-place.toml, else the
     /// built-in one).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
@@ -244,7 +254,8 @@ pub struct MigrateArgs {
     /// The repository to move.
     #[arg(default_value = ".")]
     pub path: PathBuf,
-    /// Destination directory (default: ~/src/<name>).
+    /// Destination directory (default: ~/src/<name>, or `destination` in
+    /// ~/.config/wsl-place/config.toml).
     #[arg(long, value_name = "DIR")]
     pub to: Option<PathBuf>,
     /// Do not ask; accept the plan as shown.
@@ -268,7 +279,9 @@ pub struct MigrateArgs {
     /// The plan and the result for a person, as JSON or as markdown.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-    /// Policy file; its `migrate.destination` is where repositories go (default ~/src).
+    /// Policy file; its `migrate.destination` is where repositories go (default:
+    /// $WSL_PLACE_POLICY, else `policy` in ~/.config/wsl-place/config.toml; the destination
+    /// `destination` there, else ~/src).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
     /// Print nothing but errors (questions are still asked unless --yes).

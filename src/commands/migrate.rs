@@ -2,6 +2,7 @@
 
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::commands::cli::{GlobalArgs, MigrateArgs};
+use crate::commands::config::UserConfig;
 use crate::decide::policy;
 use crate::host::HostEnv;
 use crate::migrate::{self, MigrationReport, Plan};
@@ -14,10 +15,16 @@ pub struct Settings {
     pub options: migrate::Options,
     pub output: Output,
     pub policy: Option<PathBuf>,
+    pub config: UserConfig,
 }
 
 impl Settings {
-    pub fn new(global: &GlobalArgs, args: &MigrateArgs, env: &HostEnv) -> Result<Self> {
+    pub fn new(
+        global: &GlobalArgs,
+        args: &MigrateArgs,
+        env: &HostEnv,
+        config: UserConfig,
+    ) -> Result<Self> {
         refuse_conflicting(args)?;
         Ok(Self {
             options: migrate::Options {
@@ -31,7 +38,8 @@ impl Settings {
                 skip_node_modules: args.skip_node_modules,
             },
             output: super::output(global, args.format, args.quiet, env),
-            policy: args.policy.clone(),
+            policy: config.policy(args.policy.as_deref()),
+            config,
         })
     }
 }
@@ -57,6 +65,7 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     let source =
         super::whole_repository(env, &settings.options.path, settings.output.quiet, "moving")?;
     let (policy, _) = policy::load(settings.policy.as_deref(), &source)?;
+    let policy = settings.config.with_destination(policy);
     let options = migrate::Options {
         path: source,
         ..settings.options.clone()

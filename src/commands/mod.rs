@@ -5,6 +5,7 @@
 pub(crate) mod check;
 pub mod cli;
 pub(crate) mod completions;
+pub(crate) mod config;
 pub(crate) mod migrate;
 pub(crate) mod probe;
 pub(crate) mod survey;
@@ -18,12 +19,20 @@ use std::path::{Path, PathBuf};
 
 /// Runs the subcommand `cli` names.
 pub fn run(cli: &Cli, env: &HostEnv) -> Result<ExitCode> {
+    let config = || config::UserConfig::load(env);
     match &cli.command {
-        Command::Check(args) => check::run(env, &check::Settings::new(&cli.global, args, env)?),
-        Command::Survey(args) => survey::run(env, &survey::Settings::new(args, &cli.global, env)),
-        Command::Migrate(args) => {
-            migrate::run(env, &migrate::Settings::new(&cli.global, args, env)?)
-        }
+        Command::Check(args) => check::run(
+            env,
+            &check::Settings::new(&cli.global, args, env, &config()?)?,
+        ),
+        Command::Survey(args) => survey::run(
+            env,
+            &survey::Settings::new(args, &cli.global, env, &config()?),
+        ),
+        Command::Migrate(args) => migrate::run(
+            env,
+            &migrate::Settings::new(&cli.global, args, env, config()?)?,
+        ),
         Command::Probe(args) => probe::run(env, &probe::Settings::new(&cli.global, args, env)?),
         Command::Completions { shell } => completions::run(*shell),
     }
@@ -66,7 +75,7 @@ pub fn print(text: &str) -> Result<()> {
 /// The output setting every command shares: `--format` and `-q` as given, colour, width and
 /// liveness as the terminal takes them.
 pub fn output(global: &cli::GlobalArgs, format: Format, quiet: bool, env: &HostEnv) -> Output {
-    Output::new(format, quiet, &global.terminal(env))
+    Output::new(format, quiet || global.quiet, &global.terminal(env))
 }
 
 /// `document` as `output` asks, on standard output; nothing with `-q`.
@@ -83,4 +92,11 @@ pub(crate) fn report_failure(failure: &Failure) {
     // Messages name paths; their control characters must not drive the terminal.
     let message = crate::base::pathtext::display_text(&failure.to_string());
     let _ = writeln!(std::io::stderr(), "wsl-place: {message}");
+}
+
+/// A usage error from clap, in the tool's one error style: `wsl-place: ` where clap writes
+/// `error: `, then clap's tip and usage lines as they are.
+pub(crate) fn report_usage_error(rendered: &str) {
+    let message = rendered.strip_prefix("error: ").unwrap_or(rendered);
+    let _ = write!(std::io::stderr(), "wsl-place: {message}");
 }

@@ -2,6 +2,7 @@
 
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::interrupt;
+use crate::base::progress::while_working;
 use crate::commands::cli::{GlobalArgs, ProbeArgs};
 use crate::host::HostEnv;
 use crate::host::location::MountTable;
@@ -48,14 +49,20 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     let dir = super::whole_repository(env, &settings.dir, settings.output.quiet, "probing")?;
     let table = MountTable::read(env)?;
     let mount = probe::mount_of(&table, &dir)?;
-    let tracked = Tracked::read(&dir, &env.automount_root());
-    let report = probe::probe(&Target {
-        dir: &dir,
-        mount,
-        budget: settings.budget,
-        tracked: Some((&dir, &tracked.sample)),
-        threads: LSTAT_THREADS,
-        derive_cpu_bound: false,
+    let what = format!(
+        "timing small-file operations on {}",
+        mount.mount_point.display()
+    );
+    let report = while_working(settings.output.shows_progress(), &what, || {
+        let tracked = Tracked::read(&dir, &env.automount_root());
+        probe::probe(&Target {
+            dir: &dir,
+            mount,
+            budget: settings.budget,
+            tracked: Some((&dir, &tracked.sample)),
+            threads: LSTAT_THREADS,
+            derive_cpu_bound: false,
+        })
     });
     interrupt::check(&scratch_after_interrupt(&[&report]))?;
     super::show(&report, &settings.output)?;

@@ -18,7 +18,12 @@ pub struct Settings {
 }
 
 impl Settings {
-    pub fn new(args: &SurveyArgs, global: &GlobalArgs, env: &HostEnv) -> Self {
+    pub fn new(
+        args: &SurveyArgs,
+        global: &GlobalArgs,
+        env: &HostEnv,
+        config: &super::config::UserConfig,
+    ) -> Self {
         Self {
             survey: survey::Settings {
                 dir: args.dir.clone(),
@@ -27,7 +32,7 @@ impl Settings {
                 probe_budget: Duration::from_millis(args.probe_budget_ms),
                 discover_budget: Duration::from_millis(args.search_budget_ms),
                 baseline: args.measure.baseline.clone(),
-                policy: args.policy.clone(),
+                policy: config.policy(args.policy.as_deref()),
             },
             fail_at: super::check::fail_at(args.fail_on),
             output: super::output(global, args.measure.format, args.quiet, env),

@@ -63,8 +63,13 @@ pub fn for_observations(observations: &Observations, judgement: Judgement) -> Ve
         return vec![Advice {
             id: AdviceId::Survey,
             message: format!(
-                "this folder is not in a git repository but holds {n} of them: `wsl-place survey` \
-                 judges each one"
+                "this folder is not in a git repository but holds {}{n} of them: `wsl-place \
+                 survey` judges each one",
+                if observations.context.repositories_below_partial {
+                    "at least "
+                } else {
+                    ""
+                }
             ),
             command: Some(format!(
                 "wsl-place survey {}",

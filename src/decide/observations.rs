@@ -15,6 +15,8 @@ pub struct Context {
     pub usage: crate::measure::usage::Usage,
     /// Outside any repository: how many repositories the folder holds (for `survey`).
     pub repositories_below: Option<usize>,
+    /// The search for them stopped at its budget: there may be more.
+    pub repositories_below_partial: bool,
 }
 
 /// Everything the policy looks at, as plain values.

@@ -33,6 +33,8 @@ const ENV_KEYS: &[&str] = &[
     "TERM",
     "COLUMNS",
     "XDG_CACHE_HOME",
+    "XDG_CONFIG_HOME",
+    "WSL_PLACE_POLICY",
     "CI",
 ];
 
@@ -111,6 +113,15 @@ impl HostEnv {
             .map(PathBuf::from)
             .or_else(|| self.home().map(|h| h.join(".cache")))
             .map(|base| base.join("wsl-place"))
+    }
+
+    /// The user's settings: `$XDG_CONFIG_HOME/wsl-place/config.toml` or
+    /// `~/.config/wsl-place/config.toml`.
+    pub fn config_file(&self) -> Option<PathBuf> {
+        self.var("XDG_CONFIG_HOME")
+            .map(PathBuf::from)
+            .or_else(|| self.home().map(|h| h.join(".config")))
+            .map(|base| base.join("wsl-place").join("config.toml"))
     }
 
     /// The drive letters Windows maps to network shares, from `net.exe use` through WSL's

@@ -23,6 +23,9 @@ pub use human::Style;
 
 /// A report every format can show. JSON is the value itself, so it needs no method here.
 pub trait Document: serde::Serialize {
+    /// The JSON schema version `render` adds as the document's first key (docs/json.md); None
+    /// for a report that carries its own `schema` field (check, survey).
+    const SCHEMA: Option<u32>;
     fn human(&self, style: &Style) -> String;
     fn markdown(&self) -> String;
     fn github(&self) -> String;
@@ -32,13 +35,14 @@ pub trait Document: serde::Serialize {
 pub fn render<D: Document + ?Sized>(document: &D, format: Format, style: &Style) -> Result<String> {
     match format {
         Format::Human => Ok(document.human(style)),
-        Format::Json => json::render(document),
+        Format::Json => json::render(document, D::SCHEMA),
         Format::Markdown => Ok(document.markdown()),
         Format::Github => Ok(document.github()),
     }
 }
 
 impl Document for CheckReport {
+    const SCHEMA: Option<u32> = None;
     fn human(&self, style: &Style) -> String {
         human::check(self, style)
     }
@@ -51,6 +55,7 @@ impl Document for CheckReport {
 }
 
 impl Document for SurveyReport {
+    const SCHEMA: Option<u32> = None;
     fn human(&self, style: &Style) -> String {
         human::survey::table(self, style)
     }
@@ -63,6 +68,7 @@ impl Document for SurveyReport {
 }
 
 impl Document for ProbeReport {
+    const SCHEMA: Option<u32> = Some(json::PROBE_SCHEMA);
     fn human(&self, style: &Style) -> String {
         human::probe::table(self, style)
     }
@@ -75,6 +81,7 @@ impl Document for ProbeReport {
 }
 
 impl Document for Plan {
+    const SCHEMA: Option<u32> = Some(json::PLAN_SCHEMA);
     fn human(&self, style: &Style) -> String {
         human::migrate::plan(self, style)
     }
@@ -87,6 +94,7 @@ impl Document for Plan {
 }
 
 impl Document for MigrationReport {
+    const SCHEMA: Option<u32> = Some(json::MIGRATION_SCHEMA);
     fn human(&self, style: &Style) -> String {
         human::migrate::result(self, style)
     }
@@ -100,6 +108,7 @@ impl Document for MigrationReport {
 
 /// The hook's answer: its one line in every format but JSON (nothing when all is well).
 impl Document for CachedResult {
+    const SCHEMA: Option<u32> = Some(json::ADVISORY_SCHEMA);
     fn human(&self, _style: &Style) -> String {
         line(&self.line)
     }

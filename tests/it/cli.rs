@@ -416,3 +416,261 @@ fn asking_for_root_or_fuse_from_an_unmarked_test_fails_it() {
         .expect("a formatted panic message");
     assert!(message.contains("is not marked #[ignore"), "{message}");
 }
+
+/// The fields docs/json.md lists for one document (`## NAME`): each field's path, and whether
+/// the table marks it as left out when it does not apply ("absent").
+fn documented_fields(document: &str) -> Vec<(String, bool)> {
+    let doc = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/json.md"))
+        .expect("docs/json.md");
+    let section = doc
+        .split("\n## ")
+        .find(|s| s.starts_with(&format!("{document}\n")))
+        .unwrap_or_else(|| panic!("docs/json.md has no section `## {document}`"));
+    let mut fields = Vec::new();
+    for row in section.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = row.split(" | ").collect();
+        let absent = cells.get(1).is_some_and(|c| c.contains("absent"));
+        for name in cells[0].split('`').skip(1).step_by(2) {
+            fields.push((name.replace("[]", ""), absent));
+        }
+    }
+    fields
+}
+
+/// Every top-level key of `emitted` is documented and every documented key is emitted (unless
+/// marked absent); for a top-level object whose keys the table lists one by one, the same.
+fn assert_documented(document: &str, output: &std::process::Output) {
+    let emitted = support::json_of_success(output);
+    let fields = documented_fields(document);
+    let object = emitted.as_object().expect("a JSON object");
+    assert!(
+        output.stdout.starts_with(b"{\n  \"schema\": "),
+        "{document}: schema is not the first key"
+    );
+    assert!(object["schema"].is_u64(), "{document}: schema is no number");
+    let top = |name: &str| name.split('.').next().unwrap().to_string();
+    for key in object.keys() {
+        assert!(
+            fields.iter().any(|(f, _)| top(f) == *key),
+            "{document}: key `{key}` is emitted but not in docs/json.md"
+        );
+    }
+    for (field, absent) in &fields {
+        let mut value = Some(&emitted);
+        for part in field.split('.') {
+            value = value.and_then(|v| v.get(part));
+        }
+        assert!(
+            value.is_some() || *absent,
+            "{document}: `{field}` is in docs/json.md but not emitted"
+        );
+    }
+    for (key, value) in object {
+        let Some(inner) = value.as_object() else {
+            continue;
+        };
+        let listed: Vec<&str> = fields
+            .iter()
+            .filter_map(|(f, _)| f.strip_prefix(&format!("{key}.")))
+            .map(|rest| rest.split('.').next().unwrap())
+            .collect();
+        if listed.is_empty() {
+            continue;
+        }
+        for inner_key in inner.keys() {
+            assert!(
+                listed.contains(&inner_key.as_str()),
+                "{document}: key `{key}.{inner_key}` is emitted but not in docs/json.md"
+            );
+        }
+    }
+}
+
+#[test]
+fn json_documents_have_the_documented_keys() {
+    let base = tempfile::tempdir().unwrap();
+    let home = base.path().join("home");
+    fs::create_dir(&home).unwrap();
+    let repo = base.path().join("repos/app");
+    support::gitrepo::repo_with_files(&repo, 5);
+    let run = |args: &[&str]| {
+        support::wsl_place()
+            .args(args)
+            .env("HOME", &home)
+            .env_remove("XDG_CACHE_HOME")
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("WSL_PLACE_POLICY")
+            .output()
+            .unwrap()
+    };
+    let repo_arg = repo.to_str().unwrap();
+    let dest = base.path().join("moved");
+    let dest_arg = dest.to_str().unwrap();
+    let repos = base.path().join("repos");
+    let cases: [(&str, Vec<&str>); 6] = [
+        ("check", vec!["check", "--format", "json", repo_arg]),
+        (
+            "survey",
+            vec!["survey", "--format", "json", repos.to_str().unwrap()],
+        ),
+        ("probe", vec!["probe", "--format", "json", repo_arg]),
+        (
+            "migrate plan",
+            vec![
+                "migrate",
+                "--dry-run",
+                "--format",
+                "json",
+                "--to",
+                dest_arg,
+                repo_arg,
+            ],
+        ),
+        (
+            "advisory entry",
+            vec!["check", "--advisory", "--format", "json", repo_arg],
+        ),
+        (
+            "migrate result",
+            vec![
+                "migrate", "--yes", "--format", "json", "--to", dest_arg, repo_arg,
+            ],
+        ),
+    ];
+    for (document, args) in cases {
+        assert_documented(document, &run(&args));
+    }
+}
+
+/// `wsl-place ARGS` with a private HOME and no config, policy or colour setting inherited.
+fn isolated(home: &Path) -> Command {
+    let mut cmd = Command::new(support::binary_path());
+    cmd.env_remove("WSL_PLACE_PROC_ROOT")
+        .env("HOME", home)
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("WSL_PLACE_POLICY")
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR")
+        .env_remove("CLICOLOR_FORCE");
+    cmd
+}
+
+#[test]
+fn quiet_before_or_after_the_command_and_the_last_colour_flag_wins() {
+    let base = tempfile::tempdir().unwrap();
+    let repo = base.path().join("repo");
+    support::gitrepo::repo_with_files(&repo, 3);
+    for args in [
+        &["-q", "check"][..],
+        &["check", "-q"],
+        &["--quiet", "check"],
+    ] {
+        let output = isolated(base.path())
+            .args(args)
+            .args(["--no-probe"])
+            .arg(&repo)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            support::text(&output)
+        );
+        assert!(
+            output.stdout.is_empty(),
+            "{args:?}: {}",
+            support::text(&output)
+        );
+    }
+    let coloured = |flags: &[&str]| {
+        let output = isolated(base.path())
+            .args(flags)
+            .args(["check", "--no-probe"])
+            .arg(&repo)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", support::text(&output));
+        output.stdout.contains(&0x1b)
+    };
+    assert!(coloured(&["--no-color", "--color", "always"]));
+    assert!(!coloured(&["--color", "always", "--no-color"]));
+}
+
+#[test]
+fn usage_errors_and_failures_share_one_style() {
+    let base = tempfile::tempdir().unwrap();
+    for args in [
+        &["chek"][..],
+        &["check", "--bogus"],
+        &["check", "/no/such/place"],
+    ] {
+        let output = isolated(base.path()).args(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{}", support::text(&output));
+        let stderr = support::stderr(&output);
+        assert!(stderr.starts_with("wsl-place: "), "{args:?}: {stderr}");
+        assert!(!stderr.contains("error:"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn config_file_and_variable_give_the_default_policy_and_destination() {
+    let base = tempfile::tempdir().unwrap();
+    let repo = base.path().join("repo");
+    support::gitrepo::repo_with_files(&repo, 3);
+    let config = base.path().join("config");
+    fs::create_dir_all(config.join("wsl-place")).unwrap();
+    fs::write(config.join("wsl-place/team.toml"), "[migrate]\n").unwrap();
+    fs::write(config.join("strict.toml"), "[migrate]\n").unwrap();
+    fs::write(
+        config.join("wsl-place/config.toml"),
+        "policy = \"team.toml\"\ndestination = \"~/work\"\n",
+    )
+    .unwrap();
+    let policy_path = |command: &mut Command| {
+        let json = check_json(command.env("XDG_CONFIG_HOME", &config), &repo);
+        json["policy"]["path"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let team = config.join("wsl-place/team.toml");
+    assert_eq!(
+        policy_path(&mut isolated(base.path())),
+        team.to_str().unwrap()
+    );
+    let strict = config.join("strict.toml");
+    assert_eq!(
+        policy_path(isolated(base.path()).env("WSL_PLACE_POLICY", &strict)),
+        strict.to_str().unwrap()
+    );
+    let plan = isolated(base.path())
+        .env("XDG_CONFIG_HOME", &config)
+        .args(["migrate", "--dry-run", "--format", "json"])
+        .arg(&repo)
+        .output()
+        .unwrap();
+    let plan = support::json_of_success(&plan);
+    assert_eq!(
+        plan["destination"],
+        base.path().join("work/repo").to_str().unwrap()
+    );
+
+    fs::write(config.join("wsl-place/config.toml"), "polcy = 1\n").unwrap();
+    let bad = isolated(base.path())
+        .env("XDG_CONFIG_HOME", &config)
+        .args(["check", "--no-probe"])
+        .arg(&repo)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2), "{}", support::text(&bad));
+    let stderr = support::stderr(&bad);
+    assert!(
+        stderr.contains("config.toml is not a valid config file"),
+        "{stderr}"
+    );
+    assert!(
+        support::is_one_sentence(stderr.trim_start_matches("wsl-place: ").trim_end()),
+        "{stderr}"
+    );
+}

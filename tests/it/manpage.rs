@@ -42,7 +42,9 @@ fn render() -> String {
     let mut page = Vec::new();
     man.render_title(&mut page).unwrap();
     man.render_name_section(&mut page).unwrap();
-    man.render_synopsis_section(&mut page).unwrap();
+    synopsis(&top, "wsl-place", "SH")
+        .to_writer(&mut page)
+        .unwrap();
     man.render_description_section(&mut page).unwrap();
     man.render_options_section(&mut page).unwrap();
 
@@ -62,7 +64,7 @@ fn render() -> String {
         let sub = sub.bin_name(&name);
         let sub_man = Man::new(sub.clone());
         let mut section = Vec::new();
-        sub_man.render_synopsis_section(&mut section).unwrap();
+        synopsis(&sub, &name, "SH").to_writer(&mut section).unwrap();
         sub_man.render_description_section(&mut section).unwrap();
         sub_man.render_options_section(&mut section).unwrap();
         examples(&sub, "SH").to_writer(&mut section).unwrap();
@@ -71,8 +73,205 @@ fn render() -> String {
         heading.to_writer(&mut page).unwrap();
         page.extend(demote_sections(&String::from_utf8(section).unwrap()).bytes());
     }
+    for (heading, items) in [
+        ("EXIT STATUS", EXIT_STATUS),
+        ("ENVIRONMENT", ENVIRONMENT),
+        ("FILES", FILES),
+    ] {
+        listed(heading, items).to_writer(&mut page).unwrap();
+    }
+    see_also().to_writer(&mut page).unwrap();
     man.render_version_section(&mut page).unwrap();
     String::from_utf8(page).unwrap()
+}
+
+const EXIT_STATUS: &[(&str, &str)] = &[
+    ("0", "Success; the verdict is below --fail-on."),
+    (
+        "1",
+        "The verdict (survey: the worst one) is at or above --fail-on.",
+    ),
+    (
+        "2",
+        "Usage or input error: a path that does not exist or cannot be read, a malformed \
+         policy, config file or mountinfo.",
+    ),
+    (
+        "3",
+        "Something failed inside the tool or the system, including output that cannot be \
+         written.",
+    ),
+    (
+        "4",
+        "Another migrate of the same source to the same destination is running; run the same \
+         command again once it is done.",
+    ),
+    (
+        "130",
+        "Interrupted (Ctrl-C). A migration keeps what it copied and verified: run the same \
+         command again to resume, or add --abort.",
+    ),
+];
+
+const ENVIRONMENT: &[(&str, &str)] = &[
+    (
+        "NO_COLOR",
+        "Set to anything: no colour unless --color always.",
+    ),
+    (
+        "CLICOLOR_FORCE",
+        "Set and not 0: colour even on a pipe (unless NO_COLOR or --color never).",
+    ),
+    ("CLICOLOR", "0: no colour on a terminal."),
+    (
+        "TERM",
+        "dumb or unset: no colour, no progress and plain line prompts.",
+    ),
+    (
+        "COLUMNS",
+        "The width the human report is laid out for (default: the terminal's, else 80).",
+    ),
+    (
+        "HOME",
+        "The default destination (~/src) and the baseline's scratch folder are under it.",
+    ),
+    (
+        "XDG_CACHE_HOME",
+        "The cache folder is $XDG_CACHE_HOME/wsl-place (default ~/.cache/wsl-place).",
+    ),
+    (
+        "XDG_CONFIG_HOME",
+        "The config file is $XDG_CONFIG_HOME/wsl-place/config.toml (default \
+         ~/.config/wsl-place/config.toml).",
+    ),
+    (
+        "WSL_PLACE_POLICY",
+        "The policy file when --policy is not given; it beats the config file's policy.",
+    ),
+    (
+        "CI",
+        "Not consulted: in CI, colour and progress follow TERM and whether the streams are \
+         terminals like anywhere else; --format github or --format markdown suit CI logs.",
+    ),
+    (
+        "WSL_DISTRO_NAME, WSL_INTEROP",
+        "Set by WSL: tell that this is WSL, which version, and the distribution's name for \
+         the \\\\wsl.localhost paths.",
+    ),
+    (
+        "WSL_PLACE_PROC_ROOT",
+        "For tests: read version, self/mountinfo and sys/fs/binfmt_misc from this folder \
+         instead of /proc.",
+    ),
+    (
+        "WSL_PLACE_ETC_ROOT",
+        "For tests: read wsl.conf (the drive mounts' root) from this folder instead of /etc.",
+    ),
+];
+
+const FILES: &[(&str, &str)] = &[
+    (
+        ".wsl-place.toml",
+        "At a repository's root: the policy that judges it, when neither --policy, \
+         WSL_PLACE_POLICY nor the config file names one.",
+    ),
+    (
+        "~/.config/wsl-place/config.toml",
+        "Your defaults (in $XDG_CONFIG_HOME when set): destination = \"~/work\" (where \
+         migrate puts repositories), policy = \"FILE\" (the default policy). A missing file is \
+         no error.",
+    ),
+    (
+        "~/.cache/wsl-place/",
+        "The hook's cached results and the package manager's timing (in $XDG_CACHE_HOME \
+         when set). Safe to delete.",
+    ),
+    (
+        "DESTINATION.wsl-place-manifest",
+        "Beside a migrated repository: every file copied, with its CRC32; what \
+         --remove-source checks the source against and how a rerun knows it is done.",
+    ),
+    (
+        ".NAME.wsl-place-staging",
+        "Beside the destination while a migration runs: the copy so far, kept on an \
+         interruption for the next run to resume; --abort removes it.",
+    ),
+];
+
+/// A section of terms, each followed by what it means.
+fn listed(heading: &str, items: &[(&str, &str)]) -> Roff {
+    let mut roff = Roff::default();
+    roff.control("SH", [heading]);
+    for (term, meaning) in items {
+        roff.control("TP", []);
+        roff.text([bold(*term)]);
+        roff.text([roman(*meaning)]);
+    }
+    roff
+}
+
+fn see_also() -> Roff {
+    let mut roff = Roff::default();
+    roff.control("SH", ["SEE ALSO"]);
+    roff.text([
+        bold("git"),
+        roman("(1), "),
+        bold("git-status"),
+        roman("(1), "),
+        bold("git-update-index"),
+        roman("(1), "),
+        bold("wsl"),
+        roman("(1), "),
+        bold("mount"),
+        roman(
+            "(8). The README and docs/ (json.md, policy.md, migrate.md, probe.md, \
+               survey.md) in the source tree.",
+        ),
+    ]);
+    roff
+}
+
+/// `name [-q|--quiet] [--color WHEN] ... [PATH]`: every option with its value's name, which
+/// clap_mangen's own synopsis leaves out.
+fn synopsis(cmd: &clap::Command, name: &str, heading: &str) -> Roff {
+    let mut parts = vec![bold(name.to_string())];
+    for arg in cmd.get_arguments().filter(|arg| !arg.is_hide_set()) {
+        let value = arg
+            .get_value_names()
+            .and_then(|names| names.first())
+            .map(ToString::to_string)
+            .unwrap_or_else(|| arg.get_id().to_string().to_uppercase());
+        let takes_value = arg.get_action().takes_values();
+        let mut flag = Vec::new();
+        if let Some(short) = arg.get_short() {
+            flag.push(format!("-{short}"));
+        }
+        if let Some(long) = arg.get_long() {
+            flag.push(format!("--{long}"));
+        }
+        let optional = !arg.is_required_set();
+        parts.push(roman(if optional { " [" } else { " " }));
+        if flag.is_empty() {
+            parts.push(clap_mangen::roff::italic(value));
+        } else {
+            parts.push(bold(flag.join("|")));
+            if takes_value {
+                parts.push(roman(" "));
+                parts.push(clap_mangen::roff::italic(value));
+            }
+        }
+        if optional {
+            parts.push(roman("]"));
+        }
+    }
+    if cmd.has_subcommands() {
+        parts.push(roman(" "));
+        parts.push(clap_mangen::roff::italic("COMMAND"));
+    }
+    let mut roff = Roff::default();
+    roff.control(heading, ["SYNOPSIS"]);
+    roff.text(parts);
+    roff
 }
 
 /// The command's `after_help` (its examples) as a section, lines kept as written: the
@@ -161,6 +360,51 @@ fn man_page_renders_every_subcommand_and_option() {
         missing.is_empty(),
         "man -l doc/wsl-place.1 does not show {missing:?}:\n{text}"
     );
+}
+
+/// EXIT STATUS, ENVIRONMENT, FILES and SEE ALSO are there, and the synopsis names each value.
+#[test]
+fn man_page_has_the_reference_sections() {
+    let Some(text) = man_text(&page_path()) else {
+        return;
+    };
+    for heading in ["EXIT STATUS", "ENVIRONMENT", "FILES", "SEE ALSO"] {
+        assert!(section(&text, heading).is_some(), "no {heading}:\n{text}");
+    }
+    let environment = section(&text, "ENVIRONMENT").unwrap();
+    for name in [
+        "NO_COLOR",
+        "CLICOLOR_FORCE",
+        "XDG_CACHE_HOME",
+        "XDG_CONFIG_HOME",
+        "COLUMNS",
+        "CI",
+        "WSL_PLACE_PROC_ROOT",
+        "WSL_PLACE_POLICY",
+    ] {
+        assert!(environment.contains(name), "ENVIRONMENT lacks {name}");
+    }
+    let files = section(&text, "FILES").unwrap();
+    for name in [
+        ".wsl-place.toml",
+        "config.toml",
+        "wsl-place-manifest",
+        ".cache/wsl-place",
+    ] {
+        assert!(files.contains(name), "FILES lacks {name}");
+    }
+    let exit = section(&text, "EXIT STATUS").unwrap();
+    for code in ["0", "1", "2", "3", "4", "130"] {
+        assert!(
+            exit.lines()
+                .any(|l| l.split_whitespace().next() == Some(code)),
+            "EXIT STATUS lacks {code}"
+        );
+    }
+    let check = section(&text, "WSL-PLACE CHECK").unwrap();
+    assert!(check.contains("[--scan-budget-ms MS]"), "{check}");
+    assert!(check.contains("[PATH]"), "{check}");
+    assert!(text.contains("[--color WHEN]"), "{text}");
 }
 
 /// The lines under a top-level heading, up to the next one (headings are not indented).

@@ -226,11 +226,13 @@ fn fixture() -> CheckReport {
             git_version: Some(git_version),
             usage: Default::default(),
             repositories_below: None,
+            repositories_below_partial: false,
         },
     };
     let verdict = policy::evaluate(&Policy::built_in(), &observations);
     CheckReport {
         repositories_below: None,
+        repositories_below_complete: None,
         git_version: Some(git_version),
         schema: wsl_place::assess::pipeline::SCHEMA_VERSION,
         location,

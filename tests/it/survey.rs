@@ -207,6 +207,37 @@ fn finds_the_right_set_judges_slowfs_worse_with_one_probe_per_mount() {
         text.contains("3 repositories: 1 would be faster on the Linux disk"),
         "{text}"
     );
+    let at = |columns: &str| {
+        let out = support::wsl_place()
+            .env("HOME", &layout.home)
+            .env("XDG_CACHE_HOME", layout.home.join(".cache"))
+            .env("NO_COLOR", "1")
+            .env("COLUMNS", columns)
+            .args(["survey", "--probe-budget-ms", "300"])
+            .arg(&layout.top)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let wide = at("110");
+    let header = wide.lines().nth(1).unwrap_or_default();
+    for column in [
+        "git status here",
+        "git status Linux",
+        "install here",
+        "install Linux",
+    ] {
+        assert!(header.contains(column), "{wide}");
+    }
+    let narrow = at("60");
+    for line in narrow.lines() {
+        assert!(line.chars().count() <= 60, "{line:?} in\n{narrow}");
+    }
+    assert!(narrow.contains("git status Linux"), "{narrow}");
+    assert!(narrow.contains("winapp"), "{narrow}");
+    // The footer's figures in the report's number style, never ASCII "us".
+    assert!(narrow.contains("each file check"), "{narrow}");
+    assert!(!narrow.contains(" us"), "{narrow}");
     let markdown = layout.survey(None, &["--no-probe", "--format", "markdown"]);
     let markdown = String::from_utf8_lossy(&markdown.stdout);
     assert!(markdown.contains("| repository | tracked |"), "{markdown}");
@@ -376,4 +407,78 @@ fn unreadable_folders_are_counted_in_the_human_output() {
         "{shown}"
     );
     assert!(!shown.contains("hidden"), "{shown}");
+}
+
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn check_on_a_folder_whose_search_stopped_says_at_least() {
+    let layout = Layout::new();
+    // Five repositories of 30 folders each behind 9p latencies: more than check's 0.5 s search
+    // can list.
+    for name in ["r1", "r2", "r3", "r4", "r5"] {
+        let repo = layout.backing.join("many").join(name);
+        for d in 0..30 {
+            support::gitrepo::write(&repo.join(format!("d{d}/e/f")), b"x\n");
+        }
+        support::gitrepo::init_and_commit_all(&repo, "files");
+    }
+    repo_with_files(&layout.top.join("local/a"), 3);
+    repo_with_files(&layout.top.join("local/b"), 3);
+    let Some(slow) = support::SlowFs::mount(
+        &layout.backing,
+        &layout.top.join("slow"),
+        &["--profile", "drvfs-9p"],
+    ) else {
+        return;
+    };
+    let check = |dir: &Path, format: &str| {
+        let out = support::wsl_place()
+            .env("HOME", &layout.home)
+            .env("XDG_CACHE_HOME", layout.home.join(".cache"))
+            .env("NO_COLOR", "1")
+            .args(["check", "--no-probe", "--format", format])
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", support::text(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let many = slow.mountpoint().join("many");
+    let human = check(&many, "human");
+    let first = human.lines().next().unwrap_or_default();
+    assert!(
+        first.contains("is not a git repository but holds at least"),
+        "{human}"
+    );
+    assert!(!human.contains("git status:"), "{human}");
+    assert!(human.contains("wsl-place survey"), "{human}");
+    let json: Value = serde_json::from_str(&check(&many, "json")).unwrap();
+    assert_eq!(json["repositories_below_complete"], false, "{json}");
+    let markdown = check(&many, "markdown");
+    assert!(markdown.contains("holds at least"), "{markdown}");
+
+    // A search that finished gives the count as it is.
+    let human = check(&layout.top.join("local"), "human");
+    assert!(
+        human.starts_with(&format!(
+            "{} is not a git repository but holds 2 repositories",
+            layout.top.join("local").display()
+        )),
+        "{human}"
+    );
+}
+
+#[test]
+fn an_empty_folder_gets_a_sentence() {
+    let layout = Layout::new();
+    let out = layout.survey(None, &[]);
+    assert!(out.status.success(), "{}", support::text(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("No git repositories below this folder."),
+        "{text}"
+    );
+    assert!(text.contains("searched 1 folder in"), "{text}");
+    assert!(!text.contains("0 repositories"), "{text}");
+    assert!(!text.contains("0.0 µs"), "{text}");
 }

@@ -409,3 +409,57 @@ fn ctrl_c_on_the_terminal_during_the_copy_exits_130_with_the_resume_and_abort_co
         "the copy so far was not kept"
     );
 }
+
+/// A spinner frame (indicatif's default ticks) followed by `label`, as the terminal showed it.
+fn spinner_shown(output: &Output, label: &str) -> bool {
+    let text = String::from_utf8_lossy(&output.stdout);
+    "⠁⠂⠄⡀⢀⠠⠐⠈"
+        .chars()
+        .any(|frame| text.contains(&format!("{frame} {label}")))
+}
+
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn slow_phases_show_a_labelled_spinner_on_a_terminal_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let backing = dir.path().join("backing");
+    // Enough files that timing the mount takes well over the 0.3 s a spinner waits for.
+    support::gitrepo::repo_with_files(&backing.join("repo"), 300);
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let Some(slow) = support::SlowFs::mount(
+        &backing,
+        &dir.path().join("slow"),
+        &["--profile", "drvfs-9p"],
+    ) else {
+        return;
+    };
+    let repo = slow.mountpoint().join("repo").display().to_string();
+    let xterm = [("TERM", "xterm-256color")];
+    for format in ["human", "markdown"] {
+        let check = on_a_terminal(&home, &xterm, &["check", "--format", format, &repo]);
+        assert!(
+            spinner_shown(&check, "timing small-file operations"),
+            "check --format {format}: no spinner while timing: {}",
+            String::from_utf8_lossy(&check.stdout)
+        );
+    }
+    let probe = on_a_terminal(&home, &xterm, &["probe", &repo]);
+    assert!(
+        spinner_shown(&probe, "timing small-file operations on"),
+        "probe: no spinner: {}",
+        String::from_utf8_lossy(&probe.stdout)
+    );
+    let piped = support::wsl_place()
+        .args(["probe", &repo])
+        .env("HOME", &home)
+        .env("TERM", "xterm-256color")
+        .output()
+        .unwrap();
+    assert!(piped.status.success(), "{}", support::text(&piped));
+    assert!(
+        !support::stderr(&piped).contains("timing"),
+        "a spinner on a pipe: {}",
+        support::stderr(&piped)
+    );
+}

@@ -3,6 +3,7 @@
 pub mod probes;
 
 use crate::base::error::Result;
+use crate::base::progress::while_working;
 use crate::decide::observations::Context;
 use crate::decide::policy::{self, Observations, Policy, PolicySource, Verdict};
 use crate::host::location::{self, Location, MountTable};
@@ -33,7 +34,14 @@ pub struct CheckReport {
     /// Outside any repository: the repositories found below the folder (`survey` judges them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repositories_below: Option<usize>,
+    /// With `repositories_below`: false when the search stopped at its budget (there may be
+    /// more).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repositories_below_complete: Option<bool>,
 }
+
+/// The spinner's label while the probes time the mounts.
+pub const TIMING: &str = "timing small-file operations here and on the Linux disk";
 
 /// How long `check` looks for repositories below a folder that is not one.
 pub const REPOSITORIES_BELOW_BUDGET: Duration = Duration::from_millis(500);
@@ -53,7 +61,7 @@ pub struct Settings {
     pub probe_budget: Duration,
     /// Directory on the Linux disk to compare against (None: a scratch folder under $HOME).
     pub baseline: Option<PathBuf>,
-    /// Show the scan's progress on the terminal.
+    /// Show each phase's progress on the terminal (the scan's counts, a spinner while timing).
     pub progress: bool,
     /// Time the package manager when no cached timing exists (about a second, once per machine
     /// and manager version); false in the hook's short measurement, which estimates it.
@@ -109,15 +117,17 @@ pub fn measure(
     );
     let git = GitFacts::read();
     let (probe, predict) = if settings.probe {
-        let probes = probes::for_check(
-            env,
-            &table,
-            &location,
-            settings,
-            index.as_ref(),
-            git.startup_ms,
-            &policy.migrate.destination,
-        )?;
+        let probes = while_working(settings.progress, TIMING, || {
+            probes::for_check(
+                env,
+                &table,
+                &location,
+                settings,
+                index.as_ref(),
+                git.startup_ms,
+                &policy.migrate.destination,
+            )
+        })?;
         let mut predict = probes::predict(&scan, &probes, &location.paths.linux);
         if let Some(prediction) = predict.as_mut() {
             with_fsmonitor(prediction, &probes, &git, &scan, &policy);
@@ -130,13 +140,17 @@ pub fn measure(
         .git
         .is_none()
         .then(|| {
-            crate::measure::discover::discover(&location.paths.linux, REPOSITORIES_BELOW_BUDGET)
+            while_working(settings.progress, "looking for repositories below", || {
+                crate::measure::discover::discover(&location.paths.linux, REPOSITORIES_BELOW_BUDGET)
+            })
         })
-        .map(|found| found.repositories.len())
-        .filter(|&n| n > 0);
+        .filter(|found| !found.repositories.is_empty());
+    let repositories_below_complete = repositories_below.as_ref().map(|d| d.complete);
+    let repositories_below = repositories_below.map(|found| found.repositories.len());
     let mut observations = observe(env, &location, &scan, probe.as_ref(), predict.as_ref());
     observations.context = context(&location, &git, observations.git.as_ref());
     observations.context.repositories_below = repositories_below;
+    observations.context.repositories_below_partial = repositories_below_complete == Some(false);
     let verdict = policy::evaluate_after(&policy, &observations, previous);
     let report = CheckReport {
         schema: SCHEMA_VERSION,
@@ -148,6 +162,7 @@ pub fn measure(
         verdict,
         git_version: git.version,
         repositories_below,
+        repositories_below_complete,
     };
     Ok((report, policy))
 }
@@ -212,6 +227,7 @@ pub fn context(
         git_version: git.version,
         usage,
         repositories_below: None,
+        repositories_below_partial: false,
     }
 }
 

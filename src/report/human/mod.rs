@@ -77,7 +77,11 @@ impl Style {
 pub fn check(report: &CheckReport, style: &Style) -> String {
     let mut screen = Screen::new(style);
     timing::headline(&mut screen, report);
-    if let Some(predict) = &report.predict {
+    if let Some(predict) = report
+        .predict
+        .as_ref()
+        .filter(|_| report.scan.git.is_some())
+    {
         chart::comparison(&mut screen, predict);
     }
     location::rows(&mut screen, &report.location);
@@ -259,7 +263,12 @@ const UNITS: &[&str] = &[
 fn unbreakable_words(text: &str) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
     for word in text.split(' ').filter(|w| !w.is_empty()) {
-        let unit = word.trim_end_matches([',', ';', ')', '.', ':']);
+        // A range's unit is followed by its next figure: "(1.1 s-1.8 s)" splits as "s-1.8".
+        let unit = word
+            .split('-')
+            .next()
+            .unwrap_or(word)
+            .trim_end_matches([',', ';', ')', '.', ':']);
         let after_figure = words
             .last()
             .and_then(|last| last.chars().last())
@@ -288,6 +297,10 @@ mod tests {
         assert_eq!(
             wrap("took 1,234 ms, then", 9),
             ["took", "1,234 ms,", "then"]
+        );
+        assert_eq!(
+            wrap("here (1.1 s-1.8 s) x", 14),
+            ["here", "(1.1 s-1.8 s)", "x"]
         );
     }
 

@@ -1,12 +1,21 @@
-//! `survey`'s table for a person.
+//! `survey`'s table for a person, fitted to the terminal: columns that cannot fit are dropped
+//! (all-empty install columns first, then size, tracked and install), then long repository paths
+//! are shortened from the left, as `check` drops what does not fit.
 
-use super::{Style, level_label};
+use super::{Style, columns, level_label, wrap};
 use crate::assess::survey::SurveyReport;
 use crate::base::units;
 use crate::report::text::survey::{
     HEADERS, cells, not_judged_lines, summary_line, unreadable_note,
 };
 use std::fmt::Write;
+
+/// Columns given up, in this order, while the table is wider than the terminal. The first
+/// group goes only when it holds no figure at all.
+const DROP_ORDER: [&[usize]; 4] = [&[5, 6], &[2], &[1], &[5, 6]];
+/// A repository path is never shortened below this.
+const MIN_PATH: usize = 12;
+const GAP: usize = 2;
 
 pub fn table(report: &SurveyReport, style: &Style) -> String {
     let mut out = String::new();
@@ -20,24 +29,22 @@ pub fn table(report: &SurveyReport, style: &Style) -> String {
         "{}",
         style.bold(&crate::base::pathtext::display(&report.dir))
     );
-    if rows.is_empty() {
-        let _ = writeln!(out, "no git repositories below this folder");
-    } else {
-        let widths: Vec<usize> = (0..8)
-            .map(|i| {
-                rows.iter()
-                    .map(|r| r[i].chars().count())
-                    .chain([HEADERS[i].len()])
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect();
-        let line = |cells: &[String], last: String| {
-            let mut text = format!("{:<w$}", cells[0], w = widths[0]);
-            for i in 1..7 {
-                let _ = write!(text, "  {:>w$}", cells[i], w = widths[i]);
+    if !rows.is_empty() {
+        let (shown, widths) = fit(&rows, style.width);
+        let line = |cells: &[String], verdict: String| {
+            let mut text = String::new();
+            for (n, &column) in shown.iter().enumerate() {
+                let cell = &cells[column];
+                let _ = match column {
+                    0 => write!(text, "{:<w$}", shorten(cell, widths[0]), w = widths[0]),
+                    7 => write!(text, "{verdict}"),
+                    _ => write!(text, "{cell:>w$}", w = widths[column]),
+                };
+                if n + 1 < shown.len() {
+                    text.push_str(&" ".repeat(GAP));
+                }
             }
-            format!("{text}  {last}")
+            text
         };
         let headers: Vec<String> = HEADERS.iter().map(|h| h.to_string()).collect();
         let _ = writeln!(
@@ -54,28 +61,76 @@ pub fn table(report: &SurveyReport, style: &Style) -> String {
                     .iter()
                     .map(|n| format!("{} {}", n.kind, crate::base::pathtext::display(&n.path)))
                     .collect();
-                let _ = writeln!(
-                    out,
-                    "{}",
-                    style.dim(&format!("  holds {}", notes.join(", ")))
-                );
+                for note in wrap(&format!("holds {}", notes.join(", ")), style.width - 2) {
+                    let _ = writeln!(out, "  {}", style.dim(&note));
+                }
             }
         }
+        out.push('\n');
+    }
+    for line in wrap(&summary_line(&report.summary), style.width) {
+        let _ = writeln!(out, "{}", style.bold(&line));
     }
     for line in not_judged_lines(report) {
         let _ = writeln!(out, "{}", style.warn(&line));
     }
-    let _ = writeln!(out, "\n{}", style.bold(&summary_line(&report.summary)));
     footnotes(&mut out, report, style);
     out
 }
 
+/// The columns shown and every column's width, so that a line takes at most `width` columns
+/// (or as little as the columns that always stay allow).
+fn fit(rows: &[[String; 8]], width: usize) -> (Vec<usize>, [usize; 8]) {
+    let mut widths = [0; 8];
+    for (column, header) in HEADERS.iter().enumerate() {
+        widths[column] = rows
+            .iter()
+            .map(|r| columns(&r[column]))
+            .chain([columns(header)])
+            .max()
+            .unwrap_or(0);
+    }
+    let mut shown: Vec<usize> = (0..8).collect();
+    let total = |shown: &[usize], widths: &[usize; 8]| {
+        shown.iter().map(|&c| widths[c]).sum::<usize>() + GAP * (shown.len() - 1)
+    };
+    for (n, group) in DROP_ORDER.iter().enumerate() {
+        if total(&shown, &widths) <= width {
+            break;
+        }
+        let empty = group
+            .iter()
+            .all(|&column| rows.iter().all(|r| r[column] == "-"));
+        if n == 0 && !empty {
+            continue;
+        }
+        shown.retain(|column| !group.contains(column));
+    }
+    let over = total(&shown, &widths).saturating_sub(width);
+    widths[0] = widths[0].saturating_sub(over).max(MIN_PATH.min(widths[0]));
+    (shown, widths)
+}
+
+/// `path` in at most `width` columns: its end, which names the repository, after an ellipsis.
+fn shorten(path: &str, width: usize) -> String {
+    let length = columns(path);
+    if length <= width {
+        return path.to_string();
+    }
+    let tail: String = path.chars().skip(length - width + 1).collect();
+    format!("…{tail}")
+}
+
 fn footnotes(out: &mut String, report: &SurveyReport, style: &Style) {
     let d = &report.discovery;
+    let took = if d.elapsed_ms == 0 {
+        "under 1 ms".to_string()
+    } else {
+        units::duration_ms(d.elapsed_ms as f64)
+    };
     let mut notes = vec![format!(
-        "searched {} directories in {} (budget {}){}{}",
-        d.directories_listed,
-        units::duration_ms(d.elapsed_ms as f64),
+        "searched {} in {took} (budget {}){}{}",
+        units::counted(d.directories_listed, "folder", "folders"),
         units::duration_ms(d.budget_ms as f64),
         if d.complete {
             ""
@@ -83,7 +138,10 @@ fn footnotes(out: &mut String, report: &SurveyReport, style: &Style) {
             ", stopped by the budget: some repositories may be missing"
         },
         if d.symlinks_skipped > 0 {
-            format!(", {} symlinks not followed", d.symlinks_skipped)
+            format!(
+                ", {} not followed",
+                units::counted(d.symlinks_skipped, "symlink", "symlinks")
+            )
         } else {
             String::new()
         }
@@ -92,24 +150,42 @@ fn footnotes(out: &mut String, report: &SurveyReport, style: &Style) {
     for probe in &report.probes {
         let role = match (probe.repositories, probe.baseline) {
             (0, _) => "the Linux disk".to_string(),
-            (n, true) => format!("{n} repositories and the Linux disk"),
-            (n, false) => format!("{n} repositories"),
+            (n, true) => format!(
+                "{} and the Linux disk",
+                units::counted(n as u64, "repository", "repositories")
+            ),
+            (n, false) => units::counted(n as u64, "repository", "repositories"),
         };
         notes.push(format!(
-            "one probe of {} ({}) for {role}: lstat {}",
+            "one probe of {} ({}) for {role}: each file check {}",
             crate::base::pathtext::display(&probe.mount_point),
             probe.fstype,
             probe
                 .probe
                 .lstat_us()
-                .map_or("-".to_string(), |us| format!("{us:.1} us"))
+                .map_or("-".to_string(), units::micros)
         ));
     }
-    notes.push(format!(
-        "surveyed in {}; `wsl-place check PATH` gives one repository's figures and advice",
-        units::duration_ms(report.summary.elapsed_ms as f64)
-    ));
+    if !report.repositories.is_empty() {
+        notes.push(format!(
+            "surveyed in {}; `wsl-place check PATH` gives one repository's figures and advice",
+            units::duration_ms(report.summary.elapsed_ms as f64)
+        ));
+    }
     for note in notes {
-        let _ = writeln!(out, "{}", style.dim(&note));
+        for line in wrap(&note, style.width) {
+            let _ = writeln!(out, "{}", style.dim(&line));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_keep_their_end() {
+        assert_eq!(shorten("group/deep/app", 8), "…eep/app");
+        assert_eq!(shorten("app", 8), "app");
     }
 }

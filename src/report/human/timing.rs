@@ -68,6 +68,13 @@ fn install_row(install: &Compared, manager: Option<(&ManagerTiming, f64)>) -> St
 /// The first line: what `git status` costs here and on the Linux disk, or why there is no
 /// figure; then a blank line.
 pub fn headline(screen: &mut Screen, report: &CheckReport) {
+    if let Some(line) = crate::report::text::not_a_repository(report) {
+        // A folder's "git status" is no git status anyone runs: the answer is where the
+        // repositories are.
+        screen.headline(&line, Tone::Bold);
+        screen.blank();
+        return;
+    }
     let skipped = report
         .probe
         .as_ref()

@@ -61,6 +61,9 @@ pub fn check(report: &CheckReport) -> String {
         Level::Move => "🛑",
     };
     let _ = writeln!(out, "### wsl-place: {icon} {}\n", verdict.level.as_str());
+    if let Some(line) = super::text::not_a_repository(report) {
+        let _ = writeln!(out, "{}\n", cell(&line));
+    }
     let _ = writeln!(out, "| | |\n|---|---|");
     let _ = writeln!(
         out,

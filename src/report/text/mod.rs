@@ -4,3 +4,28 @@
 pub mod migrate;
 pub mod probe;
 pub mod survey;
+
+use crate::assess::pipeline::CheckReport;
+
+/// `check`'s first line for a folder outside any git repository, pointing to `survey` when it
+/// holds some ("at least" when the search for them stopped at its budget); None in a repository.
+pub fn not_a_repository(report: &CheckReport) -> Option<String> {
+    if report.scan.git.is_some() || report.scan.error.is_some() {
+        return None;
+    }
+    let path = report.location.paths.linux.display();
+    Some(match report.repositories_below {
+        Some(n) => {
+            let at_least = if report.repositories_below_complete == Some(false) {
+                "at least "
+            } else {
+                ""
+            };
+            let noun = if n == 1 { "repository" } else { "repositories" };
+            format!(
+                "{path} is not a git repository but holds {at_least}{n} {noun}: `wsl-place survey` judges each one"
+            )
+        }
+        None => format!("{path} is not in a git repository"),
+    })
+}

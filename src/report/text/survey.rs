@@ -35,7 +35,7 @@ pub fn cells(report: &SurveyReport, repository: &RepositoryReport) -> [String; 8
     let tracked = repository
         .scan
         .tracked
-        .map_or("-".to_string(), |n| n.to_string());
+        .map_or("-".to_string(), units::count);
     [
         shown(report, repository),
         tracked,
@@ -53,9 +53,9 @@ pub const HEADERS: [&str; 8] = [
     "tracked",
     "size",
     "git status here",
-    "Linux disk",
+    "git status Linux",
     "install here",
-    "Linux disk",
+    "install Linux",
     "verdict",
 ];
 
@@ -94,6 +94,9 @@ pub fn unreadable_note(discovery: &crate::measure::discover::Discovery) -> Optio
 pub fn summary_line(summary: &Summary) -> String {
     let n = summary.repositories;
     let plural = if n == 1 { "repository" } else { "repositories" };
+    if n == 0 {
+        return "No git repositories below this folder.".to_string();
+    }
     if summary.would_gain == 0 {
         return format!("{n} {plural}: all fine where they are");
     }
