@@ -109,9 +109,14 @@ impl migrate::Ui for Terminal<'_> {
             .with_prompt(prompt)
             .default(default)
             .interact_on(&term);
-        if answer.is_err() {
+        if let Err(e) = &answer {
             // dialoguer hides the cursor while it waits and leaves it hidden when it fails.
             let _ = term.show_cursor();
+            // Ctrl-C leaves the cursor on the prompt's line; the message goes on a line of its own.
+            if matches!(e, dialoguer::Error::IO(io) if io.kind() == std::io::ErrorKind::Interrupted)
+            {
+                let _ = term.write_line("");
+            }
         }
         answer.map_err(|e| match e {
             // Ctrl-C at the prompt: the terminal is in raw mode, so it arrives as a key.

@@ -674,3 +674,25 @@ fn config_file_and_variable_give_the_default_policy_and_destination() {
         "{stderr}"
     );
 }
+
+/// Issue 26: on a repository that is fine where it is, what a move would change is noise: no
+/// bar chart and no "after a move" row.
+#[test]
+fn an_ok_repository_gets_no_move_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    support::gitrepo::repo_with_files(&repo, 5);
+    let output = Command::cargo_bin("wsl-place")
+        .unwrap()
+        .args(["--color", "never", "check"])
+        .arg(&repo)
+        .env("HOME", dir.path())
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(text.contains("verdict          ok"), "{text}");
+    assert!(!text.contains("after a move"), "{text}");
+    assert!(!text.contains('█'), "{text}");
+}

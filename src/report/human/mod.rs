@@ -11,6 +11,7 @@ mod timing;
 mod verdict;
 
 use crate::assess::pipeline::CheckReport;
+use crate::decide::policy::Level;
 use console::Style as Paint;
 
 pub use verdict::level_label;
@@ -77,17 +78,20 @@ impl Style {
 pub fn check(report: &CheckReport, style: &Style) -> String {
     let mut screen = Screen::new(style);
     timing::headline(&mut screen, report);
+    // Where the repository is fine, or both sides are one disk, what a move would change is noise.
+    let same_disk = report.probe.as_ref().is_some_and(|p| p.baseline_same_mount);
+    let move_matters = report.verdict.level != Level::Ok && !same_disk;
     if let Some(predict) = report
         .predict
         .as_ref()
-        .filter(|_| report.scan.git.is_some())
+        .filter(|_| report.scan.git.is_some() && move_matters)
     {
         chart::comparison(&mut screen, predict);
     }
     location::rows(&mut screen, &report.location);
     if let Some(probes) = &report.probe {
         screen.blank();
-        timing::rows(&mut screen, probes, report.predict.as_ref());
+        timing::rows(&mut screen, probes, report.predict.as_ref(), move_matters);
     }
     screen.blank();
     scan::rows(&mut screen, &report.scan);

@@ -101,40 +101,54 @@ pub fn headline(screen: &mut Screen, report: &CheckReport) {
     screen.blank();
 }
 
-/// Predictions the chart does not show, then the per-file costs behind them.
-pub fn rows(screen: &mut Screen, probes: &ProbeSet, predict: Option<&Prediction>) {
-    if let Some(p) = predict {
-        if let Some(install) = &p.install_ms {
-            let manager = p.install_manager.as_ref().zip(p.install_manager_ms);
-            screen.row("install", &install_row(install, manager), Tone::Plain);
-        }
-        let first = &p.first_git_status_ms;
-        let after = match first.baseline {
-            Some(b) => format!(
-                "the first git status reads every file once: {} on the Linux disk",
-                approx(b)
-            ),
-            None => format!(
-                "the first git status reads every file once: {} here",
-                approx(first.current)
-            ),
-        };
-        if let Some(ms) = p.git_status_fsmonitor_ms {
-            screen.row(
-                "with fsmonitor",
-                &format!(
-                    "git status {} on the Linux disk with core.fsmonitor and core.untrackedCache (git 2.55 or later)",
-                    approx(ms)
-                ),
-                Tone::Plain,
-            );
-        }
-        screen.row("after a move", &after, Tone::Plain);
+/// The install, fsmonitor, after-a-move and checkout predictions.
+fn prediction_rows(screen: &mut Screen, p: &Prediction, move_matters: bool) {
+    if let Some(install) = &p.install_ms {
+        let manager = p.install_manager.as_ref().zip(p.install_manager_ms);
+        screen.row("install", &install_row(install, manager), Tone::Plain);
+    }
+    let first = &p.first_git_status_ms;
+    let after = match first.baseline {
+        Some(b) => format!(
+            "the first git status reads every file once: {} on the Linux disk",
+            approx(b)
+        ),
+        None => format!(
+            "the first git status reads every file once: {} here",
+            approx(first.current)
+        ),
+    };
+    if let Some(ms) = p.git_status_fsmonitor_ms {
         screen.row(
-            "fresh checkout",
-            &here_and_there(&p.checkout_ms),
+            "with fsmonitor",
+            &format!(
+                "git status {} on the Linux disk with core.fsmonitor and core.untrackedCache (git 2.55 or later)",
+                approx(ms)
+            ),
             Tone::Plain,
         );
+    }
+    if move_matters {
+        screen.row("after a move", &after, Tone::Plain);
+    }
+    screen.row(
+        "fresh checkout",
+        &here_and_there(&p.checkout_ms),
+        Tone::Plain,
+    );
+}
+
+/// Predictions the chart does not show, then the per-file costs behind them.
+/// `move_matters`: false where the repository is fine or both sides are one disk, so the row
+/// about the first status after a move is left out.
+pub fn rows(
+    screen: &mut Screen,
+    probes: &ProbeSet,
+    predict: Option<&Prediction>,
+    move_matters: bool,
+) {
+    if let Some(p) = predict {
+        prediction_rows(screen, p, move_matters);
     }
     if let Some(note) = &probes.baseline_note {
         screen.row("note", note, Tone::Warn);

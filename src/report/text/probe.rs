@@ -71,12 +71,12 @@ pub fn lines(p: &ProbeReport) -> Option<Vec<Line>> {
 }
 
 pub fn title(p: &ProbeReport) -> String {
+    let kind = kind_after(&p.fstype, p.kind.as_str());
     format!(
-        "{} ({} on {}, {})",
+        "{} ({} on {}{kind})",
         crate::base::pathtext::display(&p.dir),
         p.fstype,
         crate::base::pathtext::display(&p.mount_point),
-        p.kind.as_str()
     )
 }
 
@@ -119,4 +119,24 @@ pub fn capitalised(sentence: &str) -> String {
     chars.next().map_or_else(String::new, |first| {
         first.to_uppercase().chain(chars).collect()
     })
+}
+
+/// ", local" after the file-system type, or nothing where the kind repeats it ("fuse, fuse").
+fn kind_after(fstype: &str, kind: &str) -> String {
+    if kind == fstype {
+        String::new()
+    } else {
+        format!(", {kind}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kind_after;
+
+    #[test]
+    fn the_kind_is_not_said_twice() {
+        assert_eq!(kind_after("fuse", "fuse"), "");
+        assert_eq!(kind_after("ext4", "local"), ", local");
+    }
 }
