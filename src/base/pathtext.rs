@@ -10,10 +10,15 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
 pub fn escape(bytes: &[u8]) -> String {
+    percent_encoded(bytes, |c| c == '%' || c.is_control())
+}
+
+/// `bytes` with the characters `encoded` picks, and every byte that is not UTF-8, as `%XX`.
+fn percent_encoded(bytes: &[u8], encoded: impl Fn(char) -> bool) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
-            if c == '%' || c.is_control() {
+            if encoded(c) {
                 let mut buf = [0u8; 4];
                 for b in c.encode_utf8(&mut buf).bytes() {
                     out.push_str(&format!("%{b:02X}"));
@@ -46,23 +51,7 @@ pub fn display_text(text: &str) -> String {
 }
 
 fn display_bytes(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len());
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            if c.is_control() {
-                let mut buf = [0u8; 4];
-                for b in c.encode_utf8(&mut buf).bytes() {
-                    out.push_str(&format!("%{b:02X}"));
-                }
-            } else {
-                out.push(c);
-            }
-        }
-        for b in chunk.invalid() {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    percent_encoded(bytes, char::is_control)
 }
 
 pub fn unescape(text: &str) -> Option<Vec<u8>> {

@@ -15,7 +15,6 @@ use rustix::fs::FileType;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::ffi::{OsStr, OsString};
-use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
@@ -355,22 +354,9 @@ fn rewritten_by_fixups(rel: &Path) -> bool {
 }
 
 fn crc_at(dir: &FencedDir, name: &OsStr) -> std::io::Result<(u64, u32, Meta)> {
-    let (mut file, meta) = dir.open_file(name)?;
-    let mut hasher = crc32fast::Hasher::new();
-    let mut buf = vec![0u8; verify::READ_CHUNK];
-    let mut size = 0u64;
-    loop {
-        match file.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => {
-                hasher.update(&buf[..n]);
-                size += n as u64;
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok((size, hasher.finalize(), meta))
+    let (file, meta) = dir.open_file(name)?;
+    let (size, crc) = verify::crc_of_reader(file)?;
+    Ok((size, crc, meta))
 }
 
 fn not_a_folder_now(place: &Fenced, e: &std::io::Error, what: &str) -> String {

@@ -15,10 +15,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// How much of a file one read takes while checksumming.
-pub const READ_CHUNK: usize = 256 * 1024;
+const READ_CHUNK: usize = 256 * 1024;
 
 pub fn crc_of(path: &Path) -> std::io::Result<(u64, u32)> {
-    let mut file = dirfd::open_read(path)?;
+    crc_of_reader(dirfd::open_read(path)?)
+}
+
+/// Size and CRC32 of everything `file` holds from where it is.
+pub fn crc_of_reader(mut file: impl Read) -> std::io::Result<(u64, u32)> {
     let mut hasher = crc32fast::Hasher::new();
     let mut buf = vec![0u8; READ_CHUNK];
     let mut size = 0u64;
