@@ -1,10 +1,9 @@
 //! Copying into staging: directories, symlinks as symlinks, files in parallel with their CRC32,
 //! each file read back and verified before its journal line is written.
 
-use super::estimate::Measured;
 use super::journal::escape_path;
 use super::journal::{FileRecord, Journal, Recovered, Stamp};
-use super::plan::{Entry, Kind, Plan, Problem};
+use super::plan::{Entry, Kind, Measured, Plan, Problem};
 use super::progress;
 use super::verify;
 use crate::base::dirfd::{self, Meta};

@@ -3,6 +3,7 @@
 //! right after the walk, and the model's figures from them (`model::migration`).
 
 use super::copy;
+use super::plan::Measured;
 use super::plan::{Entry, Kind, Plan};
 use crate::base::units;
 use crate::host::HostEnv;
@@ -34,13 +35,6 @@ const PILOT_PER_THREAD: usize = 4;
 const PILOT_MIN: usize = 32;
 /// Read from the largest file for the bandwidth: enough to see past the first call's latency.
 const BANDWIDTH_READ: u64 = 4 * 1024 * 1024;
-
-/// What the estimate is computed from; measured once per plan.
-#[derive(Debug, Clone)]
-pub struct Measured {
-    pub source: SourceCosts,
-    pub destination: MountCosts,
-}
 
 /// Measures the source and the destination for `plan`'s estimate; a sentence when it cannot.
 pub fn measure(env: &HostEnv, plan: &Plan) -> Result<Measured, String> {

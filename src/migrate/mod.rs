@@ -12,6 +12,7 @@ mod estimate;
 mod finalise;
 mod fixups;
 mod journal;
+mod names;
 mod next_steps;
 mod plan;
 mod progress;
@@ -433,6 +434,7 @@ fn plan(
     if args.skip_node_modules {
         for worktree in plan.worktrees.iter_mut().filter_map(|w| w.plan.as_mut()) {
             worktree.leave_node_modules();
+            estimate::predict(worktree);
         }
     }
     plan.questions = questions::for_plan(&plan, args);
