@@ -4,10 +4,10 @@
 
 use super::estimate;
 use super::fixups::{self, ConfigIssue};
+use super::options::{Options, Ui};
 use super::plan::Plan;
 pub use super::plan::Question;
 use super::staging::{command, how_to_continue};
-use super::{Options, Ui};
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::units;
 use std::path::Path;
