@@ -6,6 +6,7 @@
 //! beside the destination (`staging.rs`) and is renamed into place only after every file was
 //! read back and compared; an interrupted run is resumed by running it again.
 
+mod abort;
 mod copy;
 mod destination;
 mod estimate;
@@ -62,7 +63,7 @@ pub fn run(
         false => staging.lock_existing()?,
     };
     if args.abort {
-        return abort(ui, &source, &destination, &staging, &elsewhere);
+        return abort::abort(ui, &source, &destination, &staging, &elsewhere);
     }
     worktrees::refuse_linked(&source)?;
     staging.check_owner()?;
@@ -483,51 +484,6 @@ fn seal(
     let sealed = finalise::seal(plan, staging, &copied.records, &problem_paths(problems));
     spinner.finish_and_clear();
     sealed
-}
-
-/// `--abort`: remove an interrupted migration's staging folder; the source is never touched.
-fn abort(
-    ui: &dyn Ui,
-    source: &Path,
-    destination: &Path,
-    staging: &Staging,
-    elsewhere: &[staging::Elsewhere],
-) -> Result<ExitCode> {
-    // The worktrees an interrupted run was moving along have their own staging folders.
-    for worktree in worktrees::find(source, destination) {
-        if let Some(kept) = worktree.staging()
-            && kept.check_owner().is_ok()
-            && kept.abort()?
-        {
-            ui.note(&format!(
-                "Removed the staging directory {} of the linked worktree {}.\n",
-                kept.path().display(),
-                worktree.path.display()
-            ))?;
-        }
-    }
-    let mut note = if staging.abort()? {
-        format!(
-            "Removed the staging directory {}; the source {} was not touched.\n",
-            staging.path().display(),
-            source.display()
-        )
-    } else {
-        format!(
-            "No interrupted migration of {} to abort (no {}).\n",
-            source.display(),
-            staging.path().display()
-        )
-    };
-    for other in elsewhere {
-        let sentence = other.sentence(source);
-        let mut chars = sentence.chars();
-        if let Some(first) = chars.next() {
-            note.push_str(&format!("{}{}\n", first.to_uppercase(), chars.as_str()));
-        }
-    }
-    ui.note(&note)?;
-    Ok(ExitCode::Ok)
 }
 
 /// Local disks lose to directory-lock contention beyond a few threads per core; a drive reached
