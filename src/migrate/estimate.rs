@@ -2,9 +2,9 @@
 //! own files (nothing may be written there), the destination by the scratch probe, both at once
 //! right after the walk, and the model's figures from them (`model::migration`).
 
-use super::copy;
 use super::plan::Measured;
 use super::plan::{Entry, Kind, Plan};
+use super::source;
 use crate::base::units;
 use crate::host::HostEnv;
 use crate::host::location::MountTable;
@@ -129,11 +129,11 @@ fn pilot(root: &Path, files: &[&Entry], threads: usize) -> Option<f64> {
                 let mut data = Vec::new();
                 while let Some(entry) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let src = root.join(&entry.rel);
-                    let Ok((before, mut input)) = copy::open_source(&src) else {
+                    let Ok((before, mut input)) = source::open_source(&src) else {
                         continue;
                     };
-                    if copy::read_known(&mut input, before.len(), &mut data).is_ok()
-                        && copy::source_state(&src).is_ok()
+                    if source::read_known(&mut input, before.len(), &mut data).is_ok()
+                        && source::source_state(&src).is_ok()
                     {
                         done.fetch_add(1, Ordering::Relaxed);
                     }

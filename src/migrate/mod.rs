@@ -22,6 +22,7 @@ mod plan;
 mod progress;
 mod questions;
 mod removal;
+mod source;
 mod staging;
 mod verify;
 mod windows_builds;
