@@ -127,11 +127,9 @@ pub fn run(
         staging.check_owner()?;
         _locks.push(staging.create(None)?);
     }
-    let copied = copy(env, ui, &plan, &staging, &recovered)?;
-    let not_copied = verify(ui, args, &plan, &staging, &copied)?;
-    seal(ui, &plan, &staging, &copied, &not_copied)?;
+    let (copied_files, not_copied) = stage(env, ui, args, &plan, &staging, &recovered)?;
     let mut done = Copied {
-        files: copied.copied_files,
+        files: copied_files,
         started,
         not_copied: not_copied
             .into_iter()
@@ -163,14 +161,27 @@ fn stage_worktrees(
             let recovered = journal::read_journal(&staging.journal())?;
             let mut planned = planned.clone();
             account_resume(&mut planned, &recovered);
-            let copied = copy(env, ui, &planned, &staging, &recovered)?;
-            let not_copied = verify(ui, args, &planned, &staging, &copied)?;
-            seal(ui, &planned, &staging, &copied, &not_copied)?;
-            done.files += copied.copied_files;
+            done.files += stage(env, ui, args, &planned, &staging, &recovered)?.0;
         }
         done.worktrees.push(worktree);
     }
     Ok(())
+}
+
+/// Steps 3 to 5 for one tree, the repository or a worktree moving along: copy, verify, seal.
+/// The files this run copied, and the entries left out (with --skip-unreadable).
+fn stage(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    args: &Options,
+    plan: &Plan,
+    staging: &Staging,
+    recovered: &journal::Recovered,
+) -> Result<(u64, Vec<Problem>)> {
+    let copied = copy(env, ui, plan, staging, recovered)?;
+    let not_copied = verify(ui, args, plan, staging, &copied)?;
+    seal(ui, plan, staging, &copied, &not_copied)?;
+    Ok((copied.copied_files, not_copied))
 }
 
 /// Whether a sealed copy still holds what its manifest says; if not, it is unsealed (a dry run
