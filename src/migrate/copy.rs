@@ -1,18 +1,18 @@
 //! Copying into staging: directories, symlinks as symlinks, files in parallel with their CRC32,
 //! each file read back and verified before its journal line is written.
 
-use super::estimate::Measured;
 use super::journal::escape_path;
 use super::journal::{FileRecord, Journal, Recovered, Stamp};
-use super::plan::{Entry, Kind, Plan, Problem};
+use super::plan::{Entry, Kind, Measured, Plan, Problem};
 use super::progress;
+use super::source::{open_source, read_known, source_state};
 use super::verify;
 use crate::base::dirfd::{self, Meta};
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::interrupt;
 use crate::model::migration;
 use rayon::prelude::*;
-use std::fs::{File, FileTimes};
+use std::fs::FileTimes;
 use std::io::{ErrorKind, Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -64,24 +64,6 @@ fn dest_failure(action: &str, path: &Path, e: &std::io::Error) -> Failure {
         "cannot {action} {}: {e} ({hint}); nothing was deleted and the source is untouched",
         path.display()
     ))
-}
-
-/// The source's side of a file before it is read: its state, and the file opened. The
-/// estimate's pilot (`estimate.rs`) times exactly this and `source_state`, so it pays the
-/// round trips the copy pays, however they are made.
-pub(super) fn open_source(src: &Path) -> std::io::Result<(Meta, File)> {
-    let before = source_state(src)?;
-    if !before.is_file() {
-        return Err(std::io::Error::other(
-            "stopped being a regular file during the migration",
-        ));
-    }
-    Ok((before, dirfd::open_read(src)?))
-}
-
-/// The source file's state, never following a symlink: compared before and after reading.
-pub(super) fn source_state(src: &Path) -> std::io::Result<Meta> {
-    dirfd::lstat(src)
 }
 
 /// Copies one file: stat, read with CRC, write, set mode and times, stat again; retried while the
@@ -172,30 +154,6 @@ fn copy_file(
     problem(format!(
         "kept changing while it was copied ({ATTEMPTS} attempts); close what writes to it and run again"
     ))
-}
-
-/// Reads a file whose size the caller just saw, without the size probe `read_to_end` makes
-/// (two system calls per file, which add up over tens of thousands of small files). A file that
-/// grew is still read to its end; the caller's stat comparison then retries it.
-pub(super) fn read_known(input: &mut File, size: u64, data: &mut Vec<u8>) -> std::io::Result<()> {
-    data.resize(size as usize + 1, 0);
-    let mut filled = 0;
-    loop {
-        match input.read(&mut data[filled..]) {
-            Ok(0) => break,
-            Ok(n) => {
-                filled += n;
-                if filled == data.len() {
-                    data.truncate(filled);
-                    return input.read_to_end(data).map(|_| ());
-                }
-            }
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    data.truncate(filled);
-    Ok(())
 }
 
 fn entry_mode(meta: &Meta) -> u32 {

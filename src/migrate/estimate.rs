@@ -2,8 +2,9 @@
 //! own files (nothing may be written there), the destination by the scratch probe, both at once
 //! right after the walk, and the model's figures from them (`model::migration`).
 
-use super::copy;
+use super::plan::Measured;
 use super::plan::{Entry, Kind, Plan};
+use super::source;
 use crate::base::units;
 use crate::host::HostEnv;
 use crate::host::location::MountTable;
@@ -34,13 +35,6 @@ const PILOT_PER_THREAD: usize = 4;
 const PILOT_MIN: usize = 32;
 /// Read from the largest file for the bandwidth: enough to see past the first call's latency.
 const BANDWIDTH_READ: u64 = 4 * 1024 * 1024;
-
-/// What the estimate is computed from; measured once per plan.
-#[derive(Debug, Clone)]
-pub struct Measured {
-    pub source: SourceCosts,
-    pub destination: MountCosts,
-}
 
 /// Measures the source and the destination for `plan`'s estimate; a sentence when it cannot.
 pub fn measure(env: &HostEnv, plan: &Plan) -> Result<Measured, String> {
@@ -135,11 +129,11 @@ fn pilot(root: &Path, files: &[&Entry], threads: usize) -> Option<f64> {
                 let mut data = Vec::new();
                 while let Some(entry) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let src = root.join(&entry.rel);
-                    let Ok((before, mut input)) = copy::open_source(&src) else {
+                    let Ok((before, mut input)) = source::open_source(&src) else {
                         continue;
                     };
-                    if copy::read_known(&mut input, before.len(), &mut data).is_ok()
-                        && copy::source_state(&src).is_ok()
+                    if source::read_known(&mut input, before.len(), &mut data).is_ok()
+                        && source::source_state(&src).is_ok()
                     {
                         done.fetch_add(1, Ordering::Relaxed);
                     }

@@ -6,28 +6,35 @@
 //! beside the destination (`staging.rs`) and is renamed into place only after every file was
 //! read back and compared; an interrupted run is resumed by running it again.
 
+mod abort;
 mod copy;
 mod destination;
 mod estimate;
 mod finalise;
+mod finish;
 mod fixups;
 mod journal;
+mod names;
 mod next_steps;
+mod options;
+mod outcome;
 mod plan;
 mod progress;
 mod questions;
 mod removal;
+mod source;
 mod staging;
 mod verify;
 mod windows_builds;
 mod worktrees;
 
+use finish::Copied;
 pub use fixups::FixupReport;
-pub use next_steps::NextStep;
+pub use options::{Options, Ui};
+pub use outcome::MigrationReport;
 pub use plan::{Plan, Problem};
 use questions::Answers;
 pub use questions::Question;
-pub use removal::Removal;
 use staging::Staging;
 
 use crate::base::error::{ExitCode, Failure, Result};
@@ -35,80 +42,9 @@ use crate::base::interrupt;
 use crate::base::units;
 use crate::host::HostEnv;
 use crate::host::location;
-use serde::Serialize;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-/// What a finished migration did; its JSON form is the documented schema.
-#[derive(Debug, Clone, Serialize)]
-pub struct MigrationReport {
-    #[serde(with = "crate::base::pathtext::json")]
-    pub source: PathBuf,
-    #[serde(with = "crate::base::pathtext::json")]
-    pub destination: PathBuf,
-    #[serde(with = "crate::base::pathtext::json")]
-    pub manifest: PathBuf,
-    pub windows_path: Option<String>,
-    pub windows_legacy_path: Option<String>,
-    pub files: u64,
-    pub dirs: u64,
-    pub symlinks: u64,
-    pub bytes: u64,
-    /// Files copied by this run (the rest were verified by an interrupted earlier run).
-    pub copied_files: u64,
-    /// Milliseconds from accepting the plan to this report: copy with read-back, count, flush,
-    /// fix-ups; what the plan's `predicted_copy_ms` predicts.
-    pub copy_ms: u64,
-    /// Source files left out with --skip-unreadable, and special files.
-    pub not_copied: Vec<Problem>,
-    pub fixups: FixupReport,
-    pub removal: Option<Removal>,
-    /// True when this run found the migration already finished (the manifest beside the
-    /// destination records this source) and copied nothing.
-    pub already_migrated: bool,
-    /// What to type next: `cd`, reinstalls, the editor, the Windows file manager on WSL.
-    pub next_steps: Vec<NextStep>,
-}
-
-/// What `migrate` should do, decided once from the command line.
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    /// The repository to move.
-    pub path: PathBuf,
-    /// Destination directory (None: the policy's root, `~/src`, plus the repository's name).
-    pub to: Option<PathBuf>,
-    /// Accept the plan without asking.
-    pub yes: bool,
-    /// Show the plan and stop.
-    pub dry_run: bool,
-    /// Abandon an interrupted migration: remove its staging directory.
-    pub abort: bool,
-    /// After a verified copy, delete what the manifest proves was copied (asks again).
-    pub remove_source: bool,
-    /// Finalise even if some source files could not be read.
-    pub skip_unreadable: bool,
-    /// Leave node_modules behind instead of copying it.
-    pub skip_node_modules: bool,
-}
-
-/// How a migration talks to the person running it: the command layer decides the format,
-/// the colours and whether anyone can answer a question.
-pub trait Ui {
-    /// Someone is at a terminal to answer questions.
-    fn interactive(&self) -> bool;
-    /// Asks a yes/no question.
-    fn confirm(&self, prompt: &str, default: bool) -> Result<bool>;
-    /// A sentence for the person (not part of any machine-readable output). Failing to show
-    /// it (a full disk behind `>file`) is an error, never a silent success.
-    fn note(&self, text: &str) -> Result<()>;
-    /// Shows the plan before anything is copied; `dry_run` when it is all that will happen.
-    fn plan(&self, plan: &Plan, dry_run: bool) -> Result<()>;
-    /// Shows what a finished migration did.
-    fn result(&self, report: &MigrationReport) -> Result<()>;
-    /// Draw a progress bar while copying.
-    fn progress(&self) -> bool;
-}
 
 /// Moves the repository `args.path` to `args.to`, or under `default_root` (from the policy).
 pub fn run(
@@ -128,7 +64,7 @@ pub fn run(
         false => staging.lock_existing()?,
     };
     if args.abort {
-        return abort(ui, &source, &destination, &staging, &elsewhere);
+        return abort::abort(ui, &source, &destination, &staging, &elsewhere);
     }
     worktrees::refuse_linked(&source)?;
     staging.check_owner()?;
@@ -191,11 +127,9 @@ pub fn run(
         staging.check_owner()?;
         _locks.push(staging.create(None)?);
     }
-    let copied = copy(env, ui, &plan, &staging, &recovered)?;
-    let not_copied = verify(ui, args, &plan, &staging, &copied)?;
-    seal(ui, &plan, &staging, &copied, &not_copied)?;
+    let (copied_files, not_copied) = stage(env, ui, args, &plan, &staging, &recovered)?;
     let mut done = Copied {
-        files: copied.copied_files,
+        files: copied_files,
         started,
         not_copied: not_copied
             .into_iter()
@@ -206,7 +140,7 @@ pub fn run(
         elsewhere,
     };
     stage_worktrees(env, ui, args, plan.worktrees, &mut done)?;
-    finish(env, ui, &answers, &destination, &staging, done)
+    finish::finish(env, ui, &answers, &destination, &staging, done)
 }
 
 /// Copies, verifies and seals each worktree that moves along, as the repository was; a copy an
@@ -227,14 +161,27 @@ fn stage_worktrees(
             let recovered = journal::read_journal(&staging.journal())?;
             let mut planned = planned.clone();
             account_resume(&mut planned, &recovered);
-            let copied = copy(env, ui, &planned, &staging, &recovered)?;
-            let not_copied = verify(ui, args, &planned, &staging, &copied)?;
-            seal(ui, &planned, &staging, &copied, &not_copied)?;
-            done.files += copied.copied_files;
+            done.files += stage(env, ui, args, &planned, &staging, &recovered)?.0;
         }
         done.worktrees.push(worktree);
     }
     Ok(())
+}
+
+/// Steps 3 to 5 for one tree, the repository or a worktree moving along: copy, verify, seal.
+/// The files this run copied, and the entries left out (with --skip-unreadable).
+fn stage(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    args: &Options,
+    plan: &Plan,
+    staging: &Staging,
+    recovered: &journal::Recovered,
+) -> Result<(u64, Vec<Problem>)> {
+    let copied = copy(env, ui, plan, staging, recovered)?;
+    let not_copied = verify(ui, args, plan, staging, &copied)?;
+    seal(ui, plan, staging, &copied, &not_copied)?;
+    Ok((copied.copied_files, not_copied))
 }
 
 /// Whether a sealed copy still holds what its manifest says; if not, it is unsealed (a dry run
@@ -314,7 +261,7 @@ fn already_migrated(
 ) -> Result<ExitCode> {
     let source = staging.source();
     let done = Copied::nothing_yet(elsewhere);
-    let mut report = report(
+    let mut report = finish::report(
         env,
         source,
         destination,
@@ -325,7 +272,7 @@ fn already_migrated(
     report.already_migrated = true;
     if args.remove_source && !args.dry_run {
         if questions::ask_remove_source(ui, args, source, destination, staging.path())? {
-            report.removal = Some(remove_source(ui, source, destination, manifest)?);
+            report.removal = Some(finish::remove_source(ui, source, destination, manifest)?);
         } else {
             report
                 .fixups
@@ -335,36 +282,6 @@ fn already_migrated(
     }
     ui.result(&report)?;
     Ok(ExitCode::Ok)
-}
-
-/// What this run copied, for the report.
-struct Copied {
-    files: u64,
-    /// When the plan was accepted: the report's `copy_ms` counts from here.
-    started: Instant,
-    /// Unreadable source entries (with --skip-unreadable) and special files.
-    not_copied: Vec<Problem>,
-    /// The plan's node_modules, for the next steps (as the sealing run recorded them when only
-    /// finishing; none for an already finished migration).
-    node_modules: Vec<plan::NodeModules>,
-    /// Linked worktrees outside the source: the moved ones are staged and sealed.
-    worktrees: Vec<worktrees::LinkedWorktree>,
-    /// Interrupted migrations of the same source to other destinations.
-    elsewhere: Vec<staging::Elsewhere>,
-}
-
-impl Copied {
-    /// A run that copies no file itself (a finished or sealed migration), timed from now.
-    fn nothing_yet(elsewhere: &[staging::Elsewhere]) -> Self {
-        Self {
-            files: 0,
-            started: Instant::now(),
-            not_copied: Vec::new(),
-            node_modules: Vec::new(),
-            worktrees: Vec::new(),
-            elsewhere: elsewhere.to_vec(),
-        }
-    }
 }
 
 /// A copy an earlier run verified and sealed: only finalising is left.
@@ -403,7 +320,7 @@ fn resume_sealed(
     }
     worktrees::plan_each(&mut moving, ui.progress());
     stage_worktrees(env, ui, args, moving, &mut done)?;
-    finish(env, ui, &answers, destination, staging, done)
+    finish::finish(env, ui, &answers, destination, staging, done)
 }
 
 /// Step 1, plan: walk the source once, gather every question it raises, and account for what an
@@ -433,6 +350,7 @@ fn plan(
     if args.skip_node_modules {
         for worktree in plan.worktrees.iter_mut().filter_map(|w| w.plan.as_mut()) {
             worktree.leave_node_modules();
+            estimate::predict(worktree);
         }
     }
     plan.questions = questions::for_plan(&plan, args);
@@ -578,214 +496,6 @@ fn seal(
     let sealed = finalise::seal(plan, staging, &copied.records, &problem_paths(problems));
     spinner.finish_and_clear();
     sealed
-}
-
-/// Steps 6 to 9: commit (rename into place), fix up, finalise (remove staging), report.
-fn finish(
-    env: &HostEnv,
-    ui: &dyn Ui,
-    answers: &Answers,
-    destination: &Path,
-    staging: &Staging,
-    copied: Copied,
-) -> Result<ExitCode> {
-    let source = staging.source();
-    let manifest = finalise::commit(staging, destination)?;
-    let mut fixups = fix_up(ui, source, destination, &answers.git_settings)?;
-    // Those left behind first: the repair run for a moved one touches every recorded worktree.
-    for worktree in copied.worktrees.iter().filter(|w| !w.moved) {
-        worktrees::detach(destination, worktree, &mut fixups);
-        fixups.advice.push(worktrees::left_behind(source, worktree));
-    }
-    for worktree in copied.worktrees.iter().filter(|w| w.moved) {
-        finish_worktree(destination, worktree, &mut fixups)?;
-    }
-    staging.remove()?;
-    let mut report = report(env, source, destination, &manifest, copied, fixups)?;
-    match answers.remove_source {
-        Some(true) => {
-            report.removal = Some(remove_source(ui, &report.source, destination, &manifest)?)
-        }
-        Some(false) => report
-            .fixups
-            .advice
-            .push("--remove-source was not confirmed; the source is left in place".into()),
-        None => {}
-    }
-    ui.result(&report)?;
-    Ok(ExitCode::Ok)
-}
-
-/// A worktree that moved along: into place, re-linked both ways, its index refreshed.
-fn finish_worktree(
-    destination: &Path,
-    worktree: &worktrees::LinkedWorktree,
-    fixups: &mut FixupReport,
-) -> Result<()> {
-    let (Some(staging), Some(moved)) = (worktree.staging(), &worktree.destination) else {
-        return Ok(());
-    };
-    finalise::commit(&staging, moved)?;
-    worktrees::relink(destination, worktree, fixups);
-    fixups::refresh_index(moved, fixups)?;
-    staging.remove()
-}
-
-/// Step 7, fix up: symlinks pointing into the old place, git settings DrvFs forced (as answered
-/// with the plan), the index.
-fn fix_up(
-    ui: &dyn Ui,
-    source: &Path,
-    destination: &Path,
-    settings: &[fixups::ConfigIssue],
-) -> Result<FixupReport> {
-    let mut fixups = FixupReport::default();
-    let spinner = progress::spinner(ui.progress(), "repairing links into the old place");
-    let repos = fixups::repair_links(source, destination, &mut fixups);
-    spinner.finish_and_clear();
-    if destination.join(".git").is_dir() {
-        for issue in settings {
-            let issue = fixups::ConfigIssue {
-                repo: destination.to_path_buf(),
-                ..issue.clone()
-            };
-            if issue.reset && issue.reset_to.is_some() {
-                fixups::apply(&issue, &mut fixups);
-            } else {
-                fixups::decline(&issue, &mut fixups);
-            }
-        }
-    }
-    let spinner = progress::spinner(ui.progress(), "git update-index --refresh");
-    let refreshed = repos
-        .iter()
-        .try_for_each(|repo| fixups::refresh_index(repo, &mut fixups));
-    spinner.finish_and_clear();
-    refreshed?;
-    Ok(fixups)
-}
-
-/// Step 9, report: the totals from the manifest, and the Windows paths of the destination.
-fn report(
-    env: &HostEnv,
-    source: &Path,
-    destination: &Path,
-    manifest: &Path,
-    copied: Copied,
-    fixups: FixupReport,
-) -> Result<MigrationReport> {
-    let text = std::fs::read_to_string(manifest)
-        .map_err(|e| Failure::io("read the manifest", manifest, &e))?;
-    let (_, entries) = journal::parse_manifest(&text).ok_or_else(|| {
-        Failure::internal(format!(
-            "{} is not a complete manifest.",
-            manifest.display()
-        ))
-    })?;
-    let mut report = MigrationReport {
-        source: source.to_path_buf(),
-        destination: destination.to_path_buf(),
-        manifest: manifest.to_path_buf(),
-        windows_path: None,
-        windows_legacy_path: None,
-        files: 0,
-        dirs: 0,
-        symlinks: 0,
-        bytes: 0,
-        copied_files: copied.files,
-        copy_ms: copied.started.elapsed().as_millis() as u64,
-        not_copied: copied.not_copied,
-        fixups,
-        removal: None,
-        already_migrated: false,
-        next_steps: Vec::new(),
-    };
-    for other in &copied.elsewhere {
-        report.fixups.advice.push(other.sentence(source));
-    }
-    for entry in &entries {
-        match entry {
-            journal::ManifestEntry::File(r) => {
-                report.files += 1;
-                report.bytes += r.size;
-            }
-            journal::ManifestEntry::Dir(_) => report.dirs += 1,
-            journal::ManifestEntry::Symlink { .. } => report.symlinks += 1,
-        }
-    }
-    if let Ok(located) = location::locate(env, destination) {
-        report.windows_path = located.paths.windows;
-        report.windows_legacy_path = located.paths.windows_legacy;
-    }
-    let on_wsl = report.windows_path.is_some();
-    report.next_steps = next_steps::steps(destination, &copied.node_modules, on_wsl);
-    report
-        .fixups
-        .advice
-        .extend(next_steps::windows_build_warnings(
-            source,
-            &copied.node_modules,
-        ));
-    Ok(report)
-}
-
-/// `--remove-source`, confirmed: what the manifest proves was copied leaves the source, with a
-/// spinner (every entry is a round trip on the slow mount).
-fn remove_source(
-    ui: &dyn Ui,
-    source: &Path,
-    destination: &Path,
-    manifest: &Path,
-) -> Result<Removal> {
-    let spinner = progress::spinner(ui.progress(), "removing what was copied from the source");
-    let removed = removal::remove_source(source, destination, manifest);
-    spinner.finish_and_clear();
-    removed
-}
-
-/// `--abort`: remove an interrupted migration's staging folder; the source is never touched.
-fn abort(
-    ui: &dyn Ui,
-    source: &Path,
-    destination: &Path,
-    staging: &Staging,
-    elsewhere: &[staging::Elsewhere],
-) -> Result<ExitCode> {
-    // The worktrees an interrupted run was moving along have their own staging folders.
-    for worktree in worktrees::find(source, destination) {
-        if let Some(kept) = worktree.staging()
-            && kept.check_owner().is_ok()
-            && kept.abort()?
-        {
-            ui.note(&format!(
-                "Removed the staging directory {} of the linked worktree {}.\n",
-                kept.path().display(),
-                worktree.path.display()
-            ))?;
-        }
-    }
-    let mut note = if staging.abort()? {
-        format!(
-            "Removed the staging directory {}; the source {} was not touched.\n",
-            staging.path().display(),
-            source.display()
-        )
-    } else {
-        format!(
-            "No interrupted migration of {} to abort (no {}).\n",
-            source.display(),
-            staging.path().display()
-        )
-    };
-    for other in elsewhere {
-        let sentence = other.sentence(source);
-        let mut chars = sentence.chars();
-        if let Some(first) = chars.next() {
-            note.push_str(&format!("{}{}\n", first.to_uppercase(), chars.as_str()));
-        }
-    }
-    ui.note(&note)?;
-    Ok(ExitCode::Ok)
 }
 
 /// Local disks lose to directory-lock contention beyond a few threads per core; a drive reached

@@ -1,6 +1,7 @@
 //! The plan: where the tree goes, what it holds, what will be left behind, and whether it fits.
 
 use super::journal::{Stamp, escape_path, unescape_path};
+use super::names::{case_collisions, valid_on_windows};
 use super::windows_builds;
 use crate::base::dirfd::Meta;
 use rustix::fs::FileType;
@@ -135,9 +136,9 @@ pub struct Plan {
     /// Settings in `.git/config` that are wrong on ext4, each with whether it will be reset.
     pub git_settings: Vec<super::fixups::ConfigIssue>,
     /// Linked worktrees outside the folder: moved along or left attached to the old copy.
-    pub worktrees: Vec<super::worktrees::LinkedWorktree>,
+    pub worktrees: Vec<LinkedWorktree>,
     /// Every question migrate asks about this plan, in order, with what Enter and --yes answer.
-    pub questions: Vec<super::questions::Question>,
+    pub questions: Vec<Question>,
     /// Entries whose path at the destination is PATH_MAX (4096 bytes) or longer: copied and
     /// verified through open directories, but git and most tools cannot open them by path.
     pub past_path_max: u64,
@@ -147,7 +148,59 @@ pub struct Plan {
     pub entries: Vec<Entry>,
     /// What the estimate is computed from, measured once after the walk.
     #[serde(skip)]
-    pub measured: Option<super::estimate::Measured>,
+    pub measured: Option<Measured>,
+}
+
+/// What the estimate is computed from; measured once per plan.
+#[derive(Debug, Clone)]
+pub struct Measured {
+    pub source: crate::model::migration::SourceCosts,
+    pub destination: crate::model::MountCosts,
+}
+
+/// One question, with what Enter answers and what `--yes` answers.
+#[derive(Debug, Clone, Serialize)]
+pub struct Question {
+    /// What it decides: `node_modules`, `core.fileMode`, `core.ignoreCase`, `worktrees`,
+    /// `remove_source` or `copy`.
+    pub id: String,
+    pub text: String,
+    /// The answer Enter gives.
+    pub default: bool,
+    /// The answer `--yes` gives.
+    pub with_yes: bool,
+}
+
+/// A linked worktree of the repository that lies outside it.
+#[derive(Debug, Clone, Serialize)]
+pub struct LinkedWorktree {
+    /// Where it is now.
+    #[serde(with = "crate::base::pathtext::json")]
+    pub path: PathBuf,
+    /// Its folder under `.git/worktrees/`.
+    pub name: String,
+    /// Beside the repository's destination, under its own name; None when it cannot go there.
+    #[serde(serialize_with = "optional_path")]
+    pub destination: Option<PathBuf>,
+    /// Why it cannot move along, when it cannot.
+    pub why_not: Option<String>,
+    pub files: u64,
+    pub bytes: u64,
+    /// The answer: copied along and re-linked.
+    pub moved: bool,
+    /// Its own plan, for the copy.
+    #[serde(skip)]
+    pub plan: Option<Box<Plan>>,
+    /// The repository's source and destination: its command resumes this copy too.
+    #[serde(skip)]
+    pub(super) repository: (PathBuf, PathBuf),
+}
+
+fn optional_path<S: serde::Serializer>(path: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
+    match path {
+        Some(path) => crate::base::pathtext::json::serialize(path, s),
+        None => s.serialize_none(),
+    }
 }
 
 /// Linux's limit on a path handed to one system call, its terminating NUL included.
@@ -173,52 +226,6 @@ fn outermost_node_modules(rel: &Path) -> Option<PathBuf> {
         }
     }
     None
-}
-
-const WINDOWS_RESERVED: &[&str] = &[
-    "CON", "PRN", "AUX", "NUL", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8",
-    "COM9", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
-];
-
-/// Whether Windows could hold this one file name.
-pub fn valid_on_windows(name: &[u8]) -> bool {
-    if name.iter().any(|b| *b < 0x20 || b"<>:\"\\|?*".contains(b)) {
-        return false;
-    }
-    if name.ends_with(b".") || name.ends_with(b" ") {
-        return false;
-    }
-    let stem = name.split(|b| *b == b'.').next().unwrap_or_default();
-    let stem = String::from_utf8_lossy(stem)
-        .trim_end()
-        .to_ascii_uppercase();
-    !WINDOWS_RESERVED.contains(&stem.as_str())
-}
-
-/// Groups of names in the same directory that only differ by case.
-pub fn case_collisions(rels: &[&Path]) -> Vec<Vec<String>> {
-    let mut groups: HashMap<(PathBuf, String), Vec<String>> = HashMap::new();
-    for rel in rels {
-        let Some(name) = rel.file_name() else {
-            continue;
-        };
-        let parent = rel.parent().unwrap_or(Path::new("")).to_path_buf();
-        let folded = String::from_utf8_lossy(name.as_bytes()).to_lowercase();
-        groups
-            .entry((parent, folded))
-            .or_default()
-            .push(escape_path(rel));
-    }
-    let mut out: Vec<Vec<String>> = groups
-        .into_values()
-        .filter(|g| g.len() > 1)
-        .map(|mut g| {
-            g.sort();
-            g
-        })
-        .collect();
-    out.sort();
-    out
 }
 
 /// Walks the source once, without following a single symlink, and builds the plan.
@@ -325,7 +332,6 @@ impl Plan {
             .iter()
             .filter(|rel| base + rel.as_os_str().len() >= PATH_MAX)
             .count() as u64;
-        super::estimate::predict(self);
     }
 }
 

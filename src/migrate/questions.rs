@@ -2,27 +2,15 @@
 //! with it, and is answered before any byte is copied. `--yes` answers each as Enter would, except
 //! that it also confirms the two things a person must agree to: copying, and `--remove-source`.
 
+use super::estimate;
 use super::fixups::{self, ConfigIssue};
+use super::options::{Options, Ui};
 use super::plan::Plan;
-use super::{Options, Ui};
+pub use super::plan::Question;
+use super::staging::{command, how_to_continue};
 use crate::base::error::{ExitCode, Failure, Result};
-use crate::base::pathtext::shell_quote;
 use crate::base::units;
-use serde::Serialize;
 use std::path::Path;
-
-/// One question, with what Enter answers and what `--yes` answers.
-#[derive(Debug, Clone, Serialize)]
-pub struct Question {
-    /// What it decides: `node_modules`, `core.fileMode`, `core.ignoreCase`, `worktrees`,
-    /// `remove_source` or `copy`.
-    pub id: String,
-    pub text: String,
-    /// The answer Enter gives.
-    pub default: bool,
-    /// The answer `--yes` gives.
-    pub with_yes: bool,
-}
 
 /// What the person decided; the plan carries the rest (node_modules left behind, worktrees).
 #[derive(Debug, Clone, Default)]
@@ -144,8 +132,10 @@ pub fn ask(ui: &dyn Ui, args: &Options, plan: &mut Plan, staging: &Path) -> Resu
         match question.id.as_str() {
             "node_modules" if yes => {
                 plan.leave_node_modules();
+                estimate::predict(plan);
                 for worktree in plan.worktrees.iter_mut().filter_map(|w| w.plan.as_mut()) {
                     worktree.leave_node_modules();
+                    estimate::predict(worktree);
                 }
             }
             "node_modules" => {}
@@ -250,22 +240,4 @@ pub fn after_interrupt(source: &Path, destination: &Path, staging: &Path) -> Str
             command(source, destination, "")
         )
     }
-}
-
-/// One sentence with the exact commands that resume or abandon the migration kept in `staging`.
-pub fn how_to_continue(source: &Path, destination: &Path, staging: &Path) -> String {
-    format!(
-        "the copy so far is kept in {}: resume with `{}`, or remove it with `{}`.",
-        staging.display(),
-        command(source, destination, ""),
-        command(source, destination, " --abort")
-    )
-}
-
-fn command(source: &Path, destination: &Path, extra: &str) -> String {
-    format!(
-        "wsl-place migrate {} --to {}{extra}",
-        shell_quote(source),
-        shell_quote(destination)
-    )
 }

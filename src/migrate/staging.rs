@@ -12,6 +12,7 @@
 
 use super::journal;
 use crate::base::error::{Failure, Result};
+use crate::base::pathtext::shell_quote;
 use std::ffi::OsString;
 use std::fs::{File, TryLockError};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -120,7 +121,7 @@ impl Staging {
             message: format!(
                 "{}; {}",
                 failure.message.trim_end_matches('.'),
-                super::questions::how_to_continue(&self.command.0, &self.command.1, &self.dir)
+                how_to_continue(&self.command.0, &self.command.1, &self.dir)
             ),
         }
     }
@@ -342,4 +343,21 @@ fn make_writable(dir: &Path) {
             }
         }
     }
+}
+/// One sentence with the exact commands that resume or abandon the migration kept in `staging`.
+pub fn how_to_continue(source: &Path, destination: &Path, staging: &Path) -> String {
+    format!(
+        "the copy so far is kept in {}: resume with `{}`, or remove it with `{}`.",
+        staging.display(),
+        command(source, destination, ""),
+        command(source, destination, " --abort")
+    )
+}
+
+pub fn command(source: &Path, destination: &Path, extra: &str) -> String {
+    format!(
+        "wsl-place migrate {} --to {}{extra}",
+        shell_quote(source),
+        shell_quote(destination)
+    )
 }

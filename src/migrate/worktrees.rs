@@ -3,45 +3,13 @@
 //! ends re-linked; or left attached to the old copy, with a warning that removing it breaks them.
 
 use super::fixups::FixupReport;
+pub use super::plan::LinkedWorktree;
+use super::plan::Question;
 use super::plan::{self, Plan};
-use super::questions::Question;
 use super::staging::Staging;
 use crate::base::units;
-use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-/// A linked worktree of the repository that lies outside it.
-#[derive(Debug, Clone, Serialize)]
-pub struct LinkedWorktree {
-    /// Where it is now.
-    #[serde(with = "crate::base::pathtext::json")]
-    pub path: PathBuf,
-    /// Its folder under `.git/worktrees/`.
-    pub name: String,
-    /// Beside the repository's destination, under its own name; None when it cannot go there.
-    #[serde(serialize_with = "optional_path")]
-    pub destination: Option<PathBuf>,
-    /// Why it cannot move along, when it cannot.
-    pub why_not: Option<String>,
-    pub files: u64,
-    pub bytes: u64,
-    /// The answer: copied along and re-linked.
-    pub moved: bool,
-    /// Its own plan, for the copy.
-    #[serde(skip)]
-    pub plan: Option<Box<Plan>>,
-    /// The repository's source and destination: its command resumes this copy too.
-    #[serde(skip)]
-    repository: (PathBuf, PathBuf),
-}
-
-fn optional_path<S: serde::Serializer>(path: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
-    match path {
-        Some(path) => crate::base::pathtext::json::serialize(path, s),
-        None => s.serialize_none(),
-    }
-}
 
 impl LinkedWorktree {
     /// The staging folder its copy goes through (beside its destination).

@@ -26,10 +26,6 @@ const ENTRY: &[&str] = &["lib", "main"];
 /// calls the advice, never the other way round.
 const FORBIDDEN: &[(&str, &str)] = &[("decide/advice", "decide/policy")];
 
-/// Folders whose files still import each other round a cycle, being taken apart in this
-/// change series (issue 23); every other folder must have none.
-const CYCLE_BEING_UNDONE: &[&str] = &["migrate"];
-
 /// Only these top-level modules may name clap or the clap definitions in `commands::cli`.
 const CLAP_LAYER: &[&str] = &["commands", "lib", "main"];
 
@@ -417,7 +413,6 @@ fn no_cycle_between_the_files_of_a_folder() {
     );
     let found: Vec<String> = graphs
         .iter()
-        .filter(|(folder, _)| !CYCLE_BEING_UNDONE.contains(&folder.to_string_lossy().as_ref()))
         .flat_map(|(folder, graph)| {
             cycles(graph)
                 .into_iter()
