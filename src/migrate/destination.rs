@@ -141,6 +141,14 @@ fn statvfs_nearest(path: &Path) -> Option<rustix::fs::StatVfs> {
     rustix::fs::statvfs(probe).ok()
 }
 
+/// The first of `NAME-2` .. `NAME-9` beside `destination` that nothing occupies.
+pub fn free_name(destination: &Path) -> Option<PathBuf> {
+    let name = destination.file_name()?.to_string_lossy().into_owned();
+    (2..10)
+        .map(|n| destination.with_file_name(format!("{name}-{n}")))
+        .find(|candidate| std::fs::symlink_metadata(candidate).is_err())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -334,8 +334,14 @@ fn plan(
     ui: &dyn Ui,
 ) -> Result<(Plan, journal::Recovered)> {
     if std::fs::symlink_metadata(destination).is_ok() {
+        let free = destination::free_name(destination).map_or(String::new(), |free| {
+            format!(
+                " (--to {} is free)",
+                crate::base::pathtext::shell_quote(&free)
+            )
+        });
         return Err(Failure::input(format!(
-            "the destination {} already exists; choose a new folder with --to, or move it away first.",
+            "the destination {} already exists; choose a new folder with --to{free}, or move it away first.",
             destination.display()
         )));
     }

@@ -108,6 +108,13 @@ fn refuses_existing_destination_and_destination_inside_source() {
         "{}",
         text(&out)
     );
+    // A free name beside it is suggested (issue 26).
+    let free = format!("--to {}-2 is free", taken.display());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(&free),
+        "{}",
+        text(&out)
+    );
 
     let inside = source.join("moved");
     let out = run(&migrate_args(&source, &inside, &["--yes"]), tmp.path());
