@@ -19,9 +19,20 @@ pub const SHOW_AFTER: Duration = Duration::from_millis(300);
 /// Runs `work` on this thread; when `show` and it lasts longer than [`SHOW_AFTER`], a spinner
 /// labelled `what` turns beside it until it returns, so no phase leaves the screen blank.
 pub fn while_working<T>(show: bool, what: &str, work: impl FnOnce() -> T) -> T {
+    while_showing(show, || what.to_string(), work)
+}
+
+/// [`while_working`] with a label asked for again every [`TICK`], for work that counts as it
+/// goes (the scan's files and directories).
+pub fn while_showing<T>(
+    show: bool,
+    label: impl Fn() -> String + Sync,
+    work: impl FnOnce() -> T,
+) -> T {
     if !show {
         return work();
     }
+    const POLL: Duration = Duration::from_millis(20);
     let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
         scope.spawn(|| {
@@ -30,11 +41,16 @@ pub fn while_working<T>(show: bool, what: &str, work: impl FnOnce() -> T) -> T {
                 if done.load(Ordering::Relaxed) {
                     return;
                 }
-                std::thread::sleep(Duration::from_millis(20));
+                std::thread::sleep(POLL);
             }
-            let spinner = Drawn::spinner(true, what);
+            let spinner = Drawn::spinner(true, &label());
+            let mut labelled = Instant::now();
             while !done.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(20));
+                std::thread::sleep(POLL);
+                if labelled.elapsed() >= TICK {
+                    spinner.set_message(label());
+                    labelled = Instant::now();
+                }
             }
             spinner.finish_and_clear();
         });
@@ -97,17 +113,20 @@ impl Drawn {
         total: u64,
         left_ms: impl Fn(f64, f64) -> f64 + Clone + Send + Sync + 'static,
     ) -> Self {
-        let drawn = Self::styled(show, Some(total.max(1)), ETA_BAR);
+        if !show {
+            return Self::hidden();
+        }
+        let bar = ProgressBar::with_draw_target(Some(total.max(1)), ProgressDrawTarget::stderr());
         let eta = move |state: &ProgressState, out: &mut dyn std::fmt::Write| {
             let elapsed_ms = state.elapsed().as_secs_f64() * 1e3;
             let left = left_ms(f64::from(state.fraction()), elapsed_ms);
             let _ = out.write_str(&units::duration_ms(left));
         };
-        if show && let Ok(style) = ProgressStyle::with_template(ETA_BAR) {
-            drawn.bar.set_style(style.with_key("left", eta));
+        if let Ok(style) = ProgressStyle::with_template(ETA_BAR) {
+            bar.set_style(style.with_key("left", eta));
         }
-        drawn.bar.enable_steady_tick(TICK);
-        drawn
+        bar.enable_steady_tick(TICK);
+        Self { bar }
     }
 
     pub fn inc(&self, units: u64) {
@@ -116,11 +135,6 @@ impl Drawn {
 
     pub fn set_message(&self, text: String) {
         self.bar.set_message(text);
-    }
-
-    /// Redraws now: for work that updates the message from another thread.
-    pub fn tick(&self) {
-        self.bar.tick();
     }
 
     pub fn finish_and_clear(&self) {

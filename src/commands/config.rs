@@ -106,15 +106,9 @@ fn expand_home(path: &str, home: Option<&Path>) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
     fn env(pairs: &[(&str, &str)]) -> HostEnv {
-        HostEnv::from_vars(
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect::<BTreeMap<_, _>>(),
-        )
+        HostEnv::from_pairs(pairs)
     }
 
     #[test]

@@ -59,6 +59,17 @@ impl HostEnv {
     }
 
     /// Builds an environment from explicit values (tests, fixtures).
+    /// Facts from `(name, value)` pairs alone, for unit tests.
+    #[cfg(test)]
+    pub fn from_pairs(pairs: &[(&str, &str)]) -> Self {
+        Self::from_vars(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        )
+    }
+
     pub fn from_vars(vars: BTreeMap<String, String>) -> Self {
         let proc_root = vars
             .get("WSL_PLACE_PROC_ROOT")

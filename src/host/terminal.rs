@@ -114,15 +114,9 @@ fn width(env: &HostEnv, stdout_columns: Option<usize>) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
     fn env(pairs: &[(&str, &str)]) -> HostEnv {
-        HostEnv::from_vars(
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect::<BTreeMap<_, _>>(),
-        )
+        HostEnv::from_pairs(pairs)
     }
 
     const TTY: Streams = Streams {

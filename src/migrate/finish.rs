@@ -8,8 +8,9 @@ use super::plan::{self, Problem};
 use super::questions::Answers;
 use super::removal::{self, Removal};
 use super::staging::{self, Staging};
-use super::{finalise, journal, next_steps, progress, worktrees};
+use super::{finalise, journal, next_steps, worktrees};
 use crate::base::error::{ExitCode, Failure, Result};
+use crate::base::progress::Drawn;
 use crate::host::HostEnv;
 use crate::host::location;
 use std::path::Path;
@@ -105,7 +106,7 @@ fn fix_up(
     settings: &[fixups::ConfigIssue],
 ) -> Result<FixupReport> {
     let mut fixups = FixupReport::default();
-    let spinner = progress::spinner(ui.progress(), "repairing links into the old place");
+    let spinner = Drawn::spinner(ui.progress(), "repairing links into the old place");
     let repos = fixups::repair_links(source, destination, &mut fixups);
     spinner.finish_and_clear();
     if destination.join(".git").is_dir() {
@@ -121,7 +122,7 @@ fn fix_up(
             }
         }
     }
-    let spinner = progress::spinner(ui.progress(), "git update-index --refresh");
+    let spinner = Drawn::spinner(ui.progress(), "git update-index --refresh");
     let refreshed = repos
         .iter()
         .try_for_each(|repo| fixups::refresh_index(repo, &mut fixups));
@@ -202,7 +203,7 @@ pub(super) fn remove_source(
     destination: &Path,
     manifest: &Path,
 ) -> Result<Removal> {
-    let spinner = progress::spinner(ui.progress(), "removing what was copied from the source");
+    let spinner = Drawn::spinner(ui.progress(), "removing what was copied from the source");
     let removed = removal::remove_source(source, destination, manifest);
     spinner.finish_and_clear();
     removed

@@ -39,6 +39,7 @@ use staging::Staging;
 
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::interrupt;
+use crate::base::progress::Drawn;
 use crate::base::units;
 use crate::host::HostEnv;
 use crate::host::location;
@@ -369,7 +370,7 @@ fn plan(
 /// The source's and the destination's costs for the estimate and the thread count; without
 /// them the plan says why and the copy takes its threads from the kind of mount.
 fn measure(env: &HostEnv, ui: &dyn Ui, plan: &mut Plan) {
-    let spinner = progress::spinner(ui.progress(), "timing the source and the destination");
+    let spinner = Drawn::spinner(ui.progress(), "timing the source and the destination");
     match estimate::measure(env, plan) {
         Ok(measured) => {
             plan.measured = Some(measured);
@@ -471,7 +472,7 @@ fn verify(
             problems.len()
         ))));
     }
-    let spinner = progress::spinner(ui.progress(), "checking the copy against the plan");
+    let spinner = Drawn::spinner(ui.progress(), "checking the copy against the plan");
     let checked = verify::tree(
         plan,
         &staging.tree(),
@@ -498,7 +499,7 @@ fn seal(
     copied: &copy::Outcome,
     problems: &[Problem],
 ) -> Result<()> {
-    let spinner = progress::spinner(ui.progress(), "flushing the copy to disk");
+    let spinner = Drawn::spinner(ui.progress(), "flushing the copy to disk");
     let sealed = finalise::seal(plan, staging, &copied.records, &problem_paths(problems));
     spinner.finish_and_clear();
     sealed

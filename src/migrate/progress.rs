@@ -1,14 +1,9 @@
-//! What a migration shows on standard error while it works: a spinner for a phase whose
-//! length nobody measured, a bar with the model's ETA where the model priced the work. Drawn by
-//! `base::progress`; hidden when the command layer says no (not a terminal, `-q`, JSON).
+//! The migration's progress bar: the model's ETA where the model priced the work (its phases
+//! of unmeasured length use `base::progress::Drawn::spinner`). Drawn by `base::progress`;
+//! hidden when the command layer says no (not a terminal, `-q`, JSON).
 
 use crate::base::progress::Drawn;
 use crate::model::migration;
-
-/// A spinner with `what` and the time spent.
-pub fn spinner(show: bool, what: &str) -> Drawn {
-    Drawn::spinner(show, what)
-}
 
 /// A bar over `total` units of the model's weight for a phase the model put at `predicted_ms`:
 /// the ETA is the model's, corrected by the pace only as the work done grows

@@ -122,10 +122,7 @@ pub fn remove_source(source: &Path, destination: &Path, manifest: &Path) -> Resu
         ))
     })?;
     let mut removal = Removal::default();
-    let mut sides = Sides {
-        removal: &mut removal,
-    };
-    sides.folder(&src, &dst, &tree, Path::new(""));
+    removal.folder(&src, &dst, &tree, Path::new(""));
     match dirfd::rmdir(source) {
         Ok(()) => removal.removed_dirs += 1,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -141,11 +138,8 @@ fn entry_rel(entry: &ManifestEntry) -> &Path {
     }
 }
 
-struct Sides<'a> {
-    removal: &'a mut Removal,
-}
-
-impl Sides<'_> {
+/// The walk over both trees, keeping its counts and what it keeps as it goes.
+impl Removal {
     /// One manifest folder: its files and links, then its subfolders, each removed once empty.
     /// Descriptors are closed before descending, so only the anchors stay open.
     fn folder(&mut self, src: &Fenced, dst: &Fenced, folder: &Folder, rel: &Path) {
@@ -162,8 +156,7 @@ impl Sides<'_> {
             return;
         }
         let (Ok(src_base), Ok(dst_base)) = (src.base(&src_dir), dst.base(&dst_dir)) else {
-            self.removal
-                .keep(rel, "cannot be walked further: out of file descriptors");
+            self.keep(rel, "cannot be walked further: out of file descriptors");
             return;
         };
         drop((src_dir, dst_dir));
@@ -183,7 +176,7 @@ impl Sides<'_> {
         for name in folder.folders.keys() {
             // A link or file now in a folder's place fails here (ENOTDIR) and was listed above.
             if src_dir.rmdir(name).is_ok() {
-                self.removal.removed_dirs += 1;
+                self.removed_dirs += 1;
             }
         }
     }
@@ -198,21 +191,21 @@ impl Sides<'_> {
             Ok(dir) => dir,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
             Err(e) => {
-                self.removal.keep(rel, &not_a_folder_now(src, &e, "it"));
+                self.keep(rel, &not_a_folder_now(src, &e, "it"));
                 return None;
             }
         };
         match dst.open() {
             Ok(dst_dir) => Some((src_dir, dst_dir)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                self.removal.keep(
+                self.keep(
                     rel,
                     "its copy at the destination is gone; nothing in it was removed",
                 );
                 None
             }
             Err(e) => {
-                self.removal.keep(
+                self.keep(
                     rel,
                     &not_a_folder_now(dst, &e, "its copy at the destination"),
                 );
@@ -228,10 +221,10 @@ impl Sides<'_> {
         let meta = match src.lstat(name) {
             Ok(meta) => meta,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
-            Err(e) => return self.removal.keep(rel, &format!("cannot be examined: {e}")),
+            Err(e) => return self.keep(rel, &format!("cannot be examined: {e}")),
         };
         if !meta.is_file() {
-            return self.removal.keep(
+            return self.keep(
                 rel,
                 &format!(
                     "changed since the copy: now {}",
@@ -240,40 +233,34 @@ impl Sides<'_> {
             );
         }
         if meta.len() != r.size {
-            return self
-                .removal
-                .keep(rel, "changed since the copy: its size differs");
+            return self.keep(rel, "changed since the copy: its size differs");
         }
         let by_stat = r.unchanged_on_disk(&meta);
         if !by_stat {
             match crc_at(src, name) {
                 Ok((size, crc, _)) if size == r.size && crc == r.crc32 => {}
                 Ok(_) => {
-                    return self
-                        .removal
-                        .keep(rel, "changed since the copy: its content differs");
+                    return self.keep(rel, "changed since the copy: its content differs");
                 }
                 Err(e) => {
-                    return self
-                        .removal
-                        .keep(rel, &format!("cannot be read to compare: {e}"));
+                    return self.keep(rel, &format!("cannot be read to compare: {e}"));
                 }
             }
         }
         if let Err(why) = copy_holds(dst, name, r, &meta) {
-            return self.removal.keep(rel, &why);
+            return self.keep(rel, &why);
         }
-        self.removal.copies_read_back += 1;
+        self.copies_read_back += 1;
         match src.unlink(name) {
             Ok(()) => {
-                self.removal.removed_files += 1;
+                self.removed_files += 1;
                 if by_stat {
-                    self.removal.proven_by_stat += 1;
+                    self.proven_by_stat += 1;
                 } else {
-                    self.removal.proven_by_reading += 1;
+                    self.proven_by_reading += 1;
                 }
             }
-            Err(e) => self.removal.keep(rel, &e.to_string()),
+            Err(e) => self.keep(rel, &e.to_string()),
         }
     }
 
@@ -288,28 +275,26 @@ impl Sides<'_> {
         match src.read_link(name) {
             Ok(now) if now == target => {}
             Ok(_) => {
-                return self
-                    .removal
-                    .keep(rel, "changed since the copy: it points elsewhere now");
+                return self.keep(rel, "changed since the copy: it points elsewhere now");
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
             Err(_) => {
                 let kind = src.lstat(name).map_or(FileType::Unknown, |m| m.file_type());
-                return self.removal.keep(
+                return self.keep(
                     rel,
                     &format!("changed since the copy: now {}", kind_name(kind)),
                 );
             }
         }
         if dst.read_link(name).ok().as_deref() != Some(target) {
-            return self.removal.keep(
+            return self.keep(
                 rel,
                 "its copy at the destination is gone or points elsewhere",
             );
         }
         match src.unlink(name) {
-            Ok(()) => self.removal.removed_symlinks += 1,
-            Err(e) => self.removal.keep(rel, &e.to_string()),
+            Ok(()) => self.removed_symlinks += 1,
+            Err(e) => self.keep(rel, &e.to_string()),
         }
     }
 }

@@ -7,7 +7,7 @@ use crate::measure::probe::ProbeReport;
 use crate::migrate::{MigrationReport, Plan};
 use crate::report::text::migrate::{content, space};
 use crate::report::text::probe::{lines, summary, title as title_of};
-use crate::report::text::survey::{display, summary_line};
+use crate::report::text::survey::summary_line;
 use std::fmt::Write;
 
 /// GitHub's escaping for workflow command data.
@@ -78,14 +78,21 @@ pub fn survey(report: &SurveyReport) -> String {
             out,
             "::warning title=wsl-place survey%3A {}::{}",
             repository.verdict.level.as_str(),
-            escape_data(&format!("{}{why}", display(&repository.path)))
+            escape_data(&format!(
+                "{}{why}",
+                crate::base::pathtext::display(&repository.path)
+            ))
         );
     }
     for n in &report.not_judged {
         let _ = writeln!(
             out,
             "::warning title=wsl-place survey%3A not judged::{}",
-            escape_data(&format!("{}: {}", display(&n.path), n.why))
+            escape_data(&format!(
+                "{}: {}",
+                crate::base::pathtext::display(&n.path),
+                n.why
+            ))
         );
     }
     let _ = writeln!(

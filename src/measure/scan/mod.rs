@@ -265,7 +265,7 @@ fn walk_and_keep_index(
         git_paths.clone(),
         sizes.as_ref(),
     );
-    let (subtree, outside) = progress::show_while(&live, options.progress, || {
+    let (subtree, outside) = scanning_while(&live, options.progress, || {
         run_on(engine, || {
             let subtree = walker.walk_root();
             let outside = match (&git, &git_paths.common) {
@@ -313,7 +313,7 @@ pub fn walk_each(root: &Path, progress: bool, each: &EachEntry) -> Vec<(PathBuf,
         None,
     )
     .with_each(each);
-    progress::show_while(&live, progress, || run_on(engine, || walker.walk_root()));
+    scanning_while(&live, progress, || run_on(engine, || walker.walk_root()));
     take(&walker.unreadable)
 }
 
@@ -501,50 +501,14 @@ fn collect(
     }
 }
 
-mod progress {
-    //! A spinner on stderr for scans that last longer than a moment.
-
-    use super::Live;
-    use crate::base::progress::Drawn;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::time::{Duration, Instant};
-
-    /// Quiet for the first moment, so quick scans print nothing.
-    const SHOW_AFTER: Duration = Duration::from_millis(300);
-    const TICK: Duration = Duration::from_millis(100);
-
-    /// Runs `work`, with a spinner counting `live` beside it when `enabled`.
-    pub fn show_while<T: Send>(live: &Live, enabled: bool, work: impl FnOnce() -> T + Send) -> T {
-        if !enabled {
-            return work();
-        }
-        let done = AtomicBool::new(false);
-        std::thread::scope(|scope| {
-            scope.spawn(|| spin(live, &done));
-            let result = work();
-            done.store(true, Ordering::Relaxed);
-            result
-        })
-    }
-
-    fn spin(live: &Live, done: &AtomicBool) {
-        let started = Instant::now();
-        while started.elapsed() < SHOW_AFTER {
-            if done.load(Ordering::Relaxed) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let bar = Drawn::spinner(true, "scanning");
-        while !done.load(Ordering::Relaxed) {
-            bar.set_message(format!(
-                "scanning: {} files, {} directories",
-                live.files.load(Ordering::Relaxed),
-                live.dirs.load(Ordering::Relaxed)
-            ));
-            bar.tick();
-            std::thread::sleep(TICK);
-        }
-        bar.finish_and_clear();
-    }
+/// Runs `work`, with a spinner counting what the walk has seen beside it when `enabled`.
+fn scanning_while<T>(live: &Live, enabled: bool, work: impl FnOnce() -> T) -> T {
+    let seen = || {
+        let (files, dirs) = (
+            live.files.load(std::sync::atomic::Ordering::Relaxed),
+            live.dirs.load(std::sync::atomic::Ordering::Relaxed),
+        );
+        format!("scanning: {files} files, {dirs} directories")
+    };
+    crate::base::progress::while_showing(enabled, seen, work)
 }

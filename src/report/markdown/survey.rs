@@ -3,7 +3,7 @@
 use super::{cell, code};
 use crate::assess::survey::SurveyReport;
 use crate::decide::policy::Level;
-use crate::report::text::survey::{HEADERS, cells, display, shown, summary_line, unreadable_note};
+use crate::report::text::survey::{HEADERS, cells, shown, summary_line, unreadable_note};
 use std::fmt::Write;
 
 pub fn survey(report: &SurveyReport) -> String {
@@ -30,7 +30,7 @@ pub fn survey(report: &SurveyReport) -> String {
         let _ = writeln!(
             out,
             "\n- not judged: {}: {}",
-            code(&display(&n.path)),
+            code(&crate::base::pathtext::display(&n.path)),
             cell(&n.why)
         );
     }

@@ -5,7 +5,6 @@
 use crate::assess::survey::{RepositoryReport, Summary, SurveyReport};
 use crate::base::units;
 use crate::model::Compared;
-use std::path::Path;
 
 /// A repository's path as the table shows it: relative to the surveyed folder.
 pub fn shown(report: &SurveyReport, repository: &RepositoryReport) -> String {
@@ -67,7 +66,7 @@ pub fn not_judged_lines(report: &SurveyReport) -> Vec<String> {
         .map(|n| {
             format!(
                 "not judged: {}: {}",
-                display(&n.path),
+                crate::base::pathtext::display(&n.path),
                 crate::base::pathtext::display_text(&n.why)
             )
         })
@@ -113,8 +112,4 @@ pub fn summary_line(summary: &Summary) -> String {
         summary.would_gain,
         units::bytes(summary.bytes_to_move)
     )
-}
-
-pub fn display(path: &Path) -> String {
-    crate::base::pathtext::display(path)
 }
