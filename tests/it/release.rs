@@ -291,6 +291,25 @@ fn readme_local_hook_snippet_works_as_written() {
     );
 }
 
+/// Issue 26: no command a user copies from the README or docs/ holds a placeholder to replace.
+#[test]
+fn copied_commands_hold_no_placeholder() {
+    let mut documents = vec![repo_root().join("README.md")];
+    for entry in std::fs::read_dir(repo_root().join("docs")).unwrap() {
+        documents.push(entry.unwrap().path());
+    }
+    for document in documents {
+        let text = std::fs::read_to_string(&document).unwrap();
+        for block in text.split("```").skip(1).step_by(2) {
+            assert!(
+                !block.contains("OWNER"),
+                "{} has a code block with an OWNER placeholder:\n{block}",
+                document.display()
+            );
+        }
+    }
+}
+
 /// The README's install lines, run as written in a fresh, empty home: `cargo install` is played by
 /// copying the built binary where it would put it; every other line runs as is, and afterwards
 /// `man` finds the page and bash has a completion script to load.
