@@ -729,12 +729,20 @@ fn warnings_naming(output: &Output, file: &Path) -> Vec<String> {
 #[test]
 fn special_files_in_place_of_cache_files_are_ignored() {
     let place = Place::new();
-    // bun is not installed here: its timing is cached as bun-unknown.json.
     fs::write(place.repo().join("bun.lock"), "{}\n").unwrap();
     let first = advisory(&place);
     assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
     let advisory_file = only_cache_file(&place);
-    let manager_file = place.path("cache/wsl-place/manager/bun-unknown.json");
+    // bun's timing is cached per version (bun-1.4.5.json), as bun-unknown.json where bun is not
+    // installed: the runs below read the file for the bun on PATH.
+    let bun_version = std::process::Command::new("bun")
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".into());
+    let manager_file = place.path(&format!("cache/wsl-place/manager/bun-{bun_version}.json"));
     fs::create_dir_all(manager_file.parent().unwrap()).unwrap();
     type Plant = fn(&Path);
     let plants: [(Plant, &str); 2] = [
