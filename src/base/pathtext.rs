@@ -131,8 +131,42 @@ pub mod json {
     }
 }
 
+/// `~` and `~/rest` in a user-written path, with `home` for `~`; anything else (`~user` among
+/// them: no password database is read) as written. None when it needs a home there is none of.
+pub fn expand_home(text: &str, home: Option<&Path>) -> Option<PathBuf> {
+    if text == "~" {
+        return home.map(Path::to_path_buf);
+    }
+    match text.strip_prefix("~/") {
+        Some(rest) => home.map(|home| home.join(rest)),
+        None => Some(PathBuf::from(text)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn home_is_expanded_only_where_written_as_tilde_slash() {
+        let home = Some(Path::new("/home/me"));
+        assert_eq!(
+            super::expand_home("~", home),
+            Some(PathBuf::from("/home/me"))
+        );
+        assert_eq!(
+            super::expand_home("~/src/a", home),
+            Some(PathBuf::from("/home/me/src/a"))
+        );
+        assert_eq!(
+            super::expand_home("~bob/x", home),
+            Some(PathBuf::from("~bob/x"))
+        );
+        assert_eq!(
+            super::expand_home("/abs", home),
+            Some(PathBuf::from("/abs"))
+        );
+        assert_eq!(super::expand_home("~/x", None), None);
+    }
+
     use super::*;
     use std::ffi::OsStr;
 

@@ -3,6 +3,7 @@
 //! variable, the variable beats the file, and the file beats the built-in defaults.
 
 use crate::base::error::{Failure, Result};
+use crate::base::pathtext;
 use crate::decide::policy::Policy;
 use crate::host::HostEnv;
 use serde::Deserialize;
@@ -95,12 +96,10 @@ fn read(path: &Path, home: Option<&Path>) -> Result<File> {
     Ok(file)
 }
 
+/// A path from the user, `~/` expanded; kept as written when there is no home to expand it with
+/// (the error that follows names it as written).
 fn expand_home(path: &str, home: Option<&Path>) -> PathBuf {
-    match (path.strip_prefix("~/"), home) {
-        (Some(rest), Some(home)) => home.join(rest),
-        _ if path == "~" => home.map_or_else(|| PathBuf::from(path), Path::to_path_buf),
-        _ => PathBuf::from(path),
-    }
+    pathtext::expand_home(path, home).unwrap_or_else(|| PathBuf::from(path))
 }
 
 #[cfg(test)]

@@ -147,7 +147,7 @@ impl Policy {
     pub(super) fn is_ignored(&self, path: &Path, home: Option<&Path>) -> bool {
         let mut builder = globset::GlobSetBuilder::new();
         for pattern in &self.paths.ignore {
-            let Some(expanded) = expand_home(pattern, home) else {
+            let Some(expanded) = crate::base::pathtext::expand_home(pattern, home) else {
                 continue;
             };
             if let Ok(glob) = globset::GlobBuilder::new(&expanded.to_string_lossy())
@@ -158,16 +158,6 @@ impl Policy {
             }
         }
         builder.build().is_ok_and(|set| set.is_match(path))
-    }
-}
-
-fn expand_home(pattern: &str, home: Option<&Path>) -> Option<PathBuf> {
-    match pattern.strip_prefix('~') {
-        Some(rest) => {
-            let home = home?;
-            Some(home.join(rest.trim_start_matches('/')))
-        }
-        None => Some(PathBuf::from(pattern)),
     }
 }
 
