@@ -552,3 +552,60 @@ fn a_spent_survey_budget_marks_every_scan_as_stopped() {
         "{text}"
     );
 }
+
+/// Every directory below `dir`, `dir` included, `.git` ones too.
+fn directories(dir: &Path) -> u64 {
+    1 + fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().unwrap().is_dir())
+        .map(|e| directories(&e.path()))
+        .sum::<u64>()
+}
+
+// Issue 28: one walk per tree, counted by the mount itself. A deep repository on slowfs (200
+// folders in chains 20 deep, a repository of its own nested at the bottom of one) is surveyed
+// with each folder opened about once: the search stops at its root and its scan notes the
+// nested one. Searching it and then scanning it would open its folders twice.
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn a_deep_repository_on_slowfs_is_listed_once() {
+    let layout = Layout::new();
+    let app = layout.backing.join("work/app");
+    for chain in 0..10 {
+        let deep: PathBuf = (0..20).map(|level| format!("l{level}")).collect();
+        support::gitrepo::write(&app.join(format!("c{chain}")).join(deep).join("f"), b"x\n");
+    }
+    support::gitrepo::init_and_commit_all(&app, "files");
+    let inner = PathBuf::from("c3/l0/l1/l2/l3/l4/l5/l6/l7/l8/l9/inner");
+    repo_with_files(&app.join(&inner), 2);
+    fs::create_dir_all(layout.backing.join("notes/2026")).unwrap();
+    let expected = directories(&layout.backing);
+    let Some(mut slow) = support::SlowFs::mount(
+        &layout.backing,
+        &layout.top.join("slow"),
+        &["--profile", "drvfs-9p", "--scale", "0.02", "--stats"],
+    ) else {
+        return;
+    };
+    let json = support::json_of_success(&layout.survey(None, &["--no-probe", "--format", "json"]));
+    let app = slow.mountpoint().join("work/app");
+    assert_eq!(repositories(&json), vec![app.display().to_string()]);
+    assert_eq!(
+        repository(&json, &app)["nested"],
+        serde_json::json!([{"path": inner.to_str().unwrap(), "kind": "repository"}])
+    );
+    let (_, stderr) = slow.signal_and_wait(libc::SIGTERM);
+    let opendir: u64 = stderr
+        .lines()
+        .filter_map(|line| line.strip_prefix("slowfs: stats: "))
+        .flat_map(str::split_whitespace)
+        .find_map(|word| word.strip_prefix("opendir="))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no opendir count in {stderr}"));
+    eprintln!("{opendir} folders opened, {expected} in the tree");
+    assert!(
+        opendir <= expected + 5,
+        "{opendir} opened for {expected} folders:\n{stderr}"
+    );
+}
