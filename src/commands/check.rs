@@ -11,6 +11,10 @@ use crate::report::Output;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// How long `check` scans when not told (`--scan-budget-ms`): long enough for a large
+/// repository on a local disk, short enough to answer at once on a slow mount.
+const DEFAULT_SCAN_BUDGET_MS: u64 = 3000;
+
 /// What `check` was asked to do.
 pub struct Settings {
     pub check: pipeline::Settings,
@@ -34,7 +38,11 @@ impl Settings {
             check: pipeline::Settings {
                 path: args.path.clone(),
                 probe: !args.measure.no_probe,
-                scan_budget: Duration::from_millis(args.measure.scan_budget_ms),
+                scan_budget: Duration::from_millis(
+                    args.measure
+                        .scan_budget_ms
+                        .unwrap_or(DEFAULT_SCAN_BUDGET_MS),
+                ),
                 probe_budget: Duration::from_millis(args.probe_budget_ms),
                 baseline: args.measure.baseline.clone(),
                 progress: output.shows_progress(),

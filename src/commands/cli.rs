@@ -178,9 +178,10 @@ pub struct MeasureArgs {
     /// Skip the timing probes; only locate and scan.
     #[arg(long)]
     pub no_probe: bool,
-    /// Stop scanning a repository after this many milliseconds and extrapolate.
-    #[arg(long, value_name = "MS", default_value_t = 3000)]
-    pub scan_budget_ms: u64,
+    /// Stop scanning a repository after this many milliseconds and extrapolate [default: 3000
+    /// for check; survey scans under --budget-ms unless this is given].
+    #[arg(long, value_name = "MS")]
+    pub scan_budget_ms: Option<u64>,
     /// Directory on the Linux disk to compare against (default: a scratch folder under $HOME).
     #[arg(long, value_name = "DIR")]
     pub baseline: Option<PathBuf>,
@@ -226,6 +227,10 @@ pub struct SurveyArgs {
     /// Stop searching for repositories after this many milliseconds (the report says so).
     #[arg(long, value_name = "MS", default_value_t = 5000)]
     pub search_budget_ms: u64,
+    /// Most the whole survey may take, in milliseconds: scans still running then stop and
+    /// extrapolate, and the table marks their repositories.
+    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    pub budget_ms: u64,
     /// Most each mount's probe may take, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 700)]
     pub probe_budget_ms: u64,

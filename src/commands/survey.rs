@@ -28,7 +28,8 @@ impl Settings {
             survey: survey::Settings {
                 dir: args.dir.clone(),
                 probe: !args.measure.no_probe,
-                scan_budget: Duration::from_millis(args.measure.scan_budget_ms),
+                scan_budget: args.measure.scan_budget_ms.map(Duration::from_millis),
+                budget: Duration::from_millis(args.budget_ms),
                 probe_budget: Duration::from_millis(args.probe_budget_ms),
                 discover_budget: Duration::from_millis(args.search_budget_ms),
                 baseline: args.measure.baseline.clone(),

@@ -1,10 +1,19 @@
-//! Finding the git repositories below a folder: one listing per directory, symlinks never
-//! followed (so nothing outside the folder is reached), and inside a repository only far enough to
-//! note its submodules and nested repositories, all within a time budget.
+//! Finding the git repositories below a folder: one listing per directory outside repositories,
+//! sibling folders listed in parallel, symlinks never followed (so nothing outside the folder is
+//! reached), all within a time budget. The search stops at a repository's root: what a
+//! repository holds (its submodules and nested repositories) is noted by its own scan, which
+//! lists every directory of it anyway ([`nested_in`]), so no tree is walked twice.
 
+use crate::base::interrupt;
+use crate::measure::scan;
+use rayon::prelude::*;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::collections::HashSet;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// A repository inside another one.
@@ -13,16 +22,16 @@ pub struct Nested {
     /// Relative to the outer repository's root.
     #[serde(with = "crate::base::pathtext::json")]
     pub path: PathBuf,
-    /// `submodule` (listed in `.gitmodules`, or a `.git` file) or `repository`.
+    /// `submodule` (a gitlink in the index, listed in `.gitmodules`, or a `.git` file) or
+    /// `repository`.
     pub kind: &'static str,
 }
 
-/// A repository found below the folder: its root and what it holds.
+/// A repository found below the folder.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Found {
     #[serde(with = "crate::base::pathtext::json")]
     pub root: PathBuf,
-    pub nested: Vec<Nested>,
 }
 
 /// What the search found and what it cost.
@@ -31,6 +40,7 @@ pub struct Discovery {
     /// Outermost repositories, sorted by path.
     #[serde(skip)]
     pub repositories: Vec<Found>,
+    /// Folders listed: those outside repositories and each repository's root.
     pub directories_listed: u64,
     /// Symbolic links met and not followed.
     pub symlinks_skipped: u64,
@@ -42,90 +52,113 @@ pub struct Discovery {
     pub elapsed_ms: u64,
 }
 
-/// Dependency trees are never searched inside a repository: nothing there is the user's.
-const SKIPPED_INSIDE_REPOSITORIES: &[&str] = &["node_modules", ".venv", "target"];
+/// A `.git` inside these is a package's, not the user's: not listed as nested.
+const DEPENDENCY_TREES: &[&str] = &["node_modules", ".venv", "target"];
 
-/// Searches `dir` (canonical) for repositories, for at most `budget`.
-pub fn discover(dir: &Path, budget: Duration) -> Discovery {
-    let start = Instant::now();
-    let mut found: Vec<Found> = Vec::new();
-    let mut submodule_paths: Vec<HashSet<PathBuf>> = Vec::new();
-    let mut discovery = Discovery {
-        repositories: Vec::new(),
-        directories_listed: 0,
-        symlinks_skipped: 0,
-        unreadable: 0,
-        complete: true,
-        budget_ms: budget.as_millis() as u64,
-        elapsed_ms: 0,
-    };
-    // (directory, index of the outermost repository it is in)
-    let mut stack: Vec<(PathBuf, Option<usize>)> = vec![(dir.to_path_buf(), None)];
-    while let Some((path, outer)) = stack.pop() {
-        if start.elapsed() >= budget {
-            discovery.complete = false;
-            break;
+/// Folders listed at once: a listing on a slow mount is mostly waiting, as in the scan.
+const THREADS: usize = 16;
+
+/// The search's shared state while folders are listed in parallel.
+struct Search {
+    deadline: Instant,
+    stopped: AtomicBool,
+    found: Mutex<Vec<PathBuf>>,
+    listed: AtomicU64,
+    symlinks: AtomicU64,
+    unreadable: AtomicU64,
+}
+
+impl Search {
+    fn visit(&self, path: PathBuf) {
+        if self.stopped.load(Ordering::Relaxed)
+            || Instant::now() >= self.deadline
+            || interrupt::requested()
+        {
+            self.stopped.store(true, Ordering::Relaxed);
+            return;
         }
         let Ok(entries) = std::fs::read_dir(&path) else {
-            discovery.unreadable += 1;
-            continue;
+            self.unreadable.fetch_add(1, Ordering::Relaxed);
+            return;
         };
-        discovery.directories_listed += 1;
-        let mut subdirs = Vec::new();
-        let mut git_entry = None;
+        self.listed.fetch_add(1, Ordering::Relaxed);
+        let mut subdirs: Vec<OsString> = Vec::new();
+        let mut symlinks = 0;
         for entry in entries.filter_map(|e| e.ok()) {
             let Ok(file_type) = entry.file_type() else {
                 continue;
             };
             let name = entry.file_name();
             if name == ".git" {
-                git_entry = Some(file_type.is_dir());
+                // A repository: its scan lists the rest of it, so the search goes no deeper.
+                if let Ok(mut found) = self.found.lock() {
+                    found.push(path);
+                }
+                return;
             } else if file_type.is_symlink() {
-                discovery.symlinks_skipped += 1;
+                symlinks += 1;
             } else if file_type.is_dir() {
                 subdirs.push(name);
             }
         }
-        let outer = match (git_entry, outer) {
-            (Some(_), None) => {
-                submodule_paths.push(gitmodules_paths(&path));
-                found.push(Found {
-                    root: path.clone(),
-                    nested: Vec::new(),
-                });
-                Some(found.len() - 1)
-            }
-            (Some(git_is_dir), Some(index)) => {
-                let relative = path
-                    .strip_prefix(&found[index].root)
-                    .unwrap_or(&path)
-                    .to_path_buf();
-                let submodule = submodule_paths[index].contains(&relative) || !git_is_dir;
-                found[index].nested.push(Nested {
-                    path: relative,
-                    kind: if submodule { "submodule" } else { "repository" },
-                });
-                Some(index)
-            }
-            (None, outer) => outer,
-        };
-        subdirs.sort();
-        // Reversed, so the stack pops them in name order.
-        for name in subdirs.into_iter().rev() {
-            let inside = outer.is_some();
-            if inside && SKIPPED_INSIDE_REPOSITORIES.iter().any(|s| name == *s) {
-                continue;
-            }
-            stack.push((path.join(name), outer));
-        }
+        self.symlinks.fetch_add(symlinks, Ordering::Relaxed);
+        subdirs
+            .into_par_iter()
+            .for_each(|name| self.visit(path.join(name)));
     }
-    for repository in &mut found {
-        repository.nested.sort_by(|a, b| a.path.cmp(&b.path));
+}
+
+/// Searches `dir` (canonical) for repositories, for at most `budget`.
+pub fn discover(dir: &Path, budget: Duration) -> Discovery {
+    let start = Instant::now();
+    let search = Search {
+        deadline: start + budget,
+        stopped: AtomicBool::new(false),
+        found: Mutex::new(Vec::new()),
+        listed: AtomicU64::new(0),
+        symlinks: AtomicU64::new(0),
+        unreadable: AtomicU64::new(0),
+    };
+    scan::with_threads(THREADS, || search.visit(dir.to_path_buf()));
+    let mut roots = search.found.into_inner().unwrap_or_default();
+    roots.sort();
+    Discovery {
+        repositories: roots.into_iter().map(|root| Found { root }).collect(),
+        directories_listed: search.listed.into_inner(),
+        symlinks_skipped: search.symlinks.into_inner(),
+        unreadable: search.unreadable.into_inner(),
+        complete: !search.stopped.into_inner(),
+        budget_ms: budget.as_millis() as u64,
+        elapsed_ms: start.elapsed().as_millis() as u64,
     }
-    found.sort_by(|a, b| a.root.cmp(&b.root));
-    discovery.repositories = found;
-    discovery.elapsed_ms = start.elapsed().as_millis() as u64;
-    discovery
+}
+
+/// What a repository holds, from what its index and its own scan say: every gitlink in the
+/// index (a submodule, checked out or not) and every folder the scan met holding `.git`
+/// (`scanned`: path relative to the root, and whether that `.git` is a directory), which is a
+/// submodule when the index or `.gitmodules` names it or its `.git` is a file, else a
+/// repository of its own. Sorted by path.
+pub fn nested_in(root: &Path, gitlinks: &[PathBuf], scanned: &[(PathBuf, bool)]) -> Vec<Nested> {
+    let listed = gitmodules_paths(root);
+    let mut nested: BTreeMap<PathBuf, &'static str> = gitlinks
+        .iter()
+        .map(|path| (path.clone(), "submodule"))
+        .collect();
+    let in_dependency_tree = |path: &Path| {
+        path.components()
+            .any(|c| DEPENDENCY_TREES.iter().any(|tree| c.as_os_str() == *tree))
+    };
+    for (path, git_is_dir) in scanned.iter().filter(|(p, _)| !in_dependency_tree(p)) {
+        let submodule = !git_is_dir || listed.contains(path) || nested.contains_key(path);
+        nested.insert(
+            path.clone(),
+            if submodule { "submodule" } else { "repository" },
+        );
+    }
+    nested
+        .into_iter()
+        .map(|(path, kind)| Nested { path, kind })
+        .collect()
 }
 
 /// The `path = ...` entries of a repository's `.gitmodules`.
@@ -154,24 +187,14 @@ mod tests {
     }
 
     #[test]
-    fn finds_outer_repositories_and_notes_what_they_hold() {
+    fn finds_outer_repositories_without_entering_them() {
         let dir = tempfile::tempdir().unwrap();
         let root = fs::canonicalize(dir.path()).unwrap();
         repo(&root.join("a"));
         repo(&root.join("group/b"));
+        // Inside `a`: what its scan notes, never listed by the search.
         repo(&root.join("a/vendor/lib"));
-        fs::create_dir_all(root.join("a/ext/sub")).unwrap();
-        fs::write(
-            root.join("a/ext/sub/.git"),
-            "gitdir: ../../.git/modules/sub\n",
-        )
-        .unwrap();
-        fs::write(
-            root.join("a/.gitmodules"),
-            "[submodule \"sub\"]\n\tpath = ext/sub\n\turl = ../sub\n",
-        )
-        .unwrap();
-        repo(&root.join("a/node_modules/pkg"));
+        fs::create_dir_all(root.join("a/deep/er/still")).unwrap();
         fs::create_dir_all(root.join("plain/docs")).unwrap();
         let outside = tempfile::tempdir().unwrap();
         repo(&outside.path().join("elsewhere"));
@@ -182,17 +205,41 @@ mod tests {
         assert_eq!(found.symlinks_skipped, 1);
         let roots: Vec<_> = found.repositories.iter().map(|f| f.root.clone()).collect();
         assert_eq!(roots, vec![root.join("a"), root.join("group/b")]);
+        // root, a, group, group/b, plain, plain/docs: each repository's root and nothing below.
+        assert_eq!(found.directories_listed, 6);
+    }
+
+    #[test]
+    fn nested_repositories_come_from_the_index_the_scan_and_gitmodules() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::write(
+            root.join(".gitmodules"),
+            "[submodule \"old\"]\n\tpath = ext/old\n\turl = ../old\n",
+        )
+        .unwrap();
+        let nested = nested_in(
+            root,
+            &[PathBuf::from("ext/sub")],
+            &[
+                (PathBuf::from("ext/sub"), false),
+                (PathBuf::from("ext/old"), true),
+                (PathBuf::from("vendor/lib"), true),
+                (PathBuf::from("tools/linked"), false),
+                (PathBuf::from("web/node_modules/pkg"), true),
+            ],
+        );
+        let kinds: Vec<(&str, &str)> = nested
+            .iter()
+            .map(|n| (n.path.to_str().unwrap(), n.kind))
+            .collect();
         assert_eq!(
-            found.repositories[0].nested,
+            kinds,
             vec![
-                Nested {
-                    path: PathBuf::from("ext/sub"),
-                    kind: "submodule"
-                },
-                Nested {
-                    path: PathBuf::from("vendor/lib"),
-                    kind: "repository"
-                },
+                ("ext/old", "submodule"),
+                ("ext/sub", "submodule"),
+                ("tools/linked", "submodule"),
+                ("vendor/lib", "repository"),
             ]
         );
     }

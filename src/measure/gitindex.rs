@@ -421,6 +421,21 @@ impl RootIndex {
         walk
     }
 
+    /// The submodules below the root: its gitlinks, relative to it.
+    pub fn gitlinks(&self) -> Vec<PathBuf> {
+        let state = self.index.state();
+        state
+            .entries()
+            .iter()
+            .filter(|entry| entry.mode == Mode::COMMIT)
+            .filter_map(|entry| {
+                let path: &[u8] = entry.path(state).as_bytes();
+                let relative = path.strip_prefix(self.prefix.as_slice())?;
+                Some(PathBuf::from(OsStr::from_bytes(relative)))
+            })
+            .collect()
+    }
+
     /// Up to `max` tracked paths relative to the root, as `tracked_sample` gives them.
     pub fn tracked_paths(&self, max: usize) -> Vec<PathBuf> {
         on_disk_paths(&self.index, &self.prefix, max)

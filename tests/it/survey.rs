@@ -413,15 +413,16 @@ fn unreadable_folders_are_counted_in_the_human_output() {
 #[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn check_on_a_folder_whose_search_stopped_says_at_least() {
     let layout = Layout::new();
-    // Five repositories of 30 folders each behind 9p latencies: more than check's 0.5 s search
-    // can list.
+    // Five repositories, and beside them a chain of 150 nested folders behind 9p latencies:
+    // the search never enters a repository, but listing that chain one folder after the other
+    // takes more than check's 0.5 s.
     for name in ["r1", "r2", "r3", "r4", "r5"] {
         let repo = layout.backing.join("many").join(name);
-        for d in 0..30 {
-            support::gitrepo::write(&repo.join(format!("d{d}/e/f")), b"x\n");
-        }
+        support::gitrepo::write(&repo.join("f"), b"x\n");
         support::gitrepo::init_and_commit_all(&repo, "files");
     }
+    let chain: PathBuf = std::iter::repeat_n("c", 150).collect();
+    fs::create_dir_all(layout.backing.join("many/notes").join(chain)).unwrap();
     repo_with_files(&layout.top.join("local/a"), 3);
     repo_with_files(&layout.top.join("local/b"), 3);
     let Some(slow) = support::SlowFs::mount(
@@ -481,4 +482,130 @@ fn an_empty_folder_gets_a_sentence() {
     assert!(text.contains("searched 1 folder in"), "{text}");
     assert!(!text.contains("0 repositories"), "{text}");
     assert!(!text.contains("0.0 µs"), "{text}");
+}
+
+// Issue 28: one walk per tree. The search lists folders outside repositories and each
+// repository's root, never what is below a root; a repository nested deep inside another one
+// (no submodule) is still listed under it, noted by the outer repository's own scan.
+#[test]
+fn the_search_stops_at_a_repository_and_its_scan_notes_what_it_holds() {
+    let layout = Layout::new();
+    let app = layout.top.join("group/app");
+    for d in 0..20 {
+        support::gitrepo::write(&app.join(format!("src/d{d}/e/f.txt")), b"x\n");
+    }
+    support::gitrepo::init_and_commit_all(&app, "files");
+    repo_with_files(&app.join("src/d7/e/deep/inner"), 3);
+    // In a dependency tree, a package's own `.git` is not the user's repository.
+    repo_with_files(&app.join("node_modules/pkg"), 1);
+    repo_with_files(&layout.top.join("solo"), 2);
+    fs::create_dir_all(layout.top.join("plain/docs")).unwrap();
+
+    let out = layout.survey(None, &["--no-probe", "--format", "json"]);
+    let json = support::json_of_success(&out);
+    assert_eq!(
+        repositories(&json),
+        vec![
+            app.display().to_string(),
+            layout.top.join("solo").display().to_string()
+        ]
+    );
+    // top, group, group/app, solo, plain, plain/docs: none of app's 60-odd folders.
+    assert_eq!(json["discovery"]["directories_listed"], 6, "{json}");
+    assert_eq!(json["discovery"]["complete"], true);
+    let nested = &repository(&json, &app)["nested"];
+    assert_eq!(
+        nested,
+        &serde_json::json!([{"path": "src/d7/e/deep/inner", "kind": "repository"}]),
+        "{json}"
+    );
+    assert_eq!(json["scans"]["stopped"], 0, "{json}");
+    assert!(json["scans"]["threads"].as_u64().unwrap() >= 1);
+    for repository in json["repositories"].as_array().unwrap() {
+        assert_eq!(repository["scan"]["complete"], true, "{repository}");
+    }
+}
+
+// Issue 28: one budget for the whole survey. Spent before the scans start, every scan stops at
+// once: each repository is still listed, marked as stopped, in the JSON and in the table.
+#[test]
+fn a_spent_survey_budget_marks_every_scan_as_stopped() {
+    let layout = Layout::new();
+    for name in ["a", "b", "c"] {
+        repo_with_files(&layout.top.join(name), 30);
+    }
+    let out = layout.survey(
+        None,
+        &["--no-probe", "--format", "json", "--budget-ms", "0"],
+    );
+    let json = support::json_of_success(&out);
+    assert_eq!(repositories(&json).len(), 3, "{json}");
+    assert_eq!(json["scans"]["stopped"], 3, "{json}");
+    assert_eq!(json["scans"]["budget_ms"], 0);
+    for repository in json["repositories"].as_array().unwrap() {
+        assert_eq!(repository["scan"]["complete"], false, "{repository}");
+    }
+    let out = layout.survey(None, &["--no-probe", "--budget-ms", "0"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("3 scans stopped by the budget") && text.contains("~"),
+        "{text}"
+    );
+}
+
+/// Every directory below `dir`, `dir` included, `.git` ones too.
+fn directories(dir: &Path) -> u64 {
+    1 + fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().unwrap().is_dir())
+        .map(|e| directories(&e.path()))
+        .sum::<u64>()
+}
+
+// Issue 28: one walk per tree, counted by the mount itself. A deep repository on slowfs (200
+// folders in chains 20 deep, a repository of its own nested at the bottom of one) is surveyed
+// with each folder opened about once: the search stops at its root and its scan notes the
+// nested one. Searching it and then scanning it would open its folders twice.
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn a_deep_repository_on_slowfs_is_listed_once() {
+    let layout = Layout::new();
+    let app = layout.backing.join("work/app");
+    for chain in 0..10 {
+        let deep: PathBuf = (0..20).map(|level| format!("l{level}")).collect();
+        support::gitrepo::write(&app.join(format!("c{chain}")).join(deep).join("f"), b"x\n");
+    }
+    support::gitrepo::init_and_commit_all(&app, "files");
+    let inner = PathBuf::from("c3/l0/l1/l2/l3/l4/l5/l6/l7/l8/l9/inner");
+    repo_with_files(&app.join(&inner), 2);
+    fs::create_dir_all(layout.backing.join("notes/2026")).unwrap();
+    let expected = directories(&layout.backing);
+    let Some(mut slow) = support::SlowFs::mount(
+        &layout.backing,
+        &layout.top.join("slow"),
+        &["--profile", "drvfs-9p", "--scale", "0.02", "--stats"],
+    ) else {
+        return;
+    };
+    let json = support::json_of_success(&layout.survey(None, &["--no-probe", "--format", "json"]));
+    let app = slow.mountpoint().join("work/app");
+    assert_eq!(repositories(&json), vec![app.display().to_string()]);
+    assert_eq!(
+        repository(&json, &app)["nested"],
+        serde_json::json!([{"path": inner.to_str().unwrap(), "kind": "repository"}])
+    );
+    let (_, stderr) = slow.signal_and_wait(libc::SIGTERM);
+    let opendir: u64 = stderr
+        .lines()
+        .filter_map(|line| line.strip_prefix("slowfs: stats: "))
+        .flat_map(str::split_whitespace)
+        .find_map(|word| word.strip_prefix("opendir="))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no opendir count in {stderr}"));
+    eprintln!("{opendir} folders opened, {expected} in the tree");
+    assert!(
+        opendir <= expected + 5,
+        "{opendir} opened for {expected} folders:\n{stderr}"
+    );
 }

@@ -9,7 +9,7 @@ use crate::decide::policy::{self, Level, PolicySource, Verdict};
 use crate::host::location::{self, MountInfo, MountTable, Paths};
 use crate::host::mounts::MountEntry;
 use crate::host::{GitFacts, GitVersion, Host, HostEnv};
-use crate::measure::discover::{Discovery, Found, Nested, discover};
+use crate::measure::discover::{Discovery, Found, Nested, discover, nested_in};
 use crate::measure::probe::{ProbeReport, ProbeSet, Tracked, mount_of};
 use crate::measure::scan::{self, ScanOptions, ScanReport};
 use crate::model::Prediction;
@@ -17,13 +17,19 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod scans;
+pub use scans::Scans;
+
 /// What `survey` measures and how long each part may take, decided once from the command line.
 #[derive(Debug, Clone)]
 pub struct Settings {
     pub dir: PathBuf,
     pub probe: bool,
-    /// Each repository's scan, as `check`'s.
-    pub scan_budget: Duration,
+    /// Each repository's scan at most, on its own clock (`--scan-budget-ms`, only when given:
+    /// scans share their threads, so a scan's clock runs slower than `check`'s would).
+    pub scan_budget: Option<Duration>,
+    /// The whole survey: every scan stops when this has passed since the survey started.
+    pub budget: Duration,
     /// Each mount's probe.
     pub probe_budget: Duration,
     /// The search for repositories.
@@ -53,6 +59,7 @@ pub struct RepositoryReport {
     pub mount: MountInfo,
     pub paths: Paths,
     pub nested: Vec<Nested>,
+    /// Its `complete` is false when the budget stopped the scan: the counts are estimates.
     pub scan: ScanReport,
     pub predict: Option<Prediction>,
     pub policy: PolicySource,
@@ -98,6 +105,7 @@ pub struct SurveyReport {
     pub git_version: Option<GitVersion>,
     pub discovery: Discovery,
     pub probes: Vec<MountProbe>,
+    pub scans: Scans,
     /// Sorted by predicted `git status` here, slowest first.
     pub repositories: Vec<RepositoryReport>,
     /// Repositories that could not be judged, with why; the others are judged all the same.
@@ -123,7 +131,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     let check_settings = pipeline::Settings {
         path: dir.clone(),
         probe: settings.probe,
-        scan_budget: settings.scan_budget,
+        scan_budget: settings.scan_budget.unwrap_or(settings.budget),
         probe_budget: settings.probe_budget,
         baseline: settings.baseline.clone(),
         progress: false,
@@ -148,24 +156,68 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     } else {
         Vec::new()
     };
-    progress.start(plan.len() as u64);
+    let place = Place {
+        env,
+        table: &table,
+        host: &host,
+        git: &git,
+        deadline: start + settings.budget,
+    };
+    let threads = scans::threads_for(
+        mounts
+            .iter()
+            .filter(|m| m.repositories > 0)
+            .map(|m| &m.probe),
+    );
+    let scans_started = Instant::now();
+    let judged = scans::each_in_parallel(
+        &plan,
+        threads,
+        progress,
+        |(found, _, _)| crate::base::pathtext::display(&found.root),
+        |(found, mount, baseline)| {
+            crate::base::interrupt::check(INTERRUPTED)?;
+            let shared = settings
+                .probe
+                .then(|| probe_set(&mounts, mount, baseline, (git.startup_ms, cpu_pace)));
+            judge(&place, settings, found, shared)
+        },
+    );
+    crate::base::interrupt::check(INTERRUPTED)?;
+    let (mut repositories, not_judged) = sort_out(plan.iter().map(|(found, _, _)| *found), judged)?;
+    let scans = scans::Scans {
+        threads,
+        budget_ms: settings.budget.as_millis() as u64,
+        stopped: repositories.iter().filter(|r| !r.scan.complete).count(),
+        elapsed_ms: scans_started.elapsed().as_millis() as u64,
+    };
+    repositories.sort_by(|a, b| git_status_here(b).total_cmp(&git_status_here(a)));
+    let summary = summarise(&repositories, start.elapsed());
+    Ok(SurveyReport {
+        schema: pipeline::SCHEMA_VERSION,
+        dir,
+        host,
+        git_version: git.version,
+        discovery,
+        probes: mounts,
+        scans,
+        repositories,
+        not_judged,
+        summary,
+    })
+}
+
+/// The repositories judged, and those not judged with why: one repository's input error (its
+/// malformed `.wsl-place.toml`) is its own, and the survey goes on with the others. Any other
+/// failure stops the survey.
+fn sort_out<'a>(
+    found: impl Iterator<Item = &'a Found>,
+    judged: Vec<Result<RepositoryReport>>,
+) -> Result<(Vec<RepositoryReport>, Vec<NotJudged>)> {
     let mut repositories = Vec::new();
     let mut not_judged = Vec::new();
-    for (found, mount, baseline) in &plan {
-        crate::base::interrupt::check(INTERRUPTED)?;
-        progress.step(1, &crate::base::pathtext::display(&found.root));
-        let shared = settings
-            .probe
-            .then(|| probe_set(&mounts, mount, baseline, (git.startup_ms, cpu_pace)));
-        let place = Place {
-            env,
-            table: &table,
-            host: &host,
-            git: &git,
-        };
-        // One repository's input error (its malformed `.wsl-place.toml`) is its own: the
-        // survey says so and goes on with the others.
-        match judge(&place, settings, found, shared) {
+    for (found, result) in found.zip(judged) {
+        match result {
             Ok(report) => repositories.push(report),
             Err(failure) if failure.code == crate::base::error::ExitCode::Input => {
                 not_judged.push(NotJudged {
@@ -176,20 +228,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
             Err(failure) => return Err(failure),
         }
     }
-    crate::base::interrupt::check(INTERRUPTED)?;
-    repositories.sort_by(|a, b| git_status_here(b).total_cmp(&git_status_here(a)));
-    let summary = summarise(&repositories, start.elapsed());
-    Ok(SurveyReport {
-        schema: pipeline::SCHEMA_VERSION,
-        dir,
-        host,
-        git_version: git.version,
-        discovery,
-        probes: mounts,
-        repositories,
-        not_judged,
-        summary,
-    })
+    Ok((repositories, not_judged))
 }
 
 /// What every repository is judged against: the host, its mounts, its git.
@@ -198,6 +237,8 @@ struct Place<'a> {
     table: &'a MountTable,
     host: &'a Host,
     git: &'a GitFacts,
+    /// When every scan stops: the survey's start plus its budget.
+    deadline: Instant,
 }
 
 /// One probe per mount: each repository mount (in its first repository) and each baseline.
@@ -287,13 +328,22 @@ fn judge(
 ) -> Result<RepositoryReport> {
     let location = location::locate_in(place.host, place.table, &found.root)?;
     let (policy, policy_source) = policy::load(settings.policy.as_deref(), &found.root)?;
-    let (scan, index) = scan::scan_keeping_index(
+    let (mut scan, index) = scan::scan_keeping_index(
         &found.root,
         &ScanOptions {
-            budget: settings.scan_budget,
+            budget: scans::budget_now(place.deadline, settings.scan_budget),
             progress: false,
             automount_root: place.env.automount_root(),
         },
+    );
+    let gitlinks = index
+        .as_ref()
+        .map(crate::measure::gitindex::RootIndex::gitlinks)
+        .unwrap_or_default();
+    let nested = nested_in(
+        &found.root,
+        &gitlinks,
+        &std::mem::take(&mut scan.nested_git),
     );
     let mut probes = shared.flatten();
     if let Some(set) = probes.as_mut() {
@@ -326,7 +376,7 @@ fn judge(
         path: found.root.clone(),
         mount: location.mount,
         paths: location.paths,
-        nested: found.nested.clone(),
+        nested,
         scan,
         predict,
         policy: policy_source,

@@ -101,6 +101,21 @@ pub enum DependencyKind {
     Build,
 }
 
+impl DependencyKind {
+    /// The kind of tree a directory of this name is, if any (by name only).
+    fn of(name: &std::ffi::OsStr) -> Option<DependencyKind> {
+        Some(match name.as_encoded_bytes() {
+            b"node_modules" => DependencyKind::NodeModules,
+            b".venv" | b"venv" => DependencyKind::Venv,
+            b"target" => DependencyKind::Target,
+            b"vendor" => DependencyKind::Vendor,
+            b".gradle" => DependencyKind::Gradle,
+            b"build" => DependencyKind::Build,
+            _ => return None,
+        })
+    }
+}
+
 /// A dependency or build tree (`node_modules`, `.venv`, `target`, ...).
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct DependencyTree {
@@ -209,6 +224,11 @@ pub struct ScanReport {
     pub git: Option<GitReport>,
     /// Set when the root itself could not be listed.
     pub error: Option<String>,
+    /// Folders below the root that hold `.git` (relative to it, and whether that `.git` is a
+    /// directory): the repositories and submodules it holds, noted by the walk so that
+    /// `survey` need not walk the tree a second time to find them.
+    #[serde(skip)]
+    pub nested_git: Vec<(PathBuf, bool)>,
 }
 
 /// `complete` and `estimated` (its opposite) as two JSON fields from one value.
@@ -318,12 +338,24 @@ pub fn walk_each(root: &Path, progress: bool, each: &EachEntry) -> Vec<(PathBuf,
 }
 
 /// Runs the walk on its own threads: deep trees recurse deeply, so they get a large stack.
+/// Inside a pool already (a survey scanning several repositories at once in [`with_threads`]),
+/// the walk shares that pool's threads instead of starting its own.
 fn run_on<T: Send>(engine: Engine, work: impl FnOnce() -> T + Send) -> T {
-    const STACK: usize = 64 << 20;
     let threads = match engine {
         Engine::Sequential => 1,
         Engine::Parallel(n) => n.max(1),
     };
+    if engine != Engine::Sequential && rayon::current_thread_index().is_some() {
+        return work();
+    }
+    with_threads(threads, work)
+}
+
+/// Runs `work` in a pool of `threads` threads with the walk's large stacks; every scan started
+/// inside it walks on those threads, so several scans share one pool.
+pub fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    const STACK: usize = 64 << 20;
+    let threads = threads.max(1);
     match rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .stack_size(STACK)
@@ -420,6 +452,8 @@ fn collect(
     report.unstatted_files = walker.unstatted_files.load(Relaxed);
     report.index_sized_files = walker.index_sized.load(Relaxed);
     report.errors = walker.errors.load(Relaxed);
+    report.nested_git = take(&walker.nested_git);
+    report.nested_git.sort();
 
     let mut unreadable: Vec<(PathBuf, String)> = take(&walker.unreadable);
     unreadable.sort();

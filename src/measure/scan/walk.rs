@@ -99,6 +99,8 @@ pub struct Walker<'a> {
     largest_floor: AtomicU64,
     /// The root's own children, for the largest top-level subtrees.
     pub(super) top: Mutex<Vec<(OsString, Option<Subtree>)>>,
+    /// Folders below the root holding `.git`, and whether it is a directory (see `nested_git`).
+    pub(super) nested_git: Mutex<Vec<(PathBuf, bool)>>,
     /// Handed every entry with its `lstat` when set (the migration plan), so that one walker
     /// serves both the scan and the plan.
     each: Option<&'a EachEntry<'a>>,
@@ -130,18 +132,6 @@ struct Listed {
     statted: u64,
     index_sized: u64,
     unstatted: u64,
-}
-
-fn dependency_kind(name: &OsStr) -> Option<DependencyKind> {
-    Some(match name.as_encoded_bytes() {
-        b"node_modules" => DependencyKind::NodeModules,
-        b".venv" | b"venv" => DependencyKind::Venv,
-        b"target" => DependencyKind::Target,
-        b"vendor" => DependencyKind::Vendor,
-        b".gradle" => DependencyKind::Gradle,
-        b"build" => DependencyKind::Build,
-        _ => return None,
-    })
 }
 
 impl<'a> Walker<'a> {
@@ -177,6 +167,7 @@ impl<'a> Walker<'a> {
             largest: Mutex::new(Vec::new()),
             largest_floor: AtomicU64::new(0),
             top: Mutex::new(Vec::new()),
+            nested_git: Mutex::new(Vec::new()),
             each: None,
         }
     }
@@ -233,7 +224,7 @@ impl<'a> Walker<'a> {
         let is = |p: &Option<PathBuf>| p.as_deref() == Some(path);
         match inside {
             Inside::Plain if is(&self.git_dirs.common) => Some(Tag::GitDir),
-            Inside::Plain => dependency_kind(name).map(Tag::Dependency),
+            Inside::Plain => DependencyKind::of(name).map(Tag::Dependency),
             Inside::Git if is(&self.git_dirs.objects) => Some(Tag::GitObjects),
             Inside::Git if is(&self.git_dirs.packs) => Some(Tag::GitPacks),
             Inside::Git | Inside::Dependency => None,
@@ -356,6 +347,14 @@ impl<'a> Walker<'a> {
             let Some(kind) = self.entry_kind(fd, entry.file_type(), name, &mut meta) else {
                 continue;
             };
+            // A repository or submodule the tree holds (see `ScanReport::nested_git`).
+            if name == ".git"
+                && inside != Inside::Git
+                && dir != self.root
+                && let Ok(mut nested) = self.nested_git.lock()
+            {
+                nested.push((self.relative(dir), kind == FileType::Directory));
+            }
             if kind == FileType::Directory {
                 // A probe's scratch folder (a running probe's, or one a SIGKILL left) is ours,
                 // not the user's: never counted.

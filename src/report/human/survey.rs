@@ -6,7 +6,7 @@ use super::{Style, columns, level_label, wrap};
 use crate::assess::survey::SurveyReport;
 use crate::base::units;
 use crate::report::text::survey::{
-    HEADERS, cells, not_judged_lines, summary_line, unreadable_note,
+    HEADERS, cells, not_judged_lines, stopped_note, summary_line, unreadable_note,
 };
 use std::fmt::Write;
 
@@ -147,6 +147,7 @@ fn footnotes(out: &mut String, report: &SurveyReport, style: &Style) {
         }
     )];
     notes.extend(unreadable_note(d));
+    notes.extend(stopped_note(report));
     for probe in &report.probes {
         let role = match (probe.repositories, probe.baseline) {
             (0, _) => "the Linux disk".to_string(),
@@ -168,8 +169,11 @@ fn footnotes(out: &mut String, report: &SurveyReport, style: &Style) {
     }
     if !report.repositories.is_empty() {
         notes.push(format!(
-            "surveyed in {}; `wsl-place check PATH` gives one repository's figures and advice",
-            units::duration_ms(report.summary.elapsed_ms as f64)
+            "surveyed in {} (scans {} on {} threads); `wsl-place check PATH` gives one \
+             repository's figures and advice",
+            units::duration_ms(report.summary.elapsed_ms as f64),
+            units::duration_ms(report.scans.elapsed_ms as f64),
+            report.scans.threads
         ));
     }
     for note in notes {

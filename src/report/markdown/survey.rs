@@ -3,7 +3,9 @@
 use super::{cell, code};
 use crate::assess::survey::SurveyReport;
 use crate::decide::policy::Level;
-use crate::report::text::survey::{HEADERS, cells, shown, summary_line, unreadable_note};
+use crate::report::text::survey::{
+    HEADERS, cells, shown, stopped_note, summary_line, unreadable_note,
+};
 use std::fmt::Write;
 
 pub fn survey(report: &SurveyReport) -> String {
@@ -35,7 +37,10 @@ pub fn survey(report: &SurveyReport) -> String {
         );
     }
     let _ = writeln!(out, "\n{}", summary_line(&report.summary));
-    if let Some(note) = unreadable_note(&report.discovery) {
+    for note in unreadable_note(&report.discovery)
+        .into_iter()
+        .chain(stopped_note(report))
+    {
         let _ = writeln!(out, "\n{note}");
     }
     out

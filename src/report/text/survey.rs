@@ -38,13 +38,36 @@ pub fn cells(report: &SurveyReport, repository: &RepositoryReport) -> [String; 8
     [
         shown(report, repository),
         tracked,
-        units::bytes(repository.scan.bytes),
+        size(repository),
         here(status),
         there(status),
         here(install),
         there(install),
         repository.verdict.level.as_str().to_string(),
     ]
+}
+
+/// The repository's size, `~` before it when a budget stopped its scan (it is then an estimate).
+fn size(repository: &RepositoryReport) -> String {
+    let bytes = units::bytes(repository.scan.bytes);
+    if repository.scan.complete {
+        bytes
+    } else {
+        format!("~{bytes}")
+    }
+}
+
+/// How many scans a budget stopped, and what that means for the table.
+pub fn stopped_note(report: &SurveyReport) -> Option<String> {
+    let scans = &report.scans;
+    (scans.stopped > 0).then(|| {
+        format!(
+            "{} stopped by the budget ({} for the whole survey, --budget-ms): \
+             sizes marked ~ are estimates",
+            units::counted(scans.stopped as u64, "scan", "scans"),
+            units::duration_ms(scans.budget_ms as f64)
+        )
+    })
 }
 
 pub const HEADERS: [&str; 8] = [
