@@ -127,7 +127,8 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         probe_budget: settings.probe_budget,
         baseline: settings.baseline.clone(),
         progress: false,
-        time_manager: false,
+        // As `check` does: the manager is timed once per machine and version, then cached.
+        time_manager: true,
     };
     let mut plan = Vec::new();
     for found in &discovery.repositories {
@@ -154,9 +155,19 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     for (found, mount, baseline) in &plan {
         crate::base::interrupt::check(INTERRUPTED)?;
         progress.step(1, &crate::base::pathtext::display(&found.root));
-        let shared = settings
+        let mut shared = settings
             .probe
             .then(|| probe_set(&mounts, mount, baseline, (git.startup_ms, cpu_pace)));
+        // The package manager's own work, priced as `check` prices it (the same call).
+        if let (Some(Some(set)), Some(cpu)) = (shared.as_mut(), cpu_pace) {
+            set.manager = probes::manager_timing(
+                env,
+                &found.root,
+                baseline,
+                check_settings.time_manager,
+                cpu,
+            );
+        }
         let place = Place {
             env,
             table: &table,
