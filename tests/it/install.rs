@@ -84,3 +84,139 @@ fn survey_and_check_agree_on_the_install() {
     assert!(ratio(&c["install_ms"]["current"], &s["install_ms"]["current"]) < 1.6);
     assert_eq!(c["inputs"]["install"], s["inputs"]["install"]);
 }
+
+/// `check --format json` on `dir` with `fake` first on PATH and a private cache.
+fn check_json(home: &Path, fake: &Path, dir: &Path) -> Value {
+    run(home, fake, &["check"], dir)
+}
+
+/// A `yarn` that names its version and, asked to install, places each dependency its
+/// package.json lists as `node_modules/<name>/index.js`, as an offline reinstall would.
+fn fake_yarn() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    support::write_executable(
+        &dir.path().join("yarn"),
+        r#"#!/bin/sh
+if [ "$1" = --version ]; then echo 1.22.22; exit 0; fi
+[ "$1" = install ] || exit 1
+for pair in $(grep -o '"[^"]*":"[0-9][^"]*"' package.json); do
+  name=$(echo "$pair" | cut -d'"' -f2)
+  [ "$name" = version ] && continue
+  mkdir -p "node_modules/$name" && echo x > "node_modules/$name/index.js"
+done
+sleep 0.05
+"#,
+    );
+    dir
+}
+
+#[test]
+fn a_manager_on_path_is_timed_on_a_sample_of_the_projects_packages() {
+    let work = tempfile::tempdir().unwrap();
+    let base = fs::canonicalize(work.path()).unwrap();
+    let (app, home) = (base.join("app"), base.join("home"));
+    fs::create_dir_all(&home).unwrap();
+    repo_with_files(&app, 10);
+    write(&app.join(".gitignore"), b"node_modules/\n");
+    write(&app.join("yarn.lock"), b"# yarn lockfile v1\n");
+    for p in 0..12 {
+        write(
+            &app.join(format!("node_modules/leaf{p}/package.json")),
+            format!(r#"{{"name":"leaf{p}","version":"1.0.{p}"}}"#).as_bytes(),
+        );
+    }
+    let fake = fake_yarn();
+    let json = check_json(&home, fake.path(), &app);
+    let m = &json["predict"]["install_manager"];
+    assert_eq!(m["manager"], "yarn", "{m}");
+    assert_eq!(m["source"], "measured", "{m}");
+    // The twelve leaves were installed into the scratch folder, one file each.
+    assert_eq!(m["sample_packages"], 12, "{m}");
+    assert_eq!(m["sample_files"], 12, "{m}");
+    assert!(m["sample_ms"].as_f64().unwrap() >= 50.0, "{m}");
+    // The scratch folder is gone, and the next check reads the timing from the cache.
+    assert!(fs::read_dir(&home).unwrap().flatten().all(|e| {
+        !e.file_name()
+            .to_string_lossy()
+            .starts_with(".wsl-place-yarn")
+    }),);
+    let again = check_json(&home, fake.path(), &app);
+    assert_eq!(again["predict"]["install_manager"]["source"], "cached");
+}
+
+#[test]
+fn a_python_project_reinstalls_its_virtualenv() {
+    let work = tempfile::tempdir().unwrap();
+    let base = fs::canonicalize(work.path()).unwrap();
+    let (app, home) = (base.join("app"), base.join("home"));
+    fs::create_dir_all(&home).unwrap();
+    repo_with_files(&app, 10);
+    write(&app.join(".gitignore"), b".venv/\n");
+    write(&app.join("requirements.txt"), b"six==1.16.0\nidna==3.7\n");
+    write(&app.join(".venv/pyvenv.cfg"), b"home = /usr/bin\n");
+    let site = app.join(".venv/lib/python3.12/site-packages");
+    for (name, files) in [("six-1.16.0", 3), ("idna-3.7", 40)] {
+        for f in 0..files {
+            write(
+                &site.join(format!("{name}.dist-info/../{name}/m{f}.py")),
+                b"x",
+            );
+        }
+        fs::create_dir_all(site.join(format!("{name}.dist-info"))).unwrap();
+    }
+    // A pip that cannot install: its reference fit stands in, and says so.
+    let fake = tempfile::tempdir().unwrap();
+    support::write_executable(
+        &fake.path().join("pip"),
+        "#!/bin/sh\n[ \"$1\" = --version ] && echo 'pip 24.0 from /x (python 3.12)' && exit 0\nexit 1\n",
+    );
+    let json = check_json(&home, fake.path(), &app);
+    let p = &json["predict"];
+    assert_eq!(p["install_manager"]["manager"], "pip", "{p}");
+    assert_eq!(p["install_manager"]["version"], "24.0");
+    assert_eq!(p["install_manager"]["source"], "estimated");
+    let install = &p["inputs"]["install"];
+    assert_eq!(install["source"], "virtualenv", "{install}");
+    assert_eq!(install["packages"], 2, "{install}");
+    // The virtualenv's files: the modules and the pyvenv.cfg.
+    assert_eq!(install["files"], 44, "{install}");
+    assert!(p["install_manager_ms"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn a_rust_target_is_priced_as_its_file_writes_without_a_manager() {
+    let work = tempfile::tempdir().unwrap();
+    let base = fs::canonicalize(work.path()).unwrap();
+    let (app, home) = (base.join("app"), base.join("home"));
+    fs::create_dir_all(&home).unwrap();
+    repo_with_files(&app, 10);
+    write(&app.join(".gitignore"), b"target/\n");
+    write(&app.join("Cargo.lock"), b"version = 4\n");
+    for f in 0..200 {
+        write(
+            &app.join(format!("target/debug/deps/f{f}.rlib")),
+            &[0u8; 100],
+        );
+    }
+    let json = check_json(&home, Path::new("/nonexistent"), &app);
+    let p = &json["predict"];
+    assert_eq!(p["inputs"]["install"]["source"], "target", "{p}");
+    assert_eq!(p["inputs"]["install"]["files"], 200);
+    assert!(p["install_manager"].is_null(), "{p}");
+    assert_eq!(p["install_manager_ms"], 0.0);
+    assert!(p["install_ms"]["current"].as_f64().unwrap() > 0.0);
+    let human = support::wsl_place()
+        .env("HOME", &home)
+        .env("XDG_CACHE_HOME", home.join(".cache"))
+        .env("COLUMNS", "200")
+        .args(["--color", "never", "check", "--probe-budget-ms", "300"])
+        .arg(&app)
+        .output()
+        .unwrap();
+    let text = support::text(&human);
+    assert!(
+        text.contains("rebuilding target/ writes its 200 files"),
+        "{text}"
+    );
+    assert!(text.contains("compile time not counted"), "{text}");
+}

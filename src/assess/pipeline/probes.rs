@@ -318,6 +318,16 @@ pub fn predict(scan: &ScanReport, probes: &ProbeSet, root: &Path) -> Option<Pred
     // Files inside `.git` are not worktree files git status would look at.
     let git_dir_files = scan.git.as_ref().and_then(|g| g.git_dir_files);
     let mut repo = RepoFigures::from_scan(scan, lock, git_dir_files);
+    // A Python project reinstalls its virtualenv, a Rust one rewrites target/: not the
+    // node_modules figures, nor every dependency tree lumped together.
+    match manager::detect(root) {
+        Some("uv" | "pip" | "poetry") => {
+            let packages = probe::packages::python_packages(root).len() as u64;
+            repo.install = model::python_install(scan, packages);
+        }
+        Some("cargo") => repo.install = model::rust_target(scan),
+        _ => {}
+    }
     if let Some(walk) = &probes.git_walk {
         repo.refine_with_index(walk);
     }
