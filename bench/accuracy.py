@@ -139,6 +139,61 @@ def install_pair(name, local, slow):
     sys.stderr.write("   npm's own work: %.0f ms (%s)\n" % (s["manager"] or 0, s["source"]))
 
 
+def venv_for_pip(proj):
+    """A virtualenv without pip, with the pip of `python3` linked in: as the tool's own sample
+    makes it, so that making it (seconds with ensurepip) stays out of the timing."""
+    venv = os.path.join(proj, ".venv")
+    shutil.rmtree(venv, ignore_errors=True)
+    subprocess.run(["python3", "-m", "venv", "--without-pip", venv], check=True)
+    pip = subprocess.run(["python3", "-c", "import os, pip; print(os.path.dirname(pip.__file__))"],
+                         check=True, capture_output=True, text=True).stdout.strip()
+    lib = os.path.join(venv, "lib")
+    site = os.path.join(lib, os.listdir(lib)[0], "site-packages")
+    os.symlink(pip, os.path.join(site, "pip"))
+
+
+def reinstall(kind, proj, target_from):
+    """One timed reinstall of `kind` in `proj`: uv and pip from their caches, or writing a
+    real target/ tree (copied from `target_from`) into the fresh folder."""
+    if kind == "uv":
+        shutil.rmtree(os.path.join(proj, ".venv"), ignore_errors=True)
+        return ms(["uv", "sync", "--offline", "--frozen", "-q"], cwd=proj)
+    if kind == "pip":
+        venv_for_pip(proj)
+        return ms([os.path.join(proj, ".venv", "bin", "python"), "-m", "pip", "install", "-q",
+                   "--disable-pip-version-check", "-r", "requirements.txt"], cwd=proj)
+    shutil.rmtree(os.path.join(proj, "target"), ignore_errors=True)
+    return ms(["cp", "-a", target_from, os.path.join(proj, "target")])
+
+
+def reinstall_pair(kind, name, local, slow, target_from=""):
+    """A Python reinstall (uv or pip) or a Rust target/ written afresh, on both mounts, each
+    run followed by a check of the result."""
+    res = {}
+    for where, proj in (("ext4", local), ("slowfs", slow)):
+        reinstall(kind, proj, target_from)
+        runs, preds, speedups, managers = [], [], [], []
+        for _ in range(RUNS):
+            runs.append(reinstall(kind, proj, target_from))
+            report = check(proj)
+            p = report["predict"]["install_ms"]
+            preds.append(p["current"])
+            speedups.append(p["speedup"])
+            managers.append(report["predict"]["install_manager_ms"] or 0)
+        m = report["predict"]["install_manager"] or {}
+        res[where] = dict(pred=statistics.median(preds), speedup=statistics.median(speedups),
+                          real=statistics.median(runs), manager=statistics.median(managers),
+                          source="%s %s" % (m.get("manager"), m.get("source")),
+                          inputs=report["predict"]["inputs"]["install"])
+        load()
+    e, s = res["ext4"], res["slowfs"]
+    what = {"uv": "uv sync --offline", "pip": "pip install -r requirements.txt",
+            "target": "target/ written afresh"}[kind]
+    row("%s: %s, ext4" % (name, what), e["pred"], e["real"])
+    row("%s: %s, slowfs" % (name, what), s["pred"], s["real"], s["speedup"], s["real"] / e["real"])
+    sys.stderr.write("   own work: %.0f ms (%s); %s\n" % (s["manager"], s["source"], s["inputs"]))
+
+
 def stability(repo):
     """10 back-to-back checks: how many verdicts; a cold --advisory vs a full check."""
     runs = []
@@ -176,7 +231,9 @@ def main():
     load()
     for job in jobs:
         kind = job.pop(0)
-        {"git": git_pair, "install": install_pair, "stability": stability}[kind](*job)
+        {"git": git_pair, "install": install_pair, "stability": stability,
+         "uv": lambda *a: reinstall_pair("uv", *a), "pip": lambda *a: reinstall_pair("pip", *a),
+         "target": lambda *a: reinstall_pair("target", *a)}[kind](*job)
     print()
     print("| row | predicted | measured | error | predicted speedup | measured speedup | speedup error |")
     print("|---|---|---|---|---|---|---|")

@@ -15,6 +15,14 @@
 #   installed tree (NODE_PROJECT: a directory with
 #   package.json and package-lock.json; by default express 5's dependency set, installed once
 #   online to fill the cache);
+# - a real Python project (PYTHON_PROJECT: a clone with uv.lock) reinstalled from cache with
+#   `rm -rf .venv && uv sync --offline --frozen`, and its runtime dependencies
+#   (`uv export --no-dev`) with pip into a fresh virtualenv (made without pip, the pip of
+#   python3 linked in, not timed): `pip install -r requirements.txt`, which asks the index about
+#   each package (pip has no offline mode) and reads the files from its cache;
+# - a real Rust project (RUST_PROJECT: a clone whose target/ is built): its target/ written
+#   afresh (`cp -a`) into a fresh folder on each disk, against the tool's figure for
+#   rebuilding it (file writes only);
 # - 10 back-to-back `check`s on the first real repository on slowfs (one verdict?, each run's
 #   prediction and range on stderr), and a cold `check --advisory` against the full `check`
 #   after it;
@@ -26,7 +34,8 @@
 # file's stat data changed and re-reads and hashes it all, as after a move. The manager's timing is made in this run (a private
 # XDG_CACHE_HOME).
 #
-# Usage: REAL_REPOS="DIR DIR" [NODE_PROJECT=DIR] bench/accuracy.sh [RUNS] [SCALE]
+# Usage: REAL_REPOS="DIR DIR" [NODE_PROJECT=DIR] [PYTHON_PROJECT=DIR] [RUST_PROJECT=DIR]
+#        [NO_NODE=1] bench/accuracy.sh [RUNS] [SCALE]
 #        (defaults 5 and 0.2; needs /dev/fuse, fusermount3, git, python3, npm; WORK=DIR to build
 #        somewhere else than /var/tmp; SIZES="1000" for fewer synthetic rows)
 set -euo pipefail
@@ -107,7 +116,39 @@ for repo in ${REAL_REPOS:-}; do
 done
 [ -n "${REAL_REPOS:-}" ] || echo "REAL_REPOS is empty: no rows for real repositories" >&2
 
-if command -v npm >/dev/null; then
+if [ -n "${PYTHON_PROJECT:-}" ]; then
+    py=$WORK/build/py-uv
+    echo "== uv sync (online: fills the cache) and pip's requirements" >&2
+    git clone -q "$PYTHON_PROJECT" "$py"
+    (cd "$py" && uv sync -q --frozen && rm -rf .venv)
+    echo ".venv/" >>"$py/.git/info/exclude"
+    cp -a "$py" "$WORK/local/py-uv"
+    cp -a "$py" "$WORK/backing/py-uv"
+    add_job "[\"uv\", \"$(basename "$PYTHON_PROJECT") (uv)\", \"$WORK/local/py-uv\", \"$WORK/mnt/py-uv\"]"
+    pip=$WORK/build/py-pip
+    cp -a "$py" "$pip"
+    (cd "$pip" && uv export -q --frozen --no-dev --no-hashes --no-emit-project -o requirements.txt \
+        && rm uv.lock && python3 -m venv .venv && .venv/bin/pip install -q -r requirements.txt \
+        && rm -rf .venv)
+    cp -a "$pip" "$WORK/local/py-pip"
+    cp -a "$pip" "$WORK/backing/py-pip"
+    add_job "[\"pip\", \"$(basename "$PYTHON_PROJECT") (pip)\", \"$WORK/local/py-pip\", \"$WORK/mnt/py-pip\"]"
+fi
+
+if [ -n "${RUST_PROJECT:-}" ]; then
+    [ -d "$RUST_PROJECT/target" ] || { echo "RUST_PROJECT: $RUST_PROJECT/target is not built" >&2; exit 2; }
+    rs=$WORK/build/rust-project
+    git clone -q "$RUST_PROJECT" "$rs"
+    cp -a "$RUST_PROJECT/target" "$WORK/build/rust-target"
+    echo "target/" >>"$rs/.git/info/exclude"
+    cp -a "$rs" "$WORK/local/rust-project"
+    cp -a "$rs" "$WORK/backing/rust-project"
+    add_job "[\"target\", \"$(basename "$RUST_PROJECT")\", \"$WORK/local/rust-project\", \"$WORK/mnt/rust-project\", \"$WORK/build/rust-target\"]"
+fi
+
+if [ -n "${NO_NODE:-}" ]; then
+    echo "NO_NODE: no npm rows" >&2
+elif command -v npm >/dev/null; then
     node=$WORK/build/node-project
     if [ -n "${NODE_PROJECT:-}" ]; then
         cp -a "$NODE_PROJECT" "$node"

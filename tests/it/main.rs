@@ -12,6 +12,7 @@ mod fuzz;
 mod gitindex;
 mod help;
 mod hostile;
+mod install;
 mod layering;
 mod manpage;
 mod migrate;

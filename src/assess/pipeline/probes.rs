@@ -232,10 +232,7 @@ pub fn for_check(
     } else {
         baseline
     };
-    let scratch_dir = match &baseline {
-        Baseline::Probe(dir, _) | Baseline::Same(dir, _) => Some(dir.clone()),
-        Baseline::None(_) => None,
-    };
+    let manager = manager_timing(env, root, &baseline, settings.time_manager, cpu_pace);
     let (baseline, baseline_note, same, label) = match baseline {
         Baseline::Probe(dir, mount) => {
             let begun = Instant::now();
@@ -276,16 +273,34 @@ pub fn for_check(
             .as_ref()
             .map(|w| w.walked_dirs)
             .or(tracked.shape.map(|s| s.1)),
-        manager: manager::timing(
-            env,
-            root,
-            scratch_dir.as_deref(),
-            settings.time_manager && !interrupt::requested(),
-            cpu_pace,
-        ),
+        manager,
         git_walk,
         elapsed_ms: start.elapsed().as_millis() as u64,
     })
+}
+
+/// The package manager's own work for the repository at `root`, as `check` and `survey` both
+/// price it (one code path, so the two agree): cached when this machine timed the manager
+/// before, timed in a scratch folder on the baseline disk when `may_measure` (and no Ctrl-C),
+/// else its reference fit. None when the repository has no manager.
+pub fn manager_timing(
+    env: &HostEnv,
+    root: &Path,
+    baseline: &Baseline,
+    may_measure: bool,
+    cpu_pace: f64,
+) -> Option<manager::ManagerTiming> {
+    let scratch_dir = match baseline {
+        Baseline::Probe(dir, _) | Baseline::Same(dir, _) => Some(dir.as_path()),
+        Baseline::None(_) => None,
+    };
+    manager::timing(
+        env,
+        root,
+        scratch_dir,
+        may_measure && !interrupt::requested(),
+        cpu_pace,
+    )
 }
 
 /// The model's predictions from the scan and the probes; None when the current mount was not
@@ -303,6 +318,16 @@ pub fn predict(scan: &ScanReport, probes: &ProbeSet, root: &Path) -> Option<Pred
     // Files inside `.git` are not worktree files git status would look at.
     let git_dir_files = scan.git.as_ref().and_then(|g| g.git_dir_files);
     let mut repo = RepoFigures::from_scan(scan, lock, git_dir_files);
+    // A Python project reinstalls its virtualenv, a Rust one rewrites target/: not the
+    // node_modules figures, nor every dependency tree lumped together.
+    match manager::detect(root) {
+        Some("uv" | "pip" | "poetry") => {
+            let packages = probe::packages::python_packages(root).len() as u64;
+            repo.install = model::python_install(scan, packages);
+        }
+        Some("cargo") => repo.install = model::rust_target(scan),
+        _ => {}
+    }
     if let Some(walk) = &probes.git_walk {
         repo.refine_with_index(walk);
     }

@@ -135,7 +135,8 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         probe_budget: settings.probe_budget,
         baseline: settings.baseline.clone(),
         progress: false,
-        time_manager: false,
+        // As `check` does: the manager is timed once per machine and version, then cached.
+        time_manager: true,
     };
     let mut plan = Vec::new();
     for found in &discovery.repositories {
@@ -177,9 +178,19 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         |(found, _, _)| crate::base::pathtext::display(&found.root),
         |(found, mount, baseline)| {
             crate::base::interrupt::check(INTERRUPTED)?;
-            let shared = settings
+            let mut shared = settings
                 .probe
                 .then(|| probe_set(&mounts, mount, baseline, (git.startup_ms, cpu_pace)));
+            // The package manager's own work, priced as `check` prices it (the same call).
+            if let (Some(Some(set)), Some(cpu)) = (shared.as_mut(), cpu_pace) {
+                set.manager = probes::manager_timing(
+                    env,
+                    &found.root,
+                    baseline,
+                    check_settings.time_manager,
+                    cpu,
+                );
+            }
             judge(&place, settings, found, shared)
         },
     );

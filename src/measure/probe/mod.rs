@@ -6,6 +6,8 @@ pub mod cpu;
 pub mod manager;
 pub mod measure;
 pub mod ops;
+pub mod packages;
+pub mod samplers;
 pub mod scratch;
 pub mod stats;
 pub mod tap;

@@ -5,7 +5,7 @@ use super::{Screen, Tone};
 use crate::assess::pipeline::CheckReport;
 use crate::base::units;
 use crate::measure::probe::{ProbeReport, ProbeSet};
-use crate::model::{Compared, ManagerTiming, Prediction};
+use crate::model::{Compared, InstallFigures, InstallSource, ManagerTiming, Prediction};
 
 /// "~950 ms", "~1.2 s": a prediction is an estimate, and says so.
 pub(super) fn approx(ms: f64) -> String {
@@ -41,13 +41,29 @@ fn here_and_there(c: &Compared) -> String {
 /// (measured on this machine); downloads not counted": what the install figure counts, so that
 /// nobody takes it for a first install over the network. The figures lead when no chart shows
 /// them (no baseline).
-fn install_row(install: &Compared, manager: Option<(&ManagerTiming, f64)>) -> String {
+fn install_row(
+    install: &Compared,
+    manager: Option<(&ManagerTiming, f64)>,
+    tree: Option<&InstallFigures>,
+) -> String {
+    if let Some(t) = tree.filter(|t| t.source == InstallSource::Target) {
+        // Not an install: what rebuilding target/ writes, which moving it costs.
+        let how = format!(
+            "rebuilding target/ writes its {} files ({}); compile time not counted",
+            units::count(t.files),
+            units::bytes(t.bytes)
+        );
+        return match install.baseline {
+            Some(_) => how,
+            None => format!("{}: {how}", here_and_there(install)),
+        };
+    }
     let how = match manager {
         Some((m, own)) => {
             let timed = match m.source.as_str() {
                 "measured" => "measured on this machine",
                 "cached" => "measured on this machine earlier",
-                _ => "estimated from this machine's CPU pace",
+                _ => "its reference fit scaled by this machine's CPU pace, not measured here",
             };
             format!(
                 "{} {} reinstalling from its cache, {} of it {}'s own work on either disk ({timed})",
@@ -105,7 +121,8 @@ pub fn headline(screen: &mut Screen, report: &CheckReport) {
 fn prediction_rows(screen: &mut Screen, p: &Prediction, move_matters: bool) {
     if let Some(install) = &p.install_ms {
         let manager = p.install_manager.as_ref().zip(p.install_manager_ms);
-        screen.row("install", &install_row(install, manager), Tone::Plain);
+        let row = install_row(install, manager, p.inputs.install.as_ref());
+        screen.row("install", &row, Tone::Plain);
     }
     let first = &p.first_git_status_ms;
     let after = match first.baseline {
@@ -259,10 +276,13 @@ mod tests {
         for (source, timed) in [
             ("measured", "(measured on this machine)"),
             ("cached", "(measured on this machine earlier)"),
-            ("estimated", "(estimated from this machine's CPU pace)"),
+            (
+                "estimated",
+                "(its reference fit scaled by this machine's CPU pace, not measured here)",
+            ),
         ] {
             let m = npm(source);
-            let row = install_row(&both, Some((&m, 4_100.0)));
+            let row = install_row(&both, Some((&m, 4_100.0)), None);
             assert_eq!(
                 row,
                 format!(
@@ -276,11 +296,27 @@ mod tests {
             baseline: None,
             ..both
         };
-        let row = install_row(&here, None);
+        let row = install_row(&here, None, None);
         assert!(
             row.starts_with("~2 min here (2 min-2 min): the dependency trees"),
             "{row}"
         );
         assert!(row.ends_with("; downloads not counted"), "{row}");
+    }
+
+    #[test]
+    fn a_rust_target_is_shown_as_the_writes_of_rebuilding_it() {
+        let target = InstallFigures {
+            files: 12_345,
+            dirs: 400,
+            bytes: 3 << 30,
+            packages: 0,
+            source: InstallSource::Target,
+        };
+        let row = install_row(&Compared::exact(9_000.0, 900.0), None, Some(&target));
+        assert_eq!(
+            row,
+            "rebuilding target/ writes its 12,345 files (3.0 GiB); compile time not counted"
+        );
     }
 }

@@ -1,0 +1,342 @@
+//! The packages a project installs, read from what it has on disk: its lock files, its
+//! `node_modules` and its virtualenv. They name the sample a package manager is timed on
+//! (`manager`) and count the packages of a Python install.
+
+use std::path::{Path, PathBuf};
+
+/// A package's name and exact version.
+pub type Pinned = (String, String);
+
+/// Where npm's sample of leaf packages is read from, in order.
+const NPM_LOCKS: &[&str] = &[
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "node_modules/.package-lock.json",
+];
+
+/// Leaf packages of a package-lock.json (v2/v3): `(name, version)` of top-level entries without
+/// dependencies, spread over the file, at most `max`.
+pub fn npm_leaf_packages(lock: &str, max: usize) -> Vec<Pinned> {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(lock) else {
+        return Vec::new();
+    };
+    let Some(packages) = value.get("packages").and_then(|p| p.as_object()) else {
+        return Vec::new();
+    };
+    let leaves: Vec<Pinned> = packages
+        .iter()
+        .filter_map(|(key, entry)| {
+            let name = key.strip_prefix("node_modules/")?;
+            let nested = name.contains("node_modules/");
+            let linked = entry.get("link").and_then(|l| l.as_bool()) == Some(true);
+            let version = entry.get("version")?.as_str()?;
+            (!nested && !has_dependencies(entry) && !linked)
+                .then(|| (name.to_string(), version.to_string()))
+        })
+        .collect();
+    spread(leaves, max)
+}
+
+fn has_dependencies(entry: &serde_json::Value) -> bool {
+    ["dependencies", "optionalDependencies", "peerDependencies"]
+        .iter()
+        .any(|k| {
+            entry
+                .get(k)
+                .and_then(|d| d.as_object())
+                .is_some_and(|d| !d.is_empty())
+        })
+}
+
+fn spread(items: Vec<Pinned>, max: usize) -> Vec<Pinned> {
+    crate::measure::gitindex::spread(&items.iter().collect::<Vec<_>>(), max)
+        .into_iter()
+        .cloned()
+        .collect()
+}
+
+/// The text of the project's npm lock file. A project that commits none (`package-lock=false`,
+/// common in libraries) still has the one npm keeps inside node_modules, in the same format.
+pub fn npm_lock(root: &Path) -> Option<String> {
+    NPM_LOCKS
+        .iter()
+        .find_map(|file| std::fs::read_to_string(root.join(file)).ok())
+}
+
+/// The leaf packages installed in `root/node_modules`, as pnpm, yarn and bun leave it (none of
+/// them keeps npm's lock inside): each top-level package (and each in pnpm's `.pnpm` store
+/// folder) whose `package.json` names no dependencies, at most `max`, spread.
+pub fn node_modules_leaves(root: &Path, max: usize) -> Vec<Pinned> {
+    let node_modules = root.join("node_modules");
+    let mut dirs = package_dirs(&node_modules);
+    // pnpm: node_modules/.pnpm/<name>@<version>/node_modules/<name>.
+    if let Ok(store) = std::fs::read_dir(node_modules.join(".pnpm")) {
+        for entry in store.flatten() {
+            dirs.extend(package_dirs(&entry.path().join("node_modules")));
+        }
+    }
+    let mut leaves: Vec<Pinned> = dirs
+        .iter()
+        .filter_map(|dir| {
+            let text = std::fs::read_to_string(dir.join("package.json")).ok()?;
+            let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+            let name = value.get("name")?.as_str()?;
+            let version = value.get("version")?.as_str()?;
+            (!has_dependencies(&value)).then(|| (name.to_string(), version.to_string()))
+        })
+        .collect();
+    leaves.sort();
+    leaves.dedup_by(|a, b| a.0 == b.0);
+    spread(leaves, max)
+}
+
+/// The package folders directly in a `node_modules` (`name` and `@scope/name`).
+fn package_dirs(node_modules: &Path) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    let Ok(entries) = std::fs::read_dir(node_modules) else {
+        return dirs;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        if name.starts_with('@') {
+            if let Ok(scoped) = std::fs::read_dir(entry.path()) {
+                dirs.extend(scoped.flatten().map(|e| e.path()));
+            }
+        } else {
+            dirs.push(entry.path());
+        }
+    }
+    dirs
+}
+
+/// The virtualenv folders a Python project keeps beside its code.
+pub const VENV_DIRS: &[&str] = &[".venv", "venv"];
+
+/// The `site-packages` folders of the project's virtualenvs.
+pub fn site_packages(root: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for venv in VENV_DIRS {
+        let Ok(libs) = std::fs::read_dir(root.join(venv).join("lib")) else {
+            continue;
+        };
+        for lib in libs.flatten() {
+            let site = lib.path().join("site-packages");
+            if lib.file_name().to_string_lossy().starts_with("python") && site.is_dir() {
+                found.push(site);
+            }
+        }
+    }
+    found
+}
+
+/// The packages installed in a `site-packages`, from their `*.dist-info` folder names
+/// (`name-version.dist-info`).
+pub fn installed_python(site: &Path) -> Vec<Pinned> {
+    let Ok(entries) = std::fs::read_dir(site) else {
+        return Vec::new();
+    };
+    let mut found: Vec<Pinned> = entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let stem = name.strip_suffix(".dist-info")?;
+            let (package, version) = stem.rsplit_once('-')?;
+            // pip and setuptools come with the virtualenv, not with the project.
+            (!matches!(package, "pip" | "setuptools" | "wheel"))
+                .then(|| (package.to_string(), version.to_string()))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// `[[package]]` entries of a `uv.lock` or `poetry.lock` (TOML): name and version, without the
+/// project itself (uv marks it `source = { editable = "." }` or `{ virtual = "." }`).
+pub fn toml_lock_packages(text: &str) -> Vec<Pinned> {
+    let Ok(value) = text.parse::<toml::Table>() else {
+        return Vec::new();
+    };
+    let Some(packages) = value.get("package").and_then(|p| p.as_array()) else {
+        return Vec::new();
+    };
+    packages
+        .iter()
+        .filter_map(|p| {
+            let local = p
+                .get("source")
+                .and_then(|s| s.as_table())
+                .is_some_and(|s| s.contains_key("editable") || s.contains_key("virtual"));
+            let name = p.get("name")?.as_str()?;
+            let version = p.get("version")?.as_str()?;
+            (!local).then(|| (name.to_string(), version.to_string()))
+        })
+        .collect()
+}
+
+/// `name==version` lines of the project's `requirements*.txt` files.
+pub fn requirements(root: &Path) -> Vec<Pinned> {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| is_requirements(p))
+        .collect();
+    files.sort();
+    let mut pinned: Vec<Pinned> = files
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(f).ok())
+        .flat_map(|text| {
+            text.lines()
+                .filter_map(|line| {
+                    let line = line.split(['#', ';']).next()?.trim();
+                    let (name, version) = line.split_once("==")?;
+                    let name = name.split('[').next()?.trim();
+                    Some((name.to_string(), version.trim().to_string()))
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    pinned.sort();
+    pinned.dedup();
+    pinned
+}
+
+/// `requirements.txt`, `requirements-dev.txt`, `requirements_test.txt` and the like.
+pub fn is_requirements(path: &Path) -> bool {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .is_some_and(|n| n.starts_with("requirements") && n.ends_with(".txt"))
+}
+
+/// The Python packages the project installs, exactly pinned: what its virtualenv holds, else
+/// its `uv.lock` or `poetry.lock`, else its pinned requirements. Each is a fair sample: a
+/// package manager installs them one by one (`--no-deps`), so leaves are not needed.
+pub fn python_packages(root: &Path) -> Vec<Pinned> {
+    if let Some(found) = site_packages(root)
+        .iter()
+        .map(|s| installed_python(s))
+        .find(|p| !p.is_empty())
+    {
+        return found;
+    }
+    for lock in ["uv.lock", "poetry.lock"] {
+        if let Ok(text) = std::fs::read_to_string(root.join(lock)) {
+            let found = toml_lock_packages(&text);
+            if !found.is_empty() {
+                return found;
+            }
+        }
+    }
+    requirements(root)
+}
+
+/// At most `max` of `packages`, spread over the list.
+pub fn sample_of(packages: Vec<Pinned>, max: usize) -> Vec<Pinned> {
+    spread(packages, max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leaf_packages_skip_nested_linked_and_dependent_entries() {
+        let lock = r#"{"lockfileVersion":3,"packages":{
+            "":{"dependencies":{"a":"1"}},
+            "node_modules/a":{"version":"1.0.0","dependencies":{"b":"2"}},
+            "node_modules/b":{"version":"2.0.0"},
+            "node_modules/@s/c":{"version":"3.0.0","dependencies":{}},
+            "node_modules/a/node_modules/b":{"version":"1.5.0"},
+            "node_modules/l":{"version":"0.1.0","link":true}}}"#;
+        assert_eq!(
+            npm_leaf_packages(lock, 10),
+            vec![
+                ("@s/c".to_string(), "3.0.0".to_string()),
+                ("b".to_string(), "2.0.0".to_string())
+            ]
+        );
+        assert_eq!(npm_leaf_packages(lock, 1).len(), 1);
+        assert!(npm_leaf_packages("not json", 5).is_empty());
+    }
+
+    #[test]
+    fn the_sample_comes_from_the_lock_file_or_the_one_in_node_modules() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(npm_lock(dir.path()), None);
+        std::fs::create_dir(dir.path().join("node_modules")).unwrap();
+        std::fs::write(dir.path().join("node_modules/.package-lock.json"), "hidden").unwrap();
+        assert_eq!(npm_lock(dir.path()).as_deref(), Some("hidden"));
+        std::fs::write(dir.path().join("package-lock.json"), "committed").unwrap();
+        assert_eq!(npm_lock(dir.path()).as_deref(), Some("committed"));
+    }
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn installed_leaves_are_read_from_node_modules_and_pnpms_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let nm = dir.path().join("node_modules");
+        write(
+            &nm.join("a/package.json"),
+            r#"{"name":"a","version":"1.0.0","dependencies":{"b":"2"}}"#,
+        );
+        write(
+            &nm.join("@s/c/package.json"),
+            r#"{"name":"@s/c","version":"3.0.0"}"#,
+        );
+        write(
+            &nm.join(".pnpm/d@4.0.0/node_modules/d/package.json"),
+            r#"{"name":"d","version":"4.0.0","dependencies":{}}"#,
+        );
+        write(&nm.join(".bin/x"), "");
+        assert_eq!(
+            node_modules_leaves(dir.path(), 10),
+            vec![
+                ("@s/c".to_string(), "3.0.0".to_string()),
+                ("d".to_string(), "4.0.0".to_string())
+            ]
+        );
+    }
+
+    #[test]
+    fn python_packages_come_from_the_venv_then_the_locks_then_requirements() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        assert!(python_packages(root).is_empty());
+        write(
+            &root.join("requirements-dev.txt"),
+            "# tools\nblack==24.1.0 ; python_version > '3.8'\nrequests[socks]==2.31.0\nflask>=2\n",
+        );
+        assert_eq!(
+            python_packages(root),
+            vec![
+                ("black".to_string(), "24.1.0".to_string()),
+                ("requests".to_string(), "2.31.0".to_string())
+            ]
+        );
+        write(
+            &root.join("uv.lock"),
+            "version = 1\n[[package]]\nname = \"app\"\nversion = \"0.1.0\"\nsource = { editable = \".\" }\n\n[[package]]\nname = \"idna\"\nversion = \"3.7\"\nsource = { registry = \"https://pypi.org/simple\" }\n",
+        );
+        assert_eq!(
+            python_packages(root),
+            vec![("idna".to_string(), "3.7".to_string())]
+        );
+        let site = root.join(".venv/lib/python3.12/site-packages");
+        std::fs::create_dir_all(site.join("six-1.16.0.dist-info")).unwrap();
+        std::fs::create_dir_all(site.join("pip-24.0.dist-info")).unwrap();
+        assert_eq!(
+            python_packages(root),
+            vec![("six".to_string(), "1.16.0".to_string())]
+        );
+        assert!(toml_lock_packages("not toml [").is_empty());
+    }
+}

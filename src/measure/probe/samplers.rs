@@ -1,0 +1,411 @@
+//! Timing a package manager on this machine: it installs nothing, then a sample of the
+//! project's own packages, offline from its cache, into a scratch folder on the baseline disk,
+//! in turns. Each manager has its own runner (how it installs, where the tree lands, how to
+//! clear it for the next turn); the loop and the figures are shared.
+
+use super::packages::{self, Pinned};
+use super::stats::median;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What the runs gave: the medians of the empty and the sample installs, and what the sample
+/// placed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sampled {
+    pub startup_ms: f64,
+    pub sample_ms: f64,
+    pub packages: u64,
+    pub files: u64,
+    pub dirs: u64,
+    pub bytes: u64,
+}
+
+/// Empty and sample installs made to time a manager (about 7 s in all for npm on the express
+/// tree, once per machine and manager version).
+const SAMPLE_RUNS: usize = 3;
+/// No run may take longer than this; a manager that hangs is killed.
+const RUN_LIMIT: Duration = Duration::from_secs(30);
+
+/// Leaf packages installed for a JavaScript manager's sample: about two seconds of npm's work,
+/// so that the sample is a third or more of a mid-sized tree and one slow moment is not
+/// multiplied by a large ratio. On the express tree (406 packages, 6,600 files), npm 11
+/// installing 60 spread leaves took 1.3-1.8 s from one run to the next, and the whole tree
+/// extrapolated from them 5.3-7.9 s against a real 5.7-6.1 s; 120 leaves took 2.1-2.4 s and
+/// extrapolated within 5-16%.
+pub const SAMPLE_PACKAGES: usize = 120;
+/// Python packages installed for uv's or pip's sample: they are larger than npm's (a wheel of
+/// a few hundred files is common), and pip asks the index about each one even from its cache.
+pub const PYTHON_SAMPLE_PACKAGES: usize = 12;
+
+/// Runs `program args` in `dir` with no input or output, killed after `RUN_LIMIT`; the
+/// elapsed milliseconds when it succeeded.
+pub fn timed_run(program: &str, args: &[&str], dir: &Path) -> Option<f64> {
+    let start = Instant::now();
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => {
+                return status
+                    .success()
+                    .then(|| start.elapsed().as_secs_f64() * 1e3);
+            }
+            Ok(None) if start.elapsed() < RUN_LIMIT => std::thread::sleep(Duration::from_millis(5)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    }
+}
+
+/// A scratch folder removed when dropped, also on the error paths.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// How each JavaScript manager reinstalls offline from its cache without scripts and without
+/// writing a lock file.
+fn node_args(manager: &str) -> Option<&'static [&'static str]> {
+    Some(match manager {
+        "npm" => &[
+            "install",
+            "--offline",
+            "--ignore-scripts",
+            "--no-audit",
+            "--no-fund",
+            "--no-package-lock",
+            "--loglevel=error",
+        ],
+        "pnpm" => &[
+            "install",
+            "--offline",
+            "--ignore-scripts",
+            "--config.lockfile=false",
+            "--reporter=silent",
+        ],
+        "yarn" => &[
+            "install",
+            "--offline",
+            "--ignore-scripts",
+            "--no-lockfile",
+            "--non-interactive",
+            "--silent",
+        ],
+        "bun" => &[
+            "install",
+            "--offline",
+            "--ignore-scripts",
+            "--no-save",
+            "--silent",
+        ],
+        _ => return None,
+    })
+}
+
+/// The packages the project at `root` would have `manager` install for its sample: npm's
+/// from its lock file (or the one it keeps in node_modules), the other JavaScript managers'
+/// from the leaves in node_modules, uv's and pip's from the virtualenv or the lock files.
+pub fn sample_for(manager: &str, root: &Path) -> Vec<Pinned> {
+    match manager {
+        "uv" | "pip" => {
+            packages::sample_of(packages::python_packages(root), PYTHON_SAMPLE_PACKAGES)
+        }
+        "npm" => packages::npm_lock(root)
+            .map(|lock| packages::npm_leaf_packages(&lock, SAMPLE_PACKAGES))
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| packages::node_modules_leaves(root, SAMPLE_PACKAGES)),
+        _ => packages::node_modules_leaves(root, SAMPLE_PACKAGES),
+    }
+}
+
+fn package_json(deps: &[Pinned]) -> String {
+    let deps: serde_json::Map<String, serde_json::Value> = deps
+        .iter()
+        .map(|(n, v)| (n.clone(), serde_json::Value::String(v.clone())))
+        .collect();
+    serde_json::json!({
+        "name": "wsl-place-calibration",
+        "version": "0.0.0",
+        "private": true,
+        "dependencies": deps,
+    })
+    .to_string()
+}
+
+fn requirements_txt(deps: &[Pinned]) -> String {
+    deps.iter().map(|(n, v)| format!("{n}=={v}\n")).collect()
+}
+
+/// Files, directories and bytes of the `entries` of `dir`, symlinks not followed (pnpm's
+/// top-level packages link into its `.pnpm` folder, which is counted once).
+fn counted(dir: &Path, entries: &BTreeSet<String>) -> (u64, u64, u64) {
+    let (mut files, mut dirs, mut bytes) = (0, 0, 0);
+    for name in entries {
+        let walk = walkdir::WalkDir::new(dir.join(name)).follow_root_links(false);
+        for entry in walk.into_iter().flatten() {
+            let kind = entry.file_type();
+            if kind.is_dir() {
+                dirs += 1;
+            } else if kind.is_file() {
+                files += 1;
+                bytes += entry.metadata().map_or(0, |m| m.len());
+            }
+        }
+    }
+    (files, dirs, bytes)
+}
+
+fn names(dir: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// One manager's way of installing into the scratch folder.
+enum Runner {
+    /// npm, pnpm, yarn, bun: a package.json listing the sample, installed into node_modules.
+    Node {
+        program: String,
+        args: &'static [&'static str],
+    },
+    /// uv or pip into a virtualenv made in the scratch folder (not timed).
+    Python { manager: String },
+}
+
+impl Runner {
+    fn for_manager(manager: &str) -> Option<Self> {
+        match manager {
+            "uv" | "pip" => Some(Self::Python {
+                manager: manager.into(),
+            }),
+            _ => node_args(manager).map(|args| Self::Node {
+                program: manager.into(),
+                args,
+            }),
+        }
+    }
+
+    /// Makes what every run needs (the virtualenv); the entries it placed where the sample
+    /// lands, which are not the sample's.
+    fn set_up(&self, scratch: &Path) -> Option<(PathBuf, BTreeSet<String>)> {
+        match self {
+            Self::Node { .. } => Some((scratch.join("node_modules"), BTreeSet::new())),
+            Self::Python { manager } => {
+                python_venv(manager, scratch)?;
+                let site = packages::site_packages(scratch).into_iter().next()?;
+                let before = names(&site);
+                Some((site, before))
+            }
+        }
+    }
+
+    /// One timed install of `deps` (none: the manager's start-up and empty install).
+    fn install(&self, scratch: &Path, deps: &[Pinned]) -> Option<f64> {
+        match self {
+            Self::Node { program, args } => {
+                std::fs::write(scratch.join("package.json"), package_json(deps)).ok()?;
+                timed_run(program, args, scratch)
+            }
+            Self::Python { manager } => {
+                std::fs::write(scratch.join("sample.txt"), requirements_txt(deps)).ok()?;
+                let python = scratch.join(".venv/bin/python");
+                let python = python.to_str()?;
+                if manager == "uv" {
+                    let args = ["pip", "install", "--offline", "-q", "--no-deps"];
+                    let rest = ["--python", python, "-r", "sample.txt"];
+                    timed_run("uv", &[&args[..], &rest[..]].concat(), scratch)
+                } else {
+                    // pip in the virtualenv, as a project reinstalls: it has no offline mode
+                    // and asks the index about each package, then reads the files from its
+                    // cache.
+                    let args = ["-m", "pip", "install", "-q", "--no-deps"];
+                    let rest = ["--disable-pip-version-check", "-r", "sample.txt"];
+                    timed_run(python, &[&args[..], &rest[..]].concat(), scratch)
+                }
+            }
+        }
+    }
+}
+
+/// A virtualenv at `scratch/.venv`: uv's own, or, for pip, the Python that the `pip` on PATH
+/// runs under, without pip and with that pip linked in (making one with pip takes seconds, and
+/// pip in a virtualenv is what a project's reinstall runs).
+fn python_venv(manager: &str, scratch: &Path) -> Option<()> {
+    if manager == "uv" {
+        timed_run("uv", &["venv", "--offline", "-q", ".venv"], scratch)?;
+        return Some(());
+    }
+    let (pip, python) = pip_location()?;
+    timed_run(&python, &["-m", "venv", "--without-pip", ".venv"], scratch)?;
+    let site = packages::site_packages(scratch).into_iter().next()?;
+    std::os::unix::fs::symlink(&pip, site.join("pip")).ok()
+}
+
+/// Where the `pip` on PATH lives and the Python it names, from its `--version` line ("pip 24.0
+/// from /usr/lib/python3/dist-packages/pip (python 3.12)"): the folder and `python3.12`.
+fn pip_location() -> Option<(PathBuf, String)> {
+    let out = Command::new("pip")
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let (pip, python) = pip_version_line(&text)?;
+    (out.status.success() && pip.is_dir()).then_some((pip, python))
+}
+
+fn pip_version_line(text: &str) -> Option<(PathBuf, String)> {
+    let (_, rest) = text.trim().split_once(" from ")?;
+    let (path, python) = rest.rsplit_once(" (python ")?;
+    let version = python.trim_end_matches(')');
+    Some((PathBuf::from(path), format!("python{version}")))
+}
+
+/// `manager` installing nothing and `sample`, offline, in a scratch folder under `dir`, in
+/// turns, `SAMPLE_RUNS` times; the median of each. None when a run fails (the manager is
+/// missing, a package is not in its cache) or the sample placed no package.
+pub fn measure(manager: &str, dir: &Path, sample: &[Pinned]) -> Option<Sampled> {
+    let runner = Runner::for_manager(manager)?;
+    if sample.is_empty() {
+        return None;
+    }
+    let scratch = Scratch(dir.join(format!(".wsl-place-{manager}-{}", std::process::id())));
+    std::fs::create_dir(&scratch.0).ok()?;
+    let (target, before) = runner.set_up(&scratch.0)?;
+    // Empty and sample installs in turns, so both see the machine at the same pace; the median
+    // of each is cached and multiplied by the project's size over the sample's, so it must be
+    // a typical run: one preempted run (a maximum) or one lucky run (a minimum: the faster of
+    // two put the express tree's reinstall 7-26% low in three runs out of three) would set
+    // every later prediction on this machine.
+    let (mut empties, mut samples, mut tree) = (Vec::new(), Vec::new(), None);
+    for _ in 0..SAMPLE_RUNS {
+        empties.push(runner.install(&scratch.0, &[])?);
+        let Some(ms) = runner.install(&scratch.0, sample) else {
+            break;
+        };
+        samples.push(ms);
+        let placed: BTreeSet<String> = names(&target).difference(&before).cloned().collect();
+        tree = tree.or_else(|| Some(placed_tree(&runner, &target, &placed)));
+        // A tree that will not go ends the runs; those made so far stand.
+        if !clear(&target, &placed) {
+            break;
+        }
+    }
+    let (packages, files, dirs, bytes) = tree?;
+    (packages > 0).then_some(Sampled {
+        startup_ms: median(&empties)?,
+        sample_ms: median(&samples)?,
+        packages,
+        files,
+        dirs,
+        bytes,
+    })
+}
+
+/// Packages, files, directories and bytes the sample placed: node_modules' package folders
+/// (`name`, `@scope/name`, symlinks to pnpm's store included), or a virtualenv's `*.dist-info`.
+fn placed_tree(runner: &Runner, target: &Path, placed: &BTreeSet<String>) -> (u64, u64, u64, u64) {
+    let (files, dirs, bytes) = counted(target, placed);
+    let packages = match runner {
+        Runner::Node { .. } => placed
+            .iter()
+            .filter(|n| !n.starts_with('.'))
+            .map(|n| {
+                if n.starts_with('@') {
+                    names(&target.join(n)).len() as u64
+                } else {
+                    1
+                }
+            })
+            .sum(),
+        Runner::Python { .. } => placed.iter().filter(|n| n.ends_with(".dist-info")).count() as u64,
+    };
+    (packages, files, dirs, bytes)
+}
+
+/// Removes what the sample placed; false when something would not go.
+fn clear(target: &Path, placed: &BTreeSet<String>) -> bool {
+    placed.iter().all(|name| {
+        let path = target.join(name);
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(&path).is_ok(),
+            Ok(_) => std::fs::remove_file(&path).is_ok(),
+            Err(_) => true,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_manager_but_cargo_has_a_runner() {
+        for manager in ["npm", "pnpm", "yarn", "bun", "uv", "pip"] {
+            assert!(Runner::for_manager(manager).is_some(), "{manager}");
+        }
+        assert!(Runner::for_manager("cargo").is_none());
+        assert!(measure("cargo", Path::new("/nonexistent"), &[]).is_none());
+    }
+
+    #[test]
+    fn pips_version_line_names_its_folder_and_python() {
+        assert_eq!(
+            pip_version_line("pip 24.0 from /usr/lib/python3/dist-packages/pip (python 3.12)\n"),
+            Some((
+                PathBuf::from("/usr/lib/python3/dist-packages/pip"),
+                "python3.12".to_string()
+            ))
+        );
+        assert_eq!(pip_version_line("pip 24.0"), None);
+    }
+
+    #[test]
+    fn the_sample_files_pin_each_package() {
+        let deps = vec![("six".to_string(), "1.16.0".to_string())];
+        assert_eq!(requirements_txt(&deps), "six==1.16.0\n");
+        let json: serde_json::Value = serde_json::from_str(&package_json(&deps)).unwrap();
+        assert_eq!(json["dependencies"]["six"], "1.16.0");
+    }
+
+    #[test]
+    fn what_the_sample_placed_is_counted_and_cleared() {
+        let dir = tempfile::tempdir().unwrap();
+        let nm = dir.path().join("node_modules");
+        for file in ["a/index.js", "a/package.json", "@s/b/index.js", "@s/c/x.js"] {
+            let path = nm.join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, "12345").unwrap();
+        }
+        std::fs::create_dir_all(nm.join(".bin")).unwrap();
+        let runner = Runner::for_manager("npm").unwrap();
+        let placed = names(&nm);
+        assert_eq!(
+            placed_tree(&runner, &nm, &placed),
+            (3, 4, 5, 20),
+            "three packages, four files, the scope's and each package's folders and .bin"
+        );
+        assert!(clear(&nm, &placed));
+        assert!(names(&nm).is_empty());
+    }
+}
