@@ -1,10 +1,10 @@
 //! The shell's nudge (`wsl-place init`): on changing into a directory, print the cached advisory
 //! line for the repository it is in, at most once per repository per interval. It runs before
-//! every prompt after a `cd`, so it never probes, scans or locates: the mount type comes from one
-//! `statfs`, the repository from the advisory cache's own file names (matched against the
-//! directory's ancestors as text, without touching the slow mount), and only when the cache has
-//! nothing does it look upward for `.git` and start a background `check --advisory` so the next
-//! visit has an answer.
+//! every prompt after a `cd`, so it never probes, scans or locates: the repository comes from the
+//! advisory cache's own file names (matched against the directory's ancestors as text, without
+//! touching the slow mount), the mount type from one `statfs` when a line is due, and only when
+//! the cache has nothing does it look upward for `.git` and start a background
+//! `check --advisory` so the next visit has an answer.
 
 use crate::assess::advisory::{self, CachedResult};
 use crate::decide::policy::{Level, Policy};
@@ -83,18 +83,21 @@ pub fn is_local(dir: &Path) -> bool {
 /// The line to print for a prompt in `dir` (already canonical: the shell's working directory as
 /// the kernel names it), or None; starts a background check when the cache has no answer or an
 /// old one. Every failure is silent: a prompt is no place for errors.
+///
+/// The cache is read first, because it is on the local disk: in a repository already nudged
+/// today, a `cd` costs no round trip to the slow mount at all. The `statfs` is made only when
+/// something would follow from it (a line due, a refresh, an upward look).
 pub fn run(env: &HostEnv, dir: &Path, settings: &Settings) -> Option<String> {
-    if is_local(dir) {
-        return None;
-    }
-    let cache_dir = env.cache_dir()?;
-    let state_file = cache_dir.join("nudge.json");
+    let entry = cached_above(env, dir);
+    let state_file = env.cache_dir()?.join("nudge.json");
     let mut state: State = crate::base::input::read_cache(&state_file, "nudge state file")
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
         .unwrap_or_default();
     let now = now_unix();
-    let (line, changed) = match cached_above(env, dir) {
-        Some(entry) => on_cached(&mut state, &entry, now, settings),
+    let (line, changed) = match entry {
+        Some(entry) => on_cached(&mut state, &entry, dir, now, settings),
+        // A folder looked at lately needs not even the statfs.
+        None if looked_lately(&state, dir, now) || is_local(dir) => (None, false),
         None => (None, on_uncached(&mut state, dir, now)),
     };
     if changed {
@@ -111,10 +114,12 @@ fn cached_above(env: &HostEnv, dir: &Path) -> Option<CachedResult> {
 }
 
 /// A cached answer for the repository: refresh it in the background when old, print its line
-/// when it is not `ok`, not silenced and not printed within the interval.
+/// when it is not `ok`, not silenced and not printed within the interval; either only when
+/// `dir` is not on a local disk (the cache may hold a verdict for a path since moved to one).
 fn on_cached(
     state: &mut State,
     entry: &CachedResult,
+    dir: &Path,
     now: u64,
     settings: &Settings,
 ) -> (Option<String>, bool) {
@@ -127,14 +132,18 @@ fn on_cached(
     let max_age = (Policy::built_in().advisory.max_age_hours * 3600.0) as u64;
     // A date in the future has no known age: refresh it too.
     let old = entry.created_unix > now || now - entry.created_unix > max_age;
-    let mut changed = false;
-    if old && now.saturating_sub(seen.started) > RETRY_SECS && start_check(&repository) {
-        seen.started = now;
-        changed = true;
+    let refresh = old && now.saturating_sub(seen.started) > RETRY_SECS;
+    let due = entry.level != Level::Ok
+        && !entry.line.is_empty()
+        && (seen.nudged == 0 || now.saturating_sub(seen.nudged) >= settings.every_secs);
+    if !(refresh || due) || is_local(dir) {
+        return (None, false);
     }
-    let due = seen.nudged == 0 || now.saturating_sub(seen.nudged) >= settings.every_secs;
+    if refresh && start_check(&repository) {
+        seen.started = now;
+    }
     let mut line = None;
-    if entry.level != Level::Ok && !entry.line.is_empty() && due {
+    if due {
         // The cache also holds folders checked outside any repository; and `git config
         // wsl-place.nudge false` silences one repository. Both cost a round trip on the slow
         // mount, paid only when a line is due.
@@ -143,24 +152,15 @@ fn on_cached(
         }
         // Silenced or not, asked again only after the interval.
         seen.nudged = now;
-        changed = true;
     }
-    if changed {
-        state.repositories.insert(repository, seen);
-    }
-    (line, changed)
+    state.repositories.insert(repository, seen);
+    (line, true)
 }
 
-/// No cached answer above `dir`: find the repository by looking upward for `.git` (one round
-/// trip per level, so at most once per directory per [`RETRY_SECS`]) and start its check.
+/// No cached answer above `dir`, not on a local disk, not looked at lately: find the repository
+/// by looking upward for `.git` (one round trip per level, hence at most once per directory per
+/// [`RETRY_SECS`]) and start its check.
 fn on_uncached(state: &mut State, dir: &Path, now: u64) -> bool {
-    if state
-        .looked
-        .get(dir)
-        .is_some_and(|&at| now.saturating_sub(at) <= RETRY_SECS)
-    {
-        return false;
-    }
     state.looked.insert(dir.to_path_buf(), now);
     if let Some(repository) = dir.ancestors().find(|a| is_repository(a)) {
         let seen = state
@@ -172,6 +172,13 @@ fn on_uncached(state: &mut State, dir: &Path, now: u64) -> bool {
         }
     }
     true
+}
+
+fn looked_lately(state: &State, dir: &Path, now: u64) -> bool {
+    state
+        .looked
+        .get(dir)
+        .is_some_and(|&at| now.saturating_sub(at) <= RETRY_SECS)
 }
 
 fn is_repository(dir: &Path) -> bool {
