@@ -28,6 +28,11 @@ pub fn run() -> i32 {
     if let Some(code) = measure::probe::worker::serve_if_asked() {
         return code;
     }
+    // The shell hook's per-prompt call (`wsl-place init`): before clap, and without the Ctrl-C
+    // thread, because it runs on every change of directory.
+    if let Some(code) = commands::init::nudge_if_asked() {
+        return code;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -217,3 +217,14 @@ pub fn run(
     store(env, &entry);
     Ok((entry, false))
 }
+
+/// The result cached for exactly `repository`, whatever its age, mount or policy, with its line
+/// made printable: for the shell's nudge (`assess::nudge`), which must not locate, load a policy
+/// or measure anything in the prompt. Only the file for that path is opened.
+pub fn peek(env: &HostEnv, repository: &Path) -> Option<CachedResult> {
+    let file = cache_file(&env.cache_dir()?, repository);
+    let bytes = crate::base::input::read_cache(&file, "advisory cache file")?;
+    let mut entry: CachedResult = serde_json::from_slice(&bytes).ok()?;
+    entry.line = printable(&entry.line);
+    (entry.path == repository).then_some(entry)
+}

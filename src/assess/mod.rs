@@ -2,5 +2,6 @@
 //! measure-model-decide `pipeline`, the hook's cached `advisory`, and the `survey` of a folder.
 
 pub(crate) mod advisory;
+pub(crate) mod nudge;
 pub mod pipeline;
 pub(crate) mod survey;

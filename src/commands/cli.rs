@@ -150,6 +150,59 @@ Examples:
   # Every figure, for a script
   wsl-place probe --format json /mnt/c")]
     Probe(ProbeArgs),
+    /// Print the shell hook that nudges you in a repository on a slow mount.
+    #[command(
+        long_about = "\
+Print the shell hook that nudges you in a repository on a slow mount.
+
+Loaded in your shell's startup file, it prints the advisory line `wsl-place check --advisory` \
+cached for a repository (e.g. \"wsl-place: move: ...\") when you change into it and it is on \
+a slow mount: at most once per repository per day (`nudge_every_hours` in \
+~/.config/wsl-place/config.toml; 0 prints on every visit). It never measures in the prompt: \
+one statfs call tells a local disk (nothing more is done), then the cache is read; with no \
+cached answer, or one older than a week, it starts `wsl-place check --advisory` in the \
+background so the next visit has one. Silent on local disks and outside repositories. \
+`git config wsl-place.nudge false` in a repository silences it there (`--global`: everywhere).",
+        after_help = "\
+Examples:
+  # bash, in ~/.bashrc
+  eval \"$(wsl-place init bash)\"
+  # zsh, in ~/.zshrc
+  eval \"$(wsl-place init zsh)\"
+  # fish, in ~/.config/fish/config.fish
+  wsl-place init fish | source
+  # Never nudge in this repository
+  git config wsl-place.nudge false"
+    )]
+    Init {
+        #[arg(value_enum)]
+        shell: crate::commands::init::Shell,
+    },
+    /// Install or remove a plain git pre-commit hook that runs `check --advisory`.
+    #[command(
+        long_about = "\
+Install or remove a plain git pre-commit hook that runs `wsl-place check --advisory`, for \
+repositories that do not use the pre-commit framework.
+
+The hook goes where git looks for it (`git rev-parse --git-path hooks`: core.hooksPath and \
+linked worktrees respected). An existing pre-commit hook is kept: it is renamed to \
+pre-commit.wsl-place-chained and the new hook runs it first, so it still runs and its failure \
+still blocks the commit. A hook that cannot be chained (a symlink, or one in a hooks folder \
+inside the working tree) is refused with a sentence saying what to do. `uninstall` removes \
+only the hook it wrote, and puts a chained one back.",
+        after_help = "\
+Examples:
+  # Print the repository's advisory line on every commit
+  wsl-place hook install
+  # Block commits while the repository belongs on the Linux disk
+  wsl-place hook install --fail-on move
+  # Remove it (a hook that was there before comes back)
+  wsl-place hook uninstall"
+    )]
+    Hook {
+        #[command(subcommand)]
+        action: HookAction,
+    },
     /// Print a shell completion script.
     #[command(after_help = "\
 Examples:
@@ -308,4 +361,30 @@ pub struct ProbeArgs {
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HookAction {
+    /// Write the pre-commit hook (an existing one is chained, never overwritten).
+    Install(HookInstallArgs),
+    /// Remove the pre-commit hook this tool wrote, restoring a chained one.
+    Uninstall {
+        /// A directory in the repository.
+        #[arg(default_value = ".")]
+        path: PathBuf,
+    },
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct HookInstallArgs {
+    /// A directory in the repository.
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// Block the commit (exit 1) when the verdict is at or above this level; passed to
+    /// `check --advisory`.
+    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = FailOn::Never)]
+    pub fail_on: FailOn,
+    /// Policy file for the hook's check, passed to `check --advisory`.
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
 }

@@ -17,6 +17,8 @@ struct File {
     destination: Option<String>,
     /// The policy file used when `--policy` is not given, as `--policy` would be.
     policy: Option<PathBuf>,
+    /// The least time between two nudges of `wsl-place init` for one repository (0: every visit).
+    nudge_every_hours: Option<f64>,
 }
 
 /// The defaults in effect for this run.
@@ -24,7 +26,11 @@ struct File {
 pub struct UserConfig {
     destination: Option<String>,
     policy: Option<PathBuf>,
+    nudge_every_hours: Option<f64>,
 }
+
+/// Once a day, unless `nudge_every_hours` says otherwise.
+const NUDGE_EVERY_HOURS: f64 = 24.0;
 
 impl UserConfig {
     /// Reads the config file (a missing one is no error) and `WSL_PLACE_POLICY`.
@@ -40,7 +46,13 @@ impl UserConfig {
         Ok(Self {
             destination: file.destination,
             policy,
+            nudge_every_hours: file.nudge_every_hours,
         })
+    }
+
+    /// The least time between two shell nudges for one repository, in seconds.
+    pub fn nudge_every_secs(&self) -> u64 {
+        (self.nudge_every_hours.unwrap_or(NUDGE_EVERY_HOURS) * 3600.0) as u64
     }
 
     /// The policy file for a command: `--policy`, else the user's default.
@@ -69,7 +81,7 @@ fn read(path: &Path, home: Option<&Path>) -> Result<File> {
         crate::base::input::read_text(path, crate::base::input::POLICY_LIMIT, "config file")?;
     let mut file: File = toml::from_str(&text).map_err(|e| {
         Failure::input(format!(
-            "{} is not a valid config file: {}; it may set `destination` and `policy` only.",
+            "{} is not a valid config file: {}; it may set `destination`, `policy` and `nudge_every_hours` only.",
             path.display(),
             e.message().trim_end_matches('.')
         ))
@@ -82,6 +94,14 @@ fn read(path: &Path, home: Option<&Path>) -> Result<File> {
     {
         return Err(Failure::input(format!(
             "{}: destination {destination:?} is not a folder wsl-place can use; write an absolute path or one starting with ~/.",
+            path.display()
+        )));
+    }
+    if let Some(hours) = file.nudge_every_hours
+        && !(hours.is_finite() && hours >= 0.0)
+    {
+        return Err(Failure::input(format!(
+            "{}: nudge_every_hours = {hours} is not a number of hours; write 0 or more (0: on every visit).",
             path.display()
         )));
     }

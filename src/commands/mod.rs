@@ -6,6 +6,8 @@ pub(crate) mod check;
 pub mod cli;
 pub(crate) mod completions;
 pub(crate) mod config;
+pub(crate) mod hook;
+pub mod init;
 pub(crate) mod migrate;
 pub(crate) mod probe;
 pub(crate) mod survey;
@@ -35,6 +37,8 @@ pub fn run(cli: &Cli, env: &HostEnv) -> Result<ExitCode> {
         ),
         Command::Probe(args) => probe::run(env, &probe::Settings::new(&cli.global, args, env)?),
         Command::Completions { shell } => completions::run(*shell),
+        Command::Init { shell } => init::run(*shell),
+        Command::Hook { action } => hook::run(action, cli.global.quiet),
     }
 }
 

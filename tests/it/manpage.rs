@@ -178,13 +178,19 @@ const FILES: &[(&str, &str)] = &[
     (
         "~/.config/wsl-place/config.toml",
         "Your defaults (in $XDG_CONFIG_HOME when set): destination = \"~/work\" (where \
-         migrate puts repositories), policy = \"FILE\" (the default policy). A missing file is \
-         no error.",
+         migrate puts repositories), policy = \"FILE\" (the default policy), \
+         nudge_every_hours = 24 (the shell hook's nudge per repository; 0: every visit). A \
+         missing file is no error.",
     ),
     (
         "~/.cache/wsl-place/",
-        "The hook's cached results and the package manager's timing (in $XDG_CACHE_HOME \
-         when set). Safe to delete.",
+        "The hook's cached results, the package manager's timing and nudge.json (when the \
+         shell hook last nudged each repository) (in $XDG_CACHE_HOME when set). Safe to delete.",
+    ),
+    (
+        "HOOKS/pre-commit.wsl-place-chained",
+        "The pre-commit hook that was there before wsl-place hook install: run first by the \
+         new hook, put back by wsl-place hook uninstall.",
     ),
     (
         "DESTINATION.wsl-place-manifest",

@@ -1,0 +1,128 @@
+//! `wsl-place init bash|zsh|fish`: the shell hook, in the manner of zoxide, starship and direnv
+//! (`eval "$(wsl-place init bash)"`). Before a prompt whose working directory changed, the hook
+//! runs `wsl-place __nudge`, which prints the cached advisory line for a repository on a slow
+//! mount at most once per repository per interval (`assess::nudge`).
+
+use crate::assess::nudge;
+use crate::base::error::{ExitCode, Result};
+use crate::host::HostEnv;
+use clap::ValueEnum;
+
+/// The hidden subcommand the hook calls. It is served before clap parses anything (as the
+/// probe's worker is), so a prompt pays for no argument parsing and no Ctrl-C thread.
+pub const NUDGE: &str = "__nudge";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Shell {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+pub fn run(shell: Shell) -> Result<ExitCode> {
+    let exe = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.to_str().map(String::from))
+        .unwrap_or_else(|| "wsl-place".to_string());
+    super::print(&script(shell, &exe))?;
+    Ok(ExitCode::Ok)
+}
+
+/// The hook for `shell`, calling the binary at `exe` (a full path: no PATH search per prompt,
+/// and the same binary that printed it).
+pub fn script(shell: Shell, exe: &str) -> String {
+    match shell {
+        Shell::Bash => BASH.replace("@EXE@", &posix_quote(exe)),
+        Shell::Zsh => ZSH.replace("@EXE@", &posix_quote(exe)),
+        Shell::Fish => FISH.replace("@EXE@", &fish_quote(exe)),
+    }
+}
+
+// Every shell compares $PWD with the last one seen before each prompt and does nothing else
+// when it did not change; the first prompt counts as a change (a terminal opened in a
+// repository is a visit). bash keeps $? for the prompt commands after it; zsh and fish keep it
+// around their hooks themselves.
+const BASH: &str = r#"# wsl-place shell hook for bash: eval "$(wsl-place init bash)" in ~/.bashrc
+__wsl_place_nudge() {
+    local status=$?
+    if [[ "${__wsl_place_pwd-}" != "$PWD" ]]; then
+        __wsl_place_pwd=$PWD
+        @EXE@ __nudge
+    fi
+    return "$status"
+}
+if [[ ";${PROMPT_COMMAND[*]-};" != *";__wsl_place_nudge;"* ]]; then
+    if [[ "$(declare -p PROMPT_COMMAND 2>/dev/null)" == "declare -a"* ]]; then
+        PROMPT_COMMAND=(__wsl_place_nudge "${PROMPT_COMMAND[@]}")
+    else
+        PROMPT_COMMAND="__wsl_place_nudge${PROMPT_COMMAND:+;$PROMPT_COMMAND}"
+    fi
+fi
+"#;
+
+const ZSH: &str = r#"# wsl-place shell hook for zsh: eval "$(wsl-place init zsh)" in ~/.zshrc
+__wsl_place_nudge() {
+    if [[ "${__wsl_place_pwd-}" != "$PWD" ]]; then
+        __wsl_place_pwd=$PWD
+        @EXE@ __nudge
+    fi
+}
+typeset -ga precmd_functions
+if (( ! ${precmd_functions[(Ie)__wsl_place_nudge]} )); then
+    precmd_functions=(__wsl_place_nudge $precmd_functions)
+fi
+"#;
+
+const FISH: &str = r#"# wsl-place shell hook for fish: wsl-place init fish | source, in ~/.config/fish/config.fish
+function __wsl_place_nudge --on-event fish_prompt
+    if test "$__wsl_place_pwd" != "$PWD"
+        set -g __wsl_place_pwd $PWD
+        @EXE@ __nudge
+    end
+end
+"#;
+
+/// `text` as one word for sh, bash and zsh.
+fn posix_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// `text` as one word for fish, whose single quotes take `\'` and `\\`.
+fn fish_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\\', r"\\").replace('\'', r"\'"))
+}
+
+/// Serves `wsl-place __nudge` when that is what was asked: prints the line the hook is due, on
+/// standard error as direnv does, and always exits 0 (a prompt hook that fails only disturbs).
+pub fn nudge_if_asked() -> Option<i32> {
+    if std::env::args_os().nth(1).is_none_or(|a| a != NUDGE) {
+        return None;
+    }
+    let env = HostEnv::from_process();
+    // The kernel's name for the working directory: canonical, and free of round trips to a
+    // slow mount, unlike resolving $PWD.
+    let Ok(dir) = std::env::current_dir() else {
+        return Some(0);
+    };
+    let every_secs = super::config::UserConfig::load(&env)
+        .map(|config| config.nudge_every_secs())
+        .unwrap_or_else(|_| super::config::UserConfig::default().nudge_every_secs());
+    if let Some(line) = nudge::run(&env, &dir, &nudge::Settings { every_secs }) {
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("{line}\n").as_bytes());
+    }
+    Some(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn odd_paths_stay_one_word() {
+        assert_eq!(posix_quote("/a b/it's"), r"'/a b/it'\''s'");
+        assert_eq!(fish_quote(r"/a\b/it's"), r"'/a\\b/it\'s'");
+        for shell in [Shell::Bash, Shell::Zsh, Shell::Fish] {
+            assert!(script(shell, "/x").contains("'/x' __nudge"), "{shell:?}");
+        }
+    }
+}

@@ -1,0 +1,353 @@
+//! `wsl-place init bash|zsh|fish`, sourced in real interactive shells on a pseudo-terminal
+//! (util-linux `script` gives each its own), driven the way a person types: `cd` into a
+//! repository, and read what is printed before the next command's output.
+//!
+//! bash is always tested; zsh and fish where they are installed (elsewhere SKIP, a failure
+//! under WSL_PLACE_REQUIRE_FUSE=1). The slow mount is the slowfs emulator (FUSE: ignored unless
+//! asked for); the local disk is the test's own temporary folder.
+
+use crate::support::{self, SlowFs, fakeproc};
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// An interactive shell on its own terminal, with the hook loaded.
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    output: Arc<Mutex<String>>,
+    shell: &'static str,
+    /// How much of `output` earlier commands have consumed.
+    seen: usize,
+    marks: u32,
+}
+
+impl Session {
+    /// `shell` started with no startup files, `home` as HOME and the XDG folders below it, the
+    /// hook loaded as its documentation says.
+    fn start(shell: &'static str, home: &Path) -> Session {
+        let command = match shell {
+            "bash" => "bash --norc --noprofile -i",
+            "zsh" => "zsh -f -i",
+            _ => "fish --no-config -i",
+        };
+        let mut child = Command::new("script")
+            .args(["-q", "-f", "-e", "-c", command, "/dev/null"])
+            .env("HOME", home)
+            .env("XDG_CACHE_HOME", home.join("cache"))
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env("TERM", "dumb")
+            .env("NO_COLOR", "1")
+            .env_remove("PROMPT_COMMAND")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("util-linux script runs the shell on a pseudo-terminal");
+        let stdin = child.stdin.take().unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let output = Arc::new(Mutex::new(String::new()));
+        let sink = Arc::clone(&output);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        let mut session = Session {
+            child,
+            stdin,
+            output,
+            shell,
+            seen: 0,
+            marks: 0,
+        };
+        let exe = support::binary_path();
+        let load = match shell {
+            "fish" => format!("{} init fish | source", exe.display()),
+            _ => format!("eval \"$({} init {shell})\"", exe.display()),
+        };
+        session.run(&load);
+        session
+    }
+
+    /// Types `line`, then a marker command, and returns everything the terminal showed in
+    /// between: the hook runs before the prompt that follows `line`, so its output is there.
+    fn run(&mut self, line: &str) -> String {
+        self.marks += 1;
+        let n = self.marks;
+        // The marker's text appears only when the command runs, never in the typed echo.
+        let marker = match self.shell {
+            "fish" => format!("echo @@(math {n} + 1000)@@"),
+            _ => format!("echo @@$(({n} + 1000))@@"),
+        };
+        let expected = format!("@@{}@@", n + 1000);
+        writeln!(self.stdin, "{line}").unwrap();
+        writeln!(self.stdin, "{marker}").unwrap();
+        self.stdin.flush().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            {
+                let output = self.output.lock().unwrap();
+                if let Some(at) = output[self.seen..].find(&expected) {
+                    let text = output[self.seen..self.seen + at].to_string();
+                    self.seen += at + expected.len();
+                    return text;
+                }
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{} never ran {line:?}; the terminal showed:\n{}",
+                self.shell,
+                self.output.lock().unwrap()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "exit");
+        let _ = self.stdin.flush();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        support::kill(&mut self.child);
+    }
+}
+
+/// False (after printing SKIP) when `shell` is not installed and not required.
+fn have(shell: &str) -> bool {
+    let found = Command::new(shell)
+        .arg("-c")
+        .arg("exit 0")
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        support::skip(&format!("{shell} is not installed"));
+    }
+    found
+}
+
+/// How many nudges `text` shows.
+fn nudges(text: &str) -> usize {
+    text.matches("wsl-place: advise").count() + text.matches("wsl-place: move").count()
+}
+
+/// A home folder for the shell, and a git repository with a few files at `repo`.
+fn repository(repo: &Path) {
+    std::fs::create_dir_all(repo.join("src")).unwrap();
+    support::gitrepo::files_repo(repo, 20);
+}
+
+/// `check --advisory` run once for `repo`, as a hook or a full check leaves the cache.
+fn cache_answer(home: &Path, repo: &Path) -> String {
+    let output = support::wsl_place()
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .args(["check", "--advisory"])
+        .arg(repo)
+        .output()
+        .unwrap();
+    let line = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        nudges(&line) == 1,
+        "the cached answer is not a nudge: {}",
+        support::text(&output)
+    );
+    line
+}
+
+#[test]
+fn init_prints_a_hook_each_shell_accepts() {
+    for (shell, check) in [("bash", "-n"), ("zsh", "-n"), ("fish", "--no-execute")] {
+        if shell != "bash" && !have(shell) {
+            continue;
+        }
+        let output = support::wsl_place().args(["init", shell]).output().unwrap();
+        assert!(output.status.success());
+        let script = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert!(script.contains("__nudge"), "{script}");
+        let mut parse = Command::new(shell)
+            .arg(check)
+            .stdin(Stdio::piped())
+            .spawn()
+            .unwrap();
+        parse
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        assert!(
+            parse.wait().unwrap().success(),
+            "{shell} rejects:\n{script}"
+        );
+    }
+}
+
+/// On a local disk the hook says nothing, even when the cache holds a nudge for the repository
+/// (here one made with a fixture /proc that calls the folder a 9p drive).
+#[test]
+fn nothing_on_a_local_disk_even_with_a_cached_nudge() {
+    let (_base, drive, project) = fakeproc::drive_tree();
+    let proc = fakeproc::FakeProc::new(
+        fakeproc::WSL2_VERSION,
+        &fakeproc::wsl_9p_mountinfo(&drive),
+        true,
+    );
+    repository(&project);
+    let home = tempfile::tempdir().unwrap();
+    let made = proc
+        .command(Some("Ubuntu"))
+        .env("XDG_CACHE_HOME", home.path().join("cache"))
+        .args(["check", "--advisory"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert_eq!(
+        nudges(&String::from_utf8_lossy(&made.stdout)),
+        1,
+        "{}",
+        support::text(&made)
+    );
+    let direct = support::wsl_place()
+        .env("XDG_CACHE_HOME", home.path().join("cache"))
+        .arg("__nudge")
+        .current_dir(project.join("src"))
+        .output()
+        .unwrap();
+    assert!(direct.status.success());
+    assert!(
+        direct.stdout.is_empty() && direct.stderr.is_empty(),
+        "{direct:?}"
+    );
+    let mut bash = Session::start("bash", home.path());
+    let seen = bash.run(&format!("cd '{}'", project.display()));
+    assert_eq!(nudges(&seen), 0, "{seen}");
+    // Nothing was started either: no state written for a local disk.
+    assert!(!home.path().join("cache/wsl-place/nudge.json").exists());
+}
+
+/// The nudge on slowfs: once on the first `cd` into the repository, not again that day, with
+/// `git config wsl-place.nudge false` silencing it; then, with `nudge_every_hours = 0`, on every
+/// visit (so the silence before was the interval's, not a hook that never ran).
+fn nudges_once_on_slowfs(shell: &'static str) {
+    if shell != "bash" && !have(shell) {
+        return;
+    }
+    let base = tempfile::tempdir().unwrap();
+    let backing = base.path().join("backing");
+    repository(&backing.join("app"));
+    std::fs::create_dir_all(backing.join("plain")).unwrap();
+    repository(&backing.join("quiet"));
+    let Some(fs) = SlowFs::mount(&backing, &base.path().join("mnt"), &["--scale", "0.05"]) else {
+        return;
+    };
+    let app = fs.mountpoint().join("app");
+    let quiet = fs.mountpoint().join("quiet");
+    let home = base.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let line = cache_answer(&home, &app);
+    cache_answer(&home, &quiet);
+    support::gitrepo::git(&quiet, &["config", "wsl-place.nudge", "false"]);
+
+    let mut session = Session::start(shell, &home);
+    let first = session.run(&format!("cd '{}'", app.join("src").display()));
+    assert_eq!(nudges(&first), 1, "{shell}, first cd:\n{first}");
+    assert!(first.contains(line.trim()), "{first}\nexpected: {line}");
+    let elsewhere = session.run(&format!("cd '{}'", fs.mountpoint().join("plain").display()));
+    assert_eq!(
+        nudges(&elsewhere),
+        0,
+        "{shell}, outside a repository:\n{elsewhere}"
+    );
+    let again = session.run(&format!("cd '{}'", app.display()));
+    assert_eq!(
+        nudges(&again),
+        0,
+        "{shell}, second cd the same day:\n{again}"
+    );
+    let silenced = session.run(&format!("cd '{}'", quiet.display()));
+    assert_eq!(nudges(&silenced), 0, "{shell}, silenced:\n{silenced}");
+    drop(session);
+
+    std::fs::create_dir_all(home.join("config/wsl-place")).unwrap();
+    std::fs::write(
+        home.join("config/wsl-place/config.toml"),
+        "nudge_every_hours = 0\n",
+    )
+    .unwrap();
+    let mut session = Session::start(shell, &home);
+    for visit in 0..2 {
+        session.run("cd /");
+        let seen = session.run(&format!("cd '{}'", app.display()));
+        assert_eq!(
+            nudges(&seen),
+            1,
+            "{shell}, visit {visit} with no interval:\n{seen}"
+        );
+    }
+    drop(session);
+}
+
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn bash_nudges_once_on_slowfs() {
+    nudges_once_on_slowfs("bash");
+}
+
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn zsh_nudges_once_on_slowfs() {
+    nudges_once_on_slowfs("zsh");
+}
+
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn fish_nudges_once_on_slowfs() {
+    nudges_once_on_slowfs("fish");
+}
+
+/// With nothing cached, the first visit prints nothing and starts `check --advisory` in the
+/// background; the next visit has its answer.
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn an_uncached_repository_is_checked_in_the_background() {
+    let base = tempfile::tempdir().unwrap();
+    let backing = base.path().join("backing");
+    repository(&backing.join("app"));
+    let Some(fs) = SlowFs::mount(&backing, &base.path().join("mnt"), &["--scale", "0.05"]) else {
+        return;
+    };
+    let app = fs.mountpoint().join("app");
+    let home = base.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let mut bash = Session::start("bash", &home);
+    let first = bash.run(&format!("cd '{}'", app.join("src").display()));
+    assert_eq!(nudges(&first), 0, "{first}");
+    // The background check's answer lands in the cache.
+    let cache = home.join("cache/wsl-place/advisory");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::fs::read_dir(&cache).map_or(0, Iterator::count) == 0 {
+        assert!(Instant::now() < deadline, "no background check answered");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    bash.run("cd /");
+    let second = bash.run(&format!("cd '{}'", app.display()));
+    assert_eq!(nudges(&second), 1, "{second}");
+    // Let the background check finish writing before the mount goes.
+    std::thread::sleep(Duration::from_millis(300));
+    drop(bash);
+}
