@@ -78,10 +78,21 @@ fn survey_and_check_agree_on_the_install() {
     }
     assert_eq!(c["install_manager"]["manager"], "pnpm");
     assert_eq!(c["install_manager"]["source"], "estimated");
-    // Two runs measure the CPU's pace and the disk apart, so the figures agree within that
-    // noise, not to the digit; the old survey was 6-80x off.
-    assert!(ratio(&c["install_manager_ms"], &s["install_manager_ms"]) < 1.6);
-    assert!(ratio(&c["install_ms"]["current"], &s["install_ms"]["current"]) < 1.6);
+    // Two runs measure the CPU's pace apart (it moved 1.4x between two runs on a loaded
+    // machine): per unit of pace the manager's figure is the same call's, to the rounding.
+    let per_pace = |p: &Value| {
+        p["install_manager_ms"].as_f64().unwrap()
+            / p["install_manager"]["cpu_sha1_us_per_mib"]
+                .as_f64()
+                .unwrap()
+    };
+    let (c_pace, s_pace) = (per_pace(c), per_pace(s));
+    assert!(
+        (c_pace / s_pace - 1.0).abs() < 0.02,
+        "{c_pace} vs {s_pace} per unit of CPU pace"
+    );
+    // The disk part is measured apart too; the old survey was 6-80x off.
+    assert!(ratio(&c["install_ms"]["current"], &s["install_ms"]["current"]) < 3.0);
     assert_eq!(c["inputs"]["install"], s["inputs"]["install"]);
 }
 
