@@ -114,12 +114,14 @@ def timed(cmd):
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return (time.perf_counter() - t) * 1000, out
 surveys, discoveries, scans, checks, statuses, listed = [], [], [], [], [], []
-predicted, befores, before_discoveries = [], [], []
+predicted, befores, before_discoveries, before_listed = [], [], [], []
 for _ in range(runs):
     if before:
         ms, out = timed([before, "survey", "--format", "json", "--baseline", baseline, folder])
         befores.append(ms)
-        before_discoveries.append(json.loads(out)["discovery"]["elapsed_ms"])
+        old = json.loads(out)
+        before_discoveries.append(old["discovery"]["elapsed_ms"])
+        before_listed.append(len(old["repositories"]))
     ms, out = timed([tool, "survey", "--format", "json", "--baseline", baseline, folder])
     report = json.loads(out)
     surveys.append(ms)
@@ -148,7 +150,7 @@ print(f"  every repository listed, every scan complete: {all(listed)}")
 was = ""
 if befores:
     b, bd = statistics.median(befores), statistics.median(before_discoveries)
-    print(f"  survey before (median)        {b:9.0f} ms   discovery {bd:.0f} ms ({bd / b:.0%}), before/check = {b / c:.2f}")
+    print(f"  survey before (median)        {b:9.0f} ms   discovery {bd:.0f} ms ({bd / b:.0%}), before/check = {b / c:.2f}, listed {min(before_listed)} to {max(before_listed)} of {len(repos)}")
     was = f" {b:,.0f} ms ({b / c:.2f}) |"
 if statuses:
     g, p = statistics.median(statuses), statistics.median(predicted)
