@@ -14,6 +14,7 @@
 # `survey --format json` of the folder, then `check -q` of every repository. Prints medians:
 # survey, its discovery (the search for repositories) and its scans, check on each, the ratio,
 # and whether every repository was listed; a markdown row per set for docs/survey.md.
+# BEFORE=path/to/an/older/wsl-place adds that build's survey to every round, for a before/after.
 #
 # Usage: bench/survey.sh [RUNS] [SCALE]   (defaults 3 and 0.2; needs /dev/fuse, fusermount3, git,
 #        python3; WORK=DIR to build somewhere else than /var/tmp; NO_BUILD=1 when the release
@@ -104,17 +105,23 @@ for set in $SETS; do
     fi
     echo "== wsl-place survey $FOLDER (drvfs-9p profile, scale $SCALE)"
     "$TOOL" survey --baseline "$WORK/local" --color never "$FOLDER" | tail -n 6
-    python3 - "$RUNS" "$TOOL" "$FOLDER" "$WORK/local" "$set" "$SCALE" <<'PY'
+    python3 - "$RUNS" "$TOOL" "$FOLDER" "$WORK/local" "$set" "$SCALE" "${BEFORE:-}" <<'PY'
 import json, os, statistics, subprocess, sys, time
-runs, tool, folder, baseline, name, scale = int(sys.argv[1]), *sys.argv[2:]
+runs, tool, folder, baseline, name, scale, before = int(sys.argv[1]), *sys.argv[2:]
 repos = sorted(os.path.join(folder, d) for d in os.listdir(folder))
 def timed(cmd):
     t = time.perf_counter()
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return (time.perf_counter() - t) * 1000, out
 surveys, discoveries, scans, checks, statuses, listed = [], [], [], [], [], []
-predicted = []
+predicted, befores, before_discoveries, before_listed = [], [], [], []
 for _ in range(runs):
+    if before:
+        ms, out = timed([before, "survey", "--format", "json", "--baseline", baseline, folder])
+        befores.append(ms)
+        old = json.loads(out)
+        before_discoveries.append(old["discovery"]["elapsed_ms"])
+        before_listed.append(len(old["repositories"]))
     ms, out = timed([tool, "survey", "--format", "json", "--baseline", baseline, folder])
     report = json.loads(out)
     surveys.append(ms)
@@ -140,9 +147,14 @@ print(f"set {name}: {tracked[0]} repositories, {tracked[1]} tracked files, runs 
 print(f"  survey (median)               {s:9.0f} ms   discovery {d:.0f} ms ({d / s:.0%}), scans {sc:.0f} ms ({sc / s:.0%}), {report['scans']['threads']} threads")
 print(f"  check -q on each (median)     {c:9.0f} ms   survey/check = {s / c:.2f}")
 print(f"  every repository listed, every scan complete: {all(listed)}")
+was = ""
+if befores:
+    b, bd = statistics.median(befores), statistics.median(before_discoveries)
+    print(f"  survey before (median)        {b:9.0f} ms   discovery {bd:.0f} ms ({bd / b:.0%}), before/check = {b / c:.2f}, listed {min(before_listed)} to {max(before_listed)} of {len(repos)}")
+    was = f" {b:,.0f} ms ({b / c:.2f}) |"
 if statuses:
     g, p = statistics.median(statuses), statistics.median(predicted)
     print(f"  git status on each, summed    {g:9.0f} ms   predicted by survey {p:.0f} ms ({p / g - 1:+.0%})")
-print(f"| {name} | {tracked[0]} | {tracked[1]:,} | {s:,.0f} ms | {d:,.0f} ms ({d / s:.0%}) | {sc:,.0f} ms | {c:,.0f} ms | {s / c:.2f} | {'yes' if all(listed) else 'NO'} |")
+print(f"| {name} | {tracked[0]} | {tracked[1]:,} | {s:,.0f} ms | {d:,.0f} ms ({d / s:.0%}) | {sc:,.0f} ms | {c:,.0f} ms | {s / c:.2f} | {'yes' if all(listed) else 'NO'} |{was}")
 PY
 done

@@ -175,7 +175,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         &plan,
         threads,
         progress,
-        |(found, _, _)| crate::base::pathtext::display(&found.root),
+        |(found, _, _)| format!("scanned {}", crate::base::pathtext::display(&found.root)),
         |(found, mount, baseline)| {
             crate::base::interrupt::check(INTERRUPTED)?;
             let mut shared = settings
