@@ -35,7 +35,7 @@
 # XDG_CACHE_HOME).
 #
 # Usage: REAL_REPOS="DIR DIR" [NODE_PROJECT=DIR] [PYTHON_PROJECT=DIR] [RUST_PROJECT=DIR]
-#        [NO_NODE=1] bench/accuracy.sh [RUNS] [SCALE]
+#        [NO_NODE=1] [NO_IGNORED=1] bench/accuracy.sh [RUNS] [SCALE]
 #        (defaults 5 and 0.2; needs /dev/fuse, fusermount3, git, python3, npm; WORK=DIR to build
 #        somewhere else than /var/tmp; SIZES="1000" for fewer synthetic rows)
 set -euo pipefail
@@ -94,12 +94,15 @@ for n in $SIZES; do
     cp -a "$WORK/build/repo-$n" "$WORK/backing/repo-$n"
 done
 
-echo "== building ignored-vendor" >&2
-make_ignored_repo "$WORK/build/ignored-vendor"
-cp -a "$WORK/build/ignored-vendor" "$WORK/local/ignored-vendor"
-cp -a "$WORK/build/ignored-vendor" "$WORK/backing/ignored-vendor"
+if [ -z "${NO_IGNORED:-}" ]; then
+    echo "== building ignored-vendor" >&2
+    make_ignored_repo "$WORK/build/ignored-vendor"
+    cp -a "$WORK/build/ignored-vendor" "$WORK/local/ignored-vendor"
+    cp -a "$WORK/build/ignored-vendor" "$WORK/backing/ignored-vendor"
+fi
 for n in $SIZES ignored-vendor; do
     [ "$n" = ignored-vendor ] && name=$n || name=repo-$n
+    [ -d "$WORK/local/$name" ] || continue
     add_job "[\"git\", \"$name\", \"$WORK/local/$name\", \"$WORK/mnt/$name\"]"
 done
 

@@ -21,6 +21,10 @@ pub enum AdviceId {
     Fsmonitor,
     FsmonitorUnsupported,
     Survey,
+    /// A virtualenv on the slow mount.
+    Virtualenv,
+    /// Cargo's `target/` on the slow mount.
+    CargoTargetDir,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -139,6 +143,7 @@ fn moving(observations: &Observations, advise_speedup: f64) -> Vec<Advice> {
             command: Some("code .".to_string()),
         });
     }
+    advice.extend(build_trees(observations));
     if kind.is_windows_drive() && !context.usage.watchers.is_empty() {
         advice.push(Advice {
             id: AdviceId::FileWatching,
@@ -151,6 +156,53 @@ fn moving(observations: &Observations, advise_speedup: f64) -> Vec<Advice> {
         });
     }
     advice
+}
+
+/// A virtualenv or a Cargo `target/` on the slow mount is slow on its own: every `import`
+/// reads the one, every build writes the other. Moving the repository fixes both; where it must
+/// stay, each can live on the Linux disk by itself.
+fn build_trees(observations: &Observations) -> Vec<Advice> {
+    use crate::measure::scan::DependencyKind;
+    let name = observations
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "repo".into());
+    let quoted = crate::base::pathtext::shell_quote(std::path::Path::new(&name));
+    observations
+        .context
+        .build_trees
+        .iter()
+        .map(|(path, kind, files)| {
+            let shown = crate::base::pathtext::display(path);
+            let files = crate::base::units::counted(*files, "file", "files");
+            match kind {
+                DependencyKind::Venv => Advice {
+                    id: AdviceId::Virtualenv,
+                    message: format!(
+                        "the virtualenv {shown} ({files}) is on this slow mount too: every \
+                         `import` reads it here; moving the repository means recreating it there \
+                         (`uv sync`, or `python3 -m venv` and `pip install -r`), and where the \
+                         code must stay, uv can keep it on the Linux disk"
+                    ),
+                    command: Some(format!(
+                        "UV_PROJECT_ENVIRONMENT=\"$HOME/.venvs/\"{quoted} uv sync"
+                    )),
+                },
+                _ => Advice {
+                    id: AdviceId::CargoTargetDir,
+                    message: format!(
+                        "Cargo's {shown} ({files}) is on this slow mount too: every build writes \
+                         it here; where the repository must stay, build on the Linux disk with \
+                         CARGO_TARGET_DIR"
+                    ),
+                    command: Some(format!(
+                        "export CARGO_TARGET_DIR=\"$HOME/.cache/cargo-target/\"{quoted}"
+                    )),
+                },
+            }
+        })
+        .collect()
 }
 
 /// WSL 1 keeps its Linux files in NTFS too, so the fix is WSL 2; moving to the WSL 1 Linux
@@ -519,6 +571,38 @@ mod tests {
             ids(&moved(&measured)),
             vec![AdviceId::Wsl2, AdviceId::Migrate]
         );
+    }
+
+    #[test]
+    fn a_virtualenv_or_target_on_the_slow_mount_gets_its_own_way_out() {
+        use crate::measure::scan::DependencyKind;
+        let context = Context {
+            build_trees: vec![
+                (".venv".into(), DependencyKind::Venv, 4_915),
+                ("target".into(), DependencyKind::Target, 1),
+            ],
+            ..Context::default()
+        };
+        let obs = observations(MountKind::Fuse, false, 10, 5, GitSettings::default());
+        let advice = moved(&with_context(obs.clone(), context));
+        assert_eq!(
+            ids(&advice),
+            vec![
+                AdviceId::Migrate,
+                AdviceId::Virtualenv,
+                AdviceId::CargoTargetDir
+            ]
+        );
+        assert!(
+            advice[1].message.contains(".venv (4,915 files)"),
+            "{:?}",
+            advice[1]
+        );
+        let command = advice[2].command.as_deref().unwrap();
+        assert!(command.starts_with("export CARGO_TARGET_DIR=\"$HOME/.cache/cargo-target/\""));
+        assert!(advice[2].message.contains("target (1 file)"));
+        // Without such trees, nothing is said of them.
+        assert_eq!(ids(&moved(&obs)), vec![AdviceId::Migrate]);
     }
 
     #[test]

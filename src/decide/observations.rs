@@ -17,6 +17,9 @@ pub struct Context {
     pub repositories_below: Option<usize>,
     /// The search for them stopped at its budget: there may be more.
     pub repositories_below_partial: bool,
+    /// The virtualenvs and Cargo `target/` folders the scan found in the repository: path
+    /// (relative to it), kind and files.
+    pub build_trees: Vec<(PathBuf, crate::measure::scan::DependencyKind, u64)>,
 }
 
 /// Everything the policy looks at, as plain values.

@@ -231,3 +231,47 @@ fn a_rust_target_is_priced_as_its_file_writes_without_a_manager() {
     );
     assert!(text.contains("compile time not counted"), "{text}");
 }
+
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn a_virtualenv_and_a_target_on_a_slow_mount_are_findings() {
+    let work = tempfile::tempdir().unwrap();
+    let base = fs::canonicalize(work.path()).unwrap();
+    let (backing, mnt, home) = (base.join("backing"), base.join("mnt"), base.join("home"));
+    for dir in [&backing, &mnt, &home] {
+        fs::create_dir_all(dir).unwrap();
+    }
+    let app = backing.join("app");
+    repo_with_files(&app, 300);
+    write(&app.join(".gitignore"), b".venv/\ntarget/\n");
+    write(&app.join("Cargo.lock"), b"version = 4\n");
+    write(&app.join(".venv/pyvenv.cfg"), b"home = /usr/bin\n");
+    write(&app.join(".venv/lib/python3.12/site-packages/m.py"), b"x");
+    write(&app.join("target/debug/app"), b"x");
+    let Some(slow) = support::SlowFs::mount(
+        &backing,
+        &mnt,
+        &["--profile", "drvfs-9p", "--scale", "0.05"],
+    ) else {
+        return;
+    };
+    let json = check_json(
+        &home,
+        Path::new("/nonexistent"),
+        &slow.mountpoint().join("app"),
+    );
+    let ids = support::advice_ids(&json);
+    assert!(ids.contains(&"virtualenv".to_string()), "{ids:?}");
+    assert!(ids.contains(&"cargo-target-dir".to_string()), "{ids:?}");
+    let advice = json["verdict"]["advice"].as_array().unwrap();
+    let target = advice
+        .iter()
+        .find(|a| a["id"] == "cargo-target-dir")
+        .unwrap();
+    assert_eq!(
+        target["command"],
+        "export CARGO_TARGET_DIR=\"$HOME/.cache/cargo-target/\"app"
+    );
+    // Cargo.lock names the ecosystem: the install row is target/'s writes.
+    assert_eq!(json["predict"]["inputs"]["install"]["source"], "target");
+}

@@ -227,6 +227,7 @@ fn fixture() -> CheckReport {
             usage: Default::default(),
             repositories_below: None,
             repositories_below_partial: false,
+            build_trees: Vec::new(),
         },
     };
     let verdict = policy::evaluate(&Policy::built_in(), &observations);

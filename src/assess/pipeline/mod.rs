@@ -148,7 +148,7 @@ pub fn measure(
     let repositories_below_complete = repositories_below.as_ref().map(|d| d.complete);
     let repositories_below = repositories_below.map(|found| found.repositories.len());
     let mut observations = observe(env, &location, &scan, probe.as_ref(), predict.as_ref());
-    observations.context = context(&location, &git, observations.git.as_ref());
+    observations.context = context(&location, &git, observations.git.as_ref(), &scan);
     observations.context.repositories_below = repositories_below;
     observations.context.repositories_below_partial = repositories_below_complete == Some(false);
     let verdict = policy::evaluate_after(&policy, &observations, previous);
@@ -178,7 +178,7 @@ pub fn decide(
     git: &GitFacts,
 ) -> Verdict {
     let mut observations = observe(env, location, scan, probes, predict);
-    observations.context = context(location, git, observations.git.as_ref());
+    observations.context = context(location, git, observations.git.as_ref(), scan);
     policy::evaluate(policy, &observations)
 }
 
@@ -211,7 +211,9 @@ pub fn context(
     location: &Location,
     git: &GitFacts,
     settings: Option<&gitsettings::GitSettings>,
+    scan: &ScanReport,
 ) -> Context {
+    use crate::measure::scan::DependencyKind;
     let mut usage = crate::measure::usage::read(&location.paths.linux);
     if let Some(settings) = settings {
         usage
@@ -228,6 +230,12 @@ pub fn context(
         usage,
         repositories_below: None,
         repositories_below_partial: false,
+        build_trees: scan
+            .dependency_trees
+            .iter()
+            .filter(|t| matches!(t.kind, DependencyKind::Venv | DependencyKind::Target))
+            .map(|t| (t.path.clone(), t.kind, t.files))
+            .collect(),
     }
 }
 
