@@ -5,6 +5,7 @@
 pub(crate) mod discover;
 pub mod gitindex;
 pub mod gitsettings;
+pub mod moved;
 pub mod probe;
 pub mod scan;
 pub(crate) mod usage;
