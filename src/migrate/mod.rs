@@ -43,6 +43,7 @@ use crate::base::progress::Drawn;
 use crate::base::units;
 use crate::host::HostEnv;
 use crate::host::location;
+use crate::measure::moved;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -56,7 +57,10 @@ pub fn run(
 ) -> Result<ExitCode> {
     let source = location::canonical_dir(&args.path)?;
     refuse_kernel_interface(env, &source)?;
-    let destination = destination::destination(&source, args.to.as_deref(), default_root)?;
+    // Run again at the old place without --to: where it went last time (a sync, or what is left).
+    let recorded = moved::lookup(env, &source).map(|m| m.destination);
+    let to = args.to.as_deref().or(recorded.as_deref());
+    let destination = destination::destination(&source, to, default_root)?;
     let staging = Staging::new(&source, &destination);
     let elsewhere = interrupted_elsewhere(&staging, &destination, default_root);
     // Held to the end of the run; a dry run only reads, and must not hold off a real one.
@@ -254,6 +258,10 @@ fn already_migrated(
     elsewhere: &[staging::Elsewhere],
 ) -> Result<ExitCode> {
     let source = staging.source();
+    if moved::lookup(env, source).is_none() {
+        // Finished by an earlier version, which kept no record: the old place learns it now.
+        moved::remember(env, &moved::Moved::new(source, destination, manifest));
+    }
     let done = Copied::nothing_yet(elsewhere);
     let mut report = finish::report(
         env,
