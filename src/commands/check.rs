@@ -1,6 +1,7 @@
 //! `wsl-place check [PATH]`: the full check, or with `--advisory` the pre-commit nudge.
 
 use crate::assess::advisory;
+use crate::assess::old_place;
 use crate::assess::pipeline;
 use crate::base::error::{ExitCode, Result};
 use crate::base::interrupt;
@@ -117,7 +118,13 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
 
 /// `check --advisory`: one line or nothing (the JSON entry with --format json), even with --quiet.
 fn run_advisory(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
-    let checked = advisory::run(env, &settings.check, settings.policy.as_deref());
+    // At the old place of a finished migration the line says where it went, and nothing is
+    // measured or cached.
+    let policy = settings.policy.as_deref();
+    let checked = match old_place::advisory_entry(env, &settings.check.path, policy) {
+        Ok(Some(entry)) => Ok((entry, true)),
+        _ => advisory::run(env, &settings.check, policy),
+    };
     interrupt::check(&after_interrupt(None))?;
     let entry = match checked {
         Ok((entry, _cached)) => entry,

@@ -34,6 +34,7 @@ const ENV_KEYS: &[&str] = &[
     "COLUMNS",
     "XDG_CACHE_HOME",
     "XDG_CONFIG_HOME",
+    "XDG_STATE_HOME",
     "WSL_PLACE_POLICY",
     "CI",
 ];
@@ -123,6 +124,15 @@ impl HostEnv {
         self.var("XDG_CACHE_HOME")
             .map(PathBuf::from)
             .or_else(|| self.home().map(|h| h.join(".cache")))
+            .map(|base| base.join("wsl-place"))
+    }
+
+    /// What outlives a run and is not a cache (the manifests of finished migrations and where
+    /// each source went): `$XDG_STATE_HOME/wsl-place` or `~/.local/state/wsl-place`.
+    pub fn state_dir(&self) -> Option<PathBuf> {
+        self.var("XDG_STATE_HOME")
+            .map(PathBuf::from)
+            .or_else(|| self.home().map(|h| h.join(".local").join("state")))
             .map(|base| base.join("wsl-place"))
     }
 

@@ -2,9 +2,12 @@
 //! what the developer uses (`usage`), repositories below a folder (`discover`), and the timed
 //! small-file operations of a mount (`probe`).
 
+pub mod changes;
 pub(crate) mod discover;
 pub mod gitindex;
 pub mod gitsettings;
+pub mod manifest;
+pub mod moved;
 pub mod probe;
 pub mod scan;
 pub(crate) mod usage;

@@ -66,7 +66,7 @@ pub fn destination(
 }
 
 /// Bytes the longest name wsl-place makes beside a destination adds to the destination's own:
-/// `.<name>.wsl-place-staging` and `<name>.wsl-place-manifest`.
+/// `.<name>.wsl-place-staging`, and `<name>.wsl-place-manifest` where there is no state folder.
 pub const NAME_OVERHEAD: usize = 19;
 
 /// The longest destination name whose staging folder and manifest the file system holding
@@ -111,13 +111,6 @@ fn resolve_existing_prefix(path: &Path) -> PathBuf {
             _ => return path.to_path_buf(),
         }
     }
-}
-
-/// `<destination>.wsl-place-manifest`, next to the destination, never inside the repository.
-pub fn manifest_path(destination: &Path) -> PathBuf {
-    let mut name = destination.file_name().unwrap_or_default().to_os_string();
-    name.push(".wsl-place-manifest");
-    destination.with_file_name(name)
 }
 
 /// Free space for unprivileged writes on the file system of the nearest existing ancestor.
@@ -168,7 +161,7 @@ mod tests {
             Path::new("/h/src/.app.wsl-place-staging")
         );
         assert_eq!(
-            manifest_path(Path::new("/h/src/app")),
+            crate::measure::moved::legacy_manifest_path(Path::new("/h/src/app")),
             PathBuf::from("/h/src/app.wsl-place-manifest")
         );
     }

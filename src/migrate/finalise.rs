@@ -11,6 +11,7 @@ use super::plan::{self, Kind, Plan};
 use super::staging::Staging;
 use crate::base::dirfd;
 use crate::base::error::{Failure, Result};
+use crate::measure::moved;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::Write;
@@ -127,8 +128,47 @@ pub fn sealed_node_modules(staging: &Staging) -> Vec<plan::NodeModules> {
         .unwrap_or_default()
 }
 
-/// Renames the sealed copy into place and moves the manifest beside it. Safe to repeat.
-pub fn commit(staging: &Staging, destination: &Path) -> Result<PathBuf> {
+/// Where the manifest of a migration to `destination` is kept: the state folder, or beside the
+/// destination when there is none.
+pub fn manifest_for(env: &crate::host::HostEnv, destination: &Path) -> PathBuf {
+    moved::manifest_path(env, destination)
+        .unwrap_or_else(|| moved::legacy_manifest_path(destination))
+}
+
+/// The manifest of a finished migration of `source` to `destination`: from the state folder,
+/// or beside the destination where an earlier version left it (then moved to the state folder;
+/// where that fails it is read where it is).
+pub fn finished_manifest(
+    env: &crate::host::HostEnv,
+    source: &Path,
+    destination: &Path,
+) -> Option<PathBuf> {
+    if !destination.is_dir() {
+        return None;
+    }
+    let names_source = |manifest: &Path| {
+        std::fs::read_to_string(manifest)
+            .ok()
+            .and_then(|text| journal::parse_manifest(&text))
+            .is_some_and(|(listed, _)| listed == source)
+    };
+    let kept = moved::manifest_path(env, destination);
+    if let Some(kept) = kept.as_ref().filter(|m| names_source(m)) {
+        return Some(kept.clone());
+    }
+    let legacy = moved::legacy_manifest_path(destination);
+    if !names_source(&legacy) {
+        return None;
+    }
+    match kept {
+        Some(kept) if move_manifest(&legacy, &kept).is_ok() => Some(kept),
+        _ => Some(legacy),
+    }
+}
+
+/// Renames the sealed copy into place and moves the manifest to `manifest` (under the state
+/// folder: see `measure::moved`). Safe to repeat.
+pub fn commit(staging: &Staging, destination: &Path, manifest: &Path) -> Result<PathBuf> {
     let tree = staging.tree();
     if tree.exists() {
         if std::fs::symlink_metadata(destination).is_ok() {
@@ -145,14 +185,36 @@ pub fn commit(staging: &Staging, destination: &Path) -> Result<PathBuf> {
             sync_dir(parent);
         }
     }
-    let manifest = super::destination::manifest_path(destination);
     let staged = staging.manifest();
     if staged.exists() {
-        std::fs::rename(&staged, &manifest)
-            .map_err(|e| Failure::io("move the manifest to", &manifest, &e))?;
-        if let Some(parent) = manifest.parent() {
-            sync_dir(parent);
+        move_manifest(&staged, manifest)?;
+    }
+    Ok(manifest.to_path_buf())
+}
+
+/// Moves a manifest to `to`, durably, across file systems too (the state folder is in the
+/// home, the staging folder beside the destination): written whole under a temporary name,
+/// flushed and renamed, and only then removed from where it was. Safe to repeat.
+pub fn move_manifest(from: &Path, to: &Path) -> Result<()> {
+    let parent = to.parent().unwrap_or(Path::new("/"));
+    std::fs::create_dir_all(parent).map_err(|e| Failure::io("create", parent, &e))?;
+    if std::fs::rename(from, to).is_err() {
+        let text = std::fs::read(from).map_err(|e| Failure::io("read the manifest", from, &e))?;
+        let mut tmp = to.as_os_str().to_os_string();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        write_durable(&tmp, &text)?;
+        std::fs::rename(&tmp, to).map_err(|e| Failure::io("move the manifest to", to, &e))?;
+        sync_dir(parent);
+        match std::fs::remove_file(from) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Failure::io("remove the moved manifest", from, &e)),
         }
     }
-    Ok(manifest)
+    sync_dir(parent);
+    if let Some(old) = from.parent() {
+        sync_dir(old);
+    }
+    Ok(())
 }

@@ -13,6 +13,7 @@ use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
 use crate::host::location;
+use crate::measure::moved;
 use std::path::Path;
 use std::time::Instant;
 
@@ -56,7 +57,12 @@ pub(super) fn finish(
     copied: Copied,
 ) -> Result<ExitCode> {
     let source = staging.source();
-    let manifest = finalise::commit(staging, destination)?;
+    let manifest = finalise::commit(
+        staging,
+        destination,
+        &finalise::manifest_for(env, destination),
+    )?;
+    moved::remember(env, &moved::Moved::new(source, destination, &manifest));
     let mut fixups = fix_up(ui, source, destination, &answers.git_settings)?;
     // Those left behind first: the repair run for a moved one touches every recorded worktree.
     for worktree in copied.worktrees.iter().filter(|w| !w.moved) {
@@ -64,7 +70,7 @@ pub(super) fn finish(
         fixups.advice.push(worktrees::left_behind(source, worktree));
     }
     for worktree in copied.worktrees.iter().filter(|w| w.moved) {
-        finish_worktree(destination, worktree, &mut fixups)?;
+        finish_worktree(env, destination, worktree, &mut fixups)?;
     }
     staging.remove()?;
     let mut report = report(env, source, destination, &manifest, copied, fixups)?;
@@ -84,6 +90,7 @@ pub(super) fn finish(
 
 /// A worktree that moved along: into place, re-linked both ways, its index refreshed.
 fn finish_worktree(
+    env: &HostEnv,
     destination: &Path,
     worktree: &worktrees::LinkedWorktree,
     fixups: &mut FixupReport,
@@ -91,7 +98,7 @@ fn finish_worktree(
     let (Some(staging), Some(moved)) = (worktree.staging(), &worktree.destination) else {
         return Ok(());
     };
-    finalise::commit(&staging, moved)?;
+    finalise::commit(&staging, moved, &finalise::manifest_for(env, moved))?;
     worktrees::relink(destination, worktree, fixups);
     fixups::refresh_index(moved, fixups)?;
     staging.remove()

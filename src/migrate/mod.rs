@@ -43,6 +43,7 @@ use crate::base::progress::Drawn;
 use crate::base::units;
 use crate::host::HostEnv;
 use crate::host::location;
+use crate::measure::moved;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -56,7 +57,10 @@ pub fn run(
 ) -> Result<ExitCode> {
     let source = location::canonical_dir(&args.path)?;
     refuse_kernel_interface(env, &source)?;
-    let destination = destination::destination(&source, args.to.as_deref(), default_root)?;
+    // Run again at the old place without --to: where it went last time (a sync, or what is left).
+    let recorded = moved::lookup(env, &source).map(|m| m.destination);
+    let to = args.to.as_deref().or(recorded.as_deref());
+    let destination = destination::destination(&source, to, default_root)?;
     let staging = Staging::new(&source, &destination);
     let elsewhere = interrupted_elsewhere(&staging, &destination, default_root);
     // Held to the end of the run; a dry run only reads, and must not hold off a real one.
@@ -70,7 +74,7 @@ pub fn run(
     worktrees::refuse_linked(&source)?;
     staging.check_owner()?;
     if !staging.is_sealed()
-        && let Some(manifest) = finished_manifest(&source, &destination)
+        && let Some(manifest) = finalise::finished_manifest(env, &source, &destination)
     {
         return already_migrated(env, ui, args, &staging, &destination, &manifest, &elsewhere);
     }
@@ -115,7 +119,7 @@ pub fn run(
     }
     let started = Instant::now();
     let mut _locks = vec![staging.create(held)?];
-    if let Some(manifest) = finished_while_planning(&staging, &destination)? {
+    if let Some(manifest) = finished_while_planning(env, &staging, &destination)? {
         return already_migrated(env, ui, args, &staging, &destination, &manifest, &elsewhere);
     }
     // Made now, before any copy: a worktree's staging folder is the record that it moves along.
@@ -221,24 +225,17 @@ fn interrupted_elsewhere(
     staging::interrupted_elsewhere(staging.source(), staging.path(), &dirs)
 }
 
-/// The manifest beside `destination`, when it records a finished migration of `source`.
-fn finished_manifest(source: &Path, destination: &Path) -> Option<PathBuf> {
-    if !destination.is_dir() {
-        return None;
-    }
-    let manifest = destination::manifest_path(destination);
-    let text = std::fs::read_to_string(&manifest).ok()?;
-    let (listed, _) = journal::parse_manifest(&text)?;
-    (listed == source).then_some(manifest)
-}
-
 /// Another run of the same move finished while this one planned (its lock was gone by the
 /// time this one took it): the fresh staging folder is not needed.
-fn finished_while_planning(staging: &Staging, destination: &Path) -> Result<Option<PathBuf>> {
+fn finished_while_planning(
+    env: &HostEnv,
+    staging: &Staging,
+    destination: &Path,
+) -> Result<Option<PathBuf>> {
     if std::fs::symlink_metadata(destination).is_err() {
         return Ok(None);
     }
-    let finished = finished_manifest(staging.source(), destination);
+    let finished = finalise::finished_manifest(env, staging.source(), destination);
     if finished.is_some() && !staging.tree().exists() {
         staging.remove()?;
         return Ok(finished);
@@ -261,6 +258,10 @@ fn already_migrated(
     elsewhere: &[staging::Elsewhere],
 ) -> Result<ExitCode> {
     let source = staging.source();
+    if moved::lookup(env, source).is_none() {
+        // Finished by an earlier version, which kept no record: the old place learns it now.
+        moved::remember(env, &moved::Moved::new(source, destination, manifest));
+    }
     let done = Copied::nothing_yet(elsewhere);
     let mut report = finish::report(
         env,

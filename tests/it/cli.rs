@@ -507,7 +507,7 @@ fn json_documents_have_the_documented_keys() {
     let dest = base.path().join("moved");
     let dest_arg = dest.to_str().unwrap();
     let repos = base.path().join("repos");
-    let cases: [(&str, Vec<&str>); 6] = [
+    let cases: [(&str, Vec<&str>); 7] = [
         ("check", vec!["check", "--format", "json", repo_arg]),
         (
             "survey",
@@ -536,10 +536,14 @@ fn json_documents_have_the_documented_keys() {
                 "migrate", "--yes", "--format", "json", "--to", dest_arg, repo_arg,
             ],
         ),
+        // At the old place after the move: `moved` and its keys.
+        ("check", vec!["check", "--format", "json", repo_arg]),
     ];
     for (document, args) in cases {
         assert_documented(document, &run(&args));
     }
+    let old_place = support::json_of_success(&run(&["check", "--format", "json", repo_arg]));
+    assert_eq!(old_place["moved"]["destination"], dest_arg, "{old_place}");
 }
 
 /// `wsl-place ARGS` with a private HOME and no config, policy or colour setting inherited.

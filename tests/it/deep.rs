@@ -87,6 +87,7 @@ fn with_fd_limit(fds: u32) -> std::process::Command {
         .arg(format!("ulimit -n {fds} && exec \"$0\" \"$@\""))
         .arg(binary_path())
         .env_remove("WSL_PLACE_PROC_ROOT")
+        .env("XDG_STATE_HOME", crate::support::state_home())
         .stdin(std::process::Stdio::null());
     cmd
 }
@@ -152,7 +153,7 @@ fn migrate_copies_and_verifies_every_level_of_a_tree_past_path_max() {
     assert_eq!(read_deep_tree(&dest), expected, "the copy");
     assert_eq!(read_deep_tree(&source), expected, "the source is untouched");
     // Every file is in the manifest with its CRC32: the bottom one too.
-    let manifest = std::fs::read_to_string(tmp.path().join("out/deep.wsl-place-manifest")).unwrap();
+    let manifest = std::fs::read_to_string(crate::support::manifest_of(&dest)).unwrap();
     let bottom = format!("{}/f", level_name(LEVELS));
     let line = manifest
         .lines()
@@ -269,7 +270,7 @@ fn a_migration_of_a_tree_past_path_max_killed_halfway_resumes_from_its_journal()
         }
         // Finished before the kill: start again from nothing.
         std::fs::remove_dir_all(&dest).unwrap();
-        std::fs::remove_file(tmp.path().join("out/deep.wsl-place-manifest")).unwrap();
+        std::fs::remove_file(crate::support::manifest_of(&dest)).unwrap();
     }
     assert!(killed, "the migration always finished before the kill");
     assert!(

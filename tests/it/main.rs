@@ -19,6 +19,7 @@ mod manpage;
 mod migrate;
 mod migrate_crash;
 mod migrate_rerun;
+mod moved;
 mod policy;
 mod probe;
 mod release;

@@ -140,6 +140,10 @@ const ENVIRONMENT: &[(&str, &str)] = &[
         "The cache folder is $XDG_CACHE_HOME/wsl-place (default ~/.cache/wsl-place).",
     ),
     (
+        "XDG_STATE_HOME",
+        "The state folder is $XDG_STATE_HOME/wsl-place (default ~/.local/state/wsl-place).",
+    ),
+    (
         "XDG_CONFIG_HOME",
         "The config file is $XDG_CONFIG_HOME/wsl-place/config.toml (default \
          ~/.config/wsl-place/config.toml).",
@@ -193,9 +197,12 @@ const FILES: &[(&str, &str)] = &[
          new hook, put back by wsl-place hook uninstall.",
     ),
     (
-        "DESTINATION.wsl-place-manifest",
-        "Beside a migrated repository: every file copied, with its CRC32; what \
-         --remove-source checks the source against and how a rerun knows it is done.",
+        "~/.local/state/wsl-place/",
+        "What finished migrations leave (in $XDG_STATE_HOME when set): manifests/, every file \
+         copied with its CRC32, what a rerun, a sync, --remove-source and --abort check \
+         against; moved/, where each source went and when, which check, the hook and survey \
+         say at the old place. A manifest an earlier version left beside the destination \
+         (DESTINATION.wsl-place-manifest) is read and moved here.",
     ),
     (
         ".NAME.wsl-place-staging",
@@ -383,6 +390,7 @@ fn man_page_has_the_reference_sections() {
         "CLICOLOR_FORCE",
         "XDG_CACHE_HOME",
         "XDG_CONFIG_HOME",
+        "XDG_STATE_HOME",
         "COLUMNS",
         "CI",
         "WSL_PLACE_PROC_ROOT",
@@ -395,6 +403,7 @@ fn man_page_has_the_reference_sections() {
         ".wsl-place.toml",
         "config.toml",
         "wsl-place-manifest",
+        ".local/state/wsl-place",
         ".cache/wsl-place",
     ] {
         assert!(files.contains(name), "FILES lacks {name}");

@@ -36,9 +36,10 @@ fn migrate(source: &Path, dest: &Path) -> std::process::Command {
 }
 
 fn clean(dest: &Path) {
-    let manifest = dest.with_file_name("app.wsl-place-manifest");
     let _ = std::fs::remove_dir_all(dest);
-    let _ = std::fs::remove_file(manifest);
+    if let Some(manifest) = support::manifest_in(&support::state_home(), dest) {
+        let _ = std::fs::remove_file(manifest);
+    }
 }
 
 #[test]
@@ -120,7 +121,7 @@ fn sigkill_at_random_points_then_resume() {
 
         if dest.exists() && !staging.exists() {
             // Killed while printing the result: the migration had already finished.
-            assert!(dest.with_file_name("app.wsl-place-manifest").is_file());
+            assert!(support::manifest_of(&dest).is_file());
             assert_same_tree(&source, &dest, &[]);
             clean(&dest);
             continue;
@@ -140,7 +141,7 @@ fn sigkill_at_random_points_then_resume() {
             !staging.exists(),
             "kill {kills}: staging left behind after the resume"
         );
-        assert!(dest.with_file_name("app.wsl-place-manifest").is_file());
+        assert!(support::manifest_of(&dest).is_file());
         assert_eq!(before, snapshot(&source));
         clean(&dest);
     }

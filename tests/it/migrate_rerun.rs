@@ -94,7 +94,7 @@ fn rerun_after_finishing_then_remove_source() {
     let scratch = source.join(".wsl-place-probe-4194999-0badf00d");
     write(&scratch.join("d/f0"), &bytes(1, 4096));
     let dest = tmp.path().join("linux/app");
-    let manifest = tmp.path().join("linux/app.wsl-place-manifest");
+    let manifest_of = || support::manifest_of(&dest);
 
     let plan = output(migrate(
         &source,
@@ -115,10 +115,27 @@ fn rerun_after_finishing_then_remove_source() {
     assert_eq!(first.status.code(), Some(0), "{}", text(&first));
     assert!(!dest.join(".wsl-place-probe-4194999-0badf00d").exists());
     let before = snapshot(&dest);
+    // The manifest is out of sight: nothing but the copy in the destination's folder. One an
+    // earlier version left beside the destination is read, and moved out of sight.
+    let beside = || {
+        let names = fs::read_dir(tmp.path().join("linux")).unwrap();
+        let mut names: Vec<_> = names.map(|e| e.unwrap().file_name()).collect();
+        names.sort();
+        names
+    };
+    assert_eq!(beside(), ["app"]);
+    let legacy = tmp.path().join("linux/app.wsl-place-manifest");
+    fs::rename(manifest_of(), &legacy).unwrap();
 
     // Run again, as a person would, without --yes and without a terminal: nothing to ask.
     let again = output(migrate(&source, &dest, &home, &[]));
     assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    assert_eq!(
+        beside(),
+        ["app"],
+        "the old manifest was left beside the copy"
+    );
+    assert!(manifest_of().is_file());
     let stdout = String::from_utf8_lossy(&again.stdout);
     assert!(stdout.contains("Already migrated"), "{}", text(&again));
     assert!(stdout.contains("--remove-source"), "{}", text(&again));
@@ -182,7 +199,7 @@ fn rerun_after_finishing_then_remove_source() {
         snapshot(&dest),
         "--remove-source changed the destination"
     );
-    assert!(manifest.is_file());
+    assert!(manifest_of().is_file());
 
     // And said for a person, with the reasons.
     let human = output(migrate(
@@ -318,7 +335,7 @@ fn resume_recopies_a_file_rewritten_behind_its_mtime() {
         text(&out)
     );
     assert_eq!(fs::read(slow.dest("app").join(rel)).unwrap(), new, "{rel}");
-    let manifest = slow.tmp.path().join("linux/app.wsl-place-manifest");
+    let manifest = support::manifest_of(&slow.dest("app"));
     assert_eq!(manifest_file(&manifest, rel), (new.len() as u64, crc(&new)));
     support::tree::assert_same_tree(&slow.backing(), &slow.dest("app"), &[]);
 }
@@ -359,7 +376,7 @@ fn a_second_migration_of_the_same_move_is_refused() {
     support::tree::assert_same_tree(&slow.backing(), &slow.dest("app"), &[]);
     assert!(!slow.staging("app").exists());
     fs::remove_dir_all(slow.dest("app")).unwrap();
-    fs::remove_file(slow.tmp.path().join("linux/app.wsl-place-manifest")).unwrap();
+    fs::remove_file(support::manifest_of(&slow.dest("app"))).unwrap();
 
     // The second one while the first is copying.
     let mut first = slow.start("app");
@@ -387,7 +404,8 @@ fn a_second_migration_of_the_same_move_is_refused() {
         .flatten()
         .map(|e| e.file_name())
         .collect();
-    assert_eq!(leftovers.len(), 2, "{leftovers:?}");
+    // The copy alone: no second staging folder, and the manifest is out of sight.
+    assert_eq!(leftovers.len(), 1, "{leftovers:?}");
 }
 
 // Issue 14 case 14: a run killed with `--to k1`, then run with `--to k2`: the plan and the
@@ -581,7 +599,7 @@ fn a_staged_file_changed_between_runs_is_copied_again() {
         fs::read(dest.join(rel)).unwrap() == original,
         "{rel} at the destination is not the source's"
     );
-    let manifest = tmp.path().join("linux/app.wsl-place-manifest");
+    let manifest = support::manifest_of(&dest);
     assert_eq!(
         manifest_file(&manifest, rel),
         (original.len() as u64, crc(&original))

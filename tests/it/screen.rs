@@ -234,6 +234,7 @@ fn fixture() -> CheckReport {
     CheckReport {
         repositories_below: None,
         repositories_below_complete: None,
+        moved: None,
         git_version: Some(git_version),
         schema: wsl_place::assess::pipeline::SCHEMA_VERSION,
         location,

@@ -8,6 +8,7 @@ use crate::decide::observations::Context;
 use crate::decide::policy::{self, Observations, Policy, PolicySource, Verdict};
 use crate::host::location::{self, Location, MountTable};
 use crate::host::{GitFacts, GitVersion, HostEnv};
+use crate::measure::changes;
 use crate::measure::gitsettings;
 use crate::measure::probe;
 use crate::measure::scan::{self, ScanOptions, ScanReport};
@@ -38,6 +39,10 @@ pub struct CheckReport {
     /// more).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repositories_below_complete: Option<bool>,
+    /// At the old place of a finished migration: where it went, when, and what changed here
+    /// since (the verdict's `migrate` advice then says so).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moved: Option<changes::OldPlace>,
 }
 
 /// The spinner's label while the probes time the mounts.
@@ -151,7 +156,15 @@ pub fn measure(
     observations.context = context(&location, &git, observations.git.as_ref(), &scan);
     observations.context.repositories_below = repositories_below;
     observations.context.repositories_below_partial = repositories_below_complete == Some(false);
-    let verdict = policy::evaluate_after(&policy, &observations, previous);
+    let mut verdict = policy::evaluate_after(&policy, &observations, previous);
+    let moved = while_working(
+        settings.progress,
+        "comparing with the migrated copy",
+        || changes::old_place(env, &location.paths.linux, true),
+    );
+    if let Some(old) = &moved {
+        moved_on(&mut verdict, old);
+    }
     let report = CheckReport {
         schema: SCHEMA_VERSION,
         location,
@@ -163,8 +176,23 @@ pub fn measure(
         git_version: git.version,
         repositories_below,
         repositories_below_complete,
+        moved,
     };
     Ok((report, policy))
+}
+
+/// At the old place, moving is done: the `migrate` advice says where it went, and the command
+/// is the sync of what changed here since (none when nothing did).
+pub fn moved_on(verdict: &mut Verdict, old: &changes::OldPlace) {
+    let advice = crate::decide::advice::Advice {
+        id: crate::decide::advice::AdviceId::Migrate,
+        message: format!("This repository {}.", old.message),
+        command: (old.changed_files() != Some(0) && !old.source_removed).then(|| old.sync.clone()),
+    };
+    verdict
+        .advice
+        .retain(|a| a.id != crate::decide::advice::AdviceId::Migrate);
+    verdict.advice.insert(0, advice);
 }
 
 /// The verdict for a measured repository: what the policy makes of the measurements and of

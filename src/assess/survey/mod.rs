@@ -66,6 +66,9 @@ pub struct RepositoryReport {
     pub verdict: Verdict,
     /// Why the Linux-disk side is missing or is this same disk.
     pub baseline_note: Option<String>,
+    /// The old place of a finished migration, as in `check`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moved: Option<crate::measure::changes::OldPlace>,
 }
 
 /// The summary line's figures.
@@ -375,7 +378,7 @@ fn judge(
     if let (Some(prediction), Some(set)) = (predict.as_mut(), probes.as_ref()) {
         with_fsmonitor(prediction, set, place.git, &scan, &policy);
     }
-    let verdict = decide(
+    let mut verdict = decide(
         place.env,
         &location,
         &scan,
@@ -383,6 +386,10 @@ fn judge(
         &policy,
         place.git,
     );
+    let moved = crate::measure::changes::old_place(place.env, &found.root, true);
+    if let Some(old) = &moved {
+        pipeline::moved_on(&mut verdict, old);
+    }
     Ok(RepositoryReport {
         path: found.root.clone(),
         mount: location.mount,
@@ -393,6 +400,7 @@ fn judge(
         policy: policy_source,
         verdict,
         baseline_note: probes.and_then(|p| p.baseline_note),
+        moved,
     })
 }
 

@@ -77,6 +77,11 @@ impl Style {
 /// `check`'s report.
 pub fn check(report: &CheckReport, style: &Style) -> String {
     let mut screen = Screen::new(style);
+    if let Some(old) = &report.moved {
+        // The old place of a finished migration: where it went comes before any figure.
+        screen.headline(&crate::report::text::capitalised(&old.message), Tone::Warn);
+        screen.blank();
+    }
     timing::headline(&mut screen, report);
     // Where the repository is fine, or both sides are one disk, what a move would change is noise.
     let same_disk = report.probe.as_ref().is_some_and(|p| p.baseline_same_mount);

@@ -55,6 +55,11 @@ pub fn table(report: &SurveyReport, style: &Style) -> String {
         for (row, repository) in rows.iter().zip(&report.repositories) {
             let verdict = level_label(repository.verdict.level, style);
             let _ = writeln!(out, "{}", line(row, verdict));
+            if let Some(old) = &repository.moved {
+                for note in wrap(&old.message, style.width - 2) {
+                    let _ = writeln!(out, "  {}", style.warn(&note));
+                }
+            }
             if !repository.nested.is_empty() {
                 let notes: Vec<String> = repository
                     .nested

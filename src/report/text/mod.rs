@@ -29,3 +29,12 @@ pub fn not_a_repository(report: &CheckReport) -> Option<String> {
         None => format!("{path} is not in a git repository"),
     })
 }
+
+/// `text` with its first letter in upper case, to begin a sentence.
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}

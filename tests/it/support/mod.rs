@@ -135,11 +135,47 @@ pub fn binary_path() -> PathBuf {
     PathBuf::from(assert_cmd::cargo::cargo_bin!("wsl-place"))
 }
 
-/// The built binary, with no fixture `/proc` root inherited and no terminal on stdin.
+/// The built binary, with no fixture `/proc` root inherited, no terminal on stdin, and the
+/// tests' own state folder (manifests and migration records), never the user's.
 pub fn wsl_place() -> Command {
     let mut cmd = Command::new(binary_path());
-    cmd.env_remove("WSL_PLACE_PROC_ROOT").stdin(Stdio::null());
+    cmd.env_remove("WSL_PLACE_PROC_ROOT")
+        .env("XDG_STATE_HOME", state_home())
+        .stdin(Stdio::null());
     cmd
+}
+
+/// `$XDG_STATE_HOME` of the runs [`wsl_place`] starts: one for the whole test binary, under
+/// cargo's scratch folder; every migration in it has its own destination, so they never meet.
+pub fn state_home() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("it-state")
+}
+
+/// The manifest of the finished migration to `destination`, wherever it is kept: under
+/// `state` (an `XDG_STATE_HOME`), found by its `# destination` line.
+pub fn manifest_in(state: &Path, destination: &Path) -> Option<PathBuf> {
+    let wanted = format!(
+        "# destination\t{}",
+        wsl_place::base::pathtext::escape_path(destination)
+    );
+    std::fs::read_dir(state.join("wsl-place/manifests"))
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .find(|path| {
+            std::fs::read_to_string(path)
+                .is_ok_and(|text| text.lines().take(4).any(|line| line == wanted))
+        })
+}
+
+/// The manifest of the finished migration to `destination`, run by [`wsl_place`].
+pub fn manifest_of(destination: &Path) -> PathBuf {
+    manifest_in(&state_home(), destination).unwrap_or_else(|| {
+        panic!(
+            "no manifest for {} in the state folder",
+            destination.display()
+        )
+    })
 }
 
 /// `wsl-place migrate SOURCE --to DEST`, for the caller to add flags and a HOME to.

@@ -1,0 +1,358 @@
+//! What changed at the old place since its migration finished: source files added, changed or
+//! removed, against the manifest. Stat only (size, mtime, ctime and inode as at the copy), never
+//! a byte read, so it costs one walk of the source, as the plan's own; `check` at the old place
+//! counts with it, and a sync (`migrate` run again) plans with it.
+
+use super::manifest::{self, FileRecord, ManifestEntry, Stamp};
+use super::moved::Moved;
+use crate::base::dirfd::{self, Meta};
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// One entry of the source as it is now.
+#[derive(Debug, Clone)]
+pub struct Seen {
+    pub rel: PathBuf,
+    pub kind: SeenKind,
+    pub size: u64,
+    pub mtime: (i64, i64),
+    pub stamp: Stamp,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeenKind {
+    File,
+    Dir,
+    Symlink,
+    /// FIFOs, sockets, devices: never copied, so never a change.
+    Other,
+}
+
+impl Seen {
+    pub fn of(rel: PathBuf, meta: &Meta) -> Self {
+        let kind = match meta {
+            m if m.is_file() => SeenKind::File,
+            m if m.is_dir() => SeenKind::Dir,
+            m if m.is_symlink() => SeenKind::Symlink,
+            _ => SeenKind::Other,
+        };
+        Self {
+            rel,
+            kind,
+            size: meta.len(),
+            mtime: (meta.mtime(), meta.mtime_nsec()),
+            stamp: Stamp::of(meta),
+        }
+    }
+}
+
+/// The source's changes since the copy, each list sorted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Files and symlinks that were not copied then (or were something else then).
+    pub added: Vec<PathBuf>,
+    /// Files whose stat moved since the copy, and symlinks that point elsewhere now.
+    pub changed: Vec<PathBuf>,
+    /// Files and symlinks copied then and gone from the source now.
+    pub removed: Vec<PathBuf>,
+    /// Folders made since, and folders copied then and gone now.
+    pub added_dirs: Vec<PathBuf>,
+    pub removed_dirs: Vec<PathBuf>,
+    /// Bytes of the added and changed files: what a sync reads and writes.
+    pub bytes: u64,
+}
+
+impl Changes {
+    /// Files and symlinks added, changed or removed.
+    pub fn count(&self) -> u64 {
+        (self.added.len() + self.changed.len() + self.removed.len()) as u64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count() == 0 && self.added_dirs.is_empty() && self.removed_dirs.is_empty()
+    }
+}
+
+/// What the old place says about itself: where it went, when, and what changed here since.
+#[derive(Debug, Clone, Serialize)]
+pub struct OldPlace {
+    #[serde(with = "crate::base::pathtext::json")]
+    pub destination: PathBuf,
+    pub finished_unix: u64,
+    /// `YYYY-MM-DD` (UTC).
+    pub finished_day: String,
+    pub synced_unix: Option<u64>,
+    pub source_removed: bool,
+    /// Files and symlinks added, changed and removed here since; None when the manifest could
+    /// not be read.
+    pub added: Option<u64>,
+    pub changed: Option<u64>,
+    pub removed: Option<u64>,
+    /// Bytes a sync would copy.
+    pub bytes: Option<u64>,
+    /// The command that syncs the changes to the destination.
+    pub sync: String,
+    /// The old place's sentence: `moved to ~/src/app on 2026-12-03; 3 files changed here
+    /// since: wsl-place migrate syncs them`.
+    pub message: String,
+}
+
+impl OldPlace {
+    /// Added, changed and removed together.
+    pub fn changed_files(&self) -> Option<u64> {
+        Some(self.added? + self.changed? + self.removed?)
+    }
+}
+
+/// Where `source` (a repository's top, canonical) went and what changed here since; None when
+/// it was never migrated or its copy is gone. Walks the source once (`count`), or not at all.
+pub fn old_place(env: &crate::host::HostEnv, source: &Path, count: bool) -> Option<OldPlace> {
+    let moved = super::moved::lookup(env, source)?;
+    let changes = count.then(|| since(&moved)).flatten();
+    let sync = format!(
+        "wsl-place migrate {} --to {}",
+        crate::base::pathtext::shell_quote(source),
+        crate::base::pathtext::shell_quote(&moved.destination)
+    );
+    let mut old = OldPlace {
+        destination: moved.destination.clone(),
+        finished_unix: moved.finished_unix,
+        finished_day: moved.finished_day(),
+        synced_unix: moved.synced_unix,
+        source_removed: moved.source_removed,
+        added: changes.as_ref().map(|c| c.added.len() as u64),
+        changed: changes.as_ref().map(|c| c.changed.len() as u64),
+        removed: changes.as_ref().map(|c| c.removed.len() as u64),
+        bytes: changes.as_ref().map(|c| c.bytes),
+        sync,
+        message: String::new(),
+    };
+    old.message = old.sentence(env.home().as_deref());
+    Some(old)
+}
+
+/// `path` with the home folder written `~`, as a person would type it.
+fn short(path: &Path, home: Option<&Path>) -> String {
+    match home.and_then(|h| path.strip_prefix(h).ok()) {
+        Some(rest) if !rest.as_os_str().is_empty() => {
+            format!("~/{}", crate::base::pathtext::display(rest))
+        }
+        _ => crate::base::pathtext::display(path),
+    }
+}
+
+impl OldPlace {
+    fn sentence(&self, home: Option<&Path>) -> String {
+        let moved = format!(
+            "moved to {} on {}",
+            short(&self.destination, home),
+            self.finished_day
+        );
+        let files = |n: u64| match n {
+            1 => "1 file".to_string(),
+            n => format!("{n} files"),
+        };
+        match self.changed_files() {
+            _ if self.source_removed => format!("{moved}; the source was removed"),
+            Some(0) => format!("{moved}; nothing changed here since: work there"),
+            Some(n) => format!(
+                "{moved}; {} changed here since: wsl-place migrate syncs them",
+                files(n)
+            ),
+            None => {
+                format!("{moved}; work there, or run wsl-place migrate to sync edits made here")
+            }
+        }
+    }
+}
+
+/// The changes at `moved.source` against its manifest (None when the manifest is unreadable).
+pub fn since(moved: &Moved) -> Option<Changes> {
+    let (listed, entries) = manifest::read(&moved.manifest)?;
+    if listed != moved.source {
+        return None;
+    }
+    Some(classify(&moved.source, &entries, &walk(&moved.source)))
+}
+
+/// Every entry below `source`, by the scan's parallel walker; a probe's scratch folder is not
+/// the repository's.
+pub fn walk(source: &Path) -> Vec<Seen> {
+    let found: Mutex<Vec<Seen>> = Mutex::default();
+    let each = |dir: &Path, name: &OsStr, meta: &std::io::Result<Meta>| {
+        let Ok(meta) = meta else {
+            return;
+        };
+        let rel = dir.strip_prefix(source).unwrap_or(dir).join(name);
+        if let Ok(mut found) = found.lock() {
+            found.push(Seen::of(rel, meta));
+        }
+    };
+    crate::measure::scan::walk_each(source, false, &each);
+    let mut found = found.into_inner().unwrap_or_else(|p| p.into_inner());
+    found.sort_by(|a, b| a.rel.cmp(&b.rel));
+    found
+}
+
+/// Not the repository's, and never copied: a probe's scratch folder, a `node_modules` the
+/// migration left behind (not in the manifest), and anything below either.
+fn outside_the_copy(rel: &Path, dirs: &HashSet<&Path>) -> bool {
+    rel.ancestors()
+        .filter(|a| !a.as_os_str().is_empty())
+        .any(|a| {
+            let name = a.file_name().map_or(&[][..], |n| n.as_bytes());
+            crate::measure::probe::scratch::is_scratch_name(name)
+                || (name == b"node_modules" && !dirs.contains(a))
+        })
+}
+
+/// Compares what the source holds now (`seen`) with the manifest (`entries`).
+pub fn classify(source: &Path, entries: &[ManifestEntry], seen: &[Seen]) -> Changes {
+    let mut files: HashMap<&Path, &FileRecord> = HashMap::new();
+    let mut links: HashMap<&Path, &Path> = HashMap::new();
+    let mut dirs: HashSet<&Path> = HashSet::new();
+    for entry in entries {
+        match entry {
+            ManifestEntry::File(r) => {
+                files.insert(&r.rel, r);
+            }
+            ManifestEntry::Symlink { rel, target } => {
+                links.insert(rel, target);
+            }
+            ManifestEntry::Dir(rel) => {
+                dirs.insert(rel);
+            }
+        }
+    }
+    let mut changes = Changes::default();
+    let mut present: HashSet<&Path> = HashSet::new();
+    for s in seen {
+        if s.kind == SeenKind::Other || outside_the_copy(&s.rel, &dirs) {
+            continue;
+        }
+        let rel = s.rel.as_path();
+        match s.kind {
+            SeenKind::File => match files.get(rel) {
+                Some(r) => {
+                    present.insert(rel);
+                    if !unchanged(r, s) {
+                        changes.changed.push(s.rel.clone());
+                        changes.bytes += s.size;
+                    }
+                }
+                None => {
+                    changes.added.push(s.rel.clone());
+                    changes.bytes += s.size;
+                }
+            },
+            SeenKind::Symlink => match links.get(rel) {
+                Some(target) => {
+                    present.insert(rel);
+                    let now = dirfd::read_link(&source.join(rel)).ok();
+                    if now.as_deref() != Some(*target) {
+                        changes.changed.push(s.rel.clone());
+                    }
+                }
+                None => changes.added.push(s.rel.clone()),
+            },
+            SeenKind::Dir if dirs.contains(rel) => {
+                present.insert(rel);
+            }
+            SeenKind::Dir => changes.added_dirs.push(s.rel.clone()),
+            SeenKind::Other => {}
+        }
+    }
+    for rel in files.keys().chain(links.keys()) {
+        if !present.contains(rel) {
+            changes.removed.push(rel.to_path_buf());
+        }
+    }
+    for rel in &dirs {
+        if !present.contains(rel) {
+            changes.removed_dirs.push(rel.to_path_buf());
+        }
+    }
+    for list in [
+        &mut changes.added,
+        &mut changes.changed,
+        &mut changes.removed,
+        &mut changes.added_dirs,
+        &mut changes.removed_dirs,
+    ] {
+        list.sort();
+    }
+    changes
+}
+
+/// The file as it was copied: its stat as recorded (size and mtime alone for a manifest written
+/// before stamps were).
+fn unchanged(r: &FileRecord, s: &Seen) -> bool {
+    match r.stamp {
+        Some(_) => r.unchanged(s.size, s.mtime, s.stamp),
+        None => r.size == s.size && r.mtime == s.mtime,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(rel: &str, size: u64) -> Seen {
+        Seen {
+            rel: PathBuf::from(rel),
+            kind: SeenKind::File,
+            size,
+            mtime: (1, 0),
+            stamp: Stamp::default(),
+        }
+    }
+
+    fn record(rel: &str, size: u64) -> ManifestEntry {
+        ManifestEntry::File(FileRecord {
+            rel: PathBuf::from(rel),
+            size,
+            mtime: (1, 0),
+            stamp: Some(Stamp::default()),
+            crc32: 0,
+        })
+    }
+
+    #[test]
+    fn added_changed_and_removed_against_the_manifest() {
+        let entries = vec![
+            ManifestEntry::Dir(PathBuf::from("d")),
+            record("d/same", 3),
+            record("d/grown", 3),
+            record("gone", 5),
+        ];
+        let seen = vec![
+            Seen {
+                kind: SeenKind::Dir,
+                ..file("d", 0)
+            },
+            file("d/same", 3),
+            file("d/grown", 4),
+            file("new", 7),
+            Seen {
+                kind: SeenKind::Dir,
+                ..file("node_modules", 0)
+            },
+            file("node_modules/x.js", 9),
+            file(".wsl-place-probe-1-ab/f", 9),
+            Seen {
+                kind: SeenKind::Other,
+                ..file("pipe", 0)
+            },
+        ];
+        let changes = classify(Path::new("/nowhere"), &entries, &seen);
+        assert_eq!(changes.added, [PathBuf::from("new")]);
+        assert_eq!(changes.changed, [PathBuf::from("d/grown")]);
+        assert_eq!(changes.removed, [PathBuf::from("gone")]);
+        assert_eq!((changes.count(), changes.bytes), (3, 11));
+        assert!(changes.added_dirs.is_empty(), "{changes:?}");
+    }
+}

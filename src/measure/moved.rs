@@ -1,0 +1,186 @@
+//! What a finished migration leaves for later runs, out of both trees: its manifest (under
+//! `$XDG_STATE_HOME/wsl-place/manifests/`, keyed by the destination) and a record of where each
+//! source went (`$XDG_STATE_HOME/wsl-place/moved/`, keyed by the source's canonical path).
+//!
+//! The source is never written, so the old place learns that it moved from here: `check`, the
+//! hook, `survey` and the shell nudge ask [`migrated`]. The destination is the user's repository,
+//! so nothing of wsl-place's sits in it or beside it either (earlier versions kept the manifest
+//! beside it; such a manifest is still read, and moved here by the next run).
+
+use crate::host::HostEnv;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Where a source went: written when a migration finishes, updated by a sync or a removal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Moved {
+    #[serde(with = "crate::base::pathtext::json")]
+    pub source: PathBuf,
+    #[serde(with = "crate::base::pathtext::json")]
+    pub destination: PathBuf,
+    #[serde(with = "crate::base::pathtext::json")]
+    pub manifest: PathBuf,
+    /// When the migration finished, seconds since 1970.
+    pub finished_unix: u64,
+    /// When late edits were last synced to the destination, if ever.
+    #[serde(default)]
+    pub synced_unix: Option<u64>,
+    /// `--remove-source` ran: what it proved copied is gone from the source.
+    #[serde(default)]
+    pub source_removed: bool,
+}
+
+impl Moved {
+    pub fn new(source: &Path, destination: &Path, manifest: &Path) -> Self {
+        Self {
+            source: source.to_path_buf(),
+            destination: destination.to_path_buf(),
+            manifest: manifest.to_path_buf(),
+            finished_unix: now_unix(),
+            synced_unix: None,
+            source_removed: false,
+        }
+    }
+
+    /// The day it finished, `2026-12-03` (UTC), for the old place's message.
+    pub fn finished_day(&self) -> String {
+        day(self.finished_unix)
+    }
+}
+
+pub fn now_unix() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or_default()
+}
+
+/// `YYYY-MM-DD` of a Unix time, in UTC (the civil-from-days algorithm: no time zone database).
+pub fn day(unix: u64) -> String {
+    let days = (unix / 86_400) as i64 + 719_468;
+    let era = days.div_euclid(146_097);
+    let doe = days.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// `<folder name>-<crc32 of the whole path>`: readable, and one file per path.
+fn key(path: &Path) -> String {
+    let digest = crc32fast::hash(path.as_os_str().as_encoded_bytes());
+    let name: String = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "root".to_string())
+        .chars()
+        .map(
+            |c| match c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                true => c,
+                false => '_',
+            },
+        )
+        .take(40)
+        .collect();
+    format!("{name}-{digest:08x}")
+}
+
+/// Where the manifest of a migration to `destination` is kept: under the state folder, or None
+/// when there is none (no HOME, or one that does not exist): then beside the destination.
+pub fn manifest_path(env: &HostEnv, destination: &Path) -> Option<PathBuf> {
+    let state = env.state_dir()?;
+    // `HOME=/nonexistent` means no home: make the state folder only in a directory that exists.
+    if !state.exists()
+        && !state
+            .parent()
+            .and_then(Path::parent)
+            .is_some_and(Path::is_dir)
+    {
+        return None;
+    }
+    Some(
+        state
+            .join("manifests")
+            .join(format!("{}.manifest", key(destination))),
+    )
+}
+
+/// `<destination>.wsl-place-manifest`, beside the destination, where earlier versions kept
+/// it; read, and moved to [`manifest_path`] by the next run.
+pub fn legacy_manifest_path(destination: &Path) -> PathBuf {
+    let mut name = destination.file_name().unwrap_or_default().to_os_string();
+    name.push(".wsl-place-manifest");
+    destination.with_file_name(name)
+}
+
+fn record_path(env: &HostEnv, source: &Path) -> Option<PathBuf> {
+    Some(
+        env.state_dir()?
+            .join("moved")
+            .join(format!("{}.json", key(source))),
+    )
+}
+
+/// Remembers where `moved.source` went. Best effort: without it the old place only forgets.
+pub fn remember(env: &HostEnv, moved: &Moved) {
+    if let Some(file) = record_path(env, &moved.source)
+        && manifest_path(env, &moved.destination).is_some()
+    {
+        crate::base::input::write_json_atomically(&file, moved);
+    }
+}
+
+/// The record for exactly `source` (a canonical path), while its destination still exists.
+pub fn lookup(env: &HostEnv, source: &Path) -> Option<Moved> {
+    let file = record_path(env, source)?;
+    let bytes = crate::base::input::read_cache(&file, "migration record")?;
+    let moved: Moved = serde_json::from_slice(&bytes).ok()?;
+    (moved.source == source && moved.destination.is_dir()).then_some(moved)
+}
+
+/// Was `path` (or a folder it is in) migrated, where to and when: the question the old place
+/// asks (`check`, the hook, `survey`, the shell nudge). `path` is made canonical first; a path
+/// that no longer exists (the source was removed) is looked up as given.
+pub fn migrated(env: &HostEnv, path: &Path) -> Option<Moved> {
+    let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    path.ancestors().find_map(|dir| lookup(env, dir))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_are_civil_dates() {
+        assert_eq!(day(0), "1970-01-01");
+        assert_eq!(day(951_782_400), "2000-02-29");
+        assert_eq!(day(1_796_256_000), "2026-12-03");
+    }
+
+    #[test]
+    fn a_record_is_found_from_inside_the_source_and_forgotten_with_the_destination() {
+        let tmp = tempfile::tempdir().unwrap();
+        let state = tmp.path().join("state");
+        let env = HostEnv::from_pairs(&[("XDG_STATE_HOME", state.to_str().unwrap())]);
+        let source = tmp.path().join("win/app");
+        let destination = tmp.path().join("linux/app");
+        std::fs::create_dir_all(source.join("sub")).unwrap();
+        std::fs::create_dir_all(&destination).unwrap();
+        let manifest = manifest_path(&env, &destination).unwrap();
+        assert!(manifest.starts_with(state.join("wsl-place/manifests")));
+        let source = std::fs::canonicalize(&source).unwrap();
+        let moved = Moved::new(&source, &destination, &manifest);
+        remember(&env, &moved);
+        assert_eq!(migrated(&env, &source.join("sub")), Some(moved.clone()));
+        assert_eq!(migrated(&env, tmp.path()), None);
+        std::fs::remove_dir(&destination).unwrap();
+        assert_eq!(migrated(&env, &source), None);
+        // No usable home: nothing is kept, and the manifest goes beside the destination.
+        let homeless = HostEnv::from_pairs(&[("HOME", "/nonexistent-home/x")]);
+        assert_eq!(manifest_path(&homeless, &destination), None);
+    }
+}

@@ -1,0 +1,152 @@
+//! After the move (issue 25): the old place says where the repository went and what changed
+//! there since; a rerun syncs late edits (a file changed on both sides keeps both versions);
+//! `--abort` undoes a finished migration while nothing changed at the copy. On slowfs.
+
+use crate::support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use support::gitrepo::write;
+use support::{SlowFs, json_of, text, wsl_place};
+
+/// A small git repository served by slowfs (a few milliseconds an `open`), a destination on the
+/// local disk and a private home.
+pub struct OldPlace {
+    pub tmp: tempfile::TempDir,
+    pub fs: SlowFs,
+}
+
+impl OldPlace {
+    pub fn new(files: usize) -> Option<Self> {
+        let tmp = tempfile::tempdir().unwrap();
+        let backing = tmp.path().join("backing");
+        support::gitrepo::repo_with_files(&backing.join("app"), files);
+        fs::create_dir_all(tmp.path().join("home")).unwrap();
+        let fs = SlowFs::mount(
+            &backing,
+            &tmp.path().join("mnt"),
+            &["--profile", "none", "--latency", "open=2"],
+        )?;
+        Some(Self { tmp, fs })
+    }
+
+    pub fn source(&self) -> PathBuf {
+        self.fs.mountpoint().join("app")
+    }
+
+    pub fn dest(&self) -> PathBuf {
+        self.tmp.path().join("linux/app")
+    }
+
+    /// `wsl-place ARGS` with this home and cache.
+    pub fn run(&self, args: &[&str]) -> Command {
+        let mut cmd = wsl_place();
+        cmd.args(args)
+            .env("HOME", self.tmp.path().join("home"))
+            .env("XDG_CACHE_HOME", self.tmp.path().join("cache"))
+            .env("NO_COLOR", "1");
+        cmd
+    }
+
+    /// `wsl-place migrate SOURCE --to DEST ARGS`.
+    pub fn migrate(&self, args: &[&str]) -> Output {
+        let mut cmd = self.run(&["migrate"]);
+        cmd.arg(self.source())
+            .arg("--to")
+            .arg(self.dest())
+            .args(args);
+        cmd.output().unwrap()
+    }
+
+    /// `wsl-place check --no-probe --format json` at the source.
+    pub fn check_json(&self) -> serde_json::Value {
+        let mut cmd = self.run(&["check", "--no-probe", "--format", "json"]);
+        let out = cmd.arg(self.source()).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        json_of(&out)
+    }
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn append(path: &Path, more: &[u8]) {
+    let mut content = fs::read(path).unwrap();
+    content.extend_from_slice(more);
+    fs::write(path, content).unwrap();
+}
+
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn the_old_place_says_where_it_went_and_what_changed_since() {
+    let Some(old) = OldPlace::new(20) else {
+        return;
+    };
+    let first = old.migrate(&["--yes"]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+
+    let report = old.check_json();
+    let moved = &report["moved"];
+    assert_eq!(
+        moved["destination"],
+        old.dest().display().to_string(),
+        "{report}"
+    );
+    assert_eq!(
+        (&moved["added"], &moved["changed"], &moved["removed"]),
+        (&0.into(), &0.into(), &0.into()),
+        "{report}"
+    );
+    let day = moved["finished_day"].as_str().unwrap().to_string();
+    assert_eq!(day.len(), 10, "{report}");
+    assert_eq!(report["verdict"]["advice"][0]["id"], "migrate", "{report}");
+    assert!(
+        report["verdict"]["advice"][0]["command"].is_null(),
+        "{report}"
+    );
+
+    // The hook's line, from the record alone.
+    let mut hook = old.run(&["check", "--advisory"]);
+    let hook = hook.arg(old.source()).output().unwrap();
+    assert_eq!(hook.status.code(), Some(0), "{}", text(&hook));
+    let line = stdout(&hook);
+    assert!(
+        line.starts_with("wsl-place: moved to ")
+            && line.contains(&old.dest().display().to_string())
+            && line.contains(&format!(" on {day}"))
+            && line.lines().count() == 1,
+        "{}",
+        text(&hook)
+    );
+
+    // Edits made at the old place after the move: one changed, one added, one removed.
+    append(&old.source().join("d0/f0.txt"), b"a late line\n");
+    write(
+        &old.source().join("late/new.txt"),
+        b"written after the move\n",
+    );
+    fs::remove_file(old.source().join("d1/f1.txt")).unwrap();
+    let report = old.check_json();
+    let moved = &report["moved"];
+    assert_eq!(
+        (&moved["added"], &moved["changed"], &moved["removed"]),
+        (&1.into(), &1.into(), &1.into()),
+        "{report}"
+    );
+    let sync = report["verdict"]["advice"][0]["command"].as_str().unwrap();
+    assert!(sync.starts_with("wsl-place migrate "), "{report}");
+    let mut human = old.run(&["check", "--no-probe"]);
+    let human = human.arg(old.source()).output().unwrap();
+    // Wrapped to the terminal's width: compared word by word.
+    let words = stdout(&human)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let expected = format!(
+        "Moved to {} on {day}; 3 files changed here since: wsl-place migrate syncs them",
+        old.dest().display()
+    );
+    assert!(words.starts_with(&expected), "{}", text(&human));
+}
