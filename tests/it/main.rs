@@ -11,6 +11,7 @@ mod deep;
 mod fuzz;
 mod gitindex;
 mod help;
+mod hook;
 mod hostile;
 mod layering;
 mod manpage;
