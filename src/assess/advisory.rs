@@ -1,6 +1,11 @@
 //! `check --advisory`: the pre-commit nudge. One line or nothing, in well under a second,
 //! by reusing the last result for this repository while its mount and age still match.
+//!
+//! What replaces what, so a hook's answer is predictable: only a measured `check` (not
+//! `--no-probe`) writes the cache, so a full verdict is replaced only by another full one; the
+//! hook's short first look is written only where no valid entry is.
 
+use crate::assess::hook_line;
 use crate::assess::pipeline::{self, CheckReport};
 use crate::base::error::Result;
 use crate::decide::policy::{Level, Policy, Previous, Recent};
@@ -30,10 +35,14 @@ pub struct CachedResult {
     pub level: Level,
     /// The advisory line; empty when the verdict is `ok`.
     pub line: String,
-    /// From the hook's short cold measurement: never fails a run under `--fail-on`, and the
-    /// next full `check` replaces it.
+    /// From the hook's short cold measurement: it fails a run under `--fail-on` only when its
+    /// whole range (`levels`) is at or past the threshold, and the next full `check` replaces it.
     #[serde(default)]
     pub provisional: bool,
+    /// The lowest and highest level the measurement's ranges support (`verdict.levels`); None
+    /// in an entry written before they were kept, which then never blocks when provisional.
+    #[serde(default)]
+    pub levels: Option<[Level; 2]>,
     /// The predictions of the last checks here (`verdict.recent`), for the next verdict to
     /// weigh.
     #[serde(default)]
@@ -41,6 +50,33 @@ pub struct CachedResult {
 }
 
 impl CachedResult {
+    /// Whether this answer fails a hook run under `--fail-on fail_at`: a full verdict at or
+    /// past the threshold does; a provisional one only when its whole range is past it (a
+    /// short measurement that is clearly `move` is `move`).
+    pub fn blocks(&self, fail_at: Option<Level>) -> bool {
+        let Some(threshold) = fail_at else {
+            return false;
+        };
+        match (self.provisional, self.levels) {
+            (false, _) => self.level >= threshold,
+            (true, Some([lowest, _])) => lowest >= threshold,
+            (true, None) => false,
+        }
+    }
+
+    /// The entry as a hook run under `--fail-on fail_at` shows it: a provisional answer at or
+    /// past the threshold that does not block says so, and why, in its line.
+    pub fn shown_under(mut self, fail_at: Option<Level>) -> Self {
+        let Some(threshold) = fail_at else {
+            return self;
+        };
+        if self.provisional && self.level >= threshold && !self.blocks(fail_at) {
+            let lowest = self.levels.map_or(Level::Ok, |[lowest, _]| lowest);
+            self.line = printable(&hook_line::not_blocking(self.level, lowest, &self.path));
+        }
+        self
+    }
+
     /// What the next check here starts from.
     pub fn previous(&self) -> Previous {
         Previous {
@@ -86,28 +122,6 @@ fn cache_file(cache_dir: &Path, repository: &Path) -> PathBuf {
         .join(format!("{name}-{digest:08x}.json"))
 }
 
-/// The line a hook prints: the strongest reason and the next step.
-pub fn advisory_line(report: &CheckReport) -> String {
-    let verdict = &report.verdict;
-    if verdict.level == Level::Ok {
-        return String::new();
-    }
-    let reason = verdict
-        .reasons
-        .iter()
-        .filter(|r| r.level == verdict.level)
-        .map(|r| r.message.as_str())
-        .next_back()
-        .unwrap_or("the repository is on a slow mount");
-    let next = verdict
-        .advice
-        .first()
-        .and_then(|a| a.command.clone())
-        .map(|c| format!("; run `{c}`"))
-        .unwrap_or_default();
-    format!("wsl-place: {}: {reason}{next}", verdict.level.as_str())
-}
-
 pub fn entry_for(report: &CheckReport, policy: &Policy) -> CachedResult {
     let location: &Location = &report.location;
     CachedResult {
@@ -118,13 +132,9 @@ pub fn entry_for(report: &CheckReport, policy: &Policy) -> CachedResult {
         policy_digest: policy_digest(policy),
         created_unix: now_unix(),
         level: report.verdict.level,
-        line: match printable(&advisory_line(report)) {
-            line if report.verdict.provisional && !line.is_empty() => format!(
-                "{line} (provisional: a short measurement; `wsl-place check` makes the full one)"
-            ),
-            line => line,
-        },
+        line: printable(&hook_line::for_report(report)),
         provisional: report.verdict.provisional,
+        levels: Some(report.verdict.levels),
         recent: report.verdict.recent.clone(),
     }
 }
@@ -184,7 +194,8 @@ fn drop_implausible(recent: &mut Recent) {
     }
 }
 
-/// One line with no control characters (newlines, escape sequences), at most 300 characters.
+/// One line with no control characters (newlines, escape sequences), at most 300 characters
+/// (a line is composed within `hook_line::LINE_BUDGET` beside its path; this bounds an edited cache).
 fn printable(line: &str) -> String {
     line.chars()
         .map(|c| if c.is_control() { ' ' } else { c })
@@ -214,7 +225,10 @@ pub fn run(
     let (mut report, policy) = pipeline::measure(env, &cold, setting, &Previous::default())?;
     report.verdict.provisional = true;
     let entry = entry_for(&report, &policy);
-    store(env, &entry);
+    // Without a probe there is nothing measured to keep: the next hook run measures.
+    if settings.probe {
+        store(env, &entry);
+    }
     Ok((entry, false))
 }
 

@@ -1,8 +1,10 @@
 //! The assessments the commands ask for, assembled from the layers below: the shared
-//! measure-model-decide `pipeline`, the hook's cached `advisory` (and its line at the
-//! `old_place` of a migration), the shell's `nudge`, and the `survey` of a folder.
+//! measure-model-decide `pipeline`, the hook's cached `advisory` and its one line (`hook_line`;
+//! at the `old_place` of a migration, where it went), the shell's `nudge`, and the `survey` of a
+//! folder.
 
 pub(crate) mod advisory;
+pub(crate) mod hook_line;
 pub(crate) mod nudge;
 pub mod old_place;
 pub mod pipeline;

@@ -35,6 +35,7 @@ pub fn advisory_entry(
         level: Level::Advise,
         line: format!("wsl-place: {}", old.message),
         provisional: false,
+        levels: None,
         recent: Vec::new(),
     }))
 }

@@ -111,7 +111,11 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
         });
     interrupt::check(&after_interrupt(checked.as_ref().ok().map(|(r, _)| r)))?;
     let (report, policy) = checked?;
-    advisory::store(env, &advisory::entry_for(&report, &policy));
+    // Only a measurement replaces a measurement: a `--no-probe` verdict (the mount's kind
+    // alone) must not downgrade the full one a hook with `--fail-on` relies on.
+    if check.probe {
+        advisory::store(env, &advisory::entry_for(&report, &policy));
+    }
     super::show(&report, &settings.output)?;
     Ok(exit_code(report.verdict.level, settings.fail_at))
 }
@@ -127,7 +131,7 @@ fn run_advisory(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     };
     interrupt::check(&after_interrupt(None))?;
     let entry = match checked {
-        Ok((entry, _cached)) => entry,
+        Ok((entry, _cached)) => entry.shown_under(settings.fail_at),
         // A hook must not block a commit unless asked to: say what is wrong, and succeed.
         Err(failure) if settings.fail_at.is_none() => {
             crate::commands::report_failure(&failure);
@@ -143,11 +147,11 @@ fn run_advisory(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
             ..settings.output.clone()
         },
     )?;
-    // A provisional answer (the short cold measurement) never blocks a commit.
-    if entry.provisional {
-        return Ok(ExitCode::Ok);
-    }
-    Ok(exit_code(entry.level, settings.fail_at))
+    Ok(if entry.blocks(settings.fail_at) {
+        ExitCode::VerdictFailed
+    } else {
+        ExitCode::Ok
+    })
 }
 
 /// Exit code for a verdict when levels from `fail_at` up fail the run.

@@ -228,7 +228,7 @@ Examples:
 /// things for one repository and for many, stay with each command.
 #[derive(Debug, Args, Clone)]
 pub struct MeasureArgs {
-    /// Skip the timing probes; only locate and scan.
+    /// Skip the timing probes; only locate and scan (never written to the hook's cache).
     #[arg(long)]
     pub no_probe: bool,
     /// Stop scanning a repository after this many milliseconds and extrapolate [default: 3000
@@ -254,7 +254,9 @@ pub struct CheckArgs {
     /// the `git status` it predicts.
     #[arg(long, value_name = "MS", default_value_t = 700)]
     pub probe_budget_ms: u64,
-    /// Exit with code 1 when the verdict is at or above this level.
+    /// Exit with code 1 when the verdict is at or above this level. With --advisory: a cached
+    /// full verdict at or above it blocks; a first look (no cached result yet) blocks only when
+    /// its whole range is at or above it, and otherwise its line says it did not block.
     #[arg(long, value_enum, value_name = "LEVEL", default_value_t = FailOn::Never)]
     pub fail_on: FailOn,
     /// Hook mode: reuse a cached result, print one line or nothing, finish in well under a second.

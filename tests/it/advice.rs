@@ -165,7 +165,8 @@ fn the_hook_answers_from_its_cache_without_asking_windows() {
             .count();
         (String::from_utf8_lossy(&out.stdout).into_owned(), asked)
     };
-    let (_, asked) = run(&["check", "--no-probe"]);
+    // A measured check writes the cache (a `--no-probe` one never does).
+    let (_, asked) = run(&["check", "--probe-budget-ms", "100"]);
     assert_eq!(asked, 1);
     let (line, asked) = run(&["check", "--advisory", "--no-probe"]);
     assert_eq!(asked, 1, "the cached answer asked Windows again");

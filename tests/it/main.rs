@@ -12,6 +12,7 @@ mod fuzz;
 mod gitindex;
 mod help;
 mod hook;
+mod hook_cache;
 mod hostile;
 mod install;
 mod layering;

@@ -308,7 +308,10 @@ fn advisory_reuses_the_cache_and_is_quiet_when_ok() {
     assert_eq!(line.lines().count(), 1, "{line}");
     // Measured: the fixture "drive" is really a fast local directory, so the mount kind alone
     // earns a nudge, not `move`.
-    assert!(line.starts_with("wsl-place: advise:"), "{line}");
+    assert!(
+        line.starts_with("wsl-place: advise (first look: "),
+        "{line}"
+    );
 
     // Prove the second run reads the cache: mark the cached line and see the mark come back.
     let advisory_dir = proc.cache_dir().join("wsl-place/advisory");
@@ -331,15 +334,32 @@ fn advisory_reuses_the_cache_and_is_quiet_when_ok() {
         String::from_utf8_lossy(&second.stdout),
         "wsl-place: advise: CACHED\n"
     );
-    // The cold run's answer was a short measurement: provisional, it never blocks a commit.
+    // The cold run's answer was a short measurement: provisional, yet its whole range is
+    // `advise` (the mount's kind alone says so), so it blocks under `--fail-on advise`.
     assert_eq!(entry["provisional"], Value::Bool(true));
+    assert_eq!(entry["levels"], serde_json::json!(["advise", "advise"]));
     assert_eq!(
         second.status.code(),
-        Some(0),
-        "a provisional answer never fails"
+        Some(1),
+        "a provisional answer whose range is clear of the threshold blocks"
     );
     // A loose bound that only a cache miss with a full measurement could break.
     assert!(elapsed.as_millis() < 1000, "advisory took {elapsed:?}");
+    // One whose range reaches below the threshold does not block, and its line says why.
+    entry["levels"] = serde_json::json!(["ok", "advise"]);
+    fs::write(&cache_file, serde_json::to_vec(&entry).unwrap()).unwrap();
+    let straddling = proc
+        .command(Some("Ubuntu"))
+        .args(["check", "--advisory", "--fail-on", "advise"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert_eq!(straddling.status.code(), Some(0));
+    let shown = String::from_utf8_lossy(&straddling.stdout);
+    assert!(
+        shown.starts_with("wsl-place: advise (did not block: ") && shown.contains("down to ok"),
+        "{shown}"
+    );
     // What a full check leaves behind is not provisional, and --fail-on applies to it.
     entry["provisional"] = Value::Bool(false);
     fs::write(&cache_file, serde_json::to_vec(&entry).unwrap()).unwrap();

@@ -220,7 +220,7 @@ fn system_hook_runs_the_installed_binary_on_git_commit() {
     assert!(
         shown.contains("wsl-place (is this repository on a slow file system?)")
             && shown.contains("- hook id: wsl-place-system")
-            && shown.contains("wsl-place: advise:"),
+            && shown.contains("wsl-place: advise ("),
         "the hook did not run wsl-place or its line was not shown:\n{shown}"
     );
     let cache = sandbox.path("cache/wsl-place/advisory");
@@ -228,13 +228,14 @@ fn system_hook_runs_the_installed_binary_on_git_commit() {
     assert_eq!(cached, 1, "wsl-place left no advisory cache in {cache:?}");
 
     // With `--fail-on advise` the cached answer of the hook's short cold measurement is
-    // provisional and never blocks; once a full `check` has replaced it, the same verdict
-    // blocks the commit: the exit code comes through.
+    // provisional; its whole range is `advise` (the mount's kind alone says so), so it blocks
+    // the commit, and so does the full `check`'s answer that replaces it: the exit code comes
+    // through.
     let blocking = config("        args: [--fail-on, advise]\n");
     std::fs::write(project.join(".pre-commit-config.yaml"), blocking).unwrap();
     let out = sandbox.commit(&project, "provisional");
-    assert!(out.status.success(), "{}", text(&out));
-    assert!(text(&out).contains("provisional"), "{}", text(&out));
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("first look"), "{}", text(&out));
     let full = sandbox
         .command("wsl-place", &project)
         .args(["check", "."])
@@ -243,7 +244,8 @@ fn system_hook_runs_the_installed_binary_on_git_commit() {
     assert!(full.status.success(), "{}", text(&full));
     let out = sandbox.commit(&project, "blocked");
     assert!(!out.status.success(), "{}", text(&out));
-    assert!(text(&out).contains("wsl-place: advise:"), "{}", text(&out));
+    assert!(text(&out).contains("wsl-place: advise ("), "{}", text(&out));
+    assert!(!text(&out).contains("first look"), "{}", text(&out));
 
     // Without the binary on PATH the hook cannot run: proof the hook ran the one we put there.
     let out = sandbox
@@ -286,7 +288,7 @@ fn readme_local_hook_snippet_works_as_written() {
     let shown = text(&out);
     assert!(out.status.success(), "{shown}");
     assert!(
-        shown.contains("wsl-place: advise:"),
+        shown.contains("wsl-place: advise ("),
         "no advisory line:\n{shown}"
     );
 }

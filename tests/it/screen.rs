@@ -283,7 +283,7 @@ fn every_line_fits_and_keys_share_one_column() {
         }
         let mut lines = text.lines();
         let headline = lines.next().unwrap();
-        assert!(headline.starts_with("git status: "), "{headline}");
+        assert!(headline.starts_with("move: git status "), "{headline}");
         // Every line with a key starts its value in the same column: after the first run of
         // two or more spaces past the indent.
         let value_column = |line: &str| {

@@ -19,6 +19,28 @@ impl Recent {
     }
 }
 
+impl super::verdict::Verdict {
+    /// The `[here, on the Linux disk]` figures the verdict weighed for `rule` (git status or
+    /// install) and over how many checks: the medians of `recent`, as the reasons give them,
+    /// so that every place showing them shows the same numbers.
+    pub fn weighed(&self, rule: Rule) -> Option<([f64; 2], usize)> {
+        let pick: fn(&Recent) -> Option<[f64; 2]> = match rule {
+            Rule::GitStatus => |r| r.git_status_ms,
+            Rule::Install => |r| r.install_ms,
+            _ => return None,
+        };
+        let points: Vec<[f64; 2]> = self.recent.iter().filter_map(pick).collect();
+        if points.is_empty() {
+            return None;
+        }
+        let figure = [
+            median(points.iter().map(|p| p[0]).collect()),
+            median(points.iter().map(|p| p[1]).collect()),
+        ];
+        Some((figure, points.len()))
+    }
+}
+
 /// What the last check for the same place and policy left: its level and the predictions of
 /// the checks before it.
 #[derive(Debug, Clone, Default, PartialEq)]

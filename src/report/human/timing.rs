@@ -95,19 +95,23 @@ pub fn headline(screen: &mut Screen, report: &CheckReport) {
         .probe
         .as_ref()
         .and_then(|p| p.current.skipped.as_ref());
+    // The first line is the answer: the verdict's word leads it.
+    let verdict = report.verdict.level.as_str();
     match (&report.predict, skipped) {
         (Some(p), _) => {
             let c = &p.git_status_ms;
-            let mut line = format!("git status: {}", here_and_there(c));
+            let mut line = format!("{verdict}: git status {}", here_and_there(c));
             if let Some(s) = c.speedup {
                 line.push_str(&format!(" ({})", how_much_faster(s)));
             }
             screen.headline(&line, Tone::Bold);
         }
-        (None, Some(reason)) => screen.headline(&format!("No prediction: {reason}"), Tone::Warn),
+        (None, Some(reason)) => {
+            screen.headline(&format!("{verdict}: no prediction: {reason}"), Tone::Warn)
+        }
         (None, None) => screen.headline(
             &format!(
-                "{} is on {}; nothing was timed",
+                "{verdict}: {} is on {}; nothing was timed",
                 crate::base::pathtext::display(&report.location.paths.linux),
                 report.location.mount.description
             ),
