@@ -51,7 +51,7 @@ __wsl_place_nudge() {
     fi
     return "$status"
 }
-if [[ ";${PROMPT_COMMAND[*]-};" != *";__wsl_place_nudge;"* ]]; then
+if [[ "${PROMPT_COMMAND[*]-}" != *__wsl_place_nudge* ]]; then
     if [[ "$(declare -p PROMPT_COMMAND 2>/dev/null)" == "declare -a"* ]]; then
         PROMPT_COMMAND=(__wsl_place_nudge "${PROMPT_COMMAND[@]}")
     else

@@ -198,10 +198,11 @@ fn init_prints_a_hook_each_shell_accepts() {
 }
 
 /// On a local disk the hook says nothing, even when the cache holds a nudge for the repository
-/// (here one made with a fixture /proc that calls the folder a 9p drive).
-#[test]
-fn nothing_on_a_local_disk_even_with_a_cached_nudge() {
-    let (_base, drive, project) = fakeproc::drive_tree();
+/// (here one made with a fixture /proc that calls the folder `drive` a 9p drive).
+fn silent_on_a_local_disk(drive: &Path) {
+    std::fs::create_dir_all(drive).unwrap();
+    let drive = drive.canonicalize().unwrap();
+    let project = drive.join("Users/me/app");
     let proc = fakeproc::FakeProc::new(
         fakeproc::WSL2_VERSION,
         &fakeproc::wsl_9p_mountinfo(&drive),
@@ -236,8 +237,24 @@ fn nothing_on_a_local_disk_even_with_a_cached_nudge() {
     let mut bash = Session::start("bash", home.path());
     let seen = bash.run(&format!("cd '{}'", project.display()));
     assert_eq!(nudges(&seen), 0, "{seen}");
-    // Nothing was started either: no state written for a local disk.
+    drop(bash);
+    // Nothing was started or remembered either.
     assert!(!home.path().join("cache/wsl-place/nudge.json").exists());
+}
+
+#[test]
+fn nothing_on_the_temporary_folders_disk() {
+    let base = tempfile::tempdir().unwrap();
+    silent_on_a_local_disk(&base.path().join("c"));
+}
+
+#[test]
+#[ignore = "needs root (mounts a tmpfs)"]
+fn nothing_on_tmpfs() {
+    let Some(disk) = support::Mount::tmpfs("64m") else {
+        return;
+    };
+    silent_on_a_local_disk(disk.point());
 }
 
 /// The nudge on slowfs: once on the first `cd` into the repository, not again that day, with
@@ -347,7 +364,66 @@ fn an_uncached_repository_is_checked_in_the_background() {
     bash.run("cd /");
     let second = bash.run(&format!("cd '{}'", app.display()));
     assert_eq!(nudges(&second), 1, "{second}");
-    // Let the background check finish writing before the mount goes.
+
+    // An answer older than the cache's week is refreshed the same way.
+    let file = std::fs::read_dir(&cache)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut entry: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    entry["created_unix"] = serde_json::Value::from(1);
+    std::fs::write(&file, serde_json::to_vec(&entry).unwrap()).unwrap();
+    // (and the first check started long enough ago not to be waited for)
+    let state_file = home.join("cache/wsl-place/nudge.json");
+    let mut state: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&state_file).unwrap()).unwrap();
+    state["repositories"][app.to_str().unwrap()]["started"] = serde_json::Value::from(1);
+    std::fs::write(&state_file, serde_json::to_vec(&state).unwrap()).unwrap();
+    bash.run("cd /");
+    bash.run(&format!("cd '{}'", app.display()));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let now: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&file).unwrap_or_default()).unwrap_or_default();
+        if now["created_unix"].as_u64().is_some_and(|at| at > 1) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the old answer was not refreshed"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Let the background check finish before the mount goes.
     std::thread::sleep(Duration::from_millis(300));
     drop(bash);
+}
+
+/// The hook keeps the last command's exit status for what runs after it before the prompt
+/// (a prompt that shows `$?`, as starship's does).
+#[test]
+fn the_exit_status_survives_the_hook() {
+    let home = tempfile::tempdir().unwrap();
+    let away = tempfile::tempdir().unwrap();
+    for (shell, after) in [
+        (
+            "bash",
+            r#"PROMPT_COMMAND="$PROMPT_COMMAND;"'echo "seen=$?"'"#,
+        ),
+        (
+            "zsh",
+            r#"__seen() { echo "seen=$?" }; precmd_functions+=(__seen)"#,
+        ),
+    ] {
+        if shell != "bash" && !have(shell) {
+            continue;
+        }
+        let mut session = Session::start(shell, home.path());
+        session.run(after);
+        let seen = session.run(&format!("cd '{}'; (exit 3)", away.path().display()));
+        assert!(seen.contains("seen=3"), "{shell}:\n{seen}");
+    }
 }
