@@ -208,6 +208,12 @@ mod tests {
         // The slow side pays the copies; the cache's own disk links and pays nothing more.
         assert!(uv.current > npm.current + 0.5 * extra, "{uv:?} {npm:?}");
         assert_eq!(uv.baseline, npm.baseline);
+        // pip writes bytecode through a temporary file on every disk.
+        t.manager = "pip".into();
+        let pip = predict(&r, &slow(), Some(&local()), 1.0, Some(&t));
+        let pip = pip.install_ms.unwrap();
+        assert_eq!(pip.current, uv.current);
+        assert!(pip.baseline.unwrap() > npm.baseline.unwrap());
     }
 
     #[test]

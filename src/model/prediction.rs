@@ -55,10 +55,13 @@ pub fn predict(
         ),
         install_ms: repo.install.as_ref().zip(manager_ms).map(|(i, m)| {
             // uv links files from its cache on the cache's own disk and copies them through a
-            // temporary file onto any other: the baseline is where the cache is.
-            let uv = manager.is_some_and(|t| t.manager == "uv");
-            let extra = |c: &MountCosts| match baseline {
-                Some(b) if uv && b != c => copy_through_temp_us(c),
+            // temporary file onto any other: the baseline is where the cache is. pip writes
+            // every module's bytecode the same way (a temporary file renamed into place) after
+            // reading the module back, on every disk.
+            let name = manager.map(|t| t.manager.as_str());
+            let extra = |c: &MountCosts| match (name, baseline) {
+                (Some("uv"), Some(b)) if b != c => copy_through_temp_us(c),
+                (Some("pip" | "poetry"), _) => copy_through_temp_us(c),
                 _ => 0.0,
             };
             both(&|c| install_ms(i, c, m, extra(c)), INSTALL_FIT_ERROR)
