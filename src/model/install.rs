@@ -86,11 +86,26 @@ pub fn manager_work_ms(
     }
 }
 
+/// What each file costs beyond the floor when uv copies it from a cache on another disk (as
+/// onto a slow mount: it links files where the cache shares the disk). strace of `uv pip
+/// install` shows per file a temporary file created, opened again, written, its mode set,
+/// renamed into place and a final unlink that finds nothing: beyond the floor's create and
+/// `lstat`, an open (the probe's `read`), a rename and two calls at `lstat` cost.
+pub fn copy_through_temp_us(c: &MountCosts) -> f64 {
+    c.scratch.read + c.scratch.rename + 2.0 * c.scratch.lstat
+}
+
 /// A warm-cache reinstall: the manager's own work (the same on both mounts) plus the
-/// file-system work on this mount, less the part of the shorter that overlaps the longer.
-/// Network is not counted.
-pub fn install_ms(install: &InstallFigures, c: &MountCosts, manager_ms: f64) -> f64 {
-    let fs_ms = install_fs_ms(install, c);
+/// file-system work on this mount (and `extra_per_file_us` for each file beyond the floor),
+/// less the part of the shorter that overlaps the longer. Network is not counted.
+pub fn install_ms(
+    install: &InstallFigures,
+    c: &MountCosts,
+    manager_ms: f64,
+    extra_per_file_us: f64,
+) -> f64 {
+    let extra_ms = install.files as f64 * extra_per_file_us / 1e3 * INSTALL_FS_SHARE;
+    let fs_ms = install_fs_ms(install, c) + extra_ms;
     manager_ms + fs_ms - INSTALL_OVERLAP * manager_ms.min(fs_ms)
 }
 
@@ -150,8 +165,8 @@ mod tests {
         assert!((fs - 6000.0 * 16_000.0 / 1e3 * INSTALL_FS_SHARE).abs() < 1e-6);
         // The shorter side partly overlaps the longer.
         let both = manager + fs - INSTALL_OVERLAP * manager.min(fs);
-        assert!((install_ms(&i, &c, manager) - both).abs() < 1e-9);
-        assert_eq!(install_ms(&i, &c, 0.0), fs);
+        assert!((install_ms(&i, &c, manager, 0.0) - both).abs() < 1e-9);
+        assert_eq!(install_ms(&i, &c, 0.0, 0.0), fs);
         // The manager's part is paid on both sides, so it caps the speedup.
         let on_local = manager_work_ms(&t, &i, Some(&local()));
         let p = predict(
@@ -167,6 +182,38 @@ mod tests {
         let install = p.install_ms.unwrap();
         assert!(install.speedup.unwrap() < install.current / on_local);
         assert_eq!(p.install_manager_ms, Some(on_local));
+    }
+
+    #[test]
+    fn uv_copies_through_a_temporary_file_off_its_caches_disk() {
+        let i = InstallFigures {
+            files: 1000,
+            dirs: 100,
+            bytes: 0,
+            packages: 10,
+            source: InstallSource::Virtualenv,
+        };
+        let r = RepoFigures {
+            install: Some(i.clone()),
+            ..repo(10, 10, 1)
+        };
+        let mut t = timing(100.0, 200.0);
+        let npm = predict(&r, &slow(), Some(&local()), 1.0, Some(&t));
+        t.manager = "uv".into();
+        let uv = predict(&r, &slow(), Some(&local()), 1.0, Some(&t));
+        let (npm, uv) = (npm.install_ms.unwrap(), uv.install_ms.unwrap());
+        let c = slow();
+        let extra = 1000.0 * copy_through_temp_us(&c) / 1e3 * INSTALL_FS_SHARE;
+        assert!(extra > 0.0);
+        // The slow side pays the copies; the cache's own disk links and pays nothing more.
+        assert!(uv.current > npm.current + 0.5 * extra, "{uv:?} {npm:?}");
+        assert_eq!(uv.baseline, npm.baseline);
+        // pip writes bytecode through a temporary file on every disk.
+        t.manager = "pip".into();
+        let pip = predict(&r, &slow(), Some(&local()), 1.0, Some(&t));
+        let pip = pip.install_ms.unwrap();
+        assert_eq!(pip.current, uv.current);
+        assert!(pip.baseline.unwrap() > npm.baseline.unwrap());
     }
 
     #[test]
@@ -202,7 +249,7 @@ mod tests {
             source: InstallSource::NodeModules,
         };
         let c = slow();
-        let got = install_ms(&i, &c, 0.0);
+        let got = install_ms(&i, &c, 0.0, 0.0);
         let want =
             (1000.0 * 16_000.0 + 100.0 * 11_000.0 + 10.0 * 40_000.0) / 1e3 * INSTALL_FS_SHARE;
         assert!((got - want).abs() < 1e-6, "{got} vs {want}");

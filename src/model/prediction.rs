@@ -3,7 +3,7 @@
 use super::costs::MountCosts;
 use super::figures::RepoFigures;
 use super::git_status::{checkout_ms, first_git_status_ms, git_status_ms};
-use super::install::{install_ms, manager_work_ms};
+use super::install::{copy_through_temp_us, install_ms, manager_work_ms};
 use super::uncertainty::{
     CHECKOUT_FIT_ERROR, Compared, FIRST_STATUS_FIT_ERROR, GIT_STATUS_FIT_ERROR, INSTALL_FIT_ERROR,
 };
@@ -53,11 +53,19 @@ pub fn predict(
             &|c| first_git_status_ms(repo, c, startup_ms),
             FIRST_STATUS_FIT_ERROR,
         ),
-        install_ms: repo
-            .install
-            .as_ref()
-            .zip(manager_ms)
-            .map(|(i, m)| both(&|c| install_ms(i, c, m), INSTALL_FIT_ERROR)),
+        install_ms: repo.install.as_ref().zip(manager_ms).map(|(i, m)| {
+            // uv links files from its cache on the cache's own disk and copies them through a
+            // temporary file onto any other: the baseline is where the cache is. pip writes
+            // every module's bytecode the same way (a temporary file renamed into place) after
+            // reading the module back, on every disk.
+            let name = manager.map(|t| t.manager.as_str());
+            let extra = |c: &MountCosts| match (name, baseline) {
+                (Some("uv"), Some(b)) if b != c => copy_through_temp_us(c),
+                (Some("pip" | "poetry"), _) => copy_through_temp_us(c),
+                _ => 0.0,
+            };
+            both(&|c| install_ms(i, c, m, extra(c)), INSTALL_FIT_ERROR)
+        }),
         git_status_fsmonitor_ms: None,
         install_manager_ms: manager_ms,
         install_manager: manager.cloned(),

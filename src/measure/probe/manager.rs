@@ -277,7 +277,7 @@ pub fn timing(
     let measured = (may_measure && installed.is_some())
         .then(|| {
             let sample = samplers::sample_for(manager, root);
-            samplers::measure(manager, scratch_dir?, &sample)
+            samplers::measure(manager, scratch_dir?, &sample, root)
         })
         .flatten()
         .map(|s| ManagerTiming {

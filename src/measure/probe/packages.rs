@@ -144,8 +144,10 @@ pub fn installed_python(site: &Path) -> Vec<Pinned> {
             let name = e.file_name().to_string_lossy().into_owned();
             let stem = name.strip_suffix(".dist-info")?;
             let (package, version) = stem.rsplit_once('-')?;
-            // pip and setuptools come with the virtualenv, not with the project.
-            (!matches!(package, "pip" | "setuptools" | "wheel"))
+            // pip and setuptools come with the virtualenv, not with the project; a package
+            // installed from a folder or a URL (the project itself, editable) is in no cache.
+            let direct = e.path().join("direct_url.json").exists();
+            (!direct && !matches!(package, "pip" | "setuptools" | "wheel"))
                 .then(|| (package.to_string(), version.to_string()))
         })
         .collect();
@@ -333,6 +335,8 @@ mod tests {
         let site = root.join(".venv/lib/python3.12/site-packages");
         std::fs::create_dir_all(site.join("six-1.16.0.dist-info")).unwrap();
         std::fs::create_dir_all(site.join("pip-24.0.dist-info")).unwrap();
+        // The project itself, installed editable: in no cache.
+        write(&site.join("app-0.1.0.dist-info/direct_url.json"), "{}");
         assert_eq!(
             python_packages(root),
             vec![("six".to_string(), "1.16.0".to_string())]

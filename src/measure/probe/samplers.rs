@@ -187,15 +187,25 @@ enum Runner {
         program: String,
         args: &'static [&'static str],
     },
-    /// uv or pip into a virtualenv made in the scratch folder (not timed).
-    Python { manager: String },
+    /// uv or pip into a virtualenv made in the scratch folder (not timed); for uv with a
+    /// `uv.lock`, the project folder whose `pyproject.toml` and lock file are synced whole.
+    Python {
+        manager: String,
+        lock_from: Option<PathBuf>,
+    },
 }
 
 impl Runner {
-    fn for_manager(manager: &str) -> Option<Self> {
+    fn for_manager(manager: &str, root: &Path) -> Option<Self> {
         match manager {
             "uv" | "pip" => Some(Self::Python {
                 manager: manager.into(),
+                // `uv sync` reads wheels by the lock's URLs, so the index pages that
+                // `uv pip install --offline` needs are never cached: the sample is the lock.
+                lock_from: (manager == "uv"
+                    && root.join("uv.lock").is_file()
+                    && root.join("pyproject.toml").is_file())
+                .then(|| root.to_path_buf()),
             }),
             _ => node_args(manager).map(|args| Self::Node {
                 program: manager.into(),
@@ -209,7 +219,12 @@ impl Runner {
     fn set_up(&self, scratch: &Path) -> Option<(PathBuf, BTreeSet<String>)> {
         match self {
             Self::Node { .. } => Some((scratch.join("node_modules"), BTreeSet::new())),
-            Self::Python { manager } => {
+            Self::Python { manager, lock_from } => {
+                if let Some(root) = lock_from {
+                    for file in ["pyproject.toml", "uv.lock"] {
+                        std::fs::copy(root.join(file), scratch.join(file)).ok()?;
+                    }
+                }
                 python_venv(manager, scratch)?;
                 let site = packages::site_packages(scratch).into_iter().next()?;
                 let before = names(&site);
@@ -225,11 +240,20 @@ impl Runner {
                 std::fs::write(scratch.join("package.json"), package_json(deps)).ok()?;
                 timed_run(program, args, scratch)
             }
-            Self::Python { manager } => {
+            Self::Python { manager, lock_from } => {
                 std::fs::write(scratch.join("sample.txt"), requirements_txt(deps)).ok()?;
                 let python = scratch.join(".venv/bin/python");
                 let python = python.to_str()?;
-                if manager == "uv" {
+                if lock_from.is_some() && !deps.is_empty() {
+                    let args = [
+                        "sync",
+                        "--offline",
+                        "--frozen",
+                        "--no-install-project",
+                        "-q",
+                    ];
+                    timed_run("uv", &args, scratch)
+                } else if manager == "uv" {
                     let args = ["pip", "install", "--offline", "-q", "--no-deps"];
                     let rest = ["--python", python, "-r", "sample.txt"];
                     timed_run("uv", &[&args[..], &rest[..]].concat(), scratch)
@@ -281,11 +305,11 @@ fn pip_version_line(text: &str) -> Option<(PathBuf, String)> {
     Some((PathBuf::from(path), format!("python{version}")))
 }
 
-/// `manager` installing nothing and `sample`, offline, in a scratch folder under `dir`, in
+/// `manager` (for the project at `root`) installing nothing and `sample`, offline, in a scratch folder under `dir`, in
 /// turns, `SAMPLE_RUNS` times; the median of each. None when a run fails (the manager is
 /// missing, a package is not in its cache) or the sample placed no package.
-pub fn measure(manager: &str, dir: &Path, sample: &[Pinned]) -> Option<Sampled> {
-    let runner = Runner::for_manager(manager)?;
+pub fn measure(manager: &str, dir: &Path, sample: &[Pinned], root: &Path) -> Option<Sampled> {
+    let runner = Runner::for_manager(manager, root)?;
     if sample.is_empty() {
         return None;
     }
@@ -362,10 +386,14 @@ mod tests {
     #[test]
     fn every_manager_but_cargo_has_a_runner() {
         for manager in ["npm", "pnpm", "yarn", "bun", "uv", "pip"] {
-            assert!(Runner::for_manager(manager).is_some(), "{manager}");
+            assert!(
+                Runner::for_manager(manager, Path::new("/")).is_some(),
+                "{manager}"
+            );
         }
-        assert!(Runner::for_manager("cargo").is_none());
-        assert!(measure("cargo", Path::new("/nonexistent"), &[]).is_none());
+        assert!(Runner::for_manager("cargo", Path::new("/")).is_none());
+        let none = Path::new("/nonexistent");
+        assert!(measure("cargo", none, &[], none).is_none());
     }
 
     #[test]
@@ -398,7 +426,7 @@ mod tests {
             std::fs::write(&path, "12345").unwrap();
         }
         std::fs::create_dir_all(nm.join(".bin")).unwrap();
-        let runner = Runner::for_manager("npm").unwrap();
+        let runner = Runner::for_manager("npm", dir.path()).unwrap();
         let placed = names(&nm);
         assert_eq!(
             placed_tree(&runner, &nm, &placed),
