@@ -94,10 +94,11 @@ pub struct OldPlace {
     pub removed: Option<u64>,
     /// Bytes a sync would copy.
     pub bytes: Option<u64>,
-    /// The command that syncs the changes to the destination.
+    /// The command that finishes with the destination: `--remove-source` removes what is
+    /// proven copied and keeps (and lists) what changed here since.
     pub sync: String,
     /// The old place's sentence: `moved to ~/src/app on 2026-12-03; 3 files changed here
-    /// since: wsl-place migrate syncs them`.
+    /// since, not in the copy`.
     pub message: String,
 }
 
@@ -114,7 +115,7 @@ pub fn old_place(env: &crate::host::HostEnv, source: &Path, count: bool) -> Opti
     let moved = super::moved::lookup(env, source)?;
     let changes = count.then(|| since(&moved)).flatten();
     let sync = format!(
-        "wsl-place migrate {} --to {}",
+        "wsl-place migrate {} --to {} --remove-source",
         crate::base::pathtext::shell_quote(source),
         crate::base::pathtext::shell_quote(&moved.destination)
     );
@@ -159,13 +160,8 @@ impl OldPlace {
         match self.changed_files() {
             _ if self.source_removed => format!("{moved}; the source was removed"),
             Some(0) => format!("{moved}; nothing changed here since: work there"),
-            Some(n) => format!(
-                "{moved}; {} changed here since: wsl-place migrate syncs them",
-                files(n)
-            ),
-            None => {
-                format!("{moved}; work there, or run wsl-place migrate to sync edits made here")
-            }
+            Some(n) => format!("{moved}; {} changed here since, not in the copy", files(n)),
+            None => format!("{moved}; edits made here since are not in the copy"),
         }
     }
 }

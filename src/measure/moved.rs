@@ -92,16 +92,7 @@ fn key(path: &Path) -> String {
 /// Where the manifest of a migration to `destination` is kept: under the state folder, or None
 /// when there is none (no HOME, or one that does not exist): then beside the destination.
 pub fn manifest_path(env: &HostEnv, destination: &Path) -> Option<PathBuf> {
-    let state = env.state_dir()?;
-    // `HOME=/nonexistent` means no home: make the state folder only in a directory that exists.
-    if !state.exists()
-        && !state
-            .parent()
-            .and_then(Path::parent)
-            .is_some_and(Path::is_dir)
-    {
-        return None;
-    }
+    let state = usable_state(env)?;
     Some(
         state
             .join("manifests")
@@ -117,9 +108,20 @@ pub fn legacy_manifest_path(destination: &Path) -> PathBuf {
     destination.with_file_name(name)
 }
 
+/// The state folder, when it exists or can be made: `HOME=/nonexistent` (service accounts,
+/// sandboxes) means no home, and nothing is made under a folder that does not exist.
+fn usable_state(env: &HostEnv) -> Option<PathBuf> {
+    let state = env.state_dir()?;
+    let anchor = match env.var("XDG_STATE_HOME") {
+        Some(xdg) => Path::new(xdg).parent().map(Path::to_path_buf),
+        None => env.home(),
+    };
+    (state.exists() || anchor.is_some_and(|a| a.is_dir())).then_some(state)
+}
+
 fn record_path(env: &HostEnv, source: &Path) -> Option<PathBuf> {
     Some(
-        env.state_dir()?
+        usable_state(env)?
             .join("moved")
             .join(format!("{}.json", key(source))),
     )
@@ -127,9 +129,7 @@ fn record_path(env: &HostEnv, source: &Path) -> Option<PathBuf> {
 
 /// Remembers where `moved.source` went. Best effort: without it the old place only forgets.
 pub fn remember(env: &HostEnv, moved: &Moved) {
-    if let Some(file) = record_path(env, &moved.source)
-        && manifest_path(env, &moved.destination).is_some()
-    {
+    if let Some(file) = record_path(env, &moved.source) {
         crate::base::input::write_json_atomically(&file, moved);
     }
 }

@@ -7,6 +7,7 @@ use super::outcome::MigrationReport;
 use super::plan::{self, Problem};
 use super::questions::Answers;
 use super::removal::{self, Removal};
+use super::removal_plan::{self, RemovalPlan};
 use super::staging::{self, Staging};
 use super::{finalise, journal, next_steps, worktrees};
 use crate::base::error::{ExitCode, Failure, Result};
@@ -76,7 +77,16 @@ pub(super) fn finish(
     let mut report = report(env, source, destination, &manifest, copied, fixups)?;
     match answers.remove_source {
         Some(true) => {
-            report.removal = Some(remove_source(ui, &report.source, destination, &manifest)?)
+            let plan = removal_plan::plan(&report.source, &manifest)?;
+            ui.note(&plan.text(&report.source, destination, None))?;
+            report.removal = Some(remove_source(
+                ui,
+                &report.source,
+                destination,
+                &manifest,
+                &plan,
+            )?);
+            removed(env, &report.source);
         }
         Some(false) => report
             .fixups
@@ -202,16 +212,26 @@ pub(super) fn report(
     Ok(report)
 }
 
+/// The old place's record says the source was removed (what was proven copied).
+pub(super) fn removed(env: &HostEnv, source: &Path) {
+    if let Some(mut record) = moved::lookup(env, source) {
+        record.source_removed = true;
+        moved::remember(env, &record);
+    }
+}
+
 /// `--remove-source`, confirmed: what the manifest proves was copied leaves the source, with a
-/// spinner (every entry is a round trip on the slow mount).
+/// bar over the plan's entries and the model's time left (every entry is a round trip on the
+/// slow mount).
 pub(super) fn remove_source(
     ui: &dyn Ui,
     source: &Path,
     destination: &Path,
     manifest: &Path,
+    plan: &RemovalPlan,
 ) -> Result<Removal> {
-    let spinner = Drawn::spinner(ui.progress(), "removing what was copied from the source");
-    let removed = removal::remove_source(source, destination, manifest);
-    spinner.finish_and_clear();
+    let bar = plan.bar(ui.progress());
+    let removed = removal::remove_source(source, destination, manifest, &bar);
+    bar.finish_and_clear();
     removed
 }

@@ -22,6 +22,8 @@ mod plan;
 mod progress;
 mod questions;
 mod removal;
+mod removal_plan;
+mod rerun;
 mod source;
 mod staging;
 mod verify;
@@ -29,7 +31,6 @@ mod windows_builds;
 mod worktrees;
 
 use finish::Copied;
-pub use fixups::FixupReport;
 pub use options::{Options, Ui};
 pub use outcome::MigrationReport;
 pub use plan::{Plan, Problem};
@@ -57,10 +58,7 @@ pub fn run(
 ) -> Result<ExitCode> {
     let source = location::canonical_dir(&args.path)?;
     refuse_kernel_interface(env, &source)?;
-    // Run again at the old place without --to: where it went last time (a sync, or what is left).
-    let recorded = moved::lookup(env, &source).map(|m| m.destination);
-    let to = args.to.as_deref().or(recorded.as_deref());
-    let destination = destination::destination(&source, to, default_root)?;
+    let destination = chosen_destination(env, args, &source, default_root)?;
     let staging = Staging::new(&source, &destination);
     let elsewhere = interrupted_elsewhere(&staging, &destination, default_root);
     // Held to the end of the run; a dry run only reads, and must not hold off a real one.
@@ -73,10 +71,13 @@ pub fn run(
     }
     worktrees::refuse_linked(&source)?;
     staging.check_owner()?;
+    let finished = |manifest: &Path| {
+        rerun::already_migrated(env, ui, args, &staging, &destination, manifest, &elsewhere)
+    };
     if !staging.is_sealed()
         && let Some(manifest) = finalise::finished_manifest(env, &source, &destination)
     {
-        return already_migrated(env, ui, args, &staging, &destination, &manifest, &elsewhere);
+        return finished(&manifest);
     }
     let (from, to, kept) = (
         source.clone(),
@@ -119,8 +120,8 @@ pub fn run(
     }
     let started = Instant::now();
     let mut _locks = vec![staging.create(held)?];
-    if let Some(manifest) = finished_while_planning(env, &staging, &destination)? {
-        return already_migrated(env, ui, args, &staging, &destination, &manifest, &elsewhere);
+    if let Some(manifest) = rerun::finished_while_planning(env, &staging, &destination)? {
+        return finished(&manifest);
     }
     // Made now, before any copy: a worktree's staging folder is the record that it moves along.
     for staging in plan
@@ -146,6 +147,22 @@ pub fn run(
     };
     stage_worktrees(env, ui, args, plan.worktrees, &mut done)?;
     finish::finish(env, ui, &answers, &destination, &staging, done)
+}
+
+/// `--to`, else where an earlier run moved this source (run again at the old place), else the
+/// policy's root plus the repository's name.
+fn chosen_destination(
+    env: &HostEnv,
+    args: &Options,
+    source: &Path,
+    default_root: Option<&Path>,
+) -> Result<PathBuf> {
+    let recorded = moved::lookup(env, source).map(|m| m.destination);
+    destination::destination(
+        source,
+        args.to.as_deref().or(recorded.as_deref()),
+        default_root,
+    )
 }
 
 /// Copies, verifies and seals each worktree that moves along, as the repository was; a copy an
@@ -223,67 +240,6 @@ fn interrupted_elsewhere(
         .chain(default_root)
         .collect();
     staging::interrupted_elsewhere(staging.source(), staging.path(), &dirs)
-}
-
-/// Another run of the same move finished while this one planned (its lock was gone by the
-/// time this one took it): the fresh staging folder is not needed.
-fn finished_while_planning(
-    env: &HostEnv,
-    staging: &Staging,
-    destination: &Path,
-) -> Result<Option<PathBuf>> {
-    if std::fs::symlink_metadata(destination).is_err() {
-        return Ok(None);
-    }
-    let finished = finalise::finished_manifest(env, staging.source(), destination);
-    if finished.is_some() && !staging.tree().exists() {
-        staging.remove()?;
-        return Ok(finished);
-    }
-    Err(Failure::input(format!(
-        "the destination {} appeared while the plan was made; choose a new folder with --to, or move it away first.",
-        destination.display()
-    )))
-}
-
-/// The same command run again after it finished: say so from the manifest, with what is left
-/// to do (`--remove-source`, the next steps), and remove the source when asked and confirmed.
-fn already_migrated(
-    env: &HostEnv,
-    ui: &dyn Ui,
-    args: &Options,
-    staging: &Staging,
-    destination: &Path,
-    manifest: &Path,
-    elsewhere: &[staging::Elsewhere],
-) -> Result<ExitCode> {
-    let source = staging.source();
-    if moved::lookup(env, source).is_none() {
-        // Finished by an earlier version, which kept no record: the old place learns it now.
-        moved::remember(env, &moved::Moved::new(source, destination, manifest));
-    }
-    let done = Copied::nothing_yet(elsewhere);
-    let mut report = finish::report(
-        env,
-        source,
-        destination,
-        manifest,
-        done,
-        FixupReport::default(),
-    )?;
-    report.already_migrated = true;
-    if args.remove_source && !args.dry_run {
-        if questions::ask_remove_source(ui, args, source, destination, staging.path())? {
-            report.removal = Some(finish::remove_source(ui, source, destination, manifest)?);
-        } else {
-            report
-                .fixups
-                .advice
-                .push("--remove-source was not confirmed; the source is left in place".into());
-        }
-    }
-    ui.result(&report)?;
-    Ok(ExitCode::Ok)
 }
 
 /// A copy an earlier run verified and sealed: only finalising is left.

@@ -41,7 +41,7 @@ pub fn for_plan(plan: &Plan, args: &Options) -> Vec<Question> {
     }
     questions.extend(settings_questions(&plan.git_settings));
     questions.extend(super::worktrees::questions(plan));
-    questions.extend(finishing_questions(args, &plan.source));
+    questions.extend(finishing_questions(args, &plan.source, Some(plan)));
     questions.push(Question {
         id: "copy".into(),
         text: format!(
@@ -98,14 +98,18 @@ fn settings_questions(settings: &[ConfigIssue]) -> Vec<Question> {
 }
 
 /// The questions about what happens after the copy, asked before it.
-fn finishing_questions(args: &Options, source: &Path) -> Vec<Question> {
+fn finishing_questions(args: &Options, source: &Path, plan: Option<&Plan>) -> Vec<Question> {
     if !args.remove_source {
         return Vec::new();
     }
+    // The copy's own counts: what is copied is what the removal may delete, no more.
+    let what = plan.map_or("the files".to_string(), |p| {
+        format!("the {}", units::tree(p.files, p.symlinks, p.bytes, false))
+    });
     vec![Question {
         id: "remove_source".into(),
         text: format!(
-            "Once the copy is verified, delete from {} the files the manifest proves were copied?",
+            "Once the copy is verified, delete from {} {what} the manifest proves were copied?",
             source.display()
         ),
         default: false,
@@ -167,7 +171,7 @@ pub fn ask_to_finish(
         ..Answers::default()
     };
     let mut questions = settings_questions(&answers.git_settings);
-    questions.extend(finishing_questions(args, source));
+    questions.extend(finishing_questions(args, source, None));
     for question in questions {
         let yes = answer(ui, args, &question, source, destination, staging)?;
         if question.id == "remove_source" {
@@ -192,10 +196,20 @@ pub fn ask_remove_source(
     destination: &Path,
     staging: &Path,
 ) -> Result<bool> {
-    match finishing_questions(args, source).first() {
-        Some(question) => answer(ui, args, question, source, destination, staging),
-        None => Ok(false),
+    if !args.remove_source {
+        return Ok(false);
     }
+    // The copy was verified long ago: the question follows the plan shown above it.
+    let question = Question {
+        id: "remove_source".into(),
+        text: format!(
+            "Delete from {} what the plan above deletes?",
+            source.display()
+        ),
+        default: false,
+        with_yes: true,
+    };
+    answer(ui, args, &question, source, destination, staging)
 }
 
 fn answer(

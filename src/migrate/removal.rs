@@ -11,6 +11,7 @@ use super::journal::{self, FileRecord, ManifestEntry};
 use super::verify;
 use crate::base::dirfd::{self, Fenced, FencedDir, Meta};
 use crate::base::error::{Failure, Result};
+use crate::base::progress::Drawn;
 use rustix::fs::FileType;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
@@ -36,9 +37,18 @@ pub struct Removal {
     /// entry is listed.
     pub kept: Vec<String>,
     pub kept_count: u64,
+    /// Advanced by one for each entry visited (the plan's bar with the time left).
+    #[serde(skip)]
+    bar: Option<Drawn>,
 }
 
 impl Removal {
+    fn tick(&self) {
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+        }
+    }
+
     fn keep(&mut self, rel: &Path, why: &str) {
         self.kept_count += 1;
         self.kept
@@ -90,7 +100,12 @@ fn split(rel: &Path) -> (PathBuf, OsString) {
 /// Deletes from `source` only the entries the manifest lists that still match it and whose copy
 /// under `destination` still matches it too; directories only when empty. Then says what is
 /// left and why.
-pub fn remove_source(source: &Path, destination: &Path, manifest: &Path) -> Result<Removal> {
+pub fn remove_source(
+    source: &Path,
+    destination: &Path,
+    manifest: &Path,
+    bar: &Drawn,
+) -> Result<Removal> {
     let text = std::fs::read_to_string(manifest)
         .map_err(|e| Failure::io("read the manifest", manifest, &e))?;
     let (listed_source, entries) = journal::parse_manifest(&text).ok_or_else(|| {
@@ -121,8 +136,12 @@ pub fn remove_source(source: &Path, destination: &Path, manifest: &Path) -> Resu
             destination.display()
         ))
     })?;
-    let mut removal = Removal::default();
+    let mut removal = Removal {
+        bar: Some(bar.clone()),
+        ..Removal::default()
+    };
     removal.folder(&src, &dst, &tree, Path::new(""));
+    removal.bar = None;
     match dirfd::rmdir(source) {
         Ok(()) => removal.removed_dirs += 1,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -174,6 +193,7 @@ impl Removal {
             return;
         };
         for name in folder.folders.keys() {
+            self.tick();
             // A link or file now in a folder's place fails here (ENOTDIR) and was listed above.
             if src_dir.rmdir(name).is_ok() {
                 self.removed_dirs += 1;
@@ -217,6 +237,7 @@ impl Removal {
     /// A manifest file: removed only when both the source file and its copy are proven to hold
     /// the bytes the manifest records.
     fn file(&mut self, src: &FencedDir, dst: &FencedDir, name: &OsStr, r: &FileRecord) {
+        self.tick();
         let rel = &r.rel;
         let meta = match src.lstat(name) {
             Ok(meta) => meta,
@@ -272,6 +293,7 @@ impl Removal {
         target: &Path,
         rel: &Path,
     ) {
+        self.tick();
         match src.read_link(name) {
             Ok(now) if now == target => {}
             Ok(_) => {

@@ -216,6 +216,17 @@ pub fn file_weight_us(bytes: u64, source: &SourceCosts, dest: &MountCosts) -> f6
     source.file_cost_us(bytes as f64) + destination_file_us(dest, bytes as f64)
 }
 
+/// A local disk's read-back pace for the removal's check of each copy, MiB/s: the copy is in
+/// the page cache or on an SSD, and the source's round trips dominate.
+const LOCAL_READ_MIB_S: f64 = 1000.0;
+
+/// `--remove-source`, one entry after another: each file or link an `lstat` and an `unlink` at
+/// the source (its copy read back on the local disk), each folder an open and an `rmdir`.
+pub fn removal_ms(entries: u64, dirs: u64, source_call_ms: f64, copy_bytes: u64) -> f64 {
+    let calls = 2.0 * (entries + dirs) as f64;
+    calls * source_call_ms + copy_bytes as f64 / (LOCAL_READ_MIB_S * 1_048_576.0) * 1e3
+}
+
 /// Time left, milliseconds, when `done` of the work (0 to 1, by the model's weights) took
 /// `elapsed_ms` of a phase predicted to take `predicted_ms`. The model's remainder at first;
 /// the pace seen so far takes over as the share done grows, so a slow start (threads starting,

@@ -1,6 +1,5 @@
 //! After the move (issue 25): the old place says where the repository went and what changed
-//! there since; a rerun syncs late edits (a file changed on both sides keeps both versions);
-//! `--abort` undoes a finished migration while nothing changed at the copy. On slowfs.
+//! there since. On slowfs.
 
 use crate::support;
 
@@ -102,10 +101,8 @@ fn the_old_place_says_where_it_went_and_what_changed_since() {
     let day = moved["finished_day"].as_str().unwrap().to_string();
     assert_eq!(day.len(), 10, "{report}");
     assert_eq!(report["verdict"]["advice"][0]["id"], "migrate", "{report}");
-    assert!(
-        report["verdict"]["advice"][0]["command"].is_null(),
-        "{report}"
-    );
+    let finish = report["verdict"]["advice"][0]["command"].as_str().unwrap();
+    assert!(finish.ends_with("--remove-source"), "{report}");
 
     // The hook's line, from the record alone.
     let mut hook = old.run(&["check", "--advisory"]);
@@ -135,8 +132,25 @@ fn the_old_place_says_where_it_went_and_what_changed_since() {
         (&1.into(), &1.into(), &1.into()),
         "{report}"
     );
-    let sync = report["verdict"]["advice"][0]["command"].as_str().unwrap();
-    assert!(sync.starts_with("wsl-place migrate "), "{report}");
+    // The same migrate again says the two copies differ.
+    let again = old.migrate(&[]);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    let said = stdout(&again)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        said.contains("Already migrated")
+            && said.contains("3 files changed at")
+            && said.contains("(1 added, 1 changed, 1 removed)"),
+        "{}",
+        text(&again)
+    );
+    // Nothing to run while the two differ: removing the source would keep those three.
+    assert!(
+        report["verdict"]["advice"][0]["command"].is_null(),
+        "{report}"
+    );
     let mut human = old.run(&["check", "--no-probe"]);
     let human = human.arg(old.source()).output().unwrap();
     // Wrapped to the terminal's width: compared word by word.
@@ -145,7 +159,7 @@ fn the_old_place_says_where_it_went_and_what_changed_since() {
         .collect::<Vec<_>>()
         .join(" ");
     let expected = format!(
-        "Moved to {} on {day}; 3 files changed here since: wsl-place migrate syncs them",
+        "Moved to {} on {day}; 3 files changed here since, not in the copy",
         old.dest().display()
     );
     assert!(words.starts_with(&expected), "{}", text(&human));

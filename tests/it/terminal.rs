@@ -463,3 +463,69 @@ fn slow_phases_show_a_labelled_spinner_on_a_terminal_only() {
         support::stderr(&piped)
     );
 }
+
+// Issue 25: `--remove-source` on a repository migrated earlier shows its plan before asking
+// (what goes: counts and size, with the time it takes; what stays), then removes with a bar
+// that counts down the time left.
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn remove_source_after_the_move_shows_its_plan_then_a_bar_with_time_left() {
+    let tmp = tempfile::tempdir().unwrap();
+    let backing = tmp.path().join("backing");
+    support::gitrepo::repo_with_files(&backing.join("app"), 300);
+    let home = tmp.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let Some(fs) = support::SlowFs::mount(
+        &backing,
+        &tmp.path().join("mnt"),
+        &[
+            "--profile",
+            "none",
+            "--latency",
+            "unlink=4",
+            "--latency",
+            "lookup=2",
+        ],
+    ) else {
+        return;
+    };
+    let source = fs.mountpoint().join("app");
+    let dest = tmp.path().join("linux/app");
+    let (source_arg, dest_arg) = (source.display().to_string(), dest.display().to_string());
+    let first = support::migrate_command(&source, &dest)
+        .arg("--yes")
+        .env("HOME", &home)
+        .env("XDG_STATE_HOME", home.join(".local/state"))
+        .output()
+        .unwrap();
+    assert_eq!(first.status.code(), Some(0), "{}", support::text(&first));
+    // Made after the move: stays, and is named with why.
+    support::gitrepo::write(&source.join("late.txt"), b"after the move\n");
+
+    let mut talk = Conversation::start(
+        &home,
+        &["migrate", &source_arg, "--to", &dest_arg, "--remove-source"],
+    );
+    talk.wait_for("Delete from", 1);
+    let asked = talk.transcript();
+    let plan = &asked[asked.find("Removing the source").expect(&asked)..];
+    assert!(
+        plan.contains("was verified on 20")
+            && plan.contains("deletes")
+            && plan.contains(" files, ")
+            && plan.contains("about ")
+            && plan.contains("late.txt (made after the copy)"),
+        "{asked}"
+    );
+    talk.press(b"y");
+    let (code, shown) = talk.finish();
+    assert_eq!(code, Some(0), "{shown}");
+    let after = &shown[shown.rfind("Delete from").unwrap()..];
+    assert!(
+        after.contains("% ") && after.contains(" left"),
+        "no bar with the time left:\n{shown}"
+    );
+    assert!(source.join("late.txt").exists());
+    assert!(!source.join("d0").exists(), "{shown}");
+    drop(fs);
+}

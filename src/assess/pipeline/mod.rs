@@ -181,13 +181,14 @@ pub fn measure(
     Ok((report, policy))
 }
 
-/// At the old place, moving is done: the `migrate` advice says where it went, and the command
-/// is the sync of what changed here since (none when nothing did).
+/// At the old place, moving is done: the `migrate` advice says where it went and what changed
+/// here since; no command while something did (removing the source would keep it, and copying
+/// it over is the person's call), else the `--remove-source` that finishes the move.
 pub fn moved_on(verdict: &mut Verdict, old: &changes::OldPlace) {
     let advice = crate::decide::advice::Advice {
         id: crate::decide::advice::AdviceId::Migrate,
         message: format!("This repository {}.", old.message),
-        command: (old.changed_files() != Some(0) && !old.source_removed).then(|| old.sync.clone()),
+        command: (old.changed_files() == Some(0) && !old.source_removed).then(|| old.sync.clone()),
     };
     verdict
         .advice

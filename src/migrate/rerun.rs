@@ -1,0 +1,98 @@
+//! The same migration run again after it finished: "already migrated" from the manifest, what
+//! changed at the old place since, and `--remove-source` with its plan.
+
+use super::finish::{self, Copied};
+use super::fixups::FixupReport;
+use super::options::{Options, Ui};
+use super::staging::{self, Staging};
+use super::{finalise, questions, removal_plan};
+use crate::base::error::{ExitCode, Failure, Result};
+use crate::base::units;
+use crate::host::HostEnv;
+use crate::measure::{changes, moved};
+use std::path::{Path, PathBuf};
+
+/// Another run of the same move finished while this one planned (its lock was gone by the
+/// time this one took it): the fresh staging folder is not needed.
+pub(super) fn finished_while_planning(
+    env: &HostEnv,
+    staging: &Staging,
+    destination: &Path,
+) -> Result<Option<PathBuf>> {
+    if std::fs::symlink_metadata(destination).is_err() {
+        return Ok(None);
+    }
+    let finished = finalise::finished_manifest(env, staging.source(), destination);
+    if finished.is_some() && !staging.tree().exists() {
+        staging.remove()?;
+        return Ok(finished);
+    }
+    Err(Failure::input(format!(
+        "the destination {} appeared while the plan was made; choose a new folder with --to, or move it away first.",
+        destination.display()
+    )))
+}
+
+/// The same command run again after it finished: say so from the manifest, with what is left
+/// to do (`--remove-source`, the next steps), and remove the source when asked and confirmed.
+pub(super) fn already_migrated(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    args: &Options,
+    staging: &Staging,
+    destination: &Path,
+    manifest: &Path,
+    elsewhere: &[staging::Elsewhere],
+) -> Result<ExitCode> {
+    let source = staging.source();
+    if moved::lookup(env, source).is_none() {
+        // Finished by an earlier version, which kept no record: the old place learns it now.
+        moved::remember(env, &moved::Moved::new(source, destination, manifest));
+    }
+    let done = Copied::nothing_yet(elsewhere);
+    let mut report = finish::report(
+        env,
+        source,
+        destination,
+        manifest,
+        done,
+        FixupReport::default(),
+    )?;
+    report.already_migrated = true;
+    // Edits made at the old place since: the two copies differ, and the person must know.
+    if let Some(changed) = moved::lookup(env, source).and_then(|m| changes::since(&m))
+        && changed.count() > 0
+    {
+        report.fixups.advice.push(format!(
+            "{} changed at {} since the migration ({} added, {} changed, {} removed); they are not in the copy, and --remove-source keeps them",
+            units::counted(changed.count(), "file", "files"),
+            source.display(),
+            changed.added.len(),
+            changed.changed.len(),
+            changed.removed.len()
+        ));
+    }
+    if args.remove_source && !args.dry_run {
+        // The plan comes before the question: what goes, what stays and why, how long.
+        let removal = removal_plan::plan(source, manifest)?;
+        let day = moved::lookup(env, source).map(|m| m.finished_day());
+        ui.note(&removal.text(source, destination, day.as_deref()))?;
+        if questions::ask_remove_source(ui, args, source, destination, staging.path())? {
+            report.removal = Some(finish::remove_source(
+                ui,
+                source,
+                destination,
+                manifest,
+                &removal,
+            )?);
+            finish::removed(env, source);
+        } else {
+            report
+                .fixups
+                .advice
+                .push("--remove-source was not confirmed; the source is left in place".into());
+        }
+    }
+    ui.result(&report)?;
+    Ok(ExitCode::Ok)
+}
