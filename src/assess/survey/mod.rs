@@ -128,6 +128,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         baseline: settings.baseline.clone(),
         progress: false,
         time_manager: false,
+        reuse: pipeline::Reuse::Nothing,
     };
     let mut plan = Vec::new();
     for found in &discovery.repositories {

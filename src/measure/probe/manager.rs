@@ -440,7 +440,12 @@ pub fn timing(
     cpu: f64,
 ) -> Option<ManagerTiming> {
     let manager = detect(root)?;
-    let version = version(manager).unwrap_or_else(|| "unknown".into());
+    // Asking the manager its version starts it (npm: about 350 ms of node): the hook, which
+    // may not measure, cannot afford that and takes the estimate for an unknown version.
+    let version = may_measure
+        .then(|| version(manager))
+        .flatten()
+        .unwrap_or_else(|| "unknown".into());
     if let Some(cached) = load_cached(env, manager, &version) {
         return Some(rescaled(cached, cpu));
     }
