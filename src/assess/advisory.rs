@@ -17,7 +17,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Budgets for the measurement an advisory run makes when it has no usable cache: short, because
 /// a commit is waiting; the full `check` refreshes the cache with its longer budgets.
-pub const COLD_SCAN_BUDGET: Duration = Duration::from_millis(400);
+pub const COLD_SCAN_BUDGET: Duration = Duration::from_millis(150);
 pub const COLD_PROBE_BUDGET: Duration = Duration::from_millis(250);
 
 /// One cached result, kept per repository under the XDG cache directory.
@@ -220,6 +220,7 @@ pub fn run(
         probe_budget: settings.probe_budget.min(COLD_PROBE_BUDGET),
         progress: false,
         time_manager: false,
+        reuse: pipeline::Reuse::Mounts,
         ..settings.clone()
     };
     let (mut report, policy) = pipeline::measure(env, &cold, setting, &Previous::default())?;

@@ -48,6 +48,7 @@ impl Settings {
                 baseline: args.measure.baseline.clone(),
                 progress: output.shows_progress(),
                 time_manager: true,
+                reuse: pipeline::Reuse::Baseline,
             },
             advisory: args.advisory,
             fail_at: fail_at(args.fail_on),

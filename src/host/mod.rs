@@ -170,6 +170,22 @@ impl HostEnv {
         }
     }
 
+    /// This boot's identity (`sys/kernel/random/boot_id` under the `/proc` root): a mount's
+    /// measured speed is cached per boot, as a reboot may bring another server behind it.
+    pub fn boot_id(&self) -> Option<String> {
+        std::fs::read_to_string(self.proc_root.join("sys/kernel/random/boot_id"))
+            .ok()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+    }
+
+    /// The host name (`sys/kernel/hostname` under the `/proc` root), for cache keys.
+    pub fn hostname(&self) -> String {
+        std::fs::read_to_string(self.proc_root.join("sys/kernel/hostname"))
+            .map(|s| s.trim().to_string())
+            .unwrap_or_default()
+    }
+
     /// Reads the raw facts that WSL detection needs. Missing files are normal off WSL.
     pub fn read_facts(&self) -> HostFacts {
         let binfmt = self.proc_root.join("sys/fs/binfmt_misc");

@@ -103,7 +103,8 @@ fn a_cold_clear_move_blocks_and_no_probe_never_downgrades_a_full_verdict() {
     // it must not block and must say so. Up to four first looks, until one is clear.
     let mut blocked = false;
     for _ in 0..4 {
-        let _ = fs::remove_dir_all(place.cache().join("advisory"));
+        // A new first look: no cached answer and no cached probe of the mounts.
+        let _ = fs::remove_dir_all(place.cache());
         let cold = place.run(&["check", "--advisory", "--fail-on", "move"], &repo);
         let shown = stdout(&cold);
         assert_one_short_line(&cold, &repo);
@@ -146,4 +147,67 @@ fn a_cold_clear_move_blocks_and_no_probe_never_downgrades_a_full_verdict() {
         .unwrap()
         .count();
     assert_eq!(entries, 1);
+}
+
+/// Every file under `dir` with its bytes.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().path())
+                .map(|p| {
+                    let bytes = fs::read(&p).unwrap();
+                    (p, bytes)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn a_second_repository_on_a_timed_mount_is_not_probed_again() {
+    let Some(place) = Place::new(&["first", "second"]) else {
+        return;
+    };
+    let mounts = place.cache().join("mounts");
+    let first = place.run(&["check", "--advisory"], &place.repo("first"));
+    assert_eq!(first.status.code(), Some(0), "{}", support::text(&first));
+    // The slow mount and the Linux disk, each timed once and kept.
+    let timed = snapshot(&mounts);
+    assert_eq!(
+        timed.len(),
+        2,
+        "{:?}",
+        timed.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    let second = place.run(&["check", "--advisory"], &place.repo("second"));
+    assert_eq!(second.status.code(), Some(0), "{}", support::text(&second));
+    assert!(
+        stdout(&second).starts_with("wsl-place: move (first look: "),
+        "{}",
+        stdout(&second)
+    );
+    // Every probe keeps what it measured: unchanged files mean nothing was probed again.
+    assert_eq!(
+        snapshot(&mounts),
+        timed,
+        "the second repository probed the mounts again"
+    );
+    // Two answers, one per repository.
+    assert_eq!(
+        fs::read_dir(place.cache().join("advisory"))
+            .unwrap()
+            .count(),
+        2
+    );
+    // A full check measures the repository's own mount again (and keeps it), but not the
+    // Linux disk's, which it takes from the cache within the boot.
+    let full = place.run(&["check", "-q"], &place.repo("second"));
+    assert_eq!(full.status.code(), Some(0), "{}", support::text(&full));
+    let after = snapshot(&mounts);
+    let changed = after.iter().filter(|f| !timed.contains(f)).count();
+    assert_eq!(changed, 1, "exactly the slow mount's figures are new");
 }

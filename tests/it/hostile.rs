@@ -734,7 +734,7 @@ fn special_files_in_place_of_cache_files_are_ignored() {
     assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
     let advisory_file = only_cache_file(&place);
     // bun's timing is cached per version (bun-1.4.5.json), as bun-unknown.json where bun is not
-    // installed: the runs below read the file for the bun on PATH.
+    // installed and in the hook, which does not start the manager to ask its version.
     let bun_version = std::process::Command::new("bun")
         .arg("--version")
         .output()
@@ -742,8 +742,15 @@ fn special_files_in_place_of_cache_files_are_ignored() {
         .filter(|out| out.status.success())
         .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
         .unwrap_or_else(|| "unknown".into());
-    let manager_file = place.path(&format!("cache/wsl-place/manager/bun-{bun_version}.json"));
-    fs::create_dir_all(manager_file.parent().unwrap()).unwrap();
+    let manager_file_of = |args: &[&str]| {
+        let version = if args.contains(&"--advisory") {
+            "unknown"
+        } else {
+            bun_version.as_str()
+        };
+        place.path(&format!("cache/wsl-place/manager/bun-{version}.json"))
+    };
+    fs::create_dir_all(place.path("cache/wsl-place/manager")).unwrap();
     type Plant = fn(&Path);
     let plants: [(Plant, &str); 2] = [
         (mkfifo, "a FIFO"),
@@ -757,6 +764,7 @@ fn special_files_in_place_of_cache_files_are_ignored() {
             &["check", "--advisory"][..],
             &["check", "--probe-budget-ms", "100"][..],
         ] {
+            let manager_file = manager_file_of(args);
             for file in [&advisory_file, &manager_file] {
                 let _ = fs::remove_file(file);
                 plant(file);

@@ -1,5 +1,6 @@
 //! `wsl-place check`: locate, scan, probe, predict, decide, in that order.
 
+pub mod mount_cache;
 pub mod probes;
 
 use crate::base::error::Result;
@@ -71,6 +72,21 @@ pub struct Settings {
     /// Time the package manager when no cached timing exists (about a second, once per machine
     /// and manager version); false in the hook's short measurement, which estimates it.
     pub time_manager: bool,
+    /// Which mounts' cached probe figures (`mount_cache`) stand in for probing them again.
+    pub reuse: Reuse,
+}
+
+/// Which cached per-mount probes a run takes instead of probing (every run that probes a mount
+/// caches what it measured).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reuse {
+    /// `--fresh`: this run's measurements alone.
+    Nothing,
+    /// A full `check`: the Linux disk's figures (once per boot and kernel); the repository's
+    /// mount is measured.
+    Baseline,
+    /// The hook: both, so a second repository on a timed mount needs only its scan.
+    Mounts,
 }
 
 /// Where the repository is and which policy judges it: what every check starts from. The mount

@@ -1,7 +1,7 @@
 //! The probes `check` runs and what the model makes of them: which baseline is fair, how much
 //! probing the predicted `git status` is worth, and the predictions from scan and probes.
 
-use super::Settings;
+use super::{Reuse, Settings, mount_cache};
 use crate::base::error::{Failure, Result};
 use crate::base::interrupt;
 use crate::host::HostEnv;
@@ -216,16 +216,20 @@ pub fn for_check(
         threads: &threads,
         derive_cpu_bound: true,
     };
-    let mut current = ProbeReport::empty(root, current_mount);
-    probe::measure_tracked(&mut current, &target, budget.mul_f64(0.3));
-    let pilot = pilot_ms(&tracked, git_walk.as_ref(), &current, startup);
-    let spent = start.elapsed();
-    probe::measure_scratch(
-        &mut current,
-        &target,
-        rounds_budget(pilot, spent, budget.saturating_sub(spent)),
-    );
-    current.elapsed_ms = start.elapsed().as_millis() as u64;
+    let (current, pilot) = match (settings.reuse == Reuse::Mounts)
+        .then(|| mount_cache::load(env, current_mount))
+        .flatten()
+    {
+        Some(current) => {
+            let pilot = pilot_ms(&tracked, git_walk.as_ref(), &current, startup);
+            (current, pilot)
+        }
+        None => {
+            let measured = probe_current(&target, &tracked, git_walk.as_ref(), (startup, start));
+            mount_cache::store(env, current_mount, &measured.0);
+            measured
+        }
+    };
     // Ctrl-C: no baseline probe; the command reports the interruption.
     let baseline = if interrupt::requested() {
         Baseline::None("interrupted".to_string())
@@ -235,22 +239,19 @@ pub fn for_check(
     let manager = manager_timing(env, root, &baseline, settings.time_manager, cpu_pace);
     let (baseline, baseline_note, same, label) = match baseline {
         Baseline::Probe(dir, mount) => {
-            let begun = Instant::now();
-            let mut report = ProbeReport::empty(&dir, mount);
-            let target = Target {
-                dir: &dir,
-                mount,
-                budget,
-                tracked: None,
-                threads: &threads,
-                derive_cpu_bound: true,
-            };
-            probe::measure_scratch(
-                &mut report,
-                &target,
-                rounds_budget(pilot, start.elapsed(), budget),
-            );
-            report.elapsed_ms = begun.elapsed().as_millis() as u64;
+            let cached = (settings.reuse != Reuse::Nothing)
+                .then(|| mount_cache::load(env, mount))
+                .flatten();
+            let report = cached.unwrap_or_else(|| {
+                let report = probe_baseline(
+                    &dir,
+                    mount,
+                    &threads,
+                    (budget, rounds_budget(pilot, start.elapsed(), budget)),
+                );
+                mount_cache::store(env, mount, &report);
+                report
+            });
             let label = label_for(env, settings, &dir, root, move_to);
             (Some(report), None, false, Some(label))
         }
@@ -301,6 +302,50 @@ pub fn manager_timing(
         may_measure && !interrupt::requested(),
         cpu_pace,
     )
+}
+
+/// The repository's mount: its tracked files, the pilot prediction they give, then the scratch
+/// rounds within what the pilot leaves of the budget.
+fn probe_current(
+    target: &Target,
+    tracked: &Tracked,
+    git_walk: Option<&GitWalk>,
+    (startup, start): (Option<f64>, Instant),
+) -> (ProbeReport, Option<f64>) {
+    let budget = target.budget;
+    let mut current = ProbeReport::empty(target.dir, target.mount);
+    probe::measure_tracked(&mut current, target, budget.mul_f64(0.3));
+    let pilot = pilot_ms(tracked, git_walk, &current, startup);
+    let spent = start.elapsed();
+    probe::measure_scratch(
+        &mut current,
+        target,
+        rounds_budget(pilot, spent, budget.saturating_sub(spent)),
+    );
+    current.elapsed_ms = start.elapsed().as_millis() as u64;
+    (current, pilot)
+}
+
+/// The scratch rounds on the Linux disk, within `rounds`; the worker is waited for `budget`.
+fn probe_baseline(
+    dir: &Path,
+    mount: &MountEntry,
+    threads: &[usize],
+    (budget, rounds): (Duration, Duration),
+) -> ProbeReport {
+    let begun = Instant::now();
+    let mut report = ProbeReport::empty(dir, mount);
+    let target = Target {
+        dir,
+        mount,
+        budget,
+        tracked: None,
+        threads,
+        derive_cpu_bound: true,
+    };
+    probe::measure_scratch(&mut report, &target, rounds);
+    report.elapsed_ms = begun.elapsed().as_millis() as u64;
+    report
 }
 
 /// The model's predictions from the scan and the probes; None when the current mount was not

@@ -140,6 +140,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         progress: false,
         // As `check` does: the manager is timed once per machine and version, then cached.
         time_manager: true,
+        reuse: pipeline::Reuse::Nothing,
     };
     let mut plan = Vec::new();
     for found in &discovery.repositories {
@@ -181,19 +182,10 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         |(found, _, _)| format!("scanned {}", crate::base::pathtext::display(&found.root)),
         |(found, mount, baseline)| {
             crate::base::interrupt::check(INTERRUPTED)?;
-            let mut shared = settings
-                .probe
-                .then(|| probe_set(&mounts, mount, baseline, (git.startup_ms, cpu_pace)));
-            // The package manager's own work, priced as `check` prices it (the same call).
-            if let (Some(Some(set)), Some(cpu)) = (shared.as_mut(), cpu_pace) {
-                set.manager = probes::manager_timing(
-                    env,
-                    &found.root,
-                    baseline,
-                    check_settings.time_manager,
-                    cpu,
-                );
-            }
+            let shared = settings.probe.then(|| {
+                probe_set(&mounts, mount, baseline, (git.startup_ms, cpu_pace))
+                    .map(|set| with_manager(set, env, &found.root, baseline))
+            });
             judge(&place, settings, found, shared)
         },
     );
@@ -305,6 +297,15 @@ fn probe_of<'a>(mounts: &'a [MountProbe], mount: &MountEntry) -> Option<&'a Prob
 }
 
 /// A repository's view of the shared probes, shaped as `check`'s.
+/// `set` with the package manager's own work for the repository at `root`, priced as `check`
+/// prices it (the same call: timed once per machine and version, then cached), so the two agree.
+fn with_manager(mut set: ProbeSet, env: &HostEnv, root: &Path, baseline: &Baseline) -> ProbeSet {
+    if let Some(cpu) = set.cpu_sha1_us_per_mib {
+        set.manager = probes::manager_timing(env, root, baseline, true, cpu);
+    }
+    set
+}
+
 fn probe_set(
     mounts: &[MountProbe],
     mount: &MountEntry,

@@ -269,7 +269,9 @@ pub fn timing(
     // Cargo installs nothing a reinstall redoes: what moving costs is rewriting target/, which
     // the model prices as file writes alone (compile time not counted).
     let manager = detect(root).filter(|&m| m != "cargo")?;
-    let installed = version(manager);
+    // Asking the manager its version starts it (npm: about 350 ms of node): the hook, which
+    // may not measure, cannot afford that and takes the estimate for an unknown version.
+    let installed = may_measure.then(|| version(manager)).flatten();
     let version = installed.clone().unwrap_or_else(|| "unknown".into());
     if let Some(cached) = load_cached(env, manager, &version) {
         return Some(rescaled(cached, cpu));

@@ -7,7 +7,7 @@ use super::stats::{LstatSource, ParallelLstat, median};
 pub use super::tap::{InProcess, Tap, stop_if_interrupted};
 use crate::base::interrupt;
 use rustix::fs::{AtFlags, Dir, Mode, OFlags};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::io::{Read, Write};
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
@@ -38,7 +38,7 @@ pub struct Samples {
 }
 
 /// How the rounds went; part of the probe's report.
-#[derive(Debug, Default, Clone, Serialize)]
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
 pub struct RunSummary {
     pub rounds: u32,
     pub largest_batch: usize,

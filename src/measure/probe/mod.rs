@@ -18,7 +18,7 @@ use crate::base::interrupt;
 use crate::host::location::MountTable;
 use crate::host::mounts::{MountEntry, MountKind};
 use crate::measure::gitindex;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -41,7 +41,7 @@ pub const TRACKED_SAMPLE: usize = 400;
 pub type Ops = PerOp<OpStats>;
 
 /// One mount's probe.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ProbeReport {
     /// The directory the scratch folder was made in.
     #[serde(with = "crate::base::pathtext::json")]
@@ -61,8 +61,9 @@ pub struct ProbeReport {
     pub run: measure::RunSummary,
     /// The scratch folder is gone again.
     pub cleaned: bool,
-    /// A call that alone outlasted the budget: the probe stopped waiting for it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// A call that alone outlasted the budget: the probe stopped waiting for it (a report with
+    /// one is never cached, so it is never read back).
+    #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
     pub slow_call: Option<SlowCall>,
     /// What stopped it was the system's (a full disk, an I/O error), not where it was run.
     #[serde(skip)]

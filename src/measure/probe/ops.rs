@@ -1,10 +1,10 @@
 //! The small-file operations the probe times, as one record generic over what is kept for each
 //! (samples, statistics, the model's per-call costs), so that adding an operation is one field.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One value per timed operation. The JSON field names are the operation names.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PerOp<T> {
     /// create + write 4 KiB + close.
     pub create: T,

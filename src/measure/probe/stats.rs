@@ -1,9 +1,9 @@
 //! Medians and spreads: what the probe reports for each operation.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One operation's cost, in microseconds per call.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OpStats {
     pub median_us: f64,
     /// The mean: what a run of many calls adds up to, preemptions and stalls included.
@@ -77,7 +77,7 @@ pub fn median(values: &[f64]) -> Option<f64> {
 }
 
 /// `lstat` throughput with several threads, as git's preload-index runs it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ParallelLstat {
     pub threads: usize,
     /// Wall-clock microseconds per entry (the median run); below the single-call latency when
@@ -89,7 +89,7 @@ pub struct ParallelLstat {
 }
 
 /// What a parallel `lstat` figure was measured on; in JSON the lower-case name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LstatSource {
     /// The repository's own tracked files.
