@@ -18,19 +18,6 @@ fn script(shell: &str) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
-/// False (after printing SKIP) when `shell` is not installed and not required.
-fn have(shell: &str) -> bool {
-    let found = Process::new(shell)
-        .arg("-c")
-        .arg("exit 0")
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found {
-        support::skip(&format!("{shell} is not installed"));
-    }
-    found
-}
-
 fn lines(output: std::process::Output, what: &str) -> Vec<String> {
     assert!(
         output.status.success(),
@@ -95,7 +82,7 @@ fn bash_completes_subcommands_and_their_options() {
 
 #[test]
 fn zsh_completes_subcommands_and_their_options() {
-    if !have("zsh") {
+    if !support::have_shell("zsh") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -165,7 +152,7 @@ zpty -d z
 
 #[test]
 fn fish_completes_subcommands_and_their_options() {
-    if !have("fish") {
+    if !support::have_shell("fish") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -128,19 +128,6 @@ impl Drop for Session {
     }
 }
 
-/// False (after printing SKIP) when `shell` is not installed and not required.
-fn have(shell: &str) -> bool {
-    let found = Command::new(shell)
-        .arg("-c")
-        .arg("exit 0")
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found {
-        support::skip(&format!("{shell} is not installed"));
-    }
-    found
-}
-
 /// How many nudges `text` shows.
 fn nudges(text: &str) -> usize {
     text.matches("wsl-place: advise").count() + text.matches("wsl-place: move").count()
@@ -172,7 +159,7 @@ fn cache_answer(home: &Path, repo: &Path) -> String {
 #[test]
 fn init_prints_a_hook_each_shell_accepts() {
     for (shell, check) in [("bash", "-n"), ("zsh", "-n"), ("fish", "--no-execute")] {
-        if shell != "bash" && !have(shell) {
+        if shell != "bash" && !support::have_shell(shell) {
             continue;
         }
         let output = support::wsl_place().args(["init", shell]).output().unwrap();
@@ -261,7 +248,7 @@ fn nothing_on_tmpfs() {
 /// `git config wsl-place.nudge false` silencing it; then, with `nudge_every_hours = 0`, on every
 /// visit (so the silence before was the interval's, not a hook that never ran).
 fn nudges_once_on_slowfs(shell: &'static str) {
-    if shell != "bash" && !have(shell) {
+    if shell != "bash" && !support::have_shell(shell) {
         return;
     }
     let base = tempfile::tempdir().unwrap();
@@ -418,7 +405,7 @@ fn the_exit_status_survives_the_hook() {
             r#"__seen() { echo "seen=$?" }; precmd_functions+=(__seen)"#,
         ),
     ] {
-        if shell != "bash" && !have(shell) {
+        if shell != "bash" && !support::have_shell(shell) {
             continue;
         }
         let mut session = Session::start(shell, home.path());

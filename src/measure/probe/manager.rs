@@ -15,7 +15,6 @@ use super::samplers;
 use crate::host::HostEnv;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// What a package manager's own work was measured at on this machine: the manager installing
 /// nothing, and installing a sample of the project's packages offline into a scratch folder on
@@ -111,17 +110,7 @@ pub fn detect(root: &Path) -> Option<&'static str> {
 
 /// The manager's version; None when it is not installed.
 fn version(manager: &str) -> Option<String> {
-    let out = Command::new(manager)
-        .arg("--version")
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    out.status
-        .success()
-        .then(|| version_number(manager, &text))
-        .flatten()
+    version_number(manager, &samplers::version_output(manager)?)
 }
 
 /// The version number in what `manager --version` prints: npm, pnpm, yarn and bun print it

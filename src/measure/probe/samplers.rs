@@ -287,15 +287,22 @@ fn python_venv(manager: &str, scratch: &Path) -> Option<()> {
 /// Where the `pip` on PATH lives and the Python it names, from its `--version` line ("pip 24.0
 /// from /usr/lib/python3/dist-packages/pip (python 3.12)"): the folder and `python3.12`.
 fn pip_location() -> Option<(PathBuf, String)> {
-    let out = Command::new("pip")
+    let text = version_output("pip")?;
+    let (pip, python) = pip_version_line(&text)?;
+    pip.is_dir().then_some((pip, python))
+}
+
+/// What `program --version` prints, when it runs and succeeds; None when it is not installed.
+pub(super) fn version_output(program: &str) -> Option<String> {
+    let out = Command::new(program)
         .arg("--version")
         .stdin(Stdio::null())
         .stderr(Stdio::null())
         .output()
         .ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    let (pip, python) = pip_version_line(&text)?;
-    (out.status.success() && pip.is_dir()).then_some((pip, python))
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 fn pip_version_line(text: &str) -> Option<(PathBuf, String)> {

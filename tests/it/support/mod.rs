@@ -62,6 +62,19 @@ pub fn skip(reason: &str) {
     };
 }
 
+/// False (after printing SKIP) when `shell` is not installed and not required.
+pub fn have_shell(shell: &str) -> bool {
+    let found = Command::new(shell)
+        .arg("-c")
+        .arg("exit 0")
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        skip(&format!("{shell} is not installed"));
+    }
+    found
+}
+
 pub fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.
     unsafe { libc::geteuid() == 0 }
