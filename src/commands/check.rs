@@ -21,6 +21,8 @@ pub struct Settings {
     pub check: pipeline::Settings,
     /// Hook mode: the cached line, or one short measurement.
     pub advisory: bool,
+    /// `--fresh`: the verdict weighs this run alone, not the last checks here.
+    pub fresh: bool,
     /// The lowest level that fails the run (exit 1); None: never.
     pub fail_at: Option<Level>,
     pub output: Output,
@@ -48,8 +50,14 @@ impl Settings {
                 baseline: args.measure.baseline.clone(),
                 progress: output.shows_progress(),
                 time_manager: true,
-                reuse: pipeline::Reuse::Baseline,
+                // `--fresh`: no cached probe figures either.
+                reuse: if args.measure.fresh {
+                    pipeline::Reuse::Nothing
+                } else {
+                    pipeline::Reuse::Baseline
+                },
             },
+            fresh: args.measure.fresh,
             advisory: args.advisory,
             fail_at: fail_at(args.fail_on),
             output,
@@ -103,9 +111,12 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     };
     // The last verdict here (the hook's provisional one included) is kept while this run's
     // ranges still support it, so noise does not flip it; this run's verdict replaces it.
+    // `--fresh` starts from nothing: its verdict, history of one, is what later runs weigh.
     let checked =
         pipeline::prepare(env, &check.path, settings.policy.as_deref()).and_then(|setting| {
-            let previous = advisory::load_valid(env, &setting.location, &setting.policy)
+            let previous = (!settings.fresh)
+                .then(|| advisory::load_valid(env, &setting.location, &setting.policy))
+                .flatten()
                 .map(|e| e.previous())
                 .unwrap_or_default();
             pipeline::measure(env, &check, setting, &previous)

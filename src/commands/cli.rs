@@ -231,6 +231,12 @@ pub struct MeasureArgs {
     /// Skip the timing probes; only locate and scan (never written to the hook's cache).
     #[arg(long)]
     pub no_probe: bool,
+    /// Judge on this run's measurements alone: no earlier checks' figures (without it, check
+    /// weighs the median of the last 5 checks here and says so beside every such figure) and
+    /// no cached probe figures. The result is still cached for later runs. survey always
+    /// measures afresh.
+    #[arg(long)]
+    pub fresh: bool,
     /// Stop scanning a repository after this many milliseconds and extrapolate [default: 3000
     /// for check; survey scans under --budget-ms unless this is given].
     #[arg(long, value_name = "MS")]
@@ -260,7 +266,7 @@ pub struct CheckArgs {
     #[arg(long, value_enum, value_name = "LEVEL", default_value_t = FailOn::Never)]
     pub fail_on: FailOn,
     /// Hook mode: reuse a cached result, print one line or nothing, finish in well under a second.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "fresh")]
     pub advisory: bool,
     /// Policy file with the thresholds that turn measurements into a verdict (default:
     /// $WSL_PLACE_POLICY, else `policy` in ~/.config/wsl-place/config.toml, else

@@ -8,6 +8,7 @@ mod advice;
 mod cli;
 mod completions;
 mod deep;
+mod fresh;
 mod fuzz;
 mod gitindex;
 mod help;

@@ -25,7 +25,7 @@ pub use schema::{
     Thresholds,
 };
 pub use steady::{KEEP_MARGIN, Previous, RECENT_CHECKS};
-pub use verdict::{Confidence, Level, Reason, Recent, Rule, Verdict};
+pub use verdict::{Confidence, Level, Reason, Recent, Rule, Verdict, Weighed};
 
 #[cfg(test)]
 mod fixtures;

@@ -4,6 +4,7 @@
 use super::schema::{Policy, Thresholds};
 use super::steady::{
     KEEP_MARGIN, Previous, RECENT_CHECKS, keep_previous, say_when_steadied, weighed,
+    weighed_figures,
 };
 use super::verdict::{Confidence, Level, Reason, Recent, Rule, Verdict};
 use crate::base::units;
@@ -65,7 +66,11 @@ pub fn evaluate_after(
         .collect();
     let mut verdict = judge(policy, &weighed(observations, &recent), previous.level);
     say_when_steadied(&mut verdict.reasons, &recent);
-    Verdict { recent, ..verdict }
+    Verdict {
+        weighed: weighed_figures(&recent),
+        recent,
+        ..verdict
+    }
 }
 
 pub(super) fn judge(

@@ -2,7 +2,7 @@
 //! here, and the last verdict kept while this run's ranges (with a margin) still support it, so
 //! that noise and one stalled run do not flip it.
 
-use super::verdict::{Level, Reason, Recent, Rule};
+use super::verdict::{Level, Reason, Recent, Rule, Weighed};
 use crate::decide::observations::Observations;
 use crate::model::{Compared, Figure};
 
@@ -24,21 +24,45 @@ impl super::verdict::Verdict {
     /// install) and over how many checks: the medians of `recent`, as the reasons give them,
     /// so that every place showing them shows the same numbers.
     pub fn weighed(&self, rule: Rule) -> Option<([f64; 2], usize)> {
-        let pick: fn(&Recent) -> Option<[f64; 2]> = match rule {
-            Rule::GitStatus => |r| r.git_status_ms,
-            Rule::Install => |r| r.install_ms,
-            _ => return None,
-        };
-        let points: Vec<[f64; 2]> = self.recent.iter().filter_map(pick).collect();
-        if points.is_empty() {
-            return None;
-        }
-        let figure = [
-            median(points.iter().map(|p| p[0]).collect()),
-            median(points.iter().map(|p| p[1]).collect()),
-        ];
-        Some((figure, points.len()))
+        self.weighed
+            .iter()
+            .find(|w| w.rule == rule)
+            .map(|w| ([w.here_ms, w.baseline_ms], w.checks))
     }
+
+    /// `predicted` as the verdict weighed it for `rule` (its figures the medians of the last
+    /// checks, its ranges this run's), with how many checks: what a report shows beside the
+    /// reasons.
+    pub fn shown(&self, rule: Rule, predicted: &Compared) -> (Compared, usize) {
+        let points = points(&self.recent, rule);
+        (steadied(predicted, &points), points.len().max(1))
+    }
+}
+
+/// The `[here, baseline]` points of `rule` in `recent`.
+fn points(recent: &[Recent], rule: Rule) -> Vec<[f64; 2]> {
+    let pick: fn(&Recent) -> Option<[f64; 2]> = match rule {
+        Rule::GitStatus => |r| r.git_status_ms,
+        Rule::Install => |r| r.install_ms,
+        _ => return Vec::new(),
+    };
+    recent.iter().filter_map(pick).collect()
+}
+
+/// The figures the verdict weighed, per rule: the medians of `recent`.
+pub(super) fn weighed_figures(recent: &[Recent]) -> Vec<Weighed> {
+    [Rule::GitStatus, Rule::Install]
+        .into_iter()
+        .filter_map(|rule| {
+            let points = points(recent, rule);
+            (!points.is_empty()).then(|| Weighed {
+                rule,
+                here_ms: median(points.iter().map(|p| p[0]).collect()),
+                baseline_ms: median(points.iter().map(|p| p[1]).collect()),
+                checks: points.len(),
+            })
+        })
+        .collect()
 }
 
 /// What the last check for the same place and policy left: its level and the predictions of
@@ -188,6 +212,13 @@ mod tests {
             "{}",
             reason.message
         );
+        // Every report shows these medians: the figures weighed, and the shown prediction.
+        assert_eq!(stalled.weighed(Rule::GitStatus), Some(([910.0, 9.0], 5)));
+        let (shown, checks) = stalled.shown(Rule::GitStatus, &near_threshold(3000.0));
+        assert_eq!(
+            (shown.current, shown.baseline, checks),
+            (910.0, Some(9.0), 5)
+        );
         // Only the last RECENT_CHECKS are kept.
         let next = Previous {
             level: Some(stalled.level),
@@ -208,6 +239,7 @@ mod tests {
             (alone.level, alone.confidence),
             (Level::Move, Confidence::Firm)
         );
+        assert_eq!(alone.weighed(Rule::GitStatus), Some(([3000.0, 9.0], 1)));
     }
 
     fn near_threshold(current: f64) -> Compared {

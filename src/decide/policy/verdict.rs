@@ -62,6 +62,19 @@ pub struct Verdict {
     /// The predictions of the last checks here, this one last (at most `RECENT_CHECKS`): the
     /// verdict weighs their medians, so one run caught in a stall does not decide it.
     pub recent: Vec<Recent>,
+    /// The git status and install figures the verdict weighed: what every report shows, so the
+    /// headline, the table and the reasons agree.
+    pub weighed: Vec<Weighed>,
+}
+
+/// A figure as the verdict weighed it: `[here, on the baseline]` in milliseconds, the medians
+/// over `checks` checks here (1: this run's prediction alone).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Weighed {
+    pub rule: Rule,
+    pub here_ms: f64,
+    pub baseline_ms: f64,
+    pub checks: usize,
 }
 
 /// One check's predictions as a verdict weighs them: `[here, on the baseline]`, milliseconds.
@@ -100,6 +113,7 @@ impl Verdict {
             kept_previous: false,
             provisional: false,
             recent: Vec::new(),
+            weighed: Vec::new(),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::timing::approx;
 use super::{INDENT, KEY_WIDTH, Screen, Tone, columns};
+use crate::decide::policy::{Rule, Verdict};
 use crate::model::{Compared, Prediction};
 
 const HERE: &str = "here";
@@ -15,14 +16,19 @@ const PARTIAL: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'
 const MIN_BAR: usize = 8;
 
 /// The chart, with a blank line after it; nothing when there is no baseline to compare with.
-pub fn comparison(screen: &mut Screen, predict: &Prediction) {
-    let mut pairs = vec![("git status", &predict.git_status_ms)];
+/// It draws the figures the verdict weighed, and says when they are medians of several checks.
+pub fn comparison(screen: &mut Screen, predict: &Prediction, verdict: &Verdict) {
+    let mut pairs = vec![verdict.shown(Rule::GitStatus, &predict.git_status_ms)];
     if let Some(install) = &predict.install_ms {
-        pairs.push(("install", install));
+        pairs.push(verdict.shown(Rule::Install, install));
     }
-    let pairs: Vec<(&str, f64, f64)> = pairs
+    let checks = pairs.iter().map(|(_, n)| *n).max().unwrap_or(1);
+    let pairs: Vec<(&str, f64, f64)> = ["git status", "install"]
         .into_iter()
-        .filter_map(|(key, c): (&str, &Compared)| c.baseline.map(|b| (key, c.current, b)))
+        .zip(pairs)
+        .filter_map(|(key, (c, _)): (&str, (Compared, usize))| {
+            c.baseline.map(|b| (key, c.current, b))
+        })
         .filter(|(_, here, linux)| here.is_finite() && linux.is_finite())
         .collect();
     if pairs.is_empty() {
@@ -56,6 +62,14 @@ pub fn comparison(screen: &mut Screen, predict: &Prediction) {
             );
             screen.raw(&line);
         }
+    }
+    if checks >= 2 {
+        screen.raw(&format!(
+            "{:INDENT$}{:KEY_WIDTH$}{}",
+            "",
+            "",
+            crate::report::text::median_note(checks).trim_start_matches("; ")
+        ));
     }
     screen.blank();
 }

@@ -91,7 +91,7 @@ pub fn check(report: &CheckReport, style: &Style) -> String {
         .as_ref()
         .filter(|_| report.scan.git.is_some() && move_matters)
     {
-        chart::comparison(&mut screen, predict);
+        chart::comparison(&mut screen, predict, &report.verdict);
     }
     location::rows(&mut screen, &report.location);
     if let Some(probes) = &report.probe {

@@ -4,6 +4,7 @@
 use super::{Screen, Tone};
 use crate::assess::pipeline::CheckReport;
 use crate::base::units;
+use crate::decide::policy::Rule;
 use crate::measure::probe::{ProbeReport, ProbeSet};
 use crate::model::{Compared, InstallFigures, InstallSource, ManagerTiming, Prediction};
 
@@ -99,11 +100,13 @@ pub fn headline(screen: &mut Screen, report: &CheckReport) {
     let verdict = report.verdict.level.as_str();
     match (&report.predict, skipped) {
         (Some(p), _) => {
-            let c = &p.git_status_ms;
-            let mut line = format!("{verdict}: git status {}", here_and_there(c));
+            // The figures the verdict weighed, as "why" gives them.
+            let (c, checks) = report.verdict.shown(Rule::GitStatus, &p.git_status_ms);
+            let mut line = format!("{verdict}: git status {}", here_and_there(&c));
             if let Some(s) = c.speedup {
                 line.push_str(&format!(" ({})", how_much_faster(s)));
             }
+            line.push_str(&crate::report::text::median_note(checks));
             screen.headline(&line, Tone::Bold);
         }
         (None, Some(reason)) => {

@@ -6,7 +6,8 @@ pub mod survey;
 
 use crate::assess::pipeline::CheckReport;
 use crate::base::units;
-use crate::decide::policy::Level;
+use crate::decide::policy::{Level, Rule, Verdict};
+use crate::model::{Compared, Prediction};
 use std::fmt::Write;
 
 /// Plain text for a table cell or a line: `|` and backticks escaped (a name in a sentence
@@ -51,6 +52,58 @@ fn files_cell(scan: &crate::measure::scan::ScanReport) -> String {
     }
 }
 
+/// The predictions' table; git status and the install as the verdict weighed them, as "why"
+/// gives them.
+fn predictions(out: &mut String, predict: &Prediction, verdict: &Verdict) {
+    let _ = writeln!(
+        out,
+        "\n| predicted | here | Linux disk | speedup |\n|---|---|---|---|"
+    );
+    // "git status (the median of the last 3 checks here)" where it is one.
+    let weighed = |what: &str, rule, c: &Compared| {
+        let (c, checks) = verdict.shown(rule, c);
+        let note = crate::report::text::median_note(checks);
+        match note.strip_prefix("; ") {
+            Some(note) => (format!("{what} ({note})"), c),
+            None => (what.to_string(), c),
+        }
+    };
+    let (status_row, status) = weighed("git status", Rule::GitStatus, &predict.git_status_ms);
+    let install = predict
+        .install_ms
+        .as_ref()
+        .map(|c| weighed("dependency install", Rule::Install, c));
+    let install_row = install.as_ref().map_or("", |(row, _)| row.as_str());
+    let rows = [
+        (status_row.as_str(), Some(&status)),
+        (
+            "first git status after a copy",
+            Some(&predict.first_git_status_ms),
+        ),
+        (install_row, install.as_ref().map(|(_, c)| c)),
+        ("fresh checkout", Some(&predict.checkout_ms)),
+    ];
+    for (what, compared) in rows {
+        let Some(compared) = compared else { continue };
+        let baseline = compared
+            .baseline
+            .map_or("n/a".to_string(), units::duration_ms);
+        let speedup = compared.speedup.map_or("n/a".to_string(), units::ratio);
+        let _ = writeln!(
+            out,
+            "| {what} | {} | {baseline} | {speedup} |",
+            units::duration_ms(compared.current)
+        );
+    }
+    if let Some(ms) = predict.git_status_fsmonitor_ms {
+        let _ = writeln!(
+            out,
+            "| git status with fsmonitor (git >= 2.55) | | {} | |",
+            units::duration_ms(ms)
+        );
+    }
+}
+
 pub fn check(report: &CheckReport) -> String {
     let mut out = String::new();
     let location = &report.location;
@@ -91,38 +144,7 @@ pub fn check(report: &CheckReport) -> String {
         let _ = writeln!(out, "| tracked by git | {} |", units::count(tracked));
     }
     if let Some(predict) = &report.predict {
-        let _ = writeln!(
-            out,
-            "\n| predicted | here | Linux disk | speedup |\n|---|---|---|---|"
-        );
-        let rows = [
-            ("git status", Some(&predict.git_status_ms)),
-            (
-                "first git status after a copy",
-                Some(&predict.first_git_status_ms),
-            ),
-            ("dependency install", predict.install_ms.as_ref()),
-            ("fresh checkout", Some(&predict.checkout_ms)),
-        ];
-        for (what, compared) in rows {
-            let Some(compared) = compared else { continue };
-            let baseline = compared
-                .baseline
-                .map_or("n/a".to_string(), units::duration_ms);
-            let speedup = compared.speedup.map_or("n/a".to_string(), units::ratio);
-            let _ = writeln!(
-                out,
-                "| {what} | {} | {baseline} | {speedup} |",
-                units::duration_ms(compared.current)
-            );
-        }
-        if let Some(ms) = predict.git_status_fsmonitor_ms {
-            let _ = writeln!(
-                out,
-                "| git status with fsmonitor (git >= 2.55) | | {} | |",
-                units::duration_ms(ms)
-            );
-        }
+        predictions(&mut out, predict, verdict);
     }
     if !verdict.reasons.is_empty() {
         let _ = writeln!(out, "\n**Why**\n");

@@ -38,3 +38,13 @@ pub fn capitalised(text: &str) -> String {
         None => String::new(),
     }
 }
+
+/// "; the median of the last 3 checks here" after a figure that is one (`checks` >= 2), else
+/// nothing: the same words as the verdict's reasons, so a reader sees which figures are medians.
+pub fn median_note(checks: usize) -> String {
+    if checks >= 2 {
+        format!("; the median of the last {checks} checks here")
+    } else {
+        String::new()
+    }
+}
