@@ -7,13 +7,14 @@
 
 use crate::assess::hook_line;
 use crate::assess::pipeline::{self, CheckReport};
+use crate::base::clock::now_unix;
 use crate::base::error::Result;
 use crate::decide::policy::{Level, Policy, Previous, Recent};
 use crate::host::HostEnv;
 use crate::host::location::Location;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 /// Budgets for the measurement an advisory run makes when it has no usable cache: short, because
 /// a commit is waiting; the full `check` refreshes the cache with its longer budgets.
@@ -86,13 +87,6 @@ impl CachedResult {
     }
 }
 
-fn now_unix() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or_default()
-}
-
 /// A CRC32 of the policy's serialised values: the same thresholds give the same digest
 /// whatever file they came from, and any change to them invalidates the cache.
 pub fn policy_digest(policy: &Policy) -> u32 {
@@ -102,24 +96,10 @@ pub fn policy_digest(policy: &Policy) -> u32 {
 }
 
 fn cache_file(cache_dir: &Path, repository: &Path) -> PathBuf {
-    let digest = crc32fast::hash(repository.as_os_str().as_encoded_bytes());
-    let name: String = repository
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "root".to_string())
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(40)
-        .collect();
-    cache_dir
-        .join("advisory")
-        .join(format!("{name}-{digest:08x}.json"))
+    cache_dir.join("advisory").join(format!(
+        "{}.json",
+        crate::base::pathtext::file_key(repository)
+    ))
 }
 
 pub fn entry_for(report: &CheckReport, policy: &Policy) -> CachedResult {

@@ -7,13 +7,13 @@
 //! `check --advisory` so the next visit has an answer.
 
 use crate::assess::advisory::{self, CachedResult};
+use crate::base::clock::now_unix;
 use crate::decide::policy::{Level, Policy};
 use crate::host::HostEnv;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// How long a started background check, or an upward look that found nothing cached, is trusted
 /// before the same directory is looked at again: a check that fails must not restart on every
@@ -65,13 +65,6 @@ struct Seen {
     nudged: u64,
     #[serde(default)]
     started: u64,
-}
-
-fn now_unix() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or_default()
 }
 
 /// True when `dir` is on a local disk or in memory, by one `statfs`; an unreadable answer is

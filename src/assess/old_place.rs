@@ -31,7 +31,7 @@ pub fn advisory_entry(
         fstype: location.mount.fstype.clone(),
         source: location.mount.source.clone(),
         policy_digest: advisory::policy_digest(&setting.policy),
-        created_unix: moved::now_unix(),
+        created_unix: crate::base::clock::now_unix(),
         level: Level::Advise,
         line: format!("wsl-place: {}", old.message),
         provisional: false,

@@ -1,6 +1,7 @@
 //! Plumbing every layer uses: errors and exit codes, units, Ctrl-C, path text, safe input
-//! files, and file operations that work past PATH_MAX. Imports nothing from the crate above it.
+//! files, the clock, and file operations that work past PATH_MAX. Imports nothing from the crate above it.
 
+pub(crate) mod clock;
 pub(crate) mod dirfd;
 pub mod error;
 pub(crate) mod input;

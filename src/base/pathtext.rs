@@ -143,6 +143,26 @@ pub fn expand_home(text: &str, home: Option<&Path>) -> Option<PathBuf> {
     }
 }
 
+/// `<folder name>-<crc32 of the whole path>` for a file kept per path (cache entries, migration
+/// records): readable, file-name safe, and one file per path.
+pub fn file_key(path: &Path) -> String {
+    let digest = crc32fast::hash(path.as_os_str().as_encoded_bytes());
+    let name: String = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "root".to_string())
+        .chars()
+        .map(
+            |c| match c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                true => c,
+                false => '_',
+            },
+        )
+        .take(40)
+        .collect();
+    format!("{name}-{digest:08x}")
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -7,10 +7,10 @@
 //! so nothing of wsl-place's sits in it or beside it either (earlier versions kept the manifest
 //! beside it; such a manifest is still read, and moved here by the next run).
 
+use crate::base::clock::now_unix;
 use crate::host::HostEnv;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Where a source went: written when a migration finishes, updated by a sync or a removal.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -49,13 +49,6 @@ impl Moved {
     }
 }
 
-pub fn now_unix() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or_default()
-}
-
 /// `YYYY-MM-DD` of a Unix time, in UTC (the civil-from-days algorithm: no time zone database).
 pub fn day(unix: u64) -> String {
     let days = (unix / 86_400) as i64 + 719_468;
@@ -70,34 +63,14 @@ pub fn day(unix: u64) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-/// `<folder name>-<crc32 of the whole path>`: readable, and one file per path.
-fn key(path: &Path) -> String {
-    let digest = crc32fast::hash(path.as_os_str().as_encoded_bytes());
-    let name: String = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "root".to_string())
-        .chars()
-        .map(
-            |c| match c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                true => c,
-                false => '_',
-            },
-        )
-        .take(40)
-        .collect();
-    format!("{name}-{digest:08x}")
-}
-
 /// Where the manifest of a migration to `destination` is kept: under the state folder, or None
 /// when there is none (no HOME, or one that does not exist): then beside the destination.
 pub fn manifest_path(env: &HostEnv, destination: &Path) -> Option<PathBuf> {
     let state = usable_state(env)?;
-    Some(
-        state
-            .join("manifests")
-            .join(format!("{}.manifest", key(destination))),
-    )
+    Some(state.join("manifests").join(format!(
+        "{}.manifest",
+        crate::base::pathtext::file_key(destination)
+    )))
 }
 
 /// `<destination>.wsl-place-manifest`, beside the destination, where earlier versions kept
@@ -123,7 +96,7 @@ fn record_path(env: &HostEnv, source: &Path) -> Option<PathBuf> {
     Some(
         usable_state(env)?
             .join("moved")
-            .join(format!("{}.json", key(source))),
+            .join(format!("{}.json", crate::base::pathtext::file_key(source))),
     )
 }
 

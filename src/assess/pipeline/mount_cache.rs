@@ -3,12 +3,12 @@
 //! hook has already timed needs only its own scan, and `check` times the Linux disk once per
 //! boot instead of on every run.
 
+use crate::base::clock::now_unix;
 use crate::host::HostEnv;
 use crate::host::mounts::MountEntry;
 use crate::measure::probe::ProbeReport;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// How long a mount's figures are reused within one boot: a day, so a server that changed
 /// pace (a Windows update, another antivirus) is timed again at least that often.
@@ -20,13 +20,6 @@ struct Entry {
     key: String,
     created_unix: u64,
     report: ProbeReport,
-}
-
-fn now_unix() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or_default()
 }
 
 /// The key and the file for `mount`; None without a boot id (nothing then says the figures
