@@ -121,18 +121,9 @@ pub fn entry_for(report: &CheckReport, policy: &Policy) -> CachedResult {
 
 /// Writes the cache; a failure here only costs the next hook run some time, so it is not an error.
 pub fn store(env: &HostEnv, entry: &CachedResult) {
-    let Some(cache_dir) = env.cache_dir() else {
+    let Some(cache_dir) = env.cache_dir_to_write() else {
         return;
     };
-    // `HOME=/nonexistent` (service accounts, sandboxes) means "no home": create the cache folder
-    // (`~/.cache`, `$XDG_CACHE_HOME`) only in a directory that exists.
-    if !cache_dir
-        .parent()
-        .and_then(Path::parent)
-        .is_some_and(Path::is_dir)
-    {
-        return;
-    }
     let file = cache_file(&cache_dir, &entry.path);
     crate::base::input::write_json_atomically(&file, entry);
 }

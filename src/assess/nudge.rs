@@ -93,7 +93,7 @@ pub fn run(env: &HostEnv, dir: &Path, settings: &Settings) -> Option<String> {
         None if looked_lately(&state, dir, now) || is_local(dir) => (None, false),
         None => (None, on_uncached(&mut state, dir, now)),
     };
-    if changed {
+    if changed && env.cache_dir_to_write().is_some() {
         forget_oldest(&mut state);
         crate::base::input::write_json_atomically(&state_file, &state);
     }

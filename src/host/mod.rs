@@ -127,6 +127,17 @@ impl HostEnv {
             .map(|base| base.join("wsl-place"))
     }
 
+    /// `cache_dir` when a cache may be written there: only below a folder that exists (the home,
+    /// or `$XDG_CACHE_HOME`'s parent). `HOME=/nonexistent` (service accounts, sandboxes) means "no
+    /// home", and a run as root must not create one.
+    pub fn cache_dir_to_write(&self) -> Option<PathBuf> {
+        let dir = self.cache_dir()?;
+        dir.parent()
+            .and_then(Path::parent)
+            .is_some_and(Path::is_dir)
+            .then_some(dir)
+    }
+
     /// What outlives a run and is not a cache (the manifests of finished migrations and where
     /// each source went): `$XDG_STATE_HOME/wsl-place` or `~/.local/state/wsl-place`.
     pub fn state_dir(&self) -> Option<PathBuf> {

@@ -66,14 +66,9 @@ pub fn store(env: &HostEnv, mount: &MountEntry, report: &ProbeReport) {
     if !usable(report) {
         return;
     }
-    let Some((key, file)) = place(env, mount) else {
+    let Some((key, file)) = env.cache_dir_to_write().and(place(env, mount)) else {
         return;
     };
-    // As the advisory cache: only under a home (or XDG cache folder) that exists.
-    // (`mounts/` in `wsl-place/` in `~/.cache`: the home is three folders up.)
-    if !file.ancestors().nth(4).is_some_and(|home| home.is_dir()) {
-        return;
-    }
     let entry = Entry {
         key,
         created_unix: now_unix(),

@@ -192,7 +192,8 @@ fn load_cached(env: &HostEnv, manager: &str, version: &str) -> Option<ManagerTim
 
 /// Writes the cache beside and renames it; a failure only costs the next check a calibration.
 fn store(env: &HostEnv, timing: &ManagerTiming) {
-    let Some(file) = cache_file(env, &timing.manager, &timing.version) else {
+    let writable = env.cache_dir_to_write();
+    let Some(file) = writable.and(cache_file(env, &timing.manager, &timing.version)) else {
         return;
     };
     let entry = CacheEntry {
