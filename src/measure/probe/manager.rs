@@ -14,7 +14,9 @@ use super::cpu::pace;
 use super::samplers;
 use crate::host::HostEnv;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 /// What a package manager's own work was measured at on this machine: the manager installing
 /// nothing, and installing a sample of the project's packages offline into a scratch folder on
@@ -109,8 +111,17 @@ pub fn detect(root: &Path) -> Option<&'static str> {
 }
 
 /// The manager's version; None when it is not installed.
+///
+/// A property of the machine, not of the repository: asked once per run and manager, so a
+/// survey of many repositories starts each manager once (npm: about 350 ms of node each time),
+/// and parallel scans wait for that one answer instead of each starting it.
 fn version(manager: &str) -> Option<String> {
-    version_number(manager, &samplers::version_output(manager)?)
+    static ASKED: Mutex<BTreeMap<String, Option<String>>> = Mutex::new(BTreeMap::new());
+    let mut asked = ASKED.lock().unwrap_or_else(PoisonError::into_inner);
+    asked
+        .entry(manager.to_string())
+        .or_insert_with(|| version_number(manager, &samplers::version_output(manager)?))
+        .clone()
 }
 
 /// The version number in what `manager --version` prints: npm, pnpm, yarn and bun print it
@@ -263,6 +274,12 @@ pub fn timing(
     // may not measure, cannot afford that and takes the estimate for an unknown version.
     let installed = may_measure.then(|| version(manager)).flatten();
     let version = installed.clone().unwrap_or_else(|| "unknown".into());
+    // One sample at a time (survey prices its repositories in parallel): the first times the
+    // manager and caches it, the others then find it cached instead of installing at once and
+    // slowing each other's samples.
+    static SAMPLING: Mutex<()> = Mutex::new(());
+    let _one_sample_at_a_time =
+        may_measure.then(|| SAMPLING.lock().unwrap_or_else(PoisonError::into_inner));
     if let Some(cached) = load_cached(env, manager, &version) {
         return Some(rescaled(cached, cpu));
     }
