@@ -18,8 +18,8 @@ use std::time::Duration;
 
 /// Budgets for the measurement an advisory run makes when it has no usable cache: short, because
 /// a commit is waiting; the full `check` refreshes the cache with its longer budgets.
-pub const COLD_SCAN_BUDGET: Duration = Duration::from_millis(150);
-pub const COLD_PROBE_BUDGET: Duration = Duration::from_millis(250);
+pub const COLD_SCAN_BUDGET: Duration = Duration::from_millis(100);
+pub const COLD_PROBE_BUDGET: Duration = Duration::from_millis(200);
 
 /// One cached result, kept per repository under the XDG cache directory.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -192,6 +192,7 @@ pub fn run(
         progress: false,
         time_manager: false,
         reuse: pipeline::Reuse::Mounts,
+        first_look: true,
         ..settings.clone()
     };
     let (mut report, policy) = pipeline::measure(env, &cold, setting, &Previous::default())?;

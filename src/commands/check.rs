@@ -56,6 +56,7 @@ impl Settings {
                 } else {
                     pipeline::Reuse::Baseline
                 },
+                first_look: false,
             },
             fresh: args.measure.fresh,
             advisory: args.advisory,

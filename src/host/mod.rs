@@ -37,6 +37,7 @@ const ENV_KEYS: &[&str] = &[
     "XDG_STATE_HOME",
     "WSL_PLACE_POLICY",
     "CI",
+    "PATH",
 ];
 
 /// A snapshot of the host's environment and the location of its `/proc`.
@@ -369,6 +370,34 @@ impl GitFacts {
             facts.startup_ms = Some(facts.startup_ms.map_or(elapsed, |ms: f64| ms.min(elapsed)));
         }
         facts
+    }
+
+    /// The `git` a command would start (the first executable `git` on `PATH`) and what
+    /// identifies that build: path, size and modification time, one per line. A cache of what
+    /// git said keyed on it is asked again when git is upgraded or another `git` comes first.
+    pub fn executable_identity(env: &HostEnv) -> Option<String> {
+        use std::os::unix::fs::PermissionsExt;
+        let path = env.var("PATH")?;
+        std::env::split_paths(path)
+            .filter(|dir| dir.is_absolute())
+            .map(|dir| dir.join("git"))
+            .find_map(|file| {
+                let meta = std::fs::metadata(&file).ok()?;
+                let executable = meta.is_file() && meta.permissions().mode() & 0o111 != 0;
+                let modified = meta
+                    .modified()
+                    .ok()?
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .ok()?;
+                executable.then(|| {
+                    format!(
+                        "{}\n{}\n{}",
+                        file.display(),
+                        meta.len(),
+                        modified.as_nanos()
+                    )
+                })
+            })
     }
 
     /// Git's own fsmonitor daemon runs here (Linux, git >= 2.55).

@@ -355,10 +355,11 @@ impl RootIndex {
     /// (`.gitignore` files as the index records them, `info/exclude`, `core.excludesFile`,
     /// through gix): a directory that a rule excludes is never opened by git's untracked walk,
     /// nor is anything below it, even when it holds tracked files (those are still `lstat`ed).
-    /// When the repository cannot be opened for its rules, every directory counts as walked.
-    pub fn git_walk(&self) -> GitWalk {
+    /// Without `rules`, or when the repository cannot be opened for them, every directory
+    /// counts as walked.
+    pub fn git_walk(&self, rules: bool) -> GitWalk {
         let state = self.index.state();
-        let repo = gix::open(&self.worktree).ok();
+        let repo = rules.then(|| gix::open(&self.worktree).ok()).flatten();
         let mut excludes = repo.as_ref().and_then(|r| {
             r.excludes(
                 state,

@@ -3,7 +3,6 @@
 
 use serde::Serialize;
 use std::path::Path;
-use std::process::Command;
 
 /// Git settings that change what `git status` costs; `None` where unset.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -34,46 +33,49 @@ pub fn is_false(value: &str) -> bool {
     )
 }
 
-/// `None` when `root` is not a git worktree or git cannot be run.
+/// The keys, as `git config` names them; each is read as git resolves it (system, global,
+/// repository and worktree configuration, includes followed, the last value winning).
+const KEYS: [&str; 7] = [
+    "core.untrackedCache",
+    "feature.manyFiles",
+    "core.preloadIndex",
+    "index.version",
+    "core.fsmonitor",
+    "core.fileMode",
+    "core.autocrlf",
+];
+
+/// `None` when `root` is not a git worktree or its configuration cannot be read. Read in
+/// process (gix) rather than by starting `git config`: on the Linux disk that start is a
+/// third of a small repository's whole `git status`.
 pub fn read(root: &Path) -> Option<GitSettings> {
     if !root.join(".git").exists() {
         return None;
     }
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args([
-            "config",
-            "--get-regexp",
-            r"^(core\.untrackedcache|feature\.manyfiles|core\.preloadindex|index\.version|core\.fsmonitor|core\.filemode|core\.autocrlf)$",
-        ])
-        .output()
-        .ok()?;
-    // Exit code 1 means "none of them is set", which is an answer, not a failure.
-    if !output.status.success() && output.status.code() != Some(1) {
-        return None;
-    }
-    Some(parse(&String::from_utf8_lossy(&output.stdout)))
-}
-
-/// Parses `git config --get-regexp` output; the last value of a key wins, as in git.
-pub fn parse(text: &str) -> GitSettings {
-    let mut settings = GitSettings::default();
-    for line in text.lines() {
-        let (key, value) = line.split_once(' ').unwrap_or((line, "true"));
-        let value = Some(value.trim().to_string());
-        match key.to_ascii_lowercase().as_str() {
-            "core.untrackedcache" => settings.untracked_cache = value,
-            "feature.manyfiles" => settings.many_files = value,
-            "core.preloadindex" => settings.preload_index = value,
-            "index.version" => settings.index_version = value,
-            "core.fsmonitor" => settings.fsmonitor = value,
-            "core.filemode" => settings.file_mode = value,
-            "core.autocrlf" => settings.autocrlf = value,
-            _ => {}
-        }
-    }
-    settings
+    let repo = gix::open(root).ok()?;
+    let config = repo.config_snapshot();
+    let file = config.plumbing();
+    let mut values = KEYS.iter().map(|key| {
+        file.string(*key)
+            .map(|value| value.to_string())
+            .or_else(|| {
+                // A key without `=` has no string: git's implicit true.
+                file.boolean(*key)
+                    .ok()
+                    .flatten()
+                    .map(|value| value.to_string())
+            })
+    });
+    let mut next = || values.next().flatten();
+    Some(GitSettings {
+        untracked_cache: next(),
+        many_files: next(),
+        preload_index: next(),
+        index_version: next(),
+        fsmonitor: next(),
+        file_mode: next(),
+        autocrlf: next(),
+    })
 }
 
 #[cfg(test)]
@@ -81,19 +83,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parses_get_regexp_output() {
-        let settings =
-            parse("core.untrackedcache false\nfeature.manyfiles true\ncore.untrackedcache true\n");
-        assert_eq!(settings.untracked_cache.as_deref(), Some("true"));
-        assert_eq!(settings.many_files.as_deref(), Some("true"));
-        assert_eq!(settings.preload_index, None);
-    }
-
-    #[test]
-    fn a_key_without_value_is_true() {
-        assert_eq!(
-            parse("core.preloadindex\n").preload_index.as_deref(),
-            Some("true")
-        );
+    fn reads_what_git_config_resolves_in_a_real_repository() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let git = |args: &[&str]| {
+            let ok = std::process::Command::new("git")
+                .arg("-C")
+                .arg(dir.path())
+                .args(args)
+                .output()
+                .is_ok_and(|o| o.status.success());
+            assert!(ok, "git {args:?}");
+        };
+        git(&["init", "-q"]);
+        git(&["config", "core.untrackedCache", "false"]);
+        git(&["config", "feature.manyFiles", "yes"]);
+        git(&["config", "core.fsmonitor", "/usr/bin/hook"]);
+        let config = dir.path().join(".git/config");
+        let text = std::fs::read_to_string(&config).expect("config");
+        // A key without a value, which `git config` cannot write: git's implicit true.
+        std::fs::write(&config, text + "[core]\n\tpreloadIndex\n").expect("write config");
+        let settings = read(dir.path()).expect("settings");
+        assert_eq!(settings.untracked_cache.as_deref(), Some("false"));
+        assert_eq!(settings.many_files.as_deref(), Some("yes"));
+        assert_eq!(settings.fsmonitor.as_deref(), Some("/usr/bin/hook"));
+        assert_eq!(settings.preload_index.as_deref(), Some("true"));
+        assert_eq!(settings.index_version, None);
+        assert_eq!(read(&dir.path().join("missing")), None);
     }
 }

@@ -8,7 +8,7 @@ use super::source;
 use crate::base::units;
 use crate::host::HostEnv;
 use crate::host::location::MountTable;
-use crate::measure::probe::{self, CPU_BOUND_US, OpStats, ProbeReport, Target, measure};
+use crate::measure::probe::{self, CPU_BOUND_US, OpStats, ProbeReport, Target, measure, tracked};
 use crate::model::MountCosts;
 use crate::model::migration::{self, CopyWork, SourceCosts};
 use std::path::{Path, PathBuf};
@@ -85,7 +85,7 @@ fn source_costs(root: &Path, files: &[&Entry]) -> Option<SourceCosts> {
         .iter()
         .map(|e| e.rel.clone())
         .collect();
-    let lstat = OpStats::from_samples(&measure::tracked_lstat(root, &paths, LSTAT_BUDGET).ok()?)?;
+    let lstat = OpStats::from_samples(&tracked::tracked_lstat(root, &paths, LSTAT_BUDGET).ok()?)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let parallel_lstat = if lstat.median_us < CPU_BOUND_US {
         Vec::new()
@@ -154,7 +154,7 @@ fn bandwidth(root: &Path, files: &[&Entry], first_call_us: f64) -> f64 {
     if largest.size < BANDWIDTH_READ / 16 {
         return f64::INFINITY;
     }
-    let timed = measure::tracked_read(
+    let timed = tracked::tracked_read(
         root,
         std::slice::from_ref(&largest.rel),
         BANDWIDTH_READ,

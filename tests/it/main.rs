@@ -5,6 +5,7 @@
 mod support;
 
 mod advice;
+mod check_cost;
 mod cli;
 mod completions;
 mod deep;

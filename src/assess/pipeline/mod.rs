@@ -1,5 +1,6 @@
 //! `wsl-place check`: locate, scan, probe, predict, decide, in that order.
 
+pub mod git_cache;
 pub mod mount_cache;
 pub mod probes;
 
@@ -74,6 +75,10 @@ pub struct Settings {
     pub time_manager: bool,
     /// Which mounts' cached probe figures (`mount_cache`) stand in for probing them again.
     pub reuse: Reuse,
+    /// The hook's first look (no answer cached): git's walk counts every directory as walked
+    /// instead of reading git's exclude rules, which on a slow mount costs as much as the
+    /// scan (the rules move the figure only where tracked files sit below ignored folders).
+    pub first_look: bool,
 }
 
 /// Which cached per-mount probes a run takes instead of probing (every run that probes a mount
@@ -128,15 +133,21 @@ pub fn measure(
         policy,
         policy_source,
     } = setting;
-    let (scan, index) = scan::scan_keeping_index(
-        &location.paths.linux,
-        &ScanOptions {
-            budget: settings.scan_budget,
-            progress: settings.progress,
-            automount_root: env.automount_root(),
-        },
-    );
-    let git = GitFacts::read();
+    // The repository's git settings and usage hints are read while the scan walks: neither is
+    // timed, and on a slow mount each costs tens of milliseconds of round trips.
+    let ((scan, index), hints) = std::thread::scope(|scope| {
+        let hints = scope.spawn(|| RepoHints::read(&location.paths.linux));
+        let scanned = scan::scan_keeping_index(
+            &location.paths.linux,
+            &ScanOptions {
+                budget: settings.scan_budget,
+                progress: settings.progress,
+                automount_root: env.automount_root(),
+            },
+        );
+        (scanned, hints.join().unwrap_or_default())
+    });
+    let git = git_cache::facts(env, settings.reuse != Reuse::Nothing);
     let (probe, predict) = if settings.probe {
         let probes = while_working(settings.progress, TIMING, || {
             probes::for_check(
@@ -149,7 +160,7 @@ pub fn measure(
                 &policy.migrate.destination,
             )
         })?;
-        let mut predict = probes::predict(&scan, &probes, &location.paths.linux);
+        let mut predict = probes::predict(&scan, &probes, &location.paths.linux, hints.lock);
         if let Some(prediction) = predict.as_mut() {
             with_fsmonitor(prediction, &probes, &git, &scan, &policy);
         }
@@ -168,8 +179,19 @@ pub fn measure(
         .filter(|found| !found.repositories.is_empty());
     let repositories_below_complete = repositories_below.as_ref().map(|d| d.complete);
     let repositories_below = repositories_below.map(|found| found.repositories.len());
-    let mut observations = observe(env, &location, &scan, probe.as_ref(), predict.as_ref());
-    observations.context = context(&location, &git, observations.git.as_ref(), &scan);
+    let mut observations = observe(
+        env,
+        &location,
+        &scan,
+        (probe.as_ref(), predict.as_ref()),
+        hints.settings,
+    );
+    observations.context = context(
+        &location,
+        &git,
+        (hints.usage, observations.git.as_ref()),
+        &scan,
+    );
     observations.context.repositories_below = repositories_below;
     observations.context.repositories_below_partial = repositories_below_complete == Some(false);
     let mut verdict = policy::evaluate_after(&policy, &observations, previous);
@@ -222,8 +244,14 @@ pub fn decide(
     policy: &Policy,
     git: &GitFacts,
 ) -> Verdict {
-    let mut observations = observe(env, location, scan, probes, predict);
-    observations.context = context(location, git, observations.git.as_ref(), scan);
+    let hints = RepoHints::read(&location.paths.linux);
+    let mut observations = observe(env, location, scan, (probes, predict), hints.settings);
+    observations.context = context(
+        location,
+        git,
+        (hints.usage, observations.git.as_ref()),
+        scan,
+    );
     policy::evaluate(policy, &observations)
 }
 
@@ -251,15 +279,44 @@ pub fn with_fsmonitor(
     }
 }
 
-/// What the advice needs to know beyond the measurements.
+/// What a repository's own files say beyond the scan: git's settings there (as git resolves
+/// them) and signs of the tools that use it.
+#[derive(Default)]
+pub struct RepoHints {
+    pub settings: Option<gitsettings::GitSettings>,
+    pub usage: crate::measure::usage::Usage,
+    /// The packages `package-lock.json` lists (`probes::lock_packages`).
+    pub lock: Option<u64>,
+}
+
+impl RepoHints {
+    /// Git's settings in one thread, the files in another: on a slow mount each is a string
+    /// of round trips.
+    pub fn read(root: &Path) -> Self {
+        std::thread::scope(|scope| {
+            let settings = scope.spawn(|| gitsettings::read(root));
+            let usage = crate::measure::usage::read(root);
+            let lock = probes::lock_packages(root);
+            Self {
+                settings: settings.join().ok().flatten(),
+                usage,
+                lock,
+            }
+        })
+    }
+}
+
+/// What the advice needs to know beyond the measurements; `usage` as `RepoHints` read it.
 pub fn context(
     location: &Location,
     git: &GitFacts,
-    settings: Option<&gitsettings::GitSettings>,
+    (mut usage, settings): (
+        crate::measure::usage::Usage,
+        Option<&gitsettings::GitSettings>,
+    ),
     scan: &ScanReport,
 ) -> Context {
     use crate::measure::scan::DependencyKind;
-    let mut usage = crate::measure::usage::read(&location.paths.linux);
     if let Some(settings) = settings {
         usage
             .windows_tools
@@ -294,8 +351,8 @@ fn observe(
     env: &HostEnv,
     location: &Location,
     scan: &ScanReport,
-    probes: Option<&probe::ProbeSet>,
-    predict: Option<&model::Prediction>,
+    (probes, predict): (Option<&probe::ProbeSet>, Option<&model::Prediction>),
+    settings: Option<gitsettings::GitSettings>,
 ) -> Observations {
     let baseline_problem = probes.and_then(|p| {
         if p.baseline.is_none() || p.baseline_same_mount {
@@ -320,7 +377,7 @@ fn observe(
         dirs: probes
             .and_then(|p| p.git_walk.as_ref())
             .map_or(scan.dirs, |w| w.walked_dirs),
-        git: gitsettings::read(&location.paths.linux),
+        git: settings,
         baseline_problem,
         context: Context::default(),
     }

@@ -206,7 +206,7 @@ pub fn for_check(
     let baseline = choose_baseline(env, settings, table, current_mount)?;
     let budget = settings.probe_budget;
     let tracked = Tracked::from_index(index);
-    let git_walk = index.map(RootIndex::git_walk);
+    let git_walk = index.map(|index| index.git_walk(!settings.first_look));
     let threads = tracked.git_threads();
     let target = Target {
         dir: root,
@@ -216,20 +216,14 @@ pub fn for_check(
         threads: &threads,
         derive_cpu_bound: true,
     };
-    let (current, pilot) = match (settings.reuse == Reuse::Mounts)
-        .then(|| mount_cache::load(env, current_mount))
-        .flatten()
-    {
-        Some(current) => {
-            let pilot = pilot_ms(&tracked, git_walk.as_ref(), &current, startup);
-            (current, pilot)
-        }
-        None => {
-            let measured = probe_current(&target, &tracked, git_walk.as_ref(), (startup, start));
-            mount_cache::store(env, current_mount, &measured.0);
-            measured
-        }
-    };
+    let on_baseline_mount = matches!(baseline, Baseline::Same(..));
+    let (current, pilot) = current_figures(
+        env,
+        settings,
+        (&target, &tracked, git_walk.as_ref()),
+        on_baseline_mount,
+        (startup, start),
+    );
     // Ctrl-C: no baseline probe; the command reports the interruption.
     let baseline = if interrupt::requested() {
         Baseline::None("interrupted".to_string())
@@ -304,17 +298,48 @@ pub fn manager_timing(
     )
 }
 
+/// The repository's mount, cached or measured (and then cached). The hook takes any mount's
+/// cached figures; a full check takes them only for the Linux disk's own mount (a property of
+/// the machine), where it times just this repository's tracked files on top.
+fn current_figures(
+    env: &HostEnv,
+    settings: &Settings,
+    (target, tracked, git_walk): (&Target, &Tracked, Option<&GitWalk>),
+    on_baseline_mount: bool,
+    (startup, start): (Option<f64>, Instant),
+) -> (ProbeReport, Option<f64>) {
+    let cached = match settings.reuse {
+        Reuse::Mounts => mount_cache::load(env, target.mount),
+        Reuse::Baseline if on_baseline_mount => {
+            mount_cache::load(env, target.mount).map(|mut report| {
+                probe::measure_tracked(&mut report, target, target.budget.mul_f64(0.3));
+                report
+            })
+        }
+        _ => None,
+    };
+    if let Some(current) = cached {
+        let pilot = pilot_ms(tracked, git_walk, &current, startup);
+        return (current, pilot);
+    }
+    // The hook's first look samples fewer tracked files: a provisional answer.
+    let tracked_share = if settings.first_look { 0.15 } else { 0.3 };
+    let measured = probe_current(target, (tracked, tracked_share), git_walk, (startup, start));
+    mount_cache::store(env, target.mount, &measured.0);
+    measured
+}
+
 /// The repository's mount: its tracked files, the pilot prediction they give, then the scratch
 /// rounds within what the pilot leaves of the budget.
 fn probe_current(
     target: &Target,
-    tracked: &Tracked,
+    (tracked, tracked_share): (&Tracked, f64),
     git_walk: Option<&GitWalk>,
     (startup, start): (Option<f64>, Instant),
 ) -> (ProbeReport, Option<f64>) {
     let budget = target.budget;
     let mut current = ProbeReport::empty(target.dir, target.mount);
-    probe::measure_tracked(&mut current, target, budget.mul_f64(0.3));
+    probe::measure_tracked(&mut current, target, budget.mul_f64(tracked_share));
     let pilot = pilot_ms(tracked, git_walk, &current, startup);
     let spent = start.elapsed();
     probe::measure_scratch(
@@ -348,17 +373,26 @@ fn probe_baseline(
     report
 }
 
+/// The packages `package-lock.json` at `root` lists, when it has one.
+pub fn lock_packages(root: &Path) -> Option<u64> {
+    std::fs::read_to_string(root.join("package-lock.json"))
+        .ok()
+        .and_then(|text| model::lock_packages(&text))
+}
+
 /// The model's predictions from the scan and the probes; None when the current mount was not
-/// measured. Reads `package-lock.json` when the scan found no node_modules.
-pub fn predict(scan: &ScanReport, probes: &ProbeSet, root: &Path) -> Option<Prediction> {
+/// measured. `lock` is what `lock_packages` found.
+pub fn predict(
+    scan: &ScanReport,
+    probes: &ProbeSet,
+    root: &Path,
+    lock: Option<u64>,
+) -> Option<Prediction> {
     let current = mount_costs(&probes.current, probes.cpu_sha1_us_per_mib)?;
     let baseline = probes
         .baseline
         .as_ref()
         .and_then(|b| mount_costs(b, probes.cpu_sha1_us_per_mib));
-    let lock = std::fs::read_to_string(root.join("package-lock.json"))
-        .ok()
-        .and_then(|text| model::lock_packages(&text));
     let startup = probes.git_startup_ms.unwrap_or(model::GIT_STARTUP_MS);
     // Files inside `.git` are not worktree files git status would look at.
     let git_dir_files = scan.git.as_ref().and_then(|g| g.git_dir_files);

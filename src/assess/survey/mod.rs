@@ -141,6 +141,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         // As `check` does: the manager is timed once per machine and version, then cached.
         time_manager: true,
         reuse: pipeline::Reuse::Nothing,
+        first_look: false,
     };
     let mut plan = Vec::new();
     for found in &discovery.repositories {
@@ -363,9 +364,7 @@ fn judge(
     let mut probes = shared.flatten();
     if let Some(set) = probes.as_mut() {
         let shape = Tracked::from_index(index.as_ref()).shape;
-        set.git_walk = index
-            .as_ref()
-            .map(crate::measure::gitindex::RootIndex::git_walk);
+        set.git_walk = index.as_ref().map(|index| index.git_walk(true));
         set.index_files = shape.map(|s| s.0);
         set.index_dirs = set
             .git_walk
@@ -373,9 +372,9 @@ fn judge(
             .map(|w| w.walked_dirs)
             .or(shape.map(|s| s.1));
     }
-    let mut predict = probes
-        .as_ref()
-        .and_then(|set| probes::predict(&scan, set, &found.root));
+    let mut predict = probes.as_ref().and_then(|set| {
+        probes::predict(&scan, set, &found.root, probes::lock_packages(&found.root))
+    });
     if let (Some(prediction), Some(set)) = (predict.as_mut(), probes.as_ref()) {
         with_fsmonitor(prediction, set, place.git, &scan, &policy);
     }

@@ -22,11 +22,12 @@ pub fn pace(now: f64, then: f64) -> f64 {
     }
 }
 
-/// Bytes hashed per run: about 1.2 ms on this project's machines.
-const RUN_BYTES: usize = 2 << 20;
-const PIECE: usize = 256 << 10;
+/// Bytes hashed per run: about 0.3 ms on this project's machines, short enough that the
+/// calibration stays a small part of a check on the Linux disk (a few milliseconds in all).
+const RUN_BYTES: usize = 512 << 10;
+const PIECE: usize = 128 << 10;
 /// Runs; their median is the figure, so one preemption on a busy machine does not pass for
-/// the CPU's pace (about 4 ms in all).
+/// the CPU's pace (about 1 ms in all).
 const RUNS: usize = 3;
 
 /// Microseconds to hash one MiB with git's SHA-1 (gix's, the same collision-detecting

@@ -3,7 +3,7 @@
 //! operation pays for and no more (on a FUSE or 9p mount each component is a round trip).
 
 use super::ops::{Op, PerOp};
-use super::stats::{LstatSource, ParallelLstat, median};
+use super::stats::median;
 pub use super::tap::{InProcess, Tap, stop_if_interrupted};
 use crate::base::interrupt;
 use rustix::fs::{AtFlags, Dir, Mode, OFlags};
@@ -16,8 +16,23 @@ use std::time::{Duration, Instant};
 
 pub const FILE_BYTES: usize = 4096;
 /// Small enough that one round on a 9p mount (where a create is milliseconds) stays well under
-/// the `git status` it helps predict.
+/// the `git status` it helps predict: about 330 ms there.
 const FIRST_BATCH: usize = 8;
+/// The first round when the whole probe has less time than that (the hook's first look):
+/// about 200 ms on a 9p mount, every operation still sampled.
+const SMALL_FIRST_BATCH: usize = 4;
+/// Below this probe budget the first round is the small one.
+const SMALL_FIRST_BELOW: Duration = Duration::from_millis(300);
+
+/// Files in the first round of a probe given `budget`: the first round always runs, so it has
+/// to fit.
+pub fn first_batch(budget: Duration) -> usize {
+    if budget < SMALL_FIRST_BELOW {
+        SMALL_FIRST_BATCH
+    } else {
+        FIRST_BATCH
+    }
+}
 const MAX_BATCH: usize = 1024;
 const MIB: usize = 1 << 20;
 /// Two rounds whose medians agree this closely are taken as stable.
@@ -25,9 +40,6 @@ const STABLE: f64 = 0.15;
 /// Below this serial `lstat` latency a call is CPU work in the kernel, not a wait on a device
 /// or a server, so threads help only as far as there are cores.
 pub const CPU_BOUND_US: f64 = 50.0;
-/// Tracked files timed at least, and the time after which more samples stop being worth it.
-const TRACKED_MIN: usize = 32;
-const TRACKED_ENOUGH: Duration = Duration::from_millis(25);
 
 #[derive(Debug, Default)]
 pub struct Samples {
@@ -134,6 +146,7 @@ impl Recorder<'_> {
 pub fn rounds(
     scratch: &Path,
     budget: Duration,
+    first_batch: usize,
     threads: &[usize],
     skip_parallel_below_us: f64,
     tap: &mut dyn Tap,
@@ -151,7 +164,7 @@ pub fn rounds(
         },
         tap,
     };
-    let mut batch = FIRST_BATCH;
+    let mut batch = first_batch.clamp(1, MAX_BATCH);
     let mut last_round = Duration::ZERO;
     loop {
         let before = key_medians(&rec.out.samples);
@@ -214,7 +227,8 @@ fn round(
     rustix::fs::mkdirat(scratch_fd, name.as_str(), Mode::from_raw_mode(0o755))?;
     rec.begin(Op::Opendir)?;
     let dir = open_dir(scratch_fd, name.as_str())?;
-    let subdirs = (n / 8).max(4);
+    // Four directories at least, two in a small first round: each is a `mkdir` sample.
+    let subdirs = if n < FIRST_BATCH { 2 } else { (n / 8).max(4) };
     for i in 0..subdirs {
         rec.timed(Op::Mkdir, || {
             Ok(rustix::fs::mkdirat(
@@ -241,7 +255,7 @@ fn round(
             )?)
         })?;
     }
-    time_write_mib(&dir, rec)?;
+    time_write_mib(&dir, rec, n < FIRST_BATCH)?;
     for i in 0..n {
         let file = if i < renamed(n) {
             format!("g{i}")
@@ -371,25 +385,35 @@ fn time_listing(
     Ok(())
 }
 
-/// One 1 MiB file in 64 KiB writes (the bandwidth figure), then read back mapped.
-fn time_write_mib(dir: &OwnedFd, rec: &mut Recorder) -> std::io::Result<()> {
-    let big = vec![0x5a_u8; MIB];
-    rec.timed(Op::WriteMib, || {
-        let fd = rustix::fs::openat(
-            dir,
-            "big",
-            OFlags::CREATE | OFlags::WRONLY | OFlags::TRUNC | OFlags::CLOEXEC,
-            Mode::from_raw_mode(0o644),
-        )?;
-        let mut f = std::fs::File::from(fd);
-        for chunk in big.chunks(64 * 1024) {
-            f.write_all(chunk)?;
-        }
-        Ok(())
-    })?;
+/// Writes one MiB in git's 64 KiB pieces and maps it back, timing each as a MiB. A small
+/// first round writes a quarter of it: the pieces' time counts four times, the open and the
+/// close once, so a slow mount's per-request cost is extrapolated, not its per-file cost.
+fn time_write_mib(dir: &OwnedFd, rec: &mut Recorder, small: bool) -> std::io::Result<()> {
+    const PIECE: usize = 64 * 1024;
+    let pieces = if small { MIB / PIECE / 4 } else { MIB / PIECE };
+    let scale = (MIB / PIECE) as f64 / pieces as f64;
+    let piece = vec![0x5a_u8; PIECE];
+    rec.begin(Op::WriteMib)?;
+    let opening = Instant::now();
+    let fd = rustix::fs::openat(
+        dir,
+        "big",
+        OFlags::CREATE | OFlags::WRONLY | OFlags::TRUNC | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o644),
+    )?;
+    let opened = us(opening);
+    let mut file = std::fs::File::from(fd);
+    let writing = Instant::now();
+    for _ in 0..pieces {
+        file.write_all(&piece)?;
+    }
+    let written = us(writing);
+    let closing = Instant::now();
+    drop(file);
+    rec.record(Op::WriteMib, opened + written * scale + us(closing));
     rec.begin(Op::ReadMib)?;
     let mapped = read_mapped(dir, "big")?;
-    rec.record(Op::ReadMib, mapped);
+    rec.record(Op::ReadMib, mapped * scale);
     rec.begin(Op::Unlink)?;
     rustix::fs::unlinkat(dir, "big", AtFlags::empty())?;
     Ok(())
@@ -474,92 +498,4 @@ pub fn parallel_lstat(
     let done: u64 = runs.iter().map(|r| r.2).sum();
     let wall = ended.duration_since(began).as_secs_f64() * 1e6;
     (done > 0).then(|| wall / done as f64)
-}
-
-/// Serial `lstat` of the repository's own tracked files: all of `paths`, or fewer once there
-/// are enough for a median and more would cost more than they tell, and never beyond `budget`.
-pub fn tracked_lstat(
-    root: &Path,
-    paths: &[PathBuf],
-    budget: Duration,
-) -> std::io::Result<Vec<f64>> {
-    let dir = open_dir(&rustix::fs::CWD, root)?;
-    let start = Instant::now();
-    let mut samples = Vec::with_capacity(paths.len());
-    for path in paths {
-        let spent = start.elapsed();
-        if spent > budget
-            || (samples.len() >= TRACKED_MIN && spent > TRACKED_ENOUGH)
-            || interrupt::requested()
-        {
-            break;
-        }
-        let t = Instant::now();
-        if rustix::fs::statat(&dir, path.as_path(), AtFlags::SYMLINK_NOFOLLOW).is_ok() {
-            samples.push(us(t));
-        }
-    }
-    Ok(samples)
-}
-
-/// Open, read at most `max_bytes`, close, of each of the tree's own `paths` (relative to
-/// `root`, as a copy walks them), serially, within `budget` (one file at least): (microseconds,
-/// bytes read) per file. Read-only: `migrate` measures its source with it.
-pub fn tracked_read(
-    root: &Path,
-    paths: &[PathBuf],
-    max_bytes: u64,
-    budget: Duration,
-) -> std::io::Result<Vec<(f64, u64)>> {
-    let dir = open_dir(&rustix::fs::CWD, root)?;
-    let start = Instant::now();
-    let mut samples = Vec::with_capacity(paths.len());
-    let mut buf = vec![0u8; 1 << 20];
-    for path in paths {
-        if (!samples.is_empty() && start.elapsed() > budget) || interrupt::requested() {
-            break;
-        }
-        let t = Instant::now();
-        let Ok(fd) = rustix::fs::openat(
-            &dir,
-            path.as_path(),
-            OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW,
-            Mode::empty(),
-        ) else {
-            continue;
-        };
-        let mut file = std::fs::File::from(fd).take(max_bytes);
-        let mut read = 0u64;
-        loop {
-            match file.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => read += n as u64,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
-        drop(file);
-        samples.push((us(t), read));
-    }
-    Ok(samples)
-}
-
-/// Parallel `lstat` of the tracked sample at each thread count: the median of five runs where
-/// a run is cheap (a local disk), of three where it is not.
-pub fn tracked_parallel(
-    root: &Path,
-    paths: &[PathBuf],
-    threads: &[usize],
-    serial_us: f64,
-) -> std::io::Result<Vec<ParallelLstat>> {
-    let dir = open_dir(&rustix::fs::CWD, root)?;
-    Ok(threads
-        .iter()
-        .filter_map(|&t| {
-            let runs: Vec<f64> = (0..if serial_us < CPU_BOUND_US { 5 } else { 3 })
-                .filter_map(|_| parallel_lstat(&dir, paths, t, serial_us))
-                .collect();
-            ParallelLstat::from_runs(t, LstatSource::Tracked, &runs)
-        })
-        .collect())
 }

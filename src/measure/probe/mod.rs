@@ -11,6 +11,7 @@ pub mod samplers;
 pub mod scratch;
 pub mod stats;
 pub mod tap;
+pub mod tracked;
 pub mod worker;
 
 use crate::base::error::{Failure, Result};
@@ -142,7 +143,7 @@ pub fn measure_tracked(report: &mut ProbeReport, target: &Target, limit: Duratio
     let Some((root, paths)) = target.tracked.filter(|(_, p)| !p.is_empty()) else {
         return;
     };
-    if let Ok(samples) = measure::tracked_lstat(root, paths, limit) {
+    if let Ok(samples) = tracked::tracked_lstat(root, paths, limit) {
         report.tracked_lstat = OpStats::from_samples(&samples);
     }
     let serial = report.lstat_us().unwrap_or(1.0);
@@ -150,7 +151,7 @@ pub fn measure_tracked(report: &mut ProbeReport, target: &Target, limit: Duratio
         if interrupt::requested() {
             return Vec::new();
         }
-        measure::tracked_parallel(root, paths, target.threads, serial).unwrap_or_default()
+        tracked::tracked_parallel(root, paths, target.threads, serial).unwrap_or_default()
     });
 }
 
@@ -203,6 +204,7 @@ pub fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Durati
     let job = worker::Job {
         dir: target.dir.to_path_buf(),
         budget_ms: budget.as_millis() as u64,
+        first_batch: measure::first_batch(target.budget),
         threads: threads.to_vec(),
         skip_parallel_below_us: skip_parallel_below,
     };

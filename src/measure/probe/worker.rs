@@ -39,6 +39,8 @@ pub struct Job {
     pub dir: PathBuf,
     /// For the rounds after the first (`measure::rounds`).
     pub budget_ms: u64,
+    /// Files in the first round (`measure::first_batch`).
+    pub first_batch: usize,
     pub threads: Vec<usize>,
     pub skip_parallel_below_us: f64,
 }
@@ -91,6 +93,7 @@ fn in_process(job: &Job) -> Run {
     let result = measure::rounds(
         scratch.path(),
         Duration::from_millis(job.budget_ms),
+        job.first_batch,
         &job.threads,
         job.skip_parallel_below_us,
         &mut measure::InProcess,
@@ -396,6 +399,7 @@ fn serve<W: Write>(job: &Job, tap: &mut LineTap<W>) {
     let result = measure::rounds(
         scratch.path(),
         Duration::from_millis(job.budget_ms),
+        job.first_batch,
         &job.threads,
         job.skip_parallel_below_us,
         tap,

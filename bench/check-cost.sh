@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# What `wsl-place check` costs against the `git status` it predicts, in the same repository,
+# on the local disk (issue 27: at most 1.5x one `git status` on a repository of 3,000 files,
+# under 10 ms on one of 300) and, with SLOW=1, in the slowfs emulator (drvfs-9p, scale 1:
+# at most 0.25x).
+#
+#   bench/check-cost.sh RUNS REPO...
+#
+# REPO: git repositories on the local disk (public clones; copied into a scratch folder, never
+# changed or committed). Each is checked once first, as a user's second check finds the Linux
+# disk's figures and git's facts cached for this boot; then RUNS interleaved pairs of
+# `check -q` and `git status --porcelain`, medians. Run on a quiet machine (`uptime`: 1-minute
+# load under ~2.5); the load is printed before and after.
+set -euo pipefail
+
+RUNS=${1:?usage: bench/check-cost.sh RUNS REPO...}
+shift
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+BIN=$HERE/target/release/wsl-place
+SLOWFS=$HERE/target/release/examples/slowfs
+(cd "$HERE" && cargo build --release --quiet && cargo build --release --quiet --example slowfs)
+
+WORK=$(mktemp -d /var/tmp/check-cost.XXXXXX)
+# shellcheck source=bench/slowfs-mount.sh
+. "$HERE/bench/slowfs-mount.sh"
+trap slowfs_cleanup EXIT
+mkdir -p "$WORK/backing" "$WORK/mnt" "$WORK/home" "$WORK/local"
+export HOME=$WORK/home XDG_CACHE_HOME=$WORK/home/.cache XDG_STATE_HOME=$WORK/home/.local/state
+
+# us CMD...: wall time of CMD in microseconds, its output discarded.
+us() {
+    local start end
+    start=$(date +%s%N)
+    "$@" >/dev/null 2>&1 || true
+    end=$(date +%s%N)
+    echo $(((end - start) / 1000))
+}
+median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+# row LABEL DIR: RUNS interleaved pairs in DIR, one table row.
+row() {
+    local label=$1 dir=$2 files checks=() statuses=()
+    files=$(git -C "$dir" ls-files | wc -l)
+    "$BIN" check -q "$dir" >/dev/null 2>&1 || true
+    git -C "$dir" status --porcelain >/dev/null
+    for _ in $(seq "$RUNS"); do
+        checks+=("$(us "$BIN" check -q "$dir")")
+        statuses+=("$(us git -C "$dir" status --porcelain)")
+    done
+    local c s
+    c=$(printf '%s\n' "${checks[@]}" | median)
+    s=$(printf '%s\n' "${statuses[@]}" | median)
+    awk -v l="$label" -v f="$files" -v c="$c" -v s="$s" \
+        'BEGIN { printf "| %s | %d | %.1f | %.1f | %.2fx |\n", l, f, c / 1000, s / 1000, c / s }'
+}
+
+echo "load before: $(cut -d' ' -f1 /proc/loadavg)"
+echo "| repository | tracked files | check -q (ms) | git status (ms) | check / git status |"
+echo "|---|---|---|---|---|"
+for repo in "$@"; do
+    name=$(basename "$repo")
+    cp -a "$repo" "$WORK/local/$name"
+    row "$name (local disk)" "$WORK/local/$name"
+done
+if [ "${SLOW:-0}" = 1 ]; then
+    for repo in "$@"; do
+        cp -a "$repo" "$WORK/backing/$(basename "$repo")"
+    done
+    slowfs_mount "$SLOWFS" "$WORK/slowfs.log" --profile drvfs-9p --scale 1
+    for repo in "$@"; do
+        row "$(basename "$repo") (slowfs drvfs-9p)" "$WORK/mnt/$(basename "$repo")"
+    done
+fi
+echo "load after: $(cut -d' ' -f1 /proc/loadavg)"

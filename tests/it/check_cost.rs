@@ -1,0 +1,137 @@
+//! What a check may skip because it is a property of the machine, not of the repository: the
+//! Linux disk's probe for a repository on that disk (only its tracked files are timed again),
+//! git's version and start-up; and the hook's first look on a slow mount, whose scratch round
+//! is the small one.
+
+use crate::support;
+
+use std::fs;
+use std::path::Path;
+use support::SlowFs;
+use support::gitrepo::{fake_git, files_repo, path_with};
+
+fn check_json(
+    home: &Path,
+    repo: &Path,
+    path: Option<&std::ffi::OsStr>,
+    args: &[&str],
+) -> serde_json::Value {
+    let mut command = support::wsl_place();
+    command
+        .env("HOME", home)
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("WSL_PLACE_POLICY")
+        .args(["check", "--format", "json", "--probe-budget-ms", "150"])
+        .args(args)
+        .arg(repo);
+    if let Some(path) = path {
+        command.env("PATH", path);
+    }
+    support::json_of_success(&command.output().expect("runs wsl-place"))
+}
+
+/// The current mount's scratch figures, which only a probe of that mount produces.
+fn scratch_figures(report: &serde_json::Value) -> (f64, f64) {
+    let ops = &report["probe"]["current"]["ops"];
+    let median = |op: &str| {
+        ops[op]["median_us"]
+            .as_f64()
+            .unwrap_or_else(|| panic!("no {op} median in {ops}"))
+    };
+    (median("create"), median("unlink"))
+}
+
+#[test]
+fn a_repository_on_the_linux_disk_reuses_that_disks_probe_and_times_its_own_files() {
+    let home = tempfile::tempdir().unwrap();
+    let repo = tempfile::tempdir().unwrap();
+    files_repo(repo.path(), 120);
+    let first = check_json(home.path(), repo.path(), None, &[]);
+    assert_eq!(first["probe"]["baseline_same_mount"], true, "{first}");
+    let second = check_json(home.path(), repo.path(), None, &[]);
+    assert_eq!(
+        scratch_figures(&first),
+        scratch_figures(&second),
+        "the second check probed the Linux disk again"
+    );
+    let tracked = &second["probe"]["current"]["tracked_lstat"]["samples"];
+    assert!(tracked.as_u64().is_some_and(|n| n > 0), "{second}");
+    // `--fresh` measures everything anew.
+    let fresh = check_json(home.path(), repo.path(), None, &["--fresh"]);
+    assert_ne!(scratch_figures(&first), scratch_figures(&fresh));
+}
+
+#[test]
+fn git_is_asked_its_version_once_until_it_changes() {
+    let home = tempfile::tempdir().unwrap();
+    let repo = tempfile::tempdir().unwrap();
+    files_repo(repo.path(), 20);
+    let fake = fake_git("2.47.1");
+    let log = fake.path().join("asked");
+    let script = fs::read_to_string(fake.path().join("git"))
+        .unwrap()
+        .replacen(
+            "then echo",
+            &format!("then echo >> '{}'; echo", log.display()),
+            1,
+        );
+    support::write_executable(&fake.path().join("git"), &script);
+    let path = path_with(fake.path());
+    let asked = || fs::read_to_string(&log).map_or(0, |text| text.lines().count());
+    let report = check_json(home.path(), repo.path(), Some(&path), &[]);
+    assert_eq!(report["git_version"], "2.47.1", "{report}");
+    assert_eq!(asked(), 2, "two timed runs the first time");
+    let report = check_json(home.path(), repo.path(), Some(&path), &[]);
+    assert_eq!(report["git_version"], "2.47.1", "{report}");
+    assert_eq!(asked(), 2, "the second check asked git again");
+    // Another git build (an upgrade) is asked again.
+    support::write_executable(
+        &fake.path().join("git"),
+        &script.replace("2.47.1", "2.55.0"),
+    );
+    let report = check_json(home.path(), repo.path(), Some(&path), &[]);
+    assert_eq!(report["git_version"], "2.55.0", "{report}");
+    assert_eq!(asked(), 4);
+}
+
+#[test]
+#[ignore = "needs FUSE (slowfs)"]
+fn the_hooks_first_look_on_a_slow_mount_is_one_small_round() {
+    let root = tempfile::tempdir().unwrap();
+    let backing = root.path().join("backing");
+    fs::create_dir_all(backing.join("repo")).unwrap();
+    files_repo(&backing.join("repo"), 100);
+    let Some(slow) = SlowFs::mount(
+        &backing,
+        &root.path().join("mnt"),
+        &["--profile", "drvfs-9p", "--scale", "1"],
+    ) else {
+        return;
+    };
+    let home = root.path().join("home");
+    fs::create_dir_all(&home).unwrap();
+    let out = support::wsl_place()
+        .env("HOME", &home)
+        .env_remove("XDG_CACHE_HOME")
+        .args(["check", "--advisory"])
+        .arg(slow.mountpoint().join("repo"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", support::text(&out));
+    // The mount's figures the first look measured, kept for the next repository there.
+    let cached: Vec<serde_json::Value> = fs::read_dir(home.join(".cache/wsl-place/mounts"))
+        .unwrap()
+        .map(|e| serde_json::from_slice(&fs::read(e.unwrap().path()).unwrap()).unwrap())
+        .filter(|entry: &serde_json::Value| entry["report"]["fstype"] == "fuse")
+        .collect();
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    let report = &cached[0]["report"];
+    assert_eq!(report["rounds"], 1, "{report}");
+    assert_eq!(report["largest_batch"], 4, "{report}");
+    assert_eq!(report["ops"]["create"]["samples"], 4, "{report}");
+    assert_eq!(report["ops"]["write_mib"]["samples"], 1, "{report}");
+    // A quarter MiB written, counted as a MiB: well above four 4 KiB creates.
+    let write_mib = report["ops"]["write_mib"]["median_us"].as_f64().unwrap();
+    let create = report["ops"]["create"]["median_us"].as_f64().unwrap();
+    assert!(write_mib > 2.0 * create, "{report}");
+}
