@@ -12,13 +12,18 @@ use std::time::{Duration, Instant};
 /// Tracked files timed at least, and the time after which more samples stop being worth it.
 const TRACKED_MIN: usize = 32;
 const TRACKED_ENOUGH: Duration = Duration::from_millis(25);
+/// Samples past which a trimmed mean moves by less than a run's noise: on a local disk, where
+/// 25 ms are thousands of calls, timing more only makes `check` dearer than the `git status`
+/// it predicts.
+const TRACKED_PLENTY: usize = 128;
 
 fn us(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1e6
 }
 
-/// Serial `lstat` of the repository's own tracked files: all of `paths`, or fewer once there
-/// are enough for a median and more would cost more than they tell, and never beyond `budget`.
+/// Serial `lstat` of the repository's own tracked files: all of `paths` up to `TRACKED_PLENTY`,
+/// or fewer once there are enough for a mean and more would cost more than they tell, and never
+/// beyond `budget`.
 pub fn tracked_lstat(
     root: &Path,
     paths: &[PathBuf],
@@ -31,6 +36,7 @@ pub fn tracked_lstat(
         let spent = start.elapsed();
         if spent > budget
             || (samples.len() >= TRACKED_MIN && spent > TRACKED_ENOUGH)
+            || samples.len() >= TRACKED_PLENTY
             || interrupt::requested()
         {
             break;
