@@ -182,6 +182,33 @@ impl HostEnv {
         }
     }
 
+    /// The program `name` a command would start (the first executable `name` on `PATH`) and
+    /// what identifies that build: path, size, modification and change times, one per line. A
+    /// cache of what the program said of itself, keyed on it, is asked again when it is
+    /// upgraded or another one comes first on `PATH` (the change time too: npm installs its
+    /// files with a fixed modification time).
+    pub fn executable_identity(&self, name: &str) -> Option<String> {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        std::env::split_paths(self.var("PATH")?)
+            .filter(|dir| dir.is_absolute())
+            .map(|dir| dir.join(name))
+            .find_map(|file| {
+                let meta = std::fs::metadata(&file).ok()?;
+                let executable = meta.is_file() && meta.permissions().mode() & 0o111 != 0;
+                executable.then(|| {
+                    format!(
+                        "{}\n{}\n{}.{}\n{}.{}",
+                        file.display(),
+                        meta.len(),
+                        meta.mtime(),
+                        meta.mtime_nsec(),
+                        meta.ctime(),
+                        meta.ctime_nsec()
+                    )
+                })
+            })
+    }
+
     /// This boot's identity (`sys/kernel/random/boot_id` under the `/proc` root): a mount's
     /// measured speed is cached per boot, as a reboot may bring another server behind it.
     pub fn boot_id(&self) -> Option<String> {
@@ -370,34 +397,6 @@ impl GitFacts {
             facts.startup_ms = Some(facts.startup_ms.map_or(elapsed, |ms: f64| ms.min(elapsed)));
         }
         facts
-    }
-
-    /// The `git` a command would start (the first executable `git` on `PATH`) and what
-    /// identifies that build: path, size and modification time, one per line. A cache of what
-    /// git said keyed on it is asked again when git is upgraded or another `git` comes first.
-    pub fn executable_identity(env: &HostEnv) -> Option<String> {
-        use std::os::unix::fs::PermissionsExt;
-        let path = env.var("PATH")?;
-        std::env::split_paths(path)
-            .filter(|dir| dir.is_absolute())
-            .map(|dir| dir.join("git"))
-            .find_map(|file| {
-                let meta = std::fs::metadata(&file).ok()?;
-                let executable = meta.is_file() && meta.permissions().mode() & 0o111 != 0;
-                let modified = meta
-                    .modified()
-                    .ok()?
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .ok()?;
-                executable.then(|| {
-                    format!(
-                        "{}\n{}\n{}",
-                        file.display(),
-                        meta.len(),
-                        modified.as_nanos()
-                    )
-                })
-            })
     }
 
     /// Git's own fsmonitor daemon runs here (Linux, git >= 2.55).

@@ -275,3 +275,51 @@ fn a_virtualenv_and_a_target_on_a_slow_mount_are_findings() {
     // Cargo.lock names the ecosystem: the install row is target/'s writes.
     assert_eq!(json["predict"]["inputs"]["install"]["source"], "target");
 }
+
+/// The manager's version is asked once per build of it, and a project whose sample could not be
+/// installed is estimated for a day without trying again: each costs a check seconds (npm's
+/// start-up, an offline install that fails the same way).
+#[test]
+fn the_manager_is_asked_once_and_a_failed_sample_is_not_retried() {
+    let work = tempfile::tempdir().unwrap();
+    let base = fs::canonicalize(work.path()).unwrap();
+    let (app, home) = (base.join("app"), base.join("home"));
+    fs::create_dir_all(&home).unwrap();
+    pnpm_project(&app, 10);
+    // Packages with a name and a version: a sample pnpm is asked to install.
+    for p in 0..10 {
+        write(
+            &app.join(format!("node_modules/pkg{p}/package.json")),
+            format!("{{\"name\": \"pkg{p}\", \"version\": \"1.0.{p}\"}}").as_bytes(),
+        );
+    }
+    let fake = tempfile::tempdir().unwrap();
+    let log = fake.path().join("calls");
+    let script = |version: &str| {
+        format!(
+            "#!/bin/sh\necho \"$1\" >> '{}'\nif [ \"$1\" = --version ]; then echo {version}; exit 0; fi\nexit 1\n",
+            log.display()
+        )
+    };
+    support::write_executable(&fake.path().join("pnpm"), &script("9.1.0"));
+    let calls = || {
+        let text = fs::read_to_string(&log).unwrap_or_default();
+        let asked = text.lines().filter(|l| *l == "--version").count();
+        (asked, text.lines().count() - asked)
+    };
+    let first = check_json(&home, fake.path(), &app);
+    assert_eq!(first["predict"]["install_manager"]["source"], "estimated");
+    let (asked, installs) = calls();
+    assert_eq!(asked, 1, "the version is asked once");
+    assert!(installs >= 1, "the sample was tried: {installs}");
+    let second = check_json(&home, fake.path(), &app);
+    assert_eq!(second["predict"]["install_manager"]["version"], "9.1.0");
+    assert_eq!(calls(), (asked, installs), "the second check started pnpm");
+    // Another build of pnpm (an upgrade) is asked again, and its sample tried again.
+    support::write_executable(&fake.path().join("pnpm"), &script("9.2.0"));
+    let third = check_json(&home, fake.path(), &app);
+    assert_eq!(third["predict"]["install_manager"]["version"], "9.2.0");
+    let (asked_now, installs_now) = calls();
+    assert_eq!(asked_now, asked + 1);
+    assert!(installs_now > installs);
+}

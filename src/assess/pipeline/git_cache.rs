@@ -23,7 +23,7 @@ struct Entry {
 fn place(env: &HostEnv) -> Option<(String, PathBuf)> {
     let boot = env.boot_id()?;
     let kernel = env.read_facts().kernel_version.unwrap_or_default();
-    let git = GitFacts::executable_identity(env)?;
+    let git = env.executable_identity("git")?;
     let key = format!("{}\n{boot}\n{kernel}\n{git}", env.hostname());
     let file = env.cache_dir()?.join("git.json");
     Some((key, file))

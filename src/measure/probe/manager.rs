@@ -122,14 +122,82 @@ pub fn detect(root: &Path) -> Option<&'static str> {
 ///
 /// A property of the machine, not of the repository: asked once per run and manager, so a
 /// survey of many repositories starts each manager once (npm: about 350 ms of node each time),
-/// and parallel scans wait for that one answer instead of each starting it.
-fn version(manager: &str) -> Option<String> {
+/// and parallel scans wait for that one answer instead of each starting it; and kept per
+/// manager build (`HostEnv::executable_identity`), so the next check does not start it at all.
+fn version(env: &HostEnv, manager: &str) -> Option<String> {
     static ASKED: Mutex<BTreeMap<String, Option<String>>> = Mutex::new(BTreeMap::new());
     let mut asked = ASKED.lock().unwrap_or_else(PoisonError::into_inner);
     asked
         .entry(manager.to_string())
-        .or_insert_with(|| version_number(manager, &samplers::version_output(manager)?))
+        .or_insert_with(|| {
+            let identity = env.executable_identity(manager)?;
+            let file = env
+                .cache_dir()?
+                .join("manager")
+                .join(format!("version-{manager}.json"));
+            let known = crate::base::input::read_cache(&file, "package-manager version cache file")
+                .and_then(|bytes| serde_json::from_slice::<KnownVersion>(&bytes).ok())
+                .filter(|known| known.identity == identity);
+            if let Some(known) = known {
+                return Some(known.version);
+            }
+            let version = version_number(manager, &samplers::version_output(manager)?)?;
+            if env.cache_dir_to_write().is_some() {
+                let known = KnownVersion {
+                    identity,
+                    version: version.clone(),
+                };
+                crate::base::input::write_json_atomically(&file, &known);
+            }
+            Some(version)
+        })
         .clone()
+}
+
+/// What a manager build said its version is.
+#[derive(Serialize, Deserialize)]
+struct KnownVersion {
+    identity: String,
+    version: String,
+}
+
+/// How long a project whose sample could not be installed (a package missing from the
+/// manager's offline cache) is estimated without trying again: the attempt costs seconds.
+const UNSAMPLED_FOR_SECS: u64 = 24 * 3600;
+
+/// The file that says the sample of `root`'s packages failed for this manager version.
+fn unsampled_file(env: &HostEnv, manager: &str, version: &str, root: &Path) -> Option<PathBuf> {
+    let key = crate::base::pathtext::file_key(root);
+    let name = format!("{manager}-{}-{key}", version.replace(['/', '\\'], "_"));
+    Some(
+        env.cache_dir()?
+            .join("manager")
+            .join("unsampled")
+            .join(name),
+    )
+}
+
+/// Whether a sample of `root`'s packages failed with this manager version within a day.
+fn recently_unsampled(env: &HostEnv, manager: &str, version: &str, root: &Path) -> bool {
+    let Some(file) = unsampled_file(env, manager, version, root) else {
+        return false;
+    };
+    let now = crate::base::clock::now_unix();
+    crate::base::input::read_cache(&file, "package-manager sample note")
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .and_then(|text| text.trim().parse::<u64>().ok())
+        .is_some_and(|then| then <= now && now - then < UNSAMPLED_FOR_SECS)
+}
+
+fn note_unsampled(env: &HostEnv, manager: &str, version: &str, root: &Path) {
+    let file = env
+        .cache_dir_to_write()
+        .and(unsampled_file(env, manager, version, root));
+    if let Some((dir, file)) = file.as_ref().and_then(|f| Some((f.parent()?, f))) {
+        // A failure only costs the next check another attempt.
+        let _ = std::fs::create_dir_all(dir)
+            .and_then(|()| std::fs::write(file, crate::base::clock::now_unix().to_string()));
+    }
 }
 
 /// The version number in what `manager --version` prints: npm, pnpm, yarn and bun print it
@@ -280,7 +348,7 @@ pub fn timing(
     let manager = detect(root).filter(|&m| m != "cargo")?;
     // Asking the manager its version starts it (npm: about 350 ms of node): the hook, which
     // may not measure, cannot afford that and takes the estimate for an unknown version.
-    let installed = may_measure.then(|| version(manager)).flatten();
+    let installed = may_measure.then(|| version(env, manager)).flatten();
     let version = installed.clone().unwrap_or_else(|| "unknown".into());
     // One sample at a time (survey prices its repositories in parallel): the first times the
     // manager and caches it, the others then find it cached instead of installing at once and
@@ -291,24 +359,29 @@ pub fn timing(
     if let Some(cached) = load_cached(env, manager, &version) {
         return Some(rescaled(cached, cpu));
     }
-    let measured = (may_measure && installed.is_some())
+    let may_sample =
+        may_measure && installed.is_some() && !recently_unsampled(env, manager, &version, root);
+    let sampled = may_sample
         .then(|| {
             let sample = samplers::sample_for(manager, root);
             samplers::measure(manager, scratch_dir?, &sample, root)
         })
-        .flatten()
-        .map(|s| ManagerTiming {
-            manager: manager.into(),
-            version: version.clone(),
-            startup_ms: s.startup_ms,
-            sample_ms: s.sample_ms,
-            sample_packages: s.packages,
-            sample_files: s.files,
-            sample_dirs: s.dirs,
-            sample_bytes: s.bytes,
-            source: "measured".into(),
-            cpu_sha1_us_per_mib: Some(cpu),
-        });
+        .flatten();
+    if may_sample && sampled.is_none() && scratch_dir.is_some() {
+        note_unsampled(env, manager, &version, root);
+    }
+    let measured = sampled.map(|s| ManagerTiming {
+        manager: manager.into(),
+        version: version.clone(),
+        startup_ms: s.startup_ms,
+        sample_ms: s.sample_ms,
+        sample_packages: s.packages,
+        sample_files: s.files,
+        sample_dirs: s.dirs,
+        sample_bytes: s.bytes,
+        source: "measured".into(),
+        cpu_sha1_us_per_mib: Some(cpu),
+    });
     match measured {
         Some(timing) => {
             store(env, &timing);
