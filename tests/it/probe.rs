@@ -109,8 +109,9 @@ fn probe_times_the_repositorys_tracked_files() {
     let dir = tempfile::tempdir().unwrap();
     files_repo(dir.path(), 150);
     let v = probe_json(dir.path(), "300");
+    // 128 of the 150 files: past that many a local disk's mean does not move.
     assert_eq!(
-        v["tracked_lstat"]["samples"], 150,
+        v["tracked_lstat"]["samples"], 128,
         "{:#}",
         v["tracked_lstat"]
     );
