@@ -54,6 +54,8 @@ pub(super) fn repo(tracked: u64, files: u64, dirs: u64) -> RepoFigures {
         worktree_bytes: files * 4096,
         tracked_bytes: None,
         mapped_bytes: 0,
+        text_bytes: 0,
+        auto_text_bytes: 0,
         install: None,
     }
 }

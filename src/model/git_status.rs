@@ -47,6 +47,18 @@ pub const CPU_US_PER_LISTED: f64 = 0.36;
 /// added to those calls.
 pub const HASH_BYTES_PER_US: f64 = 625.0;
 pub const READ_HASH_BYTES_PER_US: f64 = 215.0;
+/// Scanning a file's bytes for line endings before hashing it (convert.c, `gather_stats`, a
+/// loop over every byte), bytes per microsecond at the reference pace, for files `.gitattributes`
+/// marks `text`, `eol` or `text=auto` (or all, with `core.autocrlf`); the next one is reading
+/// the index's blob of a `text=auto` file from the object store (zlib inflate and deltas from
+/// the pack), to see whether that version has CRs. Fitted on the first status after `cp -a`
+/// with and without `* -text` in `.git/info/attributes`, wall time with git at a real-time
+/// priority (git 2.47, ext4, this project's 2-core machines): `text` on numpy (34.5 MB, +42 ms)
+/// and git (17.0 MB, +21 ms) costs 1.2 ns per byte; `text=auto` on prettier (24.0 MB, +120
+/// ms), the Rust book (5.0 MB, +20 ms) and redis (3.9 MB, +25 ms) another ~4 ns per byte.
+/// Without these terms the first two were 10-20% low and the last three 20-45% low.
+pub const TEXT_SCAN_BYTES_PER_US: f64 = 830.0;
+pub const INDEX_BLOB_BYTES_PER_US: f64 = 245.0;
 /// zlib inflate + hash throughput when checking files out, bytes per microsecond.
 pub const INFLATE_BYTES_PER_US: f64 = 200.0;
 /// CPU per checked-out file (object lookup, inflate set-up, index entry).
@@ -128,6 +140,8 @@ pub fn git_status_pilot_ms(
         worktree_bytes: 0,
         tracked_bytes: None,
         mapped_bytes: 0,
+        text_bytes: 0,
+        auto_text_bytes: 0,
         install: None,
     };
     git_status_ms(&repo, &c, startup_ms)
@@ -147,10 +161,18 @@ pub fn first_git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) 
     let read = (repo.tracked_bytes() - mapped).max(0.0);
     let mapped_us = mapped / MIB * c.scratch.read_mib;
     let hash_us = (read / READ_HASH_BYTES_PER_US + mapped / HASH_BYTES_PER_US) * c.cpu_pace();
-    let rehash_us = entries * per_file_us + attributes_us + hash_us + mapped_us;
+    let rehash_us = entries * per_file_us + attributes_us + hash_us + mapped_us + text_us(repo, c);
     // The lock git status takes anyway (in `git_status_ms`) now gets written and renamed.
     let index_write_us = entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
     git_status_ms(repo, c, startup_ms) + (rehash_us + index_write_us) / 1e3
+}
+
+/// Line endings: the scan of every `text` and `text=auto` file, and for the latter the
+/// index's blob read from the object store, microseconds.
+fn text_us(repo: &RepoFigures, c: &MountCosts) -> f64 {
+    let scanned = (repo.text_bytes + repo.auto_text_bytes) as f64;
+    let blobs = repo.auto_text_bytes as f64;
+    (scanned / TEXT_SCAN_BYTES_PER_US + blobs / INDEX_BLOB_BYTES_PER_US) * c.cpu_pace()
 }
 
 /// A fresh `git clone`'s checkout (objects already local): every tracked file written.
@@ -181,6 +203,8 @@ mod tests {
             worktree_bytes: 400_000_000,
             tracked_bytes: None,
             mapped_bytes: 0,
+            text_bytes: 0,
+            auto_text_bytes: 0,
             install: None,
         };
         let plain = git_status_ms(&repo, &local(), 1.5);
@@ -271,11 +295,44 @@ mod tests {
         let big = RepoFigures {
             tracked_bytes: Some(1000 * 4096 + 8 * 1_048_576),
             mapped_bytes: 8 * 1_048_576,
+            text_bytes: 0,
+            auto_text_bytes: 0,
             ..r.clone()
         };
         let more = first_git_status_ms(&big, &c, 0.0) - first_git_status_ms(&r, &c, 0.0);
         let want = (8.0 * 2000.0 + 8.0 * MIB / HASH_BYTES_PER_US) / 1e3;
         assert!((more - want).abs() < 1e-6, "{more} vs {want}");
+    }
+
+    #[test]
+    fn line_endings_cost_a_scan_and_for_text_auto_the_index_blob() {
+        let r = RepoFigures {
+            tracked_bytes: Some(1000 * 4096),
+            ..repo(1000, 1000, 10)
+        };
+        let c = local();
+        let plain = first_git_status_ms(&r, &c, 0.0);
+        let text = RepoFigures {
+            text_bytes: 2_000_000,
+            ..r.clone()
+        };
+        let auto = RepoFigures {
+            auto_text_bytes: 2_000_000,
+            ..r.clone()
+        };
+        let scan_ms = 2_000_000.0 / TEXT_SCAN_BYTES_PER_US / 1e3;
+        let blob_ms = 2_000_000.0 / INDEX_BLOB_BYTES_PER_US / 1e3;
+        let with_text = first_git_status_ms(&text, &c, 0.0) - plain;
+        let with_auto = first_git_status_ms(&auto, &c, 0.0) - plain;
+        assert!(
+            (with_text - scan_ms).abs() < 1e-9,
+            "{with_text} vs {scan_ms}"
+        );
+        assert!((with_auto - scan_ms - blob_ms).abs() < 1e-9, "{with_auto}");
+        // 2 MB of text=auto: about 10 ms at the reference pace, 5x the plain scan.
+        assert!((9.0..11.0).contains(&with_auto) && with_auto > 4.0 * with_text);
+        // Steady status does not hash, so does not convert.
+        assert_eq!(git_status_ms(&auto, &c, 0.0), git_status_ms(&r, &c, 0.0));
     }
 
     #[test]

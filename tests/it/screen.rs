@@ -195,6 +195,8 @@ fn fixture() -> CheckReport {
             worktree_bytes: 139_460_608,
             tracked_bytes: Some(42_991_616),
             mapped_bytes: 42_991_616,
+            text_bytes: 0,
+            auto_text_bytes: 0,
             install: Some(InstallFigures {
                 files: 6_569,
                 dirs: 812,

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The first `git status` after a copy on the local disk (ext4), predicted against real, with the
+# page cache warm (right after `cp -a`, as after a migration) and cold (caches dropped after
+# the copy: `sync; echo 3 > /proc/sys/vm/drop_caches`, which needs root).
+#
+# For each repository in REPOS (clones on the local disk; they are copied, never changed), each
+# run: `cp -a` it into a fresh folder, ask `wsl-place check --fresh --format json` there for
+# `predict.first_git_status_ms` (warm) and `predict.first_git_status_cold_ms` (cold), then time
+# the real first `git status` in the copy: once right away (warm), and, on a second fresh copy,
+# once after the caches are dropped (cold). Runs are interleaved (run 1 of every repository
+# and state, then run 2, ...) so that a change of the machine's pace moves every row; each row
+# is the median of RUNS. The 1-minute load average is printed before and after: the warm rows
+# are CPU work, and on a busy 2-core machine other work's share of the CPU lands in them.
+# RT=1 runs each timed `git status` at a real-time priority (`chrt -f 10`), so other work on
+# the machine stays out of its core (root only).
+#
+# Usage: REPOS="DIR DIR" [STATES="warm cold"] [RT=1] [WORK=DIR] [NO_BUILD=1] \
+#        bench/first-status.sh [RUNS]
+#        (default 3 runs; needs git, python3, root for the cold rows; NO_BUILD=1 uses the built
+#        target/release/wsl-place as it is)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-3}
+STATES=${STATES:-warm cold}
+: "${REPOS:?set REPOS to the clones to copy, e.g. REPOS=\"/var/tmp/src/git /var/tmp/src/redis\"}"
+
+if [ "${NO_BUILD:-0}" != 1 ]; then
+    cargo build --release --bin wsl-place >&2
+fi
+TOOL=$PWD/target/release/wsl-place
+WORK=$(mktemp -d "${WORK:-/var/tmp}/wsl-place-first-status.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+OUT=$WORK/results.tsv
+: >"$OUT"
+
+PRIO=()
+if [ "${RT:-0}" = 1 ]; then
+    PRIO=(chrt -f 10)
+fi
+
+now_ns() { date +%s%N; }
+
+# One run: copy REPO, predict, drop the caches for STATE=cold, time the first git status.
+one_run() {
+    local repo=$1 state=$2 name copy json start end
+    name=$(basename "$repo")
+    copy=$WORK/copy/$name
+    rm -rf "$WORK/copy"
+    mkdir -p "$WORK/copy"
+    cp -a "$repo" "$copy"
+    json=$("$TOOL" check --fresh --format json "$copy")
+    if [ "$state" = cold ]; then
+        sync
+        echo 3 >/proc/sys/vm/drop_caches
+    fi
+    start=$(now_ns)
+    "${PRIO[@]}" git -C "$copy" status --porcelain >/dev/null
+    end=$(now_ns)
+    python3 - "$name" "$state" "$(((end - start) / 1000))" "$json" >>"$OUT" <<'PY'
+import json, sys
+name, state, real_us, raw = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+p = json.loads(raw)["predict"]
+field = "first_git_status_ms" if state == "warm" else "first_git_status_cold_ms"
+got = p.get(field)
+predicted = got["current"] if isinstance(got, dict) else (got if got is not None else float("nan"))
+print(f"{name}\t{state}\t{p['inputs']['tracked']}\t{predicted:.1f}\t{real_us / 1000:.1f}")
+PY
+}
+
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+for run in $(seq "$RUNS"); do
+    for repo in $REPOS; do
+        for state in $STATES; do
+            one_run "$repo" "$state"
+        done
+    done
+    echo "run $run done, load $(cut -d' ' -f1 /proc/loadavg)" >&2
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+python3 - "$OUT" $REPOS <<'PY'
+import statistics, subprocess, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+commits = {}
+for repo in sys.argv[2:]:
+    name = repo.rstrip("/").split("/")[-1]
+    commits[name] = subprocess.run(["git", "-C", repo, "rev-parse", "--short=9", "HEAD"],
+                                   capture_output=True, text=True).stdout.strip()
+print("| repository | commit | files | state | predicted | real (median) | error |")
+print("|---|---|---|---|---|---|---|")
+keys = []
+for name, state, *_ in rows:
+    if (name, state) not in keys:
+        keys.append((name, state))
+for name, state in keys:
+    mine = [r for r in rows if r[0] == name and r[1] == state]
+    predicted = statistics.median(float(r[3]) for r in mine)
+    real = statistics.median(float(r[4]) for r in mine)
+    error = (predicted - real) / real * 100
+    print(f"| {name} | {commits.get(name, '?')} | {mine[0][2]} | {state} | {predicted:.0f} ms "
+          f"| {real:.0f} ms | {error:+.0f}% |")
+PY
