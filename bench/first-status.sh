@@ -11,8 +11,8 @@
 # and state, then run 2, ...) so that a change of the machine's pace moves every row; each row
 # is the median of RUNS. The 1-minute load average is printed before and after: the warm rows
 # are CPU work, and on a busy 2-core machine other work's share of the CPU lands in them.
-# RT=1 runs each timed `git status` at a real-time priority (`chrt -f 10`), so other work on
-# the machine stays out of its core (root only).
+# RT=1 runs each timed `git status`, and the `check` before it, at a real-time priority
+# (`chrt -f 10`), so other work on the machine stays out of their core (root only).
 #
 # Usage: REPOS="DIR DIR" [STATES="warm cold"] [RT=1] [WORK=DIR] [NO_BUILD=1] \
 #        bench/first-status.sh [RUNS]
@@ -50,7 +50,8 @@ one_run() {
     rm -rf "$WORK/copy"
     mkdir -p "$WORK/copy"
     cp -a "$repo" "$copy"
-    json=$("$TOOL" check --fresh --format json "$copy")
+    # The prediction at the same priority, so that its CPU calibration sees the CPU git gets.
+    json=$("${PRIO[@]}" "$TOOL" check --fresh --format json "$copy")
     if [ "$state" = cold ]; then
         sync
         echo 3 >/proc/sys/vm/drop_caches

@@ -21,6 +21,7 @@ pub(super) fn local() -> MountCosts {
             rename: 0.0,
         },
         sha1_us_per_mib: 0.0,
+        cold_read: None,
         sampling_error: 0.0,
     }
 }
@@ -42,6 +43,7 @@ pub(super) fn slow() -> MountCosts {
             rename: 0.0,
         },
         sha1_us_per_mib: 0.0,
+        cold_read: None,
         sampling_error: 0.1,
     }
 }

@@ -131,6 +131,7 @@ pub fn git_status_pilot_ms(
             ..PerOp::all(lstat_us)
         },
         sha1_us_per_mib: 0.0,
+        cold_read: None,
         sampling_error: 0.0,
     };
     let repo = RepoFigures {
@@ -165,6 +166,35 @@ pub fn first_git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) 
     // The lock git status takes anyway (in `git_status_ms`) now gets written and renamed.
     let index_write_us = entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
     git_status_ms(repo, c, startup_ms) + (rehash_us + index_write_us) / 1e3
+}
+
+/// Reads from the disk per tracked file when the page cache holds none of the copy, in units
+/// of the probe's cold read (a 4 KiB file's data, its inode cached): the data, and the inode
+/// table and directory blocks that the `lstat`s and path walks now read too. And reads before
+/// git reaches the files: its executable and libraries, `.git`'s config, refs and index.
+/// Fitted on the first status after `cp -a` and `echo 3 > /proc/sys/vm/drop_caches`, git at a
+/// real-time priority, on git, redis, whisper.cpp, the Rust book and svelte (ext4, this
+/// project's 2-core machines, the probe's cold read ~70 us).
+pub const COLD_READS_PER_FILE: f64 = 1.3;
+pub const COLD_START_READS: f64 = 250.0;
+
+/// The first `git status` after a copy with a cold page cache (after a reboot, or once memory
+/// pressure has evicted the copy): `first_git_status_ms` plus what reading from the disk adds.
+/// Where the mount has no cold figure (a 9p or network mount, whose warm figures already go
+/// to the server, or nothing measured), the warm figure.
+pub fn first_git_status_cold_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
+    let warm = first_git_status_ms(repo, c, startup_ms);
+    let Some(cold) = c.cold_read else {
+        return warm;
+    };
+    let per_file_us = (cold.file_us - c.scratch.read).max(0.0);
+    let mapped = repo.mapped_bytes as f64;
+    let mapped_us = mapped / MIB * (cold.mib_us - c.scratch.read_mib).max(0.0);
+    // Files of up to 32 KiB are read whole, at the disk's bandwidth past the first page.
+    let small_extra = (repo.tracked_bytes() - mapped - repo.tracked as f64 * SMALL_FILE).max(0.0);
+    let small_us = small_extra / MIB * cold.mib_us;
+    let files_us = repo.tracked as f64 * COLD_READS_PER_FILE * per_file_us;
+    warm + (COLD_START_READS * cold.file_us + files_us + mapped_us + small_us) / 1e3
 }
 
 /// Line endings: the scan of every `text` and `text=auto` file, and for the latter the
@@ -345,6 +375,7 @@ mod tests {
         let quick = local();
         let slow_cpu = MountCosts {
             sha1_us_per_mib: 2.0 * REFERENCE_SHA1_US_PER_MIB,
+            cold_read: None,
             ..local()
         };
         assert_eq!(quick.cpu_pace(), 1.0);
@@ -363,6 +394,7 @@ mod tests {
         // An absurd calibration is bounded.
         let absurd = MountCosts {
             sha1_us_per_mib: 1e9,
+            cold_read: None,
             ..local()
         };
         assert_eq!(absurd.cpu_pace(), 8.0);
