@@ -10,7 +10,9 @@
 # once after the caches are dropped (cold). Runs are interleaved (run 1 of every repository
 # and state, then run 2, ...) so that a change of the machine's pace moves every row; each row
 # is the median of RUNS. The 1-minute load average is printed before and after: the warm rows
-# are CPU work, and on a busy 2-core machine other work's share of the CPU lands in them.
+# are CPU work, and on a busy 2-core machine other work's share of the CPU lands in them; the
+# last column is the CPU pace `check` calibrated (`probe.cpu_sha1_us_per_mib`; the model's CPU
+# terms are fitted at 580), which scales every CPU term of the prediction.
 # RT=1 runs each timed `git status`, and the `check` before it, at a real-time priority
 # (`chrt -f 10`), so other work on the machine stays out of their core (root only).
 #
@@ -66,7 +68,8 @@ p = json.loads(raw)["predict"]
 field = "first_git_status_ms" if state == "warm" else "first_git_status_cold_ms"
 got = p.get(field)
 predicted = got["current"] if isinstance(got, dict) else (got if got is not None else float("nan"))
-print(f"{name}\t{state}\t{p['inputs']['tracked']}\t{predicted:.1f}\t{real_us / 1000:.1f}")
+pace = json.loads(raw)["probe"].get("cpu_sha1_us_per_mib") or 0
+print(f"{name}\t{state}\t{p['inputs']['tracked']}\t{predicted:.1f}\t{real_us / 1000:.1f}\t{pace:.0f}")
 PY
 }
 
@@ -89,8 +92,8 @@ for repo in sys.argv[2:]:
     name = repo.rstrip("/").split("/")[-1]
     commits[name] = subprocess.run(["git", "-C", repo, "rev-parse", "--short=9", "HEAD"],
                                    capture_output=True, text=True).stdout.strip()
-print("| repository | commit | files | state | predicted | real (median) | error |")
-print("|---|---|---|---|---|---|---|")
+print("| repository | commit | files | state | predicted | real (median) | error | SHA-1 us/MiB |")
+print("|---|---|---|---|---|---|---|---|")
 keys = []
 for name, state, *_ in rows:
     if (name, state) not in keys:
@@ -99,7 +102,8 @@ for name, state in keys:
     mine = [r for r in rows if r[0] == name and r[1] == state]
     predicted = statistics.median(float(r[3]) for r in mine)
     real = statistics.median(float(r[4]) for r in mine)
+    pace = statistics.median(float(r[5]) for r in mine)
     error = (predicted - real) / real * 100
     print(f"| {name} | {commits.get(name, '?')} | {mine[0][2]} | {state} | {predicted:.0f} ms "
-          f"| {real:.0f} ms | {error:+.0f}% |")
+          f"| {real:.0f} ms | {error:+.0f}% | {pace:.0f} |")
 PY
