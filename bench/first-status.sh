@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The first `git status` after a copy on the local disk (ext4), predicted against real, with the
 # page cache warm (right after `cp -a`, as after a migration) and cold (caches dropped after
-# the copy: `sync; echo 3 > /proc/sys/vm/drop_caches`, which needs root).
+# the copy: `sync; echo 3 > /proc/sys/vm/drop_caches`, which needs root); with STATES
+# including `slowfs`, also in the slowfs emulator (drvfs-9p at --scale SCALE, default 0.2),
+# the copy made in its backing folder.
 #
 # For each repository in REPOS (clones on the local disk; they are copied, never changed), each
 # run: `cp -a` it into a fresh folder, ask `wsl-place check --fresh --format json` there for
@@ -16,10 +18,10 @@
 # RT=1 runs each timed `git status`, and the `check` before it, at a real-time priority
 # (`chrt -f 10`), so other work on the machine stays out of their core (root only).
 #
-# Usage: REPOS="DIR DIR" [STATES="warm cold"] [RT=1] [WORK=DIR] [NO_BUILD=1] \
+# Usage: REPOS="DIR DIR" [STATES="warm cold slowfs"] [SCALE=0.2] [RT=1] [WORK=DIR] [NO_BUILD=1] \
 #        bench/first-status.sh [RUNS]
-#        (default 3 runs; needs git, python3, root for the cold rows; NO_BUILD=1 uses the built
-#        target/release/wsl-place as it is)
+#        (default 3 runs; needs git, python3, root for the cold rows, /dev/fuse and fusermount3
+#        for slowfs; NO_BUILD=1 uses the built target/release/wsl-place and slowfs as they are)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-3}
@@ -27,11 +29,12 @@ STATES=${STATES:-warm cold}
 : "${REPOS:?set REPOS to the clones to copy, e.g. REPOS=\"/var/tmp/src/git /var/tmp/src/redis\"}"
 
 if [ "${NO_BUILD:-0}" != 1 ]; then
-    cargo build --release --bin wsl-place >&2
+    cargo build --release --bin wsl-place --example slowfs >&2
 fi
 TOOL=$PWD/target/release/wsl-place
 WORK=$(mktemp -d "${WORK:-/var/tmp}/wsl-place-first-status.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+. bench/slowfs-mount.sh
+trap slowfs_cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 OUT=$WORK/results.tsv
@@ -44,14 +47,29 @@ fi
 
 now_ns() { date +%s%N; }
 
+mkdir -p "$WORK/backing" "$WORK/mnt"
+case " $STATES " in
+*" slowfs "*)
+    slowfs_mount "$PWD/target/release/examples/slowfs" "$WORK/slowfs.log" \
+        --profile drvfs-9p --scale "${SCALE:-0.2}"
+    ;;
+esac
+
 # One run: copy REPO, predict, drop the caches for STATE=cold, time the first git status.
 one_run() {
     local repo=$1 state=$2 name copy json start end
     name=$(basename "$repo")
-    copy=$WORK/copy/$name
-    rm -rf "$WORK/copy"
-    mkdir -p "$WORK/copy"
-    cp -a "$repo" "$copy"
+    rm -rf "$WORK/copy" "$WORK/backing/copy"
+    if [ "$state" = slowfs ]; then
+        # Copied into the emulator's backing folder; git and check see it through the mount.
+        mkdir -p "$WORK/backing/copy"
+        cp -a "$repo" "$WORK/backing/copy/$name"
+        copy=$WORK/mnt/copy/$name
+    else
+        mkdir -p "$WORK/copy"
+        copy=$WORK/copy/$name
+        cp -a "$repo" "$copy"
+    fi
     # The prediction at the same priority, so that its CPU calibration sees the CPU git gets.
     json=$("${PRIO[@]}" "$TOOL" check --fresh --format json "$copy")
     if [ "$state" = cold ]; then
@@ -65,7 +83,7 @@ one_run() {
 import json, sys
 name, state, real_us, raw = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 p = json.loads(raw)["predict"]
-field = "first_git_status_ms" if state == "warm" else "first_git_status_cold_ms"
+field = "first_git_status_cold_ms" if state == "cold" else "first_git_status_ms"
 got = p.get(field)
 predicted = got["current"] if isinstance(got, dict) else (got if got is not None else float("nan"))
 pace = json.loads(raw)["probe"].get("cpu_sha1_us_per_mib") or 0
