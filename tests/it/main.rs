@@ -8,6 +8,7 @@ mod advice;
 mod cli;
 mod completions;
 mod deep;
+mod first_status;
 mod fresh;
 mod fuzz;
 mod gitindex;
