@@ -6,6 +6,7 @@
 //! its `commondir` file. The index is decoded with gix, which also resolves split indexes
 //! (`link` extension + `sharedindex.<sha>`), so the count is the real number of entries.
 
+use super::gitattrs::{Conversion, TextRules};
 use gix::bstr::ByteSlice;
 use gix::index::entry::{Flags, Mode};
 use serde::Serialize;
@@ -369,6 +370,7 @@ impl RootIndex {
             .ok()
         });
         let mut walk = GitWalk::default();
+        let mut text = repo.as_ref().map(|r| text_rules(r, state, &self.worktree));
         // Directory (worktree-relative, no trailing slash) -> tracked files directly in it.
         let mut dirs: std::collections::BTreeMap<&[u8], u64> = std::collections::BTreeMap::new();
         let root = self.prefix.strip_suffix(b"/").unwrap_or(&self.prefix);
@@ -388,6 +390,11 @@ impl RootIndex {
             walk.tracked_bytes += size;
             if size > GIT_MMAP_ABOVE {
                 walk.mapped_bytes += size;
+            }
+            match text.as_mut().map(|t| t.conversion(path.as_bstr())) {
+                Some(Conversion::Scan) => walk.text_bytes += size,
+                Some(Conversion::ScanAndIndexBlob) => walk.auto_text_bytes += size,
+                _ => {}
             }
             let parent = path.rfind_byte(b'/').map_or(&path[..0], |i| &path[..i]);
             *dirs.entry(parent).or_default() += 1;
@@ -536,6 +543,22 @@ fn on_disk_paths(index: &Index, prefix: &[u8], max: usize) -> Vec<PathBuf> {
         .collect()
 }
 
+/// The line-ending rules of the repository `repo` for the index `state`: its tracked
+/// `.gitattributes` and `core.autocrlf`.
+fn text_rules(repo: &gix::Repository, state: &gix::index::State, worktree: &Path) -> TextRules {
+    let files: Vec<&[u8]> = state
+        .entries()
+        .iter()
+        .map(|e| e.path(state).as_bytes())
+        .filter(|p| p == b".gitattributes" || p.ends_with(b"/.gitattributes"))
+        .collect();
+    let autocrlf = repo
+        .config_snapshot()
+        .string("core.autocrlf")
+        .map(|v| v.to_string());
+    TextRules::new(worktree, repo.common_dir(), &files, autocrlf.as_deref())
+}
+
 /// Git reads a file of up to 32 KiB with one `read`, a larger one through `mmap`
 /// (object-file.c), whose pages a mount without a page cache serves one request at a time.
 pub const GIT_MMAP_ABOVE: u64 = 32 * 1024;
@@ -555,6 +578,10 @@ pub struct GitWalk {
     pub tracked_bytes: u64,
     /// Bytes in tracked files over `GIT_MMAP_ABOVE`.
     pub mapped_bytes: u64,
+    /// Bytes in tracked files git scans for line endings when it hashes them (`text`, `eol`),
+    /// and in those it also compares with the index's blob (`text=auto`, `core.autocrlf`).
+    pub text_bytes: u64,
+    pub auto_text_bytes: u64,
 }
 
 /// `max` items at even strides over `items` (all of them when there are fewer).

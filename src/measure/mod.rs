@@ -4,6 +4,7 @@
 
 pub mod changes;
 pub(crate) mod discover;
+pub mod gitattrs;
 pub mod gitindex;
 pub mod gitsettings;
 pub mod manifest;

@@ -2,6 +2,7 @@
 //! CPU's pace and the sampling error, from the probe.
 
 use crate::measure::probe::PerOp;
+use crate::measure::probe::cold::ColdRead;
 use serde::Serialize;
 
 /// The pace the CPU terms of `git_status` were fitted at (`probe::cpu`): a machine that hashes slower
@@ -25,6 +26,9 @@ pub struct MountCosts {
     /// The CPU's pace while this mount was probed: microseconds to hash one MiB with git's
     /// SHA-1 (0 when not measured: the reference pace).
     pub sha1_us_per_mib: f64,
+    /// Reads that miss the page cache; None where the warm figures are the cold ones (a
+    /// mount without a page cache of its own) or they were not measured.
+    pub cold_read: Option<ColdRead>,
     /// How far the samples let the mean move, as a fraction of it (about two standard errors
     /// of the dominant figures): the sampling part of a prediction's range.
     pub sampling_error: f64,

@@ -89,6 +89,11 @@ pub struct RepoFigures {
     /// (which git maps rather than reads); None when the index gave no sizes.
     pub tracked_bytes: Option<u64>,
     pub mapped_bytes: u64,
+    /// Bytes of the tracked files git scans for line endings as it hashes them (`text`,
+    /// `eol`), and of those it also compares with the index's blob (`text=auto`,
+    /// `core.autocrlf`): `.gitattributes` as git reads it.
+    pub text_bytes: u64,
+    pub auto_text_bytes: u64,
     pub install: Option<InstallFigures>,
 }
 
@@ -147,6 +152,8 @@ impl RepoFigures {
             worktree_bytes: scan.bytes.saturating_sub(dep_bytes),
             tracked_bytes: None,
             mapped_bytes: 0,
+            text_bytes: 0,
+            auto_text_bytes: 0,
             install,
         }
     }
@@ -163,6 +170,8 @@ impl RepoFigures {
         if walk.tracked_bytes > 0 {
             self.tracked_bytes = Some(walk.tracked_bytes);
             self.mapped_bytes = walk.mapped_bytes;
+            self.text_bytes = walk.text_bytes;
+            self.auto_text_bytes = walk.auto_text_bytes;
         }
     }
 

@@ -21,6 +21,7 @@ pub(super) fn local() -> MountCosts {
             rename: 0.0,
         },
         sha1_us_per_mib: 0.0,
+        cold_read: None,
         sampling_error: 0.0,
     }
 }
@@ -42,6 +43,7 @@ pub(super) fn slow() -> MountCosts {
             rename: 0.0,
         },
         sha1_us_per_mib: 0.0,
+        cold_read: None,
         sampling_error: 0.1,
     }
 }
@@ -54,6 +56,8 @@ pub(super) fn repo(tracked: u64, files: u64, dirs: u64) -> RepoFigures {
         worktree_bytes: files * 4096,
         tracked_bytes: None,
         mapped_bytes: 0,
+        text_bytes: 0,
+        auto_text_bytes: 0,
         install: None,
     }
 }

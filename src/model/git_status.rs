@@ -47,6 +47,18 @@ pub const CPU_US_PER_LISTED: f64 = 0.36;
 /// added to those calls.
 pub const HASH_BYTES_PER_US: f64 = 625.0;
 pub const READ_HASH_BYTES_PER_US: f64 = 215.0;
+/// Scanning a file's bytes for line endings before hashing it (convert.c, `gather_stats`, a
+/// loop over every byte), bytes per microsecond at the reference pace, for files `.gitattributes`
+/// marks `text`, `eol` or `text=auto` (or all, with `core.autocrlf`); the next one is reading
+/// the index's blob of a `text=auto` file from the object store (zlib inflate and deltas from
+/// the pack), to see whether that version has CRs. Fitted on the first status after `cp -a`
+/// with and without `* -text` in `.git/info/attributes`, wall time with git at a real-time
+/// priority (git 2.47, ext4, this project's 2-core machines): `text` on numpy (34.5 MB, +42 ms)
+/// and git (17.0 MB, +21 ms) costs 1.2 ns per byte; `text=auto` on prettier (24.0 MB, +120
+/// ms), the Rust book (5.0 MB, +20 ms) and redis (3.9 MB, +25 ms) another ~4 ns per byte.
+/// Without these terms the first two were 10-20% low and the last three 20-45% low.
+pub const TEXT_SCAN_BYTES_PER_US: f64 = 830.0;
+pub const INDEX_BLOB_BYTES_PER_US: f64 = 245.0;
 /// zlib inflate + hash throughput when checking files out, bytes per microsecond.
 pub const INFLATE_BYTES_PER_US: f64 = 200.0;
 /// CPU per checked-out file (object lookup, inflate set-up, index entry).
@@ -119,6 +131,7 @@ pub fn git_status_pilot_ms(
             ..PerOp::all(lstat_us)
         },
         sha1_us_per_mib: 0.0,
+        cold_read: None,
         sampling_error: 0.0,
     };
     let repo = RepoFigures {
@@ -128,6 +141,8 @@ pub fn git_status_pilot_ms(
         worktree_bytes: 0,
         tracked_bytes: None,
         mapped_bytes: 0,
+        text_bytes: 0,
+        auto_text_bytes: 0,
         install: None,
     };
     git_status_ms(&repo, &c, startup_ms)
@@ -147,10 +162,50 @@ pub fn first_git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) 
     let read = (repo.tracked_bytes() - mapped).max(0.0);
     let mapped_us = mapped / MIB * c.scratch.read_mib;
     let hash_us = (read / READ_HASH_BYTES_PER_US + mapped / HASH_BYTES_PER_US) * c.cpu_pace();
-    let rehash_us = entries * per_file_us + attributes_us + hash_us + mapped_us;
+    let rehash_us = entries * per_file_us + attributes_us + hash_us + mapped_us + text_us(repo, c);
     // The lock git status takes anyway (in `git_status_ms`) now gets written and renamed.
     let index_write_us = entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
     git_status_ms(repo, c, startup_ms) + (rehash_us + index_write_us) / 1e3
+}
+
+/// Reads from the disk per tracked file when the page cache holds none of the copy, in units
+/// of the probe's cold read (a 4 KiB file's data, its inode cached): the data, and the inode
+/// table and directory blocks that the `lstat`s and path walks now read too. And reads before
+/// git reaches the files: its executable and libraries, `.git`'s config, refs and index.
+/// Fitted on ext4 on this project's 2-core machines (a virtual disk; the probe's cold read
+/// ~62 us, 1 MiB ~1.2 ms), git 2.47 at a real-time priority: what dropping the caches
+/// (`echo 3 > /proc/sys/vm/drop_caches`) after `cp -a` added to the first status of git,
+/// redis, whisper.cpp, the Rust book and svelte (278-846 ms, medians of three) is 1.05-1.34x
+/// what 1.3 reads per file gave, 1.16x overall; a one-file repository's status costs ~15-20 ms
+/// more cold than warm (the start reads).
+pub const COLD_READS_PER_FILE: f64 = 1.5;
+pub const COLD_START_READS: f64 = 250.0;
+
+/// The first `git status` after a copy with a cold page cache (after a reboot, or once memory
+/// pressure has evicted the copy): `first_git_status_ms` plus what reading from the disk adds.
+/// Where the mount has no cold figure (a 9p or network mount, whose warm figures already go
+/// to the server, or nothing measured), the warm figure.
+pub fn first_git_status_cold_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
+    let warm = first_git_status_ms(repo, c, startup_ms);
+    let Some(cold) = c.cold_read else {
+        return warm;
+    };
+    let per_file_us = (cold.file_us - c.scratch.read).max(0.0);
+    let mapped = repo.mapped_bytes as f64;
+    let mapped_us = mapped / MIB * (cold.mib_us - c.scratch.read_mib).max(0.0);
+    // Files of up to 32 KiB are read whole, at the disk's bandwidth past the first page.
+    let small_extra = (repo.tracked_bytes() - mapped - repo.tracked as f64 * SMALL_FILE).max(0.0);
+    let small_us = small_extra / MIB * cold.mib_us;
+    let files_us = repo.tracked as f64 * COLD_READS_PER_FILE * per_file_us;
+    warm + (COLD_START_READS * cold.file_us + files_us + mapped_us + small_us) / 1e3
+}
+
+/// Line endings: the scan of every `text` and `text=auto` file, and for the latter the
+/// index's blob read from the object store, microseconds.
+fn text_us(repo: &RepoFigures, c: &MountCosts) -> f64 {
+    let scanned = (repo.text_bytes + repo.auto_text_bytes) as f64;
+    let blobs = repo.auto_text_bytes as f64;
+    (scanned / TEXT_SCAN_BYTES_PER_US + blobs / INDEX_BLOB_BYTES_PER_US) * c.cpu_pace()
 }
 
 /// A fresh `git clone`'s checkout (objects already local): every tracked file written.
@@ -181,6 +236,8 @@ mod tests {
             worktree_bytes: 400_000_000,
             tracked_bytes: None,
             mapped_bytes: 0,
+            text_bytes: 0,
+            auto_text_bytes: 0,
             install: None,
         };
         let plain = git_status_ms(&repo, &local(), 1.5);
@@ -271,11 +328,75 @@ mod tests {
         let big = RepoFigures {
             tracked_bytes: Some(1000 * 4096 + 8 * 1_048_576),
             mapped_bytes: 8 * 1_048_576,
+            text_bytes: 0,
+            auto_text_bytes: 0,
             ..r.clone()
         };
         let more = first_git_status_ms(&big, &c, 0.0) - first_git_status_ms(&r, &c, 0.0);
         let want = (8.0 * 2000.0 + 8.0 * MIB / HASH_BYTES_PER_US) / 1e3;
         assert!((more - want).abs() < 1e-6, "{more} vs {want}");
+    }
+
+    #[test]
+    fn a_cold_page_cache_reads_every_file_from_the_disk() {
+        use crate::measure::probe::cold::ColdRead;
+        let r = RepoFigures {
+            tracked_bytes: Some(1000 * 4096 + 8 * 1_048_576),
+            mapped_bytes: 8 * 1_048_576,
+            ..repo(1000, 1000, 10)
+        };
+        let warm = local();
+        // No cold figure (a 9p mount, or not measured): the warm figure.
+        assert_eq!(
+            first_git_status_cold_ms(&r, &warm, 1.5),
+            first_git_status_ms(&r, &warm, 1.5)
+        );
+        let c = MountCosts {
+            cold_read: Some(ColdRead {
+                file_us: 64.0,
+                mib_us: 1100.0,
+            }),
+            ..local()
+        };
+        let extra = first_git_status_cold_ms(&r, &c, 1.5) - first_git_status_ms(&r, &c, 1.5);
+        // The start reads; per file 1.5 cold reads less the warm read (4 us); the mapped MiB
+        // at the cold pace less the warm one (100 us).
+        let want =
+            (COLD_START_READS * 64.0 + 1000.0 * COLD_READS_PER_FILE * 60.0 + 8.0 * 1000.0) / 1e3;
+        assert!((extra - want).abs() < 1e-9, "{extra} vs {want}");
+        // 114 ms for 1,000 small files and 8 MiB: the disk, not the CPU, decides.
+        assert!(extra > 2.0 * first_git_status_ms(&r, &c, 1.5), "{extra}");
+    }
+
+    #[test]
+    fn line_endings_cost_a_scan_and_for_text_auto_the_index_blob() {
+        let r = RepoFigures {
+            tracked_bytes: Some(1000 * 4096),
+            ..repo(1000, 1000, 10)
+        };
+        let c = local();
+        let plain = first_git_status_ms(&r, &c, 0.0);
+        let text = RepoFigures {
+            text_bytes: 2_000_000,
+            ..r.clone()
+        };
+        let auto = RepoFigures {
+            auto_text_bytes: 2_000_000,
+            ..r.clone()
+        };
+        let scan_ms = 2_000_000.0 / TEXT_SCAN_BYTES_PER_US / 1e3;
+        let blob_ms = 2_000_000.0 / INDEX_BLOB_BYTES_PER_US / 1e3;
+        let with_text = first_git_status_ms(&text, &c, 0.0) - plain;
+        let with_auto = first_git_status_ms(&auto, &c, 0.0) - plain;
+        assert!(
+            (with_text - scan_ms).abs() < 1e-9,
+            "{with_text} vs {scan_ms}"
+        );
+        assert!((with_auto - scan_ms - blob_ms).abs() < 1e-9, "{with_auto}");
+        // 2 MB of text=auto: about 10 ms at the reference pace, 5x the plain scan.
+        assert!((9.0..11.0).contains(&with_auto) && with_auto > 4.0 * with_text);
+        // Steady status does not hash, so does not convert.
+        assert_eq!(git_status_ms(&auto, &c, 0.0), git_status_ms(&r, &c, 0.0));
     }
 
     #[test]
@@ -288,6 +409,7 @@ mod tests {
         let quick = local();
         let slow_cpu = MountCosts {
             sha1_us_per_mib: 2.0 * REFERENCE_SHA1_US_PER_MIB,
+            cold_read: None,
             ..local()
         };
         assert_eq!(quick.cpu_pace(), 1.0);
@@ -306,6 +428,7 @@ mod tests {
         // An absurd calibration is bounded.
         let absurd = MountCosts {
             sha1_us_per_mib: 1e9,
+            cold_read: None,
             ..local()
         };
         assert_eq!(absurd.cpu_pace(), 8.0);

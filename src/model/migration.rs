@@ -276,6 +276,7 @@ mod tests {
                 rename: 0.0,
             },
             sha1_us_per_mib: 0.0,
+            cold_read: None,
             sampling_error: 0.0,
         }
     }

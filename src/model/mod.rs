@@ -35,10 +35,12 @@ pub use figures::{
     InstallFigures, InstallSource, RepoFigures, lock_packages, python_install, rust_target,
 };
 pub use git_status::{
-    CPU_US_PER_CHECKOUT, CPU_US_PER_ENTRY, CPU_US_PER_ENTRY_MAIN, CPU_US_PER_LISTED,
-    FSMONITOR_CPU_SHARE, FSMONITOR_QUERY_MS, GIT_FIXED_OPS, GIT_SETUP_STARTUPS, GIT_STARTUP_MS,
-    HASH_BYTES_PER_US, INDEX_BYTES_PER_ENTRY, INFLATE_BYTES_PER_US, READ_HASH_BYTES_PER_US,
-    checkout_ms, first_git_status_ms, git_status_fsmonitor_ms, git_status_ms, git_status_pilot_ms,
+    COLD_READS_PER_FILE, COLD_START_READS, CPU_US_PER_CHECKOUT, CPU_US_PER_ENTRY,
+    CPU_US_PER_ENTRY_MAIN, CPU_US_PER_LISTED, FSMONITOR_CPU_SHARE, FSMONITOR_QUERY_MS,
+    GIT_FIXED_OPS, GIT_SETUP_STARTUPS, GIT_STARTUP_MS, HASH_BYTES_PER_US, INDEX_BLOB_BYTES_PER_US,
+    INDEX_BYTES_PER_ENTRY, INFLATE_BYTES_PER_US, READ_HASH_BYTES_PER_US, TEXT_SCAN_BYTES_PER_US,
+    checkout_ms, first_git_status_cold_ms, first_git_status_ms, git_status_fsmonitor_ms,
+    git_status_ms, git_status_pilot_ms,
 };
 pub use install::{
     FILES_PER_PACKAGE_WORK, INSTALL_FS_SHARE, INSTALL_OVERLAP, install_fs_ms, install_ms,

@@ -2,7 +2,9 @@
 
 use super::costs::MountCosts;
 use super::figures::RepoFigures;
-use super::git_status::{checkout_ms, first_git_status_ms, git_status_ms};
+use super::git_status::{
+    checkout_ms, first_git_status_cold_ms, first_git_status_ms, git_status_ms,
+};
 use super::install::{copy_through_temp_us, install_ms, manager_work_ms};
 use super::uncertainty::{
     CHECKOUT_FIT_ERROR, Compared, FIRST_STATUS_FIT_ERROR, GIT_STATUS_FIT_ERROR, INSTALL_FIT_ERROR,
@@ -13,8 +15,12 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Prediction {
     pub git_status_ms: Compared,
-    /// The first `git status` after copying the repository (re-hashes every tracked file).
+    /// The first `git status` after copying the repository (re-hashes every tracked file),
+    /// with the copy still in the page cache, as right after `migrate`.
     pub first_git_status_ms: Compared,
+    /// The same with a cold page cache (after a reboot): on a local disk every file is read
+    /// from the disk; elsewhere the same as `first_git_status_ms`.
+    pub first_git_status_cold_ms: Compared,
     /// On the Linux disk with git's fsmonitor daemon and the untracked cache (git >= 2.55, a
     /// repository the policy advises it for); None elsewhere.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -51,6 +57,10 @@ pub fn predict(
         ),
         first_git_status_ms: both(
             &|c| first_git_status_ms(repo, c, startup_ms),
+            FIRST_STATUS_FIT_ERROR,
+        ),
+        first_git_status_cold_ms: both(
+            &|c| first_git_status_cold_ms(repo, c, startup_ms),
             FIRST_STATUS_FIT_ERROR,
         ),
         install_ms: repo.install.as_ref().zip(manager_ms).map(|(i, m)| {

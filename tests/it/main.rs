@@ -9,6 +9,7 @@ mod check_cost;
 mod cli;
 mod completions;
 mod deep;
+mod first_status;
 mod fresh;
 mod fuzz;
 mod gitindex;

@@ -63,6 +63,7 @@ fn probe(dir: &str, mount_point: &str, fstype: &str, lstat_us: f64) -> ProbeRepo
             .unwrap(),
         ],
         tracked_lstat: Some(stats(lstat_us)),
+        cold_read: None,
         run: RunSummary::default(),
         cleaned: true,
         slow_call: None,
@@ -183,6 +184,7 @@ fn fixture() -> CheckReport {
     let predict = Prediction {
         git_status_ms: compared(950.97, 5.28),
         first_git_status_ms: compared(23_480.0, 41.0),
+        first_git_status_cold_ms: compared(23_480.0, 160.0),
         install_ms: Some(compared(305_100.0, 3_800.0)),
         checkout_ms: compared(96_300.0, 640.0),
         git_status_fsmonitor_ms: None,
@@ -195,6 +197,8 @@ fn fixture() -> CheckReport {
             worktree_bytes: 139_460_608,
             tracked_bytes: Some(42_991_616),
             mapped_bytes: 42_991_616,
+            text_bytes: 0,
+            auto_text_bytes: 0,
             install: Some(InstallFigures {
                 files: 6_569,
                 dirs: 812,

@@ -347,6 +347,7 @@ fn probe_current(
         target,
         rounds_budget(pilot, spent, budget.saturating_sub(spent)),
     );
+    probe::measure_cold(&mut current, target);
     current.elapsed_ms = start.elapsed().as_millis() as u64;
     (current, pilot)
 }
@@ -369,6 +370,7 @@ fn probe_baseline(
         derive_cpu_bound: true,
     };
     probe::measure_scratch(&mut report, &target, rounds);
+    probe::measure_cold(&mut report, &target);
     report.elapsed_ms = begun.elapsed().as_millis() as u64;
     report
 }
@@ -435,6 +437,7 @@ pub fn mount_costs(p: &ProbeReport, sha1_us_per_mib: Option<f64>) -> Option<Moun
         parallel_lstat: parallel,
         scratch: ops.map(|stats| stats.trimmed_mean_us),
         sha1_us_per_mib: sha1_us_per_mib.unwrap_or(0.0),
+        cold_read: p.cold_read,
         sampling_error: sampling_error(&[p.lstat_stats()?, &ops.create, &ops.read]),
     })
 }

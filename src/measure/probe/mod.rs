@@ -2,6 +2,7 @@
 //! private scratch directory in a few hundred milliseconds, plus `lstat` on the repository's own
 //! tracked files, the closest thing to what `git status` does.
 
+pub mod cold;
 pub mod cpu;
 pub mod manager;
 pub mod measure;
@@ -58,6 +59,10 @@ pub struct ProbeReport {
     pub parallel_lstat: Vec<ParallelLstat>,
     /// Serial lstat of a sample of the repository's tracked files (relative to its root, as git).
     pub tracked_lstat: Option<OpStats>,
+    /// Reads that miss the page cache (`cold`), on a disk where `lstat` is CPU work; None
+    /// elsewhere, where the warm figures are the cold ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cold_read: Option<cold::ColdRead>,
     #[serde(flatten)]
     pub run: measure::RunSummary,
     /// The scratch folder is gone again.
@@ -98,6 +103,7 @@ impl ProbeReport {
             ops: None,
             parallel_lstat: Vec::new(),
             tracked_lstat: None,
+            cold_read: None,
             run: measure::RunSummary::default(),
             cleaned: true,
             slow_call: None,
@@ -134,8 +140,21 @@ pub fn probe(target: &Target) -> ProbeReport {
     measure_tracked(&mut report, target, target.budget.mul_f64(0.3));
     let left = target.budget.saturating_sub(start.elapsed());
     measure_scratch(&mut report, target, left);
+    measure_cold(&mut report, target);
     report.elapsed_ms = start.elapsed().as_millis() as u64;
     report
+}
+
+/// Cold reads where `lstat` is CPU work (a local disk, whose page cache a reboot empties);
+/// a few milliseconds, mostly the flushes of the files it then reads.
+pub fn measure_cold(report: &mut ProbeReport, target: &Target) {
+    let local = report
+        .ops
+        .as_ref()
+        .is_some_and(|ops| ops.lstat.median_us > 0.0 && ops.lstat.median_us < CPU_BOUND_US);
+    if local && !interrupt::requested() {
+        report.cold_read = cold::cold_read(target.dir);
+    }
 }
 
 /// Serial and parallel `lstat` on the repository's own tracked files, within `limit`.
