@@ -4,7 +4,7 @@ use super::costs::MountCosts;
 use super::figures::RepoFigures;
 use super::git_status::{checkout_ms, first_git_status_ms, git_status_ms};
 use super::install::{
-    Waits, install_ms, manager_work_ms, pip_extra_us, uv_copy_extra_us, waits_of,
+    Waits, install_ms, manager_work_ms, pip_extra_us, uv_copy_extra_us, uv_link_ms, waits_of,
 };
 use super::uncertainty::{
     CHECKOUT_FIT_ERROR, Compared, FIRST_STATUS_FIT_ERROR, GIT_STATUS_FIT_ERROR, INSTALL_FIT_ERROR,
@@ -61,13 +61,14 @@ pub fn predict(
             // each file's attributes again and again, on every disk. Both name every file by
             // its whole path, several times.
             let name = manager.map(|t| t.manager.as_str());
-            let extra = |c: &MountCosts| match (name, baseline) {
-                (Some("uv"), Some(b)) if b != c => uv_copy_extra_us(i, c),
-                (Some("pip" | "poetry"), _) => pip_extra_us(i, c),
-                _ => 0.0,
-            };
             let waits = name.map_or(Waits::Overlapped, waits_of);
-            both(&|c| install_ms(i, c, m, extra(c), waits), INSTALL_FIT_ERROR)
+            let on = |c: &MountCosts| match (name, baseline) {
+                (Some("uv"), Some(b)) if b == c => uv_link_ms(i, c, m),
+                (Some("uv"), Some(_)) => install_ms(i, c, m, uv_copy_extra_us(i, c), waits),
+                (Some("pip" | "poetry"), _) => install_ms(i, c, m, pip_extra_us(i, c), waits),
+                _ => install_ms(i, c, m, 0.0, waits),
+            };
+            both(&on, INSTALL_FIT_ERROR)
         }),
         git_status_fsmonitor_ms: None,
         install_manager_ms: manager_ms,
