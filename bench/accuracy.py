@@ -157,7 +157,9 @@ def reinstall(kind, proj, target_from):
     real target/ tree (copied from `target_from`) into the fresh folder."""
     if kind == "uv":
         shutil.rmtree(os.path.join(proj, ".venv"), ignore_errors=True)
-        return ms(["uv", "sync", "--offline", "--frozen", "-q"], cwd=proj)
+        # The dependencies from the cache, not the project's own build (an editable install of
+        # the project runs its build backend, which is no reinstall from a cache).
+        return ms(["uv", "sync", "--offline", "--frozen", "--no-install-project", "-q"], cwd=proj)
     if kind == "pip":
         venv_for_pip(proj)
         return ms([os.path.join(proj, ".venv", "bin", "python"), "-m", "pip", "install", "-q",
@@ -187,7 +189,7 @@ def reinstall_pair(kind, name, local, slow, target_from=""):
                           inputs=report["predict"]["inputs"]["install"])
         load()
     e, s = res["ext4"], res["slowfs"]
-    what = {"uv": "uv sync --offline", "pip": "pip install -r requirements.txt",
+    what = {"uv": "uv sync --offline --no-install-project", "pip": "pip install -r requirements.txt",
             "target": "target/ written afresh"}[kind]
     row("%s: %s, ext4" % (name, what), e["pred"], e["real"])
     row("%s: %s, slowfs" % (name, what), s["pred"], s["real"], s["speedup"], s["real"] / e["real"])

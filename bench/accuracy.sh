@@ -15,9 +15,11 @@
 #   installed tree (NODE_PROJECT: a directory with
 #   package.json and package-lock.json; by default express 5's dependency set, installed once
 #   online to fill the cache);
-# - a real Python project (PYTHON_PROJECT: a clone with uv.lock) reinstalled from cache with
-#   `rm -rf .venv && uv sync --offline --frozen`, and its runtime dependencies
-#   (`uv export --no-dev`) with pip into a fresh virtualenv (made without pip, the pip of
+# - a real Python project (PYTHON_PROJECT: a clone with a pyproject.toml; locked here when it has
+#   no uv.lock; PYTHON_ALL_GROUPS=1 installs all its dependency groups) reinstalled from cache
+#   with `rm -rf .venv && uv sync --offline --frozen --no-install-project` (its dependencies,
+#   not its own build), and the same packages (`uv export`, the
+#   project itself left out) with pip into a fresh virtualenv (made without pip, the pip of
 #   python3 linked in, not timed): `pip install -r requirements.txt`, which asks the index about
 #   each package (pip has no offline mode) and reads the files from its cache;
 # - a real Rust project (RUST_PROJECT: a clone whose target/ is built): its target/ written
@@ -34,7 +36,7 @@
 # file's stat data changed and re-reads and hashes it all, as after a move. The manager's timing is made in this run (a private
 # XDG_CACHE_HOME).
 #
-# Usage: REAL_REPOS="DIR DIR" [NODE_PROJECT=DIR] [PYTHON_PROJECT=DIR] [RUST_PROJECT=DIR]
+# Usage: REAL_REPOS="DIR DIR" [NODE_PROJECT=DIR] [PYTHON_PROJECT=DIR [PYTHON_ALL_GROUPS=1]] [RUST_PROJECT=DIR]
 #        [NO_NODE=1] [NO_IGNORED=1] bench/accuracy.sh [RUNS] [SCALE]
 #        (defaults 5 and 0.2; needs /dev/fuse, fusermount3, git, python3, npm; WORK=DIR to build
 #        somewhere else than /var/tmp; SIZES="1000" for fewer synthetic rows)
@@ -123,6 +125,12 @@ if [ -n "${PYTHON_PROJECT:-}" ]; then
     py=$WORK/build/py-uv
     echo "== uv sync (online: fills the cache) and pip's requirements" >&2
     git clone -q "$PYTHON_PROJECT" "$py"
+    # PYTHON_ALL_GROUPS=1: every dependency group is installed, as `dev` is by default (for a
+    # project such as psf/requests, whose groups are `test` and `typecheck`; the copy's
+    # pyproject.toml must not have a [tool.uv] table of its own).
+    [ -z "${PYTHON_ALL_GROUPS:-}" ] || printf '\n[tool.uv]\ndefault-groups = "all"\n' >>"$py/pyproject.toml"
+    # A project that commits no uv.lock is locked here (online), as a person adopting uv would.
+    [ -f "$py/uv.lock" ] || (cd "$py" && uv lock -q)
     (cd "$py" && uv sync -q --frozen && rm -rf .venv)
     echo ".venv/" >>"$py/.git/info/exclude"
     cp -a "$py" "$WORK/local/py-uv"
@@ -130,7 +138,8 @@ if [ -n "${PYTHON_PROJECT:-}" ]; then
     add_job "[\"uv\", \"$(basename "$PYTHON_PROJECT") (uv)\", \"$WORK/local/py-uv\", \"$WORK/mnt/py-uv\"]"
     pip=$WORK/build/py-pip
     cp -a "$py" "$pip"
-    (cd "$pip" && uv export -q --frozen --no-dev --no-hashes --no-emit-project -o requirements.txt \
+    # The packages uv installs, less the project itself: both rows reinstall the same tree.
+    (cd "$pip" && uv export -q --frozen --no-hashes --no-emit-project -o requirements.txt \
         && rm uv.lock && python3 -m venv .venv && .venv/bin/pip install -q -r requirements.txt \
         && rm -rf .venv)
     cp -a "$pip" "$WORK/local/py-pip"

@@ -3,6 +3,7 @@
 
 use super::costs::{MountCosts, SMALL_FILE};
 use super::figures::{InstallFigures, InstallSource};
+use crate::measure::probe::CPU_BOUND_US;
 use crate::measure::probe::manager::ManagerTiming;
 
 /// Of the shorter of the manager's own work and the file-system work of an install, the part
@@ -38,7 +39,19 @@ pub fn install_fs_ms(install: &InstallFigures, c: &MountCosts) -> f64 {
     let us = files * (c.scratch.create + c.lstat_us)
         + install.dirs as f64 * (c.scratch.mkdir + c.lstat_us)
         + extra_bytes / c.bytes_per_us();
-    us / 1e3 * INSTALL_FS_SHARE
+    us / 1e3 * fs_share(install)
+}
+
+/// The part of the file-system work a reinstall waits for: `INSTALL_FS_SHARE` for a package
+/// manager, all of it for the files of a rebuilt `target/`, which are written one after the
+/// other with nothing to hide them behind. (With the share, hexyl's target/ written afresh came
+/// out 34% low on ext4 and 14% low on the emulator.)
+fn fs_share(install: &InstallFigures) -> f64 {
+    if install.source == InstallSource::Target {
+        1.0
+    } else {
+        INSTALL_FS_SHARE
+    }
 }
 
 fn sample_of(timing: &ManagerTiming) -> InstallFigures {
@@ -48,6 +61,7 @@ fn sample_of(timing: &ManagerTiming) -> InstallFigures {
         bytes: timing.sample_bytes,
         packages: timing.sample_packages,
         source: InstallSource::Sample,
+        depth: 0.0,
     }
 }
 
@@ -69,7 +83,14 @@ pub fn manager_work_ms(
     baseline: Option<&MountCosts>,
 ) -> f64 {
     let sample = sample_of(timing);
-    let sample_fs = baseline.map_or(0.0, |c| install_fs_ms(&sample, c));
+    // uv links its sample from the cache on the baseline (the cache's disk): so it is priced.
+    let sample_fs = baseline.map_or(0.0, |c| {
+        if timing.manager == "uv" {
+            uv_link_ms(&sample, c, 0.0)
+        } else {
+            install_fs_ms(&sample, c)
+        }
+    });
     let work = (timing.sample_ms - timing.startup_ms - sample_fs).max(0.0);
     let placing = timing.startup_ms.min(work / 2.0);
     let units = work_units(&sample);
@@ -95,6 +116,87 @@ pub fn copy_through_temp_us(c: &MountCosts) -> f64 {
     c.scratch.read + c.scratch.rename + 2.0 * c.scratch.lstat
 }
 
+/// Calls that name an installed file by its whole path, per file, when uv copies it (see
+/// `copy_through_temp_us`) and when pip extracts it (and compiles its bytecode, for a module).
+/// Fitted on the emulator's request counts (drvfs-9p, every component a lookup) for
+/// pallets/flask's virtualenv: uv sent 59.7 lookups per file and pip 64.8, for files 11.6 and
+/// 11.3 components below the mount's root; less the one lookup each call the probe times
+/// includes (6 for uv, 3 for pip), that is 5.1 and 6.0 calls naming the whole path.
+pub const UV_COPY_PATH_CALLS: f64 = 5.0;
+pub const PIP_PATH_CALLS: f64 = 6.0;
+
+/// One path component looked up again: on a mount where every call is a round trip, a
+/// lookup, about 0.8 of an `lstat` one level below an open directory. That `lstat` is a lookup
+/// and, now and then, a request for the attributes (the kernel takes them from the lookup's
+/// reply within the same tick): on the emulator (drvfs-9p, scale 0.2) the probe's `lstat` took
+/// 0.41 ms where a lookup's request is 0.17 ms plus the round trip (about 0.16 ms), and flask's
+/// uv install sent 60 lookups per file but one `getattr`. Where an `lstat` is CPU work in the
+/// kernel the components are in the dentry cache and cost next to nothing.
+pub fn component_us(c: &MountCosts) -> f64 {
+    if c.scratch.lstat < CPU_BOUND_US {
+        0.0
+    } else {
+        LOOKUP_SHARE_OF_LSTAT * c.scratch.lstat
+    }
+}
+
+/// See `component_us`.
+pub const LOOKUP_SHARE_OF_LSTAT: f64 = 0.8;
+
+/// What naming each file of `install` by its whole path costs `calls` times over, beyond the
+/// one component each timed call includes.
+pub fn path_walk_per_file_us(install: &InstallFigures, c: &MountCosts, calls: f64) -> f64 {
+    calls * (install.depth - 1.0).max(0.0) * component_us(c)
+}
+
+/// What each file costs pip beyond the floor: besides the create, it asks for the file's
+/// attributes about four more times (the emulator counted 4.6 `getattr` per file; two at
+/// `lstat` cost), and every call names the whole path. Its bytecode goes through a temporary
+/// file renamed into place, but for one file in seven (flask's tree: 1,290 of 9,401), which
+/// the path walk covers.
+pub fn pip_extra_us(install: &InstallFigures, c: &MountCosts) -> f64 {
+    2.0 * c.scratch.lstat + path_walk_per_file_us(install, c, PIP_PATH_CALLS)
+}
+
+/// uv on its cache's own disk: it links each file from the cache (no contents written; a
+/// directory entry made, priced as a rename) where the floor creates and writes it. On ext4,
+/// psf/requests' 6,846 files took 454 ms where the floor's creates (147 us each in that run's
+/// probe, at a load of 4) came to 1.3 s.
+pub fn uv_link_ms(install: &InstallFigures, c: &MountCosts, manager_ms: f64) -> f64 {
+    let linked = InstallFigures {
+        bytes: 0,
+        ..install.clone()
+    };
+    let instead_of_create = c.scratch.rename - c.scratch.create;
+    install_ms(&linked, c, manager_ms, instead_of_create, Waits::Overlapped)
+}
+
+/// What each file costs uv beyond the floor when it copies from a cache on another disk.
+pub fn uv_copy_extra_us(install: &InstallFigures, c: &MountCosts) -> f64 {
+    copy_through_temp_us(c) + path_walk_per_file_us(install, c, UV_COPY_PATH_CALLS)
+}
+
+/// How a manager's own work and its file calls share the wall clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waits {
+    /// npm, pnpm, yarn, bun, uv: worker threads make the file calls while the manager goes on,
+    /// so it waits for `INSTALL_FS_SHARE` of them and part of the shorter side overlaps.
+    Overlapped,
+    /// pip: one thread extracts, compiles and writes in turn, so it waits for every call and
+    /// nothing overlaps.
+    Serial,
+}
+
+/// The manager that works in `Waits::Serial` fashion: pip (and poetry, which installs with
+/// its own single-threaded installer).
+pub fn waits_of(manager: &str) -> Waits {
+    if matches!(manager, "pip" | "poetry") {
+        Waits::Serial
+    } else {
+        Waits::Overlapped
+    }
+}
+
 /// A warm-cache reinstall: the manager's own work (the same on both mounts) plus the
 /// file-system work on this mount (and `extra_per_file_us` for each file beyond the floor),
 /// less the part of the shorter that overlaps the longer. Network is not counted.
@@ -103,10 +205,14 @@ pub fn install_ms(
     c: &MountCosts,
     manager_ms: f64,
     extra_per_file_us: f64,
+    waits: Waits,
 ) -> f64 {
-    let extra_ms = install.files as f64 * extra_per_file_us / 1e3 * INSTALL_FS_SHARE;
-    let fs_ms = install_fs_ms(install, c) + extra_ms;
-    manager_ms + fs_ms - INSTALL_OVERLAP * manager_ms.min(fs_ms)
+    let fs_ms = install_fs_ms(install, c)
+        + install.files as f64 * extra_per_file_us / 1e3 * fs_share(install);
+    match waits {
+        Waits::Overlapped => manager_ms + fs_ms - INSTALL_OVERLAP * manager_ms.min(fs_ms),
+        Waits::Serial => manager_ms + fs_ms / fs_share(install),
+    }
 }
 
 #[cfg(test)]
@@ -141,6 +247,7 @@ mod tests {
             bytes: 0,
             packages: 400,
             source: InstallSource::NodeModules,
+            depth: 0.0,
         };
         // 100 units in the sample (60 packages + 600 files / 15): 7 ms each past the start-up
         // and the fixed cost of placing anything (one more start-up); the project has 800
@@ -165,8 +272,8 @@ mod tests {
         assert!((fs - 6000.0 * 16_000.0 / 1e3 * INSTALL_FS_SHARE).abs() < 1e-6);
         // The shorter side partly overlaps the longer.
         let both = manager + fs - INSTALL_OVERLAP * manager.min(fs);
-        assert!((install_ms(&i, &c, manager, 0.0) - both).abs() < 1e-9);
-        assert_eq!(install_ms(&i, &c, 0.0, 0.0), fs);
+        assert!((install_ms(&i, &c, manager, 0.0, Waits::Overlapped) - both).abs() < 1e-9);
+        assert_eq!(install_ms(&i, &c, 0.0, 0.0, Waits::Overlapped), fs);
         // The manager's part is paid on both sides, so it caps the speedup.
         let on_local = manager_work_ms(&t, &i, Some(&local()));
         let p = predict(
@@ -185,35 +292,98 @@ mod tests {
     }
 
     #[test]
-    fn uv_copies_through_a_temporary_file_off_its_caches_disk() {
+    fn each_file_pays_its_path_walk_on_a_slow_mount_only() {
         let i = InstallFigures {
             files: 1000,
             dirs: 100,
             bytes: 0,
             packages: 10,
             source: InstallSource::Virtualenv,
+            depth: 11.0,
+        };
+        // slow(): an lstat one level down is 400 us, a component 0.8 of it.
+        let (c, l) = (slow(), local());
+        assert!((component_us(&c) - 320.0).abs() < 1e-9);
+        assert_eq!(component_us(&l), 0.0);
+        // Ten components beyond the one each timed call includes, five calls for uv.
+        let walk = path_walk_per_file_us(&i, &c, UV_COPY_PATH_CALLS);
+        assert!((walk - 5.0 * 10.0 * 320.0).abs() < 1e-9, "{walk}");
+        assert_eq!(path_walk_per_file_us(&i, &l, UV_COPY_PATH_CALLS), 0.0);
+        // uv's copy: an open (3,000), a rename (0) and two lstats (800) and the walk.
+        assert!((uv_copy_extra_us(&i, &c) - (3800.0 + walk)).abs() < 1e-9);
+        // pip: two more lstats and six calls' walk.
+        let pip = pip_extra_us(&i, &c);
+        assert!((pip - (800.0 + 6.0 * 10.0 * 320.0)).abs() < 1e-9, "{pip}");
+        // Without a known depth, no walk beyond the timed calls.
+        let shallow = InstallFigures {
+            depth: 0.0,
+            ..i.clone()
+        };
+        assert_eq!(path_walk_per_file_us(&shallow, &c, PIP_PATH_CALLS), 0.0);
+    }
+
+    #[test]
+    fn uv_copies_off_its_caches_disk_and_pip_waits_for_every_call() {
+        let i = InstallFigures {
+            files: 1000,
+            dirs: 100,
+            bytes: 0,
+            packages: 10,
+            source: InstallSource::Virtualenv,
+            depth: 11.0,
         };
         let r = RepoFigures {
             install: Some(i.clone()),
             ..repo(10, 10, 1)
         };
+        let (c, l) = (slow(), local());
         let mut t = timing(100.0, 200.0);
-        let npm = predict(&r, &slow(), Some(&local()), 1.0, Some(&t));
+        let manager = manager_work_ms(&t, &i, Some(&l));
+        let npm = predict(&r, &c, Some(&l), 1.0, Some(&t)).install_ms.unwrap();
         t.manager = "uv".into();
-        let uv = predict(&r, &slow(), Some(&local()), 1.0, Some(&t));
-        let (npm, uv) = (npm.install_ms.unwrap(), uv.install_ms.unwrap());
-        let c = slow();
-        let extra = 1000.0 * copy_through_temp_us(&c) / 1e3 * INSTALL_FS_SHARE;
-        assert!(extra > 0.0);
-        // The slow side pays the copies; the cache's own disk links and pays nothing more.
-        assert!(uv.current > npm.current + 0.5 * extra, "{uv:?} {npm:?}");
-        assert_eq!(uv.baseline, npm.baseline);
-        // pip writes bytecode through a temporary file on every disk.
+        let uv = predict(&r, &c, Some(&l), 1.0, Some(&t)).install_ms.unwrap();
+        // uv's sample linked its files on the baseline: less of it was file-system work.
+        let uv_manager = manager_work_ms(&t, &i, Some(&l));
+        assert!(uv_manager > manager, "{uv_manager} vs {manager}");
+        // The slow side pays the copies and their walks; the cache's own disk links.
+        let fs = install_fs_ms(&i, &c) + 1000.0 * uv_copy_extra_us(&i, &c) / 1e3 * INSTALL_FS_SHARE;
+        let want = uv_manager + fs - INSTALL_OVERLAP * uv_manager.min(fs);
+        assert!((uv.current - want).abs() < 1e-6, "{} vs {want}", uv.current);
+        assert!(uv.current > npm.current);
+        // A link is a rename and an lstat per file (local(): 0 and 1 us), a mkdir and an lstat
+        // per directory (8 and 1), no bytes.
+        let links = (1000.0 * 1.0 + 100.0 * 9.0) / 1e3 * INSTALL_FS_SHARE;
+        assert!((uv_link_ms(&i, &l, 0.0) - links).abs() < 1e-9);
+        let want = uv_manager + links - INSTALL_OVERLAP * uv_manager.min(links);
+        assert!((uv.baseline.unwrap() - want).abs() < 1e-9);
+        // pip: one thread, every call waited for, nothing overlapped.
         t.manager = "pip".into();
-        let pip = predict(&r, &slow(), Some(&local()), 1.0, Some(&t));
-        let pip = pip.install_ms.unwrap();
-        assert_eq!(pip.current, uv.current);
+        let pip = predict(&r, &c, Some(&l), 1.0, Some(&t)).install_ms.unwrap();
+        let fs = install_fs_ms(&i, &c) / INSTALL_FS_SHARE + 1000.0 * pip_extra_us(&i, &c) / 1e3;
+        assert!(
+            (pip.current - (manager + fs)).abs() < 1e-6,
+            "{} vs {}",
+            pip.current,
+            manager + fs
+        );
         assert!(pip.baseline.unwrap() > npm.baseline.unwrap());
+        assert_eq!(waits_of("poetry"), Waits::Serial);
+        assert_eq!(waits_of("uv"), Waits::Overlapped);
+    }
+
+    #[test]
+    fn a_rebuilt_target_waits_for_all_of_its_writes() {
+        let i = InstallFigures {
+            files: 1000,
+            dirs: 100,
+            bytes: 1000 * 4096 + 10 * 1_048_576,
+            packages: 0,
+            source: InstallSource::Target,
+            depth: 0.0,
+        };
+        let want = (1000.0 * 16_000.0 + 100.0 * 11_000.0 + 10.0 * 40_000.0) / 1e3;
+        let got = install_ms(&i, &slow(), 0.0, 0.0, Waits::Overlapped);
+        assert!((got - want).abs() < 1e-6, "{got} vs {want}");
     }
 
     #[test]
@@ -226,6 +396,7 @@ mod tests {
             bytes: 0,
             packages: 406,
             source: InstallSource::NodeModules,
+            depth: 0.0,
         };
         for &(manager, startup, per_unit) in crate::measure::probe::manager::REFERENCE_FITS {
             let t = crate::measure::probe::manager::estimated(
@@ -247,9 +418,10 @@ mod tests {
             bytes: 1000 * 4096 + 10 * 1_048_576,
             packages: 60,
             source: InstallSource::NodeModules,
+            depth: 0.0,
         };
         let c = slow();
-        let got = install_ms(&i, &c, 0.0, 0.0);
+        let got = install_ms(&i, &c, 0.0, 0.0, Waits::Overlapped);
         let want =
             (1000.0 * 16_000.0 + 100.0 * 11_000.0 + 10.0 * 40_000.0) / 1e3 * INSTALL_FS_SHARE;
         assert!((got - want).abs() < 1e-6, "{got} vs {want}");

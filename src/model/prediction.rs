@@ -5,7 +5,9 @@ use super::figures::RepoFigures;
 use super::git_status::{
     checkout_ms, first_git_status_cold_ms, first_git_status_ms, git_status_ms,
 };
-use super::install::{copy_through_temp_us, install_ms, manager_work_ms};
+use super::install::{
+    Waits, install_ms, manager_work_ms, pip_extra_us, uv_copy_extra_us, uv_link_ms, waits_of,
+};
 use super::uncertainty::{
     CHECKOUT_FIT_ERROR, Compared, FIRST_STATUS_FIT_ERROR, GIT_STATUS_FIT_ERROR, INSTALL_FIT_ERROR,
 };
@@ -65,16 +67,18 @@ pub fn predict(
         ),
         install_ms: repo.install.as_ref().zip(manager_ms).map(|(i, m)| {
             // uv links files from its cache on the cache's own disk and copies them through a
-            // temporary file onto any other: the baseline is where the cache is. pip writes
-            // every module's bytecode the same way (a temporary file renamed into place) after
-            // reading the module back, on every disk.
+            // temporary file onto any other: the baseline is where the cache is. pip asks for
+            // each file's attributes again and again, on every disk. Both name every file by
+            // its whole path, several times.
             let name = manager.map(|t| t.manager.as_str());
-            let extra = |c: &MountCosts| match (name, baseline) {
-                (Some("uv"), Some(b)) if b != c => copy_through_temp_us(c),
-                (Some("pip" | "poetry"), _) => copy_through_temp_us(c),
-                _ => 0.0,
+            let waits = name.map_or(Waits::Overlapped, waits_of);
+            let on = |c: &MountCosts| match (name, baseline) {
+                (Some("uv"), Some(b)) if b == c => uv_link_ms(i, c, m),
+                (Some("uv"), Some(_)) => install_ms(i, c, m, uv_copy_extra_us(i, c), waits),
+                (Some("pip" | "poetry"), _) => install_ms(i, c, m, pip_extra_us(i, c), waits),
+                _ => install_ms(i, c, m, 0.0, waits),
             };
-            both(&|c| install_ms(i, c, m, extra(c)), INSTALL_FIT_ERROR)
+            both(&on, INSTALL_FIT_ERROR)
         }),
         git_status_fsmonitor_ms: None,
         install_manager_ms: manager_ms,
@@ -99,6 +103,7 @@ mod tests {
                 bytes: 100,
                 packages: 1,
                 source: InstallSource::PackageLock,
+                depth: 0.0,
             }),
             ..repo(1000, 1200, 50)
         };

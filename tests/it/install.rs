@@ -192,6 +192,16 @@ fn a_python_project_reinstalls_its_virtualenv() {
     // The virtualenv's files: the modules and the pyvenv.cfg.
     assert_eq!(install["files"], 44, "{install}");
     assert!(p["install_manager_ms"].as_f64().unwrap() > 0.0);
+    // pip names each file by its whole path: the project's components below its mount's
+    // root, then a virtualenv's average (`model::PY_TREE_DEPTH`).
+    let mount = json["probe"]["current"]["mount_point"].as_str().unwrap();
+    let below = app.strip_prefix(mount).unwrap().components().count() as f64;
+    let depth = install["depth"].as_f64().unwrap();
+    assert!(
+        (depth - (below + wsl_place::model::PY_TREE_DEPTH)).abs() < 1e-9,
+        "{depth} for {} on {mount}",
+        app.display()
+    );
 }
 
 #[test]

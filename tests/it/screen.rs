@@ -205,6 +205,7 @@ fn fixture() -> CheckReport {
                 bytes: 96_468_992,
                 packages: 740,
                 source: wsl_place::model::InstallSource::NodeModules,
+                depth: 0.0,
             }),
         },
     };

@@ -404,7 +404,12 @@ pub fn predict(
     match manager::detect(root) {
         Some("uv" | "pip" | "poetry") => {
             let packages = probe::packages::python_packages(root).len() as u64;
-            repo.install = model::python_install(scan, packages);
+            // The manager names each file by its whole path: every component below the
+            // mount's root is a round trip on a slow mount.
+            let root_depth = root
+                .strip_prefix(&probes.current.mount_point)
+                .map_or(0, |below| below.components().count() as u32);
+            repo.install = model::python_install(scan, packages, root_depth);
         }
         Some("cargo") => repo.install = model::rust_target(scan),
         _ => {}

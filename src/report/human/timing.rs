@@ -323,6 +323,7 @@ mod tests {
             bytes: 3 << 30,
             packages: 0,
             source: InstallSource::Target,
+            depth: 0.0,
         };
         let row = install_row(&Compared::exact(9_000.0, 900.0), None, Some(&target));
         assert_eq!(
