@@ -330,12 +330,17 @@ pub struct MigrateArgs {
     /// Print the plan and stop.
     #[arg(long)]
     pub dry_run: bool,
-    /// Abandon an interrupted migration: remove its staging directory.
+    /// Abandon an interrupted migration (remove its staging directory); after a finished one,
+    /// remove the copy if nothing changed there since.
     #[arg(long)]
     pub abort: bool,
     /// After a verified copy, delete what the manifest proves was copied (asks again).
     #[arg(long)]
     pub remove_source: bool,
+    /// After a finished migration: copy what changed at the source since to the destination,
+    /// verified; a file changed at both places keeps both versions.
+    #[arg(long, conflicts_with = "abort")]
+    pub sync: bool,
     /// Finalise even if some source files could not be read (they are listed).
     #[arg(long)]
     pub skip_unreadable: bool,

@@ -10,4 +10,5 @@ pub mod manifest;
 pub mod moved;
 pub mod probe;
 pub mod scan;
+pub mod snapshot;
 pub(crate) mod usage;
