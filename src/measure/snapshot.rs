@@ -97,6 +97,17 @@ pub fn changes(destination: &Path, baseline: &[ManifestEntry]) -> Changes {
     changes::classify(destination, baseline, &changes::walk(destination))
 }
 
+/// Git's index of a repository in the tree (`.git/index`, a worktree's or a submodule's below
+/// `.git/`): a cache git rewrites when it only looks (`git status` refreshes the stat it keeps),
+/// so its change is no edit of anyone's.
+pub fn is_git_index(rel: &Path) -> bool {
+    rel.file_name().is_some_and(|n| n == "index")
+        && rel
+            .components()
+            .next()
+            .is_some_and(|c| c.as_os_str() == ".git")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,7 +47,10 @@ pub(super) fn undo(
         ))
     })?;
     let kept = moved::snapshot_path(env, destination);
-    let changed = snapshot::changes(destination, &snapshot::baseline(kept.as_deref(), &entries));
+    let mut changed =
+        snapshot::changes(destination, &snapshot::baseline(kept.as_deref(), &entries));
+    // Rewritten by `git status` there, which changes nothing of the repository's.
+    changed.changed.retain(|rel| !snapshot::is_git_index(rel));
     if changed.count() > 0 {
         ui.note(&listing(&changed))?;
         return Err(Failure::input(format!(
