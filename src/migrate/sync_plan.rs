@@ -180,6 +180,7 @@ pub fn build(
         },
         saved: HashSet::new(),
         dirs: BTreeSet::new(),
+        staged_dirs: HashSet::new(),
     };
     let added: HashSet<&Path> = here.added.iter().map(PathBuf::as_path).collect();
     for dir in &here.added_dirs {
@@ -218,6 +219,8 @@ struct Planner<'a> {
     saved: HashSet<PathBuf>,
     /// Folders the sync touches (the parents of what it puts or removes).
     dirs: BTreeSet<PathBuf>,
+    /// Folders already in the copy's plan.
+    staged_dirs: HashSet<PathBuf>,
 }
 
 impl Planner<'_> {
@@ -289,7 +292,7 @@ impl Planner<'_> {
         };
         let copy = &mut self.sync.copy;
         for dir in seen.rel.ancestors().skip(1) {
-            if dir.as_os_str().is_empty() || copy.entries.iter().any(|e| e.rel == dir) {
+            if dir.as_os_str().is_empty() || !self.staged_dirs.insert(dir.to_path_buf()) {
                 continue;
             }
             let Some(d) = self.seen.get(dir) else {
