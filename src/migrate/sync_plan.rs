@@ -151,7 +151,10 @@ pub fn build(
     let here = changes::classify(source, &entries, &seen);
     let kept = moved::snapshot_path(env, destination);
     let baseline = snapshot::baseline(kept.as_deref(), &entries);
-    let there = snapshot::changes(destination, &baseline);
+    let mut there = snapshot::changes(destination, &baseline);
+    // Git's index there is a cache its `git status` rewrites: the source's replaces it (the
+    // sync refreshes it after), or it stays when the source's did not change.
+    there.changed.retain(|rel| !snapshot::is_git_index(rel));
     let mut plan = Planner {
         source,
         destination,
