@@ -121,6 +121,11 @@ pass --remove-source.
 Interrupted (Ctrl-C, a crash, a full disk)? Run the same command again: it resumes, keeping \
 what was already copied and verified. --abort removes the staging folder instead.
 
+Edited files at the old place after the move? --sync copies what changed there since to the \
+copy, verified the same way; a file changed at both places keeps both versions (the source's is \
+saved beside the copy's as NAME.from-source-YYYYMMDD). After a finished migration, --abort \
+removes the copy if nothing changed in it since, and refuses (listing what did) otherwise.
+
 Every question comes with the plan, before anything is copied; nothing is asked after. \
 --yes accepts the plan, answering each question as Enter does: node_modules is copied \
 unless it holds Windows builds (then it is left behind to reinstall; --skip-node-modules \
@@ -137,7 +142,9 @@ Examples:
   # To a folder of your choice, without asking
   wsl-place migrate --to ~/work/app --yes
   # Give up an interrupted migration
-  wsl-place migrate --abort"
+  wsl-place migrate --abort
+  # Copy edits made at the old place since the move
+  wsl-place migrate --sync"
     )]
     Migrate(MigrateArgs),
     /// Measure small-file operation costs on a directory's mount.
