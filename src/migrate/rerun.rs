@@ -50,6 +50,11 @@ pub(super) fn already_migrated(
         moved::remember(env, &moved::Moved::new(source, destination, manifest));
     }
     let done = Copied::nothing_yet(elsewhere);
+    // Synced first: the report's totals are the manifest's after it.
+    let synced = match args.sync {
+        true => Some(sync::run(env, ui, args, &record_of(env, source)?)?),
+        false => None,
+    };
     let mut report = finish::report(
         env,
         source,
@@ -59,15 +64,9 @@ pub(super) fn already_migrated(
         FixupReport::default(),
     )?;
     report.already_migrated = true;
-    if args.sync {
-        let record = moved::lookup(env, source).ok_or_else(|| {
-            Failure::internal(format!(
-                "the record of the migration of {} cannot be read or written under the state folder; nothing was copied.",
-                source.display()
-            ))
-        })?;
-        report.sync = Some(sync::run(env, ui, args, &record)?);
-    } else if let Some(changed) = moved::lookup(env, source).and_then(|m| changes::since(&m))
+    report.sync = synced;
+    if !args.sync
+        && let Some(changed) = moved::lookup(env, source).and_then(|m| changes::since(&m))
         && changed.count() > 0
     {
         // Edits made at the old place since: the two copies differ, and the person must know.
@@ -117,4 +116,14 @@ pub(super) fn nothing_to_sync(args: &Options, source: &Path, destination: &Path)
         destination.display(),
         staging::command(source, destination, "")
     )))
+}
+
+/// The old place's record of the migration, which a sync dates.
+fn record_of(env: &HostEnv, source: &Path) -> Result<moved::Moved> {
+    moved::lookup(env, source).ok_or_else(|| {
+        Failure::internal(format!(
+            "the record of the migration of {} cannot be read or written under the state folder; nothing was copied.",
+            source.display()
+        ))
+    })
 }

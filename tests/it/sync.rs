@@ -108,6 +108,12 @@ fn late_edits_reach_the_copy_verified_and_the_old_place_then_says_nothing_change
         "{report}"
     );
     assert_eq!(sync["copied_files"], 2, "{report}");
+    // The totals are the updated manifest's: what the copy holds now.
+    let files = snapshot(&old.dest())
+        .values()
+        .filter(|n| n.kind == "file")
+        .count();
+    assert_eq!(report["files"], files, "{report}");
     assert!(sync["predicted_ms"].is_u64(), "{report}");
     assert_eq!(before, snapshot(&old.source()), "the sync wrote the source");
     // The whole tree as the source has it now (git's index is refreshed at the copy on purpose).
@@ -261,7 +267,7 @@ fn abort_after_the_move_removes_an_unchanged_copy_and_refuses_a_changed_one() {
     let message = stderr(&out);
     let message = message.trim();
     assert!(
-        is_one_sentence(&message) && message.contains(&dest.display().to_string()),
+        is_one_sentence(message) && message.contains(&dest.display().to_string()),
         "{message}"
     );
     assert!(
@@ -275,4 +281,19 @@ fn abort_after_the_move_removes_an_unchanged_copy_and_refuses_a_changed_one() {
     );
     assert!(support::manifest_of(&dest).is_file());
     assert_eq!(names(&home.join("linux")), ["busy"], "left beside the copy");
+
+    // Nothing to sync where nothing was migrated: refused in one sentence, nothing made.
+    let elsewhere = home.join("linux/never");
+    let out = migrate_command(&source, &elsewhere)
+        .args(["--sync", "--yes"])
+        .env("HOME", home)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let message = stderr(&out);
+    assert!(
+        is_one_sentence(message.trim()) && message.contains("without --sync"),
+        "{message}"
+    );
+    assert_eq!(names(&home.join("linux")), ["busy"]);
 }
