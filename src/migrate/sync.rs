@@ -96,8 +96,30 @@ fn predict(env: &HostEnv, ui: &dyn Ui, plan: &mut SyncPlan) {
         Err(why) => plan.copy.prediction_basis = format!("no estimate: {why}"),
     }
     spinner.finish_and_clear();
-    plan.report.predicted_ms = plan.copy.predicted_copy_ms;
     plan.report.prediction_basis = plan.copy.prediction_basis.clone();
+    let (Some(measured), Some(copy)) = (&plan.copy.measured, &plan.copy.prediction) else {
+        return;
+    };
+    // The copy's part as the first copy's plan prices it; then the renames into place and the
+    // refresh of the destination's whole index in place of the copy's own.
+    let replaced = plan
+        .ops
+        .iter()
+        .filter(|op| matches!(op, Op::Put(_) | Op::Save { .. } | Op::Remove(_)))
+        .count() as u64;
+    let copied = plan
+        .copy
+        .entries
+        .iter()
+        .filter(|e| e.kind == super::plan::Kind::File && sync_plan::worktree_file(&e.rel));
+    let refreshed = copied.fold((0, 0), |(n, b), e| (n + 1, b + e.size));
+    let apply = crate::model::migration::sync_apply_ms(
+        replaced,
+        plan.tracked,
+        refreshed,
+        &measured.destination,
+    );
+    plan.report.predicted_ms = Some((copy.copy_ms + copy.seal_ms + apply).ceil() as u64);
 }
 
 /// `--yes`, or the person's answer; a run without a terminal must say `--yes`.

@@ -61,6 +61,14 @@ pub struct SyncPlan {
     /// Files and links removed at the source since: gone from the manifest after the sync,
     /// whether removed at the destination or kept there as a conflict.
     pub gone: Vec<PathBuf>,
+    /// Files the copy holds outside `.git` and `node_modules`: what git's refresh visits.
+    pub tracked: u64,
+}
+
+/// A file git's index may track: not git's own, not a dependency tree.
+pub fn worktree_file(rel: &Path) -> bool {
+    !rel.components()
+        .any(|c| c.as_os_str() == ".git" || c.as_os_str() == "node_modules")
 }
 
 /// How many paths a list in the plan shows before the rest is a count.
@@ -180,6 +188,10 @@ pub fn build(
             },
             ops: Vec::new(),
             gone: here.removed.clone(),
+            tracked: entries
+                .iter()
+                .filter(|e| matches!(e, ManifestEntry::File(r) if worktree_file(&r.rel)))
+                .count() as u64,
         },
         saved: HashSet::new(),
         dirs: BTreeSet::new(),
