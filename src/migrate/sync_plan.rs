@@ -75,11 +75,14 @@ pub fn worktree_file(rel: &Path) -> bool {
 const LISTED: usize = 10;
 
 impl SyncPlan {
-    /// Nothing to copy, remove or record.
+    /// Nothing to copy, remove or record (a file removed at both places is still taken out of
+    /// the manifest, or the old place would count it removed forever).
     pub fn is_empty(&self) -> bool {
-        self.ops
-            .iter()
-            .all(|op| matches!(op, Op::Keep(_) | Op::Times { .. }))
+        self.gone.is_empty()
+            && self
+                .ops
+                .iter()
+                .all(|op| matches!(op, Op::Keep(_) | Op::Times { .. }))
     }
 
     /// The plan for a person, before the question.

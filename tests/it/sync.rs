@@ -162,6 +162,7 @@ fn a_file_changed_at_both_places_keeps_both_versions() {
     fs::write(old.source().join("d2/f2.txt"), b"the source's version\n").unwrap();
     fs::write(old.dest().join("d3/f3.txt"), b"kept at the destination\n").unwrap();
     fs::remove_file(old.source().join("d3/f3.txt")).unwrap();
+
     let before = snapshot(&old.source());
 
     let out = old.migrate(&["--sync", "--yes"]);
@@ -205,6 +206,13 @@ fn a_file_changed_at_both_places_keeps_both_versions() {
         fs::read(old.dest().join("d2/f2.txt")).unwrap(),
         b"the destination's version\n"
     );
+    // Removed at both places alone: nothing to do there, but the old place stops counting it.
+    fs::remove_file(old.dest().join("d0/f4.txt")).unwrap();
+    fs::remove_file(old.source().join("d0/f4.txt")).unwrap();
+    assert_eq!(old.check_json()["moved"]["removed"], 1);
+    let out = old.migrate(&["--sync", "--yes"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(old.check_json()["moved"]["removed"], 0);
 }
 
 /// A repository at `tmp/NAME` migrated to `tmp/linux/NAME`, with the tests' state folder.
