@@ -121,6 +121,11 @@ pass --remove-source.
 Interrupted (Ctrl-C, a crash, a full disk)? Run the same command again: it resumes, keeping \
 what was already copied and verified. --abort removes the staging folder instead.
 
+Edited files at the old place after the move? --sync copies what changed there since to the \
+copy, verified the same way; a file changed at both places keeps both versions (the source's is \
+saved beside the copy's as NAME.from-source-YYYYMMDD). After a finished migration, --abort \
+removes the copy if nothing changed in it since, and refuses (listing what did) otherwise.
+
 Every question comes with the plan, before anything is copied; nothing is asked after. \
 --yes accepts the plan, answering each question as Enter does: node_modules is copied \
 unless it holds Windows builds (then it is left behind to reinstall; --skip-node-modules \
@@ -137,7 +142,9 @@ Examples:
   # To a folder of your choice, without asking
   wsl-place migrate --to ~/work/app --yes
   # Give up an interrupted migration
-  wsl-place migrate --abort"
+  wsl-place migrate --abort
+  # Copy edits made at the old place since the move
+  wsl-place migrate --sync"
     )]
     Migrate(MigrateArgs),
     /// Measure small-file operation costs on a directory's mount.
@@ -330,12 +337,17 @@ pub struct MigrateArgs {
     /// Print the plan and stop.
     #[arg(long)]
     pub dry_run: bool,
-    /// Abandon an interrupted migration: remove its staging directory.
+    /// Abandon an interrupted migration (remove its staging directory); after a finished one,
+    /// remove the copy if nothing changed there since.
     #[arg(long)]
     pub abort: bool,
     /// After a verified copy, delete what the manifest proves was copied (asks again).
     #[arg(long)]
     pub remove_source: bool,
+    /// After a finished migration: copy what changed at the source since to the destination,
+    /// verified; a file changed at both places keeps both versions.
+    #[arg(long, conflicts_with = "abort")]
+    pub sync: bool,
     /// Finalise even if some source files could not be read (they are listed).
     #[arg(long)]
     pub skip_unreadable: bool,

@@ -36,6 +36,7 @@ impl Settings {
                 remove_source: args.remove_source,
                 skip_unreadable: args.skip_unreadable,
                 skip_node_modules: args.skip_node_modules,
+                sync: args.sync,
             },
             output: super::output(global, args.format, args.quiet, env),
             policy: config.policy(args.policy.as_deref()),

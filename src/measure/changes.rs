@@ -21,6 +21,9 @@ pub struct Seen {
     pub size: u64,
     pub mtime: (i64, i64),
     pub stamp: Stamp,
+    /// Permission bits and atime: what a sync gives the copy it makes, as the first copy did.
+    pub mode: u32,
+    pub atime: (i64, i64),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +49,8 @@ impl Seen {
             size: meta.len(),
             mtime: (meta.mtime(), meta.mtime_nsec()),
             stamp: Stamp::of(meta),
+            mode: meta.mode() & 0o7777,
+            atime: (meta.atime(), meta.atime_nsec()),
         }
     }
 }
@@ -94,9 +99,11 @@ pub struct OldPlace {
     pub removed: Option<u64>,
     /// Bytes a sync would copy.
     pub bytes: Option<u64>,
-    /// The command that finishes with the destination: `--remove-source` removes what is
-    /// proven copied and keeps (and lists) what changed here since.
+    /// The command that copies what changed here since to the destination (`migrate --sync`).
     pub sync: String,
+    /// The command that finishes the move: `--remove-source` removes what is proven copied and
+    /// keeps (and lists) what changed here since.
+    pub finish: String,
     /// The old place's sentence: `moved to ~/src/app on 2026-12-03; 3 files changed here
     /// since, not in the copy`.
     pub message: String,
@@ -114,11 +121,13 @@ impl OldPlace {
 pub fn old_place(env: &crate::host::HostEnv, source: &Path, count: bool) -> Option<OldPlace> {
     let moved = super::moved::lookup(env, source)?;
     let changes = count.then(|| since(&moved)).flatten();
-    let sync = format!(
-        "wsl-place migrate {} --to {} --remove-source",
-        crate::base::pathtext::shell_quote(source),
-        crate::base::pathtext::shell_quote(&moved.destination)
-    );
+    let command = |flag: &str| {
+        format!(
+            "wsl-place migrate {} --to {} {flag}",
+            crate::base::pathtext::shell_quote(source),
+            crate::base::pathtext::shell_quote(&moved.destination)
+        )
+    };
     let mut old = OldPlace {
         destination: moved.destination.clone(),
         finished_unix: moved.finished_unix,
@@ -129,7 +138,8 @@ pub fn old_place(env: &crate::host::HostEnv, source: &Path, count: bool) -> Opti
         changed: changes.as_ref().map(|c| c.changed.len() as u64),
         removed: changes.as_ref().map(|c| c.removed.len() as u64),
         bytes: changes.as_ref().map(|c| c.bytes),
-        sync,
+        sync: command("--sync"),
+        finish: command("--remove-source"),
         message: String::new(),
     };
     old.message = old.sentence(env.home().as_deref());
@@ -304,6 +314,8 @@ mod tests {
             size,
             mtime: (1, 0),
             stamp: Stamp::default(),
+            mode: 0o644,
+            atime: (1, 0),
         }
     }
 

@@ -11,4 +11,5 @@ pub mod manifest;
 pub mod moved;
 pub mod probe;
 pub mod scan;
+pub mod snapshot;
 pub(crate) mod usage;

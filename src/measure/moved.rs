@@ -73,6 +73,17 @@ pub fn manifest_path(env: &HostEnv, destination: &Path) -> Option<PathBuf> {
     )))
 }
 
+/// Where the destination's own stat at the end of the migration (and of each sync) is kept:
+/// what `--abort` and a sync compare the destination with to tell what changed there since.
+/// Beside the manifest, under the state folder; None without one.
+pub fn snapshot_path(env: &HostEnv, destination: &Path) -> Option<PathBuf> {
+    let state = usable_state(env)?;
+    Some(state.join("destinations").join(format!(
+        "{}.snapshot",
+        crate::base::pathtext::file_key(destination)
+    )))
+}
+
 /// `<destination>.wsl-place-manifest`, beside the destination, where earlier versions kept
 /// it; read, and moved to [`manifest_path`] by the next run.
 pub fn legacy_manifest_path(destination: &Path) -> PathBuf {
@@ -104,6 +115,18 @@ fn record_path(env: &HostEnv, source: &Path) -> Option<PathBuf> {
 pub fn remember(env: &HostEnv, moved: &Moved) {
     if let Some(file) = record_path(env, &moved.source) {
         crate::base::input::write_json_atomically(&file, moved);
+    }
+}
+
+/// Forgets where `source` went (the copy was removed by `--abort`): the old place is a
+/// repository like any other again.
+pub fn forget(env: &HostEnv, source: &Path) -> std::io::Result<()> {
+    let Some(file) = record_path(env, source) else {
+        return Ok(());
+    };
+    match std::fs::remove_file(&file) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
     }
 }
 

@@ -1,13 +1,17 @@
-//! `--abort`: an interrupted migration's staging folders removed; the source is never touched.
+//! `--abort`: an interrupted migration's staging folders removed, or an interrupted sync's, or
+//! (after a finished migration, nothing pending) the copy itself when nothing changed there
+//! (`undo`); the source is never touched.
 
 use super::options::Ui;
 use super::staging::{self, Staging};
-use super::worktrees;
-use crate::base::error::{ExitCode, Result};
+use super::{finalise, undo, worktrees};
+use crate::base::error::{ExitCode, Failure, Result};
+use crate::host::HostEnv;
 use std::path::Path;
 
 /// `--abort`: remove an interrupted migration's staging folder; the source is never touched.
 pub(super) fn abort(
+    env: &HostEnv,
     ui: &dyn Ui,
     source: &Path,
     destination: &Path,
@@ -33,6 +37,8 @@ pub(super) fn abort(
             staging.path().display(),
             source.display()
         )
+    } else if let Some(done) = after_finish(env, ui, source, destination)? {
+        return Ok(done);
     } else {
         format!(
             "No interrupted migration of {} to abort (no {}).\n",
@@ -49,4 +55,50 @@ pub(super) fn abort(
     }
     ui.note(&note)?;
     Ok(ExitCode::Ok)
+}
+
+/// After a finished migration: an interrupted sync's staging folder removed (the copy kept),
+/// a removal of the copy a kill interrupted finished, or the copy removed when nothing changed
+/// there. None when there is no finished migration either.
+fn after_finish(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    source: &Path,
+    destination: &Path,
+) -> Result<Option<ExitCode>> {
+    let sync = Staging::for_sync(source, destination);
+    if std::fs::symlink_metadata(sync.path()).is_ok() {
+        let _lock = sync.lock_existing()?;
+        if sync.is_sealed() {
+            return Err(Failure::input(format!(
+                "a sync of {} to {} was verified and is being applied from {}; finish it with `{}` first (--abort then removes the copy if nothing changed there).",
+                source.display(),
+                destination.display(),
+                sync.path().display(),
+                staging::command(source, destination, " --sync")
+            )));
+        }
+        sync.abort()?;
+        ui.note(&format!(
+            "Removed the interrupted sync's staging folder {}; the copy at {} and the source were not touched.\n",
+            sync.path().display(),
+            destination.display()
+        ))?;
+        return Ok(Some(ExitCode::Ok));
+    }
+    if std::fs::symlink_metadata(undo::trash(destination)).is_ok()
+        && std::fs::symlink_metadata(destination).is_err()
+    {
+        undo::finish(env, source, destination)?;
+        ui.note(&format!(
+            "Finished removing the copy at {}; the source {} was not touched.\n",
+            destination.display(),
+            source.display()
+        ))?;
+        return Ok(Some(ExitCode::Ok));
+    }
+    match finalise::finished_manifest(env, source, destination) {
+        Some(manifest) => undo::undo(env, ui, source, destination, &manifest).map(Some),
+        None => Ok(None),
+    }
 }

@@ -14,7 +14,7 @@ use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
 use crate::host::location;
-use crate::measure::moved;
+use crate::measure::{moved, snapshot};
 use std::path::Path;
 use std::time::Instant;
 
@@ -73,6 +73,7 @@ pub(super) fn finish(
     for worktree in copied.worktrees.iter().filter(|w| w.moved) {
         finish_worktree(env, destination, worktree, &mut fixups)?;
     }
+    keep_snapshot(env, source, destination);
     staging.remove()?;
     let mut report = report(env, source, destination, &manifest, copied, fixups)?;
     match answers.remove_source {
@@ -96,6 +97,15 @@ pub(super) fn finish(
     }
     ui.result(&report)?;
     Ok(ExitCode::Ok)
+}
+
+/// The destination as this migration leaves it, after its fix-ups: what `--abort` and a sync
+/// compare it with later to tell what changed there (`measure::snapshot`). Taken again when an
+/// interrupted finish is run again. Best effort: without it they compare with the manifest.
+fn keep_snapshot(env: &HostEnv, source: &Path, destination: &Path) {
+    if let Some(file) = moved::snapshot_path(env, destination) {
+        let _ = snapshot::write(&file, source, destination, &snapshot::take(destination));
+    }
 }
 
 /// A worktree that moved along: into place, re-linked both ways, its index refreshed.
@@ -180,6 +190,7 @@ pub(super) fn report(
         not_copied: copied.not_copied,
         fixups,
         removal: None,
+        sync: None,
         already_migrated: false,
         next_steps: Vec::new(),
     };

@@ -26,6 +26,10 @@ mod removal_plan;
 mod rerun;
 mod source;
 mod staging;
+mod sync;
+mod sync_ops;
+mod sync_plan;
+mod undo;
 mod verify;
 mod windows_builds;
 mod worktrees;
@@ -37,6 +41,7 @@ pub use plan::{Plan, Problem};
 use questions::Answers;
 pub use questions::Question;
 use staging::Staging;
+pub use sync_plan::SyncReport;
 
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::interrupt;
@@ -67,7 +72,7 @@ pub fn run(
         false => staging.lock_existing()?,
     };
     if args.abort {
-        return abort::abort(ui, &source, &destination, &staging, &elsewhere);
+        return abort::abort(env, ui, &source, &destination, &staging, &elsewhere);
     }
     worktrees::refuse_linked(&source)?;
     staging.check_owner()?;
@@ -79,6 +84,7 @@ pub fn run(
     {
         return finished(&manifest);
     }
+    rerun::nothing_to_sync(args, &source, &destination)?;
     let (from, to, kept) = (
         source.clone(),
         destination.clone(),

@@ -24,6 +24,8 @@ pub struct Options {
     pub skip_unreadable: bool,
     /// Leave node_modules behind instead of copying it.
     pub skip_node_modules: bool,
+    /// After a finished migration: copy what changed at the source since to the destination.
+    pub sync: bool,
 }
 
 /// How a migration talks to the person running it: the command layer decides the format,

@@ -31,6 +31,8 @@ pub struct MigrationReport {
     pub not_copied: Vec<Problem>,
     pub fixups: FixupReport,
     pub removal: Option<Removal>,
+    /// `--sync`: the late edits copied to the destination (or, with `--dry-run`, planned).
+    pub sync: Option<super::SyncReport>,
     /// True when this run found the migration already finished (the manifest beside the
     /// destination records this source) and copied nothing.
     pub already_migrated: bool,

@@ -90,7 +90,7 @@ pub fn install_command(has: impl Fn(&str) -> bool) -> &'static str {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Plan {
     #[serde(with = "crate::base::pathtext::json")]
     pub source: PathBuf,

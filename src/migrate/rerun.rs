@@ -5,7 +5,7 @@ use super::finish::{self, Copied};
 use super::fixups::FixupReport;
 use super::options::{Options, Ui};
 use super::staging::{self, Staging};
-use super::{finalise, questions, removal_plan};
+use super::{finalise, questions, removal_plan, sync};
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::units;
 use crate::host::HostEnv;
@@ -50,6 +50,11 @@ pub(super) fn already_migrated(
         moved::remember(env, &moved::Moved::new(source, destination, manifest));
     }
     let done = Copied::nothing_yet(elsewhere);
+    // Synced first: the report's totals are the manifest's after it.
+    let synced = match args.sync {
+        true => Some(sync::run(env, ui, args, &record_of(env, source)?)?),
+        false => None,
+    };
     let mut report = finish::report(
         env,
         source,
@@ -59,17 +64,20 @@ pub(super) fn already_migrated(
         FixupReport::default(),
     )?;
     report.already_migrated = true;
-    // Edits made at the old place since: the two copies differ, and the person must know.
-    if let Some(changed) = moved::lookup(env, source).and_then(|m| changes::since(&m))
+    report.sync = synced;
+    if !args.sync
+        && let Some(changed) = moved::lookup(env, source).and_then(|m| changes::since(&m))
         && changed.count() > 0
     {
+        // Edits made at the old place since: the two copies differ, and the person must know.
         report.fixups.advice.push(format!(
-            "{} changed at {} since the migration ({} added, {} changed, {} removed); they are not in the copy, and --remove-source keeps them",
+            "{} changed at {} since the migration ({} added, {} changed, {} removed); they are not in the copy: `{}` copies them, and --remove-source keeps them",
             units::counted(changed.count(), "file", "files"),
             source.display(),
             changed.added.len(),
             changed.changed.len(),
-            changed.removed.len()
+            changed.removed.len(),
+            staging::command(source, destination, " --sync")
         ));
     }
     if args.remove_source && !args.dry_run {
@@ -95,4 +103,27 @@ pub(super) fn already_migrated(
     }
     ui.result(&report)?;
     Ok(ExitCode::Ok)
+}
+
+/// `--sync` before any migration of `source` to `destination` finished.
+pub(super) fn nothing_to_sync(args: &Options, source: &Path, destination: &Path) -> Result<()> {
+    if !args.sync {
+        return Ok(());
+    }
+    Err(Failure::input(format!(
+        "there is no finished migration of {} to {} to sync; run `{}` without --sync to migrate it first.",
+        source.display(),
+        destination.display(),
+        staging::command(source, destination, "")
+    )))
+}
+
+/// The old place's record of the migration, which a sync dates.
+fn record_of(env: &HostEnv, source: &Path) -> Result<moved::Moved> {
+    moved::lookup(env, source).ok_or_else(|| {
+        Failure::internal(format!(
+            "the record of the migration of {} cannot be read or written under the state folder; nothing was copied.",
+            source.display()
+        ))
+    })
 }

@@ -25,6 +25,8 @@ const SOURCE_FILE: &str = "source";
 const MARKER: &str = "finalising";
 /// `.<destination name>` + this is the staging folder's name.
 const SUFFIX: &str = ".wsl-place-staging";
+/// The staging folder of a sync (late edits copied to a finished migration's destination).
+const SYNC_SUFFIX: &str = ".wsl-place-sync";
 
 /// Inodes a staging folder takes besides the copy's tree: itself, `source`, `journal`,
 /// `manifest`, `node_modules.json` and `finalising`.
@@ -54,19 +56,28 @@ pub struct Staging {
     source: PathBuf,
     /// The migration whose command resumes this one (a worktree moves with its repository).
     command: (PathBuf, PathBuf),
+    /// What the command needs besides: ` --sync` for a sync's staging.
+    flag: &'static str,
 }
 
 impl Staging {
     /// The staging folder for moving `source` to `destination`.
     pub fn new(source: &Path, destination: &Path) -> Self {
-        let name = destination.file_name().unwrap_or_default();
-        let mut staged = std::ffi::OsString::from(".");
-        staged.push(name);
-        staged.push(SUFFIX);
         Self {
-            dir: destination.with_file_name(staged),
+            dir: beside(destination, SUFFIX),
             source: source.to_path_buf(),
             command: (source.to_path_buf(), destination.to_path_buf()),
+            flag: "",
+        }
+    }
+
+    /// The staging folder of a sync of `source` to its finished migration at `destination`:
+    /// `.<name>.wsl-place-sync`, beside it, so each staged file is renamed into place.
+    pub fn for_sync(source: &Path, destination: &Path) -> Self {
+        Self {
+            dir: beside(destination, SYNC_SUFFIX),
+            flag: " --sync",
+            ..Self::new(source, destination)
         }
     }
 
@@ -116,13 +127,19 @@ impl Staging {
 
     /// `failure`, which stopped the copy, saying the work so far is kept; its exit code stays.
     pub fn kept(&self, failure: &Failure) -> Failure {
+        let (source, destination) = (&self.command.0, &self.command.1);
+        let how = match self.flag {
+            "" => how_to_continue(source, destination, &self.dir),
+            flag => format!(
+                "the sync so far is kept in {}: resume with `{}`, or give it up with `{}`.",
+                self.dir.display(),
+                command(source, destination, flag),
+                command(source, destination, " --abort")
+            ),
+        };
         Failure {
             code: failure.code,
-            message: format!(
-                "{}; {}",
-                failure.message.trim_end_matches('.'),
-                how_to_continue(&self.command.0, &self.command.1, &self.dir)
-            ),
+            message: format!("{}; {how}", failure.message.trim_end_matches('.')),
         }
     }
 
@@ -257,6 +274,14 @@ impl Staging {
     }
 }
 
+/// `.<destination name><suffix>`, beside the destination.
+pub fn beside(destination: &Path, suffix: &str) -> PathBuf {
+    let mut name = std::ffi::OsString::from(".");
+    name.push(destination.file_name().unwrap_or_default());
+    name.push(suffix);
+    destination.with_file_name(name)
+}
+
 /// Interrupted migrations of `source` whose staging folders sit in `dirs` (the destination's
 /// parent, the default root), other than `this` one: a run killed with `--to k1` and run again
 /// with `--to k2` would otherwise leave `.k1.wsl-place-staging` behind without a word.
@@ -324,7 +349,7 @@ fn recorded_owner(owner: &Path) -> Option<PathBuf> {
 }
 
 /// Read-only directories copied from the source would stop an unprivileged removal.
-fn make_writable(dir: &Path) {
+pub fn make_writable(dir: &Path) {
     use std::os::unix::fs::PermissionsExt;
     for item in walkdir::WalkDir::new(dir)
         .follow_links(false)

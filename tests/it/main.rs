@@ -34,4 +34,6 @@ mod screen;
 mod shell;
 mod slowfs;
 mod survey;
+mod sync;
+mod sync_crash;
 mod terminal;

@@ -146,11 +146,13 @@ fn the_old_place_says_where_it_went_and_what_changed_since() {
         "{}",
         text(&again)
     );
-    // Nothing to run while the two differ: removing the source would keep those three.
+    // While the two differ, the command is the sync that copies those three over.
+    let sync = report["verdict"]["advice"][0]["command"].as_str().unwrap();
     assert!(
-        report["verdict"]["advice"][0]["command"].is_null(),
+        sync.ends_with("--sync") && sync == moved["sync"],
         "{report}"
     );
+    assert!(said.contains("--sync` copies them"), "{}", text(&again));
     let mut human = old.run(&["check", "--no-probe"]);
     let human = human.arg(old.source()).output().unwrap();
     // Wrapped to the terminal's width: compared word by word.

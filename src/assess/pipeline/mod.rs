@@ -220,13 +220,20 @@ pub fn measure(
 }
 
 /// At the old place, moving is done: the `migrate` advice says where it went and what changed
-/// here since; no command while something did (removing the source would keep it, and copying
-/// it over is the person's call), else the `--remove-source` that finishes the move.
+/// here since; its command is the `--sync` that copies what did, or, when nothing did, the
+/// `--remove-source` that finishes the move (none once the source was removed, or when the
+/// changes could not be counted).
 pub fn moved_on(verdict: &mut Verdict, old: &changes::OldPlace) {
+    let command = match old.changed_files() {
+        _ if old.source_removed => None,
+        Some(0) => Some(old.finish.clone()),
+        Some(_) => Some(old.sync.clone()),
+        None => None,
+    };
     let advice = crate::decide::advice::Advice {
         id: crate::decide::advice::AdviceId::Migrate,
         message: format!("This repository {}.", old.message),
-        command: (old.changed_files() == Some(0) && !old.source_removed).then(|| old.sync.clone()),
+        command,
     };
     verdict
         .advice

@@ -196,7 +196,16 @@ fn problems(screen: &mut Screen, plan: &Plan) {
 /// What a finished migration did.
 pub fn result(report: &MigrationReport, style: &Style) -> String {
     let mut screen = Screen::new(style);
-    let headline = if report.already_migrated {
+    let synced = report
+        .sync
+        .as_ref()
+        .filter(|s| s.done && s.added + s.changed + s.removed + s.conflicts.len() as u64 > 0);
+    let headline = if synced.is_some() {
+        format!(
+            "Synced: the late edits are in the copy, which now holds {}; the manifest says so.",
+            content(report.files, report.dirs, report.symlinks, report.bytes)
+        )
+    } else if report.already_migrated {
         format!(
             "Already migrated: {} were copied and verified by CRC32 (its manifest says so); nothing was copied now.",
             content(report.files, report.dirs, report.symlinks, report.bytes)
@@ -208,6 +217,9 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
         )
     };
     screen.headline(&headline, Tone::Good);
+    if let Some(sync) = &report.sync {
+        sync_rows(&mut screen, sync);
+    }
     let destination = crate::base::pathtext::display(&report.destination);
     screen.row("linux path", &destination, Tone::Bold);
     if let Some(w) = &report.windows_path {
@@ -259,4 +271,35 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
         ),
     }
     screen.finish()
+}
+
+/// `--sync`: what reached the copy, and each conflict with where the source's version went.
+fn sync_rows(screen: &mut Screen, sync: &crate::migrate::SyncReport) {
+    let what = format!(
+        "{} added, {} changed, {} removed at the destination ({})",
+        count(sync.added),
+        count(sync.changed),
+        count(sync.removed),
+        units::bytes(sync.bytes)
+    );
+    let nothing = sync.added + sync.changed + sync.removed + sync.conflicts.len() as u64 == 0;
+    let (text, tone) = match sync.done {
+        true if nothing => (
+            "nothing to copy: nothing changed at the source since".to_string(),
+            Tone::Plain,
+        ),
+        true => (format!("{what}, each file verified by CRC32"), Tone::Good),
+        false => (format!("would be {what}; nothing was copied"), Tone::Plain),
+    };
+    screen.row("sync", &text, tone);
+    for (i, c) in sync.conflicts.iter().enumerate() {
+        let text = match &c.saved_as {
+            Some(saved) => format!(
+                "{}: {}; the destination's is kept, this one saved as {saved}",
+                c.path, c.why
+            ),
+            None => format!("{}: {}", c.path, c.why),
+        };
+        screen.item(if i == 0 { "conflict" } else { "" }, &text, Tone::Warn);
+    }
 }

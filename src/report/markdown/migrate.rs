@@ -88,6 +88,19 @@ pub fn result(report: &MigrationReport) -> String {
         "from",
         &code(&crate::base::pathtext::display(&report.source)),
     );
+    if let Some(sync) = &report.sync {
+        row(
+            "sync",
+            &cell(&format!(
+                "{}{} added, {} changed, {} removed, {} conflicts (both versions kept)",
+                if sync.done { "" } else { "planned: " },
+                count(sync.added),
+                count(sync.changed),
+                count(sync.removed),
+                count(sync.conflicts.len() as u64)
+            )),
+        );
+    }
     row(
         "to",
         &code(&crate::base::pathtext::display(&report.destination)),

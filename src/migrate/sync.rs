@@ -1,0 +1,392 @@
+//! `migrate --sync`: late edits at the old place copied to a finished migration's destination,
+//! by the first copy's rules: staged beside the destination (`.<name>.wsl-place-sync`), every
+//! file read back and checked by CRC32 before its journal line is written, resumed from the
+//! journal after a kill, sealed with the list of what to do, and only then applied (each staged
+//! file renamed into place). Nothing at the source is written; nothing at the destination that
+//! changed there since is overwritten (`sync_plan`).
+
+use super::options::{Options, Ui};
+use super::staging::Staging;
+use super::sync_plan::{self, Op, SyncPlan, SyncReport};
+use super::{copy, estimate, finalise, fixups, journal, verify};
+use crate::base::dirfd;
+use crate::base::error::{Failure, Result};
+use crate::base::progress::Drawn;
+use crate::host::HostEnv;
+use crate::measure::{manifest, moved, snapshot};
+use std::collections::HashSet;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The list of operations, in the sealed staging folder.
+const OPS: &str = "ops";
+
+/// Plans, asks, copies, verifies, seals and applies a sync of `record`'s source to its copy;
+/// or finishes a sync an interrupted run sealed.
+pub(super) fn run(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    args: &Options,
+    record: &moved::Moved,
+) -> Result<SyncReport> {
+    let staging = Staging::for_sync(&record.source, &record.destination);
+    let held = match args.dry_run {
+        true => None,
+        false => staging.lock_existing()?,
+    };
+    staging.check_owner()?;
+    if staging.is_sealed() && !args.dry_run {
+        ui.note(&format!(
+            "A verified sync of {} is waiting in {}; applying it.\n",
+            record.source.display(),
+            staging.path().display()
+        ))?;
+        let started = Instant::now();
+        apply(env, ui, &staging, record)?;
+        let mut report = sealed_report(&staging);
+        report.sync_ms = started.elapsed().as_millis() as u64;
+        report.done = true;
+        return Ok(report);
+    }
+    let day = moved::day(crate::base::clock::now_unix()).replace('-', "");
+    let spinner = Drawn::spinner(ui.progress(), "finding what changed since the migration");
+    let planned = sync_plan::build(env, record, staging.path(), &day);
+    spinner.finish_and_clear();
+    let mut plan = planned?;
+    if plan.is_empty() {
+        ui.note(&format!(
+            "Nothing changed at {} since the migration that is not in the copy; nothing to sync.\n",
+            record.source.display()
+        ))?;
+        if !args.dry_run && held.is_some() {
+            staging.remove()?;
+        }
+        plan.report.done = !args.dry_run;
+        return Ok(plan.report);
+    }
+    let recovered = journal::read_journal(&staging.journal())?;
+    super::account_resume(&mut plan.copy, &recovered);
+    predict(env, ui, &mut plan);
+    ui.note(&plan.text(record))?;
+    if args.dry_run || !confirmed(ui, args, record)? {
+        return Ok(plan.report);
+    }
+    let started = Instant::now();
+    let _lock = staging.create(held)?;
+    let copied = stage(env, ui, args, &staging, &plan, &recovered)?;
+    seal(&staging, record, &plan, &copied)?;
+    apply(env, ui, &staging, record)?;
+    let mut report = plan.report;
+    report.copied_files = copied.copied_files;
+    report.sync_ms = started.elapsed().as_millis() as u64;
+    report.done = true;
+    Ok(report)
+}
+
+/// The model's time for the copy, from the source measured on the files to copy and the
+/// destination's scratch probe, as the first copy's plan has it.
+fn predict(env: &HostEnv, ui: &dyn Ui, plan: &mut SyncPlan) {
+    let spinner = Drawn::spinner(ui.progress(), "timing the source and the destination");
+    match estimate::measure(env, &plan.copy) {
+        Ok(measured) => {
+            plan.copy.measured = Some(measured);
+            estimate::predict(&mut plan.copy);
+        }
+        Err(why) => plan.copy.prediction_basis = format!("no estimate: {why}"),
+    }
+    spinner.finish_and_clear();
+    plan.report.prediction_basis = plan.copy.prediction_basis.clone();
+    let (Some(measured), Some(copy)) = (&plan.copy.measured, &plan.copy.prediction) else {
+        return;
+    };
+    // The copy's part as the first copy's plan prices it; then the renames into place and the
+    // refresh of the destination's whole index in place of the copy's own.
+    let replaced = plan
+        .ops
+        .iter()
+        .filter(|op| matches!(op, Op::Put(_) | Op::Save { .. } | Op::Remove(_)))
+        .count() as u64;
+    let copied = plan
+        .copy
+        .entries
+        .iter()
+        .filter(|e| e.kind == super::plan::Kind::File && sync_plan::worktree_file(&e.rel));
+    let refreshed = copied.fold((0, 0), |(n, b), e| (n + 1, b + e.size));
+    let apply = crate::model::migration::sync_apply_ms(
+        replaced,
+        plan.tracked,
+        refreshed,
+        &measured.destination,
+    );
+    plan.report.predicted_ms = Some((copy.copy_ms + copy.seal_ms + apply).ceil() as u64);
+}
+
+/// `--yes`, or the person's answer; a run without a terminal must say `--yes`.
+fn confirmed(ui: &dyn Ui, args: &Options, record: &moved::Moved) -> Result<bool> {
+    if args.yes {
+        return Ok(true);
+    }
+    if !ui.interactive() {
+        return Err(Failure::input(
+            "migrate --sync asks before copying, and this is not a terminal; pass --yes to accept the plan (or --dry-run to see it).",
+        ));
+    }
+    let go = ui.confirm(
+        &format!(
+            "Copy these edits to {} (verified, as the first copy was)?",
+            record.destination.display()
+        ),
+        true,
+    )?;
+    if !go {
+        ui.note("Nothing was copied.\n")?;
+    }
+    Ok(go)
+}
+
+/// Copy and verify into the sync's staging folder, journaled; what an interrupted sync
+/// verified is kept when it still matches.
+fn stage(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    args: &Options,
+    staging: &Staging,
+    plan: &SyncPlan,
+    recovered: &journal::Recovered,
+) -> Result<copy::Outcome> {
+    let journal = journal::Journal::open(&staging.journal(), staging.path())?;
+    let options = copy::Options {
+        progress: ui.progress(),
+        measured: plan.copy.measured.as_ref(),
+        predicted_ms: plan.copy.prediction.as_ref().map(|p| p.copy_ms),
+        threads: plan
+            .copy
+            .copy_threads
+            .unwrap_or_else(|| super::copy_threads(env, &plan.copy.source)),
+    };
+    let outcome = copy::run(&plan.copy, &staging.tree(), &journal, recovered, &options)
+        .map_err(|f| staging.kept(&f))?;
+    journal.sync()?;
+    if let Some(first) = outcome.problems.first()
+        && !args.skip_unreadable
+    {
+        return Err(staging.kept(&Failure::internal(format!(
+            "{} source files could not be copied ({}: {}), so nothing was changed at the destination; fix them, or pass --skip-unreadable to sync the rest",
+            outcome.problems.len(),
+            first.path,
+            first.error
+        ))));
+    }
+    let problems: HashSet<PathBuf> = outcome
+        .problems
+        .iter()
+        .filter_map(|p| journal::unescape_path(&p.path))
+        .collect();
+    let spinner = Drawn::spinner(ui.progress(), "checking the copy against the plan");
+    let checked = verify::tree(&plan.copy, &staging.tree(), &outcome.records, &problems);
+    spinner.finish_and_clear();
+    checked.map_err(|f| staging.kept(&f))?;
+    Ok(outcome)
+}
+
+/// The operations and the manifest after the sync, written durably beside the verified copy,
+/// then the mark that only applying is left.
+fn seal(
+    staging: &Staging,
+    record: &moved::Moved,
+    plan: &SyncPlan,
+    copied: &copy::Outcome,
+) -> Result<()> {
+    let copied_paths: HashSet<&Path> = copied.records.iter().map(|r| r.rel.as_path()).collect();
+    let links: HashSet<&Path> = plan
+        .copy
+        .entries
+        .iter()
+        .filter(|e| e.kind == super::plan::Kind::Symlink)
+        .map(|e| e.rel.as_path())
+        .collect();
+    // A file left out with --skip-unreadable is neither put nor saved.
+    let ops: String = plan
+        .ops
+        .iter()
+        .filter(|op| match op {
+            Op::Put(rel) | Op::Save { rel, .. } => {
+                copied_paths.contains(rel.as_path()) || links.contains(rel.as_path())
+            }
+            _ => true,
+        })
+        .map(Op::line)
+        .collect();
+    let Some((_, old)) = manifest::read(&record.manifest) else {
+        return Err(staging.kept(&Failure::internal(format!(
+            "the manifest {} can no longer be read",
+            record.manifest.display()
+        ))));
+    };
+    let entries = sync_plan::new_manifest(
+        &old,
+        &plan.ops,
+        &plan.copy,
+        &copied.records,
+        &staging.tree(),
+        &plan.gone,
+    );
+    let text = manifest::manifest_text(&record.source, &record.destination, &entries);
+    journal::sync_filesystem(&staging.tree())?;
+    finalise::write_durable(&staging.path().join(OPS), ops.as_bytes())?;
+    finalise::write_durable(&staging.manifest(), text.as_bytes())?;
+    finalise::write_durable(&staging.marker(), b"verified\n")?;
+    finalise::sync_dir(staging.path());
+    Ok(())
+}
+
+/// What a sealed sync holds, for the report of a run that only applies it.
+fn sealed_report(staging: &Staging) -> SyncReport {
+    let mut report = SyncReport::default();
+    for op in read_ops(staging).unwrap_or_default() {
+        match op {
+            Op::Put(_) => report.changed += 1,
+            Op::Remove(_) => report.removed += 1,
+            Op::Save { rel, saved } => report.conflicts.push(sync_plan::Conflict {
+                path: journal::escape_path(&rel),
+                why: "changed at both places".into(),
+                saved_as: Some(journal::escape_path(&saved)),
+            }),
+            _ => {}
+        }
+    }
+    report
+}
+
+fn read_ops(staging: &Staging) -> Result<Vec<Op>> {
+    let file = staging.path().join(OPS);
+    let text = std::fs::read_to_string(&file)
+        .map_err(|e| Failure::io("read the sync's operations", &file, &e))?;
+    text.lines()
+        .map(|line| {
+            Op::parse(line).ok_or_else(|| {
+                Failure::internal(format!(
+                    "{} is damaged (`{line}`); remove {} with --abort and sync again.",
+                    file.display(),
+                    staging.path().display()
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Applies a sealed sync: each step is safe to repeat, so a kill anywhere is finished by
+/// running it again. Then git's index is refreshed, the destination's snapshot and the manifest
+/// replaced, the record dated, and the staging folder removed.
+fn apply(env: &HostEnv, ui: &dyn Ui, staging: &Staging, record: &moved::Moved) -> Result<()> {
+    let ops = read_ops(staging)?;
+    let (tree, destination) = (staging.tree(), record.destination.as_path());
+    let failed =
+        |what: &str, path: &Path, e: &std::io::Error| staging.kept(&Failure::io(what, path, e));
+    for op in &ops {
+        match op {
+            Op::Dir(rel) => match dirfd::mkdir(&destination.join(rel), 0o700) {
+                Err(e) if e.kind() != ErrorKind::AlreadyExists => {
+                    return Err(failed("create the folder", &destination.join(rel), &e));
+                }
+                _ => {}
+            },
+            Op::Put(rel) | Op::Save { rel, .. } => {
+                let to = match op {
+                    Op::Save { saved, .. } => destination.join(saved),
+                    _ => destination.join(rel),
+                };
+                let staged = tree.join(rel);
+                if dirfd::lstat(&staged).is_ok() {
+                    // Its folder may be gone at the destination (a conflict saved there).
+                    if let Some(parent) = to.parent().filter(|p| !p.exists()) {
+                        std::fs::create_dir_all(parent)
+                            .map_err(|e| failed("create the folder", parent, &e))?;
+                    }
+                    std::fs::rename(&staged, &to)
+                        .map_err(|e| failed("put the verified copy at", &to, &e))?;
+                }
+            }
+            Op::Remove(rel) => match dirfd::unlink(&destination.join(rel)) {
+                Err(e) if e.kind() != ErrorKind::NotFound => {
+                    return Err(failed("remove", &destination.join(rel), &e));
+                }
+                _ => {}
+            },
+            // Kept when something else is in it (made at the destination since).
+            Op::Rmdir(rel) => {
+                let _ = dirfd::rmdir(&destination.join(rel));
+            }
+            Op::Times { .. } | Op::Keep(_) => {}
+        }
+    }
+    for op in &ops {
+        if let Op::Times {
+            rel,
+            mode,
+            atime,
+            mtime,
+        } = op
+        {
+            let dir = destination.join(rel);
+            if dirfd::lstat(&dir).is_ok_and(|m| m.is_dir()) {
+                let _ = dirfd::chmod(&dir, *mode);
+                let _ = dirfd::set_times(&dir, *atime, *mtime);
+            }
+        }
+    }
+    let mut fixed = fixups::FixupReport::default();
+    if destination.join(".git").is_dir() {
+        let spinner = Drawn::spinner(ui.progress(), "git update-index --refresh");
+        let refreshed = fixups::refresh_index(destination, &mut fixed);
+        spinner.finish_and_clear();
+        refreshed?;
+    }
+    remember(env, staging, record, &ops)?;
+    staging.remove()
+}
+
+/// The destination's new snapshot (what the sync wrote as it is now; what changed there
+/// before, as it was), then the new manifest, then the record's date.
+fn remember(env: &HostEnv, staging: &Staging, record: &moved::Moved, ops: &[Op]) -> Result<()> {
+    let destination = &record.destination;
+    if let Some(file) = moved::snapshot_path(env, destination) {
+        let old_manifest = manifest::read(&record.manifest)
+            .map(|(_, e)| e)
+            .unwrap_or_default();
+        let before = snapshot::baseline(Some(&file), &old_manifest);
+        let keep: HashSet<&Path> = ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::Keep(rel) => Some(rel.as_path()),
+                _ => None,
+            })
+            .collect();
+        let rel_of = |e: &manifest::ManifestEntry| match e {
+            manifest::ManifestEntry::File(r) => r.rel.clone(),
+            manifest::ManifestEntry::Dir(rel) => rel.clone(),
+            manifest::ManifestEntry::Symlink { rel, .. } => rel.clone(),
+        };
+        let mut entries: Vec<_> = snapshot::take(destination)
+            .into_iter()
+            .filter(|e| !keep.contains(rel_of(e).as_path()))
+            .collect();
+        entries.extend(
+            before
+                .into_iter()
+                .filter(|e| keep.contains(rel_of(e).as_path())),
+        );
+        entries.sort_by_key(|e| rel_of(e));
+        snapshot::write(&file, &record.source, destination, &entries)
+            .map_err(|e| staging.kept(&Failure::io("write the snapshot", &file, &e)))?;
+    }
+    let staged = staging.manifest();
+    if staged.exists() {
+        finalise::move_manifest(&staged, &record.manifest)?;
+    }
+    let mut dated = record.clone();
+    dated.synced_unix = Some(crate::base::clock::now_unix());
+    moved::remember(env, &dated);
+    Ok(())
+}

@@ -1,0 +1,482 @@
+//! A sync's plan: what changed at the old place since the migration (or its last sync), against
+//! the manifest, and what copying it over does at the destination, path by path. What changed at
+//! the destination since (against its snapshot, `measure::snapshot`) is never overwritten: a file
+//! changed at both places is a conflict, kept both ways.
+//!
+//! The plan is a list of operations (`Op`), written into the sync's staging folder when the copy
+//! is verified, so applying it is resumed from that list alone, whatever the two trees hold then.
+
+use super::plan::{Entry, Kind, Plan};
+pub use super::sync_ops::Op;
+use crate::base::error::{Failure, Result};
+use crate::base::pathtext::escape_path;
+use crate::base::units;
+use crate::measure::changes::{self, Seen, SeenKind};
+use crate::measure::manifest::{self, ManifestEntry};
+use crate::measure::{moved, snapshot};
+use serde::Serialize;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// A path changed at both places (or changed at one and removed at the other).
+#[derive(Debug, Clone, Serialize)]
+pub struct Conflict {
+    pub path: String,
+    pub why: String,
+    /// Where the source's version was saved at the destination; None when there is none to
+    /// save (removed at the source, changed at the destination: the destination's stays).
+    pub saved_as: Option<String>,
+}
+
+/// What a sync did (or, not `done`, would do): the JSON `sync` of `migrate`'s result.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SyncReport {
+    /// Files and links added, changed and removed at the source since, applied at the
+    /// destination (conflicts apart).
+    pub added: u64,
+    pub changed: u64,
+    pub removed: u64,
+    /// Bytes of the files copied.
+    pub bytes: u64,
+    pub conflicts: Vec<Conflict>,
+    /// Files and links changed at the destination since and not touched by the sync.
+    pub changed_at_destination: u64,
+    /// The model's time for the copy, and what it was made from.
+    pub predicted_ms: Option<u64>,
+    pub prediction_basis: String,
+    /// Files this run copied and verified (an interrupted sync's were verified before).
+    pub copied_files: u64,
+    /// Milliseconds from accepting the plan to applying it.
+    pub sync_ms: u64,
+    /// Applied: false for `--dry-run`, or when the plan was not accepted.
+    pub done: bool,
+}
+
+/// The sync's plan: the copy's own plan (only what is copied) and the operations.
+#[derive(Debug, Clone)]
+pub struct SyncPlan {
+    pub report: SyncReport,
+    pub copy: Plan,
+    pub ops: Vec<Op>,
+    /// Files and links removed at the source since: gone from the manifest after the sync,
+    /// whether removed at the destination or kept there as a conflict.
+    pub gone: Vec<PathBuf>,
+    /// Files the copy holds outside `.git` and `node_modules`: what git's refresh visits.
+    pub tracked: u64,
+}
+
+/// A file git's index may track: not git's own, not a dependency tree.
+pub fn worktree_file(rel: &Path) -> bool {
+    !rel.components()
+        .any(|c| c.as_os_str() == ".git" || c.as_os_str() == "node_modules")
+}
+
+/// How many paths a list in the plan shows before the rest is a count.
+const LISTED: usize = 10;
+
+impl SyncPlan {
+    /// Nothing to copy, remove or record (a file removed at both places is still taken out of
+    /// the manifest, or the old place would count it removed forever).
+    pub fn is_empty(&self) -> bool {
+        self.gone.is_empty()
+            && self
+                .ops
+                .iter()
+                .all(|op| matches!(op, Op::Keep(_) | Op::Times { .. }))
+    }
+
+    /// The plan for a person, before the question.
+    pub fn text(&self, moved: &moved::Moved) -> String {
+        let r = &self.report;
+        let time = r
+            .predicted_ms
+            .map(|ms| format!(" (about {})", units::duration_ms(ms as f64)))
+            .unwrap_or_default();
+        let mut out = format!(
+            "Syncing late edits from {} to {} (migrated on {}):\n  copies   {} ({} added, {} changed), {}{time}\n  removes  {} removed here since and unchanged there\n",
+            moved.source.display(),
+            moved.destination.display(),
+            moved.finished_day(),
+            units::counted(r.added + r.changed, "file", "files"),
+            units::count(r.added),
+            units::count(r.changed),
+            units::bytes(r.bytes),
+            units::counted(r.removed, "file", "files"),
+        );
+        if !r.conflicts.is_empty() {
+            out.push_str(&format!(
+                "  conflicts {} (changed at both places; the destination's version stays, this one is saved beside it):\n",
+                units::count(r.conflicts.len() as u64)
+            ));
+            for c in r.conflicts.iter().take(LISTED) {
+                match &c.saved_as {
+                    Some(saved) => out.push_str(&format!(
+                        "           {}: {}; saved as {saved}\n",
+                        c.path, c.why
+                    )),
+                    None => out.push_str(&format!("           {}: {}\n", c.path, c.why)),
+                }
+            }
+            if r.conflicts.len() > LISTED {
+                out.push_str(&format!(
+                    "           and {} more\n",
+                    units::count((r.conflicts.len() - LISTED) as u64)
+                ));
+            }
+        }
+        if r.changed_at_destination > 0 {
+            out.push_str(&format!(
+                "  keeps    {} changed at the destination since, as they are\n",
+                units::counted(r.changed_at_destination, "file", "files")
+            ));
+        }
+        out
+    }
+}
+
+/// The source's and the destination's changes since the migration (or the last sync), and
+/// what the sync does about each. Walks the source once (by `lstat`) and the destination once.
+pub fn build(
+    env: &crate::host::HostEnv,
+    moved: &moved::Moved,
+    staging: &Path,
+    day: &str,
+) -> Result<SyncPlan> {
+    let (source, destination) = (&moved.source, &moved.destination);
+    let Some((listed, entries)) = manifest::read(&moved.manifest) else {
+        return Err(Failure::internal(format!(
+            "the manifest {} of the migration of {} cannot be read, so what changed since cannot be told; nothing was copied.",
+            moved.manifest.display(),
+            source.display()
+        )));
+    };
+    if &listed != source {
+        return Err(Failure::internal(format!(
+            "the manifest {} describes {}, not {}; nothing was copied.",
+            moved.manifest.display(),
+            listed.display(),
+            source.display()
+        )));
+    }
+    let seen = changes::walk(source);
+    let here = changes::classify(source, &entries, &seen);
+    let kept = moved::snapshot_path(env, destination);
+    let baseline = snapshot::baseline(kept.as_deref(), &entries);
+    let mut there = snapshot::changes(destination, &baseline);
+    // Git's index there is a cache its `git status` rewrites: the source's replaces it (the
+    // sync refreshes it after), or it stays when the source's did not change.
+    there.changed.retain(|rel| !snapshot::is_git_index(rel));
+    let mut plan = Planner {
+        source,
+        destination,
+        seen: seen.iter().map(|s| (s.rel.as_path(), s)).collect(),
+        touched: there
+            .added
+            .iter()
+            .chain(&there.changed)
+            .chain(&there.removed)
+            .map(PathBuf::as_path)
+            .collect(),
+        day,
+        sync: SyncPlan {
+            report: SyncReport {
+                changed_at_destination: there.count(),
+                ..SyncReport::default()
+            },
+            copy: Plan {
+                source: source.clone(),
+                destination: destination.clone(),
+                staging: staging.to_path_buf(),
+                ..Plan::default()
+            },
+            ops: Vec::new(),
+            gone: here.removed.clone(),
+            tracked: entries
+                .iter()
+                .filter(|e| matches!(e, ManifestEntry::File(r) if worktree_file(&r.rel)))
+                .count() as u64,
+        },
+        saved: HashSet::new(),
+        dirs: BTreeSet::new(),
+        staged_dirs: HashSet::new(),
+    };
+    let added: HashSet<&Path> = here.added.iter().map(PathBuf::as_path).collect();
+    for dir in &here.added_dirs {
+        plan.sync.ops.push(Op::Dir(dir.clone()));
+        plan.dirs.insert(dir.clone());
+        plan.parents(dir);
+    }
+    for rel in &here.added {
+        plan.copy(rel, true, there.removed.contains(rel))?;
+    }
+    for rel in &here.changed {
+        plan.copy(rel, false, there.removed.contains(rel))?;
+    }
+    for rel in here.removed.iter().filter(|r| !added.contains(r.as_path())) {
+        plan.remove(rel, there.removed.contains(rel));
+    }
+    let mut gone: Vec<&PathBuf> = here.removed_dirs.iter().collect();
+    gone.sort_by(|a, b| b.cmp(a));
+    plan.sync
+        .ops
+        .extend(gone.into_iter().map(|d| Op::Rmdir(d.clone())));
+    plan.finish(&there);
+    Ok(plan.sync)
+}
+
+/// Builds the operations and the copy's plan, path by path.
+struct Planner<'a> {
+    source: &'a Path,
+    destination: &'a Path,
+    seen: HashMap<&'a Path, &'a Seen>,
+    /// Paths changed at the destination since.
+    touched: HashSet<&'a Path>,
+    day: &'a str,
+    sync: SyncPlan,
+    /// Names chosen for saved versions, so two conflicts never take the same one.
+    saved: HashSet<PathBuf>,
+    /// Folders the sync touches (the parents of what it puts or removes).
+    dirs: BTreeSet<PathBuf>,
+    /// Folders already in the copy's plan.
+    staged_dirs: HashSet<PathBuf>,
+}
+
+impl Planner<'_> {
+    /// One file or link added or changed at the source: copied over the destination's, or,
+    /// when that changed too, saved beside it.
+    fn copy(&mut self, rel: &Path, added: bool, removed_there: bool) -> Result<()> {
+        let Some(seen) = self.seen.get(rel).copied() else {
+            return Ok(());
+        };
+        let exists_there = crate::base::dirfd::lstat(&self.destination.join(rel)).is_ok();
+        let conflict = self.touched.contains(rel) || (added && exists_there);
+        self.stage(seen)?;
+        if conflict {
+            let saved = self.free_name(rel);
+            let why = match (removed_there, added) {
+                (true, _) => "removed at the destination, changed here",
+                (false, true) => "added at both places",
+                (false, false) => "changed at both places",
+            };
+            self.sync.report.conflicts.push(Conflict {
+                path: escape_path(rel),
+                why: why.to_string(),
+                saved_as: Some(escape_path(&saved)),
+            });
+            self.sync.ops.push(Op::Save {
+                rel: rel.to_path_buf(),
+                saved,
+            });
+        } else {
+            match added {
+                true => self.sync.report.added += 1,
+                false => self.sync.report.changed += 1,
+            }
+            self.sync.ops.push(Op::Put(rel.to_path_buf()));
+        }
+        if seen.kind == SeenKind::File {
+            self.sync.report.bytes += seen.size;
+        }
+        self.parents(rel);
+        Ok(())
+    }
+
+    /// One file or link removed at the source: removed at the destination only when it is as
+    /// the migration left it there.
+    fn remove(&mut self, rel: &Path, removed_there: bool) {
+        if removed_there {
+            return;
+        }
+        if self.touched.contains(rel) {
+            self.sync.report.conflicts.push(Conflict {
+                path: escape_path(rel),
+                why: "changed at the destination, removed here: the destination's is kept"
+                    .to_string(),
+                saved_as: None,
+            });
+            return;
+        }
+        self.sync.report.removed += 1;
+        self.sync.ops.push(Op::Remove(rel.to_path_buf()));
+        self.parents(rel);
+    }
+
+    /// The entry in the copy's plan, with its folders (the staged tree holds them too).
+    fn stage(&mut self, seen: &Seen) -> Result<()> {
+        let kind = match seen.kind {
+            SeenKind::File => Kind::File,
+            SeenKind::Symlink => Kind::Symlink,
+            _ => return Ok(()),
+        };
+        let copy = &mut self.sync.copy;
+        for dir in seen.rel.ancestors().skip(1) {
+            if dir.as_os_str().is_empty() || !self.staged_dirs.insert(dir.to_path_buf()) {
+                continue;
+            }
+            let Some(d) = self.seen.get(dir) else {
+                return Err(Failure::internal(format!(
+                    "{} was not found while planning the sync; nothing was copied, run it again.",
+                    self.source.join(dir).display()
+                )));
+            };
+            copy.entries.push(entry(d, Kind::Dir));
+            copy.dirs += 1;
+        }
+        copy.entries.push(entry(seen, kind));
+        match kind {
+            Kind::File => {
+                copy.files += 1;
+                copy.bytes += seen.size;
+            }
+            _ => copy.symlinks += 1,
+        }
+        Ok(())
+    }
+
+    /// `NAME.from-source-YYYYMMDD`, or with `-2`, `-3`... when that is taken.
+    fn free_name(&mut self, rel: &Path) -> PathBuf {
+        let mut name = rel.file_name().unwrap_or_default().to_os_string();
+        name.push(format!(".from-source-{}", self.day));
+        let first = rel.with_file_name(&name);
+        let mut candidate = first.clone();
+        let mut n = 2;
+        while self.saved.contains(&candidate)
+            || crate::base::dirfd::lstat(&self.destination.join(&candidate)).is_ok()
+        {
+            let mut next = name.clone();
+            next.push(format!("-{n}"));
+            candidate = rel.with_file_name(next);
+            n += 1;
+        }
+        self.saved.insert(candidate.clone());
+        candidate
+    }
+
+    fn parents(&mut self, rel: &Path) {
+        for dir in rel.ancestors().skip(1) {
+            self.dirs.insert(dir.to_path_buf());
+        }
+    }
+
+    /// The folders' times and modes, the kept paths, and the copy's plan in order.
+    fn finish(&mut self, there: &changes::Changes) {
+        // Both a removed file and an added link of one name (its kind changed): it stays.
+        let put: HashSet<PathBuf> = self
+            .sync
+            .ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::Put(rel) | Op::Save { rel, .. } => Some(rel.clone()),
+                _ => None,
+            })
+            .collect();
+        self.sync.gone.retain(|rel| !put.contains(rel));
+        for rel in self.sync.ops.clone().iter().filter_map(|op| match op {
+            Op::Rmdir(rel) => Some(rel),
+            _ => None,
+        }) {
+            self.parents(rel);
+        }
+        let root = crate::base::dirfd::lstat(self.source)
+            .ok()
+            .map(|m| Seen::of(PathBuf::new(), &m));
+        for dir in &self.dirs {
+            let seen = match dir.as_os_str().is_empty() {
+                true => root.as_ref(),
+                false => self.seen.get(dir.as_path()).copied(),
+            };
+            if let Some(s) = seen.filter(|s| s.kind == SeenKind::Dir) {
+                self.sync.ops.push(Op::Times {
+                    rel: dir.clone(),
+                    mode: s.mode,
+                    atime: s.atime,
+                    mtime: s.mtime,
+                });
+            }
+        }
+        for rel in there
+            .added
+            .iter()
+            .chain(&there.changed)
+            .chain(&there.removed)
+        {
+            self.sync.ops.push(Op::Keep(rel.clone()));
+        }
+        // Folders before what they hold, as the first copy's plan has them.
+        self.sync.copy.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+    }
+}
+
+fn entry(seen: &Seen, kind: Kind) -> Entry {
+    Entry {
+        rel: seen.rel.clone(),
+        kind,
+        size: if kind == Kind::File { seen.size } else { 0 },
+        mode: seen.mode,
+        mtime: seen.mtime,
+        atime: seen.atime,
+        stamp: seen.stamp,
+        hard_link_of: None,
+    }
+}
+
+/// The manifest after the sync: the copied files' new records (conflicts included: the
+/// source's version is at the destination, under its saved name), removed paths gone.
+pub fn new_manifest(
+    old: &[ManifestEntry],
+    ops: &[Op],
+    copy: &Plan,
+    records: &[crate::measure::manifest::FileRecord],
+    staged: &Path,
+    removed_here: &[PathBuf],
+) -> Vec<ManifestEntry> {
+    let gone: HashSet<&Path> = removed_here.iter().map(PathBuf::as_path).collect();
+    let removed_dirs: HashSet<&Path> = ops
+        .iter()
+        .filter_map(|op| match op {
+            Op::Rmdir(rel) => Some(rel.as_path()),
+            _ => None,
+        })
+        .collect();
+    let mut by_rel: std::collections::BTreeMap<PathBuf, ManifestEntry> = old
+        .iter()
+        .filter(|e| {
+            let rel = entry_rel(e);
+            !gone.contains(rel) && !removed_dirs.contains(rel)
+        })
+        .map(|e| (entry_rel(e).to_path_buf(), e.clone()))
+        .collect();
+    for r in records {
+        by_rel.insert(r.rel.clone(), ManifestEntry::File(r.clone()));
+    }
+    for e in &copy.entries {
+        match e.kind {
+            Kind::Dir => {
+                by_rel
+                    .entry(e.rel.clone())
+                    .or_insert_with(|| ManifestEntry::Dir(e.rel.clone()));
+            }
+            Kind::Symlink => {
+                if let Ok(target) = crate::base::dirfd::read_link(&staged.join(&e.rel)) {
+                    by_rel.insert(
+                        e.rel.clone(),
+                        ManifestEntry::Symlink {
+                            rel: e.rel.clone(),
+                            target,
+                        },
+                    );
+                }
+            }
+            Kind::File => {}
+        }
+    }
+    by_rel.into_values().collect()
+}
+
+fn entry_rel(entry: &ManifestEntry) -> &Path {
+    match entry {
+        ManifestEntry::File(r) => &r.rel,
+        ManifestEntry::Dir(rel) => rel,
+        ManifestEntry::Symlink { rel, .. } => rel,
+    }
+}

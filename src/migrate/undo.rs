@@ -1,0 +1,132 @@
+//! `--abort` after a finished migration, while the source is still there: the copy is removed
+//! when nothing changed at the destination since the migration (or its last sync), compared
+//! with the destination's snapshot; otherwise refused, with what changed. The source is never
+//! touched, and the old place forgets it moved.
+//!
+//! The copy is first renamed to `.<name>.wsl-place-undo` beside it, then removed: a kill midway
+//! leaves that folder, which the next `--abort` finishes removing, never half a repository under
+//! the destination's name.
+
+use super::options::Ui;
+use super::staging;
+use crate::base::error::{ExitCode, Failure, Result};
+use crate::base::units;
+use crate::host::HostEnv;
+use crate::measure::{manifest, moved, snapshot};
+use std::path::{Path, PathBuf};
+
+/// Paths listed before the rest is a count.
+const LISTED: usize = 10;
+
+/// The folder a copy being removed is renamed to.
+pub(super) fn trash(destination: &Path) -> PathBuf {
+    staging::beside(destination, ".wsl-place-undo")
+}
+
+/// Removes the finished copy at `destination` of `source`, unless it changed there since.
+pub(super) fn undo(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    source: &Path,
+    destination: &Path,
+    manifest_file: &Path,
+) -> Result<ExitCode> {
+    let record = moved::lookup(env, source);
+    if record.as_ref().is_some_and(|r| r.source_removed) || !source.is_dir() {
+        return Err(Failure::input(format!(
+            "the source {} was removed after the migration, so {} is the only copy; nothing was removed.",
+            source.display(),
+            destination.display()
+        )));
+    }
+    let entries = manifest::read(manifest_file).map(|(_, e)| e).ok_or_else(|| {
+        Failure::internal(format!(
+            "the manifest {} cannot be read, so what changed at {} cannot be told; nothing was removed.",
+            manifest_file.display(),
+            destination.display()
+        ))
+    })?;
+    let kept = moved::snapshot_path(env, destination);
+    let mut changed =
+        snapshot::changes(destination, &snapshot::baseline(kept.as_deref(), &entries));
+    // Rewritten by `git status` there, which changes nothing of the repository's.
+    changed.changed.retain(|rel| !snapshot::is_git_index(rel));
+    if changed.count() > 0 {
+        ui.note(&listing(&changed))?;
+        return Err(Failure::input(format!(
+            "{} changed since the migration ({}: {} added, {} changed, {} removed, listed above), so it is not removed; move those edits away first, or keep working there.",
+            destination.display(),
+            units::counted(changed.count(), "file", "files"),
+            changed.added.len(),
+            changed.changed.len(),
+            changed.removed.len()
+        )));
+    }
+    let trash = trash(destination);
+    std::fs::rename(destination, &trash)
+        .map_err(|e| Failure::io("move the copy away to remove it:", destination, &e))?;
+    finish(env, source, destination)?;
+    let day = record.map(|r| r.finished_day()).unwrap_or_default();
+    ui.note(&format!(
+        "Removed the copy at {} (nothing had changed there since the migration{}); the source {} was not touched and is the repository again.\n",
+        destination.display(),
+        match day.is_empty() {
+            true => String::new(),
+            false => format!(" on {day}"),
+        },
+        source.display()
+    ))?;
+    Ok(ExitCode::Ok)
+}
+
+/// Removes the renamed copy, its manifest and snapshot, and the old place's record; safe to
+/// run again after a kill.
+pub(super) fn finish(env: &HostEnv, source: &Path, destination: &Path) -> Result<()> {
+    let trash = trash(destination);
+    staging::make_writable(&trash);
+    match crate::base::dirfd::remove_all(&trash) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(Failure::io("remove the copy", &trash, &e));
+        }
+        _ => {}
+    }
+    let files = [
+        moved::manifest_path(env, destination),
+        Some(moved::legacy_manifest_path(destination)),
+        moved::snapshot_path(env, destination),
+    ];
+    for file in files.into_iter().flatten() {
+        match std::fs::remove_file(&file) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(Failure::io("remove", &file, &e));
+            }
+            _ => {}
+        }
+    }
+    moved::forget(env, source).map_err(|e| Failure::io("forget the migration of", source, &e))
+}
+
+/// What changed at the destination, one path a line, the first few of each kind.
+fn listing(changed: &crate::measure::changes::Changes) -> String {
+    let mut out = String::new();
+    let all = changed
+        .added
+        .iter()
+        .map(|p| ("added", p))
+        .chain(changed.changed.iter().map(|p| ("changed", p)))
+        .chain(changed.removed.iter().map(|p| ("removed", p)));
+    for (what, path) in all.clone().take(LISTED) {
+        out.push_str(&format!(
+            "  {what:<8} {}\n",
+            crate::base::pathtext::escape_path(path)
+        ));
+    }
+    let total = all.count();
+    if total > LISTED {
+        out.push_str(&format!(
+            "  and {} more\n",
+            units::count((total - LISTED) as u64)
+        ));
+    }
+    out
+}

@@ -1,0 +1,307 @@
+//! After the move (issue 25): `migrate --sync` copies late edits at the old place to the copy,
+//! verified, keeping both versions of a file changed at both places; `--abort` after a finished
+//! migration removes an unchanged copy and refuses a changed one. On slowfs where the old place
+//! is a slow mount; the abort on local folders.
+
+use crate::moved::OldPlace;
+use crate::support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use support::gitrepo::{repo_with_files, write};
+use support::tree::{assert_same_tree, snapshot};
+use support::{is_one_sentence, json_of_success, migrate_command, stderr, text};
+
+fn append(path: &Path, more: &[u8]) {
+    let mut content = fs::read(path).unwrap();
+    content.extend_from_slice(more);
+    fs::write(path, content).unwrap();
+}
+
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut found: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    found.sort();
+    found
+}
+
+/// The one file beside `path` whose name is `path`'s plus `.from-source-<8 digits>`.
+fn saved_beside(path: &Path) -> PathBuf {
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let prefix = format!("{name}.from-source-");
+    let found: Vec<PathBuf> = fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy().into_owned();
+            n.strip_prefix(&prefix)
+                .is_some_and(|day| day.len() == 8 && day.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "saved versions of {}: {found:?}",
+        path.display()
+    );
+    found[0].clone()
+}
+
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn late_edits_reach_the_copy_verified_and_the_old_place_then_says_nothing_changed() {
+    let Some(old) = OldPlace::new(20) else {
+        return;
+    };
+    let first = old.migrate(&["--yes"]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+
+    // One changed, one added (in a new folder), one removed.
+    append(&old.source().join("d0/f0.txt"), b"a late line\n");
+    write(
+        &old.source().join("late/new.txt"),
+        b"written after the move\n",
+    );
+    fs::remove_file(old.source().join("d1/f1.txt")).unwrap();
+    let moved = &old.check_json()["moved"];
+    assert_eq!(
+        (&moved["added"], &moved["changed"], &moved["removed"]),
+        (&1.into(), &1.into(), &1.into()),
+        "{moved}"
+    );
+    assert!(
+        moved["sync"].as_str().unwrap().ends_with("--sync"),
+        "{moved}"
+    );
+    let before = snapshot(&old.source());
+
+    // What it would do, without doing it.
+    let dry = old.migrate(&["--sync", "--dry-run", "--format", "json"]);
+    let planned = json_of_success(&dry);
+    assert_eq!(planned["sync"]["done"], false, "{planned}");
+    assert_eq!(planned["sync"]["changed"], 1, "{planned}");
+    assert!(
+        String::from_utf8_lossy(&dry.stderr).contains("Syncing late edits from"),
+        "{}",
+        text(&dry)
+    );
+    assert_eq!(
+        fs::read(old.dest().join("d0/f0.txt")).unwrap(),
+        b"x",
+        "a dry run wrote the destination"
+    );
+
+    let out = old.migrate(&["--sync", "--yes", "--format", "json"]);
+    let report = json_of_success(&out);
+    let sync = &report["sync"];
+    assert_eq!(
+        (
+            &sync["added"],
+            &sync["changed"],
+            &sync["removed"],
+            &sync["done"]
+        ),
+        (&1.into(), &1.into(), &1.into(), &true.into()),
+        "{report}"
+    );
+    assert_eq!(sync["copied_files"], 2, "{report}");
+    // The totals are the updated manifest's: what the copy holds now.
+    let files = snapshot(&old.dest())
+        .values()
+        .filter(|n| n.kind == "file")
+        .count();
+    assert_eq!(report["files"], files, "{report}");
+    assert!(sync["predicted_ms"].is_u64(), "{report}");
+    assert_eq!(before, snapshot(&old.source()), "the sync wrote the source");
+    // The whole tree as the source has it now (git's index is refreshed at the copy on purpose).
+    assert_same_tree(&old.source(), &old.dest(), &[".git/index"]);
+    assert_eq!(
+        names(old.dest().parent().unwrap()),
+        ["app"],
+        "the sync left something beside the copy"
+    );
+    let status = support::gitrepo::git(&old.dest(), &["status", "--porcelain"]);
+    assert!(
+        status.contains("d0/f0.txt") && status.contains("late/"),
+        "{status}"
+    );
+
+    // The old place now says nothing changed, and a second sync copies nothing.
+    let moved = &old.check_json()["moved"];
+    assert_eq!(
+        (&moved["added"], &moved["changed"], &moved["removed"]),
+        (&0.into(), &0.into(), &0.into()),
+        "{moved}"
+    );
+    assert!(moved["synced_unix"].is_u64(), "{moved}");
+    let again = json_of_success(&old.migrate(&["--sync", "--yes", "--format", "json"]));
+    assert_eq!(
+        (
+            &again["sync"]["added"],
+            &again["sync"]["changed"],
+            &again["sync"]["copied_files"]
+        ),
+        (&0.into(), &0.into(), &0.into()),
+        "{again}"
+    );
+}
+
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn a_file_changed_at_both_places_keeps_both_versions() {
+    let Some(old) = OldPlace::new(20) else {
+        return;
+    };
+    let first = old.migrate(&["--yes"]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    // Changed at both places; and one removed here but changed there.
+    fs::write(old.dest().join("d2/f2.txt"), b"the destination's version\n").unwrap();
+    fs::write(old.source().join("d2/f2.txt"), b"the source's version\n").unwrap();
+    fs::write(old.dest().join("d3/f3.txt"), b"kept at the destination\n").unwrap();
+    fs::remove_file(old.source().join("d3/f3.txt")).unwrap();
+
+    let before = snapshot(&old.source());
+
+    let out = old.migrate(&["--sync", "--yes"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(before, snapshot(&old.source()), "the sync wrote the source");
+    assert_eq!(
+        fs::read(old.dest().join("d2/f2.txt")).unwrap(),
+        b"the destination's version\n",
+        "the destination's edit was overwritten"
+    );
+    let saved = saved_beside(&old.dest().join("d2/f2.txt"));
+    assert_eq!(fs::read(&saved).unwrap(), b"the source's version\n");
+    assert_eq!(
+        fs::read(old.dest().join("d3/f3.txt")).unwrap(),
+        b"kept at the destination\n",
+        "a file changed at the destination was removed"
+    );
+    // The person is told, with the saved file's name.
+    let said = String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let saved_name = saved.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        said.contains("changed at both places") && said.contains(&saved_name),
+        "{}",
+        text(&out)
+    );
+    assert!(said.contains("d3/f3.txt"), "{}", text(&out));
+    // Both settled: the old place has nothing more to give, a second sync changes nothing.
+    let moved = &old.check_json()["moved"];
+    assert_eq!(
+        (&moved["added"], &moved["changed"], &moved["removed"]),
+        (&0.into(), &0.into(), &0.into()),
+        "{moved}"
+    );
+    let again = old.migrate(&["--sync", "--yes"]);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    assert_eq!(saved_beside(&old.dest().join("d2/f2.txt")), saved);
+    assert_eq!(
+        fs::read(old.dest().join("d2/f2.txt")).unwrap(),
+        b"the destination's version\n"
+    );
+    // Removed at both places alone: nothing to do there, but the old place stops counting it.
+    fs::remove_file(old.dest().join("d0/f4.txt")).unwrap();
+    fs::remove_file(old.source().join("d0/f4.txt")).unwrap();
+    assert_eq!(old.check_json()["moved"]["removed"], 1);
+    let out = old.migrate(&["--sync", "--yes"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(old.check_json()["moved"]["removed"], 0);
+}
+
+/// A repository at `tmp/NAME` migrated to `tmp/linux/NAME`, with the tests' state folder.
+fn migrated(tmp: &Path, name: &str) -> (PathBuf, PathBuf) {
+    let source = tmp.join(name);
+    repo_with_files(&source, 12);
+    let dest = tmp.join("linux").join(name);
+    let out = migrate_command(&source, &dest)
+        .arg("--yes")
+        .env("HOME", tmp)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    (source, dest)
+}
+
+fn abort(source: &Path, dest: &Path, home: &Path) -> std::process::Output {
+    migrate_command(source, dest)
+        .arg("--abort")
+        .env("HOME", home)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn abort_after_the_move_removes_an_unchanged_copy_and_refuses_a_changed_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path();
+
+    // Unchanged since (git status there changes nothing): removed, and the old place forgets.
+    let (source, dest) = migrated(home, "quiet");
+    support::gitrepo::git(&dest, &["status", "--porcelain"]);
+    let manifest = support::manifest_of(&dest);
+    let before = snapshot(&source);
+    let out = abort(&source, &dest, home);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(!dest.exists(), "the unchanged copy is still there");
+    assert!(!manifest.exists(), "its manifest is still there");
+    assert_eq!(before, snapshot(&source), "--abort touched the source");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("Removed the copy at"),
+        "{}",
+        text(&out)
+    );
+    let check = support::wsl_place()
+        .args(["check", "--no-probe", "--format", "json"])
+        .arg(&source)
+        .env("HOME", home)
+        .output()
+        .unwrap();
+    let report = json_of_success(&check);
+    assert!(report["moved"].is_null(), "{report}");
+
+    // Edited since: refused in one sentence naming it, the edit listed, nothing removed.
+    let (source, dest) = migrated(home, "busy");
+    fs::write(dest.join("d1/f1.txt"), b"work done at the new place\n").unwrap();
+    let out = abort(&source, &dest, home);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let message = stderr(&out);
+    let message = message.trim();
+    assert!(
+        is_one_sentence(message) && message.contains(&dest.display().to_string()),
+        "{message}"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("changed  d1/f1.txt"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        fs::read(dest.join("d1/f1.txt")).unwrap(),
+        b"work done at the new place\n"
+    );
+    assert!(support::manifest_of(&dest).is_file());
+    assert_eq!(names(&home.join("linux")), ["busy"], "left beside the copy");
+
+    // Nothing to sync where nothing was migrated: refused in one sentence, nothing made.
+    let elsewhere = home.join("linux/never");
+    let out = migrate_command(&source, &elsewhere)
+        .args(["--sync", "--yes"])
+        .env("HOME", home)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let message = stderr(&out);
+    assert!(
+        is_one_sentence(message.trim()) && message.contains("without --sync"),
+        "{message}"
+    );
+    assert_eq!(names(&home.join("linux")), ["busy"]);
+}
