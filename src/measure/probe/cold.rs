@@ -29,16 +29,19 @@ pub struct ColdRead {
 }
 
 /// Times cold reads in a scratch folder made in `dir` (and removed again); None when a call
-/// fails (a read-only mount, a full disk): the prediction then has no cold figure.
+/// fails (a read-only mount, a full disk): the prediction then has no cold figure. The folder is
+/// the probe's own kind (`scratch::Scratch`): removed on every path and on Ctrl-C, skipped by the
+/// scan, removed by the next run after a kill, and `dir`'s modification time put back.
 pub fn cold_read(dir: &Path) -> Option<ColdRead> {
-    let scratch = tempfile::Builder::new()
-        .prefix(".wsl-place-cold-")
-        .tempdir_in(dir)
-        .ok()?;
-    let small: Vec<_> = (0..FILES)
-        .map(|i| scratch.path().join(format!("f{i}")))
-        .collect();
-    let big = scratch.path().join("big");
+    let scratch = super::scratch::Scratch::create(dir).ok()?;
+    let timed = timed_reads(scratch.path());
+    scratch.remove();
+    timed
+}
+
+fn timed_reads(scratch: &Path) -> Option<ColdRead> {
+    let small: Vec<_> = (0..FILES).map(|i| scratch.join(format!("f{i}"))).collect();
+    let big = scratch.join("big");
     for path in &small {
         written(path, &vec![0x5a; FILE_BYTES]).ok()?;
     }
