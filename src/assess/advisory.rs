@@ -134,9 +134,8 @@ pub fn load_valid(env: &HostEnv, location: &Location, policy: &Policy) -> Option
     let bytes = crate::base::input::read_cache(&file, "advisory cache file")?;
     let mut entry: CachedResult = serde_json::from_slice(&bytes).ok()?;
     let max_age = (policy.advisory.max_age_hours * 3600.0).max(0.0) as u64;
-    let now = now_unix();
     // A result from the future (a clock set back, a copied cache) has no known age: not fresh.
-    let fresh = entry.created_unix <= now && now - entry.created_unix <= max_age;
+    let fresh = crate::base::clock::younger_than(entry.created_unix, max_age);
     // The cache is a file anyone with the account can edit: never print its bytes raw, and
     // weigh no prediction a measurement could not have made.
     entry.line = printable(&entry.line);

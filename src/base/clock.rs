@@ -9,3 +9,10 @@ pub fn now_unix() -> u64 {
         .map(|d| d.as_secs())
         .unwrap_or_default()
 }
+
+/// Whether something written at `created_unix` is at most `max_age_secs` old now; an entry
+/// dated in the future (a clock set back) never is.
+pub fn younger_than(created_unix: u64, max_age_secs: u64) -> bool {
+    let now = now_unix();
+    created_unix <= now && now - created_unix <= max_age_secs
+}

@@ -54,8 +54,7 @@ pub fn facts(env: &HostEnv, reuse: bool) -> GitFacts {
 fn load(key: &str, file: &std::path::Path) -> Option<GitFacts> {
     let bytes = crate::base::input::read_cache(file, "git facts cache file")?;
     let entry: Entry = serde_json::from_slice(&bytes).ok()?;
-    let now = now_unix();
-    let fresh = entry.created_unix <= now && now - entry.created_unix <= MAX_AGE_SECS;
+    let fresh = crate::base::clock::younger_than(entry.created_unix, MAX_AGE_SECS);
     let plausible = entry.startup_ms.is_finite() && entry.startup_ms > 0.0;
     (fresh && plausible && entry.key == key).then(|| GitFacts {
         version: entry

@@ -47,8 +47,7 @@ pub fn load(env: &HostEnv, mount: &MountEntry) -> Option<ProbeReport> {
     let (key, file) = place(env, mount)?;
     let bytes = crate::base::input::read_cache(&file, "mount probe cache file")?;
     let entry: Entry = serde_json::from_slice(&bytes).ok()?;
-    let now = now_unix();
-    let fresh = entry.created_unix <= now && now - entry.created_unix <= MAX_AGE_SECS;
+    let fresh = crate::base::clock::younger_than(entry.created_unix, MAX_AGE_SECS);
     (fresh && entry.key == key && usable(&entry.report)).then_some(entry.report)
 }
 

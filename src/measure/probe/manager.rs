@@ -182,11 +182,10 @@ fn recently_unsampled(env: &HostEnv, manager: &str, version: &str, root: &Path) 
     let Some(file) = unsampled_file(env, manager, version, root) else {
         return false;
     };
-    let now = crate::base::clock::now_unix();
     crate::base::input::read_cache(&file, "package-manager sample note")
         .and_then(|bytes| String::from_utf8(bytes).ok())
         .and_then(|text| text.trim().parse::<u64>().ok())
-        .is_some_and(|then| then <= now && now - then < UNSAMPLED_FOR_SECS)
+        .is_some_and(|then| crate::base::clock::younger_than(then, UNSAMPLED_FOR_SECS - 1))
 }
 
 fn note_unsampled(env: &HostEnv, manager: &str, version: &str, root: &Path) {
