@@ -37,7 +37,7 @@
 # XDG_CACHE_HOME).
 #
 # Usage: REAL_REPOS="DIR DIR" [NODE_PROJECT=DIR] [PYTHON_PROJECT=DIR [PYTHON_ALL_GROUPS=1]] [RUST_PROJECT=DIR]
-#        [NO_NODE=1] [NO_IGNORED=1] bench/accuracy.sh [RUNS] [SCALE]
+#        [NO_NODE=1] [NO_IGNORED=1] [NO_PIP=1] bench/accuracy.sh [RUNS] [SCALE]
 #        (defaults 5 and 0.2; needs /dev/fuse, fusermount3, git, python3, npm; WORK=DIR to build
 #        somewhere else than /var/tmp; SIZES="1000" for fewer synthetic rows)
 set -euo pipefail
@@ -144,7 +144,8 @@ if [ -n "${PYTHON_PROJECT:-}" ]; then
         && rm -rf .venv)
     cp -a "$pip" "$WORK/local/py-pip"
     cp -a "$pip" "$WORK/backing/py-pip"
-    add_job "[\"pip\", \"$(basename "$PYTHON_PROJECT") (pip)\", \"$WORK/local/py-pip\", \"$WORK/mnt/py-pip\"]"
+    # NO_PIP=1 leaves pip's rows out (on slowfs each of its reinstalls takes minutes).
+    [ -n "${NO_PIP:-}" ] || add_job "[\"pip\", \"$(basename "$PYTHON_PROJECT") (pip)\", \"$WORK/local/py-pip\", \"$WORK/mnt/py-pip\"]"
 fi
 
 if [ -n "${RUST_PROJECT:-}" ]; then

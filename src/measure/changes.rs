@@ -6,6 +6,8 @@
 use super::manifest::{self, FileRecord, ManifestEntry, Stamp};
 use super::moved::Moved;
 use crate::base::dirfd::{self, Meta};
+use crate::base::error::Failure;
+use crate::base::interrupt;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
@@ -182,12 +184,42 @@ pub fn since(moved: &Moved) -> Option<Changes> {
     if listed != moved.source {
         return None;
     }
-    Some(classify(&moved.source, &entries, &walk(&moved.source)))
+    Some(classify(
+        &moved.source,
+        &entries,
+        &walk(&moved.source).ok()?,
+    ))
+}
+
+/// Why a walk did not see the whole tree. What it missed would pass for removed files, which a
+/// sync would then remove from the copy, so an incomplete walk is never a listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unseen {
+    /// Ctrl-C stopped the walk.
+    Interrupted,
+    /// A directory (relative to the walk's root) could not be listed, and why.
+    Unreadable(PathBuf, String),
+}
+
+impl Unseen {
+    /// The failure to report for a walk of `root` that stopped short; `untouched` says what was
+    /// left as it was ("nothing was synced.").
+    pub fn failure(&self, root: &Path, untouched: &str) -> Failure {
+        match self {
+            Self::Interrupted => Failure::interrupted(untouched),
+            Self::Unreadable(rel, why) => Failure::input(format!(
+                "{} could not be listed ({why}), so what changed below {} cannot be told and {} Make it readable, then run it again.",
+                root.join(rel).display(),
+                root.display(),
+                untouched
+            )),
+        }
+    }
 }
 
 /// Every entry below `source`, by the scan's parallel walker; a probe's scratch folder is not
-/// the repository's.
-pub fn walk(source: &Path) -> Vec<Seen> {
+/// the repository's. Err when Ctrl-C stopped the walk or a directory could not be listed.
+pub fn walk(source: &Path) -> Result<Vec<Seen>, Unseen> {
     let found: Mutex<Vec<Seen>> = Mutex::default();
     let each = |dir: &Path, name: &OsStr, meta: &std::io::Result<Meta>| {
         let Ok(meta) = meta else {
@@ -198,10 +230,16 @@ pub fn walk(source: &Path) -> Vec<Seen> {
             found.push(Seen::of(rel, meta));
         }
     };
-    crate::measure::scan::walk_each(source, false, &each);
+    let unreadable = crate::measure::scan::walk_each(source, false, &each);
+    if interrupt::requested() {
+        return Err(Unseen::Interrupted);
+    }
+    if let Some((rel, why)) = unreadable.into_iter().next() {
+        return Err(Unseen::Unreadable(rel, why));
+    }
     let mut found = found.into_inner().unwrap_or_else(|p| p.into_inner());
     found.sort_by(|a, b| a.rel.cmp(&b.rel));
-    found
+    Ok(found)
 }
 
 /// Not the repository's, and never copied: a probe's scratch folder, a `node_modules` the

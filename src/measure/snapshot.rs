@@ -11,7 +11,7 @@
 //! Written in the manifest's line format with its own header; the CRC32 column is 0 (nothing
 //! is read to take it).
 
-use super::changes::{self, Changes, SeenKind};
+use super::changes::{self, Changes, SeenKind, Unseen};
 use super::manifest::{self, FileRecord, ManifestEntry};
 use crate::base::dirfd;
 use std::io::Write;
@@ -19,9 +19,10 @@ use std::path::Path;
 
 const HEADER: &str = "# wsl-place destination 1";
 
-/// Every entry below `destination` as it is now, in the manifest's terms (sorted by path).
-pub fn take(destination: &Path) -> Vec<ManifestEntry> {
-    changes::walk(destination)
+/// Every entry below `destination` as it is now, in the manifest's terms (sorted by path); Err
+/// when the walk stopped short (`changes::Unseen`).
+pub fn take(destination: &Path) -> Result<Vec<ManifestEntry>, Unseen> {
+    Ok(changes::walk(destination)?
         .into_iter()
         .filter_map(|seen| match seen.kind {
             SeenKind::File => Some(ManifestEntry::File(FileRecord {
@@ -41,7 +42,7 @@ pub fn take(destination: &Path) -> Vec<ManifestEntry> {
             }
             SeenKind::Other => None,
         })
-        .collect()
+        .collect())
 }
 
 /// Writes the snapshot whole under a temporary name, flushed, then renamed over the old one:
@@ -92,9 +93,13 @@ pub fn baseline(file: Option<&Path>, manifest: &[ManifestEntry]) -> Vec<Manifest
 }
 
 /// What changed at `destination` since `baseline` was taken: files and links added, changed
-/// and removed there, by their stat.
-pub fn changes(destination: &Path, baseline: &[ManifestEntry]) -> Changes {
-    changes::classify(destination, baseline, &changes::walk(destination))
+/// and removed there, by their stat; Err when the walk stopped short.
+pub fn changes(destination: &Path, baseline: &[ManifestEntry]) -> Result<Changes, Unseen> {
+    Ok(changes::classify(
+        destination,
+        baseline,
+        &changes::walk(destination)?,
+    ))
 }
 
 /// Git's index of a repository in the tree (`.git/index`, a worktree's or a submodule's below
@@ -120,14 +125,14 @@ mod tests {
         std::fs::write(dest.join("d/a"), b"one").unwrap();
         std::fs::write(dest.join("b"), b"two").unwrap();
         let file = tmp.path().join("state/app.snapshot");
-        write(&file, Path::new("/src/app"), &dest, &take(&dest)).unwrap();
+        write(&file, Path::new("/src/app"), &dest, &take(&dest).unwrap()).unwrap();
         let kept = read(&file).unwrap();
         assert_eq!(kept.len(), 3, "{kept:?}");
-        assert!(changes(&dest, &kept).is_empty());
+        assert!(changes(&dest, &kept).unwrap().is_empty());
         std::fs::write(dest.join("d/a"), b"ONE!").unwrap();
         std::fs::write(dest.join("c"), b"new").unwrap();
         std::fs::remove_file(dest.join("b")).unwrap();
-        let found = changes(&dest, &kept);
+        let found = changes(&dest, &kept).unwrap();
         assert_eq!(
             (found.added.len(), found.changed.len(), found.removed.len()),
             (1, 1, 1),

@@ -103,8 +103,11 @@ pub(super) fn finish(
 /// compare it with later to tell what changed there (`measure::snapshot`). Taken again when an
 /// interrupted finish is run again. Best effort: without it they compare with the manifest.
 fn keep_snapshot(env: &HostEnv, source: &Path, destination: &Path) {
-    if let Some(file) = moved::snapshot_path(env, destination) {
-        let _ = snapshot::write(&file, source, destination, &snapshot::take(destination));
+    // A walk cut short would record files as missing there, so it writes no snapshot.
+    if let Some(file) = moved::snapshot_path(env, destination)
+        && let Ok(entries) = snapshot::take(destination)
+    {
+        let _ = snapshot::write(&file, source, destination, &entries);
     }
 }
 

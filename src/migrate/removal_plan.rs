@@ -93,7 +93,8 @@ pub fn plan(source: &Path, manifest_path: &Path) -> Result<RemovalPlan> {
             manifest_path.display()
         ))
     })?;
-    let seen = changes::walk(source);
+    let seen = changes::walk(source)
+        .map_err(|u| u.failure(source, "nothing in the source was deleted."))?;
     let found = changes::classify(source, &entries, &seen);
     let differs: HashSet<&Path> = found
         .changed

@@ -369,6 +369,7 @@ fn remember(env: &HostEnv, staging: &Staging, record: &moved::Moved, ops: &[Op])
             manifest::ManifestEntry::Symlink { rel, .. } => rel.clone(),
         };
         let mut entries: Vec<_> = snapshot::take(destination)
+            .map_err(|u| staging.kept(&u.failure(destination, "its snapshot was not updated.")))?
             .into_iter()
             .filter(|e| !keep.contains(rel_of(e).as_path()))
             .collect();

@@ -158,11 +158,13 @@ pub fn build(
             source.display()
         )));
     }
-    let seen = changes::walk(source);
+    let untouched = "nothing was synced.";
+    let seen = changes::walk(source).map_err(|u| u.failure(source, untouched))?;
     let here = changes::classify(source, &entries, &seen);
     let kept = moved::snapshot_path(env, destination);
     let baseline = snapshot::baseline(kept.as_deref(), &entries);
-    let mut there = snapshot::changes(destination, &baseline);
+    let mut there =
+        snapshot::changes(destination, &baseline).map_err(|u| u.failure(destination, untouched))?;
     // Git's index there is a cache its `git status` rewrites: the source's replaces it (the
     // sync refreshes it after), or it stays when the source's did not change.
     there.changed.retain(|rel| !snapshot::is_git_index(rel));

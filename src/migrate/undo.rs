@@ -48,7 +48,8 @@ pub(super) fn undo(
     })?;
     let kept = moved::snapshot_path(env, destination);
     let mut changed =
-        snapshot::changes(destination, &snapshot::baseline(kept.as_deref(), &entries));
+        snapshot::changes(destination, &snapshot::baseline(kept.as_deref(), &entries))
+            .map_err(|u| u.failure(destination, "nothing was removed."))?;
     // Rewritten by `git status` there, which changes nothing of the repository's.
     changed.changed.retain(|rel| !snapshot::is_git_index(rel));
     if changed.count() > 0 {

@@ -231,8 +231,9 @@ fn machine(env: &HostEnv) -> String {
 
 /// How the sample is taken and read; a cached timing taken another way is measured again (the
 /// 60-package sample of method 1, read as 120 would be, put npm's own work 40% low; method 2
-/// kept the faster of two runs, 3 the median of three).
-const SAMPLE_METHOD: u32 = 3;
+/// kept the faster of two runs, 3 the median of three; 4 times uv's sync of a lock with the
+/// making of its virtualenv, which 3 left out: psf/requests' reinstall came out 53-66% low).
+const SAMPLE_METHOD: u32 = 4;
 
 #[derive(Serialize, Deserialize)]
 struct CacheEntry {

@@ -1,0 +1,110 @@
+"""The bar of issue 27, three ratios measured in one run on the local disk (ext4):
+
+1. a real uv project's reinstall from cache, `check`'s prediction over the real time
+   (`rm -rf .venv && uv sync --offline --frozen --no-install-project`);
+2. the first `git status` after `cp -a` of a real repository of mixed files, predicted over real
+   (page cache warm, as right after a migration);
+3. what one `check` costs over one `git status` of a repository of about 3,000 files.
+
+Each is the median of RUNS interleaved runs. The first two pass within +-35%, the third at 1.5x
+or less. Called by bench/bar.sh; exit status 1 when any ratio misses its bound.
+"""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+TOOL, WORK, RUNS = sys.argv[1], sys.argv[2], int(sys.argv[3])
+UV_PROJECT, MIXED_REPO, REPO_3000 = sys.argv[4], sys.argv[5], sys.argv[6]
+
+
+def ms(cmd, **kw):
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kw)
+    return (time.perf_counter() - t) * 1000
+
+
+def check(path, *extra):
+    out = subprocess.run([TOOL, "check", "--format", "json", *extra, path],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def uv_row():
+    """The project's reinstall and the check of the installed tree, in turns."""
+    real, predicted = [], []
+    subprocess.run(["uv", "sync", "--offline", "--frozen", "--no-install-project", "-q"],
+                   cwd=UV_PROJECT, check=True)
+    for _ in range(RUNS):
+        shutil.rmtree(os.path.join(UV_PROJECT, ".venv"))
+        real.append(ms(["uv", "sync", "--offline", "--frozen", "--no-install-project", "-q"],
+                       cwd=UV_PROJECT))
+        predicted.append(check(UV_PROJECT)["predict"]["install_ms"]["current"])
+    return statistics.median(predicted), statistics.median(real)
+
+
+def first_status_row():
+    """A fresh `cp -a` each run: the prediction, then the real first status in the copy."""
+    real, predicted = [], []
+    for i in range(RUNS):
+        copy = os.path.join(WORK, "first-%d" % i)
+        subprocess.run(["cp", "-a", MIXED_REPO, copy], check=True)
+        predicted.append(check(copy, "--fresh")["predict"]["first_git_status_ms"]["current"])
+        real.append(ms(["git", "-C", copy, "status", "--porcelain"]))
+        shutil.rmtree(copy)
+    return statistics.median(predicted), statistics.median(real)
+
+
+def cost_row():
+    """`check -q` against `git status` in the same copy, once each first (a user's second check
+    finds the Linux disk's figures and git's facts cached for this boot), then in pairs."""
+    copy = os.path.join(WORK, "cost")
+    subprocess.run(["cp", "-a", REPO_3000, copy], check=True)
+    subprocess.run([TOOL, "check", "-q", copy], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    subprocess.run(["git", "-C", copy, "status", "--porcelain"], check=True,
+                   stdout=subprocess.DEVNULL)
+    checks, statuses = [], []
+    for _ in range(RUNS):
+        t = time.perf_counter()
+        # check -q exits with the verdict's code: any exit is a finished check.
+        subprocess.run([TOOL, "check", "-q", copy], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        checks.append((time.perf_counter() - t) * 1000)
+        statuses.append(ms(["git", "-C", copy, "status", "--porcelain"]))
+    return statistics.median(checks), statistics.median(statuses)
+
+
+def files(repo):
+    out = subprocess.run(["git", "-C", repo, "ls-files", "-z"], check=True,
+                         capture_output=True).stdout
+    return out.count(b"\0")
+
+
+def main():
+    print("load before: %.2f" % os.getloadavg()[0])
+    rows = []
+    p, r = uv_row()
+    rows.append(("%s: uv reinstall from cache, predicted / real" % os.path.basename(UV_PROJECT),
+                 p, r, p / r, 0.65 <= p / r <= 1.35, "0.65-1.35"))
+    p, r = first_status_row()
+    rows.append(("%s (%d files): first git status after cp -a, predicted / real"
+                 % (os.path.basename(MIXED_REPO), files(MIXED_REPO)),
+                 p, r, p / r, 0.65 <= p / r <= 1.35, "0.65-1.35"))
+    c, s = cost_row()
+    rows.append(("%s (%d files): check -q / git status"
+                 % (os.path.basename(REPO_3000), files(REPO_3000)),
+                 c, s, c / s, c / s <= 1.5, "<= 1.5"))
+    print("load after: %.2f" % os.getloadavg()[0])
+    print("| ratio (ext4, medians of %d) | tool | peer | ratio | bound | |" % RUNS)
+    print("|---|---|---|---|---|---|")
+    for label, a, b, ratio, ok, bound in rows:
+        print("| %s | %.1f ms | %.1f ms | %.2f | %s | %s |"
+              % (label, a, b, ratio, bound, "pass" if ok else "FAIL"))
+    sys.exit(0 if all(r[4] for r in rows) else 1)
+
+
+main()
