@@ -27,31 +27,29 @@ trap slowfs_cleanup EXIT
 mkdir -p "$WORK/backing" "$WORK/mnt" "$WORK/home" "$WORK/local"
 export HOME=$WORK/home XDG_CACHE_HOME=$WORK/home/.cache XDG_STATE_HOME=$WORK/home/.local/state
 
-# us CMD...: wall time of CMD in microseconds, its output discarded.
-us() {
-    local start end
-    start=$(date +%s%N)
-    "$@" >/dev/null 2>&1 || true
-    end=$(date +%s%N)
-    echo $(((end - start) / 1000))
-}
-median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-
-# row LABEL DIR: RUNS interleaved pairs in DIR, one table row.
+# row LABEL DIR: one check and one status first, then RUNS interleaved pairs in DIR, each timed
+# from its spawn to its exit (no shell in between: a `date` before and after would add the
+# start-up of a process, about 1.5 ms here, to both); medians; one table row.
 row() {
-    local label=$1 dir=$2 files checks=() statuses=()
-    files=$(git -C "$dir" ls-files | wc -l)
-    "$BIN" check -q "$dir" >/dev/null 2>&1 || true
-    git -C "$dir" status --porcelain >/dev/null
-    for _ in $(seq "$RUNS"); do
-        checks+=("$(us "$BIN" check -q "$dir")")
-        statuses+=("$(us git -C "$dir" status --porcelain)")
-    done
-    local c s
-    c=$(printf '%s\n' "${checks[@]}" | median)
-    s=$(printf '%s\n' "${statuses[@]}" | median)
-    awk -v l="$label" -v f="$files" -v c="$c" -v s="$s" \
-        'BEGIN { printf "| %s | %d | %.1f | %.1f | %.2fx |\n", l, f, c / 1000, s / 1000, c / s }'
+    python3 - "$1" "$2" "$BIN" "$RUNS" <<'PY'
+import statistics, subprocess, sys, time
+label, repo, tool, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+check = [tool, "check", "-q", repo]
+status = ["git", "-C", repo, "status", "--porcelain"]
+def timed(cmd):
+    t = time.perf_counter()
+    # check -q exits with the verdict's code: any exit is a finished run.
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return (time.perf_counter() - t) * 1000
+timed(check), timed(status)
+checks, statuses = [], []
+for _ in range(runs):
+    checks.append(timed(check))
+    statuses.append(timed(status))
+c, s = statistics.median(checks), statistics.median(statuses)
+files = subprocess.run(["git", "-C", repo, "ls-files", "-z"], capture_output=True).stdout.count(b"\0")
+print("| %s | %d | %.1f | %.1f | %.2fx |" % (label, files, c, s, c / s))
+PY
 }
 
 echo "load before: $(cut -d' ' -f1 /proc/loadavg)"

@@ -44,9 +44,14 @@ pub const CPU_US_PER_LISTED: f64 = 0.36;
 /// mapped byte, each repository within 10%; the same repositories' wall time with git given a
 /// core of its own (a real-time priority) fit within 11%. The per-file part is less than the
 /// `lstat`, open and read the probe prices on ext4 (~4 us), so no CPU per file is
-/// added to those calls.
+/// added to those calls. The read rate was 215 at first (4.6 ns per byte); on repositories
+/// with more bytes per small file that put the warm first status 12-39% high (rust-lang/cargo,
+/// rails/rails, ansible/ansible, fastapi/fastapi, numpy, prettier; wall time, git at a real-time
+/// priority, medians of three). Refitted as the one parameter on cargo, rails and ansible alone
+/// (least squares of the warm first status): 2.7 ns per read byte, which put the repositories
+/// left out of that fit, fastapi and sveltejs/kit, within 10% (docs/probe.md).
 pub const HASH_BYTES_PER_US: f64 = 625.0;
-pub const READ_HASH_BYTES_PER_US: f64 = 215.0;
+pub const READ_HASH_BYTES_PER_US: f64 = 375.0;
 /// Scanning a file's bytes for line endings before hashing it (convert.c, `gather_stats`, a
 /// loop over every byte), bytes per microsecond at the reference pace, for files `.gitattributes`
 /// marks `text`, `eol` or `text=auto` (or all, with `core.autocrlf`); the next one is reading

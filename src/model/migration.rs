@@ -297,8 +297,8 @@ mod tests {
     #[test]
     fn a_sync_applies_each_file_then_refreshes_the_whole_index() {
         // 70 renames over old files at 10 us, 200 tracked files at 2 us, 70 copied files read
-        // (8 us) and 215 KB hashed at the reference pace (1 ms).
-        let ms = sync_apply_ms(70, 200, (70, 215_000), &ext4());
+        // (8 us) and 375 KB hashed at the reference pace (1 ms).
+        let ms = sync_apply_ms(70, 200, (70, 375_000), &ext4());
         assert!((ms - (0.7 + 0.4 + 0.56 + 1.0)).abs() < 1e-9, "{ms}");
         assert_eq!(sync_apply_ms(0, 0, (0, 0), &ext4()), 0.0);
     }
