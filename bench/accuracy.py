@@ -181,7 +181,12 @@ def reinstall(kind, proj, target_from):
         return ms([os.path.join(proj, ".venv", "bin", "python"), "-m", "pip", "install", "-q",
                    "--disable-pip-version-check", "-r", "requirements.txt"], cwd=proj)
     shutil.rmtree(os.path.join(proj, "target"), ignore_errors=True)
-    return ms(["cp", "-a", target_from, os.path.join(proj, "target")])
+    # Flushed before and after (not timed): each run writes hundreds of MB, and the next write,
+    # or the check's probe of the disk, would otherwise wait behind the flush of the last one.
+    subprocess.run(["sync"], check=True)
+    took = ms(["cp", "-a", target_from, os.path.join(proj, "target")])
+    subprocess.run(["sync"], check=True)
+    return took
 
 
 def reinstall_pair(kind, name, local, slow, target_from=""):
