@@ -18,7 +18,7 @@ import sys
 import time
 
 TOOL, WORK, RUNS = sys.argv[1], sys.argv[2], int(sys.argv[3])
-UV_PROJECT, MIXED_REPO, REPO_3000 = sys.argv[4], sys.argv[5], sys.argv[6]
+PYTHON_PROJECT, MIXED_REPO, REPO_3000, PYTHON_NAME = sys.argv[4:8]
 
 
 def ms(cmd, **kw):
@@ -34,15 +34,22 @@ def check(path, *extra):
 
 
 def uv_row():
-    """The project's reinstall and the check of the installed tree, in turns."""
+    """The project's reinstall into a fresh copy of it each run (as after a move: a virtualenv
+    removed and made again in one folder slows run after run on this project's ext4), then the
+    check of the installed tree."""
     real, predicted = [], []
-    subprocess.run(["uv", "sync", "--offline", "--frozen", "--no-install-project", "-q"],
-                   cwd=UV_PROJECT, check=True)
-    for _ in range(RUNS):
-        shutil.rmtree(os.path.join(UV_PROJECT, ".venv"))
-        real.append(ms(["uv", "sync", "--offline", "--frozen", "--no-install-project", "-q"],
-                       cwd=UV_PROJECT))
-        predicted.append(check(UV_PROJECT)["predict"]["install_ms"]["current"])
+    sync = ["uv", "sync", "--offline", "--frozen", "--no-install-project", "-q"]
+    for i in range(RUNS):
+        copy = os.path.join(WORK, "uv-run-%d" % i)
+        subprocess.run(["cp", "-a", PYTHON_PROJECT, copy], check=True)
+        real.append(ms(sync, cwd=copy))
+        report = check(copy)["predict"]
+        predicted.append(report["install_ms"]["current"])
+        shutil.rmtree(copy)
+    manager = report["install_manager"] or {}
+    sys.stderr.write("uv's own work: %s (sample %s ms); installed: %s\n"
+                     % (manager.get("source"), manager.get("sample_ms"),
+                        report["inputs"]["install"]))
     return statistics.median(predicted), statistics.median(real)
 
 
@@ -88,7 +95,7 @@ def main():
     print("load before: %.2f" % os.getloadavg()[0])
     rows = []
     p, r = uv_row()
-    rows.append(("%s: uv reinstall from cache, predicted / real" % os.path.basename(UV_PROJECT),
+    rows.append(("%s: uv reinstall from cache, predicted / real" % PYTHON_NAME,
                  p, r, p / r, 0.65 <= p / r <= 1.35, "0.65-1.35"))
     p, r = first_status_row()
     rows.append(("%s (%d files): first git status after cp -a, predicted / real"

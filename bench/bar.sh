@@ -4,15 +4,15 @@
 # mixed repository predicted over real, and one `check` over one `git status` on a repository
 # of about 3,000 files. Exits 1 when a ratio misses its bound.
 #
-# Usage: UV_PROJECT=DIR MIXED_REPO=DIR REPO_3000=DIR bench/bar.sh [RUNS]
+# Usage: PYTHON_PROJECT=DIR [PYTHON_ALL_GROUPS=1] MIXED_REPO=DIR REPO_3000=DIR bench/bar.sh [RUNS]
 #        (default 5 runs; the three are clones on the local disk, copied, never changed;
-#        UV_PROJECT has a pyproject.toml, locked here when it has no uv.lock, its packages
+#        PYTHON_PROJECT has a pyproject.toml, locked here when it has no uv.lock, its packages
 #        fetched once online into a private cache; needs git, uv, python3)
 # Run it on a quiet machine (1-minute load under ~1.5): the load is printed before and after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-5}
-: "${UV_PROJECT:?set UV_PROJECT to a Python project clone (pyproject.toml)}"
+: "${PYTHON_PROJECT:?set PYTHON_PROJECT to a Python project clone (pyproject.toml)}"
 : "${MIXED_REPO:?set MIXED_REPO to a repository clone of mixed files}"
 : "${REPO_3000:?set REPO_3000 to a repository clone of about 3,000 files}"
 
@@ -27,9 +27,11 @@ mkdir -p "$WORK/cache"
 export XDG_CACHE_HOME=$WORK/cache
 
 py=$WORK/uv-project
-git clone -q "$UV_PROJECT" "$py"
+git clone -q "$PYTHON_PROJECT" "$py"
+# PYTHON_ALL_GROUPS=1: every dependency group is installed (as bench/accuracy.sh does).
+[ -z "${PYTHON_ALL_GROUPS:-}" ] || printf '\n[tool.uv]\ndefault-groups = "all"\n' >>"$py/pyproject.toml"
 [ -f "$py/uv.lock" ] || (cd "$py" && uv lock -q)
-(cd "$py" && uv sync -q --frozen --no-install-project)
+(cd "$py" && uv sync -q --frozen --no-install-project && rm -rf .venv)
 echo ".venv/" >>"$py/.git/info/exclude"
 
-python3 bench/bar.py "$TOOL" "$WORK" "$RUNS" "$py" "$MIXED_REPO" "$REPO_3000"
+python3 bench/bar.py "$TOOL" "$WORK" "$RUNS" "$py" "$MIXED_REPO" "$REPO_3000" "$(basename "$PYTHON_PROJECT")"
