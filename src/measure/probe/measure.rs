@@ -20,7 +20,7 @@ pub const FILE_BYTES: usize = 4096;
 const FIRST_BATCH: usize = 8;
 /// The first round when the whole probe has less time than that (the hook's first look):
 /// about 200 ms on a 9p mount, every operation still sampled.
-const SMALL_FIRST_BATCH: usize = 4;
+pub const SMALL_FIRST_BATCH: usize = 4;
 /// Below this probe budget the first round is the small one.
 const SMALL_FIRST_BELOW: Duration = Duration::from_millis(300);
 
