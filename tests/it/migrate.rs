@@ -1055,17 +1055,10 @@ fn ctrl_c_while_planning_names_the_staging_left_and_its_commands() {
         &staging.join("source"),
         format!("{}\n", source.display()).as_bytes(),
     );
-    let child = wsl_place()
-        .args(migrate_args(&source, &dest, &["--yes"]))
-        .env("HOME", tmp.path())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(700));
-    // SAFETY: our own child, not yet reaped.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
+    let mut run = wsl_place();
+    run.args(migrate_args(&source, &dest, &["--yes"]))
+        .env("HOME", tmp.path());
+    let out = support::interrupted_after(&mut run, std::time::Duration::from_millis(700));
     assert_eq!(out.status.code(), Some(130), "{}", text(&out));
     let again = format!(
         "wsl-place migrate {} --to {}",

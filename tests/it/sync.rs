@@ -354,15 +354,10 @@ fn ctrl_c_while_the_sync_walks_the_source_changes_nothing() {
     let Some(_fs) = support::SlowFs::mount(&backing, &mnt, &slow) else {
         return;
     };
-    let child = migrate(&["--sync", "--yes"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    // SAFETY: our own child, not yet reaped.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
+    let out = support::interrupted_after(
+        &mut migrate(&["--sync", "--yes"]),
+        std::time::Duration::from_millis(1500),
+    );
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("nothing was synced"),

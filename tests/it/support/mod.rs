@@ -229,6 +229,22 @@ pub fn kill(child: &mut Child) {
     child.wait().expect("reap the killed child");
 }
 
+/// Starts `cmd` (its output captured), sends it SIGINT, as Ctrl-C would, after `delay`, and
+/// waits for it to end.
+pub fn interrupted_after(cmd: &mut Command, delay: std::time::Duration) -> Output {
+    let child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn the run to interrupt");
+    std::thread::sleep(delay);
+    // SAFETY: our own child, not yet reaped.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    child
+        .wait_with_output()
+        .expect("wait for the interrupted run")
+}
+
 /// The JSON a successful run printed; a failed run, or output that is not JSON, fails the test
 /// with its exit status and standard error.
 pub fn json_of_success(out: &std::process::Output) -> serde_json::Value {
