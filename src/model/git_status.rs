@@ -49,7 +49,7 @@ pub const CPU_US_PER_LISTED: f64 = 0.36;
 /// rails/rails, ansible/ansible, fastapi/fastapi, numpy, prettier; wall time, git at a real-time
 /// priority, medians of three). Refitted as the one parameter on cargo, rails and ansible alone
 /// (least squares of the warm first status): 2.7 ns per read byte, which put the repositories
-/// left out of that fit, fastapi and sveltejs/kit, within 10% (docs/probe.md).
+/// left out of that fit, fastapi and sveltejs/kit, within 3% warm and 13% cold (docs/probe.md).
 pub const HASH_BYTES_PER_US: f64 = 625.0;
 pub const READ_HASH_BYTES_PER_US: f64 = 375.0;
 /// Scanning a file's bytes for line endings before hashing it (convert.c, `gather_stats`, a
