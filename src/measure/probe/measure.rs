@@ -34,10 +34,7 @@ pub fn first_batch(budget: Duration) -> usize {
     }
 }
 const MAX_BATCH: usize = 1024;
-/// A file create faster than this is a local disk's (ext4: 10-20 us; a 9p round trip is
-/// milliseconds)...
-const LOCAL_CREATE_US: f64 = 200.0;
-/// ...where a round writes its MiB this many times (see `round`).
+/// MiB writes per round on a local disk (see `round`).
 const LOCAL_MIB_WRITES: usize = 3;
 const MIB: usize = 1 << 20;
 /// Two rounds whose medians agree this closely are taken as stable.
@@ -264,10 +261,10 @@ fn round(
     // about a millisecond, one write right after a large one elsewhere (a build's target/, a
     // copy) can wait out a journal commit that is flushing it and read ten times slow (a check
     // of ripgrep's 440 MB target/ just written put its rewrite at 1.5 s against 0.18 s); two
-    // more cost nothing there, and the median is the figure. A slow mount (its file creates
-    // are round trips) gets one.
-    let writes = match median(&rec.out.samples.ops.create) {
-        Some(create_us) if create_us < LOCAL_CREATE_US => LOCAL_MIB_WRITES,
+    // more cost nothing there, and the median is the figure. A slow mount (its `lstat` a
+    // round trip, not CPU work) gets one.
+    let writes = match median(&rec.out.samples.ops.lstat) {
+        Some(lstat_us) if lstat_us < CPU_BOUND_US => LOCAL_MIB_WRITES,
         _ => 1,
     };
     for _ in 0..writes {
