@@ -17,6 +17,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pairs import check_vs_status, tracked_files  # noqa: E402
+
 TOOL, WORK, RUNS = sys.argv[1], sys.argv[2], int(sys.argv[3])
 PYTHON_PROJECT, MIXED_REPO, REPO_3000, PYTHON_NAME = sys.argv[4:8]
 
@@ -66,29 +69,10 @@ def first_status_row():
 
 
 def cost_row():
-    """`check -q` against `git status` in the same copy, once each first (a user's second check
-    finds the Linux disk's figures and git's facts cached for this boot), then in pairs."""
+    """`check -q` against `git status` in a copy of the repository (bench/pairs.py)."""
     copy = os.path.join(WORK, "cost")
     subprocess.run(["cp", "-a", REPO_3000, copy], check=True)
-    subprocess.run([TOOL, "check", "-q", copy], stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
-    subprocess.run(["git", "-C", copy, "status", "--porcelain"], check=True,
-                   stdout=subprocess.DEVNULL)
-    checks, statuses = [], []
-    for _ in range(RUNS):
-        t = time.perf_counter()
-        # check -q exits with the verdict's code: any exit is a finished check.
-        subprocess.run([TOOL, "check", "-q", copy], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-        checks.append((time.perf_counter() - t) * 1000)
-        statuses.append(ms(["git", "-C", copy, "status", "--porcelain"]))
-    return statistics.median(checks), statistics.median(statuses)
-
-
-def files(repo):
-    out = subprocess.run(["git", "-C", repo, "ls-files", "-z"], check=True,
-                         capture_output=True).stdout
-    return out.count(b"\0")
+    return check_vs_status(TOOL, copy, RUNS)
 
 
 def main():
@@ -99,11 +83,11 @@ def main():
                  p, r, p / r, 0.65 <= p / r <= 1.35, "0.65-1.35"))
     p, r = first_status_row()
     rows.append(("%s (%d files): first git status after cp -a, predicted / real"
-                 % (os.path.basename(MIXED_REPO), files(MIXED_REPO)),
+                 % (os.path.basename(MIXED_REPO), tracked_files(MIXED_REPO)),
                  p, r, p / r, 0.65 <= p / r <= 1.35, "0.65-1.35"))
     c, s = cost_row()
     rows.append(("%s (%d files): check -q / git status"
-                 % (os.path.basename(REPO_3000), files(REPO_3000)),
+                 % (os.path.basename(REPO_3000), tracked_files(REPO_3000)),
                  c, s, c / s, c / s <= 1.5, "<= 1.5"))
     print("load after: %.2f" % os.getloadavg()[0])
     print("| ratio (ext4, medians of %d) | tool | peer | ratio | bound | |" % RUNS)

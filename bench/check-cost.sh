@@ -27,29 +27,9 @@ trap slowfs_cleanup EXIT
 mkdir -p "$WORK/backing" "$WORK/mnt" "$WORK/home" "$WORK/local"
 export HOME=$WORK/home XDG_CACHE_HOME=$WORK/home/.cache XDG_STATE_HOME=$WORK/home/.local/state
 
-# row LABEL DIR: one check and one status first, then RUNS interleaved pairs in DIR, each timed
-# from its spawn to its exit (no shell in between: a `date` before and after would add the
-# start-up of a process, about 1.5 ms here, to both); medians; one table row.
+# row LABEL DIR: one table row of `check -q` against `git status` in DIR (bench/pairs.py).
 row() {
-    python3 - "$1" "$2" "$BIN" "$RUNS" <<'PY'
-import statistics, subprocess, sys, time
-label, repo, tool, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-check = [tool, "check", "-q", repo]
-status = ["git", "-C", repo, "status", "--porcelain"]
-def timed(cmd):
-    t = time.perf_counter()
-    # check -q exits with the verdict's code: any exit is a finished run.
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return (time.perf_counter() - t) * 1000
-timed(check), timed(status)
-checks, statuses = [], []
-for _ in range(runs):
-    checks.append(timed(check))
-    statuses.append(timed(status))
-c, s = statistics.median(checks), statistics.median(statuses)
-files = subprocess.run(["git", "-C", repo, "ls-files", "-z"], capture_output=True).stdout.count(b"\0")
-print("| %s | %d | %.1f | %.1f | %.2fx |" % (label, files, c, s, c / s))
-PY
+    python3 "$HERE/bench/pairs.py" "$1" "$2" "$BIN" "$RUNS"
 }
 
 echo "load before: $(cut -d' ' -f1 /proc/loadavg)"

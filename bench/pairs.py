@@ -1,0 +1,45 @@
+"""One `check -q` against one `git status` in the same repository, pair by pair, for
+bench/check-cost.sh and bench/bar.py: each run timed from its spawn to its exit (no shell in
+between: a `date` before and after would add the start-up of a process, about 1.5 ms here, to
+both sides).
+
+As a script: `pairs.py LABEL REPO TOOL RUNS` prints one table row of bench/check-cost.sh.
+"""
+import statistics
+import subprocess
+import sys
+import time
+
+
+def timed(cmd):
+    """Milliseconds from spawn to exit; `check -q` exits with the verdict's code, so any exit
+    is a finished run."""
+    t = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return (time.perf_counter() - t) * 1000
+
+
+def check_vs_status(tool, repo, runs):
+    """One check and one status first (a user's second check finds the Linux disk's figures and
+    git's facts cached for this boot), then `runs` interleaved pairs: the medians."""
+    check = [tool, "check", "-q", repo]
+    status = ["git", "-C", repo, "status", "--porcelain"]
+    timed(check)
+    timed(status)
+    checks, statuses = [], []
+    for _ in range(runs):
+        checks.append(timed(check))
+        statuses.append(timed(status))
+    return statistics.median(checks), statistics.median(statuses)
+
+
+def tracked_files(repo):
+    out = subprocess.run(["git", "-C", repo, "ls-files", "-z"], check=True,
+                         capture_output=True).stdout
+    return out.count(b"\0")
+
+
+if __name__ == "__main__":
+    label, repo, tool, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    c, s = check_vs_status(tool, repo, runs)
+    print("| %s | %d | %.1f | %.1f | %.2fx |" % (label, tracked_files(repo), c, s, c / s))
