@@ -164,16 +164,66 @@ def fresh_copy(proj):
     subprocess.run(["cp", "-a", template, local], check=True)
 
 
+TREES = {}
+
+
+def tree_in_memory(root):
+    """The tree under `root` read once into memory, in walk order: ("dir", rel, mode),
+    ("link", rel, target), ("hardlink", rel, first_rel) or ("file", rel, mode, bytes)."""
+    if root not in TREES:
+        entries, first = [], {}
+        for dirpath, dirs, files in os.walk(root):
+            for name in sorted(dirs) + sorted(files):
+                path = os.path.join(dirpath, name)
+                rel = os.path.relpath(path, root)
+                st = os.lstat(path)
+                if os.path.islink(path):
+                    entries.append(("link", rel, os.readlink(path)))
+                elif name in dirs:
+                    entries.append(("dir", rel, st.st_mode & 0o7777))
+                elif (st.st_dev, st.st_ino) in first:
+                    entries.append(("hardlink", rel, first[(st.st_dev, st.st_ino)]))
+                else:
+                    first[(st.st_dev, st.st_ino)] = rel
+                    with open(path, "rb") as f:
+                        entries.append(("file", rel, st.st_mode & 0o7777, f.read()))
+            dirs.sort()
+        TREES[root] = entries
+    return TREES[root]
+
+
+def write_tree(entries, dest):
+    """Writes the tree as a build does, from memory: each file created and written in 1 MiB
+    pieces, each further name of a file hard-linked to its first (cargo links its binaries
+    from deps/). A copy (`cp -a`) would time reading the source too: from this machine's page
+    cache 0.10 s of its 0.20 s for ripgrep's target/, and more when the pages were evicted."""
+    os.mkdir(dest)
+    for entry in entries:
+        kind, path = entry[0], os.path.join(dest, entry[1])
+        if kind == "dir":
+            os.mkdir(path, entry[2])
+        elif kind == "link":
+            os.symlink(entry[2], path)
+        elif kind == "hardlink":
+            os.link(os.path.join(dest, entry[2]), path)
+        else:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, entry[2])
+            view = memoryview(entry[3])
+            for at in range(0, len(view), 1 << 20):
+                os.write(fd, view[at:at + (1 << 20)])
+            os.close(fd)
+
+
 def reinstall(kind, proj, target_from):
     """One timed reinstall of `kind` in `proj`: uv and pip from their caches, or writing a
-    real target/ tree (copied from `target_from`) into the fresh folder."""
+    real target/ tree (`target_from`, held in memory) into the fresh folder."""
     if kind == "uv":
         # The dependencies from the cache, not the project's own build (an editable install of
         # the project runs its build backend, which is no reinstall from a cache). Into a fresh
-        # copy of the project each run (made on the backing side, not timed), as after a move:
-        # on this project's ext4 (mounted with `discard`) a virtualenv removed and made again in
-        # the same folder slows run after run (uv's mkdir went from 115 us to 780 us in 40
-        # reinstalls of psf/requests, the reinstall from 0.25 s to 1 s).
+        # copy of the project each run (made on the backing side, not timed), as after a move.
+        # (On an ext4 without a journal, such as this machine's root, a virtualenv removed and
+        # made again slows run after run: uv's mkdir went from 115 us to 780 us in 40
+        # reinstalls of psf/requests; see bench/loop-ext4.sh.)
         fresh_copy(proj)
         return ms(["uv", "sync", "--offline", "--frozen", "--no-install-project", "-q"], cwd=proj)
     if kind == "pip":
@@ -184,7 +234,10 @@ def reinstall(kind, proj, target_from):
     # Flushed before and after (not timed): each run writes hundreds of MB, and the next write,
     # or the check's probe of the disk, would otherwise wait behind the flush of the last one.
     subprocess.run(["sync"], check=True)
-    took = ms(["cp", "-a", target_from, os.path.join(proj, "target")])
+    entries = tree_in_memory(target_from)
+    start = time.perf_counter()
+    write_tree(entries, os.path.join(proj, "target"))
+    took = (time.perf_counter() - start) * 1000
     subprocess.run(["sync"], check=True)
     return took
 

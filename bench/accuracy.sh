@@ -23,8 +23,9 @@
 #   python3 linked in, not timed): `pip install -r requirements.txt`, which asks the index about
 #   each package (pip has no offline mode) and reads the files from its cache;
 # - a real Rust project (RUST_PROJECT: a clone whose target/ is built): its target/ written
-#   afresh (`cp -a`) into a fresh folder on each disk, against the tool's figure for
-#   rebuilding it (file writes only);
+#   afresh into a fresh folder on each disk from a copy held in memory (as a build writes it:
+#   each file created and written in 1 MiB pieces, hard links linked), against the tool's
+#   figure for rebuilding it (file writes only);
 # - 10 back-to-back `check`s on the first real repository on slowfs (one verdict?, each run's
 #   prediction and range on stderr), and a cold `check --advisory` against the full `check`
 #   after it;
@@ -39,7 +40,8 @@
 # Usage: REAL_REPOS="DIR DIR" [NODE_PROJECT=DIR] [PYTHON_PROJECT=DIR [PYTHON_ALL_GROUPS=1]] [RUST_PROJECT=DIR]
 #        [NO_NODE=1] [NO_IGNORED=1] [NO_PIP=1] bench/accuracy.sh [RUNS] [SCALE]
 #        (defaults 5 and 0.2; needs /dev/fuse, fusermount3, git, python3, npm; WORK=DIR to build
-#        somewhere else than /var/tmp; SIZES="1000" for fewer synthetic rows)
+#        somewhere else than /var/tmp, such as a journaled ext4 of bench/loop-ext4.sh; SIZES="1000"
+#        for fewer synthetic rows)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-5}
@@ -60,6 +62,8 @@ trap slowfs_cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 mkdir -p "$WORK/build" "$WORK/local" "$WORK/backing" "$WORK/mnt" "$WORK/cache"
+. bench/disk.sh
+disk_note "$WORK"
 export XDG_CACHE_HOME=$WORK/cache
 
 make_ignored_repo() { # DIR: 8,000 tracked files in vendor/ (80 dirs), then vendor/ ignored
@@ -152,11 +156,10 @@ if [ -n "${RUST_PROJECT:-}" ]; then
     [ -d "$RUST_PROJECT/target" ] || { echo "RUST_PROJECT: $RUST_PROJECT/target is not built" >&2; exit 2; }
     rs=$WORK/build/rust-project
     git clone -q "$RUST_PROJECT" "$rs"
-    cp -a "$RUST_PROJECT/target" "$WORK/build/rust-target"
     echo "target/" >>"$rs/.git/info/exclude"
     cp -a "$rs" "$WORK/local/rust-project"
     cp -a "$rs" "$WORK/backing/rust-project"
-    add_job "[\"target\", \"$(basename "$RUST_PROJECT")\", \"$WORK/local/rust-project\", \"$WORK/mnt/rust-project\", \"$WORK/build/rust-target\"]"
+    add_job "[\"target\", \"$(basename "$RUST_PROJECT")\", \"$WORK/local/rust-project\", \"$WORK/mnt/rust-project\", \"$RUST_PROJECT/target\"]"
 fi
 
 if [ -n "${NO_NODE:-}" ]; then

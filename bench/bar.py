@@ -31,15 +31,18 @@ def ms(cmd, **kw):
 
 
 def check(path, *extra):
-    out = subprocess.run([TOOL, "check", "--format", "json", *extra, path],
+    """The report of `check` in `path`, the Linux disk's baseline in WORK: its disk is the one
+    the uv cache and the repositories are on, as a home's is (WORK may be a journaled ext4 of
+    bench/loop-ext4.sh, where the machine's own home is on an ext4 without one)."""
+    out = subprocess.run([TOOL, "check", "--format", "json", "--baseline", WORK, *extra, path],
                          check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 
 
 def uv_row():
-    """The project's reinstall into a fresh copy of it each run (as after a move: a virtualenv
-    removed and made again in one folder slows run after run on this project's ext4), then the
-    check of the installed tree."""
+    """The project's reinstall into a fresh copy of it each run (as after a move; on an ext4
+    without a journal a virtualenv removed and made again in one folder slows run after run:
+    bench/loop-ext4.sh), then the check of the installed tree."""
     real, predicted = [], []
     sync = ["uv", "sync", "--offline", "--frozen", "--no-install-project", "-q"]
     for i in range(RUNS):
@@ -72,7 +75,7 @@ def cost_row():
     """`check -q` against `git status` in a copy of the repository (bench/pairs.py)."""
     copy = os.path.join(WORK, "cost")
     subprocess.run(["cp", "-a", REPO_3000, copy], check=True)
-    return check_vs_status(TOOL, copy, RUNS)
+    return check_vs_status(TOOL, copy, RUNS, baseline=WORK)
 
 
 def main():

@@ -24,6 +24,8 @@ trap 'exit 130' INT
 # A private cache for the tool (its mount and manager figures are measured in this run) and for
 # uv (filled online below, then read offline).
 mkdir -p "$WORK/cache"
+. bench/disk.sh
+disk_note "$WORK"
 export XDG_CACHE_HOME=$WORK/cache
 
 py=$WORK/uv-project

@@ -4,7 +4,9 @@
 # under 10 ms on one of 300) and, with SLOW=1, in the slowfs emulator (drvfs-9p, scale 1:
 # at most 0.25x).
 #
-#   bench/check-cost.sh RUNS REPO...
+#   [WORK=DIR] bench/check-cost.sh RUNS REPO...
+#
+# WORK: where the copies and a private HOME go (default /var/tmp; see bench/loop-ext4.sh).
 #
 # REPO: git repositories on the local disk (public clones; copied into a scratch folder, never
 # changed or committed). Each is checked once first, as a user's second check finds the Linux
@@ -20,11 +22,14 @@ BIN=$HERE/target/release/wsl-place
 SLOWFS=$HERE/target/release/examples/slowfs
 (cd "$HERE" && cargo build --release --quiet && cargo build --release --quiet --example slowfs)
 
-WORK=$(mktemp -d /var/tmp/check-cost.XXXXXX)
+WORK=$(mktemp -d "${WORK:-/var/tmp}/check-cost.XXXXXX")
 # shellcheck source=bench/slowfs-mount.sh
 . "$HERE/bench/slowfs-mount.sh"
 trap slowfs_cleanup EXIT
 mkdir -p "$WORK/backing" "$WORK/mnt" "$WORK/home" "$WORK/local"
+# shellcheck source=bench/disk.sh
+. "$HERE/bench/disk.sh"
+disk_note "$WORK"
 export HOME=$WORK/home XDG_CACHE_HOME=$WORK/home/.cache XDG_STATE_HOME=$WORK/home/.local/state
 
 # row LABEL DIR: one table row of `check -q` against `git status` in DIR (bench/pairs.py).

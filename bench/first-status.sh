@@ -48,6 +48,8 @@ fi
 now_ns() { date +%s%N; }
 
 mkdir -p "$WORK/backing" "$WORK/mnt"
+. bench/disk.sh
+disk_note "$WORK"
 case " $STATES " in
 *" slowfs "*)
     slowfs_mount "$PWD/target/release/examples/slowfs" "$WORK/slowfs.log" \

@@ -19,10 +19,11 @@ def timed(cmd):
     return (time.perf_counter() - t) * 1000
 
 
-def check_vs_status(tool, repo, runs):
+def check_vs_status(tool, repo, runs, baseline=None):
     """One check and one status first (a user's second check finds the Linux disk's figures and
-    git's facts cached for this boot), then `runs` interleaved pairs: the medians."""
-    check = [tool, "check", "-q", repo]
+    git's facts cached for this boot), then `runs` interleaved pairs: the medians. `baseline`:
+    the Linux disk's folder when it is not the home's."""
+    check = [tool, "check", "-q", *(["--baseline", baseline] if baseline else []), repo]
     status = ["git", "-C", repo, "status", "--porcelain"]
     timed(check)
     timed(status)
