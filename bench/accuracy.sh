@@ -24,7 +24,7 @@
 #   each package (pip has no offline mode) and reads the files from its cache;
 # - a real Rust project (RUST_PROJECT: a clone whose target/ is built): its target/ written
 #   afresh into a fresh folder on each disk from a copy held in memory (as a build writes it:
-#   each file created and written in 1 MiB pieces, hard links linked), against the tool's
+#   each file created and written in 64 KiB pieces, hard links linked), against the tool's
 #   figure for rebuilding it (file writes only);
 # - 10 back-to-back `check`s on the first real repository on slowfs (one verdict?, each run's
 #   prediction and range on stderr), and a cold `check --advisory` against the full `check`

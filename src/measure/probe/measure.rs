@@ -34,8 +34,9 @@ pub fn first_batch(budget: Duration) -> usize {
     }
 }
 const MAX_BATCH: usize = 1024;
-/// MiB writes per round on a local disk (see `round`).
-const LOCAL_MIB_WRITES: usize = 3;
+/// Writes per round on a local disk, and the MiB each writes (see `round`).
+const LOCAL_MIB_WRITES: usize = 2;
+const LOCAL_WRITE_MIBS: usize = 8;
 const MIB: usize = 1 << 20;
 /// Two rounds whose medians agree this closely are taken as stable.
 const STABLE: f64 = 0.15;
@@ -257,18 +258,18 @@ fn round(
             )?)
         })?;
     }
-    // One MiB written is the whole bandwidth figure of a round. On a disk that takes it in
-    // about a millisecond, one write right after a large one elsewhere (a build's target/, a
-    // copy) can wait out a journal commit that is flushing it and read ten times slow (a check
-    // of ripgrep's 440 MB target/ just written put its rewrite at 1.5 s against 0.18 s); two
-    // more cost nothing there, and the median is the figure. A slow mount (its `lstat` a
-    // round trip, not CPU work) gets one.
-    let writes = match median(&rec.out.samples.ops.lstat) {
-        Some(lstat_us) if lstat_us < CPU_BOUND_US => LOCAL_MIB_WRITES,
-        _ => 1,
+    // The write is the whole bandwidth figure of a round. On a disk that takes a MiB in about
+    // a millisecond, a MiB is written into pages still in the CPU's caches: 0.22 ms per MiB
+    // on a journaled ext4 here, where 8 MiB or more (a build's target/, a package's files)
+    // took 0.28-0.30 ms per MiB and ripgrep's target/ was priced 27-37% low; so 8 MiB there,
+    // twice, one write's hiccup halved. A slow mount (its `lstat` a round trip, not CPU work)
+    // gets one MiB: its cost is the requests, not the pages.
+    let (writes, mibs) = match median(&rec.out.samples.ops.lstat) {
+        Some(lstat_us) if lstat_us < CPU_BOUND_US => (LOCAL_MIB_WRITES, LOCAL_WRITE_MIBS),
+        _ => (1, 1),
     };
     for _ in 0..writes {
-        time_write_mib(&dir, rec, n < FIRST_BATCH)?;
+        time_write_mib(&dir, rec, n < FIRST_BATCH, mibs)?;
     }
     for i in 0..n {
         let file = if i < renamed(n) {
@@ -399,12 +400,23 @@ fn time_listing(
     Ok(())
 }
 
-/// Writes one MiB in git's 64 KiB pieces and maps it back, timing each as a MiB. A small
-/// first round writes a quarter of it: the pieces' time counts four times, the open and the
-/// close once, so a slow mount's per-request cost is extrapolated, not its per-file cost.
-fn time_write_mib(dir: &OwnedFd, rec: &mut Recorder, small: bool) -> std::io::Result<()> {
+/// Writes `mibs` MiB in git's 64 KiB pieces and maps one MiB of it back, timing each per MiB.
+/// A small first round writes a quarter of one MiB: the pieces' time counts four times, the
+/// open and the close once, so a slow mount's per-request cost is extrapolated, not its
+/// per-file cost.
+fn time_write_mib(
+    dir: &OwnedFd,
+    rec: &mut Recorder,
+    small: bool,
+    mibs: usize,
+) -> std::io::Result<()> {
     const PIECE: usize = 64 * 1024;
-    let pieces = if small { MIB / PIECE / 4 } else { MIB / PIECE };
+    let pieces = if small {
+        MIB / PIECE / 4
+    } else {
+        mibs * MIB / PIECE
+    };
+    // Pieces per timed MiB over pieces written.
     let scale = (MIB / PIECE) as f64 / pieces as f64;
     let piece = vec![0x5a_u8; PIECE];
     rec.begin(Op::WriteMib)?;
@@ -426,27 +438,33 @@ fn time_write_mib(dir: &OwnedFd, rec: &mut Recorder, small: bool) -> std::io::Re
     drop(file);
     rec.record(Op::WriteMib, opened + written * scale + us(closing));
     rec.begin(Op::ReadMib)?;
-    let mapped = read_mapped(dir, "big")?;
-    rec.record(Op::ReadMib, mapped * scale);
+    // One MiB of it at most, as the first-status fit was made on (git maps a file at a time).
+    let (mapped, mapped_bytes) = read_mapped(dir, "big", MIB)?;
+    rec.record(
+        Op::ReadMib,
+        mapped * MIB as f64 / mapped_bytes.max(1) as f64,
+    );
     rec.begin(Op::Unlink)?;
     rustix::fs::unlinkat(dir, "big", AtFlags::empty())?;
     Ok(())
 }
 
-/// Microseconds to map `name` and touch each page of it, as git reads a file over 32 KiB to hash
-/// it: on a mount that keeps no page cache every page is a request.
-fn read_mapped(dir: &OwnedFd, name: &str) -> std::io::Result<f64> {
+/// Microseconds to map at most `limit` bytes of `name` and touch each page, as git reads a file
+/// over 32 KiB to hash it (on a mount that keeps no page cache every page is a request), and the
+/// bytes mapped.
+fn read_mapped(dir: &OwnedFd, name: &str, limit: usize) -> std::io::Result<(f64, usize)> {
     let t = Instant::now();
     let fd = rustix::fs::openat(dir, name, OFlags::RDONLY | OFlags::CLOEXEC, Mode::empty())?;
     let file = std::fs::File::from(fd);
+    let len = usize::try_from(file.metadata()?.len()).map_or(limit, |len| len.min(limit));
     // SAFETY: the file is private to this probe's scratch folder and nothing truncates it
     // while it is mapped.
-    let map = unsafe { memmap2::Mmap::map(&file)? };
+    let map = unsafe { memmap2::MmapOptions::new().len(len).map(&file)? };
     let touched: u64 = map.iter().step_by(4096).map(|&b| u64::from(b)).sum();
     std::hint::black_box(touched);
     drop(map);
     drop(file);
-    Ok(us(t))
+    Ok((us(t), len))
 }
 
 fn renamed(n: usize) -> usize {
