@@ -360,7 +360,9 @@ impl RootIndex {
     /// counts as walked.
     pub fn git_walk(&self, rules: bool) -> GitWalk {
         let state = self.index.state();
-        let repo = rules.then(|| gix::open(&self.worktree).ok()).flatten();
+        let repo = rules
+            .then(|| super::gitopen::open(&self.worktree))
+            .flatten();
         let mut excludes = repo.as_ref().and_then(|r| {
             r.excludes(
                 state,

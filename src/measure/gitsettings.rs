@@ -52,7 +52,7 @@ pub fn read(root: &Path) -> Option<GitSettings> {
     if !root.join(".git").exists() {
         return None;
     }
-    let repo = gix::open(root).ok()?;
+    let repo = super::gitopen::open(root)?;
     let config = repo.config_snapshot();
     let file = config.plumbing();
     let mut values = KEYS.iter().map(|key| {

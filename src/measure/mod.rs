@@ -6,6 +6,7 @@ pub mod changes;
 pub(crate) mod discover;
 pub mod gitattrs;
 pub mod gitindex;
+pub(crate) mod gitopen;
 pub mod gitsettings;
 pub mod manifest;
 pub mod moved;
