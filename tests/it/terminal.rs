@@ -423,14 +423,15 @@ fn spinner_shown(output: &Output, label: &str) -> bool {
 fn slow_phases_show_a_labelled_spinner_on_a_terminal_only() {
     let dir = tempfile::tempdir().unwrap();
     let backing = dir.path().join("backing");
-    // Enough files that timing the mount takes well over the 0.3 s a spinner waits for.
+    // Enough files, on a mount slow enough, that timing it takes well over the 0.3 s a spinner
+    // waits for (at scale 1 a check of 300 files timed the mount in about that).
     support::gitrepo::repo_with_files(&backing.join("repo"), 300);
     let home = dir.path().join("home");
     std::fs::create_dir(&home).unwrap();
     let Some(slow) = support::SlowFs::mount(
         &backing,
         &dir.path().join("slow"),
-        &["--profile", "drvfs-9p"],
+        &["--profile", "drvfs-9p", "--scale", "2"],
     ) else {
         return;
     };
