@@ -50,6 +50,30 @@ fn git_status_speedup(v: &Value) -> f64 {
 }
 
 #[test]
+fn a_local_disk_gets_two_large_writes_a_round_each_read_back() {
+    // A MiB written on a local disk stays in the CPU's caches, so the bandwidth is two 8 MiB
+    // writes a round there, each followed by the read-back of one MiB.
+    let dir = tempfile::tempdir().unwrap();
+    let v = probe_json(dir.path(), "300");
+    let rounds = v["rounds"].as_u64().unwrap();
+    assert!(rounds >= 1, "{v}");
+    assert_eq!(
+        v["ops"]["write_mib"]["samples"].as_u64(),
+        Some(2 * rounds),
+        "{v}"
+    );
+    assert_eq!(
+        v["ops"]["read_mib"]["samples"].as_u64(),
+        Some(2 * rounds),
+        "{v}"
+    );
+    // Per MiB: 8 MiB in pages take longer than a MiB's worth of any single small call.
+    let write = v["ops"]["write_mib"]["median_us"].as_f64().unwrap();
+    let create = v["ops"]["create"]["median_us"].as_f64().unwrap();
+    assert!(write > create, "{v}");
+}
+
+#[test]
 fn probe_measures_every_operation_verifies_and_cleans_up() {
     let dir = tempfile::tempdir().unwrap();
     let v = probe_json(dir.path(), "300");
