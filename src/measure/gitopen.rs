@@ -2,19 +2,39 @@
 //! lists its object store when it opens it: a dozen or more calls, each a round trip on a slow
 //! mount, and `check` needs the repository twice, for git's settings and for its exclude rules.
 
-use std::collections::BTreeMap;
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-/// The repository whose worktree is `root`, opened once per run and shared between threads;
-/// None when it cannot be opened (that answer is kept too).
+/// A repository's opening, made once by whichever thread asks first.
+type Opening = Arc<OnceLock<Option<gix::ThreadSafeRepository>>>;
+
+/// Repositories kept open: the most recent ones, enough for those `survey` prices at once, so
+/// that a survey of hundreds does not keep every object store (its open files and maps) to the
+/// end of the run.
+const KEPT: usize = 16;
+
+/// The repository whose worktree is `root`, opened once and shared between threads while it is
+/// among the `KEPT` most recent; None when it cannot be opened (that answer is kept too). Only
+/// callers for the same repository wait for each other's opening.
 pub fn open(root: &Path) -> Option<gix::Repository> {
-    static OPENED: Mutex<BTreeMap<PathBuf, Option<gix::ThreadSafeRepository>>> =
-        Mutex::new(BTreeMap::new());
-    let mut opened = OPENED.lock().unwrap_or_else(PoisonError::into_inner);
-    opened
-        .entry(root.to_path_buf())
-        .or_insert_with(|| gix::open(root).ok().map(gix::Repository::into_sync))
+    static OPENINGS: Mutex<VecDeque<(PathBuf, Opening)>> = Mutex::new(VecDeque::new());
+    let opening = {
+        let mut kept = OPENINGS.lock().unwrap_or_else(PoisonError::into_inner);
+        match kept.iter().find(|(path, _)| path == root) {
+            Some((_, opening)) => Arc::clone(opening),
+            None => {
+                if kept.len() == KEPT {
+                    kept.pop_front();
+                }
+                let opening = Opening::default();
+                kept.push_back((root.to_path_buf(), Arc::clone(&opening)));
+                opening
+            }
+        }
+    };
+    opening
+        .get_or_init(|| gix::open(root).ok().map(gix::Repository::into_sync))
         .as_ref()
         .map(gix::ThreadSafeRepository::to_thread_local)
 }
@@ -45,5 +65,13 @@ mod tests {
         // Opened again from the kept handle, not from the file now broken.
         let again = open(repo.path()).expect("kept");
         assert_eq!(first.git_dir(), again.git_dir());
+        // Once `KEPT` others were opened after it, it is opened afresh: the broken config.
+        let others: Vec<_> = (0..KEPT)
+            .map(|_| tempfile::tempdir().expect("temp dir"))
+            .collect();
+        for other in &others {
+            assert!(open(other.path()).is_none());
+        }
+        assert!(open(repo.path()).is_none());
     }
 }
