@@ -36,10 +36,15 @@ pub const FILES_PER_PACKAGE_WORK: f64 = 15.0;
 /// the sample's files per package were not the project's.
 pub const PIP_FILES_PER_PACKAGE_WORK: f64 = 700.0;
 
-/// One package's weight in `manager`'s own work, in files. poetry, never timed, asks the index
-/// about each package too and gets pip's.
-pub fn files_per_package_work(manager: &str) -> f64 {
-    if matches!(manager, "pip" | "poetry") {
+/// pip, and poetry, which installs the same way: one thread that asks the index about each
+/// package, then extracts and compiles its files in turn.
+fn pip_like(manager: &str) -> bool {
+    matches!(manager, "pip" | "poetry")
+}
+
+/// One package's weight in `manager`'s own work, in files; poetry, never timed, gets pip's.
+fn files_per_package_work(manager: &str) -> f64 {
+    if pip_like(manager) {
         PIP_FILES_PER_PACKAGE_WORK
     } else {
         FILES_PER_PACKAGE_WORK
@@ -205,10 +210,9 @@ pub enum Waits {
     Serial,
 }
 
-/// The manager that works in `Waits::Serial` fashion: pip (and poetry, which installs with
-/// its own single-threaded installer).
+/// The manager that works in `Waits::Serial` fashion: pip and poetry (`pip_like`).
 pub fn waits_of(manager: &str) -> Waits {
-    if matches!(manager, "pip" | "poetry") {
+    if pip_like(manager) {
         Waits::Serial
     } else {
         Waits::Overlapped

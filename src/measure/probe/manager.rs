@@ -58,10 +58,11 @@ pub struct ManagerTiming {
 /// pyyaml, httpx, pytest: 35 packages; uv's tree 4,900 files, pip's 8,200 with the bytecode it
 /// compiles), reinstalled from cache on ext4 at a load of about 4 (about 1.4 times the
 /// reference pace): uv 0.13 180 ms empty and 390 ms whole (it links files from its cache: its
-/// per-unit figure is a token one, as bun's). pip 23.2 into a virtualenv (its unit is a package
-/// and 700 files, `model::PIP_FILES_PER_PACKAGE_WORK`): subsets of pallets/werkzeug's 68
-/// packages on a journaled ext4 at about 1.2 times the reference pace, 365 ms empty and 152 ms
-/// per unit. poetry, never timed, gets pip's. cargo has none: rebuilding target/ is priced as its file writes alone.
+/// per-unit figure is a token one, as bun's). pip 23.2 into a virtualenv (its unit is a
+/// package and 700 files, `PIP_FILES_PER_PACKAGE_WORK` in `model/install.rs`): subsets of
+/// pallets/werkzeug's 68 packages on a journaled ext4 at about 1.2 times the reference pace,
+/// 365 ms empty and 152 ms per unit. poetry, never timed, gets pip's. cargo has none: rebuilding target/ is
+/// priced as its file writes alone.
 pub(crate) const REFERENCE_FITS: &[(&str, f64, f64)] = &[
     ("npm", 310.0, 6.3),
     ("pnpm", 42.0, 0.16),

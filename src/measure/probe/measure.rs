@@ -263,13 +263,16 @@ fn round(
     // on a journaled ext4 here, where 8 MiB or more (a build's target/, a package's files)
     // took 0.28-0.30 ms per MiB and ripgrep's target/ was priced 27-37% low; so 8 MiB there,
     // twice, one write's hiccup halved. A slow mount (its `lstat` a round trip, not CPU work)
-    // gets one MiB: its cost is the requests, not the pages.
+    // gets one MiB: its cost is the requests, not the pages. A small first round writes a
+    // quarter of a MiB: the pieces' time counts four times, the open and the close once, so a
+    // slow mount's per-request cost is extrapolated, not its per-file cost.
     let (writes, mibs) = match median(&rec.out.samples.ops.lstat) {
         Some(lstat_us) if lstat_us < CPU_BOUND_US => (LOCAL_MIB_WRITES, LOCAL_WRITE_MIBS),
         _ => (1, 1),
     };
+    let bytes = if n < FIRST_BATCH { MIB / 4 } else { mibs * MIB };
     for _ in 0..writes {
-        time_write_mib(&dir, rec, n < FIRST_BATCH, mibs)?;
+        time_write_mib(&dir, rec, bytes)?;
     }
     for i in 0..n {
         let file = if i < renamed(n) {
@@ -400,24 +403,12 @@ fn time_listing(
     Ok(())
 }
 
-/// Writes `mibs` MiB in git's 64 KiB pieces and maps one MiB of it back, timing each per MiB.
-/// A small first round writes a quarter of one MiB: the pieces' time counts four times, the
-/// open and the close once, so a slow mount's per-request cost is extrapolated, not its
-/// per-file cost.
-fn time_write_mib(
-    dir: &OwnedFd,
-    rec: &mut Recorder,
-    small: bool,
-    mibs: usize,
-) -> std::io::Result<()> {
+/// Writes `bytes` (a whole number of git's 64 KiB pieces) and maps at most one MiB of it back,
+/// timing each per MiB: the pieces' time scaled to a MiB, the open and the close counted once.
+fn time_write_mib(dir: &OwnedFd, rec: &mut Recorder, bytes: usize) -> std::io::Result<()> {
     const PIECE: usize = 64 * 1024;
-    let pieces = if small {
-        MIB / PIECE / 4
-    } else {
-        mibs * MIB / PIECE
-    };
-    // Pieces per timed MiB over pieces written.
-    let scale = (MIB / PIECE) as f64 / pieces as f64;
+    let pieces = bytes / PIECE;
+    let scale = MIB as f64 / bytes as f64;
     let piece = vec![0x5a_u8; PIECE];
     rec.begin(Op::WriteMib)?;
     let opening = Instant::now();
