@@ -12,6 +12,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pairs import ms  # noqa: E402
+
 TOOL, WORK, RUNS = sys.argv[1], sys.argv[2], int(sys.argv[3])
 BASELINE = os.path.join(WORK, "local")
 ROWS = []
@@ -20,12 +23,6 @@ COSTS = []
 # The verdict rows: 10 back-to-back checks, the cold --advisory against the full check.
 VERDICTS = []
 LOADS = []
-
-
-def ms(cmd, **kw):
-    t = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kw)
-    return (time.perf_counter() - t) * 1000
 
 
 def check(path, *extra, env=None):

@@ -15,19 +15,12 @@ import shutil
 import statistics
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pairs import check_vs_status, tracked_files  # noqa: E402
+from pairs import check_vs_status, ms, tracked_files  # noqa: E402
 
 TOOL, WORK, RUNS = sys.argv[1], sys.argv[2], int(sys.argv[3])
 PYTHON_PROJECT, MIXED_REPO, REPO_3000, PYTHON_NAME = sys.argv[4:8]
-
-
-def ms(cmd, **kw):
-    t = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kw)
-    return (time.perf_counter() - t) * 1000
 
 
 def check(path, *extra):

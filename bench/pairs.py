@@ -11,12 +11,18 @@ import sys
 import time
 
 
-def timed(cmd):
-    """Milliseconds from spawn to exit; `check -q` exits with the verdict's code, so any exit
-    is a finished run."""
+def ms(cmd, check=True, **kw):
+    """Milliseconds from spawn to exit of `cmd`, its output discarded; with `check`, a failed
+    run stops the bench (bench/accuracy.py and bench/bar.py time with it too)."""
     t = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(cmd, check=check, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kw)
     return (time.perf_counter() - t) * 1000
+
+
+def timed(cmd):
+    """`ms` of a run whose exit status says nothing of its success: `check -q` exits with the
+    verdict's code, so any exit is a finished run."""
+    return ms(cmd, check=False)
 
 
 def check_vs_status(tool, repo, runs, baseline=None):
