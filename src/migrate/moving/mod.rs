@@ -1,133 +1,92 @@
-//! `wsl-place migrate`, as its steps: plan, confirm, copy, verify, seal, commit, fix up,
-//! finalise, report. `run` is that list; each step is a function here or a file beside it.
+//! The move, the first migration, as its steps: plan, confirm, copy, verify, seal, commit, fix
+//! up, finalise, report. `run` is that list; each step is a function here or a file beside it.
 //!
 //! Nothing is ever written to the source, and nothing in it is deleted unless `--remove-source`
 //! is given, after the manifest proves each entry was copied. The copy goes to a staging folder
-//! beside the destination (`staging.rs`) and is renamed into place only after every file was
+//! beside the destination (`kernel/staging.rs`) and is renamed into place only after every file was
 //! read back and compared; an interrupted run is resumed by running it again.
 
-mod abort;
-mod copy;
-mod destination;
-mod estimate;
-mod finalise;
 mod finish;
-mod fixups;
-mod journal;
-mod names;
-mod next_steps;
-mod options;
-mod outcome;
-mod plan;
-mod progress;
 mod questions;
-mod removal;
-mod removal_plan;
 mod rerun;
-mod source;
-mod staging;
-mod sync;
-mod sync_ops;
-mod sync_plan;
-mod undo;
-mod verify;
-mod windows_builds;
-mod worktrees;
 
-use finish::Copied;
-pub use options::{Options, Ui};
-pub use outcome::MigrationReport;
-pub use plan::{Plan, Problem};
-use questions::Answers;
-pub use questions::Question;
-use staging::Staging;
-pub use sync_plan::SyncReport;
-
-use crate::base::error::{ExitCode, Failure, Result};
+use crate::base::error::{Failure, Result};
 use crate::base::interrupt;
 use crate::base::progress::Drawn;
 use crate::base::units;
 use crate::host::HostEnv;
-use crate::host::location;
-use crate::measure::moved;
+use crate::migrate::kernel::ask::after_interrupt;
+use crate::migrate::kernel::outcome::{Copied, MigrationReport};
+use crate::migrate::kernel::plan::{self, Plan, Problem};
+use crate::migrate::kernel::staging::{self, Lock, Staging};
+use crate::migrate::kernel::{copy, destination, estimate, finalise, fixups, journal, verify};
+use crate::migrate::kernel::{options::Options, options::Ui, worktrees};
+use questions::Answers;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Moves the repository `args.path` to `args.to`, or under `default_root` (from the policy).
-pub fn run(
+/// What the move ended in.
+pub(super) enum Moved {
+    /// Nothing more to do: a dry run, or the plan was not accepted.
+    Stopped,
+    /// Another run finished the same move while this one planned: its manifest.
+    FinishedElsewhere(PathBuf),
+    /// Moved: the report, and the answer to `--remove-source` given with the plan.
+    Done(Box<MigrationReport>, Option<bool>),
+}
+
+/// Moves `staging.source()` to `destination` through `staging`, or finishes a copy an
+/// interrupted run sealed there.
+pub(super) fn run(
     env: &HostEnv,
     args: &Options,
     ui: &dyn Ui,
-    default_root: Option<&Path>,
-) -> Result<ExitCode> {
-    let source = location::canonical_dir(&args.path)?;
-    refuse_kernel_interface(env, &source)?;
-    let destination = chosen_destination(env, args, &source, default_root)?;
-    let staging = Staging::new(&source, &destination);
-    let elsewhere = interrupted_elsewhere(&staging, &destination, default_root);
-    // Held to the end of the run; a dry run only reads, and must not hold off a real one.
-    let held = match args.dry_run {
-        true => None,
-        false => staging.lock_existing()?,
-    };
-    if args.abort {
-        return abort::abort(env, ui, &source, &destination, &staging, &elsewhere);
-    }
-    worktrees::refuse_linked(&source)?;
-    staging.check_owner()?;
-    let finished = |manifest: &Path| {
-        rerun::already_migrated(env, ui, args, &staging, &destination, manifest, &elsewhere)
-    };
-    if !staging.is_sealed()
-        && let Some(manifest) = finalise::finished_manifest(env, &source, &destination)
-    {
-        return finished(&manifest);
-    }
-    rerun::nothing_to_sync(args, &source, &destination)?;
+    destination: &Path,
+    staging: &Staging,
+    held: Option<Lock>,
+    elsewhere: &[staging::Elsewhere],
+) -> Result<Moved> {
+    let (source, destination) = (staging.source().to_path_buf(), destination.to_path_buf());
     let (from, to, kept) = (
         source.clone(),
         destination.clone(),
         staging.path().to_path_buf(),
     );
-    interrupt::set_hint(move || questions::after_interrupt(&from, &to, &kept));
+    interrupt::set_hint(move || after_interrupt(&from, &to, &kept));
     if !args.yes && !args.dry_run && !ui.interactive() {
         // Said before any work: a walk of a slow mount can take long.
         return Err(Failure::input(
             "migrate asks before copying, and this is not a terminal; pass --yes to accept the plan (or --dry-run to see it).",
         ));
     }
-    if staging.is_sealed() && still_sealed(ui, args, &staging)? {
-        return resume_sealed(env, ui, args, &destination, &staging, &elsewhere);
+    if staging.is_sealed() && still_sealed(ui, args, staging)? {
+        return resume_sealed(env, ui, args, &destination, staging, elsewhere);
     }
-    let (mut plan, recovered) = plan(env, args, &source, &destination, &staging, ui)?;
-    plan.interrupted_elsewhere = elsewhere.clone();
+    let (mut plan, recovered) = plan(env, args, &source, &destination, staging, ui)?;
+    plan.interrupted_elsewhere = elsewhere.to_vec();
     // Staging an earlier run left is still there: the way on from it is what to say.
-    interrupt::check(&questions::after_interrupt(
-        &source,
-        &destination,
-        staging.path(),
-    ))?;
+    interrupt::check(&after_interrupt(&source, &destination, staging.path()))?;
     ui.plan(&plan, args.dry_run)?;
     if args.dry_run {
-        return Ok(ExitCode::Ok);
+        return Ok(Moved::Stopped);
     }
     let answers = questions::ask(ui, args, &mut plan, staging.path())?;
-    account_resume(&mut plan, &recovered);
+    plan.account_resume(&recovered);
     for worktree in plan.worktrees.iter_mut().filter(|w| w.moved) {
         let staging = worktree.staging();
         if let (Some(planned), Some(staging)) = (worktree.plan.as_mut(), staging) {
-            account_resume(planned, &journal::read_journal(&staging.journal())?);
+            planned.account_resume(&journal::read_journal(&staging.journal())?);
         }
     }
     estimate::predict(&mut plan);
     if !confirm(ui, &plan, &answers)? {
-        return Ok(ExitCode::Ok);
+        return Ok(Moved::Stopped);
     }
     let started = Instant::now();
     let mut _locks = vec![staging.create(held)?];
-    if let Some(manifest) = rerun::finished_while_planning(env, &staging, &destination)? {
-        return finished(&manifest);
+    if let Some(manifest) = rerun::finished_while_planning(env, staging, &destination)? {
+        return Ok(Moved::FinishedElsewhere(manifest));
     }
     // Made now, before any copy: a worktree's staging folder is the record that it moves along.
     for staging in plan
@@ -139,7 +98,7 @@ pub fn run(
         staging.check_owner()?;
         _locks.push(staging.create(None)?);
     }
-    let (copied_files, not_copied) = stage(env, ui, args, &plan, &staging, &recovered)?;
+    let (copied_files, not_copied) = stage(env, ui, args, &plan, staging, &recovered)?;
     let mut done = Copied {
         files: copied_files,
         started,
@@ -149,26 +108,11 @@ pub fn run(
             .collect(),
         node_modules: plan.node_modules.clone(),
         worktrees: Vec::new(),
-        elsewhere,
+        elsewhere: elsewhere.to_vec(),
     };
     stage_worktrees(env, ui, args, plan.worktrees, &mut done)?;
-    finish::finish(env, ui, &answers, &destination, &staging, done)
-}
-
-/// `--to`, else where an earlier run moved this source (run again at the old place), else the
-/// policy's root plus the repository's name.
-fn chosen_destination(
-    env: &HostEnv,
-    args: &Options,
-    source: &Path,
-    default_root: Option<&Path>,
-) -> Result<PathBuf> {
-    let recorded = moved::lookup(env, source).map(|m| m.destination);
-    destination::destination(
-        source,
-        args.to.as_deref().or(recorded.as_deref()),
-        default_root,
-    )
+    let report = finish::finish(env, ui, &answers, &destination, staging, done)?;
+    Ok(Moved::Done(Box::new(report), answers.remove_source))
 }
 
 /// Copies, verifies and seals each worktree that moves along, as the repository was; a copy an
@@ -188,7 +132,7 @@ fn stage_worktrees(
         if worktree.moved && !(staging.is_sealed() && still_sealed(ui, args, &staging)?) {
             let recovered = journal::read_journal(&staging.journal())?;
             let mut planned = planned.clone();
-            account_resume(&mut planned, &recovered);
+            planned.account_resume(&recovered);
             done.files += stage(env, ui, args, &planned, &staging, &recovered)?.0;
         }
         done.worktrees.push(worktree);
@@ -233,21 +177,6 @@ fn still_sealed(ui: &dyn Ui, args: &Options, staging: &Staging) -> Result<bool> 
     Ok(false)
 }
 
-/// Staging folders of this source left by runs with another `--to`, beside this destination or
-/// in the default root.
-fn interrupted_elsewhere(
-    staging: &Staging,
-    destination: &Path,
-    default_root: Option<&Path>,
-) -> Vec<staging::Elsewhere> {
-    let dirs: Vec<&Path> = destination
-        .parent()
-        .into_iter()
-        .chain(default_root)
-        .collect();
-    staging::interrupted_elsewhere(staging.source(), staging.path(), &dirs)
-}
-
 /// A copy an earlier run verified and sealed: only finalising is left.
 fn resume_sealed(
     env: &HostEnv,
@@ -256,7 +185,7 @@ fn resume_sealed(
     destination: &Path,
     staging: &Staging,
     elsewhere: &[staging::Elsewhere],
-) -> Result<ExitCode> {
+) -> Result<Moved> {
     let source = staging.source();
     if args.dry_run {
         ui.note(&format!(
@@ -264,7 +193,7 @@ fn resume_sealed(
             source.display(),
             staging.path().display()
         ))?;
-        return Ok(ExitCode::Ok);
+        return Ok(Moved::Stopped);
     }
     ui.note(&format!(
         "A verified copy of {} is waiting in {}; finishing it.\n",
@@ -284,7 +213,8 @@ fn resume_sealed(
     }
     worktrees::plan_each(&mut moving, ui.progress());
     stage_worktrees(env, ui, args, moving, &mut done)?;
-    finish::finish(env, ui, &answers, destination, staging, done)
+    let report = finish::finish(env, ui, &answers, destination, staging, done)?;
+    Ok(Moved::Done(Box::new(report), answers.remove_source))
 }
 
 /// Step 1, plan: walk the source once, gather every question it raises, and account for what an
@@ -325,7 +255,7 @@ fn plan(
     }
     plan.questions = questions::for_plan(&plan, args);
     let recovered = journal::read_journal(&staging.journal())?;
-    account_resume(&mut plan, &recovered);
+    plan.account_resume(&recovered);
     estimate::predict(&mut plan);
     Ok((plan, recovered))
 }
@@ -404,7 +334,7 @@ fn copy(
         predicted_ms: plan.prediction.as_ref().map(|p| p.copy_ms),
         threads: plan
             .copy_threads
-            .unwrap_or_else(|| copy_threads(env, &plan.source)),
+            .unwrap_or_else(|| estimate::copy_threads(env, &plan.source)),
     };
     let outcome = copy::run(plan, &staging.tree(), &journal, recovered, &options)
         .map_err(|f| staging.kept(&f))?;
@@ -466,60 +396,4 @@ fn seal(
     let sealed = finalise::seal(plan, staging, &copied.records, &problem_paths(problems));
     spinner.finish_and_clear();
     sealed
-}
-
-/// Local disks lose to directory-lock contention beyond a few threads per core; a drive reached
-/// over 9p or a network is latency-bound, and more requests in flight hide the round trips.
-/// `/proc`, `/sys` and their kin hold no repository, and their files change size while read.
-fn refuse_kernel_interface(env: &HostEnv, source: &Path) -> Result<()> {
-    let table = location::MountTable::read(env)?;
-    match table.mount_for(source) {
-        Some(mount) if crate::host::mounts::is_kernel_interface(&mount.fstype) => {
-            Err(Failure::input(format!(
-                "{} is on {}, a kernel file system whose files are made up when read, not a repository; nothing was copied.",
-                source.display(),
-                mount.fstype
-            )))
-        }
-        _ => Ok(()),
-    }
-}
-
-fn copy_threads(env: &HostEnv, source: &Path) -> usize {
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let remote = location::MountTable::read(env)
-        .ok()
-        .and_then(|t| t.mount_for(source).map(|m| m.kind()))
-        .is_some_and(|k| k.is_remote());
-    if remote {
-        (cores * 8).clamp(8, 32)
-    } else {
-        (cores * 2).clamp(2, 8)
-    }
-}
-
-/// Marks files that an interrupted run already verified, and what space the rest still needs.
-fn account_resume(plan: &mut Plan, recovered: &journal::Recovered) {
-    let mut needed = 0u64;
-    // Counted afresh: answers given after the first count can leave node_modules out.
-    plan.resumed_files = 0;
-    plan.resumed_bytes = 0;
-    for entry in &plan.entries {
-        let done = recovered
-            .synced
-            .get(&entry.rel)
-            .or_else(|| recovered.unsynced.get(&entry.rel))
-            .is_some_and(|r| r.unchanged(entry.size, entry.mtime, entry.stamp));
-        match entry.kind {
-            // Another name of a file already counted: a link, no data and no inode.
-            plan::Kind::File if entry.hard_link_of.is_some() => {}
-            plan::Kind::File if done => {
-                plan.resumed_files += 1;
-                plan.resumed_bytes += entry.size;
-            }
-            plan::Kind::File => needed += plan::blocks(entry.size),
-            _ => needed += 4096,
-        }
-    }
-    plan.needed_bytes = needed;
 }

@@ -3,17 +3,22 @@
 //! file read back and checked by CRC32 before its journal line is written, resumed from the
 //! journal after a kill, sealed with the list of what to do, and only then applied (each staged
 //! file renamed into place). Nothing at the source is written; nothing at the destination that
-//! changed there since is overwritten (`sync_plan`).
+//! changed there since is overwritten (`plan.rs`).
 
-use super::options::{Options, Ui};
-use super::staging::Staging;
-use super::sync_plan::{self, Op, SyncPlan, SyncReport};
-use super::{copy, estimate, finalise, fixups, journal, verify};
+mod ops;
+mod plan;
+
 use crate::base::dirfd;
 use crate::base::error::{Failure, Result};
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
 use crate::measure::{manifest, moved, snapshot};
+use crate::migrate::kernel::options::{Options, Ui};
+use crate::migrate::kernel::outcome::{Conflict, SyncReport};
+use crate::migrate::kernel::plan::Kind;
+use crate::migrate::kernel::staging::{self, Staging};
+use crate::migrate::kernel::{copy, estimate, finalise, fixups, journal, verify};
+use plan::{Op, SyncPlan, new_manifest, worktree_file};
 use std::collections::HashSet;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -51,7 +56,7 @@ pub(super) fn run(
     }
     let day = moved::day(crate::base::clock::now_unix()).replace('-', "");
     let spinner = Drawn::spinner(ui.progress(), "finding what changed since the migration");
-    let planned = sync_plan::build(env, record, staging.path(), &day);
+    let planned = plan::build(env, record, staging.path(), &day);
     spinner.finish_and_clear();
     let mut plan = planned?;
     if plan.is_empty() {
@@ -66,7 +71,7 @@ pub(super) fn run(
         return Ok(plan.report);
     }
     let recovered = journal::read_journal(&staging.journal())?;
-    super::account_resume(&mut plan.copy, &recovered);
+    plan.copy.account_resume(&recovered);
     predict(env, ui, &mut plan);
     ui.note(&plan.text(record))?;
     if args.dry_run || !confirmed(ui, args, record)? {
@@ -111,7 +116,7 @@ fn predict(env: &HostEnv, ui: &dyn Ui, plan: &mut SyncPlan) {
         .copy
         .entries
         .iter()
-        .filter(|e| e.kind == super::plan::Kind::File && sync_plan::worktree_file(&e.rel));
+        .filter(|e| e.kind == Kind::File && worktree_file(&e.rel));
     let refreshed = copied.fold((0, 0), |(n, b), e| (n + 1, b + e.size));
     let apply = crate::model::migration::sync_apply_ms(
         replaced,
@@ -163,7 +168,7 @@ fn stage(
         threads: plan
             .copy
             .copy_threads
-            .unwrap_or_else(|| super::copy_threads(env, &plan.copy.source)),
+            .unwrap_or_else(|| estimate::copy_threads(env, &plan.copy.source)),
     };
     let outcome = copy::run(&plan.copy, &staging.tree(), &journal, recovered, &options)
         .map_err(|f| staging.kept(&f))?;
@@ -203,7 +208,7 @@ fn seal(
         .copy
         .entries
         .iter()
-        .filter(|e| e.kind == super::plan::Kind::Symlink)
+        .filter(|e| e.kind == Kind::Symlink)
         .map(|e| e.rel.as_path())
         .collect();
     // A file left out with --skip-unreadable is neither put nor saved.
@@ -224,7 +229,7 @@ fn seal(
             record.manifest.display()
         ))));
     };
-    let entries = sync_plan::new_manifest(
+    let entries = new_manifest(
         &old,
         &plan.ops,
         &plan.copy,
@@ -248,7 +253,7 @@ fn sealed_report(staging: &Staging) -> SyncReport {
         match op {
             Op::Put(_) => report.changed += 1,
             Op::Remove(_) => report.removed += 1,
-            Op::Save { rel, saved } => report.conflicts.push(sync_plan::Conflict {
+            Op::Save { rel, saved } => report.conflicts.push(Conflict {
                 path: journal::escape_path(&rel),
                 why: "changed at both places".into(),
                 saved_as: Some(journal::escape_path(&saved)),
@@ -390,4 +395,27 @@ fn remember(env: &HostEnv, staging: &Staging, record: &moved::Moved, ops: &[Op])
     dated.synced_unix = Some(crate::base::clock::now_unix());
     moved::remember(env, &dated);
     Ok(())
+}
+
+/// `--sync` before any migration of `source` to `destination` finished.
+pub(super) fn refuse_unfinished(args: &Options, source: &Path, destination: &Path) -> Result<()> {
+    if !args.sync {
+        return Ok(());
+    }
+    Err(Failure::input(format!(
+        "there is no finished migration of {} to {} to sync; run `{}` without --sync to migrate it first.",
+        source.display(),
+        destination.display(),
+        staging::command(source, destination, "")
+    )))
+}
+
+/// The old place's record of the migration, which a sync dates.
+pub(super) fn record_of(env: &HostEnv, source: &Path) -> Result<moved::Moved> {
+    moved::lookup(env, source).ok_or_else(|| {
+        Failure::internal(format!(
+            "the record of the migration of {} cannot be read or written under the state folder; nothing was copied.",
+            source.display()
+        ))
+    })
 }

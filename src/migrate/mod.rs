@@ -1,0 +1,126 @@
+//! `wsl-place migrate`: one kernel (`kernel/`: the walk and its plan, staging, journal, copy and
+//! verify, seal and finalise) and the operations on it, one folder each: `moving/` (the first
+//! migration), `sync/` (`--sync`), `remove/` (`--remove-source`) and `undo/` (`--abort`). This
+//! file only decides which of them a run is and hands over; no operation imports another.
+//!
+//! Nothing is ever written to the source, and nothing in it is deleted unless `--remove-source`
+//! is given, after the manifest proves each entry was copied. The copy goes to a staging folder
+//! beside the destination and is renamed into place only after every file was read back and
+//! compared; an interrupted run is resumed by running it again.
+
+mod kernel;
+mod moving;
+mod remove;
+mod sync;
+mod undo;
+
+pub use kernel::options::{Options, Ui};
+pub use kernel::outcome::{MigrationReport, SyncReport};
+pub use kernel::plan::{Plan, Question};
+
+use crate::base::error::{ExitCode, Result};
+use crate::base::units;
+use crate::host::HostEnv;
+use crate::host::location;
+use crate::measure::{changes, moved};
+use kernel::fixups::FixupReport;
+use kernel::outcome::Copied;
+use kernel::staging::{self, Staging};
+use kernel::{destination, finalise, worktrees};
+use moving::Moved;
+use std::path::Path;
+
+/// Moves the repository `args.path` to `args.to`, or under `default_root` (from the policy).
+pub fn run(
+    env: &HostEnv,
+    args: &Options,
+    ui: &dyn Ui,
+    default_root: Option<&Path>,
+) -> Result<ExitCode> {
+    let source = location::canonical_dir(&args.path)?;
+    destination::refuse_kernel_interface(env, &source)?;
+    let destination = destination::chosen(env, args, &source, default_root)?;
+    let staging = Staging::new(&source, &destination);
+    let elsewhere = staging::elsewhere_than(&staging, &destination, default_root);
+    // Held to the end of the run; a dry run only reads, and must not hold off a real one.
+    let held = match args.dry_run {
+        true => None,
+        false => staging.lock_existing()?,
+    };
+    if args.abort {
+        return undo::abort(env, ui, &source, &destination, &staging, &elsewhere);
+    }
+    worktrees::refuse_linked(&source)?;
+    staging.check_owner()?;
+    let finished = |manifest: &Path| {
+        already_migrated(env, ui, args, &staging, &destination, manifest, &elsewhere)
+    };
+    if !staging.is_sealed()
+        && let Some(manifest) = finalise::finished_manifest(env, &source, &destination)
+    {
+        return finished(&manifest);
+    }
+    sync::refuse_unfinished(args, &source, &destination)?;
+    match moving::run(env, args, ui, &destination, &staging, held, &elsewhere)? {
+        Moved::Stopped => Ok(ExitCode::Ok),
+        Moved::FinishedElsewhere(manifest) => finished(&manifest),
+        Moved::Done(mut report, remove_source) => {
+            remove::after_move(env, ui, &mut report, remove_source)?;
+            ui.result(&report)?;
+            Ok(ExitCode::Ok)
+        }
+    }
+}
+
+/// The same command run again after it finished: say so from the manifest, with what is left
+/// to do (`--remove-source`, the next steps), sync when asked, and remove the source when asked
+/// and confirmed.
+fn already_migrated(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    args: &Options,
+    staging: &Staging,
+    destination: &Path,
+    manifest: &Path,
+    elsewhere: &[staging::Elsewhere],
+) -> Result<ExitCode> {
+    let source = staging.source();
+    if moved::lookup(env, source).is_none() {
+        // Finished by an earlier version, which kept no record: the old place learns it now.
+        moved::remember(env, &moved::Moved::new(source, destination, manifest));
+    }
+    let done = Copied::nothing_yet(elsewhere);
+    // Synced first: the report's totals are the manifest's after it.
+    let synced = match args.sync {
+        true => Some(sync::run(env, ui, args, &sync::record_of(env, source)?)?),
+        false => None,
+    };
+    let mut report = MigrationReport::from_manifest(
+        env,
+        source,
+        destination,
+        manifest,
+        done,
+        FixupReport::default(),
+    )?;
+    report.already_migrated = true;
+    report.sync = synced;
+    if !args.sync
+        && let Some(changed) = moved::lookup(env, source).and_then(|m| changes::since(&m))
+        && changed.count() > 0
+    {
+        // Edits made at the old place since: the two copies differ, and the person must know.
+        report.fixups.advice.push(format!(
+            "{} changed at {} since the migration ({} added, {} changed, {} removed); they are not in the copy: `{}` copies them, and --remove-source keeps them",
+            units::counted(changed.count(), "file", "files"),
+            source.display(),
+            changed.added.len(),
+            changed.changed.len(),
+            changed.removed.len(),
+            staging::command(source, destination, " --sync")
+        ));
+    }
+    remove::after_finish(env, ui, args, staging.path(), &mut report)?;
+    ui.result(&report)?;
+    Ok(ExitCode::Ok)
+}
