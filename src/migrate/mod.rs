@@ -39,7 +39,7 @@ pub fn run(
 ) -> Result<ExitCode> {
     let source = location::canonical_dir(&args.path)?;
     destination::refuse_kernel_interface(env, &source)?;
-    let destination = destination::chosen(env, args, &source, default_root)?;
+    let destination = destination::chosen(env, args.to.as_deref(), &source, default_root)?;
     let staging = Staging::new(&source, &destination);
     let elsewhere = staging::elsewhere_than(&staging, &destination, default_root);
     // Held to the end of the run; a dry run only reads, and must not hold off a real one.

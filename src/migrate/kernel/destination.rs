@@ -2,7 +2,6 @@
 //! repository's name), the manifest beside it, and the room its file system has: bytes, inodes
 //! and the length of a name.
 
-use super::options::Options;
 use crate::base::error::{Failure, Result};
 use crate::host::HostEnv;
 use crate::host::location;
@@ -150,16 +149,12 @@ pub fn free_name(destination: &Path) -> Option<PathBuf> {
 /// policy's root plus the repository's name.
 pub fn chosen(
     env: &HostEnv,
-    args: &Options,
+    to: Option<&Path>,
     source: &Path,
     default_root: Option<&Path>,
 ) -> Result<PathBuf> {
     let recorded = moved::lookup(env, source).map(|m| m.destination);
-    destination(
-        source,
-        args.to.as_deref().or(recorded.as_deref()),
-        default_root,
-    )
+    destination(source, to.or(recorded.as_deref()), default_root)
 }
 
 /// `/proc`, `/sys` and their kin hold no repository, and their files change size while read.
