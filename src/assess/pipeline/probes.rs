@@ -208,7 +208,7 @@ pub fn for_check(
     let baseline = choose_baseline(env, settings, table, current_mount)?;
     let budget = settings.probe_budget;
     let tracked = Tracked::from_index(index);
-    let git_walk = index.map(|index| index.git_walk(!settings.first_look));
+    let git_walk = index.map(|index| index.git_walk(!settings.purpose.first_look()));
     let threads = tracked.git_threads();
     let target = Target {
         dir: root,
@@ -232,10 +232,16 @@ pub fn for_check(
     } else {
         baseline
     };
-    let manager = manager_timing(env, root, &baseline, settings.time_manager, cpu_pace);
+    let manager = manager_timing(
+        env,
+        root,
+        &baseline,
+        settings.purpose.times_manager(),
+        cpu_pace,
+    );
     let (baseline, baseline_note, same, label) = match baseline {
         Baseline::Probe(dir, mount) => {
-            let cached = (settings.reuse != Reuse::Nothing)
+            let cached = (settings.purpose.reuse() != Reuse::Nothing)
                 .then(|| mount_cache::load(env, mount))
                 .flatten();
             let report = cached.unwrap_or_else(|| {
@@ -314,7 +320,7 @@ fn current_figures(
     on_baseline_mount: bool,
     (startup, start): (Option<f64>, Instant),
 ) -> (ProbeReport, Option<f64>) {
-    let cached = match settings.reuse {
+    let cached = match settings.purpose.reuse() {
         Reuse::Mounts => mount_cache::load(env, target.mount),
         Reuse::Baseline if on_baseline_mount => {
             mount_cache::load(env, target.mount).map(|mut report| {
@@ -329,7 +335,11 @@ fn current_figures(
         return (current, pilot);
     }
     // The hook's first look samples fewer tracked files: a provisional answer.
-    let tracked_share = if settings.first_look { 0.15 } else { 0.3 };
+    let tracked_share = if settings.purpose.first_look() {
+        0.15
+    } else {
+        0.3
+    };
     let measured = probe_current(target, (tracked, tracked_share), git_walk, (startup, start));
     mount_cache::store(env, target.mount, &measured.0);
     measured
