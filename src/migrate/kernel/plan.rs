@@ -249,7 +249,11 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
             found.push((rel, meta));
         }
     };
-    let unlisted = crate::measure::scan::walk_each(source, progress, &each);
+    let unlisted = crate::measure::scan::walk_each(
+        source,
+        &crate::base::progress::Drawn::phases(progress),
+        &each,
+    );
     let mut found = found.into_inner().unwrap_or_else(|p| p.into_inner());
     // Parents before children, and each node_modules in one run.
     found.sort_by(|a, b| a.0.cmp(&b.0));
