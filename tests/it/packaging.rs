@@ -82,7 +82,9 @@ fn artefact(folder: &str, prefix: &str, suffix: &str, built_by: &str) -> Option<
         })
         .max_by_key(|path| path.metadata().and_then(|m| m.modified()).ok());
     if found.is_none() {
-        support::skip(&format!("no {prefix}*{suffix} in {folder}: `{built_by}` builds it"));
+        support::skip(&format!(
+            "no {prefix}*{suffix} in {folder}: `{built_by}` builds it"
+        ));
     }
     found
 }
@@ -100,7 +102,11 @@ fn files_below(root: &Path) -> Vec<PathBuf> {
 /// A dpkg root of its own: the database folders dpkg expects, nothing else.
 fn dpkg_root() -> tempfile::TempDir {
     let root = tempfile::tempdir().unwrap();
-    for dir in ["var/lib/dpkg/info", "var/lib/dpkg/updates", "var/lib/dpkg/triggers"] {
+    for dir in [
+        "var/lib/dpkg/info",
+        "var/lib/dpkg/updates",
+        "var/lib/dpkg/triggers",
+    ] {
         std::fs::create_dir_all(root.path().join(dir)).unwrap();
     }
     std::fs::write(root.path().join("var/lib/dpkg/status"), "").unwrap();
@@ -112,7 +118,11 @@ fn dpkg(root: &Path) -> Command {
     // git and libc6 are the machine's, not in this root's database; no maintainer scripts run
     // outside a chroot, and the package has none.
     cmd.arg(format!("--root={}", root.display()))
-        .args(["--force-depends", "--force-not-root", "--force-script-chrootless"])
+        .args([
+            "--force-depends",
+            "--force-not-root",
+            "--force-script-chrootless",
+        ])
         .args(["--log=/dev/null"]);
     cmd
 }
@@ -124,7 +134,10 @@ fn deb_installs_the_binary_man_page_and_completions_and_removes_them() {
         return;
     };
     let root = dpkg_root();
-    run(dpkg(root.path()).arg("--install").arg(&deb), "dpkg --install");
+    run(
+        dpkg(root.path()).arg("--install").arg(&deb),
+        "dpkg --install",
+    );
     let usr = root.path().join("usr");
 
     let version = run(
@@ -143,7 +156,9 @@ fn deb_installs_the_binary_man_page_and_completions_and_removes_them() {
     );
     assert_eq!(
         page.trim(),
-        usr.join("share/man/man1/wsl-place.1.gz").display().to_string()
+        usr.join("share/man/man1/wsl-place.1.gz")
+            .display()
+            .to_string()
     );
     for installed in [
         "share/bash-completion/completions/wsl-place",
@@ -161,7 +176,10 @@ fn deb_installs_the_binary_man_page_and_completions_and_removes_them() {
         "bash did not complete `wsl-place compl<Tab>` from the installed script"
     );
 
-    run(dpkg(root.path()).args(["--purge", "wsl-place"]), "dpkg --purge");
+    run(
+        dpkg(root.path()).args(["--purge", "wsl-place"]),
+        "dpkg --purge",
+    );
     let left: Vec<PathBuf> = files_below(root.path())
         .into_iter()
         .filter(|path| !path.starts_with("var/lib/dpkg"))
@@ -234,8 +252,12 @@ fn finished_within(child: std::process::Child, limit: Duration) -> Output {
 #[test]
 #[ignore = "needs python3 and the wheel built by `maturin build --release` (.ci/run builds it)"]
 fn wheel_installs_with_pip_and_uv_tool_install() {
-    let Some(wheel) = artefact("target/wheels", "wsl_place-", ".whl", "maturin build --release")
-    else {
+    let Some(wheel) = artefact(
+        "target/wheels",
+        "wsl_place-",
+        ".whl",
+        "maturin build --release",
+    ) else {
         return;
     };
     let scratch = tempfile::tempdir().unwrap();
@@ -246,7 +268,12 @@ fn wheel_installs_with_pip_and_uv_tool_install() {
     );
     run(
         Command::new(venv.join("bin/pip"))
-            .args(["install", "--quiet", "--no-index", "--disable-pip-version-check"])
+            .args([
+                "install",
+                "--quiet",
+                "--no-index",
+                "--disable-pip-version-check",
+            ])
             .arg(&wheel),
         "pip install the wheel",
     );
