@@ -661,19 +661,14 @@ fn sigterm_during_the_probe_leaves_no_junk() {
         .arg(slow.mountpoint())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
-    let child = cmd.spawn().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while scratch_folders(&backing).is_empty() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert!(
-        !scratch_folders(&backing).is_empty(),
-        "the probe never started"
+    let (output, _) = support::signal_once(
+        cmd.spawn().unwrap(),
+        support::Signal::TERM,
+        "the probe's start",
+        || !scratch_folders(&backing).is_empty(),
+        Duration::from_secs(10),
+        Duration::from_millis(100),
     );
-    std::thread::sleep(Duration::from_millis(100));
-    // SAFETY: our own child, not yet reaped.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
-    let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
     assert_eq!(scratch_folders(&backing), Vec::<PathBuf>::new());
 }
@@ -895,8 +890,8 @@ fn one_slow_call_does_not_outlast_the_budget() {
 #[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn a_signal_ends_a_probe_within_two_seconds() {
     for (latency, signal) in [
-        ("create=2000", libc::SIGINT),
-        ("create=20000", libc::SIGTERM),
+        ("create=2000", support::Signal::INT),
+        ("create=20000", support::Signal::TERM),
     ] {
         let place = Place::new();
         let Some((slow, repo)) = slow_repo(&place, latency) else {
@@ -907,25 +902,18 @@ fn a_signal_ends_a_probe_within_two_seconds() {
             .arg(&repo)
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
-        let child = cmd.spawn().unwrap();
         let backing = slow.backing().join("app");
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while scratch_folders(&backing).is_empty() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        assert!(
-            !scratch_folders(&backing).is_empty(),
-            "the probe never started"
+        let (output, took) = support::signal_once(
+            cmd.spawn().unwrap(),
+            signal,
+            "the probe's start",
+            || !scratch_folders(&backing).is_empty(),
+            Duration::from_secs(10),
+            // Inside the first file create by now.
+            Duration::from_millis(300),
         );
-        // Inside the first file create by now.
-        std::thread::sleep(Duration::from_millis(300));
-        let signalled = Instant::now();
-        // SAFETY: our own child, not yet reaped.
-        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
-        let output = child.wait_with_output().unwrap();
-        let took = signalled.elapsed();
         eprintln!(
-            "{latency}: exit {:?} {took:?} after signal {signal}",
+            "{latency}: exit {:?} {took:?} after signal {signal:?}",
             output.status.code()
         );
         assert!(
@@ -1062,11 +1050,15 @@ fn no_cursor_escape_into_a_file() {
         .arg(slow.mountpoint().join("app"))
         .stdout(Stdio::null())
         .stderr(fs::File::create(&log).unwrap());
-    let mut child = cmd.spawn().unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    // SAFETY: our own child, not yet reaped.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let status = child.wait().unwrap();
+    let (output, _) = support::signal_once(
+        cmd.spawn().unwrap(),
+        support::Signal::INT,
+        "the start",
+        || true,
+        Duration::ZERO,
+        Duration::from_millis(1500),
+    );
+    let status = output.status;
     let written = fs::read(&log).unwrap();
     assert_eq!(
         status.code(),

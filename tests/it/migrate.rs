@@ -607,15 +607,14 @@ fn ctrl_c_stops_the_copy_with_code_130_and_keeps_it_for_the_next_run() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while !staging.join("tree/src").is_dir() && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    assert!(staging.join("tree/src").is_dir(), "the copy never started");
-    std::thread::sleep(std::time::Duration::from_millis(200));
-    // SAFETY: our own child, not yet reaped.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
+    let (out, _) = support::signal_once(
+        child,
+        support::Signal::INT,
+        "the copy's start",
+        || staging.join("tree/src").is_dir(),
+        std::time::Duration::from_secs(20),
+        std::time::Duration::from_millis(200),
+    );
     assert_eq!(out.status.code(), Some(130), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     // One line with the exact commands that resume and that abandon it.

@@ -361,18 +361,14 @@ fn ctrl_c_removes_the_scratch_folder() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while leftovers(slow.mountpoint()).is_empty() && std::time::Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert!(
-        !leftovers(slow.mountpoint()).is_empty(),
-        "the probe never started"
+    let (out, _) = support::signal_once(
+        child,
+        support::Signal::INT,
+        "the probe's start",
+        || !leftovers(slow.mountpoint()).is_empty(),
+        Duration::from_secs(10),
+        Duration::from_millis(100),
     );
-    std::thread::sleep(Duration::from_millis(100));
-    // SAFETY: our own child, not yet reaped.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
     assert_eq!(
         out.status.code(),
         Some(130),

@@ -595,7 +595,7 @@ fn a_deep_repository_on_slowfs_is_listed_once() {
         repository(&json, &app)["nested"],
         serde_json::json!([{"path": inner.to_str().unwrap(), "kind": "repository"}])
     );
-    let (_, stderr) = slow.signal_and_wait(libc::SIGTERM);
+    let (_, stderr) = slow.signal_and_wait(support::Signal::TERM);
     let opendir: u64 = stderr
         .lines()
         .filter_map(|line| line.strip_prefix("slowfs: stats: "))

@@ -28,6 +28,7 @@ pub mod gitrepo;
 pub mod slowfs;
 pub mod tree;
 
+pub use rustix::process::Signal;
 #[allow(unused_imports)] // not every test crate mounts slowfs
 pub use slowfs::SlowFs;
 
@@ -36,6 +37,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 use tempfile::TempDir;
 
 /// Set to "1" in CI: every test must run, so a skip fails.
@@ -76,8 +78,7 @@ pub fn have_shell(shell: &str) -> bool {
 }
 
 pub fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
+    rustix::process::geteuid().is_root()
 }
 
 /// True when root; otherwise skips (see [`skip`]) saying that `what` needs root. The calling
@@ -238,11 +239,42 @@ pub fn interrupted_after(cmd: &mut Command, delay: std::time::Duration) -> Outpu
         .spawn()
         .expect("spawn the run to interrupt");
     std::thread::sleep(delay);
-    // SAFETY: our own child, not yet reaped.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    send(&child, Signal::INT);
     child
         .wait_with_output()
         .expect("wait for the interrupted run")
+}
+
+/// Sends `signal` to `child`, which must not be reaped yet (its pid cannot be reused before).
+pub fn send(child: &Child, signal: Signal) {
+    rustix::process::kill_process(rustix::process::Pid::from_child(child), signal)
+        .unwrap_or_else(|e| panic!("sending {signal:?} to {}: {e}", child.id()));
+}
+
+/// Waits up to `within` for `started` to hold (the run reached `waiting_for`, where the test
+/// interrupts it), fails the test if it never does, lets the run go on for `settle`, then sends
+/// `signal` and waits for the run to end: its output, and how long it took to end after the
+/// signal.
+pub fn signal_once(
+    child: Child,
+    signal: Signal,
+    waiting_for: &str,
+    started: impl Fn() -> bool,
+    within: Duration,
+    settle: Duration,
+) -> (Output, Duration) {
+    let deadline = Instant::now() + within;
+    while !started() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(started(), "{waiting_for} never happened within {within:?}");
+    std::thread::sleep(settle);
+    let signalled = Instant::now();
+    send(&child, signal);
+    let output = child
+        .wait_with_output()
+        .expect("wait for the signalled run");
+    (output, signalled.elapsed())
 }
 
 /// The JSON a successful run printed; a failed run, or output that is not JSON, fails the test
