@@ -11,26 +11,27 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-use support::stderr;
 use support::tree::mkfifo;
-use tempfile::TempDir;
+use support::{Sandbox, bounded, stderr};
 
-/// A scratch place with its own HOME and cache, so no test reads or writes the real ones.
+/// A scratch place beside a sandbox's HOME, so no test reads or writes the real one.
 struct Place {
-    dir: TempDir,
+    sandbox: Sandbox,
 }
 
 impl Place {
     fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        fs::create_dir_all(dir.path().join("home")).unwrap();
-        fs::create_dir_all(dir.path().join("repo")).unwrap();
-        fs::write(dir.path().join("repo/file.txt"), "content\n").unwrap();
-        Self { dir }
+        let place = Self {
+            sandbox: Sandbox::new(),
+        };
+        fs::create_dir_all(place.path("repo")).unwrap();
+        fs::write(place.path("repo/file.txt"), "content\n").unwrap();
+        place
     }
 
+    /// `rel` in the folder holding the sandbox's HOME.
     fn path(&self, rel: &str) -> PathBuf {
-        fs::canonicalize(self.dir.path()).unwrap().join(rel)
+        self.sandbox.home().parent().unwrap().join(rel)
     }
 
     fn repo(&self) -> PathBuf {
@@ -48,37 +49,15 @@ impl Place {
     }
 
     fn cmd(&self) -> Command {
-        let mut cmd = support::wsl_place();
-        cmd.env("HOME", self.path("home"))
-            .env("XDG_CACHE_HOME", self.path("cache"))
-            .env("NO_COLOR", "1");
+        let mut cmd = self.sandbox.cmd();
+        cmd.env("NO_COLOR", "1");
         cmd
     }
 }
 
-/// Runs `cmd` to the end, or kills it after `limit` and fails: a hang is the bug being tested.
-fn bounded(mut cmd: Command, limit: Duration) -> Output {
-    let mut child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let start = Instant::now();
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            return child.wait_with_output().expect("output");
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{cmd:?} did not finish within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
+/// Runs `cmd` to the end, or kills it after a minute and fails: a hang is the bug being tested.
 fn run(cmd: Command) -> Output {
-    bounded(cmd, Duration::from_secs(60))
+    support::bounded(cmd, Duration::from_secs(60))
 }
 
 /// Exit `code`, and standard error is one line, one sentence, from the tool (not a panic).
@@ -455,7 +434,7 @@ fn advisory(place: &Place) -> Output {
 }
 
 fn only_cache_file(place: &Place) -> PathBuf {
-    let files: Vec<PathBuf> = fs::read_dir(place.path("cache/wsl-place/advisory"))
+    let files: Vec<PathBuf> = fs::read_dir(place.sandbox.cache().join("wsl-place/advisory"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
@@ -550,9 +529,8 @@ fn missing_baseline_is_named_as_the_baseline() {
 fn missing_home_is_reported_and_left_alone() {
     let place = Place::new();
     let home = place.path("gone/home");
-    let mut cmd = place.cmd();
-    cmd.env("HOME", &home)
-        .env_remove("XDG_CACHE_HOME")
+    let mut cmd = Sandbox::at(&home).cmd();
+    cmd.env("NO_COLOR", "1")
         .args([
             "check",
             "--probe-budget-ms",

@@ -7,7 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use support::gitrepo::write;
-use support::{SlowFs, json_of, text, wsl_place};
+use support::{SlowFs, json_of, text};
 
 /// A small git repository served by slowfs (a few milliseconds an `open`), a destination on the
 /// local disk and a private home.
@@ -40,9 +40,8 @@ impl OldPlace {
 
     /// `wsl-place ARGS` with this home and cache.
     pub fn run(&self, args: &[&str]) -> Command {
-        let mut cmd = wsl_place();
+        let mut cmd = support::Sandbox::at(self.tmp.path().join("home")).cmd();
         cmd.args(args)
-            .env("HOME", self.tmp.path().join("home"))
             .env("XDG_CACHE_HOME", self.tmp.path().join("cache"))
             .env("NO_COLOR", "1");
         cmd
