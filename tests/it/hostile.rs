@@ -708,7 +708,9 @@ fn special_files_in_place_of_cache_files_are_ignored() {
     let advisory_file = only_cache_file(&place);
     // bun's timing is cached per version (bun-1.4.5.json), as bun-unknown.json where bun is not
     // installed and in the hook, which does not start the manager to ask its version.
-    let bun_version = std::process::Command::new("bun")
+    let bun_version = place
+        .sandbox
+        .program("bun")
         .arg("--version")
         .output()
         .ok()
@@ -721,9 +723,12 @@ fn special_files_in_place_of_cache_files_are_ignored() {
         } else {
             bun_version.as_str()
         };
-        place.path(&format!("cache/wsl-place/manager/bun-{version}.json"))
+        place
+            .sandbox
+            .cache()
+            .join(format!("wsl-place/manager/bun-{version}.json"))
     };
-    fs::create_dir_all(place.path("cache/wsl-place/manager")).unwrap();
+    fs::create_dir_all(place.sandbox.cache().join("wsl-place/manager")).unwrap();
     type Plant = fn(&Path);
     let plants: [(Plant, &str); 2] = [
         (mkfifo, "a FIFO"),

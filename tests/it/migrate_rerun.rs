@@ -76,7 +76,9 @@ fn crc(data: &[u8]) -> u32 {
 #[test]
 fn rerun_after_finishing_then_remove_source() {
     let tmp = tempfile::tempdir().unwrap();
+    // Made, so the manifest goes to the state folder below it.
     let home = tmp.path().join("home");
+    fs::create_dir_all(&home).unwrap();
     let source = tmp.path().join("win/app");
     for i in 0..30u64 {
         write(

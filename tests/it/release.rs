@@ -48,7 +48,11 @@ fn version_names_the_commit_when_built_from_a_git_checkout() {
 
 /// pre-commit on PATH at 3.2.0 or newer (the hooks' minimum), or None after a skip.
 fn pre_commit() -> Option<PathBuf> {
-    let reason = match Command::new("pre-commit").arg("--version").output() {
+    let reason = match support::Sandbox::shared()
+        .program("pre-commit")
+        .arg("--version")
+        .output()
+    {
         Ok(out) if out.status.success() => {
             let printed = String::from_utf8_lossy(&out.stdout).into_owned();
             let version: Vec<u32> = printed
@@ -152,7 +156,9 @@ fn hook_manifest_passes_pre_commit_validation() {
         return;
     };
     let manifest = repo_root().join(MANIFEST);
-    let out = Command::new(pre_commit)
+    // pre-commit keeps a cache below HOME: the shared sandbox's, not the developer's.
+    let out = support::Sandbox::shared()
+        .program(pre_commit)
         .arg("validate-manifest")
         .arg(&manifest)
         .output()
@@ -178,7 +184,9 @@ fn pre_commit_validation_rejects_a_broken_manifest() {
         hooks.replace("language: system", "language: sistem"),
     )
     .unwrap();
-    let out = Command::new(pre_commit)
+    // pre-commit keeps a cache below HOME: the shared sandbox's, not the developer's.
+    let out = support::Sandbox::shared()
+        .program(pre_commit)
         .arg("validate-manifest")
         .arg(&manifest)
         .output()

@@ -48,9 +48,7 @@ impl Scene {
     fn migrate(&self, extra: &[&str]) -> Value {
         let mut cmd =
             support::Sandbox::at(self.tmp.path().join("home")).migrate(&self.app, &self.copy());
-        cmd.args(["--yes", "--format", "json"])
-            .args(extra)
-            .env("XDG_CACHE_HOME", self.tmp.path().join("cache"));
+        cmd.args(["--yes", "--format", "json"]).args(extra);
         json_of_success(&cmd.output().unwrap())
     }
 }

@@ -9,7 +9,7 @@
 use crate::support::{self, Sandbox, SlowFs, fakeproc};
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -164,7 +164,9 @@ fn init_prints_a_hook_each_shell_accepts() {
         assert!(output.status.success());
         let script = String::from_utf8_lossy(&output.stdout).into_owned();
         assert!(script.contains("__nudge"), "{script}");
-        let mut parse = Command::new(shell)
+        // fish makes its config and history folders below HOME as it starts.
+        let mut parse = Sandbox::shared()
+            .program(shell)
             .arg(check)
             .stdin(Stdio::piped())
             .spawn()

@@ -328,9 +328,7 @@ fn ctrl_c_while_the_sync_walks_the_source_changes_nothing() {
     let migrate = |args: &[&str]| {
         let mut cmd =
             support::Sandbox::at(tmp.path().join("home")).migrate(&mnt.join("app"), &dest);
-        cmd.args(args)
-            .env("XDG_CACHE_HOME", tmp.path().join("cache"))
-            .env("NO_COLOR", "1");
+        cmd.args(args).env("NO_COLOR", "1");
         cmd
     };
     {

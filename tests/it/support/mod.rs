@@ -1,6 +1,6 @@
-//! What the integration tests need from the machine, in one place: root, skips, mounts (tmpfs,
-//! loop ext4, the slowfs FUSE emulator), fixture `/proc` roots, real git repositories and tree
-//! snapshots.
+//! What the integration tests need from the machine, in one place: a [`Sandbox`] for every run
+//! of the binary (its own HOME, cache, config and state), root, skips, mounts (tmpfs, loop ext4,
+//! the slowfs FUSE emulator), fixture `/proc` roots, real git repositories and tree snapshots.
 //!
 //! ```ignore
 //! use crate::support;
@@ -69,7 +69,9 @@ pub fn skip(reason: &str) {
 
 /// False (after printing SKIP) when `shell` is not installed and not required.
 pub fn have_shell(shell: &str) -> bool {
-    let found = Command::new(shell)
+    // In a sandbox: fish makes its config and history folders below HOME as it starts.
+    let found = Sandbox::shared()
+        .program(shell)
         .arg("-c")
         .arg("exit 0")
         .status()
