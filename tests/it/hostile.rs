@@ -1111,3 +1111,19 @@ fn markdown_names_cannot_inject() {
         assert!(!text.contains('<'), "{args:?}: outside code spans: {text}");
     }
 }
+
+// A run that prints more than a pipe holds (64 KiB) is read while it runs, not taken for a hang.
+#[test]
+fn bounded_reads_output_larger_than_a_pipe() {
+    let mut cmd = Command::new("sh");
+    cmd.args([
+        "-c",
+        "head -c 300000 /dev/zero; head -c 200000 /dev/zero >&2",
+    ]);
+    let output = bounded(cmd, Duration::from_secs(20));
+    assert!(output.status.success(), "{:?}", output.status);
+    assert_eq!(
+        (output.stdout.len(), output.stderr.len()),
+        (300_000, 200_000)
+    );
+}
