@@ -6,7 +6,7 @@
 //! `WSL_PLACE_REQUIRE_FUSE=1`. The `.deb` goes into a throwaway dpkg root (`dpkg --root`), never
 //! into the machine's own `/usr`.
 
-use crate::support;
+use crate::support::{self, Sandbox};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -113,8 +113,8 @@ fn dpkg_root() -> tempfile::TempDir {
     root
 }
 
-fn dpkg(root: &Path) -> Command {
-    let mut cmd = Command::new("dpkg");
+fn dpkg(sandbox: &Sandbox, root: &Path) -> Command {
+    let mut cmd = sandbox.program("dpkg");
     // git and libc6 are the machine's, not in this root's database; no maintainer scripts run
     // outside a chroot, and the package has none.
     cmd.arg(format!("--root={}", root.display()))
@@ -133,15 +133,16 @@ fn deb_installs_the_binary_man_page_and_completions_and_removes_them() {
     let Some(deb) = artefact("target/debian", "wsl-place_", ".deb", "cargo deb") else {
         return;
     };
+    let sandbox = Sandbox::new();
     let root = dpkg_root();
     run(
-        dpkg(root.path()).arg("--install").arg(&deb),
+        dpkg(&sandbox, root.path()).arg("--install").arg(&deb),
         "dpkg --install",
     );
     let usr = root.path().join("usr");
 
     let version = run(
-        Command::new(usr.join("bin/wsl-place")).arg("--version"),
+        sandbox.program(usr.join("bin/wsl-place")).arg("--version"),
         "wsl-place --version",
     );
     assert!(
@@ -149,7 +150,8 @@ fn deb_installs_the_binary_man_page_and_completions_and_removes_them() {
         "{version}"
     );
     let page = run(
-        Command::new("man")
+        sandbox
+            .program("man")
             .args(["-w", "wsl-place"])
             .env("MANPATH", usr.join("share/man")),
         "man -w wsl-place",
@@ -172,12 +174,12 @@ fn deb_installs_the_binary_man_page_and_completions_and_removes_them() {
         assert!(usr.join(installed).is_file(), "{installed} not installed");
     }
     assert!(
-        bash_tab_completes(&usr),
+        bash_tab_completes(&sandbox, &usr),
         "bash did not complete `wsl-place compl<Tab>` from the installed script"
     );
 
     run(
-        dpkg(root.path()).args(["--purge", "wsl-place"]),
+        dpkg(&sandbox, root.path()).args(["--purge", "wsl-place"]),
         "dpkg --purge",
     );
     let left: Vec<PathBuf> = files_below(root.path())
@@ -190,14 +192,13 @@ fn deb_installs_the_binary_man_page_and_completions_and_removes_them() {
 /// Types `wsl-place compl<Tab>` into an interactive bash on a terminal (`script` makes the pty),
 /// with bash-completion loading scripts from the installed `share` folder, then turns the
 /// completed line into an `echo` (Ctrl-A, `echo `, Enter) so it prints instead of running.
-fn bash_tab_completes(usr: &Path) -> bool {
+fn bash_tab_completes(sandbox: &Sandbox, usr: &Path) -> bool {
     let loader = Path::new("/usr/share/bash-completion/bash_completion");
     if !loader.is_file() {
         support::skip("bash-completion is not installed (apt-get install bash-completion)");
         return true;
     }
-    let home = tempfile::tempdir().unwrap();
-    let rc = home.path().join("bashrc");
+    let rc = sandbox.path("bashrc");
     std::fs::write(
         &rc,
         format!(
@@ -207,13 +208,13 @@ fn bash_tab_completes(usr: &Path) -> bool {
         ),
     )
     .unwrap();
-    let mut child = Command::new("script")
+    let mut child = sandbox
+        .program("script")
         .args(["-q", "-e", "-c"])
         .arg(format!("bash --rcfile {} -i", rc.display()))
         .arg("/dev/null")
         // bash-completion looks for a command's script in $XDG_DATA_DIRS/bash-completion/completions.
         .env("XDG_DATA_DIRS", usr.join("share"))
-        .env("HOME", home.path())
         .env("TERM", "dumb")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -241,7 +242,9 @@ fn finished_within(child: std::process::Child, limit: Duration) -> Output {
     match receiver.recv_timeout(limit) {
         Ok(output) => output.unwrap(),
         Err(_) => {
-            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+            if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
+                let _ = rustix::process::kill_process(pid, support::Signal::KILL);
+            }
             panic!("bash on a pty did not exit within {limit:?}");
         }
     }
@@ -260,14 +263,15 @@ fn wheel_installs_with_pip_and_uv_tool_install() {
     ) else {
         return;
     };
-    let scratch = tempfile::tempdir().unwrap();
-    let venv = scratch.path().join("venv");
+    let sandbox = Sandbox::new();
+    let venv = sandbox.path("venv");
     run(
-        Command::new("python3").args(["-m", "venv"]).arg(&venv),
+        sandbox.program("python3").args(["-m", "venv"]).arg(&venv),
         "python3 -m venv",
     );
     run(
-        Command::new(venv.join("bin/pip"))
+        sandbox
+            .program(venv.join("bin/pip"))
             .args([
                 "install",
                 "--quiet",
@@ -278,25 +282,24 @@ fn wheel_installs_with_pip_and_uv_tool_install() {
         "pip install the wheel",
     );
     let version = run(
-        Command::new(venv.join("bin/wsl-place")).arg("--version"),
+        sandbox.program(venv.join("bin/wsl-place")).arg("--version"),
         "wsl-place --version from the virtualenv",
     );
     assert!(version.starts_with("wsl-place "), "{version}");
 
     let Some(uv) = uv() else { return };
-    let tools = scratch.path().join("uv-tools");
-    let bin = scratch.path().join("uv-bin");
+    // uv keeps its tools, their commands and its cache below the sandbox's HOME by default.
+    let bin = sandbox.path(".local/bin");
     run(
-        Command::new(&uv)
+        sandbox
+            .program(&uv)
             .args(["tool", "install", "--offline"])
             .arg(&wheel)
-            .env("UV_TOOL_DIR", &tools)
-            .env("UV_TOOL_BIN_DIR", &bin)
-            .env("UV_CACHE_DIR", scratch.path().join("uv-cache")),
+            .env("UV_TOOL_BIN_DIR", &bin),
         "uv tool install the wheel",
     );
     let version = run(
-        Command::new(bin.join("wsl-place")).arg("--version"),
+        sandbox.program(bin.join("wsl-place")).arg("--version"),
         "wsl-place --version from uv's tool folder",
     );
     assert!(version.starts_with("wsl-place "), "{version}");

@@ -123,6 +123,8 @@ impl Sandbox {
             .env("XDG_CACHE_HOME", self.cache())
             .env("XDG_CONFIG_HOME", self.config())
             .env_remove("XDG_STATE_HOME")
+            // Programs the tests run (uv, pip, bash-completion) keep data there: HOME's own.
+            .env_remove("XDG_DATA_HOME")
             .stdin(Stdio::null())
     }
 
