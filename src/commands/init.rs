@@ -104,9 +104,10 @@ pub fn nudge_if_asked() -> Option<i32> {
     let Ok(dir) = std::env::current_dir() else {
         return Some(0);
     };
-    let every_secs = super::config::UserConfig::load(&env)
-        .map(|config| config.nudge_every_secs())
-        .unwrap_or_else(|_| super::config::UserConfig::default().nudge_every_secs());
+    // A prompt is no place for the config file's mistakes: what is right in it is used.
+    let every_secs = super::config::UserConfig::load_for_hook(&env)
+        .0
+        .nudge_every_secs();
     if let Some(line) = nudge::run(&env, &dir, &nudge::Settings { every_secs }) {
         let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("{line}\n").as_bytes());
     }
