@@ -165,10 +165,12 @@ Print the shell hook that nudges you in a repository on a slow mount.
 Loaded in your shell's startup file, it prints the advisory line `wsl-place check --advisory` \
 cached for a repository (e.g. \"wsl-place: move: ...\") when you change into it and it is on \
 a slow mount: at most once per repository per day (`nudge_every_hours` in \
-~/.config/wsl-place/config.toml; 0 prints on every visit). It never measures in the prompt: \
-one statfs call tells a local disk (nothing more is done), then the cache is read; with no \
-cached answer, or one older than a week, it starts `wsl-place check --advisory` in the \
-background so the next visit has one. Silent on local disks and outside repositories. \
+~/.config/wsl-place/config.toml; 0 prints on every visit). It never measures in the prompt \
+and never holds it more than 100 ms: the cache and the mount table tell a local disk (nothing \
+more is done); what only a slow mount can tell is learnt in the background and shown at the \
+next prompt when it takes longer; with no cached answer, or one older than a week, it starts \
+`wsl-place check --advisory` in the background so the next visit has one. Silent on local \
+disks, outside repositories, and when the binary is gone. \
 `git config wsl-place.nudge false` in a repository silences it there (`--global`: everywhere).",
         after_help = "\
 Examples:

@@ -211,8 +211,9 @@ fn take(file: &mut File, key: &str, value: &toml::Value) -> std::result::Result<
 /// An absolute path, `~`, `~/...`, or a path relative to the home folder (as `migrate`
 /// resolves it); not empty, and no other user's `~name`.
 fn usable_destination(destination: &str) -> bool {
-    !destination.trim().is_empty()
-        && !(destination.starts_with('~') && destination != "~" && !destination.starts_with("~/"))
+    let other_users_home =
+        destination.starts_with('~') && destination != "~" && !destination.starts_with("~/");
+    !destination.trim().is_empty() && !other_users_home
 }
 
 /// A TOML value's kind, as a person says it.
