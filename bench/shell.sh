@@ -8,9 +8,9 @@
 # interleaved so the machine's changing pace moves both alike. Prints medians in ms per `cd`
 # and the difference, which is the hook's cost.
 #
-# Pairs: two folders on the local disk (the hook stops at one statfs); a git repository on the
+# Pairs: two folders on the local disk (the hook stops at the mount table); a git repository on the
 # slowfs emulator (drvfs-9p profile, --scale SCALE) with a cached answer already shown today
-# (statfs, the cache, the state file; nothing printed); and two folders of that mount outside
+# (the cache and the state file; nothing printed); and two folders of that mount outside
 # any repository (looked at upward once, then remembered).
 #
 # Usage: bench/shell.sh [N] [RUNS] [SCALE]   (defaults 200, 7, 1; needs /dev/fuse, fusermount3,

@@ -401,7 +401,7 @@ _wsl__place() {
             return 0
             ;;
         wsl__place__subcmd__hook__subcmd__install)
-            opts="-h --fail-on --policy --color --no-color --help"
+            opts="-h --fail-on --policy --in-worktree --color --no-color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -130,6 +130,7 @@ complete -c wsl-place -n "__fish_wsl_place_using_subcommand hook; and __fish_see
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand hook; and __fish_seen_subcommand_from install" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR, TERM=dumb or CLICOLOR=0; CLICOLOR_FORCE=1 colours even a pipe), always, never. The last of --color and --no-color on the line wins' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c wsl-place -n "__fish_wsl_place_using_subcommand hook; and __fish_seen_subcommand_from install" -l in-worktree -d 'Write the hook even when core.hooksPath is inside the working tree, where it (and this machine\'s path to wsl-place in it) can be committed'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand hook; and __fish_seen_subcommand_from install" -l no-color -d 'Same as --color never'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand hook; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR, TERM=dumb or CLICOLOR=0; CLICOLOR_FORCE=1 colours even a pipe), always, never. The last of --color and --no-color on the line wins' -r -f -a "auto\t''

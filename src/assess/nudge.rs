@@ -1,57 +1,66 @@
 //! The shell's nudge (`wsl-place init`): on changing into a directory, print the cached advisory
-//! line for the repository it is in, at most once per repository per interval. It runs before
-//! every prompt after a `cd`, so it never probes, scans or locates: the repository comes from the
-//! advisory cache's own file names (matched against the directory's ancestors as text, without
-//! touching the slow mount), the mount type from one `statfs` when a line is due, and only when
-//! the cache has nothing does it look upward for `.git` and start a background
-//! `check --advisory` so the next visit has an answer.
+//! line for the repository it is in, at most once per repository per interval.
+//!
+//! It runs before every prompt after a `cd`, so it never waits on the slow mount beyond
+//! [`BUDGET`]. What it reads itself is local: the advisory cache (the repository comes from the
+//! cache's own file names, matched against the directory's ancestors as text), its state file,
+//! and the mount table (`/proc/self/mountinfo`), which tells a local disk without a round trip to
+//! the mount. What only the mount can tell (is the folder still a repository, has
+//! `git config wsl-place.nudge false` silenced it, where is the `.git` above an uncached folder)
+//! is learnt by a second process, `__nudge --learn`, detached: a call blocked in a FUSE or 9p
+//! request cannot be cancelled, even by exiting, so it must not be a thread of the process the
+//! shell waits for. The prompt waits for its answer until the budget runs out; what it did not
+//! hear in time the learner keeps in the state file, for the next prompt. With nothing cached,
+//! the learner also starts `check --advisory` in the background so the next visit has an answer.
 
 use crate::assess::advisory::{self, CachedResult};
 use crate::base::clock::now_unix;
+use crate::base::pathtext;
 use crate::decide::policy::{Level, Policy};
 use crate::host::HostEnv;
+use crate::host::mounts::{self, MountKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
-/// How long a started background check, or an upward look that found nothing cached, is trusted
-/// before the same directory is looked at again: a check that fails must not restart on every
-/// `cd`, and a folder outside any repository must not be stat-ed upward on every `cd`.
+/// The hidden subcommand the shell hook calls; with [`LEARN`], its background half.
+pub const COMMAND: &str = "__nudge";
+pub const LEARN: &str = "--learn";
+/// The hook's argument in fish, whose words differ from the POSIX shells'.
+pub const FISH: &str = "fish";
+
+/// The longest a prompt waits for what only the mount can tell, from the process's start.
+pub const BUDGET: Duration = Duration::from_millis(100);
+
+/// How long a started background check or look, or an upward look that found nothing cached,
+/// is trusted before the same directory is looked at again: a check that fails must not
+/// restart on every `cd`, and a folder outside any repository must not be stat-ed upward on
+/// every `cd`. What was learnt of a repository is trusted as long (a `git config
+/// wsl-place.nudge false` counts from the next look).
 const RETRY_SECS: u64 = 600;
 
 /// The most directories and repositories the state file remembers; the oldest go first.
 const REMEMBERED: usize = 256;
 
-/// `statfs` magic numbers of local disk and memory file systems (linux/magic.h): a directory on
-/// one of them is never slow, so the nudge stops after one system call. Anything else (9p, FUSE
-/// and virtiofs, NFS, SMB, WSL 1's drvfs) goes on to the cache.
-const LOCAL_MAGIC: &[u32] = &[
-    0xEF53,      // ext2, ext3, ext4
-    0x5846_5342, // xfs
-    0x9123_683E, // btrfs
-    0x0102_1994, // tmpfs
-    0x8584_58F6, // ramfs
-    0x794C_7630, // overlayfs
-    0x2FC1_2FC1, // zfs
-    0xF2F5_2010, // f2fs
-    0xCA45_1A4E, // bcachefs
-    0x7371_7368, // squashfs
-    0x3153_464A, // jfs
-    0x5265_4973, // reiserfs
-];
-
-/// What the nudge needs from the user's settings.
+/// What the nudge needs from the user's settings and the hook.
 #[derive(Debug, Clone, Copy)]
 pub struct Settings {
     /// The least time between two nudges for one repository, in seconds (0: on every visit).
     pub every_secs: u64,
+    /// Paths in the line as fish reads them.
+    pub fish: bool,
+    /// When the prompt stops waiting for the learner.
+    pub deadline: Instant,
 }
 
 /// What the nudge remembers between prompts, in `$XDG_CACHE_HOME/wsl-place/nudge.json`.
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct State {
-    /// Per repository: when it was last nudged, when a background check was last started.
+    /// Per repository: when it was last nudged, when a background check was last started, and
+    /// what was learnt of it.
     #[serde(default)]
     repositories: BTreeMap<PathBuf, Seen>,
     /// Directories whose upward look found no cached answer, and when.
@@ -65,39 +74,116 @@ struct Seen {
     nudged: u64,
     #[serde(default)]
     started: u64,
+    /// When a learner was last started for it.
+    #[serde(default)]
+    asked: u64,
+    /// When the two facts below were learnt (0: never).
+    #[serde(default)]
+    learnt: u64,
+    #[serde(default)]
+    repository: bool,
+    #[serde(default)]
+    silenced: bool,
 }
 
-/// True when `dir` is on a local disk or in memory, by one `statfs`; an unreadable answer is
-/// not local (the cache decides).
-pub fn is_local(dir: &Path) -> bool {
-    rustix::fs::statfs(dir).is_ok_and(|st| LOCAL_MAGIC.contains(&(st.f_type as u32)))
+/// What only the mount can tell of a repository: the learner's answer.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+struct Facts {
+    /// It still holds `.git` (the cache also holds folders checked outside any repository).
+    repository: bool,
+    /// `git config wsl-place.nudge false` (in the repository, or `--global`).
+    silenced: bool,
+}
+
+impl Seen {
+    fn facts(&self, now: u64) -> Option<Facts> {
+        (self.learnt > 0 && now.saturating_sub(self.learnt) <= RETRY_SECS).then_some(Facts {
+            repository: self.repository,
+            silenced: self.silenced,
+        })
+    }
+}
+
+/// The state file, read freely and changed under a lock: a prompt and a learner write it
+/// apart and neither may lose what the other wrote.
+struct Store {
+    file: PathBuf,
+    lock: PathBuf,
+}
+
+impl Store {
+    fn new(env: &HostEnv) -> Option<Self> {
+        let dir = env.cache_dir()?;
+        Some(Self {
+            file: dir.join("nudge.json"),
+            lock: dir.join("nudge.lock"),
+        })
+    }
+
+    fn read(&self) -> State {
+        crate::base::input::read_cache(&self.file, "nudge state file")
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default()
+    }
+
+    /// Applies `change` to the state as it is now; false when there is no cache to write.
+    fn update(&self, env: &HostEnv, change: impl FnOnce(&mut State)) -> bool {
+        if env.cache_dir_to_write_quietly().is_none() {
+            return false;
+        }
+        // Held for a read and a write of a small local file; released when dropped.
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&self.lock);
+        if let Ok(file) = &lock {
+            let _ = rustix::fs::flock(file, rustix::fs::FlockOperation::LockExclusive);
+        }
+        let mut state = self.read();
+        change(&mut state);
+        forget_oldest(&mut state);
+        crate::base::input::write_json_atomically(&self.file, &state);
+        true
+    }
+}
+
+/// True when `dir` is on a local disk or in memory, from the mount table: a directory there is
+/// never slow, so the nudge stops. Anything else (9p, FUSE and virtiofs, NFS, SMB, WSL 1's
+/// drvfs), or a table that cannot be read, goes on to the cache.
+pub fn is_local(env: &HostEnv, dir: &Path) -> bool {
+    let Ok(text) = crate::base::input::read_regular(
+        &env.mountinfo_path(),
+        crate::base::input::MOUNTINFO_LIMIT,
+        "mountinfo file",
+    ) else {
+        return false;
+    };
+    let entries = mounts::parse_bytes(&text).unwrap_or_default();
+    mounts::mount_for(&entries, dir).is_some_and(|mount| {
+        matches!(
+            mount.kind(),
+            MountKind::Local | MountKind::Tmpfs | MountKind::Overlay
+        )
+    })
 }
 
 /// The line to print for a prompt in `dir` (already canonical: the shell's working directory as
-/// the kernel names it), or None; starts a background check when the cache has no answer or an
-/// old one. Every failure is silent: a prompt is no place for errors.
+/// the kernel names it), or None. Every failure is silent: a prompt is no place for errors.
 ///
 /// The cache is read first, because it is on the local disk: in a repository already nudged
-/// today, a `cd` costs no round trip to the slow mount at all. The `statfs` is made only when
-/// something would follow from it (a line due, a refresh, an upward look).
+/// today, a `cd` costs no more. The mount table is read only when something would follow.
 pub fn run(env: &HostEnv, dir: &Path, settings: &Settings) -> Option<String> {
-    let entry = cached_above(env, dir);
-    let state_file = env.cache_dir()?.join("nudge.json");
-    let mut state: State = crate::base::input::read_cache(&state_file, "nudge state file")
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-        .unwrap_or_default();
+    let store = Store::new(env)?;
+    let state = store.read();
     let now = now_unix();
-    let (line, changed) = match entry {
-        Some(entry) => on_cached(&mut state, &entry, dir, now, settings),
-        // A folder looked at lately needs not even the statfs.
-        None if looked_lately(&state, dir, now) || is_local(dir) => (None, false),
-        None => (None, on_uncached(&mut state, dir, now)),
-    };
-    if changed && env.cache_dir_to_write().is_some() {
-        forget_oldest(&mut state);
-        crate::base::input::write_json_atomically(&state_file, &state);
+    match cached_above(env, dir) {
+        Some(entry) => on_cached(env, &store, (&state, &entry), dir, now, settings),
+        None => {
+            on_uncached(env, &store, &state, dir, now);
+            None
+        }
     }
-    line
 }
 
 /// The cached result for the nearest ancestor of `dir` (itself included) that has one. Each
@@ -110,16 +196,17 @@ fn cached_above(env: &HostEnv, dir: &Path) -> Option<CachedResult> {
 /// when it is not `ok`, not silenced and not printed within the interval; either only when
 /// `dir` is not on a local disk (the cache may hold a verdict for a path since moved to one).
 fn on_cached(
-    state: &mut State,
-    entry: &CachedResult,
+    env: &HostEnv,
+    store: &Store,
+    (state, entry): (&State, &CachedResult),
     dir: &Path,
     now: u64,
     settings: &Settings,
-) -> (Option<String>, bool) {
-    let repository = entry.path.clone();
-    let mut seen = state
+) -> Option<String> {
+    let repository = &entry.path;
+    let seen = state
         .repositories
-        .get(&repository)
+        .get(repository)
         .copied()
         .unwrap_or_default();
     let max_age = (Policy::built_in().advisory.max_age_hours * 3600.0) as u64;
@@ -129,42 +216,144 @@ fn on_cached(
     let due = entry.level != Level::Ok
         && !entry.line.is_empty()
         && (seen.nudged == 0 || now.saturating_sub(seen.nudged) >= settings.every_secs);
-    if !(refresh || due) || is_local(dir) {
-        return (None, false);
+    if !(refresh || due) || is_local(env, dir) {
+        return None;
     }
-    if refresh && start_check(&repository) {
-        seen.started = now;
-    }
-    let mut line = None;
-    if due {
-        // The cache also holds folders checked outside any repository; and `git config
-        // wsl-place.nudge false` silences one repository. Both cost a round trip on the slow
-        // mount, paid only when a line is due.
-        if is_repository(&repository) && !silenced(&repository) {
-            line = Some(entry.line.clone());
-        }
-        // Silenced or not, asked again only after the interval.
-        seen.nudged = now;
-    }
-    state.repositories.insert(repository, seen);
-    (line, true)
-}
-
-/// No cached answer above `dir`, not on a local disk, not looked at lately: find the repository
-/// by looking upward for `.git` (one round trip per level, hence at most once per directory per
-/// [`RETRY_SECS`]) and start its check.
-fn on_uncached(state: &mut State, dir: &Path, now: u64) -> bool {
-    state.looked.insert(dir.to_path_buf(), now);
-    if let Some(repository) = dir.ancestors().find(|a| is_repository(a)) {
-        let seen = state
-            .repositories
-            .entry(repository.to_path_buf())
-            .or_default();
-        if now.saturating_sub(seen.started) > RETRY_SECS && start_check(repository) {
+    let started = refresh && start_check(repository);
+    let (facts, asked) = match (due, seen.facts(now)) {
+        (false, _) => (None, false),
+        (true, Some(facts)) => (Some(facts), false),
+        (true, None) => ask(&seen, now, settings.deadline),
+    };
+    store.update(env, |state| {
+        let seen = state.repositories.entry(repository.clone()).or_default();
+        if started {
             seen.started = now;
         }
+        if asked {
+            seen.asked = now;
+        }
+        // Shown or silenced, asked again only after the interval; not heard in time, at the
+        // next prompt here, from what the learner keeps.
+        if facts.is_some() {
+            seen.nudged = now;
+        }
+    });
+    facts
+        .filter(|f| f.repository && !f.silenced)
+        .map(|_| in_the_shells_words(entry, settings.fish))
+}
+
+/// The entry's line, its repository's path quoted as fish reads it when the hook is fish's.
+fn in_the_shells_words(entry: &CachedResult, fish: bool) -> String {
+    let posix = pathtext::shell_quote(&entry.path);
+    let fish_word = pathtext::fish_quote(&entry.path);
+    if fish && posix != fish_word {
+        entry.line.replace(&posix, &fish_word)
+    } else {
+        entry.line.clone()
     }
-    true
+}
+
+/// Starts a learner for the repository unless one started lately has not answered yet, and
+/// waits for its answer until `deadline`: the facts when heard in time, and whether one was
+/// started.
+fn ask(seen: &Seen, now: u64, deadline: Instant) -> (Option<Facts>, bool) {
+    if seen.asked > seen.learnt && now.saturating_sub(seen.asked) <= RETRY_SECS {
+        return (None, false);
+    }
+    match start_learner(Stdio::piped()) {
+        Some(child) => (answer_by(child, deadline), true),
+        None => (None, false),
+    }
+}
+
+/// The learner's answer if it comes before `deadline`. Its output is read on a thread, which
+/// exits with this process if it is still waiting: a pipe, unlike the mount, lets go.
+fn answer_by(mut child: Child, deadline: Instant) -> Option<Facts> {
+    let mut output = child.stdout.take()?;
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = output.read_to_string(&mut text);
+        let _ = sender.send(text);
+    });
+    let text = receiver
+        .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        .ok()?;
+    // Its output closed: it is ending; reaped if it has.
+    let _ = child.try_wait();
+    serde_json::from_str(text.trim()).ok()
+}
+
+/// No cached answer above `dir`, not on a local disk, not looked at lately: remember the look
+/// and leave it to a learner (no line can follow from it at this prompt).
+fn on_uncached(env: &HostEnv, store: &Store, state: &State, dir: &Path, now: u64) {
+    if looked_lately(state, dir, now) || is_local(env, dir) {
+        return;
+    }
+    let remembered = store.update(env, |state| {
+        state.looked.insert(dir.to_path_buf(), now);
+    });
+    // Without a state file to keep it, every `cd` here would start one.
+    if remembered {
+        start_learner(Stdio::null());
+    }
+}
+
+/// Starts `wsl-place __nudge --learn` in the working directory, detached: its own process
+/// group (no job control line, no SIGHUP from the shell's terminal), no input, errors
+/// discarded, its answer on `output`.
+fn start_learner(output: Stdio) -> Option<Child> {
+    use std::os::unix::process::CommandExt;
+    let exe = std::env::current_exe().ok()?;
+    Command::new(exe)
+        .args([COMMAND, LEARN])
+        .stdin(Stdio::null())
+        .stdout(output)
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .ok()
+}
+
+/// The learner (`__nudge --learn`) for a prompt in `dir`: finds the repository (the cached one
+/// above `dir`, else the nearest folder above it holding `.git`), learns what only the mount
+/// tells of it, keeps that in the state file and returns it as the line the prompt waits for;
+/// with nothing cached, starts the repository's check. It may take as long as the mount does:
+/// nobody waits for it but a prompt that stops at its budget.
+pub fn learn(env: &HostEnv, dir: &Path) -> Option<String> {
+    // Its working directory would keep the mount busy.
+    let _ = std::env::set_current_dir("/");
+    let store = Store::new(env)?;
+    let (repository, cached) = match cached_above(env, dir) {
+        Some(entry) => (entry.path, true),
+        None => (
+            dir.ancestors().find(|a| is_repository(a))?.to_path_buf(),
+            false,
+        ),
+    };
+    let is_repo = !cached || is_repository(&repository);
+    let facts = Facts {
+        repository: is_repo,
+        silenced: is_repo && silenced(&repository),
+    };
+    let mut check = false;
+    store.update(env, |state| {
+        let now = now_unix();
+        let seen = state.repositories.entry(repository.clone()).or_default();
+        seen.learnt = now;
+        seen.repository = facts.repository;
+        seen.silenced = facts.silenced;
+        check = !cached && now.saturating_sub(seen.started) > RETRY_SECS;
+        if check {
+            seen.started = now;
+        }
+    });
+    if check {
+        start_check(&repository);
+    }
+    serde_json::to_string(&facts).ok()
 }
 
 fn looked_lately(state: &State, dir: &Path, now: u64) -> bool {
@@ -189,8 +378,9 @@ fn silenced(repository: &Path) -> bool {
         .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).trim() == "false")
 }
 
-/// Starts `wsl-place check --advisory REPOSITORY` detached: its own process group (no job
-/// control line, no SIGHUP from the shell's terminal), every stream closed, not waited for.
+/// Starts `wsl-place check --advisory REPOSITORY` detached: its own process group, every
+/// stream closed, not waited for, and not in the repository (a working directory there would
+/// keep the mount busy).
 fn start_check(repository: &Path) -> bool {
     use std::os::unix::process::CommandExt;
     let Ok(exe) = std::env::current_exe() else {
@@ -199,6 +389,7 @@ fn start_check(repository: &Path) -> bool {
     Command::new(exe)
         .args(["check", "--advisory", "-q", "--"])
         .arg(repository)
+        .current_dir("/")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -221,7 +412,7 @@ fn forget_oldest(state: &mut State) {
         let oldest = state
             .repositories
             .iter()
-            .min_by_key(|(_, seen)| seen.nudged.max(seen.started))
+            .min_by_key(|(_, seen)| seen.nudged.max(seen.started).max(seen.learnt))
             .map(|(dir, _)| dir.clone());
         oldest.map(|dir| state.repositories.remove(&dir));
     }
@@ -232,11 +423,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn local_disks_stop_at_statfs() {
+    fn local_disks_are_told_by_the_mount_table() {
+        let env = HostEnv::from_vars(Default::default());
         // The test's temporary folder is on a local disk or tmpfs on every machine CI uses.
         let dir = tempfile::tempdir().unwrap();
-        assert!(is_local(dir.path()));
-        assert!(!is_local(Path::new("/proc")));
+        assert!(is_local(&env, &dir.path().canonicalize().unwrap()));
+        assert!(!is_local(&env, Path::new("/proc")));
     }
 
     #[test]

@@ -91,7 +91,16 @@ pub fn read_text(path: &Path, limit: u64, what: &str) -> Result<String> {
 /// and a planted file must neither block the run nor fill its memory.
 pub fn read_cache(path: &Path, what: &str) -> Option<Vec<u8>> {
     let problem = match open_nonblocking(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        // A cache folder that is missing, or a file where one would be, holds nothing; the
+        // writer says so once (`HostEnv::cache_dir_to_write`).
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return None;
+        }
         Err(e) => format!("it cannot be opened ({e})"),
         Ok(file) => match not_regular(&file) {
             Ok(None) => match read_at_most(file, CACHE_LIMIT) {

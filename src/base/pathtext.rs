@@ -80,8 +80,7 @@ pub fn unescape_path(text: &str) -> Option<PathBuf> {
 /// in `$'...'` with `\xHH` escapes (bash, zsh, ksh; POSIX since 2024).
 pub fn shell_quote(path: &Path) -> String {
     let bytes = path.as_os_str().as_bytes();
-    let safe = |b: &u8| b.is_ascii_alphanumeric() || b"/._-+:@,=".contains(b);
-    if !bytes.is_empty() && bytes.iter().all(safe) {
+    if is_plain_word(bytes) {
         return String::from_utf8_lossy(bytes).into_owned();
     }
     match std::str::from_utf8(bytes) {
@@ -114,6 +113,55 @@ pub fn shell_quote(path: &Path) -> String {
             out
         }
     }
+}
+
+/// Bytes every shell reads as one word as they are.
+fn is_plain_word(bytes: &[u8]) -> bool {
+    let safe = |b: &u8| b.is_ascii_alphanumeric() || b"/._-+:@,=".contains(b);
+    !bytes.is_empty() && bytes.iter().all(safe)
+}
+
+/// `path` as one word for fish, which has no `$'...'`: as it is when that is safe, else in
+/// single quotes (inside which fish takes `\\` and `\'`), with control characters and bytes that
+/// are not UTF-8 as `\xHH` between the quoted runs (`'/src/a'\x0a'b'`).
+pub fn fish_quote(path: &Path) -> String {
+    let bytes = path.as_os_str().as_bytes();
+    if is_plain_word(bytes) {
+        return String::from_utf8_lossy(bytes).into_owned();
+    }
+    let mut out = String::new();
+    let mut quoted = false;
+    let escape = |out: &mut String, quoted: &mut bool, byte: u8| {
+        if std::mem::take(quoted) {
+            out.push('\'');
+        }
+        out.push_str(&format!("\\x{byte:02x}"));
+    };
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c.is_control() {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    escape(&mut out, &mut quoted, b);
+                }
+                continue;
+            }
+            if !std::mem::replace(&mut quoted, true) {
+                out.push('\'');
+            }
+            if c == '\\' || c == '\'' {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        for &b in chunk.invalid() {
+            escape(&mut out, &mut quoted, b);
+        }
+    }
+    if quoted {
+        out.push('\'');
+    }
+    out
 }
 
 /// `#[serde(with = "crate::base::pathtext::json")]`: a path as its escaped text, so JSON output never
@@ -228,6 +276,10 @@ mod tests {
         assert_eq!(quote(b"/home/me/src/app"), "/home/me/src/app");
         assert_eq!(quote(b"/home/me/it's here"), r"'/home/me/it'\''s here'");
         assert_eq!(quote(b"/src/a\nb\xff'"), r"$'/src/a\x0ab\xff\''");
+        let fish = |bytes: &[u8]| fish_quote(Path::new(std::ffi::OsStr::from_bytes(bytes)));
+        assert_eq!(fish(b"/src/a\nb\xff'"), r"'/src/a'\x0a'b'\xff'\''");
+        assert_eq!(fish(br"/a\b/it's x"), r"'/a\\b/it\'s x'");
+        assert_eq!(fish(b"/plain"), "/plain");
         assert_eq!(quote(b"/src/$HOME`x`"), "'/src/$HOME`x`'");
     }
 

@@ -165,10 +165,12 @@ Print the shell hook that nudges you in a repository on a slow mount.
 Loaded in your shell's startup file, it prints the advisory line `wsl-place check --advisory` \
 cached for a repository (e.g. \"wsl-place: move: ...\") when you change into it and it is on \
 a slow mount: at most once per repository per day (`nudge_every_hours` in \
-~/.config/wsl-place/config.toml; 0 prints on every visit). It never measures in the prompt: \
-one statfs call tells a local disk (nothing more is done), then the cache is read; with no \
-cached answer, or one older than a week, it starts `wsl-place check --advisory` in the \
-background so the next visit has one. Silent on local disks and outside repositories. \
+~/.config/wsl-place/config.toml; 0 prints on every visit). It never measures in the prompt \
+and never holds it more than 100 ms: the cache and the mount table tell a local disk (nothing \
+more is done); what only a slow mount can tell is learnt in the background and shown at the \
+next prompt when it takes longer; with no cached answer, or one older than a week, it starts \
+`wsl-place check --advisory` in the background so the next visit has one. Silent on local \
+disks, outside repositories, and when the binary is gone. \
 `git config wsl-place.nudge false` in a repository silences it there (`--global`: everywhere).",
         after_help = "\
 Examples:
@@ -195,8 +197,11 @@ The hook goes where git looks for it (`git rev-parse --git-path hooks`: core.hoo
 linked worktrees respected). An existing pre-commit hook is kept: it is renamed to \
 pre-commit.wsl-place-chained and the new hook runs it first, so it still runs and its failure \
 still blocks the commit. A hook that cannot be chained (a symlink, or one in a hooks folder \
-inside the working tree) is refused with a sentence saying what to do. `uninstall` removes \
-only the hook it wrote, and puts a chained one back.",
+inside the working tree) is refused with a sentence saying what to do; a hooks folder inside \
+the working tree (core.hooksPath = .githooks, say) gets a new hook only with --in-worktree, since \
+the hook names this machine's wsl-place and `git add -A` would commit it. `uninstall` removes \
+only the lines it wrote: a hook with lines of your own is kept, without the tool's, and a \
+chained hook is put back when nothing else is in the hook.",
         after_help = "\
 Examples:
   # Print the repository's advisory line on every commit
@@ -407,4 +412,8 @@ pub struct HookInstallArgs {
     /// Policy file for the hook's check, passed to `check --advisory`.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
+    /// Write the hook even when core.hooksPath is inside the working tree, where it (and this
+    /// machine's path to wsl-place in it) can be committed.
+    #[arg(long)]
+    pub in_worktree: bool,
 }

@@ -10,7 +10,7 @@ use clap::ValueEnum;
 
 /// The hidden subcommand the hook calls. It is served before clap parses anything (as the
 /// probe's worker is), so a prompt pays for no argument parsing and no Ctrl-C thread.
-pub const NUDGE: &str = "__nudge";
+pub const NUDGE: &str = nudge::COMMAND;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Shell {
@@ -40,16 +40,20 @@ pub fn script(shell: Shell, exe: &str) -> String {
 
 // Every shell compares $PWD with the last one seen before each prompt and does nothing else
 // when it did not change; the first prompt counts as a change (a terminal opened in a
-// repository is a visit). bash keeps $? for the prompt commands after it; zsh and fish keep it
-// around their hooks themselves.
+// repository is a visit). A binary removed since the hook was loaded makes it do nothing, not
+// print an error at every prompt, and no failure of the hook's ends a shell under `set -e`
+// (errexit). bash keeps $? for the prompt commands after it, except under `set -e`, where a
+// failing return would end the shell; zsh and fish keep it around their hooks themselves.
 const BASH: &str = r#"# wsl-place shell hook for bash: eval "$(wsl-place init bash)" in ~/.bashrc
 __wsl_place_nudge() {
     local status=$?
     if [[ "${__wsl_place_pwd-}" != "$PWD" ]]; then
         __wsl_place_pwd=$PWD
-        @EXE@ __nudge
+        if [[ -x @EXE@ ]]; then
+            @EXE@ __nudge || :
+        fi
     fi
-    return "$status"
+    [[ $- == *e* ]] || return "$status"
 }
 if [[ "${PROMPT_COMMAND[*]-}" != *__wsl_place_nudge* ]]; then
     if [[ "$(declare -p PROMPT_COMMAND 2>/dev/null)" == "declare -a"* ]]; then
@@ -64,7 +68,9 @@ const ZSH: &str = r#"# wsl-place shell hook for zsh: eval "$(wsl-place init zsh)
 __wsl_place_nudge() {
     if [[ "${__wsl_place_pwd-}" != "$PWD" ]]; then
         __wsl_place_pwd=$PWD
-        @EXE@ __nudge
+        if [[ -x @EXE@ ]]; then
+            @EXE@ __nudge || :
+        fi
     fi
 }
 typeset -ga precmd_functions
@@ -73,11 +79,14 @@ if (( ! ${precmd_functions[(Ie)__wsl_place_nudge]} )); then
 fi
 "#;
 
+// fish is told so: the line's command is then quoted in fish's words.
 const FISH: &str = r#"# wsl-place shell hook for fish: wsl-place init fish | source, in ~/.config/fish/config.fish
 function __wsl_place_nudge --on-event fish_prompt
     if test "$__wsl_place_pwd" != "$PWD"
         set -g __wsl_place_pwd $PWD
-        @EXE@ __nudge
+        if test -x @EXE@
+            @EXE@ __nudge fish
+        end
     end
 end
 "#;
@@ -92,22 +101,40 @@ fn fish_quote(text: &str) -> String {
     format!("'{}'", text.replace('\\', r"\\").replace('\'', r"\'"))
 }
 
-/// Serves `wsl-place __nudge` when that is what was asked: prints the line the hook is due, on
-/// standard error as direnv does, and always exits 0 (a prompt hook that fails only disturbs).
+/// Serves `wsl-place __nudge [fish]` when that is what was asked: prints the line the hook is
+/// due, on standard error as direnv does, within [`nudge::BUDGET`] of its start, and always
+/// exits 0 (a prompt hook that fails only disturbs). `__nudge --learn` is its background half.
 pub fn nudge_if_asked() -> Option<i32> {
-    if std::env::args_os().nth(1).is_none_or(|a| a != NUDGE) {
+    let started = std::time::Instant::now();
+    let mut args = std::env::args_os().skip(1);
+    if args.next().is_none_or(|a| a != NUDGE) {
         return None;
     }
+    let mode = args.next();
     let env = HostEnv::from_process();
     // The kernel's name for the working directory: canonical, and free of round trips to a
     // slow mount, unlike resolving $PWD.
     let Ok(dir) = std::env::current_dir() else {
         return Some(0);
     };
-    let every_secs = super::config::UserConfig::load(&env)
-        .map(|config| config.nudge_every_secs())
-        .unwrap_or_else(|_| super::config::UserConfig::default().nudge_every_secs());
-    if let Some(line) = nudge::run(&env, &dir, &nudge::Settings { every_secs }) {
+    if mode.as_deref() == Some(std::ffi::OsStr::new(nudge::LEARN)) {
+        if let Some(answer) = nudge::learn(&env, &dir) {
+            // Nobody may be listening any more: the answer is in the state file too.
+            let _ =
+                std::io::Write::write_all(&mut std::io::stdout(), format!("{answer}\n").as_bytes());
+        }
+        return Some(0);
+    }
+    // A prompt is no place for the config file's mistakes: what is right in it is used.
+    let every_secs = super::config::UserConfig::load_for_hook(&env)
+        .0
+        .nudge_every_secs();
+    let settings = nudge::Settings {
+        every_secs,
+        fish: mode.as_deref() == Some(std::ffi::OsStr::new(nudge::FISH)),
+        deadline: started + nudge::BUDGET,
+    };
+    if let Some(line) = nudge::run(&env, &dir, &settings) {
         let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("{line}\n").as_bytes());
     }
     Some(0)
@@ -123,6 +150,7 @@ mod tests {
         assert_eq!(fish_quote(r"/a\b/it's"), r"'/a\\b/it\'s'");
         for shell in [Shell::Bash, Shell::Zsh, Shell::Fish] {
             assert!(script(shell, "/x").contains("'/x' __nudge"), "{shell:?}");
+            assert!(script(shell, "/x").contains("-x '/x'"), "{shell:?}");
         }
     }
 }

@@ -23,10 +23,18 @@ use std::path::{Path, PathBuf};
 pub fn run(cli: &Cli, env: &HostEnv) -> Result<ExitCode> {
     let config = || config::UserConfig::load(env);
     match &cli.command {
-        Command::Check(args) => check::run(
-            env,
-            &check::Settings::new(&cli.global, args, env, &config()?)?,
-        ),
+        Command::Check(args) => {
+            // A mistake in the user's config must not turn the pre-commit hook into a wall:
+            // the hook's check says it in one line and goes on with the settings that are right.
+            let config = if args.advisory {
+                let (config, warning) = config::UserConfig::load_for_hook(env);
+                warning.inspect(|w| crate::base::input::warn(w));
+                config
+            } else {
+                config()?
+            };
+            check::run(env, &check::Settings::new(&cli.global, args, env, &config)?)
+        }
         Command::Survey(args) => survey::run(
             env,
             &survey::Settings::new(args, &cli.global, env, &config()?),

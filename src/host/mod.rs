@@ -120,23 +120,60 @@ impl HostEnv {
         self.var("HOME").map(PathBuf::from)
     }
 
-    /// Where cached results live: `$XDG_CACHE_HOME/wsl-place` or `~/.cache/wsl-place`.
+    /// Where cached results live: `$XDG_CACHE_HOME/wsl-place` or `~/.cache/wsl-place`. A relative
+    /// `XDG_CACHE_HOME` is ignored, as the XDG specification says: it would put the cache in
+    /// whatever folder a command runs in.
     pub fn cache_dir(&self) -> Option<PathBuf> {
-        self.var("XDG_CACHE_HOME")
-            .map(PathBuf::from)
+        self.xdg_cache_home()
             .or_else(|| self.home().map(|h| h.join(".cache")))
             .map(|base| base.join("wsl-place"))
     }
 
-    /// `cache_dir` when a cache may be written there: only below a folder that exists (the home,
-    /// or `$XDG_CACHE_HOME`'s parent). `HOME=/nonexistent` (service accounts, sandboxes) means "no
-    /// home", and a run as root must not create one.
+    fn xdg_cache_home(&self) -> Option<PathBuf> {
+        self.var("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    }
+
+    /// `cache_dir`, made when missing (as the XDG specification asks, with every missing
+    /// parent, readable by the user alone), when a cache may be written there: always below
+    /// `$XDG_CACHE_HOME`, and below the home only when it exists (`HOME=/nonexistent`, as
+    /// service accounts and sandboxes have, means "no home", and a run as root must not make
+    /// one). When it cannot be made (a file in the way), one line says so, once per run.
     pub fn cache_dir_to_write(&self) -> Option<PathBuf> {
-        let dir = self.cache_dir()?;
-        dir.parent()
-            .and_then(Path::parent)
-            .is_some_and(Path::is_dir)
-            .then_some(dir)
+        self.make_cache_dir()
+            .map_err(|problem| {
+                static SAID: std::sync::Once = std::sync::Once::new();
+                SAID.call_once(|| crate::base::input::warn(&problem));
+            })
+            .ok()
+            .flatten()
+    }
+
+    /// As [`HostEnv::cache_dir_to_write`], saying nothing: for the shell's prompt.
+    pub fn cache_dir_to_write_quietly(&self) -> Option<PathBuf> {
+        self.make_cache_dir().ok().flatten()
+    }
+
+    fn make_cache_dir(&self) -> std::result::Result<Option<PathBuf>, String> {
+        let Some(dir) = self.cache_dir() else {
+            return Ok(None);
+        };
+        if self.xdg_cache_home().is_none() && !self.home().is_some_and(|home| home.is_dir()) {
+            return Ok(None);
+        }
+        use std::os::unix::fs::DirBuilderExt;
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)
+            .map(|()| Some(dir.clone()))
+            .map_err(|e| {
+                format!(
+                    "cannot make the cache folder {} ({e}), so nothing is cached; set XDG_CACHE_HOME to a folder, or move what is in the way.",
+                    crate::base::pathtext::display(&dir)
+                )
+            })
     }
 
     /// What outlives a run and is not a cache (the manifests of finished migrations and where

@@ -98,7 +98,7 @@ pub fn survey(report: &SurveyReport) -> String {
     let _ = writeln!(
         out,
         "::notice title=wsl-place survey::{}",
-        escape_data(&summary_line(&report.summary))
+        escape_data(&summary_line(report))
     );
     out
 }

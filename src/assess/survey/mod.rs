@@ -356,6 +356,14 @@ fn judge(
         // The survey's own bar shows the scans.
         &Drawn::hidden(),
     );
+    // A `.git` that leads nowhere (a moved or deleted repository) has nothing to judge: said
+    // with `check`'s words, as a repository not judged, rather than a verdict with no reason.
+    if let Some(broken) = scan.git.as_ref().and_then(|git| git.error.as_ref()) {
+        return Err(crate::base::error::Failure::input(format!(
+            "broken .git: {}",
+            broken.trim_end_matches('.')
+        )));
+    }
     let gitlinks = index
         .as_ref()
         .map(crate::measure::gitindex::RootIndex::gitlinks)

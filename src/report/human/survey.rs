@@ -73,7 +73,7 @@ pub fn table(report: &SurveyReport, style: &Style) -> String {
         }
         out.push('\n');
     }
-    for line in wrap(&summary_line(&report.summary), style.width) {
+    for line in wrap(&summary_line(report), style.width) {
         let _ = writeln!(out, "{}", style.bold(&line));
     }
     for line in not_judged_lines(report) {

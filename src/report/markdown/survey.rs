@@ -36,7 +36,7 @@ pub fn survey(report: &SurveyReport) -> String {
             cell(&n.why)
         );
     }
-    let _ = writeln!(out, "\n{}", summary_line(&report.summary));
+    let _ = writeln!(out, "\n{}", summary_line(report));
     for note in unreadable_note(&report.discovery)
         .into_iter()
         .chain(stopped_note(report))

@@ -2,7 +2,7 @@
 //! and the notes on what was not judged or not read. The human, markdown and GitHub renderings
 //! lay these out.
 
-use crate::assess::survey::{RepositoryReport, Summary, SurveyReport};
+use crate::assess::survey::{RepositoryReport, SurveyReport};
 use crate::base::units;
 use crate::model::Compared;
 
@@ -113,9 +113,21 @@ pub fn unreadable_note(discovery: &crate::measure::discover::Discovery) -> Optio
 
 /// "12 repositories: 9 would be faster on the Linux disk (git status 8.1 s here, 60 ms there,
 /// in all); moving them needs 1.2 GiB there."
-pub fn summary_line(summary: &Summary) -> String {
+pub fn summary_line(report: &SurveyReport) -> String {
+    let summary = &report.summary;
     let n = summary.repositories;
     let plural = if n == 1 { "repository" } else { "repositories" };
+    if n == 0 && !report.not_judged.is_empty() {
+        return "No git repositories judged below this folder.".to_string();
+    }
+    if n == 0 && !report.discovery.complete {
+        // It did not look everywhere: "none" would be a guess.
+        return format!(
+            "The search for repositories stopped at its budget ({}) before it found any; \
+             give it more with --search-budget-ms (default 5000).",
+            units::duration_ms(report.discovery.budget_ms as f64)
+        );
+    }
     if n == 0 {
         return "No git repositories below this folder.".to_string();
     }
