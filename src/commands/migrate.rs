@@ -30,13 +30,19 @@ impl Settings {
             options: migrate::Options {
                 path: args.path.clone(),
                 to: args.to.clone(),
-                yes: args.yes,
-                dry_run: args.dry_run,
-                abort: args.abort,
+                mode: match (args.abort, args.sync) {
+                    (true, _) => migrate::Mode::Abort,
+                    (false, true) => migrate::Mode::Sync,
+                    (false, false) => migrate::Mode::Move,
+                },
+                consent: match (args.dry_run, args.yes) {
+                    (true, _) => migrate::Consent::DryRun,
+                    (false, true) => migrate::Consent::Yes,
+                    (false, false) => migrate::Consent::Ask,
+                },
                 remove_source: args.remove_source,
                 skip_unreadable: args.skip_unreadable,
                 skip_node_modules: args.skip_node_modules,
-                sync: args.sync,
             },
             output: super::output(global, args.format, args.quiet, env),
             policy: config.policy(args.policy.as_deref()),
@@ -144,7 +150,7 @@ impl migrate::Ui for Terminal<'_> {
     }
 
     fn plan(&self, plan: &Plan, dry_run: bool) -> Result<()> {
-        let asking = !dry_run && !self.settings.options.yes;
+        let asking = self.settings.options.consent == migrate::Consent::Ask;
         let output = &self.settings.output;
         let human = output.format == Format::Human;
         if asking && (output.quiet || !human) {

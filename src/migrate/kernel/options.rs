@@ -12,20 +12,46 @@ pub struct Options {
     pub path: PathBuf,
     /// Destination directory (None: the policy's root, `~/src`, plus the repository's name).
     pub to: Option<PathBuf>,
-    /// Accept the plan without asking.
-    pub yes: bool,
-    /// Show the plan and stop.
-    pub dry_run: bool,
-    /// Abandon an interrupted migration: remove its staging directory.
-    pub abort: bool,
+    /// Which operation the run is.
+    pub mode: Mode,
+    /// Who answers the questions, or that nothing is changed.
+    pub consent: Consent,
     /// After a verified copy, delete what the manifest proves was copied (asks again).
     pub remove_source: bool,
     /// Finalise even if some source files could not be read.
     pub skip_unreadable: bool,
     /// Leave node_modules behind instead of copying it.
     pub skip_node_modules: bool,
-    /// After a finished migration: copy what changed at the source since to the destination.
-    pub sync: bool,
+}
+
+/// Which operation a run of `migrate` is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// Move the repository (or report on a move that finished, and finish one a kill left).
+    #[default]
+    Move,
+    /// `--sync`: after a finished migration, copy what changed at the source since.
+    Sync,
+    /// `--abort`: remove an interrupted run's staging folder, or an unchanged copy.
+    Abort,
+}
+
+/// Who answers the questions, or that nothing is changed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Consent {
+    /// The person at the terminal answers.
+    #[default]
+    Ask,
+    /// `--yes`: each question answered as Enter does, copying and removing confirmed.
+    Yes,
+    /// `--dry-run`: show the plan and stop.
+    DryRun,
+}
+
+impl Consent {
+    pub fn dry_run(self) -> bool {
+        self == Consent::DryRun
+    }
 }
 
 /// How a migration talks to the person running it: the command layer decides the format,

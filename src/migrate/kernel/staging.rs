@@ -205,6 +205,15 @@ impl Staging {
 
     /// Locks the folder if there is one; None when there is none. Fails with exit code 4
     /// (`Busy`) while another run holds it.
+    /// The lock on the staging folder if it exists, unless the run only reads: a dry run must
+    /// not hold off a real one.
+    pub fn lock_unless(&self, only_reads: bool) -> Result<Option<Lock>> {
+        match only_reads {
+            true => Ok(None),
+            false => self.lock_existing(),
+        }
+    }
+
     pub fn lock_existing(&self) -> Result<Option<Lock>> {
         loop {
             let dir = match File::open(&self.dir) {

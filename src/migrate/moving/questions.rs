@@ -7,8 +7,9 @@ use crate::base::units;
 use crate::migrate::kernel::ask::answer;
 use crate::migrate::kernel::estimate;
 use crate::migrate::kernel::fixups::{self, ConfigIssue};
-use crate::migrate::kernel::options::{Options, Ui};
+use crate::migrate::kernel::options::Options;
 use crate::migrate::kernel::plan::{NodeModules, Plan, Question};
+use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::worktrees;
 use std::path::Path;
 
@@ -119,20 +120,13 @@ fn finishing_questions(args: &Options, source: &Path, plan: Option<&Plan>) -> Ve
 
 /// Asks every question of `plan.questions` (or takes the `--yes` answers) and applies the
 /// answers to the plan. Stops at the first "no" to copying.
-pub fn ask(ui: &dyn Ui, args: &Options, plan: &mut Plan, staging: &Path) -> Result<Answers> {
+pub fn ask(run: &Run, plan: &mut Plan) -> Result<Answers> {
     let mut answers = Answers {
         git_settings: plan.git_settings.clone(),
         ..Answers::default()
     };
     for question in plan.questions.clone() {
-        let yes = answer(
-            ui,
-            args,
-            &question,
-            &plan.source,
-            &plan.destination,
-            staging,
-        )?;
+        let yes = answer(run, &question)?;
         match question.id.as_str() {
             "node_modules" if yes => {
                 plan.leave_node_modules();
@@ -158,22 +152,17 @@ pub fn ask(ui: &dyn Ui, args: &Options, plan: &mut Plan, staging: &Path) -> Resu
 
 /// The questions left when a verified copy only needs finishing: the git settings and
 /// `--remove-source`. Nothing more is copied, so asking now is still before copying.
-pub fn ask_to_finish(
-    ui: &dyn Ui,
-    args: &Options,
-    source: &Path,
-    destination: &Path,
-    staging: &Path,
-) -> Result<Answers> {
+pub fn ask_to_finish(run: &Run) -> Result<Answers> {
+    let source = run.source();
     let mut answers = Answers {
         go: true,
         git_settings: git_settings(source),
         ..Answers::default()
     };
     let mut questions = settings_questions(&answers.git_settings);
-    questions.extend(finishing_questions(args, source, None));
+    questions.extend(finishing_questions(run.args, source, None));
     for question in questions {
-        let yes = answer(ui, args, &question, source, destination, staging)?;
+        let yes = answer(run, &question)?;
         if question.id == "remove_source" {
             answers.remove_source = Some(yes);
         }
