@@ -16,7 +16,7 @@ mod undo;
 
 pub use kernel::options::{Consent, Mode, Options, Ui};
 pub use kernel::outcome::{MigrationReport, SyncReport};
-pub use kernel::plan::{Plan, Question};
+pub use kernel::plan::{Plan, Question, QuestionId};
 
 use crate::base::error::{ExitCode, Result};
 use crate::base::units;

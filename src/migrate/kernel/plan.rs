@@ -161,14 +161,46 @@ pub struct Measured {
 /// One question, with what Enter answers and what `--yes` answers.
 #[derive(Debug, Clone, Serialize)]
 pub struct Question {
-    /// What it decides: `node_modules`, `core.fileMode`, `core.ignoreCase`, `worktrees`,
-    /// `remove_source` or `copy`.
-    pub id: String,
+    /// What it decides.
+    pub id: QuestionId,
     pub text: String,
     /// The answer Enter gives.
     pub default: bool,
     /// The answer `--yes` gives.
     pub with_yes: bool,
+}
+
+/// What a question decides; its JSON form is the name the documented schema gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum QuestionId {
+    /// Leave node_modules behind (`node_modules`).
+    NodeModules,
+    /// Reset a git setting drvfs forced: its key (`core.fileMode`, `core.ignoreCase`).
+    Setting(String),
+    /// Move the linked worktrees along (`worktrees`).
+    Worktrees,
+    /// `--remove-source` after the copy (`remove_source`).
+    RemoveSource,
+    /// Copy, verify and move it (`copy`).
+    Copy,
+}
+
+impl QuestionId {
+    pub fn name(&self) -> &str {
+        match self {
+            QuestionId::NodeModules => "node_modules",
+            QuestionId::Setting(key) => key,
+            QuestionId::Worktrees => "worktrees",
+            QuestionId::RemoveSource => "remove_source",
+            QuestionId::Copy => "copy",
+        }
+    }
+}
+
+impl Serialize for QuestionId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
 }
 
 /// A linked worktree of the repository that lies outside it.

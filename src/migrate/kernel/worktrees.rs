@@ -182,7 +182,7 @@ pub fn questions(plan: &Plan) -> Vec<Question> {
         .map(|w| w.path.display().to_string())
         .collect();
     vec![Question {
-        id: "worktrees".into(),
+        id: plan::QuestionId::Worktrees,
         text: format!(
             "Move the linked {} {} ({}, {}) along, each beside the copy, and re-link {}?",
             if movable.len() == 1 {

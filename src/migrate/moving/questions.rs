@@ -8,7 +8,7 @@ use crate::migrate::kernel::ask::answer;
 use crate::migrate::kernel::estimate;
 use crate::migrate::kernel::fixups::{self, ConfigIssue};
 use crate::migrate::kernel::options::Options;
-use crate::migrate::kernel::plan::{NodeModules, Plan, Question};
+use crate::migrate::kernel::plan::{NodeModules, Plan, Question, QuestionId};
 use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::worktrees;
 use std::path::Path;
@@ -44,7 +44,7 @@ pub fn for_plan(plan: &Plan, args: &Options) -> Vec<Question> {
     questions.extend(worktrees::questions(plan));
     questions.extend(finishing_questions(args, &plan.source, Some(plan)));
     questions.push(Question {
-        id: "copy".into(),
+        id: QuestionId::Copy,
         text: format!(
             "Copy, verify and move it to {}?",
             plan.destination.display()
@@ -70,7 +70,7 @@ fn node_modules_question(plan: &Plan) -> Question {
     // Windows builds cannot run here: reinstalling is the only way to a working tree.
     let windows = all_node_modules(plan).any(|n| !n.windows_builds.is_empty());
     Question {
-        id: "node_modules".into(),
+        id: QuestionId::NodeModules,
         text: format!(
             "Leave node_modules behind ({}) and reinstall it at the destination?",
             units::tree(files, symlinks, bytes, false)
@@ -86,7 +86,7 @@ fn settings_questions(settings: &[ConfigIssue]) -> Vec<Question> {
         .filter_map(|issue| {
             let value = issue.reset_to.as_ref()?;
             Some(Question {
-                id: issue.key.clone(),
+                id: QuestionId::Setting(issue.key.clone()),
                 text: format!(
                     "{} is {} ({}). Set it to {value} in the copy?",
                     issue.key, issue.value, issue.why
@@ -108,7 +108,7 @@ fn finishing_questions(args: &Options, source: &Path, plan: Option<&Plan>) -> Ve
         format!("the {}", units::tree(p.files, p.symlinks, p.bytes, false))
     });
     vec![Question {
-        id: "remove_source".into(),
+        id: QuestionId::RemoveSource,
         text: format!(
             "Once the copy is verified, delete from {} {what} the manifest proves were copied?",
             source.display()
@@ -127,8 +127,8 @@ pub fn ask(run: &Run, plan: &mut Plan) -> Result<Answers> {
     };
     for question in plan.questions.clone() {
         let yes = answer(run, &question)?;
-        match question.id.as_str() {
-            "node_modules" if yes => {
+        match &question.id {
+            QuestionId::NodeModules if yes => {
                 plan.leave_node_modules();
                 estimate::predict(plan);
                 for worktree in plan.worktrees.iter_mut().filter_map(|w| w.plan.as_mut()) {
@@ -136,15 +136,11 @@ pub fn ask(run: &Run, plan: &mut Plan) -> Result<Answers> {
                     estimate::predict(worktree);
                 }
             }
-            "node_modules" => {}
-            "worktrees" => worktrees::decide(plan, yes),
-            "remove_source" => answers.remove_source = Some(yes),
-            "copy" => answers.go = yes,
-            key => {
-                for issue in answers.git_settings.iter_mut().filter(|i| i.key == key) {
-                    issue.reset = yes;
-                }
-            }
+            QuestionId::NodeModules => {}
+            QuestionId::Worktrees => worktrees::decide(plan, yes),
+            QuestionId::RemoveSource => answers.remove_source = Some(yes),
+            QuestionId::Copy => answers.go = yes,
+            QuestionId::Setting(key) => reset_if(&mut answers.git_settings, key, yes),
         }
     }
     Ok(answers)
@@ -163,16 +159,18 @@ pub fn ask_to_finish(run: &Run) -> Result<Answers> {
     questions.extend(finishing_questions(run.args, source, None));
     for question in questions {
         let yes = answer(run, &question)?;
-        if question.id == "remove_source" {
-            answers.remove_source = Some(yes);
-        }
-        for issue in answers
-            .git_settings
-            .iter_mut()
-            .filter(|i| i.key == question.id)
-        {
-            issue.reset = yes;
+        match &question.id {
+            QuestionId::RemoveSource => answers.remove_source = Some(yes),
+            QuestionId::Setting(key) => reset_if(&mut answers.git_settings, key, yes),
+            _ => {}
         }
     }
     Ok(answers)
+}
+
+/// The answer to the question about the git setting `key`: reset it in the copy, or not.
+fn reset_if(settings: &mut [ConfigIssue], key: &str, yes: bool) {
+    for issue in settings.iter_mut().filter(|i| i.key == key) {
+        issue.reset = yes;
+    }
 }

@@ -9,7 +9,7 @@ use crate::measure::moved;
 use crate::migrate::kernel::ask::answer;
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{MigrationReport, Removal};
-use crate::migrate::kernel::plan::Question;
+use crate::migrate::kernel::plan::{Question, QuestionId};
 use crate::migrate::kernel::run::Run;
 use std::path::Path;
 
@@ -49,7 +49,7 @@ pub(in crate::migrate) fn after_finish(run: &Run, report: &mut MigrationReport) 
     ui.note(&plan.text(&source, &destination, day.as_deref()))?;
     // The copy was verified long ago: the question follows the plan shown above it.
     let question = Question {
-        id: "remove_source".into(),
+        id: QuestionId::RemoveSource,
         text: format!(
             "Delete from {} what the plan above deletes?",
             source.display()

@@ -1,7 +1,7 @@
 //! The phrases a migration's plan and result share across formats.
 
 use crate::base::units::{self, counted};
-use crate::migrate::{Plan, Question};
+use crate::migrate::{Plan, Question, QuestionId};
 
 /// "6,811 files, 1,050 directories, 3 symlinks, 1.2 GiB"
 pub fn content(files: u64, dirs: u64, symlinks: u64, bytes: u64) -> String {
@@ -41,7 +41,9 @@ pub fn node_modules_fate(skipped: bool, install: &str, asking: bool) -> String {
 }
 
 pub fn asks_about_node_modules(plan: &Plan) -> bool {
-    plan.questions.iter().any(|q| q.id == "node_modules")
+    plan.questions
+        .iter()
+        .any(|q| q.id == QuestionId::NodeModules)
 }
 
 /// "Copy, verify and move it to …? (Enter and --yes: yes)"
