@@ -1,7 +1,6 @@
 //! Copying into staging: directories, symlinks as symlinks, files in parallel with their CRC32,
 //! each file read back and verified before its journal line is written.
 
-use super::journal::escape_path;
 use super::journal::{FileRecord, Journal, Recovered, Stamp};
 use super::plan::{Entry, Kind, Measured, Plan, Problem};
 use super::progress;
@@ -10,6 +9,7 @@ use super::verify;
 use crate::base::dirfd::{self, Meta};
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::interrupt;
+use crate::base::pathtext::RelPath;
 use crate::model::migration;
 use rayon::prelude::*;
 use std::fs::FileTimes;
@@ -78,7 +78,7 @@ fn copy_file(
     let dst = tree.join(&entry.rel);
     let problem = |e: String| {
         Ok(FileResult::Problem(Problem {
-            path: escape_path(&entry.rel),
+            path: RelPath::from(entry.rel.as_path()),
             error: e,
         }))
     };
@@ -287,7 +287,7 @@ fn copy_symlink(plan: &Plan, tree: &Path, entry: &Entry) -> Result<Option<Proble
         Ok(t) => t,
         Err(e) => {
             return Ok(Some(Problem {
-                path: escape_path(&entry.rel),
+                path: RelPath::from(entry.rel.as_path()),
                 error: e.to_string(),
             }));
         }

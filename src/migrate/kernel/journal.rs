@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-pub use crate::base::pathtext::{escape_path, unescape_path};
+pub use crate::base::pathtext::escape_path;
 pub use crate::measure::manifest::{
     FileRecord, ManifestEntry, Stamp, manifest_text, parse_manifest,
 };

@@ -7,6 +7,7 @@ use super::plan::{self, Problem};
 use super::staging;
 use super::worktrees;
 use crate::base::error::{Failure, Result};
+use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
 use crate::host::location;
@@ -89,11 +90,11 @@ impl Removal {
 /// A path changed at both places (or changed at one and removed at the other).
 #[derive(Debug, Clone, Serialize)]
 pub struct Conflict {
-    pub path: String,
+    pub path: RelPath,
     pub why: String,
     /// Where the source's version was saved at the destination; None when there is none to
     /// save (removed at the source, changed at the destination: the destination's stays).
-    pub saved_as: Option<String>,
+    pub saved_as: Option<RelPath>,
 }
 
 /// What a sync did (or, not `done`, would do): the JSON `sync` of `migrate`'s result.

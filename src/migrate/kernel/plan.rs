@@ -1,9 +1,10 @@
 //! The plan: where the tree goes, what it holds, what will be left behind, and whether it fits.
 
-use super::journal::{Recovered, Stamp, escape_path, unescape_path};
+use super::journal::{Recovered, Stamp};
 use super::names::{case_collisions, valid_on_windows};
 use super::windows_builds;
 use crate::base::dirfd::Meta;
+use crate::base::pathtext::RelPath;
 use rustix::fs::FileType;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -38,7 +39,7 @@ pub struct Entry {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Skipped {
-    pub path: String,
+    pub path: RelPath,
     pub reason: String,
     pub files: u64,
     pub bytes: u64,
@@ -46,7 +47,7 @@ pub struct Skipped {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Problem {
-    pub path: String,
+    pub path: RelPath,
     pub error: String,
 }
 
@@ -61,7 +62,7 @@ impl From<&Skipped> for Problem {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct NodeModules {
-    pub path: String,
+    pub path: RelPath,
     /// Regular files, as `check` counts them; symlinks (`.bin/` links) apart.
     pub files: u64,
     pub symlinks: u64,
@@ -72,7 +73,7 @@ pub struct NodeModules {
     /// `package-lock.json`), run in its parent folder.
     pub install: String,
     /// Native builds for Windows found in it (a few examples): it only works from Windows.
-    pub windows_builds: Vec<String>,
+    pub windows_builds: Vec<RelPath>,
 }
 
 /// The reinstall command that fits the lockfiles in a `node_modules`' parent folder.
@@ -130,9 +131,9 @@ pub struct Plan {
     /// Entries the walk could not read.
     pub unreadable: Vec<Problem>,
     /// Names in one directory that differ only by case (they collide on Windows and macOS).
-    pub case_collisions: Vec<Vec<String>>,
+    pub case_collisions: Vec<Vec<RelPath>>,
     /// Names Windows cannot hold (reserved names, `<>:"\|?*`, trailing dot or space).
-    pub windows_invalid: Vec<String>,
+    pub windows_invalid: Vec<RelPath>,
     /// Settings in `.git/config` that are wrong on ext4, each with whether it will be reset.
     pub git_settings: Vec<super::fixups::ConfigIssue>,
     /// Linked worktrees outside the folder: moved along or left attached to the old copy.
@@ -291,7 +292,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
     }
     for (rel, error) in unlisted {
         walked.unreadable.push(Problem {
-            path: escape_path(&rel),
+            path: RelPath::from(rel.as_path()),
             error,
         });
     }
@@ -330,9 +331,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
     let rels: std::collections::HashSet<&Path> =
         plan.entries.iter().map(|e| e.rel.as_path()).collect();
     for tree in &mut plan.node_modules {
-        let parent = unescape_path(&tree.path)
-            .and_then(|p| p.parent().map(Path::to_path_buf))
-            .unwrap_or_default();
+        let parent = tree.path.as_path().parent().unwrap_or(Path::new(""));
         tree.install = install_command(|name| rels.contains(parent.join(name).as_path())).into();
     }
     plan.recount();
@@ -400,7 +399,7 @@ struct Walked {
     skipped: Vec<Skipped>,
     unreadable: Vec<Problem>,
     node_modules: Vec<NodeModules>,
-    windows_invalid: Vec<String>,
+    windows_invalid: Vec<RelPath>,
     /// Native addons (`.node`) in each node_modules (by index), to be told apart by header.
     addons: Vec<(usize, PathBuf)>,
     /// The first name seen of each file with more than one link, by device and inode.
@@ -413,7 +412,7 @@ impl Walked {
             Ok(meta) => meta,
             Err(e) => {
                 self.unreadable.push(Problem {
-                    path: escape_path(&rel),
+                    path: RelPath::from(rel.as_path()),
                     error: e.to_string(),
                 });
                 return;
@@ -425,10 +424,10 @@ impl Walked {
         if let Some(name) = rel.file_name()
             && !valid_on_windows(name.as_bytes())
         {
-            self.windows_invalid.push(escape_path(&rel));
+            self.windows_invalid.push(RelPath::from(rel.as_path()));
         }
         if let Some(tree) = outermost_node_modules(&rel) {
-            let key = escape_path(&tree);
+            let key = RelPath(tree);
             if self.node_modules.last().map(|n| &n.path) != Some(&key) {
                 self.node_modules.push(NodeModules {
                     path: key,
@@ -486,9 +485,9 @@ impl Walked {
                     && !tree
                         .windows_builds
                         .iter()
-                        .any(|b| rel.starts_with(unescape_path(b).unwrap_or_default())) =>
+                        .any(|b| rel.starts_with(b.as_path())) =>
             {
-                tree.windows_builds.push(escape_path(rel))
+                tree.windows_builds.push(RelPath::from(rel))
             }
             windows_builds::Sign::Addon => self.addons.push((index, rel.to_path_buf())),
             _ => {}
@@ -507,7 +506,7 @@ impl Walked {
             _ => "a special file",
         };
         self.skipped.push(Skipped {
-            path: escape_path(rel),
+            path: RelPath::from(rel),
             reason: format!("{what}; not copied"),
             files: 1,
             bytes: 0,
@@ -531,7 +530,7 @@ fn windows_addons(trees: &mut [NodeModules], source: &Path, addons: Vec<(usize, 
         }
         *read += 1;
         if windows_builds::is_pe(&source.join(&rel)) {
-            tree.windows_builds.push(escape_path(&rel));
+            tree.windows_builds.push(RelPath(rel));
         }
     }
 }
@@ -580,7 +579,10 @@ mod tests {
         ];
         assert_eq!(
             case_collisions(&rels),
-            vec![vec!["a/README.md".to_string(), "a/Readme.md".to_string()]]
+            vec![vec![
+                RelPath::from(Path::new("a/README.md")),
+                RelPath::from(Path::new("a/Readme.md"))
+            ]]
         );
     }
 }

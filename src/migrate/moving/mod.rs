@@ -325,10 +325,7 @@ fn verify(
 }
 
 fn problem_paths(problems: &[Problem]) -> HashSet<PathBuf> {
-    problems
-        .iter()
-        .filter_map(|p| journal::unescape_path(&p.path))
-        .collect()
+    problems.iter().map(|p| p.path.0.clone()).collect()
 }
 
 /// Step 5, seal: the manifest written and the copy marked verified, durably.

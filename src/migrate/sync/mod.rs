@@ -5,11 +5,11 @@
 //! file renamed into place). Nothing at the source is written; nothing at the destination that
 //! changed there since is overwritten (`plan.rs`).
 
-mod ops;
 mod plan;
 
 use crate::base::dirfd;
 use crate::base::error::{Failure, Result};
+use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
 use crate::measure::{manifest, moved, snapshot};
@@ -153,11 +153,7 @@ fn stage(
             first.error
         ))));
     }
-    let problems: HashSet<PathBuf> = outcome
-        .problems
-        .iter()
-        .filter_map(|p| journal::unescape_path(&p.path))
-        .collect();
+    let problems: HashSet<PathBuf> = outcome.problems.iter().map(|p| p.path.0.clone()).collect();
     stage::check(progress, &plan.copy, staging, &outcome, &problems)?;
     Ok(outcome)
 }
@@ -221,9 +217,9 @@ fn sealed_report(staging: &Staging) -> SyncReport {
             Op::Put(_) => report.changed += 1,
             Op::Remove(_) => report.removed += 1,
             Op::Save { rel, saved } => report.conflicts.push(Conflict {
-                path: journal::escape_path(&rel),
+                path: RelPath::from(rel),
                 why: "changed at both places".into(),
-                saved_as: Some(journal::escape_path(&saved)),
+                saved_as: Some(RelPath::from(saved)),
             }),
             _ => {}
         }

@@ -6,12 +6,12 @@
 //! The plan is a list of operations (`Op`), written into the sync's staging folder when the copy
 //! is verified, so applying it is resumed from that list alone, whatever the two trees hold then.
 
-pub use super::ops::Op;
 use crate::base::error::{Failure, Result};
-use crate::base::pathtext::escape_path;
+use crate::base::pathtext::RelPath;
 use crate::base::units;
 use crate::measure::changes::{self, Seen, SeenKind};
 use crate::measure::manifest::{self, ManifestEntry};
+pub use crate::measure::sync_ops::Op;
 use crate::measure::{moved, snapshot};
 use crate::migrate::kernel::outcome::{Conflict, SyncReport};
 use crate::migrate::kernel::plan::{Entry, Kind, Plan};
@@ -227,9 +227,9 @@ impl Planner<'_> {
                 (false, false) => "changed at both places",
             };
             self.sync.report.conflicts.push(Conflict {
-                path: escape_path(rel),
+                path: RelPath::from(rel),
                 why: why.to_string(),
-                saved_as: Some(escape_path(&saved)),
+                saved_as: Some(RelPath::from(saved.as_path())),
             });
             self.sync.ops.push(Op::Save {
                 rel: rel.to_path_buf(),
@@ -257,7 +257,7 @@ impl Planner<'_> {
         }
         if self.touched.contains(rel) {
             self.sync.report.conflicts.push(Conflict {
-                path: escape_path(rel),
+                path: RelPath::from(rel),
                 why: "changed at the destination, removed here: the destination's is kept"
                     .to_string(),
                 saved_as: None,

@@ -1,6 +1,7 @@
 //! A migration plan and its result, for a person (the same key column as `check`).
 
 use super::{Screen, Style, Tone};
+use crate::base::pathtext::RelPath;
 use crate::base::units::{self, count, counted};
 use crate::migrate::{MigrationReport, Plan};
 use crate::report::text::migrate::{
@@ -62,7 +63,7 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
     space_and_time(&mut screen, plan);
     let asking = asks_about_node_modules(plan);
     for nm in &plan.node_modules {
-        let place = if nm.path == "node_modules" {
+        let place = if nm.path.as_path() == std::path::Path::new("node_modules") {
             String::new()
         } else {
             format!("{}: ", nm.path)
@@ -80,7 +81,7 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
             screen.more(
                 &format!(
                     "holds native Windows builds ({}); they do not run on Linux",
-                    nm.windows_builds.join(", ")
+                    RelPath::joined(&nm.windows_builds, ", ")
                 ),
                 Tone::Warn,
             );
@@ -163,7 +164,11 @@ fn problems(screen: &mut Screen, plan: &Plan) {
         list(screen, "unreadable", &heading, &items, 10, Tone::Bad);
     }
     if !plan.case_collisions.is_empty() {
-        let items: Vec<String> = plan.case_collisions.iter().map(|g| g.join("  ")).collect();
+        let items: Vec<String> = plan
+            .case_collisions
+            .iter()
+            .map(|g| RelPath::joined(g, "  "))
+            .collect();
         let heading = format!(
             "{} of names differ only by case (fine on ext4, they collide on Windows):",
             counted(items.len() as u64, "group", "groups")
@@ -186,7 +191,11 @@ fn problems(screen: &mut Screen, plan: &Plan) {
             screen,
             "names",
             &heading,
-            &plan.windows_invalid,
+            &plan
+                .windows_invalid
+                .iter()
+                .map(RelPath::to_string)
+                .collect::<Vec<_>>(),
             5,
             Tone::Plain,
         );

@@ -46,7 +46,7 @@ pub fn plan(plan: &Plan) -> String {
             "node_modules",
             &format!(
                 "{}: {}; {}",
-                code(&crate::base::pathtext::display_text(&nm.path)),
+                code(&crate::base::pathtext::display_text(&nm.path.to_string())),
                 cell(&units::tree(nm.files, nm.symlinks, nm.bytes, false)),
                 cell(&node_modules_fate(
                     nm.skipped,
