@@ -5,7 +5,7 @@ use crate::commands::cli::{GlobalArgs, MigrateArgs};
 use crate::commands::config::UserConfig;
 use crate::decide::policy;
 use crate::host::HostEnv;
-use crate::migrate::{self, MigrationReport, Plan};
+use crate::migrate::{self, MigrationReport, PlanDocument};
 use crate::report::{self, Format, Output};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -149,7 +149,7 @@ impl migrate::Ui for Terminal<'_> {
         Ok(())
     }
 
-    fn plan(&self, plan: &Plan, dry_run: bool) -> Result<()> {
+    fn plan(&self, plan: &PlanDocument, dry_run: bool) -> Result<()> {
         let asking = self.settings.options.consent == migrate::Consent::Ask;
         let output = &self.settings.output;
         let human = output.format == Format::Human;

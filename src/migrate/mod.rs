@@ -14,9 +14,10 @@ mod remove;
 mod sync;
 mod undo;
 
+pub use kernel::document::PlanDocument;
 pub use kernel::options::{Consent, Mode, Options, Ui};
 pub use kernel::outcome::{MigrationReport, SyncReport};
-pub use kernel::plan::{Plan, Question, QuestionId};
+pub use kernel::plan::{Question, QuestionId};
 
 use crate::base::error::{ExitCode, Result};
 use crate::base::units;

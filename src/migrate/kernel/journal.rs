@@ -25,7 +25,7 @@ pub use crate::measure::manifest::{
 };
 
 /// What an earlier, interrupted run left in the journal.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Recovered {
     /// Entries written before the last sync mark: on disk for certain.
     pub synced: HashMap<PathBuf, FileRecord>,

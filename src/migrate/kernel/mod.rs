@@ -5,6 +5,7 @@
 pub mod ask;
 pub mod copy;
 pub mod destination;
+pub mod document;
 pub mod estimate;
 pub mod finalise;
 pub mod fixups;

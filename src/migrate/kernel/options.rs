@@ -1,7 +1,7 @@
 //! What `migrate` is asked to do, and how it talks to the person running it.
 
+use super::document::PlanDocument;
 use super::outcome::MigrationReport;
-use super::plan::Plan;
 use crate::base::error::Result;
 use std::path::PathBuf;
 
@@ -65,7 +65,7 @@ pub trait Ui {
     /// it (a full disk behind `>file`) is an error, never a silent success.
     fn note(&self, text: &str) -> Result<()>;
     /// Shows the plan before anything is copied; `dry_run` when it is all that will happen.
-    fn plan(&self, plan: &Plan, dry_run: bool) -> Result<()>;
+    fn plan(&self, plan: &PlanDocument, dry_run: bool) -> Result<()>;
     /// Shows what a finished migration did.
     fn result(&self, report: &MigrationReport) -> Result<()>;
     /// Draw a progress bar while copying.

@@ -91,65 +91,47 @@ pub fn install_command(has: impl Fn(&str) -> bool) -> &'static str {
     }
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+/// What the walk found and what the run decided about it; the estimate (`estimate::of`), the
+/// resume figures (`Plan::resume`) and the document shown (`document::of`) are computed from
+/// it when asked, so nothing here is kept in step by hand.
+#[derive(Debug, Clone, Default)]
 pub struct Plan {
-    #[serde(with = "crate::base::pathtext::json")]
     pub source: PathBuf,
-    #[serde(with = "crate::base::pathtext::json")]
     pub destination: PathBuf,
-    #[serde(with = "crate::base::pathtext::json")]
     pub staging: PathBuf,
     pub files: u64,
     pub dirs: u64,
     pub symlinks: u64,
     pub bytes: u64,
-    /// Space the copy still needs at the destination (files rounded up to 4 KiB blocks).
-    pub needed_bytes: u64,
-    /// Space available to an unprivileged user at the destination; None if it cannot be told.
     pub free_bytes: Option<u64>,
-    /// Inodes available to an unprivileged user at the destination; None if it cannot be told
-    /// or the file system has no fixed number (btrfs reports 0 total).
     pub free_inodes: Option<u64>,
-    /// Predicted duration of what follows the plan: copy with each file read back, the staged
-    /// tree's count and flush, `git update-index --refresh`. From the model
-    /// (`model::migration`) with the source measured on its own files and the destination
-    /// probed; None when they could not be measured (`prediction_basis` says why).
-    pub predicted_copy_ms: Option<u64>,
-    pub prediction_basis: String,
-    /// The same prediction by phase, with the copy's thread count.
-    pub prediction: Option<crate::model::migration::CopyEstimate>,
-    /// Copy threads, from the source's parallel `lstat` figures.
-    pub copy_threads: Option<usize>,
-    /// How long the plan's walk of the source took.
     pub walk_ms: u64,
-    /// Files an interrupted earlier run already copied and verified.
-    pub resumed_files: u64,
-    pub resumed_bytes: u64,
     pub node_modules: Vec<NodeModules>,
-    /// FIFOs, sockets and devices: reported, never opened.
     pub skipped: Vec<Skipped>,
-    /// Entries the walk could not read.
     pub unreadable: Vec<Problem>,
-    /// Names in one directory that differ only by case (they collide on Windows and macOS).
     pub case_collisions: Vec<Vec<RelPath>>,
-    /// Names Windows cannot hold (reserved names, `<>:"\|?*`, trailing dot or space).
     pub windows_invalid: Vec<RelPath>,
-    /// Settings in `.git/config` that are wrong on ext4, each with whether it will be reset.
     pub git_settings: Vec<super::fixups::ConfigIssue>,
-    /// Linked worktrees outside the folder: moved along or left attached to the old copy.
     pub worktrees: Vec<LinkedWorktree>,
-    /// Every question migrate asks about this plan, in order, with what Enter and --yes answer.
     pub questions: Vec<Question>,
-    /// Entries whose path at the destination is PATH_MAX (4096 bytes) or longer: copied and
-    /// verified through open directories, but git and most tools cannot open them by path.
     pub past_path_max: u64,
-    /// Interrupted migrations of this source to other destinations, with their `--abort`.
     pub interrupted_elsewhere: Vec<super::staging::Elsewhere>,
-    #[serde(skip)]
     pub entries: Vec<Entry>,
     /// What the estimate is computed from, measured once after the walk.
-    #[serde(skip)]
     pub measured: Option<Measured>,
+    /// Why the source or the destination could not be measured, when they could not.
+    pub unmeasured: Option<String>,
+    /// What an interrupted run's journal proves is already copied.
+    pub recovered: Recovered,
+}
+
+/// Files an interrupted earlier run already copied and verified, and the space the rest needs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Resume {
+    pub files: u64,
+    pub bytes: u64,
+    /// Space the copy still needs at the destination (files rounded up to 4 KiB blocks).
+    pub needed_bytes: u64,
 }
 
 /// What the estimate is computed from; measured once per plan.
@@ -304,15 +286,8 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         dirs: 0,
         symlinks: 0,
         bytes: 0,
-        needed_bytes: 0,
         free_bytes: super::destination::free_bytes(destination),
         free_inodes: super::destination::free_inodes(destination),
-        predicted_copy_ms: None,
-        prediction_basis: String::new(),
-        prediction: None,
-        copy_threads: None,
-        resumed_files: 0,
-        resumed_bytes: 0,
         node_modules: walked.node_modules,
         skipped: walked.skipped,
         unreadable: walked.unreadable,
@@ -326,6 +301,8 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         entries: walked.entries,
         walk_ms: started.elapsed().as_millis() as u64,
         measured: None,
+        unmeasured: None,
+        recovered: Recovered::default(),
     };
     windows_addons(&mut plan.node_modules, source, walked.addons);
     let rels: std::collections::HashSet<&Path> =
@@ -339,12 +316,11 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
 }
 
 impl Plan {
-    /// Marks files that an interrupted run already verified, and what space the rest still needs.
-    pub fn account_resume(&mut self, recovered: &Recovered) {
-        let mut needed = 0u64;
-        // Counted afresh: answers given after the first count can leave node_modules out.
-        self.resumed_files = 0;
-        self.resumed_bytes = 0;
+    /// The files an interrupted run already verified (as its journal has them and the source
+    /// still is), and what space the rest needs; counted from what `entries` holds now.
+    pub fn resume(&self) -> Resume {
+        let mut resume = Resume::default();
+        let recovered = &self.recovered;
         for entry in &self.entries {
             let done = recovered
                 .synced
@@ -355,14 +331,14 @@ impl Plan {
                 // Another name of a file already counted: a link, no data and no inode.
                 Kind::File if entry.hard_link_of.is_some() => {}
                 Kind::File if done => {
-                    self.resumed_files += 1;
-                    self.resumed_bytes += entry.size;
+                    resume.files += 1;
+                    resume.bytes += entry.size;
                 }
-                Kind::File => needed += blocks(entry.size),
-                _ => needed += 4096,
+                Kind::File => resume.needed_bytes += blocks(entry.size),
+                _ => resume.needed_bytes += 4096,
             }
         }
-        self.needed_bytes = needed;
+        resume
     }
 
     /// Leaves every node_modules behind, to be reinstalled at the destination.

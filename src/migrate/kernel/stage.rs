@@ -3,7 +3,7 @@
 //! the staged tree against the plan. Each failure after the copy started keeps the staging
 //! folder and says so.
 
-use super::journal::{Journal, Recovered};
+use super::journal::Journal;
 use super::plan::Plan;
 use super::staging::Staging;
 use super::{copy, estimate, verify};
@@ -18,33 +18,31 @@ use std::path::PathBuf;
 pub fn measure(env: &HostEnv, progress: bool, plan: &mut Plan) {
     let spinner = Drawn::spinner(progress, "timing the source and the destination");
     match estimate::measure(env, plan) {
-        Ok(measured) => {
-            plan.measured = Some(measured);
-            estimate::predict(plan);
-        }
-        Err(why) => plan.prediction_basis = format!("no estimate: {why}"),
+        Ok(measured) => plan.measured = Some(measured),
+        Err(why) => plan.unmeasured = Some(why),
     }
     spinner.finish_and_clear();
 }
 
 /// Copy: `plan` into the staging tree, journaled, until done or interrupted.
+/// What the plan's journal proves copied already is kept when it still matches.
 pub fn copy(
     env: &HostEnv,
     progress: bool,
     plan: &Plan,
     staging: &Staging,
-    recovered: &Recovered,
 ) -> Result<copy::Outcome> {
     let journal = Journal::open(&staging.journal(), staging.path())?;
+    let estimate = estimate::of(plan, &plan.resume());
     let options = copy::Options {
         progress,
         measured: plan.measured.as_ref(),
-        predicted_ms: plan.prediction.as_ref().map(|p| p.copy_ms),
-        threads: plan
-            .copy_threads
+        predicted_ms: estimate.prediction.as_ref().map(|p| p.copy_ms),
+        threads: estimate
+            .threads
             .unwrap_or_else(|| estimate::copy_threads(env, &plan.source)),
     };
-    let outcome = copy::run(plan, &staging.tree(), &journal, recovered, &options)
+    let outcome = copy::run(plan, &staging.tree(), &journal, &plan.recovered, &options)
         .map_err(|f| staging.kept(&f))?;
     journal.sync()?;
     Ok(outcome)

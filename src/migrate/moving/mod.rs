@@ -21,7 +21,7 @@ use crate::migrate::kernel::plan::{self, Plan, Problem};
 use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::staging::{self, Lock, Staging};
 use crate::migrate::kernel::worktrees;
-use crate::migrate::kernel::{copy, destination, estimate, finalise, fixups, journal, stage};
+use crate::migrate::kernel::{copy, destination, document, finalise, fixups, journal, stage};
 use questions::Answers;
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -53,19 +53,19 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
     if staging.is_sealed() && still_sealed(run, staging)? {
         return resume_sealed(run);
     }
-    let (mut plan, recovered) = plan(run)?;
+    let mut plan = plan(run)?;
     // Staging an earlier run left is still there: the way on from it is what to say.
     interrupt::check(&after_interrupt(
         run.source(),
         &run.destination,
         staging.path(),
     ))?;
-    ui.plan(&plan, dry_run)?;
+    ui.plan(&document::of(&plan), dry_run)?;
     if dry_run {
         return Ok(Moved::Stopped);
     }
     let answers = questions::ask(run, &mut plan)?;
-    account_answers(&mut plan, &recovered)?;
+    recover_worktrees(&mut plan)?;
     if !confirm(ui, &plan, &answers)? {
         return Ok(Moved::Stopped);
     }
@@ -84,7 +84,7 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
         staging.check_owner()?;
         _locks.push(staging.create(None)?);
     }
-    let (copied_files, not_copied) = copy_verify_seal(run, &plan, staging, &recovered)?;
+    let (copied_files, not_copied) = copy_verify_seal(run, &plan, staging)?;
     let mut done = Copied {
         files: copied_files,
         started,
@@ -101,17 +101,15 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
     Ok(Moved::Done(Box::new(report), answers.remove_source))
 }
 
-/// What the answers left to copy: each tree's files an interrupted run verified, and the
-/// estimate of the rest.
-fn account_answers(plan: &mut Plan, recovered: &journal::Recovered) -> Result<()> {
-    plan.account_resume(recovered);
+/// What an interrupted run verified of each worktree the answers move along, from its own
+/// journal.
+fn recover_worktrees(plan: &mut Plan) -> Result<()> {
     for worktree in plan.worktrees.iter_mut().filter(|w| w.moved) {
         let staging = worktree.staging();
         if let (Some(planned), Some(staging)) = (worktree.plan.as_mut(), staging) {
-            planned.account_resume(&journal::read_journal(&staging.journal())?);
+            planned.recovered = journal::read_journal(&staging.journal())?;
         }
     }
-    estimate::predict(plan);
     Ok(())
 }
 
@@ -128,10 +126,9 @@ fn stage_worktrees(
             continue;
         };
         if worktree.moved && !(staging.is_sealed() && still_sealed(run, &staging)?) {
-            let recovered = journal::read_journal(&staging.journal())?;
             let mut planned = planned.clone();
-            planned.account_resume(&recovered);
-            done.files += copy_verify_seal(run, &planned, &staging, &recovered)?.0;
+            planned.recovered = journal::read_journal(&staging.journal())?;
+            done.files += copy_verify_seal(run, &planned, &staging)?.0;
         }
         done.worktrees.push(worktree);
     }
@@ -140,14 +137,9 @@ fn stage_worktrees(
 
 /// Steps 3 to 5 for one tree, the repository or a worktree moving along: copy, verify, seal.
 /// The files this run copied, and the entries left out (with --skip-unreadable).
-fn copy_verify_seal(
-    run: &Run,
-    plan: &Plan,
-    staging: &Staging,
-    recovered: &journal::Recovered,
-) -> Result<(u64, Vec<Problem>)> {
+fn copy_verify_seal(run: &Run, plan: &Plan, staging: &Staging) -> Result<(u64, Vec<Problem>)> {
     let progress = run.ui.progress();
-    let copied = stage::copy(run.env, progress, plan, staging, recovered)?;
+    let copied = stage::copy(run.env, progress, plan, staging)?;
     let not_copied = verify(run, plan, staging, &copied)?;
     seal(progress, plan, staging, &copied, &not_copied)?;
     Ok((copied.copied_files, not_copied))
@@ -210,7 +202,7 @@ fn resume_sealed(run: &Run) -> Result<Moved> {
 
 /// Step 1, plan: walk the source once, gather every question it raises, and account for what an
 /// interrupted run already copied. Asks nothing: the questions come with the plan.
-fn plan(run: &Run) -> Result<(Plan, journal::Recovered)> {
+fn plan(run: &Run) -> Result<Plan> {
     let (args, progress) = (run.args, run.ui.progress());
     let (source, destination) = (run.source(), run.destination.as_path());
     if std::fs::symlink_metadata(destination).is_ok() {
@@ -236,15 +228,12 @@ fn plan(run: &Run) -> Result<(Plan, journal::Recovered)> {
     if args.skip_node_modules {
         for worktree in plan.worktrees.iter_mut().filter_map(|w| w.plan.as_mut()) {
             worktree.leave_node_modules();
-            estimate::predict(worktree);
         }
     }
     plan.questions = questions::for_plan(&plan, args);
     plan.interrupted_elsewhere = run.elsewhere.clone();
-    let recovered = journal::read_journal(&run.staging.journal())?;
-    plan.account_resume(&recovered);
-    estimate::predict(&mut plan);
-    Ok((plan, recovered))
+    plan.recovered = journal::read_journal(&run.staging.journal())?;
+    Ok(plan)
 }
 
 /// Step 2, confirm: the space is there and the person (or --yes) agreed to copy.
@@ -255,7 +244,8 @@ fn confirm(ui: &dyn Ui, plan: &Plan, answers: &Answers) -> Result<bool> {
             .filter(|w| w.moved)
             .filter_map(|w| w.plan.as_deref())
     };
-    let needed_bytes = plan.needed_bytes + moving().map(|p| p.needed_bytes).sum::<u64>();
+    let needed = |p: &Plan| p.resume().needed_bytes;
+    let needed_bytes = needed(plan) + moving().map(needed).sum::<u64>();
     if let Some(free) = plan.free_bytes
         && free < needed_bytes
     {

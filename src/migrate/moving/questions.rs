@@ -5,7 +5,6 @@
 use crate::base::error::Result;
 use crate::base::units;
 use crate::migrate::kernel::ask::answer;
-use crate::migrate::kernel::estimate;
 use crate::migrate::kernel::fixups::{self, ConfigIssue};
 use crate::migrate::kernel::options::Options;
 use crate::migrate::kernel::plan::{NodeModules, Plan, Question, QuestionId};
@@ -130,10 +129,8 @@ pub fn ask(run: &Run, plan: &mut Plan) -> Result<Answers> {
         match &question.id {
             QuestionId::NodeModules if yes => {
                 plan.leave_node_modules();
-                estimate::predict(plan);
                 for worktree in plan.worktrees.iter_mut().filter_map(|w| w.plan.as_mut()) {
                     worktree.leave_node_modules();
-                    estimate::predict(worktree);
                 }
             }
             QuestionId::NodeModules => {}

@@ -19,7 +19,7 @@ use crate::migrate::kernel::outcome::{Conflict, SyncReport};
 use crate::migrate::kernel::plan::Kind;
 use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::staging::{self, Staging};
-use crate::migrate::kernel::{copy, finalise, fixups, journal, stage};
+use crate::migrate::kernel::{copy, estimate, finalise, fixups, journal, stage};
 use plan::{Op, SyncPlan, new_manifest, worktree_file};
 use std::collections::HashSet;
 use std::io::ErrorKind;
@@ -65,8 +65,7 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
         plan.report.done = !args.consent.dry_run();
         return Ok(plan.report);
     }
-    let recovered = journal::read_journal(&staging.journal())?;
-    plan.copy.account_resume(&recovered);
+    plan.copy.recovered = journal::read_journal(&staging.journal())?;
     predict(env, ui, &mut plan);
     ui.note(&plan.text(record))?;
     if args.consent.dry_run() || !confirmed(ui, args, record)? {
@@ -74,7 +73,7 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     }
     let started = Instant::now();
     let _lock = staging.create(held)?;
-    let copied = stage(run, &staging, &plan, &recovered)?;
+    let copied = stage(run, &staging, &plan)?;
     seal(&staging, record, &plan, &copied)?;
     apply(env, ui, &staging, record)?;
     let mut report = plan.report;
@@ -88,8 +87,9 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
 /// destination's scratch probe, as the first copy's plan has it.
 fn predict(env: &HostEnv, ui: &dyn Ui, plan: &mut SyncPlan) {
     stage::measure(env, ui.progress(), &mut plan.copy);
-    plan.report.prediction_basis = plan.copy.prediction_basis.clone();
-    let (Some(measured), Some(copy)) = (&plan.copy.measured, &plan.copy.prediction) else {
+    let estimate = estimate::of(&plan.copy, &plan.copy.resume());
+    plan.report.prediction_basis = estimate.basis;
+    let (Some(measured), Some(copy)) = (&plan.copy.measured, &estimate.prediction) else {
         return;
     };
     // The copy's part as the first copy's plan prices it; then the renames into place and the
@@ -135,14 +135,9 @@ fn confirmed(ui: &dyn Ui, args: &Options, record: &moved::Moved) -> Result<bool>
 
 /// Copy and verify into the sync's staging folder, journaled; what an interrupted sync
 /// verified is kept when it still matches.
-fn stage(
-    run: &Run,
-    staging: &Staging,
-    plan: &SyncPlan,
-    recovered: &journal::Recovered,
-) -> Result<copy::Outcome> {
+fn stage(run: &Run, staging: &Staging, plan: &SyncPlan) -> Result<copy::Outcome> {
     let (env, progress) = (run.env, run.ui.progress());
-    let outcome = stage::copy(env, progress, &plan.copy, staging, recovered)?;
+    let outcome = stage::copy(env, progress, &plan.copy, staging)?;
     if let Some(first) = outcome.problems.first()
         && !run.args.skip_unreadable
     {

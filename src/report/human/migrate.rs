@@ -3,13 +3,13 @@
 use super::{Screen, Style, Tone};
 use crate::base::pathtext::RelPath;
 use crate::base::units::{self, count, counted};
-use crate::migrate::{MigrationReport, Plan};
+use crate::migrate::{MigrationReport, PlanDocument};
 use crate::report::text::migrate::{
     asks_about_node_modules, content, node_modules_fate, question_line, space,
 };
 
 /// Whether the copy fits, and how long the model says it takes.
-fn space_and_time(screen: &mut Screen, plan: &Plan) {
+fn space_and_time(screen: &mut Screen, plan: &PlanDocument) {
     let (space, short) = space(plan);
     let tone = match short {
         Some(true) => Tone::Bad,
@@ -31,7 +31,7 @@ fn space_and_time(screen: &mut Screen, plan: &Plan) {
 }
 
 /// The plan, before anything is copied.
-pub fn plan(plan: &Plan, style: &Style) -> String {
+pub fn plan(plan: &PlanDocument, style: &Style) -> String {
     let mut screen = Screen::new(style);
     screen.headline("Migration plan", Tone::Bold);
     screen.row(
@@ -138,7 +138,7 @@ fn list(screen: &mut Screen, key: &str, heading: &str, items: &[String], limit: 
 }
 
 /// What will not be copied, and what will not survive a trip back to Windows.
-fn problems(screen: &mut Screen, plan: &Plan) {
+fn problems(screen: &mut Screen, plan: &PlanDocument) {
     if !plan.skipped.is_empty() {
         let items: Vec<String> = plan
             .skipped
