@@ -69,16 +69,16 @@ pub struct PlanDocument {
 
 /// The plan as it is shown: the estimate and the resume figures computed once, here.
 pub fn of(plan: &Plan) -> PlanDocument {
-    let resume = plan.resume();
-    let estimate = estimate::of(plan, &resume);
+    let resume = plan.copy.resume();
+    let estimate = estimate::of(&plan.copy, &resume);
     PlanDocument {
-        source: plan.source.clone(),
-        destination: plan.destination.clone(),
-        staging: plan.staging.clone(),
-        files: plan.files,
-        dirs: plan.dirs,
-        symlinks: plan.symlinks,
-        bytes: plan.bytes,
+        source: plan.copy.source.clone(),
+        destination: plan.copy.destination.clone(),
+        staging: plan.copy.staging.clone(),
+        files: plan.copy.files,
+        dirs: plan.copy.dirs,
+        symlinks: plan.copy.symlinks,
+        bytes: plan.copy.bytes,
         needed_bytes: resume.needed_bytes,
         free_bytes: plan.free_bytes,
         free_inodes: plan.free_inodes,

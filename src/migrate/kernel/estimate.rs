@@ -3,7 +3,7 @@
 //! right after the walk, and the model's figures from them (`model::migration`).
 
 use super::plan::Measured;
-use super::plan::{Entry, Kind, Plan, Resume};
+use super::plan::{CopyPlan, Entry, Kind, Resume};
 use super::source;
 use crate::base::units;
 use crate::host::HostEnv;
@@ -37,7 +37,7 @@ const PILOT_MIN: usize = 32;
 const BANDWIDTH_READ: u64 = 4 * 1024 * 1024;
 
 /// Measures the source and the destination for `plan`'s estimate; a sentence when it cannot.
-pub fn measure(env: &HostEnv, plan: &Plan) -> Result<Measured, String> {
+pub fn measure(env: &HostEnv, plan: &CopyPlan) -> Result<Measured, String> {
     let files: Vec<&Entry> = plan
         .entries
         .iter()
@@ -193,7 +193,7 @@ pub struct Estimate {
 }
 
 /// What is left to copy in `plan`, for the model.
-pub fn work(plan: &Plan, resume: &Resume) -> CopyWork {
+pub fn work(plan: &CopyPlan, resume: &Resume) -> CopyWork {
     let is_repository = plan.entries.iter().any(|e| e.rel.as_os_str() == ".git");
     let refreshed = |e: &&Entry| {
         is_repository
@@ -222,7 +222,7 @@ pub fn work(plan: &Plan, resume: &Resume) -> CopyWork {
 
 /// The estimate: the one place the model prices a plan, from what was measured and what is
 /// left after `resume`.
-pub fn of(plan: &Plan, resume: &Resume) -> Estimate {
+pub fn of(plan: &CopyPlan, resume: &Resume) -> Estimate {
     let Some(measured) = &plan.measured else {
         let basis = plan.unmeasured.as_ref();
         return Estimate {

@@ -91,11 +91,11 @@ pub fn install_command(has: impl Fn(&str) -> bool) -> &'static str {
     }
 }
 
-/// What the walk found and what the run decided about it; the estimate (`estimate::of`), the
-/// resume figures (`Plan::resume`) and the document shown (`document::of`) are computed from
-/// it when asked, so nothing here is kept in step by hand.
+/// What one copy copies, for the kernel's copy, check, seal and estimate: the entries and their
+/// totals, where from and to, what was measured for the estimate, and what an interrupted run's
+/// journal proves copied. A move's plan holds one; a sync builds its own.
 #[derive(Debug, Clone, Default)]
-pub struct Plan {
+pub struct CopyPlan {
     pub source: PathBuf,
     pub destination: PathBuf,
     pub staging: PathBuf,
@@ -103,6 +103,21 @@ pub struct Plan {
     pub dirs: u64,
     pub symlinks: u64,
     pub bytes: u64,
+    pub entries: Vec<Entry>,
+    /// What the estimate is computed from, measured once after the walk.
+    pub measured: Option<Measured>,
+    /// Why the source or the destination could not be measured, when they could not.
+    pub unmeasured: Option<String>,
+    /// What an interrupted run's journal proves is already copied.
+    pub recovered: Recovered,
+}
+
+/// What the walk found and what the run decided about it; the estimate (`estimate::of`), the
+/// resume figures (`CopyPlan::resume`) and the document shown (`document::of`) are computed
+/// from it when asked, so nothing here is kept in step by hand.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    pub copy: CopyPlan,
     pub free_bytes: Option<u64>,
     pub free_inodes: Option<u64>,
     pub walk_ms: u64,
@@ -116,13 +131,6 @@ pub struct Plan {
     pub questions: Vec<Question>,
     pub past_path_max: u64,
     pub interrupted_elsewhere: Vec<super::staging::Elsewhere>,
-    pub entries: Vec<Entry>,
-    /// What the estimate is computed from, measured once after the walk.
-    pub measured: Option<Measured>,
-    /// Why the source or the destination could not be measured, when they could not.
-    pub unmeasured: Option<String>,
-    /// What an interrupted run's journal proves is already copied.
-    pub recovered: Recovered,
 }
 
 /// Files an interrupted earlier run already copied and verified, and the space the rest needs.
@@ -279,13 +287,13 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         });
     }
     let mut plan = Plan {
-        source: source.to_path_buf(),
-        destination: destination.to_path_buf(),
-        staging: staging.to_path_buf(),
-        files: 0,
-        dirs: 0,
-        symlinks: 0,
-        bytes: 0,
+        copy: CopyPlan {
+            source: source.to_path_buf(),
+            destination: destination.to_path_buf(),
+            staging: staging.to_path_buf(),
+            entries: walked.entries,
+            ..CopyPlan::default()
+        },
         free_bytes: super::destination::free_bytes(destination),
         free_inodes: super::destination::free_inodes(destination),
         node_modules: walked.node_modules,
@@ -298,15 +306,11 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         questions: Vec::new(),
         past_path_max: 0,
         interrupted_elsewhere: Vec::new(),
-        entries: walked.entries,
         walk_ms: started.elapsed().as_millis() as u64,
-        measured: None,
-        unmeasured: None,
-        recovered: Recovered::default(),
     };
     windows_addons(&mut plan.node_modules, source, walked.addons);
     let rels: std::collections::HashSet<&Path> =
-        plan.entries.iter().map(|e| e.rel.as_path()).collect();
+        plan.copy.entries.iter().map(|e| e.rel.as_path()).collect();
     for tree in &mut plan.node_modules {
         let parent = tree.path.as_path().parent().unwrap_or(Path::new(""));
         tree.install = install_command(|name| rels.contains(parent.join(name).as_path())).into();
@@ -315,7 +319,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
     plan
 }
 
-impl Plan {
+impl CopyPlan {
     /// The files an interrupted run already verified (as its journal has them and the source
     /// still is), and what space the rest needs; counted from what `entries` holds now.
     pub fn resume(&self) -> Resume {
@@ -341,9 +345,21 @@ impl Plan {
         resume
     }
 
+    /// The totals of what `entries` now holds.
+    pub fn count(&mut self) {
+        let count = |k: Kind| self.entries.iter().filter(|e| e.kind == k).count() as u64;
+        self.files = count(Kind::File);
+        self.dirs = count(Kind::Dir);
+        self.symlinks = count(Kind::Symlink);
+        self.bytes = self.entries.iter().map(|e| e.size).sum();
+    }
+}
+
+impl Plan {
     /// Leaves every node_modules behind, to be reinstalled at the destination.
     pub fn leave_node_modules(&mut self) {
-        self.entries
+        self.copy
+            .entries
             .retain(|e| outermost_node_modules(&e.rel).is_none());
         for tree in &mut self.node_modules {
             tree.skipped = true;
@@ -351,16 +367,12 @@ impl Plan {
         self.recount();
     }
 
-    /// The totals, collisions and estimate of what `entries` now holds.
+    /// The totals and the collisions of what the copy now holds.
     fn recount(&mut self) {
-        let count = |k: Kind| self.entries.iter().filter(|e| e.kind == k).count() as u64;
-        self.files = count(Kind::File);
-        self.dirs = count(Kind::Dir);
-        self.symlinks = count(Kind::Symlink);
-        self.bytes = self.entries.iter().map(|e| e.size).sum();
-        let rels: Vec<&Path> = self.entries.iter().map(|e| e.rel.as_path()).collect();
+        self.copy.count();
+        let rels: Vec<&Path> = self.copy.entries.iter().map(|e| e.rel.as_path()).collect();
         self.case_collisions = case_collisions(&rels);
-        let base = self.destination.as_os_str().len() + 1;
+        let base = self.copy.destination.as_os_str().len() + 1;
         self.past_path_max = rels
             .iter()
             .filter(|rel| base + rel.as_os_str().len() >= PATH_MAX)

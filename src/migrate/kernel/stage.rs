@@ -4,7 +4,7 @@
 //! folder and says so.
 
 use super::journal::Journal;
-use super::plan::Plan;
+use super::plan::CopyPlan;
 use super::staging::Staging;
 use super::{copy, estimate, verify};
 use crate::base::error::Result;
@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 /// The source's and the destination's costs for the estimate and the thread count; without
 /// them the plan says why and the copy takes its threads from the kind of mount.
-pub fn measure(env: &HostEnv, progress: bool, plan: &mut Plan) {
+pub fn measure(env: &HostEnv, progress: bool, plan: &mut CopyPlan) {
     let spinner = Drawn::spinner(progress, "timing the source and the destination");
     match estimate::measure(env, plan) {
         Ok(measured) => plan.measured = Some(measured),
@@ -29,7 +29,7 @@ pub fn measure(env: &HostEnv, progress: bool, plan: &mut Plan) {
 pub fn copy(
     env: &HostEnv,
     progress: bool,
-    plan: &Plan,
+    plan: &CopyPlan,
     staging: &Staging,
 ) -> Result<copy::Outcome> {
     let journal = Journal::open(&staging.journal(), staging.path())?;
@@ -52,7 +52,7 @@ pub fn copy(
 /// the entries `left_out` (unreadable ones, with --skip-unreadable).
 pub fn check(
     progress: bool,
-    plan: &Plan,
+    plan: &CopyPlan,
     staging: &Staging,
     copied: &copy::Outcome,
     left_out: &HashSet<PathBuf>,

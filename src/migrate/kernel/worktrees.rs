@@ -108,8 +108,8 @@ pub fn plan_each(worktrees: &mut [LinkedWorktree], progress: bool) {
             continue;
         };
         let planned = plan::build(&worktree.path, &destination, staging.path(), progress);
-        worktree.files = planned.files;
-        worktree.bytes = planned.bytes;
+        worktree.files = planned.copy.files;
+        worktree.bytes = planned.copy.bytes;
         worktree.plan = Some(Box::new(planned));
     }
 }

@@ -107,7 +107,7 @@ fn recover_worktrees(plan: &mut Plan) -> Result<()> {
     for worktree in plan.worktrees.iter_mut().filter(|w| w.moved) {
         let staging = worktree.staging();
         if let (Some(planned), Some(staging)) = (worktree.plan.as_mut(), staging) {
-            planned.recovered = journal::read_journal(&staging.journal())?;
+            planned.copy.recovered = journal::read_journal(&staging.journal())?;
         }
     }
     Ok(())
@@ -127,7 +127,7 @@ fn stage_worktrees(
         };
         if worktree.moved && !(staging.is_sealed() && still_sealed(run, &staging)?) {
             let mut planned = planned.clone();
-            planned.recovered = journal::read_journal(&staging.journal())?;
+            planned.copy.recovered = journal::read_journal(&staging.journal())?;
             done.files += copy_verify_seal(run, &planned, &staging)?.0;
         }
         done.worktrees.push(worktree);
@@ -139,7 +139,7 @@ fn stage_worktrees(
 /// The files this run copied, and the entries left out (with --skip-unreadable).
 fn copy_verify_seal(run: &Run, plan: &Plan, staging: &Staging) -> Result<(u64, Vec<Problem>)> {
     let progress = run.ui.progress();
-    let copied = stage::copy(run.env, progress, plan, staging)?;
+    let copied = stage::copy(run.env, progress, &plan.copy, staging)?;
     let not_copied = verify(run, plan, staging, &copied)?;
     seal(progress, plan, staging, &copied, &not_copied)?;
     Ok((copied.copied_files, not_copied))
@@ -218,7 +218,7 @@ fn plan(run: &Run) -> Result<Plan> {
         )));
     }
     let mut plan = plan::build(source, destination, run.staging.path(), progress);
-    stage::measure(run.env, progress, &mut plan);
+    stage::measure(run.env, progress, &mut plan.copy);
     if !plan.node_modules.is_empty() && args.skip_node_modules {
         plan.leave_node_modules();
     }
@@ -232,7 +232,7 @@ fn plan(run: &Run) -> Result<Plan> {
     }
     plan.questions = questions::for_plan(&plan, args);
     plan.interrupted_elsewhere = run.elsewhere.clone();
-    plan.recovered = journal::read_journal(&run.staging.journal())?;
+    plan.copy.recovered = journal::read_journal(&run.staging.journal())?;
     Ok(plan)
 }
 
@@ -244,14 +244,14 @@ fn confirm(ui: &dyn Ui, plan: &Plan, answers: &Answers) -> Result<bool> {
             .filter(|w| w.moved)
             .filter_map(|w| w.plan.as_deref())
     };
-    let needed = |p: &Plan| p.resume().needed_bytes;
+    let needed = |p: &Plan| p.copy.resume().needed_bytes;
     let needed_bytes = needed(plan) + moving().map(needed).sum::<u64>();
     if let Some(free) = plan.free_bytes
         && free < needed_bytes
     {
         return Err(Failure::input(format!(
             "not enough space at {}: the copy needs {} and only {} are free; free some space or choose another --to. Nothing was copied.",
-            plan.destination.display(),
+            plan.copy.destination.display(),
             units::bytes(needed_bytes),
             units::bytes(free)
         )));
@@ -259,7 +259,8 @@ fn confirm(ui: &dyn Ui, plan: &Plan, answers: &Answers) -> Result<bool> {
     let jobs = 1 + moving().count() as u64;
     // A further name of a hard-linked file takes no inode of its own.
     let inodes = |p: &Plan| {
-        p.entries
+        p.copy
+            .entries
             .iter()
             .filter(|e| e.hard_link_of.is_none())
             .count() as u64
@@ -272,7 +273,7 @@ fn confirm(ui: &dyn Ui, plan: &Plan, answers: &Answers) -> Result<bool> {
     {
         return Err(Failure::input(format!(
             "not enough free inodes at {}: the migration needs {} ({copied} files, directories and links copied, {own} for its staging folder, manifest and git's lock files) and only {free} are free; free some or choose another --to. Nothing was copied.",
-            plan.destination.display(),
+            plan.copy.destination.display(),
             copied + own
         )));
     }
@@ -306,7 +307,7 @@ fn verify(
     }
     stage::check(
         run.ui.progress(),
-        plan,
+        &plan.copy,
         staging,
         copied,
         &problem_paths(&problems),

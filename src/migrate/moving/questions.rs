@@ -41,12 +41,12 @@ pub fn for_plan(plan: &Plan, args: &Options) -> Vec<Question> {
     }
     questions.extend(settings_questions(&plan.git_settings));
     questions.extend(worktrees::questions(plan));
-    questions.extend(finishing_questions(args, &plan.source, Some(plan)));
+    questions.extend(finishing_questions(args, &plan.copy.source, Some(plan)));
     questions.push(Question {
         id: QuestionId::Copy,
         text: format!(
             "Copy, verify and move it to {}?",
-            plan.destination.display()
+            plan.copy.destination.display()
         ),
         default: true,
         with_yes: true,
@@ -104,7 +104,10 @@ fn finishing_questions(args: &Options, source: &Path, plan: Option<&Plan>) -> Ve
     }
     // The copy's own counts: what is copied is what the removal may delete, no more.
     let what = plan.map_or("the files".to_string(), |p| {
-        format!("the {}", units::tree(p.files, p.symlinks, p.bytes, false))
+        format!(
+            "the {}",
+            units::tree(p.copy.files, p.copy.symlinks, p.copy.bytes, false)
+        )
     });
     vec![Question {
         id: QuestionId::RemoveSource,

@@ -14,7 +14,7 @@ use crate::measure::manifest::{self, ManifestEntry};
 pub use crate::measure::sync_ops::Op;
 use crate::measure::{moved, snapshot};
 use crate::migrate::kernel::outcome::{Conflict, SyncReport};
-use crate::migrate::kernel::plan::{Entry, Kind, Plan};
+use crate::migrate::kernel::plan::{CopyPlan, Entry, Kind};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone)]
 pub struct SyncPlan {
     pub report: SyncReport,
-    pub copy: Plan,
+    pub copy: CopyPlan,
     pub ops: Vec<Op>,
     /// Files and links removed at the source since: gone from the manifest after the sync,
     /// whether removed at the destination or kept there as a conflict.
@@ -151,11 +151,11 @@ pub(super) fn build(
                 changed_at_destination: there.count(),
                 ..SyncReport::default()
             },
-            copy: Plan {
+            copy: CopyPlan {
                 source: source.clone(),
                 destination: destination.clone(),
                 staging: staging.to_path_buf(),
-                ..Plan::default()
+                ..CopyPlan::default()
             },
             ops: Vec::new(),
             gone: here.removed.clone(),
@@ -393,7 +393,7 @@ fn entry(seen: &Seen, kind: Kind) -> Entry {
 pub fn new_manifest(
     old: &[ManifestEntry],
     ops: &[Op],
-    copy: &Plan,
+    copy: &CopyPlan,
     records: &[crate::measure::manifest::FileRecord],
     staged: &Path,
     removed_here: &[PathBuf],
