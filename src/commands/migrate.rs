@@ -5,6 +5,7 @@ use crate::commands::cli::{GlobalArgs, MigrateArgs};
 use crate::commands::config::UserConfig;
 use crate::decide::policy;
 use crate::host::HostEnv;
+use crate::measure::moved::Moved;
 use crate::migrate::{self, MigrationReport, PlanDocument};
 use crate::report::{self, Format, Output};
 use std::io::{IsTerminal, Write};
@@ -134,6 +135,14 @@ impl migrate::Ui for Terminal<'_> {
                 "cannot ask for confirmation: {e}; pass --yes to accept the plan without asking."
             )),
         })
+    }
+
+    fn sync_plan(&self, moved: &Moved, report: &migrate::SyncReport) -> Result<()> {
+        self.note(&report::human::late::sync_plan(moved, report))
+    }
+
+    fn removal_plan(&self, plan: &migrate::RemovalShown) -> Result<()> {
+        self.note(&report::human::late::removal_plan(plan))
     }
 
     fn note(&self, text: &str) -> Result<()> {

@@ -16,7 +16,7 @@ mod undo;
 
 pub use kernel::document::PlanDocument;
 pub use kernel::options::{Consent, Mode, Options, Ui};
-pub use kernel::outcome::{MigrationReport, SyncReport};
+pub use kernel::outcome::{MigrationReport, RemovalShown, SyncReport};
 pub use kernel::plan::{Question, QuestionId};
 
 use crate::base::error::{ExitCode, Result};

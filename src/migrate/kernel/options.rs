@@ -1,8 +1,9 @@
 //! What `migrate` is asked to do, and how it talks to the person running it.
 
 use super::document::PlanDocument;
-use super::outcome::MigrationReport;
+use super::outcome::{MigrationReport, RemovalShown, SyncReport};
 use crate::base::error::Result;
+use crate::measure::moved::Moved;
 use std::path::PathBuf;
 
 /// What `migrate` should do, decided once from the command line.
@@ -66,6 +67,10 @@ pub trait Ui {
     fn note(&self, text: &str) -> Result<()>;
     /// Shows the plan before anything is copied; `dry_run` when it is all that will happen.
     fn plan(&self, plan: &PlanDocument, dry_run: bool) -> Result<()>;
+    /// Shows what a sync will do (`report`, not done yet), before asking.
+    fn sync_plan(&self, moved: &Moved, report: &SyncReport) -> Result<()>;
+    /// Shows what `--remove-source` will delete and keep, before asking.
+    fn removal_plan(&self, plan: &RemovalShown) -> Result<()>;
     /// Shows what a finished migration did.
     fn result(&self, report: &MigrationReport) -> Result<()>;
     /// Draw a progress bar while copying.

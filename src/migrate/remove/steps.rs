@@ -8,7 +8,7 @@ use crate::host::HostEnv;
 use crate::measure::moved;
 use crate::migrate::kernel::ask::answer;
 use crate::migrate::kernel::options::Ui;
-use crate::migrate::kernel::outcome::{MigrationReport, Removal};
+use crate::migrate::kernel::outcome::{MigrationReport, Removal, RemovalShown};
 use crate::migrate::kernel::plan::{Question, QuestionId};
 use crate::migrate::kernel::run::Run;
 use std::path::Path;
@@ -26,7 +26,12 @@ pub(in crate::migrate) fn after_move(
         Some(true) => {
             let manifest = report.manifest.clone();
             let plan = plan::plan(&report.source, &manifest)?;
-            ui.note(&plan.text(&report.source, &report.destination, None))?;
+            ui.removal_plan(&RemovalShown {
+                plan: &plan,
+                source: &report.source,
+                destination: &report.destination,
+                verified: None,
+            })?;
             report.removal = Some(remove_source(ui, report, &plan)?);
             removed(env, &report.source);
         }
@@ -46,7 +51,12 @@ pub(in crate::migrate) fn after_finish(run: &Run, report: &mut MigrationReport) 
     let (source, destination) = (report.source.clone(), report.destination.clone());
     let plan = plan::plan(&source, &report.manifest)?;
     let day = moved::lookup(env, &source).map(|m| m.finished_day());
-    ui.note(&plan.text(&source, &destination, day.as_deref()))?;
+    ui.removal_plan(&RemovalShown {
+        plan: &plan,
+        source: &source,
+        destination: &destination,
+        verified: day.as_deref(),
+    })?;
     // The copy was verified long ago: the question follows the plan shown above it.
     let question = Question {
         id: QuestionId::RemoveSource,

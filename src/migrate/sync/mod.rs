@@ -67,7 +67,7 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     }
     plan.copy.recovered = journal::read_journal(&staging.journal())?;
     predict(env, ui, &mut plan);
-    ui.note(&plan.text(record))?;
+    ui.sync_plan(record, &plan.report)?;
     if args.consent.dry_run() || !confirmed(ui, args, record)? {
         return Ok(plan.report);
     }

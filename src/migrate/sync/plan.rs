@@ -8,7 +8,6 @@
 
 use crate::base::error::{Failure, Result};
 use crate::base::pathtext::RelPath;
-use crate::base::units;
 use crate::measure::changes::{self, Seen, SeenKind};
 use crate::measure::manifest::{self, ManifestEntry};
 pub use crate::measure::sync_ops::Op;
@@ -37,9 +36,6 @@ pub fn worktree_file(rel: &Path) -> bool {
         .any(|c| c.as_os_str() == ".git" || c.as_os_str() == "node_modules")
 }
 
-/// How many paths a list in the plan shows before the rest is a count.
-const LISTED: usize = 10;
-
 impl SyncPlan {
     /// Nothing to copy, remove or record (a file removed at both places is still taken out of
     /// the manifest, or the old place would count it removed forever).
@@ -49,54 +45,6 @@ impl SyncPlan {
                 .ops
                 .iter()
                 .all(|op| matches!(op, Op::Keep(_) | Op::Times { .. }))
-    }
-
-    /// The plan for a person, before the question.
-    pub fn text(&self, moved: &moved::Moved) -> String {
-        let r = &self.report;
-        let time = r
-            .predicted_ms
-            .map(|ms| format!(" (about {})", units::duration_ms(ms as f64)))
-            .unwrap_or_default();
-        let mut out = format!(
-            "Syncing late edits from {} to {} (migrated on {}):\n  copies   {} ({} added, {} changed), {}{time}\n  removes  {} removed here since and unchanged there\n",
-            moved.source.display(),
-            moved.destination.display(),
-            moved.finished_day(),
-            units::counted(r.added + r.changed, "file", "files"),
-            units::count(r.added),
-            units::count(r.changed),
-            units::bytes(r.bytes),
-            units::counted(r.removed, "file", "files"),
-        );
-        if !r.conflicts.is_empty() {
-            out.push_str(&format!(
-                "  conflicts {} (changed at both places; the destination's version stays, this one is saved beside it):\n",
-                units::count(r.conflicts.len() as u64)
-            ));
-            for c in r.conflicts.iter().take(LISTED) {
-                match &c.saved_as {
-                    Some(saved) => out.push_str(&format!(
-                        "           {}: {}; saved as {saved}\n",
-                        c.path, c.why
-                    )),
-                    None => out.push_str(&format!("           {}: {}\n", c.path, c.why)),
-                }
-            }
-            if r.conflicts.len() > LISTED {
-                out.push_str(&format!(
-                    "           and {} more\n",
-                    units::count((r.conflicts.len() - LISTED) as u64)
-                ));
-            }
-        }
-        if r.changed_at_destination > 0 {
-            out.push_str(&format!(
-                "  keeps    {} changed at the destination since, as they are\n",
-                units::counted(r.changed_at_destination, "file", "files")
-            ));
-        }
-        out
     }
 }
 
