@@ -164,6 +164,53 @@ pub fn fish_quote(path: &Path) -> String {
     out
 }
 
+/// A path inside a tree, kept as its bytes and written only as its escaped text: in JSON, and
+/// by `Display` in migrate's lists of paths (the form a person can paste back into a tool).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct RelPath(pub PathBuf);
+
+impl RelPath {
+    pub fn as_path(&self) -> &Path {
+        &self.0
+    }
+
+    /// The escaped texts of `paths`, `separator` between them.
+    pub fn joined(paths: &[RelPath], separator: &str) -> String {
+        let texts: Vec<String> = paths.iter().map(RelPath::to_string).collect();
+        texts.join(separator)
+    }
+}
+
+impl From<&Path> for RelPath {
+    fn from(path: &Path) -> Self {
+        Self(path.to_path_buf())
+    }
+}
+
+impl From<PathBuf> for RelPath {
+    fn from(path: PathBuf) -> Self {
+        Self(path)
+    }
+}
+
+impl std::fmt::Display for RelPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&escape_path(&self.0))
+    }
+}
+
+impl serde::Serialize for RelPath {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        json::serialize(&self.0, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for RelPath {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        json::deserialize(deserializer).map(Self)
+    }
+}
+
 /// `#[serde(with = "crate::base::pathtext::json")]`: a path as its escaped text, so JSON output never
 /// fails on (nor silently mangles) a name that is not UTF-8.
 pub mod json {

@@ -5,7 +5,8 @@ use crate::commands::cli::{GlobalArgs, MigrateArgs};
 use crate::commands::config::UserConfig;
 use crate::decide::policy;
 use crate::host::HostEnv;
-use crate::migrate::{self, MigrationReport, Plan};
+use crate::measure::moved::Moved;
+use crate::migrate::{self, MigrationReport, PlanDocument};
 use crate::report::{self, Format, Output};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -30,13 +31,19 @@ impl Settings {
             options: migrate::Options {
                 path: args.path.clone(),
                 to: args.to.clone(),
-                yes: args.yes,
-                dry_run: args.dry_run,
-                abort: args.abort,
+                mode: match (args.abort, args.sync) {
+                    (true, _) => migrate::Mode::Abort,
+                    (false, true) => migrate::Mode::Sync,
+                    (false, false) => migrate::Mode::Move,
+                },
+                consent: match (args.dry_run, args.yes) {
+                    (true, _) => migrate::Consent::DryRun,
+                    (false, true) => migrate::Consent::Yes,
+                    (false, false) => migrate::Consent::Ask,
+                },
                 remove_source: args.remove_source,
                 skip_unreadable: args.skip_unreadable,
                 skip_node_modules: args.skip_node_modules,
-                sync: args.sync,
             },
             output: super::output(global, args.format, args.quiet, env),
             policy: config.policy(args.policy.as_deref()),
@@ -130,6 +137,14 @@ impl migrate::Ui for Terminal<'_> {
         })
     }
 
+    fn sync_plan(&self, moved: &Moved, report: &migrate::SyncReport) -> Result<()> {
+        self.note(&report::human::late::sync_plan(moved, report))
+    }
+
+    fn removal_plan(&self, plan: &migrate::RemovalShown) -> Result<()> {
+        self.note(&report::human::late::removal_plan(plan))
+    }
+
     fn note(&self, text: &str) -> Result<()> {
         if self.settings.output.format != Format::Json {
             return self.out(text);
@@ -143,8 +158,8 @@ impl migrate::Ui for Terminal<'_> {
         Ok(())
     }
 
-    fn plan(&self, plan: &Plan, dry_run: bool) -> Result<()> {
-        let asking = !dry_run && !self.settings.options.yes;
+    fn plan(&self, plan: &PlanDocument, dry_run: bool) -> Result<()> {
+        let asking = self.settings.options.consent == migrate::Consent::Ask;
         let output = &self.settings.output;
         let human = output.format == Format::Human;
         if asking && (output.quiet || !human) {

@@ -170,3 +170,12 @@ pub fn parse_manifest(text: &str) -> Option<(PathBuf, Vec<ManifestEntry>)> {
 pub fn read(path: &Path) -> Option<(PathBuf, Vec<ManifestEntry>)> {
     parse_manifest(&std::fs::read_to_string(path).ok()?)
 }
+/// A staging folder's owner file: the source it copies, as one line.
+pub fn owner_text(source: &Path) -> String {
+    format!("{}\n", escape_path(source))
+}
+
+/// The source an owner file names; None when it is not one whole line.
+pub fn parse_owner(text: &str) -> Option<PathBuf> {
+    unescape_path(text.strip_suffix('\n')?)
+}

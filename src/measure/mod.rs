@@ -13,4 +13,5 @@ pub mod moved;
 pub mod probe;
 pub mod scan;
 pub mod snapshot;
+pub mod sync_ops;
 pub(crate) mod usage;

@@ -14,58 +14,49 @@ mod remove;
 mod sync;
 mod undo;
 
-pub use kernel::options::{Options, Ui};
-pub use kernel::outcome::{MigrationReport, SyncReport};
-pub use kernel::plan::{Plan, Question};
+pub use kernel::document::PlanDocument;
+pub use kernel::options::{Consent, Mode, Options, Ui};
+pub use kernel::outcome::{MigrationReport, RemovalShown, SyncReport};
+pub use kernel::plan::{Question, QuestionId};
 
 use crate::base::error::{ExitCode, Result};
 use crate::base::units;
 use crate::host::HostEnv;
-use crate::host::location;
 use crate::measure::{changes, moved};
 use kernel::fixups::FixupReport;
 use kernel::outcome::Copied;
-use kernel::staging::{self, Staging};
-use kernel::{destination, finalise, worktrees};
+use kernel::run::Run;
+use kernel::{finalise, staging, worktrees};
 use moving::Moved;
 use std::path::Path;
 
-/// Moves the repository `args.path` to `args.to`, or under `default_root` (from the policy).
+/// Moves the repository `args.path` to `args.to`, or under `default_root` (from the policy);
+/// or, by `args.mode`, syncs or aborts.
 pub fn run(
     env: &HostEnv,
     args: &Options,
     ui: &dyn Ui,
     default_root: Option<&Path>,
 ) -> Result<ExitCode> {
-    let source = location::canonical_dir(&args.path)?;
-    destination::refuse_kernel_interface(env, &source)?;
-    let destination = destination::chosen(env, args.to.as_deref(), &source, default_root)?;
-    let staging = Staging::new(&source, &destination);
-    let elsewhere = staging::elsewhere_than(&staging, &destination, default_root);
+    let run = Run::start(env, args, ui, default_root)?;
     // Held to the end of the run; a dry run only reads, and must not hold off a real one.
-    let held = match args.dry_run {
-        true => None,
-        false => staging.lock_existing()?,
-    };
-    if args.abort {
-        return undo::abort(env, ui, &source, &destination, &staging, &elsewhere);
+    let held = run.staging.lock_unless(args.consent.dry_run())?;
+    if args.mode == Mode::Abort {
+        return undo::abort(&run);
     }
-    worktrees::refuse_linked(&source)?;
-    staging.check_owner()?;
-    let finished = |manifest: &Path| {
-        already_migrated(env, ui, args, &staging, &destination, manifest, &elsewhere)
-    };
-    if !staging.is_sealed()
-        && let Some(manifest) = finalise::finished_manifest(env, &source, &destination)
+    worktrees::refuse_linked(run.source())?;
+    run.staging.check_owner()?;
+    if !run.staging.is_sealed()
+        && let Some(manifest) = finalise::finished_manifest(env, run.source(), &run.destination)
     {
-        return finished(&manifest);
+        return already_migrated(&run, &manifest);
     }
-    sync::refuse_unfinished(args, &source, &destination)?;
-    match moving::run(env, args, ui, &destination, &staging, held, &elsewhere)? {
+    sync::refuse_unfinished(args, run.source(), &run.destination)?;
+    match moving::run(&run, held)? {
         Moved::Stopped => Ok(ExitCode::Ok),
-        Moved::FinishedElsewhere(manifest) => finished(&manifest),
+        Moved::FinishedElsewhere(manifest) => already_migrated(&run, &manifest),
         Moved::Done(mut report, remove_source) => {
-            remove::after_move(env, ui, &mut report, remove_source)?;
+            remove::after_move(&run, &mut report, remove_source)?;
             ui.result(&report)?;
             Ok(ExitCode::Ok)
         }
@@ -75,24 +66,17 @@ pub fn run(
 /// The same command run again after it finished: say so from the manifest, with what is left
 /// to do (`--remove-source`, the next steps), sync when asked, and remove the source when asked
 /// and confirmed.
-fn already_migrated(
-    env: &HostEnv,
-    ui: &dyn Ui,
-    args: &Options,
-    staging: &Staging,
-    destination: &Path,
-    manifest: &Path,
-    elsewhere: &[staging::Elsewhere],
-) -> Result<ExitCode> {
-    let source = staging.source();
+fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
+    let (env, source, destination) = (run.env, run.source(), run.destination.as_path());
     if moved::lookup(env, source).is_none() {
         // Finished by an earlier version, which kept no record: the old place learns it now.
         moved::remember(env, &moved::Moved::new(source, destination, manifest));
     }
-    let done = Copied::nothing_yet(elsewhere);
+    let done = Copied::nothing_yet(&run.elsewhere);
+    let syncing = run.args.mode == Mode::Sync;
     // Synced first: the report's totals are the manifest's after it.
-    let synced = match args.sync {
-        true => Some(sync::run(env, ui, args, &sync::record_of(env, source)?)?),
+    let synced = match syncing {
+        true => Some(sync::run(run, &sync::record_of(env, source)?)?),
         false => None,
     };
     let mut report = MigrationReport::from_manifest(
@@ -105,7 +89,7 @@ fn already_migrated(
     )?;
     report.already_migrated = true;
     report.sync = synced;
-    if !args.sync
+    if !syncing
         && let Some(changed) = moved::lookup(env, source).and_then(|m| changes::since(&m))
         && changed.count() > 0
     {
@@ -120,7 +104,7 @@ fn already_migrated(
             staging::command(source, destination, " --sync")
         ));
     }
-    remove::after_finish(env, ui, args, staging.path(), &mut report)?;
-    ui.result(&report)?;
+    remove::after_finish(run, &mut report)?;
+    run.ui.result(&report)?;
     Ok(ExitCode::Ok)
 }

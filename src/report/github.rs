@@ -4,7 +4,7 @@ use crate::assess::pipeline::CheckReport;
 use crate::assess::survey::SurveyReport;
 use crate::decide::policy::Level;
 use crate::measure::probe::ProbeReport;
-use crate::migrate::{MigrationReport, Plan};
+use crate::migrate::{MigrationReport, PlanDocument};
 use crate::report::text::migrate::{content, space};
 use crate::report::text::probe::{lines, summary, title as title_of};
 use crate::report::text::survey::summary_line;
@@ -129,7 +129,7 @@ pub fn probe(report: &ProbeReport) -> String {
 }
 
 /// A migration's plan (`--dry-run`) as one notice.
-pub fn plan(plan: &Plan) -> String {
+pub fn plan(plan: &PlanDocument) -> String {
     format!(
         "::notice title=wsl-place migrate%3A plan::{}\n",
         escape_data(&format!(

@@ -16,7 +16,7 @@ use crate::assess::pipeline::CheckReport;
 use crate::assess::survey::SurveyReport;
 use crate::base::error::Result;
 use crate::measure::probe::ProbeReport;
-use crate::migrate::{MigrationReport, Plan};
+use crate::migrate::{MigrationReport, PlanDocument};
 
 pub use format::{Format, Output};
 pub use human::Style;
@@ -80,7 +80,7 @@ impl Document for ProbeReport {
     }
 }
 
-impl Document for Plan {
+impl Document for PlanDocument {
     const SCHEMA: Option<u32> = Some(json::PLAN_SCHEMA);
     fn human(&self, style: &Style) -> String {
         human::migrate::plan(self, style)

@@ -1,27 +1,23 @@
 //! One question put to the person (or answered by `--yes`), and what Ctrl-C at it leaves.
 
-use super::options::{Options, Ui};
+use super::options::{Consent, Ui};
 use super::plan::Question;
+use super::run::Run;
 use super::staging::{command, how_to_continue};
 use crate::base::error::{ExitCode, Failure, Result};
 use std::path::Path;
 
 /// The answer to `question`: `--yes`'s, or the person's; Ctrl-C says how to go on.
-pub fn answer(
-    ui: &dyn Ui,
-    args: &Options,
-    question: &Question,
-    source: &Path,
-    destination: &Path,
-    staging: &Path,
-) -> Result<bool> {
-    if args.yes {
+pub fn answer(run: &Run, question: &Question) -> Result<bool> {
+    if run.args.consent == Consent::Yes {
         return Ok(question.with_yes);
     }
-    crate::base::interrupt::check("").map_err(|_| interrupted(source, destination, staging))?;
-    ui.confirm(&question.text, question.default)
+    let interrupted = || interrupted(run.source(), &run.destination, run.staging.path());
+    crate::base::interrupt::check("").map_err(|_| interrupted())?;
+    run.ui
+        .confirm(&question.text, question.default)
         .map_err(|failure| match failure.code {
-            ExitCode::Interrupted => interrupted(source, destination, staging),
+            ExitCode::Interrupted => interrupted(),
             _ => failure,
         })
 }
@@ -49,4 +45,15 @@ pub fn after_interrupt(source: &Path, destination: &Path, staging: &Path) -> Str
             command(source, destination, "")
         )
     }
+}
+
+/// A run that must ask and has nobody to ask refuses before any work: a walk of a slow mount
+/// can take long. `command` is what the person typed (`migrate`, `migrate --sync`).
+pub fn refuse_without_terminal(ui: &dyn Ui, consent: Consent, command: &str) -> Result<()> {
+    if consent == Consent::Ask && !ui.interactive() {
+        return Err(Failure::input(format!(
+            "{command} asks before copying, and this is not a terminal; pass --yes to accept the plan (or --dry-run to see it)."
+        )));
+    }
+    Ok(())
 }

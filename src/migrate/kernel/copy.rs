@@ -1,15 +1,15 @@
 //! Copying into staging: directories, symlinks as symlinks, files in parallel with their CRC32,
 //! each file read back and verified before its journal line is written.
 
-use super::journal::escape_path;
 use super::journal::{FileRecord, Journal, Recovered, Stamp};
-use super::plan::{Entry, Kind, Measured, Plan, Problem};
+use super::plan::{CopyPlan, Entry, Kind, Measured, Problem};
 use super::progress;
 use super::source::{open_source, read_known, source_state};
 use super::verify;
 use crate::base::dirfd::{self, Meta};
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::interrupt;
+use crate::base::pathtext::RelPath;
 use crate::model::migration;
 use rayon::prelude::*;
 use std::fs::FileTimes;
@@ -78,7 +78,7 @@ fn copy_file(
     let dst = tree.join(&entry.rel);
     let problem = |e: String| {
         Ok(FileResult::Problem(Problem {
-            path: escape_path(&entry.rel),
+            path: RelPath::from(entry.rel.as_path()),
             error: e,
         }))
     };
@@ -201,7 +201,7 @@ impl Options<'_> {
 
 /// Copies everything in `plan` into `tree`, reusing what `recovered` proves is already there.
 pub fn run(
-    plan: &Plan,
+    plan: &CopyPlan,
     tree: &Path,
     journal: &Journal,
     recovered: &Recovered,
@@ -245,7 +245,7 @@ pub fn run(
 }
 
 /// Every directory first, so the files can go anywhere in any order.
-fn create_dirs(plan: &Plan, tree: &Path) -> Result<()> {
+fn create_dirs(plan: &CopyPlan, tree: &Path) -> Result<()> {
     for entry in plan.entries.iter().filter(|e| e.kind == Kind::Dir) {
         let dst = tree.join(&entry.rel);
         match dirfd::mkdir(&dst, 0o777) {
@@ -265,7 +265,7 @@ fn create_dirs(plan: &Plan, tree: &Path) -> Result<()> {
 
 /// Symlinks as they are (never followed), with their own times; in parallel, since reading
 /// a link is a round trip on a slow source.
-fn copy_symlinks(plan: &Plan, tree: &Path, outcome: &mut Outcome) -> Result<()> {
+fn copy_symlinks(plan: &CopyPlan, tree: &Path, outcome: &mut Outcome) -> Result<()> {
     let links: Vec<&Entry> = plan
         .entries
         .iter()
@@ -280,14 +280,14 @@ fn copy_symlinks(plan: &Plan, tree: &Path, outcome: &mut Outcome) -> Result<()> 
 }
 
 /// One symlink; the source's error as a problem when its target cannot be read.
-fn copy_symlink(plan: &Plan, tree: &Path, entry: &Entry) -> Result<Option<Problem>> {
+fn copy_symlink(plan: &CopyPlan, tree: &Path, entry: &Entry) -> Result<Option<Problem>> {
     let src = plan.source.join(&entry.rel);
     let dst = tree.join(&entry.rel);
     let target = match dirfd::read_link(&src) {
         Ok(t) => t,
         Err(e) => {
             return Ok(Some(Problem {
-                path: escape_path(&entry.rel),
+                path: RelPath::from(entry.rel.as_path()),
                 error: e.to_string(),
             }));
         }
@@ -308,7 +308,7 @@ fn copy_symlink(plan: &Plan, tree: &Path, entry: &Entry) -> Result<Option<Proble
 /// Keeps the files an interrupted run verified and that still match, each read back (in
 /// parallel: the staged copy is on the local disk); returns the rest.
 fn reuse_verified<'p>(
-    plan: &'p Plan,
+    plan: &'p CopyPlan,
     tree: &Path,
     recovered: &Recovered,
     outcome: &mut Outcome,
@@ -343,7 +343,7 @@ fn reuse_verified<'p>(
 /// the first fatal error or when interrupted.
 #[allow(clippy::too_many_arguments)]
 fn copy_files(
-    plan: &Plan,
+    plan: &CopyPlan,
     tree: &Path,
     todo: &[&Entry],
     journal: &Journal,
@@ -403,7 +403,7 @@ fn copy_files(
 /// verified copy (relinked on a resume, whatever an earlier run left there), with that copy's
 /// record; when the first name could not be copied, this one is copied on its own.
 fn link_other_names(
-    plan: &Plan,
+    plan: &CopyPlan,
     tree: &Path,
     journal: &Journal,
     outcome: &mut Outcome,
@@ -460,7 +460,7 @@ fn link_other_names(
 
 /// Directory modes and times last, deepest first: creating children changes a directory's
 /// mtime, and a read-only directory would refuse them. The root gets the source's.
-fn set_dir_metadata(plan: &Plan, tree: &Path) -> Result<()> {
+fn set_dir_metadata(plan: &CopyPlan, tree: &Path) -> Result<()> {
     for entry in plan.entries.iter().rev().filter(|e| e.kind == Kind::Dir) {
         let dst = tree.join(&entry.rel);
         dirfd::chmod(&dst, entry.mode).map_err(|e| dest_failure("set the mode of", &dst, &e))?;

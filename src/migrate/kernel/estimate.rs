@@ -3,14 +3,14 @@
 //! right after the walk, and the model's figures from them (`model::migration`).
 
 use super::plan::Measured;
-use super::plan::{Entry, Kind, Plan};
+use super::plan::{CopyPlan, Entry, Kind, Resume};
 use super::source;
 use crate::base::units;
 use crate::host::HostEnv;
 use crate::host::location::MountTable;
 use crate::measure::probe::{self, CPU_BOUND_US, OpStats, ProbeReport, Target, measure, tracked};
 use crate::model::MountCosts;
-use crate::model::migration::{self, CopyWork, SourceCosts};
+use crate::model::migration::{self, CopyEstimate, CopyWork, SourceCosts};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -37,7 +37,7 @@ const PILOT_MIN: usize = 32;
 const BANDWIDTH_READ: u64 = 4 * 1024 * 1024;
 
 /// Measures the source and the destination for `plan`'s estimate; a sentence when it cannot.
-pub fn measure(env: &HostEnv, plan: &Plan) -> Result<Measured, String> {
+pub fn measure(env: &HostEnv, plan: &CopyPlan) -> Result<Measured, String> {
     let files: Vec<&Entry> = plan
         .entries
         .iter()
@@ -182,8 +182,18 @@ fn destination_costs(dir: &Path, mount: &crate::host::mounts::MountEntry) -> Opt
     crate::assess::pipeline::probes::mount_costs(&report, None)
 }
 
+/// The model's figures for what is left to copy of a plan.
+#[derive(Debug, Clone, Default)]
+pub struct Estimate {
+    pub predicted_copy_ms: Option<u64>,
+    /// What it was made from, or why there is none.
+    pub basis: String,
+    pub prediction: Option<CopyEstimate>,
+    pub threads: Option<usize>,
+}
+
 /// What is left to copy in `plan`, for the model.
-pub fn work(plan: &Plan) -> CopyWork {
+pub fn work(plan: &CopyPlan, resume: &Resume) -> CopyWork {
     let is_repository = plan.entries.iter().any(|e| e.rel.as_os_str() == ".git");
     let refreshed = |e: &&Entry| {
         is_repository
@@ -194,8 +204,8 @@ pub fn work(plan: &Plan) -> CopyWork {
                 .any(|c| c.as_os_str() == ".git" || c.as_os_str() == "node_modules")
     };
     CopyWork {
-        files: plan.files.saturating_sub(plan.resumed_files),
-        bytes: plan.bytes.saturating_sub(plan.resumed_bytes),
+        files: plan.files.saturating_sub(resume.files),
+        bytes: plan.bytes.saturating_sub(resume.bytes),
         largest_file: plan
             .entries
             .iter()
@@ -210,24 +220,31 @@ pub fn work(plan: &Plan) -> CopyWork {
     }
 }
 
-/// Fills the plan's estimate and thread count from what was measured.
-pub fn predict(plan: &mut Plan) {
+/// The estimate: the one place the model prices a plan, from what was measured and what is
+/// left after `resume`.
+pub fn of(plan: &CopyPlan, resume: &Resume) -> Estimate {
     let Some(measured) = &plan.measured else {
-        return;
+        let basis = plan.unmeasured.as_ref();
+        return Estimate {
+            basis: basis.map_or(String::new(), |why| format!("no estimate: {why}")),
+            ..Estimate::default()
+        };
     };
-    let work = work(plan);
-    let estimate = migration::estimate(&work, &measured.source, &measured.destination);
+    let estimate =
+        migration::estimate(&work(plan, resume), &measured.source, &measured.destination);
     let source = &measured.source;
-    plan.predicted_copy_ms = Some(estimate.total_ms().ceil() as u64);
-    plan.prediction_basis = format!(
-        "modelled from {} per lstat and {} per small file here, {} threads overlapping them {}, and the destination's probe",
-        units::micros(source.lstat_us),
-        units::micros(source.file_us),
-        estimate.threads,
-        units::ratio(source.overlap(estimate.threads))
-    );
-    plan.copy_threads = Some(estimate.threads);
-    plan.prediction = Some(estimate);
+    Estimate {
+        predicted_copy_ms: Some(estimate.total_ms().ceil() as u64),
+        basis: format!(
+            "modelled from {} per lstat and {} per small file here, {} threads overlapping them {}, and the destination's probe",
+            units::micros(source.lstat_us),
+            units::micros(source.file_us),
+            estimate.threads,
+            units::ratio(source.overlap(estimate.threads))
+        ),
+        threads: Some(estimate.threads),
+        prediction: Some(estimate),
+    }
 }
 
 /// Local disks lose to directory-lock contention beyond a few threads per core; a drive reached

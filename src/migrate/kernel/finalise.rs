@@ -41,8 +41,13 @@ pub fn seal(
     let by_rel: HashMap<&Path, &FileRecord> =
         records.iter().map(|r| (r.rel.as_path(), r)).collect();
     let tree = staging.tree();
-    let mut entries = Vec::with_capacity(plan.entries.len());
-    for entry in plan.entries.iter().filter(|e| !problems.contains(&e.rel)) {
+    let mut entries = Vec::with_capacity(plan.copy.entries.len());
+    for entry in plan
+        .copy
+        .entries
+        .iter()
+        .filter(|e| !problems.contains(&e.rel))
+    {
         match entry.kind {
             Kind::Dir => entries.push(ManifestEntry::Dir(entry.rel.clone())),
             Kind::File => {
@@ -61,7 +66,7 @@ pub fn seal(
             }
         }
     }
-    let text = journal::manifest_text(&plan.source, &plan.destination, &entries);
+    let text = journal::manifest_text(&plan.copy.source, &plan.copy.destination, &entries);
     journal::sync_filesystem(&tree)?;
     write_durable(&staging.manifest(), text.as_bytes())?;
     let record = staging.node_modules();

@@ -19,13 +19,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-pub use crate::base::pathtext::{escape_path, unescape_path};
+pub use crate::base::pathtext::escape_path;
 pub use crate::measure::manifest::{
     FileRecord, ManifestEntry, Stamp, manifest_text, parse_manifest,
 };
 
 /// What an earlier, interrupted run left in the journal.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Recovered {
     /// Entries written before the last sync mark: on disk for certain.
     pub synced: HashMap<PathBuf, FileRecord>,

@@ -5,6 +5,7 @@
 pub mod ask;
 pub mod copy;
 pub mod destination;
+pub mod document;
 pub mod estimate;
 pub mod finalise;
 pub mod fixups;
@@ -15,7 +16,9 @@ pub mod options;
 pub mod outcome;
 pub mod plan;
 pub mod progress;
+pub mod run;
 pub mod source;
+pub mod stage;
 pub mod staging;
 pub mod verify;
 pub mod windows_builds;

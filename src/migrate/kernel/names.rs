@@ -1,7 +1,7 @@
 //! File names other systems cannot hold: Windows' reserved names and characters, and names
 //! that differ only by case (they collide on Windows and macOS).
 
-use super::journal::escape_path;
+use crate::base::pathtext::{RelPath, escape_path};
 use std::collections::HashMap;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -26,9 +26,10 @@ pub fn valid_on_windows(name: &[u8]) -> bool {
     !WINDOWS_RESERVED.contains(&stem.as_str())
 }
 
-/// Groups of names in the same directory that only differ by case.
-pub fn case_collisions(rels: &[&Path]) -> Vec<Vec<String>> {
-    let mut groups: HashMap<(PathBuf, String), Vec<String>> = HashMap::new();
+/// Groups of names in the same directory that only differ by case, each group and the list in
+/// the order of their escaped text (as they are shown).
+pub fn case_collisions(rels: &[&Path]) -> Vec<Vec<RelPath>> {
+    let mut groups: HashMap<(PathBuf, String), Vec<(String, RelPath)>> = HashMap::new();
     for rel in rels {
         let Some(name) = rel.file_name() else {
             continue;
@@ -38,16 +39,18 @@ pub fn case_collisions(rels: &[&Path]) -> Vec<Vec<String>> {
         groups
             .entry((parent, folded))
             .or_default()
-            .push(escape_path(rel));
+            .push((escape_path(rel), RelPath::from(*rel)));
     }
-    let mut out: Vec<Vec<String>> = groups
+    let mut out: Vec<Vec<(String, RelPath)>> = groups
         .into_values()
         .filter(|g| g.len() > 1)
         .map(|mut g| {
-            g.sort();
+            g.sort_by(|a, b| a.0.cmp(&b.0));
             g
         })
         .collect();
-    out.sort();
-    out
+    out.sort_by(|a, b| a.iter().map(|n| &n.0).cmp(b.iter().map(|n| &n.0)));
+    out.into_iter()
+        .map(|g| g.into_iter().map(|(_, rel)| rel).collect())
+        .collect()
 }

@@ -2,7 +2,7 @@
 //! the editor, and on WSL the Windows file manager. Every command is shell-ready.
 
 use super::plan::NodeModules;
-use crate::base::pathtext::shell_quote;
+use crate::base::pathtext::{RelPath, shell_quote};
 use serde::Serialize;
 use std::path::Path;
 
@@ -28,8 +28,12 @@ pub fn steps(destination: &Path, node_modules: &[NodeModules], on_wsl: bool) -> 
         } else {
             continue;
         };
-        let rel = super::journal::unescape_path(&tree.path).unwrap_or_default();
-        let command = match rel.parent().filter(|p| !p.as_os_str().is_empty()) {
+        let command = match tree
+            .path
+            .as_path()
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+        {
             Some(folder) => format!("(cd {} && {})", shell_quote(folder), tree.install),
             None => tree.install.clone(),
         };
@@ -57,11 +61,11 @@ pub fn windows_build_warnings(source: &Path, node_modules: &[NodeModules]) -> Ve
         .iter()
         .filter(|tree| !tree.windows_builds.is_empty())
         .map(|tree| {
-            let examples = tree.windows_builds.join(", ");
+            let examples = RelPath::joined(&tree.windows_builds, ", ");
             if tree.skipped {
                 format!(
                     "the node_modules left behind in {} holds native Windows builds ({examples}); they do not run on Linux, so do not copy it over: reinstall with `{}`",
-                    source.join(&tree.path).display(),
+                    source.join(tree.path.to_string()).display(),
                     tree.install
                 )
             } else {

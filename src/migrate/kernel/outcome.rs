@@ -7,6 +7,7 @@ use super::plan::{self, Problem};
 use super::staging;
 use super::worktrees;
 use crate::base::error::{Failure, Result};
+use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
 use crate::host::location;
@@ -86,14 +87,43 @@ impl Removal {
     }
 }
 
+/// What `--remove-source` will delete and keep.
+#[derive(Debug, Clone, Default)]
+pub struct RemovalPlan {
+    pub files: u64,
+    pub symlinks: u64,
+    pub dirs: u64,
+    pub bytes: u64,
+    /// Each `path (why)`: changed since the copy, made after it, never copied.
+    pub kept: Vec<String>,
+    /// The model's time for the removal; None when the source could not be timed.
+    pub predicted_ms: Option<f64>,
+}
+
+impl RemovalPlan {
+    /// Entries the bar counts: each file, link and folder the removal visits.
+    pub fn entries(&self) -> u64 {
+        self.files + self.symlinks + self.dirs
+    }
+}
+
+/// `--remove-source`'s plan as it is shown: what it removes from where, and the day an earlier
+/// run verified the copy (None when this run did).
+pub struct RemovalShown<'a> {
+    pub plan: &'a RemovalPlan,
+    pub source: &'a Path,
+    pub destination: &'a Path,
+    pub verified: Option<&'a str>,
+}
+
 /// A path changed at both places (or changed at one and removed at the other).
 #[derive(Debug, Clone, Serialize)]
 pub struct Conflict {
-    pub path: String,
+    pub path: RelPath,
     pub why: String,
     /// Where the source's version was saved at the destination; None when there is none to
     /// save (removed at the source, changed at the destination: the destination's stays).
-    pub saved_as: Option<String>,
+    pub saved_as: Option<RelPath>,
 }
 
 /// What a sync did (or, not `done`, would do): the JSON `sync` of `migrate`'s result.

@@ -1,9 +1,10 @@
 //! The plan: where the tree goes, what it holds, what will be left behind, and whether it fits.
 
-use super::journal::{Recovered, Stamp, escape_path, unescape_path};
+use super::journal::{Recovered, Stamp};
 use super::names::{case_collisions, valid_on_windows};
 use super::windows_builds;
 use crate::base::dirfd::Meta;
+use crate::base::pathtext::RelPath;
 use rustix::fs::FileType;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -38,7 +39,7 @@ pub struct Entry {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Skipped {
-    pub path: String,
+    pub path: RelPath,
     pub reason: String,
     pub files: u64,
     pub bytes: u64,
@@ -46,7 +47,7 @@ pub struct Skipped {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Problem {
-    pub path: String,
+    pub path: RelPath,
     pub error: String,
 }
 
@@ -61,7 +62,7 @@ impl From<&Skipped> for Problem {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct NodeModules {
-    pub path: String,
+    pub path: RelPath,
     /// Regular files, as `check` counts them; symlinks (`.bin/` links) apart.
     pub files: u64,
     pub symlinks: u64,
@@ -72,7 +73,7 @@ pub struct NodeModules {
     /// `package-lock.json`), run in its parent folder.
     pub install: String,
     /// Native builds for Windows found in it (a few examples): it only works from Windows.
-    pub windows_builds: Vec<String>,
+    pub windows_builds: Vec<RelPath>,
 }
 
 /// The reinstall command that fits the lockfiles in a `node_modules`' parent folder.
@@ -90,65 +91,55 @@ pub fn install_command(has: impl Fn(&str) -> bool) -> &'static str {
     }
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Plan {
-    #[serde(with = "crate::base::pathtext::json")]
+/// What one copy copies, for the kernel's copy, check, seal and estimate: the entries and their
+/// totals, where from and to, what was measured for the estimate, and what an interrupted run's
+/// journal proves copied. A move's plan holds one; a sync builds its own.
+#[derive(Debug, Clone, Default)]
+pub struct CopyPlan {
     pub source: PathBuf,
-    #[serde(with = "crate::base::pathtext::json")]
     pub destination: PathBuf,
-    #[serde(with = "crate::base::pathtext::json")]
     pub staging: PathBuf,
     pub files: u64,
     pub dirs: u64,
     pub symlinks: u64,
     pub bytes: u64,
-    /// Space the copy still needs at the destination (files rounded up to 4 KiB blocks).
-    pub needed_bytes: u64,
-    /// Space available to an unprivileged user at the destination; None if it cannot be told.
-    pub free_bytes: Option<u64>,
-    /// Inodes available to an unprivileged user at the destination; None if it cannot be told
-    /// or the file system has no fixed number (btrfs reports 0 total).
-    pub free_inodes: Option<u64>,
-    /// Predicted duration of what follows the plan: copy with each file read back, the staged
-    /// tree's count and flush, `git update-index --refresh`. From the model
-    /// (`model::migration`) with the source measured on its own files and the destination
-    /// probed; None when they could not be measured (`prediction_basis` says why).
-    pub predicted_copy_ms: Option<u64>,
-    pub prediction_basis: String,
-    /// The same prediction by phase, with the copy's thread count.
-    pub prediction: Option<crate::model::migration::CopyEstimate>,
-    /// Copy threads, from the source's parallel `lstat` figures.
-    pub copy_threads: Option<usize>,
-    /// How long the plan's walk of the source took.
-    pub walk_ms: u64,
-    /// Files an interrupted earlier run already copied and verified.
-    pub resumed_files: u64,
-    pub resumed_bytes: u64,
-    pub node_modules: Vec<NodeModules>,
-    /// FIFOs, sockets and devices: reported, never opened.
-    pub skipped: Vec<Skipped>,
-    /// Entries the walk could not read.
-    pub unreadable: Vec<Problem>,
-    /// Names in one directory that differ only by case (they collide on Windows and macOS).
-    pub case_collisions: Vec<Vec<String>>,
-    /// Names Windows cannot hold (reserved names, `<>:"\|?*`, trailing dot or space).
-    pub windows_invalid: Vec<String>,
-    /// Settings in `.git/config` that are wrong on ext4, each with whether it will be reset.
-    pub git_settings: Vec<super::fixups::ConfigIssue>,
-    /// Linked worktrees outside the folder: moved along or left attached to the old copy.
-    pub worktrees: Vec<LinkedWorktree>,
-    /// Every question migrate asks about this plan, in order, with what Enter and --yes answer.
-    pub questions: Vec<Question>,
-    /// Entries whose path at the destination is PATH_MAX (4096 bytes) or longer: copied and
-    /// verified through open directories, but git and most tools cannot open them by path.
-    pub past_path_max: u64,
-    /// Interrupted migrations of this source to other destinations, with their `--abort`.
-    pub interrupted_elsewhere: Vec<super::staging::Elsewhere>,
-    #[serde(skip)]
     pub entries: Vec<Entry>,
     /// What the estimate is computed from, measured once after the walk.
-    #[serde(skip)]
     pub measured: Option<Measured>,
+    /// Why the source or the destination could not be measured, when they could not.
+    pub unmeasured: Option<String>,
+    /// What an interrupted run's journal proves is already copied.
+    pub recovered: Recovered,
+}
+
+/// What the walk found and what the run decided about it; the estimate (`estimate::of`), the
+/// resume figures (`CopyPlan::resume`) and the document shown (`document::of`) are computed
+/// from it when asked, so nothing here is kept in step by hand.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    pub copy: CopyPlan,
+    pub free_bytes: Option<u64>,
+    pub free_inodes: Option<u64>,
+    pub walk_ms: u64,
+    pub node_modules: Vec<NodeModules>,
+    pub skipped: Vec<Skipped>,
+    pub unreadable: Vec<Problem>,
+    pub case_collisions: Vec<Vec<RelPath>>,
+    pub windows_invalid: Vec<RelPath>,
+    pub git_settings: Vec<super::fixups::ConfigIssue>,
+    pub worktrees: Vec<LinkedWorktree>,
+    pub questions: Vec<Question>,
+    pub past_path_max: u64,
+    pub interrupted_elsewhere: Vec<super::staging::Elsewhere>,
+}
+
+/// Files an interrupted earlier run already copied and verified, and the space the rest needs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Resume {
+    pub files: u64,
+    pub bytes: u64,
+    /// Space the copy still needs at the destination (files rounded up to 4 KiB blocks).
+    pub needed_bytes: u64,
 }
 
 /// What the estimate is computed from; measured once per plan.
@@ -161,14 +152,46 @@ pub struct Measured {
 /// One question, with what Enter answers and what `--yes` answers.
 #[derive(Debug, Clone, Serialize)]
 pub struct Question {
-    /// What it decides: `node_modules`, `core.fileMode`, `core.ignoreCase`, `worktrees`,
-    /// `remove_source` or `copy`.
-    pub id: String,
+    /// What it decides.
+    pub id: QuestionId,
     pub text: String,
     /// The answer Enter gives.
     pub default: bool,
     /// The answer `--yes` gives.
     pub with_yes: bool,
+}
+
+/// What a question decides; its JSON form is the name the documented schema gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum QuestionId {
+    /// Leave node_modules behind (`node_modules`).
+    NodeModules,
+    /// Reset a git setting drvfs forced: its key (`core.fileMode`, `core.ignoreCase`).
+    Setting(String),
+    /// Move the linked worktrees along (`worktrees`).
+    Worktrees,
+    /// `--remove-source` after the copy (`remove_source`).
+    RemoveSource,
+    /// Copy, verify and move it (`copy`).
+    Copy,
+}
+
+impl QuestionId {
+    pub fn name(&self) -> &str {
+        match self {
+            QuestionId::NodeModules => "node_modules",
+            QuestionId::Setting(key) => key,
+            QuestionId::Worktrees => "worktrees",
+            QuestionId::RemoveSource => "remove_source",
+            QuestionId::Copy => "copy",
+        }
+    }
+}
+
+impl Serialize for QuestionId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
 }
 
 /// A linked worktree of the repository that lies outside it.
@@ -263,27 +286,20 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
     }
     for (rel, error) in unlisted {
         walked.unreadable.push(Problem {
-            path: escape_path(&rel),
+            path: RelPath::from(rel.as_path()),
             error,
         });
     }
     let mut plan = Plan {
-        source: source.to_path_buf(),
-        destination: destination.to_path_buf(),
-        staging: staging.to_path_buf(),
-        files: 0,
-        dirs: 0,
-        symlinks: 0,
-        bytes: 0,
-        needed_bytes: 0,
+        copy: CopyPlan {
+            source: source.to_path_buf(),
+            destination: destination.to_path_buf(),
+            staging: staging.to_path_buf(),
+            entries: walked.entries,
+            ..CopyPlan::default()
+        },
         free_bytes: super::destination::free_bytes(destination),
         free_inodes: super::destination::free_inodes(destination),
-        predicted_copy_ms: None,
-        prediction_basis: String::new(),
-        prediction: None,
-        copy_threads: None,
-        resumed_files: 0,
-        resumed_bytes: 0,
         node_modules: walked.node_modules,
         skipped: walked.skipped,
         unreadable: walked.unreadable,
@@ -294,30 +310,25 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         questions: Vec::new(),
         past_path_max: 0,
         interrupted_elsewhere: Vec::new(),
-        entries: walked.entries,
         walk_ms: started.elapsed().as_millis() as u64,
-        measured: None,
     };
     windows_addons(&mut plan.node_modules, source, walked.addons);
     let rels: std::collections::HashSet<&Path> =
-        plan.entries.iter().map(|e| e.rel.as_path()).collect();
+        plan.copy.entries.iter().map(|e| e.rel.as_path()).collect();
     for tree in &mut plan.node_modules {
-        let parent = unescape_path(&tree.path)
-            .and_then(|p| p.parent().map(Path::to_path_buf))
-            .unwrap_or_default();
+        let parent = tree.path.as_path().parent().unwrap_or(Path::new(""));
         tree.install = install_command(|name| rels.contains(parent.join(name).as_path())).into();
     }
     plan.recount();
     plan
 }
 
-impl Plan {
-    /// Marks files that an interrupted run already verified, and what space the rest still needs.
-    pub fn account_resume(&mut self, recovered: &Recovered) {
-        let mut needed = 0u64;
-        // Counted afresh: answers given after the first count can leave node_modules out.
-        self.resumed_files = 0;
-        self.resumed_bytes = 0;
+impl CopyPlan {
+    /// The files an interrupted run already verified (as its journal has them and the source
+    /// still is), and what space the rest needs; counted from what `entries` holds now.
+    pub fn resume(&self) -> Resume {
+        let mut resume = Resume::default();
+        let recovered = &self.recovered;
         for entry in &self.entries {
             let done = recovered
                 .synced
@@ -328,19 +339,31 @@ impl Plan {
                 // Another name of a file already counted: a link, no data and no inode.
                 Kind::File if entry.hard_link_of.is_some() => {}
                 Kind::File if done => {
-                    self.resumed_files += 1;
-                    self.resumed_bytes += entry.size;
+                    resume.files += 1;
+                    resume.bytes += entry.size;
                 }
-                Kind::File => needed += blocks(entry.size),
-                _ => needed += 4096,
+                Kind::File => resume.needed_bytes += blocks(entry.size),
+                _ => resume.needed_bytes += 4096,
             }
         }
-        self.needed_bytes = needed;
+        resume
     }
 
+    /// The totals of what `entries` now holds.
+    pub fn count(&mut self) {
+        let count = |k: Kind| self.entries.iter().filter(|e| e.kind == k).count() as u64;
+        self.files = count(Kind::File);
+        self.dirs = count(Kind::Dir);
+        self.symlinks = count(Kind::Symlink);
+        self.bytes = self.entries.iter().map(|e| e.size).sum();
+    }
+}
+
+impl Plan {
     /// Leaves every node_modules behind, to be reinstalled at the destination.
     pub fn leave_node_modules(&mut self) {
-        self.entries
+        self.copy
+            .entries
             .retain(|e| outermost_node_modules(&e.rel).is_none());
         for tree in &mut self.node_modules {
             tree.skipped = true;
@@ -348,16 +371,12 @@ impl Plan {
         self.recount();
     }
 
-    /// The totals, collisions and estimate of what `entries` now holds.
+    /// The totals and the collisions of what the copy now holds.
     fn recount(&mut self) {
-        let count = |k: Kind| self.entries.iter().filter(|e| e.kind == k).count() as u64;
-        self.files = count(Kind::File);
-        self.dirs = count(Kind::Dir);
-        self.symlinks = count(Kind::Symlink);
-        self.bytes = self.entries.iter().map(|e| e.size).sum();
-        let rels: Vec<&Path> = self.entries.iter().map(|e| e.rel.as_path()).collect();
+        self.copy.count();
+        let rels: Vec<&Path> = self.copy.entries.iter().map(|e| e.rel.as_path()).collect();
         self.case_collisions = case_collisions(&rels);
-        let base = self.destination.as_os_str().len() + 1;
+        let base = self.copy.destination.as_os_str().len() + 1;
         self.past_path_max = rels
             .iter()
             .filter(|rel| base + rel.as_os_str().len() >= PATH_MAX)
@@ -372,7 +391,7 @@ struct Walked {
     skipped: Vec<Skipped>,
     unreadable: Vec<Problem>,
     node_modules: Vec<NodeModules>,
-    windows_invalid: Vec<String>,
+    windows_invalid: Vec<RelPath>,
     /// Native addons (`.node`) in each node_modules (by index), to be told apart by header.
     addons: Vec<(usize, PathBuf)>,
     /// The first name seen of each file with more than one link, by device and inode.
@@ -385,7 +404,7 @@ impl Walked {
             Ok(meta) => meta,
             Err(e) => {
                 self.unreadable.push(Problem {
-                    path: escape_path(&rel),
+                    path: RelPath::from(rel.as_path()),
                     error: e.to_string(),
                 });
                 return;
@@ -397,10 +416,10 @@ impl Walked {
         if let Some(name) = rel.file_name()
             && !valid_on_windows(name.as_bytes())
         {
-            self.windows_invalid.push(escape_path(&rel));
+            self.windows_invalid.push(RelPath::from(rel.as_path()));
         }
         if let Some(tree) = outermost_node_modules(&rel) {
-            let key = escape_path(&tree);
+            let key = RelPath(tree);
             if self.node_modules.last().map(|n| &n.path) != Some(&key) {
                 self.node_modules.push(NodeModules {
                     path: key,
@@ -458,9 +477,9 @@ impl Walked {
                     && !tree
                         .windows_builds
                         .iter()
-                        .any(|b| rel.starts_with(unescape_path(b).unwrap_or_default())) =>
+                        .any(|b| rel.starts_with(b.as_path())) =>
             {
-                tree.windows_builds.push(escape_path(rel))
+                tree.windows_builds.push(RelPath::from(rel))
             }
             windows_builds::Sign::Addon => self.addons.push((index, rel.to_path_buf())),
             _ => {}
@@ -479,7 +498,7 @@ impl Walked {
             _ => "a special file",
         };
         self.skipped.push(Skipped {
-            path: escape_path(rel),
+            path: RelPath::from(rel),
             reason: format!("{what}; not copied"),
             files: 1,
             bytes: 0,
@@ -503,7 +522,7 @@ fn windows_addons(trees: &mut [NodeModules], source: &Path, addons: Vec<(usize, 
         }
         *read += 1;
         if windows_builds::is_pe(&source.join(&rel)) {
-            tree.windows_builds.push(escape_path(&rel));
+            tree.windows_builds.push(RelPath(rel));
         }
     }
 }
@@ -552,7 +571,10 @@ mod tests {
         ];
         assert_eq!(
             case_collisions(&rels),
-            vec![vec!["a/README.md".to_string(), "a/Readme.md".to_string()]]
+            vec![vec![
+                RelPath::from(Path::new("a/README.md")),
+                RelPath::from(Path::new("a/Readme.md"))
+            ]]
         );
     }
 }

@@ -10,9 +10,9 @@
 //! it exits. The kernel drops the lock when the process ends, however it ends, so a killed run
 //! never blocks its own resume, while a second run of the same move is refused at once.
 
-use super::journal;
 use crate::base::error::{Failure, Result};
 use crate::base::pathtext::shell_quote;
+use crate::measure::manifest;
 use std::ffi::OsString;
 use std::fs::{File, TryLockError};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -196,7 +196,7 @@ impl Staging {
         let owner = self.dir.join(SOURCE_FILE);
         if recorded_owner(&owner).is_none() {
             let tmp = self.dir.join("source.tmp");
-            std::fs::write(&tmp, format!("{}\n", journal::escape_path(&self.source)))
+            std::fs::write(&tmp, manifest::owner_text(&self.source))
                 .and_then(|_| std::fs::rename(&tmp, &owner))
                 .map_err(|e| Failure::io("write", &owner, &e))?;
         }
@@ -205,6 +205,15 @@ impl Staging {
 
     /// Locks the folder if there is one; None when there is none. Fails with exit code 4
     /// (`Busy`) while another run holds it.
+    /// The lock on the staging folder if it exists, unless the run only reads: a dry run must
+    /// not hold off a real one.
+    pub fn lock_unless(&self, only_reads: bool) -> Result<Option<Lock>> {
+        match only_reads {
+            true => Ok(None),
+            false => self.lock_existing(),
+        }
+    }
+
     pub fn lock_existing(&self) -> Result<Option<Lock>> {
         loop {
             let dir = match File::open(&self.dir) {
@@ -345,7 +354,7 @@ impl Elsewhere {
 
 fn recorded_owner(owner: &Path) -> Option<PathBuf> {
     let text = std::fs::read_to_string(owner).ok()?;
-    journal::unescape_path(text.strip_suffix('\n')?)
+    manifest::parse_owner(&text)
 }
 
 /// Read-only directories copied from the source would stop an unprivileged removal.

@@ -5,7 +5,7 @@
 //! the destination file system returns, which is what the user's tools will see.
 
 use super::journal::{FileRecord, escape_path};
-use super::plan::{Kind, Plan};
+use super::plan::{CopyPlan, Kind};
 use crate::base::dirfd::{self, Meta};
 use crate::base::error::{Failure, Result};
 use std::collections::HashSet;
@@ -60,7 +60,7 @@ pub fn file_matches(path: &Path, size: u64, crc32: u32) -> Result<()> {
 /// Counts the staged tree against the plan. Entries that an earlier run copied but the source
 /// no longer has are removed (they are our own copies, never the user's files).
 pub fn tree(
-    plan: &Plan,
+    plan: &CopyPlan,
     tree: &Path,
     records: &[FileRecord],
     problems: &HashSet<PathBuf>,

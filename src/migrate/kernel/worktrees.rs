@@ -108,8 +108,8 @@ pub fn plan_each(worktrees: &mut [LinkedWorktree], progress: bool) {
             continue;
         };
         let planned = plan::build(&worktree.path, &destination, staging.path(), progress);
-        worktree.files = planned.files;
-        worktree.bytes = planned.bytes;
+        worktree.files = planned.copy.files;
+        worktree.bytes = planned.copy.bytes;
         worktree.plan = Some(Box::new(planned));
     }
 }
@@ -182,7 +182,7 @@ pub fn questions(plan: &Plan) -> Vec<Question> {
         .map(|w| w.path.display().to_string())
         .collect();
     vec![Question {
-        id: "worktrees".into(),
+        id: plan::QuestionId::Worktrees,
         text: format!(
             "Move the linked {} {} ({}, {}) along, each beside the copy, and re-link {}?",
             if movable.len() == 1 {

@@ -9,20 +9,14 @@ use crate::measure::{moved, snapshot};
 use crate::migrate::kernel::fixups::{self, FixupReport};
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{Copied, MigrationReport};
-use crate::migrate::kernel::staging::Staging;
+use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::{finalise, worktrees};
 use std::path::Path;
 
 /// Steps 6 to 9: commit (rename into place), fix up, finalise (remove staging), report.
-pub(super) fn finish(
-    env: &HostEnv,
-    ui: &dyn Ui,
-    answers: &Answers,
-    destination: &Path,
-    staging: &Staging,
-    copied: Copied,
-) -> Result<MigrationReport> {
-    let source = staging.source();
+pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<MigrationReport> {
+    let (env, ui, staging) = (run.env, run.ui, &run.staging);
+    let (source, destination) = (run.source(), run.destination.as_path());
     let manifest = finalise::commit(
         staging,
         destination,

@@ -14,16 +14,17 @@ use crate::base::error::{Failure, Result};
 use crate::base::interrupt;
 use crate::base::progress::Drawn;
 use crate::base::units;
-use crate::host::HostEnv;
-use crate::migrate::kernel::ask::after_interrupt;
+use crate::migrate::kernel::ask::{self, after_interrupt};
+use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{Copied, MigrationReport};
 use crate::migrate::kernel::plan::{self, Plan, Problem};
+use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::staging::{self, Lock, Staging};
-use crate::migrate::kernel::{copy, destination, estimate, finalise, fixups, journal, verify};
-use crate::migrate::kernel::{options::Options, options::Ui, worktrees};
+use crate::migrate::kernel::worktrees;
+use crate::migrate::kernel::{copy, destination, document, finalise, fixups, journal, stage};
 use questions::Answers;
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// What the move ended in.
@@ -36,56 +37,41 @@ pub(super) enum Moved {
     Done(Box<MigrationReport>, Option<bool>),
 }
 
-/// Moves `staging.source()` to `destination` through `staging`, or finishes a copy an
-/// interrupted run sealed there.
-pub(super) fn run(
-    env: &HostEnv,
-    args: &Options,
-    ui: &dyn Ui,
-    destination: &Path,
-    staging: &Staging,
-    held: Option<Lock>,
-    elsewhere: &[staging::Elsewhere],
-) -> Result<Moved> {
-    let (source, destination) = (staging.source().to_path_buf(), destination.to_path_buf());
+/// Moves the run's source to its destination through its staging folder, or finishes a copy an
+/// interrupted run sealed there: plan, ask, confirm, copy (with the worktrees moving along),
+/// finish.
+pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
+    let (ui, staging, dry_run) = (run.ui, &run.staging, run.args.consent.dry_run());
     let (from, to, kept) = (
-        source.clone(),
-        destination.clone(),
+        run.source().to_path_buf(),
+        run.destination.clone(),
         staging.path().to_path_buf(),
     );
     interrupt::set_hint(move || after_interrupt(&from, &to, &kept));
-    if !args.yes && !args.dry_run && !ui.interactive() {
-        // Said before any work: a walk of a slow mount can take long.
-        return Err(Failure::input(
-            "migrate asks before copying, and this is not a terminal; pass --yes to accept the plan (or --dry-run to see it).",
-        ));
+    // Said before any work: a walk of a slow mount can take long.
+    ask::refuse_without_terminal(ui, run.args.consent, "migrate")?;
+    if staging.is_sealed() && still_sealed(run, staging)? {
+        return resume_sealed(run);
     }
-    if staging.is_sealed() && still_sealed(ui, args, staging)? {
-        return resume_sealed(env, ui, args, &destination, staging, elsewhere);
-    }
-    let (mut plan, recovered) = plan(env, args, &source, &destination, staging, ui)?;
-    plan.interrupted_elsewhere = elsewhere.to_vec();
+    let mut plan = plan(run)?;
     // Staging an earlier run left is still there: the way on from it is what to say.
-    interrupt::check(&after_interrupt(&source, &destination, staging.path()))?;
-    ui.plan(&plan, args.dry_run)?;
-    if args.dry_run {
+    interrupt::check(&after_interrupt(
+        run.source(),
+        &run.destination,
+        staging.path(),
+    ))?;
+    ui.plan(&document::of(&plan), dry_run)?;
+    if dry_run {
         return Ok(Moved::Stopped);
     }
-    let answers = questions::ask(ui, args, &mut plan, staging.path())?;
-    plan.account_resume(&recovered);
-    for worktree in plan.worktrees.iter_mut().filter(|w| w.moved) {
-        let staging = worktree.staging();
-        if let (Some(planned), Some(staging)) = (worktree.plan.as_mut(), staging) {
-            planned.account_resume(&journal::read_journal(&staging.journal())?);
-        }
-    }
-    estimate::predict(&mut plan);
+    let answers = questions::ask(run, &mut plan)?;
+    recover_worktrees(&mut plan)?;
     if !confirm(ui, &plan, &answers)? {
         return Ok(Moved::Stopped);
     }
     let started = Instant::now();
     let mut _locks = vec![staging.create(held)?];
-    if let Some(manifest) = rerun::finished_while_planning(env, staging, &destination)? {
+    if let Some(manifest) = rerun::finished_while_planning(run.env, staging, &run.destination)? {
         return Ok(Moved::FinishedElsewhere(manifest));
     }
     // Made now, before any copy: a worktree's staging folder is the record that it moves along.
@@ -98,7 +84,7 @@ pub(super) fn run(
         staging.check_owner()?;
         _locks.push(staging.create(None)?);
     }
-    let (copied_files, not_copied) = stage(env, ui, args, &plan, staging, &recovered)?;
+    let (copied_files, not_copied) = copy_verify_seal(run, &plan, staging)?;
     let mut done = Copied {
         files: copied_files,
         started,
@@ -108,19 +94,29 @@ pub(super) fn run(
             .collect(),
         node_modules: plan.node_modules.clone(),
         worktrees: Vec::new(),
-        elsewhere: elsewhere.to_vec(),
+        elsewhere: run.elsewhere.clone(),
     };
-    stage_worktrees(env, ui, args, plan.worktrees, &mut done)?;
-    let report = finish::finish(env, ui, &answers, &destination, staging, done)?;
+    stage_worktrees(run, plan.worktrees, &mut done)?;
+    let report = finish::finish(run, &answers, done)?;
     Ok(Moved::Done(Box::new(report), answers.remove_source))
+}
+
+/// What an interrupted run verified of each worktree the answers move along, from its own
+/// journal.
+fn recover_worktrees(plan: &mut Plan) -> Result<()> {
+    for worktree in plan.worktrees.iter_mut().filter(|w| w.moved) {
+        let staging = worktree.staging();
+        if let (Some(planned), Some(staging)) = (worktree.plan.as_mut(), staging) {
+            planned.copy.recovered = journal::read_journal(&staging.journal())?;
+        }
+    }
+    Ok(())
 }
 
 /// Copies, verifies and seals each worktree that moves along, as the repository was; a copy an
 /// interrupted run sealed is kept as it is.
 fn stage_worktrees(
-    env: &HostEnv,
-    ui: &dyn Ui,
-    args: &Options,
+    run: &Run,
     worktrees: Vec<worktrees::LinkedWorktree>,
     done: &mut Copied,
 ) -> Result<()> {
@@ -129,11 +125,10 @@ fn stage_worktrees(
             done.worktrees.push(worktree);
             continue;
         };
-        if worktree.moved && !(staging.is_sealed() && still_sealed(ui, args, &staging)?) {
-            let recovered = journal::read_journal(&staging.journal())?;
+        if worktree.moved && !(staging.is_sealed() && still_sealed(run, &staging)?) {
             let mut planned = planned.clone();
-            planned.account_resume(&recovered);
-            done.files += stage(env, ui, args, &planned, &staging, &recovered)?.0;
+            planned.copy.recovered = journal::read_journal(&staging.journal())?;
+            done.files += copy_verify_seal(run, &planned, &staging)?.0;
         }
         done.worktrees.push(worktree);
     }
@@ -142,52 +137,40 @@ fn stage_worktrees(
 
 /// Steps 3 to 5 for one tree, the repository or a worktree moving along: copy, verify, seal.
 /// The files this run copied, and the entries left out (with --skip-unreadable).
-fn stage(
-    env: &HostEnv,
-    ui: &dyn Ui,
-    args: &Options,
-    plan: &Plan,
-    staging: &Staging,
-    recovered: &journal::Recovered,
-) -> Result<(u64, Vec<Problem>)> {
-    let copied = copy(env, ui, plan, staging, recovered)?;
-    let not_copied = verify(ui, args, plan, staging, &copied)?;
-    seal(ui, plan, staging, &copied, &not_copied)?;
+fn copy_verify_seal(run: &Run, plan: &Plan, staging: &Staging) -> Result<(u64, Vec<Problem>)> {
+    let progress = run.ui.progress();
+    let copied = stage::copy(run.env, progress, &plan.copy, staging)?;
+    let not_copied = verify(run, plan, staging, &copied)?;
+    seal(progress, plan, staging, &copied, &not_copied)?;
     Ok((copied.copied_files, not_copied))
 }
 
 /// Whether a sealed copy still holds what its manifest says; if not, it is unsealed (a dry run
 /// only says so) and copied again where it changed.
-fn still_sealed(ui: &dyn Ui, args: &Options, staging: &Staging) -> Result<bool> {
+fn still_sealed(run: &Run, staging: &Staging) -> Result<bool> {
     let Some(changed) = finalise::changed_since_sealing(staging) else {
         return Ok(true);
     };
-    ui.note(&format!(
+    let dry_run = run.args.consent.dry_run();
+    run.ui.note(&format!(
         "The verified copy in {} changed since it was verified ({changed} no longer matches its CRC32); {}\n",
         staging.path().display(),
-        if args.dry_run {
+        if dry_run {
             "a run without --dry-run copies what changed again."
         } else {
             "copying what changed again."
         }
     ))?;
-    if !args.dry_run {
+    if !dry_run {
         finalise::unseal(staging)?;
     }
     Ok(false)
 }
 
 /// A copy an earlier run verified and sealed: only finalising is left.
-fn resume_sealed(
-    env: &HostEnv,
-    ui: &dyn Ui,
-    args: &Options,
-    destination: &Path,
-    staging: &Staging,
-    elsewhere: &[staging::Elsewhere],
-) -> Result<Moved> {
-    let source = staging.source();
-    if args.dry_run {
+fn resume_sealed(run: &Run) -> Result<Moved> {
+    let (ui, staging, source) = (run.ui, &run.staging, run.source());
+    if run.args.consent.dry_run() {
         ui.note(&format!(
             "A verified copy of {} is waiting in {}; run without --dry-run to finish moving it into place.\n",
             source.display(),
@@ -200,11 +183,11 @@ fn resume_sealed(
         source.display(),
         staging.path().display()
     ))?;
-    let answers = questions::ask_to_finish(ui, args, source, destination, staging.path())?;
-    let mut done = Copied::nothing_yet(elsewhere);
+    let answers = questions::ask_to_finish(run)?;
+    let mut done = Copied::nothing_yet(&run.elsewhere);
     done.node_modules = finalise::sealed_node_modules(staging);
     // The worktrees the interrupted run moved along are those with a staging folder.
-    let mut moving = worktrees::find(source, destination);
+    let mut moving = worktrees::find(source, &run.destination);
     for worktree in &mut moving {
         worktree.moved = worktree.staging().is_some_and(|s| s.path().exists());
         if !worktree.moved {
@@ -212,21 +195,16 @@ fn resume_sealed(
         }
     }
     worktrees::plan_each(&mut moving, ui.progress());
-    stage_worktrees(env, ui, args, moving, &mut done)?;
-    let report = finish::finish(env, ui, &answers, destination, staging, done)?;
+    stage_worktrees(run, moving, &mut done)?;
+    let report = finish::finish(run, &answers, done)?;
     Ok(Moved::Done(Box::new(report), answers.remove_source))
 }
 
 /// Step 1, plan: walk the source once, gather every question it raises, and account for what an
 /// interrupted run already copied. Asks nothing: the questions come with the plan.
-fn plan(
-    env: &HostEnv,
-    args: &Options,
-    source: &Path,
-    destination: &Path,
-    staging: &Staging,
-    ui: &dyn Ui,
-) -> Result<(Plan, journal::Recovered)> {
+fn plan(run: &Run) -> Result<Plan> {
+    let (args, progress) = (run.args, run.ui.progress());
+    let (source, destination) = (run.source(), run.destination.as_path());
     if std::fs::symlink_metadata(destination).is_ok() {
         let free = destination::free_name(destination).map_or(String::new(), |free| {
             format!(
@@ -239,39 +217,23 @@ fn plan(
             destination.display()
         )));
     }
-    let mut plan = plan::build(source, destination, staging.path(), ui.progress());
-    measure(env, ui, &mut plan);
+    let mut plan = plan::build(source, destination, run.staging.path(), progress);
+    stage::measure(run.env, progress, &mut plan.copy);
     if !plan.node_modules.is_empty() && args.skip_node_modules {
         plan.leave_node_modules();
     }
     plan.git_settings = questions::git_settings(source);
     plan.worktrees = worktrees::find(source, destination);
-    worktrees::plan_each(&mut plan.worktrees, ui.progress());
+    worktrees::plan_each(&mut plan.worktrees, progress);
     if args.skip_node_modules {
         for worktree in plan.worktrees.iter_mut().filter_map(|w| w.plan.as_mut()) {
             worktree.leave_node_modules();
-            estimate::predict(worktree);
         }
     }
     plan.questions = questions::for_plan(&plan, args);
-    let recovered = journal::read_journal(&staging.journal())?;
-    plan.account_resume(&recovered);
-    estimate::predict(&mut plan);
-    Ok((plan, recovered))
-}
-
-/// The source's and the destination's costs for the estimate and the thread count; without
-/// them the plan says why and the copy takes its threads from the kind of mount.
-fn measure(env: &HostEnv, ui: &dyn Ui, plan: &mut Plan) {
-    let spinner = Drawn::spinner(ui.progress(), "timing the source and the destination");
-    match estimate::measure(env, plan) {
-        Ok(measured) => {
-            plan.measured = Some(measured);
-            estimate::predict(plan);
-        }
-        Err(why) => plan.prediction_basis = format!("no estimate: {why}"),
-    }
-    spinner.finish_and_clear();
+    plan.interrupted_elsewhere = run.elsewhere.clone();
+    plan.copy.recovered = journal::read_journal(&run.staging.journal())?;
+    Ok(plan)
 }
 
 /// Step 2, confirm: the space is there and the person (or --yes) agreed to copy.
@@ -282,13 +244,14 @@ fn confirm(ui: &dyn Ui, plan: &Plan, answers: &Answers) -> Result<bool> {
             .filter(|w| w.moved)
             .filter_map(|w| w.plan.as_deref())
     };
-    let needed_bytes = plan.needed_bytes + moving().map(|p| p.needed_bytes).sum::<u64>();
+    let needed = |p: &Plan| p.copy.resume().needed_bytes;
+    let needed_bytes = needed(plan) + moving().map(needed).sum::<u64>();
     if let Some(free) = plan.free_bytes
         && free < needed_bytes
     {
         return Err(Failure::input(format!(
             "not enough space at {}: the copy needs {} and only {} are free; free some space or choose another --to. Nothing was copied.",
-            plan.destination.display(),
+            plan.copy.destination.display(),
             units::bytes(needed_bytes),
             units::bytes(free)
         )));
@@ -296,7 +259,8 @@ fn confirm(ui: &dyn Ui, plan: &Plan, answers: &Answers) -> Result<bool> {
     let jobs = 1 + moving().count() as u64;
     // A further name of a hard-linked file takes no inode of its own.
     let inodes = |p: &Plan| {
-        p.entries
+        p.copy
+            .entries
             .iter()
             .filter(|e| e.hard_link_of.is_none())
             .count() as u64
@@ -309,7 +273,7 @@ fn confirm(ui: &dyn Ui, plan: &Plan, answers: &Answers) -> Result<bool> {
     {
         return Err(Failure::input(format!(
             "not enough free inodes at {}: the migration needs {} ({copied} files, directories and links copied, {own} for its staging folder, manifest and git's lock files) and only {free} are free; free some or choose another --to. Nothing was copied.",
-            plan.destination.display(),
+            plan.copy.destination.display(),
             copied + own
         )));
     }
@@ -319,41 +283,17 @@ fn confirm(ui: &dyn Ui, plan: &Plan, answers: &Answers) -> Result<bool> {
     Ok(answers.go)
 }
 
-/// Step 3, copy: into the staging tree, journaled, until done or interrupted.
-fn copy(
-    env: &HostEnv,
-    ui: &dyn Ui,
-    plan: &Plan,
-    staging: &Staging,
-    recovered: &journal::Recovered,
-) -> Result<copy::Outcome> {
-    let journal = journal::Journal::open(&staging.journal(), staging.path())?;
-    let options = copy::Options {
-        progress: ui.progress(),
-        measured: plan.measured.as_ref(),
-        predicted_ms: plan.prediction.as_ref().map(|p| p.copy_ms),
-        threads: plan
-            .copy_threads
-            .unwrap_or_else(|| estimate::copy_threads(env, &plan.source)),
-    };
-    let outcome = copy::run(plan, &staging.tree(), &journal, recovered, &options)
-        .map_err(|f| staging.kept(&f))?;
-    journal.sync()?;
-    Ok(outcome)
-}
-
 /// Step 4, verify: every source entry was copied (or --skip-unreadable allows it not to be),
 /// and the staged tree matches the plan. Returns the entries left out.
 fn verify(
-    ui: &dyn Ui,
-    args: &Options,
+    run: &Run,
     plan: &Plan,
     staging: &Staging,
     copied: &copy::Outcome,
 ) -> Result<Vec<Problem>> {
     let mut problems = plan.unreadable.clone();
     problems.extend(copied.problems.iter().cloned());
-    if !problems.is_empty() && !args.skip_unreadable {
+    if !problems.is_empty() && !run.args.skip_unreadable {
         let mut text = format!("{} source entries could not be copied:\n", problems.len());
         for p in &problems {
             text.push_str(&format!("  {}: {}\n", p.path, p.error));
@@ -365,34 +305,29 @@ fn verify(
             problems.len()
         ))));
     }
-    let spinner = Drawn::spinner(ui.progress(), "checking the copy against the plan");
-    let checked = verify::tree(
-        plan,
-        &staging.tree(),
-        &copied.records,
+    stage::check(
+        run.ui.progress(),
+        &plan.copy,
+        staging,
+        copied,
         &problem_paths(&problems),
-    );
-    spinner.finish_and_clear();
-    checked.map_err(|f| staging.kept(&f))?;
+    )?;
     Ok(problems)
 }
 
 fn problem_paths(problems: &[Problem]) -> HashSet<PathBuf> {
-    problems
-        .iter()
-        .filter_map(|p| journal::unescape_path(&p.path))
-        .collect()
+    problems.iter().map(|p| p.path.0.clone()).collect()
 }
 
 /// Step 5, seal: the manifest written and the copy marked verified, durably.
 fn seal(
-    ui: &dyn Ui,
+    progress: bool,
     plan: &Plan,
     staging: &Staging,
     copied: &copy::Outcome,
     problems: &[Problem],
 ) -> Result<()> {
-    let spinner = Drawn::spinner(ui.progress(), "flushing the copy to disk");
+    let spinner = Drawn::spinner(progress, "flushing the copy to disk");
     let sealed = finalise::seal(plan, staging, &copied.records, &problem_paths(problems));
     spinner.finish_and_clear();
     sealed

@@ -5,10 +5,10 @@
 use crate::base::error::Result;
 use crate::base::units;
 use crate::migrate::kernel::ask::answer;
-use crate::migrate::kernel::estimate;
 use crate::migrate::kernel::fixups::{self, ConfigIssue};
-use crate::migrate::kernel::options::{Options, Ui};
-use crate::migrate::kernel::plan::{NodeModules, Plan, Question};
+use crate::migrate::kernel::options::Options;
+use crate::migrate::kernel::plan::{NodeModules, Plan, Question, QuestionId};
+use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::worktrees;
 use std::path::Path;
 
@@ -41,12 +41,12 @@ pub fn for_plan(plan: &Plan, args: &Options) -> Vec<Question> {
     }
     questions.extend(settings_questions(&plan.git_settings));
     questions.extend(worktrees::questions(plan));
-    questions.extend(finishing_questions(args, &plan.source, Some(plan)));
+    questions.extend(finishing_questions(args, &plan.copy.source, Some(plan)));
     questions.push(Question {
-        id: "copy".into(),
+        id: QuestionId::Copy,
         text: format!(
             "Copy, verify and move it to {}?",
-            plan.destination.display()
+            plan.copy.destination.display()
         ),
         default: true,
         with_yes: true,
@@ -69,7 +69,7 @@ fn node_modules_question(plan: &Plan) -> Question {
     // Windows builds cannot run here: reinstalling is the only way to a working tree.
     let windows = all_node_modules(plan).any(|n| !n.windows_builds.is_empty());
     Question {
-        id: "node_modules".into(),
+        id: QuestionId::NodeModules,
         text: format!(
             "Leave node_modules behind ({}) and reinstall it at the destination?",
             units::tree(files, symlinks, bytes, false)
@@ -85,7 +85,7 @@ fn settings_questions(settings: &[ConfigIssue]) -> Vec<Question> {
         .filter_map(|issue| {
             let value = issue.reset_to.as_ref()?;
             Some(Question {
-                id: issue.key.clone(),
+                id: QuestionId::Setting(issue.key.clone()),
                 text: format!(
                     "{} is {} ({}). Set it to {value} in the copy?",
                     issue.key, issue.value, issue.why
@@ -104,10 +104,13 @@ fn finishing_questions(args: &Options, source: &Path, plan: Option<&Plan>) -> Ve
     }
     // The copy's own counts: what is copied is what the removal may delete, no more.
     let what = plan.map_or("the files".to_string(), |p| {
-        format!("the {}", units::tree(p.files, p.symlinks, p.bytes, false))
+        format!(
+            "the {}",
+            units::tree(p.copy.files, p.copy.symlinks, p.copy.bytes, false)
+        )
     });
     vec![Question {
-        id: "remove_source".into(),
+        id: QuestionId::RemoveSource,
         text: format!(
             "Once the copy is verified, delete from {} {what} the manifest proves were copied?",
             source.display()
@@ -119,38 +122,25 @@ fn finishing_questions(args: &Options, source: &Path, plan: Option<&Plan>) -> Ve
 
 /// Asks every question of `plan.questions` (or takes the `--yes` answers) and applies the
 /// answers to the plan. Stops at the first "no" to copying.
-pub fn ask(ui: &dyn Ui, args: &Options, plan: &mut Plan, staging: &Path) -> Result<Answers> {
+pub fn ask(run: &Run, plan: &mut Plan) -> Result<Answers> {
     let mut answers = Answers {
         git_settings: plan.git_settings.clone(),
         ..Answers::default()
     };
     for question in plan.questions.clone() {
-        let yes = answer(
-            ui,
-            args,
-            &question,
-            &plan.source,
-            &plan.destination,
-            staging,
-        )?;
-        match question.id.as_str() {
-            "node_modules" if yes => {
+        let yes = answer(run, &question)?;
+        match &question.id {
+            QuestionId::NodeModules if yes => {
                 plan.leave_node_modules();
-                estimate::predict(plan);
                 for worktree in plan.worktrees.iter_mut().filter_map(|w| w.plan.as_mut()) {
                     worktree.leave_node_modules();
-                    estimate::predict(worktree);
                 }
             }
-            "node_modules" => {}
-            "worktrees" => worktrees::decide(plan, yes),
-            "remove_source" => answers.remove_source = Some(yes),
-            "copy" => answers.go = yes,
-            key => {
-                for issue in answers.git_settings.iter_mut().filter(|i| i.key == key) {
-                    issue.reset = yes;
-                }
-            }
+            QuestionId::NodeModules => {}
+            QuestionId::Worktrees => worktrees::decide(plan, yes),
+            QuestionId::RemoveSource => answers.remove_source = Some(yes),
+            QuestionId::Copy => answers.go = yes,
+            QuestionId::Setting(key) => reset_if(&mut answers.git_settings, key, yes),
         }
     }
     Ok(answers)
@@ -158,32 +148,29 @@ pub fn ask(ui: &dyn Ui, args: &Options, plan: &mut Plan, staging: &Path) -> Resu
 
 /// The questions left when a verified copy only needs finishing: the git settings and
 /// `--remove-source`. Nothing more is copied, so asking now is still before copying.
-pub fn ask_to_finish(
-    ui: &dyn Ui,
-    args: &Options,
-    source: &Path,
-    destination: &Path,
-    staging: &Path,
-) -> Result<Answers> {
+pub fn ask_to_finish(run: &Run) -> Result<Answers> {
+    let source = run.source();
     let mut answers = Answers {
         go: true,
         git_settings: git_settings(source),
         ..Answers::default()
     };
     let mut questions = settings_questions(&answers.git_settings);
-    questions.extend(finishing_questions(args, source, None));
+    questions.extend(finishing_questions(run.args, source, None));
     for question in questions {
-        let yes = answer(ui, args, &question, source, destination, staging)?;
-        if question.id == "remove_source" {
-            answers.remove_source = Some(yes);
-        }
-        for issue in answers
-            .git_settings
-            .iter_mut()
-            .filter(|i| i.key == question.id)
-        {
-            issue.reset = yes;
+        let yes = answer(run, &question)?;
+        match &question.id {
+            QuestionId::RemoveSource => answers.remove_source = Some(yes),
+            QuestionId::Setting(key) => reset_if(&mut answers.git_settings, key, yes),
+            _ => {}
         }
     }
     Ok(answers)
+}
+
+/// The answer to the question about the git setting `key`: reset it in the copy, or not.
+fn reset_if(settings: &mut [ConfigIssue], key: &str, yes: bool) {
+    for issue in settings.iter_mut().filter(|i| i.key == key) {
+        issue.reset = yes;
+    }
 }

@@ -4,78 +4,19 @@
 
 use crate::base::error::{Failure, Result};
 use crate::base::progress::Drawn;
-use crate::base::units;
 use crate::measure::changes::{self, SeenKind};
 use crate::measure::manifest::{self, ManifestEntry};
+pub use crate::migrate::kernel::outcome::RemovalPlan;
 use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// What `--remove-source` will delete and keep.
-#[derive(Debug, Clone, Default)]
-pub struct RemovalPlan {
-    pub files: u64,
-    pub symlinks: u64,
-    pub dirs: u64,
-    pub bytes: u64,
-    /// Each `path (why)`: changed since the copy, made after it, never copied.
-    pub kept: Vec<String>,
-    /// The model's time for the removal; None when the source could not be timed.
-    pub predicted_ms: Option<f64>,
-}
-
-/// Files listed under "keeps" before the rest is summed up as a count.
-const LISTED: usize = 10;
 /// Source files whose `lstat` times the source's round trip.
 const SAMPLE: usize = 32;
 
+/// The removal's bar, from its plan.
 impl RemovalPlan {
-    /// Entries the bar counts: each file, link and folder the removal visits.
-    pub fn entries(&self) -> u64 {
-        self.files + self.symlinks + self.dirs
-    }
-
-    /// The plan for a person. `verified` is the day an earlier run verified the copy, or None
-    /// when this run did.
-    pub fn text(&self, source: &Path, destination: &Path, verified: Option<&str>) -> String {
-        let when = match verified {
-            Some(day) => format!(
-                "its copy at {} was verified on {day}",
-                destination.display()
-            ),
-            None => format!("its copy at {} was just verified", destination.display()),
-        };
-        let time = self
-            .predicted_ms
-            .map(|ms| format!(" (about {})", units::duration_ms(ms)))
-            .unwrap_or_default();
-        let mut out = format!(
-            "Removing the source {} ({when}):\n  deletes  {}, then {}{time}\n",
-            source.display(),
-            units::tree(self.files, self.symlinks, self.bytes, false),
-            units::counted(self.dirs, "emptied folder", "emptied folders"),
-        );
-        if self.kept.is_empty() {
-            out.push_str("  keeps    nothing: everything there was copied and is unchanged\n");
-            return out;
-        }
-        out.push_str(&format!(
-            "  keeps    {}:\n",
-            units::counted(self.kept.len() as u64, "entry", "entries")
-        ));
-        for kept in self.kept.iter().take(LISTED) {
-            out.push_str(&format!("           {kept}\n"));
-        }
-        if self.kept.len() > LISTED {
-            out.push_str(&format!(
-                "           and {} more\n",
-                units::count((self.kept.len() - LISTED) as u64)
-            ));
-        }
-        out
-    }
-
     /// The bar the removal advances, one unit per entry, with the model's time left.
     pub fn bar(&self, show: bool) -> Drawn {
         match self.predicted_ms {

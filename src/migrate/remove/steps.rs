@@ -7,25 +7,31 @@ use crate::base::error::Result;
 use crate::host::HostEnv;
 use crate::measure::moved;
 use crate::migrate::kernel::ask::answer;
-use crate::migrate::kernel::options::{Options, Ui};
-use crate::migrate::kernel::outcome::{MigrationReport, Removal};
-use crate::migrate::kernel::plan::Question;
+use crate::migrate::kernel::options::Ui;
+use crate::migrate::kernel::outcome::{MigrationReport, Removal, RemovalShown};
+use crate::migrate::kernel::plan::{Question, QuestionId};
+use crate::migrate::kernel::run::Run;
 use std::path::Path;
 
 const NOT_CONFIRMED: &str = "--remove-source was not confirmed; the source is left in place";
 
 /// After this run's move: the answer given with the plan (None: not asked, no --remove-source).
 pub(in crate::migrate) fn after_move(
-    env: &HostEnv,
-    ui: &dyn Ui,
+    run: &Run,
     report: &mut MigrationReport,
     answer: Option<bool>,
 ) -> Result<()> {
+    let (env, ui) = (run.env, run.ui);
     match answer {
         Some(true) => {
             let manifest = report.manifest.clone();
             let plan = plan::plan(&report.source, &manifest)?;
-            ui.note(&plan.text(&report.source, &report.destination, None))?;
+            ui.removal_plan(&RemovalShown {
+                plan: &plan,
+                source: &report.source,
+                destination: &report.destination,
+                verified: None,
+            })?;
             report.removal = Some(remove_source(ui, report, &plan)?);
             removed(env, &report.source);
         }
@@ -37,23 +43,23 @@ pub(in crate::migrate) fn after_move(
 
 /// `--remove-source` given again after the migration finished: the plan comes before the
 /// question (what goes, what stays and why, how long), then the one question left.
-pub(in crate::migrate) fn after_finish(
-    env: &HostEnv,
-    ui: &dyn Ui,
-    args: &Options,
-    staging: &Path,
-    report: &mut MigrationReport,
-) -> Result<()> {
-    if !args.remove_source || args.dry_run {
+pub(in crate::migrate) fn after_finish(run: &Run, report: &mut MigrationReport) -> Result<()> {
+    let (env, ui, args) = (run.env, run.ui, run.args);
+    if !args.remove_source || args.consent.dry_run() {
         return Ok(());
     }
     let (source, destination) = (report.source.clone(), report.destination.clone());
     let plan = plan::plan(&source, &report.manifest)?;
     let day = moved::lookup(env, &source).map(|m| m.finished_day());
-    ui.note(&plan.text(&source, &destination, day.as_deref()))?;
+    ui.removal_plan(&RemovalShown {
+        plan: &plan,
+        source: &source,
+        destination: &destination,
+        verified: day.as_deref(),
+    })?;
     // The copy was verified long ago: the question follows the plan shown above it.
     let question = Question {
-        id: "remove_source".into(),
+        id: QuestionId::RemoveSource,
         text: format!(
             "Delete from {} what the plan above deletes?",
             source.display()
@@ -61,7 +67,7 @@ pub(in crate::migrate) fn after_finish(
         default: false,
         with_yes: true,
     };
-    if answer(ui, args, &question, &source, &destination, staging)? {
+    if answer(run, &question)? {
         report.removal = Some(remove_source(ui, report, &plan)?);
         removed(env, &source);
     } else {

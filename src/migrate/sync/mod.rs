@@ -5,19 +5,21 @@
 //! file renamed into place). Nothing at the source is written; nothing at the destination that
 //! changed there since is overwritten (`plan.rs`).
 
-mod ops;
 mod plan;
 
 use crate::base::dirfd;
 use crate::base::error::{Failure, Result};
+use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
 use crate::measure::{manifest, moved, snapshot};
-use crate::migrate::kernel::options::{Options, Ui};
+use crate::migrate::kernel::ask;
+use crate::migrate::kernel::options::{Consent, Mode, Options, Ui};
 use crate::migrate::kernel::outcome::{Conflict, SyncReport};
 use crate::migrate::kernel::plan::Kind;
+use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::staging::{self, Staging};
-use crate::migrate::kernel::{copy, estimate, finalise, fixups, journal, verify};
+use crate::migrate::kernel::{copy, estimate, finalise, fixups, journal, stage};
 use plan::{Op, SyncPlan, new_manifest, worktree_file};
 use std::collections::HashSet;
 use std::io::ErrorKind;
@@ -29,19 +31,12 @@ const OPS: &str = "ops";
 
 /// Plans, asks, copies, verifies, seals and applies a sync of `record`'s source to its copy;
 /// or finishes a sync an interrupted run sealed.
-pub(super) fn run(
-    env: &HostEnv,
-    ui: &dyn Ui,
-    args: &Options,
-    record: &moved::Moved,
-) -> Result<SyncReport> {
+pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
+    let (env, ui, args) = (run.env, run.ui, run.args);
     let staging = Staging::for_sync(&record.source, &record.destination);
-    let held = match args.dry_run {
-        true => None,
-        false => staging.lock_existing()?,
-    };
+    let held = staging.lock_unless(args.consent.dry_run())?;
     staging.check_owner()?;
-    if staging.is_sealed() && !args.dry_run {
+    if staging.is_sealed() && !args.consent.dry_run() {
         ui.note(&format!(
             "A verified sync of {} is waiting in {}; applying it.\n",
             record.source.display(),
@@ -64,22 +59,21 @@ pub(super) fn run(
             "Nothing changed at {} since the migration that is not in the copy; nothing to sync.\n",
             record.source.display()
         ))?;
-        if !args.dry_run && held.is_some() {
+        if !args.consent.dry_run() && held.is_some() {
             staging.remove()?;
         }
-        plan.report.done = !args.dry_run;
+        plan.report.done = !args.consent.dry_run();
         return Ok(plan.report);
     }
-    let recovered = journal::read_journal(&staging.journal())?;
-    plan.copy.account_resume(&recovered);
+    plan.copy.recovered = journal::read_journal(&staging.journal())?;
     predict(env, ui, &mut plan);
-    ui.note(&plan.text(record))?;
-    if args.dry_run || !confirmed(ui, args, record)? {
+    ui.sync_plan(record, &plan.report)?;
+    if args.consent.dry_run() || !confirmed(ui, args, record)? {
         return Ok(plan.report);
     }
     let started = Instant::now();
     let _lock = staging.create(held)?;
-    let copied = stage(env, ui, args, &staging, &plan, &recovered)?;
+    let copied = stage(run, &staging, &plan)?;
     seal(&staging, record, &plan, &copied)?;
     apply(env, ui, &staging, record)?;
     let mut report = plan.report;
@@ -92,17 +86,10 @@ pub(super) fn run(
 /// The model's time for the copy, from the source measured on the files to copy and the
 /// destination's scratch probe, as the first copy's plan has it.
 fn predict(env: &HostEnv, ui: &dyn Ui, plan: &mut SyncPlan) {
-    let spinner = Drawn::spinner(ui.progress(), "timing the source and the destination");
-    match estimate::measure(env, &plan.copy) {
-        Ok(measured) => {
-            plan.copy.measured = Some(measured);
-            estimate::predict(&mut plan.copy);
-        }
-        Err(why) => plan.copy.prediction_basis = format!("no estimate: {why}"),
-    }
-    spinner.finish_and_clear();
-    plan.report.prediction_basis = plan.copy.prediction_basis.clone();
-    let (Some(measured), Some(copy)) = (&plan.copy.measured, &plan.copy.prediction) else {
+    stage::measure(env, ui.progress(), &mut plan.copy);
+    let estimate = estimate::of(&plan.copy, &plan.copy.resume());
+    plan.report.prediction_basis = estimate.basis;
+    let (Some(measured), Some(copy)) = (&plan.copy.measured, &estimate.prediction) else {
         return;
     };
     // The copy's part as the first copy's plan prices it; then the renames into place and the
@@ -129,14 +116,10 @@ fn predict(env: &HostEnv, ui: &dyn Ui, plan: &mut SyncPlan) {
 
 /// `--yes`, or the person's answer; a run without a terminal must say `--yes`.
 fn confirmed(ui: &dyn Ui, args: &Options, record: &moved::Moved) -> Result<bool> {
-    if args.yes {
+    if args.consent == Consent::Yes {
         return Ok(true);
     }
-    if !ui.interactive() {
-        return Err(Failure::input(
-            "migrate --sync asks before copying, and this is not a terminal; pass --yes to accept the plan (or --dry-run to see it).",
-        ));
-    }
+    ask::refuse_without_terminal(ui, args.consent, "migrate --sync")?;
     let go = ui.confirm(
         &format!(
             "Copy these edits to {} (verified, as the first copy was)?",
@@ -152,29 +135,11 @@ fn confirmed(ui: &dyn Ui, args: &Options, record: &moved::Moved) -> Result<bool>
 
 /// Copy and verify into the sync's staging folder, journaled; what an interrupted sync
 /// verified is kept when it still matches.
-fn stage(
-    env: &HostEnv,
-    ui: &dyn Ui,
-    args: &Options,
-    staging: &Staging,
-    plan: &SyncPlan,
-    recovered: &journal::Recovered,
-) -> Result<copy::Outcome> {
-    let journal = journal::Journal::open(&staging.journal(), staging.path())?;
-    let options = copy::Options {
-        progress: ui.progress(),
-        measured: plan.copy.measured.as_ref(),
-        predicted_ms: plan.copy.prediction.as_ref().map(|p| p.copy_ms),
-        threads: plan
-            .copy
-            .copy_threads
-            .unwrap_or_else(|| estimate::copy_threads(env, &plan.copy.source)),
-    };
-    let outcome = copy::run(&plan.copy, &staging.tree(), &journal, recovered, &options)
-        .map_err(|f| staging.kept(&f))?;
-    journal.sync()?;
+fn stage(run: &Run, staging: &Staging, plan: &SyncPlan) -> Result<copy::Outcome> {
+    let (env, progress) = (run.env, run.ui.progress());
+    let outcome = stage::copy(env, progress, &plan.copy, staging)?;
     if let Some(first) = outcome.problems.first()
-        && !args.skip_unreadable
+        && !run.args.skip_unreadable
     {
         return Err(staging.kept(&Failure::internal(format!(
             "{} source files could not be copied ({}: {}), so nothing was changed at the destination; fix them, or pass --skip-unreadable to sync the rest",
@@ -183,15 +148,8 @@ fn stage(
             first.error
         ))));
     }
-    let problems: HashSet<PathBuf> = outcome
-        .problems
-        .iter()
-        .filter_map(|p| journal::unescape_path(&p.path))
-        .collect();
-    let spinner = Drawn::spinner(ui.progress(), "checking the copy against the plan");
-    let checked = verify::tree(&plan.copy, &staging.tree(), &outcome.records, &problems);
-    spinner.finish_and_clear();
-    checked.map_err(|f| staging.kept(&f))?;
+    let problems: HashSet<PathBuf> = outcome.problems.iter().map(|p| p.path.0.clone()).collect();
+    stage::check(progress, &plan.copy, staging, &outcome, &problems)?;
     Ok(outcome)
 }
 
@@ -254,9 +212,9 @@ fn sealed_report(staging: &Staging) -> SyncReport {
             Op::Put(_) => report.changed += 1,
             Op::Remove(_) => report.removed += 1,
             Op::Save { rel, saved } => report.conflicts.push(Conflict {
-                path: journal::escape_path(&rel),
+                path: RelPath::from(rel),
                 why: "changed at both places".into(),
-                saved_as: Some(journal::escape_path(&saved)),
+                saved_as: Some(RelPath::from(saved)),
             }),
             _ => {}
         }
@@ -399,7 +357,7 @@ fn remember(env: &HostEnv, staging: &Staging, record: &moved::Moved, ops: &[Op])
 
 /// `--sync` before any migration of `source` to `destination` finished.
 pub(super) fn refuse_unfinished(args: &Options, source: &Path, destination: &Path) -> Result<()> {
-    if !args.sync {
+    if args.mode != Mode::Sync {
         return Ok(());
     }
     Err(Failure::input(format!(

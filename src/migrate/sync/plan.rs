@@ -6,15 +6,14 @@
 //! The plan is a list of operations (`Op`), written into the sync's staging folder when the copy
 //! is verified, so applying it is resumed from that list alone, whatever the two trees hold then.
 
-pub use super::ops::Op;
 use crate::base::error::{Failure, Result};
-use crate::base::pathtext::escape_path;
-use crate::base::units;
+use crate::base::pathtext::RelPath;
 use crate::measure::changes::{self, Seen, SeenKind};
 use crate::measure::manifest::{self, ManifestEntry};
+pub use crate::measure::sync_ops::Op;
 use crate::measure::{moved, snapshot};
 use crate::migrate::kernel::outcome::{Conflict, SyncReport};
-use crate::migrate::kernel::plan::{Entry, Kind, Plan};
+use crate::migrate::kernel::plan::{CopyPlan, Entry, Kind};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -22,7 +21,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone)]
 pub struct SyncPlan {
     pub report: SyncReport,
-    pub copy: Plan,
+    pub copy: CopyPlan,
     pub ops: Vec<Op>,
     /// Files and links removed at the source since: gone from the manifest after the sync,
     /// whether removed at the destination or kept there as a conflict.
@@ -37,9 +36,6 @@ pub fn worktree_file(rel: &Path) -> bool {
         .any(|c| c.as_os_str() == ".git" || c.as_os_str() == "node_modules")
 }
 
-/// How many paths a list in the plan shows before the rest is a count.
-const LISTED: usize = 10;
-
 impl SyncPlan {
     /// Nothing to copy, remove or record (a file removed at both places is still taken out of
     /// the manifest, or the old place would count it removed forever).
@@ -49,54 +45,6 @@ impl SyncPlan {
                 .ops
                 .iter()
                 .all(|op| matches!(op, Op::Keep(_) | Op::Times { .. }))
-    }
-
-    /// The plan for a person, before the question.
-    pub fn text(&self, moved: &moved::Moved) -> String {
-        let r = &self.report;
-        let time = r
-            .predicted_ms
-            .map(|ms| format!(" (about {})", units::duration_ms(ms as f64)))
-            .unwrap_or_default();
-        let mut out = format!(
-            "Syncing late edits from {} to {} (migrated on {}):\n  copies   {} ({} added, {} changed), {}{time}\n  removes  {} removed here since and unchanged there\n",
-            moved.source.display(),
-            moved.destination.display(),
-            moved.finished_day(),
-            units::counted(r.added + r.changed, "file", "files"),
-            units::count(r.added),
-            units::count(r.changed),
-            units::bytes(r.bytes),
-            units::counted(r.removed, "file", "files"),
-        );
-        if !r.conflicts.is_empty() {
-            out.push_str(&format!(
-                "  conflicts {} (changed at both places; the destination's version stays, this one is saved beside it):\n",
-                units::count(r.conflicts.len() as u64)
-            ));
-            for c in r.conflicts.iter().take(LISTED) {
-                match &c.saved_as {
-                    Some(saved) => out.push_str(&format!(
-                        "           {}: {}; saved as {saved}\n",
-                        c.path, c.why
-                    )),
-                    None => out.push_str(&format!("           {}: {}\n", c.path, c.why)),
-                }
-            }
-            if r.conflicts.len() > LISTED {
-                out.push_str(&format!(
-                    "           and {} more\n",
-                    units::count((r.conflicts.len() - LISTED) as u64)
-                ));
-            }
-        }
-        if r.changed_at_destination > 0 {
-            out.push_str(&format!(
-                "  keeps    {} changed at the destination since, as they are\n",
-                units::counted(r.changed_at_destination, "file", "files")
-            ));
-        }
-        out
     }
 }
 
@@ -151,11 +99,11 @@ pub(super) fn build(
                 changed_at_destination: there.count(),
                 ..SyncReport::default()
             },
-            copy: Plan {
+            copy: CopyPlan {
                 source: source.clone(),
                 destination: destination.clone(),
                 staging: staging.to_path_buf(),
-                ..Plan::default()
+                ..CopyPlan::default()
             },
             ops: Vec::new(),
             gone: here.removed.clone(),
@@ -227,9 +175,9 @@ impl Planner<'_> {
                 (false, false) => "changed at both places",
             };
             self.sync.report.conflicts.push(Conflict {
-                path: escape_path(rel),
+                path: RelPath::from(rel),
                 why: why.to_string(),
-                saved_as: Some(escape_path(&saved)),
+                saved_as: Some(RelPath::from(saved.as_path())),
             });
             self.sync.ops.push(Op::Save {
                 rel: rel.to_path_buf(),
@@ -257,7 +205,7 @@ impl Planner<'_> {
         }
         if self.touched.contains(rel) {
             self.sync.report.conflicts.push(Conflict {
-                path: escape_path(rel),
+                path: RelPath::from(rel),
                 why: "changed at the destination, removed here: the destination's is kept"
                     .to_string(),
                 saved_as: None,
@@ -393,7 +341,7 @@ fn entry(seen: &Seen, kind: Kind) -> Entry {
 pub fn new_manifest(
     old: &[ManifestEntry],
     ops: &[Op],
-    copy: &Plan,
+    copy: &CopyPlan,
     records: &[crate::measure::manifest::FileRecord],
     staged: &Path,
     removed_here: &[PathBuf],

@@ -7,19 +7,15 @@ mod finished;
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
 use crate::migrate::kernel::options::Ui;
+use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::staging::{self, Staging};
 use crate::migrate::kernel::{finalise, worktrees};
 use std::path::Path;
 
 /// `--abort`: remove an interrupted migration's staging folder; the source is never touched.
-pub(super) fn abort(
-    env: &HostEnv,
-    ui: &dyn Ui,
-    source: &Path,
-    destination: &Path,
-    staging: &Staging,
-    elsewhere: &[staging::Elsewhere],
-) -> Result<ExitCode> {
+pub(super) fn abort(run: &Run) -> Result<ExitCode> {
+    let (env, ui, staging) = (run.env, run.ui, &run.staging);
+    let (source, destination) = (run.source(), run.destination.as_path());
     // The worktrees an interrupted run was moving along have their own staging folders.
     for worktree in worktrees::find(source, destination) {
         if let Some(kept) = worktree.staging()
@@ -48,7 +44,7 @@ pub(super) fn abort(
             staging.path().display()
         )
     };
-    for other in elsewhere {
+    for other in &run.elsewhere {
         let sentence = other.sentence(source);
         let mut chars = sentence.chars();
         if let Some(first) = chars.next() {

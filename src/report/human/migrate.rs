@@ -1,14 +1,15 @@
 //! A migration plan and its result, for a person (the same key column as `check`).
 
 use super::{Screen, Style, Tone};
+use crate::base::pathtext::RelPath;
 use crate::base::units::{self, count, counted};
-use crate::migrate::{MigrationReport, Plan};
+use crate::migrate::{MigrationReport, PlanDocument};
 use crate::report::text::migrate::{
     asks_about_node_modules, content, node_modules_fate, question_line, space,
 };
 
 /// Whether the copy fits, and how long the model says it takes.
-fn space_and_time(screen: &mut Screen, plan: &Plan) {
+fn space_and_time(screen: &mut Screen, plan: &PlanDocument) {
     let (space, short) = space(plan);
     let tone = match short {
         Some(true) => Tone::Bad,
@@ -30,7 +31,7 @@ fn space_and_time(screen: &mut Screen, plan: &Plan) {
 }
 
 /// The plan, before anything is copied.
-pub fn plan(plan: &Plan, style: &Style) -> String {
+pub fn plan(plan: &PlanDocument, style: &Style) -> String {
     let mut screen = Screen::new(style);
     screen.headline("Migration plan", Tone::Bold);
     screen.row(
@@ -62,7 +63,7 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
     space_and_time(&mut screen, plan);
     let asking = asks_about_node_modules(plan);
     for nm in &plan.node_modules {
-        let place = if nm.path == "node_modules" {
+        let place = if nm.path.as_path() == std::path::Path::new("node_modules") {
             String::new()
         } else {
             format!("{}: ", nm.path)
@@ -80,7 +81,7 @@ pub fn plan(plan: &Plan, style: &Style) -> String {
             screen.more(
                 &format!(
                     "holds native Windows builds ({}); they do not run on Linux",
-                    nm.windows_builds.join(", ")
+                    RelPath::joined(&nm.windows_builds, ", ")
                 ),
                 Tone::Warn,
             );
@@ -137,7 +138,7 @@ fn list(screen: &mut Screen, key: &str, heading: &str, items: &[String], limit: 
 }
 
 /// What will not be copied, and what will not survive a trip back to Windows.
-fn problems(screen: &mut Screen, plan: &Plan) {
+fn problems(screen: &mut Screen, plan: &PlanDocument) {
     if !plan.skipped.is_empty() {
         let items: Vec<String> = plan
             .skipped
@@ -163,7 +164,11 @@ fn problems(screen: &mut Screen, plan: &Plan) {
         list(screen, "unreadable", &heading, &items, 10, Tone::Bad);
     }
     if !plan.case_collisions.is_empty() {
-        let items: Vec<String> = plan.case_collisions.iter().map(|g| g.join("  ")).collect();
+        let items: Vec<String> = plan
+            .case_collisions
+            .iter()
+            .map(|g| RelPath::joined(g, "  "))
+            .collect();
         let heading = format!(
             "{} of names differ only by case (fine on ext4, they collide on Windows):",
             counted(items.len() as u64, "group", "groups")
@@ -186,7 +191,11 @@ fn problems(screen: &mut Screen, plan: &Plan) {
             screen,
             "names",
             &heading,
-            &plan.windows_invalid,
+            &plan
+                .windows_invalid
+                .iter()
+                .map(RelPath::to_string)
+                .collect::<Vec<_>>(),
             5,
             Tone::Plain,
         );

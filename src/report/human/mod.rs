@@ -2,6 +2,7 @@
 //! a key and a value, keys in one column, values wrapped to the terminal's width.
 
 mod chart;
+pub mod late;
 mod location;
 pub mod migrate;
 pub mod probe;

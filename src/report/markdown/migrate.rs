@@ -2,14 +2,14 @@
 
 use super::{cell, code};
 use crate::base::units::{self, count, counted};
-use crate::migrate::{MigrationReport, Plan};
+use crate::migrate::{MigrationReport, PlanDocument};
 use crate::report::text::migrate::{
     asks_about_node_modules, content, node_modules_fate, question_line, space,
 };
 use std::fmt::Write;
 
 /// `migrate --format markdown --dry-run`: the plan as a table.
-pub fn plan(plan: &Plan) -> String {
+pub fn plan(plan: &PlanDocument) -> String {
     let mut out = String::from("### wsl-place: migration plan\n\n| | |\n|---|---|\n");
     // Values are markdown already: plain text through `cell`, names through `code`.
     let mut row = |key: &str, value: &str| {
@@ -46,7 +46,7 @@ pub fn plan(plan: &Plan) -> String {
             "node_modules",
             &format!(
                 "{}: {}; {}",
-                code(&crate::base::pathtext::display_text(&nm.path)),
+                code(&crate::base::pathtext::display_text(&nm.path.to_string())),
                 cell(&units::tree(nm.files, nm.symlinks, nm.bytes, false)),
                 cell(&node_modules_fate(
                     nm.skipped,

@@ -1,7 +1,7 @@
 //! The phrases a migration's plan and result share across formats.
 
 use crate::base::units::{self, counted};
-use crate::migrate::{Plan, Question};
+use crate::migrate::{PlanDocument, Question, QuestionId};
 
 /// "6,811 files, 1,050 directories, 3 symlinks, 1.2 GiB"
 pub fn content(files: u64, dirs: u64, symlinks: u64, bytes: u64) -> String {
@@ -15,7 +15,7 @@ pub fn content(files: u64, dirs: u64, symlinks: u64, bytes: u64) -> String {
 }
 
 /// The space the copy needs, and whether the destination is short of it (None: unknown).
-pub fn space(plan: &Plan) -> (String, Option<bool>) {
+pub fn space(plan: &PlanDocument) -> (String, Option<bool>) {
     let needed = units::bytes(plan.needed_bytes);
     match plan.free_bytes {
         Some(free) if free < plan.needed_bytes => (
@@ -40,8 +40,10 @@ pub fn node_modules_fate(skipped: bool, install: &str, asking: bool) -> String {
     }
 }
 
-pub fn asks_about_node_modules(plan: &Plan) -> bool {
-    plan.questions.iter().any(|q| q.id == "node_modules")
+pub fn asks_about_node_modules(plan: &PlanDocument) -> bool {
+    plan.questions
+        .iter()
+        .any(|q| q.id == QuestionId::NodeModules)
 }
 
 /// "Copy, verify and move it to …? (Enter and --yes: yes)"

@@ -1,5 +1,6 @@
-//! A sync's operations, one line each in its sealed staging folder (`ops`): applying a sync is
-//! resumed from this list alone, whatever the two trees hold by then.
+//! The on-disk format of a sync's operations (`migrate --sync`), one line each in its sealed
+//! staging folder (`ops`): applying a sync is resumed from this list alone, whatever the two
+//! trees hold by then.
 
 use crate::base::pathtext::{escape_path, unescape_path};
 use std::path::PathBuf;

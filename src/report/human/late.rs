@@ -1,0 +1,99 @@
+//! The plans shown before `--sync` and `--remove-source` ask: what each will do, path by path
+//! where it keeps something.
+
+use crate::base::units;
+use crate::measure::moved::Moved;
+use crate::migrate::{RemovalShown, SyncReport};
+
+/// How many paths a list in a plan shows before the rest is a count.
+const LISTED: usize = 10;
+
+/// A sync's plan for a person, before the question: `report` is what it will do.
+pub fn sync_plan(moved: &Moved, report: &SyncReport) -> String {
+    let r = report;
+    let time = r
+        .predicted_ms
+        .map(|ms| format!(" (about {})", units::duration_ms(ms as f64)))
+        .unwrap_or_default();
+    let mut out = format!(
+        "Syncing late edits from {} to {} (migrated on {}):\n  copies   {} ({} added, {} changed), {}{time}\n  removes  {} removed here since and unchanged there\n",
+        moved.source.display(),
+        moved.destination.display(),
+        moved.finished_day(),
+        units::counted(r.added + r.changed, "file", "files"),
+        units::count(r.added),
+        units::count(r.changed),
+        units::bytes(r.bytes),
+        units::counted(r.removed, "file", "files"),
+    );
+    if !r.conflicts.is_empty() {
+        out.push_str(&format!(
+            "  conflicts {} (changed at both places; the destination's version stays, this one is saved beside it):\n",
+            units::count(r.conflicts.len() as u64)
+        ));
+        for c in r.conflicts.iter().take(LISTED) {
+            match &c.saved_as {
+                Some(saved) => out.push_str(&format!(
+                    "           {}: {}; saved as {saved}\n",
+                    c.path, c.why
+                )),
+                None => out.push_str(&format!("           {}: {}\n", c.path, c.why)),
+            }
+        }
+        if r.conflicts.len() > LISTED {
+            out.push_str(&format!(
+                "           and {} more\n",
+                units::count((r.conflicts.len() - LISTED) as u64)
+            ));
+        }
+    }
+    if r.changed_at_destination > 0 {
+        out.push_str(&format!(
+            "  keeps    {} changed at the destination since, as they are\n",
+            units::counted(r.changed_at_destination, "file", "files")
+        ));
+    }
+    out
+}
+
+/// `--remove-source`'s plan for a person, before the question. `verified` is the day an
+/// earlier run verified the copy, or None when this run did.
+pub fn removal_plan(shown: &RemovalShown) -> String {
+    let (plan, source, destination) = (shown.plan, shown.source, shown.destination);
+    let verified = shown.verified;
+    let when = match verified {
+        Some(day) => format!(
+            "its copy at {} was verified on {day}",
+            destination.display()
+        ),
+        None => format!("its copy at {} was just verified", destination.display()),
+    };
+    let time = plan
+        .predicted_ms
+        .map(|ms| format!(" (about {})", units::duration_ms(ms)))
+        .unwrap_or_default();
+    let mut out = format!(
+        "Removing the source {} ({when}):\n  deletes  {}, then {}{time}\n",
+        source.display(),
+        units::tree(plan.files, plan.symlinks, plan.bytes, false),
+        units::counted(plan.dirs, "emptied folder", "emptied folders"),
+    );
+    if plan.kept.is_empty() {
+        out.push_str("  keeps    nothing: everything there was copied and is unchanged\n");
+        return out;
+    }
+    out.push_str(&format!(
+        "  keeps    {}:\n",
+        units::counted(plan.kept.len() as u64, "entry", "entries")
+    ));
+    for kept in plan.kept.iter().take(LISTED) {
+        out.push_str(&format!("           {kept}\n"));
+    }
+    if plan.kept.len() > LISTED {
+        out.push_str(&format!(
+            "           and {} more\n",
+            units::count((plan.kept.len() - LISTED) as u64)
+        ));
+    }
+    out
+}
