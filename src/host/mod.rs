@@ -159,7 +159,10 @@ impl HostEnv {
         let Some(dir) = self.cache_dir() else {
             return Ok(None);
         };
-        if self.xdg_cache_home().is_none() && !self.home().is_some_and(|home| home.is_dir()) {
+        let home_exists = self.home().is_some_and(|home| home.is_dir());
+        // An XDG_CACHE_HOME below a home that does not exist would make that home.
+        let makes_home = !home_exists && self.home().is_some_and(|home| dir.starts_with(home));
+        if (self.xdg_cache_home().is_none() && !home_exists) || makes_home {
             return Ok(None);
         }
         use std::os::unix::fs::DirBuilderExt;

@@ -553,3 +553,94 @@ fn the_checkers_catch_what_they_look_for() {
     assert!(long_functions(&long, 101).is_empty());
     assert!(long_functions("trait T {\n    fn declared(&self);\n}\n", 0).is_empty());
 }
+
+/// Migrate's own rule (docs/design.md): `kernel/` is what every operation stands on, and each
+/// other folder of `src/migrate/` is one operation on it, so the kernel imports no operation and
+/// no operation imports another (what two share goes down into the kernel). Only `mod.rs` at the
+/// top, which dispatches, sees them all.
+const MIGRATE_KERNEL: &str = "kernel";
+
+/// For each file below `src/migrate/` (as `unit/...`), the other units of migrate it names:
+/// through `crate::migrate::unit`, or through as many `super::` as climb back to migrate.
+fn migrate_unit_imports(files: &[(PathBuf, String)]) -> Vec<(PathBuf, String, String)> {
+    let mut found = Vec::new();
+    for (relative, text) in files {
+        let Ok(inside) = relative.strip_prefix("migrate") else {
+            continue;
+        };
+        let parts: Vec<String> = inside
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if parts.len() < 2 {
+            continue; // migrate/mod.rs: the dispatcher
+        }
+        let unit = parts[0].trim_end_matches(".rs").to_string();
+        // The file's module path below migrate: `sync/plan.rs` is sync::plan, `sync/mod.rs` sync.
+        let depth = parts.len() - usize::from(parts.last().is_some_and(|p| p == "mod.rs"));
+        let code = non_test_code(text);
+        let climb = "super::".repeat(depth);
+        let rewritten = code
+            .replace("crate::migrate::", "MIGRATE::")
+            .replace(&climb, "MIGRATE::")
+            .replace("MIGRATE::", "crate::");
+        for name in crate_references(&rewritten) {
+            let is_unit = files.iter().any(|(other, _)| {
+                other.starts_with(Path::new("migrate").join(&name))
+                    || other == &Path::new("migrate").join(format!("{name}.rs"))
+            });
+            if is_unit && name != unit {
+                found.push((relative.clone(), unit.clone(), name));
+            }
+        }
+    }
+    found
+}
+
+fn migrate_rule_breaks(files: &[(PathBuf, String)]) -> Vec<String> {
+    migrate_unit_imports(files)
+        .into_iter()
+        .filter(|(_, from, to)| from == MIGRATE_KERNEL || to != MIGRATE_KERNEL)
+        .map(|(file, from, to)| {
+            let what = match from == MIGRATE_KERNEL {
+                true => "the kernel imports an operation",
+                false => "an operation imports another",
+            };
+            format!("src/{}: {what} ({from} -> {to})", file.display())
+        })
+        .collect()
+}
+
+#[test]
+fn migrate_operations_stand_on_the_kernel_alone() {
+    let files: Vec<(PathBuf, String)> = project().into_iter().map(|(_, r, t)| (r, t)).collect();
+    let seen = migrate_unit_imports(&files);
+    assert!(
+        seen.iter()
+            .any(|(_, from, to)| from == "sync" && to == MIGRATE_KERNEL),
+        "the sync's use of the kernel not seen: {seen:?}"
+    );
+    let breaks = migrate_rule_breaks(&files);
+    assert!(breaks.is_empty(), "{}", breaks.join("\n"));
+
+    let made_up = |path: &str, code: &str| (PathBuf::from(path), code.to_string());
+    let sources = vec![
+        made_up("migrate/mod.rs", "use sync::run; use kernel::Run;"),
+        made_up("migrate/kernel/mod.rs", "pub mod plan;"),
+        made_up("migrate/kernel/plan.rs", "use super::super::undo::Undo;"),
+        made_up("migrate/sync/mod.rs", "use super::kernel::Run;"),
+        made_up("migrate/sync/plan.rs", "use crate::migrate::moving::ask;"),
+        made_up(
+            "migrate/undo/finished.rs",
+            "use super::super::kernel::plan;",
+        ),
+        made_up("migrate/moving/mod.rs", "fn f() {}"),
+    ];
+    assert_eq!(
+        migrate_rule_breaks(&sources),
+        vec![
+            "src/migrate/kernel/plan.rs: the kernel imports an operation (kernel -> undo)",
+            "src/migrate/sync/plan.rs: an operation imports another (sync -> moving)",
+        ]
+    );
+}
