@@ -24,6 +24,7 @@ mod migrate;
 mod migrate_crash;
 mod migrate_rerun;
 mod moved;
+mod nothing_lost;
 mod policy;
 mod probe;
 mod release;
