@@ -13,20 +13,24 @@ mod estimate;
 mod finalise;
 mod finish;
 mod fixups;
+mod identity;
 mod journal;
 mod names;
 mod next_steps;
 mod options;
 mod outcome;
 mod plan;
+mod post_walk;
 mod progress;
 mod questions;
 mod removal;
 mod removal_plan;
 mod rerun;
 mod source;
+mod source_holds;
 mod staging;
 mod sync;
+mod sync_guard;
 mod sync_ops;
 mod sync_plan;
 mod undo;
@@ -84,7 +88,7 @@ pub fn run(
     {
         return finished(&manifest);
     }
-    rerun::nothing_to_sync(args, &source, &destination)?;
+    rerun::nothing_to_sync(env, args, &source, &destination)?;
     let (from, to, kept) = (
         source.clone(),
         destination.clone(),

@@ -5,7 +5,7 @@ use super::finish::{self, Copied};
 use super::fixups::FixupReport;
 use super::options::{Options, Ui};
 use super::staging::{self, Staging};
-use super::{finalise, questions, removal_plan, sync};
+use super::{finalise, identity, questions, removal_plan, sync};
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::units;
 use crate::host::HostEnv;
@@ -81,6 +81,10 @@ pub(super) fn already_migrated(
         ));
     }
     if args.remove_source && !args.dry_run {
+        identity::check_copy(
+            &record_of(env, source)?,
+            "nothing in the source was deleted.",
+        )?;
         // The plan comes before the question: what goes, what stays and why, how long.
         let removal = removal_plan::plan(source, manifest)?;
         let day = moved::lookup(env, source).map(|m| m.finished_day());
@@ -105,10 +109,25 @@ pub(super) fn already_migrated(
     Ok(ExitCode::Ok)
 }
 
-/// `--sync` before any migration of `source` to `destination` finished.
-pub(super) fn nothing_to_sync(args: &Options, source: &Path, destination: &Path) -> Result<()> {
+/// `--sync` before any migration of `source` to `destination` finished, or after its copy
+/// left the place the migration made it.
+pub(super) fn nothing_to_sync(
+    env: &HostEnv,
+    args: &Options,
+    source: &Path,
+    destination: &Path,
+) -> Result<()> {
     if !args.sync {
         return Ok(());
+    }
+    if let Some(record) = moved::recorded(env, source).filter(|r| r.destination == destination) {
+        return Err(Failure::input(format!(
+            "the copy the migration of {} made on {} is no longer at {} (moved or removed), so there is nothing to sync to; move the copy back to {} and run this again.",
+            source.display(),
+            record.finished_day(),
+            destination.display(),
+            destination.display()
+        )));
     }
     Err(Failure::input(format!(
         "there is no finished migration of {} to {} to sync; run `{}` without --sync to migrate it first.",

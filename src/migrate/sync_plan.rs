@@ -7,6 +7,7 @@
 //! is verified, so applying it is resumed from that list alone, whatever the two trees hold then.
 
 use super::plan::{Entry, Kind, Plan};
+use super::sync_guard::Guard;
 pub use super::sync_ops::Op;
 use crate::base::error::{Failure, Result};
 use crate::base::pathtext::escape_path;
@@ -168,17 +169,20 @@ pub fn build(
     // Git's index there is a cache its `git status` rewrites: the source's replaces it (the
     // sync refreshes it after), or it stays when the source's did not change.
     there.changed.retain(|rel| !snapshot::is_git_index(rel));
+    let seen_at: HashMap<&Path, &Seen> = seen.iter().map(|s| (s.rel.as_path(), s)).collect();
+    let touched: HashSet<&Path> = there
+        .added
+        .iter()
+        .chain(&there.changed)
+        .chain(&there.removed)
+        .map(PathBuf::as_path)
+        .collect();
+    let guard = Guard::new(moved, &entries, &seen_at, &here, touched.clone());
     let mut plan = Planner {
         source,
         destination,
-        seen: seen.iter().map(|s| (s.rel.as_path(), s)).collect(),
-        touched: there
-            .added
-            .iter()
-            .chain(&there.changed)
-            .chain(&there.removed)
-            .map(PathBuf::as_path)
-            .collect(),
+        seen: seen_at,
+        touched,
         day,
         sync: SyncPlan {
             report: SyncReport {
@@ -201,9 +205,18 @@ pub fn build(
         saved: HashSet::new(),
         dirs: BTreeSet::new(),
         staged_dirs: HashSet::new(),
+        guard,
+        held: HashSet::new(),
     };
     let added: HashSet<&Path> = here.added.iter().map(PathBuf::as_path).collect();
+    // Removals first: what they take away at the destination makes room for what is put.
+    for rel in here.removed.iter().filter(|r| !added.contains(r.as_path())) {
+        plan.remove(rel, there.removed.contains(rel));
+    }
     for dir in &here.added_dirs {
+        if plan.blocked_there(dir) {
+            continue;
+        }
         plan.sync.ops.push(Op::Dir(dir.clone()));
         plan.dirs.insert(dir.clone());
         plan.parents(dir);
@@ -214,10 +227,11 @@ pub fn build(
     for rel in &here.changed {
         plan.copy(rel, false, there.removed.contains(rel))?;
     }
-    for rel in here.removed.iter().filter(|r| !added.contains(r.as_path())) {
-        plan.remove(rel, there.removed.contains(rel));
-    }
-    let mut gone: Vec<&PathBuf> = here.removed_dirs.iter().collect();
+    let mut gone: Vec<&PathBuf> = here
+        .removed_dirs
+        .iter()
+        .filter(|d| plan.guard.removed_by_user(d) && plan.guard.blocked(d).is_none())
+        .collect();
     gone.sort_by(|a, b| b.cmp(a));
     plan.sync
         .ops
@@ -241,6 +255,10 @@ struct Planner<'a> {
     dirs: BTreeSet<PathBuf>,
     /// Folders already in the copy's plan.
     staged_dirs: HashSet<PathBuf>,
+    /// What may be done at the destination, after the move.
+    guard: Guard<'a>,
+    /// Removed at the source but not from the copy: kept in the manifest too.
+    held: HashSet<PathBuf>,
 }
 
 impl Planner<'_> {
@@ -250,7 +268,24 @@ impl Planner<'_> {
         let Some(seen) = self.seen.get(rel).copied() else {
             return Ok(());
         };
-        let exists_there = crate::base::dirfd::lstat(&self.destination.join(rel)).is_ok();
+        if self.blocked_there(rel) {
+            return Ok(());
+        }
+        let there = crate::base::dirfd::lstat(&self.destination.join(rel));
+        if seen.kind == SeenKind::Symlink
+            && there.as_ref().is_ok_and(|m| m.is_dir())
+            && !self.guard.vacated(rel)
+        {
+            // A folder of the copy is a link at the source: its files may be the copy's own,
+            // reached through it; the copy's folder stays as it is.
+            self.sync.report.conflicts.push(Conflict {
+                path: escape_path(rel),
+                why: "a folder in the copy, a link here: the copy's folder is kept, the link is not copied".into(),
+                saved_as: None,
+            });
+            return Ok(());
+        }
+        let exists_there = there.is_ok() && !self.guard.vacated(rel);
         let conflict = self.touched.contains(rel) || (added && exists_there);
         self.stage(seen)?;
         if conflict {
@@ -289,6 +324,10 @@ impl Planner<'_> {
         if removed_there {
             return;
         }
+        if !self.guard.removed_by_user(rel) || self.blocked_there(rel) {
+            self.held.insert(rel.to_path_buf());
+            return;
+        }
         if self.touched.contains(rel) {
             self.sync.report.conflicts.push(Conflict {
                 path: escape_path(rel),
@@ -299,6 +338,7 @@ impl Planner<'_> {
             return;
         }
         self.sync.report.removed += 1;
+        self.guard.removing.insert(rel.to_path_buf());
         self.sync.ops.push(Op::Remove(rel.to_path_buf()));
         self.parents(rel);
     }
@@ -333,6 +373,24 @@ impl Planner<'_> {
             _ => copy.symlinks += 1,
         }
         Ok(())
+    }
+
+    /// A folder above `rel` at the destination is a link or a file now: nothing is written or
+    /// removed through it; what the source has there stays at the source, listed.
+    fn blocked_there(&mut self, rel: &Path) -> bool {
+        let Some(folder) = self.guard.blocked(rel) else {
+            return false;
+        };
+        self.held.insert(rel.to_path_buf());
+        self.sync.report.conflicts.push(Conflict {
+            path: escape_path(rel),
+            why: format!(
+                "{} at the destination is a link or a file now: left here, not copied",
+                escape_path(&folder)
+            ),
+            saved_as: None,
+        });
+        true
     }
 
     /// `NAME.from-source-YYYYMMDD`, or with `-2`, `-3`... when that is taken.
@@ -372,7 +430,10 @@ impl Planner<'_> {
                 _ => None,
             })
             .collect();
-        self.sync.gone.retain(|rel| !put.contains(rel));
+        let held = &self.held;
+        self.sync
+            .gone
+            .retain(|rel| !put.contains(rel) && !held.contains(rel));
         for rel in self.sync.ops.clone().iter().filter_map(|op| match op {
             Op::Rmdir(rel) => Some(rel),
             _ => None,

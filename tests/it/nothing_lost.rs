@@ -247,7 +247,7 @@ fn abort_keeps_the_copy_the_source_no_longer_holds(place: &Place) {
     assert_ne!(out.status.code(), Some(0), "{}", text(&out));
     assert_has_the_files(&place.dst(), "--abort with docs/ gone from the source");
     assert!(
-        support::stderr(&out).contains("docs/d1.md"),
+        text(&out).contains("docs/d1.md (missing)"),
         "the refusal names a missing file: {}",
         text(&out)
     );
@@ -377,9 +377,14 @@ fn sync_never_writes_into_another_repository_at_the_destination() {
     let out = place.migrate(&["--abort", "--yes"]);
     assert_ne!(out.status.code(), Some(0), "{}", text(&out));
     assert_eq!(before, files(&place.dst()));
+    let before = files(&place.src());
     let out = place.migrate(&["--remove-source", "--yes"]);
     assert_ne!(out.status.code(), Some(0), "{}", text(&out));
-    assert_has_the_files(&place.src(), "--remove-source into another repository");
+    assert_eq!(
+        before,
+        files(&place.src()),
+        "--remove-source into another repository"
+    );
 }
 
 /// Item 10: a folder replaced by a file at the source replaces the copy's unchanged folder.
@@ -514,7 +519,7 @@ fn a_sync_that_skips_a_file_names_it() {
     let Some(slow) = SlowFs::mount(
         &backing,
         &tmp.path().join("mnt"),
-        &["--profile", "none", "--eio-path-prefix", "src/late/bad.txt"],
+        &["--profile", "none", "--eio-path-prefix", "src/bad"],
     ) else {
         return;
     };
@@ -526,12 +531,12 @@ fn a_sync_that_skips_a_file_names_it() {
     place.migrate_ok(&["--yes"]);
     write(&place.src().join("late/good.txt"), b"good\n");
     // Written behind the mount, so no page cache answers the read that must fail.
-    write(&place.tmp.path().join("backing/src/late/bad.txt"), b"bad\n");
+    write(&place.tmp.path().join("backing/src/bad/late.txt"), b"bad\n");
     let out = place.migrate(&["--sync", "--yes", "--skip-unreadable"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let said =
         String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
-    assert!(said.contains("late/bad.txt"), "{}", text(&out));
+    assert!(said.contains("bad/late.txt"), "{}", text(&out));
     assert!(
         !said.contains("the late edits are in the copy"),
         "{}",
