@@ -81,6 +81,11 @@ pub(super) fn run(
     apply(env, ui, &staging, record)?;
     let mut report = plan.report;
     report.copied_files = copied.copied_files;
+    report.not_copied = copied
+        .problems
+        .iter()
+        .map(|p| format!("{}: {}", p.path, p.error))
+        .collect();
     report.sync_ms = started.elapsed().as_millis() as u64;
     report.done = true;
     Ok(report)

@@ -32,6 +32,7 @@ mod removal;
 mod repository_top;
 mod scan;
 mod screen;
+mod sequences;
 mod shell;
 mod slowfs;
 mod survey;
