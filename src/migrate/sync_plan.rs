@@ -470,6 +470,20 @@ impl Planner<'_> {
         }
         // Folders before what they hold, as the first copy's plan has them.
         self.sync.copy.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+        // Names of one file at the source stay one file in the copy, as the first copy made
+        // them: the first name is copied, the others linked to it.
+        let mut first_names: HashMap<u64, PathBuf> = HashMap::new();
+        for entry in &mut self.sync.copy.entries {
+            if entry.kind != Kind::File || entry.stamp.ino == 0 {
+                continue;
+            }
+            let first = first_names
+                .entry(entry.stamp.ino)
+                .or_insert_with(|| entry.rel.clone());
+            if *first != entry.rel {
+                entry.hard_link_of = Some(first.clone());
+            }
+        }
     }
 }
 
