@@ -33,6 +33,28 @@ pub(super) fn run(
 ) -> Result<SyncReport> {
     identity::check_copy(record, "nothing was copied.")?;
     let staging = Staging::for_sync(&record.source, &record.destination);
+    let (source, destination, kept, sealed) = (
+        record.source.clone(),
+        record.destination.clone(),
+        staging.path().to_path_buf(),
+        staging.marker(),
+    );
+    // Ctrl-C that the work does not answer in time: what is true then, sealed or not.
+    crate::base::interrupt::set_hint(move || {
+        let sync = super::staging::command(&source, &destination, " --sync");
+        match (sealed.is_file(), kept.exists()) {
+            (true, _) => format!(
+                "the verified sync is kept in {} and only applying it is left: finish it with `{sync}`.",
+                kept.display()
+            ),
+            (false, true) => format!(
+                "the sync so far is kept in {}: resume it with `{sync}`, or give it up with `{}`.",
+                kept.display(),
+                super::staging::command(&source, &destination, " --abort")
+            ),
+            (false, false) => "nothing was copied.".to_string(),
+        }
+    });
     let held = match args.dry_run {
         true => None,
         false => staging.lock_existing()?,
@@ -310,6 +332,23 @@ fn apply(env: &HostEnv, ui: &dyn Ui, staging: &Staging, record: &moved::Moved) -
     let mut left = Vec::new();
     for op in ordered {
         apply_one(staging, destination, op, &mut left)?;
+    }
+    for op in &ops {
+        if let Op::Times {
+            rel,
+            mode,
+            atime,
+            mtime,
+        } = op
+        {
+            let dir = destination.join(rel);
+            if post_walk::blocked(destination, rel, &|_| false).is_none()
+                && dirfd::lstat(&dir).is_ok_and(|m| m.is_dir())
+            {
+                let _ = dirfd::chmod(&dir, *mode);
+                let _ = dirfd::set_times(&dir, *atime, *mtime);
+            }
+        }
     }
     if !left.is_empty() {
         ui.note(&format!(

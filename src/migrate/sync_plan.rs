@@ -147,21 +147,7 @@ pub fn build(
     day: &str,
 ) -> Result<SyncPlan> {
     let (source, destination) = (&moved.source, &moved.destination);
-    let Some((listed, entries)) = manifest::read(&moved.manifest) else {
-        return Err(Failure::internal(format!(
-            "the manifest {} of the migration of {} cannot be read, so what changed since cannot be told; nothing was copied.",
-            moved.manifest.display(),
-            source.display()
-        )));
-    };
-    if &listed != source {
-        return Err(Failure::internal(format!(
-            "the manifest {} describes {}, not {}; nothing was copied.",
-            moved.manifest.display(),
-            listed.display(),
-            source.display()
-        )));
-    }
+    let entries = read_manifest(moved)?;
     let untouched = "nothing was synced.";
     let seen = changes::walk(source).map_err(|u| u.failure(source, untouched))?;
     let here = changes::classify(source, &entries, &seen);
@@ -243,6 +229,27 @@ pub fn build(
     Ok(plan.sync)
 }
 
+/// The manifest of `moved`'s migration, which must describe its source.
+fn read_manifest(moved: &moved::Moved) -> Result<Vec<ManifestEntry>> {
+    let source = &moved.source;
+    let Some((listed, entries)) = manifest::read(&moved.manifest) else {
+        return Err(Failure::internal(format!(
+            "the manifest {} of the migration of {} cannot be read, so what changed since cannot be told; nothing was copied.",
+            moved.manifest.display(),
+            source.display()
+        )));
+    };
+    if &listed != source {
+        return Err(Failure::internal(format!(
+            "the manifest {} describes {}, not {}; nothing was copied.",
+            moved.manifest.display(),
+            listed.display(),
+            source.display()
+        )));
+    }
+    Ok(entries)
+}
+
 /// Builds the operations and the copy's plan, path by path.
 struct Planner<'a> {
     source: &'a Path,
@@ -289,11 +296,13 @@ impl Planner<'_> {
             return Ok(());
         }
         let exists_there = there.is_ok() && !self.guard.vacated(rel);
-        let conflict = self.touched.contains(rel) || (added && exists_there);
+        let made_again = exists_there && self.guard.made_again(seen);
+        let conflict = self.touched.contains(rel) || (added && exists_there) || made_again;
         self.stage(seen)?;
         if conflict {
             let saved = self.free_name(rel);
             let why = match (removed_there, added) {
+                _ if made_again => "made here again after --remove-source; the copy's stays",
                 (true, _) => "removed at the destination, changed here",
                 (false, true) => "added at both places",
                 (false, false) => "changed at both places",
