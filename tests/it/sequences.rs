@@ -122,12 +122,15 @@ impl Model {
         }
     }
 
-    /// Every file below `dir` (by `lstat`) is deleted by the person.
-    fn drop_tree(&mut self, dir: &Path) {
-        if fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
-            for content in files(dir).into_values() {
+    /// The file at `path`, or every file below it, is deleted by the person (through a link
+    /// too: the model only asks less then, never more).
+    fn drop_tree(&mut self, path: &Path) {
+        if fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+            for content in files(path).into_values() {
                 self.kept.remove(&content);
             }
+        } else {
+            self.drop_version(path);
         }
     }
 
@@ -200,9 +203,6 @@ impl Model {
                     return;
                 }
                 self.drop_tree(&docs);
-                if fs::symlink_metadata(&docs).is_ok_and(|m| m.is_file()) {
-                    self.drop_version(&docs);
-                }
                 remove(&docs);
                 self.written += 1;
                 let content = format!("docs is a file now, version {}\n", self.written);
