@@ -64,6 +64,9 @@ pub(super) fn already_migrated(
         FixupReport::default(),
     )?;
     report.already_migrated = true;
+    if synced.as_ref().is_some_and(|s| s.done) {
+        count_the_copy(&mut report, destination);
+    }
     report.sync = synced;
     if !args.sync
         && let Some(changed) = moved::lookup(env, source).and_then(|m| changes::since(&m))
@@ -107,6 +110,26 @@ pub(super) fn already_migrated(
     }
     ui.result(&report)?;
     Ok(ExitCode::Ok)
+}
+
+/// What the copy holds after a sync, counted there: the manifest lists the source's files,
+/// not what the destination keeps beside them (conflicts saved, files made there since).
+fn count_the_copy(report: &mut super::outcome::MigrationReport, destination: &Path) {
+    let Ok(entries) = crate::measure::snapshot::take(destination) else {
+        return;
+    };
+    let (mut files, mut dirs, mut symlinks, mut bytes) = (0, 0, 0, 0);
+    for entry in &entries {
+        match entry {
+            crate::measure::manifest::ManifestEntry::File(r) => {
+                files += 1;
+                bytes += r.size;
+            }
+            crate::measure::manifest::ManifestEntry::Dir(_) => dirs += 1,
+            crate::measure::manifest::ManifestEntry::Symlink { .. } => symlinks += 1,
+        }
+    }
+    (report.files, report.dirs, report.symlinks, report.bytes) = (files, dirs, symlinks, bytes);
 }
 
 /// `--sync` before any migration of `source` to `destination` finished, or after its copy

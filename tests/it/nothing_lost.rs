@@ -446,6 +446,9 @@ fn a_syncs_counts_match_its_plan_and_the_tree() {
     write(&place.src().join("late/b.txt"), b"b\n");
     write(&place.src().join("top.txt"), b"top, late\n");
     fs::remove_file(place.src().join("docs/d3.md")).unwrap();
+    // Changed at both places: the source's is saved beside the copy's, one more file there.
+    write(&place.src().join("docs/d2.md"), b"# two, at the source\n");
+    write(&place.dst().join("docs/d2.md"), b"# two, at the copy\n");
     let dry = json_of_success(&place.migrate(&["--sync", "--dry-run", "--format", "json"]));
     let done = json_of_success(&place.migrate(&["--sync", "--yes", "--format", "json"]));
     for key in ["added", "changed", "removed", "bytes"] {
