@@ -28,7 +28,6 @@ fn main() {
     let dir = Path::new(dir);
     let options = ScanOptions {
         budget: Duration::from_secs(3600),
-        progress: false,
         automount_root: wsl_place::host::DEFAULT_AUTOMOUNT_ROOT.into(),
     };
     for name in engines {

@@ -128,8 +128,7 @@ fn run(args: Args) -> Result<(), String> {
 
     // Requests carry the caller's umask and we apply it ourselves; our own would
     // be applied a second time by the backing file system.
-    // SAFETY: umask cannot fail and only affects this process.
-    unsafe { libc::umask(0) };
+    rustix::process::umask(rustix::fs::Mode::empty());
 
     let latency = Latency::new(args.profile, &args.latency, args.scale);
     eprintln!(
@@ -193,11 +192,7 @@ fn run(args: Args) -> Result<(), String> {
 }
 
 fn lazy_unmount(mountpoint: &std::path::Path) {
-    let Ok(c) = std::ffi::CString::new(mountpoint.as_os_str().as_encoded_bytes()) else {
-        return;
-    };
-    // SAFETY: `c` is a valid NUL-terminated path.
-    if unsafe { libc::umount2(c.as_ptr(), libc::MNT_DETACH) } != 0 {
+    if rustix::mount::unmount(mountpoint, rustix::mount::UnmountFlags::DETACH).is_err() {
         // Not root: only the setuid helper may unmount.
         let _ = std::process::Command::new("fusermount3")
             .args(["-u", "-z", "--"])

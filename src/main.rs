@@ -1,3 +1,5 @@
+#![deny(unsafe_code)]
+
 fn main() {
     std::process::exit(wsl_place::run());
 }

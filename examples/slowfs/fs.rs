@@ -2,7 +2,7 @@
 //! directory after sleeping for the operation's latency.
 
 use std::collections::HashMap;
-use std::ffi::{CString, OsStr, OsString};
+use std::ffi::{OsStr, OsString};
 use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::os::unix::ffi::OsStrExt;
@@ -18,6 +18,9 @@ use fuser::{
     ReplyData, ReplyDirectory, ReplyEmpty, ReplyEntry, ReplyOpen, ReplyStatfs, ReplyWrite, Request,
     TimeOrNow, WriteFlags,
 };
+
+use rustix::fs::{AtFlags, CWD, Mode, OFlags, Timespec, Timestamps, UTIME_NOW, UTIME_OMIT};
+use rustix::process::{Gid, Uid};
 
 use crate::faults::Faults;
 use crate::inodes::Inodes;
@@ -56,20 +59,20 @@ pub struct SlowFs {
 }
 
 fn errno(e: &io::Error) -> Errno {
-    Errno::from_i32(e.raw_os_error().unwrap_or(libc::EIO))
+    Errno::from_i32(
+        e.raw_os_error()
+            .unwrap_or(rustix::io::Errno::IO.raw_os_error()),
+    )
 }
 
-fn last_errno() -> Errno {
-    errno(&io::Error::last_os_error())
+/// A failed system call's errno, as the kernel is answered.
+fn reply_errno(e: rustix::io::Errno) -> Errno {
+    Errno::from_i32(e.raw_os_error())
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic in one request must not wedge the whole mount.
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn cstr(p: &Path) -> Result<CString, Errno> {
-    CString::new(p.as_os_str().as_bytes()).map_err(|_| Errno::EINVAL)
 }
 
 fn time(secs: i64, nsecs: i64) -> SystemTime {
@@ -82,13 +85,14 @@ fn time(secs: i64, nsecs: i64) -> SystemTime {
 }
 
 fn kind_of(mode: u32) -> FileType {
-    match mode & libc::S_IFMT {
-        libc::S_IFDIR => FileType::Directory,
-        libc::S_IFLNK => FileType::Symlink,
-        libc::S_IFIFO => FileType::NamedPipe,
-        libc::S_IFSOCK => FileType::Socket,
-        libc::S_IFCHR => FileType::CharDevice,
-        libc::S_IFBLK => FileType::BlockDevice,
+    use rustix::fs::FileType as Raw;
+    match Raw::from_raw_mode(mode) {
+        Raw::Directory => FileType::Directory,
+        Raw::Symlink => FileType::Symlink,
+        Raw::Fifo => FileType::NamedPipe,
+        Raw::Socket => FileType::Socket,
+        Raw::CharacterDevice => FileType::CharDevice,
+        Raw::BlockDevice => FileType::BlockDevice,
         _ => FileType::RegularFile,
     }
 }
@@ -114,15 +118,15 @@ fn attr(ino: INodeNo, m: &fs::Metadata) -> FileAttr {
     }
 }
 
-fn timespec(t: Option<TimeOrNow>) -> libc::timespec {
+fn timespec(t: Option<TimeOrNow>) -> Timespec {
     match t {
-        None => libc::timespec {
+        None => Timespec {
             tv_sec: 0,
-            tv_nsec: libc::UTIME_OMIT,
+            tv_nsec: UTIME_OMIT,
         },
-        Some(TimeOrNow::Now) => libc::timespec {
+        Some(TimeOrNow::Now) => Timespec {
             tv_sec: 0,
-            tv_nsec: libc::UTIME_NOW,
+            tv_nsec: UTIME_NOW,
         },
         Some(TimeOrNow::SpecificTime(t)) => {
             let (secs, nsecs) = match t.duration_since(UNIX_EPOCH) {
@@ -137,8 +141,8 @@ fn timespec(t: Option<TimeOrNow>) -> libc::timespec {
                     }
                 }
             };
-            libc::timespec {
-                tv_sec: secs as libc::time_t,
+            Timespec {
+                tv_sec: secs,
                 tv_nsec: nsecs as _,
             }
         }
@@ -220,7 +224,6 @@ impl SlowFs {
         }: SetAttr,
     ) -> Result<FileAttr, Errno> {
         let path = self.real(&self.rel(ino)?);
-        let c = cstr(&path)?;
         let handle = fh.and_then(|fh| self.file(fh).ok());
         if let Some(mode) = mode {
             // Symlink modes are meaningless and chmod would follow the link.
@@ -228,20 +231,20 @@ impl SlowFs {
                 .map(|m| m.file_type().is_symlink())
                 .unwrap_or(false);
             if !is_link {
-                // SAFETY: `c` is a valid NUL-terminated path.
-                if unsafe { libc::chmod(c.as_ptr(), mode & 0o7777) } != 0 {
-                    return Err(last_errno());
-                }
+                rustix::fs::chmod(&path, Mode::from_raw_mode(mode & 0o7777))
+                    .map_err(reply_errno)?;
             }
         }
         if uid.is_some() || gid.is_some() {
-            // -1 (as unsigned) leaves that id unchanged.
-            let u = uid.unwrap_or(u32::MAX);
-            let g = gid.unwrap_or(u32::MAX);
-            // SAFETY: `c` is a valid NUL-terminated path.
-            if unsafe { libc::lchown(c.as_ptr(), u, g) } != 0 {
-                return Err(last_errno());
-            }
+            // An id left out stays as it is.
+            rustix::fs::chownat(
+                CWD,
+                &path,
+                uid.map(Uid::from_raw_unchecked),
+                gid.map(Gid::from_raw_unchecked),
+                AtFlags::SYMLINK_NOFOLLOW,
+            )
+            .map_err(reply_errno)?;
         }
         if let Some(size) = size {
             let res = match &handle {
@@ -254,19 +257,12 @@ impl SlowFs {
             res.map_err(|e| errno(&e))?;
         }
         if atime.is_some() || mtime.is_some() {
-            let times = [timespec(atime), timespec(mtime)];
-            // SAFETY: `c` is NUL-terminated and `times` holds the two entries utimensat reads.
-            let rc = unsafe {
-                libc::utimensat(
-                    libc::AT_FDCWD,
-                    c.as_ptr(),
-                    times.as_ptr(),
-                    libc::AT_SYMLINK_NOFOLLOW,
-                )
+            let times = Timestamps {
+                last_access: timespec(atime),
+                last_modification: timespec(mtime),
             };
-            if rc != 0 {
-                return Err(last_errno());
-            }
+            rustix::fs::utimensat(CWD, &path, &times, AtFlags::SYMLINK_NOFOLLOW)
+                .map_err(reply_errno)?;
         }
         self.stat(ino, fh)
     }
@@ -321,7 +317,7 @@ impl SlowFs {
         let granted = self
             .faults
             .reserve(data.len() as u64)
-            .ok_or(Errno::from_i32(libc::ENOSPC))?;
+            .ok_or(Errno::ENOSPC)?;
         let chunk = &data[..granted as usize];
         match f.write_at(chunk, offset) {
             Ok(n) => {
@@ -345,23 +341,19 @@ impl SlowFs {
     ) -> Result<(), Errno> {
         let from = self.child(parent, name)?;
         let to = self.child(newparent, newname)?;
-        let (cf, ct) = (cstr(&self.real(&from))?, cstr(&self.real(&to))?);
+        let (real_from, real_to) = (self.real(&from), self.real(&to));
         // Hold the table across the backing rename so that no lookup sees the new
         // name mapped to a stale inode.
         let mut inodes = lock(&self.inodes);
-        // SAFETY: both paths are valid NUL-terminated strings; flags come from the kernel.
-        let rc = unsafe {
-            libc::renameat2(
-                libc::AT_FDCWD,
-                cf.as_ptr(),
-                libc::AT_FDCWD,
-                ct.as_ptr(),
-                flags.bits(),
-            )
-        };
-        if rc != 0 {
-            return Err(last_errno());
-        }
+        // The kernel's flags, passed on as they came.
+        rustix::fs::renameat_with(
+            CWD,
+            &real_from,
+            CWD,
+            &real_to,
+            rustix::fs::RenameFlags::from_bits_retain(flags.bits()),
+        )
+        .map_err(reply_errno)?;
         if flags.contains(RenameFlags::RENAME_EXCHANGE) {
             inodes.exchanged(&from, &to);
         } else {
@@ -373,21 +365,22 @@ impl SlowFs {
 
 fn open_with_flags(path: &Path, flags: i32, mode: Option<u32>) -> Result<File, Errno> {
     let mut opts = OpenOptions::new();
-    match flags & libc::O_ACCMODE {
-        libc::O_WRONLY => opts.write(true),
-        libc::O_RDWR => opts.read(true).write(true),
+    let flags = OFlags::from_bits_retain(flags as u32);
+    match flags & OFlags::ACCMODE {
+        OFlags::WRONLY => opts.write(true),
+        OFlags::RDWR => opts.read(true).write(true),
         _ => opts.read(true),
     };
     // O_APPEND is left out: the kernel sends absolute offsets for appends, and
     // pwrite on an O_APPEND fd would ignore them.
     let passthrough = flags
-        & (libc::O_CREAT
-            | libc::O_EXCL
-            | libc::O_TRUNC
-            | libc::O_NOFOLLOW
-            | libc::O_SYNC
-            | libc::O_DSYNC);
-    opts.custom_flags(passthrough);
+        & (OFlags::CREATE
+            | OFlags::EXCL
+            | OFlags::TRUNC
+            | OFlags::NOFOLLOW
+            | OFlags::SYNC
+            | OFlags::DSYNC);
+    opts.custom_flags(passthrough.bits() as i32);
     if let Some(mode) = mode {
         opts.mode(mode);
     }
@@ -485,12 +478,14 @@ impl Filesystem for SlowFs {
     ) {
         self.latency.charge(Op::Mknod);
         let rel = self.child(parent, name).and_then(|rel| {
-            let c = cstr(&self.real(&rel))?;
-            // SAFETY: `c` is a valid NUL-terminated path.
-            let rc = unsafe { libc::mknod(c.as_ptr(), mode & !umask, libc::dev_t::from(rdev)) };
-            if rc != 0 {
-                return Err(last_errno());
-            }
+            rustix::fs::mknodat(
+                CWD,
+                self.real(&rel),
+                rustix::fs::FileType::from_raw_mode(mode),
+                Mode::from_raw_mode(mode & !umask),
+                rustix::fs::Dev::from(rdev),
+            )
+            .map_err(reply_errno)?;
             Ok(rel)
         });
         self.reply_entry(rel, reply);
@@ -788,15 +783,7 @@ impl Filesystem for SlowFs {
 
     fn statfs(&self, _req: &Request, _ino: INodeNo, reply: ReplyStatfs) {
         self.latency.charge(Op::Statfs);
-        let res = cstr(&self.backing).and_then(|c| {
-            // SAFETY: an all-zero statvfs is a valid out-parameter.
-            let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
-            // SAFETY: `c` is NUL-terminated and `st` is a valid statvfs to fill.
-            if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
-                return Err(last_errno());
-            }
-            Ok(st)
-        });
+        let res = rustix::fs::statvfs(&self.backing).map_err(reply_errno);
         match res {
             Ok(st) => reply.statfs(
                 st.f_blocks,
@@ -815,12 +802,8 @@ impl Filesystem for SlowFs {
     fn access(&self, _req: &Request, ino: INodeNo, mask: AccessFlags, reply: ReplyEmpty) {
         self.latency.charge(Op::Access);
         let res = self.rel(ino).and_then(|rel| {
-            let c = cstr(&self.real(&rel))?;
-            // SAFETY: `c` is a valid NUL-terminated path.
-            if unsafe { libc::faccessat(libc::AT_FDCWD, c.as_ptr(), mask.bits(), 0) } != 0 {
-                return Err(last_errno());
-            }
-            Ok(())
+            let mask = rustix::fs::Access::from_bits_retain(mask.bits() as u32);
+            rustix::fs::accessat(CWD, self.real(&rel), mask, AtFlags::empty()).map_err(reply_errno)
         });
         match res {
             Ok(()) => reply.ok(),
@@ -842,7 +825,7 @@ impl Filesystem for SlowFs {
         let res = self.child(parent, name).and_then(|rel| {
             let f = open_with_flags(
                 &self.real(&rel),
-                flags | libc::O_CREAT,
+                flags | OFlags::CREATE.bits() as i32,
                 Some(mode & !umask & 0o7777),
             )?;
             let m = f.metadata().map_err(|e| errno(&e))?;

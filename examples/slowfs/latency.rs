@@ -252,8 +252,8 @@ fn tighten_timer_slack() {
     }
     DONE.with(|done| {
         if !done.get() {
-            // SAFETY: PR_SET_TIMERSLACK only changes this thread's timer slack.
-            unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong) };
+            // Best effort: a failure leaves the default slack, and only precision suffers.
+            let _ = rustix::thread::set_current_timer_slack(std::num::NonZeroU64::new(1));
             done.set(true);
         }
     });

@@ -188,13 +188,17 @@ pub fn run(
     let cold = pipeline::Settings {
         scan_budget: settings.scan_budget.min(COLD_SCAN_BUDGET),
         probe_budget: settings.probe_budget.min(COLD_PROBE_BUDGET),
-        progress: false,
-        time_manager: false,
-        reuse: pipeline::Reuse::Mounts,
-        first_look: true,
+        purpose: pipeline::Purpose::Hook,
         ..settings.clone()
     };
-    let (mut report, policy) = pipeline::measure(env, &cold, setting, &Previous::default())?;
+    // One line or nothing: no spinner.
+    let (mut report, policy) = pipeline::measure(
+        env,
+        &cold,
+        setting,
+        &Previous::default(),
+        &crate::base::progress::Drawn::hidden(),
+    )?;
     report.verdict.provisional = true;
     let entry = entry_for(&report, &policy);
     // Without a probe there is nothing measured to keep: the next hook run measures.

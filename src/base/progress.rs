@@ -17,18 +17,10 @@ const ETA_BAR: &str = "{bar:30} {percent:>3}%  about {left} left  {msg}";
 pub const SHOW_AFTER: Duration = Duration::from_millis(300);
 
 /// Runs `work` on this thread; when `show` and it lasts longer than [`SHOW_AFTER`], a spinner
-/// labelled `what` turns beside it until it returns, so no phase leaves the screen blank.
-pub fn while_working<T>(show: bool, what: &str, work: impl FnOnce() -> T) -> T {
-    while_showing(show, || what.to_string(), work)
-}
-
-/// [`while_working`] with a label asked for again every [`TICK`], for work that counts as it
-/// goes (the scan's files and directories).
-pub fn while_showing<T>(
-    show: bool,
-    label: impl Fn() -> String + Sync,
-    work: impl FnOnce() -> T,
-) -> T {
+/// labelled by `label`, asked for again every [`TICK`] (the scan counts its files and
+/// directories as it goes), turns beside it until it returns, so no phase leaves the screen
+/// blank.
+fn while_showing<T>(show: bool, label: impl Fn() -> String + Sync, work: impl FnOnce() -> T) -> T {
     if !show {
         return work();
     }
@@ -67,18 +59,51 @@ pub trait Progress: Sync {
     /// `steps` more are done; `what` is being worked on now.
     fn step(&self, steps: u64, what: &str);
     fn finish(&self);
+    /// Runs `work`, once, whose length is not known beforehand, while `label` (asked for again
+    /// as it goes) says what it does. [`working`] is the form that returns the work's result.
+    fn during(&self, label: &(dyn Fn() -> String + Sync), work: &mut dyn FnMut());
+}
+
+/// Runs `work` through `progress` ([`Progress::during`]) and returns what it returned.
+pub fn working<T>(
+    progress: &dyn Progress,
+    label: impl Fn() -> String + Sync,
+    work: impl FnOnce() -> T,
+) -> T {
+    let mut work = Some(work);
+    let mut result = None;
+    progress.during(&label, &mut || {
+        if let Some(work) = work.take() {
+            result = Some(work());
+        }
+    });
+    match (result, work) {
+        (Some(result), _) => result,
+        // A `during` that did not run its work: it runs here, unshown.
+        (None, Some(work)) => work(),
+        (None, None) => unreachable!("the work ran, so it returned"),
+    }
 }
 
 /// Progress drawn on standard error with indicatif, or nothing when hidden.
 #[derive(Debug, Clone)]
 pub struct Drawn {
     bar: ProgressBar,
+    /// Whether work of unknown length (`Progress::during`) gets a spinner.
+    show: bool,
 }
 
 impl Drawn {
     pub fn hidden() -> Self {
+        Self::phases(false)
+    }
+
+    /// No bar: a spinner for each phase of unknown length that lasts past [`SHOW_AFTER`], when
+    /// `show` (`check`'s scan, probes and searches).
+    pub fn phases(show: bool) -> Self {
         Self {
             bar: ProgressBar::hidden(),
+            show,
         }
     }
 
@@ -90,7 +115,7 @@ impl Drawn {
         if let Ok(style) = ProgressStyle::with_template(template) {
             bar.set_style(style);
         }
-        Self { bar }
+        Self { bar, show }
     }
 
     /// `what` and the time spent, ticking on its own until finished.
@@ -126,7 +151,7 @@ impl Drawn {
             bar.set_style(style.with_key("left", eta));
         }
         bar.enable_steady_tick(TICK);
-        Self { bar }
+        Self { bar, show }
     }
 
     pub fn inc(&self, units: u64) {
@@ -161,6 +186,10 @@ impl Progress for Drawn {
     fn finish(&self) {
         self.bar.finish_and_clear();
     }
+
+    fn during(&self, label: &(dyn Fn() -> String + Sync), work: &mut dyn FnMut()) {
+        while_showing(self.show, label, work);
+    }
 }
 
 #[cfg(test)]
@@ -177,13 +206,35 @@ mod tests {
 
     #[test]
     fn work_runs_once_whether_shown_or_not() {
-        assert_eq!(while_working(false, "x", || 1), 1);
-        assert_eq!(while_working(true, "x", || 2), 2);
+        let runs = std::sync::atomic::AtomicU32::new(0);
+        let counted = || runs.fetch_add(1, Ordering::Relaxed) + 1;
+        assert_eq!(working(&Drawn::hidden(), || "x".into(), counted), 1);
+        assert_eq!(working(&Drawn::phases(true), || "x".into(), counted), 2);
+        assert_eq!(working(&Drawn::steps(false), || "x".into(), counted), 3);
+    }
+
+    /// A `Progress` that forgets to run the work it is given.
+    struct Forgetful;
+
+    impl Progress for Forgetful {
+        fn start(&self, _: u64) {}
+        fn step(&self, _: u64, _: &str) {}
+        fn finish(&self) {}
+        fn during(&self, _: &(dyn Fn() -> String + Sync), _: &mut dyn FnMut()) {}
+    }
+
+    #[test]
+    fn work_runs_even_where_the_progress_forgets_it() {
+        assert_eq!(working(&Forgetful, || "x".into(), || 3), 3);
     }
 
     #[test]
     fn hidden_when_not_shown() {
         assert!(Drawn::spinner(false, "x").is_hidden());
+        assert!(
+            Drawn::phases(true).is_hidden(),
+            "a spinner only while working"
+        );
         assert!(Drawn::steps(false).is_hidden());
         assert!(Drawn::with_eta(false, 10, |_, _| 1.0).is_hidden());
     }

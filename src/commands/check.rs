@@ -5,6 +5,7 @@ use crate::assess::old_place;
 use crate::assess::pipeline;
 use crate::base::error::{ExitCode, Result};
 use crate::base::interrupt;
+use crate::base::progress::Drawn;
 use crate::commands::cli::{CheckArgs, FailOn, GlobalArgs};
 use crate::decide::policy::Level;
 use crate::host::HostEnv;
@@ -48,15 +49,13 @@ impl Settings {
                 ),
                 probe_budget: Duration::from_millis(args.probe_budget_ms),
                 baseline: args.measure.baseline.clone(),
-                progress: output.shows_progress(),
-                time_manager: true,
-                // `--fresh`: no cached probe figures either.
-                reuse: if args.measure.fresh {
-                    pipeline::Reuse::Nothing
+                purpose: if args.advisory {
+                    pipeline::Purpose::Hook
                 } else {
-                    pipeline::Reuse::Baseline
+                    pipeline::Purpose::Check {
+                        fresh: args.measure.fresh,
+                    }
                 },
-                first_look: false,
             },
             fresh: args.measure.fresh,
             advisory: args.advisory,
@@ -120,7 +119,8 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
                 .flatten()
                 .map(|e| e.previous())
                 .unwrap_or_default();
-            pipeline::measure(env, &check, setting, &previous)
+            let progress = Drawn::phases(settings.output.shows_progress());
+            pipeline::measure(env, &check, setting, &previous, &progress)
         });
     interrupt::check(&after_interrupt(checked.as_ref().ok().map(|(r, _)| r)))?;
     let (report, policy) = checked?;

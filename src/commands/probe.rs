@@ -2,7 +2,7 @@
 
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::interrupt;
-use crate::base::progress::while_working;
+use crate::base::progress::{Drawn, working};
 use crate::commands::cli::{GlobalArgs, ProbeArgs};
 use crate::host::HostEnv;
 use crate::host::location::MountTable;
@@ -53,17 +53,22 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
         "timing small-file operations on {}",
         mount.mount_point.display()
     );
-    let report = while_working(settings.output.shows_progress(), &what, || {
-        let tracked = Tracked::read(&dir, &env.automount_root());
-        probe::probe(&Target {
-            dir: &dir,
-            mount,
-            budget: settings.budget,
-            tracked: Some((&dir, &tracked.sample)),
-            threads: LSTAT_THREADS,
-            derive_cpu_bound: false,
-        })
-    });
+    let progress = Drawn::phases(settings.output.shows_progress());
+    let report = working(
+        &progress,
+        || what.clone(),
+        || {
+            let tracked = Tracked::read(&dir, &env.automount_root());
+            probe::probe(&Target {
+                dir: &dir,
+                mount,
+                budget: settings.budget,
+                tracked: Some((&dir, &tracked.sample)),
+                threads: LSTAT_THREADS,
+                derive_cpu_bound: false,
+            })
+        },
+    );
     interrupt::check(&scratch_after_interrupt(&[&report]))?;
     super::show(&report, &settings.output)?;
     match &report.skipped {

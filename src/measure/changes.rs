@@ -238,7 +238,8 @@ pub fn walk(source: &Path) -> Result<Vec<Seen>, Unseen> {
             found.push(Seen::of(rel, meta));
         }
     };
-    let unreadable = crate::measure::scan::walk_each(source, false, &each);
+    let unreadable =
+        crate::measure::scan::walk_each(source, &crate::base::progress::Drawn::hidden(), &each);
     if interrupt::requested() {
         return Err(Unseen::Interrupted);
     }

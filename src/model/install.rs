@@ -5,6 +5,7 @@ use super::costs::{MountCosts, SMALL_FILE};
 use super::figures::{InstallFigures, InstallSource};
 use crate::measure::probe::CPU_BOUND_US;
 use crate::measure::probe::manager::ManagerTiming;
+use crate::measure::probe::package_manager::Manager;
 
 /// Of the shorter of the manager's own work and the file-system work of an install, the part
 /// that runs while the other does: npm's main thread unpacks the next package while libuv's
@@ -38,12 +39,12 @@ pub const PIP_FILES_PER_PACKAGE_WORK: f64 = 700.0;
 
 /// pip, and poetry, which installs the same way: one thread that asks the index about each
 /// package, then extracts and compiles its files in turn.
-fn pip_like(manager: &str) -> bool {
-    matches!(manager, "pip" | "poetry")
+fn pip_like(manager: Manager) -> bool {
+    matches!(manager, Manager::Pip | Manager::Poetry)
 }
 
 /// One package's weight in `manager`'s own work, in files; poetry, never timed, gets pip's.
-fn files_per_package_work(manager: &str) -> f64 {
+fn files_per_package_work(manager: Manager) -> f64 {
     if pip_like(manager) {
         PIP_FILES_PER_PACKAGE_WORK
     } else {
@@ -88,7 +89,7 @@ fn sample_of(timing: &ManagerTiming) -> InstallFigures {
     }
 }
 
-pub(super) fn work_units(install: &InstallFigures, manager: &str) -> f64 {
+pub(super) fn work_units(install: &InstallFigures, manager: Manager) -> f64 {
     install.packages as f64 + install.files as f64 / files_per_package_work(manager)
 }
 
@@ -108,7 +109,7 @@ pub fn manager_work_ms(
     let sample = sample_of(timing);
     // uv links its sample from the cache on the baseline (the cache's disk): so it is priced.
     let sample_fs = baseline.map_or(0.0, |c| {
-        if timing.manager == "uv" {
+        if timing.manager == Manager::Uv {
             uv_link_ms(&sample, c, 0.0)
         } else {
             install_fs_ms(&sample, c)
@@ -116,13 +117,13 @@ pub fn manager_work_ms(
     });
     let work = (timing.sample_ms - timing.startup_ms - sample_fs).max(0.0);
     let placing = timing.startup_ms.min(work / 2.0);
-    let units = work_units(&sample, &timing.manager);
+    let units = work_units(&sample, timing.manager);
     let per_unit = if units > 0.0 {
         (work - placing) / units
     } else {
         0.0
     };
-    let project = work_units(install, &timing.manager);
+    let project = work_units(install, timing.manager);
     if project > 0.0 {
         timing.startup_ms + placing + per_unit * project
     } else {
@@ -211,7 +212,7 @@ pub enum Waits {
 }
 
 /// The manager that works in `Waits::Serial` fashion: pip and poetry (`pip_like`).
-pub fn waits_of(manager: &str) -> Waits {
+pub fn waits_of(manager: Manager) -> Waits {
     if pip_like(manager) {
         Waits::Serial
     } else {
@@ -248,7 +249,7 @@ mod tests {
 
     fn timing(startup_ms: f64, sample_ms: f64) -> ManagerTiming {
         ManagerTiming {
-            manager: "npm".into(),
+            manager: Manager::Npm,
             version: "11".into(),
             startup_ms,
             sample_ms,
@@ -256,7 +257,7 @@ mod tests {
             sample_files: 600,
             sample_dirs: 0,
             sample_bytes: 0,
-            source: "measured".into(),
+            source: crate::measure::probe::manager::TimingSource::Measured,
             cpu_sha1_us_per_mib: None,
         }
     }
@@ -357,9 +358,9 @@ mod tests {
             source: InstallSource::Virtualenv,
             depth: 12.0,
         };
-        t.manager = "pip".into();
+        t.manager = Manager::Pip;
         let pip = manager_work_ms(&t, &project, None);
-        t.manager = "npm".into();
+        t.manager = Manager::Npm;
         let npm = manager_work_ms(&t, &project, None);
         // The sample's work less two start-ups, 1,910 ms, times 3.4 (pip) or 5.4 (npm).
         assert!((7000.0..8000.0).contains(&pip), "{pip}");
@@ -384,7 +385,7 @@ mod tests {
         let mut t = timing(100.0, 200.0);
         let manager = manager_work_ms(&t, &i, Some(&l));
         let npm = predict(&r, &c, Some(&l), 1.0, Some(&t)).install_ms.unwrap();
-        t.manager = "uv".into();
+        t.manager = Manager::Uv;
         let uv = predict(&r, &c, Some(&l), 1.0, Some(&t)).install_ms.unwrap();
         // uv's sample linked its files on the baseline: less of it was file-system work.
         let uv_manager = manager_work_ms(&t, &i, Some(&l));
@@ -401,7 +402,7 @@ mod tests {
         let want = uv_manager + links - INSTALL_OVERLAP * uv_manager.min(links);
         assert!((uv.baseline.unwrap() - want).abs() < 1e-9);
         // pip: one thread, every call waited for, nothing overlapped.
-        t.manager = "pip".into();
+        t.manager = Manager::Pip;
         let pip = predict(&r, &c, Some(&l), 1.0, Some(&t)).install_ms.unwrap();
         let pip_manager = manager_work_ms(&t, &i, Some(&l));
         let fs = install_fs_ms(&i, &c) / INSTALL_FS_SHARE + 1000.0 * pip_extra_us(&i, &c) / 1e3;
@@ -414,8 +415,8 @@ mod tests {
         let local_fs =
             install_fs_ms(&i, &l) / INSTALL_FS_SHARE + 1000.0 * pip_extra_us(&i, &l) / 1e3;
         assert!((pip.baseline.unwrap() - (pip_manager + local_fs)).abs() < 1e-6);
-        assert_eq!(waits_of("poetry"), Waits::Serial);
-        assert_eq!(waits_of("uv"), Waits::Overlapped);
+        assert_eq!(waits_of(Manager::Poetry), Waits::Serial);
+        assert_eq!(waits_of(Manager::Uv), Waits::Overlapped);
     }
 
     #[test]
@@ -445,8 +446,8 @@ mod tests {
             source: InstallSource::NodeModules,
             depth: 0.0,
         };
-        for &(manager, startup, per_unit) in crate::measure::probe::manager::REFERENCE_FITS {
-            let t = crate::measure::probe::manager::estimated(
+        for &(manager, startup, per_unit) in super::super::manager_fits::REFERENCE_FITS {
+            let t = super::super::manager_fits::estimated(
                 manager,
                 "x".into(),
                 REFERENCE_SHA1_US_PER_MIB,

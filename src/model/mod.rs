@@ -16,19 +16,22 @@
 //!
 //! One file per concern: `costs` (a mount's costs per call), `figures` (the repository and its
 //! dependency trees), `git_status` (git status and checkout), `install` (a dependency
-//! reinstall), `uncertainty` (ranges and speedups), `prediction` (all of them on both mounts)
-//! and `migration` (how long `migrate` takes). Callers use the re-exports below.
+//! reinstall), `manager_fits` (the package managers' own work where it was not timed),
+//! `uncertainty` (ranges and speedups), `prediction` (all of them on both mounts) and
+//! `migration` (how long `migrate` takes). Callers use the re-exports below.
 
 mod costs;
 mod figures;
 mod git_status;
 mod install;
+mod manager_fits;
 pub mod migration;
 mod prediction;
 mod uncertainty;
 
 pub use crate::measure::gitindex::GitWalk;
-pub use crate::measure::probe::manager::ManagerTiming;
+pub use crate::measure::probe::manager::{ManagerTiming, TimingSource};
+pub use crate::measure::probe::package_manager::Manager;
 pub use costs::{MountCosts, REFERENCE_SHA1_US_PER_MIB};
 pub use figures::{
     BYTES_PER_PACKAGE, DIRS_PER_PACKAGE, FILES_PER_INSTALLED_PACKAGE, FILES_PER_PACKAGE,
@@ -47,6 +50,7 @@ pub use install::{
     FILES_PER_PACKAGE_WORK, INSTALL_FS_SHARE, INSTALL_OVERLAP, install_fs_ms, install_ms,
     manager_work_ms,
 };
+pub use manager_fits::{REFERENCE_FITS, estimated};
 pub use prediction::{Prediction, predict};
 pub use uncertainty::{
     CHECKOUT_FIT_ERROR, Compared, FIRST_STATUS_FIT_ERROR, Figure, GIT_STATUS_FIT_ERROR,

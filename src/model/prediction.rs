@@ -12,6 +12,7 @@ use super::uncertainty::{
     CHECKOUT_FIT_ERROR, Compared, FIRST_STATUS_FIT_ERROR, GIT_STATUS_FIT_ERROR, INSTALL_FIT_ERROR,
 };
 use crate::measure::probe::manager::ManagerTiming;
+use crate::measure::probe::package_manager::Manager;
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -70,12 +71,14 @@ pub fn predict(
             // temporary file onto any other: the baseline is where the cache is. pip asks for
             // each file's attributes again and again, on every disk. Both name every file by
             // its whole path, several times.
-            let name = manager.map(|t| t.manager.as_str());
-            let waits = name.map_or(Waits::Overlapped, waits_of);
-            let on = |c: &MountCosts| match (name, baseline) {
-                (Some("uv"), Some(b)) if b == c => uv_link_ms(i, c, m),
-                (Some("uv"), Some(_)) => install_ms(i, c, m, uv_copy_extra_us(i, c), waits),
-                (Some("pip" | "poetry"), _) => install_ms(i, c, m, pip_extra_us(i, c), waits),
+            let kind = manager.map(|t| t.manager);
+            let waits = kind.map_or(Waits::Overlapped, waits_of);
+            let on = |c: &MountCosts| match (kind, baseline) {
+                (Some(Manager::Uv), Some(b)) if b == c => uv_link_ms(i, c, m),
+                (Some(Manager::Uv), Some(_)) => install_ms(i, c, m, uv_copy_extra_us(i, c), waits),
+                (Some(Manager::Pip | Manager::Poetry), _) => {
+                    install_ms(i, c, m, pip_extra_us(i, c), waits)
+                }
                 _ => install_ms(i, c, m, 0.0, waits),
             };
             both(&on, INSTALL_FIT_ERROR)

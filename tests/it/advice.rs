@@ -233,10 +233,9 @@ fn wsl1_fixture_advises_wsl2_not_the_linux_disk() {
 fn check_with_git(version: &str, repo: &Path, home: &Path) -> Value {
     let fake = fake_git(version);
     json_of(
-        support::wsl_place()
+        support::Sandbox::at(home)
+            .cmd()
             .env("PATH", path_with(fake.path()))
-            .env("HOME", home)
-            .env("XDG_CACHE_HOME", home.join(".cache"))
             .args(["check", "--format", "json", "--probe-budget-ms", "300"])
             .arg(repo)
             .output(),

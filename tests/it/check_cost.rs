@@ -16,11 +16,8 @@ fn check_json(
     path: Option<&std::ffi::OsStr>,
     args: &[&str],
 ) -> serde_json::Value {
-    let mut command = support::wsl_place();
+    let mut command = support::Sandbox::at(home).cmd();
     command
-        .env("HOME", home)
-        .env_remove("XDG_CACHE_HOME")
-        .env_remove("WSL_PLACE_POLICY")
         .args(["check", "--format", "json", "--probe-budget-ms", "150"])
         .args(args)
         .arg(repo);
@@ -110,9 +107,8 @@ fn the_hooks_first_look_on_a_slow_mount_is_one_small_round() {
     };
     let home = root.path().join("home");
     fs::create_dir_all(&home).unwrap();
-    let out = support::wsl_place()
-        .env("HOME", &home)
-        .env_remove("XDG_CACHE_HOME")
+    let out = support::Sandbox::at(&home)
+        .cmd()
         .args(["check", "--advisory"])
         .arg(slow.mountpoint().join("repo"))
         .output()

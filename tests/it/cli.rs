@@ -197,8 +197,7 @@ fn bad_paths_exit_2_with_one_sentence() {
     fs::write(&file, "x").unwrap();
     let missing = dir.path().join("does-not-exist");
     for (path, expected) in [(&missing, "does not exist"), (&file, "is not a directory")] {
-        let output = Command::cargo_bin("wsl-place")
-            .unwrap()
+        let output = Command::from_std(support::wsl_place())
             .args(["check", "--no-probe"])
             .arg(path)
             .output()
@@ -213,8 +212,7 @@ fn bad_paths_exit_2_with_one_sentence() {
 
 #[test]
 fn unknown_flag_is_a_usage_error() {
-    Command::cargo_bin("wsl-place")
-        .unwrap()
+    Command::from_std(support::wsl_place())
         .args(["check", "--no-such-flag"])
         .assert()
         .code(2);
@@ -237,12 +235,9 @@ fn probe_and_migrate_print_github_annotations() {
         if command == "migrate" {
             args.push("--dry-run");
         }
-        let output = Command::cargo_bin("wsl-place")
-            .unwrap()
+        let output = Command::from_std(support::Sandbox::at(dir.path()).cmd())
             .args(&args)
             .arg(&source)
-            .env("HOME", dir.path())
-            .env("XDG_CACHE_HOME", dir.path().join("cache"))
             .output()
             .unwrap();
         assert_eq!(output.status.code(), Some(0), "{command}: {output:?}");
@@ -263,8 +258,7 @@ fn probe_and_migrate_print_real_markdown() {
     let source = dir.path().join("app");
     fs::create_dir_all(source.join("src")).unwrap();
     fs::write(source.join("src/main.rs"), "fn main() {}\n").unwrap();
-    let probe = Command::cargo_bin("wsl-place")
-        .unwrap()
+    let probe = Command::from_std(support::wsl_place())
         .args(["probe", "--format", "markdown", "--probe-budget-ms", "200"])
         .arg(&source)
         .output()
@@ -273,8 +267,7 @@ fn probe_and_migrate_print_real_markdown() {
     let text = String::from_utf8_lossy(&probe.stdout);
     assert!(text.starts_with("### wsl-place probe:"), "{text}");
     assert!(text.contains("| lstat |"), "{text}");
-    let plan = Command::cargo_bin("wsl-place")
-        .unwrap()
+    let plan = Command::from_std(support::wsl_place())
         .args(["migrate", "--format", "markdown", "--dry-run", "--to"])
         .arg(dir.path().join("moved"))
         .arg(&source)
@@ -295,8 +288,7 @@ fn probe_and_migrate_print_real_markdown() {
 
 #[test]
 fn completions_are_generated() {
-    Command::cargo_bin("wsl-place")
-        .unwrap()
+    Command::from_std(support::wsl_place())
         .args(["completions", "bash"])
         .assert()
         .success()
@@ -326,7 +318,8 @@ fn unreadable_directory_exits_2() {
     fs::create_dir(&locked).unwrap();
     fs::set_permissions(&locked, std::os::unix::fs::PermissionsExt::from_mode(0o000)).unwrap();
     let binary = support::binary_path();
-    let output = std::process::Command::new(setpriv)
+    let output = support::Sandbox::shared()
+        .program(setpriv)
         .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
         .arg(&binary)
         .args(["check", "--no-probe"])
@@ -494,12 +487,9 @@ fn json_documents_have_the_documented_keys() {
     let repo = base.path().join("repos/app");
     support::gitrepo::repo_with_files(&repo, 5);
     let run = |args: &[&str]| {
-        support::wsl_place()
+        support::Sandbox::at(&home)
+            .cmd()
             .args(args)
-            .env("HOME", &home)
-            .env_remove("XDG_CACHE_HOME")
-            .env_remove("XDG_CONFIG_HOME")
-            .env_remove("WSL_PLACE_POLICY")
             .output()
             .unwrap()
     };
@@ -546,15 +536,10 @@ fn json_documents_have_the_documented_keys() {
     assert_eq!(old_place["moved"]["destination"], dest_arg, "{old_place}");
 }
 
-/// `wsl-place ARGS` with a private HOME and no config, policy or colour setting inherited.
+/// `wsl-place ARGS` in a sandbox at `home`, and no colour setting inherited.
 fn isolated(home: &Path) -> Command {
-    let mut cmd = Command::new(support::binary_path());
-    cmd.env_remove("WSL_PLACE_PROC_ROOT")
-        .env("HOME", home)
-        .env_remove("XDG_CACHE_HOME")
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("WSL_PLACE_POLICY")
-        .env_remove("NO_COLOR")
+    let mut cmd = Command::from_std(support::Sandbox::at(home).cmd());
+    cmd.env_remove("NO_COLOR")
         .env_remove("CLICOLOR")
         .env_remove("CLICOLOR_FORCE");
     cmd
@@ -686,12 +671,9 @@ fn an_ok_repository_gets_no_move_rows() {
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("repo");
     support::gitrepo::repo_with_files(&repo, 5);
-    let output = Command::cargo_bin("wsl-place")
-        .unwrap()
+    let output = Command::from_std(support::Sandbox::at(dir.path()).cmd())
         .args(["--color", "never", "check"])
         .arg(&repo)
-        .env("HOME", dir.path())
-        .env("XDG_CACHE_HOME", dir.path().join("cache"))
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&output.stdout);

@@ -7,7 +7,6 @@
 use crate::support;
 
 use std::path::Path;
-use std::process::Command as Process;
 
 fn script(shell: &str) -> String {
     let output = support::wsl_place()
@@ -51,7 +50,8 @@ COMPREPLY=()
 "$fn" wsl-place "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 printf '%s\n' "${COMPREPLY[@]}"
 "#;
-    let output = Process::new("bash")
+    let output = support::Sandbox::shared()
+        .program("bash")
         .args(["--norc", "--noprofile", "-c", driver, "driver"])
         .arg(script_path)
         .arg(line)
@@ -119,7 +119,8 @@ zpty -d z
     let complete = |line: &str| {
         let hits = dir.path().join("hits");
         let _ = std::fs::remove_file(&hits);
-        let output = Process::new("zsh")
+        let output = support::Sandbox::shared()
+            .program("zsh")
             .args(["-f", "-c", driver, "driver"])
             .arg(dir.path())
             .arg(&hits)
@@ -159,7 +160,8 @@ fn fish_completes_subcommands_and_their_options() {
     let path = dir.path().join("wsl-place.fish");
     std::fs::write(&path, script("fish")).unwrap();
     let complete = |line: &str| {
-        let output = Process::new("fish")
+        let output = support::Sandbox::shared()
+            .program("fish")
             .args(["--no-config", "-c", "source $argv[1]; complete -C $argv[2]"])
             .arg(&path)
             .arg(line)

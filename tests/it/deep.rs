@@ -7,7 +7,7 @@ use crate::support;
 use rustix::fs::{Mode, OFlags};
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
-use support::{binary_path, json_of, kill, text};
+use support::{Sandbox, binary_path, json_of, kill, text};
 
 const LEVELS: usize = 500;
 /// A symlink at the bottom, beside the last file.
@@ -79,17 +79,21 @@ fn expected_contents() -> Vec<String> {
     (1..=LEVELS).map(|i| format!("level {i}\n")).collect()
 }
 
-/// The binary with at most `fds` open files, so a walk holding one descriptor per directory
-/// (500 here) fails.
-fn with_fd_limit(fds: u32) -> std::process::Command {
-    let mut cmd = std::process::Command::new("sh");
+/// The binary in `sandbox` with at most `fds` open files, so a walk holding one descriptor per
+/// directory (500 here) fails.
+fn with_fd_limit(sandbox: &Sandbox, fds: u32) -> std::process::Command {
+    let mut cmd = sandbox.program("sh");
     cmd.arg("-c")
         .arg(format!("ulimit -n {fds} && exec \"$0\" \"$@\""))
-        .arg(binary_path())
-        .env_remove("WSL_PLACE_PROC_ROOT")
-        .env("XDG_STATE_HOME", crate::support::state_home())
-        .stdin(std::process::Stdio::null());
+        .arg(binary_path());
     cmd
+}
+
+/// The sandbox of a migration of `source`: HOME beside it.
+fn home_beside(source: &Path) -> Sandbox {
+    let home = source.parent().unwrap().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    Sandbox::at(home)
 }
 
 #[test]
@@ -98,7 +102,7 @@ fn check_counts_every_level_of_a_tree_past_path_max() {
     let root = tmp.path().join("deep");
     build_deep_tree(&root);
     // 64 descriptors: far fewer than the tree's 500 levels.
-    let out = with_fd_limit(64)
+    let out = with_fd_limit(Sandbox::shared(), 64)
         .args(["check", "--no-probe", "--format", "json"])
         .arg(&root)
         .output()
@@ -121,16 +125,13 @@ fn check_counts_every_level_of_a_tree_past_path_max() {
 }
 
 fn migrate(source: &Path, dest: &Path, extra: &[&str]) -> serde_json::Value {
-    let home = source.parent().unwrap().join("home");
-    std::fs::create_dir_all(&home).unwrap();
-    let out = with_fd_limit(64)
+    let out = with_fd_limit(&home_beside(source), 64)
         .arg("migrate")
         .arg(source)
         .arg("--to")
         .arg(dest)
         .args(["--yes", "--format", "json"])
         .args(extra)
-        .env("HOME", &home)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
@@ -153,7 +154,7 @@ fn migrate_copies_and_verifies_every_level_of_a_tree_past_path_max() {
     assert_eq!(read_deep_tree(&dest), expected, "the copy");
     assert_eq!(read_deep_tree(&source), expected, "the source is untouched");
     // Every file is in the manifest with its CRC32: the bottom one too.
-    let manifest = std::fs::read_to_string(crate::support::manifest_of(&dest)).unwrap();
+    let manifest = std::fs::read_to_string(home_beside(&source).manifest_of(&dest)).unwrap();
     let bottom = format!("{}/f", level_name(LEVELS));
     let line = manifest
         .lines()
@@ -242,17 +243,15 @@ fn a_migration_of_a_tree_past_path_max_killed_halfway_resumes_from_its_journal()
     let expected = (read_deep_tree(&source), big_file_crcs(&source));
     let dest = tmp.path().join("out/deep");
     let journal = tmp.path().join("out/.deep.wsl-place-staging/journal");
-    let home = tmp.path().join("home");
-    std::fs::create_dir_all(&home).unwrap();
+    let sandbox = home_beside(&source);
     let mut killed = false;
     for _attempt in 0..5 {
-        let mut child = with_fd_limit(64)
+        let mut child = with_fd_limit(&sandbox, 64)
             .arg("migrate")
             .arg(&source)
             .arg("--to")
             .arg(&dest)
             .arg("--yes")
-            .env("HOME", &home)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -270,7 +269,7 @@ fn a_migration_of_a_tree_past_path_max_killed_halfway_resumes_from_its_journal()
         }
         // Finished before the kill: start again from nothing.
         std::fs::remove_dir_all(&dest).unwrap();
-        std::fs::remove_file(crate::support::manifest_of(&dest)).unwrap();
+        std::fs::remove_file(sandbox.manifest_of(&dest)).unwrap();
     }
     assert!(killed, "the migration always finished before the kill");
     assert!(
@@ -316,7 +315,7 @@ fn check_walks_many_deep_branches_in_parallel_within_a_small_descriptor_limit() 
         build_deep_tree(&root.join(format!("branch-{b}")));
     }
     // The parallel walk has several branches open at once, each holding a few anchors.
-    let out = with_fd_limit(64)
+    let out = with_fd_limit(Sandbox::shared(), 64)
         .args(["check", "--no-probe", "--format", "json"])
         .arg(&root)
         .output()

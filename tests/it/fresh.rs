@@ -14,8 +14,8 @@ use support::gitrepo::{commit_all, git};
 const POLICY: &str = "[thresholds]\nadvise_git_status_ms = 0.001\nadvise_speedup = 1\n";
 
 fn check(home: &Path, repo: &Path, args: &[&str]) -> Output {
-    support::wsl_place()
-        .env("HOME", home)
+    support::Sandbox::at(home)
+        .cmd()
         .env("XDG_CACHE_HOME", home.join("cache"))
         .env("COLUMNS", "1000")
         .args(["check", "--probe-budget-ms", "100", "--policy"])
@@ -165,8 +165,8 @@ fn survey_fresh_judges_each_repository_on_its_own_run() {
         Some(3)
     );
     for fresh in [&["--fresh"][..], &[]] {
-        let out = support::wsl_place()
-            .env("HOME", &home)
+        let out = support::Sandbox::at(&home)
+            .cmd()
             .env("XDG_CACHE_HOME", home.join("cache"))
             .args(["survey", "--format", "json", "--probe-budget-ms", "100"])
             .args(fresh)

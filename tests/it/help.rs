@@ -2,6 +2,8 @@
 //! command offering only the options that apply to it.
 
 use crate::support;
+use clap::CommandFactory;
+use wsl_place::commands::cli::Cli;
 
 fn help(args: &[&str]) -> String {
     let output = support::wsl_place()
@@ -14,21 +16,33 @@ fn help(args: &[&str]) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
-const COMMANDS: [&str; 4] = ["check", "migrate", "probe", "completions"];
+/// Every subcommand clap knows, as `wsl-place help` lists them (less `help` itself).
+fn commands() -> Vec<String> {
+    let commands: Vec<String> = Cli::command()
+        .get_subcommands()
+        .filter(|command| !command.is_hide_set())
+        .map(|command| command.get_name().to_string())
+        .collect();
+    assert!(commands.len() >= 7, "{commands:?}");
+    commands
+}
 
 #[test]
 fn every_command_shows_examples_that_name_it() {
     let top = help(&[]);
     assert!(top.contains("\nExamples:\n"), "{top}");
-    for command in COMMANDS {
+    for command in commands() {
+        let command = command.as_str();
         let text = help(&[command]);
         let examples = text
             .split("\nExamples:\n")
             .nth(1)
             .unwrap_or_else(|| panic!("{command} --help has no examples:\n{text}"));
+        // A line that runs it, not a comment: `wsl-place init bash` sits inside `eval "$(..)"`.
         let invocations = examples
             .lines()
-            .filter(|l| l.trim_start().starts_with(&format!("wsl-place {command}")))
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .filter(|l| l.contains(&format!("wsl-place {command}")))
             // Short enough for a 60-column terminal to show unwrapped.
             .filter(|l| l.len() <= 62)
             .count();

@@ -5,7 +5,7 @@
 use crate::support::{self, fakeproc, gitrepo};
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// A committed repository in `dir`.
 fn repository(dir: &Path) {
@@ -30,7 +30,9 @@ fn commit(dir: &Path, cache: &Path, extra: &[(&str, &Path)]) -> Output {
     let name = format!("change-{}", fs::read_dir(dir).unwrap().count());
     fs::write(dir.join(&name), "x").unwrap();
     gitrepo::git(dir, &["add", &name]);
-    let mut git = Command::new("git");
+    // In the shared sandbox: the hook's own runs of the binary see none of the developer's
+    // settings.
+    let mut git = support::Sandbox::shared().program("git");
     git.arg("-C")
         .arg(dir)
         .args(["-c", "user.name=T", "-c", "user.email=t@example.invalid"])

@@ -49,10 +49,8 @@ impl Place {
     }
 
     fn run(&self, args: &[&str], repo: &Path) -> Output {
-        support::wsl_place()
-            .env("HOME", self.root.path().join("home"))
-            .env_remove("XDG_CACHE_HOME")
-            .env_remove("WSL_PLACE_POLICY")
+        support::Sandbox::at(self.root.path().join("home"))
+            .cmd()
             .args(args)
             .arg("--policy")
             .arg(self.root.path().join("policy.toml"))

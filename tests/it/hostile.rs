@@ -11,26 +11,27 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-use support::stderr;
 use support::tree::mkfifo;
-use tempfile::TempDir;
+use support::{Sandbox, bounded, stderr};
 
-/// A scratch place with its own HOME and cache, so no test reads or writes the real ones.
+/// A scratch place beside a sandbox's HOME, so no test reads or writes the real one.
 struct Place {
-    dir: TempDir,
+    sandbox: Sandbox,
 }
 
 impl Place {
     fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        fs::create_dir_all(dir.path().join("home")).unwrap();
-        fs::create_dir_all(dir.path().join("repo")).unwrap();
-        fs::write(dir.path().join("repo/file.txt"), "content\n").unwrap();
-        Self { dir }
+        let place = Self {
+            sandbox: Sandbox::new(),
+        };
+        fs::create_dir_all(place.path("repo")).unwrap();
+        fs::write(place.path("repo/file.txt"), "content\n").unwrap();
+        place
     }
 
+    /// `rel` in the folder holding the sandbox's HOME.
     fn path(&self, rel: &str) -> PathBuf {
-        fs::canonicalize(self.dir.path()).unwrap().join(rel)
+        self.sandbox.home().parent().unwrap().join(rel)
     }
 
     fn repo(&self) -> PathBuf {
@@ -48,37 +49,15 @@ impl Place {
     }
 
     fn cmd(&self) -> Command {
-        let mut cmd = support::wsl_place();
-        cmd.env("HOME", self.path("home"))
-            .env("XDG_CACHE_HOME", self.path("cache"))
-            .env("NO_COLOR", "1");
+        let mut cmd = self.sandbox.cmd();
+        cmd.env("NO_COLOR", "1");
         cmd
     }
 }
 
-/// Runs `cmd` to the end, or kills it after `limit` and fails: a hang is the bug being tested.
-fn bounded(mut cmd: Command, limit: Duration) -> Output {
-    let mut child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let start = Instant::now();
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            return child.wait_with_output().expect("output");
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{cmd:?} did not finish within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
+/// Runs `cmd` to the end, or kills it after a minute and fails: a hang is the bug being tested.
 fn run(cmd: Command) -> Output {
-    bounded(cmd, Duration::from_secs(60))
+    support::bounded(cmd, Duration::from_secs(60))
 }
 
 /// Exit `code`, and standard error is one line, one sentence, from the tool (not a panic).
@@ -455,7 +434,7 @@ fn advisory(place: &Place) -> Output {
 }
 
 fn only_cache_file(place: &Place) -> PathBuf {
-    let files: Vec<PathBuf> = fs::read_dir(place.path("cache/wsl-place/advisory"))
+    let files: Vec<PathBuf> = fs::read_dir(place.sandbox.cache().join("wsl-place/advisory"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
@@ -550,9 +529,8 @@ fn missing_baseline_is_named_as_the_baseline() {
 fn missing_home_is_reported_and_left_alone() {
     let place = Place::new();
     let home = place.path("gone/home");
-    let mut cmd = place.cmd();
-    cmd.env("HOME", &home)
-        .env_remove("XDG_CACHE_HOME")
+    let mut cmd = Sandbox::at(&home).cmd();
+    cmd.env("NO_COLOR", "1")
         .args([
             "check",
             "--probe-budget-ms",
@@ -661,19 +639,14 @@ fn sigterm_during_the_probe_leaves_no_junk() {
         .arg(slow.mountpoint())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
-    let child = cmd.spawn().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while scratch_folders(&backing).is_empty() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert!(
-        !scratch_folders(&backing).is_empty(),
-        "the probe never started"
+    let (output, _) = support::signal_once(
+        cmd.spawn().unwrap(),
+        support::Signal::TERM,
+        "the probe's start",
+        || !scratch_folders(&backing).is_empty(),
+        Duration::from_secs(10),
+        Duration::from_millis(100),
     );
-    std::thread::sleep(Duration::from_millis(100));
-    // SAFETY: our own child, not yet reaped.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
-    let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
     assert_eq!(scratch_folders(&backing), Vec::<PathBuf>::new());
 }
@@ -735,7 +708,9 @@ fn special_files_in_place_of_cache_files_are_ignored() {
     let advisory_file = only_cache_file(&place);
     // bun's timing is cached per version (bun-1.4.5.json), as bun-unknown.json where bun is not
     // installed and in the hook, which does not start the manager to ask its version.
-    let bun_version = std::process::Command::new("bun")
+    let bun_version = place
+        .sandbox
+        .program("bun")
         .arg("--version")
         .output()
         .ok()
@@ -748,9 +723,12 @@ fn special_files_in_place_of_cache_files_are_ignored() {
         } else {
             bun_version.as_str()
         };
-        place.path(&format!("cache/wsl-place/manager/bun-{version}.json"))
+        place
+            .sandbox
+            .cache()
+            .join(format!("wsl-place/manager/bun-{version}.json"))
     };
-    fs::create_dir_all(place.path("cache/wsl-place/manager")).unwrap();
+    fs::create_dir_all(place.sandbox.cache().join("wsl-place/manager")).unwrap();
     type Plant = fn(&Path);
     let plants: [(Plant, &str); 2] = [
         (mkfifo, "a FIFO"),
@@ -895,8 +873,8 @@ fn one_slow_call_does_not_outlast_the_budget() {
 #[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn a_signal_ends_a_probe_within_two_seconds() {
     for (latency, signal) in [
-        ("create=2000", libc::SIGINT),
-        ("create=20000", libc::SIGTERM),
+        ("create=2000", support::Signal::INT),
+        ("create=20000", support::Signal::TERM),
     ] {
         let place = Place::new();
         let Some((slow, repo)) = slow_repo(&place, latency) else {
@@ -907,25 +885,18 @@ fn a_signal_ends_a_probe_within_two_seconds() {
             .arg(&repo)
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
-        let child = cmd.spawn().unwrap();
         let backing = slow.backing().join("app");
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while scratch_folders(&backing).is_empty() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        assert!(
-            !scratch_folders(&backing).is_empty(),
-            "the probe never started"
+        let (output, took) = support::signal_once(
+            cmd.spawn().unwrap(),
+            signal,
+            "the probe's start",
+            || !scratch_folders(&backing).is_empty(),
+            Duration::from_secs(10),
+            // Inside the first file create by now.
+            Duration::from_millis(300),
         );
-        // Inside the first file create by now.
-        std::thread::sleep(Duration::from_millis(300));
-        let signalled = Instant::now();
-        // SAFETY: our own child, not yet reaped.
-        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
-        let output = child.wait_with_output().unwrap();
-        let took = signalled.elapsed();
         eprintln!(
-            "{latency}: exit {:?} {took:?} after signal {signal}",
+            "{latency}: exit {:?} {took:?} after signal {signal:?}",
             output.status.code()
         );
         assert!(
@@ -1062,11 +1033,15 @@ fn no_cursor_escape_into_a_file() {
         .arg(slow.mountpoint().join("app"))
         .stdout(Stdio::null())
         .stderr(fs::File::create(&log).unwrap());
-    let mut child = cmd.spawn().unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    // SAFETY: our own child, not yet reaped.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let status = child.wait().unwrap();
+    let (output, _) = support::signal_once(
+        cmd.spawn().unwrap(),
+        support::Signal::INT,
+        "the start",
+        || true,
+        Duration::ZERO,
+        Duration::from_millis(1500),
+    );
+    let status = output.status;
     let written = fs::read(&log).unwrap();
     assert_eq!(
         status.code(),
@@ -1135,4 +1110,20 @@ fn markdown_names_cannot_inject() {
         let text = outside_code_spans(&shown).unwrap_or_else(|| panic!("{args:?}: {shown}"));
         assert!(!text.contains('<'), "{args:?}: outside code spans: {text}");
     }
+}
+
+// A run that prints more than a pipe holds (64 KiB) is read while it runs, not taken for a hang.
+#[test]
+fn bounded_reads_output_larger_than_a_pipe() {
+    let mut cmd = Command::new("sh");
+    cmd.args([
+        "-c",
+        "head -c 300000 /dev/zero; head -c 200000 /dev/zero >&2",
+    ]);
+    let output = bounded(cmd, Duration::from_secs(20));
+    assert!(output.status.success(), "{:?}", output.status);
+    assert_eq!(
+        (output.stdout.len(), output.stderr.len()),
+        (300_000, 200_000)
+    );
 }

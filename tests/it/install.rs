@@ -36,9 +36,8 @@ fn fake_pnpm() -> tempfile::TempDir {
 }
 
 fn run(home: &Path, fake: &Path, args: &[&str], target: &Path) -> Value {
-    let out = support::wsl_place()
-        .env("HOME", home)
-        .env("XDG_CACHE_HOME", home.join(".cache"))
+    let out = support::Sandbox::at(home)
+        .cmd()
         .env("PATH", path_with(fake))
         .args(args)
         .args(["--format", "json", "--probe-budget-ms", "300"])
@@ -226,9 +225,8 @@ fn a_rust_target_is_priced_as_its_file_writes_without_a_manager() {
     assert!(p["install_manager"].is_null(), "{p}");
     assert_eq!(p["install_manager_ms"], 0.0);
     assert!(p["install_ms"]["current"].as_f64().unwrap() > 0.0);
-    let human = support::wsl_place()
-        .env("HOME", &home)
-        .env("XDG_CACHE_HOME", home.join(".cache"))
+    let human = support::Sandbox::at(&home)
+        .cmd()
         .env("COLUMNS", "200")
         .args(["--color", "never", "check", "--probe-budget-ms", "300"])
         .arg(&app)

@@ -25,6 +25,7 @@ mod migrate_crash;
 mod migrate_rerun;
 mod moved;
 mod nothing_lost;
+mod packaging;
 mod policy;
 mod probe;
 mod release;

@@ -7,12 +7,12 @@ use std::path::Path;
 use support::fakeproc::{FakeProc, WSL2_VERSION};
 use support::gitrepo::{commit_all, git, write};
 use support::tree::*;
-use support::{Mount, text, wsl_place};
+use support::{Mount, text};
 
 fn run(args: &[&std::ffi::OsStr], home: &Path) -> std::process::Output {
-    wsl_place()
+    support::Sandbox::at(home)
+        .cmd()
         .args(args)
-        .env("HOME", home)
         .output()
         .expect("run wsl-place")
 }
@@ -85,7 +85,7 @@ fn migrates_a_real_repository_byte_for_byte() {
     assert!(git(&dest, &["worktree", "list"]).contains(&dest.join("wt").display().to_string()));
     git(&dest, &["fsck", "--no-progress"]);
 
-    let manifest = std::fs::read_to_string(support::manifest_of(&dest)).unwrap();
+    let manifest = std::fs::read_to_string(support::Sandbox::at(&home).manifest_of(&dest)).unwrap();
     assert!(
         manifest.contains("untracked-area/caf%E9-latin1.txt"),
         "{manifest}"
@@ -463,10 +463,10 @@ fn unreadable_source_files_are_listed_and_block_finalising() {
     assert!(stderr.contains("--skip-unreadable"), "{stderr}");
     assert!(!dest.exists(), "finalised despite unreadable files");
 
-    let out = wsl_place()
+    let out = support::Sandbox::at(tmp.path())
+        .cmd()
         .args(args)
         .arg("--skip-unreadable")
-        .env("HOME", tmp.path())
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
@@ -497,11 +497,11 @@ fn prints_the_windows_path_of_the_new_location_on_wsl() {
     let source = tmp.path().join("app");
     write(&source.join("a.txt"), b"a");
     let dest = tmp.path().join("linux/app");
-    let out = wsl_place()
+    let out = support::Sandbox::at(tmp.path())
+        .cmd()
         .args(migrate_args(&source, &dest, &["--yes"]))
         .env("WSL_PLACE_PROC_ROOT", proc.dir.path())
         .env("WSL_DISTRO_NAME", "Ubuntu-24.04")
-        .env("HOME", tmp.path())
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
@@ -600,22 +600,21 @@ fn ctrl_c_stops_the_copy_with_code_130_and_keeps_it_for_the_next_run() {
     let dest = tmp.path().join("out/app");
     let staging = tmp.path().join("out/.app.wsl-place-staging");
     let args = migrate_args(&source, &dest, &["--yes"]);
-    let child = wsl_place()
+    let child = support::Sandbox::at(tmp.path())
+        .cmd()
         .args(&args)
-        .env("HOME", tmp.path())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while !staging.join("tree/src").is_dir() && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    assert!(staging.join("tree/src").is_dir(), "the copy never started");
-    std::thread::sleep(std::time::Duration::from_millis(200));
-    // SAFETY: our own child, not yet reaped.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
+    let (out, _) = support::signal_once(
+        child,
+        support::Signal::INT,
+        "the copy's start",
+        || staging.join("tree/src").is_dir(),
+        std::time::Duration::from_secs(20),
+        std::time::Duration::from_millis(200),
+    );
     assert_eq!(out.status.code(), Some(130), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     // One line with the exact commands that resume and that abandon it.
@@ -670,9 +669,9 @@ fn without_a_terminal_it_asks_for_yes_before_walking() {
     let source = tmp.path().join("app");
     write(&source.join("a.txt"), b"a");
     let dest = tmp.path().join("moved");
-    let out = wsl_place()
+    let out = support::Sandbox::at(tmp.path())
+        .cmd()
         .args(migrate_args(&source, &dest, &[]))
-        .env("HOME", tmp.path())
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
@@ -976,10 +975,10 @@ fn a_worktree_copy_that_stops_is_resumed_by_the_repositorys_own_command() {
         .set_times(std::fs::FileTimes::new().set_modified(mtime))
         .unwrap();
 
-    let out = wsl_place()
+    let out = support::Sandbox::at(tmp.path())
+        .cmd()
         .args(&args)
         .arg("--skip-unreadable")
-        .env("HOME", tmp.path())
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
@@ -1055,9 +1054,8 @@ fn ctrl_c_while_planning_names_the_staging_left_and_its_commands() {
         &staging.join("source"),
         format!("{}\n", source.display()).as_bytes(),
     );
-    let mut run = wsl_place();
-    run.args(migrate_args(&source, &dest, &["--yes"]))
-        .env("HOME", tmp.path());
+    let mut run = support::Sandbox::at(tmp.path()).cmd();
+    run.args(migrate_args(&source, &dest, &["--yes"]));
     let out = support::interrupted_after(&mut run, std::time::Duration::from_millis(700));
     assert_eq!(out.status.code(), Some(130), "{}", text(&out));
     let again = format!(
@@ -1243,7 +1241,8 @@ fn hard_links_within_the_tree_are_kept() {
     assert_eq!(meta("a.bin").ino(), meta("z.bin").ino());
     assert_eq!(std::fs::read(dest.join("z.bin")).unwrap(), bytes(7, 50_000));
     assert_eq!(meta("alone.txt").nlink(), 1);
-    let manifest = std::fs::read_to_string(support::manifest_of(&dest)).unwrap();
+    let manifest =
+        std::fs::read_to_string(support::Sandbox::at(tmp.path()).manifest_of(&dest)).unwrap();
     assert!(
         manifest.contains("\tsub/b.bin\n") && manifest.contains("\tz.bin\n"),
         "{manifest}"

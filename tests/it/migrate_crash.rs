@@ -4,21 +4,23 @@
 use crate::support;
 
 use std::path::Path;
-use std::process::Stdio;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
+use support::crash::{KillPoints, PackageTree, killed_after};
 use support::gitrepo::write;
 use support::tree::*;
-use support::{Mount, is_root, kill, migrate_command};
+use support::{Mount, Sandbox, is_root};
 
 const KILLS: usize = 20;
 
 fn build_tree(root: &Path) {
-    for i in 0..6000u64 {
-        write(
-            &root.join(format!("pkg{}/sub{}/file{i}.txt", i % 13, i % 5)),
-            &bytes(i, (i as usize * 131) % 6000),
-        );
+    PackageTree {
+        files: 6000,
+        packages: 13,
+        subs: 5,
+        size_step: 131,
+        max_size: 6000,
     }
+    .build(root);
     for i in 0..4u64 {
         write(
             &root.join(format!("blobs/blob{i}.bin")),
@@ -29,15 +31,20 @@ fn build_tree(root: &Path) {
     std::os::unix::fs::symlink("../pkg1", root.join("blobs/link")).unwrap();
 }
 
+/// The runs' HOME, cache and state: the source's parent folder.
+fn sandbox(source: &Path) -> Sandbox {
+    Sandbox::at(source.parent().unwrap())
+}
+
 fn migrate(source: &Path, dest: &Path) -> std::process::Command {
-    let mut cmd = migrate_command(source, dest);
-    cmd.arg("--yes").env("HOME", source.parent().unwrap());
+    let mut cmd = sandbox(source).migrate(source, dest);
+    cmd.arg("--yes");
     cmd
 }
 
-fn clean(dest: &Path) {
+fn clean(source: &Path, dest: &Path) {
     let _ = std::fs::remove_dir_all(dest);
-    if let Some(manifest) = support::manifest_in(&support::state_home(), dest) {
+    if let Some(manifest) = support::manifest_in(&sandbox(source).state(), dest) {
         let _ = std::fs::remove_file(manifest);
     }
 }
@@ -69,25 +76,13 @@ fn sigkill_at_random_points_then_resume() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_same_tree(&source, &dest, &[]);
-    clean(&dest);
+    clean(&source, &dest);
 
-    let mut seed = std::env::var("WSL_PLACE_CRASH_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| {
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .unwrap()
-                .as_nanos() as u64
-                | 1
-        });
-    eprintln!("crash test: full run {full:?}, seed {seed} (WSL_PLACE_CRASH_SEED)");
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut points = KillPoints::new();
+    eprintln!(
+        "crash test: full run {full:?}, seed {} (WSL_PLACE_CRASH_SEED)",
+        points.seed()
+    );
 
     let mut kills = 0;
     let mut resumed_rounds = 0;
@@ -98,20 +93,12 @@ fn sigkill_at_random_points_then_resume() {
             attempts < KILLS * 5,
             "the migration kept finishing before the kill"
         );
-        let window = full.as_micros() as u64 * 11 / 10;
-        let delay = Duration::from_micros(next() % window.max(1));
-        let mut child = migrate(&source, &dest)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(delay);
-        if child.try_wait().unwrap().is_some() {
+        let delay = points.next_within(full);
+        if !killed_after(&mut migrate(&source, &dest), delay) {
             // Finished before the kill: not a crash point; start again.
-            clean(&dest);
+            clean(&source, &dest);
             continue;
         }
-        kill(&mut child);
         kills += 1;
         assert_eq!(
             before,
@@ -121,9 +108,9 @@ fn sigkill_at_random_points_then_resume() {
 
         if dest.exists() && !staging.exists() {
             // Killed while printing the result: the migration had already finished.
-            assert!(support::manifest_of(&dest).is_file());
+            assert!(sandbox(&source).manifest_of(&dest).is_file());
             assert_same_tree(&source, &dest, &[]);
-            clean(&dest);
+            clean(&source, &dest);
             continue;
         }
         let out = migrate(&source, &dest).output().unwrap();
@@ -141,9 +128,9 @@ fn sigkill_at_random_points_then_resume() {
             !staging.exists(),
             "kill {kills}: staging left behind after the resume"
         );
-        assert!(support::manifest_of(&dest).is_file());
+        assert!(sandbox(&source).manifest_of(&dest).is_file());
         assert_eq!(before, snapshot(&source));
-        clean(&dest);
+        clean(&source, &dest);
     }
     eprintln!(
         "crash test: {kills} kills, {resumed_rounds} resumed verified files from the journal"

@@ -12,11 +12,11 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 use support::gitrepo::write;
 use support::tree::{bytes, mkfifo, snapshot};
-use support::{SlowFs, json_of, kill, migrate_command, text, wsl_place};
+use support::{SlowFs, json_of, kill, text};
 
 fn migrate(source: &Path, dest: &Path, home: &Path, extra: &[&str]) -> Command {
-    let mut cmd = migrate_command(source, dest);
-    cmd.args(extra).env("HOME", home).env("NO_COLOR", "1");
+    let mut cmd = support::Sandbox::at(home).migrate(source, dest);
+    cmd.args(extra).env("NO_COLOR", "1");
     cmd
 }
 
@@ -76,7 +76,9 @@ fn crc(data: &[u8]) -> u32 {
 #[test]
 fn rerun_after_finishing_then_remove_source() {
     let tmp = tempfile::tempdir().unwrap();
+    // Made, so the manifest goes to the state folder below it.
     let home = tmp.path().join("home");
+    fs::create_dir_all(&home).unwrap();
     let source = tmp.path().join("win/app");
     for i in 0..30u64 {
         write(
@@ -94,7 +96,7 @@ fn rerun_after_finishing_then_remove_source() {
     let scratch = source.join(".wsl-place-probe-4194999-0badf00d");
     write(&scratch.join("d/f0"), &bytes(1, 4096));
     let dest = tmp.path().join("linux/app");
-    let manifest_of = || support::manifest_of(&dest);
+    let manifest_of = || support::Sandbox::at(&home).manifest_of(&dest);
 
     let plan = output(migrate(
         &source,
@@ -335,7 +337,7 @@ fn resume_recopies_a_file_rewritten_behind_its_mtime() {
         text(&out)
     );
     assert_eq!(fs::read(slow.dest("app").join(rel)).unwrap(), new, "{rel}");
-    let manifest = support::manifest_of(&slow.dest("app"));
+    let manifest = support::Sandbox::at(slow.home()).manifest_of(&slow.dest("app"));
     assert_eq!(manifest_file(&manifest, rel), (new.len() as u64, crc(&new)));
     support::tree::assert_same_tree(&slow.backing(), &slow.dest("app"), &[]);
 }
@@ -376,7 +378,7 @@ fn a_second_migration_of_the_same_move_is_refused() {
     support::tree::assert_same_tree(&slow.backing(), &slow.dest("app"), &[]);
     assert!(!slow.staging("app").exists());
     fs::remove_dir_all(slow.dest("app")).unwrap();
-    fs::remove_file(support::manifest_of(&slow.dest("app"))).unwrap();
+    fs::remove_file(support::Sandbox::at(slow.home()).manifest_of(&slow.dest("app"))).unwrap();
 
     // The second one while the first is copying.
     let mut first = slow.start("app");
@@ -455,8 +457,8 @@ fn staging_left_by_another_destination_is_named_with_its_abort() {
     // The offered command, as the user would paste it.
     let words: Vec<&str> = abort.split(' ').collect();
     assert_eq!(words[0], "wsl-place", "{abort}");
-    let mut cmd = wsl_place();
-    cmd.args(&words[1..]).env("HOME", slow.home());
+    let mut cmd = support::Sandbox::at(slow.home()).cmd();
+    cmd.args(&words[1..]);
     let out = output(cmd);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(!k1.exists(), "{}", text(&out));
@@ -599,7 +601,7 @@ fn a_staged_file_changed_between_runs_is_copied_again() {
         fs::read(dest.join(rel)).unwrap() == original,
         "{rel} at the destination is not the source's"
     );
-    let manifest = support::manifest_of(&dest);
+    let manifest = support::Sandbox::at(tmp.path()).manifest_of(&dest);
     assert_eq!(
         manifest_file(&manifest, rel),
         (original.len() as u64, crc(&original))

@@ -7,7 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use support::gitrepo::write;
-use support::{SlowFs, json_of, text, wsl_place};
+use support::{SlowFs, text};
 
 /// A small git repository served by slowfs (a few milliseconds an `open`), a destination on the
 /// local disk and a private home.
@@ -38,13 +38,15 @@ impl OldPlace {
         self.tmp.path().join("linux/app")
     }
 
-    /// `wsl-place ARGS` with this home and cache.
+    /// Where every run lives: HOME beside the mount.
+    pub fn sandbox(&self) -> support::Sandbox {
+        support::Sandbox::at(self.tmp.path().join("home"))
+    }
+
+    /// `wsl-place ARGS` in the sandbox.
     pub fn run(&self, args: &[&str]) -> Command {
-        let mut cmd = wsl_place();
-        cmd.args(args)
-            .env("HOME", self.tmp.path().join("home"))
-            .env("XDG_CACHE_HOME", self.tmp.path().join("cache"))
-            .env("NO_COLOR", "1");
+        let mut cmd = self.sandbox().cmd();
+        cmd.args(args).env("NO_COLOR", "1");
         cmd
     }
 
@@ -60,10 +62,7 @@ impl OldPlace {
 
     /// `wsl-place check --no-probe --format json` at the source.
     pub fn check_json(&self) -> serde_json::Value {
-        let mut cmd = self.run(&["check", "--no-probe", "--format", "json"]);
-        let out = cmd.arg(self.source()).output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-        json_of(&out)
+        self.sandbox().check_json(&self.source(), &[])
     }
 }
 

@@ -445,7 +445,7 @@ fn unwritable_output_is_an_internal_error() {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let output = std::process::Command::new(support::binary_path())
+    let output = support::wsl_place()
         .env("WSL_PLACE_PROC_ROOT", local.dir.path())
         .env("XDG_CACHE_HOME", local.cache_dir())
         .args(["check", "--no-probe"])

@@ -7,7 +7,6 @@ use crate::support;
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command as Std;
 use std::time::Duration;
 use support::gitrepo::{files_repo, git, init_and_commit_all, write};
 use support::{Mount, SlowFs};
@@ -22,9 +21,7 @@ fn leftovers(dir: &Path) -> Vec<String> {
 }
 
 fn check_json(repo: &Path, home: &Path, extra: &[&str]) -> Value {
-    let out = Command::cargo_bin("wsl-place")
-        .unwrap()
-        .env("HOME", home)
+    let out = Command::from_std(support::Sandbox::at(home).cmd())
         .args(["check", "--format", "json", "--probe-budget-ms", "400"])
         .args(extra)
         .arg(repo)
@@ -34,8 +31,7 @@ fn check_json(repo: &Path, home: &Path, extra: &[&str]) -> Value {
 }
 
 fn probe_json(dir: &Path, budget: &str) -> Value {
-    let out = Command::cargo_bin("wsl-place")
-        .unwrap()
+    let out = Command::from_std(support::wsl_place())
         .args(["probe", "--format", "json", "--probe-budget-ms", budget])
         .arg(dir)
         .output()
@@ -116,8 +112,7 @@ fn probe_measures_every_operation_verifies_and_cleans_up() {
     assert_eq!(v["parallel_lstat"].as_array().unwrap().len(), 3);
     assert!(leftovers(dir.path()).is_empty());
 
-    let human = Command::cargo_bin("wsl-place")
-        .unwrap()
+    let human = Command::from_std(support::wsl_place())
         .args(["probe", "--probe-budget-ms", "200"])
         .arg(dir.path())
         .output()
@@ -155,8 +150,7 @@ fn unwritable_directory_is_a_clear_sentence_not_a_crash() {
         return;
     };
     mount.remount_read_only();
-    Command::cargo_bin("wsl-place")
-        .unwrap()
+    Command::from_std(support::wsl_place())
         .args(["probe", "--probe-budget-ms", "200"])
         .arg(mount.point())
         .assert()
@@ -318,9 +312,7 @@ fn slowfs_repository_is_predicted_much_slower_than_tmpfs_and_ext4() {
     assert!(leftovers(&slow_repo).is_empty() && leftovers(&home).is_empty());
 
     // The headline leads the human report.
-    let out = Command::cargo_bin("wsl-place")
-        .unwrap()
-        .env("HOME", &home)
+    let out = Command::from_std(support::Sandbox::at(&home).cmd())
         .args(["check", "--probe-budget-ms", "300"])
         .arg(&slow_repo)
         .output()
@@ -353,26 +345,21 @@ fn ctrl_c_removes_the_scratch_folder() {
     else {
         return;
     };
-    let bin = support::binary_path();
-    let child = Std::new(bin)
+    let child = support::wsl_place()
         .args(["probe", "--probe-budget-ms", "20000"])
         .arg(slow.mountpoint())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while leftovers(slow.mountpoint()).is_empty() && std::time::Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert!(
-        !leftovers(slow.mountpoint()).is_empty(),
-        "the probe never started"
+    let (out, _) = support::signal_once(
+        child,
+        support::Signal::INT,
+        "the probe's start",
+        || !leftovers(slow.mountpoint()).is_empty(),
+        Duration::from_secs(10),
+        Duration::from_millis(100),
     );
-    std::thread::sleep(Duration::from_millis(100));
-    // SAFETY: our own child, not yet reaped.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
     assert_eq!(
         out.status.code(),
         Some(130),

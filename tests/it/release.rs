@@ -9,7 +9,6 @@ use crate::support;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use support::gitrepo::{git, init_and_commit_all};
-use tempfile::TempDir;
 
 const MANIFEST: &str = ".pre-commit-hooks.yaml";
 
@@ -49,7 +48,11 @@ fn version_names_the_commit_when_built_from_a_git_checkout() {
 
 /// pre-commit on PATH at 3.2.0 or newer (the hooks' minimum), or None after a skip.
 fn pre_commit() -> Option<PathBuf> {
-    let reason = match Command::new("pre-commit").arg("--version").output() {
+    let reason = match support::Sandbox::shared()
+        .program("pre-commit")
+        .arg("--version")
+        .output()
+    {
         Ok(out) if out.status.success() => {
             let printed = String::from_utf8_lossy(&out.stdout).into_owned();
             let version: Vec<u32> = printed
@@ -73,33 +76,31 @@ fn pre_commit() -> Option<PathBuf> {
 
 /// A sandbox for pre-commit and git: its own HOME, caches and git config, and the built
 /// wsl-place first on PATH, as `cargo install` would put it.
-struct Sandbox {
-    dir: TempDir,
+struct Tools {
+    sandbox: support::Sandbox,
     path: std::ffi::OsString,
 }
 
-impl Sandbox {
-    fn new() -> Sandbox {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("home")).unwrap();
+impl Tools {
+    fn new() -> Tools {
+        let sandbox = support::Sandbox::new();
         let bin_dir = support::binary_path().parent().unwrap().to_path_buf();
         let inherited = std::env::var_os("PATH").unwrap_or_default();
         let path =
             std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(&inherited)))
                 .unwrap();
-        Sandbox { dir, path }
+        Tools { sandbox, path }
     }
 
+    /// `name` beside the sandbox's HOME.
     fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
+        self.sandbox.home().parent().unwrap().join(name)
     }
 
     fn command(&self, program: &str, cwd: &Path) -> Command {
-        let mut cmd = Command::new(program);
+        let mut cmd = self.sandbox.program(program);
         cmd.current_dir(cwd)
             .env("PATH", &self.path)
-            .env("HOME", self.path("home"))
-            .env("XDG_CACHE_HOME", self.path("cache"))
             .env("PRE_COMMIT_HOME", self.path("pre-commit"))
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
@@ -107,9 +108,7 @@ impl Sandbox {
             .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
             .env("GIT_COMMITTER_NAME", "T")
             .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
-            .env_remove("WSL_PLACE_PROC_ROOT")
-            .env_remove("NO_COLOR")
-            .stdin(std::process::Stdio::null());
+            .env_remove("NO_COLOR");
         cmd
     }
 
@@ -157,7 +156,9 @@ fn hook_manifest_passes_pre_commit_validation() {
         return;
     };
     let manifest = repo_root().join(MANIFEST);
-    let out = Command::new(pre_commit)
+    // pre-commit keeps a cache below HOME: the shared sandbox's, not the developer's.
+    let out = support::Sandbox::shared()
+        .program(pre_commit)
         .arg("validate-manifest")
         .arg(&manifest)
         .output()
@@ -183,7 +184,9 @@ fn pre_commit_validation_rejects_a_broken_manifest() {
         hooks.replace("language: system", "language: sistem"),
     )
     .unwrap();
-    let out = Command::new(pre_commit)
+    // pre-commit keeps a cache below HOME: the shared sandbox's, not the developer's.
+    let out = support::Sandbox::shared()
+        .program(pre_commit)
         .arg("validate-manifest")
         .arg(&manifest)
         .output()
@@ -196,7 +199,7 @@ fn system_hook_runs_the_installed_binary_on_git_commit() {
     if pre_commit().is_none() {
         return;
     }
-    let sandbox = Sandbox::new();
+    let sandbox = Tools::new();
     let project = sandbox.project();
     let (hooks, rev) = sandbox.hooks_repo();
     let config = |args: &str| {
@@ -223,7 +226,7 @@ fn system_hook_runs_the_installed_binary_on_git_commit() {
             && shown.contains("wsl-place: advise ("),
         "the hook did not run wsl-place or its line was not shown:\n{shown}"
     );
-    let cache = sandbox.path("cache/wsl-place/advisory");
+    let cache = sandbox.sandbox.cache().join("wsl-place/advisory");
     let cached = std::fs::read_dir(&cache).map(Iterator::count).unwrap_or(0);
     assert_eq!(cached, 1, "wsl-place left no advisory cache in {cache:?}");
 
@@ -277,7 +280,7 @@ fn readme_local_hook_snippet_works_as_written() {
         .filter_map(|block| block.split("```").next())
         .find(|block| block.contains("repo: local"))
         .expect("README.md has a ```yaml block with `repo: local`");
-    let sandbox = Sandbox::new();
+    let sandbox = Tools::new();
     let project = sandbox.project();
     std::fs::write(project.join(".pre-commit-config.yaml"), snippet).unwrap();
     let out = sandbox
@@ -318,12 +321,19 @@ fn copied_commands_hold_no_placeholder() {
 #[test]
 fn readme_install_lines_work_in_a_fresh_home() {
     let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    // The block for people with Rust; the .deb and wheel blocks are tests/it/packaging.rs's.
     let install = readme
         .split("\n## Install\n")
         .nth(1)
-        .and_then(|section| section.split("```sh\n").nth(1))
-        .and_then(|block| block.split("```").next())
-        .expect("README.md has a ```sh block under \"## Install\"");
+        .and_then(|section| section.split("\n## ").next())
+        .and_then(|section| {
+            section
+                .split("```sh\n")
+                .skip(1)
+                .filter_map(|block| block.split("```").next())
+                .find(|block| block.contains("cargo install --path"))
+        })
+        .expect("README.md has a ```sh block with `cargo install --path` under \"## Install\"");
     let (cargo_install, rest): (Vec<&str>, Vec<&str>) = install
         .lines()
         .partition(|line| line.trim_start().starts_with("cargo install"));
@@ -333,8 +343,8 @@ fn readme_install_lines_work_in_a_fresh_home() {
         "one `cargo install` line in:\n{install}"
     );
 
-    let sandbox = Sandbox::new();
-    let home = sandbox.path("home");
+    let sandbox = Tools::new();
+    let home = sandbox.sandbox.home();
     let cargo_bin = home.join(".cargo/bin");
     std::fs::create_dir_all(&cargo_bin).unwrap();
     std::fs::copy(support::binary_path(), cargo_bin.join("wsl-place")).unwrap();

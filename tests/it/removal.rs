@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
+use support::json_of_success;
 use support::slowfs::SlowFs;
 use support::tree::{Node, snapshot};
-use support::{json_of_success, migrate_command};
 
 /// A scratch folder with the repository `app` (a committed git repository with `assets/a.txt`
 /// and a file at the top), an unrelated folder `other` and an empty HOME.
@@ -46,11 +46,9 @@ impl Scene {
     }
 
     fn migrate(&self, extra: &[&str]) -> Value {
-        let mut cmd = migrate_command(&self.app, &self.copy());
-        cmd.args(["--yes", "--format", "json"])
-            .args(extra)
-            .env("HOME", self.tmp.path().join("home"))
-            .env("XDG_CACHE_HOME", self.tmp.path().join("cache"));
+        let mut cmd =
+            support::Sandbox::at(self.tmp.path().join("home")).migrate(&self.app, &self.copy());
+        cmd.args(["--yes", "--format", "json"]).args(extra);
         json_of_success(&cmd.output().unwrap())
     }
 }
@@ -330,10 +328,9 @@ fn removal_loses_nothing(tree: Vec<(usize, Vec<u8>)>, changes: Vec<Change>) {
     fs::create_dir_all(&outside).unwrap();
     fs::write(outside.join("keep-me"), "outside").unwrap();
     let run = |extra: &[&str]| {
-        let mut cmd = migrate_command(&app, &new);
+        let mut cmd = support::Sandbox::at(&root).migrate(&app, &new);
         cmd.args(["--yes", "--format", "json"])
             .args(extra)
-            .env("HOME", &root)
             .env("XDG_CACHE_HOME", root.join("cache"));
         json_of_success(&cmd.output().unwrap())
     };

@@ -58,12 +58,12 @@ fn migrate_in_a_subfolder_moves_the_repository() {
     let repo = tmp.path().join("repo");
     files_repo(&repo, 150);
     let dest = tmp.path().join("moved");
-    let out = wsl_place()
+    let out = support::Sandbox::at(tmp.path())
+        .cmd()
         .args(["migrate", "--yes"])
         .arg(repo.join("src/d001"))
         .arg("--to")
         .arg(&dest)
-        .env("HOME", tmp.path())
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));

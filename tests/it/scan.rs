@@ -9,8 +9,7 @@ use std::process::Command as Process;
 use support::gitrepo::{commit_all, git, repo_with_files, write};
 
 fn check_json(dir: &Path, extra: &[&str]) -> serde_json::Value {
-    let out = assert_cmd::Command::cargo_bin("wsl-place")
-        .unwrap()
+    let out = assert_cmd::Command::from_std(support::wsl_place())
         .args(["check", "--no-probe", "--format", "json"])
         .args(extra)
         .arg(dir)
@@ -142,7 +141,8 @@ fn scan_survives_bad_input_and_counts_it() {
     if as_root {
         fs::set_permissions(root, fs::Permissions::from_mode(0o755)).unwrap();
         fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
-        let out = Process::new("setpriv")
+        let out = support::Sandbox::shared()
+            .program("setpriv")
             .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
             .arg(support::binary_path())
             .args(["check", "--no-probe", "--format", "json"])
@@ -197,8 +197,7 @@ fn scan_of_a_real_git_repository_reads_tracked_and_git_dir() {
     assert_eq!(s.get("tracked"), Some(&serde_json::Value::Null));
     assert!(s["git"]["index_error"].as_str().unwrap().contains("index"));
     assert_eq!(n(&s["files"]), 13 + git_files);
-    let human = assert_cmd::Command::cargo_bin("wsl-place")
-        .unwrap()
+    let human = assert_cmd::Command::from_std(support::wsl_place())
         .args(["check", "--no-probe"])
         .arg(&repo)
         .output()
@@ -238,8 +237,7 @@ fn exhausted_budget_says_estimated_and_keeps_counts() {
     assert!(n(&s["dirs"]) >= 40);
     assert!(n(&s["counted"]["files"]) <= n(&s["files"]));
     assert!(n(&s["unvisited_dirs"]) > 0);
-    let human = assert_cmd::Command::cargo_bin("wsl-place")
-        .unwrap()
+    let human = assert_cmd::Command::from_std(support::wsl_place())
         .args(["check", "--no-probe", "--scan-budget-ms", "0"])
         .arg(root)
         .output()
@@ -327,8 +325,7 @@ fn a_scan_stopped_before_listing_any_folder_says_its_totals_are_unknown() {
 fn quiet_prints_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     write(&tmp.path().join("a"), b"a");
-    let out = assert_cmd::Command::cargo_bin("wsl-place")
-        .unwrap()
+    let out = assert_cmd::Command::from_std(support::wsl_place())
         .args(["check", "--quiet", "--no-probe"])
         .arg(tmp.path())
         .output()
@@ -428,10 +425,9 @@ fn a_worktree_whose_gitdir_is_a_windows_path_is_found_under_the_automount_root()
         format!("[automount]\nroot = {}/\n", drives.display()).as_bytes(),
     );
     let check = |etc_root: Option<&Path>| {
-        let mut cmd = support::wsl_place();
+        let mut cmd = support::Sandbox::at(tmp.path()).cmd();
         cmd.args(["check", "--no-probe", "--format", "json"])
-            .arg(&wt)
-            .env("HOME", tmp.path());
+            .arg(&wt);
         if let Some(etc_root) = etc_root {
             cmd.env("WSL_PLACE_ETC_ROOT", etc_root);
         }

@@ -6,10 +6,10 @@
 //! under WSL_PLACE_REQUIRE_FUSE=1). The slow mount is the slowfs emulator (FUSE: ignored unless
 //! asked for); the local disk is the test's own temporary folder.
 
-use crate::support::{self, SlowFs, fakeproc};
+use crate::support::{self, Sandbox, SlowFs, fakeproc};
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -25,19 +25,17 @@ struct Session {
 }
 
 impl Session {
-    /// `shell` started with no startup files, `home` as HOME and the XDG folders below it, the
-    /// hook loaded as its documentation says.
+    /// `shell` started with no startup files in a sandbox at `home`, the hook loaded as its
+    /// documentation says.
     fn start(shell: &'static str, home: &Path) -> Session {
         let command = match shell {
             "bash" => "bash --norc --noprofile -i",
             "zsh" => "zsh -f -i",
             _ => "fish --no-config -i",
         };
-        let mut child = Command::new("script")
+        let mut child = Sandbox::at(home)
+            .program("script")
             .args(["-q", "-f", "-e", "-c", command, "/dev/null"])
-            .env("HOME", home)
-            .env("XDG_CACHE_HOME", home.join("cache"))
-            .env("XDG_CONFIG_HOME", home.join("config"))
             .env("TERM", "dumb")
             .env("NO_COLOR", "1")
             .env_remove("PROMPT_COMMAND")
@@ -141,8 +139,8 @@ fn repository(repo: &Path) {
 
 /// `check --advisory` run once for `repo`, as a hook or a full check leaves the cache.
 fn cache_answer(home: &Path, repo: &Path) -> String {
-    let output = support::wsl_place()
-        .env("XDG_CACHE_HOME", home.join("cache"))
+    let output = Sandbox::at(home)
+        .cmd()
         .args(["check", "--advisory"])
         .arg(repo)
         .output()
@@ -166,7 +164,9 @@ fn init_prints_a_hook_each_shell_accepts() {
         assert!(output.status.success());
         let script = String::from_utf8_lossy(&output.stdout).into_owned();
         assert!(script.contains("__nudge"), "{script}");
-        let mut parse = Command::new(shell)
+        // fish makes its config and history folders below HOME as it starts.
+        let mut parse = Sandbox::shared()
+            .program(shell)
             .arg(check)
             .stdin(Stdio::piped())
             .spawn()
@@ -196,10 +196,10 @@ fn silent_on_a_local_disk(drive: &Path) {
         true,
     );
     repository(&project);
-    let home = tempfile::tempdir().unwrap();
+    let home = Sandbox::new();
     let made = proc
         .command(Some("Ubuntu"))
-        .env("XDG_CACHE_HOME", home.path().join("cache"))
+        .env("XDG_CACHE_HOME", home.cache())
         .args(["check", "--advisory"])
         .arg(&project)
         .output()
@@ -210,8 +210,8 @@ fn silent_on_a_local_disk(drive: &Path) {
         "{}",
         support::text(&made)
     );
-    let direct = support::wsl_place()
-        .env("XDG_CACHE_HOME", home.path().join("cache"))
+    let direct = home
+        .cmd()
         .arg("__nudge")
         .current_dir(project.join("src"))
         .output()
@@ -221,12 +221,12 @@ fn silent_on_a_local_disk(drive: &Path) {
         direct.stdout.is_empty() && direct.stderr.is_empty(),
         "{direct:?}"
     );
-    let mut bash = Session::start("bash", home.path());
+    let mut bash = Session::start("bash", home.home());
     let seen = bash.run(&format!("cd '{}'", project.display()));
     assert_eq!(nudges(&seen), 0, "{seen}");
     drop(bash);
     // Nothing was started or remembered either.
-    assert!(!home.path().join("cache/wsl-place/nudge.json").exists());
+    assert!(!home.cache().join("wsl-place/nudge.json").exists());
 }
 
 #[test]
@@ -287,9 +287,9 @@ fn nudges_once_on_slowfs(shell: &'static str) {
     assert_eq!(nudges(&silenced), 0, "{shell}, silenced:\n{silenced}");
     drop(session);
 
-    std::fs::create_dir_all(home.join("config/wsl-place")).unwrap();
+    std::fs::create_dir_all(home.join(".config/wsl-place")).unwrap();
     std::fs::write(
-        home.join("config/wsl-place/config.toml"),
+        home.join(".config/wsl-place/config.toml"),
         "nudge_every_hours = 0\n",
     )
     .unwrap();
@@ -342,7 +342,7 @@ fn an_uncached_repository_is_checked_in_the_background() {
     let first = bash.run(&format!("cd '{}'", app.join("src").display()));
     assert_eq!(nudges(&first), 0, "{first}");
     // The background check's answer lands in the cache.
-    let cache = home.join("cache/wsl-place/advisory");
+    let cache = home.join(".cache/wsl-place/advisory");
     let deadline = Instant::now() + Duration::from_secs(30);
     while std::fs::read_dir(&cache).map_or(0, Iterator::count) == 0 {
         assert!(Instant::now() < deadline, "no background check answered");
@@ -364,7 +364,7 @@ fn an_uncached_repository_is_checked_in_the_background() {
     entry["created_unix"] = serde_json::Value::from(1);
     std::fs::write(&file, serde_json::to_vec(&entry).unwrap()).unwrap();
     // (and the first check started long enough ago not to be waited for)
-    let state_file = home.join("cache/wsl-place/nudge.json");
+    let state_file = home.join(".cache/wsl-place/nudge.json");
     let mut state: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&state_file).unwrap()).unwrap();
     state["repositories"][app.to_str().unwrap()]["started"] = serde_json::Value::from(1);

@@ -10,8 +10,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant, SystemTime};
 
-use support::SlowFs;
+use rustix::io::Errno;
 use support::gitrepo::{commit_all, git};
+use support::{Signal, SlowFs};
 use tempfile::TempDir;
 
 /// A backing dir and a mount point side by side, so neither contains the other.
@@ -377,14 +378,22 @@ fn writes_fail_with_enospc_after_the_byte_budget() {
     fs::write(m.join("a"), [1u8; 4096]).expect("first 4 KiB fits");
     fs::write(m.join("b"), [2u8; 4096]).expect("second 4 KiB fits");
     let err = fs::write(m.join("c"), [3u8; 4096]).expect_err("third 4 KiB must not fit");
-    assert_eq!(err.raw_os_error(), Some(libc::ENOSPC), "{err}");
+    assert_eq!(
+        err.raw_os_error(),
+        Some(Errno::NOSPC.raw_os_error()),
+        "{err}"
+    );
     // The disk took what fitted, like a real full disk.
     assert_eq!(
         fs::metadata(backing.join("c")).expect("c").len(),
         10000 - 8192
     );
     let err = fs::write(m.join("d"), b"x").expect_err("budget is spent");
-    assert_eq!(err.raw_os_error(), Some(libc::ENOSPC), "{err}");
+    assert_eq!(
+        err.raw_os_error(),
+        Some(Errno::NOSPC.raw_os_error()),
+        "{err}"
+    );
     // Metadata operations and reads still work on a full disk.
     assert_eq!(fs::read(m.join("a")).expect("read").len(), 4096);
     fs::rename(m.join("a"), m.join("a2")).expect("rename on full disk");
@@ -410,7 +419,11 @@ fn reads_under_the_eio_prefix_fail() {
     let m = sfs.mountpoint();
     for p in ["bad/dir/f", "bad/dir/sub/g"] {
         let err = fs::read(m.join(p)).expect_err(p);
-        assert_eq!(err.raw_os_error(), Some(libc::EIO), "{p}: {err}");
+        assert_eq!(
+            err.raw_os_error(),
+            Some(Errno::IO.raw_os_error()),
+            "{p}: {err}"
+        );
         // Only reads fail: the file is still there to stat and list.
         assert_eq!(fs::metadata(m.join(p)).expect("stat").len(), 7);
     }
@@ -424,13 +437,13 @@ fn reads_under_the_eio_prefix_fail() {
     // A file moved into the failing subtree fails from then on.
     fs::rename(m.join("good/f"), m.join("bad/dir/moved")).expect("rename");
     let err = fs::read(m.join("bad/dir/moved")).expect_err("moved into prefix");
-    assert_eq!(err.raw_os_error(), Some(libc::EIO));
+    assert_eq!(err.raw_os_error(), Some(Errno::IO.raw_os_error()));
 }
 
 #[test]
 #[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn sigterm_and_sigint_unmount_cleanly() {
-    for signal in [libc::SIGTERM, libc::SIGINT] {
+    for signal in [Signal::TERM, Signal::INT] {
         let (_root, backing, mnt) = dirs();
         let Some(mut sfs) = SlowFs::mount(&backing, &mnt, &["--profile", "none"]) else {
             return;
@@ -438,11 +451,8 @@ fn sigterm_and_sigint_unmount_cleanly() {
         fs::write(sfs.mountpoint().join("kept"), b"data").expect("write");
         assert!(sfs.is_mounted());
         let (status, stderr) = sfs.signal_and_wait(signal);
-        assert!(
-            status.success(),
-            "signal {signal}: {status}; stderr:\n{stderr}"
-        );
-        assert!(!sfs.is_mounted(), "still mounted after signal {signal}");
+        assert!(status.success(), "{signal:?}: {status}; stderr:\n{stderr}");
+        assert!(!sfs.is_mounted(), "still mounted after {signal:?}");
         assert!(stderr.contains("slowfs: unmounted"), "{stderr}");
         assert_eq!(fs::read(backing.join("kept")).expect("backing"), b"data");
         assert_eq!(fs::read_dir(&mnt).expect("empty mount point").count(), 0);

@@ -36,6 +36,11 @@ impl Layout {
         }
     }
 
+    /// Runs with `home` as HOME, the cache, config and state below it.
+    fn sandbox(&self) -> support::Sandbox {
+        support::Sandbox::at(&self.home)
+    }
+
     fn mount_slowfs(&self) -> Option<support::SlowFs> {
         support::SlowFs::mount(
             &self.backing,
@@ -45,10 +50,8 @@ impl Layout {
     }
 
     fn survey(&self, path: Option<&Path>, args: &[&str]) -> std::process::Output {
-        let mut cmd = support::wsl_place();
-        cmd.env("HOME", &self.home)
-            .env("XDG_CACHE_HOME", self.home.join(".cache"))
-            .env("NO_COLOR", "1");
+        let mut cmd = self.sandbox().cmd();
+        cmd.env("NO_COLOR", "1");
         if let Some(fake) = path {
             cmd.env("PATH", path_with(fake));
         }
@@ -208,9 +211,9 @@ fn finds_the_right_set_judges_slowfs_worse_with_one_probe_per_mount() {
         "{text}"
     );
     let at = |columns: &str| {
-        let out = support::wsl_place()
-            .env("HOME", &layout.home)
-            .env("XDG_CACHE_HOME", layout.home.join(".cache"))
+        let out = layout
+            .sandbox()
+            .cmd()
             .env("NO_COLOR", "1")
             .env("COLUMNS", columns)
             .args(["survey", "--probe-budget-ms", "300"])
@@ -287,9 +290,9 @@ fn check_on_a_folder_of_repositories_points_to_survey() {
     let layout = Layout::new();
     repo_with_files(&layout.top.join("a"), 3);
     repo_with_files(&layout.top.join("b/c"), 3);
-    let out = support::wsl_place()
-        .env("HOME", &layout.home)
-        .env("XDG_CACHE_HOME", layout.home.join(".cache"))
+    let out = layout
+        .sandbox()
+        .cmd()
         .args(["check", "--no-probe", "--format", "json"])
         .arg(&layout.top)
         .output()
@@ -307,8 +310,9 @@ fn check_on_a_folder_of_repositories_points_to_survey() {
         format!("wsl-place survey {}", layout.top.display())
     );
     // A repository itself gets no such line.
-    let out = support::wsl_place()
-        .env("HOME", &layout.home)
+    let out = layout
+        .sandbox()
+        .cmd()
         .args(["check", "--no-probe", "--format", "json"])
         .arg(layout.top.join("a"))
         .output()
@@ -390,10 +394,11 @@ fn unreadable_folders_are_counted_in_the_human_output() {
     repo_with_files(&layout.top.join("open"), 1);
     repo_with_files(&layout.top.join("locked/hidden"), 1);
     fs::set_permissions(layout.top.join("locked"), fs::Permissions::from_mode(0o000)).unwrap();
-    let out = std::process::Command::new(setpriv)
+    let out = layout
+        .sandbox()
+        .program(setpriv)
         .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
         .arg(support::binary_path())
-        .env("HOME", &layout.home)
         .env("NO_COLOR", "1")
         .args(["survey", "--no-probe"])
         .arg(&layout.top)
@@ -433,9 +438,9 @@ fn check_on_a_folder_whose_search_stopped_says_at_least() {
         return;
     };
     let check = |dir: &Path, format: &str| {
-        let out = support::wsl_place()
-            .env("HOME", &layout.home)
-            .env("XDG_CACHE_HOME", layout.home.join(".cache"))
+        let out = layout
+            .sandbox()
+            .cmd()
             .env("NO_COLOR", "1")
             .args(["check", "--no-probe", "--format", format])
             .arg(dir)
@@ -595,7 +600,7 @@ fn a_deep_repository_on_slowfs_is_listed_once() {
         repository(&json, &app)["nested"],
         serde_json::json!([{"path": inner.to_str().unwrap(), "kind": "repository"}])
     );
-    let (_, stderr) = slow.signal_and_wait(libc::SIGTERM);
+    let (_, stderr) = slow.signal_and_wait(support::Signal::TERM);
     let opendir: u64 = stderr
         .lines()
         .filter_map(|line| line.strip_prefix("slowfs: stats: "))

@@ -10,7 +10,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use support::gitrepo::{repo_with_files, write};
 use support::tree::{assert_same_tree, snapshot};
-use support::{is_one_sentence, json_of_success, migrate_command, stderr, text};
+use support::{is_one_sentence, json_of_success, stderr, text};
 
 fn append(path: &Path, more: &[u8]) {
     let mut content = fs::read(path).unwrap();
@@ -220,9 +220,9 @@ fn migrated(tmp: &Path, name: &str) -> (PathBuf, PathBuf) {
     let source = tmp.join(name);
     repo_with_files(&source, 12);
     let dest = tmp.join("linux").join(name);
-    let out = migrate_command(&source, &dest)
+    let out = support::Sandbox::at(tmp)
+        .migrate(&source, &dest)
         .arg("--yes")
-        .env("HOME", tmp)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
@@ -230,9 +230,9 @@ fn migrated(tmp: &Path, name: &str) -> (PathBuf, PathBuf) {
 }
 
 fn abort(source: &Path, dest: &Path, home: &Path) -> std::process::Output {
-    migrate_command(source, dest)
+    support::Sandbox::at(home)
+        .migrate(source, dest)
         .arg("--abort")
-        .env("HOME", home)
         .env("NO_COLOR", "1")
         .output()
         .unwrap()
@@ -246,7 +246,7 @@ fn abort_after_the_move_removes_an_unchanged_copy_and_refuses_a_changed_one() {
     // Unchanged since (git status there changes nothing): removed, and the old place forgets.
     let (source, dest) = migrated(home, "quiet");
     support::gitrepo::git(&dest, &["status", "--porcelain"]);
-    let manifest = support::manifest_of(&dest);
+    let manifest = support::Sandbox::at(home).manifest_of(&dest);
     let before = snapshot(&source);
     let out = abort(&source, &dest, home);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
@@ -258,10 +258,10 @@ fn abort_after_the_move_removes_an_unchanged_copy_and_refuses_a_changed_one() {
         "{}",
         text(&out)
     );
-    let check = support::wsl_place()
+    let check = support::Sandbox::at(home)
+        .cmd()
         .args(["check", "--no-probe", "--format", "json"])
         .arg(&source)
-        .env("HOME", home)
         .output()
         .unwrap();
     let report = json_of_success(&check);
@@ -287,14 +287,14 @@ fn abort_after_the_move_removes_an_unchanged_copy_and_refuses_a_changed_one() {
         fs::read(dest.join("d1/f1.txt")).unwrap(),
         b"work done at the new place\n"
     );
-    assert!(support::manifest_of(&dest).is_file());
+    assert!(support::Sandbox::at(home).manifest_of(&dest).is_file());
     assert_eq!(names(&home.join("linux")), ["busy"], "left beside the copy");
 
     // Nothing to sync where nothing was migrated: refused in one sentence, nothing made.
     let elsewhere = home.join("linux/never");
-    let out = migrate_command(&source, &elsewhere)
+    let out = support::Sandbox::at(home)
+        .migrate(&source, &elsewhere)
         .args(["--sync", "--yes"])
-        .env("HOME", home)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
@@ -326,11 +326,9 @@ fn ctrl_c_while_the_sync_walks_the_source_changes_nothing() {
     fs::create_dir_all(tmp.path().join("home")).unwrap();
     let (mnt, dest) = (tmp.path().join("mnt"), tmp.path().join("linux/app"));
     let migrate = |args: &[&str]| {
-        let mut cmd = migrate_command(&mnt.join("app"), &dest);
-        cmd.args(args)
-            .env("HOME", tmp.path().join("home"))
-            .env("XDG_CACHE_HOME", tmp.path().join("cache"))
-            .env("NO_COLOR", "1");
+        let mut cmd =
+            support::Sandbox::at(tmp.path().join("home")).migrate(&mnt.join("app"), &dest);
+        cmd.args(args).env("NO_COLOR", "1");
         cmd
     };
     {

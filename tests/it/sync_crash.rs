@@ -6,36 +6,38 @@
 use crate::support;
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
+use support::Sandbox;
+use support::crash::{KillPoints, PackageTree, killed_after};
 use support::gitrepo::write;
 use support::tree::*;
-use support::{kill, migrate_command};
 
 const KILLS: usize = 8;
 
+const TREE: PackageTree = PackageTree {
+    files: 3000,
+    packages: 7,
+    subs: 3,
+    size_step: 97,
+    max_size: 3000,
+};
+
 fn build_tree(root: &Path) {
-    for i in 0..3000u64 {
-        write(
-            &root.join(format!("pkg{}/sub{}/file{i}.txt", i % 7, i % 3)),
-            &bytes(i, (i as usize * 97) % 3000),
-        );
-    }
+    TREE.build(root);
     write(&root.join("blobs/blob.bin"), &bytes(7, 2 * 1024 * 1024));
 }
 
 fn sync(source: &Path, dest: &Path) -> std::process::Command {
-    let mut cmd = migrate_command(source, dest);
-    cmd.args(["--sync", "--yes"])
-        .env("HOME", source.parent().unwrap());
+    let mut cmd = Sandbox::at(source.parent().unwrap()).migrate(source, dest);
+    cmd.args(["--sync", "--yes"]);
     cmd
 }
 
 /// Late edits for round `round`: 1,000 files rewritten, 100 added in a new folder, 20 removed,
 /// the blob rewritten, and one file changed at both places (returned).
 fn edit(source: &Path, dest: &Path, round: u64) -> PathBuf {
-    for i in (0..3000u64).filter(|i| i % 3 == round % 3) {
-        let file = source.join(format!("pkg{}/sub{}/file{i}.txt", i % 7, i % 3));
+    for i in (0..TREE.files).filter(|i| i % 3 == round % 3) {
+        let file = TREE.file(source, i);
         if file.exists() {
             write(&file, &bytes(i * 31 + round, (i as usize * 13) % 2000 + 1));
         }
@@ -46,8 +48,8 @@ fn edit(source: &Path, dest: &Path, round: u64) -> PathBuf {
             &bytes(round * 1000 + i, 500),
         );
     }
-    for i in (0..3000u64).filter(|i| i % 150 == round) {
-        let _ = std::fs::remove_file(source.join(format!("pkg{}/sub{}/file{i}.txt", i % 7, i % 3)));
+    for i in (0..TREE.files).filter(|i| i % 150 == round) {
+        let _ = std::fs::remove_file(TREE.file(source, i));
     }
     write(
         &source.join("blobs/blob.bin"),
@@ -68,19 +70,6 @@ fn edit(source: &Path, dest: &Path, round: u64) -> PathBuf {
     both
 }
 
-fn seed() -> u64 {
-    std::env::var("WSL_PLACE_CRASH_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| {
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .unwrap()
-                .as_nanos() as u64
-                | 1
-        })
-}
-
 #[test]
 fn sigkill_during_a_sync_then_resume() {
     let tmp = tempfile::tempdir().unwrap();
@@ -88,9 +77,9 @@ fn sigkill_during_a_sync_then_resume() {
     let dest = tmp.path().join("dst/app");
     build_tree(&source);
     edit(&source, &dest, 0);
-    let first = migrate_command(&source, &dest)
+    let first = Sandbox::at(tmp.path().join("src"))
+        .migrate(&source, &dest)
         .arg("--yes")
-        .env("HOME", tmp.path().join("src"))
         .output()
         .unwrap();
     assert!(first.status.success(), "{}", support::text(&first));
@@ -103,14 +92,11 @@ fn sigkill_during_a_sync_then_resume() {
     assert!(out.status.success(), "{}", support::text(&out));
     check(&source, &dest, &conflicts);
 
-    let mut seed = seed();
-    eprintln!("sync crash test: full sync {full:?}, seed {seed} (WSL_PLACE_CRASH_SEED)");
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut points = KillPoints::new();
+    eprintln!(
+        "sync crash test: full sync {full:?}, seed {} (WSL_PLACE_CRASH_SEED)",
+        points.seed()
+    );
     let (mut kills, mut copying, mut applying) = (0, 0, 0);
     let mut round = 2;
     while kills < KILLS {
@@ -121,15 +107,8 @@ fn sigkill_during_a_sync_then_resume() {
         conflicts.push(edit(&source, &dest, round));
         round += 1;
         let before = snapshot(&source);
-        let delay = Duration::from_micros(next() % (full.as_micros() as u64 * 11 / 10).max(1));
-        let mut child = sync(&source, &dest)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(delay);
-        if child.try_wait().unwrap().is_none() {
-            kill(&mut child);
+        let delay = points.next_within(full);
+        if killed_after(&mut sync(&source, &dest), delay) {
             kills += 1;
             let staging = dest.with_file_name(".app.wsl-place-sync");
             match staging.join("finalising").exists() {

@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 const ESC: u8 = 0x1b;
 
 /// `script` running `wsl-place ARGS` on a fresh pseudo-terminal, its environment cleared down
-/// to PATH and a private HOME, so no setting of the developer's reaches the binary.
+/// to PATH and a sandbox at `home`, so no setting of the developer's reaches the binary.
 fn script(home: &Path, args: &[&str]) -> Command {
     let mut line = support::binary_path().display().to_string();
     for arg in args {
@@ -25,8 +25,8 @@ fn script(home: &Path, args: &[&str]) -> Command {
     command
         .args(["--quiet", "--return", "--command", &line, "/dev/null"])
         .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", home);
+        .env("PATH", std::env::var("PATH").unwrap_or_default());
+    support::Sandbox::at(home).apply(&mut command);
     command
 }
 
@@ -118,11 +118,9 @@ fn pipes_are_plain_unless_colour_is_forced() {
     let (dir, repo) = repo();
     let home = dir.path().join("home");
     let run = |env: &[(&str, &str)], color: &str| {
-        let mut command = support::wsl_place();
+        let mut command = support::Sandbox::at(&home).cmd();
         command
             .args(["--color", color, "check", "--no-probe", &repo])
-            .env("HOME", &home)
-            .env_remove("XDG_CACHE_HOME")
             .env("TERM", "xterm-256color")
             .env_remove("NO_COLOR")
             .env_remove("CLICOLOR")
@@ -451,9 +449,9 @@ fn slow_phases_show_a_labelled_spinner_on_a_terminal_only() {
         "probe: no spinner: {}",
         String::from_utf8_lossy(&probe.stdout)
     );
-    let piped = support::wsl_place()
+    let piped = support::Sandbox::at(&home)
+        .cmd()
         .args(["probe", &repo])
-        .env("HOME", &home)
         .env("TERM", "xterm-256color")
         .output()
         .unwrap();
@@ -493,10 +491,9 @@ fn remove_source_after_the_move_shows_its_plan_then_a_bar_with_time_left() {
     let source = fs.mountpoint().join("app");
     let dest = tmp.path().join("linux/app");
     let (source_arg, dest_arg) = (source.display().to_string(), dest.display().to_string());
-    let first = support::migrate_command(&source, &dest)
+    let first = support::Sandbox::at(&home)
+        .migrate(&source, &dest)
         .arg("--yes")
-        .env("HOME", &home)
-        .env("XDG_STATE_HOME", home.join(".local/state"))
         .output()
         .unwrap();
     assert_eq!(first.status.code(), Some(0), "{}", support::text(&first));

@@ -5,7 +5,7 @@ pub mod mount_cache;
 pub mod probes;
 
 use crate::base::error::Result;
-use crate::base::progress::while_working;
+use crate::base::progress::{Progress, working};
 use crate::decide::observations::Context;
 use crate::decide::policy::{self, Observations, Policy, PolicySource, Verdict};
 use crate::host::location::{self, Location, MountTable};
@@ -68,17 +68,50 @@ pub struct Settings {
     pub probe_budget: Duration,
     /// Directory on the Linux disk to compare against (None: a scratch folder under $HOME).
     pub baseline: Option<PathBuf>,
-    /// Show each phase's progress on the terminal (the scan's counts, a spinner while timing).
-    pub progress: bool,
-    /// Time the package manager when no cached timing exists (about a second, once per machine
-    /// and manager version); false in the hook's short measurement, which estimates it.
-    pub time_manager: bool,
+    /// Who is asking: what the run may spend and reuse follows from it.
+    pub purpose: Purpose,
+}
+
+/// Which command is asking for a check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// `check`: the whole measurement; with `fresh` (`--fresh`) none of the cached probe
+    /// figures either.
+    Check { fresh: bool },
+    /// The hook's short measurement (`check --advisory`) when no answer is cached.
+    Hook,
+    /// `survey`: its repositories share the probes it runs per mount itself.
+    Survey,
+}
+
+impl Purpose {
+    /// Whether the package manager is timed when no cached timing exists (about a second, once
+    /// per machine and manager version); the hook's short measurement estimates it.
+    pub fn times_manager(self) -> bool {
+        match self {
+            Purpose::Check { .. } | Purpose::Survey => true,
+            Purpose::Hook => false,
+        }
+    }
+
     /// Which mounts' cached probe figures (`mount_cache`) stand in for probing them again.
-    pub reuse: Reuse,
+    pub fn reuse(self) -> Reuse {
+        match self {
+            Purpose::Check { fresh: false } => Reuse::Baseline,
+            Purpose::Check { fresh: true } | Purpose::Survey => Reuse::Nothing,
+            Purpose::Hook => Reuse::Mounts,
+        }
+    }
+
     /// The hook's first look (no answer cached): git's walk counts every directory as walked
     /// instead of reading git's exclude rules, which on a slow mount costs as much as the
     /// scan (the rules move the figure only where tracked files sit below ignored folders).
-    pub first_look: bool,
+    pub fn first_look(self) -> bool {
+        match self {
+            Purpose::Hook => true,
+            Purpose::Check { .. } | Purpose::Survey => false,
+        }
+    }
 }
 
 /// Which cached per-mount probes a run takes instead of probing (every run that probes a mount
@@ -120,12 +153,14 @@ pub fn prepare(env: &HostEnv, path: &Path, policy_file: Option<&Path>) -> Result
 
 /// Scans, probes, predicts and decides for an already prepared setting; `previous` is what the
 /// last checks for this place and policy left: the verdict weighs their predictions with this
-/// run's and keeps the last level while this run's ranges still support it.
+/// run's and keeps the last level while this run's ranges still support it. Each phase reports
+/// to `progress` (the scan's counts, what is being timed or looked for).
 pub fn measure(
     env: &HostEnv,
     settings: &Settings,
     setting: Setting,
     previous: &policy::Previous,
+    progress: &dyn Progress,
 ) -> Result<(CheckReport, Policy)> {
     let Setting {
         table,
@@ -141,25 +176,29 @@ pub fn measure(
             &location.paths.linux,
             &ScanOptions {
                 budget: settings.scan_budget,
-                progress: settings.progress,
                 automount_root: env.automount_root(),
             },
+            progress,
         );
         (scanned, hints.join().unwrap_or_default())
     });
-    let git = git_cache::facts(env, settings.reuse != Reuse::Nothing);
+    let git = git_cache::facts(env, settings.purpose.reuse() != Reuse::Nothing);
     let (probe, predict) = if settings.probe {
-        let probes = while_working(settings.progress, TIMING, || {
-            probes::for_check(
-                env,
-                &table,
-                &location,
-                settings,
-                index.as_ref(),
-                git.startup_ms,
-                &policy.migrate.destination,
-            )
-        })?;
+        let probes = working(
+            progress,
+            || TIMING.into(),
+            || {
+                probes::for_check(
+                    env,
+                    &table,
+                    &location,
+                    settings,
+                    index.as_ref(),
+                    git.startup_ms,
+                    &policy.migrate.destination,
+                )
+            },
+        )?;
         let mut predict = probes::predict(&scan, &probes, &location.paths.linux, hints.lock);
         if let Some(prediction) = predict.as_mut() {
             with_fsmonitor(prediction, &probes, &git, &scan, &policy);
@@ -171,11 +210,7 @@ pub fn measure(
     let repositories_below = scan
         .git
         .is_none()
-        .then(|| {
-            while_working(settings.progress, "looking for repositories below", || {
-                crate::measure::discover::discover(&location.paths.linux, REPOSITORIES_BELOW_BUDGET)
-            })
-        })
+        .then(|| repositories_below(&location.paths.linux, progress))
         .filter(|found| !found.repositories.is_empty());
     let repositories_below_complete = repositories_below.as_ref().map(|d| d.complete);
     let repositories_below = repositories_below.map(|found| found.repositories.len());
@@ -195,9 +230,9 @@ pub fn measure(
     observations.context.repositories_below = repositories_below;
     observations.context.repositories_below_partial = repositories_below_complete == Some(false);
     let mut verdict = policy::evaluate_after(&policy, &observations, previous);
-    let moved = while_working(
-        settings.progress,
-        "comparing with the migrated copy",
+    let moved = working(
+        progress,
+        || "comparing with the migrated copy".into(),
         || changes::old_place(env, &location.paths.linux, true),
     );
     if let Some(old) = &moved {
@@ -217,6 +252,16 @@ pub fn measure(
         moved,
     };
     Ok((report, policy))
+}
+
+/// The repositories below `dir`, a folder that is not one, found within
+/// `REPOSITORIES_BELOW_BUDGET`.
+fn repositories_below(dir: &Path, progress: &dyn Progress) -> crate::measure::discover::Discovery {
+    working(
+        progress,
+        || "looking for repositories below".into(),
+        || crate::measure::discover::discover(dir, REPOSITORIES_BELOW_BUDGET),
+    )
 }
 
 /// At the old place, moving is done: the `migrate` advice says where it went and what changed

@@ -8,9 +8,9 @@ use crate::host::HostEnv;
 use crate::host::location::{self, Location, MountTable};
 use crate::host::mounts::{MountEntry, MountKind};
 use crate::measure::gitindex::{GitWalk, RootIndex};
-use crate::measure::probe::{
-    self, OpStats, ProbeReport, ProbeSet, Target, Tracked, manager, mount_of,
-};
+use crate::measure::probe::manager::{self, Timing};
+use crate::measure::probe::package_manager::{self, Manager};
+use crate::measure::probe::{self, OpStats, ProbeReport, ProbeSet, Target, Tracked, mount_of};
 use crate::measure::scan::ScanReport;
 use crate::model::{self, MountCosts, Prediction, RepoFigures};
 use std::path::{Path, PathBuf};
@@ -208,7 +208,7 @@ pub fn for_check(
     let baseline = choose_baseline(env, settings, table, current_mount)?;
     let budget = settings.probe_budget;
     let tracked = Tracked::from_index(index);
-    let git_walk = index.map(|index| index.git_walk(!settings.first_look));
+    let git_walk = index.map(|index| index.git_walk(!settings.purpose.first_look()));
     let threads = tracked.git_threads();
     let target = Target {
         dir: root,
@@ -232,10 +232,16 @@ pub fn for_check(
     } else {
         baseline
     };
-    let manager = manager_timing(env, root, &baseline, settings.time_manager, cpu_pace);
+    let manager = manager_timing(
+        env,
+        root,
+        &baseline,
+        settings.purpose.times_manager(),
+        cpu_pace,
+    );
     let (baseline, baseline_note, same, label) = match baseline {
         Baseline::Probe(dir, mount) => {
-            let cached = (settings.reuse != Reuse::Nothing)
+            let cached = (settings.purpose.reuse() != Reuse::Nothing)
                 .then(|| mount_cache::load(env, mount))
                 .flatten();
             let report = cached.unwrap_or_else(|| {
@@ -279,25 +285,29 @@ pub fn for_check(
 /// The package manager's own work for the repository at `root`, as `check` and `survey` both
 /// price it (one code path, so the two agree): cached when this machine timed the manager
 /// before, timed in a scratch folder on the baseline disk when `may_measure` (and no Ctrl-C),
-/// else its reference fit. None when the repository has no manager.
+/// else its reference fit (`model::estimated`). None when the repository has no manager.
 pub fn manager_timing(
     env: &HostEnv,
     root: &Path,
     baseline: &Baseline,
     may_measure: bool,
     cpu_pace: f64,
-) -> Option<manager::ManagerTiming> {
+) -> Option<model::ManagerTiming> {
     let scratch_dir = match baseline {
         Baseline::Probe(dir, _) | Baseline::Same(dir, _) => Some(dir.as_path()),
         Baseline::None(_) => None,
     };
-    manager::timing(
+    let timing = manager::timing(
         env,
         root,
         scratch_dir,
         may_measure && !interrupt::requested(),
         cpu_pace,
-    )
+    )?;
+    Some(match timing {
+        Timing::Timed(timing) => timing,
+        Timing::Untimed { manager, version } => model::estimated(manager, version, cpu_pace),
+    })
 }
 
 /// The repository's mount, cached or measured (and then cached). The hook takes any mount's
@@ -310,7 +320,7 @@ fn current_figures(
     on_baseline_mount: bool,
     (startup, start): (Option<f64>, Instant),
 ) -> (ProbeReport, Option<f64>) {
-    let cached = match settings.reuse {
+    let cached = match settings.purpose.reuse() {
         Reuse::Mounts => mount_cache::load(env, target.mount),
         Reuse::Baseline if on_baseline_mount => {
             mount_cache::load(env, target.mount).map(|mut report| {
@@ -325,7 +335,11 @@ fn current_figures(
         return (current, pilot);
     }
     // The hook's first look samples fewer tracked files: a provisional answer.
-    let tracked_share = if settings.first_look { 0.15 } else { 0.3 };
+    let tracked_share = if settings.purpose.first_look() {
+        0.15
+    } else {
+        0.3
+    };
     let measured = probe_current(target, (tracked, tracked_share), git_walk, (startup, start));
     mount_cache::store(env, target.mount, &measured.0);
     measured
@@ -403,8 +417,8 @@ pub fn predict(
     let mut repo = RepoFigures::from_scan(scan, lock, git_dir_files);
     // A Python project reinstalls its virtualenv, a Rust one rewrites target/: not the
     // node_modules figures, nor every dependency tree lumped together.
-    match manager::detect(root) {
-        Some("uv" | "pip" | "poetry") => {
+    match package_manager::detect(root) {
+        Some(Manager::Uv | Manager::Pip | Manager::Poetry) => {
             let packages = probe::packages::python_packages(root).len() as u64;
             // The manager names each file by its whole path: every component below the
             // mount's root is a round trip on a slow mount.
@@ -413,8 +427,8 @@ pub fn predict(
                 .map_or(0, |below| below.components().count() as u32);
             repo.install = model::python_install(scan, packages, root_depth);
         }
-        Some("cargo") => repo.install = model::rust_target(scan),
-        _ => {}
+        Some(Manager::Cargo) => repo.install = model::rust_target(scan),
+        Some(Manager::Npm | Manager::Pnpm | Manager::Yarn | Manager::Bun) | None => {}
     }
     if let Some(walk) = &probes.git_walk {
         repo.refine_with_index(walk);

@@ -4,7 +4,7 @@
 use crate::assess::pipeline::probes::{self, Baseline};
 use crate::assess::pipeline::{self, decide, with_fsmonitor};
 use crate::base::error::Result;
-use crate::base::progress::Progress;
+use crate::base::progress::{Drawn, Progress};
 use crate::decide::policy::{self, Level, PolicySource, Verdict};
 use crate::host::location::{self, MountInfo, MountTable, Paths};
 use crate::host::mounts::MountEntry;
@@ -137,11 +137,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         scan_budget: settings.scan_budget.unwrap_or(settings.budget),
         probe_budget: settings.probe_budget,
         baseline: settings.baseline.clone(),
-        progress: false,
-        // As `check` does: the manager is timed once per machine and version, then cached.
-        time_manager: true,
-        reuse: pipeline::Reuse::Nothing,
-        first_look: false,
+        purpose: pipeline::Purpose::Survey,
     };
     let mut plan = Vec::new();
     for found in &discovery.repositories {
@@ -185,7 +181,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
             crate::base::interrupt::check(INTERRUPTED)?;
             let shared = settings.probe.then(|| {
                 probe_set(&mounts, mount, baseline, (git.startup_ms, cpu_pace))
-                    .map(|set| with_manager(set, env, &found.root, baseline))
+                    .map(|set| with_manager(set, env, &found.root, baseline, &check_settings))
             });
             judge(&place, settings, found, shared)
         },
@@ -300,9 +296,16 @@ fn probe_of<'a>(mounts: &'a [MountProbe], mount: &MountEntry) -> Option<&'a Prob
 /// A repository's view of the shared probes, shaped as `check`'s.
 /// `set` with the package manager's own work for the repository at `root`, priced as `check`
 /// prices it (the same call: timed once per machine and version, then cached), so the two agree.
-fn with_manager(mut set: ProbeSet, env: &HostEnv, root: &Path, baseline: &Baseline) -> ProbeSet {
+fn with_manager(
+    mut set: ProbeSet,
+    env: &HostEnv,
+    root: &Path,
+    baseline: &Baseline,
+    settings: &pipeline::Settings,
+) -> ProbeSet {
     if let Some(cpu) = set.cpu_sha1_us_per_mib {
-        set.manager = probes::manager_timing(env, root, baseline, true, cpu);
+        let may_time = settings.purpose.times_manager();
+        set.manager = probes::manager_timing(env, root, baseline, may_time, cpu);
     }
     set
 }
@@ -348,9 +351,10 @@ fn judge(
         &found.root,
         &ScanOptions {
             budget: scans::budget_now(place.deadline, settings.scan_budget),
-            progress: false,
             automount_root: place.env.automount_root(),
         },
+        // The survey's own bar shows the scans.
+        &Drawn::hidden(),
     );
     let gitlinks = index
         .as_ref()

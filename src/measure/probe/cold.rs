@@ -63,6 +63,7 @@ fn timed_reads(scratch: &Path) -> Option<ColdRead> {
     let file = std::fs::File::open(&big).ok()?;
     // SAFETY: the file is private to this scratch folder and nothing truncates it while it
     // is mapped.
+    #[allow(unsafe_code)]
     let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
     let touched: u64 = map.iter().step_by(4096).map(|&b| u64::from(b)).sum();
     std::hint::black_box(touched);

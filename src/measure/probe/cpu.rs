@@ -2,14 +2,11 @@
 //!
 //! On a local disk `git status` and the first status after a copy are CPU work: hashing every
 //! byte with SHA-1 (collision-detecting, as git does), parsing the index, comparing stat data.
-//! The model's CPU terms are fitted at a reference pace; this calibration scales them by what
-//! the CPU does now, so that a busy or a slower machine gets its own figures.
+//! The model's CPU terms are fitted at a reference pace (`model::REFERENCE_SHA1_US_PER_MIB`);
+//! this calibration scales them by what the CPU does now, so that a busy or a slower machine
+//! gets its own figures.
 
 use std::time::Instant;
-
-/// The pace the model's CPU terms were fitted at: microseconds to hash one MiB with git's
-/// SHA-1 (`sha1_us_per_mib`) on this project's 2-core machines.
-pub const REFERENCE_SHA1_US_PER_MIB: f64 = 580.0;
 
 /// How much slower the CPU is at `now` than at `then` (both `sha1_us_per_mib`), bounded so
 /// that one absurd calibration cannot turn a prediction into nonsense; 1 when either is not

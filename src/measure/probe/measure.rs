@@ -450,6 +450,7 @@ fn read_mapped(dir: &OwnedFd, name: &str, limit: usize) -> std::io::Result<(f64,
     let len = usize::try_from(file.metadata()?.len()).map_or(limit, |len| len.min(limit));
     // SAFETY: the file is private to this probe's scratch folder and nothing truncates it
     // while it is mapped.
+    #[allow(unsafe_code)]
     let map = unsafe { memmap2::MmapOptions::new().len(len).map(&file)? };
     let touched: u64 = map.iter().step_by(4096).map(|&b| u64::from(b)).sum();
     std::hint::black_box(touched);

@@ -7,6 +7,7 @@ pub mod cpu;
 pub mod manager;
 pub mod measure;
 pub mod ops;
+pub mod package_manager;
 pub mod packages;
 pub mod samplers;
 pub mod scratch;

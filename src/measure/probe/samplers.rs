@@ -3,6 +3,7 @@
 //! in turns. Each manager has its own runner (how it installs, where the tree lands, how to
 //! clear it for the next turn); the loop and the figures are shared.
 
+use super::package_manager::Manager;
 use super::packages::{self, Pinned};
 use super::stats::median;
 use std::collections::BTreeSet;
@@ -79,9 +80,9 @@ impl Drop for Scratch {
 
 /// How each JavaScript manager reinstalls offline from its cache without scripts and without
 /// writing a lock file.
-fn node_args(manager: &str) -> Option<&'static [&'static str]> {
+fn node_args(manager: Manager) -> Option<&'static [&'static str]> {
     Some(match manager {
-        "npm" => &[
+        Manager::Npm => &[
             "install",
             "--offline",
             "--ignore-scripts",
@@ -90,14 +91,14 @@ fn node_args(manager: &str) -> Option<&'static [&'static str]> {
             "--no-package-lock",
             "--loglevel=error",
         ],
-        "pnpm" => &[
+        Manager::Pnpm => &[
             "install",
             "--offline",
             "--ignore-scripts",
             "--config.lockfile=false",
             "--reporter=silent",
         ],
-        "yarn" => &[
+        Manager::Yarn => &[
             "install",
             "--offline",
             "--ignore-scripts",
@@ -105,30 +106,32 @@ fn node_args(manager: &str) -> Option<&'static [&'static str]> {
             "--non-interactive",
             "--silent",
         ],
-        "bun" => &[
+        Manager::Bun => &[
             "install",
             "--offline",
             "--ignore-scripts",
             "--no-save",
             "--silent",
         ],
-        _ => return None,
+        Manager::Uv | Manager::Pip | Manager::Poetry | Manager::Cargo => return None,
     })
 }
 
 /// The packages the project at `root` would have `manager` install for its sample: npm's
 /// from its lock file (or the one it keeps in node_modules), the other JavaScript managers'
 /// from the leaves in node_modules, uv's and pip's from the virtualenv or the lock files.
-pub fn sample_for(manager: &str, root: &Path) -> Vec<Pinned> {
+pub fn sample_for(manager: Manager, root: &Path) -> Vec<Pinned> {
     match manager {
-        "uv" | "pip" => {
+        Manager::Uv | Manager::Pip => {
             packages::sample_of(packages::python_packages(root), PYTHON_SAMPLE_PACKAGES)
         }
-        "npm" => packages::npm_lock(root)
+        Manager::Npm => packages::npm_lock(root)
             .map(|lock| packages::npm_leaf_packages(&lock, SAMPLE_PACKAGES))
             .filter(|s| !s.is_empty())
             .unwrap_or_else(|| packages::node_modules_leaves(root, SAMPLE_PACKAGES)),
-        _ => packages::node_modules_leaves(root, SAMPLE_PACKAGES),
+        Manager::Pnpm | Manager::Yarn | Manager::Bun | Manager::Poetry | Manager::Cargo => {
+            packages::node_modules_leaves(root, SAMPLE_PACKAGES)
+        }
     }
 }
 
@@ -184,33 +187,35 @@ fn names(dir: &Path) -> BTreeSet<String> {
 enum Runner {
     /// npm, pnpm, yarn, bun: a package.json listing the sample, installed into node_modules.
     Node {
-        program: String,
+        manager: Manager,
         args: &'static [&'static str],
     },
     /// uv or pip into a virtualenv made in the scratch folder (not timed); for uv with a
     /// `uv.lock`, the project folder whose `pyproject.toml` and lock file are synced whole.
     Python {
-        manager: String,
+        manager: Manager,
         lock_from: Option<PathBuf>,
     },
 }
 
 impl Runner {
-    fn for_manager(manager: &str, root: &Path) -> Option<Self> {
+    fn for_manager(manager: Manager, root: &Path) -> Option<Self> {
         match manager {
-            "uv" | "pip" => Some(Self::Python {
-                manager: manager.into(),
+            Manager::Uv | Manager::Pip => Some(Self::Python {
+                manager,
                 // `uv sync` reads wheels by the lock's URLs, so the index pages that
                 // `uv pip install --offline` needs are never cached: the sample is the lock.
-                lock_from: (manager == "uv"
+                lock_from: (manager == Manager::Uv
                     && root.join("uv.lock").is_file()
                     && root.join("pyproject.toml").is_file())
                 .then(|| root.to_path_buf()),
             }),
-            _ => node_args(manager).map(|args| Self::Node {
-                program: manager.into(),
-                args,
-            }),
+            Manager::Npm
+            | Manager::Pnpm
+            | Manager::Yarn
+            | Manager::Bun
+            | Manager::Poetry
+            | Manager::Cargo => node_args(manager).map(|args| Self::Node { manager, args }),
         }
     }
 
@@ -225,7 +230,7 @@ impl Runner {
                         std::fs::copy(root.join(file), scratch.join(file)).ok()?;
                     }
                 }
-                python_venv(manager, scratch)?;
+                python_venv(*manager, scratch)?;
                 let site = packages::site_packages(scratch).into_iter().next()?;
                 let before = names(&site);
                 Some((site, before))
@@ -236,9 +241,9 @@ impl Runner {
     /// One timed install of `deps` (none: the manager's start-up and empty install).
     fn install(&self, scratch: &Path, deps: &[Pinned]) -> Option<f64> {
         match self {
-            Self::Node { program, args } => {
+            Self::Node { manager, args } => {
                 std::fs::write(scratch.join("package.json"), package_json(deps)).ok()?;
-                timed_run(program, args, scratch)
+                timed_run(manager.name(), args, scratch)
             }
             Self::Python { manager, lock_from } => {
                 std::fs::write(scratch.join("sample.txt"), requirements_txt(deps)).ok()?;
@@ -256,11 +261,15 @@ impl Runner {
                         "--no-install-project",
                         "-q",
                     ];
-                    timed_run("uv", &args, scratch)
-                } else if manager == "uv" {
+                    timed_run(Manager::Uv.name(), &args, scratch)
+                } else if *manager == Manager::Uv {
                     let args = ["pip", "install", "--offline", "-q", "--no-deps"];
                     let rest = ["--python", python, "-r", "sample.txt"];
-                    timed_run("uv", &[&args[..], &rest[..]].concat(), scratch)
+                    timed_run(
+                        Manager::Uv.name(),
+                        &[&args[..], &rest[..]].concat(),
+                        scratch,
+                    )
                 } else {
                     // pip in the virtualenv, as a project reinstalls: it has no offline mode
                     // and asks the index about each package, then reads the files from its
@@ -277,9 +286,13 @@ impl Runner {
 /// A virtualenv at `scratch/.venv`: uv's own, or, for pip, the Python that the `pip` on PATH
 /// runs under, without pip and with that pip linked in (making one with pip takes seconds, and
 /// pip in a virtualenv is what a project's reinstall runs).
-fn python_venv(manager: &str, scratch: &Path) -> Option<()> {
-    if manager == "uv" {
-        timed_run("uv", &["venv", "--offline", "-q", ".venv"], scratch)?;
+fn python_venv(manager: Manager, scratch: &Path) -> Option<()> {
+    if manager == Manager::Uv {
+        timed_run(
+            Manager::Uv.name(),
+            &["venv", "--offline", "-q", ".venv"],
+            scratch,
+        )?;
         return Some(());
     }
     let (pip, python) = pip_location()?;
@@ -291,7 +304,7 @@ fn python_venv(manager: &str, scratch: &Path) -> Option<()> {
 /// Where the `pip` on PATH lives and the Python it names, from its `--version` line ("pip 24.0
 /// from /usr/lib/python3/dist-packages/pip (python 3.12)"): the folder and `python3.12`.
 fn pip_location() -> Option<(PathBuf, String)> {
-    let text = version_output("pip")?;
+    let text = version_output(Manager::Pip.name())?;
     let (pip, python) = pip_version_line(&text)?;
     pip.is_dir().then_some((pip, python))
 }
@@ -319,7 +332,7 @@ fn pip_version_line(text: &str) -> Option<(PathBuf, String)> {
 /// `manager` (for the project at `root`) installing nothing and `sample`, offline, in a scratch folder under `dir`, in
 /// turns, `SAMPLE_RUNS` times; the median of each. None when a run fails (the manager is
 /// missing, a package is not in its cache) or the sample placed no package.
-pub fn measure(manager: &str, dir: &Path, sample: &[Pinned], root: &Path) -> Option<Sampled> {
+pub fn measure(manager: Manager, dir: &Path, sample: &[Pinned], root: &Path) -> Option<Sampled> {
     let runner = Runner::for_manager(manager, root)?;
     if sample.is_empty() {
         return None;
@@ -396,15 +409,16 @@ mod tests {
 
     #[test]
     fn every_manager_but_cargo_has_a_runner() {
-        for manager in ["npm", "pnpm", "yarn", "bun", "uv", "pip"] {
+        use Manager::{Bun, Npm, Pip, Pnpm, Uv, Yarn};
+        for manager in [Npm, Pnpm, Yarn, Bun, Uv, Pip] {
             assert!(
                 Runner::for_manager(manager, Path::new("/")).is_some(),
                 "{manager}"
             );
         }
-        assert!(Runner::for_manager("cargo", Path::new("/")).is_none());
+        assert!(Runner::for_manager(Manager::Cargo, Path::new("/")).is_none());
         let none = Path::new("/nonexistent");
-        assert!(measure("cargo", none, &[], none).is_none());
+        assert!(measure(Manager::Cargo, none, &[], none).is_none());
     }
 
     #[test]
@@ -437,7 +451,7 @@ mod tests {
             std::fs::write(&path, "12345").unwrap();
         }
         std::fs::create_dir_all(nm.join(".bin")).unwrap();
-        let runner = Runner::for_manager("npm", dir.path()).unwrap();
+        let runner = Runner::for_manager(Manager::Npm, dir.path()).unwrap();
         let placed = names(&nm);
         assert_eq!(
             placed_tree(&runner, &nm, &placed),

@@ -6,6 +6,7 @@
 
 mod walk;
 
+use crate::base::progress::{Drawn, Progress};
 use crate::measure::gitindex::{self, IndexSummary, RepoKind};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -17,8 +18,6 @@ use walk::{GitPaths, Live, Subtree, Tag, Walker};
 pub struct ScanOptions {
     /// Stop walking after this long and extrapolate.
     pub budget: Duration,
-    /// Show a progress display (only on a terminal, never with --quiet).
-    pub progress: bool,
     /// Where a `gitdir:` naming a Windows drive is looked for (see `HostEnv::automount_root`).
     pub automount_root: PathBuf,
 }
@@ -241,26 +240,30 @@ fn complete_and_estimated<S: serde::Serializer>(complete: &bool, s: S) -> Result
 }
 
 /// The scan, and the index it read (None outside a repository or for an unreadable index),
-/// so that `check` does not read and decode it a second time for the probe.
+/// so that `check` does not read and decode it a second time for the probe. The walk's counts
+/// so far are reported to `progress` as it goes.
 pub fn scan_keeping_index(
     root: &Path,
     options: &ScanOptions,
+    progress: &dyn Progress,
 ) -> (ScanReport, Option<gitindex::RootIndex>) {
-    walk_and_keep_index(root, options, Engine::default_for_host())
+    walk_and_keep_index(root, options, Engine::default_for_host(), progress)
 }
 
 fn lossy(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
+/// The scan with `engine`, showing nothing (the engines' benchmark).
 pub fn scan_with(root: &Path, options: &ScanOptions, engine: Engine) -> ScanReport {
-    walk_and_keep_index(root, options, engine).0
+    walk_and_keep_index(root, options, engine, &Drawn::hidden()).0
 }
 
 fn walk_and_keep_index(
     root: &Path,
     options: &ScanOptions,
     engine: Engine,
+    progress: &dyn Progress,
 ) -> (ScanReport, Option<gitindex::RootIndex>) {
     let start = Instant::now();
     let deadline = start + options.budget;
@@ -285,7 +288,7 @@ fn walk_and_keep_index(
         git_paths.clone(),
         sizes.as_ref(),
     );
-    let (subtree, outside) = scanning_while(&live, options.progress, || {
+    let (subtree, outside) = scanning_while(&live, progress, || {
         run_on(engine, || {
             let subtree = walker.walk_root();
             let outside = match (&git, &git_paths.common) {
@@ -318,8 +321,9 @@ fn walk_and_keep_index(
 
 /// Hands every entry below `root` (its directory, name and `lstat`, symlinks never followed) to
 /// `each`, from the scan's own parallel walk without a deadline: how the migration plan walks.
-/// Returns the directories that could not be listed (relative to `root`) and why.
-pub fn walk_each(root: &Path, progress: bool, each: &EachEntry) -> Vec<(PathBuf, String)> {
+/// The walk's counts so far are reported to `progress`. Returns the directories that could not
+/// be listed (relative to `root`) and why.
+pub fn walk_each(root: &Path, progress: &dyn Progress, each: &EachEntry) -> Vec<(PathBuf, String)> {
     let live = Live::default();
     let engine = Engine::default_for_host();
     // A deadline that never comes: the plan must see everything.
@@ -535,8 +539,8 @@ fn collect(
     }
 }
 
-/// Runs `work`, with a spinner counting what the walk has seen beside it when `enabled`.
-fn scanning_while<T>(live: &Live, enabled: bool, work: impl FnOnce() -> T) -> T {
+/// Runs `work`, with what the walk has seen so far reported to `progress`.
+fn scanning_while<T>(live: &Live, progress: &dyn Progress, work: impl FnOnce() -> T) -> T {
     let seen = || {
         let (files, dirs) = (
             live.files.load(std::sync::atomic::Ordering::Relaxed),
@@ -544,5 +548,5 @@ fn scanning_while<T>(live: &Live, enabled: bool, work: impl FnOnce() -> T) -> T 
         );
         format!("scanning: {files} files, {dirs} directories")
     };
-    crate::base::progress::while_showing(enabled, seen, work)
+    crate::base::progress::working(progress, seen, work)
 }

@@ -6,7 +6,9 @@ use crate::assess::pipeline::CheckReport;
 use crate::base::units;
 use crate::decide::policy::Rule;
 use crate::measure::probe::{ProbeReport, ProbeSet};
-use crate::model::{Compared, InstallFigures, InstallSource, ManagerTiming, Prediction};
+use crate::model::{
+    Compared, InstallFigures, InstallSource, ManagerTiming, Prediction, TimingSource,
+};
 
 /// "~950 ms", "~1.2 s": a prediction is an estimate, and says so.
 pub(super) fn approx(ms: f64) -> String {
@@ -61,10 +63,12 @@ fn install_row(
     }
     let how = match manager {
         Some((m, own)) => {
-            let timed = match m.source.as_str() {
-                "measured" => "measured on this machine",
-                "cached" => "measured on this machine earlier",
-                _ => "its reference fit scaled by this machine's CPU pace, not measured here",
+            let timed = match m.source {
+                TimingSource::Measured => "measured on this machine",
+                TimingSource::Cached => "measured on this machine earlier",
+                TimingSource::Estimated => {
+                    "its reference fit scaled by this machine's CPU pace, not measured here"
+                }
             };
             format!(
                 "{} {} reinstalling from its cache, {} of it {}'s own work on either disk ({timed})",
@@ -266,9 +270,9 @@ fn side(p: &ProbeReport) -> String {
 mod tests {
     use super::*;
 
-    fn npm(source: &str) -> ManagerTiming {
+    fn npm(source: TimingSource) -> ManagerTiming {
         ManagerTiming {
-            manager: "npm".into(),
+            manager: crate::model::Manager::Npm,
             version: "11.19.1".into(),
             startup_ms: 300.0,
             sample_ms: 2000.0,
@@ -276,7 +280,7 @@ mod tests {
             sample_files: 2000,
             sample_dirs: 300,
             sample_bytes: 0,
-            source: source.into(),
+            source,
             cpu_sha1_us_per_mib: None,
         }
     }
@@ -285,10 +289,10 @@ mod tests {
     fn the_install_row_says_what_is_counted_and_how_it_was_timed() {
         let both = Compared::exact(120_000.0, 4_300.0);
         for (source, timed) in [
-            ("measured", "(measured on this machine)"),
-            ("cached", "(measured on this machine earlier)"),
+            (TimingSource::Measured, "(measured on this machine)"),
+            (TimingSource::Cached, "(measured on this machine earlier)"),
             (
-                "estimated",
+                TimingSource::Estimated,
                 "(its reference fit scaled by this machine's CPU pace, not measured here)",
             ),
         ] {

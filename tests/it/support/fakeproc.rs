@@ -62,7 +62,7 @@ impl FakeProc {
     }
 
     pub fn command(&self, distro: Option<&str>) -> Command {
-        let mut cmd = Command::cargo_bin("wsl-place").unwrap();
+        let mut cmd = Command::from_std(super::wsl_place());
         cmd.env("WSL_PLACE_PROC_ROOT", self.dir.path())
             .env_remove("WSL_DISTRO_NAME")
             .env_remove("WSL_INTEROP")

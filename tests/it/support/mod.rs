@@ -1,6 +1,6 @@
-//! What the integration tests need from the machine, in one place: root, skips, mounts (tmpfs,
-//! loop ext4, the slowfs FUSE emulator), fixture `/proc` roots, real git repositories and tree
-//! snapshots.
+//! What the integration tests need from the machine, in one place: a [`Sandbox`] for every run
+//! of the binary (its own HOME, cache, config and state), root, skips, mounts (tmpfs, loop ext4,
+//! the slowfs FUSE emulator), fixture `/proc` roots, real git repositories and tree snapshots.
 //!
 //! ```ignore
 //! use crate::support;
@@ -23,19 +23,24 @@
 
 #![allow(dead_code)]
 
+pub mod crash;
 pub mod fakeproc;
 pub mod gitrepo;
+pub mod sandbox;
 pub mod slowfs;
 pub mod tree;
 
+pub use rustix::process::Signal;
+pub use sandbox::Sandbox;
 #[allow(unused_imports)] // not every test crate mounts slowfs
 pub use slowfs::SlowFs;
 
 use std::collections::BTreeSet;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 use tempfile::TempDir;
 
 /// Set to "1" in CI: every test must run, so a skip fails.
@@ -64,7 +69,9 @@ pub fn skip(reason: &str) {
 
 /// False (after printing SKIP) when `shell` is not installed and not required.
 pub fn have_shell(shell: &str) -> bool {
-    let found = Command::new(shell)
+    // In a sandbox: fish makes its config and history folders below HOME as it starts.
+    let found = Sandbox::shared()
+        .program(shell)
         .arg("-c")
         .arg("exit 0")
         .status()
@@ -76,8 +83,7 @@ pub fn have_shell(shell: &str) -> bool {
 }
 
 pub fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
+    rustix::process::geteuid().is_root()
 }
 
 /// True when root; otherwise skips (see [`skip`]) saying that `what` needs root. The calling
@@ -148,20 +154,17 @@ pub fn binary_path() -> PathBuf {
     PathBuf::from(assert_cmd::cargo::cargo_bin!("wsl-place"))
 }
 
-/// The built binary, with no fixture `/proc` root inherited, no terminal on stdin, and the
-/// tests' own state folder (manifests and migration records), never the user's.
+/// The built binary in the test binary's shared [`Sandbox`]: a `HOME`, cache, config and state
+/// of the tests' own, never the user's, no fixture `/proc` root inherited and no terminal on
+/// stdin. A test that reads or writes any of those folders makes its own [`Sandbox`].
 pub fn wsl_place() -> Command {
-    let mut cmd = Command::new(binary_path());
-    cmd.env_remove("WSL_PLACE_PROC_ROOT")
-        .env("XDG_STATE_HOME", state_home())
-        .stdin(Stdio::null());
-    cmd
+    Sandbox::shared().cmd()
 }
 
-/// `$XDG_STATE_HOME` of the runs [`wsl_place`] starts: one for the whole test binary, under
-/// cargo's scratch folder; every migration in it has its own destination, so they never meet.
+/// `$XDG_STATE_HOME` of the runs [`wsl_place`] starts: one for the whole test binary; every
+/// migration in it has its own destination, so they never meet.
 pub fn state_home() -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("it-state")
+    Sandbox::shared().state()
 }
 
 /// The manifest of the finished migration to `destination`, wherever it is kept: under
@@ -183,19 +186,12 @@ pub fn manifest_in(state: &Path, destination: &Path) -> Option<PathBuf> {
 
 /// The manifest of the finished migration to `destination`, run by [`wsl_place`].
 pub fn manifest_of(destination: &Path) -> PathBuf {
-    manifest_in(&state_home(), destination).unwrap_or_else(|| {
-        panic!(
-            "no manifest for {} in the state folder",
-            destination.display()
-        )
-    })
+    Sandbox::shared().manifest_of(destination)
 }
 
-/// `wsl-place migrate SOURCE --to DEST`, for the caller to add flags and a HOME to.
+/// `wsl-place migrate SOURCE --to DEST` in the shared sandbox, for the caller to add flags to.
 pub fn migrate_command(source: &Path, dest: &Path) -> Command {
-    let mut cmd = wsl_place();
-    cmd.arg("migrate").arg(source).arg("--to").arg(dest);
-    cmd
+    Sandbox::shared().migrate(source, dest)
 }
 
 /// Exit status, stdout and stderr of a run, for an assertion's message.
@@ -238,11 +234,82 @@ pub fn interrupted_after(cmd: &mut Command, delay: std::time::Duration) -> Outpu
         .spawn()
         .expect("spawn the run to interrupt");
     std::thread::sleep(delay);
-    // SAFETY: our own child, not yet reaped.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    send(&child, Signal::INT);
     child
         .wait_with_output()
         .expect("wait for the interrupted run")
+}
+
+/// Sends `signal` to `child`, which must not be reaped yet (its pid cannot be reused before).
+pub fn send(child: &Child, signal: Signal) {
+    rustix::process::kill_process(rustix::process::Pid::from_child(child), signal)
+        .unwrap_or_else(|e| panic!("sending {signal:?} to {}: {e}", child.id()));
+}
+
+/// Waits up to `within` for `started` to hold (the run reached `waiting_for`, where the test
+/// interrupts it), fails the test if it never does, lets the run go on for `settle`, then sends
+/// `signal` and waits for the run to end: its output, and how long it took to end after the
+/// signal.
+pub fn signal_once(
+    child: Child,
+    signal: Signal,
+    waiting_for: &str,
+    started: impl Fn() -> bool,
+    within: Duration,
+    settle: Duration,
+) -> (Output, Duration) {
+    let deadline = Instant::now() + within;
+    while !started() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(started(), "{waiting_for} never happened within {within:?}");
+    std::thread::sleep(settle);
+    let signalled = Instant::now();
+    send(&child, signal);
+    let output = child
+        .wait_with_output()
+        .expect("wait for the signalled run");
+    (output, signalled.elapsed())
+}
+
+/// Runs `cmd` to the end, or kills it after `limit` and fails the test: for runs where a hang
+/// is the bug being tested. Its output is read while it runs, so a run that prints more than
+/// a pipe holds (64 KiB) is not taken for a hang.
+pub fn bounded(mut cmd: Command, limit: Duration) -> Output {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{cmd:?} did not start: {e}"));
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("poll the run") {
+            break status;
+        }
+        if start.elapsed() > limit {
+            kill(&mut child);
+            panic!("{cmd:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    Output {
+        status,
+        stdout: stdout.join().expect("the stdout reader"),
+        stderr: stderr.join().expect("the stderr reader"),
+    }
+}
+
+/// Everything `pipe` gives until it closes, read on a thread of its own.
+fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut all = Vec::new();
+        if let Some(mut pipe) = pipe {
+            let _ = pipe.read_to_end(&mut all);
+        }
+        all
+    })
 }
 
 /// The JSON a successful run printed; a failed run, or output that is not JSON, fails the test

@@ -12,7 +12,7 @@
 //! }
 //! ```
 
-use super::{assert_marked_ignored, is_mounted, skip};
+use super::{Signal, assert_marked_ignored, is_mounted, skip};
 use std::fs::OpenOptions;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -128,16 +128,14 @@ impl SlowFs {
 
     /// Sends `signal` to slowfs and waits for it to exit; returns its exit status
     /// and stderr. The guard is spent afterwards (Drop only checks the mount).
-    pub fn signal_and_wait(&mut self, signal: i32) -> (std::process::ExitStatus, String) {
+    pub fn signal_and_wait(&mut self, signal: Signal) -> (std::process::ExitStatus, String) {
         let mut child = self.child.take().expect("slowfs already reaped");
-        let pid = libc::pid_t::try_from(child.id()).expect("pid fits pid_t");
-        // SAFETY: `pid` is our own child, not yet reaped, so it cannot be recycled.
-        unsafe { libc::kill(pid, signal) };
+        super::send(&child, signal);
         let status = wait_timeout(&mut child, EXIT_TIMEOUT).unwrap_or_else(|| {
             let _ = child.kill();
             let _ = child.wait();
             panic!(
-                "slowfs did not exit within {EXIT_TIMEOUT:?} of signal {signal}; stderr:\n{}",
+                "slowfs did not exit within {EXIT_TIMEOUT:?} of {signal:?}; stderr:\n{}",
                 self.stderr()
             );
         });

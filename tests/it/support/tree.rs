@@ -133,9 +133,12 @@ pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
 }
 
 pub fn mkfifo(path: &Path) {
-    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo");
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        path,
+        rustix::fs::Mode::from_raw_mode(0o644),
+    )
+    .unwrap_or_else(|e| panic!("mkfifo {}: {e}", path.display()));
 }
 
 /// A git repository with history, an inner linked worktree, symlinks of every sort, a

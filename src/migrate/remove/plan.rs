@@ -79,7 +79,7 @@ impl RemovalPlan {
     /// The bar the removal advances, one unit per entry, with the model's time left.
     pub fn bar(&self, show: bool) -> Drawn {
         match self.predicted_ms {
-            Some(ms) => super::progress::bar(show, self.entries(), ms),
+            Some(ms) => crate::migrate::kernel::progress::bar(show, self.entries(), ms),
             None => Drawn::spinner(show, "removing what was copied from the source"),
         }
     }

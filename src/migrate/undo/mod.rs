@@ -2,11 +2,13 @@
 //! (after a finished migration, nothing pending) the copy itself when nothing changed there
 //! (`undo`); the source is never touched.
 
-use super::options::Ui;
-use super::staging::{self, Staging};
-use super::{finalise, undo, worktrees};
+mod finished;
+
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
+use crate::migrate::kernel::options::Ui;
+use crate::migrate::kernel::staging::{self, Staging};
+use crate::migrate::kernel::{finalise, worktrees};
 use std::path::Path;
 
 /// `--abort`: remove an interrupted migration's staging folder; the source is never touched.
@@ -86,10 +88,10 @@ fn after_finish(
         ))?;
         return Ok(Some(ExitCode::Ok));
     }
-    if std::fs::symlink_metadata(undo::trash(destination)).is_ok()
+    if std::fs::symlink_metadata(finished::trash(destination)).is_ok()
         && std::fs::symlink_metadata(destination).is_err()
     {
-        undo::finish(env, source, destination)?;
+        finished::finish(env, source, destination)?;
         ui.note(&format!(
             "Finished removing the copy at {}; the source {} was not touched.\n",
             destination.display(),
@@ -98,7 +100,7 @@ fn after_finish(
         return Ok(Some(ExitCode::Ok));
     }
     match finalise::finished_manifest(env, source, destination) {
-        Some(manifest) => undo::undo(env, ui, source, destination, &manifest).map(Some),
+        Some(manifest) => finished::undo(env, ui, source, destination, &manifest).map(Some),
         None => Ok(None),
     }
 }

@@ -2,14 +2,14 @@
 //! with it, and is answered before any byte is copied. `--yes` answers each as Enter would, except
 //! that it also confirms the two things a person must agree to: copying, and `--remove-source`.
 
-use super::estimate;
-use super::fixups::{self, ConfigIssue};
-use super::options::{Options, Ui};
-use super::plan::Plan;
-pub use super::plan::Question;
-use super::staging::{command, how_to_continue};
-use crate::base::error::{ExitCode, Failure, Result};
+use crate::base::error::Result;
 use crate::base::units;
+use crate::migrate::kernel::ask::answer;
+use crate::migrate::kernel::estimate;
+use crate::migrate::kernel::fixups::{self, ConfigIssue};
+use crate::migrate::kernel::options::{Options, Ui};
+use crate::migrate::kernel::plan::{NodeModules, Plan, Question};
+use crate::migrate::kernel::worktrees;
 use std::path::Path;
 
 /// What the person decided; the plan carries the rest (node_modules left behind, worktrees).
@@ -40,7 +40,7 @@ pub fn for_plan(plan: &Plan, args: &Options) -> Vec<Question> {
         questions.push(node_modules_question(plan));
     }
     questions.extend(settings_questions(&plan.git_settings));
-    questions.extend(super::worktrees::questions(plan));
+    questions.extend(worktrees::questions(plan));
     questions.extend(finishing_questions(args, &plan.source, Some(plan)));
     questions.push(Question {
         id: "copy".into(),
@@ -55,7 +55,7 @@ pub fn for_plan(plan: &Plan, args: &Options) -> Vec<Question> {
 }
 
 /// The repository's node_modules and those of the worktrees that can move along with it.
-fn all_node_modules(plan: &Plan) -> impl Iterator<Item = &super::plan::NodeModules> {
+fn all_node_modules(plan: &Plan) -> impl Iterator<Item = &NodeModules> {
     let worktrees = plan.worktrees.iter().filter_map(|w| w.plan.as_deref());
     plan.node_modules
         .iter()
@@ -143,7 +143,7 @@ pub fn ask(ui: &dyn Ui, args: &Options, plan: &mut Plan, staging: &Path) -> Resu
                 }
             }
             "node_modules" => {}
-            "worktrees" => super::worktrees::decide(plan, yes),
+            "worktrees" => worktrees::decide(plan, yes),
             "remove_source" => answers.remove_source = Some(yes),
             "copy" => answers.go = yes,
             key => {
@@ -186,72 +186,4 @@ pub fn ask_to_finish(
         }
     }
     Ok(answers)
-}
-
-/// `--remove-source` given again after the migration finished: the one question left.
-pub fn ask_remove_source(
-    ui: &dyn Ui,
-    args: &Options,
-    source: &Path,
-    destination: &Path,
-    staging: &Path,
-) -> Result<bool> {
-    if !args.remove_source {
-        return Ok(false);
-    }
-    // The copy was verified long ago: the question follows the plan shown above it.
-    let question = Question {
-        id: "remove_source".into(),
-        text: format!(
-            "Delete from {} what the plan above deletes?",
-            source.display()
-        ),
-        default: false,
-        with_yes: true,
-    };
-    answer(ui, args, &question, source, destination, staging)
-}
-
-fn answer(
-    ui: &dyn Ui,
-    args: &Options,
-    question: &Question,
-    source: &Path,
-    destination: &Path,
-    staging: &Path,
-) -> Result<bool> {
-    if args.yes {
-        return Ok(question.with_yes);
-    }
-    crate::base::interrupt::check("").map_err(|_| interrupted(source, destination, staging))?;
-    ui.confirm(&question.text, question.default)
-        .map_err(|failure| match failure.code {
-            ExitCode::Interrupted => interrupted(source, destination, staging),
-            _ => failure,
-        })
-}
-
-/// Ctrl-C at a question: nothing was copied by this run; what an earlier one kept stays.
-fn interrupted(source: &Path, destination: &Path, staging: &Path) -> Failure {
-    Failure::interrupted(&format!(
-        "the question was not answered; {}",
-        after_interrupt(source, destination, staging)
-    ))
-}
-
-/// What is left after Ctrl-C, and the exact commands to go on from there.
-pub fn after_interrupt(source: &Path, destination: &Path, staging: &Path) -> String {
-    if staging.exists() {
-        how_to_continue(source, destination, staging)
-    } else if destination.exists() {
-        format!(
-            "the verified copy is in place at {}.",
-            destination.display()
-        )
-    } else {
-        format!(
-            "nothing was copied; run `{}` to start again.",
-            command(source, destination, "")
-        )
-    }
 }

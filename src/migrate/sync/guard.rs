@@ -5,11 +5,10 @@
 //! destination, nothing is written or removed below a folder that is a link or a file now
 //! (`post_walk`), and a folder the sync empties is no conflict for what takes its place.
 
-use super::identity;
-use super::post_walk;
 use crate::measure::changes::{Changes, Seen, SeenKind};
 use crate::measure::manifest::ManifestEntry;
 use crate::measure::moved::Moved;
+use crate::migrate::kernel::{identity, post_walk};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 

@@ -8,7 +8,7 @@ use crate::measure::moved::{Folder, Moved};
 
 /// Fails unless the destination is still the folder the migration made; `untouched` says what
 /// was left as it was ("nothing was copied.").
-pub(super) fn check_copy(record: &Moved, untouched: &str) -> Result<()> {
+pub(in crate::migrate) fn check_copy(record: &Moved, untouched: &str) -> Result<()> {
     let now = Folder::at(&record.destination);
     let same = match (now, record.copy_folder) {
         (None, _) => false,
@@ -31,7 +31,7 @@ pub(super) fn check_copy(record: &Moved, untouched: &str) -> Result<()> {
 
 /// The source is the folder the migration copied (not one made in its place since); a record
 /// that kept no identity trusts the path.
-pub(super) fn same_source(record: &Moved) -> bool {
+pub(in crate::migrate) fn same_source(record: &Moved) -> bool {
     match (Folder::at(&record.source), record.source_folder) {
         (None, _) => false,
         (Some(now), Some(then)) => now == then,

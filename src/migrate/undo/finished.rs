@@ -7,12 +7,12 @@
 //! leaves that folder, which the next `--abort` finishes removing, never half a repository under
 //! the destination's name.
 
-use super::options::Ui;
-use super::{identity, source_holds, staging};
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::units;
 use crate::host::HostEnv;
 use crate::measure::{manifest, moved, snapshot};
+use crate::migrate::kernel::options::Ui;
+use crate::migrate::kernel::{identity, source_holds, staging};
 use std::path::{Path, PathBuf};
 
 /// Paths listed before the rest is a count.

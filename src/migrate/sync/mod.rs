@@ -3,18 +3,26 @@
 //! file read back and checked by CRC32 before its journal line is written, resumed from the
 //! journal after a kill, sealed with the list of what to do, and only then applied (each staged
 //! file renamed into place). Nothing at the source is written; nothing at the destination that
-//! changed there since is overwritten (`sync_plan`).
+//! changed there since is overwritten (`plan.rs`).
 
-use super::options::{Options, Ui};
-use super::staging::Staging;
-use super::sync_plan::{self, Op, SyncPlan, SyncReport};
-use super::{copy, estimate, finalise, fixups, identity, journal, post_walk, verify};
+mod guard;
+mod ops;
+mod plan;
+
 use crate::base::dirfd;
 use crate::base::error::{Failure, Result};
 use crate::base::progress::Drawn;
 use crate::base::units;
 use crate::host::HostEnv;
 use crate::measure::{manifest, moved, snapshot};
+use crate::migrate::kernel::options::{Options, Ui};
+use crate::migrate::kernel::outcome::{Conflict, MigrationReport, SyncReport};
+use crate::migrate::kernel::plan::Kind;
+use crate::migrate::kernel::staging::{self, Staging};
+use crate::migrate::kernel::{
+    copy, estimate, finalise, fixups, identity, journal, post_walk, verify,
+};
+use plan::{Op, SyncPlan, new_manifest, worktree_file};
 use std::collections::HashSet;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -41,7 +49,7 @@ pub(super) fn run(
     );
     // Ctrl-C that the work does not answer in time: what is true then, sealed or not.
     crate::base::interrupt::set_hint(move || {
-        let sync = super::staging::command(&source, &destination, " --sync");
+        let sync = staging::command(&source, &destination, " --sync");
         match (sealed.is_file(), kept.exists()) {
             (true, _) => format!(
                 "the verified sync is kept in {} and only applying it is left: finish it with `{sync}`.",
@@ -50,7 +58,7 @@ pub(super) fn run(
             (false, true) => format!(
                 "the sync so far is kept in {}: resume it with `{sync}`, or give it up with `{}`.",
                 kept.display(),
-                super::staging::command(&source, &destination, " --abort")
+                staging::command(&source, &destination, " --abort")
             ),
             (false, false) => "nothing was copied.".to_string(),
         }
@@ -75,7 +83,7 @@ pub(super) fn run(
     }
     let day = moved::day(crate::base::clock::now_unix()).replace('-', "");
     let spinner = Drawn::spinner(ui.progress(), "finding what changed since the migration");
-    let planned = sync_plan::build(env, record, staging.path(), &day);
+    let planned = plan::build(env, record, staging.path(), &day);
     spinner.finish_and_clear();
     let mut plan = planned?;
     if plan.is_empty() {
@@ -90,7 +98,7 @@ pub(super) fn run(
         return Ok(plan.report);
     }
     let recovered = journal::read_journal(&staging.journal())?;
-    super::account_resume(&mut plan.copy, &recovered);
+    plan.copy.account_resume(&recovered);
     predict(env, ui, &mut plan);
     ui.note(&plan.text(record))?;
     if args.dry_run || !confirmed(ui, args, record)? {
@@ -140,7 +148,7 @@ fn predict(env: &HostEnv, ui: &dyn Ui, plan: &mut SyncPlan) {
         .copy
         .entries
         .iter()
-        .filter(|e| e.kind == super::plan::Kind::File && sync_plan::worktree_file(&e.rel));
+        .filter(|e| e.kind == Kind::File && worktree_file(&e.rel));
     let refreshed = copied.fold((0, 0), |(n, b), e| (n + 1, b + e.size));
     let apply = crate::model::migration::sync_apply_ms(
         replaced,
@@ -192,7 +200,7 @@ fn stage(
         threads: plan
             .copy
             .copy_threads
-            .unwrap_or_else(|| super::copy_threads(env, &plan.copy.source)),
+            .unwrap_or_else(|| estimate::copy_threads(env, &plan.copy.source)),
     };
     let outcome = copy::run(&plan.copy, &staging.tree(), &journal, recovered, &options)
         .map_err(|f| staging.kept(&f))?;
@@ -232,7 +240,7 @@ fn seal(
         .copy
         .entries
         .iter()
-        .filter(|e| e.kind == super::plan::Kind::Symlink)
+        .filter(|e| e.kind == Kind::Symlink)
         .map(|e| e.rel.as_path())
         .collect();
     // A file left out with --skip-unreadable is neither put nor saved.
@@ -253,7 +261,7 @@ fn seal(
             record.manifest.display()
         ))));
     };
-    let entries = sync_plan::new_manifest(
+    let entries = new_manifest(
         &old,
         &plan.ops,
         &plan.copy,
@@ -277,7 +285,7 @@ fn sealed_report(staging: &Staging) -> SyncReport {
         match op {
             Op::Put(_) => report.changed += 1,
             Op::Remove(_) => report.removed += 1,
-            Op::Save { rel, saved } => report.conflicts.push(sync_plan::Conflict {
+            Op::Save { rel, saved } => report.conflicts.push(Conflict {
                 path: journal::escape_path(&rel),
                 why: "changed at both places".into(),
                 saved_as: Some(journal::escape_path(&saved)),
@@ -481,4 +489,62 @@ fn remember(env: &HostEnv, staging: &Staging, record: &moved::Moved, ops: &[Op])
     dated.synced_unix = Some(crate::base::clock::now_unix());
     moved::remember(env, &dated);
     Ok(())
+}
+
+/// What the copy holds after a sync, counted there: the manifest lists the source's files,
+/// not what the destination keeps beside them (conflicts saved, files made there since).
+pub(super) fn count_the_copy(report: &mut MigrationReport, destination: &Path) {
+    let Ok(entries) = snapshot::take(destination) else {
+        return;
+    };
+    let (mut files, mut dirs, mut symlinks, mut bytes) = (0, 0, 0, 0);
+    for entry in &entries {
+        match entry {
+            manifest::ManifestEntry::File(r) => {
+                files += 1;
+                bytes += r.size;
+            }
+            manifest::ManifestEntry::Dir(_) => dirs += 1,
+            manifest::ManifestEntry::Symlink { .. } => symlinks += 1,
+        }
+    }
+    (report.files, report.dirs, report.symlinks, report.bytes) = (files, dirs, symlinks, bytes);
+}
+
+/// `--sync` before any migration of `source` to `destination` finished, or after its copy
+/// left the place the migration made it.
+pub(super) fn refuse_unfinished(
+    env: &HostEnv,
+    args: &Options,
+    source: &Path,
+    destination: &Path,
+) -> Result<()> {
+    if !args.sync {
+        return Ok(());
+    }
+    if let Some(record) = moved::recorded(env, source).filter(|r| r.destination == destination) {
+        return Err(Failure::input(format!(
+            "the copy the migration of {} made on {} is no longer at {} (moved or removed), so there is nothing to sync to; move the copy back to {} and run this again.",
+            source.display(),
+            record.finished_day(),
+            destination.display(),
+            destination.display()
+        )));
+    }
+    Err(Failure::input(format!(
+        "there is no finished migration of {} to {} to sync; run `{}` without --sync to migrate it first.",
+        source.display(),
+        destination.display(),
+        staging::command(source, destination, "")
+    )))
+}
+
+/// The old place's record of the migration, which a sync dates.
+pub(super) fn record_of(env: &HostEnv, source: &Path) -> Result<moved::Moved> {
+    moved::lookup(env, source).ok_or_else(|| {
+        Failure::internal(format!(
+            "the record of the migration of {} cannot be read or written under the state folder; nothing was copied.",
+            source.display()
+        ))
+    })
 }

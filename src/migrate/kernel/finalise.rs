@@ -17,14 +17,14 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-pub(super) fn write_durable(path: &Path, content: &[u8]) -> Result<()> {
+pub fn write_durable(path: &Path, content: &[u8]) -> Result<()> {
     let mut file = File::create(path).map_err(|e| Failure::io("create", path, &e))?;
     file.write_all(content)
         .and_then(|_| file.sync_all())
         .map_err(|e| Failure::io("write", path, &e))
 }
 
-pub(super) fn sync_dir(dir: &Path) {
+pub fn sync_dir(dir: &Path) {
     if let Ok(handle) = File::open(dir) {
         let _ = handle.sync_all();
     }

@@ -1,6 +1,6 @@
 //! The plan: where the tree goes, what it holds, what will be left behind, and whether it fits.
 
-use super::journal::{Stamp, escape_path, unescape_path};
+use super::journal::{Recovered, Stamp, escape_path, unescape_path};
 use super::names::{case_collisions, valid_on_windows};
 use super::windows_builds;
 use crate::base::dirfd::Meta;
@@ -193,7 +193,7 @@ pub struct LinkedWorktree {
     pub plan: Option<Box<Plan>>,
     /// The repository's source and destination: its command resumes this copy too.
     #[serde(skip)]
-    pub(super) repository: (PathBuf, PathBuf),
+    pub repository: (PathBuf, PathBuf),
 }
 
 fn optional_path<S: serde::Serializer>(path: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
@@ -249,7 +249,11 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
             found.push((rel, meta));
         }
     };
-    let unlisted = crate::measure::scan::walk_each(source, progress, &each);
+    let unlisted = crate::measure::scan::walk_each(
+        source,
+        &crate::base::progress::Drawn::phases(progress),
+        &each,
+    );
     let mut found = found.into_inner().unwrap_or_else(|p| p.into_inner());
     // Parents before children, and each node_modules in one run.
     found.sort_by(|a, b| a.0.cmp(&b.0));
@@ -308,6 +312,32 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
 }
 
 impl Plan {
+    /// Marks files that an interrupted run already verified, and what space the rest still needs.
+    pub fn account_resume(&mut self, recovered: &Recovered) {
+        let mut needed = 0u64;
+        // Counted afresh: answers given after the first count can leave node_modules out.
+        self.resumed_files = 0;
+        self.resumed_bytes = 0;
+        for entry in &self.entries {
+            let done = recovered
+                .synced
+                .get(&entry.rel)
+                .or_else(|| recovered.unsynced.get(&entry.rel))
+                .is_some_and(|r| r.unchanged(entry.size, entry.mtime, entry.stamp));
+            match entry.kind {
+                // Another name of a file already counted: a link, no data and no inode.
+                Kind::File if entry.hard_link_of.is_some() => {}
+                Kind::File if done => {
+                    self.resumed_files += 1;
+                    self.resumed_bytes += entry.size;
+                }
+                Kind::File => needed += blocks(entry.size),
+                _ => needed += 4096,
+            }
+        }
+        self.needed_bytes = needed;
+    }
+
     /// Leaves every node_modules behind, to be reinstalled at the destination.
     pub fn leave_node_modules(&mut self) {
         self.entries

@@ -3,6 +3,9 @@
 //! and the length of a name.
 
 use crate::base::error::{Failure, Result};
+use crate::host::HostEnv;
+use crate::host::location;
+use crate::measure::moved;
 use std::path::{Path, PathBuf};
 
 /// `~/src/<name>` unless `--to` says otherwise; `default_root` is where the policy would put it.
@@ -140,6 +143,33 @@ pub fn free_name(destination: &Path) -> Option<PathBuf> {
     (2..10)
         .map(|n| destination.with_file_name(format!("{name}-{n}")))
         .find(|candidate| std::fs::symlink_metadata(candidate).is_err())
+}
+
+/// `--to`, else where an earlier run moved this source (run again at the old place), else the
+/// policy's root plus the repository's name.
+pub fn chosen(
+    env: &HostEnv,
+    to: Option<&Path>,
+    source: &Path,
+    default_root: Option<&Path>,
+) -> Result<PathBuf> {
+    let recorded = moved::lookup(env, source).map(|m| m.destination);
+    destination(source, to.or(recorded.as_deref()), default_root)
+}
+
+/// `/proc`, `/sys` and their kin hold no repository, and their files change size while read.
+pub fn refuse_kernel_interface(env: &HostEnv, source: &Path) -> Result<()> {
+    let table = location::MountTable::read(env)?;
+    match table.mount_for(source) {
+        Some(mount) if crate::host::mounts::is_kernel_interface(&mount.fstype) => {
+            Err(Failure::input(format!(
+                "{} is on {}, a kernel file system whose files are made up when read, not a repository; nothing was copied.",
+                source.display(),
+                mount.fstype
+            )))
+        }
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]

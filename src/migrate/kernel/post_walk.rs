@@ -9,7 +9,11 @@ use std::path::{Path, PathBuf};
 
 /// The first folder above `rel` below `root` that is a link or not a folder now, unless
 /// `vacated` says this sync removes it first; None when the way is clear.
-pub(super) fn blocked(root: &Path, rel: &Path, vacated: &dyn Fn(&Path) -> bool) -> Option<PathBuf> {
+pub(in crate::migrate) fn blocked(
+    root: &Path,
+    rel: &Path,
+    vacated: &dyn Fn(&Path) -> bool,
+) -> Option<PathBuf> {
     let mut above: Vec<&Path> = rel
         .ancestors()
         .skip(1)

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// What the source lacks of `entries` (each `path (why)`), in the manifest's order; empty when
 /// it holds all of it. Git's index is a cache `git status` rewrites, and is not asked for.
-pub(super) fn lacking(source: &Path, entries: &[ManifestEntry]) -> Vec<String> {
+pub(in crate::migrate) fn lacking(source: &Path, entries: &[ManifestEntry]) -> Vec<String> {
     let root = match Fenced::root(source) {
         Ok(root) => root,
         Err(e) => return vec![format!("{} ({e})", source.display())],

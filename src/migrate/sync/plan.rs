@@ -6,55 +6,18 @@
 //! The plan is a list of operations (`Op`), written into the sync's staging folder when the copy
 //! is verified, so applying it is resumed from that list alone, whatever the two trees hold then.
 
-use super::plan::{Entry, Kind, Plan};
-use super::sync_guard::Guard;
-pub use super::sync_ops::Op;
+use super::guard::Guard;
+pub use super::ops::Op;
 use crate::base::error::{Failure, Result};
 use crate::base::pathtext::escape_path;
 use crate::base::units;
 use crate::measure::changes::{self, Seen, SeenKind};
 use crate::measure::manifest::{self, ManifestEntry};
 use crate::measure::{moved, snapshot};
-use serde::Serialize;
+use crate::migrate::kernel::outcome::{Conflict, SyncReport};
+use crate::migrate::kernel::plan::{Entry, Kind, Plan};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-
-/// A path changed at both places (or changed at one and removed at the other).
-#[derive(Debug, Clone, Serialize)]
-pub struct Conflict {
-    pub path: String,
-    pub why: String,
-    /// Where the source's version was saved at the destination; None when there is none to
-    /// save (removed at the source, changed at the destination: the destination's stays).
-    pub saved_as: Option<String>,
-}
-
-/// What a sync did (or, not `done`, would do): the JSON `sync` of `migrate`'s result.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct SyncReport {
-    /// Files and links added, changed and removed at the source since, applied at the
-    /// destination (conflicts apart).
-    pub added: u64,
-    pub changed: u64,
-    pub removed: u64,
-    /// Bytes of the files copied.
-    pub bytes: u64,
-    pub conflicts: Vec<Conflict>,
-    /// Files and links changed at the destination since and not touched by the sync.
-    pub changed_at_destination: u64,
-    /// The model's time for the copy, and what it was made from.
-    pub predicted_ms: Option<u64>,
-    pub prediction_basis: String,
-    /// Files this run copied and verified (an interrupted sync's were verified before).
-    pub copied_files: u64,
-    /// Files left out with --skip-unreadable, each `path: why`: still only at the source.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub not_copied: Vec<String>,
-    /// Milliseconds from accepting the plan to applying it.
-    pub sync_ms: u64,
-    /// Applied: false for `--dry-run`, or when the plan was not accepted.
-    pub done: bool,
-}
 
 /// The sync's plan: the copy's own plan (only what is copied) and the operations.
 #[derive(Debug, Clone)]
@@ -140,7 +103,7 @@ impl SyncPlan {
 
 /// The source's and the destination's changes since the migration (or the last sync), and
 /// what the sync does about each. Walks the source once (by `lstat`) and the destination once.
-pub fn build(
+pub(super) fn build(
     env: &crate::host::HostEnv,
     moved: &moved::Moved,
     staging: &Path,

@@ -7,54 +7,22 @@
 //! copied (its stat as recorded, or its bytes read again) and its copy at the destination is read
 //! back and still has the manifest's CRC32: the manifest alone is a claim, the copy is the proof.
 
-use super::journal::{self, FileRecord, ManifestEntry};
-use super::verify;
+mod plan;
+mod steps;
+
+pub(super) use steps::{after_finish, after_move};
+
 use crate::base::dirfd::{self, Fenced, FencedDir, Meta};
 use crate::base::error::{Failure, Result};
 use crate::base::progress::Drawn;
+use crate::migrate::kernel::journal::{self, FileRecord, ManifestEntry};
+use crate::migrate::kernel::outcome::Removal;
+use crate::migrate::kernel::verify;
 use rustix::fs::FileType;
-use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Removal {
-    pub removed_files: u64,
-    pub removed_symlinks: u64,
-    pub removed_dirs: u64,
-    /// Files removed on their stat alone (size, mtime, ctime and inode as when copied).
-    pub proven_by_stat: u64,
-    /// Files whose stat had changed, read again and found identical to the copy, then removed.
-    pub proven_by_reading: u64,
-    /// Copies at the destination read back and found to match the manifest before their
-    /// source file was removed.
-    pub copies_read_back: u64,
-    /// What is still in the source, each `path (why)`: files that differ from the copy, folders
-    /// replaced by links or files, and what was never copied (a `node_modules` left behind,
-    /// special files, files made since). A folder nothing of which was copied is one item. Every
-    /// entry is listed.
-    pub kept: Vec<String>,
-    pub kept_count: u64,
-    /// Advanced by one for each entry visited (the plan's bar with the time left).
-    #[serde(skip)]
-    bar: Option<Drawn>,
-}
-
-impl Removal {
-    fn tick(&self) {
-        if let Some(bar) = &self.bar {
-            bar.inc(1);
-        }
-    }
-
-    fn keep(&mut self, rel: &Path, why: &str) {
-        self.kept_count += 1;
-        self.kept
-            .push(format!("{} ({why})", journal::escape_path(rel)));
-    }
-}
 
 /// The manifest as a tree of folders, so both sides are walked one open folder at a time.
 #[derive(Default)]

@@ -139,7 +139,8 @@ fn staged_entries(tree: &Path) -> Result<Vec<(PathBuf, rustix::fs::FileType)>> {
             found.push((rel, meta.file_type()));
         }
     };
-    let unlisted = crate::measure::scan::walk_each(tree, false, &each);
+    let unlisted =
+        crate::measure::scan::walk_each(tree, &crate::base::progress::Drawn::hidden(), &each);
     if let Some((rel, error)) = unlisted.first() {
         return Err(Failure::internal(format!(
             "cannot walk the staged copy {}: {error}; it is kept for a resume.",

@@ -230,6 +230,21 @@ pub fn predict(plan: &mut Plan) {
     plan.prediction = Some(estimate);
 }
 
+/// Local disks lose to directory-lock contention beyond a few threads per core; a drive reached
+/// over 9p or a network is latency-bound, and more requests in flight hide the round trips.
+pub fn copy_threads(env: &HostEnv, source: &Path) -> usize {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let remote = MountTable::read(env)
+        .ok()
+        .and_then(|t| t.mount_for(source).map(|m| m.kind()))
+        .is_some_and(|k| k.is_remote());
+    if remote {
+        (cores * 8).clamp(8, 32)
+    } else {
+        (cores * 2).clamp(2, 8)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

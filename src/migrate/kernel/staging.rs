@@ -392,3 +392,17 @@ pub fn command(source: &Path, destination: &Path, extra: &str) -> String {
         shell_quote(destination)
     )
 }
+/// Staging folders of this source left by runs with another `--to`, beside this destination or
+/// in the default root.
+pub fn elsewhere_than(
+    staging: &Staging,
+    destination: &Path,
+    default_root: Option<&Path>,
+) -> Vec<Elsewhere> {
+    let dirs: Vec<&Path> = destination
+        .parent()
+        .into_iter()
+        .chain(default_root)
+        .collect();
+    interrupted_elsewhere(staging.source(), staging.path(), &dirs)
+}

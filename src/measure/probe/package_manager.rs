@@ -1,0 +1,162 @@
+//! Which package manager a project installs its dependencies with, read from its lock files.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// A package manager whose reinstall the model prices. Spelled in the JSON and the caches as
+/// its program's name (`npm`, `uv`, ...), which is also what people read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Manager {
+    Npm,
+    Pnpm,
+    Yarn,
+    Bun,
+    Uv,
+    Pip,
+    Poetry,
+    Cargo,
+}
+
+impl Manager {
+    pub const ALL: [Manager; 8] = [
+        Manager::Npm,
+        Manager::Pnpm,
+        Manager::Yarn,
+        Manager::Bun,
+        Manager::Uv,
+        Manager::Pip,
+        Manager::Poetry,
+        Manager::Cargo,
+    ];
+
+    /// The program's name: what is run, what the JSON and the caches say, what people read.
+    pub fn name(self) -> &'static str {
+        match self {
+            Manager::Npm => "npm",
+            Manager::Pnpm => "pnpm",
+            Manager::Yarn => "yarn",
+            Manager::Bun => "bun",
+            Manager::Uv => "uv",
+            Manager::Pip => "pip",
+            Manager::Poetry => "poetry",
+            Manager::Cargo => "cargo",
+        }
+    }
+}
+
+impl std::fmt::Display for Manager {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no package manager's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownManager(pub String);
+
+impl std::fmt::Display for UnknownManager {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?} is not a package manager wsl-place knows", self.0)
+    }
+}
+
+impl std::str::FromStr for Manager {
+    type Err = UnknownManager;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Manager::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .ok_or_else(|| UnknownManager(name.to_string()))
+    }
+}
+
+/// The manager a project's lock file names, if any: the JavaScript locks, `uv.lock`,
+/// `poetry.lock`, pinned `requirements*.txt` (pip), `Cargo.lock`; else a `node_modules` (npm)
+/// or a virtualenv (pip).
+pub fn detect(root: &Path) -> Option<Manager> {
+    const LOCKS: &[(&str, Manager)] = &[
+        ("package-lock.json", Manager::Npm),
+        ("npm-shrinkwrap.json", Manager::Npm),
+        ("pnpm-lock.yaml", Manager::Pnpm),
+        ("yarn.lock", Manager::Yarn),
+        ("bun.lock", Manager::Bun),
+        ("bun.lockb", Manager::Bun),
+        ("uv.lock", Manager::Uv),
+        ("poetry.lock", Manager::Poetry),
+    ];
+    // One listing of the root instead of a lookup per name: on a 9p mount each lookup of a
+    // file that is not there is a round trip (ten of them cost the hook about 30 ms).
+    let names: BTreeSet<String> = std::fs::read_dir(root)
+        .ok()?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let has = |name: &str| names.contains(name);
+    let file = |name: &str| has(name) && root.join(name).is_file();
+    let venv = || {
+        super::packages::VENV_DIRS
+            .iter()
+            .any(|v| has(v) && root.join(v).join("pyvenv.cfg").is_file())
+    };
+    LOCKS
+        .iter()
+        .find(|(name, _)| file(name))
+        .map(|&(_, manager)| manager)
+        .or_else(|| {
+            names
+                .iter()
+                .any(|n| super::packages::is_requirements(Path::new(n)))
+                .then_some(Manager::Pip)
+        })
+        .or_else(|| file("Cargo.lock").then_some(Manager::Cargo))
+        .or_else(|| {
+            (has("node_modules") && root.join("node_modules").is_dir()).then_some(Manager::Npm)
+        })
+        .or_else(|| venv().then_some(Manager::Pip))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_manager_is_spelled_as_its_program_everywhere() {
+        for manager in Manager::ALL {
+            let json = serde_json::to_string(&manager).unwrap();
+            assert_eq!(json, format!("\"{}\"", manager.name()));
+            assert_eq!(serde_json::from_str::<Manager>(&json).unwrap(), manager);
+            assert_eq!(manager.to_string().parse::<Manager>(), Ok(manager));
+        }
+        assert_eq!(
+            "gradle".parse::<Manager>(),
+            Err(UnknownManager("gradle".into()))
+        );
+        assert!(serde_json::from_str::<Manager>("\"Npm\"").is_err());
+    }
+
+    #[test]
+    fn lock_files_name_the_manager() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(detect(dir.path()), None);
+        std::fs::create_dir_all(dir.path().join(".venv")).unwrap();
+        // A folder called .venv is not a virtualenv without its pyvenv.cfg.
+        assert_eq!(detect(dir.path()), None);
+        std::fs::write(dir.path().join(".venv/pyvenv.cfg"), "home = /usr/bin\n").unwrap();
+        assert_eq!(detect(dir.path()), Some(Manager::Pip));
+        std::fs::write(dir.path().join("Cargo.lock"), "").unwrap();
+        assert_eq!(detect(dir.path()), Some(Manager::Cargo));
+        std::fs::write(dir.path().join("requirements-dev.txt"), "").unwrap();
+        assert_eq!(detect(dir.path()), Some(Manager::Pip));
+        std::fs::write(dir.path().join("poetry.lock"), "").unwrap();
+        assert_eq!(detect(dir.path()), Some(Manager::Poetry));
+        std::fs::write(dir.path().join("uv.lock"), "").unwrap();
+        assert_eq!(detect(dir.path()), Some(Manager::Uv));
+        std::fs::write(dir.path().join("yarn.lock"), "").unwrap();
+        assert_eq!(detect(dir.path()), Some(Manager::Yarn));
+        std::fs::write(dir.path().join("package-lock.json"), "{}").unwrap();
+        assert_eq!(detect(dir.path()), Some(Manager::Npm));
+    }
+}

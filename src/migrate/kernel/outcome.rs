@@ -1,0 +1,221 @@
+//! What a finished migration reports: the documented JSON schema of `migrate`.
+
+use super::fixups::FixupReport;
+use super::journal;
+use super::next_steps::{self, NextStep};
+use super::plan::{self, Problem};
+use super::staging;
+use super::worktrees;
+use crate::base::error::{Failure, Result};
+use crate::base::progress::Drawn;
+use crate::host::HostEnv;
+use crate::host::location;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// What a finished migration did; its JSON form is the documented schema.
+#[derive(Debug, Clone, Serialize)]
+pub struct MigrationReport {
+    #[serde(with = "crate::base::pathtext::json")]
+    pub source: PathBuf,
+    #[serde(with = "crate::base::pathtext::json")]
+    pub destination: PathBuf,
+    #[serde(with = "crate::base::pathtext::json")]
+    pub manifest: PathBuf,
+    pub windows_path: Option<String>,
+    pub windows_legacy_path: Option<String>,
+    pub files: u64,
+    pub dirs: u64,
+    pub symlinks: u64,
+    pub bytes: u64,
+    /// Files copied by this run (the rest were verified by an interrupted earlier run).
+    pub copied_files: u64,
+    /// Milliseconds from accepting the plan to this report: copy with read-back, count, flush,
+    /// fix-ups; what the plan's `predicted_copy_ms` predicts.
+    pub copy_ms: u64,
+    /// Source files left out with --skip-unreadable, and special files.
+    pub not_copied: Vec<Problem>,
+    pub fixups: FixupReport,
+    pub removal: Option<Removal>,
+    /// `--sync`: the late edits copied to the destination (or, with `--dry-run`, planned).
+    pub sync: Option<SyncReport>,
+    /// True when this run found the migration already finished (the manifest beside the
+    /// destination records this source) and copied nothing.
+    pub already_migrated: bool,
+    /// What to type next: `cd`, reinstalls, the editor, the Windows file manager on WSL.
+    pub next_steps: Vec<NextStep>,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Removal {
+    pub removed_files: u64,
+    pub removed_symlinks: u64,
+    pub removed_dirs: u64,
+    /// Files removed on their stat alone (size, mtime, ctime and inode as when copied).
+    pub proven_by_stat: u64,
+    /// Files whose stat had changed, read again and found identical to the copy, then removed.
+    pub proven_by_reading: u64,
+    /// Copies at the destination read back and found to match the manifest before their
+    /// source file was removed.
+    pub copies_read_back: u64,
+    /// What is still in the source, each `path (why)`: files that differ from the copy, folders
+    /// replaced by links or files, and what was never copied (a `node_modules` left behind,
+    /// special files, files made since). A folder nothing of which was copied is one item. Every
+    /// entry is listed.
+    pub kept: Vec<String>,
+    pub kept_count: u64,
+    /// Advanced by one for each entry visited (the plan's bar with the time left).
+    #[serde(skip)]
+    pub bar: Option<Drawn>,
+}
+
+impl Removal {
+    pub fn tick(&self) {
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+        }
+    }
+
+    pub fn keep(&mut self, rel: &Path, why: &str) {
+        self.kept_count += 1;
+        self.kept.push(format!(
+            "{} ({why})",
+            crate::base::pathtext::escape_path(rel)
+        ));
+    }
+}
+
+/// A path changed at both places (or changed at one and removed at the other).
+#[derive(Debug, Clone, Serialize)]
+pub struct Conflict {
+    pub path: String,
+    pub why: String,
+    /// Where the source's version was saved at the destination; None when there is none to
+    /// save (removed at the source, changed at the destination: the destination's stays).
+    pub saved_as: Option<String>,
+}
+
+/// What a sync did (or, not `done`, would do): the JSON `sync` of `migrate`'s result.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SyncReport {
+    /// Files and links added, changed and removed at the source since, applied at the
+    /// destination (conflicts apart).
+    pub added: u64,
+    pub changed: u64,
+    pub removed: u64,
+    /// Bytes of the files copied.
+    pub bytes: u64,
+    pub conflicts: Vec<Conflict>,
+    /// Files and links changed at the destination since and not touched by the sync.
+    pub changed_at_destination: u64,
+    /// The model's time for the copy, and what it was made from.
+    pub predicted_ms: Option<u64>,
+    pub prediction_basis: String,
+    /// Files this run copied and verified (an interrupted sync's were verified before).
+    pub copied_files: u64,
+    /// Files left out with --skip-unreadable, each `path: why`: still only at the source.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_copied: Vec<String>,
+    /// Milliseconds from accepting the plan to applying it.
+    pub sync_ms: u64,
+    /// Applied: false for `--dry-run`, or when the plan was not accepted.
+    pub done: bool,
+}
+
+/// What this run copied, for the report.
+pub struct Copied {
+    pub files: u64,
+    /// When the plan was accepted: the report's `copy_ms` counts from here.
+    pub started: Instant,
+    /// Unreadable source entries (with --skip-unreadable) and special files.
+    pub not_copied: Vec<Problem>,
+    /// The plan's node_modules, for the next steps (as the sealing run recorded them when only
+    /// finishing; none for an already finished migration).
+    pub node_modules: Vec<plan::NodeModules>,
+    /// Linked worktrees outside the source: the moved ones are staged and sealed.
+    pub worktrees: Vec<worktrees::LinkedWorktree>,
+    /// Interrupted migrations of the same source to other destinations.
+    pub elsewhere: Vec<staging::Elsewhere>,
+}
+
+impl Copied {
+    /// A run that copies no file itself (a finished or sealed migration), timed from now.
+    pub fn nothing_yet(elsewhere: &[staging::Elsewhere]) -> Self {
+        Self {
+            files: 0,
+            started: Instant::now(),
+            not_copied: Vec::new(),
+            node_modules: Vec::new(),
+            worktrees: Vec::new(),
+            elsewhere: elsewhere.to_vec(),
+        }
+    }
+}
+
+impl MigrationReport {
+    /// Step 9, report: the totals from the manifest, and the Windows paths of the destination.
+    pub fn from_manifest(
+        env: &HostEnv,
+        source: &Path,
+        destination: &Path,
+        manifest: &Path,
+        copied: Copied,
+        fixups: FixupReport,
+    ) -> Result<MigrationReport> {
+        let text = std::fs::read_to_string(manifest)
+            .map_err(|e| Failure::io("read the manifest", manifest, &e))?;
+        let (_, entries) = journal::parse_manifest(&text).ok_or_else(|| {
+            Failure::internal(format!(
+                "{} is not a complete manifest.",
+                manifest.display()
+            ))
+        })?;
+        let mut report = MigrationReport {
+            source: source.to_path_buf(),
+            destination: destination.to_path_buf(),
+            manifest: manifest.to_path_buf(),
+            windows_path: None,
+            windows_legacy_path: None,
+            files: 0,
+            dirs: 0,
+            symlinks: 0,
+            bytes: 0,
+            copied_files: copied.files,
+            copy_ms: copied.started.elapsed().as_millis() as u64,
+            not_copied: copied.not_copied,
+            fixups,
+            removal: None,
+            sync: None,
+            already_migrated: false,
+            next_steps: Vec::new(),
+        };
+        for other in &copied.elsewhere {
+            report.fixups.advice.push(other.sentence(source));
+        }
+        for entry in &entries {
+            match entry {
+                journal::ManifestEntry::File(r) => {
+                    report.files += 1;
+                    report.bytes += r.size;
+                }
+                journal::ManifestEntry::Dir(_) => report.dirs += 1,
+                journal::ManifestEntry::Symlink { .. } => report.symlinks += 1,
+            }
+        }
+        if let Ok(located) = location::locate(env, destination) {
+            report.windows_path = located.paths.windows;
+            report.windows_legacy_path = located.paths.windows_legacy;
+        }
+        let on_wsl = report.windows_path.is_some();
+        report.next_steps = next_steps::steps(destination, &copied.node_modules, on_wsl);
+        report
+            .fixups
+            .advice
+            .extend(next_steps::windows_build_warnings(
+                source,
+                &copied.node_modules,
+            ));
+        Ok(report)
+    }
+}

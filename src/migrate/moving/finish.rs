@@ -1,0 +1,106 @@
+//! The last steps, once the copy is verified and sealed: commit (rename into place), fix up,
+//! finalise (remove staging), report; `--remove-source` follows (`remove/`) when confirmed.
+
+use super::questions::Answers;
+use crate::base::error::Result;
+use crate::base::progress::Drawn;
+use crate::host::HostEnv;
+use crate::measure::{moved, snapshot};
+use crate::migrate::kernel::fixups::{self, FixupReport};
+use crate::migrate::kernel::options::Ui;
+use crate::migrate::kernel::outcome::{Copied, MigrationReport};
+use crate::migrate::kernel::staging::Staging;
+use crate::migrate::kernel::{finalise, worktrees};
+use std::path::Path;
+
+/// Steps 6 to 9: commit (rename into place), fix up, finalise (remove staging), report.
+pub(super) fn finish(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    answers: &Answers,
+    destination: &Path,
+    staging: &Staging,
+    copied: Copied,
+) -> Result<MigrationReport> {
+    let source = staging.source();
+    let manifest = finalise::commit(
+        staging,
+        destination,
+        &finalise::manifest_for(env, destination),
+    )?;
+    moved::remember(env, &moved::Moved::new(source, destination, &manifest));
+    let mut fixups = fix_up(ui, source, destination, &answers.git_settings)?;
+    // Those left behind first: the repair run for a moved one touches every recorded worktree.
+    for worktree in copied.worktrees.iter().filter(|w| !w.moved) {
+        worktrees::detach(destination, worktree, &mut fixups);
+        fixups.advice.push(worktrees::left_behind(source, worktree));
+    }
+    for worktree in copied.worktrees.iter().filter(|w| w.moved) {
+        finish_worktree(env, destination, worktree, &mut fixups)?;
+    }
+    keep_snapshot(env, source, destination);
+    staging.remove()?;
+    MigrationReport::from_manifest(env, source, destination, &manifest, copied, fixups)
+}
+
+/// The destination as this migration leaves it, after its fix-ups: what `--abort` and a sync
+/// compare it with later to tell what changed there (`measure::snapshot`). Taken again when an
+/// interrupted finish is run again. Best effort: without it they compare with the manifest.
+fn keep_snapshot(env: &HostEnv, source: &Path, destination: &Path) {
+    // A walk cut short would record files as missing there, so it writes no snapshot.
+    if let Some(file) = moved::snapshot_path(env, destination)
+        && let Ok(entries) = snapshot::take(destination)
+    {
+        let _ = snapshot::write(&file, source, destination, &entries);
+    }
+}
+
+/// A worktree that moved along: into place, re-linked both ways, its index refreshed.
+fn finish_worktree(
+    env: &HostEnv,
+    destination: &Path,
+    worktree: &worktrees::LinkedWorktree,
+    fixups: &mut FixupReport,
+) -> Result<()> {
+    let (Some(staging), Some(moved)) = (worktree.staging(), &worktree.destination) else {
+        return Ok(());
+    };
+    finalise::commit(&staging, moved, &finalise::manifest_for(env, moved))?;
+    worktrees::relink(destination, worktree, fixups);
+    fixups::refresh_index(moved, fixups)?;
+    staging.remove()
+}
+
+/// Step 7, fix up: symlinks pointing into the old place, git settings DrvFs forced (as answered
+/// with the plan), the index.
+fn fix_up(
+    ui: &dyn Ui,
+    source: &Path,
+    destination: &Path,
+    settings: &[fixups::ConfigIssue],
+) -> Result<FixupReport> {
+    let mut fixups = FixupReport::default();
+    let spinner = Drawn::spinner(ui.progress(), "repairing links into the old place");
+    let repos = fixups::repair_links(source, destination, &mut fixups);
+    spinner.finish_and_clear();
+    if destination.join(".git").is_dir() {
+        for issue in settings {
+            let issue = fixups::ConfigIssue {
+                repo: destination.to_path_buf(),
+                ..issue.clone()
+            };
+            if issue.reset && issue.reset_to.is_some() {
+                fixups::apply(&issue, &mut fixups);
+            } else {
+                fixups::decline(&issue, &mut fixups);
+            }
+        }
+    }
+    let spinner = Drawn::spinner(ui.progress(), "git update-index --refresh");
+    let refreshed = repos
+        .iter()
+        .try_for_each(|repo| fixups::refresh_index(repo, &mut fixups));
+    spinner.finish_and_clear();
+    refreshed?;
+    Ok(fixups)
+}

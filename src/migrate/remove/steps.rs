@@ -1,0 +1,95 @@
+//! `--remove-source` as its steps: the plan shown, the question (asked with the move's plan, or
+//! now when the migration finished earlier), the removal with its bar, and the old place's
+//! record.
+
+use super::plan::{self, RemovalPlan};
+use crate::base::error::Result;
+use crate::host::HostEnv;
+use crate::measure::moved;
+use crate::migrate::kernel::ask::answer;
+use crate::migrate::kernel::options::{Options, Ui};
+use crate::migrate::kernel::outcome::{MigrationReport, Removal};
+use crate::migrate::kernel::plan::Question;
+use std::path::Path;
+
+const NOT_CONFIRMED: &str = "--remove-source was not confirmed; the source is left in place";
+
+/// After this run's move: the answer given with the plan (None: not asked, no --remove-source).
+pub(in crate::migrate) fn after_move(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    report: &mut MigrationReport,
+    answer: Option<bool>,
+) -> Result<()> {
+    match answer {
+        Some(true) => {
+            let manifest = report.manifest.clone();
+            let plan = plan::plan(&report.source, &manifest)?;
+            ui.note(&plan.text(&report.source, &report.destination, None))?;
+            report.removal = Some(remove_source(ui, report, &plan)?);
+            removed(env, &report.source);
+        }
+        Some(false) => report.fixups.advice.push(NOT_CONFIRMED.into()),
+        None => {}
+    }
+    Ok(())
+}
+
+/// `--remove-source` given again after the migration finished: the plan comes before the
+/// question (what goes, what stays and why, how long), then the one question left.
+pub(in crate::migrate) fn after_finish(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    args: &Options,
+    staging: &Path,
+    report: &mut MigrationReport,
+) -> Result<()> {
+    if !args.remove_source || args.dry_run {
+        return Ok(());
+    }
+    let (source, destination) = (report.source.clone(), report.destination.clone());
+    if let Some(record) = moved::lookup(env, &source) {
+        crate::migrate::kernel::identity::check_copy(
+            &record,
+            "nothing in the source was deleted.",
+        )?;
+    }
+    let plan = plan::plan(&source, &report.manifest)?;
+    let day = moved::lookup(env, &source).map(|m| m.finished_day());
+    ui.note(&plan.text(&source, &destination, day.as_deref()))?;
+    // The copy was verified long ago: the question follows the plan shown above it.
+    let question = Question {
+        id: "remove_source".into(),
+        text: format!(
+            "Delete from {} what the plan above deletes?",
+            source.display()
+        ),
+        default: false,
+        with_yes: true,
+    };
+    if answer(ui, args, &question, &source, &destination, staging)? {
+        report.removal = Some(remove_source(ui, report, &plan)?);
+        removed(env, &source);
+    } else {
+        report.fixups.advice.push(NOT_CONFIRMED.into());
+    }
+    Ok(())
+}
+
+/// The old place's record says the source was removed (what was proven copied).
+fn removed(env: &HostEnv, source: &Path) {
+    if let Some(mut record) = moved::lookup(env, source) {
+        record.source_removed = true;
+        moved::remember(env, &record);
+    }
+}
+
+/// `--remove-source`, confirmed: what the manifest proves was copied leaves the source, with a
+/// bar over the plan's entries and the model's time left (every entry is a round trip on the
+/// slow mount).
+fn remove_source(ui: &dyn Ui, report: &MigrationReport, plan: &RemovalPlan) -> Result<Removal> {
+    let bar = plan.bar(ui.progress());
+    let removed = super::remove_source(&report.source, &report.destination, &report.manifest, &bar);
+    bar.finish_and_clear();
+    removed
+}
