@@ -29,6 +29,10 @@ pub struct Moved {
     /// `--remove-source` ran: what it proved copied is gone from the source.
     #[serde(default)]
     pub source_removed: bool,
+    /// The copied files `--remove-source` kept at the source (changed since the copy), as
+    /// escaped paths: any other file there later was made again after it.
+    #[serde(default)]
+    pub kept_at_removal: Vec<String>,
     /// The copy's folder as the migration left it: what is at the destination later is the
     /// copy only while it is this folder (None in records of versions that kept none).
     #[serde(default)]
@@ -67,6 +71,7 @@ impl Moved {
             finished_unix: now_unix(),
             synced_unix: None,
             source_removed: false,
+            kept_at_removal: Vec::new(),
             copy_folder: Folder::at(destination),
             source_folder: Folder::at(source),
         }

@@ -171,6 +171,18 @@ impl Model {
             Step::SourceDocsLinkIntoCopy => {
                 let docs = self.place.src().join("docs");
                 if docs.is_dir() && self.place.dst().join("docs").is_dir() {
+                    // What only the source's folder had goes with it, by the person's hand.
+                    let mut in_copy = HashSet::new();
+                    reachable(
+                        &self.place.dst().join("docs"),
+                        &mut HashSet::new(),
+                        &mut in_copy,
+                    );
+                    for content in files(&docs).into_values() {
+                        if !in_copy.contains(&content) {
+                            self.kept.remove(&content);
+                        }
+                    }
                     remove(&docs);
                     std::os::unix::fs::symlink(self.place.dst().join("docs"), &docs).unwrap();
                 }

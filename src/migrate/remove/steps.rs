@@ -7,9 +7,11 @@ use crate::base::error::Result;
 use crate::host::HostEnv;
 use crate::measure::moved;
 use crate::migrate::kernel::ask::answer;
+use crate::migrate::kernel::journal::{self, ManifestEntry};
 use crate::migrate::kernel::options::{Options, Ui};
 use crate::migrate::kernel::outcome::{MigrationReport, Removal};
 use crate::migrate::kernel::plan::Question;
+use std::collections::HashSet;
 use std::path::Path;
 
 const NOT_CONFIRMED: &str = "--remove-source was not confirmed; the source is left in place";
@@ -80,8 +82,30 @@ pub(in crate::migrate) fn after_finish(
 fn removed(env: &HostEnv, source: &Path) {
     if let Some(mut record) = moved::lookup(env, source) {
         record.source_removed = true;
+        record.kept_at_removal = kept_copied_files(&record);
         moved::remember(env, &record);
     }
+}
+
+/// The manifest's files still at the source after a removal (escaped paths), by one walk of
+/// what is left there: a sync later updates the copy from these, and from no file made since.
+fn kept_copied_files(record: &moved::Moved) -> Vec<String> {
+    let Some((_, entries)) = crate::measure::manifest::read(&record.manifest) else {
+        return Vec::new();
+    };
+    let copied: HashSet<&Path> = entries
+        .iter()
+        .filter_map(|e| match e {
+            ManifestEntry::File(r) => Some(r.rel.as_path()),
+            _ => None,
+        })
+        .collect();
+    crate::measure::changes::walk(&record.source)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|seen| copied.contains(seen.rel.as_path()))
+        .map(|seen| journal::escape_path(&seen.rel))
+        .collect()
 }
 
 /// `--remove-source`, confirmed: what the manifest proves was copied leaves the source, with a

@@ -24,9 +24,10 @@ pub(super) struct Guard<'a> {
     touched: HashSet<&'a Path>,
     /// Files and links the sync removes at the destination.
     pub removing: HashSet<PathBuf>,
-    /// `--remove-source` ran: the inode each copied file had then, to tell a file it kept and
-    /// that was edited since from one made again in its place.
-    removed_source: Option<HashMap<PathBuf, u64>>,
+    /// `--remove-source` ran: the copied files it kept at the source. Any other file there is
+    /// made again since (in a removed file's place, maybe with its inode), and never replaces
+    /// the copy's version.
+    removed_source: Option<HashSet<String>>,
 }
 
 impl<'a> Guard<'a> {
@@ -59,26 +60,18 @@ impl<'a> Guard<'a> {
             removed_dirs: here.removed_dirs.iter().map(PathBuf::as_path).collect(),
             touched,
             removing: HashSet::new(),
-            removed_source: moved.source_removed.then(|| {
-                entries
-                    .iter()
-                    .filter_map(|e| match e {
-                        ManifestEntry::File(r) => Some((r.rel.clone(), r.stamp?.ino)),
-                        _ => None,
-                    })
-                    .collect()
-            }),
+            removed_source: moved
+                .source_removed
+                .then(|| moved.kept_at_removal.iter().cloned().collect()),
         }
     }
 
     /// A file made at the source after `--remove-source` took the one copied there: not an
     /// edit of the copy's version, which stays (the source's is saved beside it).
     pub fn made_again(&self, seen: &Seen) -> bool {
-        self.removed_source.as_ref().is_some_and(|inodes| {
-            inodes
-                .get(&seen.rel)
-                .is_none_or(|ino| *ino != seen.stamp.ino)
-        })
+        self.removed_source
+            .as_ref()
+            .is_some_and(|kept| !kept.contains(&crate::base::pathtext::escape_path(&seen.rel)))
     }
 
     /// `rel`, gone from the source, was removed there by the user.
