@@ -94,6 +94,9 @@ pub struct OldPlace {
     pub finished_day: String,
     pub synced_unix: Option<u64>,
     pub source_removed: bool,
+    /// The copy is no longer where the migration made it (moved or removed since).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub copy_missing: bool,
     /// Files and symlinks added, changed and removed here since; None when the manifest could
     /// not be read.
     pub added: Option<u64>,
@@ -118,11 +121,12 @@ impl OldPlace {
     }
 }
 
-/// Where `source` (a repository's top, canonical) went and what changed here since; None when
-/// it was never migrated or its copy is gone. Walks the source once (`count`), or not at all.
+/// Where `source` (a repository's top, canonical) went and what changed here since (not
+/// counted when the copy is no longer there); None when it was never migrated. Walks the source once (`count`), or not at all.
 pub fn old_place(env: &crate::host::HostEnv, source: &Path, count: bool) -> Option<OldPlace> {
-    let moved = super::moved::lookup(env, source)?;
-    let changes = count.then(|| since(&moved)).flatten();
+    let moved = super::moved::recorded(env, source)?;
+    let copy_missing = !moved.destination.is_dir();
+    let changes = (count && !copy_missing).then(|| since(&moved)).flatten();
     let command = |flag: &str| {
         format!(
             "wsl-place migrate {} --to {} {flag}",
@@ -136,6 +140,7 @@ pub fn old_place(env: &crate::host::HostEnv, source: &Path, count: bool) -> Opti
         finished_day: moved.finished_day(),
         synced_unix: moved.synced_unix,
         source_removed: moved.source_removed,
+        copy_missing,
         added: changes.as_ref().map(|c| c.added.len() as u64),
         changed: changes.as_ref().map(|c| c.changed.len() as u64),
         removed: changes.as_ref().map(|c| c.removed.len() as u64),
@@ -170,6 +175,9 @@ impl OldPlace {
             n => format!("{n} files"),
         };
         match self.changed_files() {
+            _ if self.copy_missing => format!(
+                "{moved}, but the copy is no longer there (moved or removed); move it back there to sync or finish the move"
+            ),
             _ if self.source_removed => format!("{moved}; the source was removed"),
             Some(0) => format!("{moved}; nothing changed here since: work there"),
             Some(n) => format!("{moved}; {} changed here since, not in the copy", files(n)),

@@ -29,6 +29,37 @@ pub struct Moved {
     /// `--remove-source` ran: what it proved copied is gone from the source.
     #[serde(default)]
     pub source_removed: bool,
+    /// The copied files `--remove-source` kept at the source (changed since the copy), as
+    /// escaped paths: any other file there later was made again after it.
+    #[serde(default)]
+    pub kept_at_removal: Vec<String>,
+    /// The copy's folder as the migration left it: what is at the destination later is the
+    /// copy only while it is this folder (None in records of versions that kept none).
+    #[serde(default)]
+    pub copy_folder: Option<Folder>,
+    /// The source's folder when the migration finished: a folder made in its place since is
+    /// another folder, whatever it holds.
+    #[serde(default)]
+    pub source_folder: Option<Folder>,
+}
+
+/// One folder by its device and inode, never by a link to it: the same folder under its
+/// path, moved or not, and no other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Folder {
+    pub dev: u64,
+    pub ino: u64,
+}
+
+impl Folder {
+    /// The folder at `path` now; None when it is missing, a link or not a folder.
+    pub fn at(path: &Path) -> Option<Folder> {
+        let meta = crate::base::dirfd::lstat(path).ok()?;
+        meta.is_dir().then(|| Folder {
+            dev: meta.dev(),
+            ino: meta.ino(),
+        })
+    }
 }
 
 impl Moved {
@@ -40,6 +71,9 @@ impl Moved {
             finished_unix: now_unix(),
             synced_unix: None,
             source_removed: false,
+            kept_at_removal: Vec::new(),
+            copy_folder: Folder::at(destination),
+            source_folder: Folder::at(source),
         }
     }
 
@@ -132,10 +166,15 @@ pub fn forget(env: &HostEnv, source: &Path) -> std::io::Result<()> {
 
 /// The record for exactly `source` (a canonical path), while its destination still exists.
 pub fn lookup(env: &HostEnv, source: &Path) -> Option<Moved> {
+    recorded(env, source).filter(|moved| moved.destination.is_dir())
+}
+
+/// The record for exactly `source`, whether or not its copy is still where it was made.
+pub fn recorded(env: &HostEnv, source: &Path) -> Option<Moved> {
     let file = record_path(env, source)?;
     let bytes = crate::base::input::read_cache(&file, "migration record")?;
     let moved: Moved = serde_json::from_slice(&bytes).ok()?;
-    (moved.source == source && moved.destination.is_dir()).then_some(moved)
+    (moved.source == source).then_some(moved)
 }
 
 /// Was `path` (or a folder it is in) migrated, where to and when: the question the old place

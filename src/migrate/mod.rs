@@ -51,7 +51,7 @@ pub fn run(
     {
         return already_migrated(&run, &manifest);
     }
-    sync::refuse_unfinished(args, run.source(), &run.destination)?;
+    sync::refuse_unfinished(run.env, args, run.source(), &run.destination)?;
     match moving::run(&run, held)? {
         Moved::Stopped => Ok(ExitCode::Ok),
         Moved::FinishedElsewhere(manifest) => already_migrated(&run, &manifest),
@@ -88,6 +88,9 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
         FixupReport::default(),
     )?;
     report.already_migrated = true;
+    if synced.as_ref().is_some_and(|s| s.done) {
+        sync::count_the_copy(&mut report, destination);
+    }
     report.sync = synced;
     if !syncing
         && let Some(changed) = moved::lookup(env, source).and_then(|m| changes::since(&m))

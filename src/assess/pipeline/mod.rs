@@ -270,7 +270,7 @@ fn repositories_below(dir: &Path, progress: &dyn Progress) -> crate::measure::di
 /// changes could not be counted).
 pub fn moved_on(verdict: &mut Verdict, old: &changes::OldPlace) {
     let command = match old.changed_files() {
-        _ if old.source_removed => None,
+        _ if old.source_removed || old.copy_missing => None,
         Some(0) => Some(old.finish.clone()),
         Some(_) => Some(old.sync.clone()),
         None => None,

@@ -144,6 +144,9 @@ pub struct SyncReport {
     pub prediction_basis: String,
     /// Files this run copied and verified (an interrupted sync's were verified before).
     pub copied_files: u64,
+    /// Files left out with --skip-unreadable, each `path: why`: still only at the source.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_copied: Vec<String>,
     /// Milliseconds from accepting the plan to applying it.
     pub sync_ms: u64,
     /// Applied: false for `--dry-run`, or when the plan was not accepted.

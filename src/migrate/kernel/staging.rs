@@ -130,6 +130,12 @@ impl Staging {
         let (source, destination) = (&self.command.0, &self.command.1);
         let how = match self.flag {
             "" => how_to_continue(source, destination, &self.dir),
+            // Sealed: part of it may be in place already, and --abort refuses to give it up.
+            flag if self.is_sealed() => format!(
+                "the verified sync is kept in {} and only applying it is left: finish it with `{}`.",
+                self.dir.display(),
+                command(source, destination, flag)
+            ),
             flag => format!(
                 "the sync so far is kept in {}: resume with `{}`, or give it up with `{}`.",
                 self.dir.display(),

@@ -7,10 +7,12 @@ use crate::base::error::Result;
 use crate::host::HostEnv;
 use crate::measure::moved;
 use crate::migrate::kernel::ask::answer;
+use crate::migrate::kernel::journal::{self, ManifestEntry};
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{MigrationReport, Removal, RemovalShown};
 use crate::migrate::kernel::plan::{Question, QuestionId};
 use crate::migrate::kernel::run::Run;
+use std::collections::HashSet;
 use std::path::Path;
 
 const NOT_CONFIRMED: &str = "--remove-source was not confirmed; the source is left in place";
@@ -49,6 +51,12 @@ pub(in crate::migrate) fn after_finish(run: &Run, report: &mut MigrationReport) 
         return Ok(());
     }
     let (source, destination) = (report.source.clone(), report.destination.clone());
+    if let Some(record) = moved::lookup(env, &source) {
+        crate::migrate::kernel::identity::check_copy(
+            &record,
+            "nothing in the source was deleted.",
+        )?;
+    }
     let plan = plan::plan(&source, &report.manifest)?;
     let day = moved::lookup(env, &source).map(|m| m.finished_day());
     ui.removal_plan(&RemovalShown {
@@ -80,8 +88,30 @@ pub(in crate::migrate) fn after_finish(run: &Run, report: &mut MigrationReport) 
 fn removed(env: &HostEnv, source: &Path) {
     if let Some(mut record) = moved::lookup(env, source) {
         record.source_removed = true;
+        record.kept_at_removal = kept_copied_files(&record);
         moved::remember(env, &record);
     }
+}
+
+/// The manifest's files still at the source after a removal (escaped paths), by one walk of
+/// what is left there: a sync later updates the copy from these, and from no file made since.
+fn kept_copied_files(record: &moved::Moved) -> Vec<String> {
+    let Some((_, entries)) = crate::measure::manifest::read(&record.manifest) else {
+        return Vec::new();
+    };
+    let copied: HashSet<&Path> = entries
+        .iter()
+        .filter_map(|e| match e {
+            ManifestEntry::File(r) => Some(r.rel.as_path()),
+            _ => None,
+        })
+        .collect();
+    crate::measure::changes::walk(&record.source)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|seen| copied.contains(seen.rel.as_path()))
+        .map(|seen| journal::escape_path(&seen.rel))
+        .collect()
 }
 
 /// `--remove-source`, confirmed: what the manifest proves was copied leaves the source, with a

@@ -5,21 +5,25 @@
 //! file renamed into place). Nothing at the source is written; nothing at the destination that
 //! changed there since is overwritten (`plan.rs`).
 
+mod guard;
 mod plan;
 
 use crate::base::dirfd;
 use crate::base::error::{Failure, Result};
 use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
+use crate::base::units;
 use crate::host::HostEnv;
 use crate::measure::{manifest, moved, snapshot};
 use crate::migrate::kernel::ask;
 use crate::migrate::kernel::options::{Consent, Mode, Options, Ui};
-use crate::migrate::kernel::outcome::{Conflict, SyncReport};
+use crate::migrate::kernel::outcome::{Conflict, MigrationReport, SyncReport};
 use crate::migrate::kernel::plan::Kind;
 use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::staging::{self, Staging};
-use crate::migrate::kernel::{copy, estimate, finalise, fixups, journal, stage};
+use crate::migrate::kernel::{
+    copy, estimate, finalise, fixups, identity, journal, post_walk, stage,
+};
 use plan::{Op, SyncPlan, new_manifest, worktree_file};
 use std::collections::HashSet;
 use std::io::ErrorKind;
@@ -33,7 +37,30 @@ const OPS: &str = "ops";
 /// or finishes a sync an interrupted run sealed.
 pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     let (env, ui, args) = (run.env, run.ui, run.args);
+    identity::check_copy(record, "nothing was copied.")?;
     let staging = Staging::for_sync(&record.source, &record.destination);
+    let (source, destination, kept, sealed) = (
+        record.source.clone(),
+        record.destination.clone(),
+        staging.path().to_path_buf(),
+        staging.marker(),
+    );
+    // Ctrl-C that the work does not answer in time: what is true then, sealed or not.
+    crate::base::interrupt::set_hint(move || {
+        let sync = staging::command(&source, &destination, " --sync");
+        match (sealed.is_file(), kept.exists()) {
+            (true, _) => format!(
+                "the verified sync is kept in {} and only applying it is left: finish it with `{sync}`.",
+                kept.display()
+            ),
+            (false, true) => format!(
+                "the sync so far is kept in {}: resume it with `{sync}`, or give it up with `{}`.",
+                kept.display(),
+                staging::command(&source, &destination, " --abort")
+            ),
+            (false, false) => "nothing was copied.".to_string(),
+        }
+    });
     let held = staging.lock_unless(args.consent.dry_run())?;
     staging.check_owner()?;
     if staging.is_sealed() && !args.consent.dry_run() {
@@ -78,6 +105,11 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     apply(env, ui, &staging, record)?;
     let mut report = plan.report;
     report.copied_files = copied.copied_files;
+    report.not_copied = copied
+        .problems
+        .iter()
+        .map(|p| format!("{}: {}", p.path, p.error))
+        .collect();
     report.sync_ms = started.elapsed().as_millis() as u64;
     report.done = true;
     Ok(report)
@@ -230,7 +262,7 @@ fn read_ops(staging: &Staging) -> Result<Vec<Op>> {
         .map(|line| {
             Op::parse(line).ok_or_else(|| {
                 Failure::internal(format!(
-                    "{} is damaged (`{line}`); remove {} with --abort and sync again.",
+                    "{} is damaged (`{line}`); move {} away and sync again.",
                     file.display(),
                     staging.path().display()
                 ))
@@ -243,46 +275,29 @@ fn read_ops(staging: &Staging) -> Result<Vec<Op>> {
 /// running it again. Then git's index is refreshed, the destination's snapshot and the manifest
 /// replaced, the record dated, and the staging folder removed.
 fn apply(env: &HostEnv, ui: &dyn Ui, staging: &Staging, record: &moved::Moved) -> Result<()> {
+    identity::check_copy(
+        record,
+        &format!(
+            "the verified sync in {} was not applied.",
+            staging.path().display()
+        ),
+    )?;
     let ops = read_ops(staging)?;
-    let (tree, destination) = (staging.tree(), record.destination.as_path());
-    let failed =
-        |what: &str, path: &Path, e: &std::io::Error| staging.kept(&Failure::io(what, path, e));
-    for op in &ops {
-        match op {
-            Op::Dir(rel) => match dirfd::mkdir(&destination.join(rel), 0o700) {
-                Err(e) if e.kind() != ErrorKind::AlreadyExists => {
-                    return Err(failed("create the folder", &destination.join(rel), &e));
-                }
-                _ => {}
-            },
-            Op::Put(rel) | Op::Save { rel, .. } => {
-                let to = match op {
-                    Op::Save { saved, .. } => destination.join(saved),
-                    _ => destination.join(rel),
-                };
-                let staged = tree.join(rel);
-                if dirfd::lstat(&staged).is_ok() {
-                    // Its folder may be gone at the destination (a conflict saved there).
-                    if let Some(parent) = to.parent().filter(|p| !p.exists()) {
-                        std::fs::create_dir_all(parent)
-                            .map_err(|e| failed("create the folder", parent, &e))?;
-                    }
-                    std::fs::rename(&staged, &to)
-                        .map_err(|e| failed("put the verified copy at", &to, &e))?;
-                }
-            }
-            Op::Remove(rel) => match dirfd::unlink(&destination.join(rel)) {
-                Err(e) if e.kind() != ErrorKind::NotFound => {
-                    return Err(failed("remove", &destination.join(rel), &e));
-                }
-                _ => {}
-            },
-            // Kept when something else is in it (made at the destination since).
-            Op::Rmdir(rel) => {
-                let _ = dirfd::rmdir(&destination.join(rel));
-            }
-            Op::Times { .. } | Op::Keep(_) => {}
-        }
+    let destination = record.destination.as_path();
+    // Removals first, then folders made, then files put: a name a file or folder leaves at the
+    // destination is free for what the source has there now.
+    let phase = |op: &Op| match op {
+        Op::Remove(_) => 0,
+        Op::Rmdir(_) => 1,
+        Op::Dir(_) => 2,
+        Op::Put(_) | Op::Save { .. } => 3,
+        Op::Times { .. } | Op::Keep(_) => 4,
+    };
+    let mut ordered: Vec<&Op> = ops.iter().collect();
+    ordered.sort_by_key(|op| phase(op));
+    let mut left = Vec::new();
+    for op in ordered {
+        apply_one(staging, destination, op, &mut left)?;
     }
     for op in &ops {
         if let Op::Times {
@@ -293,11 +308,20 @@ fn apply(env: &HostEnv, ui: &dyn Ui, staging: &Staging, record: &moved::Moved) -
         } = op
         {
             let dir = destination.join(rel);
-            if dirfd::lstat(&dir).is_ok_and(|m| m.is_dir()) {
+            if post_walk::blocked(destination, rel, &|_| false).is_none()
+                && dirfd::lstat(&dir).is_ok_and(|m| m.is_dir())
+            {
                 let _ = dirfd::chmod(&dir, *mode);
                 let _ = dirfd::set_times(&dir, *atime, *mtime);
             }
         }
+    }
+    if !left.is_empty() {
+        ui.note(&format!(
+            "{} could not be put in place (something else took that name at the destination while the sync ran), so they stay at the source, where --remove-source keeps them: {}\n",
+            units::counted(left.len() as u64, "file", "files"),
+            left.iter().map(|p| journal::escape_path(p)).collect::<Vec<_>>().join(", ")
+        ))?;
     }
     let mut fixed = fixups::FixupReport::default();
     if destination.join(".git").is_dir() {
@@ -308,6 +332,76 @@ fn apply(env: &HostEnv, ui: &dyn Ui, staging: &Staging, record: &moved::Moved) -
     }
     remember(env, staging, record, &ops)?;
     staging.remove()
+}
+
+/// One operation of a sealed sync at the destination, never through a link or a file that is
+/// where a folder was (`post_walk`); a file that cannot take its place is left, listed in `left`.
+fn apply_one(
+    staging: &Staging,
+    destination: &Path,
+    op: &Op,
+    left: &mut Vec<PathBuf>,
+) -> Result<()> {
+    let failed =
+        |what: &str, path: &Path, e: &std::io::Error| staging.kept(&Failure::io(what, path, e));
+    let rel = match op {
+        Op::Dir(rel) | Op::Put(rel) | Op::Remove(rel) | Op::Rmdir(rel) => rel,
+        Op::Save { saved, .. } => saved,
+        Op::Times { .. } | Op::Keep(_) => return Ok(()),
+    };
+    if post_walk::blocked(destination, rel, &|_| false).is_some() {
+        if matches!(op, Op::Put(_) | Op::Save { .. }) {
+            left.push(rel.clone());
+        }
+        return Ok(());
+    }
+    let at = destination.join(rel);
+    match op {
+        Op::Dir(_) => match dirfd::mkdir(&at, 0o700) {
+            Err(e) if e.kind() != ErrorKind::AlreadyExists => {
+                return Err(failed("create the folder", &at, &e));
+            }
+            _ => {}
+        },
+        Op::Put(staged) | Op::Save { rel: staged, .. } => {
+            let staged = staging.tree().join(staged);
+            if dirfd::lstat(&staged).is_err() {
+                return Ok(());
+            }
+            // Its folder may be gone at the destination (a conflict saved there).
+            if let Some(parent) = at.parent().filter(|p| dirfd::lstat(p).is_err()) {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| failed("create the folder", parent, &e))?;
+            }
+            match std::fs::rename(&staged, &at) {
+                Ok(()) => {}
+                // A folder is there now, or a file where a folder was: never stuck on it.
+                Err(e) if is_in_the_way(&e) => left.push(rel.clone()),
+                Err(e) => return Err(failed("put the verified copy at", &at, &e)),
+            }
+        }
+        Op::Remove(_) => match dirfd::unlink(&at) {
+            Err(e) if e.kind() != ErrorKind::NotFound && !is_in_the_way(&e) => {
+                return Err(failed("remove", &at, &e));
+            }
+            _ => {}
+        },
+        // Kept when something else is in it (made at the destination since).
+        Op::Rmdir(_) => {
+            let _ = dirfd::rmdir(&at);
+        }
+        Op::Times { .. } | Op::Keep(_) => {}
+    }
+    Ok(())
+}
+
+/// Something of the other kind is at that name (a folder for a file, a file for a folder).
+fn is_in_the_way(e: &std::io::Error) -> bool {
+    use rustix::io::Errno;
+    matches!(
+        e.raw_os_error().map(Errno::from_raw_os_error),
+        Some(Errno::ISDIR | Errno::NOTDIR | Errno::NOTEMPTY | Errno::EXIST)
+    )
 }
 
 /// The destination's new snapshot (what the sync wrote as it is now; what changed there
@@ -355,10 +449,45 @@ fn remember(env: &HostEnv, staging: &Staging, record: &moved::Moved, ops: &[Op])
     Ok(())
 }
 
-/// `--sync` before any migration of `source` to `destination` finished.
-pub(super) fn refuse_unfinished(args: &Options, source: &Path, destination: &Path) -> Result<()> {
+/// What the copy holds after a sync, counted there: the manifest lists the source's files,
+/// not what the destination keeps beside them (conflicts saved, files made there since).
+pub(super) fn count_the_copy(report: &mut MigrationReport, destination: &Path) {
+    let Ok(entries) = snapshot::take(destination) else {
+        return;
+    };
+    let (mut files, mut dirs, mut symlinks, mut bytes) = (0, 0, 0, 0);
+    for entry in &entries {
+        match entry {
+            manifest::ManifestEntry::File(r) => {
+                files += 1;
+                bytes += r.size;
+            }
+            manifest::ManifestEntry::Dir(_) => dirs += 1,
+            manifest::ManifestEntry::Symlink { .. } => symlinks += 1,
+        }
+    }
+    (report.files, report.dirs, report.symlinks, report.bytes) = (files, dirs, symlinks, bytes);
+}
+
+/// `--sync` before any migration of `source` to `destination` finished, or after its copy
+/// left the place the migration made it.
+pub(super) fn refuse_unfinished(
+    env: &HostEnv,
+    args: &Options,
+    source: &Path,
+    destination: &Path,
+) -> Result<()> {
     if args.mode != Mode::Sync {
         return Ok(());
+    }
+    if let Some(record) = moved::recorded(env, source).filter(|r| r.destination == destination) {
+        return Err(Failure::input(format!(
+            "the copy the migration of {} made on {} is no longer at {} (moved or removed), so there is nothing to sync to; move the copy back to {} and run this again.",
+            source.display(),
+            record.finished_day(),
+            destination.display(),
+            destination.display()
+        )));
     }
     Err(Failure::input(format!(
         "there is no finished migration of {} to {} to sync; run `{}` without --sync to migrate it first.",

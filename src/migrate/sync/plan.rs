@@ -6,6 +6,7 @@
 //! The plan is a list of operations (`Op`), written into the sync's staging folder when the copy
 //! is verified, so applying it is resumed from that list alone, whatever the two trees hold then.
 
+use super::guard::Guard;
 use crate::base::error::{Failure, Result};
 use crate::base::pathtext::RelPath;
 use crate::measure::changes::{self, Seen, SeenKind};
@@ -57,21 +58,7 @@ pub(super) fn build(
     day: &str,
 ) -> Result<SyncPlan> {
     let (source, destination) = (&moved.source, &moved.destination);
-    let Some((listed, entries)) = manifest::read(&moved.manifest) else {
-        return Err(Failure::internal(format!(
-            "the manifest {} of the migration of {} cannot be read, so what changed since cannot be told; nothing was copied.",
-            moved.manifest.display(),
-            source.display()
-        )));
-    };
-    if &listed != source {
-        return Err(Failure::internal(format!(
-            "the manifest {} describes {}, not {}; nothing was copied.",
-            moved.manifest.display(),
-            listed.display(),
-            source.display()
-        )));
-    }
+    let entries = read_manifest(moved)?;
     let untouched = "nothing was synced.";
     let seen = changes::walk(source).map_err(|u| u.failure(source, untouched))?;
     let here = changes::classify(source, &entries, &seen);
@@ -82,17 +69,20 @@ pub(super) fn build(
     // Git's index there is a cache its `git status` rewrites: the source's replaces it (the
     // sync refreshes it after), or it stays when the source's did not change.
     there.changed.retain(|rel| !snapshot::is_git_index(rel));
+    let seen_at: HashMap<&Path, &Seen> = seen.iter().map(|s| (s.rel.as_path(), s)).collect();
+    let touched: HashSet<&Path> = there
+        .added
+        .iter()
+        .chain(&there.changed)
+        .chain(&there.removed)
+        .map(PathBuf::as_path)
+        .collect();
+    let guard = Guard::new(moved, &entries, &seen_at, &here, touched.clone());
     let mut plan = Planner {
         source,
         destination,
-        seen: seen.iter().map(|s| (s.rel.as_path(), s)).collect(),
-        touched: there
-            .added
-            .iter()
-            .chain(&there.changed)
-            .chain(&there.removed)
-            .map(PathBuf::as_path)
-            .collect(),
+        seen: seen_at,
+        touched,
         day,
         sync: SyncPlan {
             report: SyncReport {
@@ -115,9 +105,18 @@ pub(super) fn build(
         saved: HashSet::new(),
         dirs: BTreeSet::new(),
         staged_dirs: HashSet::new(),
+        guard,
+        held: HashSet::new(),
     };
     let added: HashSet<&Path> = here.added.iter().map(PathBuf::as_path).collect();
+    // Removals first: what they take away at the destination makes room for what is put.
+    for rel in here.removed.iter().filter(|r| !added.contains(r.as_path())) {
+        plan.remove(rel, there.removed.contains(rel));
+    }
     for dir in &here.added_dirs {
+        if plan.blocked_there(dir) {
+            continue;
+        }
         plan.sync.ops.push(Op::Dir(dir.clone()));
         plan.dirs.insert(dir.clone());
         plan.parents(dir);
@@ -128,16 +127,38 @@ pub(super) fn build(
     for rel in &here.changed {
         plan.copy(rel, false, there.removed.contains(rel))?;
     }
-    for rel in here.removed.iter().filter(|r| !added.contains(r.as_path())) {
-        plan.remove(rel, there.removed.contains(rel));
-    }
-    let mut gone: Vec<&PathBuf> = here.removed_dirs.iter().collect();
+    let mut gone: Vec<&PathBuf> = here
+        .removed_dirs
+        .iter()
+        .filter(|d| plan.guard.removed_by_user(d) && plan.guard.blocked(d).is_none())
+        .collect();
     gone.sort_by(|a, b| b.cmp(a));
     plan.sync
         .ops
         .extend(gone.into_iter().map(|d| Op::Rmdir(d.clone())));
     plan.finish(&there);
     Ok(plan.sync)
+}
+
+/// The manifest of `moved`'s migration, which must describe its source.
+fn read_manifest(moved: &moved::Moved) -> Result<Vec<ManifestEntry>> {
+    let source = &moved.source;
+    let Some((listed, entries)) = manifest::read(&moved.manifest) else {
+        return Err(Failure::internal(format!(
+            "the manifest {} of the migration of {} cannot be read, so what changed since cannot be told; nothing was copied.",
+            moved.manifest.display(),
+            source.display()
+        )));
+    };
+    if &listed != source {
+        return Err(Failure::internal(format!(
+            "the manifest {} describes {}, not {}; nothing was copied.",
+            moved.manifest.display(),
+            listed.display(),
+            source.display()
+        )));
+    }
+    Ok(entries)
 }
 
 /// Builds the operations and the copy's plan, path by path.
@@ -155,6 +176,10 @@ struct Planner<'a> {
     dirs: BTreeSet<PathBuf>,
     /// Folders already in the copy's plan.
     staged_dirs: HashSet<PathBuf>,
+    /// What may be done at the destination, after the move.
+    guard: Guard<'a>,
+    /// Removed at the source but not from the copy: kept in the manifest too.
+    held: HashSet<PathBuf>,
 }
 
 impl Planner<'_> {
@@ -164,12 +189,31 @@ impl Planner<'_> {
         let Some(seen) = self.seen.get(rel).copied() else {
             return Ok(());
         };
-        let exists_there = crate::base::dirfd::lstat(&self.destination.join(rel)).is_ok();
-        let conflict = self.touched.contains(rel) || (added && exists_there);
+        if self.blocked_there(rel) {
+            return Ok(());
+        }
+        let there = crate::base::dirfd::lstat(&self.destination.join(rel));
+        if seen.kind == SeenKind::Symlink
+            && there.as_ref().is_ok_and(|m| m.is_dir())
+            && !self.guard.vacated(rel)
+        {
+            // A folder of the copy is a link at the source: its files may be the copy's own,
+            // reached through it; the copy's folder stays as it is.
+            self.sync.report.conflicts.push(Conflict {
+                path: RelPath::from(rel),
+                why: "a folder in the copy, a link here: the copy's folder is kept, the link is not copied".into(),
+                saved_as: None,
+            });
+            return Ok(());
+        }
+        let exists_there = there.is_ok() && !self.guard.vacated(rel);
+        let made_again = exists_there && self.guard.made_again(seen);
+        let conflict = self.touched.contains(rel) || (added && exists_there) || made_again;
         self.stage(seen)?;
         if conflict {
             let saved = self.free_name(rel);
             let why = match (removed_there, added) {
+                _ if made_again => "made here again after --remove-source; the copy's stays",
                 (true, _) => "removed at the destination, changed here",
                 (false, true) => "added at both places",
                 (false, false) => "changed at both places",
@@ -203,6 +247,10 @@ impl Planner<'_> {
         if removed_there {
             return;
         }
+        if !self.guard.removed_by_user(rel) || self.blocked_there(rel) {
+            self.held.insert(rel.to_path_buf());
+            return;
+        }
         if self.touched.contains(rel) {
             self.sync.report.conflicts.push(Conflict {
                 path: RelPath::from(rel),
@@ -213,6 +261,7 @@ impl Planner<'_> {
             return;
         }
         self.sync.report.removed += 1;
+        self.guard.removing.insert(rel.to_path_buf());
         self.sync.ops.push(Op::Remove(rel.to_path_buf()));
         self.parents(rel);
     }
@@ -247,6 +296,24 @@ impl Planner<'_> {
             _ => copy.symlinks += 1,
         }
         Ok(())
+    }
+
+    /// A folder above `rel` at the destination is a link or a file now: nothing is written or
+    /// removed through it; what the source has there stays at the source, listed.
+    fn blocked_there(&mut self, rel: &Path) -> bool {
+        let Some(folder) = self.guard.blocked(rel) else {
+            return false;
+        };
+        self.held.insert(rel.to_path_buf());
+        self.sync.report.conflicts.push(Conflict {
+            path: RelPath::from(rel),
+            why: format!(
+                "{} at the destination is a link or a file now: left here, not copied",
+                RelPath::from(folder)
+            ),
+            saved_as: None,
+        });
+        true
     }
 
     /// `NAME.from-source-YYYYMMDD`, or with `-2`, `-3`... when that is taken.
@@ -286,7 +353,10 @@ impl Planner<'_> {
                 _ => None,
             })
             .collect();
-        self.sync.gone.retain(|rel| !put.contains(rel));
+        let held = &self.held;
+        self.sync
+            .gone
+            .retain(|rel| !put.contains(rel) && !held.contains(rel));
         for rel in self.sync.ops.clone().iter().filter_map(|op| match op {
             Op::Rmdir(rel) => Some(rel),
             _ => None,
@@ -320,6 +390,20 @@ impl Planner<'_> {
         }
         // Folders before what they hold, as the first copy's plan has them.
         self.sync.copy.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+        // Names of one file at the source stay one file in the copy, as the first copy made
+        // them: the first name is copied, the others linked to it.
+        let mut first_names: HashMap<u64, PathBuf> = HashMap::new();
+        for entry in &mut self.sync.copy.entries {
+            if entry.kind != Kind::File || entry.stamp.ino == 0 {
+                continue;
+            }
+            let first = first_names
+                .entry(entry.stamp.ino)
+                .or_insert_with(|| entry.rel.clone());
+            if *first != entry.rel {
+                entry.hard_link_of = Some(first.clone());
+            }
+        }
     }
 }
 

@@ -12,7 +12,7 @@ use crate::base::units;
 use crate::host::HostEnv;
 use crate::measure::{manifest, moved, snapshot};
 use crate::migrate::kernel::options::Ui;
-use crate::migrate::kernel::staging;
+use crate::migrate::kernel::{identity, source_holds, staging};
 use std::path::{Path, PathBuf};
 
 /// Paths listed before the rest is a count.
@@ -39,6 +39,17 @@ pub(super) fn undo(
             destination.display()
         )));
     }
+    if let Some(record) = &record {
+        identity::check_copy(record, "nothing was removed.")?;
+        if !identity::same_source(record) {
+            return Err(Failure::input(format!(
+                "{} is not the folder the migration copied on {} (it was moved or made again since), so {} is the only sure copy; nothing was removed.",
+                source.display(),
+                record.finished_day(),
+                destination.display()
+            )));
+        }
+    }
     let entries = manifest::read(manifest_file).map(|(_, e)| e).ok_or_else(|| {
         Failure::internal(format!(
             "the manifest {} cannot be read, so what changed at {} cannot be told; nothing was removed.",
@@ -63,6 +74,7 @@ pub(super) fn undo(
             changed.removed.len()
         )));
     }
+    source_holds_the_copy(ui, source, destination, &entries)?;
     let trash = trash(destination);
     std::fs::rename(destination, &trash)
         .map_err(|e| Failure::io("move the copy away to remove it:", destination, &e))?;
@@ -78,6 +90,43 @@ pub(super) fn undo(
         source.display()
     ))?;
     Ok(ExitCode::Ok)
+}
+
+/// Every file of the copy read again at the source, by the manifest's CRC32, without crossing
+/// a link: the copy goes only when the source still has all of it.
+fn source_holds_the_copy(
+    ui: &dyn Ui,
+    source: &Path,
+    destination: &Path,
+    entries: &[manifest::ManifestEntry],
+) -> Result<()> {
+    let spinner = crate::base::progress::Drawn::spinner(
+        ui.progress(),
+        "reading the source again against the copy's manifest",
+    );
+    let lacking = source_holds::lacking(source, entries);
+    spinner.finish_and_clear();
+    let Some(first) = lacking.first() else {
+        return Ok(());
+    };
+    let mut listed: String = lacking
+        .iter()
+        .take(LISTED)
+        .map(|line| format!("  {line}\n"))
+        .collect();
+    if lacking.len() > LISTED {
+        listed.push_str(&format!(
+            "  and {} more\n",
+            units::count((lacking.len() - LISTED) as u64)
+        ));
+    }
+    ui.note(&listed)?;
+    Err(Failure::input(format!(
+        "the source {} no longer holds everything the copy has ({} differ or are missing, first {first}), so {} is kept; nothing was removed.",
+        source.display(),
+        units::counted(lacking.len() as u64, "entry", "entries"),
+        destination.display()
+    )))
 }
 
 /// Removes the renamed copy, its manifest and snapshot, and the old place's record; safe to

@@ -209,7 +209,13 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
         .sync
         .as_ref()
         .filter(|s| s.done && s.added + s.changed + s.removed + s.conflicts.len() as u64 > 0);
-    let headline = if synced.is_some() {
+    let headline = if let Some(sync) = synced.filter(|s| !s.not_copied.is_empty()) {
+        format!(
+            "Synced, except {} that could not be read (listed below, still only at the source); the copy now holds {}.",
+            units::counted(sync.not_copied.len() as u64, "file", "files"),
+            content(report.files, report.dirs, report.symlinks, report.bytes)
+        )
+    } else if synced.is_some() {
         format!(
             "Synced: the late edits are in the copy, which now holds {}; the manifest says so.",
             content(report.files, report.dirs, report.symlinks, report.bytes)
@@ -310,5 +316,8 @@ fn sync_rows(screen: &mut Screen, sync: &crate::migrate::SyncReport) {
             None => format!("{}: {}", c.path, c.why),
         };
         screen.item(if i == 0 { "conflict" } else { "" }, &text, Tone::Warn);
+    }
+    for (i, path) in sync.not_copied.iter().enumerate() {
+        screen.item(if i == 0 { "not copied" } else { "" }, path, Tone::Warn);
     }
 }
