@@ -152,14 +152,7 @@ fn a_hooks_path_inside_the_working_tree_is_refused_without_the_flag() {
     gitrepo::git(&repo, &["config", "core.hooksPath", ".githooks"]);
 
     let refused = hook(&home, &repo, &["install"]);
-    assert_eq!(
-        refused.status.code(),
-        Some(2),
-        "{}",
-        support::text(&refused)
-    );
-    let sentence = support::stderr(&refused);
-    assert!(support::is_one_sentence(sentence.trim()), "{sentence}");
+    let sentence = support::refusal(&refused);
     for word in ["git add", "--in-worktree", "core.hooksPath"] {
         assert!(sentence.contains(word), "{word}: {sentence}");
     }
@@ -237,14 +230,7 @@ fn a_typo_in_the_config_warns_in_the_hook_and_blocks_nothing() {
         .arg(&repo)
         .output()
         .unwrap();
-    assert_eq!(
-        refused.status.code(),
-        Some(2),
-        "{}",
-        support::text(&refused)
-    );
-    let sentence = support::stderr(&refused);
-    assert!(support::is_one_sentence(sentence.trim()), "{sentence}");
+    let sentence = support::refusal(&refused);
     assert!(sentence.contains("`nudge_every_hours`"), "{sentence}");
     assert!(sentence.contains("must be a number"), "{sentence}");
     assert!(!sentence.contains("f64"), "{sentence}");
@@ -271,14 +257,7 @@ fn a_relative_destination_is_said_and_taken_relative_to_home() {
         .arg(&repo)
         .output()
         .unwrap();
-    assert_eq!(
-        refused.status.code(),
-        Some(2),
-        "{}",
-        support::text(&refused)
-    );
-    let sentence = support::stderr(&refused);
-    assert!(support::is_one_sentence(sentence.trim()), "{sentence}");
+    let sentence = support::refusal(&refused);
     assert!(
         sentence.contains("relative to your home folder"),
         "{sentence}"

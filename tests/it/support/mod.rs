@@ -215,6 +215,14 @@ pub fn json_of(out: &Output) -> serde_json::Value {
 }
 
 /// An error message as the tool must give it: one line ending like a sentence.
+/// The one sentence a run refused with: it exited 2 (a user's error) and said one sentence.
+pub fn refusal(out: &Output) -> String {
+    assert_eq!(out.status.code(), Some(2), "{}", text(out));
+    let sentence = stderr(out);
+    assert!(is_one_sentence(sentence.trim()), "{sentence}");
+    sentence
+}
+
 pub fn is_one_sentence(message: &str) -> bool {
     !message.contains('\n') && (message.ends_with('.') || message.ends_with('?'))
 }
