@@ -3,7 +3,7 @@
 //! (item 7, and the config messages of 13). Every check is through the binary and real `git
 //! commit`s.
 
-use crate::support::{self, Sandbox, gitrepo};
+use crate::support::{self, Sandbox, SlowFs, gitrepo};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -77,6 +77,34 @@ const MINE: &str = "# my own check\necho mine >> \"$RUNS\"\n";
 #[test]
 fn uninstall_keeps_a_persons_lines_and_removes_only_its_own() {
     let (_base, repo, home) = setup();
+    uninstall_keeps_a_persons_lines(&repo, &home);
+}
+
+/// The same with the repository on a FUSE mount (slowfs), as on /mnt/c.
+#[test]
+#[ignore = "needs FUSE (mounts slowfs)"]
+fn uninstall_keeps_a_persons_lines_and_removes_only_its_own_on_slowfs() {
+    let base = tempfile::tempdir().unwrap();
+    let backing = base.path().join("backing");
+    fs::create_dir_all(&backing).unwrap();
+    let Some(slow) = SlowFs::mount(
+        &backing,
+        &base.path().join("mnt"),
+        &["--profile", "none", "--latency", "open=1"],
+    ) else {
+        return;
+    };
+    let repo = slow.mountpoint().join("repo");
+    fs::create_dir_all(&repo).unwrap();
+    gitrepo::files_repo(&repo, 3);
+    gitrepo::commit_all(&repo, "work");
+    let home = base.path().join("home");
+    fs::create_dir_all(&home).unwrap();
+    uninstall_keeps_a_persons_lines(&repo, &home);
+}
+
+fn uninstall_keeps_a_persons_lines(repo: &Path, home: &Path) {
+    let (repo, home) = (repo.to_path_buf(), home.to_path_buf());
     let pre_commit = repo.join(".git/hooks/pre-commit");
     assert!(hook(&home, &repo, &["install"]).status.success());
     edit(&pre_commit, MINE);
