@@ -6,12 +6,12 @@ use super::plan::Op;
 use crate::base::dirfd;
 use crate::base::error::{Failure, Result};
 use crate::base::progress::Drawn;
-use crate::base::units;
 use crate::host::HostEnv;
 use crate::measure::{manifest, moved, snapshot};
+use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::staging::Staging;
-use crate::migrate::kernel::{finalise, fixups, identity, journal, post_walk};
+use crate::migrate::kernel::{finalise, fixups, identity, post_walk};
 use std::collections::HashSet;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -86,11 +86,7 @@ pub(super) fn apply(
         }
     }
     if !left.is_empty() {
-        ui.note(&format!(
-            "{} could not be put in place (something else took that name at the destination while the sync ran), so they stay at the source, where --remove-source keeps them: {}\n",
-            units::counted(left.len() as u64, "file", "files"),
-            left.iter().map(|p| journal::escape_path(p)).collect::<Vec<_>>().join(", ")
-        ))?;
+        ui.notice(&Notice::NotPutInPlace { left: &left })?;
     }
     let mut fixed = fixups::FixupReport::default();
     if destination.join(".git").is_dir() {

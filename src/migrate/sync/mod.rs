@@ -15,6 +15,7 @@ use crate::base::progress::Drawn;
 use crate::host::HostEnv;
 use crate::measure::{manifest, moved, snapshot};
 use crate::migrate::kernel::ask;
+use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::{Consent, Mode, Options, Ui};
 use crate::migrate::kernel::outcome::{Conflict, MigrationReport, SyncReport};
 use crate::migrate::kernel::plan::Kind;
@@ -58,11 +59,10 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     let held = staging.lock_unless(args.consent.dry_run())?;
     staging.check_owner()?;
     if staging.is_sealed() && !args.consent.dry_run() {
-        ui.note(&format!(
-            "A verified sync of {} is waiting in {}; applying it.\n",
-            record.source.display(),
-            staging.path().display()
-        ))?;
+        ui.notice(&Notice::SealedSyncWaiting {
+            source: &record.source,
+            staging: staging.path(),
+        })?;
         let started = Instant::now();
         apply(env, ui, &staging, record)?;
         let mut report = sealed_report(&staging);
@@ -76,10 +76,9 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     spinner.finish_and_clear();
     let mut plan = planned?;
     if plan.is_empty() {
-        ui.note(&format!(
-            "Nothing changed at {} since the migration that is not in the copy; nothing to sync.\n",
-            record.source.display()
-        ))?;
+        ui.notice(&Notice::NothingToSync {
+            source: &record.source,
+        })?;
         if !args.consent.dry_run() && held.is_some() {
             staging.remove()?;
         }
@@ -154,7 +153,7 @@ fn confirmed(ui: &dyn Ui, args: &Options, record: &moved::Moved) -> Result<bool>
         true,
     )?;
     if !go {
-        ui.note("Nothing was copied.\n")?;
+        ui.notice(&Notice::NothingCopied)?;
     }
     Ok(go)
 }
