@@ -101,6 +101,20 @@ impl Terminal<'_> {
         }
         super::print(text)
     }
+
+    /// A sentence for the person (not part of any machine-readable output).
+    fn note(&self, text: &str) -> Result<()> {
+        if self.settings.output.format != Format::Json {
+            return self.out(text);
+        }
+        // Standard output must parse as the JSON report alone; the sentence is for the person.
+        if self.settings.output.quiet {
+            return Ok(());
+        }
+        let mut stderr = std::io::stderr().lock();
+        let _ = stderr.write_all(text.as_bytes());
+        Ok(())
+    }
 }
 
 impl migrate::Ui for Terminal<'_> {
@@ -145,17 +159,8 @@ impl migrate::Ui for Terminal<'_> {
         self.note(&report::human::late::removal_plan(plan))
     }
 
-    fn note(&self, text: &str) -> Result<()> {
-        if self.settings.output.format != Format::Json {
-            return self.out(text);
-        }
-        // Standard output must parse as the JSON report alone; the sentence is for the person.
-        if self.settings.output.quiet {
-            return Ok(());
-        }
-        let mut stderr = std::io::stderr().lock();
-        let _ = stderr.write_all(text.as_bytes());
-        Ok(())
+    fn notice(&self, notice: &migrate::Notice) -> Result<()> {
+        self.note(&report::human::notice::text(notice))
     }
 
     fn plan(&self, plan: &PlanDocument, dry_run: bool) -> Result<()> {

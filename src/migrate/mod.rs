@@ -15,9 +15,11 @@ mod sync;
 mod undo;
 
 pub use kernel::document::PlanDocument;
+pub use kernel::notice::Notice;
 pub use kernel::options::{Consent, Mode, Options, Ui};
 pub use kernel::outcome::{MigrationReport, RemovalShown, SyncReport};
 pub use kernel::plan::{Question, QuestionId};
+pub use kernel::staging::Elsewhere;
 
 use crate::base::error::{ExitCode, Result};
 use crate::base::units;

@@ -13,6 +13,7 @@ pub mod identity;
 pub mod journal;
 pub mod names;
 pub mod next_steps;
+pub mod notice;
 pub mod options;
 pub mod outcome;
 pub mod plan;

@@ -1,6 +1,7 @@
 //! What `migrate` is asked to do, and how it talks to the person running it.
 
 use super::document::PlanDocument;
+use super::notice::Notice;
 use super::outcome::{MigrationReport, RemovalShown, SyncReport};
 use crate::base::error::Result;
 use crate::measure::moved::Moved;
@@ -62,9 +63,9 @@ pub trait Ui {
     fn interactive(&self) -> bool;
     /// Asks a yes/no question.
     fn confirm(&self, prompt: &str, default: bool) -> Result<bool>;
-    /// A sentence for the person (not part of any machine-readable output). Failing to show
+    /// Tells the person something (not part of any machine-readable output). Failing to show
     /// it (a full disk behind `>file`) is an error, never a silent success.
-    fn note(&self, text: &str) -> Result<()>;
+    fn notice(&self, notice: &Notice) -> Result<()>;
     /// Shows the plan before anything is copied; `dry_run` when it is all that will happen.
     fn plan(&self, plan: &PlanDocument, dry_run: bool) -> Result<()>;
     /// Shows what a sync will do (`report`, not done yet), before asking.

@@ -15,6 +15,7 @@ use crate::base::interrupt;
 use crate::base::progress::Drawn;
 use crate::base::units;
 use crate::migrate::kernel::ask::{self, after_interrupt};
+use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{Copied, MigrationReport};
 use crate::migrate::kernel::plan::{self, Plan, Problem};
@@ -152,15 +153,11 @@ fn still_sealed(run: &Run, staging: &Staging) -> Result<bool> {
         return Ok(true);
     };
     let dry_run = run.args.consent.dry_run();
-    run.ui.note(&format!(
-        "The verified copy in {} changed since it was verified ({changed} no longer matches its CRC32); {}\n",
-        staging.path().display(),
-        if dry_run {
-            "a run without --dry-run copies what changed again."
-        } else {
-            "copying what changed again."
-        }
-    ))?;
+    run.ui.notice(&Notice::SealedCopyChanged {
+        staging: staging.path(),
+        changed: &changed,
+        dry_run,
+    })?;
     if !dry_run {
         finalise::unseal(staging)?;
     }
@@ -170,19 +167,15 @@ fn still_sealed(run: &Run, staging: &Staging) -> Result<bool> {
 /// A copy an earlier run verified and sealed: only finalising is left.
 fn resume_sealed(run: &Run) -> Result<Moved> {
     let (ui, staging, source) = (run.ui, &run.staging, run.source());
-    if run.args.consent.dry_run() {
-        ui.note(&format!(
-            "A verified copy of {} is waiting in {}; run without --dry-run to finish moving it into place.\n",
-            source.display(),
-            staging.path().display()
-        ))?;
+    let dry_run = run.args.consent.dry_run();
+    ui.notice(&Notice::SealedCopyWaiting {
+        source,
+        staging: staging.path(),
+        dry_run,
+    })?;
+    if dry_run {
         return Ok(Moved::Stopped);
     }
-    ui.note(&format!(
-        "A verified copy of {} is waiting in {}; finishing it.\n",
-        source.display(),
-        staging.path().display()
-    ))?;
     let answers = questions::ask_to_finish(run)?;
     let mut done = Copied::nothing_yet(&run.elsewhere);
     done.node_modules = finalise::sealed_node_modules(staging);
@@ -278,7 +271,7 @@ fn confirm(ui: &dyn Ui, plan: &Plan, answers: &Answers) -> Result<bool> {
         )));
     }
     if !answers.go {
-        ui.note("Nothing was copied.\n")?;
+        ui.notice(&Notice::NothingCopied)?;
     }
     Ok(answers.go)
 }

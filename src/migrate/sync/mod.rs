@@ -5,33 +5,28 @@
 //! file renamed into place). Nothing at the source is written; nothing at the destination that
 //! changed there since is overwritten (`plan.rs`).
 
+mod apply;
 mod guard;
 mod plan;
 
-use crate::base::dirfd;
 use crate::base::error::{Failure, Result};
 use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
-use crate::base::units;
 use crate::host::HostEnv;
 use crate::measure::{manifest, moved, snapshot};
 use crate::migrate::kernel::ask;
+use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::{Consent, Mode, Options, Ui};
 use crate::migrate::kernel::outcome::{Conflict, MigrationReport, SyncReport};
 use crate::migrate::kernel::plan::Kind;
 use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::staging::{self, Staging};
-use crate::migrate::kernel::{
-    copy, estimate, finalise, fixups, identity, journal, post_walk, stage,
-};
+use crate::migrate::kernel::{copy, estimate, finalise, identity, journal, stage};
+use apply::{OPS, apply, read_ops};
 use plan::{Op, SyncPlan, new_manifest, worktree_file};
 use std::collections::HashSet;
-use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-/// The list of operations, in the sealed staging folder.
-const OPS: &str = "ops";
 
 /// Plans, asks, copies, verifies, seals and applies a sync of `record`'s source to its copy;
 /// or finishes a sync an interrupted run sealed.
@@ -64,11 +59,10 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     let held = staging.lock_unless(args.consent.dry_run())?;
     staging.check_owner()?;
     if staging.is_sealed() && !args.consent.dry_run() {
-        ui.note(&format!(
-            "A verified sync of {} is waiting in {}; applying it.\n",
-            record.source.display(),
-            staging.path().display()
-        ))?;
+        ui.notice(&Notice::SealedSyncWaiting {
+            source: &record.source,
+            staging: staging.path(),
+        })?;
         let started = Instant::now();
         apply(env, ui, &staging, record)?;
         let mut report = sealed_report(&staging);
@@ -82,10 +76,9 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     spinner.finish_and_clear();
     let mut plan = planned?;
     if plan.is_empty() {
-        ui.note(&format!(
-            "Nothing changed at {} since the migration that is not in the copy; nothing to sync.\n",
-            record.source.display()
-        ))?;
+        ui.notice(&Notice::NothingToSync {
+            source: &record.source,
+        })?;
         if !args.consent.dry_run() && held.is_some() {
             staging.remove()?;
         }
@@ -160,7 +153,7 @@ fn confirmed(ui: &dyn Ui, args: &Options, record: &moved::Moved) -> Result<bool>
         true,
     )?;
     if !go {
-        ui.note("Nothing was copied.\n")?;
+        ui.notice(&Notice::NothingCopied)?;
     }
     Ok(go)
 }
@@ -252,201 +245,6 @@ fn sealed_report(staging: &Staging) -> SyncReport {
         }
     }
     report
-}
-
-fn read_ops(staging: &Staging) -> Result<Vec<Op>> {
-    let file = staging.path().join(OPS);
-    let text = std::fs::read_to_string(&file)
-        .map_err(|e| Failure::io("read the sync's operations", &file, &e))?;
-    text.lines()
-        .map(|line| {
-            Op::parse(line).ok_or_else(|| {
-                Failure::internal(format!(
-                    "{} is damaged (`{line}`); move {} away and sync again.",
-                    file.display(),
-                    staging.path().display()
-                ))
-            })
-        })
-        .collect()
-}
-
-/// Applies a sealed sync: each step is safe to repeat, so a kill anywhere is finished by
-/// running it again. Then git's index is refreshed, the destination's snapshot and the manifest
-/// replaced, the record dated, and the staging folder removed.
-fn apply(env: &HostEnv, ui: &dyn Ui, staging: &Staging, record: &moved::Moved) -> Result<()> {
-    identity::check_copy(
-        record,
-        &format!(
-            "the verified sync in {} was not applied.",
-            staging.path().display()
-        ),
-    )?;
-    let ops = read_ops(staging)?;
-    let destination = record.destination.as_path();
-    // Removals first, then folders made, then files put: a name a file or folder leaves at the
-    // destination is free for what the source has there now.
-    let phase = |op: &Op| match op {
-        Op::Remove(_) => 0,
-        Op::Rmdir(_) => 1,
-        Op::Dir(_) => 2,
-        Op::Put(_) | Op::Save { .. } => 3,
-        Op::Times { .. } | Op::Keep(_) => 4,
-    };
-    let mut ordered: Vec<&Op> = ops.iter().collect();
-    ordered.sort_by_key(|op| phase(op));
-    let mut left = Vec::new();
-    for op in ordered {
-        apply_one(staging, destination, op, &mut left)?;
-    }
-    for op in &ops {
-        if let Op::Times {
-            rel,
-            mode,
-            atime,
-            mtime,
-        } = op
-        {
-            let dir = destination.join(rel);
-            if post_walk::blocked(destination, rel, &|_| false).is_none()
-                && dirfd::lstat(&dir).is_ok_and(|m| m.is_dir())
-            {
-                let _ = dirfd::chmod(&dir, *mode);
-                let _ = dirfd::set_times(&dir, *atime, *mtime);
-            }
-        }
-    }
-    if !left.is_empty() {
-        ui.note(&format!(
-            "{} could not be put in place (something else took that name at the destination while the sync ran), so they stay at the source, where --remove-source keeps them: {}\n",
-            units::counted(left.len() as u64, "file", "files"),
-            left.iter().map(|p| journal::escape_path(p)).collect::<Vec<_>>().join(", ")
-        ))?;
-    }
-    let mut fixed = fixups::FixupReport::default();
-    if destination.join(".git").is_dir() {
-        let spinner = Drawn::spinner(ui.progress(), "git update-index --refresh");
-        let refreshed = fixups::refresh_index(destination, &mut fixed);
-        spinner.finish_and_clear();
-        refreshed?;
-    }
-    remember(env, staging, record, &ops)?;
-    staging.remove()
-}
-
-/// One operation of a sealed sync at the destination, never through a link or a file that is
-/// where a folder was (`post_walk`); a file that cannot take its place is left, listed in `left`.
-fn apply_one(
-    staging: &Staging,
-    destination: &Path,
-    op: &Op,
-    left: &mut Vec<PathBuf>,
-) -> Result<()> {
-    let failed =
-        |what: &str, path: &Path, e: &std::io::Error| staging.kept(&Failure::io(what, path, e));
-    let rel = match op {
-        Op::Dir(rel) | Op::Put(rel) | Op::Remove(rel) | Op::Rmdir(rel) => rel,
-        Op::Save { saved, .. } => saved,
-        Op::Times { .. } | Op::Keep(_) => return Ok(()),
-    };
-    if post_walk::blocked(destination, rel, &|_| false).is_some() {
-        if matches!(op, Op::Put(_) | Op::Save { .. }) {
-            left.push(rel.clone());
-        }
-        return Ok(());
-    }
-    let at = destination.join(rel);
-    match op {
-        Op::Dir(_) => match dirfd::mkdir(&at, 0o700) {
-            Err(e) if e.kind() != ErrorKind::AlreadyExists => {
-                return Err(failed("create the folder", &at, &e));
-            }
-            _ => {}
-        },
-        Op::Put(staged) | Op::Save { rel: staged, .. } => {
-            let staged = staging.tree().join(staged);
-            if dirfd::lstat(&staged).is_err() {
-                return Ok(());
-            }
-            // Its folder may be gone at the destination (a conflict saved there).
-            if let Some(parent) = at.parent().filter(|p| dirfd::lstat(p).is_err()) {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| failed("create the folder", parent, &e))?;
-            }
-            match std::fs::rename(&staged, &at) {
-                Ok(()) => {}
-                // A folder is there now, or a file where a folder was: never stuck on it.
-                Err(e) if is_in_the_way(&e) => left.push(rel.clone()),
-                Err(e) => return Err(failed("put the verified copy at", &at, &e)),
-            }
-        }
-        Op::Remove(_) => match dirfd::unlink(&at) {
-            Err(e) if e.kind() != ErrorKind::NotFound && !is_in_the_way(&e) => {
-                return Err(failed("remove", &at, &e));
-            }
-            _ => {}
-        },
-        // Kept when something else is in it (made at the destination since).
-        Op::Rmdir(_) => {
-            let _ = dirfd::rmdir(&at);
-        }
-        Op::Times { .. } | Op::Keep(_) => {}
-    }
-    Ok(())
-}
-
-/// Something of the other kind is at that name (a folder for a file, a file for a folder).
-fn is_in_the_way(e: &std::io::Error) -> bool {
-    use rustix::io::Errno;
-    matches!(
-        e.raw_os_error().map(Errno::from_raw_os_error),
-        Some(Errno::ISDIR | Errno::NOTDIR | Errno::NOTEMPTY | Errno::EXIST)
-    )
-}
-
-/// The destination's new snapshot (what the sync wrote as it is now; what changed there
-/// before, as it was), then the new manifest, then the record's date.
-fn remember(env: &HostEnv, staging: &Staging, record: &moved::Moved, ops: &[Op]) -> Result<()> {
-    let destination = &record.destination;
-    if let Some(file) = moved::snapshot_path(env, destination) {
-        let old_manifest = manifest::read(&record.manifest)
-            .map(|(_, e)| e)
-            .unwrap_or_default();
-        let before = snapshot::baseline(Some(&file), &old_manifest);
-        let keep: HashSet<&Path> = ops
-            .iter()
-            .filter_map(|op| match op {
-                Op::Keep(rel) => Some(rel.as_path()),
-                _ => None,
-            })
-            .collect();
-        let rel_of = |e: &manifest::ManifestEntry| match e {
-            manifest::ManifestEntry::File(r) => r.rel.clone(),
-            manifest::ManifestEntry::Dir(rel) => rel.clone(),
-            manifest::ManifestEntry::Symlink { rel, .. } => rel.clone(),
-        };
-        let mut entries: Vec<_> = snapshot::take(destination)
-            .map_err(|u| staging.kept(&u.failure(destination, "its snapshot was not updated.")))?
-            .into_iter()
-            .filter(|e| !keep.contains(rel_of(e).as_path()))
-            .collect();
-        entries.extend(
-            before
-                .into_iter()
-                .filter(|e| keep.contains(rel_of(e).as_path())),
-        );
-        entries.sort_by_key(|e| rel_of(e));
-        snapshot::write(&file, &record.source, destination, &entries)
-            .map_err(|e| staging.kept(&Failure::io("write the snapshot", &file, &e)))?;
-    }
-    let staged = staging.manifest();
-    if staged.exists() {
-        finalise::move_manifest(&staged, &record.manifest)?;
-    }
-    let mut dated = record.clone();
-    dated.synced_unix = Some(crate::base::clock::now_unix());
-    moved::remember(env, &dated);
-    Ok(())
 }
 
 /// What the copy holds after a sync, counted there: the manifest lists the source's files,

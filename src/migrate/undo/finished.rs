@@ -11,12 +11,10 @@ use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::units;
 use crate::host::HostEnv;
 use crate::measure::{manifest, moved, snapshot};
+use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::{identity, source_holds, staging};
 use std::path::{Path, PathBuf};
-
-/// Paths listed before the rest is a count.
-const LISTED: usize = 10;
 
 /// The folder a copy being removed is renamed to.
 pub(super) fn trash(destination: &Path) -> PathBuf {
@@ -64,7 +62,7 @@ pub(super) fn undo(
     // Rewritten by `git status` there, which changes nothing of the repository's.
     changed.changed.retain(|rel| !snapshot::is_git_index(rel));
     if changed.count() > 0 {
-        ui.note(&listing(&changed))?;
+        ui.notice(&Notice::CopyChanged { changed: &changed })?;
         return Err(Failure::input(format!(
             "{} changed since the migration ({}: {} added, {} changed, {} removed, listed above), so it is not removed; move those edits away first, or keep working there.",
             destination.display(),
@@ -80,15 +78,11 @@ pub(super) fn undo(
         .map_err(|e| Failure::io("move the copy away to remove it:", destination, &e))?;
     finish(env, source, destination)?;
     let day = record.map(|r| r.finished_day()).unwrap_or_default();
-    ui.note(&format!(
-        "Removed the copy at {} (nothing had changed there since the migration{}); the source {} was not touched and is the repository again.\n",
-        destination.display(),
-        match day.is_empty() {
-            true => String::new(),
-            false => format!(" on {day}"),
-        },
-        source.display()
-    ))?;
+    ui.notice(&Notice::CopyRemoved {
+        destination,
+        source,
+        day: &day,
+    })?;
     Ok(ExitCode::Ok)
 }
 
@@ -109,18 +103,7 @@ fn source_holds_the_copy(
     let Some(first) = lacking.first() else {
         return Ok(());
     };
-    let mut listed: String = lacking
-        .iter()
-        .take(LISTED)
-        .map(|line| format!("  {line}\n"))
-        .collect();
-    if lacking.len() > LISTED {
-        listed.push_str(&format!(
-            "  and {} more\n",
-            units::count((lacking.len() - LISTED) as u64)
-        ));
-    }
-    ui.note(&listed)?;
+    ui.notice(&Notice::SourceLacks { lacking: &lacking })?;
     Err(Failure::input(format!(
         "the source {} no longer holds everything the copy has ({} differ or are missing, first {first}), so {} is kept; nothing was removed.",
         source.display(),
@@ -154,29 +137,4 @@ pub(super) fn finish(env: &HostEnv, source: &Path, destination: &Path) -> Result
         }
     }
     moved::forget(env, source).map_err(|e| Failure::io("forget the migration of", source, &e))
-}
-
-/// What changed at the destination, one path a line, the first few of each kind.
-fn listing(changed: &crate::measure::changes::Changes) -> String {
-    let mut out = String::new();
-    let all = changed
-        .added
-        .iter()
-        .map(|p| ("added", p))
-        .chain(changed.changed.iter().map(|p| ("changed", p)))
-        .chain(changed.removed.iter().map(|p| ("removed", p)));
-    for (what, path) in all.clone().take(LISTED) {
-        out.push_str(&format!(
-            "  {what:<8} {}\n",
-            crate::base::pathtext::escape_path(path)
-        ));
-    }
-    let total = all.count();
-    if total > LISTED {
-        out.push_str(&format!(
-            "  and {} more\n",
-            units::count((total - LISTED) as u64)
-        ));
-    }
-    out
 }

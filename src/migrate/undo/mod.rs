@@ -6,6 +6,7 @@ mod finished;
 
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
+use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::staging::{self, Staging};
@@ -22,36 +23,22 @@ pub(super) fn abort(run: &Run) -> Result<ExitCode> {
             && kept.check_owner().is_ok()
             && kept.abort()?
         {
-            ui.note(&format!(
-                "Removed the staging directory {} of the linked worktree {}.\n",
-                kept.path().display(),
-                worktree.path.display()
-            ))?;
+            ui.notice(&Notice::WorktreeStagingRemoved {
+                staging: kept.path(),
+                worktree: &worktree.path,
+            })?;
         }
     }
-    let mut note = if staging.abort()? {
-        format!(
-            "Removed the staging directory {}; the source {} was not touched.\n",
-            staging.path().display(),
-            source.display()
-        )
-    } else if let Some(done) = after_finish(env, ui, source, destination)? {
+    let removed = staging.abort()?;
+    if !removed && let Some(done) = after_finish(env, ui, source, destination)? {
         return Ok(done);
-    } else {
-        format!(
-            "No interrupted migration of {} to abort (no {}).\n",
-            source.display(),
-            staging.path().display()
-        )
-    };
-    for other in &run.elsewhere {
-        let sentence = other.sentence(source);
-        let mut chars = sentence.chars();
-        if let Some(first) = chars.next() {
-            note.push_str(&format!("{}{}\n", first.to_uppercase(), chars.as_str()));
-        }
     }
-    ui.note(&note)?;
+    ui.notice(&Notice::Aborted {
+        removed,
+        staging: staging.path(),
+        source,
+        elsewhere: &run.elsewhere,
+    })?;
     Ok(ExitCode::Ok)
 }
 
@@ -77,22 +64,20 @@ fn after_finish(
             )));
         }
         sync.abort()?;
-        ui.note(&format!(
-            "Removed the interrupted sync's staging folder {}; the copy at {} and the source were not touched.\n",
-            sync.path().display(),
-            destination.display()
-        ))?;
+        ui.notice(&Notice::SyncStagingRemoved {
+            staging: sync.path(),
+            destination,
+        })?;
         return Ok(Some(ExitCode::Ok));
     }
     if std::fs::symlink_metadata(finished::trash(destination)).is_ok()
         && std::fs::symlink_metadata(destination).is_err()
     {
         finished::finish(env, source, destination)?;
-        ui.note(&format!(
-            "Finished removing the copy at {}; the source {} was not touched.\n",
-            destination.display(),
-            source.display()
-        ))?;
+        ui.notice(&Notice::CopyRemovalFinished {
+            destination,
+            source,
+        })?;
         return Ok(Some(ExitCode::Ok));
     }
     match finalise::finished_manifest(env, source, destination) {

@@ -5,6 +5,7 @@ mod chart;
 pub mod late;
 mod location;
 pub mod migrate;
+pub mod notice;
 pub mod probe;
 mod scan;
 pub mod survey;

@@ -1,0 +1,169 @@
+//! The sentences `migrate` says along the way (`Notice`), each ending in a newline.
+
+use crate::base::pathtext::escape_path;
+use crate::base::units;
+use crate::measure::changes::Changes;
+use crate::migrate::{Elsewhere, Notice};
+use std::path::Path;
+
+/// How many paths a listing shows before the rest is a count.
+const LISTED: usize = 10;
+
+/// The text of one notice.
+pub fn text(notice: &Notice) -> String {
+    match notice {
+        Notice::NothingCopied => "Nothing was copied.\n".to_string(),
+        Notice::SealedCopyWaiting {
+            source,
+            staging,
+            dry_run: true,
+        } => format!(
+            "A verified copy of {} is waiting in {}; run without --dry-run to finish moving it into place.\n",
+            source.display(),
+            staging.display()
+        ),
+        Notice::SealedCopyWaiting {
+            source, staging, ..
+        } => format!(
+            "A verified copy of {} is waiting in {}; finishing it.\n",
+            source.display(),
+            staging.display()
+        ),
+        Notice::SealedCopyChanged {
+            staging,
+            changed,
+            dry_run,
+        } => format!(
+            "The verified copy in {} changed since it was verified ({changed} no longer matches its CRC32); {}\n",
+            staging.display(),
+            if *dry_run {
+                "a run without --dry-run copies what changed again."
+            } else {
+                "copying what changed again."
+            }
+        ),
+        Notice::SealedSyncWaiting { source, staging } => format!(
+            "A verified sync of {} is waiting in {}; applying it.\n",
+            source.display(),
+            staging.display()
+        ),
+        Notice::NothingToSync { source } => format!(
+            "Nothing changed at {} since the migration that is not in the copy; nothing to sync.\n",
+            source.display()
+        ),
+        Notice::NotPutInPlace { left } => format!(
+            "{} could not be put in place (something else took that name at the destination while the sync ran), so they stay at the source, where --remove-source keeps them: {}\n",
+            units::counted(left.len() as u64, "file", "files"),
+            left.iter()
+                .map(|p| escape_path(p))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Notice::WorktreeStagingRemoved { staging, worktree } => format!(
+            "Removed the staging directory {} of the linked worktree {}.\n",
+            staging.display(),
+            worktree.display()
+        ),
+        Notice::Aborted {
+            removed,
+            staging,
+            source,
+            elsewhere,
+        } => aborted(*removed, staging, source, elsewhere),
+        Notice::SyncStagingRemoved {
+            staging,
+            destination,
+        } => format!(
+            "Removed the interrupted sync's staging folder {}; the copy at {} and the source were not touched.\n",
+            staging.display(),
+            destination.display()
+        ),
+        Notice::CopyRemovalFinished {
+            destination,
+            source,
+        } => format!(
+            "Finished removing the copy at {}; the source {} was not touched.\n",
+            destination.display(),
+            source.display()
+        ),
+        Notice::CopyRemoved {
+            destination,
+            source,
+            day,
+        } => format!(
+            "Removed the copy at {} (nothing had changed there since the migration{}); the source {} was not touched and is the repository again.\n",
+            destination.display(),
+            match day.is_empty() {
+                true => String::new(),
+                false => format!(" on {day}"),
+            },
+            source.display()
+        ),
+        Notice::CopyChanged { changed } => changes_listed(changed),
+        Notice::SourceLacks { lacking } => lacking_listed(lacking),
+    }
+}
+
+/// The first paths added, changed and removed, one a line, then how many more.
+fn changes_listed(changed: &Changes) -> String {
+    let mut out = String::new();
+    let all = changed
+        .added
+        .iter()
+        .map(|p| ("added", p))
+        .chain(changed.changed.iter().map(|p| ("changed", p)))
+        .chain(changed.removed.iter().map(|p| ("removed", p)));
+    for (what, path) in all.clone().take(LISTED) {
+        out.push_str(&format!("  {what:<8} {}\n", escape_path(path)));
+    }
+    let total = all.count();
+    if total > LISTED {
+        out.push_str(&format!(
+            "  and {} more\n",
+            units::count((total - LISTED) as u64)
+        ));
+    }
+    out
+}
+
+/// `--abort`'s staging folder removed (or none there), then each interrupted migration of
+/// `source` kept elsewhere, a sentence a line.
+fn aborted(removed: bool, staging: &Path, source: &Path, elsewhere: &[Elsewhere]) -> String {
+    let mut text = if removed {
+        format!(
+            "Removed the staging directory {}; the source {} was not touched.\n",
+            staging.display(),
+            source.display()
+        )
+    } else {
+        format!(
+            "No interrupted migration of {} to abort (no {}).\n",
+            source.display(),
+            staging.display()
+        )
+    };
+    for other in elsewhere {
+        let sentence = other.sentence(source);
+        let mut chars = sentence.chars();
+        if let Some(first) = chars.next() {
+            text.push_str(&format!("{}{}\n", first.to_uppercase(), chars.as_str()));
+        }
+    }
+    text
+}
+
+/// The first entries the source lacks, one a line, then how many more.
+fn lacking_listed(lacking: &[String]) -> String {
+    let mut listed: String = lacking
+        .iter()
+        .take(LISTED)
+        .map(|line| format!("  {line}\n"))
+        .collect();
+    if lacking.len() > LISTED {
+        listed.push_str(&format!(
+            "  and {} more\n",
+            units::count((lacking.len() - LISTED) as u64)
+        ));
+    }
+    listed
+}
