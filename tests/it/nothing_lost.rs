@@ -219,10 +219,21 @@ fn sync_keeps_what_a_source_link_reaches_in_the_copy(place: &Place) {
         &place.dst(),
         "--sync with a source folder linked into the copy",
     );
-    // Whatever the run said, its report lists no removal of what the link reaches.
-    if out.status.success() {
-        assert_eq!(json_of(&out)["sync"]["removed"], 0, "{}", text(&out));
-    }
+    // The report lists no removal of what the link reaches, and the link as a conflict (the
+    // copy's folder kept), not as a file added.
+    let report = json_of(&out);
+    assert_eq!(report["sync"]["removed"], 0, "{}", text(&out));
+    assert_eq!(report["sync"]["added"], 0, "{}", text(&out));
+    let conflicts = report["sync"]["conflicts"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        conflicts.iter().any(|c| c["path"] == "docs"),
+        "the link is not listed as a conflict: {}",
+        text(&out)
+    );
+    assert!(place.dst().join("docs").is_dir() && !place.dst().join("docs").is_symlink());
 }
 
 /// Item 2.

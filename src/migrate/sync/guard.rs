@@ -85,8 +85,11 @@ impl<'a> Guard<'a> {
 
     /// The sync empties `rel` at the destination and removes it before it puts anything there.
     pub fn vacated(&self, rel: &Path) -> bool {
+        // A folder that is a link at the source now keeps its files in the copy (what the link
+        // reaches may be those very files), so it is never emptied for the link.
         self.removing.contains(rel)
             || (self.removed_dirs.contains(rel)
+                && !self.links_here.contains(rel)
                 && !self.touched.iter().any(|t| t.starts_with(rel))
                 && self.removed_by_user(rel))
     }
