@@ -90,8 +90,10 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
         FixupReport::default(),
     )?;
     report.already_migrated = true;
-    if synced.as_ref().is_some_and(|s| s.done) {
-        sync::count_the_copy(&mut report, destination);
+    // The manifest lists the source's files, not what the copy keeps beside them (conflicts
+    // saved, files made there since): after a sync the totals are what it counted there.
+    if let Some(holds) = synced.as_ref().and_then(|s| s.copy_holds) {
+        holds.apply_to(&mut report);
     }
     report.sync = synced;
     if !syncing

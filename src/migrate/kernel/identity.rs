@@ -9,14 +9,7 @@ use crate::measure::moved::{Folder, Moved};
 /// Fails unless the destination is still the folder the migration made; `untouched` says what
 /// was left as it was ("nothing was copied.").
 pub(in crate::migrate) fn check_copy(record: &Moved, untouched: &str) -> Result<()> {
-    let now = Folder::at(&record.destination);
-    let same = match (now, record.copy_folder) {
-        (None, _) => false,
-        (Some(now), Some(then)) => now == then,
-        // A record from a version that kept no identity: the folder is all there is to go by.
-        (Some(_), None) => true,
-    };
-    if same {
+    if still_the_folder(&record.destination, record.copy_folder) {
         return Ok(());
     }
     Err(Failure::input(format!(
@@ -32,7 +25,13 @@ pub(in crate::migrate) fn check_copy(record: &Moved, untouched: &str) -> Result<
 /// The source is the folder the migration copied (not one made in its place since); a record
 /// that kept no identity trusts the path.
 pub(in crate::migrate) fn same_source(record: &Moved) -> bool {
-    match (Folder::at(&record.source), record.source_folder) {
+    still_the_folder(&record.source, record.source_folder)
+}
+
+/// `path` is the folder recorded as `then`; a record from a version that kept no identity
+/// trusts the path.
+fn still_the_folder(path: &std::path::Path, then: Option<Folder>) -> bool {
+    match (Folder::at(path), then) {
         (None, _) => false,
         (Some(now), Some(then)) => now == then,
         (Some(_), None) => true,

@@ -151,6 +151,43 @@ pub struct SyncReport {
     pub sync_ms: u64,
     /// Applied: false for `--dry-run`, or when the plan was not accepted.
     pub done: bool,
+    /// What the copy holds once the sync is applied, counted there (None when it could not
+    /// be): the result's totals, which the manifest's would not give.
+    #[serde(skip)]
+    pub copy_holds: Option<CopyHolds>,
+}
+
+/// What a tree holds, counted from its walk.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct CopyHolds {
+    pub files: u64,
+    pub dirs: u64,
+    pub symlinks: u64,
+    pub bytes: u64,
+}
+
+impl CopyHolds {
+    pub fn of(entries: &[journal::ManifestEntry]) -> Self {
+        use journal::ManifestEntry;
+        let mut holds = Self::default();
+        for entry in entries {
+            match entry {
+                ManifestEntry::File(r) => {
+                    holds.files += 1;
+                    holds.bytes += r.size;
+                }
+                ManifestEntry::Dir(_) => holds.dirs += 1,
+                ManifestEntry::Symlink { .. } => holds.symlinks += 1,
+            }
+        }
+        holds
+    }
+
+    /// The sync's count replaces the manifest's totals in `report`.
+    pub fn apply_to(self, report: &mut MigrationReport) {
+        (report.files, report.dirs, report.symlinks, report.bytes) =
+            (self.files, self.dirs, self.symlinks, self.bytes);
+    }
 }
 
 /// What this run copied, for the report.

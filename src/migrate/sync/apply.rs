@@ -10,6 +10,7 @@ use crate::host::HostEnv;
 use crate::measure::{manifest, moved, snapshot};
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::Ui;
+use crate::migrate::kernel::outcome::CopyHolds;
 use crate::migrate::kernel::staging::Staging;
 use crate::migrate::kernel::{finalise, fixups, identity, post_walk};
 use std::collections::HashSet;
@@ -43,7 +44,7 @@ pub(super) fn apply(
     ui: &dyn Ui,
     staging: &Staging,
     record: &moved::Moved,
-) -> Result<()> {
+) -> Result<Option<CopyHolds>> {
     identity::check_copy(
         record,
         &format!(
@@ -95,8 +96,9 @@ pub(super) fn apply(
         spinner.finish_and_clear();
         refreshed?;
     }
-    remember(env, staging, record, &ops)?;
-    staging.remove()
+    let holds = remember(env, staging, record, &ops)?;
+    staging.remove()?;
+    Ok(holds)
 }
 
 /// One operation of a sealed sync at the destination, never through a link or a file that is
@@ -171,8 +173,17 @@ fn is_in_the_way(e: &std::io::Error) -> bool {
 
 /// The destination's new snapshot (what the sync wrote as it is now; what changed there
 /// before, as it was), then the new manifest, then the record's date.
-fn remember(env: &HostEnv, staging: &Staging, record: &moved::Moved, ops: &[Op]) -> Result<()> {
+/// What the copy holds now, from the same walk (None when it could not be walked and no
+/// snapshot needed it).
+fn remember(
+    env: &HostEnv,
+    staging: &Staging,
+    record: &moved::Moved,
+    ops: &[Op],
+) -> Result<Option<CopyHolds>> {
     let destination = &record.destination;
+    let now = snapshot::take(destination);
+    let holds = now.as_ref().ok().map(|entries| CopyHolds::of(entries));
     if let Some(file) = moved::snapshot_path(env, destination) {
         let old_manifest = manifest::read(&record.manifest)
             .map(|(_, e)| e)
@@ -190,7 +201,7 @@ fn remember(env: &HostEnv, staging: &Staging, record: &moved::Moved, ops: &[Op])
             manifest::ManifestEntry::Dir(rel) => rel.clone(),
             manifest::ManifestEntry::Symlink { rel, .. } => rel.clone(),
         };
-        let mut entries: Vec<_> = snapshot::take(destination)
+        let mut entries: Vec<_> = now
             .map_err(|u| staging.kept(&u.failure(destination, "its snapshot was not updated.")))?
             .into_iter()
             .filter(|e| !keep.contains(rel_of(e).as_path()))
@@ -211,5 +222,5 @@ fn remember(env: &HostEnv, staging: &Staging, record: &moved::Moved, ops: &[Op])
     let mut dated = record.clone();
     dated.synced_unix = Some(crate::base::clock::now_unix());
     moved::remember(env, &dated);
-    Ok(())
+    Ok(holds)
 }

@@ -13,11 +13,11 @@ use crate::base::error::{Failure, Result};
 use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
-use crate::measure::{manifest, moved, snapshot};
+use crate::measure::{manifest, moved};
 use crate::migrate::kernel::ask;
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::{Consent, Mode, Options, Ui};
-use crate::migrate::kernel::outcome::{Conflict, MigrationReport, SyncReport};
+use crate::migrate::kernel::outcome::{Conflict, SyncReport};
 use crate::migrate::kernel::plan::Kind;
 use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::staging::{self, Staging};
@@ -64,8 +64,9 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
             staging: staging.path(),
         })?;
         let started = Instant::now();
-        apply(env, ui, &staging, record)?;
+        let holds = apply(env, ui, &staging, record)?;
         let mut report = sealed_report(&staging);
+        report.copy_holds = holds;
         report.sync_ms = started.elapsed().as_millis() as u64;
         report.done = true;
         return Ok(report);
@@ -95,8 +96,9 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     let _lock = staging.create(held)?;
     let copied = stage(run, &staging, &plan)?;
     seal(&staging, record, &plan, &copied)?;
-    apply(env, ui, &staging, record)?;
+    let holds = apply(env, ui, &staging, record)?;
     let mut report = plan.report;
+    report.copy_holds = holds;
     report.copied_files = copied.copied_files;
     report.not_copied = copied
         .problems
@@ -245,26 +247,6 @@ fn sealed_report(staging: &Staging) -> SyncReport {
         }
     }
     report
-}
-
-/// What the copy holds after a sync, counted there: the manifest lists the source's files,
-/// not what the destination keeps beside them (conflicts saved, files made there since).
-pub(super) fn count_the_copy(report: &mut MigrationReport, destination: &Path) {
-    let Ok(entries) = snapshot::take(destination) else {
-        return;
-    };
-    let (mut files, mut dirs, mut symlinks, mut bytes) = (0, 0, 0, 0);
-    for entry in &entries {
-        match entry {
-            manifest::ManifestEntry::File(r) => {
-                files += 1;
-                bytes += r.size;
-            }
-            manifest::ManifestEntry::Dir(_) => dirs += 1,
-            manifest::ManifestEntry::Symlink { .. } => symlinks += 1,
-        }
-    }
-    (report.files, report.dirs, report.symlinks, report.bytes) = (files, dirs, symlinks, bytes);
 }
 
 /// `--sync` before any migration of `source` to `destination` finished, or after its copy
