@@ -166,6 +166,17 @@ pub fn parse_manifest(text: &str) -> Option<(PathBuf, Vec<ManifestEntry>)> {
     Some((source?, entries))
 }
 
+/// The paths of the files among `entries`: what a migration copied as files.
+pub fn file_paths(entries: &[ManifestEntry]) -> std::collections::HashSet<&Path> {
+    entries
+        .iter()
+        .filter_map(|e| match e {
+            ManifestEntry::File(r) => Some(r.rel.as_path()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The manifest at `path`: its source and entries; None when it is missing or incomplete.
 pub fn read(path: &Path) -> Option<(PathBuf, Vec<ManifestEntry>)> {
     parse_manifest(&std::fs::read_to_string(path).ok()?)

@@ -7,12 +7,11 @@ use crate::base::error::Result;
 use crate::host::HostEnv;
 use crate::measure::moved;
 use crate::migrate::kernel::ask::answer;
-use crate::migrate::kernel::journal::{self, ManifestEntry};
+use crate::migrate::kernel::journal;
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{MigrationReport, Removal, RemovalShown};
 use crate::migrate::kernel::plan::{Question, QuestionId};
 use crate::migrate::kernel::run::Run;
-use std::collections::HashSet;
 use std::path::Path;
 
 const NOT_CONFIRMED: &str = "--remove-source was not confirmed; the source is left in place";
@@ -99,13 +98,7 @@ fn kept_copied_files(record: &moved::Moved) -> Vec<String> {
     let Some((_, entries)) = crate::measure::manifest::read(&record.manifest) else {
         return Vec::new();
     };
-    let copied: HashSet<&Path> = entries
-        .iter()
-        .filter_map(|e| match e {
-            ManifestEntry::File(r) => Some(r.rel.as_path()),
-            _ => None,
-        })
-        .collect();
+    let copied = crate::measure::manifest::file_paths(&entries);
     crate::measure::changes::walk(&record.source)
         .unwrap_or_default()
         .into_iter()

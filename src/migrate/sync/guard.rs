@@ -6,7 +6,7 @@
 //! (`post_walk`), and a folder the sync empties is no conflict for what takes its place.
 
 use crate::measure::changes::{Changes, Seen, SeenKind};
-use crate::measure::manifest::ManifestEntry;
+use crate::measure::manifest::{self, ManifestEntry};
 use crate::measure::moved::Moved;
 use crate::migrate::kernel::{identity, post_walk};
 use std::collections::{HashMap, HashSet};
@@ -38,13 +38,7 @@ impl<'a> Guard<'a> {
         here: &'a Changes,
         touched: HashSet<&'a Path>,
     ) -> Self {
-        let copied_files: HashSet<&Path> = entries
-            .iter()
-            .filter_map(|e| match e {
-                ManifestEntry::File(r) => Some(r.rel.as_path()),
-                _ => None,
-            })
-            .collect();
+        let copied_files = manifest::file_paths(entries);
         let emptied = !copied_files.is_empty()
             && !seen
                 .values()
