@@ -13,6 +13,7 @@
 pub mod location;
 pub mod mounts;
 pub(crate) mod terminal;
+pub mod windows;
 
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -38,6 +39,8 @@ const ENV_KEYS: &[&str] = &[
     "WSL_PLACE_POLICY",
     "CI",
     "PATH",
+    "USER",
+    "WSL_PLACE_WINDOWS_PROFILE",
 ];
 
 /// A snapshot of the host's environment and the location of its `/proc`.
@@ -212,6 +215,18 @@ impl HostEnv {
         })
     }
 
+    /// What `program args` prints when it succeeds within two seconds: the Windows side asked
+    /// through interop (`cmd.exe`) or WSL's own `wslpath`, found on `PATH`, so a test puts a
+    /// fake one there. None off WSL's interop (no `WSLInterop` registered), where no Windows
+    /// program can run.
+    pub fn ask_windows(&self, program: &str, args: &[&str]) -> Option<String> {
+        if !self.read_facts().wsl_interop {
+            return None;
+        }
+        output_within(program, args, WINDOWS_ANSWER_LIMIT)
+            .map(|out| String::from_utf8_lossy(&out).into_owned())
+    }
+
     /// The same environment with Windows never asked about mapped drives (every letter counts as
     /// unmapped): for the hook's cached answer, whose key (mount point, type, source) does not
     /// depend on them, so a commit does not wait for `net.exe`.
@@ -316,6 +331,9 @@ pub fn automount_root_in(conf: &str) -> Option<PathBuf> {
 /// How long Windows may take to list its mapped drives: `net.exe` waits on a disconnected
 /// server, and a check must not.
 const NET_USE_LIMIT: Duration = Duration::from_secs(2);
+
+/// How long `cmd.exe` or `wslpath` may take to answer one question about the Windows side.
+const WINDOWS_ANSWER_LIMIT: Duration = Duration::from_secs(2);
 
 /// Drive letters Windows has mapped to network shares (`Z:` -> `\\server\share`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -15,3 +15,4 @@ pub mod scan;
 pub mod snapshot;
 pub mod sync_ops;
 pub(crate) mod usage;
+pub mod windows_tools;

@@ -1,0 +1,158 @@
+//! The Windows side of a WSL host, as seen from Linux: the user's Windows profile folder
+//! (`C:\Users\<name>` at `/mnt/c/Users/<name>`) and the Windows variables git reads there.
+//!
+//! Asked in this order: `WSL_PLACE_WINDOWS_PROFILE` (a fixture profile folder for tests),
+//! Windows itself through interop (`cmd.exe /c echo %USERPROFILE%`, turned into a Linux path by
+//! `wslpath -u`), then the one profile folder under the `C:` drive mount's `Users`. Nothing here
+//! is asked off WSL: the callers look only when the host is WSL.
+
+use crate::host::HostEnv;
+use crate::host::location::MountTable;
+use std::path::{Path, PathBuf};
+
+/// Where the Windows profile was found, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Profile {
+    /// The profile folder, as a Linux path.
+    pub path: PathBuf,
+    /// `interop`, `users folder` or `WSL_PLACE_WINDOWS_PROFILE`.
+    pub found_by: &'static str,
+}
+
+/// Folders under `Users` that belong to no person.
+const NOT_A_PERSON: &[&str] = &[
+    "public",
+    "default",
+    "default user",
+    "all users",
+    "defaultuser0",
+    "wdagutilityaccount",
+];
+
+/// The Windows profile folder, or one sentence saying why it cannot be told.
+pub fn profile(env: &HostEnv, table: &MountTable) -> Result<Profile, String> {
+    if let Some(fixture) = env.var("WSL_PLACE_WINDOWS_PROFILE") {
+        return Ok(Profile {
+            path: PathBuf::from(fixture),
+            found_by: "WSL_PLACE_WINDOWS_PROFILE",
+        });
+    }
+    if let Some(path) = windows_var(env, "USERPROFILE")
+        .and_then(|windows| linux_path(env, &windows))
+        .filter(|path| path.is_dir())
+    {
+        return Ok(Profile {
+            path,
+            found_by: "interop",
+        });
+    }
+    let interop = if env.read_facts().wsl_interop {
+        "Windows did not answer through interop (cmd.exe)"
+    } else {
+        "Windows interop is off (no WSLInterop registered)"
+    };
+    let users = c_drive(env, table).join("Users");
+    let candidates = people_in(&users);
+    let user = linux_user(env);
+    let chosen = match candidates.as_slice() {
+        [one] => Some(one.clone()),
+        _ => candidates
+            .iter()
+            .find(|name| user.as_deref().is_some_and(|u| name.eq_ignore_ascii_case(u)))
+            .cloned(),
+    };
+    match chosen {
+        Some(name) => Ok(Profile {
+            path: users.join(name),
+            found_by: "users folder",
+        }),
+        None if candidates.is_empty() => Err(format!(
+            "the Windows profile was not found: {interop} and {} holds no profile folder",
+            crate::base::pathtext::display(&users)
+        )),
+        None => Err(format!(
+            "the Windows profile was not found: {interop} and {} holds {} profiles ({}), none named {}",
+            crate::base::pathtext::display(&users),
+            candidates.len(),
+            candidates.join(", "),
+            user.as_deref().unwrap_or("after the Linux user")
+        )),
+    }
+}
+
+/// A Windows environment variable (`HOME`, `GIT_CONFIG_GLOBAL`), through interop; None when
+/// unset, empty or interop is off (`cmd.exe` echoes `%NAME%` itself for an unset variable).
+pub fn windows_var(env: &HostEnv, name: &str) -> Option<String> {
+    let asked = format!("%{name}%");
+    let out = env.ask_windows("cmd.exe", &["/d", "/c", "echo", &asked])?;
+    let value = out.lines().next().unwrap_or_default().trim().to_string();
+    (!value.is_empty() && value != asked).then_some(value)
+}
+
+/// A Windows path (`C:\Users\me`) as WSL sees it, by `wslpath -u`.
+pub fn linux_path(env: &HostEnv, windows: &str) -> Option<PathBuf> {
+    let out = env.ask_windows("wslpath", &["-u", windows])?;
+    let path = PathBuf::from(out.lines().next().unwrap_or_default().trim());
+    path.is_absolute().then_some(path)
+}
+
+/// Where git for Windows reads its global settings: the file `GIT_CONFIG_GLOBAL` names, else
+/// `%HOME%\.gitconfig` where Windows sets `HOME`, else the profile's `.gitconfig`.
+pub fn git_global_config(env: &HostEnv, profile: &Path) -> PathBuf {
+    if let Some(file) = windows_var(env, "GIT_CONFIG_GLOBAL").and_then(|f| linux_path(env, &f)) {
+        return file;
+    }
+    if let Some(home) = windows_var(env, "HOME").and_then(|h| linux_path(env, &h)) {
+        return home.join(".gitconfig");
+    }
+    profile.join(".gitconfig")
+}
+
+/// The mount point of `C:`: a drvfs mount whose Windows root is `C:\`, else `<automount root>c`.
+fn c_drive(env: &HostEnv, table: &MountTable) -> PathBuf {
+    table
+        .entries
+        .iter()
+        .filter(|entry| entry.root == "/")
+        .find(|entry| entry.windows_root().as_deref() == Some("C:\\"))
+        .map(|entry| entry.mount_point.clone())
+        .unwrap_or_else(|| env.automount_root().join("c"))
+}
+
+/// The people's folders below `users`, sorted: folders only (no links: `All Users` is a
+/// junction), without Windows' own.
+fn people_in(users: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(users) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| !NOT_A_PERSON.contains(&name.to_ascii_lowercase().as_str()))
+        .collect();
+    names.sort();
+    names
+}
+
+fn linux_user(env: &HostEnv) -> Option<String> {
+    env.var("USER").map(str::to_string).or_else(|| {
+        env.home()
+            .and_then(|h| h.file_name().map(|n| n.to_string_lossy().into_owned()))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn people_are_the_folders_under_users_without_windows_own() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["Public", "Default", "All Users", "me", "Default User", "ann"] {
+            std::fs::create_dir(dir.path().join(name)).unwrap();
+        }
+        std::fs::write(dir.path().join("desktop.ini"), "").unwrap();
+        assert_eq!(people_in(dir.path()), vec!["ann", "me"]);
+    }
+}

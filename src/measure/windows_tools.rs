@@ -1,0 +1,166 @@
+//! The Windows git clients and editors installed for the user, told from the folders they
+//! install into or keep their settings in: the profile's `AppData` and the drive's
+//! `Program Files`. Only where the host is WSL and the profile was found (`host::windows`).
+
+use crate::host::HostEnv;
+use crate::host::location::MountTable;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// A Windows tool, by a stable identifier (kebab-case in JSON).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ToolId {
+    GitForWindows,
+    GithubDesktop,
+    Fork,
+    Sourcetree,
+    Gitkraken,
+    Tortoisegit,
+    VsCode,
+    Jetbrains,
+    VisualStudio,
+}
+
+impl ToolId {
+    pub fn name(self) -> &'static str {
+        match self {
+            ToolId::GitForWindows => "Git for Windows",
+            ToolId::GithubDesktop => "GitHub Desktop",
+            ToolId::Fork => "Fork",
+            ToolId::Sourcetree => "SourceTree",
+            ToolId::Gitkraken => "GitKraken",
+            ToolId::Tortoisegit => "TortoiseGit",
+            ToolId::VsCode => "VS Code",
+            ToolId::Jetbrains => "JetBrains IDEs",
+            ToolId::VisualStudio => "Visual Studio",
+        }
+    }
+}
+
+/// Where each tool installs or keeps its settings: below the profile (`~`) or below a Program
+/// Files folder (`%`, both `Program Files` and `Program Files (x86)`). The first that exists
+/// is the one shown.
+const SIGNS: &[(ToolId, &[&str])] = &[
+    (
+        ToolId::GitForWindows,
+        &["%/Git/cmd/git.exe", "~/AppData/Local/Programs/Git/cmd/git.exe"],
+    ),
+    (ToolId::GithubDesktop, &["~/AppData/Local/GitHubDesktop"]),
+    (ToolId::Fork, &["~/AppData/Local/Fork"]),
+    (
+        ToolId::Sourcetree,
+        &["~/AppData/Local/SourceTree", "~/AppData/Local/Atlassian/SourceTree"],
+    ),
+    (ToolId::Gitkraken, &["~/AppData/Local/gitkraken"]),
+    (ToolId::Tortoisegit, &["%/TortoiseGit"]),
+    (
+        ToolId::VsCode,
+        &["~/AppData/Local/Programs/Microsoft VS Code", "%/Microsoft VS Code"],
+    ),
+    (
+        ToolId::Jetbrains,
+        &["~/AppData/Local/JetBrains", "~/AppData/Roaming/JetBrains"],
+    ),
+    (ToolId::VisualStudio, &["%/Microsoft Visual Studio"]),
+];
+
+/// One tool found, and where.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Tool {
+    pub id: ToolId,
+    pub name: &'static str,
+    #[serde(with = "crate::base::pathtext::json")]
+    pub found_at: PathBuf,
+}
+
+/// What the Windows side holds: the profile and the tools, or why the profile is unknown.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct WindowsSide {
+    /// The Windows profile folder, as a Linux path (None when it was not found).
+    #[serde(skip)]
+    pub profile: Option<PathBuf>,
+    /// The same, as JSON shows paths (escaped where not UTF-8).
+    #[serde(rename = "profile")]
+    pub profile_shown: Option<String>,
+    /// How the profile was found: `interop`, `users folder`, `WSL_PLACE_WINDOWS_PROFILE`.
+    pub found_by: Option<&'static str>,
+    /// Why the profile could not be found (interop off, several candidates).
+    pub note: Option<String>,
+    pub tools: Vec<Tool>,
+}
+
+impl WindowsSide {
+    pub fn has(&self, id: ToolId) -> bool {
+        self.tools.iter().any(|t| t.id == id)
+    }
+}
+
+/// The Windows side of this WSL host (call it only on WSL).
+pub fn find(env: &HostEnv, table: &MountTable) -> WindowsSide {
+    match crate::host::windows::profile(env, table) {
+        Ok(found) => WindowsSide {
+            tools: tools_in(&found.path),
+            profile_shown: Some(crate::base::pathtext::escape_path(&found.path)),
+            profile: Some(found.path),
+            found_by: Some(found.found_by),
+            note: None,
+        },
+        Err(note) => WindowsSide {
+            note: Some(note),
+            ..WindowsSide::default()
+        },
+    }
+}
+
+/// The tools whose folders exist for the profile at `profile` (`<drive>/Users/<name>`, so the
+/// drive's Program Files folders are two levels up).
+pub fn tools_in(profile: &Path) -> Vec<Tool> {
+    let drive = profile.parent().and_then(Path::parent);
+    let program_files: Vec<PathBuf> = drive
+        .map(|d| vec![d.join("Program Files"), d.join("Program Files (x86)")])
+        .unwrap_or_default();
+    SIGNS
+        .iter()
+        .filter_map(|(id, places)| {
+            let found_at = places.iter().find_map(|place| {
+                let candidates: Vec<PathBuf> = match place.split_at(2) {
+                    ("~/", rest) => vec![profile.join(rest)],
+                    (_, rest) => program_files.iter().map(|p| p.join(rest)).collect(),
+                };
+                candidates.into_iter().find(|c| c.exists())
+            })?;
+            Some(Tool {
+                id: *id,
+                name: id.name(),
+                found_at,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tools_are_told_from_their_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let profile = dir.path().join("c/Users/me");
+        for folder in [
+            "AppData/Local/Fork",
+            "AppData/Roaming/JetBrains",
+            "../../Program Files (x86)/Microsoft Visual Studio",
+            "../../Program Files/Git/cmd",
+        ] {
+            std::fs::create_dir_all(profile.join(folder)).unwrap();
+        }
+        let ids = |profile: &Path| tools_in(profile).iter().map(|t| t.id).collect::<Vec<_>>();
+        assert_eq!(
+            ids(&profile),
+            vec![ToolId::Fork, ToolId::Jetbrains, ToolId::VisualStudio]
+        );
+        std::fs::write(profile.join("../../Program Files/Git/cmd/git.exe"), "").unwrap();
+        assert_eq!(ids(&profile)[0], ToolId::GitForWindows);
+    }
+}
