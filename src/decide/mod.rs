@@ -4,3 +4,4 @@
 pub(crate) mod advice;
 pub mod observations;
 pub mod policy;
+pub mod windows;

@@ -58,7 +58,10 @@ pub fn profile(env: &HostEnv, table: &MountTable) -> Result<Profile, String> {
         [one] => Some(one.clone()),
         _ => candidates
             .iter()
-            .find(|name| user.as_deref().is_some_and(|u| name.eq_ignore_ascii_case(u)))
+            .find(|name| {
+                user.as_deref()
+                    .is_some_and(|u| name.eq_ignore_ascii_case(u))
+            })
             .cloned(),
     };
     match chosen {
@@ -149,7 +152,14 @@ mod tests {
     #[test]
     fn people_are_the_folders_under_users_without_windows_own() {
         let dir = tempfile::tempdir().unwrap();
-        for name in ["Public", "Default", "All Users", "me", "Default User", "ann"] {
+        for name in [
+            "Public",
+            "Default",
+            "All Users",
+            "me",
+            "Default User",
+            "ann",
+        ] {
             std::fs::create_dir(dir.path().join(name)).unwrap();
         }
         std::fs::write(dir.path().join("desktop.ini"), "").unwrap();

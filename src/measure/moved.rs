@@ -41,6 +41,22 @@ pub struct Moved {
     /// another folder, whatever it holds.
     #[serde(default)]
     pub source_folder: Option<Folder>,
+    /// The `safe.directory` entries the migration added to Windows' global git config, for
+    /// `--abort` to take out again.
+    #[serde(default)]
+    pub windows_git: Option<WindowsGitRecord>,
+}
+
+/// What was appended to Windows' global git config: the file, the entries and the exact text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WindowsGitRecord {
+    #[serde(with = "crate::base::pathtext::json")]
+    pub file: PathBuf,
+    pub entries: Vec<String>,
+    /// The bytes appended, as they were appended.
+    pub block: String,
+    /// The file did not exist before.
+    pub created: bool,
 }
 
 /// One folder by its device and inode, never by a link to it: the same folder under its
@@ -74,6 +90,7 @@ impl Moved {
             kept_at_removal: Vec::new(),
             copy_folder: Folder::at(destination),
             source_folder: Folder::at(source),
+            windows_git: None,
         }
     }
 

@@ -44,19 +44,28 @@ impl ToolId {
 const SIGNS: &[(ToolId, &[&str])] = &[
     (
         ToolId::GitForWindows,
-        &["%/Git/cmd/git.exe", "~/AppData/Local/Programs/Git/cmd/git.exe"],
+        &[
+            "%/Git/cmd/git.exe",
+            "~/AppData/Local/Programs/Git/cmd/git.exe",
+        ],
     ),
     (ToolId::GithubDesktop, &["~/AppData/Local/GitHubDesktop"]),
     (ToolId::Fork, &["~/AppData/Local/Fork"]),
     (
         ToolId::Sourcetree,
-        &["~/AppData/Local/SourceTree", "~/AppData/Local/Atlassian/SourceTree"],
+        &[
+            "~/AppData/Local/SourceTree",
+            "~/AppData/Local/Atlassian/SourceTree",
+        ],
     ),
     (ToolId::Gitkraken, &["~/AppData/Local/gitkraken"]),
     (ToolId::Tortoisegit, &["%/TortoiseGit"]),
     (
         ToolId::VsCode,
-        &["~/AppData/Local/Programs/Microsoft VS Code", "%/Microsoft VS Code"],
+        &[
+            "~/AppData/Local/Programs/Microsoft VS Code",
+            "%/Microsoft VS Code",
+        ],
     ),
     (
         ToolId::Jetbrains,

@@ -20,6 +20,7 @@ pub use kernel::options::{Consent, Mode, Options, Ui};
 pub use kernel::outcome::{MigrationReport, RemovalShown, SyncReport};
 pub use kernel::plan::{Question, QuestionId};
 pub use kernel::staging::Elsewhere;
+pub use kernel::windows_side::{WindowsOutcome, WindowsPlan};
 
 use crate::base::error::{ExitCode, Result};
 use crate::base::units;

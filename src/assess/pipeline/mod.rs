@@ -45,6 +45,9 @@ pub struct CheckReport {
     /// since (the verdict's `migrate` advice then says so).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moved: Option<changes::OldPlace>,
+    /// On WSL (`check` only): the Windows profile and the Windows tools installed there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub windows: Option<crate::measure::windows_tools::WindowsSide>,
 }
 
 /// The spinner's label while the probes time the mounts.
@@ -238,6 +241,7 @@ pub fn measure(
     if let Some(old) = &moved {
         moved_on(&mut verdict, old);
     }
+    let windows = windows_side(env, settings.purpose, &location, &table);
     let report = CheckReport {
         schema: SCHEMA_VERSION,
         location,
@@ -250,8 +254,21 @@ pub fn measure(
         repositories_below,
         repositories_below_complete,
         moved,
+        windows,
     };
     Ok((report, policy))
+}
+
+/// The Windows profile and tools, on WSL: only a person's `check` looks, as the hook and the
+/// survey answer without asking Windows.
+fn windows_side(
+    env: &HostEnv,
+    purpose: Purpose,
+    location: &Location,
+    table: &MountTable,
+) -> Option<crate::measure::windows_tools::WindowsSide> {
+    (location.host.wsl && matches!(purpose, Purpose::Check { .. }))
+        .then(|| crate::measure::windows_tools::find(env, table))
 }
 
 /// The repositories below `dir`, a folder that is not one, found within

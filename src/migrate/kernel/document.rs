@@ -65,6 +65,9 @@ pub struct PlanDocument {
     pub past_path_max: u64,
     /// Interrupted migrations of this source to other destinations, with their `--abort`.
     pub interrupted_elsewhere: Vec<Elsewhere>,
+    /// On WSL: what each Windows tool found does with the copy, and the safe.directory offer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub windows: Option<super::windows_side::WindowsPlan>,
 }
 
 /// The plan as it is shown: the estimate and the resume figures computed once, here.
@@ -99,5 +102,6 @@ pub fn of(plan: &Plan) -> PlanDocument {
         questions: plan.questions.clone(),
         past_path_max: plan.past_path_max,
         interrupted_elsewhere: plan.interrupted_elsewhere.clone(),
+        windows: plan.windows.clone(),
     }
 }

@@ -56,6 +56,11 @@ pub enum Notice<'a> {
         source: &'a Path,
         day: &'a str,
     },
+    /// `--abort` took the copy's `safe.directory` entries out of Windows' global git config.
+    SafeDirectoryRemoved {
+        config: &'a Path,
+        entries: &'a [String],
+    },
     /// What changed at the copy since the migration, so `--abort` keeps it.
     CopyChanged { changed: &'a Changes },
     /// What the source no longer holds of the copy, so `--abort` keeps it.

@@ -46,6 +46,9 @@ pub struct MigrationReport {
     pub already_migrated: bool,
     /// What to type next: `cd`, reinstalls, the editor, the Windows file manager on WSL.
     pub next_steps: Vec<NextStep>,
+    /// On WSL: what each Windows tool found does with the copy, and the safe.directory entries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub windows: Option<super::windows_side::WindowsOutcome>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -256,6 +259,7 @@ impl MigrationReport {
             sync: None,
             already_migrated: false,
             next_steps: Vec::new(),
+            windows: None,
         };
         for other in &copied.elsewhere {
             report.fixups.advice.push(other.sentence(source));

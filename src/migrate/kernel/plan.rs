@@ -131,6 +131,8 @@ pub struct Plan {
     pub questions: Vec<Question>,
     pub past_path_max: u64,
     pub interrupted_elsewhere: Vec<super::staging::Elsewhere>,
+    /// On WSL: the Windows tools' lines and the safe.directory offer.
+    pub windows: Option<super::windows_side::WindowsPlan>,
 }
 
 /// Files an interrupted earlier run already copied and verified, and the space the rest needs.
@@ -174,6 +176,8 @@ pub enum QuestionId {
     RemoveSource,
     /// Copy, verify and move it (`copy`).
     Copy,
+    /// Add the copy's `safe.directory` entries to Windows' global git config (`safe_directory`).
+    SafeDirectory,
 }
 
 impl QuestionId {
@@ -184,6 +188,7 @@ impl QuestionId {
             QuestionId::Worktrees => "worktrees",
             QuestionId::RemoveSource => "remove_source",
             QuestionId::Copy => "copy",
+            QuestionId::SafeDirectory => "safe_directory",
         }
     }
 }
@@ -310,6 +315,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         questions: Vec::new(),
         past_path_max: 0,
         interrupted_elsewhere: Vec::new(),
+        windows: None,
         walk_ms: started.elapsed().as_millis() as u64,
     };
     windows_addons(&mut plan.node_modules, source, walked.addons);

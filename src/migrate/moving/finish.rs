@@ -10,7 +10,7 @@ use crate::migrate::kernel::fixups::{self, FixupReport};
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{Copied, MigrationReport};
 use crate::migrate::kernel::run::Run;
-use crate::migrate::kernel::{finalise, worktrees};
+use crate::migrate::kernel::{finalise, windows_side, worktrees};
 use std::path::Path;
 
 /// Steps 6 to 9: commit (rename into place), fix up, finalise (remove staging), report.
@@ -22,7 +22,8 @@ pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<Mig
         destination,
         &finalise::manifest_for(env, destination),
     )?;
-    moved::remember(env, &moved::Moved::new(source, destination, &manifest));
+    let mut record = moved::Moved::new(source, destination, &manifest);
+    moved::remember(env, &record);
     let mut fixups = fix_up(ui, source, destination, &answers.git_settings)?;
     // Those left behind first: the repair run for a moved one touches every recorded worktree.
     for worktree in copied.worktrees.iter().filter(|w| !w.moved) {
@@ -34,7 +35,22 @@ pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<Mig
     }
     keep_snapshot(env, source, destination);
     staging.remove()?;
-    MigrationReport::from_manifest(env, source, destination, &manifest, copied, fixups)
+    let mut report =
+        MigrationReport::from_manifest(env, source, destination, &manifest, copied, fixups)?;
+    // Windows' git config is touched only once the copy is in place.
+    if let Some(plan) = &answers.windows {
+        let outcome = windows_side::carry_out(plan, answers.add_safe_directory);
+        if let Some(added) = outcome
+            .safe_directory
+            .as_ref()
+            .and_then(|s| s.record.clone())
+        {
+            record.windows_git = Some(added);
+            moved::remember(env, &record);
+        }
+        report.windows = Some(outcome);
+    }
+    Ok(report)
 }
 
 /// The destination as this migration leaves it, after its fix-ups: what `--abort` and a sync

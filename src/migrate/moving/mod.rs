@@ -22,7 +22,9 @@ use crate::migrate::kernel::plan::{self, Plan, Problem};
 use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::staging::{self, Lock, Staging};
 use crate::migrate::kernel::worktrees;
-use crate::migrate::kernel::{copy, destination, document, finalise, fixups, journal, stage};
+use crate::migrate::kernel::{
+    copy, destination, document, finalise, fixups, journal, stage, windows_side,
+};
 use questions::Answers;
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -223,6 +225,7 @@ fn plan(run: &Run) -> Result<Plan> {
             worktree.leave_node_modules();
         }
     }
+    plan.windows = windows_side::plan(run.env, destination);
     plan.questions = questions::for_plan(&plan, args);
     plan.interrupted_elsewhere = run.elsewhere.clone();
     plan.copy.recovered = journal::read_journal(&run.staging.journal())?;

@@ -9,6 +9,7 @@ use crate::migrate::kernel::fixups::{self, ConfigIssue};
 use crate::migrate::kernel::options::Options;
 use crate::migrate::kernel::plan::{NodeModules, Plan, Question, QuestionId};
 use crate::migrate::kernel::run::Run;
+use crate::migrate::kernel::windows_side::WindowsPlan;
 use crate::migrate::kernel::worktrees;
 use std::path::Path;
 
@@ -22,6 +23,9 @@ pub struct Answers {
     pub remove_source: Option<bool>,
     /// The git settings the Windows drive forced, each with whether to reset it.
     pub git_settings: Vec<ConfigIssue>,
+    /// On WSL: the Windows side as planned, and whether to add the safe.directory entries.
+    pub windows: Option<WindowsPlan>,
+    pub add_safe_directory: bool,
 }
 
 /// The settings of `source`'s own `.git/config` that are wrong on ext4, before any is decided.
@@ -42,6 +46,7 @@ pub fn for_plan(plan: &Plan, args: &Options) -> Vec<Question> {
     questions.extend(settings_questions(&plan.git_settings));
     questions.extend(worktrees::questions(plan));
     questions.extend(finishing_questions(args, &plan.copy.source, Some(plan)));
+    questions.extend(safe_directory_question(plan));
     questions.push(Question {
         id: QuestionId::Copy,
         text: format!(
@@ -97,6 +102,22 @@ fn settings_questions(settings: &[ConfigIssue]) -> Vec<Question> {
         .collect()
 }
 
+/// Where Git for Windows is installed and Windows' global config lacks the copy's entries.
+fn safe_directory_question(plan: &Plan) -> Option<Question> {
+    let offer = plan.windows.as_ref()?.safe_directory.as_ref()?;
+    (!offer.missing.is_empty()).then(|| Question {
+        id: QuestionId::SafeDirectory,
+        text: format!(
+            "Add the copy's safe.directory entries ({} and {}) to {}, so Git for Windows opens it?",
+            r"\\wsl.localhost",
+            r"\\wsl$",
+            crate::base::pathtext::display(&offer.config)
+        ),
+        default: true,
+        with_yes: true,
+    })
+}
+
 /// The questions about what happens after the copy, asked before it.
 fn finishing_questions(args: &Options, source: &Path, plan: Option<&Plan>) -> Vec<Question> {
     if !args.remove_source {
@@ -125,6 +146,7 @@ fn finishing_questions(args: &Options, source: &Path, plan: Option<&Plan>) -> Ve
 pub fn ask(run: &Run, plan: &mut Plan) -> Result<Answers> {
     let mut answers = Answers {
         git_settings: plan.git_settings.clone(),
+        windows: plan.windows.clone(),
         ..Answers::default()
     };
     for question in plan.questions.clone() {
@@ -140,6 +162,7 @@ pub fn ask(run: &Run, plan: &mut Plan) -> Result<Answers> {
             QuestionId::Worktrees => worktrees::decide(plan, yes),
             QuestionId::RemoveSource => answers.remove_source = Some(yes),
             QuestionId::Copy => answers.go = yes,
+            QuestionId::SafeDirectory => answers.add_safe_directory = yes,
             QuestionId::Setting(key) => reset_if(&mut answers.git_settings, key, yes),
         }
     }

@@ -13,7 +13,7 @@ use crate::host::HostEnv;
 use crate::measure::{manifest, moved, snapshot};
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::Ui;
-use crate::migrate::kernel::{identity, source_holds, staging};
+use crate::migrate::kernel::{identity, safe_directory, source_holds, staging};
 use std::path::{Path, PathBuf};
 
 /// The folder a copy being removed is renamed to.
@@ -77,6 +77,9 @@ pub(super) fn undo(
     std::fs::rename(destination, &trash)
         .map_err(|e| Failure::io("move the copy away to remove it:", destination, &e))?;
     finish(env, source, destination)?;
+    if let Some(added) = record.as_ref().and_then(|r| r.windows_git.as_ref()) {
+        take_out_safe_directory(ui, added)?;
+    }
     let day = record.map(|r| r.finished_day()).unwrap_or_default();
     ui.notice(&Notice::CopyRemoved {
         destination,
@@ -84,6 +87,26 @@ pub(super) fn undo(
         day: &day,
     })?;
     Ok(ExitCode::Ok)
+}
+
+/// The `safe.directory` entries the migration added to Windows' global git config, taken out
+/// again: the copy they named is gone.
+fn take_out_safe_directory(ui: &dyn Ui, added: &moved::WindowsGitRecord) -> Result<()> {
+    match safe_directory::remove(added) {
+        Ok(true) => ui.notice(&Notice::SafeDirectoryRemoved {
+            config: &added.file,
+            entries: &added.entries,
+        }),
+        Ok(false) => Ok(()),
+        Err(e) => Err(Failure::io(
+            &format!(
+                "take the copy's safe.directory entries ({}) out of",
+                added.entries.join(", ")
+            ),
+            &added.file,
+            &e,
+        )),
+    }
 }
 
 /// Every file of the copy read again at the source, by the manifest's CRC32, without crossing

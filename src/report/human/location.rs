@@ -37,3 +37,17 @@ pub fn rows(screen: &mut Screen, location: &Location) {
         screen.more(&format!("{legacy} (older Windows 10)"), Tone::Dim);
     }
 }
+
+/// The Windows tools installed for the user, in one line; or why the profile is unknown. Nothing
+/// when the profile holds none of them.
+pub fn windows_rows(screen: &mut Screen, windows: &crate::measure::windows_tools::WindowsSide) {
+    if let Some(note) = &windows.note {
+        screen.row("windows tools", &format!("unknown: {note}"), Tone::Dim);
+        return;
+    }
+    if windows.tools.is_empty() {
+        return;
+    }
+    let names: Vec<&str> = windows.tools.iter().map(|t| t.name).collect();
+    screen.row("windows tools", &names.join(", "), Tone::Plain);
+}

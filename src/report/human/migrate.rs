@@ -111,6 +111,9 @@ pub fn plan(plan: &PlanDocument, style: &Style) -> String {
         screen.row("worktree", &text, tone);
     }
     problems(&mut screen, plan);
+    if let Some(windows) = &plan.windows {
+        windows_plan(&mut screen, windows);
+    }
     for (i, other) in plan.interrupted_elsewhere.iter().enumerate() {
         let key = if i == 0 { "interrupted" } else { "" };
         screen.item(key, &other.sentence(&plan.source), Tone::Warn);
@@ -259,6 +262,9 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
     for (i, advice) in report.fixups.advice.iter().enumerate() {
         screen.item(if i == 0 { "note" } else { "" }, advice, Tone::Warn);
     }
+    if let Some(windows) = &report.windows {
+        windows_result(&mut screen, windows);
+    }
     for (i, p) in report.not_copied.iter().enumerate() {
         let text = format!("{}: {}", p.path, p.error);
         screen.item(if i == 0 { "not copied" } else { "" }, &text, Tone::Warn);
@@ -286,6 +292,82 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
         ),
     }
     screen.finish()
+}
+
+/// One line per Windows tool: what to expect after the move, and the fix.
+fn tool_lines(screen: &mut Screen, tools: &[crate::decide::windows::ToolLine]) {
+    for (i, tool) in tools.iter().enumerate() {
+        let key = if i == 0 { "windows tools" } else { "" };
+        let text = format!("{}: {}; {}", tool.name, tool.expect, tool.fix);
+        screen.item(key, &text, Tone::Plain);
+    }
+}
+
+/// The Windows side of the plan: the tools' lines, and what the safe.directory offer adds.
+fn windows_plan(screen: &mut Screen, windows: &crate::migrate::WindowsPlan) {
+    if let Some(note) = &windows.note {
+        screen.row("windows tools", &format!("unknown: {note}"), Tone::Dim);
+    }
+    tool_lines(screen, &windows.tools);
+    let Some(offer) = &windows.safe_directory else {
+        return;
+    };
+    let config = crate::base::pathtext::display(&offer.config);
+    if offer.missing.is_empty() {
+        screen.row(
+            "safe.directory",
+            &format!("the copy's entries are in {config} already"),
+            Tone::Plain,
+        );
+        return;
+    }
+    screen.row(
+        "safe.directory",
+        &format!("asks to add to {config}, in a [safe] section of their own:"),
+        Tone::Plain,
+    );
+    for entry in &offer.missing {
+        screen.more(entry, Tone::Plain);
+    }
+}
+
+/// The Windows side of the result: the tools' lines, and the safe.directory entries added, or
+/// the commands that add them.
+fn windows_result(screen: &mut Screen, windows: &crate::migrate::WindowsOutcome) {
+    tool_lines(screen, &windows.tools);
+    let Some(done) = &windows.safe_directory else {
+        return;
+    };
+    let config = crate::base::pathtext::display(&done.config);
+    if !done.added.is_empty() {
+        screen.row(
+            "safe.directory",
+            &format!("added to {config} (--abort takes them out again):"),
+            Tone::Plain,
+        );
+        for entry in &done.added {
+            screen.more(entry, Tone::Plain);
+        }
+    } else if done.declined {
+        let why = done
+            .problem
+            .as_ref()
+            .map_or_else(String::new, |p| format!(" ({p})"));
+        screen.row(
+            "safe.directory",
+            &format!("not added to {config}{why}; Git for Windows refuses the copy until you run:"),
+            Tone::Warn,
+        );
+        for command in &done.commands {
+            screen.command(command);
+        }
+    } else {
+        screen.row(
+            "safe.directory",
+            &format!("the copy's entries are in {config} already"),
+            Tone::Plain,
+        );
+    }
 }
 
 /// `--sync`: what reached the copy, and each conflict with where the source's version went.

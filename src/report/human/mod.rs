@@ -96,6 +96,9 @@ pub fn check(report: &CheckReport, style: &Style) -> String {
         chart::comparison(&mut screen, predict, &report.verdict);
     }
     location::rows(&mut screen, &report.location);
+    if let Some(windows) = &report.windows {
+        location::windows_rows(&mut screen, windows);
+    }
     if let Some(probes) = &report.probe {
         screen.blank();
         timing::rows(&mut screen, probes, report.predict.as_ref(), move_matters);

@@ -86,6 +86,11 @@ pub fn text(notice: &Notice) -> String {
             destination.display(),
             source.display()
         ),
+        Notice::SafeDirectoryRemoved { config, entries } => format!(
+            "Took the copy's safe.directory entries out of {} ({}), as the migration added them.\n",
+            config.display(),
+            entries.join(", ")
+        ),
         Notice::CopyRemoved {
             destination,
             source,

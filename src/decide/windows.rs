@@ -1,0 +1,111 @@
+//! What each Windows tool found on the Windows side does with a repository once it is on the
+//! Linux disk, and the exact way round it (sources in `docs/windows.md`).
+
+use crate::measure::windows_tools::{Tool, ToolId};
+use serde::Serialize;
+
+/// One line per tool: what to expect after the move, and what to do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ToolLine {
+    pub id: ToolId,
+    pub name: &'static str,
+    pub expect: String,
+    pub fix: String,
+}
+
+/// The lines for `tools`, the copy being at `unc` (`\\wsl.localhost\<distro>\...`) and `linux`.
+pub fn after_move(tools: &[Tool], unc: &str, linux: &str) -> Vec<ToolLine> {
+    tools
+        .iter()
+        .map(|tool| {
+            let (expect, fix) = line(tool.id, unc, linux);
+            ToolLine {
+                id: tool.id,
+                name: tool.name,
+                expect,
+                fix,
+            }
+        })
+        .collect()
+}
+
+fn line(id: ToolId, unc: &str, linux: &str) -> (String, String) {
+    let forward = "forward its git to WSL's git (wslgit, wsl-git-bridge or GithubDesktopWSL), or \
+                   run git inside WSL";
+    match id {
+        ToolId::GitForWindows => (
+            format!(
+                "git.exe refuses {unc} (\"detected dubious ownership\": the files belong to the \
+                 Linux user) and is slow there"
+            ),
+            "add the copy's safe.directory entries to Windows' global git config (see \
+             safe.directory), and run git inside WSL"
+                .to_string(),
+        ),
+        ToolId::GithubDesktop | ToolId::Fork | ToolId::Sourcetree => (
+            format!(
+                "it runs Git for Windows over {unc}: 10-20x slower (2-6 s a `git status` on ~500 \
+                 files), and refused until the copy is a safe.directory"
+            ),
+            forward.to_string(),
+        ),
+        ToolId::Gitkraken => (
+            format!("it embeds its own git, so it stays slow over {unc}"),
+            "forwarding git cannot help it: use git inside WSL (or VS Code's WSL window) for \
+             this repository"
+                .to_string(),
+        ),
+        ToolId::Tortoisegit => (
+            format!("it fails over {unc} (libgit2: \"failed to get security information\")"),
+            "it cannot work on the copy: use git inside WSL for this repository".to_string(),
+        ),
+        ToolId::VsCode => (
+            format!("a local window on {unc} has no file watching and runs Windows' git there"),
+            format!("open it from WSL, a WSL window: cd {linux} && code ."),
+        ),
+        ToolId::Jetbrains => (
+            format!("code analysis over {unc} is slow"),
+            "open the project through the IDE's WSL support (Remote Development > WSL), not as \
+             a \\\\wsl.localhost folder"
+                .to_string(),
+        ),
+        ToolId::VisualStudio => (
+            format!("Windows-native builds read every file over {unc}, slowly"),
+            "if Visual Studio is this repository's main tool, keep it on Windows (a Dev Drive \
+             speeds it up there)"
+                .to_string(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_has_a_line_that_names_the_copy() {
+        let tools: Vec<Tool> = [
+            ToolId::GitForWindows,
+            ToolId::GithubDesktop,
+            ToolId::Gitkraken,
+            ToolId::Tortoisegit,
+            ToolId::VsCode,
+        ]
+        .into_iter()
+        .map(|id| Tool {
+            id,
+            name: id.name(),
+            found_at: std::path::PathBuf::from("/x"),
+        })
+        .collect();
+        let lines = after_move(&tools, r"\\wsl.localhost\U\app", "/app");
+        assert_eq!(lines.len(), 5);
+        assert!(
+            lines
+                .iter()
+                .all(|l| l.expect.contains(r"\\wsl.localhost\U\app"))
+        );
+        assert!(lines[2].fix.contains("cannot help"));
+        assert!(lines[4].fix.ends_with("code ."));
+    }
+}

@@ -1,0 +1,399 @@
+//! The Windows half on fixture WSL hosts: a drive mount whose mount point is a real folder
+//! shaped like `C:\` (`Users\me` with the tools' folders, `Program Files`), the profile found
+//! through the Users folder, `WSL_PLACE_WINDOWS_PROFILE` or a fake interop (`cmd.exe`,
+//! `wslpath` on PATH); Windows' global `.gitconfig` with CRLF line endings and other content.
+
+use crate::support::{self, Sandbox, json_of_success, text};
+use assert_cmd::Command;
+use std::fs;
+use std::path::{Path, PathBuf};
+use support::fakeproc::{FakeProc, PLAIN_VERSION, WSL2_VERSION, wsl_9p_mountinfo};
+use tempfile::TempDir;
+
+/// Windows' global git config before the migration: CRLF, and no line ending on the last line.
+const GITCONFIG: &[u8] =
+    b"[user]\r\n\tname = Me Myself\r\n\temail = me@example.com\r\n[core]\r\n\tautocrlf = true\r\n[safe]\r\n\tdirectory = D:/work/other";
+
+struct Windows {
+    _tmp: TempDir,
+    drive: PathBuf,
+    profile: PathBuf,
+    source: PathBuf,
+    sandbox: Sandbox,
+    proc: FakeProc,
+}
+
+impl Windows {
+    /// A WSL 2 host (interop registered when `interop`) whose `C:` holds `Users\me` with the
+    /// tools installed, and the repository `Users\me\src\app`.
+    fn new(interop: bool) -> Self {
+        let tmp = tempfile::tempdir().unwrap();
+        let drive = tmp.path().canonicalize().unwrap().join("c");
+        let profile = drive.join("Users/me");
+        for folder in [
+            "Users/Public",
+            "Users/Default",
+            "Users/me/AppData/Local/GitHubDesktop",
+            "Users/me/AppData/Local/gitkraken",
+            "Users/me/AppData/Local/Programs/Microsoft VS Code",
+            "Users/me/AppData/Roaming/JetBrains",
+            "Program Files/Git/cmd",
+            "Program Files/TortoiseGit",
+        ] {
+            fs::create_dir_all(drive.join(folder)).unwrap();
+        }
+        fs::write(drive.join("Program Files/Git/cmd/git.exe"), b"MZ").unwrap();
+        fs::write(profile.join(".gitconfig"), GITCONFIG).unwrap();
+        let source = profile.join("src/app");
+        fs::create_dir_all(&source).unwrap();
+        fs::write(source.join("a.txt"), b"a").unwrap();
+        let proc = FakeProc::new(WSL2_VERSION, &wsl_9p_mountinfo(&drive), interop);
+        Self {
+            _tmp: tmp,
+            drive,
+            profile,
+            source,
+            sandbox: Sandbox::new(),
+            proc,
+        }
+    }
+
+    fn gitconfig(&self) -> PathBuf {
+        self.profile.join(".gitconfig")
+    }
+
+    fn destination(&self) -> PathBuf {
+        self.sandbox.home().join("src/app")
+    }
+
+    /// The binary on this host, distro `Ubuntu`, Linux user `me`.
+    fn cmd(&self) -> Command {
+        let mut cmd = Command::from_std(self.sandbox.cmd());
+        cmd.env("WSL_PLACE_PROC_ROOT", self.proc.dir.path())
+            .env("WSL_DISTRO_NAME", "Ubuntu")
+            .env_remove("WSL_INTEROP")
+            .env("USER", "me")
+            .env("NO_COLOR", "1")
+            // One line per tool, unwrapped, so a test can find it whole.
+            .env("COLUMNS", "1000");
+        cmd
+    }
+
+    fn migrate(&self, extra: &[&str]) -> std::process::Output {
+        self.cmd()
+            .arg("migrate")
+            .arg(&self.source)
+            .arg("--to")
+            .arg(self.destination())
+            .args(extra)
+            .output()
+            .unwrap()
+    }
+
+    /// The two entries the copy needs, in the form git.exe matches.
+    fn entries(&self) -> [String; 2] {
+        let tail = self.destination().display().to_string();
+        [
+            format!("%(prefix)///wsl.localhost/Ubuntu{tail}"),
+            format!("%(prefix)///wsl$/Ubuntu{tail}"),
+        ]
+    }
+
+    /// The file after the migration added the entries: the old bytes, then exactly these.
+    fn with_entries(&self) -> Vec<u8> {
+        let [localhost, dollar] = self.entries();
+        let mut bytes = GITCONFIG.to_vec();
+        bytes.extend_from_slice(
+            format!("\r\n[safe]\r\n\tdirectory = {localhost}\r\n\tdirectory = {dollar}\r\n")
+                .as_bytes(),
+        );
+        bytes
+    }
+}
+
+fn ids(tools: &serde_json::Value) -> Vec<String> {
+    tools
+        .as_array()
+        .unwrap_or_else(|| panic!("a list of tools: {tools}"))
+        .iter()
+        .map(|t| t["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+const FOUND: [&str; 6] = [
+    "git-for-windows",
+    "github-desktop",
+    "gitkraken",
+    "tortoisegit",
+    "vs-code",
+    "jetbrains",
+];
+
+#[test]
+fn check_names_the_windows_tools_in_one_line_and_in_json() {
+    let host = Windows::new(false);
+    let out = host
+        .cmd()
+        .args(["check", "--no-probe", "--format", "json"])
+        .arg(&host.source)
+        .output()
+        .unwrap();
+    let json = json_of_success(&out);
+    let windows = &json["windows"];
+    assert_eq!(ids(&windows["tools"]), FOUND, "{windows}");
+    assert_eq!(windows["found_by"], "users folder", "{windows}");
+    assert_eq!(
+        windows["profile"].as_str(),
+        Some(host.profile.to_str().unwrap())
+    );
+    let out = host
+        .cmd()
+        .args(["check", "--no-probe"])
+        .arg(&host.source)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("windows tools"))
+        .unwrap_or_else(|| panic!("no windows tools line in\n{stdout}"));
+    assert!(
+        line.ends_with(
+            "Git for Windows, GitHub Desktop, GitKraken, TortoiseGit, VS Code, JetBrains IDEs"
+        ),
+        "{line}"
+    );
+}
+
+#[test]
+fn several_profiles_and_none_named_after_the_user_is_a_clear_note() {
+    let host = Windows::new(false);
+    fs::create_dir_all(host.drive.join("Users/ann")).unwrap();
+    let out = host
+        .cmd()
+        .env("USER", "bob")
+        .args(["check", "--no-probe"])
+        .arg(&host.source)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("Windows interop is off")
+            && stdout.contains("holds 2 profiles (ann, me), none named bob"),
+        "{}",
+        text(&out)
+    );
+    // Named after the Linux user, one of several is the one.
+    let json = json_of_success(
+        &host
+            .cmd()
+            .args(["check", "--no-probe", "--format", "json"])
+            .arg(&host.source)
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(ids(&json["windows"]["tools"]), FOUND);
+}
+
+#[test]
+fn migrate_adds_both_safe_directory_entries_once_and_abort_takes_them_out_byte_for_byte() {
+    let host = Windows::new(false);
+    let plan = host.migrate(&["--dry-run", "--format", "json"]);
+    let plan = json_of_success(&plan);
+    assert_eq!(ids(&plan["windows"]["tools"]), FOUND, "{plan}");
+    assert_eq!(
+        plan["windows"]["safe_directory"]["missing"],
+        serde_json::json!(host.entries()),
+        "{plan}"
+    );
+    assert!(
+        plan["questions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|q| q["id"] == "safe_directory" && q["default"] == true),
+        "{plan}"
+    );
+    assert_eq!(
+        fs::read(host.gitconfig()).unwrap(),
+        GITCONFIG,
+        "a dry run writes nothing"
+    );
+
+    let out = host.migrate(&["--yes"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // The plan and the result: one line per tool, with what to expect and the fix.
+    for needle in [
+        "GitHub Desktop: it runs Git for Windows",
+        "forward its git to WSL's git",
+        "GitKraken: it embeds its own git",
+        "forwarding git cannot help it",
+        "TortoiseGit: it fails over",
+        "a WSL window: cd ",
+        "JetBrains IDEs: code analysis over",
+        "Git for Windows: git.exe refuses",
+    ] {
+        assert_eq!(stdout.matches(needle).count(), 2, "{needle} in\n{stdout}");
+    }
+    assert!(stdout.contains("added to"), "{stdout}");
+    assert_eq!(fs::read(host.gitconfig()).unwrap(), host.with_entries());
+
+    // Run again: already migrated, nothing added.
+    let again = host.migrate(&["--yes", "--format", "json"]);
+    assert!(again.status.success(), "{}", text(&again));
+    assert_eq!(fs::read(host.gitconfig()).unwrap(), host.with_entries());
+
+    let abort = host.migrate(&["--abort"]);
+    assert!(abort.status.success(), "{}", text(&abort));
+    assert!(
+        String::from_utf8_lossy(&abort.stdout).contains("safe.directory entries out of"),
+        "{}",
+        text(&abort)
+    );
+    assert_eq!(fs::read(host.gitconfig()).unwrap(), GITCONFIG);
+    assert!(!host.destination().exists());
+}
+
+#[test]
+fn the_result_json_lists_the_entries_added_and_the_git_config_commands() {
+    let host = Windows::new(false);
+    let out = host.migrate(&["--yes", "--format", "json"]);
+    let json = json_of_success(&out);
+    let done = &json["windows"]["safe_directory"];
+    assert_eq!(done["added"], serde_json::json!(host.entries()), "{json}");
+    assert_eq!(ids(&json["windows"]["tools"]), FOUND);
+    assert!(
+        json["windows"]["tools"][4]["fix"]
+            .as_str()
+            .unwrap()
+            .ends_with("&& code ."),
+        "{json}"
+    );
+    let commands = done["commands"].as_array().unwrap();
+    assert_eq!(
+        commands[0],
+        format!(
+            "git.exe config --global --add safe.directory '{}'",
+            host.entries()[0]
+        )
+    );
+    assert_eq!(fs::read(host.gitconfig()).unwrap(), host.with_entries());
+}
+
+#[test]
+fn entries_already_there_are_not_asked_for_or_added() {
+    let host = Windows::new(false);
+    fs::write(host.gitconfig(), host.with_entries()).unwrap();
+    let plan = json_of_success(&host.migrate(&["--dry-run", "--format", "json"]));
+    assert_eq!(
+        plan["windows"]["safe_directory"]["missing"],
+        serde_json::json!([])
+    );
+    assert!(
+        !plan["questions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|q| q["id"] == "safe_directory"),
+        "{plan}"
+    );
+    let out = host.migrate(&["--yes"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(fs::read(host.gitconfig()).unwrap(), host.with_entries());
+    // Not added by this migration: --abort leaves them.
+    assert!(host.migrate(&["--abort"]).status.success());
+    assert_eq!(fs::read(host.gitconfig()).unwrap(), host.with_entries());
+}
+
+#[test]
+fn nothing_is_written_or_listed_off_wsl() {
+    let host = Windows::new(false);
+    let plain = FakeProc::new(PLAIN_VERSION, &wsl_9p_mountinfo(&host.drive), false);
+    let run = |args: &[&str]| {
+        host.cmd()
+            .env("WSL_PLACE_PROC_ROOT", plain.dir.path())
+            .env_remove("WSL_DISTRO_NAME")
+            .env("WSL_PLACE_WINDOWS_PROFILE", &host.profile)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let source = host.source.to_str().unwrap();
+    let json = json_of_success(&run(&["check", "--no-probe", "--format", "json", source]));
+    assert!(json.get("windows").is_none(), "{json}");
+    let destination = host.destination();
+    let to = destination.to_str().unwrap();
+    let out = run(&["migrate", source, "--to", to, "--yes", "--format", "json"]);
+    let json = json_of_success(&out);
+    assert!(json.get("windows").is_none(), "{json}");
+    assert_eq!(fs::read(host.gitconfig()).unwrap(), GITCONFIG);
+}
+
+/// A fake interop: `cmd.exe /d /c echo %NAME%` answers from `vars` (or echoes the name, as
+/// cmd.exe does for an unset one), `wslpath -u C:\...` maps `C:` to `drive`.
+fn fake_interop(drive: &Path, vars: &[(&str, &str)]) -> TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cases = String::new();
+    for (name, value) in vars {
+        cases.push_str(&format!("  '%{name}%') printf '%s\\r\\n' '{value}' ;;\n"));
+    }
+    let cmd = format!("#!/bin/sh\ncase \"$4\" in\n{cases}  *) printf '%s\\r\\n' \"$4\" ;;\nesac\n");
+    support::write_executable(&dir.path().join("cmd.exe"), &cmd);
+    let wslpath = format!(
+        "#!/bin/sh\np=$(printf '%s' \"$2\" | sed -e 's/^[Cc]://' -e 's/\\\\/\\//g')\nprintf '%s\\n' '{}'\"$p\"\n",
+        drive.display()
+    );
+    support::write_executable(&dir.path().join("wslpath"), &wslpath);
+    dir
+}
+
+#[test]
+fn interop_finds_the_profile_and_git_config_global_names_the_file() {
+    let host = Windows::new(true);
+    // Windows' profile is another folder than the one the Users folder would give.
+    fs::create_dir_all(host.drive.join("Users/other")).unwrap();
+    let config = host.drive.join("cfg/git.config");
+    fs::create_dir_all(config.parent().unwrap()).unwrap();
+    fs::write(&config, GITCONFIG).unwrap();
+    let interop = fake_interop(
+        &host.drive,
+        &[
+            ("USERPROFILE", "C:\\Users\\me"),
+            ("GIT_CONFIG_GLOBAL", "C:\\cfg\\git.config"),
+        ],
+    );
+    let path = format!(
+        "{}:{}",
+        interop.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run = |args: &[&str]| {
+        host.cmd()
+            .env("PATH", &path)
+            .env("USER", "nobody-here")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let source = host.source.to_str().unwrap();
+    let json = json_of_success(&run(&["check", "--no-probe", "--format", "json", source]));
+    assert_eq!(json["windows"]["found_by"], "interop", "{json}");
+    assert_eq!(ids(&json["windows"]["tools"]), FOUND);
+    let destination = host.destination();
+    let to = destination.to_str().unwrap();
+    let out = run(&["migrate", source, "--to", to, "--yes"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(fs::read(&config).unwrap(), host.with_entries());
+    assert_eq!(
+        fs::read(host.gitconfig()).unwrap(),
+        GITCONFIG,
+        "not the profile's"
+    );
+    assert!(
+        run(&["migrate", source, "--to", to, "--abort"])
+            .status
+            .success()
+    );
+    assert_eq!(fs::read(&config).unwrap(), GITCONFIG);
+}
