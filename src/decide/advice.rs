@@ -137,7 +137,10 @@ fn moving(observations: &Observations, advise_speedup: f64) -> Vec<Advice> {
             message: format!(
                 "Windows tools use this repository ({}): after moving, Windows editors reach it over \
                  \\\\wsl.localhost, where Windows-side git is slow, so run git inside WSL, e.g. in \
-                 VS Code's WSL mode",
+                 VS Code's WSL mode. If those Windows tools are its main ones, keeping it on \
+                 Windows is the better choice (on a Dev Drive, which speeds up Windows-native \
+                 tools but not work from WSL): `primary = \"windows\"` in its .wsl-place.toml \
+                 says so",
                 context.usage.windows_tools.join(", ")
             ),
             command: Some("code .".to_string()),

@@ -31,6 +31,17 @@ pub fn read(root: &Path) -> Usage {
         if names.iter().any(|n| n == ".vs") {
             windows_tools.push("Visual Studio's .vs/ folder".to_string());
         }
+        let has = |suffix: &str| {
+            names
+                .iter()
+                .any(|n| n.to_ascii_lowercase().ends_with(suffix))
+        };
+        if has(".csproj") {
+            windows_tools.push("a .NET project (.csproj)".to_string());
+        }
+        if has(".vcxproj") {
+            windows_tools.push("a Visual C++ project (.vcxproj)".to_string());
+        }
     }
     if has_windows_node_binaries(&root.join("node_modules")) {
         windows_tools.push("node_modules installed by Windows npm (.cmd shims)".to_string());

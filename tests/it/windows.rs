@@ -397,3 +397,93 @@ fn interop_finds_the_profile_and_git_config_global_names_the_file() {
     );
     assert_eq!(fs::read(&config).unwrap(), GITCONFIG);
 }
+
+/// A committed repository on the fixture drive (WSL 2, 9p) with a Visual Studio project, and
+/// with `primary = "windows"` in its `.wsl-place.toml` when `primary`.
+fn windows_first(primary: bool) -> (TempDir, FakeProc, PathBuf) {
+    let (base, drive, project) = support::fakeproc::drive_tree();
+    support::gitrepo::files_repo(&project, 3);
+    fs::write(project.join("App.csproj"), "<Project />").unwrap();
+    if primary {
+        fs::write(project.join(".wsl-place.toml"), "primary = \"windows\"\n").unwrap();
+    }
+    support::gitrepo::commit_all(&project, "work");
+    let proc = FakeProc::new(WSL2_VERSION, &wsl_9p_mountinfo(&drive), true);
+    (base, proc, project)
+}
+
+fn on(proc: &FakeProc, args: &[&str], dir: &Path) -> std::process::Output {
+    proc.command(Some("Ubuntu"))
+        .env("COLUMNS", "1000")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn primary_windows_makes_the_verdict_ok_by_choice_and_the_hook_and_nudge_silent() {
+    let (_base, proc, project) = windows_first(true);
+    let here = project.to_str().unwrap();
+    let json = json_of_success(&on(
+        &proc,
+        &["check", "--no-probe", "--format", "json", here],
+        &project,
+    ));
+    assert_eq!(json["verdict"]["level"], "ok", "{json}");
+    assert_eq!(json["verdict"]["reasons"][0]["rule"], "windows-primary");
+    let human = on(&proc, &["check", "--no-probe", here], &project);
+    assert!(
+        String::from_utf8_lossy(&human.stdout).contains("kept on Windows by choice"),
+        "{}",
+        text(&human)
+    );
+    let hook = on(&proc, &["check", "--advisory", here], &project);
+    assert!(hook.status.success(), "{}", text(&hook));
+    assert!(
+        hook.stdout.is_empty() && hook.stderr.is_empty(),
+        "{}",
+        text(&hook)
+    );
+    let nudge = on(&proc, &["__nudge"], &project);
+    assert!(
+        nudge.stdout.is_empty() && nudge.stderr.is_empty(),
+        "{}",
+        text(&nudge)
+    );
+    let parent = project.parent().unwrap();
+    let survey = on(
+        &proc,
+        &["survey", "--no-probe", parent.to_str().unwrap()],
+        parent,
+    );
+    assert!(
+        String::from_utf8_lossy(&survey.stdout).contains("kept on Windows by choice"),
+        "{}",
+        text(&survey)
+    );
+}
+
+#[test]
+fn windows_signs_add_a_sentence_and_never_change_the_level() {
+    let (_base, proc, project) = windows_first(false);
+    let here = project.to_str().unwrap();
+    let json = json_of_success(&on(
+        &proc,
+        &["check", "--no-probe", "--format", "json", here],
+        &project,
+    ));
+    assert_eq!(json["verdict"]["level"], "move", "{json}");
+    let advice = json["verdict"]["advice"].to_string();
+    assert!(advice.contains("a .NET project (.csproj)"), "{advice}");
+    assert!(
+        advice.contains("keeping it on Windows is the better choice"),
+        "{advice}"
+    );
+    assert!(advice.contains("primary = \\\"windows\\\""), "{advice}");
+    // Without the setting, the hook and the nudge speak: the silence above is the setting's.
+    let hook = on(&proc, &["check", "--advisory", here], &project);
+    assert!(!hook.stdout.is_empty(), "{}", text(&hook));
+    let nudge = on(&proc, &["__nudge"], &project);
+    assert!(!nudge.stderr.is_empty(), "{}", text(&nudge));
+}

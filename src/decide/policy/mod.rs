@@ -21,8 +21,8 @@ pub use crate::decide::observations::Observations;
 pub use loading::{PolicyError, load};
 pub use rules::{evaluate, evaluate_after};
 pub use schema::{
-    Advisory, DEFAULT_POLICY, Git, Migrate, Mounts, Paths, Policy, PolicySource, REPOSITORY_POLICY,
-    Thresholds,
+    Advisory, DEFAULT_POLICY, Git, Migrate, Mounts, Paths, Policy, PolicySource, Primary,
+    REPOSITORY_POLICY, Thresholds,
 };
 pub use steady::{KEEP_MARGIN, Previous, RECENT_CHECKS};
 pub use verdict::{Confidence, Level, Reason, Recent, Rule, Verdict, Weighed};

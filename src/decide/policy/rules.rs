@@ -73,6 +73,26 @@ pub fn evaluate_after(
     }
 }
 
+/// A repository on a Windows drive whose policy says Windows-native tools come first: `ok`,
+/// kept there by choice (the advice of moving would only be noise).
+fn kept_on_windows(policy: &Policy, observations: &Observations) -> Option<Verdict> {
+    let kind = observations.mount_kind;
+    let on_windows = kind.is_windows_drive()
+        || observations.wsl && kind == crate::host::mounts::MountKind::Network;
+    let why = policy.windows_primary(&observations.path, observations.home.as_deref())?;
+    on_windows.then(|| {
+        Verdict::plain(
+            Level::Ok,
+            vec![Reason {
+                level: Level::Ok,
+                rule: Rule::WindowsPrimary,
+                message: format!("kept on Windows by choice ({why})"),
+            }],
+            Vec::new(),
+        )
+    })
+}
+
 pub(super) fn judge(
     policy: &Policy,
     observations: &Observations,
@@ -91,6 +111,9 @@ pub(super) fn judge(
             }],
             Vec::new(),
         );
+    }
+    if let Some(kept) = kept_on_windows(policy, observations) {
+        return kept;
     }
     let thresholds = &policy.thresholds;
     let mut reasons: Vec<Reason> = kind_reason(policy, observations).into_iter().collect();
@@ -362,6 +385,36 @@ mod tests {
             ..observations(MountKind::Network)
         };
         assert_eq!(evaluate(&policy, &other).level, Level::Advise);
+    }
+
+    #[test]
+    fn windows_primary_keeps_a_repository_on_a_windows_drive_only() {
+        let obs = with_git_status(MountKind::WslDrvfs9p, 950.0, 5.0);
+        let mut policy = Policy::parse("primary = \"windows\"\n", "repo").unwrap();
+        let verdict = evaluate(&policy, &obs);
+        assert_eq!(verdict.level, Level::Ok);
+        assert_eq!(verdict.reasons[0].rule, Rule::WindowsPrimary);
+        assert!(
+            verdict.reasons[0]
+                .message
+                .starts_with("kept on Windows by choice")
+        );
+        // On the Linux disk the setting has nothing to keep: the usual rules judge.
+        let local = evaluate(&policy, &observations(MountKind::Local));
+        assert_ne!(
+            local.reasons.first().map(|r| r.rule),
+            Some(Rule::WindowsPrimary)
+        );
+        // A person's own policy names the folders instead.
+        policy = Policy::default();
+        policy.paths.windows_primary = vec!["/mnt/c/src/*".into()];
+        assert_eq!(
+            evaluate(&policy, &obs).reasons[0].rule,
+            Rule::WindowsPrimary
+        );
+        policy.paths.windows_primary = vec!["/mnt/d/**".into()];
+        assert_eq!(evaluate(&policy, &obs).level, Level::Move);
+        assert!(Policy::parse("primary = \"mac\"\n", "repo").is_err());
     }
 
     #[test]

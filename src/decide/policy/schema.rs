@@ -58,6 +58,19 @@ impl Default for Mounts {
 #[serde(deny_unknown_fields, default)]
 pub struct Paths {
     pub ignore: Vec<String>,
+    /// Glob patterns of repositories kept on Windows by choice: Windows-native tools are their
+    /// main ones (as `primary = "windows"` says for one repository).
+    pub windows_primary: Vec<String>,
+}
+
+/// Which side's tools a repository mainly serves: on `windows`, a repository on a Windows drive
+/// stays there by choice and the verdict is `ok`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Primary {
+    #[default]
+    Linux,
+    Windows,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
@@ -107,6 +120,8 @@ impl Default for Git {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Policy {
+    /// `windows`: Windows-native tools are this repository's main ones, so it stays on Windows.
+    pub primary: Primary,
     pub thresholds: Thresholds,
     pub mounts: Mounts,
     pub git: Git,
@@ -145,20 +160,34 @@ impl Policy {
     }
 
     pub(super) fn is_ignored(&self, path: &Path, home: Option<&Path>) -> bool {
-        let mut builder = globset::GlobSetBuilder::new();
-        for pattern in &self.paths.ignore {
-            let Some(expanded) = crate::base::pathtext::expand_home(pattern, home) else {
-                continue;
-            };
-            if let Ok(glob) = globset::GlobBuilder::new(&expanded.to_string_lossy())
-                .literal_separator(true)
-                .build()
-            {
-                builder.add(glob);
-            }
-        }
-        builder.build().is_ok_and(|set| set.is_match(path))
+        matches_any(&self.paths.ignore, path, home)
     }
+
+    /// Kept on Windows by choice: `primary = "windows"`, or a `paths.windows_primary` pattern.
+    pub(super) fn windows_primary(&self, path: &Path, home: Option<&Path>) -> Option<String> {
+        if self.primary == Primary::Windows {
+            return Some("`primary = \"windows\"` in the policy".to_string());
+        }
+        matches_any(&self.paths.windows_primary, path, home)
+            .then(|| "a `paths.windows_primary` pattern of the policy".to_string())
+    }
+}
+
+/// Whether `path` matches one of the glob `patterns` (`~` is the home folder).
+fn matches_any(patterns: &[String], path: &Path, home: Option<&Path>) -> bool {
+    let mut builder = globset::GlobSetBuilder::new();
+    for pattern in patterns {
+        let Some(expanded) = crate::base::pathtext::expand_home(pattern, home) else {
+            continue;
+        };
+        if let Ok(glob) = globset::GlobBuilder::new(&expanded.to_string_lossy())
+            .literal_separator(true)
+            .build()
+        {
+            builder.add(glob);
+        }
+    }
+    builder.build().is_ok_and(|set| set.is_match(path))
 }
 
 #[cfg(test)]

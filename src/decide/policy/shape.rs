@@ -32,6 +32,7 @@ pub(super) fn wrong_kind(text: &str) -> Option<WrongKind> {
 fn sample() -> Policy {
     let mut sample = Policy::default();
     sample.paths.ignore.push(String::new());
+    sample.paths.windows_primary.push(String::new());
     sample
 }
 

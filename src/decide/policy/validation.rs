@@ -104,7 +104,13 @@ impl Policy {
     /// path should hold (a NUL cannot be in one at all) and which would reach the terminal raw.
     fn path_problems(&self) -> Vec<Problem> {
         let mut problems = Vec::new();
-        for (index, pattern) in self.paths.ignore.iter().enumerate() {
+        let lists = [
+            ("ignore", &self.paths.ignore),
+            ("windows_primary", &self.paths.windows_primary),
+        ];
+        for (list, index, pattern) in lists.into_iter().flat_map(|(list, patterns)| {
+            patterns.iter().enumerate().map(move |(i, p)| (list, i, p))
+        }) {
             let message = if let Some(character) = control_character(pattern) {
                 format!(
                     "{pattern:?} holds the control character {character}; write `?` in its place to match any one character"
@@ -114,7 +120,7 @@ impl Policy {
             } else {
                 continue;
             };
-            problems.push(Problem::at(&["paths", "ignore"], Some(index), message));
+            problems.push(Problem::at(&["paths", list], Some(index), message));
         }
         let destination = &self.migrate.destination;
         if destination.trim().is_empty() {

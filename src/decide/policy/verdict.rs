@@ -32,6 +32,8 @@ pub enum Rule {
     Install,
     Wsl1,
     Ignored,
+    /// Kept on Windows by choice (`primary = "windows"`, `paths.windows_primary`).
+    WindowsPrimary,
     /// The last verdict, kept because this run's ranges still support it.
     Kept,
 }

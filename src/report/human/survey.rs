@@ -60,6 +60,16 @@ pub fn table(report: &SurveyReport, style: &Style) -> String {
                     let _ = writeln!(out, "  {}", style.warn(&note));
                 }
             }
+            let by_choice = repository
+                .verdict
+                .reasons
+                .iter()
+                .find(|r| r.rule == crate::decide::policy::Rule::WindowsPrimary);
+            if let Some(kept) = by_choice {
+                for note in wrap(&kept.message, style.width - 2) {
+                    let _ = writeln!(out, "  {}", style.dim(&note));
+                }
+            }
             if !repository.nested.is_empty() {
                 let notes: Vec<String> = repository
                     .nested
