@@ -76,10 +76,7 @@ pub(super) fn undo(
     let trash = trash(destination);
     std::fs::rename(destination, &trash)
         .map_err(|e| Failure::io("move the copy away to remove it:", destination, &e))?;
-    finish(env, source, destination)?;
-    if let Some(added) = record.as_ref().and_then(|r| r.windows_git.as_ref()) {
-        take_out_safe_directory(ui, added)?;
-    }
+    finish(env, ui, source, destination)?;
     let day = record.map(|r| r.finished_day()).unwrap_or_default();
     ui.notice(&Notice::CopyRemoved {
         destination,
@@ -135,9 +132,10 @@ fn source_holds_the_copy(
     )))
 }
 
-/// Removes the renamed copy, its manifest and snapshot, and the old place's record; safe to
-/// run again after a kill.
-pub(super) fn finish(env: &HostEnv, source: &Path, destination: &Path) -> Result<()> {
+/// Removes the renamed copy, its manifest and snapshot, the `safe.directory` entries the
+/// migration added to Windows' git config, and the old place's record (last: it says what to
+/// take out); safe to run again after a kill.
+pub(super) fn finish(env: &HostEnv, ui: &dyn Ui, source: &Path, destination: &Path) -> Result<()> {
     let trash = trash(destination);
     staging::make_writable(&trash);
     match crate::base::dirfd::remove_all(&trash) {
@@ -158,6 +156,9 @@ pub(super) fn finish(env: &HostEnv, source: &Path, destination: &Path) -> Result
             }
             _ => {}
         }
+    }
+    if let Some(added) = moved::recorded(env, source).and_then(|r| r.windows_git) {
+        take_out_safe_directory(ui, &added)?;
     }
     moved::forget(env, source).map_err(|e| Failure::io("forget the migration of", source, &e))
 }

@@ -73,7 +73,7 @@ fn after_finish(
     if std::fs::symlink_metadata(finished::trash(destination)).is_ok()
         && std::fs::symlink_metadata(destination).is_err()
     {
-        finished::finish(env, source, destination)?;
+        finished::finish(env, ui, source, destination)?;
         ui.notice(&Notice::CopyRemovalFinished {
             destination,
             source,
