@@ -487,3 +487,36 @@ fn windows_signs_add_a_sentence_and_never_change_the_level() {
     let nudge = on(&proc, &["__nudge"], &project);
     assert!(!nudge.stderr.is_empty(), "{}", text(&nudge));
 }
+
+#[test]
+fn a_persons_own_policy_keeps_the_folders_it_names_on_windows() {
+    let (_base, proc, project) = windows_first(false);
+    let sandbox = Sandbox::new();
+    let policy = sandbox.home().join("policy.toml");
+    let folder = project.parent().unwrap().display().to_string();
+    fs::write(
+        &policy,
+        format!("[paths]\nwindows_primary = [\"{folder}/*\"]\n"),
+    )
+    .unwrap();
+    fs::create_dir_all(sandbox.config().join("wsl-place")).unwrap();
+    fs::write(
+        sandbox.config().join("wsl-place/config.toml"),
+        format!("policy = \"{}\"\n", policy.display()),
+    )
+    .unwrap();
+    let out = Command::from_std(sandbox.cmd())
+        .env("WSL_PLACE_PROC_ROOT", proc.dir.path())
+        .env("WSL_DISTRO_NAME", "Ubuntu")
+        .args(["check", "--no-probe", "--format", "json"])
+        .arg(&project)
+        .output()
+        .unwrap();
+    let json = json_of_success(&out);
+    assert_eq!(json["verdict"]["level"], "ok", "{json}");
+    let reason = json["verdict"]["reasons"][0]["message"].as_str().unwrap();
+    assert!(
+        reason.starts_with("kept on Windows by choice (a `paths.windows_primary` pattern"),
+        "{reason}"
+    );
+}
