@@ -159,7 +159,16 @@ struct Conversation {
 
 impl Conversation {
     fn start(home: &Path, args: &[&str]) -> Self {
-        let mut child = script(home, args)
+        Self::start_with(home, &[], args)
+    }
+
+    /// As [`Conversation::start`], with `env` added (a fixture host).
+    fn start_with(home: &Path, env: &[(&str, &Path)], args: &[&str]) -> Self {
+        let mut command = script(home, args);
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let mut child = command
             .env("TERM", "xterm-256color")
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
@@ -526,4 +535,51 @@ fn remove_source_after_the_move_shows_its_plan_then_a_bar_with_time_left() {
     assert!(source.join("late.txt").exists());
     assert!(!source.join("d0").exists(), "{shown}");
     drop(fs);
+}
+
+/// On a fixture WSL host with Git for Windows installed, a no to the safe.directory question
+/// writes nothing to Windows' git config, and the result prints the commands that add them.
+#[test]
+fn a_no_to_safe_directory_writes_nothing_and_prints_the_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let drive = dir.path().canonicalize().unwrap().join("c");
+    let profile = drive.join("Users/me");
+    std::fs::create_dir_all(drive.join("Program Files/Git/cmd")).unwrap();
+    std::fs::write(drive.join("Program Files/Git/cmd/git.exe"), b"MZ").unwrap();
+    let gitconfig = profile.join(".gitconfig");
+    let before = b"[user]\r\n\tname = Me\r\n";
+    support::gitrepo::write(&gitconfig, before);
+    let repo = profile.join("app");
+    support::gitrepo::repo_with_files(&repo, 3);
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let proc = support::fakeproc::FakeProc::new(
+        support::fakeproc::WSL2_VERSION,
+        &support::fakeproc::wsl_9p_mountinfo(&drive),
+        false,
+    );
+    let dest = dir.path().join("moved");
+    let (repo_arg, dest_arg) = (repo.display().to_string(), dest.display().to_string());
+    let env = [
+        ("WSL_PLACE_PROC_ROOT", proc.dir.path()),
+        ("WSL_DISTRO_NAME", Path::new("Ubuntu")),
+        ("NO_COLOR", Path::new("1")),
+        ("COLUMNS", Path::new("400")),
+    ];
+    let mut talk =
+        Conversation::start_with(&home, &env, &["migrate", &repo_arg, "--to", &dest_arg]);
+    talk.wait_for("so Git for Windows opens it?", 1);
+    talk.press(b"n");
+    talk.wait_for("Copy, verify and move it to", 1);
+    talk.press(b"y");
+    let (code, shown) = talk.finish();
+    assert_eq!(code, Some(0), "{shown}");
+    assert!(shown.contains("Migrated:"), "{shown}");
+    assert!(
+        shown.contains(
+            "git.exe config --global --add safe.directory '%(prefix)///wsl.localhost/Ubuntu"
+        ),
+        "{shown}"
+    );
+    assert_eq!(std::fs::read(&gitconfig).unwrap(), before);
 }
