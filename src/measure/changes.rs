@@ -73,7 +73,53 @@ pub struct Changes {
     pub bytes: u64,
 }
 
+/// The file that makes a folder a Python virtualenv (PEP 405).
+pub const VIRTUALENV_CONFIG: &str = "pyvenv.cfg";
+
+/// The virtualenvs of a tree: folders holding a `pyvenv.cfg` in the manifest (copied, then
+/// pointed at the destination) or at the source now (one left behind is only there).
+pub fn virtualenv_roots(entries: &[ManifestEntry], seen: &[Seen]) -> Vec<PathBuf> {
+    let config = |rel: &Path| rel.file_name() == Some(std::ffi::OsStr::new(VIRTUALENV_CONFIG));
+    let copied = entries.iter().filter_map(|e| match e {
+        ManifestEntry::File(r) if config(&r.rel) => r.rel.parent().map(Path::to_path_buf),
+        _ => None,
+    });
+    let here = seen
+        .iter()
+        .filter(|s| s.kind == SeenKind::File && config(&s.rel))
+        .filter_map(|s| s.rel.parent().map(Path::to_path_buf));
+    let mut roots: Vec<PathBuf> = copied.chain(here).collect();
+    roots.sort();
+    roots.dedup();
+    roots
+}
+
 impl Changes {
+    /// Leaves out every change at or below `roots`, and recounts the bytes with `size_of`:
+    /// a virtualenv's copy names the destination, so the old place's version of one of its
+    /// files never replaces it, and one left behind is never copied.
+    pub fn leave_out(&mut self, roots: &[PathBuf], size_of: impl Fn(&Path) -> u64) {
+        if roots.is_empty() {
+            return;
+        }
+        let outside = |rel: &PathBuf| !roots.iter().any(|root| rel.starts_with(root));
+        for list in [
+            &mut self.added,
+            &mut self.changed,
+            &mut self.removed,
+            &mut self.added_dirs,
+            &mut self.removed_dirs,
+        ] {
+            list.retain(outside);
+        }
+        self.bytes = self
+            .added
+            .iter()
+            .chain(&self.changed)
+            .map(|rel| size_of(rel))
+            .sum();
+    }
+
     /// Files and symlinks added, changed or removed.
     pub fn count(&self) -> u64 {
         (self.added.len() + self.changed.len() + self.removed.len()) as u64

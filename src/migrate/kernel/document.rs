@@ -46,6 +46,10 @@ pub struct PlanDocument {
     pub resumed_files: u64,
     pub resumed_bytes: u64,
     pub node_modules: Vec<NodeModules>,
+    /// Virtualenvs in the tree (folders holding `pyvenv.cfg`): each names the folder it was made
+    /// in, so the old path is rewritten inside it after the copy; one made by Windows Python is
+    /// left behind with the command that makes it again.
+    pub virtualenvs: Vec<super::venvs::Virtualenv>,
     /// FIFOs, sockets and devices: reported, never opened.
     pub skipped: Vec<Skipped>,
     /// Entries the walk could not read.
@@ -90,6 +94,7 @@ pub fn of(plan: &Plan) -> PlanDocument {
         resumed_files: resume.files,
         resumed_bytes: resume.bytes,
         node_modules: plan.node_modules.clone(),
+        virtualenvs: plan.virtualenvs.clone(),
         skipped: plan.skipped.clone(),
         unreadable: plan.unreadable.clone(),
         case_collisions: plan.case_collisions.clone(),

@@ -122,6 +122,8 @@ pub struct Plan {
     pub free_inodes: Option<u64>,
     pub walk_ms: u64,
     pub node_modules: Vec<NodeModules>,
+    /// Virtualenvs in the tree: tied to their path (`venvs.rs`).
+    pub virtualenvs: Vec<super::venvs::Virtualenv>,
     pub skipped: Vec<Skipped>,
     pub unreadable: Vec<Problem>,
     pub case_collisions: Vec<Vec<RelPath>>,
@@ -166,6 +168,8 @@ pub struct Question {
 pub enum QuestionId {
     /// Leave node_modules behind (`node_modules`).
     NodeModules,
+    /// Rewrite the old path inside the virtualenvs after the copy (`virtualenvs`).
+    Virtualenvs,
     /// Reset a git setting drvfs forced: its key (`core.fileMode`, `core.ignoreCase`).
     Setting(String),
     /// Move the linked worktrees along (`worktrees`).
@@ -180,6 +184,7 @@ impl QuestionId {
     pub fn name(&self) -> &str {
         match self {
             QuestionId::NodeModules => "node_modules",
+            QuestionId::Virtualenvs => "virtualenvs",
             QuestionId::Setting(key) => key,
             QuestionId::Worktrees => "worktrees",
             QuestionId::RemoveSource => "remove_source",
@@ -301,6 +306,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         free_bytes: super::destination::free_bytes(destination),
         free_inodes: super::destination::free_inodes(destination),
         node_modules: walked.node_modules,
+        virtualenvs: Vec::new(),
         skipped: walked.skipped,
         unreadable: walked.unreadable,
         case_collisions: Vec::new(),
@@ -319,6 +325,9 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         let parent = tree.path.as_path().parent().unwrap_or(Path::new(""));
         tree.install = install_command(|name| rels.contains(parent.join(name).as_path())).into();
     }
+    plan.virtualenvs = virtualenvs(source, &walked.virtualenvs, &plan.copy.entries, &rels);
+    drop(rels);
+    plan.leave_windows_virtualenvs();
     plan.recount();
     plan
 }
@@ -371,6 +380,22 @@ impl Plan {
         self.recount();
     }
 
+    /// Leaves every virtualenv Windows Python made behind: it cannot run on Linux.
+    fn leave_windows_virtualenvs(&mut self) {
+        let left: Vec<PathBuf> = self
+            .virtualenvs
+            .iter()
+            .filter(|v| v.windows)
+            .map(|v| v.path.as_path().to_path_buf())
+            .collect();
+        if left.is_empty() {
+            return;
+        }
+        self.copy
+            .entries
+            .retain(|e| !left.iter().any(|root| e.rel.starts_with(root)));
+    }
+
     /// The totals and the collisions of what the copy now holds.
     fn recount(&mut self) {
         self.copy.count();
@@ -392,6 +417,8 @@ struct Walked {
     unreadable: Vec<Problem>,
     node_modules: Vec<NodeModules>,
     windows_invalid: Vec<RelPath>,
+    /// Folders holding a `pyvenv.cfg` (outside node_modules).
+    virtualenvs: Vec<PathBuf>,
     /// Native addons (`.node`) in each node_modules (by index), to be told apart by header.
     addons: Vec<(usize, PathBuf)>,
     /// The first name seen of each file with more than one link, by device and inode.
@@ -417,6 +444,13 @@ impl Walked {
             && !valid_on_windows(name.as_bytes())
         {
             self.windows_invalid.push(RelPath::from(rel.as_path()));
+        }
+        if kind == Kind::File
+            && rel.file_name() == Some(OsStr::new(super::venvs::CONFIG))
+            && outermost_node_modules(&rel).is_none()
+            && let Some(root) = rel.parent()
+        {
+            self.virtualenvs.push(root.to_path_buf());
         }
         if let Some(tree) = outermost_node_modules(&rel) {
             let key = RelPath(tree);
@@ -505,6 +539,42 @@ impl Walked {
         });
         None
     }
+}
+
+/// Each virtualenv's size, whether Windows made it (its `pyvenv.cfg` is read: one per
+/// virtualenv), and the command that makes it again.
+fn virtualenvs(
+    source: &Path,
+    roots: &[PathBuf],
+    entries: &[Entry],
+    rels: &std::collections::HashSet<&Path>,
+) -> Vec<super::venvs::Virtualenv> {
+    use super::venvs;
+    roots
+        .iter()
+        .map(|root| {
+            let inside = entries
+                .iter()
+                .filter(|e| e.kind == Kind::File && e.rel.starts_with(root));
+            let (files, bytes) = inside.fold((0, 0), |(n, b), e| (n + 1, b + e.size));
+            let config = venvs::read_config(&source.join(root).join(venvs::CONFIG));
+            let exe = rels.contains(root.join("Scripts/python.exe").as_path());
+            let windows = venvs::is_windows(&config, exe);
+            let parent = root.parent().unwrap_or(Path::new(""));
+            let name = root.file_name().unwrap_or_default().to_string_lossy();
+            venvs::Virtualenv {
+                path: RelPath::from(root.as_path()),
+                files,
+                bytes,
+                windows,
+                skipped: windows,
+                rewrite: !windows,
+                recreate: venvs::recreate_command(&name, |n| {
+                    rels.contains(parent.join(n).as_path())
+                }),
+            }
+        })
+        .collect()
 }
 
 /// Reads the header of a bounded number of `.node` addons per node_modules: PE ones are Windows

@@ -94,6 +94,7 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
             .chain(plan.skipped.iter().map(Problem::from))
             .collect(),
         node_modules: plan.node_modules.clone(),
+        virtualenvs: plan.virtualenvs.clone(),
         worktrees: Vec::new(),
         elsewhere: run.elsewhere.clone(),
     };

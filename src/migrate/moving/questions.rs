@@ -22,6 +22,8 @@ pub struct Answers {
     pub remove_source: Option<bool>,
     /// The git settings the Windows drive forced, each with whether to reset it.
     pub git_settings: Vec<ConfigIssue>,
+    /// Rewrite the old path inside the copy's virtualenvs (`venvs.rs`).
+    pub virtualenvs: bool,
 }
 
 /// The settings of `source`'s own `.git/config` that are wrong on ext4, before any is decided.
@@ -39,6 +41,7 @@ pub fn for_plan(plan: &Plan, args: &Options) -> Vec<Question> {
     if all_node_modules(plan).next().is_some() && !args.skip_node_modules {
         questions.push(node_modules_question(plan));
     }
+    questions.extend(virtualenvs_question(plan));
     questions.extend(settings_questions(&plan.git_settings));
     questions.extend(worktrees::questions(plan));
     questions.extend(finishing_questions(args, &plan.copy.source, Some(plan)));
@@ -77,6 +80,31 @@ fn node_modules_question(plan: &Plan) -> Question {
         default: windows,
         with_yes: windows,
     }
+}
+
+/// Whether to point the copied virtualenvs at the destination: yes is the only way they run
+/// from there, so Enter and `--yes` both say yes.
+fn virtualenvs_question(plan: &Plan) -> Option<Question> {
+    let copied: Vec<&crate::migrate::kernel::venvs::Virtualenv> =
+        plan.virtualenvs.iter().filter(|v| !v.skipped).collect();
+    let first = copied.first()?;
+    let what = if copied.len() == 1 {
+        format!("the virtualenv {}", first.path)
+    } else {
+        format!("the {} virtualenvs", copied.len())
+    };
+    let (files, bytes) = copied
+        .iter()
+        .fold((0, 0), |(n, b), v| (n + v.files, b + v.bytes));
+    Some(Question {
+        id: QuestionId::Virtualenvs,
+        text: format!(
+            "Rewrite the old path inside {what} ({}) once the copy is verified, so it runs from the destination?",
+            units::tree(files, 0, bytes, false)
+        ),
+        default: true,
+        with_yes: true,
+    })
 }
 
 fn settings_questions(settings: &[ConfigIssue]) -> Vec<Question> {
@@ -125,6 +153,7 @@ fn finishing_questions(args: &Options, source: &Path, plan: Option<&Plan>) -> Ve
 pub fn ask(run: &Run, plan: &mut Plan) -> Result<Answers> {
     let mut answers = Answers {
         git_settings: plan.git_settings.clone(),
+        virtualenvs: true,
         ..Answers::default()
     };
     for question in plan.questions.clone() {
@@ -137,6 +166,12 @@ pub fn ask(run: &Run, plan: &mut Plan) -> Result<Answers> {
                 }
             }
             QuestionId::NodeModules => {}
+            QuestionId::Virtualenvs => {
+                answers.virtualenvs = yes;
+                for venv in plan.virtualenvs.iter_mut().filter(|v| !v.skipped) {
+                    venv.rewrite = yes;
+                }
+            }
             QuestionId::Worktrees => worktrees::decide(plan, yes),
             QuestionId::RemoveSource => answers.remove_source = Some(yes),
             QuestionId::Copy => answers.go = yes,
@@ -153,6 +188,8 @@ pub fn ask_to_finish(run: &Run) -> Result<Answers> {
     let mut answers = Answers {
         go: true,
         git_settings: git_settings(source),
+        // The copy is sealed and the plan is not shown again: Enter's answer.
+        virtualenvs: true,
         ..Answers::default()
     };
     let mut questions = settings_questions(&answers.git_settings);

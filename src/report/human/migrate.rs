@@ -87,6 +87,33 @@ pub fn plan(plan: &PlanDocument, style: &Style) -> String {
             );
         }
     }
+    for venv in &plan.virtualenvs {
+        let (fate, tone) = if venv.windows {
+            (
+                format!(
+                    "made by Windows Python, cannot run on Linux: left behind; make it again there with `{}`",
+                    venv.recreate
+                ),
+                Tone::Warn,
+            )
+        } else {
+            let when = if venv.rewrite {
+                "the old path is rewritten inside it once the copy is verified"
+            } else {
+                "left naming the old place"
+            };
+            (format!("tied to its path: {when}"), Tone::Plain)
+        };
+        screen.row(
+            "virtualenv",
+            &format!(
+                "{}: {}; {fate}",
+                venv.path,
+                units::tree(venv.files, 0, venv.bytes, false)
+            ),
+            tone,
+        );
+    }
     for worktree in &plan.worktrees {
         let (text, tone) = match (&worktree.destination, &worktree.why_not) {
             (Some(to), _) => (
@@ -259,6 +286,7 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
     for (i, advice) in report.fixups.advice.iter().enumerate() {
         screen.item(if i == 0 { "note" } else { "" }, advice, Tone::Warn);
     }
+    still_pointing(&mut screen, &report.still_points_to_old_place);
     for (i, p) in report.not_copied.iter().enumerate() {
         let text = format!("{}: {}", p.path, p.error);
         screen.item(if i == 0 { "not copied" } else { "" }, &text, Tone::Warn);
@@ -286,6 +314,22 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
         ),
     }
     screen.finish()
+}
+
+/// Each settings line that still names the old place, with what to write instead.
+fn still_pointing(screen: &mut Screen, found: &[crate::migrate::StillPointing]) {
+    for (i, hit) in found.iter().enumerate() {
+        let key = if i == 0 { "old place" } else { "" };
+        screen.item(
+            key,
+            &format!(
+                "{}:{} names the old place ({}); change it to {}",
+                hit.file, hit.line, hit.old, hit.change_to
+            ),
+            Tone::Warn,
+        );
+        screen.more(&hit.text, Tone::Dim);
+    }
 }
 
 /// `--sync`: what reached the copy, and each conflict with where the source's version went.
