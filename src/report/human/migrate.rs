@@ -30,6 +30,37 @@ fn space_and_time(screen: &mut Screen, plan: &PlanDocument) {
     }
 }
 
+/// Each virtualenv: its size, and that it is tied to its path (rewritten, or left behind).
+fn virtualenv_rows(screen: &mut Screen, plan: &PlanDocument) {
+    for venv in &plan.virtualenvs {
+        let (fate, tone) = if venv.windows {
+            (
+                format!(
+                    "made by Windows Python, cannot run on Linux: left behind; make it again there with `{}`",
+                    venv.recreate
+                ),
+                Tone::Warn,
+            )
+        } else {
+            let when = if venv.rewrite {
+                "the old path is rewritten inside it once the copy is verified"
+            } else {
+                "left naming the old place"
+            };
+            (format!("tied to its path: {when}"), Tone::Plain)
+        };
+        screen.row(
+            "virtualenv",
+            &format!(
+                "{}: {}; {fate}",
+                venv.path,
+                units::tree(venv.files, 0, venv.bytes, false)
+            ),
+            tone,
+        );
+    }
+}
+
 /// The plan, before anything is copied.
 pub fn plan(plan: &PlanDocument, style: &Style) -> String {
     let mut screen = Screen::new(style);
@@ -87,33 +118,7 @@ pub fn plan(plan: &PlanDocument, style: &Style) -> String {
             );
         }
     }
-    for venv in &plan.virtualenvs {
-        let (fate, tone) = if venv.windows {
-            (
-                format!(
-                    "made by Windows Python, cannot run on Linux: left behind; make it again there with `{}`",
-                    venv.recreate
-                ),
-                Tone::Warn,
-            )
-        } else {
-            let when = if venv.rewrite {
-                "the old path is rewritten inside it once the copy is verified"
-            } else {
-                "left naming the old place"
-            };
-            (format!("tied to its path: {when}"), Tone::Plain)
-        };
-        screen.row(
-            "virtualenv",
-            &format!(
-                "{}: {}; {fate}",
-                venv.path,
-                units::tree(venv.files, 0, venv.bytes, false)
-            ),
-            tone,
-        );
-    }
+    virtualenv_rows(&mut screen, plan);
     for worktree in &plan.worktrees {
         let (text, tone) = match (&worktree.destination, &worktree.why_not) {
             (Some(to), _) => (
