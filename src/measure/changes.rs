@@ -73,6 +73,42 @@ pub struct Changes {
     pub bytes: u64,
 }
 
+/// What a name inside a folder says the folder is, when it is build output its tool writes again
+/// whole after a move (measured: docs/migrate.md): a Jest cache (`cacheDirectory` inside the
+/// tree), whose keys hold the project's absolute path.
+pub fn rebuilt_after_a_move(name: &[u8], is_dir: bool) -> Option<&'static str> {
+    let jest = (is_dir && name.starts_with(b"jest-transform-cache-"))
+        || (!is_dir && name.starts_with(b"haste-map-"));
+    jest.then_some("jest cache")
+}
+
+/// The build output left behind at the source: folders marked by `rebuilt_after_a_move` that
+/// the manifest does not hold.
+pub fn left_behind_output(entries: &[ManifestEntry], seen: &[Seen]) -> Vec<PathBuf> {
+    let copied: HashSet<&Path> = entries
+        .iter()
+        .filter_map(|e| match e {
+            ManifestEntry::Dir(rel) => Some(rel.as_path()),
+            _ => None,
+        })
+        .collect();
+    let mut roots: Vec<PathBuf> = seen
+        .iter()
+        .filter(|s| matches!(s.kind, SeenKind::File | SeenKind::Dir))
+        .filter(|s| {
+            s.rel.file_name().is_some_and(|n| {
+                rebuilt_after_a_move(n.as_bytes(), s.kind == SeenKind::Dir).is_some()
+            })
+        })
+        .filter_map(|s| s.rel.parent())
+        .filter(|root| !root.as_os_str().is_empty() && !copied.contains(root))
+        .map(Path::to_path_buf)
+        .collect();
+    roots.sort();
+    roots.dedup();
+    roots
+}
+
 /// The file that makes a folder a Python virtualenv (PEP 405).
 pub const VIRTUALENV_CONFIG: &str = "pyvenv.cfg";
 

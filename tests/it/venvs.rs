@@ -289,3 +289,76 @@ fn on_a_windows_drive_windows_spellings_are_listed_and_a_windows_virtualenv_is_l
         "the Windows spelling is not named:\n{shown}"
     );
 }
+
+#[test]
+fn a_jest_cache_inside_the_tree_is_left_behind_and_never_synced_into() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (source, dest) = (tmp.path().join("app"), tmp.path().join("linux/app"));
+    write(&source.join("sum.test.js"), b"test('sum', () => {});\n");
+    write(&source.join(".jest-cache/haste-map-25f8c4c0"), b"map");
+    write(
+        &source.join(".jest-cache/jest-transform-cache-25f8c4c0/bb/sum_bb"),
+        &[b'x'; 8192],
+    );
+    let run = |extra: &[&str]| {
+        support::Sandbox::at(tmp.path())
+            .cmd()
+            .arg("migrate")
+            .arg(&source)
+            .arg("--to")
+            .arg(&dest)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let plan = json_of_success(&run(&["--dry-run", "--format", "json"]));
+    let output = &plan["build_output"][0];
+    assert_eq!(output["path"], ".jest-cache", "{plan:#}");
+    assert_eq!(output["kind"], "jest cache");
+    assert_eq!(output["files"], 2);
+    assert_eq!(output["bytes"], 8195);
+    let asked: Vec<&serde_json::Value> = plan["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|q| q["id"] == "build_output")
+        .collect();
+    assert_eq!(asked.len(), 1, "{plan:#}");
+    assert_eq!(asked[0]["default"], true);
+    assert_eq!(asked[0]["with_yes"], true);
+    let shown = run(&["--dry-run"]);
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        shown.contains("build output") && shown.contains(".jest-cache (jest cache)"),
+        "{shown}"
+    );
+
+    let out = run(&["--yes"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(dest.join("sum.test.js").is_file());
+    assert!(
+        !dest.join(".jest-cache").exists(),
+        "the Jest cache was copied"
+    );
+
+    // Jest writes its cache again at the old place; the sync copies the edit, not the cache.
+    write(
+        &source.join(".jest-cache/jest-transform-cache-25f8c4c0/cc/more_cc"),
+        b"y",
+    );
+    write(
+        &source.join("sum.test.js"),
+        b"test('sum', () => { expect(1).toBe(1); });\n",
+    );
+    let sync = json_of_success(&run(&["--sync", "--yes", "--format", "json"]));
+    assert_eq!(sync["sync"]["changed"], 1, "{sync:#}");
+    assert_eq!(sync["sync"]["added"], 0, "{sync:#}");
+    assert!(
+        !dest.join(".jest-cache").exists(),
+        "the sync copied the Jest cache"
+    );
+    assert_eq!(
+        fs::read(dest.join("sum.test.js")).unwrap(),
+        fs::read(source.join("sum.test.js")).unwrap()
+    );
+}

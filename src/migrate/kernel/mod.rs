@@ -3,6 +3,7 @@
 //! and what a run reports. Nothing here knows which operation runs it.
 
 pub mod ask;
+pub mod build_output;
 pub mod copy;
 pub mod destination;
 pub mod document;

@@ -124,6 +124,8 @@ pub struct Plan {
     pub node_modules: Vec<NodeModules>,
     /// Virtualenvs in the tree: tied to their path (`venvs.rs`).
     pub virtualenvs: Vec<super::venvs::Virtualenv>,
+    /// Build output its tool writes again after a move (`build_output.rs`).
+    pub build_output: Vec<super::build_output::BuildOutput>,
     pub skipped: Vec<Skipped>,
     pub unreadable: Vec<Problem>,
     pub case_collisions: Vec<Vec<RelPath>>,
@@ -170,6 +172,8 @@ pub enum QuestionId {
     NodeModules,
     /// Rewrite the old path inside the virtualenvs after the copy (`virtualenvs`).
     Virtualenvs,
+    /// Leave behind the build output its tool writes again after a move (`build_output`).
+    BuildOutput,
     /// Reset a git setting drvfs forced: its key (`core.fileMode`, `core.ignoreCase`).
     Setting(String),
     /// Move the linked worktrees along (`worktrees`).
@@ -185,6 +189,7 @@ impl QuestionId {
         match self {
             QuestionId::NodeModules => "node_modules",
             QuestionId::Virtualenvs => "virtualenvs",
+            QuestionId::BuildOutput => "build_output",
             QuestionId::Setting(key) => key,
             QuestionId::Worktrees => "worktrees",
             QuestionId::RemoveSource => "remove_source",
@@ -307,6 +312,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         free_inodes: super::destination::free_inodes(destination),
         node_modules: walked.node_modules,
         virtualenvs: Vec::new(),
+        build_output: Vec::new(),
         skipped: walked.skipped,
         unreadable: walked.unreadable,
         case_collisions: Vec::new(),
@@ -326,6 +332,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         tree.install = install_command(|name| rels.contains(parent.join(name).as_path())).into();
     }
     plan.virtualenvs = virtualenvs(source, &walked.virtualenvs, &plan.copy.entries, &rels);
+    plan.build_output = super::build_output::of(&walked.build_output, &plan.copy.entries);
     drop(rels);
     plan.leave_windows_virtualenvs();
     plan.recount();
@@ -380,6 +387,39 @@ impl Plan {
         self.recount();
     }
 
+    /// Leaves the build output behind: its tool writes it again at the destination.
+    pub fn leave_build_output(&mut self) {
+        let left: Vec<PathBuf> = self
+            .build_output
+            .iter()
+            .map(|o| o.path.as_path().to_path_buf())
+            .collect();
+        self.copy
+            .entries
+            .retain(|e| !left.iter().any(|root| e.rel.starts_with(root)));
+        for output in &mut self.build_output {
+            output.skipped = true;
+        }
+        self.recount();
+    }
+
+    /// What copying each build output costs, from the estimate: the plan priced with and
+    /// without it.
+    pub fn price_build_output(&mut self) {
+        let cost = |copy: &CopyPlan| super::estimate::of(copy, &copy.resume()).predicted_copy_ms;
+        let Some(all) = cost(&self.copy) else {
+            return;
+        };
+        for output in &mut self.build_output {
+            let mut without = self.copy.clone();
+            without
+                .entries
+                .retain(|e| !e.rel.starts_with(output.path.as_path()));
+            without.count();
+            output.saved_ms = cost(&without).map(|rest| all.saturating_sub(rest));
+        }
+    }
+
     /// Leaves every virtualenv Windows Python made behind: it cannot run on Linux.
     fn leave_windows_virtualenvs(&mut self) {
         let left: Vec<PathBuf> = self
@@ -419,6 +459,8 @@ struct Walked {
     windows_invalid: Vec<RelPath>,
     /// Folders holding a `pyvenv.cfg` (outside node_modules).
     virtualenvs: Vec<PathBuf>,
+    /// Folders a name marks as build output, with its kind.
+    build_output: Vec<(PathBuf, &'static str)>,
     /// Native addons (`.node`) in each node_modules (by index), to be told apart by header.
     addons: Vec<(usize, PathBuf)>,
     /// The first name seen of each file with more than one link, by device and inode.
@@ -451,6 +493,9 @@ impl Walked {
             && let Some(root) = rel.parent()
         {
             self.virtualenvs.push(root.to_path_buf());
+        }
+        if let Some(marked) = super::build_output::marked_by(&rel, kind) {
+            self.build_output.push(marked);
         }
         if let Some(tree) = outermost_node_modules(&rel) {
             let key = RelPath(tree);

@@ -216,6 +216,7 @@ fn plan(run: &Run) -> Result<Plan> {
     if !plan.node_modules.is_empty() && args.skip_node_modules {
         plan.leave_node_modules();
     }
+    plan.price_build_output();
     plan.git_settings = questions::git_settings(source);
     plan.worktrees = worktrees::find(source, destination);
     worktrees::plan_each(&mut plan.worktrees, progress);

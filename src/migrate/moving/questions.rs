@@ -41,6 +41,7 @@ pub fn for_plan(plan: &Plan, args: &Options) -> Vec<Question> {
     if all_node_modules(plan).next().is_some() && !args.skip_node_modules {
         questions.push(node_modules_question(plan));
     }
+    questions.extend(build_output_question(plan));
     questions.extend(virtualenvs_question(plan));
     questions.extend(settings_questions(&plan.git_settings));
     questions.extend(worktrees::questions(plan));
@@ -80,6 +81,34 @@ fn node_modules_question(plan: &Plan) -> Question {
         default: windows,
         with_yes: windows,
     }
+}
+
+/// Whether to leave behind the build output its tool writes again after a move: Enter and
+/// `--yes` leave it (copying it buys nothing).
+fn build_output_question(plan: &Plan) -> Option<Question> {
+    let first = plan.build_output.first()?;
+    let (files, bytes) = plan
+        .build_output
+        .iter()
+        .fold((0, 0), |(n, b), o| (n + o.files, b + o.bytes));
+    let what = if plan.build_output.len() == 1 {
+        format!("{} ({})", first.path, first.kind)
+    } else {
+        format!("{} folders of build output", plan.build_output.len())
+    };
+    let saved: Option<u64> = plan.build_output.iter().map(|o| o.saved_ms).sum();
+    let saving = saved.map_or(String::new(), |ms| {
+        format!("; about {} less to copy", units::duration_ms(ms as f64))
+    });
+    Some(Question {
+        id: QuestionId::BuildOutput,
+        text: format!(
+            "Leave {what} behind ({}{saving})? Its tool writes it again after a move.",
+            units::tree(files, 0, bytes, false)
+        ),
+        default: true,
+        with_yes: true,
+    })
 }
 
 /// Whether to point the copied virtualenvs at the destination: yes is the only way they run
@@ -166,6 +195,8 @@ pub fn ask(run: &Run, plan: &mut Plan) -> Result<Answers> {
                 }
             }
             QuestionId::NodeModules => {}
+            QuestionId::BuildOutput if yes => plan.leave_build_output(),
+            QuestionId::BuildOutput => {}
             QuestionId::Virtualenvs => {
                 answers.virtualenvs = yes;
                 for venv in plan.virtualenvs.iter_mut().filter(|v| !v.skipped) {

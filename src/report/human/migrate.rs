@@ -30,6 +30,33 @@ fn space_and_time(screen: &mut Screen, plan: &PlanDocument) {
     }
 }
 
+/// Each folder of build output its tool writes again after a move, and what leaving it saves.
+fn build_output_rows(screen: &mut Screen, plan: &PlanDocument) {
+    for output in &plan.build_output {
+        let saving = output.saved_ms.map_or(String::new(), |ms| {
+            format!(", about {} of copying", units::duration_ms(ms as f64))
+        });
+        let fate = if output.skipped {
+            format!("left behind{saving}")
+        } else {
+            format!(
+                "rebuilt after a move: leaving it saves {}{saving}",
+                units::bytes(output.bytes)
+            )
+        };
+        screen.row(
+            "build output",
+            &format!(
+                "{} ({}): {}; {fate}",
+                output.path,
+                output.kind,
+                units::tree(output.files, 0, output.bytes, false)
+            ),
+            Tone::Plain,
+        );
+    }
+}
+
 /// Each virtualenv: its size, and that it is tied to its path (rewritten, or left behind).
 fn virtualenv_rows(screen: &mut Screen, plan: &PlanDocument) {
     for venv in &plan.virtualenvs {
@@ -119,6 +146,7 @@ pub fn plan(plan: &PlanDocument, style: &Style) -> String {
         }
     }
     virtualenv_rows(&mut screen, plan);
+    build_output_rows(&mut screen, plan);
     for worktree in &plan.worktrees {
         let (text, tone) = match (&worktree.destination, &worktree.why_not) {
             (Some(to), _) => (
