@@ -4,7 +4,6 @@
 //! Jest cache kept inside the tree (`cacheDirectory`) is written again whole, because its keys
 //! hold the project's absolute path. So only a Jest cache is offered to be left behind.
 
-use super::plan::{Entry, Kind};
 use crate::base::pathtext::RelPath;
 use crate::measure::changes::rebuilt_after_a_move;
 use serde::Serialize;
@@ -29,26 +28,25 @@ pub struct BuildOutput {
 
 /// The folder `rel` marks as build output, and its kind: the parent of a name only its tool
 /// writes (outside `node_modules`, which has its own question).
-pub fn marked_by(rel: &Path, kind: Kind) -> Option<(PathBuf, &'static str)> {
+pub fn marked_by(rel: &Path, is_dir: bool) -> Option<(PathBuf, &'static str)> {
     let name = rel.file_name()?.as_bytes();
-    let what = rebuilt_after_a_move(name, kind == Kind::Dir)?;
+    let what = rebuilt_after_a_move(name, is_dir)?;
     if rel.components().any(|c| c.as_os_str() == "node_modules") {
         return None;
     }
     Some((rel.parent()?.to_path_buf(), what))
 }
 
-/// Each marked folder with what it holds (the first kind seen names it).
-pub fn of(marked: &[(PathBuf, &'static str)], entries: &[Entry]) -> Vec<BuildOutput> {
+/// Each marked folder with what it holds (`files`: each regular file's path and size; the first
+/// kind seen names it).
+pub fn of(marked: &[(PathBuf, &'static str)], files: &[(&Path, u64)]) -> Vec<BuildOutput> {
     let mut found: Vec<BuildOutput> = Vec::new();
     for (root, kind) in marked {
         if root.as_os_str().is_empty() || found.iter().any(|o| o.path.as_path() == root) {
             continue;
         }
-        let inside = entries
-            .iter()
-            .filter(|e| e.kind == Kind::File && e.rel.starts_with(root));
-        let (files, bytes) = inside.fold((0, 0), |(n, b), e| (n + 1, b + e.size));
+        let inside = files.iter().filter(|(rel, _)| rel.starts_with(root));
+        let (files, bytes) = inside.fold((0, 0), |(n, b), (_, size)| (n + 1, b + size));
         found.push(BuildOutput {
             path: RelPath::from(root.as_path()),
             kind,

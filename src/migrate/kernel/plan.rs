@@ -332,7 +332,15 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         tree.install = install_command(|name| rels.contains(parent.join(name).as_path())).into();
     }
     plan.virtualenvs = virtualenvs(source, &walked.virtualenvs, &plan.copy.entries, &rels);
-    plan.build_output = super::build_output::of(&walked.build_output, &plan.copy.entries);
+    let files: Vec<(&Path, u64)> = plan
+        .copy
+        .entries
+        .iter()
+        .filter(|e| e.kind == Kind::File)
+        .map(|e| (e.rel.as_path(), e.size))
+        .collect();
+    plan.build_output = super::build_output::of(&walked.build_output, &files);
+    drop(files);
     drop(rels);
     plan.leave_windows_virtualenvs();
     plan.recount();
@@ -401,23 +409,6 @@ impl Plan {
             output.skipped = true;
         }
         self.recount();
-    }
-
-    /// What copying each build output costs, from the estimate: the plan priced with and
-    /// without it.
-    pub fn price_build_output(&mut self) {
-        let cost = |copy: &CopyPlan| super::estimate::of(copy, &copy.resume()).predicted_copy_ms;
-        let Some(all) = cost(&self.copy) else {
-            return;
-        };
-        for output in &mut self.build_output {
-            let mut without = self.copy.clone();
-            without
-                .entries
-                .retain(|e| !e.rel.starts_with(output.path.as_path()));
-            without.count();
-            output.saved_ms = cost(&without).map(|rest| all.saturating_sub(rest));
-        }
     }
 
     /// Leaves every virtualenv Windows Python made behind: it cannot run on Linux.
@@ -494,7 +485,7 @@ impl Walked {
         {
             self.virtualenvs.push(root.to_path_buf());
         }
-        if let Some(marked) = super::build_output::marked_by(&rel, kind) {
+        if let Some(marked) = super::build_output::marked_by(&rel, kind == Kind::Dir) {
             self.build_output.push(marked);
         }
         if let Some(tree) = outermost_node_modules(&rel) {
