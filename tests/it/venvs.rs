@@ -362,3 +362,43 @@ fn a_jest_cache_inside_the_tree_is_left_behind_and_never_synced_into() {
         fs::read(source.join("sum.test.js")).unwrap()
     );
 }
+
+/// `--remove-source` takes a rewritten virtualenv's copy as proof, as it does git's rewritten
+/// files: the old one is removed, and the copy still runs from where it is.
+#[test]
+fn remove_source_removes_the_old_virtualenv_once_its_copy_was_rewritten() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (source, dest) = (root.join("app"), root.join("linux/app"));
+    write(&source.join("main.py"), b"print('hi')\n");
+    let made = Command::new("python3")
+        .args(["-m", "venv", "--without-pip"])
+        .arg(source.join(".venv"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let run = |extra: &[&str]| {
+        let mut cmd = support::Sandbox::at(&root).migrate(&source, &dest);
+        cmd.args(["--yes", "--format", "json"]).args(extra);
+        json_of_success(&cmd.output().unwrap())
+    };
+    let first = run(&[]);
+    let fixed = first["fixups"]["done"].to_string();
+    assert!(fixed.contains("virtualenv .venv"), "{fixed}");
+    let removed = run(&["--remove-source"]);
+    assert_eq!(
+        removed["removal"]["kept_count"], 0,
+        "{:#}",
+        removed["removal"]
+    );
+    assert!(
+        !source.join(".venv").exists(),
+        "the old virtualenv was kept"
+    );
+    let prefix = stdout_of(
+        &dest.join(".venv/bin/python"),
+        &["-c", "import sys; print(sys.prefix)"],
+    );
+    assert_eq!(PathBuf::from(prefix), dest.join(".venv"));
+    assert!(naming(&dest.join(".venv"), &source).is_empty());
+}
