@@ -73,7 +73,89 @@ pub struct Changes {
     pub bytes: u64,
 }
 
+/// What a name inside a folder says the folder is, when it is build output its tool writes again
+/// whole after a move (measured: docs/migrate.md): a Jest cache (`cacheDirectory` inside the
+/// tree), whose keys hold the project's absolute path.
+pub fn rebuilt_after_a_move(name: &[u8], is_dir: bool) -> Option<&'static str> {
+    let jest = (is_dir && name.starts_with(b"jest-transform-cache-"))
+        || (!is_dir && name.starts_with(b"haste-map-"));
+    jest.then_some("jest cache")
+}
+
+/// The build output left behind at the source: folders marked by `rebuilt_after_a_move` that
+/// the manifest does not hold.
+pub fn left_behind_output(entries: &[ManifestEntry], seen: &[Seen]) -> Vec<PathBuf> {
+    let copied: HashSet<&Path> = entries
+        .iter()
+        .filter_map(|e| match e {
+            ManifestEntry::Dir(rel) => Some(rel.as_path()),
+            _ => None,
+        })
+        .collect();
+    let mut roots: Vec<PathBuf> = seen
+        .iter()
+        .filter(|s| matches!(s.kind, SeenKind::File | SeenKind::Dir))
+        .filter(|s| {
+            s.rel.file_name().is_some_and(|n| {
+                rebuilt_after_a_move(n.as_bytes(), s.kind == SeenKind::Dir).is_some()
+            })
+        })
+        .filter_map(|s| s.rel.parent())
+        .filter(|root| !root.as_os_str().is_empty() && !copied.contains(root))
+        .map(Path::to_path_buf)
+        .collect();
+    roots.sort();
+    roots.dedup();
+    roots
+}
+
+/// The file that makes a folder a Python virtualenv (PEP 405).
+pub const VIRTUALENV_CONFIG: &str = "pyvenv.cfg";
+
+/// The virtualenvs of a tree: folders holding a `pyvenv.cfg` in the manifest (copied, then
+/// pointed at the destination) or at the source now (one left behind is only there).
+pub fn virtualenv_roots(entries: &[ManifestEntry], seen: &[Seen]) -> Vec<PathBuf> {
+    let config = |rel: &Path| rel.file_name() == Some(std::ffi::OsStr::new(VIRTUALENV_CONFIG));
+    let copied = entries.iter().filter_map(|e| match e {
+        ManifestEntry::File(r) if config(&r.rel) => r.rel.parent().map(Path::to_path_buf),
+        _ => None,
+    });
+    let here = seen
+        .iter()
+        .filter(|s| s.kind == SeenKind::File && config(&s.rel))
+        .filter_map(|s| s.rel.parent().map(Path::to_path_buf));
+    let mut roots: Vec<PathBuf> = copied.chain(here).collect();
+    roots.sort();
+    roots.dedup();
+    roots
+}
+
 impl Changes {
+    /// Leaves out every change at or below `roots`, and recounts the bytes with `size_of`:
+    /// a virtualenv's copy names the destination, so the old place's version of one of its
+    /// files never replaces it, and one left behind is never copied.
+    pub fn leave_out(&mut self, roots: &[PathBuf], size_of: impl Fn(&Path) -> u64) {
+        if roots.is_empty() {
+            return;
+        }
+        let outside = |rel: &PathBuf| !roots.iter().any(|root| rel.starts_with(root));
+        for list in [
+            &mut self.added,
+            &mut self.changed,
+            &mut self.removed,
+            &mut self.added_dirs,
+            &mut self.removed_dirs,
+        ] {
+            list.retain(outside);
+        }
+        self.bytes = self
+            .added
+            .iter()
+            .chain(&self.changed)
+            .map(|rel| size_of(rel))
+            .sum();
+    }
+
     /// Files and symlinks added, changed or removed.
     pub fn count(&self) -> u64 {
         (self.added.len() + self.changed.len() + self.removed.len()) as u64

@@ -16,6 +16,7 @@ mod undo;
 
 pub use kernel::document::PlanDocument;
 pub use kernel::notice::Notice;
+pub use kernel::old_paths::StillPointing;
 pub use kernel::options::{Consent, Mode, Options, Ui};
 pub use kernel::outcome::{MigrationReport, RemovalShown, SyncReport};
 pub use kernel::plan::{Question, QuestionId};

@@ -160,11 +160,17 @@ pub fn migration(report: &MigrationReport) -> String {
         .iter()
         .map(|p| format!("not copied: {}: {}", p.path, p.error));
     let advice = report.fixups.advice.iter().cloned();
+    let still = report.still_points_to_old_place.iter().map(|hit| {
+        format!(
+            "{}:{} still names the old place ({}); change it to {}",
+            hit.file, hit.line, hit.old, hit.change_to
+        )
+    });
     let kept = report
         .removal
         .iter()
         .flat_map(|r| r.kept.iter().map(|k| format!("kept in the source: {k}")));
-    for text in problems.chain(advice).chain(kept) {
+    for text in problems.chain(advice).chain(still).chain(kept) {
         let _ = writeln!(
             out,
             "::warning title=wsl-place migrate::{}",

@@ -43,4 +43,5 @@ mod survey_search;
 mod sync;
 mod sync_crash;
 mod terminal;
+mod venvs;
 mod windows;

@@ -46,6 +46,13 @@ pub struct PlanDocument {
     pub resumed_files: u64,
     pub resumed_bytes: u64,
     pub node_modules: Vec<NodeModules>,
+    /// Virtualenvs in the tree (folders holding `pyvenv.cfg`): each names the folder it was made
+    /// in, so the old path is rewritten inside it after the copy; one made by Windows Python is
+    /// left behind with the command that makes it again.
+    pub virtualenvs: Vec<super::venvs::Virtualenv>,
+    /// Build output its tool writes again after a move (a Jest cache inside the tree), each
+    /// with the copy time leaving it behind saves.
+    pub build_output: Vec<super::build_output::BuildOutput>,
     /// FIFOs, sockets and devices: reported, never opened.
     pub skipped: Vec<Skipped>,
     /// Entries the walk could not read.
@@ -93,6 +100,8 @@ pub fn of(plan: &Plan) -> PlanDocument {
         resumed_files: resume.files,
         resumed_bytes: resume.bytes,
         node_modules: plan.node_modules.clone(),
+        virtualenvs: plan.virtualenvs.clone(),
+        build_output: plan.build_output.clone(),
         skipped: plan.skipped.clone(),
         unreadable: plan.unreadable.clone(),
         case_collisions: plan.case_collisions.clone(),

@@ -3,6 +3,7 @@
 //! and what a run reports. Nothing here knows which operation runs it.
 
 pub mod ask;
+pub mod build_output;
 pub mod copy;
 pub mod destination;
 pub mod document;
@@ -14,6 +15,7 @@ pub mod journal;
 pub mod names;
 pub mod next_steps;
 pub mod notice;
+pub mod old_paths;
 pub mod options;
 pub mod outcome;
 pub mod plan;
@@ -25,6 +27,7 @@ pub mod source;
 pub mod source_holds;
 pub mod stage;
 pub mod staging;
+pub mod venvs;
 pub mod verify;
 pub mod windows_builds;
 pub mod windows_side;

@@ -38,6 +38,10 @@ pub struct MigrationReport {
     /// Source files left out with --skip-unreadable, and special files.
     pub not_copied: Vec<Problem>,
     pub fixups: FixupReport,
+    /// Lines of the copy's settings files (`.vscode/*.json`, `.env`, `*.pth`, ...) that still
+    /// name the old place, in its Linux or Windows spelling, each with what to write instead;
+    /// they are the person's, so they are listed, not rewritten (`old_paths.rs`).
+    pub still_points_to_old_place: Vec<super::old_paths::StillPointing>,
     pub removal: Option<Removal>,
     /// `--sync`: the late edits copied to the destination (or, with `--dry-run`, planned).
     pub sync: Option<SyncReport>,
@@ -203,6 +207,9 @@ pub struct Copied {
     /// The plan's node_modules, for the next steps (as the sealing run recorded them when only
     /// finishing; none for an already finished migration).
     pub node_modules: Vec<plan::NodeModules>,
+    /// The plan's virtualenvs: those left behind are named with their command (none when only
+    /// finishing).
+    pub virtualenvs: Vec<super::venvs::Virtualenv>,
     /// Linked worktrees outside the source: the moved ones are staged and sealed.
     pub worktrees: Vec<worktrees::LinkedWorktree>,
     /// Interrupted migrations of the same source to other destinations.
@@ -217,6 +224,7 @@ impl Copied {
             started: Instant::now(),
             not_copied: Vec::new(),
             node_modules: Vec::new(),
+            virtualenvs: Vec::new(),
             worktrees: Vec::new(),
             elsewhere: elsewhere.to_vec(),
         }
@@ -255,6 +263,7 @@ impl MigrationReport {
             copy_ms: copied.started.elapsed().as_millis() as u64,
             not_copied: copied.not_copied,
             fixups,
+            still_points_to_old_place: Vec::new(),
             removal: None,
             sync: None,
             already_migrated: false,
@@ -273,6 +282,15 @@ impl MigrationReport {
                 journal::ManifestEntry::Dir(_) => report.dirs += 1,
                 journal::ManifestEntry::Symlink { .. } => report.symlinks += 1,
             }
+        }
+        for venv in copied.virtualenvs.iter().filter(|v| v.skipped) {
+            let parent = venv.path.as_path().parent().unwrap_or(Path::new(""));
+            report.fixups.advice.push(format!(
+                "left the virtualenv {} behind: Windows Python made it and it cannot run on Linux; make it again in {} with `{}`",
+                venv.path,
+                crate::base::pathtext::display(&destination.join(parent)),
+                venv.recreate
+            ));
         }
         if let Ok(located) = location::locate(env, destination) {
             report.windows_path = located.paths.windows;

@@ -122,6 +122,10 @@ pub struct Plan {
     pub free_inodes: Option<u64>,
     pub walk_ms: u64,
     pub node_modules: Vec<NodeModules>,
+    /// Virtualenvs in the tree: tied to their path (`venvs.rs`).
+    pub virtualenvs: Vec<super::venvs::Virtualenv>,
+    /// Build output its tool writes again after a move (`build_output.rs`).
+    pub build_output: Vec<super::build_output::BuildOutput>,
     pub skipped: Vec<Skipped>,
     pub unreadable: Vec<Problem>,
     pub case_collisions: Vec<Vec<RelPath>>,
@@ -168,6 +172,10 @@ pub struct Question {
 pub enum QuestionId {
     /// Leave node_modules behind (`node_modules`).
     NodeModules,
+    /// Rewrite the old path inside the virtualenvs after the copy (`virtualenvs`).
+    Virtualenvs,
+    /// Leave behind the build output its tool writes again after a move (`build_output`).
+    BuildOutput,
     /// Reset a git setting drvfs forced: its key (`core.fileMode`, `core.ignoreCase`).
     Setting(String),
     /// Move the linked worktrees along (`worktrees`).
@@ -184,6 +192,8 @@ impl QuestionId {
     pub fn name(&self) -> &str {
         match self {
             QuestionId::NodeModules => "node_modules",
+            QuestionId::Virtualenvs => "virtualenvs",
+            QuestionId::BuildOutput => "build_output",
             QuestionId::Setting(key) => key,
             QuestionId::Worktrees => "worktrees",
             QuestionId::RemoveSource => "remove_source",
@@ -306,6 +316,8 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         free_bytes: super::destination::free_bytes(destination),
         free_inodes: super::destination::free_inodes(destination),
         node_modules: walked.node_modules,
+        virtualenvs: Vec::new(),
+        build_output: Vec::new(),
         skipped: walked.skipped,
         unreadable: walked.unreadable,
         case_collisions: Vec::new(),
@@ -325,6 +337,18 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         let parent = tree.path.as_path().parent().unwrap_or(Path::new(""));
         tree.install = install_command(|name| rels.contains(parent.join(name).as_path())).into();
     }
+    plan.virtualenvs = virtualenvs(source, &walked.virtualenvs, &plan.copy.entries, &rels);
+    let files: Vec<(&Path, u64)> = plan
+        .copy
+        .entries
+        .iter()
+        .filter(|e| e.kind == Kind::File)
+        .map(|e| (e.rel.as_path(), e.size))
+        .collect();
+    plan.build_output = super::build_output::of(&walked.build_output, &files);
+    drop(files);
+    drop(rels);
+    plan.leave_windows_virtualenvs();
     plan.recount();
     plan
 }
@@ -377,6 +401,38 @@ impl Plan {
         self.recount();
     }
 
+    /// Leaves the build output behind: its tool writes it again at the destination.
+    pub fn leave_build_output(&mut self) {
+        let left: Vec<PathBuf> = self
+            .build_output
+            .iter()
+            .map(|o| o.path.as_path().to_path_buf())
+            .collect();
+        self.copy
+            .entries
+            .retain(|e| !left.iter().any(|root| e.rel.starts_with(root)));
+        for output in &mut self.build_output {
+            output.skipped = true;
+        }
+        self.recount();
+    }
+
+    /// Leaves every virtualenv Windows Python made behind: it cannot run on Linux.
+    fn leave_windows_virtualenvs(&mut self) {
+        let left: Vec<PathBuf> = self
+            .virtualenvs
+            .iter()
+            .filter(|v| v.windows)
+            .map(|v| v.path.as_path().to_path_buf())
+            .collect();
+        if left.is_empty() {
+            return;
+        }
+        self.copy
+            .entries
+            .retain(|e| !left.iter().any(|root| e.rel.starts_with(root)));
+    }
+
     /// The totals and the collisions of what the copy now holds.
     fn recount(&mut self) {
         self.copy.count();
@@ -398,6 +454,10 @@ struct Walked {
     unreadable: Vec<Problem>,
     node_modules: Vec<NodeModules>,
     windows_invalid: Vec<RelPath>,
+    /// Folders holding a `pyvenv.cfg` (outside node_modules).
+    virtualenvs: Vec<PathBuf>,
+    /// Folders a name marks as build output, with its kind.
+    build_output: Vec<(PathBuf, &'static str)>,
     /// Native addons (`.node`) in each node_modules (by index), to be told apart by header.
     addons: Vec<(usize, PathBuf)>,
     /// The first name seen of each file with more than one link, by device and inode.
@@ -423,6 +483,16 @@ impl Walked {
             && !valid_on_windows(name.as_bytes())
         {
             self.windows_invalid.push(RelPath::from(rel.as_path()));
+        }
+        if kind == Kind::File
+            && rel.file_name() == Some(OsStr::new(super::venvs::CONFIG))
+            && outermost_node_modules(&rel).is_none()
+            && let Some(root) = rel.parent()
+        {
+            self.virtualenvs.push(root.to_path_buf());
+        }
+        if let Some(marked) = super::build_output::marked_by(&rel, kind == Kind::Dir) {
+            self.build_output.push(marked);
         }
         if let Some(tree) = outermost_node_modules(&rel) {
             let key = RelPath(tree);
@@ -511,6 +581,42 @@ impl Walked {
         });
         None
     }
+}
+
+/// Each virtualenv's size, whether Windows made it (its `pyvenv.cfg` is read: one per
+/// virtualenv), and the command that makes it again.
+fn virtualenvs(
+    source: &Path,
+    roots: &[PathBuf],
+    entries: &[Entry],
+    rels: &std::collections::HashSet<&Path>,
+) -> Vec<super::venvs::Virtualenv> {
+    use super::venvs;
+    roots
+        .iter()
+        .map(|root| {
+            let inside = entries
+                .iter()
+                .filter(|e| e.kind == Kind::File && e.rel.starts_with(root));
+            let (files, bytes) = inside.fold((0, 0), |(n, b), e| (n + 1, b + e.size));
+            let config = venvs::read_config(&source.join(root).join(venvs::CONFIG));
+            let exe = rels.contains(root.join("Scripts/python.exe").as_path());
+            let windows = venvs::is_windows(&config, exe);
+            let parent = root.parent().unwrap_or(Path::new(""));
+            let name = root.file_name().unwrap_or_default().to_string_lossy();
+            venvs::Virtualenv {
+                path: RelPath::from(root.as_path()),
+                files,
+                bytes,
+                windows,
+                skipped: windows,
+                rewrite: !windows,
+                recreate: venvs::recreate_command(&name, |n| {
+                    rels.contains(parent.join(n).as_path())
+                }),
+            }
+        })
+        .collect()
 }
 
 /// Reads the header of a bounded number of `.node` addons per node_modules: PE ones are Windows

@@ -5,12 +5,13 @@ use super::questions::Answers;
 use crate::base::error::Result;
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
+use crate::host::location;
 use crate::measure::{moved, snapshot};
 use crate::migrate::kernel::fixups::{self, FixupReport};
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{Copied, MigrationReport};
 use crate::migrate::kernel::run::Run;
-use crate::migrate::kernel::{finalise, windows_side, worktrees};
+use crate::migrate::kernel::{finalise, old_paths, venvs, windows_side, worktrees};
 use std::path::Path;
 
 /// Steps 6 to 9: commit (rename into place), fix up, finalise (remove staging), report.
@@ -25,6 +26,12 @@ pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<Mig
     let mut record = moved::Moved::new(source, destination, &manifest);
     moved::remember(env, &record);
     let mut fixups = fix_up(ui, source, destination, &answers.git_settings)?;
+    let spinner = Drawn::spinner(
+        ui.progress(),
+        "pointing the virtualenvs at the new location",
+    );
+    venvs::fix(source, destination, answers.virtualenvs, &mut fixups);
+    spinner.finish_and_clear();
     // Those left behind first: the repair run for a moved one touches every recorded worktree.
     for worktree in copied.worktrees.iter().filter(|w| !w.moved) {
         worktrees::detach(destination, worktree, &mut fixups);
@@ -50,7 +57,31 @@ pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<Mig
         }
         report.windows = Some(outcome);
     }
+    report.still_points_to_old_place = still_pointing(env, ui, source, &report);
     Ok(report)
+}
+
+/// The lines of the copy's settings files that still name the old place, in its Linux form and,
+/// on a Windows drive, its Windows forms.
+fn still_pointing(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    source: &Path,
+    report: &MigrationReport,
+) -> Vec<old_paths::StillPointing> {
+    let source_windows = location::locate(env, source)
+        .ok()
+        .and_then(|l| l.paths.windows);
+    let forms = old_paths::forms(
+        source,
+        &report.destination,
+        source_windows.as_deref(),
+        report.windows_path.as_deref(),
+    );
+    let spinner = Drawn::spinner(ui.progress(), "looking for the old path in settings files");
+    let found = old_paths::scan(&report.destination, &forms);
+    spinner.finish_and_clear();
+    found
 }
 
 /// The destination as this migration leaves it, after its fix-ups: what `--abort` and a sync

@@ -23,7 +23,7 @@ use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::staging::{self, Lock, Staging};
 use crate::migrate::kernel::worktrees;
 use crate::migrate::kernel::{
-    copy, destination, document, finalise, fixups, journal, stage, windows_side,
+    copy, destination, document, estimate, finalise, fixups, journal, stage, windows_side,
 };
 use questions::Answers;
 use std::collections::HashSet;
@@ -96,6 +96,7 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
             .chain(plan.skipped.iter().map(Problem::from))
             .collect(),
         node_modules: plan.node_modules.clone(),
+        virtualenvs: plan.virtualenvs.clone(),
         worktrees: Vec::new(),
         elsewhere: run.elsewhere.clone(),
     };
@@ -217,6 +218,7 @@ fn plan(run: &Run) -> Result<Plan> {
     if !plan.node_modules.is_empty() && args.skip_node_modules {
         plan.leave_node_modules();
     }
+    price_build_output(&mut plan);
     plan.git_settings = questions::git_settings(source);
     plan.worktrees = worktrees::find(source, destination);
     worktrees::plan_each(&mut plan.worktrees, progress);
@@ -230,6 +232,23 @@ fn plan(run: &Run) -> Result<Plan> {
     plan.interrupted_elsewhere = run.elsewhere.clone();
     plan.copy.recovered = journal::read_journal(&run.staging.journal())?;
     Ok(plan)
+}
+
+/// What copying each build output costs, from the estimate: the plan priced with and without
+/// it, so the question can say what leaving it saves.
+fn price_build_output(plan: &mut Plan) {
+    let cost = |copy: &plan::CopyPlan| estimate::of(copy, &copy.resume()).predicted_copy_ms;
+    let Some(all) = cost(&plan.copy) else {
+        return;
+    };
+    for output in &mut plan.build_output {
+        let mut without = plan.copy.clone();
+        without
+            .entries
+            .retain(|e| !e.rel.starts_with(output.path.as_path()));
+        without.count();
+        output.saved_ms = cost(&without).map(|rest| all.saturating_sub(rest));
+    }
 }
 
 /// Step 2, confirm: the space is there and the person (or --yes) agreed to copy.

@@ -26,6 +26,8 @@ pub struct Answers {
     /// On WSL: the Windows side as planned, and whether to add the safe.directory entries.
     pub windows: Option<WindowsPlan>,
     pub add_safe_directory: bool,
+    /// Rewrite the old path inside the copy's virtualenvs (`venvs.rs`).
+    pub virtualenvs: bool,
 }
 
 /// The settings of `source`'s own `.git/config` that are wrong on ext4, before any is decided.
@@ -43,6 +45,8 @@ pub fn for_plan(plan: &Plan, args: &Options) -> Vec<Question> {
     if all_node_modules(plan).next().is_some() && !args.skip_node_modules {
         questions.push(node_modules_question(plan));
     }
+    questions.extend(build_output_question(plan));
+    questions.extend(virtualenvs_question(plan));
     questions.extend(settings_questions(&plan.git_settings));
     questions.extend(worktrees::questions(plan));
     questions.extend(finishing_questions(args, &plan.copy.source, Some(plan)));
@@ -82,6 +86,59 @@ fn node_modules_question(plan: &Plan) -> Question {
         default: windows,
         with_yes: windows,
     }
+}
+
+/// Whether to leave behind the build output its tool writes again after a move: Enter and
+/// `--yes` leave it (copying it buys nothing).
+fn build_output_question(plan: &Plan) -> Option<Question> {
+    let first = plan.build_output.first()?;
+    let (files, bytes) = plan
+        .build_output
+        .iter()
+        .fold((0, 0), |(n, b), o| (n + o.files, b + o.bytes));
+    let what = if plan.build_output.len() == 1 {
+        format!("{} ({})", first.path, first.kind)
+    } else {
+        format!("{} folders of build output", plan.build_output.len())
+    };
+    let saved: Option<u64> = plan.build_output.iter().map(|o| o.saved_ms).sum();
+    let saving = saved.map_or(String::new(), |ms| {
+        format!("; about {} less to copy", units::duration_ms(ms as f64))
+    });
+    Some(Question {
+        id: QuestionId::BuildOutput,
+        text: format!(
+            "Leave {what} behind ({}{saving})? Its tool writes it again after a move.",
+            units::tree(files, 0, bytes, false)
+        ),
+        default: true,
+        with_yes: true,
+    })
+}
+
+/// Whether to point the copied virtualenvs at the destination: yes is the only way they run
+/// from there, so Enter and `--yes` both say yes.
+fn virtualenvs_question(plan: &Plan) -> Option<Question> {
+    let copied: Vec<&crate::migrate::kernel::venvs::Virtualenv> =
+        plan.virtualenvs.iter().filter(|v| !v.skipped).collect();
+    let first = copied.first()?;
+    let what = if copied.len() == 1 {
+        format!("the virtualenv {}", first.path)
+    } else {
+        format!("the {} virtualenvs", copied.len())
+    };
+    let (files, bytes) = copied
+        .iter()
+        .fold((0, 0), |(n, b), v| (n + v.files, b + v.bytes));
+    Some(Question {
+        id: QuestionId::Virtualenvs,
+        text: format!(
+            "Rewrite the old path inside {what} ({}) once the copy is verified, so it runs from the destination?",
+            units::tree(files, 0, bytes, false)
+        ),
+        default: true,
+        with_yes: true,
+    })
 }
 
 fn settings_questions(settings: &[ConfigIssue]) -> Vec<Question> {
@@ -147,6 +204,7 @@ pub fn ask(run: &Run, plan: &mut Plan) -> Result<Answers> {
     let mut answers = Answers {
         git_settings: plan.git_settings.clone(),
         windows: plan.windows.clone(),
+        virtualenvs: true,
         ..Answers::default()
     };
     for question in plan.questions.clone() {
@@ -159,6 +217,14 @@ pub fn ask(run: &Run, plan: &mut Plan) -> Result<Answers> {
                 }
             }
             QuestionId::NodeModules => {}
+            QuestionId::BuildOutput if yes => plan.leave_build_output(),
+            QuestionId::BuildOutput => {}
+            QuestionId::Virtualenvs => {
+                answers.virtualenvs = yes;
+                for venv in plan.virtualenvs.iter_mut().filter(|v| !v.skipped) {
+                    venv.rewrite = yes;
+                }
+            }
             QuestionId::Worktrees => worktrees::decide(plan, yes),
             QuestionId::RemoveSource => answers.remove_source = Some(yes),
             QuestionId::Copy => answers.go = yes,
@@ -176,6 +242,8 @@ pub fn ask_to_finish(run: &Run) -> Result<Answers> {
     let mut answers = Answers {
         go: true,
         git_settings: git_settings(source),
+        // The copy is sealed and the plan is not shown again: Enter's answer.
+        virtualenvs: true,
         ..Answers::default()
     };
     let mut questions = settings_questions(&answers.git_settings);

@@ -30,6 +30,8 @@ struct Folder {
     files: Vec<(OsString, FileRecord)>,
     symlinks: Vec<(OsString, PathBuf)>,
     folders: BTreeMap<OsString, Folder>,
+    /// A virtualenv or a folder inside one: its copy was pointed at the destination.
+    virtualenv: bool,
 }
 
 impl Folder {
@@ -56,7 +58,16 @@ impl Folder {
                 }
             }
         }
+        root.mark_virtualenvs(false);
         root
+    }
+
+    fn mark_virtualenvs(&mut self, inside: bool) {
+        let config = crate::measure::changes::VIRTUALENV_CONFIG;
+        self.virtualenv = inside || self.files.iter().any(|(name, _)| name == config);
+        for child in self.folders.values_mut() {
+            child.mark_virtualenvs(self.virtualenv);
+        }
     }
 }
 
@@ -134,7 +145,7 @@ impl Removal {
             return;
         };
         for (name, record) in &folder.files {
-            self.file(&src_dir, &dst_dir, name, record);
+            self.file(&src_dir, &dst_dir, name, record, folder.virtualenv);
         }
         for (name, target) in &folder.symlinks {
             self.symlink(&src_dir, &dst_dir, name, target, &rel.join(name));
@@ -204,7 +215,14 @@ impl Removal {
 
     /// A manifest file: removed only when both the source file and its copy are proven to hold
     /// the bytes the manifest records.
-    fn file(&mut self, src: &FencedDir, dst: &FencedDir, name: &OsStr, r: &FileRecord) {
+    fn file(
+        &mut self,
+        src: &FencedDir,
+        dst: &FencedDir,
+        name: &OsStr,
+        r: &FileRecord,
+        in_virtualenv: bool,
+    ) {
         self.tick();
         let rel = &r.rel;
         let meta = match src.lstat(name) {
@@ -236,7 +254,7 @@ impl Removal {
                 }
             }
         }
-        if let Err(why) = copy_holds(dst, name, r, &meta) {
+        if let Err(why) = copy_holds(dst, name, r, &meta, in_virtualenv) {
             return self.keep(rel, &why);
         }
         self.copies_read_back += 1;
@@ -290,13 +308,15 @@ impl Removal {
 }
 
 /// Whether the copy at the destination still holds what the manifest records for `r`, read back
-/// now. The files the fix-ups rewrite after the copy (git's index, config and gitdir links) only
-/// have to be there: their new content is the point of the fix-up.
+/// now. The files the fix-ups rewrite after the copy (git's index, config and gitdir links, the
+/// text files of a virtualenv) only have to be there: their new content is the point of the
+/// fix-up.
 fn copy_holds(
     dst: &FencedDir,
     name: &OsStr,
     r: &FileRecord,
     source: &Meta,
+    in_virtualenv: bool,
 ) -> std::result::Result<(), String> {
     let (size, crc, meta) = crc_at(dst, name).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => "its copy at the destination is gone".to_string(),
@@ -305,7 +325,7 @@ fn copy_holds(
     if (meta.dev(), meta.ino()) == (source.dev(), source.ino()) {
         return Err("its copy at the destination is this same file, not a copy".into());
     }
-    if rewritten_by_fixups(&r.rel) {
+    if in_virtualenv || rewritten_by_fixups(&r.rel) {
         return Ok(());
     }
     if size != r.size || crc != r.crc32 {

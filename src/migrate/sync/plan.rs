@@ -61,7 +61,7 @@ pub(super) fn build(
     let entries = read_manifest(moved)?;
     let untouched = "nothing was synced.";
     let seen = changes::walk(source).map_err(|u| u.failure(source, untouched))?;
-    let here = changes::classify(source, &entries, &seen);
+    let mut here = changes::classify(source, &entries, &seen);
     let kept = moved::snapshot_path(env, destination);
     let baseline = snapshot::baseline(kept.as_deref(), &entries);
     let mut there =
@@ -70,6 +70,10 @@ pub(super) fn build(
     // sync refreshes it after), or it stays when the source's did not change.
     there.changed.retain(|rel| !snapshot::is_git_index(rel));
     let seen_at: HashMap<&Path, &Seen> = seen.iter().map(|s| (s.rel.as_path(), s)).collect();
+    let mut left_out = changes::virtualenv_roots(&entries, &seen);
+    left_out.extend(changes::left_behind_output(&entries, &seen));
+    here.leave_out(&left_out, |rel| seen_at.get(rel).map_or(0, |s| s.size));
+    there.leave_out(&left_out, |_| 0);
     let touched: HashSet<&Path> = there
         .added
         .iter()

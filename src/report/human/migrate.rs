@@ -30,6 +30,64 @@ fn space_and_time(screen: &mut Screen, plan: &PlanDocument) {
     }
 }
 
+/// Each folder of build output its tool writes again after a move, and what leaving it saves.
+fn build_output_rows(screen: &mut Screen, plan: &PlanDocument) {
+    for output in &plan.build_output {
+        let saving = output.saved_ms.map_or(String::new(), |ms| {
+            format!(", about {} of copying", units::duration_ms(ms as f64))
+        });
+        let fate = if output.skipped {
+            format!("left behind{saving}")
+        } else {
+            format!(
+                "rebuilt after a move: leaving it saves {}{saving}",
+                units::bytes(output.bytes)
+            )
+        };
+        screen.row(
+            "build output",
+            &format!(
+                "{} ({}): {}; {fate}",
+                output.path,
+                output.kind,
+                units::tree(output.files, 0, output.bytes, false)
+            ),
+            Tone::Plain,
+        );
+    }
+}
+
+/// Each virtualenv: its size, and that it is tied to its path (rewritten, or left behind).
+fn virtualenv_rows(screen: &mut Screen, plan: &PlanDocument) {
+    for venv in &plan.virtualenvs {
+        let (fate, tone) = if venv.windows {
+            (
+                format!(
+                    "made by Windows Python, cannot run on Linux: left behind; make it again there with `{}`",
+                    venv.recreate
+                ),
+                Tone::Warn,
+            )
+        } else {
+            let when = if venv.rewrite {
+                "the old path is rewritten inside it once the copy is verified"
+            } else {
+                "left naming the old place"
+            };
+            (format!("tied to its path: {when}"), Tone::Plain)
+        };
+        screen.row(
+            "virtualenv",
+            &format!(
+                "{}: {}; {fate}",
+                venv.path,
+                units::tree(venv.files, 0, venv.bytes, false)
+            ),
+            tone,
+        );
+    }
+}
+
 /// The plan, before anything is copied.
 pub fn plan(plan: &PlanDocument, style: &Style) -> String {
     let mut screen = Screen::new(style);
@@ -87,6 +145,8 @@ pub fn plan(plan: &PlanDocument, style: &Style) -> String {
             );
         }
     }
+    virtualenv_rows(&mut screen, plan);
+    build_output_rows(&mut screen, plan);
     for worktree in &plan.worktrees {
         let (text, tone) = match (&worktree.destination, &worktree.why_not) {
             (Some(to), _) => (
@@ -265,6 +325,7 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
     if let Some(windows) = &report.windows {
         windows_result(&mut screen, windows);
     }
+    still_pointing(&mut screen, &report.still_points_to_old_place);
     for (i, p) in report.not_copied.iter().enumerate() {
         let text = format!("{}: {}", p.path, p.error);
         screen.item(if i == 0 { "not copied" } else { "" }, &text, Tone::Warn);
@@ -367,6 +428,22 @@ fn windows_result(screen: &mut Screen, windows: &crate::migrate::WindowsOutcome)
             &format!("the copy's entries are in {config} already"),
             Tone::Plain,
         );
+    }
+}
+
+/// Each settings line that still names the old place, with what to write instead.
+fn still_pointing(screen: &mut Screen, found: &[crate::migrate::StillPointing]) {
+    for (i, hit) in found.iter().enumerate() {
+        let key = if i == 0 { "old place" } else { "" };
+        screen.item(
+            key,
+            &format!(
+                "{}:{} names the old place ({}); change it to {}",
+                hit.file, hit.line, hit.old, hit.change_to
+            ),
+            Tone::Warn,
+        );
+        screen.more(&hit.text, Tone::Dim);
     }
 }
 

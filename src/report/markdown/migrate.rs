@@ -136,6 +136,17 @@ pub fn result(report: &MigrationReport) -> String {
     for advice in &report.fixups.advice {
         row("note", &cell(advice));
     }
+    for hit in &report.still_points_to_old_place {
+        row(
+            "old place",
+            &format!(
+                "{} names it ({}); change it to {}",
+                code(&format!("{}:{}", hit.file, hit.line)),
+                code(&hit.old),
+                code(&hit.change_to)
+            ),
+        );
+    }
     if !report.not_copied.is_empty() {
         row("not copied", &cell(&count(report.not_copied.len() as u64)));
     }
