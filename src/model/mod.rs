@@ -20,6 +20,7 @@
 //! `uncertainty` (ranges and speedups), `prediction` (all of them on both mounts) and
 //! `migration` (how long `migrate` takes). Callers use the re-exports below.
 
+pub mod accuracy;
 mod costs;
 mod figures;
 mod git_status;

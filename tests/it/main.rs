@@ -43,3 +43,4 @@ mod survey_search;
 mod sync;
 mod sync_crash;
 mod terminal;
+mod verify;

@@ -240,6 +240,8 @@ fn fixture() -> CheckReport {
         repositories_below: None,
         repositories_below_complete: None,
         moved: None,
+        accuracy: None,
+        verify: None,
         git_version: Some(git_version),
         schema: wsl_place::assess::pipeline::SCHEMA_VERSION,
         location,

@@ -4,6 +4,7 @@ pub mod git_cache;
 pub mod mount_cache;
 pub mod probes;
 
+use crate::assess::accuracy;
 use crate::base::error::Result;
 use crate::base::progress::{Progress, working};
 use crate::decide::observations::Context;
@@ -45,6 +46,13 @@ pub struct CheckReport {
     /// since (the verdict's `migrate` advice then says so).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moved: Option<changes::OldPlace>,
+    /// What the machine's record says of this mount: how right `git status` has been here and
+    /// the correction applied (`assess::accuracy`); None before any verification here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accuracy: Option<accuracy::AccuracyReport>,
+    /// `check --verify`: the real `git status` timed beside the prediction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verify: Option<accuracy::Verified>,
 }
 
 /// The spinner's label while the probes time the mounts.
@@ -183,7 +191,7 @@ pub fn measure(
         (scanned, hints.join().unwrap_or_default())
     });
     let git = git_cache::facts(env, settings.purpose.reuse() != Reuse::Nothing);
-    let (probe, predict) = if settings.probe {
+    let (probe, mut predict) = if settings.probe {
         let probes = working(
             progress,
             || TIMING.into(),
@@ -207,6 +215,17 @@ pub fn measure(
     } else {
         (None, None)
     };
+    let mut accuracy = accuracy::correct(
+        env,
+        &table,
+        &location,
+        probe
+            .as_ref()
+            .and_then(|p| p.baseline.as_ref())
+            .map(|b| b.dir.as_path()),
+        predict.as_mut(),
+        settings.purpose == Purpose::Check { fresh: true },
+    );
     let repositories_below = scan
         .git
         .is_none()
@@ -229,6 +248,7 @@ pub fn measure(
     );
     observations.context.repositories_below = repositories_below;
     observations.context.repositories_below_partial = repositories_below_complete == Some(false);
+    accuracy::gate(env, &policy, &mut observations, accuracy.as_mut());
     let mut verdict = policy::evaluate_after(&policy, &observations, previous);
     let moved = working(
         progress,
@@ -250,6 +270,8 @@ pub fn measure(
         repositories_below,
         repositories_below_complete,
         moved,
+        accuracy,
+        verify: None,
     };
     Ok((report, policy))
 }

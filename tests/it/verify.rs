@@ -1,0 +1,169 @@
+//! `check --verify`: the real `git status` timed beside its prediction, kept in the machine's
+//! record, and the bounded correction that record makes after three verifications on a mount.
+
+use crate::support;
+
+use serde_json::Value;
+use std::path::Path;
+use support::gitrepo::{files_repo, git, init_and_commit_all};
+use support::sandbox::Sandbox;
+use support::slowfs::SlowFs;
+use support::{json_of_success, text};
+
+fn check(sandbox: &Sandbox, repo: &Path, extra: &[&str]) -> std::process::Output {
+    sandbox
+        .cmd()
+        .args(["check", "--probe-budget-ms", "300"])
+        .args(extra)
+        .arg(repo)
+        .output()
+        .expect("wsl-place starts")
+}
+
+fn check_json(sandbox: &Sandbox, repo: &Path, extra: &[&str]) -> Value {
+    let mut args = vec!["--format", "json"];
+    args.extend_from_slice(extra);
+    json_of_success(&check(sandbox, repo, &args))
+}
+
+/// The output with its wrapping undone: every run of spaces and newlines as one space.
+fn flat(out: &std::process::Output) -> String {
+    text(out).split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn record(sandbox: &Sandbox) -> Value {
+    let file = sandbox.state().join("wsl-place/accuracy.json");
+    serde_json::from_slice(&std::fs::read(&file).expect("the accuracy record")).unwrap()
+}
+
+#[test]
+fn verify_prints_and_records_the_measured_figure() {
+    let sandbox = Sandbox::new();
+    let repo = sandbox.path("repo");
+    files_repo(&repo, 120);
+    init_and_commit_all(&repo, "init");
+    let index = std::fs::read(repo.join(".git/index")).unwrap();
+
+    let out = check(&sandbox, &repo, &["--verify"]);
+    let shown = flat(&out);
+    assert_eq!(out.status.code(), Some(0), "{shown}");
+    assert!(
+        shown.contains("verified git status predicted ~")
+            && shown.contains(", measured ")
+            && shown.contains("the median of 3 runs of `git --no-optional-locks status`"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("within ±") && shown.contains("over 1 check on this machine"),
+        "{shown}"
+    );
+    // Nothing in the repository was written.
+    assert_eq!(std::fs::read(repo.join(".git/index")).unwrap(), index);
+
+    let kept = record(&sandbox);
+    let entries = kept["verifications"].as_array().unwrap();
+    assert_eq!(entries.len(), 1, "{kept}");
+    assert_eq!(entries[0]["figure"], "git_status");
+    assert_eq!(entries[0]["path"], repo.to_str().unwrap());
+    assert!(entries[0]["measured_ms"].as_f64().unwrap() > 0.0, "{kept}");
+
+    let report = check_json(&sandbox, &repo, &["--verify"]);
+    let verify = &report["verify"];
+    assert_eq!(verify["command"], "git --no-optional-locks status");
+    assert_eq!(verify["runs_ms"].as_array().unwrap().len(), 3, "{verify}");
+    let (predicted, measured) = (
+        verify["predicted_ms"].as_f64().unwrap(),
+        verify["measured_ms"].as_f64().unwrap(),
+    );
+    assert_eq!(predicted, report["predict"]["git_status_ms"]["current"]);
+    let error = verify["error"].as_f64().unwrap();
+    assert!((error - (measured / predicted - 1.0)).abs() < 1e-9, "{verify}");
+    assert_eq!(report["accuracy"]["git_status"]["checks"], 2, "{report}");
+    assert_eq!(record(&sandbox)["verifications"].as_array().unwrap().len(), 2);
+
+    // Without --verify nothing is timed or added, but the record is still reported.
+    let plain = check_json(&sandbox, &repo, &[]);
+    assert!(plain.get("verify").is_none(), "{plain}");
+    assert_eq!(plain["accuracy"]["git_status"]["checks"], 2, "{plain}");
+    assert_eq!(record(&sandbox)["verifications"].as_array().unwrap().len(), 2);
+
+    // `probe` carries the mount's record.
+    let probe = sandbox
+        .cmd()
+        .args(["probe", "--format", "json", "--probe-budget-ms", "200"])
+        .arg(&repo)
+        .output()
+        .unwrap();
+    let probe = json_of_success(&probe);
+    assert_eq!(
+        probe["record"]["verifications"].as_array().unwrap().len(),
+        2,
+        "{probe}"
+    );
+}
+
+#[test]
+fn verify_outside_a_repository_times_nothing() {
+    let sandbox = Sandbox::new();
+    let dir = sandbox.path("plain");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("f"), b"x").unwrap();
+    let report = check_json(&sandbox, &dir, &["--verify"]);
+    assert!(report.get("verify").is_none(), "{report}");
+    assert!(!sandbox.state().join("wsl-place/accuracy.json").exists());
+}
+
+/// On slowfs with a slow `access` (which git calls and the probe never times), the model
+/// misses the real `git status` by far more than 1.5x; three verifications correct it.
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn three_verifications_correct_a_miss_and_fresh_shows_the_model() {
+    let sandbox = Sandbox::new();
+    let root = tempfile::tempdir().unwrap();
+    let backing = root.path().join("backing");
+    files_repo(&backing.join("repo"), 300);
+    init_and_commit_all(&backing.join("repo"), "init");
+    let Some(slow) = SlowFs::mount(
+        &backing,
+        &root.path().join("mnt"),
+        &["--scale", "0.2", "--latency", "access=100"],
+    ) else {
+        return;
+    };
+    let repo = slow.mountpoint().join("repo");
+    // The index was written through the backing folder: one status through the mount brings
+    // its stat data up to date, as a repository in use has it.
+    git(&repo, &["status", "--short"]);
+
+    let mut misses = Vec::new();
+    for _ in 0..3 {
+        let report = check_json(&sandbox, &repo, &["--verify"]);
+        misses.push(1.0 + report["verify"]["error"].as_f64().unwrap());
+    }
+    misses.sort_by(f64::total_cmp);
+    assert!(misses[1] >= 1.5, "the uncorrected model must miss: {misses:?}");
+
+    let report = check_json(&sandbox, &repo, &["--verify"]);
+    let correction = &report["accuracy"]["correction"];
+    let factor = correction["git_status"]["factor"].as_f64().unwrap();
+    assert!(factor > 1.3, "{correction}");
+    let error = report["verify"]["error"].as_f64().unwrap();
+    assert!(
+        error.abs() <= 0.15,
+        "the corrected prediction is within 15%: {}",
+        report["verify"]
+    );
+
+    let out = check(&sandbox, &repo, &[]);
+    let shown = flat(&out);
+    assert!(
+        shown.contains("corrected git status here x") && shown.contains("--fresh"),
+        "{shown}"
+    );
+
+    let fresh = check_json(&sandbox, &repo, &["--fresh"]);
+    assert!(fresh["accuracy"]["correction"].is_null(), "{fresh}");
+    let model = fresh["predict"]["git_status_ms"]["current"].as_f64().unwrap();
+    let measured = report["verify"]["measured_ms"].as_f64().unwrap();
+    assert!(model * 1.3 < measured, "--fresh: the model's {model} ms");
+}
