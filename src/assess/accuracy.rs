@@ -248,10 +248,7 @@ pub struct MountRecord {
 }
 
 /// The record of the mount `entry`; None when nothing was verified there.
-pub fn mount_record(
-    env: &HostEnv,
-    entry: &crate::host::mounts::MountEntry,
-) -> Option<MountRecord> {
+pub fn mount_record(env: &HostEnv, entry: &crate::host::mounts::MountEntry) -> Option<MountRecord> {
     let record = accuracy::load(env);
     let mount = MountKey {
         kind: entry.kind(),

@@ -77,15 +77,24 @@ fn verify_prints_and_records_the_measured_figure() {
     );
     assert_eq!(predicted, report["predict"]["git_status_ms"]["current"]);
     let error = verify["error"].as_f64().unwrap();
-    assert!((error - (measured / predicted - 1.0)).abs() < 1e-9, "{verify}");
+    assert!(
+        (error - (measured / predicted - 1.0)).abs() < 1e-9,
+        "{verify}"
+    );
     assert_eq!(report["accuracy"]["git_status"]["checks"], 2, "{report}");
-    assert_eq!(record(&sandbox)["verifications"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        record(&sandbox)["verifications"].as_array().unwrap().len(),
+        2
+    );
 
     // Without --verify nothing is timed or added, but the record is still reported.
     let plain = check_json(&sandbox, &repo, &[]);
     assert!(plain.get("verify").is_none(), "{plain}");
     assert_eq!(plain["accuracy"]["git_status"]["checks"], 2, "{plain}");
-    assert_eq!(record(&sandbox)["verifications"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        record(&sandbox)["verifications"].as_array().unwrap().len(),
+        2
+    );
 
     // `probe` carries the mount's record.
     let probe = sandbox
@@ -141,7 +150,10 @@ fn three_verifications_correct_a_miss_and_fresh_shows_the_model() {
         misses.push(1.0 + report["verify"]["error"].as_f64().unwrap());
     }
     misses.sort_by(f64::total_cmp);
-    assert!(misses[1] >= 1.5, "the uncorrected model must miss: {misses:?}");
+    assert!(
+        misses[1] >= 1.5,
+        "the uncorrected model must miss: {misses:?}"
+    );
 
     let report = check_json(&sandbox, &repo, &["--verify"]);
     let correction = &report["accuracy"]["correction"];
@@ -163,7 +175,49 @@ fn three_verifications_correct_a_miss_and_fresh_shows_the_model() {
 
     let fresh = check_json(&sandbox, &repo, &["--fresh"]);
     assert!(fresh["accuracy"]["correction"].is_null(), "{fresh}");
-    let model = fresh["predict"]["git_status_ms"]["current"].as_f64().unwrap();
+    let model = fresh["predict"]["git_status_ms"]["current"]
+        .as_f64()
+        .unwrap();
     let measured = report["verify"]["measured_ms"].as_f64().unwrap();
     assert!(model * 1.3 < measured, "--fresh: the model's {model} ms");
+}
+
+#[test]
+fn migrate_times_the_first_status_at_the_copy_against_its_plan() {
+    let sandbox = Sandbox::new();
+    let source = sandbox.path("src/app");
+    files_repo(&source, 150);
+    init_and_commit_all(&source, "init");
+    let destination = sandbox.path("linux/app");
+    let out = sandbox
+        .migrate(&source, &destination)
+        .args(["--yes", "--format", "json"])
+        .output()
+        .unwrap();
+    let report = json_of_success(&out);
+    let first = &report["first_status"];
+    let (predicted, measured) = (
+        first["predicted_ms"].as_f64().unwrap(),
+        first["measured_ms"].as_f64().unwrap(),
+    );
+    assert!(predicted > 0.0 && measured > 0.0, "{first}");
+    let kept = record(&sandbox);
+    let entry = &kept["verifications"][0];
+    assert_eq!(entry["figure"], "first_git_status", "{kept}");
+    assert_eq!(entry["path"], destination.to_str().unwrap());
+    assert_eq!(entry["measured_ms"], first["measured_ms"]);
+
+    let again = sandbox.path("linux/app2");
+    let out = sandbox
+        .migrate(&source, &again)
+        .arg("--yes")
+        .output()
+        .unwrap();
+    let shown = flat(&out);
+    assert!(
+        shown.contains(
+            "first status the first git status at the copy (its index refresh) predicted ~"
+        ) && shown.contains("kept in this machine's record"),
+        "{shown}"
+    );
 }

@@ -191,30 +191,14 @@ pub fn measure(
         (scanned, hints.join().unwrap_or_default())
     });
     let git = git_cache::facts(env, settings.purpose.reuse() != Reuse::Nothing);
-    let (probe, mut predict) = if settings.probe {
-        let probes = working(
-            progress,
-            || TIMING.into(),
-            || {
-                probes::for_check(
-                    env,
-                    &table,
-                    &location,
-                    settings,
-                    index.as_ref(),
-                    git.startup_ms,
-                    &policy.migrate.destination,
-                )
-            },
-        )?;
-        let mut predict = probes::predict(&scan, &probes, &location.paths.linux, hints.lock);
-        if let Some(prediction) = predict.as_mut() {
-            with_fsmonitor(prediction, &probes, &git, &scan, &policy);
-        }
-        (Some(probes), predict)
-    } else {
-        (None, None)
-    };
+    let (probe, mut predict) = probe_and_predict(
+        env,
+        settings,
+        (&table, &location, &policy),
+        (&scan, index.as_ref(), hints.lock),
+        &git,
+        progress,
+    )?;
     let mut accuracy = accuracy::correct(
         env,
         &table,
@@ -274,6 +258,46 @@ pub fn measure(
         verify: None,
     };
     Ok((report, policy))
+}
+
+/// The timing probes and what the model predicts from them and the scan (both None with
+/// `--no-probe`; the prediction None when the probe failed).
+fn probe_and_predict(
+    env: &HostEnv,
+    settings: &Settings,
+    (table, location, policy): (&MountTable, &Location, &Policy),
+    (scan, index, lock): (
+        &ScanReport,
+        Option<&crate::measure::gitindex::RootIndex>,
+        Option<u64>,
+    ),
+    git: &GitFacts,
+    progress: &dyn Progress,
+) -> Result<(Option<probe::ProbeSet>, Option<model::Prediction>)> {
+    Ok(if settings.probe {
+        let probes = working(
+            progress,
+            || TIMING.into(),
+            || {
+                probes::for_check(
+                    env,
+                    table,
+                    location,
+                    settings,
+                    index,
+                    git.startup_ms,
+                    &policy.migrate.destination,
+                )
+            },
+        )?;
+        let mut predict = probes::predict(scan, &probes, &location.paths.linux, lock);
+        if let Some(prediction) = predict.as_mut() {
+            with_fsmonitor(prediction, &probes, git, scan, policy);
+        }
+        (Some(probes), predict)
+    } else {
+        (None, None)
+    })
 }
 
 /// The repositories below `dir`, a folder that is not one, found within

@@ -46,6 +46,10 @@ pub struct MigrationReport {
     pub already_migrated: bool,
     /// What to type next: `cd`, reinstalls, the editor, the Windows file manager on WSL.
     pub next_steps: Vec<NextStep>,
+    /// The first `git status` at the copy (its index refresh, part of the finish), timed against
+    /// the plan's prediction; None when nothing was refreshed or the plan had no prediction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_status: Option<crate::model::accuracy::Checked>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -204,6 +208,8 @@ pub struct Copied {
     pub worktrees: Vec<worktrees::LinkedWorktree>,
     /// Interrupted migrations of the same source to other destinations.
     pub elsewhere: Vec<staging::Elsewhere>,
+    /// The plan's prediction of the first `git status` at the copy (its index refresh).
+    pub predicted_refresh_ms: Option<f64>,
 }
 
 impl Copied {
@@ -216,6 +222,7 @@ impl Copied {
             node_modules: Vec::new(),
             worktrees: Vec::new(),
             elsewhere: elsewhere.to_vec(),
+            predicted_refresh_ms: None,
         }
     }
 }
@@ -228,7 +235,7 @@ impl MigrationReport {
         destination: &Path,
         manifest: &Path,
         copied: Copied,
-        fixups: FixupReport,
+        (fixups, first_status): (FixupReport, Option<crate::model::accuracy::Checked>),
     ) -> Result<MigrationReport> {
         let text = std::fs::read_to_string(manifest)
             .map_err(|e| Failure::io("read the manifest", manifest, &e))?;
@@ -256,6 +263,7 @@ impl MigrationReport {
             sync: None,
             already_migrated: false,
             next_steps: Vec::new(),
+            first_status,
         };
         for other in &copied.elsewhere {
             report.fixups.advice.push(other.sentence(source));
