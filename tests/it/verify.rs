@@ -221,3 +221,155 @@ fn migrate_times_the_first_status_at_the_copy_against_its_plan() {
         "{shown}"
     );
 }
+
+/// `npm` in `sandbox` (its HOME, so its cache is `HOME/.npm`), run to success: its stdout.
+fn npm(sandbox: &Sandbox, dir: &Path, args: &[&str]) -> String {
+    let out = sandbox
+        .program("npm")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("npm runs");
+    assert!(out.status.success(), "npm {args:?}: {}", text(&out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A committed project of `n` zero-dependency packages packed here (`npm pack`), its lock naming
+/// each tarball's registry URL and integrity, installed by `npm ci --offline` from a cache that
+/// holds those tarballs alone (`npm cache add`): no registry metadata, no network.
+fn npm_project_from_lock(
+    sandbox: &Sandbox,
+    n: usize,
+    with_tarballs_named: bool,
+) -> std::path::PathBuf {
+    let packs = sandbox.path("packs");
+    let project = sandbox.path("project");
+    std::fs::create_dir_all(&packs).unwrap();
+    let (mut deps, mut locked) = (serde_json::Map::new(), serde_json::Map::new());
+    for i in 0..n {
+        let name = format!("wsl-place-test-leaf-{i}");
+        let source = packs.join(&name);
+        support::gitrepo::write(
+            &source.join("package.json"),
+            format!(r#"{{"name":"{name}","version":"1.0.0","main":"index.js"}}"#).as_bytes(),
+        );
+        for f in 0..4 {
+            support::gitrepo::write(
+                &source.join(format!("lib/f{f}.js")),
+                b"module.exports = 1;\n",
+            );
+        }
+        support::gitrepo::write(&source.join("index.js"), b"module.exports = 0;\n");
+        let packed: Value = serde_json::from_str(&npm(
+            sandbox,
+            &source,
+            &["pack", "--json", "--pack-destination", ".."],
+        ))
+        .unwrap();
+        let tarball = packs.join(packed[0]["filename"].as_str().unwrap());
+        npm(
+            sandbox,
+            &packs,
+            &["cache", "add", tarball.to_str().unwrap()],
+        );
+        let mut entry = serde_json::json!({"version": "1.0.0"});
+        if with_tarballs_named {
+            entry["resolved"] =
+                format!("https://registry.npmjs.org/{name}/-/{name}-1.0.0.tgz").into();
+            entry["integrity"] = packed[0]["integrity"].clone();
+        }
+        locked.insert(format!("node_modules/{name}"), entry);
+        deps.insert(name, "1.0.0".into());
+    }
+    let manifest = serde_json::json!({"name": "project", "version": "1.0.0", "dependencies": deps});
+    locked.insert(String::new(), manifest.clone());
+    let lock = serde_json::json!({"name": "project", "version": "1.0.0", "lockfileVersion": 3, "requires": true, "packages": locked});
+    support::gitrepo::write(
+        &project.join("package.json"),
+        manifest.to_string().as_bytes(),
+    );
+    support::gitrepo::write(
+        &project.join("package-lock.json"),
+        lock.to_string().as_bytes(),
+    );
+    support::gitrepo::write(&project.join(".gitignore"), b"node_modules/\n");
+    if with_tarballs_named {
+        npm(
+            sandbox,
+            &project,
+            &["ci", "--offline", "--no-audit", "--no-fund"],
+        );
+        assert!(
+            project
+                .join("node_modules/wsl-place-test-leaf-0/index.js")
+                .is_file()
+        );
+    }
+    init_and_commit_all(&project, "init");
+    project
+}
+
+fn have_npm() -> bool {
+    let found = std::process::Command::new("npm")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        support::skip("npm is not installed (.ci/run installs it)");
+    }
+    found
+}
+
+#[test]
+fn npms_sample_installs_from_the_lock_with_a_cache_of_tarballs_alone() {
+    if !have_npm() {
+        return;
+    }
+    let sandbox = Sandbox::new();
+    let project = npm_project_from_lock(&sandbox, 3, true);
+    // What the sample did before: package.json alone needs the registry's metadata, which a
+    // cache filled from a lock does not hold.
+    let bare = sandbox.path("bare");
+    std::fs::create_dir_all(&bare).unwrap();
+    std::fs::copy(project.join("package.json"), bare.join("package.json")).unwrap();
+    let old_way = sandbox
+        .program("npm")
+        .args(["install", "--offline", "--no-package-lock"])
+        .current_dir(&bare)
+        .output()
+        .unwrap();
+    assert!(!old_way.status.success(), "{}", text(&old_way));
+
+    let report = check_json(&sandbox, &project, &["--fresh"]);
+    let manager = &report["predict"]["install_manager"];
+    assert_eq!(manager["manager"], "npm", "{manager}");
+    assert_eq!(manager["source"], "measured", "{manager}");
+    assert_eq!(manager["sample_packages"], 3, "{manager}");
+    assert!(manager.get("sample_failed").is_none(), "{manager}");
+}
+
+#[test]
+fn a_failed_sample_says_why_in_npms_words() {
+    if !have_npm() {
+        return;
+    }
+    let sandbox = Sandbox::new();
+    // A lock that names no tarball: the sample falls back to package.json, which the cache
+    // cannot serve offline.
+    let project = npm_project_from_lock(&sandbox, 2, false);
+    support::gitrepo::write(
+        &project.join("node_modules/wsl-place-test-leaf-0/package.json"),
+        br#"{"name":"wsl-place-test-leaf-0","version":"1.0.0"}"#,
+    );
+    let report = check_json(&sandbox, &project, &["--fresh"]);
+    let manager = &report["predict"]["install_manager"];
+    assert_eq!(manager["source"], "estimated", "{manager}");
+    let why = manager["sample_failed"].as_str().unwrap_or_default();
+    assert!(why.contains("ENOTCACHED"), "{manager}");
+    let out = check(&sandbox, &project, &["--fresh"]);
+    let shown = flat(&out);
+    assert!(
+        shown.contains("sample failed npm's sample install failed here, so its own work is estimated: code ENOTCACHED"),
+        "{shown}"
+    );
+}
