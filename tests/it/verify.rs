@@ -373,3 +373,78 @@ fn a_failed_sample_says_why_in_npms_words() {
         "{shown}"
     );
 }
+
+/// The hook's first look, cold (no answer or mount figures cached), under `--fail-on move` with
+/// `move_git_status_ms`: its exit code and entry.
+fn first_look(sandbox: &Sandbox, repo: &Path, move_ms: f64) -> (i32, Value) {
+    let _ = std::fs::remove_dir_all(sandbox.cache());
+    let policy = sandbox.path(format!("policy-{move_ms}.toml"));
+    std::fs::write(
+        &policy,
+        format!("[thresholds]\nmove_git_status_ms = {move_ms}\n"),
+    )
+    .unwrap();
+    let out = sandbox
+        .cmd()
+        .args([
+            "check",
+            "--advisory",
+            "--fail-on",
+            "move",
+            "--format",
+            "json",
+            "--policy",
+        ])
+        .arg(&policy)
+        .arg(repo)
+        .output()
+        .unwrap();
+    let entry: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
+    (out.status.code().unwrap_or(-1), entry)
+}
+
+/// The case: a 400-file repository on slowfs at full drvfs-9p latency, whose first
+/// look is several times past `move_git_status_ms = 200`, blocks every time; a threshold
+/// within the first look's spread of its figure does not.
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn a_clear_first_look_blocks_every_time_and_one_within_its_spread_does_not() {
+    let sandbox = Sandbox::new();
+    let root = tempfile::tempdir().unwrap();
+    let backing = root.path().join("backing");
+    files_repo(&backing.join("repo"), 400);
+    init_and_commit_all(&backing.join("repo"), "init");
+    let Some(slow) = SlowFs::mount(
+        &backing,
+        &root.path().join("mnt"),
+        &["--profile", "drvfs-9p", "--scale", "1"],
+    ) else {
+        return;
+    };
+    let repo = slow.mountpoint().join("repo");
+    git(&repo, &["status", "--short"]);
+    let mut figures = Vec::new();
+    for run in 0..20 {
+        let (code, entry) = first_look(&sandbox, &repo, 200.0);
+        assert_eq!(code, 1, "run {run} did not block: {entry}");
+        figures.push(entry["recent"][0]["git_status_ms"][0].as_f64().unwrap());
+    }
+    figures.sort_by(f64::total_cmp);
+    let median = figures[figures.len() / 2];
+    assert!(
+        median > 600.0,
+        "the first look is well past 200 ms: {figures:?}"
+    );
+    // 3% below the first look's figure: inside its ±10% spread, so it is not sure enough to
+    // block (its line says so).
+    let (code, entry) = first_look(&sandbox, &repo, median * 0.97);
+    assert_eq!(code, 0, "{entry}");
+    assert!(
+        entry["line"]
+            .as_str()
+            .unwrap()
+            .contains("did not block: a first look"),
+        "{entry}"
+    );
+}

@@ -293,6 +293,12 @@ fn probe_and_predict(
         let mut predict = probes::predict(scan, &probes, &location.paths.linux, lock);
         if let Some(prediction) = predict.as_mut() {
             with_fsmonitor(prediction, &probes, git, scan, policy);
+            // The first look's range is its measured spread from one cold run to the next,
+            // not the few samples' own error, which on a busy machine reached past any
+            // threshold (a first look 6x past `move` blocked 15 runs out of 20).
+            if settings.purpose.first_look() {
+                prediction.git_status_ms = prediction.git_status_ms.as_first_look();
+            }
         }
         (Some(probes), predict)
     } else {
