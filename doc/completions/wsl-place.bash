@@ -113,7 +113,7 @@ _wsl__place() {
             return 0
             ;;
         wsl__place__subcmd__check)
-            opts="-q -h --no-probe --fresh --scan-budget-ms --baseline --format --probe-budget-ms --fail-on --advisory --policy --quiet --color --no-color --help"
+            opts="-q -h --no-probe --fresh --scan-budget-ms --baseline --format --probe-budget-ms --fail-on --advisory --verify --policy --quiet --color --no-color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -56,6 +56,7 @@ never\t''"
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand check" -l no-probe -d 'Skip the timing probes; only locate and scan (never written to the hook\'s cache)'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand check" -l fresh -d 'Judge on this run\'s measurements alone: no earlier checks\' figures (without it, check weighs the median of the last 5 checks here and says so beside every such figure) and no cached probe figures. The result is still cached for later runs. survey always measures afresh'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand check" -l advisory -d 'Hook mode: reuse a cached result, print one line or nothing, finish in well under a second'
+complete -c wsl-place -n "__fish_wsl_place_using_subcommand check" -l verify -d 'After predicting, time the real `git status` here (`git --no-optional-locks status`, the median of 3 runs; nothing in the repository is written), show it beside the prediction and keep it in this machine\'s record of verified predictions'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand check" -s q -l quiet -d 'Print nothing but errors; --advisory still prints its one line'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand check" -l no-color -d 'Same as --color never'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'

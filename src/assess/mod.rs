@@ -3,6 +3,7 @@
 //! at the `old_place` of a migration, where it went), the shell's `nudge`, and the `survey` of a
 //! folder.
 
+pub mod accuracy;
 pub(crate) mod advisory;
 pub(crate) mod hook_line;
 pub(crate) mod nudge;

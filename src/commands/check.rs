@@ -22,6 +22,8 @@ pub struct Settings {
     pub check: pipeline::Settings,
     /// Hook mode: the cached line, or one short measurement.
     pub advisory: bool,
+    /// `--verify`: time the real `git status` after predicting it.
+    pub verify: bool,
     /// `--fresh`: the verdict weighs this run alone, not the last checks here.
     pub fresh: bool,
     /// The lowest level that fails the run (exit 1); None: never.
@@ -59,6 +61,7 @@ impl Settings {
             },
             fresh: args.measure.fresh,
             advisory: args.advisory,
+            verify: args.verify,
             fail_at: fail_at(args.fail_on),
             output,
             policy: config.policy(args.policy.as_deref()),
@@ -123,7 +126,11 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
             pipeline::measure(env, &check, setting, &previous, &progress)
         });
     interrupt::check(&after_interrupt(checked.as_ref().ok().map(|(r, _)| r)))?;
-    let (report, policy) = checked?;
+    let (mut report, policy) = checked?;
+    if settings.verify {
+        verify(env, &mut report, &settings.output);
+        interrupt::check(&after_interrupt(Some(&report)))?;
+    }
     // Only a measurement replaces a measurement: a `--no-probe` verdict (the mount's kind
     // alone) must not downgrade the full one a hook with `--fail-on` relies on.
     if check.probe {
@@ -131,6 +138,24 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     }
     super::show(&report, &settings.output)?;
     Ok(exit_code(report.verdict.level, settings.fail_at))
+}
+
+/// `--verify`: the real `git status` timed beside its prediction, where there is one.
+fn verify(env: &HostEnv, report: &mut pipeline::CheckReport, output: &Output) {
+    let Some(prediction) = report
+        .predict
+        .as_ref()
+        .filter(|_| report.scan.git.is_some())
+    else {
+        return;
+    };
+    let progress = Drawn::phases(output.shows_progress());
+    let verified = crate::base::progress::working(
+        &progress,
+        || format!("timing {} here", crate::measure::verify::GIT_STATUS_COMMAND),
+        || crate::assess::accuracy::verify(env, &report.location, prediction, &mut report.accuracy),
+    );
+    report.verify = Some(verified);
 }
 
 /// `check --advisory`: one line or nothing (the JSON entry with --format json), even with --quiet.

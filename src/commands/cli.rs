@@ -280,6 +280,11 @@ pub struct CheckArgs {
     /// Hook mode: reuse a cached result, print one line or nothing, finish in well under a second.
     #[arg(long, conflicts_with = "fresh")]
     pub advisory: bool,
+    /// After predicting, time the real `git status` here (`git --no-optional-locks status`, the
+    /// median of 3 runs; nothing in the repository is written), show it beside the prediction
+    /// and keep it in this machine's record of verified predictions.
+    #[arg(long, conflicts_with = "advisory")]
+    pub verify: bool,
     /// Policy file with the thresholds that turn measurements into a verdict (default:
     /// $WSL_PLACE_POLICY, else `policy` in ~/.config/wsl-place/config.toml, else
     /// .wsl-place.toml at the repository's root, else the built-in one).

@@ -70,7 +70,12 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
         },
     );
     interrupt::check(&scratch_after_interrupt(&[&report]))?;
-    super::show(&report, &settings.output)?;
+    let shown = crate::assess::accuracy::ProbeWithRecord {
+        record: crate::assess::accuracy::mount_record(env, mount),
+        probe: report,
+    };
+    super::show(&shown, &settings.output)?;
+    let report = shown.probe;
     match &report.skipped {
         // A full disk or an I/O error is the system's failure (3); an unwritable folder is
         // where the user pointed the probe (2).

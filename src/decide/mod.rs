@@ -2,6 +2,7 @@
 //! the policy whose thresholds turn predictions into `ok`, `advise` or `move`.
 
 pub(crate) mod advice;
+pub mod correction;
 pub mod observations;
 pub mod policy;
 pub mod windows;

@@ -2,6 +2,7 @@
 //! what the developer uses (`usage`), repositories below a folder (`discover`), and the timed
 //! small-file operations of a mount (`probe`).
 
+pub mod accuracy;
 pub mod changes;
 pub(crate) mod discover;
 pub mod gitattrs;
@@ -15,4 +16,5 @@ pub mod scan;
 pub mod snapshot;
 pub mod sync_ops;
 pub(crate) mod usage;
+pub mod verify;
 pub mod windows_tools;

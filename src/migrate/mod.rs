@@ -89,7 +89,7 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
         destination,
         manifest,
         done,
-        FixupReport::default(),
+        (FixupReport::default(), None),
     )?;
     report.already_migrated = true;
     // The manifest lists the source's files, not what the copy keeps beside them (conflicts

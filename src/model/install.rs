@@ -259,6 +259,7 @@ mod tests {
             sample_bytes: 0,
             source: crate::measure::probe::manager::TimingSource::Measured,
             cpu_sha1_us_per_mib: None,
+            sample_failed: None,
         }
     }
 

@@ -64,6 +64,7 @@ pub fn estimated(manager: Manager, version: String, cpu: f64) -> ManagerTiming {
         sample_bytes: 0,
         source: TimingSource::Estimated,
         cpu_sha1_us_per_mib: Some(cpu),
+        sample_failed: None,
     }
 }
 

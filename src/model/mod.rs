@@ -20,6 +20,7 @@
 //! `uncertainty` (ranges and speedups), `prediction` (all of them on both mounts) and
 //! `migration` (how long `migrate` takes). Callers use the re-exports below.
 
+pub mod accuracy;
 mod costs;
 mod figures;
 mod git_status;
@@ -53,8 +54,8 @@ pub use install::{
 pub use manager_fits::{REFERENCE_FITS, estimated};
 pub use prediction::{Prediction, predict};
 pub use uncertainty::{
-    CHECKOUT_FIT_ERROR, Compared, FIRST_STATUS_FIT_ERROR, Figure, GIT_STATUS_FIT_ERROR,
-    INSTALL_FIT_ERROR,
+    CHECKOUT_FIT_ERROR, Compared, FIRST_LOOK_SPEEDUP_SPREAD, FIRST_LOOK_SPREAD,
+    FIRST_STATUS_FIT_ERROR, Figure, GIT_STATUS_FIT_ERROR, INSTALL_FIT_ERROR,
 };
 
 #[cfg(test)]

@@ -80,6 +80,23 @@ impl Document for ProbeReport {
     }
 }
 
+impl Document for crate::assess::accuracy::ProbeWithRecord {
+    const SCHEMA: Option<u32> = Some(json::PROBE_SCHEMA);
+    fn human(&self, style: &Style) -> String {
+        let mut out = human::probe::table(&self.probe, style);
+        if let Some(record) = &self.record {
+            out.push_str(&human::probe::record_line(record, style));
+        }
+        out
+    }
+    fn markdown(&self) -> String {
+        markdown::probe::probe(&self.probe)
+    }
+    fn github(&self) -> String {
+        github::probe(&self.probe)
+    }
+}
+
 impl Document for PlanDocument {
     const SCHEMA: Option<u32> = Some(json::PLAN_SCHEMA);
     fn human(&self, style: &Style) -> String {

@@ -44,4 +44,5 @@ mod sync;
 mod sync_crash;
 mod terminal;
 mod venvs;
+mod verify;
 mod windows;

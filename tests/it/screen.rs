@@ -241,6 +241,8 @@ fn fixture() -> CheckReport {
         repositories_below_complete: None,
         moved: None,
         windows: None,
+        accuracy: None,
+        verify: None,
         git_version: Some(git_version),
         schema: wsl_place::assess::pipeline::SCHEMA_VERSION,
         location,

@@ -4,6 +4,7 @@ pub mod git_cache;
 pub mod mount_cache;
 pub mod probes;
 
+use crate::assess::accuracy;
 use crate::base::error::Result;
 use crate::base::progress::{Progress, working};
 use crate::decide::observations::Context;
@@ -48,6 +49,13 @@ pub struct CheckReport {
     /// On WSL (`check` only): the Windows profile and the Windows tools installed there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub windows: Option<crate::measure::windows_tools::WindowsSide>,
+    /// What the machine's record says of this mount: how right `git status` has been here and
+    /// the correction applied (`assess::accuracy`); None before any verification here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accuracy: Option<accuracy::AccuracyReport>,
+    /// `check --verify`: the real `git status` timed beside the prediction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verify: Option<accuracy::Verified>,
 }
 
 /// The spinner's label while the probes time the mounts.
@@ -186,30 +194,25 @@ pub fn measure(
         (scanned, hints.join().unwrap_or_default())
     });
     let git = git_cache::facts(env, settings.purpose.reuse() != Reuse::Nothing);
-    let (probe, predict) = if settings.probe {
-        let probes = working(
-            progress,
-            || TIMING.into(),
-            || {
-                probes::for_check(
-                    env,
-                    &table,
-                    &location,
-                    settings,
-                    index.as_ref(),
-                    git.startup_ms,
-                    &policy.migrate.destination,
-                )
-            },
-        )?;
-        let mut predict = probes::predict(&scan, &probes, &location.paths.linux, hints.lock);
-        if let Some(prediction) = predict.as_mut() {
-            with_fsmonitor(prediction, &probes, &git, &scan, &policy);
-        }
-        (Some(probes), predict)
-    } else {
-        (None, None)
-    };
+    let (probe, mut predict) = probe_and_predict(
+        env,
+        settings,
+        (&table, &location, &policy),
+        (&scan, index.as_ref(), hints.lock),
+        &git,
+        progress,
+    )?;
+    let mut accuracy = accuracy::correct(
+        env,
+        &table,
+        &location,
+        probe
+            .as_ref()
+            .and_then(|p| p.baseline.as_ref())
+            .map(|b| b.dir.as_path()),
+        predict.as_mut(),
+        settings.purpose == Purpose::Check { fresh: true },
+    );
     let repositories_below = scan
         .git
         .is_none()
@@ -232,6 +235,7 @@ pub fn measure(
     );
     observations.context.repositories_below = repositories_below;
     observations.context.repositories_below_partial = repositories_below_complete == Some(false);
+    accuracy::gate(env, &policy, &mut observations, accuracy.as_mut());
     let mut verdict = policy::evaluate_after(&policy, &observations, previous);
     let moved = working(
         progress,
@@ -255,6 +259,8 @@ pub fn measure(
         repositories_below_complete,
         moved,
         windows,
+        accuracy,
+        verify: None,
     };
     Ok((report, policy))
 }
@@ -269,6 +275,52 @@ fn windows_side(
 ) -> Option<crate::measure::windows_tools::WindowsSide> {
     (location.host.wsl && matches!(purpose, Purpose::Check { .. }))
         .then(|| crate::measure::windows_tools::find(env, table))
+}
+
+/// The timing probes and what the model predicts from them and the scan (both None with
+/// `--no-probe`; the prediction None when the probe failed).
+fn probe_and_predict(
+    env: &HostEnv,
+    settings: &Settings,
+    (table, location, policy): (&MountTable, &Location, &Policy),
+    (scan, index, lock): (
+        &ScanReport,
+        Option<&crate::measure::gitindex::RootIndex>,
+        Option<u64>,
+    ),
+    git: &GitFacts,
+    progress: &dyn Progress,
+) -> Result<(Option<probe::ProbeSet>, Option<model::Prediction>)> {
+    Ok(if settings.probe {
+        let probes = working(
+            progress,
+            || TIMING.into(),
+            || {
+                probes::for_check(
+                    env,
+                    table,
+                    location,
+                    settings,
+                    index,
+                    git.startup_ms,
+                    &policy.migrate.destination,
+                )
+            },
+        )?;
+        let mut predict = probes::predict(scan, &probes, &location.paths.linux, lock);
+        if let Some(prediction) = predict.as_mut() {
+            with_fsmonitor(prediction, &probes, git, scan, policy);
+            // The first look's range is its measured spread from one cold run to the next,
+            // not the few samples' own error, which on a busy machine reached past any
+            // threshold (a first look 6x past `move` blocked 15 runs out of 20).
+            if settings.purpose.first_look() {
+                prediction.git_status_ms = prediction.git_status_ms.as_first_look();
+            }
+        }
+        (Some(probes), predict)
+    } else {
+        (None, None)
+    })
 }
 
 /// The repositories below `dir`, a folder that is not one, found within

@@ -306,7 +306,14 @@ pub fn manager_timing(
     )?;
     Some(match timing {
         Timing::Timed(timing) => timing,
-        Timing::Untimed { manager, version } => model::estimated(manager, version, cpu_pace),
+        Timing::Untimed {
+            manager,
+            version,
+            failed,
+        } => model::ManagerTiming {
+            sample_failed: failed,
+            ..model::estimated(manager, version, cpu_pace)
+        },
     })
 }
 

@@ -6,7 +6,7 @@ use crate::measure::gitsettings::GitSettings;
 use crate::model::Compared;
 use std::path::PathBuf;
 
-pub(super) fn observations(kind: MountKind) -> Observations {
+pub(crate) fn observations(kind: MountKind) -> Observations {
     Observations {
         path: PathBuf::from("/mnt/c/src/app"),
         home: Some(PathBuf::from("/home/me")),
@@ -22,7 +22,7 @@ pub(super) fn observations(kind: MountKind) -> Observations {
     }
 }
 
-pub(super) fn with_git_status(kind: MountKind, current: f64, baseline: f64) -> Observations {
+pub(crate) fn with_git_status(kind: MountKind, current: f64, baseline: f64) -> Observations {
     Observations {
         git_status_ms: Some(Compared::exact(current, baseline)),
         ..observations(kind)

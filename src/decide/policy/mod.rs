@@ -28,4 +28,4 @@ pub use steady::{KEEP_MARGIN, Previous, RECENT_CHECKS};
 pub use verdict::{Confidence, Level, Reason, Recent, Rule, Verdict, Weighed};
 
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;

@@ -39,6 +39,10 @@ pub struct ManagerTiming {
     /// timing cached on a busy afternoon is scaled to a quiet morning; None in older caches.
     #[serde(default)]
     pub cpu_sha1_us_per_mib: Option<f64>,
+    /// Why the sample could not be installed, in the manager's own words (its figures are
+    /// then `estimated`); None when it was, or was not tried.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_failed: Option<String>,
 }
 
 /// How a manager's figures were come by.
@@ -61,7 +65,12 @@ pub enum Timing {
     Timed(ManagerTiming),
     /// Not measured (not on PATH, nothing to sample, a cold cache, or not allowed to): the
     /// model's reference fit for `manager` stands in.
-    Untimed { manager: Manager, version: String },
+    Untimed {
+        manager: Manager,
+        version: String,
+        /// Why a sample failed (this run, or within the last day), in the manager's words.
+        failed: Option<String>,
+    },
 }
 
 /// The manager's version; None when it is not installed.
@@ -123,25 +132,37 @@ fn unsampled_file(env: &HostEnv, manager: Manager, version: &str, root: &Path) -
     )
 }
 
-/// Whether a sample of `root`'s packages failed with this manager version within a day.
-fn recently_unsampled(env: &HostEnv, manager: Manager, version: &str, root: &Path) -> bool {
-    let Some(file) = unsampled_file(env, manager, version, root) else {
-        return false;
-    };
-    crate::base::input::read_cache(&file, "package-manager sample note")
-        .and_then(|bytes| String::from_utf8(bytes).ok())
-        .and_then(|text| text.trim().parse::<u64>().ok())
-        .is_some_and(|then| crate::base::clock::younger_than(then, UNSAMPLED_FOR_SECS - 1))
+/// Why a sample of `root`'s packages failed with this manager version within a day (the note's
+/// second line; empty in notes of versions that kept none); None when it did not.
+fn recently_unsampled(
+    env: &HostEnv,
+    manager: Manager,
+    version: &str,
+    root: &Path,
+) -> Option<String> {
+    let file = unsampled_file(env, manager, version, root)?;
+    let text = crate::base::input::read_cache(&file, "package-manager sample note")
+        .and_then(|bytes| String::from_utf8(bytes).ok())?;
+    let mut lines = text.lines();
+    let then = lines.next()?.trim().parse::<u64>().ok()?;
+    crate::base::clock::younger_than(then, UNSAMPLED_FOR_SECS - 1).then(|| {
+        lines
+            .next()
+            .unwrap_or("")
+            .chars()
+            .filter(|c| !c.is_control())
+            .collect()
+    })
 }
 
-fn note_unsampled(env: &HostEnv, manager: Manager, version: &str, root: &Path) {
+fn note_unsampled(env: &HostEnv, manager: Manager, version: &str, root: &Path, why: &str) {
     let file = env
         .cache_dir_to_write()
         .and(unsampled_file(env, manager, version, root));
     if let Some((dir, file)) = file.as_ref().and_then(|f| Some((f.parent()?, f))) {
         // A failure only costs the next check another attempt.
-        let _ = std::fs::create_dir_all(dir)
-            .and_then(|()| std::fs::write(file, crate::base::clock::now_unix().to_string()));
+        let note = format!("{}\n{why}\n", crate::base::clock::now_unix());
+        let _ = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(file, note));
     }
 }
 
@@ -279,18 +300,25 @@ pub fn timing(
     if let Some(cached) = load_cached(env, manager, &version) {
         return Some(Timing::Timed(rescaled(cached, cpu)));
     }
-    let may_sample =
-        may_measure && installed.is_some() && !recently_unsampled(env, manager, &version, root);
-    let sampled = may_sample
-        .then(|| {
-            let sample = samplers::sample_for(manager, root);
-            samplers::measure(manager, scratch_dir?, &sample, root)
-        })
+    let earlier = installed
+        .is_some()
+        .then(|| recently_unsampled(env, manager, &version, root))
         .flatten();
-    if may_sample && sampled.is_none() && scratch_dir.is_some() {
-        note_unsampled(env, manager, &version, root);
-    }
-    let measured = sampled.map(|s| ManagerTiming {
+    let may_sample = may_measure && installed.is_some() && earlier.is_none();
+    let sampled = may_sample.then(|| {
+        let sample = samplers::sample_for(manager, root);
+        let dir = scratch_dir.ok_or_else(|| "no scratch folder on the Linux disk".to_string())?;
+        samplers::measure(manager, dir, &sample, root)
+    });
+    let failed = match &sampled {
+        Some(Err(why)) if scratch_dir.is_some() => {
+            note_unsampled(env, manager, &version, root, why);
+            Some(why.clone())
+        }
+        Some(Err(why)) => Some(why.clone()),
+        _ => earlier.filter(|why| !why.is_empty()),
+    };
+    let measured = sampled.and_then(Result::ok).map(|s| ManagerTiming {
         manager,
         version: version.clone(),
         startup_ms: s.startup_ms,
@@ -301,13 +329,18 @@ pub fn timing(
         sample_bytes: s.bytes,
         source: TimingSource::Measured,
         cpu_sha1_us_per_mib: Some(cpu),
+        sample_failed: None,
     });
     match measured {
         Some(timing) => {
             store(env, &timing);
             Some(Timing::Timed(timing))
         }
-        None => Some(Timing::Untimed { manager, version }),
+        None => Some(Timing::Untimed {
+            manager,
+            version,
+            failed,
+        }),
     }
 }
 
@@ -327,6 +360,7 @@ mod tests {
             sample_bytes: 0,
             source: TimingSource::Measured,
             cpu_sha1_us_per_mib: Some(cpu),
+            sample_failed: None,
         }
     }
 

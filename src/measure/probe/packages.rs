@@ -63,6 +63,71 @@ pub fn npm_lock(root: &Path) -> Option<String> {
         .find_map(|file| std::fs::read_to_string(root.join(file)).ok())
 }
 
+/// The top-level entries of an npm lock that name where their tarball is (`resolved`) and its
+/// `integrity`: what `npm ci --offline` reads from the cache and nothing else.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LockEntries(serde_json::Map<String, serde_json::Value>);
+
+/// The entries of `root`'s npm lock with their tarballs named; None without a lock or any such
+/// entry (a lock of version 1, or one made without `resolved`).
+pub fn npm_lock_entries(root: &Path) -> Option<LockEntries> {
+    let lock: serde_json::Value = serde_json::from_str(&npm_lock(root)?).ok()?;
+    let kept: serde_json::Map<String, serde_json::Value> = lock
+        .get("packages")?
+        .as_object()?
+        .iter()
+        .filter_map(|(key, entry)| {
+            let name = key.strip_prefix("node_modules/")?;
+            let named = |field: &str| entry.get(field).and_then(|v| v.as_str()).is_some();
+            let tarball = named("version") && named("resolved") && named("integrity");
+            (!name.contains("node_modules/") && tarball).then(|| {
+                let fields = [
+                    "version",
+                    "resolved",
+                    "integrity",
+                    "bin",
+                    "license",
+                    "engines",
+                ];
+                let trimmed = fields
+                    .iter()
+                    .filter_map(|f| Some((f.to_string(), entry.get(*f)?.clone())))
+                    .collect();
+                (name.to_string(), serde_json::Value::Object(trimmed))
+            })
+        })
+        .collect();
+    (!kept.is_empty()).then_some(LockEntries(kept))
+}
+
+impl LockEntries {
+    pub fn has(&self, name: &str) -> bool {
+        self.0.contains_key(name)
+    }
+
+    /// A package-lock.json (version 3) installing `deps` from these entries, beside the
+    /// `package_json` that lists them.
+    pub fn lock_of(&self, deps: &[Pinned], package_json: &str) -> String {
+        let root: serde_json::Value =
+            serde_json::from_str(package_json).unwrap_or(serde_json::Value::Null);
+        let mut packages = serde_json::Map::new();
+        packages.insert(String::new(), root.clone());
+        for (name, _) in deps {
+            if let Some(entry) = self.0.get(name) {
+                packages.insert(format!("node_modules/{name}"), entry.clone());
+            }
+        }
+        serde_json::json!({
+            "name": root.get("name"),
+            "version": root.get("version"),
+            "lockfileVersion": 3,
+            "requires": true,
+            "packages": packages,
+        })
+        .to_string()
+    }
+}
+
 /// The leaf packages installed in `root/node_modules`, as pnpm, yarn and bun leave it (none of
 /// them keeps npm's lock inside): each top-level package (and each in pnpm's `.pnpm` store
 /// folder) whose `package.json` names no dependencies, at most `max`, spread.

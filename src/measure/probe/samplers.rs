@@ -43,30 +43,64 @@ pub const PYTHON_SAMPLE_PACKAGES: usize = 12;
 /// Runs `program args` in `dir` with no input or output, killed after `RUN_LIMIT`; the
 /// elapsed milliseconds when it succeeded.
 pub fn timed_run(program: &str, args: &[&str], dir: &Path) -> Option<f64> {
+    run_saying_why(program, args, dir).ok()
+}
+
+/// As [`timed_run`], with why a run failed: the program's own words (the first lines of what
+/// it printed on stderr), or that it could not start or was stopped at the limit.
+pub fn run_saying_why(program: &str, args: &[&str], dir: &Path) -> Result<f64, String> {
     let start = Instant::now();
+    let errors = tempfile::tempfile()
+        .map_err(|e| format!("no scratch file for {program}'s errors ({e})"))?;
     let mut child = Command::new(program)
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(errors.try_clone().map_err(|e| e.to_string())?)
         .spawn()
-        .ok()?;
+        .map_err(|e| format!("{program} did not start ({e})"))?;
     loop {
         match child.try_wait() {
-            Ok(Some(status)) => {
-                return status
-                    .success()
-                    .then(|| start.elapsed().as_secs_f64() * 1e3);
-            }
+            Ok(Some(status)) if status.success() => return Ok(start.elapsed().as_secs_f64() * 1e3),
+            Ok(Some(status)) => return Err(own_words(program, errors, status)),
             Ok(None) if start.elapsed() < RUN_LIMIT => std::thread::sleep(Duration::from_millis(5)),
             _ => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return None;
+                return Err(format!(
+                    "{program} was stopped after {} s",
+                    RUN_LIMIT.as_secs()
+                ));
             }
         }
     }
+}
+
+/// What a failed run said: its first two lines on stderr that say anything, without npm's
+/// `npm error` prefixes, at most 200 characters.
+fn own_words(program: &str, mut errors: std::fs::File, status: std::process::ExitStatus) -> String {
+    use std::io::{Read, Seek};
+    let mut said = String::new();
+    let _ = errors.rewind();
+    let _ = errors.take(64 * 1024).read_to_string(&mut said);
+    let lines: Vec<&str> = said
+        .lines()
+        .map(|l| {
+            l.trim()
+                .trim_start_matches("npm error")
+                .trim_start_matches("npm ERR!")
+                .trim()
+        })
+        .filter(|l| !l.is_empty() && !l.starts_with("A complete log of this run"))
+        .take(2)
+        .collect();
+    let text = if lines.is_empty() {
+        format!("{program} failed ({status})")
+    } else {
+        lines.join(": ")
+    };
+    text.chars().take(200).collect()
 }
 
 /// A scratch folder removed when dropped, also on the error paths.
@@ -77,6 +111,18 @@ impl Drop for Scratch {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// npm installing a lock: only the tarballs its `resolved` URLs name are read from the cache,
+/// as a cache filled by `npm ci` (or `npm install` from a lock) holds them, never the
+/// registry's metadata that installing from package.json alone needs.
+const NPM_CI_ARGS: &[&str] = &[
+    "ci",
+    "--offline",
+    "--ignore-scripts",
+    "--no-audit",
+    "--no-fund",
+    "--loglevel=error",
+];
 
 /// How each JavaScript manager reinstalls offline from its cache without scripts and without
 /// writing a lock file.
@@ -125,10 +171,18 @@ pub fn sample_for(manager: Manager, root: &Path) -> Vec<Pinned> {
         Manager::Uv | Manager::Pip => {
             packages::sample_of(packages::python_packages(root), PYTHON_SAMPLE_PACKAGES)
         }
-        Manager::Npm => packages::npm_lock(root)
-            .map(|lock| packages::npm_leaf_packages(&lock, SAMPLE_PACKAGES))
-            .filter(|s| !s.is_empty())
-            .unwrap_or_else(|| packages::node_modules_leaves(root, SAMPLE_PACKAGES)),
+        Manager::Npm => match packages::npm_lock_entries(root) {
+            // Installed from the lock (`Runner::NpmLock`): leaves whose tarballs it names.
+            Some(entries) => packages::npm_lock(root)
+                .map(|lock| packages::npm_leaf_packages(&lock, usize::MAX))
+                .map(|leaves| leaves.into_iter().filter(|(n, _)| entries.has(n)).collect())
+                .map(|leaves| packages::sample_of(leaves, SAMPLE_PACKAGES))
+                .unwrap_or_default(),
+            None => packages::npm_lock(root)
+                .map(|lock| packages::npm_leaf_packages(&lock, SAMPLE_PACKAGES))
+                .filter(|s| !s.is_empty())
+                .unwrap_or_else(|| packages::node_modules_leaves(root, SAMPLE_PACKAGES)),
+        },
         Manager::Pnpm | Manager::Yarn | Manager::Bun | Manager::Poetry | Manager::Cargo => {
             packages::node_modules_leaves(root, SAMPLE_PACKAGES)
         }
@@ -190,6 +244,9 @@ enum Runner {
         manager: Manager,
         args: &'static [&'static str],
     },
+    /// npm with the project's lock: the sample's entries of it (resolved URL and integrity),
+    /// installed by `npm ci`.
+    NpmLock { entries: packages::LockEntries },
     /// uv or pip into a virtualenv made in the scratch folder (not timed); for uv with a
     /// `uv.lock`, the project folder whose `pyproject.toml` and lock file are synced whole.
     Python {
@@ -210,6 +267,9 @@ impl Runner {
                     && root.join("pyproject.toml").is_file())
                 .then(|| root.to_path_buf()),
             }),
+            Manager::Npm if packages::npm_lock_entries(root).is_some() => Some(Self::NpmLock {
+                entries: packages::npm_lock_entries(root)?,
+            }),
             Manager::Npm
             | Manager::Pnpm
             | Manager::Yarn
@@ -223,7 +283,9 @@ impl Runner {
     /// lands, which are not the sample's.
     fn set_up(&self, scratch: &Path) -> Option<(PathBuf, BTreeSet<String>)> {
         match self {
-            Self::Node { .. } => Some((scratch.join("node_modules"), BTreeSet::new())),
+            Self::Node { .. } | Self::NpmLock { .. } => {
+                Some((scratch.join("node_modules"), BTreeSet::new()))
+            }
             Self::Python { manager, lock_from } => {
                 if let Some(root) = lock_from {
                     for file in ["pyproject.toml", "uv.lock"] {
@@ -238,13 +300,35 @@ impl Runner {
         }
     }
 
-    /// One timed install of `deps` (none: the manager's start-up and empty install).
-    fn install(&self, scratch: &Path, deps: &[Pinned]) -> Option<f64> {
+    /// One timed install of `deps` (none: the manager's start-up and empty install); Err: why
+    /// it failed, in the manager's own words.
+    fn install(&self, scratch: &Path, deps: &[Pinned]) -> Result<f64, String> {
+        let written = |file: &str, text: String| {
+            std::fs::write(scratch.join(file), text)
+                .map_err(|e| format!("cannot write the sample's {file} ({e})"))
+        };
         match self {
             Self::Node { manager, args } => {
-                std::fs::write(scratch.join("package.json"), package_json(deps)).ok()?;
-                timed_run(manager.name(), args, scratch)
+                written("package.json", package_json(deps))?;
+                run_saying_why(manager.name(), args, scratch)
             }
+            Self::NpmLock { entries } => {
+                written("package.json", package_json(deps))?;
+                written(
+                    "package-lock.json",
+                    entries.lock_of(deps, &package_json(deps)),
+                )?;
+                run_saying_why(Manager::Npm.name(), NPM_CI_ARGS, scratch)
+            }
+            Self::Python { .. } => self
+                .install_python(scratch, deps)
+                .ok_or_else(|| "the sample could not be installed offline".to_string()),
+        }
+    }
+
+    fn install_python(&self, scratch: &Path, deps: &[Pinned]) -> Option<f64> {
+        match self {
+            Self::Node { .. } | Self::NpmLock { .. } => None,
             Self::Python { manager, lock_from } => {
                 std::fs::write(scratch.join("sample.txt"), requirements_txt(deps)).ok()?;
                 let python = scratch.join(".venv/bin/python");
@@ -330,26 +414,41 @@ fn pip_version_line(text: &str) -> Option<(PathBuf, String)> {
 }
 
 /// `manager` (for the project at `root`) installing nothing and `sample`, offline, in a scratch folder under `dir`, in
-/// turns, `SAMPLE_RUNS` times; the median of each. None when a run fails (the manager is
-/// missing, a package is not in its cache) or the sample placed no package.
-pub fn measure(manager: Manager, dir: &Path, sample: &[Pinned], root: &Path) -> Option<Sampled> {
-    let runner = Runner::for_manager(manager, root)?;
+/// turns, `SAMPLE_RUNS` times; the median of each. Err when a run fails (the manager is
+/// missing, a package is not in its cache: the manager's own reason) or the sample placed no
+/// package.
+pub fn measure(
+    manager: Manager,
+    dir: &Path,
+    sample: &[Pinned],
+    root: &Path,
+) -> Result<Sampled, String> {
+    let runner = Runner::for_manager(manager, root)
+        .ok_or_else(|| format!("{manager} has no sample install"))?;
     if sample.is_empty() {
-        return None;
+        return Err("the project names no package to sample".to_string());
     }
     let scratch = Scratch(dir.join(format!(".wsl-place-{manager}-{}", std::process::id())));
-    std::fs::create_dir(&scratch.0).ok()?;
-    let (target, before) = runner.set_up(&scratch.0)?;
+    std::fs::create_dir(&scratch.0)
+        .map_err(|e| format!("cannot make a scratch folder in {} ({e})", dir.display()))?;
+    let (target, before) = runner
+        .set_up(&scratch.0)
+        .ok_or_else(|| "the sample's folder could not be set up".to_string())?;
     // Empty and sample installs in turns, so both see the machine at the same pace; the median
     // of each is cached and multiplied by the project's size over the sample's, so it must be
     // a typical run: one preempted run (a maximum) or one lucky run (a minimum: the faster of
     // two put the express tree's reinstall 7-26% low in three runs out of three) would set
     // every later prediction on this machine.
     let (mut empties, mut samples, mut tree) = (Vec::new(), Vec::new(), None);
+    let mut failed = None;
     for _ in 0..SAMPLE_RUNS {
         empties.push(runner.install(&scratch.0, &[])?);
-        let Some(ms) = runner.install(&scratch.0, sample) else {
-            break;
+        let ms = match runner.install(&scratch.0, sample) {
+            Ok(ms) => ms,
+            Err(why) => {
+                failed = Some(why);
+                break;
+            }
         };
         samples.push(ms);
         let placed: BTreeSet<String> = names(&target).difference(&before).cloned().collect();
@@ -359,15 +458,23 @@ pub fn measure(manager: Manager, dir: &Path, sample: &[Pinned], root: &Path) -> 
             break;
         }
     }
-    let (packages, files, dirs, bytes) = tree?;
-    (packages > 0).then_some(Sampled {
-        startup_ms: median(&empties)?,
-        sample_ms: median(&samples)?,
-        packages,
-        files,
-        dirs,
-        bytes,
-    })
+    let no_sample = || {
+        failed
+            .clone()
+            .unwrap_or_else(|| "the sample placed nothing".to_string())
+    };
+    let (packages, files, dirs, bytes) = tree.ok_or_else(no_sample)?;
+    match (median(&empties), median(&samples)) {
+        (Some(startup_ms), Some(sample_ms)) if packages > 0 => Ok(Sampled {
+            startup_ms,
+            sample_ms,
+            packages,
+            files,
+            dirs,
+            bytes,
+        }),
+        _ => Err(no_sample()),
+    }
 }
 
 /// Packages, files, directories and bytes the sample placed: node_modules' package folders
@@ -375,7 +482,7 @@ pub fn measure(manager: Manager, dir: &Path, sample: &[Pinned], root: &Path) -> 
 fn placed_tree(runner: &Runner, target: &Path, placed: &BTreeSet<String>) -> (u64, u64, u64, u64) {
     let (files, dirs, bytes) = counted(target, placed);
     let packages = match runner {
-        Runner::Node { .. } => placed
+        Runner::Node { .. } | Runner::NpmLock { .. } => placed
             .iter()
             .filter(|n| !n.starts_with('.'))
             .map(|n| {
@@ -418,7 +525,7 @@ mod tests {
         }
         assert!(Runner::for_manager(Manager::Cargo, Path::new("/")).is_none());
         let none = Path::new("/nonexistent");
-        assert!(measure(Manager::Cargo, none, &[], none).is_none());
+        assert!(measure(Manager::Cargo, none, &[], none).is_err());
     }
 
     #[test]

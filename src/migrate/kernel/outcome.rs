@@ -53,6 +53,10 @@ pub struct MigrationReport {
     /// On WSL: what each Windows tool found does with the copy, and the safe.directory entries.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub windows: Option<super::windows_side::WindowsOutcome>,
+    /// The first `git status` at the copy (its index refresh, part of the finish), timed against
+    /// the plan's prediction; None when nothing was refreshed or the plan had no prediction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_status: Option<crate::model::accuracy::Checked>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -214,6 +218,8 @@ pub struct Copied {
     pub worktrees: Vec<worktrees::LinkedWorktree>,
     /// Interrupted migrations of the same source to other destinations.
     pub elsewhere: Vec<staging::Elsewhere>,
+    /// The plan's prediction of the first `git status` at the copy (its index refresh).
+    pub predicted_refresh_ms: Option<f64>,
 }
 
 impl Copied {
@@ -227,6 +233,7 @@ impl Copied {
             virtualenvs: Vec::new(),
             worktrees: Vec::new(),
             elsewhere: elsewhere.to_vec(),
+            predicted_refresh_ms: None,
         }
     }
 }
@@ -239,7 +246,7 @@ impl MigrationReport {
         destination: &Path,
         manifest: &Path,
         copied: Copied,
-        fixups: FixupReport,
+        (fixups, first_status): (FixupReport, Option<crate::model::accuracy::Checked>),
     ) -> Result<MigrationReport> {
         let text = std::fs::read_to_string(manifest)
             .map_err(|e| Failure::io("read the manifest", manifest, &e))?;
@@ -269,6 +276,7 @@ impl MigrationReport {
             already_migrated: false,
             next_steps: Vec::new(),
             windows: None,
+            first_status,
         };
         for other in &copied.elsewhere {
             report.fixups.advice.push(other.sentence(source));

@@ -25,7 +25,7 @@ pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<Mig
     )?;
     let mut record = moved::Moved::new(source, destination, &manifest);
     moved::remember(env, &record);
-    let mut fixups = fix_up(ui, source, destination, &answers.git_settings)?;
+    let (mut fixups, refresh_ms) = fix_up(ui, source, destination, &answers.git_settings)?;
     let spinner = Drawn::spinner(
         ui.progress(),
         "pointing the virtualenvs at the new location",
@@ -42,8 +42,18 @@ pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<Mig
     }
     keep_snapshot(env, source, destination);
     staging.remove()?;
-    let mut report =
-        MigrationReport::from_manifest(env, source, destination, &manifest, copied, fixups)?;
+    let first_status = copied
+        .predicted_refresh_ms
+        .zip(refresh_ms)
+        .map(|(predicted, measured)| first_status(env, destination, predicted, measured));
+    let mut report = MigrationReport::from_manifest(
+        env,
+        source,
+        destination,
+        &manifest,
+        copied,
+        (fixups, first_status),
+    )?;
     // Windows' git config is touched only once the copy is in place.
     if let Some(plan) = &answers.windows {
         let outcome = windows_side::carry_out(plan, answers.add_safe_directory);
@@ -84,6 +94,26 @@ fn still_pointing(
     found
 }
 
+/// The first `git status` at the copy against the plan's prediction, kept in the machine's
+/// record for the destination's mount (`assess::accuracy`).
+fn first_status(
+    env: &HostEnv,
+    destination: &Path,
+    predicted_ms: f64,
+    measured_ms: f64,
+) -> crate::model::accuracy::Checked {
+    match crate::host::location::MountTable::read(env) {
+        Ok(table) => crate::assess::accuracy::remember_first_status(
+            env,
+            &table,
+            destination,
+            predicted_ms,
+            measured_ms,
+        ),
+        Err(_) => crate::model::accuracy::Checked::new(predicted_ms, measured_ms),
+    }
+}
+
 /// The destination as this migration leaves it, after its fix-ups: what `--abort` and a sync
 /// compare it with later to tell what changed there (`measure::snapshot`). Taken again when an
 /// interrupted finish is run again. Best effort: without it they compare with the manifest.
@@ -113,13 +143,14 @@ fn finish_worktree(
 }
 
 /// Step 7, fix up: symlinks pointing into the old place, git settings DrvFs forced (as answered
-/// with the plan), the index.
+/// with the plan), the index; with how long the destination's own index refresh took (the
+/// first `git status` there: every file re-read and hashed), when it ran.
 fn fix_up(
     ui: &dyn Ui,
     source: &Path,
     destination: &Path,
     settings: &[fixups::ConfigIssue],
-) -> Result<FixupReport> {
+) -> Result<(FixupReport, Option<f64>)> {
     let mut fixups = FixupReport::default();
     let spinner = Drawn::spinner(ui.progress(), "repairing links into the old place");
     let repos = fixups::repair_links(source, destination, &mut fixups);
@@ -138,10 +169,16 @@ fn fix_up(
         }
     }
     let spinner = Drawn::spinner(ui.progress(), "git update-index --refresh");
-    let refreshed = repos
-        .iter()
-        .try_for_each(|repo| fixups::refresh_index(repo, &mut fixups));
+    let mut refresh_ms = None;
+    let refreshed = repos.iter().try_for_each(|repo| {
+        let (started, advised) = (std::time::Instant::now(), fixups.advice.len());
+        let done = fixups::refresh_index(repo, &mut fixups);
+        if repo == destination && fixups.advice.len() == advised {
+            refresh_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
+        }
+        done
+    });
     spinner.finish_and_clear();
     refreshed?;
-    Ok(fixups)
+    Ok((fixups, refresh_ms))
 }

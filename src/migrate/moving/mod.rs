@@ -63,7 +63,8 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
         &run.destination,
         staging.path(),
     ))?;
-    ui.plan(&document::of(&plan), dry_run)?;
+    let shown = document::of(&plan);
+    ui.plan(&shown, dry_run)?;
     if dry_run {
         return Ok(Moved::Stopped);
     }
@@ -99,6 +100,11 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
         virtualenvs: plan.virtualenvs.clone(),
         worktrees: Vec::new(),
         elsewhere: run.elsewhere.clone(),
+        // git's own start-up is in what is timed, not in the copy's estimate.
+        predicted_refresh_ms: shown
+            .prediction
+            .as_ref()
+            .map(|p| p.refresh_ms + crate::model::GIT_STARTUP_MS),
     };
     stage_worktrees(run, plan.worktrees, &mut done)?;
     let report = finish::finish(run, &answers, done)?;

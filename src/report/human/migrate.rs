@@ -311,6 +311,18 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
         &crate::base::pathtext::display(&report.manifest),
         Tone::Plain,
     );
+    if let Some(checked) = &report.first_status {
+        screen.row(
+            "first status",
+            &format!(
+                "the first git status at the copy (its index refresh) predicted ~{}, measured {} ({}); kept in this machine's record",
+                units::duration_ms(checked.predicted_ms),
+                units::duration_ms(checked.measured_ms),
+                super::accuracy::signed_percent(checked.error)
+            ),
+            Tone::Dim,
+        );
+    }
     for (i, step) in report.next_steps.iter().enumerate() {
         let key = if i == 0 { "next" } else { "" };
         screen.item(key, &step.why, Tone::Plain);

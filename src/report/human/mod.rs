@@ -1,6 +1,7 @@
 //! The report for a person at a terminal: the headline first and unindented, then every fact as
 //! a key and a value, keys in one column, values wrapped to the terminal's width.
 
+mod accuracy;
 mod chart;
 pub mod late;
 mod location;
@@ -85,6 +86,7 @@ pub fn check(report: &CheckReport, style: &Style) -> String {
         screen.blank();
     }
     timing::headline(&mut screen, report);
+    accuracy::rows(&mut screen, report);
     // Where the repository is fine, or both sides are one disk, what a move would change is noise.
     let same_disk = report.probe.as_ref().is_some_and(|p| p.baseline_same_mount);
     let move_matters = report.verdict.level != Level::Ok && !same_disk;

@@ -5,6 +5,33 @@ use crate::measure::probe::ProbeReport;
 use crate::report::text::probe::{lines, slow_call, summary, title, verify_problem};
 use std::fmt::Write;
 
+/// "verified here: git status within ±9% over 6 checks; corrected x1.20 (3 verifications)".
+pub fn record_line(record: &crate::assess::accuracy::MountRecord, style: &Style) -> String {
+    let mut line = format!(
+        "  this machine's record of this mount: {}",
+        crate::base::units::counted(
+            record.verifications.len() as u64,
+            "verified prediction",
+            "verified predictions"
+        )
+    );
+    if let Some(a) = record.git_status {
+        line.push_str(&format!(
+            "; git status within ±{:.0}% over the last {}",
+            a.within * 100.0,
+            crate::base::units::counted(a.checks as u64, "check", "checks")
+        ));
+    }
+    if let Some(c) = record.correction {
+        line.push_str(&format!(
+            "; checks here scale it x{:.2} ({})",
+            c.factor,
+            crate::base::units::counted(c.checks as u64, "verification", "verifications")
+        ));
+    }
+    format!("{}\n", style.dim(&line))
+}
+
 /// The table for a terminal.
 pub fn table(p: &ProbeReport, style: &Style) -> String {
     let mut out = String::new();

@@ -86,6 +86,16 @@ fn install_row(
     }
 }
 
+/// "npm's sample install failed here: code ENOTCACHED: ...": why the manager's own work is an
+/// estimate, in its own words.
+fn sample_failed(m: &ManagerTiming, why: &str) -> String {
+    format!(
+        "{}'s sample install failed here, so its own work is estimated: {}",
+        m.manager,
+        crate::base::pathtext::display_text(why)
+    )
+}
+
 /// The first line: what `git status` costs here and on the Linux disk, or why there is no
 /// figure; then a blank line.
 pub fn headline(screen: &mut Screen, report: &CheckReport) {
@@ -134,6 +144,13 @@ fn prediction_rows(screen: &mut Screen, p: &Prediction, move_matters: bool) {
         let manager = p.install_manager.as_ref().zip(p.install_manager_ms);
         let row = install_row(install, manager, p.inputs.install.as_ref());
         screen.row("install", &row, Tone::Plain);
+        if let Some((m, why)) = p
+            .install_manager
+            .as_ref()
+            .and_then(|m| Some((m, m.sample_failed.as_ref()?)))
+        {
+            screen.row("sample failed", &sample_failed(m, why), Tone::Warn);
+        }
     }
     let first = &p.first_git_status_ms;
     let cold = &p.first_git_status_cold_ms;
@@ -282,6 +299,7 @@ mod tests {
             sample_bytes: 0,
             source,
             cpu_sha1_us_per_mib: None,
+            sample_failed: None,
         }
     }
 
@@ -317,6 +335,15 @@ mod tests {
             "{row}"
         );
         assert!(row.ends_with("; downloads not counted"), "{row}");
+    }
+
+    #[test]
+    fn a_failed_sample_says_why_in_the_managers_words() {
+        let m = npm(TimingSource::Estimated);
+        assert_eq!(
+            sample_failed(&m, "code ENOTCACHED: request to https://x failed"),
+            "npm's sample install failed here, so its own work is estimated: code ENOTCACHED: request to https://x failed"
+        );
     }
 
     #[test]

@@ -1,0 +1,286 @@
+//! Predictions that check themselves: `check --verify` times the real `git status` and keeps
+//! the comparison in the machine's record; later checks say how right the tool has been on
+//! that mount and, after a few verifications there, scale its figures by the record's bounded
+//! correction (docs/accuracy.md).
+
+use crate::base::clock::now_unix;
+use crate::decide::correction;
+use crate::decide::observations::Observations;
+use crate::decide::policy::Policy;
+use crate::host::HostEnv;
+use crate::host::location::{Location, MountTable};
+use crate::measure::accuracy::{self, Figure, MountKey, Record, Verification};
+use crate::measure::verify::{self, StatusTiming};
+use crate::model::Prediction;
+use crate::model::accuracy::{Accuracy, Checked, Correction};
+use serde::Serialize;
+use std::path::Path;
+
+/// `check --verify`'s comparison: the real `git status` beside the prediction shown.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Verified {
+    Measured {
+        #[serde(flatten)]
+        timing: StatusTiming,
+        #[serde(flatten)]
+        checked: Checked,
+    },
+    /// `git status` could not be timed there: why, in one sentence.
+    Failed { failed: String },
+}
+
+/// What the record says of the repository's mount: how right `git status` has been there, and
+/// the correction that applies to this run's figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AccuracyReport {
+    pub mount: MountKey,
+    /// The shown `git status` predictions verified on this mount (None: none yet).
+    pub git_status: Option<Accuracy>,
+    /// The correction applied to this run's figures (None: fewer than three verifications, or
+    /// `--fresh`).
+    pub correction: Option<Applied>,
+}
+
+/// A correction as it applied to one check.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Applied {
+    /// `git status` here.
+    pub git_status: Option<Correction>,
+    /// The first `git status` after a copy to the Linux disk (from `migrate`'s verifications
+    /// at its destinations on that mount).
+    pub first_git_status: Option<Correction>,
+    /// The model's `git status` here before the correction.
+    pub model_git_status_ms: f64,
+    /// false when the verdict weighed the model's figure: the correction alone would have moved
+    /// it across a threshold (`decide::correction`).
+    pub verdict_uses_it: bool,
+}
+
+pub fn mount_key(location: &Location) -> MountKey {
+    MountKey {
+        kind: location.mount.kind,
+        source: location.mount.source.clone(),
+    }
+}
+
+fn key_of(table: &MountTable, dir: &Path) -> Option<MountKey> {
+    let entry = table.mount_for(dir)?;
+    Some(MountKey {
+        kind: entry.kind(),
+        source: entry.source.clone(),
+    })
+}
+
+fn correction_on(record: &Record, figure: Figure, mount: &MountKey) -> Option<Correction> {
+    let ratios: Vec<f64> = record
+        .on(figure, mount)
+        .filter(|v| v.model_ms > 0.0)
+        .map(|v| v.measured_ms / v.model_ms)
+        .collect();
+    crate::model::accuracy::correction(&ratios)
+}
+
+/// What the record says of `location`'s mount, and (unless `fresh`) the correction it makes:
+/// `prediction`'s `git status` and first-status figures are scaled in place. `baseline_dir`:
+/// the Linux disk's probe folder, whose mount the first-status correction is looked up for.
+pub fn correct(
+    env: &HostEnv,
+    table: &MountTable,
+    location: &Location,
+    baseline_dir: Option<&Path>,
+    prediction: Option<&mut Prediction>,
+    fresh: bool,
+) -> Option<AccuracyReport> {
+    let record = accuracy::load(env);
+    let mount = mount_key(location);
+    let git_status = Accuracy::of(
+        record
+            .on(Figure::GitStatus, &mount)
+            .map(|v| (v.predicted_ms, v.measured_ms)),
+    );
+    let applied = prediction.filter(|_| !fresh).and_then(|p| {
+        let here = correction_on(&record, Figure::GitStatus, &mount);
+        let linux = baseline_dir.and_then(|dir| key_of(table, dir));
+        let first = linux.and_then(|m| correction_on(&record, Figure::FirstGitStatus, &m));
+        if here.is_none() && first.is_none() {
+            return None;
+        }
+        let factor = |c: Option<Correction>| c.map_or(1.0, |c| c.factor);
+        let model_git_status_ms = p.git_status_ms.current;
+        p.git_status_ms = p.git_status_ms.scaled(factor(here), 1.0);
+        p.first_git_status_ms = p.first_git_status_ms.scaled(1.0, factor(first));
+        p.first_git_status_cold_ms = p.first_git_status_cold_ms.scaled(1.0, factor(first));
+        Some(Applied {
+            git_status: here,
+            first_git_status: first,
+            model_git_status_ms,
+            verdict_uses_it: true,
+        })
+    });
+    (git_status.is_some() || applied.is_some()).then_some(AccuracyReport {
+        mount,
+        git_status,
+        correction: applied,
+    })
+}
+
+/// The verdict's observations with the model's `git status` back in place of the corrected one
+/// when the correction alone would carry it across a threshold.
+pub fn gate(
+    env: &HostEnv,
+    policy: &Policy,
+    observations: &mut Observations,
+    report: Option<&mut AccuracyReport>,
+) {
+    let Some(applied) = report.and_then(|r| r.correction.as_mut()) else {
+        return;
+    };
+    let (Some(corrected), Some(factor)) = (
+        observations.git_status_ms,
+        applied.git_status.map(|c| c.factor),
+    ) else {
+        return;
+    };
+    let model = corrected.scaled(1.0 / factor, 1.0);
+    let latest = accuracy::load(env)
+        .verifications
+        .iter()
+        .rev()
+        .find(|v| v.figure == Figure::GitStatus && v.path == observations.path)
+        .map(|v| v.measured_ms);
+    let uncorrected = Observations {
+        git_status_ms: Some(model),
+        ..observations.clone()
+    };
+    if !correction::may_decide(policy, &uncorrected, corrected, latest) {
+        observations.git_status_ms = Some(model);
+        applied.verdict_uses_it = false;
+    }
+}
+
+/// Times the real `git status` in the repository, compares it with the prediction shown and
+/// keeps both in the record; the report's accuracy then counts this verification too.
+pub fn verify(
+    env: &HostEnv,
+    location: &Location,
+    prediction: &Prediction,
+    accuracy: &mut Option<AccuracyReport>,
+) -> Verified {
+    let timing = match verify::time_git_status(&location.paths.linux, verify::VERIFY_RUNS) {
+        Ok(timing) => timing,
+        Err(failed) => return Verified::Failed { failed },
+    };
+    let shown = prediction.git_status_ms.current;
+    let model_ms = accuracy
+        .as_ref()
+        .and_then(|a| a.correction.as_ref())
+        .filter(|c| c.git_status.is_some())
+        .map_or(shown, |c| c.model_git_status_ms);
+    let mount = mount_key(location);
+    let record = accuracy::remember(
+        env,
+        Verification {
+            figure: Figure::GitStatus,
+            mount: mount.clone(),
+            path: location.paths.linux.clone(),
+            model_ms,
+            predicted_ms: shown,
+            measured_ms: timing.median_ms,
+            unix: now_unix(),
+        },
+    );
+    let git_status = Accuracy::of(
+        record
+            .on(Figure::GitStatus, &mount)
+            .map(|v| (v.predicted_ms, v.measured_ms)),
+    );
+    match accuracy {
+        Some(report) => report.git_status = git_status,
+        None => {
+            *accuracy = Some(AccuracyReport {
+                mount,
+                git_status,
+                correction: None,
+            })
+        }
+    }
+    Verified::Measured {
+        checked: Checked::new(shown, timing.median_ms),
+        timing,
+    }
+}
+
+/// Keeps a migration's first `git status` at its copy (its index refresh) against the plan's
+/// prediction; the comparison for the report.
+pub fn remember_first_status(
+    env: &HostEnv,
+    table: &MountTable,
+    destination: &Path,
+    predicted_ms: f64,
+    measured_ms: f64,
+) -> Checked {
+    if let Some(mount) = key_of(table, destination) {
+        accuracy::remember(
+            env,
+            Verification {
+                figure: Figure::FirstGitStatus,
+                mount,
+                path: destination.to_path_buf(),
+                model_ms: predicted_ms,
+                predicted_ms,
+                measured_ms,
+                unix: now_unix(),
+            },
+        );
+    }
+    Checked::new(predicted_ms, measured_ms)
+}
+
+/// What `probe` adds about its mount: every verification the record keeps there, how right
+/// `git status` has been and the correction later checks apply.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MountRecord {
+    pub mount: MountKey,
+    pub git_status: Option<Accuracy>,
+    pub correction: Option<Correction>,
+    pub verifications: Vec<Verification>,
+}
+
+/// The record of the mount `entry`; None when nothing was verified there.
+pub fn mount_record(env: &HostEnv, entry: &crate::host::mounts::MountEntry) -> Option<MountRecord> {
+    let record = accuracy::load(env);
+    let mount = MountKey {
+        kind: entry.kind(),
+        source: entry.source.clone(),
+    };
+    let verifications: Vec<Verification> = record
+        .verifications
+        .iter()
+        .filter(|v| v.mount == mount)
+        .cloned()
+        .collect();
+    if verifications.is_empty() {
+        return None;
+    }
+    Some(MountRecord {
+        git_status: Accuracy::of(
+            record
+                .on(Figure::GitStatus, &mount)
+                .map(|v| (v.predicted_ms, v.measured_ms)),
+        ),
+        correction: correction_on(&record, Figure::GitStatus, &mount),
+        mount,
+        verifications,
+    })
+}
+
+/// `probe`'s report with its mount's record.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProbeWithRecord {
+    #[serde(flatten)]
+    pub probe: crate::measure::probe::ProbeReport,
+    /// The machine's record of verified predictions on this mount (None: none yet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record: Option<MountRecord>,
+}

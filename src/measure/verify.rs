@@ -1,0 +1,85 @@
+//! Timing the real `git status` a prediction is checked against (`check --verify`, and the
+//! first status at a migration's copy). Nothing in the repository is written:
+//! `--no-optional-locks` keeps git from refreshing the index.
+
+use serde::Serialize;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// How many times `check --verify` runs `git status`: the median of three is what the report
+/// gives, so one run slowed by something else on the machine does not decide it.
+pub const VERIFY_RUNS: usize = 3;
+
+/// The command as the report names it.
+pub const GIT_STATUS_COMMAND: &str = "git --no-optional-locks status";
+
+/// What timing `git status` took, each run and their median.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StatusTiming {
+    /// The command timed, as a person would type it.
+    pub command: &'static str,
+    pub runs_ms: Vec<f64>,
+    pub median_ms: f64,
+}
+
+/// Times `runs` runs of `git --no-optional-locks status` in `repository`; Err is one sentence
+/// saying why it could not (git missing, or failing there with its own reason).
+pub fn time_git_status(repository: &Path, runs: usize) -> Result<StatusTiming, String> {
+    let mut runs_ms = Vec::with_capacity(runs);
+    for _ in 0..runs.max(1) {
+        let started = Instant::now();
+        let output = Command::new("git")
+            .args(["--no-optional-locks", "status"])
+            .current_dir(repository)
+            .env("GIT_OPTIONAL_LOCKS", "0")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .map_err(|e| format!("cannot run git ({e})"))?;
+        let elapsed = started.elapsed().as_secs_f64() * 1000.0;
+        if !output.status.success() {
+            let said = String::from_utf8_lossy(&output.stderr);
+            let reason = said.lines().next().unwrap_or("").trim();
+            return Err(format!("git status failed there: {reason}"));
+        }
+        runs_ms.push(elapsed);
+        if crate::base::interrupt::requested() {
+            break;
+        }
+    }
+    Ok(StatusTiming {
+        command: GIT_STATUS_COMMAND,
+        median_ms: median(&runs_ms),
+        runs_ms,
+    })
+}
+
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    match sorted.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0]), 2.5);
+    }
+
+    #[test]
+    fn outside_a_repository_git_says_why() {
+        let tmp = tempfile::tempdir().unwrap();
+        let err = time_git_status(tmp.path(), 1).unwrap_err();
+        assert!(err.starts_with("git status failed there: "), "{err}");
+    }
+}
