@@ -248,6 +248,7 @@ fn fixture() -> CheckReport {
         predict: Some(predict),
         policy: PolicySource::BuiltIn,
         verdict,
+        phases: Default::default(),
     }
 }
 

@@ -2,6 +2,7 @@
 
 pub mod git_cache;
 pub mod mount_cache;
+pub mod phases;
 pub mod probes;
 
 use crate::base::error::Result;
@@ -45,6 +46,8 @@ pub struct CheckReport {
     /// since (the verdict's `migrate` advice then says so).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moved: Option<changes::OldPlace>,
+    /// Where this check's time went, phase by phase.
+    pub phases: phases::Phases,
 }
 
 /// The spinner's label while the probes time the mounts.
@@ -168,21 +171,12 @@ pub fn measure(
         policy,
         policy_source,
     } = setting;
-    // The repository's git settings and usage hints are read while the scan walks: neither is
-    // timed, and on a slow mount each costs tens of milliseconds of round trips.
-    let ((scan, index), hints) = std::thread::scope(|scope| {
-        let hints = scope.spawn(|| RepoHints::read(&location.paths.linux));
-        let scanned = scan::scan_keeping_index(
-            &location.paths.linux,
-            &ScanOptions {
-                budget: settings.scan_budget,
-                automount_root: env.automount_root(),
-            },
-            progress,
-        );
-        (scanned, hints.join().unwrap_or_default())
-    });
-    let git = git_cache::facts(env, settings.purpose.reuse() != Reuse::Nothing);
+    let mut phases = phases::Phases::default();
+    let began = std::time::Instant::now();
+    let (scan, index, hints) = scan_and_hints(env, settings, &location, progress, &mut phases);
+    let (git, git_ms) =
+        phases::timed(|| git_cache::facts(env, settings.purpose.reuse() != Reuse::Nothing));
+    phases.git_facts_ms = git_ms;
     let (probe, predict) = if settings.probe {
         let probes = working(
             progress,
@@ -190,16 +184,18 @@ pub fn measure(
             || {
                 probes::for_check(
                     env,
-                    &table,
-                    &location,
+                    (&table, &location),
                     settings,
                     index.as_ref(),
                     git.startup_ms,
                     &policy.migrate.destination,
+                    &mut phases,
                 )
             },
         )?;
-        let mut predict = probes::predict(&scan, &probes, &location.paths.linux, hints.lock);
+        let (mut predict, predict_ms) =
+            phases::timed(|| probes::predict(&scan, &probes, &location.paths.linux, hints.lock));
+        phases.predict_ms = Some(predict_ms);
         if let Some(prediction) = predict.as_mut() {
             with_fsmonitor(prediction, &probes, &git, &scan, &policy);
         }
@@ -207,11 +203,12 @@ pub fn measure(
     } else {
         (None, None)
     };
-    let repositories_below = scan
-        .git
-        .is_none()
-        .then(|| repositories_below(&location.paths.linux, progress))
-        .filter(|found| !found.repositories.is_empty());
+    let repositories_below = scan.git.is_none().then(|| {
+        let (found, ms) = phases::timed(|| repositories_below(&location.paths.linux, progress));
+        phases.repositories_below_ms = Some(ms);
+        found
+    });
+    let repositories_below = repositories_below.filter(|found| !found.repositories.is_empty());
     let repositories_below_complete = repositories_below.as_ref().map(|d| d.complete);
     let repositories_below = repositories_below.map(|found| found.repositories.len());
     let mut observations = observe(
@@ -230,11 +227,15 @@ pub fn measure(
     observations.context.repositories_below = repositories_below;
     observations.context.repositories_below_partial = repositories_below_complete == Some(false);
     let mut verdict = policy::evaluate_after(&policy, &observations, previous);
-    let moved = working(
-        progress,
-        || "comparing with the migrated copy".into(),
-        || changes::old_place(env, &location.paths.linux, true),
-    );
+    let (moved, moved_ms) = phases::timed(|| {
+        working(
+            progress,
+            || "comparing with the migrated copy".into(),
+            || changes::old_place(env, &location.paths.linux, true),
+        )
+    });
+    phases.moved_ms = moved_ms;
+    phases.total_ms = began.elapsed().as_millis() as u64;
     if let Some(old) = &moved {
         moved_on(&mut verdict, old);
     }
@@ -250,8 +251,39 @@ pub fn measure(
         repositories_below,
         repositories_below_complete,
         moved,
+        phases,
     };
     Ok((report, policy))
+}
+
+/// The scan, with the repository's git settings and usage hints read while it walks: neither
+/// is timed, and on a slow mount each costs tens of milliseconds of round trips.
+fn scan_and_hints(
+    env: &HostEnv,
+    settings: &Settings,
+    location: &Location,
+    progress: &dyn Progress,
+    phases: &mut phases::Phases,
+) -> (
+    ScanReport,
+    Option<crate::measure::gitindex::RootIndex>,
+    RepoHints,
+) {
+    let ((scan, index), (hints, hints_ms)) = std::thread::scope(|scope| {
+        let hints = scope.spawn(|| phases::timed(|| RepoHints::read(&location.paths.linux)));
+        let scanned = scan::scan_keeping_index(
+            &location.paths.linux,
+            &ScanOptions {
+                budget: settings.scan_budget,
+                automount_root: env.automount_root(),
+            },
+            progress,
+        );
+        (scanned, hints.join().unwrap_or_default())
+    });
+    phases.scan_ms = scan.elapsed_ms;
+    phases.hints_ms = hints_ms;
+    (scan, index, hints)
 }
 
 /// The repositories below `dir`, a folder that is not one, found within
