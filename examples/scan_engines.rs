@@ -29,6 +29,7 @@ fn main() {
     let options = ScanOptions {
         budget: Duration::from_secs(3600),
         automount_root: wsl_place::host::DEFAULT_AUTOMOUNT_ROOT.into(),
+        exact: true,
     };
     for name in engines {
         let start = Instant::now();

@@ -73,6 +73,9 @@ pub struct Settings {
     pub baseline: Option<PathBuf>,
     /// Who is asking: what the run may spend and reuse follows from it.
     pub purpose: Purpose,
+    /// `--exact`: walk every file of the dependency trees instead of pricing a large
+    /// `node_modules` from a sample of its packages.
+    pub exact: bool,
 }
 
 /// Which command is asking for a check.
@@ -276,6 +279,7 @@ fn scan_and_hints(
             &ScanOptions {
                 budget: settings.scan_budget,
                 automount_root: env.automount_root(),
+                exact: settings.exact,
             },
             progress,
         );

@@ -36,6 +36,8 @@ pub struct Settings {
     pub discover_budget: Duration,
     pub baseline: Option<PathBuf>,
     pub policy: Option<PathBuf>,
+    /// `--exact`: every dependency tree walked whole (see `ScanOptions::exact`).
+    pub exact: bool,
 }
 
 /// One mount's probe and who used it.
@@ -138,6 +140,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         probe_budget: settings.probe_budget,
         baseline: settings.baseline.clone(),
         purpose: pipeline::Purpose::Survey,
+        exact: settings.exact,
     };
     let mut plan = Vec::new();
     for found in &discovery.repositories {
@@ -352,6 +355,7 @@ fn judge(
         &ScanOptions {
             budget: scans::budget_now(place.deadline, settings.scan_budget),
             automount_root: place.env.automount_root(),
+            exact: settings.exact,
         },
         // The survey's own bar shows the scans.
         &Drawn::hidden(),
