@@ -123,6 +123,7 @@ fn fixture() -> CheckReport {
         estimated: false,
         counted: Counts::default(),
         reached: true,
+        sample: None,
     };
     let scan = ScanReport {
         files: 13_126,
