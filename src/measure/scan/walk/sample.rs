@@ -16,6 +16,7 @@ use super::{Inside, Listed, Subtree, Walker};
 use crate::base::dirfd::Place;
 use crate::measure::scan::{Counts, DependencySample};
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
@@ -24,15 +25,33 @@ pub const WALK_ALL_UP_TO: usize = 96;
 /// The largest packages by entry count, always walked whole: a few of them hold much of a
 /// tree's files, and a sample that missed or hit one would swing the total.
 pub const LARGEST_WALKED: usize = 8;
-/// Strata of the other packages, by entry count, and the packages walked in each.
+/// Strata of the other packages, by entry count, and the packages walked in each at first.
 pub const STRATA: usize = 4;
 pub const PER_STRATUM: usize = 10;
+/// The files' stated error (about two standard errors, as a fraction of the sampled strata's
+/// files) the sample is doubled until it reaches: real trees, whose few large packages hide
+/// behind a handful of entries (caniuse-lite: 5 entries, 842 files), need most of their
+/// packages walked for it; generated ones of even packages, 48.
+pub const TARGET_ERROR: f64 = 0.08;
 
-/// One package: where it is and how many entries its own folder lists.
+/// One package: where it is (a pnpm store entry, with the links to its dependencies), where
+/// its own folder is, and how many entries that lists.
 struct Package {
     path: PathBuf,
     place: Place,
+    own_folder: Place,
     entries: u64,
+}
+
+impl Package {
+    fn at(path: PathBuf, place: Place) -> Self {
+        Package {
+            path,
+            own_folder: place.clone(),
+            place,
+            entries: 0,
+        }
+    }
 }
 
 /// What is counted exactly: the top's own entries and the folders that are not packages.
@@ -92,7 +111,7 @@ impl Walker<'_> {
             return (subtree, None);
         }
         packages.par_iter_mut().for_each(|p| {
-            p.entries = self.entries_of(&p.place);
+            p.entries = self.entries_of(&p.own_folder);
         });
         packages.sort_by(|a, b| b.entries.cmp(&a.entries).then_with(|| a.path.cmp(&b.path)));
         self.estimate_from_sample(&packages, exact, depth)
@@ -125,28 +144,19 @@ impl Walker<'_> {
                         // The store's entry `name@1.0.0/` holds the package at
                         // `node_modules/name/` beside links to its dependencies.
                         Some(named) => packages.push(Package {
-                            path: path.join(pkg),
-                            place: place
+                            own_folder: place
                                 .child(OsStr::new("node_modules"))
                                 .child(named.as_os_str()),
-                            entries: 0,
+                            ..Package::at(path.join(pkg), place)
                         }),
                         None if store => others.push((path.join(pkg), place)),
-                        None => packages.push(Package {
-                            path: path.join(pkg),
-                            place,
-                            entries: 0,
-                        }),
+                        None => packages.push(Package::at(path.join(pkg), place)),
                     }
                 }
             } else if bytes.starts_with(b".") {
                 others.push((path, base.child(name)));
             } else {
-                packages.push(Package {
-                    path,
-                    place: base.child(name),
-                    entries: 0,
-                });
+                packages.push(Package::at(path, base.child(name)));
             }
         }
     }
@@ -191,7 +201,9 @@ impl Walker<'_> {
         self.walk_dir(&package.path, Ok(package.place.clone()), depth + 1, inside)
     }
 
-    /// The totals from the largest packages walked whole and a stratified sample of the rest.
+    /// The totals from the largest packages walked whole and a stratified sample of the rest,
+    /// the sample doubled in each stratum until the files' stated error is within
+    /// `TARGET_ERROR`, every package is walked, or the budget runs out.
     fn estimate_from_sample(
         &self,
         packages: &[Package],
@@ -199,60 +211,83 @@ impl Walker<'_> {
         depth: usize,
     ) -> (Subtree, Option<DependencySample>) {
         let (largest, rest) = packages.split_at(LARGEST_WALKED.min(packages.len()));
-        let strata = strata(rest.len());
-        let chosen: Vec<&Package> = largest
-            .iter()
-            .chain(
-                strata
-                    .iter()
-                    .flat_map(|s| s.chosen.iter().map(|&i| &rest[i])),
-            )
-            .collect();
-        let walked: Vec<Subtree> = chosen
-            .par_iter()
-            .map(|p| self.walk_package(p, depth, true))
-            .collect();
         let mut subtree = Subtree {
             counted: exact.counted,
             estimate: exact.estimate,
             complete: exact.complete,
             sampled: true,
         };
-        for sub in &walked[..largest.len()] {
+        let largest_walked: Vec<Subtree> = largest
+            .par_iter()
+            .map(|p| self.walk_package(p, depth, true))
+            .collect();
+        for sub in &largest_walked {
             subtree.counted.add(&sub.counted);
             subtree.estimate.add(&sub.estimate);
             subtree.complete &= sub.complete;
         }
-        let mut sampled = &walked[largest.len()..];
-        let (mut files_var, mut bytes_var) = (0.0, 0.0);
-        for stratum in &strata {
-            let (here, after) = sampled.split_at(stratum.chosen.len());
-            sampled = after;
-            let entries: Vec<u64> = rest[stratum.range.clone()]
-                .iter()
-                .map(|p| p.entries)
+        let mut walked: BTreeMap<usize, Subtree> = BTreeMap::new();
+        let mut per = PER_STRATUM;
+        loop {
+            let wanted: Vec<usize> = strata(rest.len(), per)
+                .into_iter()
+                .flat_map(|s| s.chosen)
+                .filter(|i| !walked.contains_key(i))
                 .collect();
-            let seen: Vec<u64> = stratum.chosen.iter().map(|&i| rest[i].entries).collect();
-            let est = ratio_estimate(&entries, &seen, here);
-            for sub in here {
-                subtree.counted.add(&sub.counted);
-                subtree.complete &= sub.complete;
+            let new: Vec<(usize, Subtree)> = wanted
+                .par_iter()
+                .map(|&i| (i, self.walk_package(&rest[i], depth, true)))
+                .collect();
+            walked.extend(new);
+            let (total, files_error) = stratified(rest, &walked, per);
+            if files_error.0 <= TARGET_ERROR || walked.len() == rest.len() || self.stopped() {
+                for sub in walked.values() {
+                    subtree.counted.add(&sub.counted);
+                    subtree.complete &= sub.complete;
+                }
+                subtree.estimate.add(&total);
+                let error =
+                    |var: f64, total: u64| (2.0 * var.sqrt() / (total.max(1) as f64)).min(1.0);
+                let sample = DependencySample {
+                    packages: packages.len() as u64,
+                    walked: (largest.len() + walked.len()) as u64,
+                    largest_walked: largest.len() as u64,
+                    method: "stratified by entries in each package's folder".into(),
+                    files_error: error(files_error.1, subtree.estimate.files),
+                    bytes_error: error(files_error.2, subtree.estimate.bytes),
+                };
+                return (subtree, Some(sample));
             }
-            subtree.estimate.add(&est.total);
-            files_var += est.files_var;
-            bytes_var += est.bytes_var;
+            per *= 2;
         }
-        let error = |var: f64, total: u64| (2.0 * var.sqrt() / (total.max(1) as f64)).min(1.0);
-        let sample = DependencySample {
-            packages: packages.len() as u64,
-            walked: chosen.len() as u64,
-            largest_walked: largest.len() as u64,
-            method: "stratified by entries in each package's folder".into(),
-            files_error: error(files_var, subtree.estimate.files),
-            bytes_error: error(bytes_var, subtree.estimate.bytes),
-        };
-        (subtree, Some(sample))
     }
+}
+
+/// The strata's totals from every package walked in each, and (the files' error as a fraction
+/// of the strata's own files, the files' variance, the bytes' variance).
+fn stratified(
+    rest: &[Package],
+    walked: &BTreeMap<usize, Subtree>,
+    per: usize,
+) -> (Counts, (f64, f64, f64)) {
+    let mut total = Counts::default();
+    let (mut files_var, mut bytes_var) = (0.0, 0.0);
+    for stratum in strata(rest.len(), per) {
+        let entries: Vec<u64> = rest[stratum.range.clone()]
+            .iter()
+            .map(|p| p.entries)
+            .collect();
+        let (seen, here): (Vec<u64>, Vec<Subtree>) = walked
+            .range(stratum.range.clone())
+            .map(|(&i, sub)| (rest[i].entries, *sub))
+            .unzip();
+        let est = ratio_estimate(&entries, &seen, &here);
+        total.add(&est.total);
+        files_var += est.files_var;
+        bytes_var += est.bytes_var;
+    }
+    let files_error = 2.0 * files_var.sqrt() / (total.files.max(1) as f64);
+    (total, (files_error, files_var, bytes_var))
 }
 
 /// A pnpm store entry's package name: `@scope+name@1.0.0_peer@2/` holds `@scope/name`.
@@ -275,13 +310,13 @@ struct Stratum {
     chosen: Vec<usize>,
 }
 
-/// `n` packages in `STRATA` strata of (about) equal count, `PER_STRATUM` of each evenly spaced.
-fn strata(n: usize) -> Vec<Stratum> {
+/// `n` packages in `STRATA` strata of (about) equal count, `per` of each evenly spaced.
+fn strata(n: usize, per: usize) -> Vec<Stratum> {
     (0..STRATA)
         .map(|s| {
             let range = n * s / STRATA..n * (s + 1) / STRATA;
             let size = range.len();
-            let take = PER_STRATUM.min(size);
+            let take = per.min(size);
             let chosen = (0..take)
                 .map(|j| range.start + (2 * j + 1) * size / (2 * take))
                 .collect();
@@ -360,7 +395,7 @@ mod tests {
 
     #[test]
     fn strata_cover_the_packages_and_sample_each_evenly() {
-        let s = strata(784);
+        let s = strata(784, PER_STRATUM);
         assert_eq!(s.len(), STRATA);
         assert_eq!(s.iter().map(|s| s.range.len()).sum::<usize>(), 784);
         for stratum in &s {
@@ -368,7 +403,7 @@ mod tests {
             assert!(stratum.chosen.iter().all(|i| stratum.range.contains(i)));
         }
         // Fewer packages than the sample: each is walked.
-        let small = strata(20);
+        let small = strata(20, PER_STRATUM);
         assert_eq!(small.iter().map(|s| s.chosen.len()).sum::<usize>(), 20);
     }
 }
