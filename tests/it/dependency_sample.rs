@@ -340,3 +340,58 @@ fn survey_samples_each_repositorys_node_modules_and_exact_walks_them() {
     assert_eq!(web["sampled"], false, "{web}");
     assert_eq!(n(&web["node_modules"][0]["files"]), truth.files);
 }
+
+#[test]
+fn a_next_check_takes_the_figures_again_until_an_install_changes_the_tree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    node_project(root, 150, 31);
+    write(
+        &root.join("node_modules/.package-lock.json"),
+        br#"{"lockfileVersion":3}"#,
+    );
+    let check = |extra: &[&str]| {
+        let out = support::Sandbox::at(home.path())
+            .cmd()
+            .args(["check", "--no-probe", "--format", "json"])
+            .args(extra)
+            .arg(root)
+            .output()
+            .unwrap();
+        support::json_of_success(&out)["scan"]["node_modules"][0].clone()
+    };
+    let first = check(&[]);
+    assert!(first.get("reused").is_none(), "{first}");
+    let next = check(&[]);
+    assert_eq!(next["reused"], true, "{next}");
+    assert_eq!(next["files"], first["files"]);
+    assert_eq!(next["sample"], first["sample"]);
+    assert_eq!(n(&next["counted"]["files"]), 0, "nothing walked: {next}");
+    // --exact walks whatever is known.
+    let exact = check(&["--exact"]);
+    assert!(exact.get("reused").is_none(), "{exact}");
+    // An install (its record rewritten, a package added) is counted again.
+    package(
+        &root.join("node_modules/added"),
+        500,
+        &mut Rng(9),
+        &mut Truth::default(),
+    );
+    write(
+        &root.join("node_modules/.package-lock.json"),
+        br#"{"lockfileVersion":3,"packages":{}}"#,
+    );
+    let after = check(&[]);
+    assert!(after.get("reused").is_none(), "{after}");
+    // The new package, the largest, is walked whole: its 500 files are among those counted.
+    assert!(n(&after["counted"]["files"]) >= 500, "{after}");
+    assert!(
+        n(&after["files"]) > n(&exact["files"]),
+        "{after} vs {exact}"
+    );
+    // Without an install's record nothing says the tree is unchanged: counted every time.
+    fs::remove_file(root.join("node_modules/.package-lock.json")).unwrap();
+    check(&[]);
+    assert!(check(&[]).get("reused").is_none());
+}

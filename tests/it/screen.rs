@@ -124,6 +124,8 @@ fn fixture() -> CheckReport {
         counted: Counts::default(),
         reached: true,
         sample: None,
+        reused: false,
+        stamp: None,
     };
     let scan = ScanReport {
         files: 13_126,

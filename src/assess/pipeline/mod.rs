@@ -1,5 +1,6 @@
 //! `wsl-place check`: locate, scan, probe, predict, decide, in that order.
 
+pub mod dependency_cache;
 pub mod git_cache;
 pub mod mount_cache;
 pub mod phases;
@@ -274,15 +275,18 @@ fn scan_and_hints(
 ) {
     let ((scan, index), (hints, hints_ms)) = std::thread::scope(|scope| {
         let hints = scope.spawn(|| phases::timed(|| RepoHints::read(&location.paths.linux)));
+        let root = &location.paths.linux;
         let scanned = scan::scan_keeping_index(
-            &location.paths.linux,
+            root,
             &ScanOptions {
                 budget: settings.scan_budget,
                 automount_root: env.automount_root(),
                 exact: settings.exact,
+                known: dependency_cache::load(env, root),
             },
             progress,
         );
+        dependency_cache::store(env, root, &scanned.0);
         (scanned, hints.join().unwrap_or_default())
     });
     phases.scan_ms = scan.elapsed_ms;

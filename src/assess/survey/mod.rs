@@ -356,10 +356,12 @@ fn judge(
             budget: scans::budget_now(place.deadline, settings.scan_budget),
             automount_root: place.env.automount_root(),
             exact: settings.exact,
+            known: pipeline::dependency_cache::load(place.env, &found.root),
         },
         // The survey's own bar shows the scans.
         &Drawn::hidden(),
     );
+    pipeline::dependency_cache::store(place.env, &found.root, &scan);
     // A `.git` that leads nowhere (a moved or deleted repository) has nothing to judge: said
     // with `check`'s words, as a repository not judged, rather than a verdict with no reason.
     if let Some(broken) = scan.git.as_ref().and_then(|git| git.error.as_ref()) {

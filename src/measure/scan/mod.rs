@@ -4,6 +4,7 @@
 //! and, when the budget runs out, estimates kept beside the raw counts. Never fails: what cannot
 //! be read is counted and listed in the report.
 
+pub mod known;
 mod walk;
 
 use crate::base::progress::{Drawn, Progress};
@@ -23,6 +24,9 @@ pub struct ScanOptions {
     /// Walk every file of every dependency tree (`--exact`); otherwise a large `node_modules`
     /// is priced from a sample of its packages (`DependencySample`).
     pub exact: bool,
+    /// Trees an earlier scan found, taken again when their stamp says no install changed
+    /// them since (never with `exact`).
+    pub known: Vec<known::KnownTree>,
 }
 
 /// How the tree is traversed. The default is decided by `bench/scan.sh` (see `docs/scan.md`).
@@ -50,7 +54,7 @@ impl Engine {
 }
 
 /// Files, directories and bytes of a tree. `dirs` never includes the tree's own top.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Counts {
     pub files: u64,
     pub dirs: u64,
@@ -139,11 +143,18 @@ pub struct DependencyTree {
     /// walked); absent in JSON when it was walked whole.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sample: Option<DependencySample>,
+    /// True when its figures are an earlier check's, taken again because no install changed
+    /// the tree since (its stamp); absent in JSON otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reused: bool,
+    /// What the package manager's last install left in it, for the next scan to compare.
+    #[serde(skip)]
+    pub stamp: Option<known::TreeStamp>,
 }
 
 /// How a dependency tree's figures were estimated from a sample of its packages (see
 /// `docs/scan.md`): "estimated from 64 of 800 packages".
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct DependencySample {
     /// Packages in the tree (its top level, `@scope/` folders and pnpm's `.pnpm/` store; a
     /// nested `node_modules/` belongs to the package holding it).
@@ -316,7 +327,8 @@ fn walk_and_keep_index(
         git_paths.clone(),
         sizes.as_ref(),
     )
-    .sampling_dependencies(!options.exact);
+    .sampling_dependencies(!options.exact)
+    .knowing(if options.exact { &[] } else { &options.known });
     let (subtree, outside) = scanning_while(&live, progress, || {
         run_on(engine, || {
             let subtree = walker.walk_root();
@@ -334,7 +346,6 @@ fn walk_and_keep_index(
         report.error = Some(format!("cannot list {}: {e}", root.display()));
     }
     report.complete = subtree.complete;
-    report.sampled = subtree.sampled;
     report.counted = subtree.counted;
     let totals = subtree.estimate;
     report.files = totals.files;
@@ -541,7 +552,10 @@ fn collect(
                     counted: t.subtree.counted,
                     reached: t.visited,
                     sample: t.sample,
+                    reused: t.reused,
+                    stamp: t.stamp,
                 };
+                report.sampled |= tree.sample.is_some();
                 if kind == DependencyKind::NodeModules {
                     report.node_modules.push(tree);
                 } else {

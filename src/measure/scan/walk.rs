@@ -12,6 +12,7 @@
 
 mod sample;
 
+use super::known::{KnownTree, TreeStamp};
 use super::{Counts, DependencyKind, DependencySample};
 use crate::base::dirfd::{self, Meta, Place};
 use crate::base::interrupt;
@@ -72,6 +73,10 @@ pub struct Tagged {
     pub visited: bool,
     /// How a dependency tree's figures were estimated from a sample of its packages.
     pub sample: Option<DependencySample>,
+    /// Its figures are an earlier scan's (`known`).
+    pub reused: bool,
+    /// What the package manager's last install left in it (`node_modules` only).
+    pub stamp: Option<TreeStamp>,
 }
 
 /// Live counters for the progress display.
@@ -120,6 +125,8 @@ pub struct Walker<'a> {
     /// Price `node_modules` trees from a sample of their packages instead of walking them
     /// whole (`--exact` and the migration plan walk everything).
     sample_dependencies: bool,
+    /// Trees an earlier scan found (see `known`).
+    known: &'a [KnownTree],
 }
 
 /// What the walk hands each entry: its directory, its name, and its `lstat`.
@@ -188,7 +195,14 @@ impl<'a> Walker<'a> {
             nested_git: Mutex::new(Vec::new()),
             each: None,
             sample_dependencies: false,
+            known: &[],
         }
+    }
+
+    /// Takes a `node_modules` an earlier scan found again when no install changed it since.
+    pub fn knowing(mut self, known: &'a [KnownTree]) -> Self {
+        self.known = known;
+        self
     }
 
     /// Prices `node_modules` trees from a sample of their packages (see `sample`).
@@ -235,25 +249,20 @@ impl<'a> Walker<'a> {
     }
 
     fn record(&self, tag: Tag, path: PathBuf, subtree: Subtree, visited: bool) {
-        self.record_sampled(tag, path, subtree, visited, None);
+        self.push(Tagged {
+            tag,
+            path,
+            subtree,
+            visited,
+            sample: None,
+            reused: false,
+            stamp: None,
+        });
     }
 
-    fn record_sampled(
-        &self,
-        tag: Tag,
-        path: PathBuf,
-        subtree: Subtree,
-        visited: bool,
-        sample: Option<DependencySample>,
-    ) {
-        if let Ok(mut tagged) = self.tagged.lock() {
-            tagged.push(Tagged {
-                tag,
-                path,
-                subtree,
-                visited,
-                sample,
-            });
+    fn push(&self, tagged: Tagged) {
+        if let Ok(mut all) = self.tagged.lock() {
+            all.push(tagged);
         }
     }
 
@@ -513,10 +522,7 @@ impl<'a> Walker<'a> {
             };
             if tag == Some(Tag::Dependency(DependencyKind::NodeModules)) && self.sample_dependencies
             {
-                let (subtree, sample) =
-                    self.sample_node_modules(&path, base.child(name), depth + 1);
-                let tag = Tag::Dependency(DependencyKind::NodeModules);
-                self.record_sampled(tag, self.relative(&path), subtree, true, sample);
+                let subtree = self.node_modules(&path, base.child(name), depth + 1);
                 return (name.clone(), Some(subtree));
             }
             let subtree = self.walk_dir(&path, Ok(base.child(name)), depth + 1, inner);

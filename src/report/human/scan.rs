@@ -149,8 +149,15 @@ fn trees(screen: &mut Screen, scan: &ScanReport) {
                 t.estimated || t.sample.is_some()
             )
         );
+        let mut how = Vec::new();
         if let Some(sample) = &t.sample {
-            value.push_str(&format!(" ({})", sampled(sample)));
+            how.push(sampled(sample));
+        }
+        if t.reused {
+            how.push("as an earlier check found it: no install since".to_string());
+        }
+        if !how.is_empty() {
+            value.push_str(&format!(" ({})", how.join("; ")));
         }
         if i == 0 {
             screen.row("dependencies", &value, Tone::Plain);

@@ -12,8 +12,10 @@
 //! standard errors of that ratio estimate. What is not a package (files at the top, `.bin/`)
 //! is counted exactly.
 
-use super::{Inside, Listed, Subtree, Walker};
+use super::{Inside, Listed, Subtree, Tag, Tagged, Walker};
 use crate::base::dirfd::Place;
+use crate::measure::scan::DependencyKind;
+use crate::measure::scan::known::TreeStamp;
 use crate::measure::scan::{Counts, DependencySample};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -77,9 +79,45 @@ impl Exact {
 }
 
 impl Walker<'_> {
+    /// The `node_modules` at `dir`, recorded: an earlier scan's figures when its stamp says no
+    /// install changed it since, else sampled (or walked whole when small).
+    pub(super) fn node_modules(&self, dir: &Path, place: Place, depth: usize) -> Subtree {
+        let stamp = TreeStamp::of(dir);
+        let path = self.relative(dir);
+        let known = stamp
+            .as_ref()
+            .and_then(|s| self.known.iter().find(|k| k.path == path && &k.stamp == s));
+        let (subtree, sample, reused) = match known {
+            Some(known) => {
+                let subtree = Subtree {
+                    counted: Counts::default(),
+                    estimate: known.figures,
+                    complete: true,
+                    // Its figures stand for what this scan did not count.
+                    sampled: true,
+                };
+                (subtree, known.sample.clone(), true)
+            }
+            None => {
+                let (subtree, sample) = self.sample_node_modules(dir, place, depth);
+                (subtree, sample, false)
+            }
+        };
+        self.push(Tagged {
+            tag: Tag::Dependency(DependencyKind::NodeModules),
+            path,
+            subtree,
+            visited: true,
+            sample,
+            reused,
+            stamp,
+        });
+        subtree
+    }
+
     /// The `node_modules` at `dir`: walked whole when small, else priced from a sample of its
     /// packages, with how (None when walked whole).
-    pub(super) fn sample_node_modules(
+    fn sample_node_modules(
         &self,
         dir: &Path,
         place: Place,
