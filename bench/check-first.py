@@ -9,8 +9,8 @@ Per scale the emulator is mounted over WORK/backing (copies of the REPOs) at WOR
 the runs, one check of a warm-up repository on the same mount fills what a machine keeps (the
 Linux disk's probe, git's version, the package manager's timing); the very first check of the
 whole run is reported apart. Each of RUNS rounds then remounts the emulator (the kernel's
-caches of it dropped), forgets this repository's earlier checks (the state and advisory
-folders), and times `check -q` (first), `check -q` again (next), `git status --porcelain`
+caches of it dropped), forgets this repository's earlier checks (the state, advisory and
+dependency-figure folders), and times `check -q` (first), `check -q` again (next), `git status --porcelain`
 (after the first check: the status a person runs next), and `check --format json` and
 `check --format json --exact` for the install predictions. Medians are printed as rows of a
 Markdown table.
@@ -50,8 +50,9 @@ def unmount(proc, work):
 
 
 def forget_checks(home):
-    """This repository's earlier checks: the verdict history and the hook's cache."""
-    for sub in (".local/state", ".cache/wsl-place/advisory"):
+    """This repository's earlier checks: the verdict history, the hook's cache and the
+    dependency figures kept for a next check."""
+    for sub in (".local/state", ".cache/wsl-place/advisory", ".cache/wsl-place/dependencies"):
         shutil.rmtree(os.path.join(home, sub), ignore_errors=True)
 
 
