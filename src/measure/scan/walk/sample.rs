@@ -241,7 +241,8 @@ impl Walker<'_> {
 
     /// The totals from the largest packages walked whole and a stratified sample of the rest,
     /// the sample doubled in each stratum until the files' stated error is within
-    /// `TARGET_ERROR`, every package is walked, or the budget runs out.
+    /// `TARGET_ERROR`, every package is walked (the rest are, once half of them are), or the
+    /// budget runs out.
     fn estimate_from_sample(
         &self,
         packages: &[Package],
@@ -267,18 +268,30 @@ impl Walker<'_> {
         let mut walked: BTreeMap<usize, Subtree> = BTreeMap::new();
         let mut per = PER_STRATUM;
         loop {
-            let wanted: Vec<usize> = strata(rest.len(), per)
-                .into_iter()
-                .flat_map(|s| s.chosen)
-                .filter(|i| !walked.contains_key(i))
-                .collect();
+            // Once half the packages are walked the rest cost less than they risk: a real
+            // tree's large packages hide among the few left (see `TARGET_ERROR`).
+            let wanted: Vec<usize> = if 2 * walked.len() >= rest.len() {
+                (0..rest.len())
+                    .filter(|i| !walked.contains_key(i))
+                    .collect()
+            } else {
+                strata(rest.len(), per)
+                    .into_iter()
+                    .flat_map(|s| s.chosen)
+                    .filter(|i| !walked.contains_key(i))
+                    .collect()
+            };
             let new: Vec<(usize, Subtree)> = wanted
                 .par_iter()
                 .map(|&i| (i, self.walk_package(&rest[i], depth, true)))
                 .collect();
             walked.extend(new);
             let (total, files_error) = stratified(rest, &walked, per);
-            if files_error.0 <= TARGET_ERROR || walked.len() == rest.len() || self.stopped() {
+            let half = 2 * walked.len() >= rest.len();
+            if (files_error.0 <= TARGET_ERROR && !half)
+                || walked.len() == rest.len()
+                || self.stopped()
+            {
                 for sub in walked.values() {
                     subtree.counted.add(&sub.counted);
                     subtree.complete &= sub.complete;
