@@ -29,6 +29,8 @@ fn main() {
     let options = ScanOptions {
         budget: Duration::from_secs(3600),
         automount_root: wsl_place::host::DEFAULT_AUTOMOUNT_ROOT.into(),
+        exact: true,
+        known: Vec::new(),
     };
     for name in engines {
         let start = Instant::now();

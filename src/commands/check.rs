@@ -51,6 +51,7 @@ impl Settings {
                 ),
                 probe_budget: Duration::from_millis(args.probe_budget_ms),
                 baseline: args.measure.baseline.clone(),
+                exact: args.measure.exact,
                 purpose: if args.advisory {
                     pipeline::Purpose::Hook
                 } else {

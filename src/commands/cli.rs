@@ -253,6 +253,10 @@ pub struct MeasureArgs {
     /// for check; survey scans under --budget-ms unless this is given].
     #[arg(long, value_name = "MS")]
     pub scan_budget_ms: Option<u64>,
+    /// Walk every file of the dependency trees: without it, a node_modules of more than 96
+    /// packages is priced from a sample of them (the report says so, and how close).
+    #[arg(long)]
+    pub exact: bool,
     /// Directory on the Linux disk to compare against (default: a scratch folder under $HOME).
     #[arg(long, value_name = "DIR")]
     pub baseline: Option<PathBuf>,

@@ -33,6 +33,7 @@ impl Settings {
                 probe_budget: Duration::from_millis(args.probe_budget_ms),
                 discover_budget: Duration::from_millis(args.search_budget_ms),
                 baseline: args.measure.baseline.clone(),
+                exact: args.measure.exact,
                 policy: config.policy(args.policy.as_deref()),
             },
             fail_at: super::check::fail_at(args.fail_on),

@@ -9,6 +9,7 @@ mod check_cost;
 mod cli;
 mod completions;
 mod deep;
+mod dependency_sample;
 mod first_status;
 mod fresh;
 mod fuzz;

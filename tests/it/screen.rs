@@ -123,6 +123,9 @@ fn fixture() -> CheckReport {
         estimated: false,
         counted: Counts::default(),
         reached: true,
+        sample: None,
+        reused: false,
+        stamp: None,
     };
     let scan = ScanReport {
         files: 13_126,
@@ -251,6 +254,7 @@ fn fixture() -> CheckReport {
         predict: Some(predict),
         policy: PolicySource::BuiltIn,
         verdict,
+        phases: Default::default(),
     }
 }
 

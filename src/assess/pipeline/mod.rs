@@ -1,7 +1,9 @@
 //! `wsl-place check`: locate, scan, probe, predict, decide, in that order.
 
+pub mod dependency_cache;
 pub mod git_cache;
 pub mod mount_cache;
+pub mod phases;
 pub mod probes;
 
 use crate::assess::accuracy;
@@ -56,6 +58,8 @@ pub struct CheckReport {
     /// `check --verify`: the real `git status` timed beside the prediction.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verify: Option<accuracy::Verified>,
+    /// Where this check's time went, phase by phase.
+    pub phases: phases::Phases,
 }
 
 /// The spinner's label while the probes time the mounts.
@@ -81,6 +85,9 @@ pub struct Settings {
     pub baseline: Option<PathBuf>,
     /// Who is asking: what the run may spend and reuse follows from it.
     pub purpose: Purpose,
+    /// `--exact`: walk every file of the dependency trees instead of pricing a large
+    /// `node_modules` from a sample of its packages.
+    pub exact: bool,
 }
 
 /// Which command is asking for a check.
@@ -179,21 +186,12 @@ pub fn measure(
         policy,
         policy_source,
     } = setting;
-    // The repository's git settings and usage hints are read while the scan walks: neither is
-    // timed, and on a slow mount each costs tens of milliseconds of round trips.
-    let ((scan, index), hints) = std::thread::scope(|scope| {
-        let hints = scope.spawn(|| RepoHints::read(&location.paths.linux));
-        let scanned = scan::scan_keeping_index(
-            &location.paths.linux,
-            &ScanOptions {
-                budget: settings.scan_budget,
-                automount_root: env.automount_root(),
-            },
-            progress,
-        );
-        (scanned, hints.join().unwrap_or_default())
-    });
-    let git = git_cache::facts(env, settings.purpose.reuse() != Reuse::Nothing);
+    let mut phases = phases::Phases::default();
+    let began = std::time::Instant::now();
+    let (scan, index, hints) = scan_and_hints(env, settings, &location, progress, &mut phases);
+    let (git, git_ms) =
+        phases::timed(|| git_cache::facts(env, settings.purpose.reuse() != Reuse::Nothing));
+    phases.git_facts_ms = git_ms;
     let (probe, mut predict) = probe_and_predict(
         env,
         settings,
@@ -201,6 +199,7 @@ pub fn measure(
         (&scan, index.as_ref(), hints.lock),
         &git,
         progress,
+        &mut phases,
     )?;
     let mut accuracy = accuracy::correct(
         env,
@@ -213,11 +212,12 @@ pub fn measure(
         predict.as_mut(),
         settings.purpose == Purpose::Check { fresh: true },
     );
-    let repositories_below = scan
-        .git
-        .is_none()
-        .then(|| repositories_below(&location.paths.linux, progress))
-        .filter(|found| !found.repositories.is_empty());
+    let repositories_below = scan.git.is_none().then(|| {
+        let (found, ms) = phases::timed(|| repositories_below(&location.paths.linux, progress));
+        phases.repositories_below_ms = Some(ms);
+        found
+    });
+    let repositories_below = repositories_below.filter(|found| !found.repositories.is_empty());
     let repositories_below_complete = repositories_below.as_ref().map(|d| d.complete);
     let repositories_below = repositories_below.map(|found| found.repositories.len());
     let mut observations = observe(
@@ -237,11 +237,15 @@ pub fn measure(
     observations.context.repositories_below_partial = repositories_below_complete == Some(false);
     accuracy::gate(env, &policy, &mut observations, accuracy.as_mut());
     let mut verdict = policy::evaluate_after(&policy, &observations, previous);
-    let moved = working(
-        progress,
-        || "comparing with the migrated copy".into(),
-        || changes::old_place(env, &location.paths.linux, true),
-    );
+    let (moved, moved_ms) = phases::timed(|| {
+        working(
+            progress,
+            || "comparing with the migrated copy".into(),
+            || changes::old_place(env, &location.paths.linux, true),
+        )
+    });
+    phases.moved_ms = moved_ms;
+    phases.total_ms = began.elapsed().as_millis() as u64;
     if let Some(old) = &moved {
         moved_on(&mut verdict, old);
     }
@@ -261,6 +265,7 @@ pub fn measure(
         windows,
         accuracy,
         verify: None,
+        phases,
     };
     Ok((report, policy))
 }
@@ -290,6 +295,7 @@ fn probe_and_predict(
     ),
     git: &GitFacts,
     progress: &dyn Progress,
+    phases: &mut phases::Phases,
 ) -> Result<(Option<probe::ProbeSet>, Option<model::Prediction>)> {
     Ok(if settings.probe {
         let probes = working(
@@ -298,16 +304,18 @@ fn probe_and_predict(
             || {
                 probes::for_check(
                     env,
-                    table,
-                    location,
+                    (table, location),
                     settings,
                     index,
                     git.startup_ms,
                     &policy.migrate.destination,
+                    phases,
                 )
             },
         )?;
-        let mut predict = probes::predict(scan, &probes, &location.paths.linux, lock);
+        let (mut predict, predict_ms) =
+            phases::timed(|| probes::predict(scan, &probes, &location.paths.linux, lock));
+        phases.predict_ms = Some(predict_ms);
         if let Some(prediction) = predict.as_mut() {
             with_fsmonitor(prediction, &probes, git, scan, policy);
             // The first look's range is its measured spread from one cold run to the next,
@@ -321,6 +329,40 @@ fn probe_and_predict(
     } else {
         (None, None)
     })
+}
+
+/// The scan, with the repository's git settings and usage hints read while it walks: neither
+/// is timed, and on a slow mount each costs tens of milliseconds of round trips.
+fn scan_and_hints(
+    env: &HostEnv,
+    settings: &Settings,
+    location: &Location,
+    progress: &dyn Progress,
+    phases: &mut phases::Phases,
+) -> (
+    ScanReport,
+    Option<crate::measure::gitindex::RootIndex>,
+    RepoHints,
+) {
+    let ((scan, index), (hints, hints_ms)) = std::thread::scope(|scope| {
+        let hints = scope.spawn(|| phases::timed(|| RepoHints::read(&location.paths.linux)));
+        let root = &location.paths.linux;
+        let scanned = scan::scan_keeping_index(
+            root,
+            &ScanOptions {
+                budget: settings.scan_budget,
+                automount_root: env.automount_root(),
+                exact: settings.exact,
+                known: dependency_cache::load(env, root),
+            },
+            progress,
+        );
+        dependency_cache::store(env, root, &scanned.0);
+        (scanned, hints.join().unwrap_or_default())
+    });
+    phases.scan_ms = scan.elapsed_ms;
+    phases.hints_ms = hints_ms;
+    (scan, index, hints)
 }
 
 /// The repositories below `dir`, a folder that is not one, found within

@@ -1,6 +1,7 @@
 //! The probes `check` runs and what the model makes of them: which baseline is fair, how much
 //! probing the predicted `git status` is worth, and the predictions from scan and probes.
 
+use super::phases::{Phases, timed};
 use super::{Reuse, Settings, mount_cache};
 use crate::base::error::{Failure, Result};
 use crate::base::interrupt;
@@ -194,12 +195,12 @@ fn pilot_ms(
 /// `move_to` is where the policy moves repositories (`~/src`), for the baseline's label.
 pub fn for_check(
     env: &HostEnv,
-    table: &MountTable,
-    location: &Location,
+    (table, location): (&MountTable, &Location),
     settings: &Settings,
     index: Option<&RootIndex>,
     startup: Option<f64>,
     move_to: &str,
+    phases: &mut Phases,
 ) -> Result<ProbeSet> {
     let start = Instant::now();
     let cpu_pace = probe::cpu::sha1_us_per_mib();
@@ -219,26 +220,33 @@ pub fn for_check(
         derive_cpu_bound: true,
     };
     let on_baseline_mount = matches!(baseline, Baseline::Same(..));
-    let (current, pilot) = current_figures(
-        env,
-        settings,
-        (&target, &tracked, git_walk.as_ref()),
-        on_baseline_mount,
-        (startup, start),
-    );
+    let ((current, pilot), current_ms) = timed(|| {
+        current_figures(
+            env,
+            settings,
+            (&target, &tracked, git_walk.as_ref()),
+            on_baseline_mount,
+            (startup, start),
+        )
+    });
+    phases.probe_current_ms = Some(current_ms);
     // Ctrl-C: no baseline probe; the command reports the interruption.
     let baseline = if interrupt::requested() {
         Baseline::None("interrupted".to_string())
     } else {
         baseline
     };
-    let manager = manager_timing(
-        env,
-        root,
-        &baseline,
-        settings.purpose.times_manager(),
-        cpu_pace,
-    );
+    let (manager, manager_ms) = timed(|| {
+        manager_timing(
+            env,
+            root,
+            &baseline,
+            settings.purpose.times_manager(),
+            cpu_pace,
+        )
+    });
+    phases.manager_ms = Some(manager_ms);
+    let baseline_began = Instant::now();
     let (baseline, baseline_note, same, label) = match baseline {
         Baseline::Probe(dir, mount) => {
             let cached = (settings.purpose.reuse() != Reuse::Nothing)
@@ -263,6 +271,7 @@ pub fn for_check(
         }
         Baseline::None(note) => (None, Some(note), false, None),
     };
+    phases.probe_baseline_ms = Some(baseline_began.elapsed().as_millis() as u64);
     Ok(ProbeSet {
         current,
         baseline,

@@ -36,6 +36,8 @@ pub struct Settings {
     pub discover_budget: Duration,
     pub baseline: Option<PathBuf>,
     pub policy: Option<PathBuf>,
+    /// `--exact`: every dependency tree walked whole (see `ScanOptions::exact`).
+    pub exact: bool,
 }
 
 /// One mount's probe and who used it.
@@ -138,6 +140,7 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         probe_budget: settings.probe_budget,
         baseline: settings.baseline.clone(),
         purpose: pipeline::Purpose::Survey,
+        exact: settings.exact,
     };
     let mut plan = Vec::new();
     for found in &discovery.repositories {
@@ -352,10 +355,13 @@ fn judge(
         &ScanOptions {
             budget: scans::budget_now(place.deadline, settings.scan_budget),
             automount_root: place.env.automount_root(),
+            exact: settings.exact,
+            known: pipeline::dependency_cache::load(place.env, &found.root),
         },
         // The survey's own bar shows the scans.
         &Drawn::hidden(),
     );
+    pipeline::dependency_cache::store(place.env, &found.root, &scan);
     // A `.git` that leads nowhere (a moved or deleted repository) has nothing to judge: said
     // with `check`'s words, as a repository not judged, rather than a verdict with no reason.
     if let Some(broken) = scan.git.as_ref().and_then(|git| git.error.as_ref()) {

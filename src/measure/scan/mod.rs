@@ -4,6 +4,7 @@
 //! and, when the budget runs out, estimates kept beside the raw counts. Never fails: what cannot
 //! be read is counted and listed in the report.
 
+pub mod known;
 mod walk;
 
 use crate::base::progress::{Drawn, Progress};
@@ -20,6 +21,12 @@ pub struct ScanOptions {
     pub budget: Duration,
     /// Where a `gitdir:` naming a Windows drive is looked for (see `HostEnv::automount_root`).
     pub automount_root: PathBuf,
+    /// Walk every file of every dependency tree (`--exact`); otherwise a large `node_modules`
+    /// is priced from a sample of its packages (`DependencySample`).
+    pub exact: bool,
+    /// Trees an earlier scan found, taken again when their stamp says no install changed
+    /// them since (never with `exact`).
+    pub known: Vec<known::KnownTree>,
 }
 
 /// How the tree is traversed. The default is decided by `bench/scan.sh` (see `docs/scan.md`).
@@ -35,7 +42,7 @@ impl Engine {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         // Threads mostly wait on the file system, so more of them than cores keeps a
         // high-latency mount busy; beyond 16 the gain is gone (docs/scan.md).
-        Engine::Parallel((cores * 4).clamp(4, 16))
+        Engine::Parallel((cores * 8).clamp(4, 16))
     }
 
     fn describe(self) -> String {
@@ -47,7 +54,7 @@ impl Engine {
 }
 
 /// Files, directories and bytes of a tree. `dirs` never includes the tree's own top.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Counts {
     pub files: u64,
     pub dirs: u64,
@@ -132,6 +139,35 @@ pub struct DependencyTree {
     pub counted: Counts,
     /// False when the budget ran out before it was even listed: the figures are its siblings'.
     pub reached: bool,
+    /// Set when its figures were estimated from a sample of its packages (not every file was
+    /// walked); absent in JSON when it was walked whole.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sample: Option<DependencySample>,
+    /// True when its figures are an earlier check's, taken again because no install changed
+    /// the tree since (its stamp); absent in JSON otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reused: bool,
+    /// What the package manager's last install left in it, for the next scan to compare.
+    #[serde(skip)]
+    pub stamp: Option<known::TreeStamp>,
+}
+
+/// How a dependency tree's figures were estimated from a sample of its packages (see
+/// `docs/scan.md`): "estimated from 64 of 800 packages".
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct DependencySample {
+    /// Packages in the tree (its top level, `@scope/` folders and pnpm's `.pnpm/` store; a
+    /// nested `node_modules/` belongs to the package holding it).
+    pub packages: u64,
+    /// Packages walked whole: the largest ones and the sample of the rest.
+    pub walked: u64,
+    /// Of `walked`, the largest packages by entries, always walked whole.
+    pub largest_walked: u64,
+    /// How the sample was drawn.
+    pub method: String,
+    /// About two standard errors of the files' and the bytes' estimates, as a fraction of them.
+    pub files_error: f64,
+    pub bytes_error: f64,
 }
 
 /// A directory and how many files it holds.
@@ -195,6 +231,9 @@ pub struct ScanReport {
     /// True when the scan stopped before it had listed any directory to estimate the unlisted
     /// ones from: the totals are then only what was counted, and the real ones are unknown.
     pub totals_unknown: bool,
+    /// True when a dependency tree's figures (and so the totals) were estimated from a sample
+    /// of its packages (see `DependencyTree::sample`); `--exact` walks everything.
+    pub sampled: bool,
     pub elapsed_ms: u64,
     /// What was actually counted before the budget ran out (equal to the totals when complete).
     pub counted: Counts,
@@ -287,7 +326,9 @@ fn walk_and_keep_index(
         &live,
         git_paths.clone(),
         sizes.as_ref(),
-    );
+    )
+    .sampling_dependencies(!options.exact)
+    .knowing(if options.exact { &[] } else { &options.known });
     let (subtree, outside) = scanning_while(&live, progress, || {
         run_on(engine, || {
             let subtree = walker.walk_root();
@@ -510,7 +551,11 @@ fn collect(
                     estimated: !t.subtree.complete,
                     counted: t.subtree.counted,
                     reached: t.visited,
+                    sample: t.sample,
+                    reused: t.reused,
+                    stamp: t.stamp,
                 };
+                report.sampled |= tree.sample.is_some();
                 if kind == DependencyKind::NodeModules {
                     report.node_modules.push(tree);
                 } else {

@@ -10,7 +10,10 @@
 //! Directories are opened relative to an open ancestor ([`crate::base::dirfd::Place`]), never by their
 //! full path, so trees deeper than PATH_MAX are walked whole.
 
-use super::{Counts, DependencyKind};
+mod sample;
+
+use super::known::{KnownTree, TreeStamp};
+use super::{Counts, DependencyKind, DependencySample};
 use crate::base::dirfd::{self, Meta, Place};
 use crate::base::interrupt;
 use crate::measure::gitindex::RootIndex;
@@ -40,8 +43,14 @@ pub enum Tag {
 enum Inside {
     Plain,
     Dependency,
+    /// A package walked for a dependency tree's sample: only one file in `SIZED_EVERY` is
+    /// `lstat`ed, the others' sizes are their folder's mean.
+    Sampled,
     Git,
 }
+
+/// In a sampled package, one file in this many is sized by `lstat` (see `Inside::Sampled`).
+const SIZED_EVERY: u64 = 4;
 
 /// A directory's total: what was counted, and the best estimate (equal when complete).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -49,6 +58,9 @@ pub struct Subtree {
     pub counted: Counts,
     pub estimate: Counts,
     pub complete: bool,
+    /// True when part of it was extrapolated from a sample of packages (see `sample`), not
+    /// from a budget that ran out: `estimate` then holds the figures, `counted` what was seen.
+    pub sampled: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -59,6 +71,12 @@ pub struct Tagged {
     pub subtree: Subtree,
     /// False when the deadline passed before the directory was even listed.
     pub visited: bool,
+    /// How a dependency tree's figures were estimated from a sample of its packages.
+    pub sample: Option<DependencySample>,
+    /// Its figures are an earlier scan's (`known`).
+    pub reused: bool,
+    /// What the package manager's last install left in it (`node_modules` only).
+    pub stamp: Option<TreeStamp>,
 }
 
 /// Live counters for the progress display.
@@ -104,6 +122,11 @@ pub struct Walker<'a> {
     /// Handed every entry with its `lstat` when set (the migration plan), so that one walker
     /// serves both the scan and the plan.
     each: Option<&'a EachEntry<'a>>,
+    /// Price `node_modules` trees from a sample of their packages instead of walking them
+    /// whole (`--exact` and the migration plan walk everything).
+    sample_dependencies: bool,
+    /// Trees an earlier scan found (see `known`).
+    known: &'a [KnownTree],
 }
 
 /// What the walk hands each entry: its directory, its name, and its `lstat`.
@@ -132,6 +155,8 @@ struct Listed {
     statted: u64,
     index_sized: u64,
     unstatted: u64,
+    /// Files left unsized on purpose in a sampled package (see `Inside::Sampled`).
+    left_unsized: u64,
 }
 
 impl<'a> Walker<'a> {
@@ -169,7 +194,21 @@ impl<'a> Walker<'a> {
             top: Mutex::new(Vec::new()),
             nested_git: Mutex::new(Vec::new()),
             each: None,
+            sample_dependencies: false,
+            known: &[],
         }
+    }
+
+    /// Takes a `node_modules` an earlier scan found again when no install changed it since.
+    pub fn knowing(mut self, known: &'a [KnownTree]) -> Self {
+        self.known = known;
+        self
+    }
+
+    /// Prices `node_modules` trees from a sample of their packages (see `sample`).
+    pub fn sampling_dependencies(mut self, sample: bool) -> Self {
+        self.sample_dependencies = sample && self.each.is_none();
+        self
     }
 
     /// Hands every entry, with its `lstat`, to `each` as the walk lists it.
@@ -210,13 +249,20 @@ impl<'a> Walker<'a> {
     }
 
     fn record(&self, tag: Tag, path: PathBuf, subtree: Subtree, visited: bool) {
-        if let Ok(mut tagged) = self.tagged.lock() {
-            tagged.push(Tagged {
-                tag,
-                path,
-                subtree,
-                visited,
-            });
+        self.push(Tagged {
+            tag,
+            path,
+            subtree,
+            visited,
+            sample: None,
+            reused: false,
+            stamp: None,
+        });
+    }
+
+    fn push(&self, tagged: Tagged) {
+        if let Ok(mut all) = self.tagged.lock() {
+            all.push(tagged);
         }
     }
 
@@ -227,7 +273,7 @@ impl<'a> Walker<'a> {
             Inside::Plain => DependencyKind::of(name).map(Tag::Dependency),
             Inside::Git if is(&self.git_dirs.objects) => Some(Tag::GitObjects),
             Inside::Git if is(&self.git_dirs.packs) => Some(Tag::GitPacks),
-            Inside::Git | Inside::Dependency => None,
+            Inside::Git | Inside::Dependency | Inside::Sampled => None,
         }
     }
 
@@ -284,9 +330,10 @@ impl<'a> Walker<'a> {
             .fetch_add(listed.index_sized, Ordering::Relaxed);
 
         let mut estimate = own;
-        if listed.unstatted > 0 {
-            self.unstatted_files
-                .fetch_add(listed.unstatted, Ordering::Relaxed);
+        self.unstatted_files
+            .fetch_add(listed.unstatted, Ordering::Relaxed);
+        let not_sized = listed.unstatted + listed.left_unsized;
+        if not_sized > 0 {
             let (bytes, alloc) = match (
                 own.bytes.checked_div(listed.statted),
                 own.allocated_bytes.checked_div(listed.statted),
@@ -294,14 +341,15 @@ impl<'a> Walker<'a> {
                 (Some(b), Some(a)) => (b, a),
                 _ => self.mean_file_size(),
             };
-            estimate.bytes += bytes * listed.unstatted;
-            estimate.allocated_bytes += alloc * listed.unstatted;
+            estimate.bytes += bytes * not_sized;
+            estimate.allocated_bytes += alloc * not_sized;
         }
         let results = self.visit_children(dir, &base, depth, inside, &listed.children);
         let own_part = Subtree {
             counted: own,
             estimate,
             complete: listed.unstatted == 0,
+            sampled: listed.left_unsized > 0,
         };
         let subtree = self.combine(dir, depth, inside, own_part, &results);
         if depth == 0
@@ -387,6 +435,10 @@ impl<'a> Walker<'a> {
                 listed.unstatted += 1;
                 continue;
             }
+            if inside == Inside::Sampled && own.files % SIZED_EVERY != 1 {
+                listed.left_unsized += 1;
+                continue;
+            }
             match meta.take().unwrap_or_else(|| dirfd::lstat_in(fd, name)) {
                 Ok(meta) => {
                     listed.statted += 1;
@@ -409,7 +461,7 @@ impl<'a> Walker<'a> {
     /// The directory's path in the index's form, when git may know its files.
     fn index_dir(&self, dir: &Path, inside: Inside) -> Option<Vec<u8>> {
         match (self.sizes, inside) {
-            (Some(_), Inside::Plain | Inside::Dependency) => {
+            (Some(_), Inside::Plain | Inside::Dependency | Inside::Sampled) => {
                 let mut base = self.relative(dir).into_os_string().into_vec();
                 if !base.is_empty() {
                     base.push(b'/');
@@ -468,6 +520,11 @@ impl<'a> Walker<'a> {
                 Some(_) => Inside::Git,
                 None => inside,
             };
+            if tag == Some(Tag::Dependency(DependencyKind::NodeModules)) && self.sample_dependencies
+            {
+                let subtree = self.node_modules(&path, base.child(name), depth + 1);
+                return (name.clone(), Some(subtree));
+            }
             let subtree = self.walk_dir(&path, Ok(base.child(name)), depth + 1, inner);
             if let Some(tag) = tag {
                 self.record(tag, self.relative(&path), subtree, true);
@@ -495,6 +552,7 @@ impl<'a> Walker<'a> {
             mut counted,
             mut estimate,
             mut complete,
+            mut sampled,
         } = own;
         let mut visited_sum = Counts::default();
         let mut visited = 0u64;
@@ -504,6 +562,7 @@ impl<'a> Walker<'a> {
             visited_sum.add(&sub.estimate);
             visited += 1;
             complete &= sub.complete;
+            sampled |= sub.sampled;
         }
         let pending = results.len() as u64 - visited;
         if pending > 0 {
@@ -527,18 +586,26 @@ impl<'a> Walker<'a> {
                         counted: Counts::default(),
                         estimate: sum.scaled(1, n),
                         complete: false,
+                        sampled,
                     };
                     self.record(tag, self.relative(&path), guessed, false);
                 }
             }
         }
         if complete {
-            self.note_depth(depth, &counted);
+            self.note_depth(depth, &estimate);
         }
+        // A complete subtree's estimate is what was counted, but for the packages a sample
+        // stood for.
         Subtree {
             counted,
-            estimate: if complete { counted } else { estimate },
+            estimate: if complete && !sampled {
+                counted
+            } else {
+                estimate
+            },
             complete,
+            sampled,
         }
     }
 

@@ -1,0 +1,82 @@
+//! A repository's `node_modules` figures between checks: a next `check` (or `survey`) of a
+//! repository whose dependencies no install changed since takes them again instead of walking
+//! or sampling the tree (the scan compares each tree's stamp, `scan::known`).
+
+use crate::base::clock::now_unix;
+use crate::host::HostEnv;
+use crate::measure::scan::ScanReport;
+use crate::measure::scan::known::KnownTree;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// How long figures are taken again while their stamp holds: a week, so a tree changed
+/// behind the package manager's back (files copied in by hand) is counted again at least
+/// that often.
+pub const MAX_AGE_SECS: u64 = 7 * 24 * 3600;
+
+#[derive(Serialize, Deserialize)]
+struct Entry {
+    root: PathBuf,
+    created_unix: u64,
+    trees: Vec<KnownTree>,
+}
+
+fn file(env: &HostEnv, root: &Path) -> Option<PathBuf> {
+    let key = root.as_os_str().as_encoded_bytes();
+    Some(
+        env.cache_dir()?
+            .join("dependencies")
+            .join(format!("{:08x}.json", crc32fast::hash(key))),
+    )
+}
+
+/// The trees an earlier scan of `root` found, within `MAX_AGE_SECS`.
+pub fn load(env: &HostEnv, root: &Path) -> Vec<KnownTree> {
+    let Some(file) = file(env, root) else {
+        return Vec::new();
+    };
+    crate::base::input::read_cache(&file, "dependency figures cache file")
+        .and_then(|bytes| serde_json::from_slice::<Entry>(&bytes).ok())
+        .filter(|e| {
+            e.root == root && crate::base::clock::younger_than(e.created_unix, MAX_AGE_SECS)
+        })
+        .map(|e| e.trees)
+        .unwrap_or_default()
+}
+
+/// Keeps the `node_modules` trees of `scan` (of `root`) that carry a stamp and were counted
+/// in full (a budget that ran out leaves nothing worth keeping); the figures taken again keep
+/// their first day. A failure to write only costs the next run a walk.
+pub fn store(env: &HostEnv, root: &Path, scan: &ScanReport) {
+    let trees: Vec<KnownTree> = scan
+        .node_modules
+        .iter()
+        .filter(|t| !t.estimated && t.reached)
+        .filter_map(|t| {
+            Some(KnownTree {
+                path: t.path.clone(),
+                stamp: t.stamp.clone()?,
+                figures: crate::measure::scan::Counts {
+                    files: t.files,
+                    dirs: t.dirs,
+                    symlinks: t.symlinks,
+                    bytes: t.bytes,
+                    ..t.counted
+                },
+                sample: t.sample.clone(),
+            })
+        })
+        .collect();
+    if trees.is_empty() || scan.node_modules.iter().all(|t| t.reused) {
+        return;
+    }
+    let Some(file) = env.cache_dir_to_write().and(file(env, root)) else {
+        return;
+    };
+    let entry = Entry {
+        root: root.to_path_buf(),
+        created_unix: now_unix(),
+        trees,
+    };
+    crate::base::input::write_json_atomically(&file, &entry);
+}
