@@ -177,6 +177,9 @@ pub fn run(env: &HostEnv, dir: &Path, settings: &Settings) -> Option<String> {
     let store = Store::new(env)?;
     let state = store.read();
     let now = now_unix();
+    if let Some(record) = crate::measure::moved::migrated_above(env, dir) {
+        return Some(at_old_place(env, &store, &state, &record, now, settings));
+    }
     match cached_above(env, dir) {
         Some(entry) => on_cached(env, &store, (&state, &entry), dir, now, settings),
         None => {
@@ -242,6 +245,44 @@ fn on_cached(
     facts
         .filter(|f| f.repository && !f.silenced)
         .map(|_| in_the_shells_words(entry, settings.fish))
+}
+
+/// At the old place of a finished migration: its line on every visit (it is short, and a
+/// person back here is about to edit files the copy will not have), from the record's last
+/// count; a count older than [`RETRY_SECS`] is refreshed in the background for the next visit.
+fn at_old_place(
+    env: &HostEnv,
+    store: &Store,
+    state: &State,
+    record: &crate::measure::moved::Moved,
+    now: u64,
+    settings: &Settings,
+) -> String {
+    use crate::measure::changes::{Count, told};
+    let old = told(env, record, Count::Recorded);
+    let source = &record.source;
+    let stale = old
+        .counted_unix
+        .is_none_or(|at| now.saturating_sub(at) > RETRY_SECS);
+    let seen = state.repositories.get(source).copied().unwrap_or_default();
+    if stale && !old.copy_missing && now.saturating_sub(seen.started) > RETRY_SECS {
+        let started = start_check(source);
+        store.update(env, |state| {
+            let seen = state.repositories.entry(source.clone()).or_default();
+            if started {
+                seen.started = now;
+            }
+            seen.nudged = now;
+        });
+    }
+    let line = crate::assess::old_place::line(env, &old, source);
+    let posix = pathtext::shell_quote(source);
+    let fish_word = pathtext::fish_quote(source);
+    if settings.fish && posix != fish_word {
+        line.replace(&posix, &fish_word)
+    } else {
+        line
+    }
 }
 
 /// The entry's line, its repository's path quoted as fish reads it when the hook is fish's.

@@ -2,5 +2,6 @@
 //! the policy whose thresholds turn predictions into `ok`, `advise` or `move`.
 
 pub(crate) mod advice;
+pub mod moved;
 pub mod observations;
 pub mod policy;

@@ -497,7 +497,7 @@ fn json_documents_have_the_documented_keys() {
     let dest = base.path().join("moved");
     let dest_arg = dest.to_str().unwrap();
     let repos = base.path().join("repos");
-    let cases: [(&str, Vec<&str>); 7] = [
+    let cases: [(&str, Vec<&str>); 6] = [
         ("check", vec!["check", "--format", "json", repo_arg]),
         (
             "survey",
@@ -526,14 +526,29 @@ fn json_documents_have_the_documented_keys() {
                 "migrate", "--yes", "--format", "json", "--to", dest_arg, repo_arg,
             ],
         ),
-        // At the old place after the move: `moved` and its keys.
-        ("check", vec!["check", "--format", "json", repo_arg]),
     ];
     for (document, args) in cases {
         assert_documented(document, &run(&args));
     }
+    // At the old place after the move: `moved` and its keys, and nothing probed.
     let old_place = support::json_of_success(&run(&["check", "--format", "json", repo_arg]));
     assert_eq!(old_place["moved"]["destination"], dest_arg, "{old_place}");
+    assert!(old_place["probe"].is_null(), "{old_place}");
+    let fields = documented_fields("check");
+    for key in old_place["moved"].as_object().unwrap().keys() {
+        let field = format!("moved.{key}");
+        assert!(
+            fields.iter().any(|(f, _)| *f == field),
+            "check: `{field}` is emitted but not in docs/json.md"
+        );
+    }
+    for (field, _) in fields.iter().filter(|(f, _)| f.starts_with("moved.")) {
+        let key = field.trim_start_matches("moved.");
+        assert!(
+            old_place["moved"].get(key).is_some() || key == "copy_missing",
+            "check: `{field}` is in docs/json.md but not emitted"
+        );
+    }
 }
 
 /// `wsl-place ARGS` in a sandbox at `home`, and no colour setting inherited.

@@ -79,8 +79,10 @@ pub struct Summary {
     pub advise: usize,
     #[serde(rename = "move")]
     pub move_: usize,
+    /// Old places of finished migrations.
+    pub moved: usize,
     pub worst: Level,
-    /// Repositories judged `advise` or `move`: the ones that would gain from moving.
+    /// Repositories judged `advise` or `move` (not `moved`): the ones that would gain from moving.
     pub would_gain: usize,
     /// Their predicted `git status`, added up, here and on the Linux disk.
     pub git_status_here_ms: f64,
@@ -398,9 +400,13 @@ fn judge(
         &policy,
         place.git,
     );
-    let moved = crate::measure::changes::old_place(place.env, &found.root, true);
+    let moved = crate::measure::changes::old_place(
+        place.env,
+        &found.root,
+        crate::measure::changes::Count::Walk,
+    );
     if let Some(old) = &moved {
-        pipeline::moved_on(&mut verdict, old);
+        verdict = crate::decide::moved::verdict(old);
     }
     Ok(RepositoryReport {
         path: found.root.clone(),
@@ -430,9 +436,10 @@ fn summarise(repositories: &[RepositoryReport], elapsed: Duration) -> Summary {
             .filter(|r| r.verdict.level == level)
             .count()
     };
+    // A moved repository's old place gains nothing from moving again.
     let gaining: Vec<&RepositoryReport> = repositories
         .iter()
-        .filter(|r| r.verdict.level > Level::Ok)
+        .filter(|r| r.verdict.level > Level::Ok && r.verdict.level != Level::Moved)
         .collect();
     let statuses: Vec<_> = gaining
         .iter()
@@ -448,6 +455,7 @@ fn summarise(repositories: &[RepositoryReport], elapsed: Duration) -> Summary {
         ok: count(Level::Ok),
         advise: count(Level::Advise),
         move_: count(Level::Move),
+        moved: count(Level::Moved),
         worst: repositories
             .iter()
             .map(|r| r.verdict.level)

@@ -2,12 +2,13 @@
 
 use super::{Screen, Style, Tone};
 use crate::decide::advice::AdviceId;
-use crate::decide::policy::{Level, Verdict};
+use crate::decide::policy::{Level, Rule, Verdict};
 
 pub fn level_label(level: Level, style: &Style) -> String {
     match level {
         Level::Ok => style.good("ok"),
         Level::Advise => style.warn("advise"),
+        Level::Moved => style.warn("moved"),
         Level::Move => style.bad("move"),
     }
 }
@@ -36,10 +37,16 @@ pub fn rows(screen: &mut Screen, verdict: &Verdict) {
             Tone::Warn,
         ),
         Level::Move => ("move: this repository belongs on the Linux disk", Tone::Bad),
+        Level::Moved => (
+            "moved: this is the old place of a finished migration",
+            Tone::Warn,
+        ),
     };
     screen.blank();
     screen.row("verdict", headline, tone);
-    for (i, reason) in verdict.reasons.iter().enumerate() {
+    // The old place's reason is its headline already.
+    let reasons = verdict.reasons.iter().filter(|r| r.rule != Rule::Moved);
+    for (i, reason) in reasons.enumerate() {
         screen.item(
             if i == 0 { "why" } else { "" },
             &reason.message,

@@ -111,6 +111,7 @@ pub fn check(report: &CheckReport) -> String {
     let icon = match verdict.level {
         Level::Ok => "✅",
         Level::Advise => "⚠️",
+        Level::Moved => "📦",
         Level::Move => "🛑",
     };
     let _ = writeln!(out, "### wsl-place: {icon} {}\n", verdict.level.as_str());
