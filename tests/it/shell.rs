@@ -324,8 +324,8 @@ fn fish_nudges_once_on_slowfs() {
     nudges_once_on_slowfs("fish");
 }
 
-/// With nothing cached, the first visit prints nothing and starts `check --advisory` in the
-/// background; the next visit has its answer.
+/// With nothing cached, the first visit starts `check --advisory` in the background and says
+/// so in one line; the next visit has its answer.
 #[test]
 #[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn an_uncached_repository_is_checked_in_the_background() {
@@ -341,6 +341,11 @@ fn an_uncached_repository_is_checked_in_the_background() {
     let mut bash = Session::start("bash", &home);
     let first = bash.run(&format!("cd '{}'", app.join("src").display()));
     assert_eq!(nudges(&first), 0, "{first}");
+    // The first visit speaks: a measurement started, and where its answer will show.
+    assert!(
+        first.contains("wsl-place: measuring this repository in the background; its answer shows here at your next cd"),
+        "{first}"
+    );
     // The background check's answer lands in the cache.
     let cache = home.join(".cache/wsl-place/advisory");
     let deadline = Instant::now() + Duration::from_secs(30);
