@@ -101,6 +101,7 @@ pub fn check(report: &CheckReport, style: &Style) -> String {
     screen.blank();
     scan::rows(&mut screen, &report.scan);
     verdict::rows(&mut screen, &report.verdict);
+    verdict::last_lines(&mut screen, &report.verdict);
     screen.finish()
 }
 
@@ -182,7 +183,8 @@ impl<'a> Screen<'a> {
 
     /// A line at the left margin, wrapped with a two-space hang.
     pub fn headline(&mut self, text: &str, tone: Tone) {
-        let lines = wrap(text, self.style.width);
+        // Room for the hang: a wrapped line never reaches past the width.
+        let lines = wrap(text, self.style.width.saturating_sub(INDENT));
         for (i, line) in lines.iter().enumerate() {
             let hang = if i == 0 { "" } else { "  " };
             let painted = self.tone(tone, line);

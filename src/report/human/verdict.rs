@@ -13,7 +13,21 @@ pub fn level_label(level: Level, style: &Style) -> String {
     }
 }
 
-pub fn rows(screen: &mut Screen, verdict: &Verdict) {
+/// The answer and the command to run, again, as the report's last two lines: on a terminal
+/// shorter than the report they are what stays in view.
+pub fn last_lines(screen: &mut Screen, verdict: &Verdict) {
+    let (headline, tone) = headline(verdict);
+    screen.blank();
+    screen.headline(headline, tone);
+    if let Some(command) = verdict.advice.first().and_then(|a| a.command.as_deref()) {
+        let command = crate::base::pathtext::display_text(command);
+        let painted = screen.style().bold(&command);
+        screen.raw(&format!("  {painted}"));
+    }
+}
+
+/// The verdict in a few words, and its colour.
+fn headline(verdict: &Verdict) -> (&'static str, Tone) {
     // On WSL 1 the Linux disk is NTFS as well: the advice is WSL 2, and the headline says so.
     let first = verdict.advice.first().map(|a| a.id);
     let wsl1 = first == Some(AdviceId::Wsl2);
@@ -42,6 +56,11 @@ pub fn rows(screen: &mut Screen, verdict: &Verdict) {
             Tone::Warn,
         ),
     };
+    (headline, tone)
+}
+
+pub fn rows(screen: &mut Screen, verdict: &Verdict) {
+    let (headline, tone) = headline(verdict);
     screen.blank();
     screen.row("verdict", headline, tone);
     // The old place's reason is its headline already.
