@@ -127,7 +127,8 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     let dir = location::canonical_dir(&settings.dir)?;
     let table = MountTable::read(env)?;
     let host = location::host(env, &table);
-    let git = GitFacts::read();
+    // git's startup as `check` took it (cached per boot): one Linux-disk figure on both screens.
+    let git = pipeline::git_cache::facts(env, true);
     // A --policy file that is wrong is wrong for every repository: said once, exit 2.
     if let Some(file) = &settings.policy {
         policy::load(Some(file), &dir)?;
@@ -152,9 +153,9 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         .then(crate::measure::probe::cpu::sha1_us_per_mib);
     let mounts = if settings.probe {
         probe_mounts(
+            env,
             &plan,
-            settings.probe_budget,
-            &env.automount_root(),
+            (settings.probe_budget, &env.automount_root()),
             progress,
         )
     } else {
@@ -248,9 +249,9 @@ struct Place<'a> {
 
 /// One probe per mount: each repository mount (in its first repository) and each baseline.
 fn probe_mounts(
+    env: &HostEnv,
     plan: &[(&Found, &MountEntry, Baseline)],
-    budget: Duration,
-    automount_root: &Path,
+    (budget, automount_root): (Duration, &Path),
     progress: &dyn Progress,
 ) -> Vec<MountProbe> {
     let mut wanted: Vec<(&Path, &MountEntry, usize, bool)> = Vec::new();
@@ -277,12 +278,23 @@ fn probe_mounts(
                     crate::base::pathtext::display(&mount.mount_point)
                 ),
             );
+            // The Linux disk alone is a property of the machine: the figures `check` took
+            // (cached per boot, at most a day) are the survey's too, so one repository's
+            // Linux-disk figure is the same on both screens.
+            let probe = match (repositories, baseline) {
+                (0, true) => pipeline::mount_cache::load(env, mount).unwrap_or_else(|| {
+                    let report = probes::shared(dir, mount, budget, automount_root);
+                    pipeline::mount_cache::store(env, mount, &report);
+                    report
+                }),
+                _ => probes::shared(dir, mount, budget, automount_root),
+            };
             MountProbe {
                 mount_point: mount.mount_point.clone(),
                 fstype: mount.fstype.clone(),
                 repositories,
                 baseline,
-                probe: probes::shared(dir, mount, budget, automount_root),
+                probe,
             }
         })
         .collect()
