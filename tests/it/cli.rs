@@ -697,3 +697,40 @@ fn an_ok_repository_gets_no_move_rows() {
     assert!(!text.contains("after a move"), "{text}");
     assert!(!text.contains('█'), "{text}");
 }
+
+/// A dry run ends saying nothing was changed (and nothing was); the markdown report renders the
+/// tool's own code spans as code, never as escaped backticks.
+#[test]
+fn a_dry_run_says_so_last_and_markdown_keeps_its_code_spans() {
+    let base = tempfile::tempdir().unwrap();
+    let home = base.path().join("home");
+    fs::create_dir(&home).unwrap();
+    let repo = base.path().join("app");
+    support::gitrepo::repo_with_files(&repo, 3);
+    let dest = base.path().join("moved");
+    let out = support::Sandbox::at(&home)
+        .cmd()
+        .env("NO_COLOR", "1")
+        .args(["migrate", "--dry-run", "--to"])
+        .arg(&dest)
+        .arg(&repo)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        said.trim_end().lines().last(),
+        Some("Dry run: nothing was copied or changed."),
+        "{said}"
+    );
+    assert!(!dest.exists());
+    let out = support::Sandbox::at(&home)
+        .cmd()
+        .args(["check", "--no-probe", "--format", "markdown"])
+        .arg(base.path())
+        .output()
+        .unwrap();
+    let markdown = String::from_utf8_lossy(&out.stdout);
+    assert!(markdown.contains("`wsl-place survey`"), "{markdown}");
+    assert!(!markdown.contains("\\`"), "{markdown}");
+}
