@@ -28,7 +28,7 @@ pub(crate) fn cell(text: &str) -> String {
 /// backticks (a path's) leave the whole sentence to `cell`.
 pub(crate) fn prose(text: &str) -> String {
     let parts: Vec<&str> = text.split('`').collect();
-    if parts.len() % 2 == 0 {
+    if parts.len().is_multiple_of(2) {
         return cell(text);
     }
     parts
