@@ -21,7 +21,7 @@ use crate::host::HostEnv;
 use crate::host::mounts::{self, MountKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::Read;
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -93,13 +93,21 @@ struct Facts {
     repository: bool,
     /// `git config wsl-place.nudge false` (in the repository, or `--global`).
     silenced: bool,
+    /// Nothing was cached and the repository's check started now: the first visit says so.
+    #[serde(default)]
+    checking: bool,
 }
+
+/// The first visit's line: nothing is known yet, a measurement started, and where its answer
+/// will show.
+pub const FIRST_VISIT: &str = "wsl-place: measuring this repository in the background; its answer shows here at your next cd (or run wsl-place check)";
 
 impl Seen {
     fn facts(&self, now: u64) -> Option<Facts> {
         (self.learnt > 0 && now.saturating_sub(self.learnt) <= RETRY_SECS).then_some(Facts {
             repository: self.repository,
             silenced: self.silenced,
+            checking: false,
         })
     }
 }
@@ -177,12 +185,12 @@ pub fn run(env: &HostEnv, dir: &Path, settings: &Settings) -> Option<String> {
     let store = Store::new(env)?;
     let state = store.read();
     let now = now_unix();
+    if let Some(record) = crate::measure::moved::migrated_above(env, dir) {
+        return Some(at_old_place(env, &store, &state, &record, now, settings));
+    }
     match cached_above(env, dir) {
         Some(entry) => on_cached(env, &store, (&state, &entry), dir, now, settings),
-        None => {
-            on_uncached(env, &store, &state, dir, now);
-            None
-        }
+        None => on_uncached(env, &store, &state, dir, (now, settings.deadline)),
     }
 }
 
@@ -244,6 +252,44 @@ fn on_cached(
         .map(|_| in_the_shells_words(entry, settings.fish))
 }
 
+/// At the old place of a finished migration: its line on every visit (it is short, and a
+/// person back here is about to edit files the copy will not have), from the record's last
+/// count; a count older than [`RETRY_SECS`] is refreshed in the background for the next visit.
+fn at_old_place(
+    env: &HostEnv,
+    store: &Store,
+    state: &State,
+    record: &crate::measure::moved::Moved,
+    now: u64,
+    settings: &Settings,
+) -> String {
+    use crate::measure::changes::{Count, told};
+    let old = told(env, record, Count::Recorded);
+    let source = &record.source;
+    let stale = old
+        .counted_unix
+        .is_none_or(|at| now.saturating_sub(at) > RETRY_SECS);
+    let seen = state.repositories.get(source).copied().unwrap_or_default();
+    if stale && !old.copy_missing && now.saturating_sub(seen.started) > RETRY_SECS {
+        let started = start_check(source);
+        store.update(env, |state| {
+            let seen = state.repositories.entry(source.clone()).or_default();
+            if started {
+                seen.started = now;
+            }
+            seen.nudged = now;
+        });
+    }
+    let line = crate::assess::old_place::line(env, &old, source);
+    let posix = pathtext::shell_quote(source);
+    let fish_word = pathtext::fish_quote(source);
+    if settings.fish && posix != fish_word {
+        line.replace(&posix, &fish_word)
+    } else {
+        line
+    }
+}
+
 /// The entry's line, its repository's path quoted as fish reads it when the hook is fish's.
 fn in_the_shells_words(entry: &CachedResult, fish: bool) -> String {
     let posix = pathtext::shell_quote(&entry.path);
@@ -274,8 +320,9 @@ fn answer_by(mut child: Child, deadline: Instant) -> Option<Facts> {
     let mut output = child.stdout.take()?;
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
+        // The first line: a learner that starts a check answers before it learns the rest.
         let mut text = String::new();
-        let _ = output.read_to_string(&mut text);
+        let _ = std::io::BufReader::new(&mut output).read_line(&mut text);
         let _ = sender.send(text);
     });
     let text = receiver
@@ -287,18 +334,29 @@ fn answer_by(mut child: Child, deadline: Instant) -> Option<Facts> {
 }
 
 /// No cached answer above `dir`, not on a local disk, not looked at lately: remember the look
-/// and leave it to a learner (no line can follow from it at this prompt).
-fn on_uncached(env: &HostEnv, store: &Store, state: &State, dir: &Path, now: u64) {
+/// and leave it to a learner; when it answers within the budget that it found a repository
+/// and started its check, the first visit says so ([`FIRST_VISIT`]).
+fn on_uncached(
+    env: &HostEnv,
+    store: &Store,
+    state: &State,
+    dir: &Path,
+    (now, deadline): (u64, Instant),
+) -> Option<String> {
     if looked_lately(state, dir, now) || is_local(env, dir) {
-        return;
+        return None;
     }
     let remembered = store.update(env, |state| {
         state.looked.insert(dir.to_path_buf(), now);
     });
     // Without a state file to keep it, every `cd` here would start one.
-    if remembered {
-        start_learner(Stdio::null());
+    if !remembered {
+        return None;
     }
+    let learner = start_learner(Stdio::piped())?;
+    answer_by(learner, deadline)
+        .filter(|facts| facts.checking)
+        .map(|_| FIRST_VISIT.to_string())
 }
 
 /// Starts `wsl-place __nudge --learn` in the working directory, detached: its own process
@@ -333,26 +391,41 @@ pub fn learn(env: &HostEnv, dir: &Path) -> Option<String> {
             false,
         ),
     };
+    let mut check = false;
+    if !cached {
+        store.update(env, |state| {
+            let now = now_unix();
+            let seen = state.repositories.entry(repository.clone()).or_default();
+            check = now.saturating_sub(seen.started) > RETRY_SECS;
+            if check {
+                seen.started = now;
+            }
+        });
+    }
+    if check && start_check(&repository) {
+        // The prompt waits for this: said before `git config` is asked, which takes longer.
+        let early = Facts {
+            repository: true,
+            silenced: false,
+            checking: true,
+        };
+        if let Ok(text) = serde_json::to_string(&early) {
+            let _ =
+                std::io::Write::write_all(&mut std::io::stdout(), format!("{text}\n").as_bytes());
+        }
+    }
     let is_repo = !cached || is_repository(&repository);
     let facts = Facts {
         repository: is_repo,
         silenced: is_repo && silenced(&repository),
+        checking: false,
     };
-    let mut check = false;
     store.update(env, |state| {
-        let now = now_unix();
         let seen = state.repositories.entry(repository.clone()).or_default();
-        seen.learnt = now;
+        seen.learnt = now_unix();
         seen.repository = facts.repository;
         seen.silenced = facts.silenced;
-        check = !cached && now.saturating_sub(seen.started) > RETRY_SECS;
-        if check {
-            seen.started = now;
-        }
     });
-    if check {
-        start_check(&repository);
-    }
     serde_json::to_string(&facts).ok()
 }
 

@@ -1,17 +1,20 @@
-//! The old place of a finished migration, for the hook: one line saying where the repository
-//! went and when, from the migration's record alone (no walk and no probe: a commit is waiting).
+//! The old place of a finished migration: its one line (the hook's and the shell nudge's) and
+//! the hook's entry, from the migration's record and the count of what changed here since.
 //! Kept apart from `advisory`, whose cache it neither reads nor writes.
 
 use crate::assess::advisory::{self, CachedResult};
+use crate::assess::hook_line;
 use crate::assess::pipeline;
 use crate::base::error::Result;
 use crate::decide::policy::Level;
 use crate::host::HostEnv;
-use crate::measure::{changes, moved};
+use crate::measure::changes::{self, Count, OldPlace};
+use crate::measure::moved;
 use std::path::Path;
 
 /// The hook's entry at the old place of a finished migration; None anywhere else. Its level is
-/// `advise`: edits made here are not in the copy.
+/// `moved`; the source is walked once to count what changed here since (a commit here is when
+/// that count matters most).
 pub fn advisory_entry(
     env: &HostEnv,
     path: &Path,
@@ -20,9 +23,7 @@ pub fn advisory_entry(
     let Some(record) = moved::migrated(env, path) else {
         return Ok(None);
     };
-    let Some(old) = changes::old_place(env, &record.source, false) else {
-        return Ok(None);
-    };
+    let old = changes::told(env, &record, Count::Walk);
     let setting = pipeline::prepare(&env.without_mapped_drives(), path, policy_file)?;
     let location = &setting.location;
     Ok(Some(CachedResult {
@@ -32,10 +33,47 @@ pub fn advisory_entry(
         source: location.mount.source.clone(),
         policy_digest: advisory::policy_digest(&setting.policy),
         created_unix: crate::base::clock::now_unix(),
-        level: Level::Advise,
-        line: format!("wsl-place: {}", old.message),
+        level: Level::Moved,
+        line: line(env, &old, &record.source),
         provisional: false,
         levels: None,
         recent: Vec::new(),
     }))
+}
+
+/// `wsl-place: moved (to ~/src/app on 2026-12-05; 3 files changed here since): wsl-place
+/// migrate ... --sync`: the old place's line, as the hook and the nudge print it. Shorter
+/// wordings drop the day, then the copy's folder (the command names it), never a figure.
+pub fn line(env: &HostEnv, old: &OldPlace, source: &Path) -> String {
+    let home = env.home();
+    let to = old.short_destination(home.as_deref());
+    let clause = old.changes_clause();
+    let brief = match old.changed_files() {
+        Some(n) if n > 0 && !old.copy_missing => {
+            format!("{} changed here since", changes::files(n))
+        }
+        _ => clause.clone(),
+    };
+    let why = [
+        format!("to {to} on {}; {clause}", old.finished_day),
+        format!("to {to}; {brief}"),
+        brief,
+    ];
+    let tail = old
+        .next
+        .as_ref()
+        .map(|n| format!(": {n}"))
+        .unwrap_or_default();
+    let build = |why: &str| format!("wsl-place: {} ({why}){tail}", Level::Moved.as_str());
+    // Both folders are what they are: only the words beside them count against the budget,
+    // and the shortest wording is printed whole even when it is over.
+    let beside = |line: &str| {
+        let copy = crate::base::pathtext::shell_quote(&old.destination);
+        hook_line::chars_beside_path(line, source)
+            .saturating_sub(line.matches(copy.as_str()).count() * copy.chars().count())
+    };
+    why.iter()
+        .map(|w| build(w))
+        .find(|line| beside(line) <= hook_line::LINE_BUDGET)
+        .unwrap_or_else(|| build(&why[why.len() - 1]))
 }

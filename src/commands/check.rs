@@ -134,7 +134,8 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     }
     // Only a measurement replaces a measurement: a `--no-probe` verdict (the mount's kind
     // alone) must not downgrade the full one a hook with `--fail-on` relies on.
-    if check.probe {
+    // At the old place the moved record speaks: the pre-move answer is not refreshed.
+    if check.probe && report.moved.is_none() {
         advisory::store(env, &advisory::entry_for(&report, &policy));
     }
     super::show(&report, &settings.output)?;

@@ -108,10 +108,10 @@ Examples:
   # In CI: a summary table, and exit 1 when any repository should move
   wsl-place survey --format markdown --fail-on move ~/src")]
     Survey(SurveyArgs),
-    /// Copy the repository to the Linux file system, verified, and fix what moving breaks.
+    /// Copy the repository to the Linux disk, verified, and fix what moving breaks.
     #[command(
         long_about = "\
-Copy the repository to the Linux file system, verified, and fix what moving breaks.
+Copy the repository to the Linux disk, verified, and fix what moving breaks.
 
 The copy goes to a staging folder beside the destination (.<name>.wsl-place-staging); every file \
 is read back from there and checked by CRC32, then the folder is renamed into place and a \

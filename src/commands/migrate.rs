@@ -177,7 +177,12 @@ impl migrate::Ui for Terminal<'_> {
         }
         // Without --dry-run only a person is shown the plan; the other formats get the result.
         if human || dry_run {
-            return super::show(plan, output);
+            super::show(plan, output)?;
+            // The last line of a dry run says that it was one.
+            if dry_run && human && !output.quiet {
+                let mut stdout = std::io::stdout().lock();
+                let _ = writeln!(stdout, "Dry run: nothing was copied or changed.");
+            }
         }
         Ok(())
     }

@@ -3,6 +3,7 @@
 
 pub(crate) mod advice;
 pub mod correction;
+pub mod moved;
 pub mod observations;
 pub mod policy;
 pub mod windows;

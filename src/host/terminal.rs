@@ -53,7 +53,7 @@ impl Terminal {
         Self {
             color: color(env, choice, streams.stdout),
             live: streams.stderr && capable(env),
-            width: width(env, streams.stdout_columns),
+            width: width(env, streams.stdout, streams.stdout_columns),
         }
     }
 
@@ -101,13 +101,22 @@ fn color(env: &HostEnv, choice: ColorChoice, stdout_is_terminal: bool) -> bool {
     stdout_is_terminal && capable(env)
 }
 
-/// `COLUMNS` first (set by shells and by tests), then the terminal's size, then the default.
-fn width(env: &HostEnv, stdout_columns: Option<usize>) -> usize {
+/// A width no line reaches: output to a pipe or a file is not wrapped, so a path or a word is
+/// never broken for grep or a copy.
+pub const UNWRAPPED: usize = 1_000_000;
+
+/// `COLUMNS` first (set by shells and by tests), then the terminal's size, then the default on
+/// a terminal that does not say; not a terminal, no wrapping at all.
+fn width(env: &HostEnv, stdout_is_terminal: bool, stdout_columns: Option<usize>) -> usize {
+    let unsaid = match stdout_is_terminal {
+        true => DEFAULT_WIDTH,
+        false => UNWRAPPED,
+    };
     env.var("COLUMNS")
         .and_then(|c| c.trim().parse::<usize>().ok())
         .filter(|&c| c > 0)
         .or(stdout_columns)
-        .unwrap_or(DEFAULT_WIDTH)
+        .unwrap_or(unsaid)
         .max(MIN_WIDTH)
 }
 
@@ -176,15 +185,20 @@ mod tests {
             Terminal::decide(&env(&[]), ColorChoice::Auto, TTY).width,
             110
         );
+        // Not a terminal: not wrapped.
         assert_eq!(
             Terminal::decide(&env(&[]), ColorChoice::Auto, PIPE).width,
-            80
+            UNWRAPPED
         );
         let columns = env(&[("COLUMNS", "60")]);
         assert_eq!(Terminal::decide(&columns, ColorChoice::Auto, TTY).width, 60);
         let tiny = env(&[("COLUMNS", "12")]);
         assert_eq!(Terminal::decide(&tiny, ColorChoice::Auto, PIPE).width, 40);
         let junk = env(&[("COLUMNS", "wide")]);
-        assert_eq!(Terminal::decide(&junk, ColorChoice::Auto, PIPE).width, 80);
+        assert_eq!(Terminal::decide(&junk, ColorChoice::Auto, TTY).width, 110);
+        assert_eq!(
+            Terminal::decide(&junk, ColorChoice::Auto, PIPE).width,
+            UNWRAPPED
+        );
     }
 }

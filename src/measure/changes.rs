@@ -166,7 +166,9 @@ impl Changes {
     }
 }
 
-/// What the old place says about itself: where it went, when, and what changed here since.
+/// What the old place says about itself: where it went, when, what changed here since and the
+/// one command that follows. Every surface at the old place (`check`, the hook, the shell nudge,
+/// `survey`) says what this holds, so they never disagree.
 #[derive(Debug, Clone, Serialize)]
 pub struct OldPlace {
     #[serde(with = "crate::base::pathtext::json")]
@@ -179,18 +181,26 @@ pub struct OldPlace {
     /// The copy is no longer where the migration made it (moved or removed since).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub copy_missing: bool,
-    /// Files and symlinks added, changed and removed here since; None when the manifest could
-    /// not be read.
+    /// Files and symlinks added, changed and removed here since; None when they were never
+    /// counted (a record of an earlier version, or a manifest that could not be read).
     pub added: Option<u64>,
     pub changed: Option<u64>,
     pub removed: Option<u64>,
+    /// Their sum: the count every surface at the old place shows.
+    pub files_changed: Option<u64>,
     /// Bytes a sync would copy.
     pub bytes: Option<u64>,
+    /// When they were counted (seconds since 1970): now for `check`, the hook and `survey`,
+    /// which walk the source; the last of those (or the migration, or a sync) for the nudge.
+    pub counted_unix: Option<u64>,
     /// The command that copies what changed here since to the destination (`migrate --sync`).
     pub sync: String,
     /// The command that finishes the move: `--remove-source` removes what is proven copied and
-    /// keeps (and lists) what changed here since.
+    /// keeps (and lists) what changed here since. Never suggested by a passive line.
     pub finish: String,
+    /// The one command that follows: the sync while files changed here (or were not counted),
+    /// `cd` to the copy when none did; None when the copy is gone.
+    pub next: Option<String>,
     /// The old place's sentence: `moved to ~/src/app on 2026-12-03; 3 files changed here
     /// since, not in the copy`.
     pub message: String,
@@ -199,22 +209,69 @@ pub struct OldPlace {
 impl OldPlace {
     /// Added, changed and removed together.
     pub fn changed_files(&self) -> Option<u64> {
-        Some(self.added? + self.changed? + self.removed?)
+        self.files_changed
+    }
+
+    /// The copy's folder as a person would type it (`~/src/app`).
+    pub fn short_destination(&self, home: Option<&Path>) -> String {
+        short(&self.destination, home)
     }
 }
 
+/// How the old place learns what changed there since.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Count {
+    /// Walk the source now (and keep the count in the record for the nudge).
+    Walk,
+    /// The record's last count: no walk (the nudge, within its budget).
+    Recorded,
+}
+
 /// Where `source` (a repository's top, canonical) went and what changed here since (not
-/// counted when the copy is no longer there); None when it was never migrated. Walks the source once (`count`), or not at all.
-pub fn old_place(env: &crate::host::HostEnv, source: &Path, count: bool) -> Option<OldPlace> {
+/// counted when the copy is no longer there); None when it was never migrated.
+pub fn old_place(env: &crate::host::HostEnv, source: &Path, count: Count) -> Option<OldPlace> {
     let moved = super::moved::recorded(env, source)?;
+    Some(told(env, &moved, count))
+}
+
+/// [`old_place`] for a record already read.
+pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace {
     let copy_missing = !moved.destination.is_dir();
-    let changes = (count && !copy_missing).then(|| since(&moved)).flatten();
+    let counted = match count {
+        _ if copy_missing => None,
+        Count::Recorded => moved.since,
+        Count::Walk => since(moved).map(|c| {
+            let counted = super::moved::Counted {
+                added: c.added.len() as u64,
+                changed: c.changed.len() as u64,
+                removed: c.removed.len() as u64,
+                bytes: c.bytes,
+                unix: crate::base::clock::now_unix(),
+            };
+            super::moved::remember_count(env, moved, counted);
+            counted
+        }),
+    };
+    let source = &moved.source;
     let command = |flag: &str| {
         format!(
             "wsl-place migrate {} --to {} {flag}",
             crate::base::pathtext::shell_quote(source),
             crate::base::pathtext::shell_quote(&moved.destination)
         )
+    };
+    let files_changed = counted.map(|c| c.added + c.changed + c.removed);
+    let next = match files_changed {
+        _ if copy_missing => None,
+        Some(0) => Some(format!(
+            "cd {}",
+            crate::base::pathtext::shell_quote(&moved.destination)
+        )),
+        _ if moved.source_removed => Some(format!(
+            "cd {}",
+            crate::base::pathtext::shell_quote(&moved.destination)
+        )),
+        _ => Some(command("--sync")),
     };
     let mut old = OldPlace {
         destination: moved.destination.clone(),
@@ -223,16 +280,19 @@ pub fn old_place(env: &crate::host::HostEnv, source: &Path, count: bool) -> Opti
         synced_unix: moved.synced_unix,
         source_removed: moved.source_removed,
         copy_missing,
-        added: changes.as_ref().map(|c| c.added.len() as u64),
-        changed: changes.as_ref().map(|c| c.changed.len() as u64),
-        removed: changes.as_ref().map(|c| c.removed.len() as u64),
-        bytes: changes.as_ref().map(|c| c.bytes),
+        added: counted.map(|c| c.added),
+        changed: counted.map(|c| c.changed),
+        removed: counted.map(|c| c.removed),
+        files_changed,
+        bytes: counted.map(|c| c.bytes),
+        counted_unix: counted.map(|c| c.unix),
         sync: command("--sync"),
         finish: command("--remove-source"),
+        next,
         message: String::new(),
     };
     old.message = old.sentence(env.home().as_deref());
-    Some(old)
+    old
 }
 
 /// `path` with the home folder written `~`, as a person would type it.
@@ -245,26 +305,35 @@ fn short(path: &Path, home: Option<&Path>) -> String {
     }
 }
 
+/// "1 file", "3 files".
+pub fn files(n: u64) -> String {
+    match n {
+        1 => "1 file".to_string(),
+        n => format!("{} files", crate::base::units::count(n)),
+    }
+}
+
 impl OldPlace {
-    fn sentence(&self, home: Option<&Path>) -> String {
-        let moved = format!(
-            "moved to {} on {}",
-            short(&self.destination, home),
-            self.finished_day
-        );
-        let files = |n: u64| match n {
-            1 => "1 file".to_string(),
-            n => format!("{n} files"),
-        };
+    /// What changed here since, as a clause: "3 files changed here since, not in the copy".
+    pub fn changes_clause(&self) -> String {
         match self.changed_files() {
-            _ if self.copy_missing => format!(
-                "{moved}, but the copy is no longer there (moved or removed); move it back there to sync or finish the move"
-            ),
-            _ if self.source_removed => format!("{moved}; the source was removed"),
-            Some(0) => format!("{moved}; nothing changed here since: work there"),
-            Some(n) => format!("{moved}; {} changed here since, not in the copy", files(n)),
-            None => format!("{moved}; edits made here since are not in the copy"),
+            _ if self.copy_missing => {
+                "the copy is no longer there (moved or removed); move it back there to sync".into()
+            }
+            Some(0) if self.source_removed => "the source was removed".into(),
+            Some(0) => "nothing changed here since: work there".into(),
+            Some(n) => format!("{} changed here since, not in the copy", files(n)),
+            None => "edits made here since were not counted".into(),
         }
+    }
+
+    fn sentence(&self, home: Option<&Path>) -> String {
+        format!(
+            "moved to {} on {}; {}",
+            short(&self.destination, home),
+            self.finished_day,
+            self.changes_clause()
+        )
     }
 }
 

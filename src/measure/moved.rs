@@ -41,6 +41,10 @@ pub struct Moved {
     /// another folder, whatever it holds.
     #[serde(default)]
     pub source_folder: Option<Folder>,
+    /// What changed at the source since, as last counted (by the migration, a sync, `check`,
+    /// the hook or `survey`): what the shell nudge, which cannot walk the source, says.
+    #[serde(default)]
+    pub since: Option<Counted>,
     /// The `safe.directory` entries the migration added to Windows' global git config, for
     /// `--abort` to take out again.
     #[serde(default)]
@@ -57,6 +61,26 @@ pub struct WindowsGitRecord {
     pub block: String,
     /// The file did not exist before.
     pub created: bool,
+}
+
+/// The old place's changes against the manifest, counted at `unix`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counted {
+    pub added: u64,
+    pub changed: u64,
+    pub removed: u64,
+    pub bytes: u64,
+    pub unix: u64,
+}
+
+impl Counted {
+    /// Nothing changed, as of now: a migration or a sync just made the copy match the source.
+    pub fn nothing_now() -> Self {
+        Self {
+            unix: now_unix(),
+            ..Self::default()
+        }
+    }
 }
 
 /// One folder by its device and inode, never by a link to it: the same folder under its
@@ -91,6 +115,7 @@ impl Moved {
             copy_folder: Folder::at(destination),
             source_folder: Folder::at(source),
             windows_git: None,
+            since: Some(Counted::nothing_now()),
         }
     }
 
@@ -169,6 +194,19 @@ pub fn remember(env: &HostEnv, moved: &Moved) {
     }
 }
 
+/// Keeps `counted` as what changed at `moved.source` since, when the record still says what
+/// `moved` says (a sync or a removal that wrote it since is not undone).
+pub fn remember_count(env: &HostEnv, moved: &Moved, counted: Counted) {
+    let Some(mut now) = recorded(env, &moved.source) else {
+        return;
+    };
+    if now.finished_unix != moved.finished_unix || now.synced_unix != moved.synced_unix {
+        return;
+    }
+    now.since = Some(counted);
+    remember(env, &now);
+}
+
 /// Forgets where `source` went (the copy was removed by `--abort`): the old place is a
 /// repository like any other again.
 pub fn forget(env: &HostEnv, source: &Path) -> std::io::Result<()> {
@@ -200,6 +238,12 @@ pub fn recorded(env: &HostEnv, source: &Path) -> Option<Moved> {
 pub fn migrated(env: &HostEnv, path: &Path) -> Option<Moved> {
     let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     path.ancestors().find_map(|dir| lookup(env, dir))
+}
+
+/// [`migrated`] for a `dir` that is canonical already (the shell's working directory): the
+/// record files are looked up on the local disk, the mount `dir` is on is never asked.
+pub fn migrated_above(env: &HostEnv, dir: &Path) -> Option<Moved> {
+    dir.ancestors().find_map(|a| lookup(env, a))
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ pub fn check(report: &CheckReport) -> String {
     let path = report.location.paths.linux.display().to_string();
     let command = match verdict.level {
         Level::Ok => "notice",
-        Level::Advise | Level::Move => "warning",
+        Level::Advise | Level::Moved | Level::Move => "warning",
     };
     let title = escape_property(&format!("wsl-place: {}", verdict.level.as_str()));
     if verdict.level == Level::Ok {

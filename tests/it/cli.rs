@@ -497,7 +497,7 @@ fn json_documents_have_the_documented_keys() {
     let dest = base.path().join("moved");
     let dest_arg = dest.to_str().unwrap();
     let repos = base.path().join("repos");
-    let cases: [(&str, Vec<&str>); 7] = [
+    let cases: [(&str, Vec<&str>); 6] = [
         ("check", vec!["check", "--format", "json", repo_arg]),
         (
             "survey",
@@ -526,14 +526,29 @@ fn json_documents_have_the_documented_keys() {
                 "migrate", "--yes", "--format", "json", "--to", dest_arg, repo_arg,
             ],
         ),
-        // At the old place after the move: `moved` and its keys.
-        ("check", vec!["check", "--format", "json", repo_arg]),
     ];
     for (document, args) in cases {
         assert_documented(document, &run(&args));
     }
+    // At the old place after the move: `moved` and its keys, and nothing probed.
     let old_place = support::json_of_success(&run(&["check", "--format", "json", repo_arg]));
     assert_eq!(old_place["moved"]["destination"], dest_arg, "{old_place}");
+    assert!(old_place["probe"].is_null(), "{old_place}");
+    let fields = documented_fields("check");
+    for key in old_place["moved"].as_object().unwrap().keys() {
+        let field = format!("moved.{key}");
+        assert!(
+            fields.iter().any(|(f, _)| *f == field),
+            "check: `{field}` is emitted but not in docs/json.md"
+        );
+    }
+    for (field, _) in fields.iter().filter(|(f, _)| f.starts_with("moved.")) {
+        let key = field.trim_start_matches("moved.");
+        assert!(
+            old_place["moved"].get(key).is_some() || key == "copy_missing",
+            "check: `{field}` is in docs/json.md but not emitted"
+        );
+    }
 }
 
 /// `wsl-place ARGS` in a sandbox at `home`, and no colour setting inherited.
@@ -681,4 +696,41 @@ fn an_ok_repository_gets_no_move_rows() {
     assert!(text.contains("verdict          ok"), "{text}");
     assert!(!text.contains("after a move"), "{text}");
     assert!(!text.contains('█'), "{text}");
+}
+
+/// A dry run ends saying nothing was changed (and nothing was); the markdown report renders the
+/// tool's own code spans as code, never as escaped backticks.
+#[test]
+fn a_dry_run_says_so_last_and_markdown_keeps_its_code_spans() {
+    let base = tempfile::tempdir().unwrap();
+    let home = base.path().join("home");
+    fs::create_dir(&home).unwrap();
+    let repo = base.path().join("app");
+    support::gitrepo::repo_with_files(&repo, 3);
+    let dest = base.path().join("moved");
+    let out = support::Sandbox::at(&home)
+        .cmd()
+        .env("NO_COLOR", "1")
+        .args(["migrate", "--dry-run", "--to"])
+        .arg(&dest)
+        .arg(&repo)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        said.trim_end().lines().last(),
+        Some("Dry run: nothing was copied or changed."),
+        "{said}"
+    );
+    assert!(!dest.exists());
+    let out = support::Sandbox::at(&home)
+        .cmd()
+        .args(["check", "--no-probe", "--format", "markdown"])
+        .arg(base.path())
+        .output()
+        .unwrap();
+    let markdown = String::from_utf8_lossy(&out.stdout);
+    assert!(markdown.contains("`wsl-place survey`"), "{markdown}");
+    assert!(!markdown.contains("\\`"), "{markdown}");
 }

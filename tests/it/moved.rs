@@ -100,8 +100,12 @@ fn the_old_place_says_where_it_went_and_what_changed_since() {
     let day = moved["finished_day"].as_str().unwrap().to_string();
     assert_eq!(day.len(), 10, "{report}");
     assert_eq!(report["verdict"]["advice"][0]["id"], "migrate", "{report}");
-    let finish = report["verdict"]["advice"][0]["command"].as_str().unwrap();
-    assert!(finish.ends_with("--remove-source"), "{report}");
+    // Nothing changed here: the command that follows is the `cd` to the copy (never the
+    // `--remove-source` of the pre-move report).
+    assert_eq!(report["verdict"]["level"], "moved", "{report}");
+    let next = report["verdict"]["advice"][0]["command"].as_str().unwrap();
+    assert_eq!(next, format!("cd {}", old.dest().display()), "{report}");
+    assert_eq!(moved["next"], next, "{report}");
 
     // The hook's line, from the record alone.
     let mut hook = old.run(&["check", "--advisory"]);
@@ -109,7 +113,7 @@ fn the_old_place_says_where_it_went_and_what_changed_since() {
     assert_eq!(hook.status.code(), Some(0), "{}", text(&hook));
     let line = stdout(&hook);
     assert!(
-        line.starts_with("wsl-place: moved to ")
+        line.starts_with("wsl-place: moved (to ")
             && line.contains(&old.dest().display().to_string())
             && line.contains(&format!(" on {day}"))
             && line.lines().count() == 1,

@@ -302,7 +302,19 @@ fn every_line_fits_and_keys_share_one_column() {
             let key_end = line[2..].find("  ").map_or(line.len(), |i| i + 2);
             key_end + line[key_end..].len() - line[key_end..].trim_start().len()
         };
-        let columns: std::collections::BTreeSet<usize> = text
+        // The last two lines repeat the answer and the command: what a short terminal keeps
+        // in view.
+        let (body, last) = text.trim_end().rsplit_once("\n\n").unwrap();
+        let last: Vec<&str> = last.lines().collect();
+        assert_eq!(
+            last,
+            [
+                "move: this repository belongs on the Linux disk",
+                "  wsl-place migrate /mnt/c/Users/dev/src/webapp"
+            ],
+            "{text}"
+        );
+        let columns: std::collections::BTreeSet<usize> = body
             .lines()
             .skip(2)
             .filter(|l| l.starts_with("  ") && !l[2..].starts_with(' '))

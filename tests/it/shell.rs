@@ -324,8 +324,8 @@ fn fish_nudges_once_on_slowfs() {
     nudges_once_on_slowfs("fish");
 }
 
-/// With nothing cached, the first visit prints nothing and starts `check --advisory` in the
-/// background; the next visit has its answer.
+/// With nothing cached, the first visit starts `check --advisory` in the background and says
+/// so in one line; the next visit has its answer.
 #[test]
 #[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
 fn an_uncached_repository_is_checked_in_the_background() {
@@ -341,6 +341,11 @@ fn an_uncached_repository_is_checked_in_the_background() {
     let mut bash = Session::start("bash", &home);
     let first = bash.run(&format!("cd '{}'", app.join("src").display()));
     assert_eq!(nudges(&first), 0, "{first}");
+    // The first visit speaks: a measurement started, and where its answer will show.
+    assert!(
+        first.contains("wsl-place: measuring this repository in the background; its answer shows here at your next cd"),
+        "{first}"
+    );
     // The background check's answer lands in the cache.
     let cache = home.join(".cache/wsl-place/advisory");
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -413,4 +418,147 @@ fn the_exit_status_survives_the_hook() {
         let seen = session.run(&format!("cd '{}'; (exit 3)", away.path().display()));
         assert!(seen.contains("seen=3"), "{shell}:\n{seen}");
     }
+}
+
+/// The change count a passive line at the old place gives: "nothing changed" is 0.
+fn count_in_line(line: &str) -> Option<u64> {
+    if line.contains("nothing changed here since") {
+        return Some(0);
+    }
+    let before = line.split(" changed here since").next()?;
+    let mut words = before.rsplit(' ');
+    let unit = words.next()?;
+    (unit == "file" || unit == "files")
+        .then(|| words.next()?.replace(',', "").parse().ok())
+        .flatten()
+}
+
+/// What each surface at the old place says, as (level, destination, count).
+fn old_place_surfaces(
+    old: &crate::moved::OldPlace,
+    session: &mut Session,
+) -> Vec<(&'static str, String, String, Option<u64>)> {
+    let source = old.source();
+    let dest = old.dest().display().to_string();
+    let check = old
+        .run(&["check", "--format", "json"])
+        .arg(&source)
+        .output()
+        .unwrap();
+    let check = support::json_of_success(&check);
+    let mut said = vec![(
+        "check",
+        check["verdict"]["level"].as_str().unwrap().to_string(),
+        check["moved"]["destination"].as_str().unwrap().to_string(),
+        check["moved"]["files_changed"].as_u64(),
+    )];
+    // Neither the probes nor the pre-move answer: the old place's story alone.
+    assert!(check["probe"].is_null(), "{check}");
+    let line = old
+        .run(&["check", "--advisory"])
+        .arg(&source)
+        .output()
+        .unwrap();
+    assert_eq!(line.status.code(), Some(0), "{}", support::text(&line));
+    let line = String::from_utf8_lossy(&line.stdout).trim().to_string();
+    let nudge = {
+        session.run("cd /");
+        session.run(&format!("cd '{}'", source.display()))
+    };
+    let nudge = nudge
+        .lines()
+        .find(|l| l.starts_with("wsl-place: "))
+        .unwrap_or_else(|| panic!("no nudge at the old place:\n{nudge}"))
+        .trim()
+        .to_string();
+    for (surface, text) in [("hook", &line), ("nudge", &nudge)] {
+        assert!(!text.contains("--remove-source"), "{surface}: {text}");
+        let level = text
+            .strip_prefix("wsl-place: ")
+            .and_then(|rest| rest.split(' ').next())
+            .unwrap_or_default()
+            .to_string();
+        let destination = if text.contains(&dest) {
+            dest.clone()
+        } else {
+            String::new()
+        };
+        said.push((surface, level, destination, count_in_line(text)));
+    }
+    let survey = old
+        .run(&["survey", "--format", "json"])
+        .arg(old.fs.mountpoint())
+        .output()
+        .unwrap();
+    let survey = support::json_of_success(&survey);
+    let repository = &survey["repositories"][0];
+    said.push((
+        "survey",
+        repository["verdict"]["level"].as_str().unwrap().to_string(),
+        repository["moved"]["destination"]
+            .as_str()
+            .unwrap()
+            .to_string(),
+        repository["moved"]["files_changed"].as_u64(),
+    ));
+    // Moving it again would gain nothing: not in the survey's "would be faster".
+    assert_eq!(survey["summary"]["would_gain"], 0, "{survey}");
+    assert_eq!(survey["summary"]["bytes_to_move"], 0, "{survey}");
+    said
+}
+
+/// After a migration the old place tells one story: `check`, the hook's line, the nudge (on a
+/// pty, on every visit) and `survey` give the same level, destination and change count, before
+/// and after edits there and after `--sync` copied them.
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn the_old_place_tells_one_story_on_every_surface() {
+    let Some(old) = crate::moved::OldPlace::new(20) else {
+        return;
+    };
+    let first = old.migrate(&["--yes"]);
+    assert_eq!(first.status.code(), Some(0), "{}", support::text(&first));
+    let home = old.tmp.path().join("home");
+    let mut session = Session::start("bash", &home);
+    let dest = old.dest().display().to_string();
+    let expect = |said: Vec<(&str, String, String, Option<u64>)>, count: u64| {
+        for (surface, level, destination, changed) in &said {
+            assert_eq!(
+                (level.as_str(), destination.as_str(), *changed),
+                ("moved", dest.as_str(), Some(count)),
+                "{surface} disagrees: {said:?}"
+            );
+        }
+    };
+    expect(old_place_surfaces(&old, &mut session), 0);
+
+    // Edits at the old place: one changed, one added, one removed.
+    let source = old.source();
+    let grown = source.join("d0/f0.txt");
+    let mut content = std::fs::read(&grown).unwrap();
+    content.extend_from_slice(b"a late line\n");
+    std::fs::write(&grown, content).unwrap();
+    support::gitrepo::write(&source.join("late/new.txt"), b"after the move\n");
+    std::fs::remove_file(source.join("d1/f1.txt")).unwrap();
+    expect(old_place_surfaces(&old, &mut session), 3);
+
+    // A commit here is blocked by --fail-on advise, not by --fail-on move.
+    for (fail_on, code) in [("advise", 1), ("move", 0)] {
+        let out = old
+            .run(&["check", "--advisory", "--fail-on", fail_on])
+            .arg(&source)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{fail_on}: {}",
+            support::text(&out)
+        );
+    }
+
+    let synced = old.migrate(&["--sync", "--yes"]);
+    assert_eq!(synced.status.code(), Some(0), "{}", support::text(&synced));
+    expect(old_place_surfaces(&old, &mut session), 0);
+    drop(session);
 }

@@ -614,3 +614,36 @@ fn a_deep_repository_on_slowfs_is_listed_once() {
         "{opendir} opened for {expected} folders:\n{stderr}"
     );
 }
+
+/// One figure per quantity: the Linux-disk `git status` of a repository on slowfs is the same in
+/// `check` and in `survey` (the Linux disk's figures are the machine's, measured once).
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn the_linux_disk_figure_is_the_same_in_check_and_survey() {
+    let Some(old) = crate::moved::OldPlace::new(30) else {
+        return;
+    };
+    let source = old.source();
+    let check = old
+        .run(&["check", "--format", "json"])
+        .arg(&source)
+        .output()
+        .unwrap();
+    let check = support::json_of_success(&check);
+    let survey = old
+        .run(&["survey", "--format", "json"])
+        .arg(old.fs.mountpoint())
+        .output()
+        .unwrap();
+    let survey = support::json_of_success(&survey);
+    let in_survey = &repository(&survey, &source)["predict"]["git_status_ms"]["baseline"];
+    let in_check = &check["predict"]["git_status_ms"]["baseline"];
+    assert!(in_check.as_f64().is_some(), "{check}");
+    // The Linux disk's probe and git's startup are shared; the CPU's pace is still timed by
+    // each run, which moves the figure by far less than its shown precision (2 digits).
+    let (a, b) = (in_check.as_f64().unwrap(), in_survey.as_f64().unwrap());
+    assert!(
+        (a - b).abs() <= 0.01 * a,
+        "check {a} ms vs survey {b} ms on the Linux disk"
+    );
+}

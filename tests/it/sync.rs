@@ -192,6 +192,26 @@ fn a_file_changed_at_both_places_keeps_both_versions() {
         text(&out)
     );
     assert!(said.contains("d3/f3.txt"), "{}", text(&out));
+    // Each conflicting path is counted once: as a conflict, not also as "kept" there.
+    assert!(!said.contains("keeps"), "{}", text(&out));
+    // How to finish it: the difference and the merge, run in the copy.
+    assert!(
+        said.contains(&format!("git diff --no-index d2/f2.txt d2/{saved_name}"))
+            && said.contains(&format!(
+                "git merge-file -L copy -L base -L source d2/f2.txt /dev/null d2/{saved_name}"
+            ))
+            && said.contains(".git/info/exclude"),
+        "{}",
+        text(&out)
+    );
+    // The saved version stays out of `git add -A`; the person's edit does not.
+    support::gitrepo::git(&old.dest(), &["add", "-A"]);
+    let staged = support::gitrepo::git(&old.dest(), &["diff", "--cached", "--name-only"]);
+    assert!(
+        staged.contains("d2/f2.txt") && !staged.contains(&saved_name),
+        "{staged}"
+    );
+    support::gitrepo::git(&old.dest(), &["reset", "-q"]);
     // Both settled: the old place has nothing more to give, a second sync changes nothing.
     let moved = &old.check_json()["moved"];
     assert_eq!(
@@ -213,6 +233,17 @@ fn a_file_changed_at_both_places_keeps_both_versions() {
     let out = old.migrate(&["--sync", "--yes"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert_eq!(old.check_json()["moved"]["removed"], 0);
+    // Merged and deleted: the next sync drops its exclude entry.
+    let exclude = old.dest().join(".git/info/exclude");
+    assert!(fs::read_to_string(&exclude).unwrap().contains(&saved_name));
+    fs::remove_file(&saved).unwrap();
+    let out = old.migrate(&["--sync", "--yes"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let listed = fs::read_to_string(&exclude).unwrap();
+    assert!(
+        !listed.contains(&saved_name) && !listed.contains("wsl-place"),
+        "{listed}"
+    );
 }
 
 /// A repository at `tmp/NAME` migrated to `tmp/linux/NAME`, with the tests' state folder.

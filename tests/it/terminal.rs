@@ -583,3 +583,45 @@ fn a_no_to_safe_directory_writes_nothing_and_prints_the_commands() {
     );
     assert_eq!(std::fs::read(&gitconfig).unwrap(), before);
 }
+
+/// Output to a pipe is not wrapped: `check | cat` keeps each path and sentence on one line (grep
+/// and a copy find them whole); `COLUMNS` still sets a width when given.
+#[test]
+fn a_pipe_gets_whole_lines_and_columns_still_wraps() {
+    let base = tempfile::tempdir().unwrap();
+    let home = base.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let repo = base
+        .path()
+        .join("a-rather-long-folder-name-for-a-project")
+        .join("with-another-long-folder-name-below-it")
+        .join("manifests-express-15c0d25-and-more");
+    crate::support::gitrepo::repo_with_files(&repo, 3);
+    let run = |columns: Option<&str>| {
+        let mut cmd = crate::support::Sandbox::at(&home).cmd();
+        cmd.args(["check", "--no-probe"]).arg(&repo);
+        cmd.env_remove("COLUMNS").env("NO_COLOR", "1");
+        if let Some(columns) = columns {
+            cmd.env("COLUMNS", columns);
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", crate::support::text(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let path = repo.display().to_string();
+    assert!(path.len() > 100, "{path}");
+    let piped = run(None);
+    // Every word of every line is whole: the long path is on one line, and no line ends
+    // inside it.
+    assert!(piped.lines().any(|l| l.ends_with(&path)), "{piped}");
+    for line in piped.lines() {
+        let last = line.split(' ').next_back().unwrap_or_default();
+        assert!(
+            last.is_empty() || !path.starts_with(last) || last == path || !last.starts_with('/'),
+            "a line ends inside the path: {line:?}\n{piped}"
+        );
+    }
+    let narrow = run(Some("60"));
+    assert!(narrow.lines().all(|l| l.chars().count() <= 60), "{narrow}");
+    assert!(!narrow.lines().any(|l| l.ends_with(&path)), "{narrow}");
+}

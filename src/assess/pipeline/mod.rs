@@ -192,15 +192,22 @@ pub fn measure(
     let (git, git_ms) =
         phases::timed(|| git_cache::facts(env, settings.purpose.reuse() != Reuse::Nothing));
     phases.git_facts_ms = git_ms;
-    let (probe, mut predict) = probe_and_predict(
-        env,
-        settings,
-        (&table, &location, &policy),
-        (&scan, index.as_ref(), hints.lock),
-        &git,
-        progress,
-        &mut phases,
-    )?;
+    // At the old place of a finished migration moving is done: what the mount costs is no
+    // longer the story, so nothing is timed.
+    let old_place = crate::measure::moved::recorded(env, &location.paths.linux);
+    let (probe, mut predict) = if old_place.is_none() {
+        probe_and_predict(
+            env,
+            settings,
+            (&table, &location, &policy),
+            (&scan, index.as_ref(), hints.lock),
+            &git,
+            progress,
+            &mut phases,
+        )?
+    } else {
+        (None, None)
+    };
     let mut accuracy = accuracy::correct(
         env,
         &table,
@@ -237,18 +244,10 @@ pub fn measure(
     observations.context.repositories_below_partial = repositories_below_complete == Some(false);
     accuracy::gate(env, &policy, &mut observations, accuracy.as_mut());
     let mut verdict = policy::evaluate_after(&policy, &observations, previous);
-    let (moved, moved_ms) = phases::timed(|| {
-        working(
-            progress,
-            || "comparing with the migrated copy".into(),
-            || changes::old_place(env, &location.paths.linux, true),
-        )
-    });
+    let (moved, moved_ms) =
+        phases::timed(|| old_place.map(|record| told_here(env, &record, &mut verdict, progress)));
     phases.moved_ms = moved_ms;
     phases.total_ms = began.elapsed().as_millis() as u64;
-    if let Some(old) = &moved {
-        moved_on(&mut verdict, old);
-    }
     let windows = windows_side(env, settings.purpose, &location, &table);
     let report = CheckReport {
         schema: SCHEMA_VERSION,
@@ -365,6 +364,23 @@ fn scan_and_hints(
     (scan, index, hints)
 }
 
+/// At the old place of a finished migration, what changed here since (counted now) and the
+/// verdict that says so in place of the measurements'.
+fn told_here(
+    env: &HostEnv,
+    record: &crate::measure::moved::Moved,
+    verdict: &mut Verdict,
+    progress: &dyn Progress,
+) -> changes::OldPlace {
+    let old = working(
+        progress,
+        || "comparing with the migrated copy".into(),
+        || changes::told(env, record, changes::Count::Walk),
+    );
+    *verdict = crate::decide::moved::verdict(&old);
+    old
+}
+
 /// The repositories below `dir`, a folder that is not one, found within
 /// `REPOSITORIES_BELOW_BUDGET`.
 fn repositories_below(dir: &Path, progress: &dyn Progress) -> crate::measure::discover::Discovery {
@@ -373,28 +389,6 @@ fn repositories_below(dir: &Path, progress: &dyn Progress) -> crate::measure::di
         || "looking for repositories below".into(),
         || crate::measure::discover::discover(dir, REPOSITORIES_BELOW_BUDGET),
     )
-}
-
-/// At the old place, moving is done: the `migrate` advice says where it went and what changed
-/// here since; its command is the `--sync` that copies what did, or, when nothing did, the
-/// `--remove-source` that finishes the move (none once the source was removed, or when the
-/// changes could not be counted).
-pub fn moved_on(verdict: &mut Verdict, old: &changes::OldPlace) {
-    let command = match old.changed_files() {
-        _ if old.source_removed || old.copy_missing => None,
-        Some(0) => Some(old.finish.clone()),
-        Some(_) => Some(old.sync.clone()),
-        None => None,
-    };
-    let advice = crate::decide::advice::Advice {
-        id: crate::decide::advice::AdviceId::Migrate,
-        message: format!("This repository {}.", old.message),
-        command,
-    };
-    verdict
-        .advice
-        .retain(|a| a.id != crate::decide::advice::AdviceId::Migrate);
-    verdict.advice.insert(0, advice);
 }
 
 /// The verdict for a measured repository: what the policy makes of the measurements and of

@@ -81,8 +81,10 @@ pub struct Summary {
     pub advise: usize,
     #[serde(rename = "move")]
     pub move_: usize,
+    /// Old places of finished migrations.
+    pub moved: usize,
     pub worst: Level,
-    /// Repositories judged `advise` or `move`: the ones that would gain from moving.
+    /// Repositories judged `advise` or `move` (not `moved`): the ones that would gain from moving.
     pub would_gain: usize,
     /// Their predicted `git status`, added up, here and on the Linux disk.
     pub git_status_here_ms: f64,
@@ -127,7 +129,8 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     let dir = location::canonical_dir(&settings.dir)?;
     let table = MountTable::read(env)?;
     let host = location::host(env, &table);
-    let git = GitFacts::read();
+    // git's startup as `check` took it (cached per boot): one Linux-disk figure on both screens.
+    let git = pipeline::git_cache::facts(env, true);
     // A --policy file that is wrong is wrong for every repository: said once, exit 2.
     if let Some(file) = &settings.policy {
         policy::load(Some(file), &dir)?;
@@ -153,9 +156,9 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         .then(crate::measure::probe::cpu::sha1_us_per_mib);
     let mounts = if settings.probe {
         probe_mounts(
+            env,
             &plan,
-            settings.probe_budget,
-            &env.automount_root(),
+            (settings.probe_budget, &env.automount_root()),
             progress,
         )
     } else {
@@ -249,9 +252,9 @@ struct Place<'a> {
 
 /// One probe per mount: each repository mount (in its first repository) and each baseline.
 fn probe_mounts(
+    env: &HostEnv,
     plan: &[(&Found, &MountEntry, Baseline)],
-    budget: Duration,
-    automount_root: &Path,
+    (budget, automount_root): (Duration, &Path),
     progress: &dyn Progress,
 ) -> Vec<MountProbe> {
     let mut wanted: Vec<(&Path, &MountEntry, usize, bool)> = Vec::new();
@@ -278,12 +281,23 @@ fn probe_mounts(
                     crate::base::pathtext::display(&mount.mount_point)
                 ),
             );
+            // The Linux disk alone is a property of the machine: the figures `check` took
+            // (cached per boot, at most a day) are the survey's too, so one repository's
+            // Linux-disk figure is the same on both screens.
+            let probe = match (repositories, baseline) {
+                (0, true) => pipeline::mount_cache::load(env, mount).unwrap_or_else(|| {
+                    let report = probes::shared(dir, mount, budget, automount_root);
+                    pipeline::mount_cache::store(env, mount, &report);
+                    report
+                }),
+                _ => probes::shared(dir, mount, budget, automount_root),
+            };
             MountProbe {
                 mount_point: mount.mount_point.clone(),
                 fstype: mount.fstype.clone(),
                 repositories,
                 baseline,
-                probe: probes::shared(dir, mount, budget, automount_root),
+                probe,
             }
         })
         .collect()
@@ -404,9 +418,13 @@ fn judge(
         &policy,
         place.git,
     );
-    let moved = crate::measure::changes::old_place(place.env, &found.root, true);
+    let moved = crate::measure::changes::old_place(
+        place.env,
+        &found.root,
+        crate::measure::changes::Count::Walk,
+    );
     if let Some(old) = &moved {
-        pipeline::moved_on(&mut verdict, old);
+        verdict = crate::decide::moved::verdict(old);
     }
     Ok(RepositoryReport {
         path: found.root.clone(),
@@ -436,9 +454,10 @@ fn summarise(repositories: &[RepositoryReport], elapsed: Duration) -> Summary {
             .filter(|r| r.verdict.level == level)
             .count()
     };
+    // A moved repository's old place gains nothing from moving again.
     let gaining: Vec<&RepositoryReport> = repositories
         .iter()
-        .filter(|r| r.verdict.level > Level::Ok)
+        .filter(|r| r.verdict.level > Level::Ok && r.verdict.level != Level::Moved)
         .collect();
     let statuses: Vec<_> = gaining
         .iter()
@@ -454,6 +473,7 @@ fn summarise(repositories: &[RepositoryReport], elapsed: Duration) -> Summary {
         ok: count(Level::Ok),
         advise: count(Level::Advise),
         move_: count(Level::Move),
+        moved: count(Level::Moved),
         worst: repositories
             .iter()
             .map(|r| r.verdict.level)

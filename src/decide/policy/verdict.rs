@@ -4,12 +4,15 @@
 use crate::decide::advice::Advice;
 use serde::{Deserialize, Serialize};
 
-/// The levels of a verdict, in order.
+/// The levels of a verdict, in order. `Moved` (the old place of a finished migration) ranks
+/// above `Advise` and below `Move`: `--fail-on advise` blocks a commit there, `--fail-on move`
+/// does not (moving is done; the edits made here since are what is at stake).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Level {
     Ok,
     Advise,
+    Moved,
     Move,
 }
 
@@ -18,6 +21,7 @@ impl Level {
         match self {
             Level::Ok => "ok",
             Level::Advise => "advise",
+            Level::Moved => "moved",
             Level::Move => "move",
         }
     }
@@ -36,6 +40,8 @@ pub enum Rule {
     WindowsPrimary,
     /// The last verdict, kept because this run's ranges still support it.
     Kept,
+    /// The old place of a finished migration.
+    Moved,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -105,7 +111,7 @@ impl Confidence {
 }
 
 impl Verdict {
-    pub(super) fn plain(level: Level, reasons: Vec<Reason>, advice: Vec<Advice>) -> Self {
+    pub(crate) fn plain(level: Level, reasons: Vec<Reason>, advice: Vec<Advice>) -> Self {
         Self {
             level,
             reasons,

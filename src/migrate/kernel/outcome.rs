@@ -135,6 +135,32 @@ pub struct Conflict {
     /// Where the source's version was saved at the destination; None when there is none to
     /// save (removed at the source, changed at the destination: the destination's stays).
     pub saved_as: Option<RelPath>,
+    /// Run in the copy: shows how the saved version differs from the copy's
+    /// (`git diff --no-index`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    /// Run in the copy: merges the saved version into the copy's file, conflict markers where
+    /// both changed the same lines (`git merge-file`); None for a link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merge: Option<String>,
+}
+
+impl Conflict {
+    /// A conflict whose source version was saved at `saved` beside the copy's `rel`; `file`
+    /// false for a link (nothing to merge).
+    pub fn saved(rel: &std::path::Path, why: &str, saved: &std::path::Path, file: bool) -> Self {
+        let quote = crate::base::pathtext::shell_quote;
+        let (ours, theirs) = (quote(rel), quote(saved));
+        Self {
+            path: RelPath::from(rel),
+            why: why.to_string(),
+            saved_as: Some(RelPath::from(saved)),
+            diff: file.then(|| format!("git diff --no-index {ours} {theirs}")),
+            merge: file.then(|| {
+                format!("git merge-file -L copy -L base -L source {ours} /dev/null {theirs}")
+            }),
+        }
+    }
 }
 
 /// What a sync did (or, not `done`, would do): the JSON `sync` of `migrate`'s result.
@@ -145,9 +171,16 @@ pub struct SyncReport {
     pub added: u64,
     pub changed: u64,
     pub removed: u64,
-    /// Bytes of the files copied.
+    /// Bytes of the files copied (the saved versions of conflicts included).
     pub bytes: u64,
+    /// Of `bytes`, those of the source's versions saved beside the copy's (conflicts).
+    pub saved_bytes: u64,
     pub conflicts: Vec<Conflict>,
+    /// The copy's git exclude file that keeps the saved versions out of `git add .` (each
+    /// listed until it is gone); None when none was written.
+    /// (A path's escaped text, as `RelPath` writes any path.)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub excluded_in: Option<RelPath>,
     /// Files and links changed at the destination since and not touched by the sync.
     pub changed_at_destination: u64,
     /// The model's time for the copy, and what it was made from.

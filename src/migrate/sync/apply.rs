@@ -221,6 +221,8 @@ fn remember(
     }
     let mut dated = record.clone();
     dated.synced_unix = Some(crate::base::clock::now_unix());
+    // The copy now holds what the source held when the sync planned: nothing changed since.
+    dated.since = Some(moved::Counted::nothing_now());
     moved::remember(env, &dated);
     Ok(holds)
 }

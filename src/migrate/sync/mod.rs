@@ -6,6 +6,7 @@
 //! changed there since is overwritten (`plan.rs`).
 
 mod apply;
+mod exclude;
 mod guard;
 mod plan;
 
@@ -64,9 +65,10 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
             staging: staging.path(),
         })?;
         let started = Instant::now();
-        let holds = apply(env, ui, &staging, record)?;
         let mut report = sealed_report(&staging);
+        let holds = apply(env, ui, &staging, record)?;
         report.copy_holds = holds;
+        report.excluded_in = kept_out(record, &report);
         report.sync_ms = started.elapsed().as_millis() as u64;
         report.done = true;
         return Ok(report);
@@ -82,6 +84,9 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
         })?;
         if !args.consent.dry_run() && held.is_some() {
             staging.remove()?;
+        }
+        if !args.consent.dry_run() {
+            kept_out(record, &plan.report);
         }
         plan.report.done = !args.consent.dry_run();
         return Ok(plan.report);
@@ -99,6 +104,7 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     let holds = apply(env, ui, &staging, record)?;
     let mut report = plan.report;
     report.copy_holds = holds;
+    report.excluded_in = kept_out(record, &report);
     report.copied_files = copied.copied_files;
     report.not_copied = copied
         .problems
@@ -231,6 +237,17 @@ fn seal(
     Ok(())
 }
 
+/// The saved versions of `report`'s conflicts kept out of `git add .` in the copy (and the
+/// entries of saved versions gone since dropped): the exclude file, when it lists any.
+fn kept_out(record: &moved::Moved, report: &SyncReport) -> Option<RelPath> {
+    let saved: Vec<RelPath> = report
+        .conflicts
+        .iter()
+        .filter_map(|c| c.saved_as.clone())
+        .collect();
+    exclude::keep_out(&record.destination, &saved).map(RelPath::from)
+}
+
 /// What a sealed sync holds, for the report of a run that only applies it.
 fn sealed_report(staging: &Staging) -> SyncReport {
     let mut report = SyncReport::default();
@@ -238,11 +255,12 @@ fn sealed_report(staging: &Staging) -> SyncReport {
         match op {
             Op::Put(_) => report.changed += 1,
             Op::Remove(_) => report.removed += 1,
-            Op::Save { rel, saved } => report.conflicts.push(Conflict {
-                path: RelPath::from(rel),
-                why: "changed at both places".into(),
-                saved_as: Some(RelPath::from(saved)),
-            }),
+            Op::Save { rel, saved } => report.conflicts.push(Conflict::saved(
+                &rel,
+                "changed at both places",
+                &saved,
+                true,
+            )),
             _ => {}
         }
     }

@@ -141,6 +141,7 @@ pub(super) fn build(
         .ops
         .extend(gone.into_iter().map(|d| Op::Rmdir(d.clone())));
     plan.finish(&there);
+    plan.sync.report.changed_at_destination = plan.kept_there();
     Ok(plan.sync)
 }
 
@@ -207,6 +208,8 @@ impl Planner<'_> {
                 path: RelPath::from(rel),
                 why: "a folder in the copy, a link here: the copy's folder is kept, the link is not copied".into(),
                 saved_as: None,
+                diff: None,
+                merge: None,
             });
             return Ok(());
         }
@@ -222,11 +225,15 @@ impl Planner<'_> {
                 (false, true) => "added at both places",
                 (false, false) => "changed at both places",
             };
-            self.sync.report.conflicts.push(Conflict {
-                path: RelPath::from(rel),
-                why: why.to_string(),
-                saved_as: Some(RelPath::from(saved.as_path())),
-            });
+            self.sync.report.conflicts.push(Conflict::saved(
+                rel,
+                why,
+                &saved,
+                seen.kind == SeenKind::File,
+            ));
+            if seen.kind == SeenKind::File {
+                self.sync.report.saved_bytes += seen.size;
+            }
             self.sync.ops.push(Op::Save {
                 rel: rel.to_path_buf(),
                 saved,
@@ -261,6 +268,8 @@ impl Planner<'_> {
                 why: "changed at the destination, removed here: the destination's is kept"
                     .to_string(),
                 saved_as: None,
+                diff: None,
+                merge: None,
             });
             return;
         }
@@ -316,6 +325,8 @@ impl Planner<'_> {
                 RelPath::from(folder)
             ),
             saved_as: None,
+            diff: None,
+            merge: None,
         });
         true
     }
@@ -343,6 +354,22 @@ impl Planner<'_> {
         for dir in rel.ancestors().skip(1) {
             self.dirs.insert(dir.to_path_buf());
         }
+    }
+
+    /// Paths changed at the destination since and left as they are: a conflict's path is
+    /// counted once, as a conflict, not also here.
+    fn kept_there(&self) -> u64 {
+        let conflicted: HashSet<&Path> = self
+            .sync
+            .report
+            .conflicts
+            .iter()
+            .map(|c| c.path.as_path())
+            .collect();
+        self.touched
+            .iter()
+            .filter(|rel| !conflicted.contains(*rel))
+            .count() as u64
     }
 
     /// The folders' times and modes, the kept paths, and the copy's plan in order.

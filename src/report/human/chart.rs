@@ -39,10 +39,12 @@ pub fn comparison(screen: &mut Screen, predict: &Prediction, verdict: &Verdict) 
         .flat_map(|(_, here, linux)| [approx(*here), approx(*linux)])
         .collect();
     let value_width = values.iter().map(|v| columns(v)).max().unwrap_or(0);
-    let area = screen
-        .style()
-        .width
-        .saturating_sub(INDENT + KEY_WIDTH + LABEL_WIDTH + 1 + value_width);
+    // Unwrapped (not a terminal), the bars keep a terminal's length.
+    let width = match screen.style().width {
+        w if w >= crate::host::terminal::UNWRAPPED => crate::host::terminal::DEFAULT_WIDTH,
+        w => w,
+    };
+    let area = width.saturating_sub(INDENT + KEY_WIDTH + LABEL_WIDTH + 1 + value_width);
     if area < MIN_BAR {
         return;
     }

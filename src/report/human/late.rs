@@ -15,12 +15,18 @@ pub fn sync_plan(moved: &Moved, report: &SyncReport) -> String {
         .predicted_ms
         .map(|ms| format!(" (about {})", units::duration_ms(ms as f64)))
         .unwrap_or_default();
+    // A conflict's version from here is copied too, saved beside the copy's: counted once.
+    let saved_count = r.conflicts.iter().filter(|c| c.saved_as.is_some()).count() as u64;
+    let saved = match saved_count {
+        0 => String::new(),
+        n => format!(", {} saved beside the copy's", units::count(n)),
+    };
     let mut out = format!(
-        "Syncing late edits from {} to {} (migrated on {}):\n  copies   {} ({} added, {} changed), {}{time}\n  removes  {} removed here since and unchanged there\n",
+        "Syncing late edits from {} to {} (migrated on {}):\n  copies   {} ({} added, {} changed{saved}), {}{time}\n  removes  {} removed here since and unchanged there\n",
         moved.source.display(),
         moved.destination.display(),
         moved.finished_day(),
-        units::counted(r.added + r.changed, "file", "files"),
+        units::counted(r.added + r.changed + saved_count, "file", "files"),
         units::count(r.added),
         units::count(r.changed),
         units::bytes(r.bytes),

@@ -461,8 +461,17 @@ fn still_pointing(screen: &mut Screen, found: &[crate::migrate::StillPointing]) 
 
 /// `--sync`: what reached the copy, and each conflict with where the source's version went.
 fn sync_rows(screen: &mut Screen, sync: &crate::migrate::SyncReport) {
+    let saved = sync
+        .conflicts
+        .iter()
+        .filter(|c| c.saved_as.is_some())
+        .count() as u64;
+    let saved = match saved {
+        0 => String::new(),
+        n => format!(", {} saved beside the copy's", count(n)),
+    };
     let what = format!(
-        "{} added, {} changed, {} removed at the destination ({})",
+        "{} added, {} changed, {} removed{saved} at the destination ({})",
         count(sync.added),
         count(sync.changed),
         count(sync.removed),
@@ -481,12 +490,30 @@ fn sync_rows(screen: &mut Screen, sync: &crate::migrate::SyncReport) {
     for (i, c) in sync.conflicts.iter().enumerate() {
         let text = match &c.saved_as {
             Some(saved) => format!(
-                "{}: {}; the destination's is kept, this one saved as {saved}",
+                "{}: {}; the copy's is kept, the source's saved as {saved}",
                 c.path, c.why
             ),
             None => format!("{}: {}", c.path, c.why),
         };
         screen.item(if i == 0 { "conflict" } else { "" }, &text, Tone::Warn);
+        for command in c.diff.iter().chain(&c.merge) {
+            screen.command(command);
+        }
+    }
+    if sync.conflicts.iter().any(|c| c.saved_as.is_some()) {
+        let kept_out = match &sync.excluded_in {
+            Some(file) => format!(
+                "kept out of `git add .` by an entry in {file}, dropped by the next sync once the saved file is gone"
+            ),
+            None => "not kept out of `git add .`: delete them before you commit".to_string(),
+        };
+        screen.row(
+            "saved versions",
+            &format!(
+                "in the copy: see the difference, or merge (conflict markers where both changed a line), then delete the saved file; {kept_out}"
+            ),
+            Tone::Plain,
+        );
     }
     for (i, path) in sync.not_copied.iter().enumerate() {
         screen.item(if i == 0 { "not copied" } else { "" }, path, Tone::Warn);

@@ -79,12 +79,10 @@ impl Style {
 
 /// `check`'s report.
 pub fn check(report: &CheckReport, style: &Style) -> String {
-    let mut screen = Screen::new(style);
     if let Some(old) = &report.moved {
-        // The old place of a finished migration: where it went comes before any figure.
-        screen.headline(&crate::report::text::capitalised(&old.message), Tone::Warn);
-        screen.blank();
+        return moved(report, old, style);
     }
+    let mut screen = Screen::new(style);
     timing::headline(&mut screen, report);
     accuracy::rows(&mut screen, report);
     // Where the repository is fine, or both sides are one disk, what a move would change is noise.
@@ -107,6 +105,46 @@ pub fn check(report: &CheckReport, style: &Style) -> String {
     }
     screen.blank();
     scan::rows(&mut screen, &report.scan);
+    verdict::rows(&mut screen, &report.verdict);
+    verdict::last_lines(&mut screen, &report.verdict);
+    screen.finish()
+}
+
+/// `check` at the old place of a finished migration: where it went, when, what changed here
+/// since and the one command that follows; the figures of the mount it left are not the story.
+fn moved(report: &CheckReport, old: &crate::measure::changes::OldPlace, style: &Style) -> String {
+    let mut screen = Screen::new(style);
+    screen.headline(&crate::report::text::capitalised(&old.message), Tone::Warn);
+    screen.blank();
+    screen.row(
+        "copy",
+        &crate::base::pathtext::display(&old.destination),
+        Tone::Plain,
+    );
+    let mut when = format!("migrated on {}", old.finished_day);
+    if let Some(synced) = old.synced_unix {
+        when.push_str(&format!(
+            ", last synced on {}",
+            crate::measure::moved::day(synced)
+        ));
+    }
+    screen.row("when", &when, Tone::Plain);
+    let changed = match (old.added, old.changed, old.removed, old.bytes) {
+        _ if old.copy_missing => "not counted: the copy is no longer there".to_string(),
+        (Some(a), Some(c), Some(r), Some(bytes)) if a + c + r > 0 => format!(
+            "{} ({a} added, {c} changed, {r} removed), {}",
+            crate::measure::changes::files(a + c + r),
+            crate::base::units::bytes(bytes)
+        ),
+        (Some(_), ..) => "nothing".to_string(),
+        _ => "not counted".to_string(),
+    };
+    screen.row("changed here", &changed, Tone::Plain);
+    screen.row(
+        "old place",
+        &crate::base::pathtext::display(&report.location.paths.linux),
+        Tone::Plain,
+    );
     verdict::rows(&mut screen, &report.verdict);
     screen.finish()
 }
@@ -150,7 +188,8 @@ impl<'a> Screen<'a> {
 
     /// A line at the left margin, wrapped with a two-space hang.
     pub fn headline(&mut self, text: &str, tone: Tone) {
-        let lines = wrap(text, self.style.width);
+        // Room for the hang: a wrapped line never reaches past the width.
+        let lines = wrap(text, self.style.width.saturating_sub(INDENT));
         for (i, line) in lines.iter().enumerate() {
             let hang = if i == 0 { "" } else { "  " };
             let painted = self.tone(tone, line);

@@ -2,17 +2,32 @@
 
 use super::{Screen, Style, Tone};
 use crate::decide::advice::AdviceId;
-use crate::decide::policy::{Level, Verdict};
+use crate::decide::policy::{Level, Rule, Verdict};
 
 pub fn level_label(level: Level, style: &Style) -> String {
     match level {
         Level::Ok => style.good("ok"),
         Level::Advise => style.warn("advise"),
+        Level::Moved => style.warn("moved"),
         Level::Move => style.bad("move"),
     }
 }
 
-pub fn rows(screen: &mut Screen, verdict: &Verdict) {
+/// The answer and the command to run, again, as the report's last two lines: on a terminal
+/// shorter than the report they are what stays in view.
+pub fn last_lines(screen: &mut Screen, verdict: &Verdict) {
+    let (headline, tone) = headline(verdict);
+    screen.blank();
+    screen.headline(headline, tone);
+    if let Some(command) = verdict.advice.first().and_then(|a| a.command.as_deref()) {
+        let command = crate::base::pathtext::display_text(command);
+        let painted = screen.style().bold(&command);
+        screen.raw(&format!("  {painted}"));
+    }
+}
+
+/// The verdict in a few words, and its colour.
+fn headline(verdict: &Verdict) -> (&'static str, Tone) {
     // On WSL 1 the Linux disk is NTFS as well: the advice is WSL 2, and the headline says so.
     let first = verdict.advice.first().map(|a| a.id);
     let wsl1 = first == Some(AdviceId::Wsl2);
@@ -36,10 +51,21 @@ pub fn rows(screen: &mut Screen, verdict: &Verdict) {
             Tone::Warn,
         ),
         Level::Move => ("move: this repository belongs on the Linux disk", Tone::Bad),
+        Level::Moved => (
+            "moved: this is the old place of a finished migration",
+            Tone::Warn,
+        ),
     };
+    (headline, tone)
+}
+
+pub fn rows(screen: &mut Screen, verdict: &Verdict) {
+    let (headline, tone) = headline(verdict);
     screen.blank();
     screen.row("verdict", headline, tone);
-    for (i, reason) in verdict.reasons.iter().enumerate() {
+    // The old place's reason is its headline already.
+    let reasons = verdict.reasons.iter().filter(|r| r.rule != Rule::Moved);
+    for (i, reason) in reasons.enumerate() {
         screen.item(
             if i == 0 { "why" } else { "" },
             &reason.message,

@@ -23,6 +23,24 @@ pub(crate) fn cell(text: &str) -> String {
         .replace('\n', " ")
 }
 
+/// One of the tool's own sentences, whose `...` spans are code: rendered as code spans, the
+/// rest as [`cell`] text (so the markdown never shows an escaped backtick). Unpaired
+/// backticks (a path's) leave the whole sentence to `cell`.
+pub(crate) fn prose(text: &str) -> String {
+    let parts: Vec<&str> = text.split('`').collect();
+    if parts.len().is_multiple_of(2) {
+        return cell(text);
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| match i % 2 {
+            0 => cell(part),
+            _ => code(part),
+        })
+        .collect()
+}
+
 /// `text` as an inline code span nothing in it can end: fenced with one backtick more than
 /// its longest run of them, padded with a space where it starts or ends with one (CommonMark),
 /// `|` escaped for a table cell and lines joined. HTML inside a code span is shown, not run.
@@ -111,11 +129,12 @@ pub fn check(report: &CheckReport) -> String {
     let icon = match verdict.level {
         Level::Ok => "✅",
         Level::Advise => "⚠️",
+        Level::Moved => "📦",
         Level::Move => "🛑",
     };
     let _ = writeln!(out, "### wsl-place: {icon} {}\n", verdict.level.as_str());
     if let Some(line) = super::text::not_a_repository(report) {
-        let _ = writeln!(out, "{}\n", cell(&line));
+        let _ = writeln!(out, "{}\n", prose(&line));
     }
     let _ = writeln!(out, "| | |\n|---|---|");
     let _ = writeln!(
@@ -153,7 +172,7 @@ pub fn check(report: &CheckReport) -> String {
                 out,
                 "- {}: {}",
                 reason.level.as_str(),
-                cell(&reason.message)
+                prose(&reason.message)
             );
         }
     }
@@ -162,10 +181,10 @@ pub fn check(report: &CheckReport) -> String {
         for advice in &verdict.advice {
             match &advice.command {
                 Some(command) => {
-                    let _ = writeln!(out, "- {}: {}", cell(&advice.message), code(command));
+                    let _ = writeln!(out, "- {}: {}", prose(&advice.message), code(command));
                 }
                 None => {
-                    let _ = writeln!(out, "- {}", cell(&advice.message));
+                    let _ = writeln!(out, "- {}", prose(&advice.message));
                 }
             }
         }
@@ -185,5 +204,15 @@ mod tests {
         assert_eq!(code("a|b"), "`a\\|b`");
         assert_eq!(cell("<b>x</b> & |"), "&lt;b&gt;x&lt;/b&gt; &amp; \\|");
         assert_eq!(cell("a`b\\"), "a\\`b\\\\");
+    }
+
+    #[test]
+    fn the_tools_own_code_spans_render_as_code() {
+        assert_eq!(
+            prose("move it, verified, with `wsl-place migrate` <now>"),
+            "move it, verified, with `wsl-place migrate` &lt;now&gt;"
+        );
+        // A lone backtick (a path's) is escaped, never opens a span.
+        assert_eq!(prose("in /a`b"), "in /a\\`b");
     }
 }

@@ -13,6 +13,7 @@ pub fn survey(report: &SurveyReport) -> String {
     let icon = match report.summary.worst {
         Level::Ok => "✅",
         Level::Advise => "⚠️",
+        Level::Moved => "📦",
         Level::Move => "🛑",
     };
     let _ = writeln!(

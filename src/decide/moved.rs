@@ -1,0 +1,32 @@
+//! The verdict at the old place of a finished migration: level `moved`, one reason (where it
+//! went, when, what changed here since) and one piece of advice (the command that follows).
+//! Every surface at the old place, `check`, the hook, the nudge and `survey`, takes it from here.
+
+use crate::decide::advice::{Advice, AdviceId};
+use crate::decide::policy::{Level, Reason, Rule, Verdict};
+use crate::measure::changes::OldPlace;
+
+/// The old place's verdict, replacing what the measurements would have said of it: moving is
+/// done, so the pre-move verdict (and its `--remove-source`) is no longer the story here.
+pub fn verdict(old: &OldPlace) -> Verdict {
+    let reason = Reason {
+        level: Level::Moved,
+        rule: Rule::Moved,
+        message: format!("This repository {}.", old.message),
+    };
+    let message = match (old.changed_files(), old.copy_missing) {
+        (_, true) => "Put the copy back where it was made; then sync or work there.".to_string(),
+        (Some(0), false) => "Work in the copy.".to_string(),
+        _ if old.source_removed => "Work in the copy.".to_string(),
+        (Some(_), false) => {
+            "Copy the edits made here since to the copy (both versions are kept where the copy changed too).".to_string()
+        }
+        (None, false) => "Copy any edits made here since to the copy.".to_string(),
+    };
+    let advice = Advice {
+        id: AdviceId::Migrate,
+        message,
+        command: old.next.clone(),
+    };
+    Verdict::plain(Level::Moved, vec![reason], vec![advice])
+}
