@@ -51,30 +51,14 @@ pub fn time_git_status(repository: &Path, runs: usize) -> Result<StatusTiming, S
     }
     Ok(StatusTiming {
         command: GIT_STATUS_COMMAND,
-        median_ms: median(&runs_ms),
+        median_ms: crate::measure::probe::stats::median(&runs_ms).unwrap_or(0.0),
         runs_ms,
     })
-}
-
-fn median(values: &[f64]) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    match sorted.len() {
-        0 => 0.0,
-        n if n % 2 == 1 => sorted[n / 2],
-        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn medians() {
-        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(&[4.0, 1.0]), 2.5);
-    }
 
     #[test]
     fn outside_a_repository_git_says_why() {

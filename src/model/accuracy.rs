@@ -96,7 +96,8 @@ pub fn correction(ratios: &[f64]) -> Option<Correction> {
         return None;
     }
     let n = usable.len() as f64;
-    let median_ratio = median(&usable);
+    // Every ratio left is a positive figure, and there are at least CORRECTION_MIN_CHECKS.
+    let median_ratio = crate::measure::probe::stats::median(&usable)?;
     let weight = n / (n + CORRECTION_SHRINK);
     let factor = median_ratio
         .powf(weight)
@@ -106,17 +107,6 @@ pub fn correction(ratios: &[f64]) -> Option<Correction> {
         checks: usable.len(),
         median_ratio,
     })
-}
-
-fn median(values: &[f64]) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let n = sorted.len();
-    if n % 2 == 1 {
-        sorted[n / 2]
-    } else {
-        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
-    }
 }
 
 impl Compared {

@@ -61,6 +61,17 @@ impl OldPlace {
     }
 
     /// `wsl-place check --no-probe --format json` at the source.
+    /// `COMMAND --format json PATH` in this old place's sandbox, with probes: its JSON, the run
+    /// having succeeded.
+    pub fn json(&self, command: &str, path: &Path) -> serde_json::Value {
+        let out = self
+            .run(&[command, "--format", "json"])
+            .arg(path)
+            .output()
+            .unwrap();
+        support::json_of_success(&out)
+    }
+
     pub fn check_json(&self) -> serde_json::Value {
         self.sandbox().check_json(&self.source(), &[])
     }

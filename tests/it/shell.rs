@@ -440,12 +440,7 @@ fn old_place_surfaces(
 ) -> Vec<(&'static str, String, String, Option<u64>)> {
     let source = old.source();
     let dest = old.dest().display().to_string();
-    let check = old
-        .run(&["check", "--format", "json"])
-        .arg(&source)
-        .output()
-        .unwrap();
-    let check = support::json_of_success(&check);
+    let check = old.json("check", &source);
     let mut said = vec![(
         "check",
         check["verdict"]["level"].as_str().unwrap().to_string(),
@@ -485,12 +480,7 @@ fn old_place_surfaces(
         };
         said.push((surface, level, destination, count_in_line(text)));
     }
-    let survey = old
-        .run(&["survey", "--format", "json"])
-        .arg(old.fs.mountpoint())
-        .output()
-        .unwrap();
-    let survey = support::json_of_success(&survey);
+    let survey = old.json("survey", old.fs.mountpoint());
     let repository = &survey["repositories"][0];
     said.push((
         "survey",

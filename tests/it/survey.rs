@@ -624,18 +624,8 @@ fn the_linux_disk_figure_is_the_same_in_check_and_survey() {
         return;
     };
     let source = old.source();
-    let check = old
-        .run(&["check", "--format", "json"])
-        .arg(&source)
-        .output()
-        .unwrap();
-    let check = support::json_of_success(&check);
-    let survey = old
-        .run(&["survey", "--format", "json"])
-        .arg(old.fs.mountpoint())
-        .output()
-        .unwrap();
-    let survey = support::json_of_success(&survey);
+    let check = old.json("check", &source);
+    let survey = old.json("survey", old.fs.mountpoint());
     let in_survey = &repository(&survey, &source)["predict"]["git_status_ms"]["baseline"];
     let in_check = &check["predict"]["git_status_ms"]["baseline"];
     assert!(in_check.as_f64().is_some(), "{check}");
