@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 /// A package's name and exact version.
 pub type Pinned = (String, String);
 
+/// The name of the project a sample installs (its package.json and lock files).
+pub const SAMPLE_NAME: &str = "wsl-place-calibration";
+
 /// Where npm's sample of leaf packages is read from, in order.
 const NPM_LOCKS: &[&str] = &[
     "package-lock.json",
