@@ -22,6 +22,8 @@ pub struct Sampled {
     pub files: u64,
     pub dirs: u64,
     pub bytes: u64,
+    /// Installed from a lock of the project's entries (`Runner::NpmLock`, `Runner::Lock`).
+    pub from_lock: bool,
 }
 
 /// Empty and sample installs made to time a manager (about 7 s in all for npm on the express
@@ -584,6 +586,7 @@ pub fn measure(
             files,
             dirs,
             bytes,
+            from_lock: matches!(runner, Runner::NpmLock { .. } | Runner::Lock { .. }),
         }),
         _ => Err(no_sample()),
     }
