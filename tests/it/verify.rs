@@ -348,6 +348,36 @@ fn npms_sample_installs_from_the_lock_with_a_cache_of_tarballs_alone() {
     assert!(manager.get("sample_failed").is_none(), "{manager}");
 }
 
+/// The project's own `prepare` (koajs/koa's: `npm run build`, one node program) adds its
+/// start-ups to the reinstall, and `ignore-scripts=true` in its `.npmrc` takes them away.
+#[test]
+fn a_projects_lifecycle_scripts_add_their_start_ups() {
+    if !have_npm() {
+        return;
+    }
+    let sandbox = Sandbox::new();
+    let project = npm_project_from_lock(&sandbox, 2, true);
+    let mut manifest: Value =
+        serde_json::from_slice(&std::fs::read(project.join("package.json")).unwrap()).unwrap();
+    manifest["scripts"] = serde_json::json!({"build": "gen-esm-wrapper . ./dist/x.mjs", "prepare": "npm run build", "test": "node --test"});
+    support::gitrepo::write(
+        &project.join("package.json"),
+        manifest.to_string().as_bytes(),
+    );
+    let report = check_json(&sandbox, &project, &["--fresh"]);
+    let manager = &report["predict"]["install_manager"];
+    assert_eq!(manager["sample_from_lock"], true, "{manager}");
+    assert_eq!(manager["lifecycle_startups"], 1.35, "{manager}");
+    let startup = manager["startup_ms"].as_f64().unwrap();
+    let work = report["predict"]["install_manager_ms"].as_f64().unwrap();
+    assert!(work >= 2.35 * startup, "{work} ms for {manager}");
+
+    support::gitrepo::write(&project.join(".npmrc"), b"ignore-scripts=true\n");
+    let report = check_json(&sandbox, &project, &["--fresh"]);
+    let manager = &report["predict"]["install_manager"];
+    assert!(manager.get("lifecycle_startups").is_none(), "{manager}");
+}
+
 #[test]
 fn a_failed_sample_says_why_in_npms_words() {
     if !have_npm() {
