@@ -6,7 +6,8 @@
 # filled by installing from the lock once (network), as a clone is installed; then, ROUNDS
 # times in turns, `check --fresh` (its sample timed afresh, no cached figures) and the
 # reinstall (`rm -rf node_modules && npm ci --offline`, `pnpm install --offline
-# --frozen-lockfile`). Prints each pair, then the medians and their error; the bar is ±35%.
+# --frozen-lockfile`). Prints each pair, then the medians and their error; the bar is ±35%, and
+# the script exits 1 when a median misses it.
 #
 # Usage (root, for the loop mount): bench/reinstall-accuracy.sh [KOA_REPO]
 #   KOA_REPO: a clone URL or path of koajs/koa (default https://github.com/koajs/koa.git);
@@ -62,6 +63,7 @@ print(f"| {name} | {mp:.0f} ms | {mm:.0f} ms | {err*100:+.0f}% | {'within' if ab
 PY
 }
 
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "koajs/koa from $KOA into $WORK/ext4 (journaled ext4), HOME=$HOME" >&2
 for copy in koa koa-pnpm; do
     [[ -d $WORK/ext4/$copy ]] || git clone -q "$KOA" "$WORK/ext4/$copy"
@@ -79,3 +81,6 @@ table+=("$(pairs "koa (npm ci)" "$WORK/ext4/koa" npm ci --offline --no-audit --n
 table+=("$(pairs "koa (pnpm)" "$WORK/ext4/koa-pnpm" pnpm install --offline --frozen-lockfile --reporter=silent | tee /dev/stderr | tail -1)")
 printf '\n| project | predicted (median) | measured (median) | predicted vs measured | bar |\n|---|---|---|---|---|\n'
 printf '%s\n' "${table[@]}"
+echo "load: $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after" >&2
+# A bar: any median outside ±35% fails the run.
+! printf '%s\n' "${table[@]}" | grep -q OUTSIDE
