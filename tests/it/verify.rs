@@ -187,7 +187,7 @@ fn three_verifications_correct_a_miss_and_fresh_shows_the_model() {
     let Some(slow) = SlowFs::mount(
         &backing,
         &root.path().join("mnt"),
-        &["--scale", "0.2", "--latency", "access=100"],
+        &["--scale", "0.2", "--latency", "access=150"],
     ) else {
         return;
     };
