@@ -470,6 +470,27 @@ pub fn read(repo: &Repo) -> Result<(IndexSummary, Option<RootIndex>), String> {
     ))
 }
 
+/// The index's entries that are racily clean: recorded with a modification time no older than
+/// the index file's own (to the second), as a checkout leaves every file it writes within the
+/// index's second. git cannot trust their stat data and reads each of them again on every
+/// status until it next writes the index, which `--no-optional-locks` never does. 0 without an
+/// index or a readable one.
+pub fn racily_clean(repo: &Repo) -> u64 {
+    let written = std::fs::metadata(repo.index_path())
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+    let (Some(written), Ok(Some(index))) = (written, open_index(repo)) else {
+        return 0;
+    };
+    let file = index.state();
+    file.entries()
+        .iter()
+        .filter(|e| e.mode != Mode::DIR && e.mode != Mode::COMMIT)
+        .filter(|e| u64::from(e.stat.mtime.secs) >= written.as_secs())
+        .count() as u64
+}
+
 /// Counts the index's entries and says what the count means.
 pub fn summarize(repo: &Repo) -> Result<IndexSummary, String> {
     read(repo).map(|(summary, _)| summary)

@@ -21,6 +21,7 @@ mod hook_safety;
 mod hostile;
 mod install;
 mod layering;
+mod lock_samples;
 mod manpage;
 mod migrate;
 mod migrate_crash;

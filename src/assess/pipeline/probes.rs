@@ -313,7 +313,7 @@ pub fn manager_timing(
         may_measure && !interrupt::requested(),
         cpu_pace,
     )?;
-    Some(match timing {
+    let timing = match timing {
         Timing::Timed(timing) => timing,
         Timing::Untimed {
             manager,
@@ -323,6 +323,18 @@ pub fn manager_timing(
             sample_failed: failed,
             ..model::estimated(manager, version, cpu_pace)
         },
+    };
+    let javascript = matches!(
+        timing.manager,
+        Manager::Npm | Manager::Pnpm | Manager::Yarn | Manager::Bun
+    );
+    Some(model::ManagerTiming {
+        lifecycle_startups: if javascript {
+            probe::packages::lifecycle_startups(root)
+        } else {
+            0.0
+        },
+        ..timing
     })
 }
 

@@ -43,6 +43,19 @@ pub struct ManagerTiming {
     /// then `estimated`); None when it was, or was not tried.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample_failed: Option<String>,
+    /// The sample was a lock of the project's own entries, installed frozen (`npm ci`,
+    /// `--frozen-lockfile`): it times what a reinstall from a lock does, with no resolving.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sample_from_lock: bool,
+    /// Start-ups the project's own lifecycle scripts add to its reinstall (`prepare` and the
+    /// like, which the install runs at the project's root; `packages::lifecycle_startups`), in
+    /// units of `startup_ms`. Set per project, never cached.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lifecycle_startups: f64,
+}
+
+fn is_zero(n: &f64) -> bool {
+    *n == 0.0
 }
 
 /// How a manager's figures were come by.
@@ -199,8 +212,9 @@ fn machine(env: &HostEnv) -> String {
 /// How the sample is taken and read; a cached timing taken another way is measured again (the
 /// 60-package sample of method 1, read as 120 would be, put npm's own work 40% low; method 2
 /// kept the faster of two runs, 3 the median of three; 4 times uv's sync of a lock with the
-/// making of its virtualenv, which 3 left out: psf/requests' reinstall came out 53-66% low).
-const SAMPLE_METHOD: u32 = 4;
+/// making of its virtualenv, which 3 left out: psf/requests' reinstall came out 53-66% low; 5
+/// installs pnpm's, yarn's and bun's samples from a lock and records that it did).
+const SAMPLE_METHOD: u32 = 5;
 
 #[derive(Serialize, Deserialize)]
 struct CacheEntry {
@@ -330,6 +344,8 @@ pub fn timing(
         source: TimingSource::Measured,
         cpu_sha1_us_per_mib: Some(cpu),
         sample_failed: None,
+        sample_from_lock: s.from_lock,
+        lifecycle_startups: 0.0,
     });
     match measured {
         Some(timing) => {
@@ -361,6 +377,8 @@ mod tests {
             source: TimingSource::Measured,
             cpu_sha1_us_per_mib: Some(cpu),
             sample_failed: None,
+            sample_from_lock: false,
+            lifecycle_startups: 0.0,
         }
     }
 

@@ -4,6 +4,7 @@
 
 pub mod cold;
 pub mod cpu;
+pub mod lockfiles;
 pub mod manager;
 pub mod measure;
 pub mod ops;

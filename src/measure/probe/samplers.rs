@@ -3,6 +3,7 @@
 //! in turns. Each manager has its own runner (how it installs, where the tree lands, how to
 //! clear it for the next turn); the loop and the figures are shared.
 
+use super::lockfiles::{self, Lock};
 use super::package_manager::Manager;
 use super::packages::{self, Pinned};
 use super::stats::median;
@@ -21,6 +22,8 @@ pub struct Sampled {
     pub files: u64,
     pub dirs: u64,
     pub bytes: u64,
+    /// Installed from a lock of the project's entries (`Runner::NpmLock`, `Runner::Lock`).
+    pub from_lock: bool,
 }
 
 /// Empty and sample installs made to time a manager (about 7 s in all for npm on the express
@@ -49,6 +52,17 @@ pub fn timed_run(program: &str, args: &[&str], dir: &Path) -> Option<f64> {
 /// As [`timed_run`], with why a run failed: the program's own words (the first lines of what
 /// it printed on stderr), or that it could not start or was stopped at the limit.
 pub fn run_saying_why(program: &str, args: &[&str], dir: &Path) -> Result<f64, String> {
+    run_keeping_words(program, args, dir, false)
+}
+
+/// As [`run_saying_why`]; with `stdout_too`, what the program printed on stdout is read for its
+/// reason too (pnpm prints its errors there).
+fn run_keeping_words(
+    program: &str,
+    args: &[&str],
+    dir: &Path,
+    stdout_too: bool,
+) -> Result<f64, String> {
     let start = Instant::now();
     let errors = tempfile::tempfile()
         .map_err(|e| format!("no scratch file for {program}'s errors ({e})"))?;
@@ -56,7 +70,11 @@ pub fn run_saying_why(program: &str, args: &[&str], dir: &Path) -> Result<f64, S
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
+        .stdout(if stdout_too {
+            Stdio::from(errors.try_clone().map_err(|e| e.to_string())?)
+        } else {
+            Stdio::null()
+        })
         .stderr(errors.try_clone().map_err(|e| e.to_string())?)
         .spawn()
         .map_err(|e| format!("{program} did not start ({e})"))?;
@@ -77,13 +95,14 @@ pub fn run_saying_why(program: &str, args: &[&str], dir: &Path) -> Result<f64, S
     }
 }
 
-/// What a failed run said: its first two lines on stderr that say anything, without npm's
-/// `npm error` prefixes, at most 200 characters.
+/// What a failed run said: its first two lines that say anything, from the first that reads as
+/// an error (`ERR_PNPM_...`, `error: ...`) when one does, without npm's `npm error` prefixes,
+/// at most 200 characters.
 fn own_words(program: &str, mut errors: std::fs::File, status: std::process::ExitStatus) -> String {
     use std::io::{Read, Seek};
     let mut said = String::new();
     let _ = errors.rewind();
-    let _ = errors.take(64 * 1024).read_to_string(&mut said);
+    let _ = errors.take(1024 * 1024).read_to_string(&mut said);
     let lines: Vec<&str> = said
         .lines()
         .map(|l| {
@@ -93,8 +112,10 @@ fn own_words(program: &str, mut errors: std::fs::File, status: std::process::Exi
                 .trim()
         })
         .filter(|l| !l.is_empty() && !l.starts_with("A complete log of this run"))
-        .take(2)
         .collect();
+    let erring = |l: &&str| l.contains("ERR_") || l.to_ascii_lowercase().starts_with("error");
+    let first = lines.iter().position(erring).unwrap_or(0);
+    let lines: Vec<&str> = lines.into_iter().skip(first).take(2).collect();
     let text = if lines.is_empty() {
         format!("{program} failed ({status})")
     } else {
@@ -124,8 +145,41 @@ const NPM_CI_ARGS: &[&str] = &[
     "--loglevel=error",
 ];
 
+/// How pnpm, yarn and bun install a lock of the sample offline, from their cache alone, without
+/// scripts and without changing the lock.
+fn lock_args(manager: Manager) -> &'static [&'static str] {
+    match manager {
+        Manager::Yarn => &[
+            "install",
+            "--offline",
+            "--frozen-lockfile",
+            "--ignore-scripts",
+            "--non-interactive",
+            "--silent",
+            "--no-progress",
+        ],
+        Manager::Bun => &[
+            "install",
+            "--offline",
+            "--frozen-lockfile",
+            "--ignore-scripts",
+            // Not --silent: that hides bun's errors too.
+            "--no-progress",
+            "--no-summary",
+        ],
+        _ => &[
+            "install",
+            "--offline",
+            "--frozen-lockfile",
+            "--ignore-scripts",
+            // Not silent: that hides pnpm's errors too, which it prints on stdout.
+            "--reporter=append-only",
+        ],
+    }
+}
+
 /// How each JavaScript manager reinstalls offline from its cache without scripts and without
-/// writing a lock file.
+/// writing a lock file, where there is no lock to install from.
 fn node_args(manager: Manager) -> Option<&'static [&'static str]> {
     Some(match manager {
         Manager::Npm => &[
@@ -164,8 +218,9 @@ fn node_args(manager: Manager) -> Option<&'static [&'static str]> {
 }
 
 /// The packages the project at `root` would have `manager` install for its sample: npm's
-/// from its lock file (or the one it keeps in node_modules), the other JavaScript managers'
-/// from the leaves in node_modules, uv's and pip's from the virtualenv or the lock files.
+/// from its lock file (or the one it keeps in node_modules), pnpm's, yarn's and bun's from
+/// theirs (else the leaves in node_modules), uv's and pip's from the virtualenv or the lock
+/// files.
 pub fn sample_for(manager: Manager, root: &Path) -> Vec<Pinned> {
     match manager {
         Manager::Uv | Manager::Pip => {
@@ -183,9 +238,11 @@ pub fn sample_for(manager: Manager, root: &Path) -> Vec<Pinned> {
                 .filter(|s| !s.is_empty())
                 .unwrap_or_else(|| packages::node_modules_leaves(root, SAMPLE_PACKAGES)),
         },
-        Manager::Pnpm | Manager::Yarn | Manager::Bun | Manager::Poetry | Manager::Cargo => {
-            packages::node_modules_leaves(root, SAMPLE_PACKAGES)
-        }
+        Manager::Pnpm | Manager::Yarn | Manager::Bun => match lockfiles::read(manager, root) {
+            Some(lock) => packages::sample_of(lock.leaves(), SAMPLE_PACKAGES),
+            None => packages::node_modules_leaves(root, SAMPLE_PACKAGES),
+        },
+        Manager::Poetry | Manager::Cargo => packages::node_modules_leaves(root, SAMPLE_PACKAGES),
     }
 }
 
@@ -195,7 +252,7 @@ fn package_json(deps: &[Pinned]) -> String {
         .map(|(n, v)| (n.clone(), serde_json::Value::String(v.clone())))
         .collect();
     serde_json::json!({
-        "name": "wsl-place-calibration",
+        "name": packages::SAMPLE_NAME,
         "version": "0.0.0",
         "private": true,
         "dependencies": deps,
@@ -247,6 +304,9 @@ enum Runner {
     /// npm with the project's lock: the sample's entries of it (resolved URL and integrity),
     /// installed by `npm ci`.
     NpmLock { entries: packages::LockEntries },
+    /// pnpm, yarn or bun with the project's lock: a lock of the sample's leaves, their entries
+    /// copied from it, installed frozen; pnpm from the store the project's install used.
+    Lock { lock: Lock, store: Option<PathBuf> },
     /// uv or pip into a virtualenv made in the scratch folder (not timed); for uv with a
     /// `uv.lock`, the project folder whose `pyproject.toml` and lock file are synced whole.
     Python {
@@ -270,6 +330,16 @@ impl Runner {
             Manager::Npm if packages::npm_lock_entries(root).is_some() => Some(Self::NpmLock {
                 entries: packages::npm_lock_entries(root)?,
             }),
+            Manager::Pnpm | Manager::Yarn | Manager::Bun
+                if lockfiles::read(manager, root).is_some() =>
+            {
+                Some(Self::Lock {
+                    lock: lockfiles::read(manager, root)?,
+                    store: (manager == Manager::Pnpm)
+                        .then(|| pnpm_store(root))
+                        .flatten(),
+                })
+            }
             Manager::Npm
             | Manager::Pnpm
             | Manager::Yarn
@@ -283,7 +353,7 @@ impl Runner {
     /// lands, which are not the sample's.
     fn set_up(&self, scratch: &Path) -> Option<(PathBuf, BTreeSet<String>)> {
         match self {
-            Self::Node { .. } | Self::NpmLock { .. } => {
+            Self::Node { .. } | Self::NpmLock { .. } | Self::Lock { .. } => {
                 Some((scratch.join("node_modules"), BTreeSet::new()))
             }
             Self::Python { manager, lock_from } => {
@@ -320,6 +390,29 @@ impl Runner {
                 )?;
                 run_saying_why(Manager::Npm.name(), NPM_CI_ARGS, scratch)
             }
+            Self::Lock { lock, store } => {
+                let manager = lock.manager();
+                written("package.json", package_json(deps))?;
+                let file = lockfiles::file_name(manager).unwrap_or("lock");
+                match lock.lock_of(deps) {
+                    Some(text) => written(file, text)?,
+                    None => match std::fs::remove_file(scratch.join(file)) {
+                        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                            return Err(format!("cannot remove the sample's {file} ({e})"));
+                        }
+                        _ => {}
+                    },
+                }
+                let store_arg = store
+                    .as_ref()
+                    .map(|dir| format!("--store-dir={}", dir.display()));
+                let args: Vec<&str> = lock_args(manager)
+                    .iter()
+                    .copied()
+                    .chain(store_arg.as_deref())
+                    .collect();
+                run_keeping_words(manager.name(), &args, scratch, manager == Manager::Pnpm)
+            }
             Self::Python { .. } => self
                 .install_python(scratch, deps)
                 .ok_or_else(|| "the sample could not be installed offline".to_string()),
@@ -328,7 +421,7 @@ impl Runner {
 
     fn install_python(&self, scratch: &Path, deps: &[Pinned]) -> Option<f64> {
         match self {
-            Self::Node { .. } | Self::NpmLock { .. } => None,
+            Self::Node { .. } | Self::NpmLock { .. } | Self::Lock { .. } => None,
             Self::Python { manager, lock_from } => {
                 std::fs::write(scratch.join("sample.txt"), requirements_txt(deps)).ok()?;
                 let python = scratch.join(".venv/bin/python");
@@ -365,6 +458,27 @@ impl Runner {
             }
         }
     }
+}
+
+/// The store pnpm installed the project at `root` from (`storeDir` in its
+/// `node_modules/.modules.yaml`, less the store's format folder such as `v3`, which pnpm adds):
+/// where the project's store is not the one pnpm would pick for the scratch folder (a store
+/// kept on the project's own file system), the sample still reads it.
+fn pnpm_store(root: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(root.join("node_modules/.modules.yaml")).ok()?;
+    let dir = text.lines().find_map(|l| l.strip_prefix("storeDir: "))?;
+    let dir = PathBuf::from(dir.trim().trim_matches(['\'', '"']));
+    let versioned = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+    let format_folder = versioned.is_some_and(|n| {
+        n.strip_prefix('v')
+            .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+    });
+    let dir = if format_folder {
+        dir.parent()?.to_path_buf()
+    } else {
+        dir
+    };
+    (dir.is_absolute() && dir.is_dir()).then_some(dir)
 }
 
 /// A virtualenv at `scratch/.venv`: uv's own, or, for pip, the Python that the `pip` on PATH
@@ -472,6 +586,7 @@ pub fn measure(
             files,
             dirs,
             bytes,
+            from_lock: matches!(runner, Runner::NpmLock { .. } | Runner::Lock { .. }),
         }),
         _ => Err(no_sample()),
     }
@@ -482,7 +597,7 @@ pub fn measure(
 fn placed_tree(runner: &Runner, target: &Path, placed: &BTreeSet<String>) -> (u64, u64, u64, u64) {
     let (files, dirs, bytes) = counted(target, placed);
     let packages = match runner {
-        Runner::Node { .. } | Runner::NpmLock { .. } => placed
+        Runner::Node { .. } | Runner::NpmLock { .. } | Runner::Lock { .. } => placed
             .iter()
             .filter(|n| !n.starts_with('.'))
             .map(|n| {

@@ -15,17 +15,24 @@ pub(crate) fn signed_percent(error: f64) -> String {
 /// "git status predicted ~1.5 s, measured 1.4 s (-7%), the median of 3 runs of ...".
 pub(crate) fn verified_line(verified: &Verified) -> (String, Tone) {
     match verified {
-        Verified::Measured { timing, checked } => (
-            format!(
+        Verified::Measured { timing, checked } => {
+            let line = format!(
                 "git status predicted ~{}, measured {} ({}): the median of {} runs of `{}`, which writes nothing in the repository",
                 units::duration_ms(checked.predicted_ms),
                 units::duration_ms(checked.measured_ms),
                 signed_percent(checked.error),
                 timing.runs_ms.len(),
                 timing.command
-            ),
-            Tone::Plain,
-        ),
+            );
+            if timing.racily_clean == 0 {
+                return (line, Tone::Plain);
+            }
+            let racy = format!(
+                "; not kept in the record: {} written in the index's own second (a fresh checkout) made git read them again on every run, until a plain `git status` rewrites the index",
+                units::counted(timing.racily_clean, "file", "files")
+            );
+            (line + &racy, Tone::Warn)
+        }
         Verified::Failed { failed } => (
             format!("git status could not be timed: {failed}"),
             Tone::Warn,

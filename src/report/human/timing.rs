@@ -300,6 +300,8 @@ mod tests {
             source,
             cpu_sha1_us_per_mib: None,
             sample_failed: None,
+            sample_from_lock: false,
+            lifecycle_startups: 0.0,
         }
     }
 

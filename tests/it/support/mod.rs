@@ -26,6 +26,7 @@
 pub mod crash;
 pub mod fakeproc;
 pub mod gitrepo;
+pub mod registry;
 pub mod sandbox;
 pub mod slowfs;
 pub mod tree;

@@ -1,0 +1,478 @@
+//! The lock files of pnpm (format 9), yarn classic and bun (text `bun.lock`), read for their leaf
+//! packages and written back trimmed to a sample of them.
+//!
+//! A project cloned and installed from its lock leaves its manager's cache holding what the
+//! lock names (tarballs or unpacked packages) and none of the registry's metadata, which an
+//! install from a bare `package.json` needs even offline (pnpm: `ERR_PNPM_NO_OFFLINE_META`, bun:
+//! "failed to resolve"). A lock of the sample, its entries copied from the project's own, is
+//! installed by `install --offline --frozen-lockfile` from that cache alone. Each manager's
+//! entry is kept as its lock writes it, so nothing in it is re-encoded.
+
+use super::package_manager::Manager;
+use super::packages::Pinned;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A project's lock, reduced to its leaf packages (no dependencies of their own, so each one
+/// installs alone).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lock {
+    manager: Manager,
+    /// `lockfileVersion` as the lock says it (bun), written back into the sample's.
+    version: String,
+    /// By name: the version and the entry's text (pnpm, yarn: the lines below its key; bun:
+    /// the JSON array).
+    leaves: BTreeMap<String, Leaf>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Leaf {
+    version: String,
+    entry: String,
+}
+
+/// The lock of `manager` at `root` with at least one leaf read; None for another manager, no
+/// such lock, or a format not read here (pnpm's before 9, yarn's from version 2, `bun.lockb`).
+pub fn read(manager: Manager, root: &Path) -> Option<Lock> {
+    let text = std::fs::read_to_string(root.join(file_name(manager)?)).ok()?;
+    let lock = match manager {
+        Manager::Pnpm => pnpm(&text)?,
+        Manager::Yarn => yarn(&text)?,
+        Manager::Bun => bun(&text)?,
+        _ => return None,
+    };
+    (!lock.leaves.is_empty()).then_some(lock)
+}
+
+/// The lock file `manager` installs from; None for the managers not read here.
+pub fn file_name(manager: Manager) -> Option<&'static str> {
+    match manager {
+        Manager::Pnpm => Some("pnpm-lock.yaml"),
+        Manager::Yarn => Some("yarn.lock"),
+        Manager::Bun => Some("bun.lock"),
+        _ => None,
+    }
+}
+
+impl Lock {
+    pub fn manager(&self) -> Manager {
+        self.manager
+    }
+
+    /// Every leaf, one version per name, in name order.
+    pub fn leaves(&self) -> Vec<Pinned> {
+        self.leaves
+            .iter()
+            .map(|(name, leaf)| (name.clone(), leaf.version.clone()))
+            .collect()
+    }
+
+    /// The lock file installing `deps` (leaves of this lock; others are left out) beside a
+    /// package.json that names each at its exact version; None when there should be none (bun
+    /// installing nothing writes no lock, and refuses a frozen one that lists nothing).
+    pub fn lock_of(&self, deps: &[Pinned]) -> Option<String> {
+        let chosen: Vec<(&String, &Leaf)> = deps
+            .iter()
+            .filter_map(|(name, _)| self.leaves.get_key_value(name))
+            .collect();
+        match self.manager {
+            Manager::Pnpm => Some(pnpm_lock_of(&chosen)),
+            Manager::Yarn => Some(yarn_lock_of(&chosen)),
+            _ => (!chosen.is_empty()).then(|| self.bun_lock_of(&chosen)),
+        }
+    }
+
+    fn bun_lock_of(&self, chosen: &[(&String, &Leaf)]) -> String {
+        let dependencies: Vec<String> = chosen
+            .iter()
+            .map(|(name, leaf)| format!("{}: {}", quoted(name), quoted(&leaf.version)))
+            .collect();
+        let packages: Vec<String> = chosen
+            .iter()
+            .map(|(name, leaf)| format!("{}: {}", quoted(name), leaf.entry))
+            .collect();
+        format!(
+            "{{\"lockfileVersion\": {}, \"workspaces\": {{\"\": {{\"name\": {}, \"dependencies\": {{{}}}}}}}, \"packages\": {{{}}}}}\n",
+            self.version,
+            quoted(super::packages::SAMPLE_NAME),
+            dependencies.join(", "),
+            packages.join(", "),
+        )
+    }
+}
+
+fn quoted(text: &str) -> String {
+    serde_json::Value::String(text.to_string()).to_string()
+}
+
+/// `name@version` split at the version's `@` (a scoped name starts with one); None when the
+/// version is not a plain one (a peer suffix, a URL, `file:`, `link:`, `npm:` aliases).
+fn name_and_version(key: &str) -> Option<(String, String)> {
+    let at = key.rfind('@').filter(|&at| at > 0)?;
+    let (name, version) = (&key[..at], &key[at + 1..]);
+    let plain = version
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+'));
+    (plain && !version.is_empty()).then(|| (name.to_string(), version.to_string()))
+}
+
+/// The blocks of a YAML-like text below one top-level key: each indented key line and the
+/// lines below it, as `(key, the key line's rest, body)`.
+fn blocks<'t>(text: &'t str, section: &str, indent: usize) -> Vec<(String, &'t str, String)> {
+    let pad = " ".repeat(indent);
+    let mut found: Vec<(String, &str, String)> = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        if !line.starts_with(' ') && !line.is_empty() {
+            inside = line.trim_end() == section;
+            continue;
+        }
+        if !inside || line.trim().is_empty() {
+            continue;
+        }
+        let deeper = line.starts_with(&format!("{pad} "));
+        match line.strip_prefix(&pad) {
+            Some(rest) if !deeper => {
+                let (key, after) = split_key(rest);
+                found.push((key, after, String::new()));
+            }
+            _ => {
+                if let Some(last) = found.last_mut() {
+                    last.2.push_str(line);
+                    last.2.push('\n');
+                }
+            }
+        }
+    }
+    found
+}
+
+/// A YAML key line's key (its quotes taken off) and what follows the colon.
+fn split_key(line: &str) -> (String, &str) {
+    let (key, rest) = if let Some(inner) = line.strip_prefix('\'') {
+        inner.split_once("':").unwrap_or((inner, ""))
+    } else if let Some(inner) = line.strip_prefix('"') {
+        inner.split_once("\":").unwrap_or((inner, ""))
+    } else if let Some(key) = line.strip_suffix(':') {
+        (key, "")
+    } else {
+        line.split_once(": ").unwrap_or((line, ""))
+    };
+    (key.to_string(), rest.trim())
+}
+
+fn names_dependencies(body: &str) -> bool {
+    body.lines().any(|l| {
+        let l = l.trim_start();
+        l.starts_with("dependencies:") || l.starts_with("optionalDependencies:")
+    })
+}
+
+/// pnpm's lock of format 9 (pnpm 9 and 10): `packages:` holds each package's resolution,
+/// `snapshots:` its dependencies; a leaf's snapshot is `name@version: {}`.
+fn pnpm(text: &str) -> Option<Lock> {
+    let format = text
+        .lines()
+        .find_map(|l| l.strip_prefix("lockfileVersion:"))?
+        .trim()
+        .trim_matches(['\'', '"']);
+    if !format.starts_with("9.") {
+        return None;
+    }
+    let resolved: BTreeMap<String, String> = blocks(text, "packages:", 2)
+        .into_iter()
+        .filter(|(_, _, body)| body.contains("resolution: {integrity:"))
+        .map(|(key, _, body)| (key, body))
+        .collect();
+    let mut leaves = BTreeMap::new();
+    for (key, after, body) in blocks(text, "snapshots:", 2) {
+        let leaf = (after == "{}" || after.is_empty()) && !names_dependencies(&body);
+        let (Some(entry), Some((name, version))) = (resolved.get(&key), name_and_version(&key))
+        else {
+            continue;
+        };
+        if leaf {
+            leaves.entry(name).or_insert(Leaf {
+                version,
+                entry: entry.clone(),
+            });
+        }
+    }
+    Some(Lock {
+        manager: Manager::Pnpm,
+        version: format.to_string(),
+        leaves,
+    })
+}
+
+fn pnpm_lock_of(chosen: &[(&String, &Leaf)]) -> String {
+    let mut importer = String::new();
+    let (mut packages, mut snapshots) = (String::new(), String::new());
+    for (name, leaf) in chosen {
+        let version = &leaf.version;
+        importer.push_str(&format!(
+            "      '{name}':\n        specifier: {version}\n        version: {version}\n"
+        ));
+        packages.push_str(&format!("\n  '{name}@{version}':\n{}", leaf.entry));
+        snapshots.push_str(&format!("\n  '{name}@{version}': {{}}\n"));
+    }
+    if chosen.is_empty() {
+        return "lockfileVersion: '9.0'\n\nimporters:\n\n  .: {}\n".to_string();
+    }
+    format!(
+        "lockfileVersion: '9.0'\n\nimporters:\n\n  .:\n    dependencies:\n{importer}\npackages:\n{packages}\nsnapshots:\n{snapshots}"
+    )
+}
+
+/// yarn classic's `yarn.lock` (its first lines say "yarn lockfile v1"): an entry per set of
+/// ranges, its `version`, `resolved` URL and `integrity` indented below.
+fn yarn(text: &str) -> Option<Lock> {
+    if !text.lines().take(5).any(|l| l.contains("yarn lockfile v1")) {
+        return None;
+    }
+    let mut leaves = BTreeMap::new();
+    let mut entry: Option<(String, String)> = None;
+    let mut done = |entry: Option<(String, String)>| {
+        let Some((key, body)) = entry else { return };
+        let field = |name: &str| {
+            body.lines()
+                .find_map(|l| l.trim_start().strip_prefix(name))
+                .map(|v| v.trim().trim_matches('"').to_string())
+        };
+        let first = key.split(", ").next().unwrap_or("").trim_matches('"');
+        let name = first.rfind('@').filter(|&at| at > 0).map(|at| &first[..at]);
+        let (Some(name), Some(version)) = (name, field("version ")) else {
+            return;
+        };
+        if field("resolved ").is_some() && !names_dependencies(&body) {
+            leaves.entry(name.to_string()).or_insert(Leaf {
+                version,
+                entry: body,
+            });
+        }
+    };
+    for line in text.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        if !line.starts_with(' ') {
+            done(entry.take());
+            entry = line
+                .strip_suffix(':')
+                .map(|key| (key.to_string(), String::new()));
+        } else if let Some((_, body)) = entry.as_mut() {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    done(entry);
+    Some(Lock {
+        manager: Manager::Yarn,
+        version: "1".to_string(),
+        leaves,
+    })
+}
+
+fn yarn_lock_of(chosen: &[(&String, &Leaf)]) -> String {
+    let mut text = "# yarn lockfile v1\n\n".to_string();
+    for (name, leaf) in chosen {
+        text.push_str(&format!("\n\"{name}@{}\":\n{}", leaf.version, leaf.entry));
+    }
+    text
+}
+
+/// bun's text lock (`bun.lock`, JSON with trailing commas): `packages` names each package by
+/// its path in the tree (`name`, `@scope/name`, or nested `parent/name`) with an array of its
+/// `name@version`, registry, metadata (its dependencies) and integrity.
+fn bun(text: &str) -> Option<Lock> {
+    let value: serde_json::Value = serde_json::from_str(&without_trailing_commas(text)).ok()?;
+    let version = value.get("lockfileVersion")?.to_string();
+    let mut leaves = BTreeMap::new();
+    for (key, entry) in value.get("packages")?.as_object()? {
+        let top_level = key.matches('/').count() == usize::from(key.starts_with('@'));
+        let Some(parts) = entry.as_array().filter(|_| top_level) else {
+            continue;
+        };
+        let ident = parts.first().and_then(|v| v.as_str());
+        let integrity = parts.get(3).and_then(|v| v.as_str()).unwrap_or("");
+        let meta = parts.get(2);
+        let depends = ["dependencies", "optionalDependencies"].iter().any(|k| {
+            meta.and_then(|m| m.get(k))
+                .and_then(|d| d.as_object())
+                .is_some_and(|d| !d.is_empty())
+        });
+        let Some((name, version)) = ident.and_then(name_and_version) else {
+            continue;
+        };
+        if name == *key && integrity.starts_with("sha") && !depends {
+            leaves.insert(
+                name,
+                Leaf {
+                    version,
+                    entry: entry.to_string(),
+                },
+            );
+        }
+    }
+    Some(Lock {
+        manager: Manager::Bun,
+        version,
+        leaves,
+    })
+}
+
+/// `text` without the commas that close a JSON object or array's last member (as bun writes
+/// them); strings are left as they are.
+fn without_trailing_commas(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for (i, &c) in chars.iter().enumerate() {
+        if in_string {
+            in_string = escaped || c != '"';
+            escaped = !escaped && c == '\\';
+        } else if c == '"' {
+            in_string = true;
+        } else if c == ',' {
+            let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
+            if matches!(next, Some('}' | ']') | None) {
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PNPM: &str = "lockfileVersion: '9.0'
+
+settings:
+  autoInstallPeers: true
+
+importers:
+
+  .:
+    dependencies:
+      debug:
+        specifier: 4.3.4
+        version: 4.3.4
+
+packages:
+
+  '@s/c@3.0.0':
+    resolution: {integrity: sha512-C}
+
+  debug@4.3.4:
+    resolution: {integrity: sha512-D}
+    engines: {node: '>=6.0'}
+
+  local@file:x:
+    resolution: {directory: x, type: directory}
+
+  ms@2.1.2:
+    resolution: {integrity: sha512-M}
+
+snapshots:
+
+  '@s/c@3.0.0': {}
+
+  debug@4.3.4:
+    dependencies:
+      ms: 2.1.2
+
+  local@file:x: {}
+
+  ms@2.1.2: {}
+";
+
+    fn pinned(pairs: &[(&str, &str)]) -> Vec<Pinned> {
+        pairs
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn pnpms_leaves_are_the_snapshots_without_dependencies() {
+        let lock = pnpm(PNPM).unwrap();
+        assert_eq!(lock.leaves(), pinned(&[("@s/c", "3.0.0"), ("ms", "2.1.2")]));
+        let trimmed = lock.lock_of(&pinned(&[("ms", "2.1.2")])).unwrap();
+        assert_eq!(
+            trimmed,
+            "lockfileVersion: '9.0'\n\nimporters:\n\n  .:\n    dependencies:\n      'ms':\n        specifier: 2.1.2\n        version: 2.1.2\n\npackages:\n\n  'ms@2.1.2':\n    resolution: {integrity: sha512-M}\n\nsnapshots:\n\n  'ms@2.1.2': {}\n"
+        );
+        assert!(lock.lock_of(&[]).unwrap().contains("  .: {}"));
+        assert_eq!(pnpm(&PNPM.replace("'9.0'", "'6.0'")), None);
+    }
+
+    #[test]
+    fn yarns_leaves_are_the_entries_without_dependencies() {
+        let text = r#"# THIS IS AN AUTOGENERATED FILE. DO NOT EDIT THIS FILE DIRECTLY.
+# yarn lockfile v1
+
+
+"@s/c@^3.0.0", "@s/c@~3.0":
+  version "3.0.0"
+  resolved "https://registry.yarnpkg.com/@s/c/-/c-3.0.0.tgz#00"
+  integrity sha512-C
+
+debug@4.3.4:
+  version "4.3.4"
+  resolved "https://registry.yarnpkg.com/debug/-/debug-4.3.4.tgz#11"
+  dependencies:
+    ms "2.1.2"
+
+ms@2.1.2:
+  version "2.1.2"
+  resolved "https://registry.yarnpkg.com/ms/-/ms-2.1.2.tgz#22"
+  integrity sha512-M
+"#;
+        let lock = yarn(text).unwrap();
+        assert_eq!(lock.leaves(), pinned(&[("@s/c", "3.0.0"), ("ms", "2.1.2")]));
+        assert_eq!(
+            lock.lock_of(&pinned(&[("@s/c", "3.0.0")])).unwrap(),
+            "# yarn lockfile v1\n\n\n\"@s/c@3.0.0\":\n  version \"3.0.0\"\n  resolved \"https://registry.yarnpkg.com/@s/c/-/c-3.0.0.tgz#00\"\n  integrity sha512-C\n"
+        );
+        // yarn 2 and later write another format.
+        assert_eq!(yarn("__metadata:\n  version: 8\n"), None);
+    }
+
+    #[test]
+    fn buns_leaves_are_top_level_packages_without_dependencies() {
+        let text = r#"{
+  "lockfileVersion": 1,
+  "workspaces": {
+    "": {
+      "name": "p",
+      "dependencies": { "debug": "4.3.4", "@s/c": "3.0.0", },
+    },
+  },
+  "packages": {
+    "@s/c": ["@s/c@3.0.0", "", {}, "sha512-C"],
+    "debug": ["debug@4.3.4", "", { "dependencies": { "ms": "2.1.2" } }, "sha512-D"],
+    "debug/ms": ["ms@2.1.2", "", {}, "sha512-M"],
+    "odd": ["odd@1.0.0", "", {}, "sha512-\"quoted, }"],
+  }
+}
+"#;
+        let lock = bun(text).unwrap();
+        assert_eq!(
+            lock.leaves(),
+            pinned(&[("@s/c", "3.0.0"), ("odd", "1.0.0")])
+        );
+        let trimmed: serde_json::Value =
+            serde_json::from_str(&lock.lock_of(&pinned(&[("@s/c", "3.0.0")])).unwrap()).unwrap();
+        assert_eq!(trimmed["lockfileVersion"], 1);
+        assert_eq!(
+            trimmed["workspaces"][""]["dependencies"]["@s/c"], "3.0.0",
+            "{trimmed}"
+        );
+        assert_eq!(trimmed["packages"]["@s/c"][3], "sha512-C");
+        assert_eq!(lock.lock_of(&[]), None);
+        assert_eq!(bun("not json"), None);
+    }
+}
