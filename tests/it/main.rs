@@ -6,6 +6,7 @@ mod support;
 
 mod advice;
 mod check_cost;
+mod check_screen;
 mod cli;
 mod completions;
 mod deep;
