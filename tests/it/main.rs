@@ -41,6 +41,7 @@ mod sequences;
 mod shell;
 mod slowfs;
 mod survey;
+mod survey_screen;
 mod survey_search;
 mod sync;
 mod sync_crash;
