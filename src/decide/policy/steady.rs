@@ -328,4 +328,31 @@ mod tests {
         assert_eq!((moved.level, moved.kept_previous), (Level::Move, false));
         assert_eq!(moved.confidence, Confidence::Firm);
     }
+
+    #[test]
+    fn a_first_look_is_left_out_and_two_checks_make_no_median() {
+        let policy = Policy::default();
+        let at = |current: f64| Observations {
+            git_status_ms: Some(near_threshold(current)),
+            ..observations(MountKind::WslDrvfs9p)
+        };
+        let mut look = evaluate_after(&policy, &at(41_000.0), &Previous::default());
+        look.as_first_look();
+        assert!(look.provisional && look.recent[0].first_look);
+        let after = |verdict: &super::super::verdict::Verdict| Previous {
+            level: Some(verdict.level),
+            recent: verdict.recent.clone(),
+        };
+        // The first full check: its own 119 s, not 80 s.
+        let full = evaluate_after(&policy, &at(119_000.0), &after(&look));
+        assert_eq!(full.recent.len(), 1);
+        assert_eq!(full.weighed(Rule::GitStatus), Some(([119_000.0, 9.0], 1)));
+        // Two full checks: still this run's figure, said without "median".
+        let second = evaluate_after(&policy, &at(100_000.0), &after(&full));
+        assert_eq!(second.weighed(Rule::GitStatus), Some(([100_000.0, 9.0], 1)));
+        assert!(second.reasons.iter().all(|r| !r.message.contains("median")));
+        // Three: their median.
+        let third = evaluate_after(&policy, &at(130_000.0), &after(&second));
+        assert_eq!(third.weighed(Rule::GitStatus), Some(([119_000.0, 9.0], 3)));
+    }
 }
