@@ -199,7 +199,7 @@ pub fn run(
         &Previous::default(),
         &crate::base::progress::Drawn::hidden(),
     )?;
-    report.verdict.provisional = true;
+    report.verdict.as_first_look();
     let entry = entry_for(&report, &policy);
     // Without a probe there is nothing measured to keep: the next hook run measures.
     if settings.probe {

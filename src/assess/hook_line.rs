@@ -41,7 +41,7 @@ fn figures(verdict: &Verdict, rule: Rule, short: bool) -> Option<String> {
         units::duration_ms(here),
         units::duration_ms(there)
     );
-    if checks >= 2 {
+    if checks >= crate::decide::policy::MEDIAN_FROM_CHECKS {
         text.push_str(&format!("; median of {checks} checks"));
     }
     Some(text)

@@ -355,7 +355,7 @@ fn on_uncached(
     }
     let learner = start_learner(Stdio::piped())?;
     answer_by(learner, deadline)
-        .filter(|facts| facts.checking)
+        .filter(|facts| facts.checking && !facts.silenced)
         .map(|_| FIRST_VISIT.to_string())
 }
 
@@ -402,24 +402,26 @@ pub fn learn(env: &HostEnv, dir: &Path) -> Option<String> {
             }
         });
     }
-    if check && start_check(&repository) {
-        // The prompt waits for this: said before `git config` is asked, which takes longer.
+    // A repository found just now holds `.git`; a cached one is looked at again.
+    let is_repo = !cached || is_repository(&repository);
+    let checking = check && start_check(&repository);
+    // Asked after the check started (it runs meanwhile) and before the prompt hears of it: the
+    // first visit's line is a nudge too, and `git config wsl-place.nudge false` silences it.
+    let facts = Facts {
+        repository: is_repo,
+        silenced: is_repo && silenced(&repository),
+        checking: false,
+    };
+    if checking {
         let early = Facts {
-            repository: true,
-            silenced: false,
             checking: true,
+            ..facts
         };
         if let Ok(text) = serde_json::to_string(&early) {
             let _ =
                 std::io::Write::write_all(&mut std::io::stdout(), format!("{text}\n").as_bytes());
         }
     }
-    let is_repo = !cached || is_repository(&repository);
-    let facts = Facts {
-        repository: is_repo,
-        silenced: is_repo && silenced(&repository),
-        checking: false,
-    };
     store.update(env, |state| {
         let seen = state.repositories.entry(repository.clone()).or_default();
         seen.learnt = now_unix();

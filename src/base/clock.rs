@@ -16,3 +16,27 @@ pub fn younger_than(created_unix: u64, max_age_secs: u64) -> bool {
     let now = now_unix();
     created_unix <= now && now - created_unix <= max_age_secs
 }
+
+/// "19:21": the local time of `unix` (the system's time zone, `TZ` when set), for saying when
+/// a measurement read back from a cache was taken; None for a time the calendar cannot hold.
+pub fn local_hh_mm(unix: u64) -> Option<String> {
+    let at = jiff::Timestamp::from_second(i64::try_from(unix).ok()?).ok()?;
+    Some(
+        at.to_zoned_datetime(jiff::tz::TimeZone::system())
+            .strftime("%H:%M")
+            .to_string(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_time_is_shown_as_hours_and_minutes() {
+        let shown = local_hh_mm(1_765_000_000).unwrap();
+        assert_eq!(shown.len(), 5, "{shown}");
+        assert_eq!(&shown[2..3], ":");
+        assert_eq!(local_hh_mm(u64::MAX), None);
+    }
+}

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 const TICK: Duration = Duration::from_millis(100);
 const SPINNER: &str = "{spinner} {msg} ({elapsed})";
-const STEPS: &str = "{bar:30} {pos}/{len} {wide_msg}";
+const STEPS: &str = "{bar:30} {pos}/{len}{left}  {wide_msg}";
 const ETA_BAR: &str = "{bar:30} {percent:>3}%  about {left} left  {msg}";
 
 /// A phase shorter than this shows nothing: a spinner that flashes up and vanishes is noise.
@@ -50,6 +50,12 @@ fn while_showing<T>(show: bool, label: impl Fn() -> String + Sync, work: impl Fn
         done.store(true, Ordering::Relaxed);
         result
     })
+}
+
+/// The time left after `done` of `total` steps took `elapsed_ms`, at the same pace; None
+/// before the first step is done (no pace yet) and after the last.
+fn steps_left_ms(done: u64, total: u64, elapsed_ms: f64) -> Option<f64> {
+    (done > 0 && done < total).then(|| elapsed_ms / done as f64 * (total - done) as f64)
 }
 
 /// How far a piece of work has got.
@@ -126,9 +132,24 @@ impl Drawn {
         drawn
     }
 
-    /// A bar over steps counted one by one, with what is being done beside it.
+    /// A bar over steps counted one by one, with the time left at the pace so far (once a
+    /// step is done) and what is being done beside it.
     pub fn steps(show: bool) -> Self {
-        Self::styled(show, Some(0), STEPS)
+        if !show {
+            return Self::hidden();
+        }
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+        let left = |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+            let (done, total) = (state.pos(), state.len().unwrap_or(0));
+            if let Some(ms) = steps_left_ms(done, total, state.elapsed().as_secs_f64() * 1e3) {
+                let _ = write!(out, ", about {} left", units::duration_ms(ms));
+            }
+        };
+        if let Ok(style) = ProgressStyle::with_template(STEPS) {
+            bar.set_style(style.with_key("left", left));
+        }
+        // Ticking (and so drawing) starts with `start`: a bar of no steps yet is drawn full.
+        Self { bar, show }
     }
 
     /// A bar over `total` units whose time left is `left_ms(fraction done, elapsed ms)`: a
@@ -174,8 +195,12 @@ impl Drawn {
 
 impl Progress for Drawn {
     fn start(&self, steps: u64) {
-        self.bar.set_position(0);
+        // The length first: a position drawn against the old length (none yet) shows full.
         self.bar.set_length(steps);
+        self.bar.set_position(0);
+        if self.show {
+            self.bar.enable_steady_tick(TICK);
+        }
     }
 
     fn step(&self, steps: u64, what: &str) {
@@ -195,6 +220,13 @@ impl Progress for Drawn {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_left_is_the_pace_so_far() {
+        assert_eq!(steps_left_ms(0, 4, 500.0), None);
+        assert_eq!(steps_left_ms(1, 4, 500.0), Some(1500.0));
+        assert_eq!(steps_left_ms(4, 4, 2000.0), None);
+    }
 
     #[test]
     fn the_templates_parse() {

@@ -44,6 +44,14 @@ pub fn duration_ms(ms: f64) -> String {
     }
 }
 
+/// `1.9 s-3.1 s`, or `up to 8.4 ms` where the range has no low end worth giving.
+pub fn duration_range_ms(low: Option<f64>, high: f64) -> String {
+    match low {
+        Some(low) => format!("{}-{}", duration_ms(low), duration_ms(high)),
+        None => format!("up to {}", duration_ms(high)),
+    }
+}
+
 /// `512 B`, `4.0 KiB`, `1.2 GiB`.
 pub fn bytes(n: u64) -> String {
     const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
@@ -106,6 +114,12 @@ pub fn ratio(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_range_without_a_low_end_gives_its_high_one() {
+        assert_eq!(duration_range_ms(Some(1900.0), 3100.0), "1.9 s-3.1 s");
+        assert_eq!(duration_range_ms(None, 8.4), "up to 8.4 ms");
+    }
 
     #[test]
     fn durations() {

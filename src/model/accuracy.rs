@@ -124,7 +124,7 @@ impl Compared {
                 error: self
                     .baseline_range
                     .filter(|_| b > 0.0)
-                    .map_or(0.0, |r| r[1] / b - 1.0),
+                    .map_or(0.0, |r| r.high / b - 1.0),
             }),
             speedup_error,
         )
@@ -188,8 +188,8 @@ mod tests {
         );
         let s = c.scaled(1.5, 1.0);
         assert!((s.current - 1500.0).abs() < 1e-9);
-        assert!((s.current_range[1] - 1800.0).abs() < 1e-9);
+        assert!((s.current_range.high - 1800.0).abs() < 1e-9);
         assert!((s.speedup.unwrap() - 150.0).abs() < 1e-9);
-        assert!((s.baseline_range.unwrap()[1] - 12.0).abs() < 1e-9);
+        assert!((s.baseline_range.unwrap().high - 12.0).abs() < 1e-9);
     }
 }

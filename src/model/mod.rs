@@ -55,7 +55,7 @@ pub use manager_fits::{REFERENCE_FITS, estimated};
 pub use prediction::{Prediction, predict};
 pub use uncertainty::{
     CHECKOUT_FIT_ERROR, Compared, FIRST_LOOK_SPEEDUP_SPREAD, FIRST_LOOK_SPREAD,
-    FIRST_STATUS_FIT_ERROR, Figure, GIT_STATUS_FIT_ERROR, INSTALL_FIT_ERROR,
+    FIRST_STATUS_FIT_ERROR, Figure, GIT_STATUS_FIT_ERROR, INSTALL_FIT_ERROR, Range,
 };
 
 #[cfg(test)]

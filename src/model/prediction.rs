@@ -117,10 +117,10 @@ mod tests {
         // The range: the model's fit and the slow side's sampling error, both ways.
         let e = GIT_STATUS_FIT_ERROR.hypot(0.1);
         assert!((s.error - e).abs() < 1e-12);
-        assert!((s.current_range[0] - s.current * (1.0 - e)).abs() < 1e-9);
-        assert!((s.current_range[1] - s.current * (1.0 + e)).abs() < 1e-9);
+        assert!((s.current_range.low.unwrap() - s.current * (1.0 - e)).abs() < 1e-9);
+        assert!((s.current_range.high - s.current * (1.0 + e)).abs() < 1e-9);
         let sr = s.speedup_range.unwrap();
-        assert!(sr[0] < s.speedup.unwrap() && s.speedup.unwrap() < sr[1]);
+        assert!(sr.low.unwrap() < s.speedup.unwrap() && s.speedup.unwrap() < sr.high);
         let alone = predict(&r, &slow(), None, 1.5, None);
         assert_eq!(alone.checkout_ms.baseline, None);
         assert_eq!(alone.checkout_ms.speedup, None);

@@ -28,16 +28,45 @@ pub struct Compared {
     /// baseline figure, which no ratio can be taken from.
     pub speedup: Option<f64>,
     /// [low, high] of `current`, `baseline` and `speedup`.
-    pub current_range: [f64; 2],
-    pub baseline_range: Option<[f64; 2]>,
-    pub speedup_range: Option<[f64; 2]>,
+    pub current_range: Range,
+    pub baseline_range: Option<Range>,
+    pub speedup_range: Option<Range>,
     /// Half-widths of the current and speedup ranges, as fractions of the values.
     pub error: f64,
     pub speedup_error: Option<f64>,
 }
 
-fn range(value: f64, error: f64) -> [f64; 2] {
-    [value * (1.0 - error).max(0.0), value * (1.0 + error)]
+/// A figure's range. Its low end is left out (`None`, null in JSON) where the error would put
+/// it below a tenth of the figure: a range reaching down to zero ("0.0 µs-8.4 ms", what a noisy
+/// probe of a fast local disk gives) says nothing a person can use, while its high end still
+/// says how bad it may be.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Range {
+    pub low: Option<f64>,
+    pub high: f64,
+}
+
+/// Below this share of the figure a range's low end is not given.
+const LOWEST_SHOWN_SHARE: f64 = 0.1;
+
+impl Range {
+    fn of(value: f64, error: f64) -> Self {
+        Self {
+            low: (1.0 - error >= LOWEST_SHOWN_SHARE).then_some(value * (1.0 - error)),
+            high: value * (1.0 + error),
+        }
+    }
+}
+
+/// Stays `[low, high]` in JSON, as it was, with a null low end where there is none.
+impl Serialize for Range {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (self.low, self.high).serialize(serializer)
+    }
+}
+
+fn range(value: f64, error: f64) -> Range {
+    Range::of(value, error)
 }
 
 /// A figure and the half-width of its range, as a fraction of it.

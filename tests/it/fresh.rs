@@ -58,8 +58,8 @@ fn assert_one_figure(output: &Output, checks: usize) -> String {
     assert_eq!(faster, between(why, "Linux disk (", " faster)"), "{text}");
     let label = format!("the median of the last {checks} checks here");
     for (what, line) in [("headline", headline), ("why", why)] {
-        assert_eq!(line.contains(&label), checks >= 2, "{what}: {text}");
-        assert_eq!(line.contains("median"), checks >= 2, "{what}: {text}");
+        assert_eq!(line.contains(&label), checks >= 3, "{what}: {text}");
+        assert_eq!(line.contains("median"), checks >= 3, "{what}: {text}");
     }
     // The chart's git status row, when drawn, shows the same figure.
     if let Some(bar) = text
@@ -96,13 +96,15 @@ fn medians_are_labelled_everywhere_and_fresh_judges_this_run_alone() {
 
     // The first check has no history: its figures are its own, unlabelled.
     assert_one_figure(&check(&home, &repo, &[]), 1);
-    // The second and third weigh the medians, and every place says so.
+    // The second keeps the history but two checks make no median (their mean is a figure no
+    // check measured); the third weighs the median, and every place says so.
     let json = support::json_of_success(&check(&home, &repo, &["--format", "json"]));
     let weighed = &json["verdict"]["weighed"][0];
     assert_eq!(
         (weighed["rule"].as_str(), weighed["checks"].as_u64()),
-        (Some("git-status"), Some(2))
+        (Some("git-status"), Some(1))
     );
+    assert_eq!(json["verdict"]["recent"].as_array().map(Vec::len), Some(2));
     assert_one_figure(&check(&home, &repo, &[]), 3);
     let table = String::from_utf8_lossy(&check(&home, &repo, &["--format", "markdown"]).stdout)
         .into_owned();
@@ -128,9 +130,13 @@ fn medians_are_labelled_everywhere_and_fresh_judges_this_run_alone() {
     let reasons = verdict["reasons"].to_string();
     assert!(!reasons.contains("median"), "{reasons}");
     assert_one_figure(&check(&home, &repo, &["--fresh"]), 1);
-    // A fresh check is still a full measurement: the next check weighs it and the one before.
+    // A fresh check is still a full measurement: the next check keeps it and the one before
+    // (two: no median yet), and the one after weighs the three.
     let next = support::json_of_success(&check(&home, &repo, &["--format", "json"]));
-    assert_eq!(next["verdict"]["weighed"][0]["checks"], 2, "{next}");
+    assert_eq!(next["verdict"]["recent"].as_array().map(Vec::len), Some(2));
+    assert_eq!(next["verdict"]["weighed"][0]["checks"], 1, "{next}");
+    let after = support::json_of_success(&check(&home, &repo, &["--format", "json"]));
+    assert_eq!(after["verdict"]["weighed"][0]["checks"], 3, "{after}");
     drop(sfs);
 }
 

@@ -138,8 +138,14 @@ fn a_cold_clear_move_blocks_and_no_probe_never_downgrades_a_full_verdict() {
     let shown = stdout(&hook);
     assert_eq!(hook.status.code(), Some(1), "{}", support::text(&hook));
     assert!(shown.starts_with("wsl-place: move (git status "), "{shown}");
-    // The full check weighed the first look's figures with its own, and the line says so.
-    assert!(shown.contains("; median of 2 checks)"), "{shown}");
+    // The full check weighed its own figures: a first look never joins the median of full
+    // checks (issue 39), and two checks make no median.
+    assert!(!shown.contains("median"), "{shown}");
+    assert_eq!(
+        only_entry(&place)["recent"].as_array().map(Vec::len),
+        Some(1),
+        "the first look stayed in the history"
+    );
     assert_one_short_line(&hook, &repo);
     let entries = fs::read_dir(place.cache().join("advisory"))
         .unwrap()

@@ -6,6 +6,7 @@ mod support;
 
 mod advice;
 mod check_cost;
+mod check_screen;
 mod cli;
 mod completions;
 mod deep;
@@ -41,6 +42,7 @@ mod sequences;
 mod shell;
 mod slowfs;
 mod survey;
+mod survey_screen;
 mod survey_search;
 mod sync;
 mod sync_crash;

@@ -21,7 +21,7 @@ use wsl_place::measure::probe::{
     OpStats, ParallelLstat, ProbeReport, ProbeSet, measure::RunSummary,
 };
 use wsl_place::measure::scan::{Counts, DependencyTree, DirFiles, GitReport, ScanReport};
-use wsl_place::model::{Compared, Figure, InstallFigures, Prediction, RepoFigures};
+use wsl_place::model::{Compared, Figure, InstallFigures, Prediction, Range, RepoFigures};
 use wsl_place::report::{self, Format, Style};
 
 const REPO: &str = "/mnt/c/Users/dev/src/webapp";
@@ -69,6 +69,14 @@ fn probe(dir: &str, mount_point: &str, fstype: &str, lstat_us: f64) -> ProbeRepo
         slow_call: None,
         system_failure: false,
         elapsed_ms: 640,
+        cached_unix: None,
+    }
+}
+
+fn range(low: f64, high: f64) -> Range {
+    Range {
+        low: Some(low),
+        high,
     }
 }
 
@@ -77,9 +85,9 @@ fn compared(current: f64, baseline: f64) -> Compared {
         current,
         baseline: Some(baseline),
         speedup: Some(current / baseline),
-        current_range: [current * 0.8, current * 1.25],
-        baseline_range: Some([baseline * 0.8, baseline * 1.25]),
-        speedup_range: Some([current / baseline * 0.7, current / baseline * 1.4]),
+        current_range: range(current * 0.8, current * 1.25),
+        baseline_range: Some(range(baseline * 0.8, baseline * 1.25)),
+        speedup_range: Some(range(current / baseline * 0.7, current / baseline * 1.4)),
         error: 0.2,
         speedup_error: Some(0.3),
     }

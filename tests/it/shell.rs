@@ -394,6 +394,46 @@ fn an_uncached_repository_is_checked_in_the_background() {
     drop(bash);
 }
 
+/// `git config wsl-place.nudge false` silences the first visit's line too: a repository the
+/// person turned the nudge off for says nothing, measured or not; one beside it still speaks.
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn a_silenced_repository_says_nothing_on_its_first_visit() {
+    let base = tempfile::tempdir().unwrap();
+    let backing = base.path().join("backing");
+    repository(&backing.join("app"));
+    repository(&backing.join("quiet"));
+    support::gitrepo::git(
+        &backing.join("quiet"),
+        &["config", "wsl-place.nudge", "false"],
+    );
+    let Some(fs) = SlowFs::mount(&backing, &base.path().join("mnt"), &["--scale", "0.05"]) else {
+        return;
+    };
+    let home = base.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let mut bash = Session::start("bash", &home);
+    let quiet = bash.run(&format!(
+        "cd '{}'",
+        fs.mountpoint().join("quiet/src").display()
+    ));
+    assert!(!quiet.contains("wsl-place:"), "{quiet}");
+    let app = bash.run(&format!("cd '{}'", fs.mountpoint().join("app").display()));
+    assert!(
+        app.contains("wsl-place: measuring this repository in the background"),
+        "{app}"
+    );
+    // Let the background checks finish before the mount goes.
+    let cache = home.join(".cache/wsl-place/advisory");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::fs::read_dir(&cache).map_or(0, Iterator::count) < 2 {
+        assert!(Instant::now() < deadline, "no background check answered");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    drop(bash);
+}
+
 /// The hook keeps the last command's exit status for what runs after it before the prompt
 /// (a prompt that shows `$?`, as starship's does).
 #[test]

@@ -48,7 +48,9 @@ pub fn load(env: &HostEnv, mount: &MountEntry) -> Option<ProbeReport> {
     let bytes = crate::base::input::read_cache(&file, "mount probe cache file")?;
     let entry: Entry = serde_json::from_slice(&bytes).ok()?;
     let fresh = crate::base::clock::younger_than(entry.created_unix, MAX_AGE_SECS);
-    (fresh && entry.key == key && usable(&entry.report)).then_some(entry.report)
+    let mut report = entry.report;
+    report.cached_unix = Some(entry.created_unix);
+    (fresh && entry.key == key && usable(&report)).then_some(report)
 }
 
 /// Only a probe that measured, without a stalled call or a failure, speaks for the mount.
@@ -71,7 +73,10 @@ pub fn store(env: &HostEnv, mount: &MountEntry, report: &ProbeReport) {
     let entry = Entry {
         key,
         created_unix: now_unix(),
-        report: report.clone(),
+        report: ProbeReport {
+            cached_unix: None,
+            ..report.clone()
+        },
     };
     crate::base::input::write_json_atomically(&file, &entry);
 }

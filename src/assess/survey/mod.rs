@@ -154,16 +154,19 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     let cpu_pace = settings
         .probe
         .then(crate::measure::probe::cpu::sha1_us_per_mib);
-    let mounts = if settings.probe {
-        probe_mounts(
-            env,
-            &plan,
-            (settings.probe_budget, &env.automount_root()),
-            progress,
-        )
+    let wanted = if settings.probe {
+        wanted_probes(&plan)
     } else {
         Vec::new()
     };
+    // One count for the whole survey, probes then scans, so the bar only ever rises.
+    progress.start((wanted.len() + plan.len()) as u64);
+    let mounts = probe_mounts(
+        env,
+        wanted,
+        (settings.probe_budget, &env.automount_root()),
+        progress,
+    );
     let place = Place {
         env,
         table: &table,
@@ -250,14 +253,12 @@ struct Place<'a> {
     deadline: Instant,
 }
 
+/// A mount to probe, where, for how many repositories, and whether it is a baseline.
+type Wanted<'a> = (&'a Path, &'a MountEntry, usize, bool);
+
 /// One probe per mount: each repository mount (in its first repository) and each baseline.
-fn probe_mounts(
-    env: &HostEnv,
-    plan: &[(&Found, &MountEntry, Baseline)],
-    (budget, automount_root): (Duration, &Path),
-    progress: &dyn Progress,
-) -> Vec<MountProbe> {
-    let mut wanted: Vec<(&Path, &MountEntry, usize, bool)> = Vec::new();
+fn wanted_probes<'a>(plan: &'a [(&Found, &MountEntry, Baseline)]) -> Vec<Wanted<'a>> {
+    let mut wanted: Vec<Wanted> = Vec::new();
     for (found, mount, baseline) in plan {
         match wanted.iter_mut().find(|w| w.1.is_same_mount(mount)) {
             Some(entry) => entry.2 += 1,
@@ -270,17 +271,21 @@ fn probe_mounts(
             }
         }
     }
-    progress.start(wanted.len() as u64);
+    wanted
+}
+
+/// Probes each of `wanted`, one step of `progress` each, counted when it is done.
+fn probe_mounts(
+    env: &HostEnv,
+    wanted: Vec<Wanted>,
+    (budget, automount_root): (Duration, &Path),
+    progress: &dyn Progress,
+) -> Vec<MountProbe> {
     wanted
         .into_iter()
         .map(|(dir, mount, repositories, baseline)| {
-            progress.step(
-                1,
-                &format!(
-                    "probing {}",
-                    crate::base::pathtext::display(&mount.mount_point)
-                ),
-            );
+            let shown = crate::base::pathtext::display(&mount.mount_point);
+            progress.step(0, &format!("probing {shown}"));
             // The Linux disk alone is a property of the machine: the figures `check` took
             // (cached per boot, at most a day) are the survey's too, so one repository's
             // Linux-disk figure is the same on both screens.
@@ -292,6 +297,7 @@ fn probe_mounts(
                 }),
                 _ => probes::shared(dir, mount, budget, automount_root),
             };
+            progress.step(1, &format!("probed {shown}"));
             MountProbe {
                 mount_point: mount.mount_point.clone(),
                 fstype: mount.fstype.clone(),

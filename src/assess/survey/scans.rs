@@ -53,8 +53,8 @@ pub fn budget_now(deadline: Instant, cap: Option<Duration>) -> Duration {
 }
 
 /// `each` on every item, in parallel on `threads` threads (each scan started inside walks on the
-/// same threads), one step of `progress` per item done, labelled by `label`; results in the
-/// items' order.
+/// same threads), one step of `progress` per item done, labelled by `label` (the caller counted
+/// them in its `start`); results in the items' order.
 pub fn each_in_parallel<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
@@ -62,7 +62,6 @@ pub fn each_in_parallel<T: Sync, R: Send>(
     label: impl Fn(&T) -> String + Sync,
     each: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
-    progress.start(items.len() as u64);
     scan::with_threads(threads, || {
         items
             .par_iter()

@@ -24,7 +24,7 @@ pub use schema::{
     Advisory, DEFAULT_POLICY, Git, Migrate, Mounts, Paths, Policy, PolicySource, Primary,
     REPOSITORY_POLICY, Thresholds,
 };
-pub use steady::{KEEP_MARGIN, Previous, RECENT_CHECKS};
+pub use steady::{KEEP_MARGIN, MEDIAN_FROM_CHECKS, Previous, RECENT_CHECKS};
 pub use verdict::{Confidence, Level, Reason, Recent, Rule, Verdict, Weighed};
 
 #[cfg(test)]

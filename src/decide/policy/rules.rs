@@ -58,8 +58,16 @@ pub fn evaluate_after(
     observations: &Observations,
     previous: &Previous,
 ) -> Verdict {
-    let skip = (previous.recent.len() + 1).saturating_sub(RECENT_CHECKS);
-    let recent: Vec<Recent> = previous.recent[skip.min(previous.recent.len())..]
+    // A first look's figures never join a full check's median: its short cold measurement
+    // is another quantity, kept only until a full check replaces it.
+    let full: Vec<Recent> = previous
+        .recent
+        .iter()
+        .filter(|r| !r.first_look)
+        .copied()
+        .collect();
+    let skip = (full.len() + 1).saturating_sub(RECENT_CHECKS);
+    let recent: Vec<Recent> = full[skip.min(full.len())..]
         .iter()
         .copied()
         .chain([Recent::of(observations)])
@@ -135,15 +143,14 @@ pub(super) fn judge(
         if level == Level::Ok {
             return;
         }
-        let [lowest, highest] = predicted.current_range;
+        let range = predicted.current_range;
         reasons.push(Reason {
             level,
             rule,
             message: format!(
-                "{what} is predicted at {} ({}-{}) here and {} on the Linux disk ({} faster)",
+                "{what} is predicted at {} ({}) here and {} on the Linux disk ({} faster)",
                 units::duration_ms(predicted.current),
-                units::duration_ms(lowest),
-                units::duration_ms(highest),
+                units::duration_range_ms(range.low, range.high),
                 units::duration_ms(baseline),
                 units::ratio(speedup)
             ),

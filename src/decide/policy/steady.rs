@@ -9,12 +9,17 @@ use crate::model::{Compared, Figure};
 /// How many checks' predictions a verdict weighs.
 pub const RECENT_CHECKS: usize = 5;
 
+/// Fewer checks than this give no median: of two, the "median" is their mean, a figure no
+/// check measured; the run's own prediction is shown and weighed instead.
+pub const MEDIAN_FROM_CHECKS: usize = 3;
+
 impl Recent {
     pub(super) fn of(observations: &Observations) -> Self {
         let pair = |c: &Compared| c.baseline.map(|b| [c.current, b]);
         Self {
             git_status_ms: observations.git_status_ms.as_ref().and_then(pair),
             install_ms: observations.install_ms.as_ref().and_then(pair),
+            first_look: false,
         }
     }
 }
@@ -37,16 +42,31 @@ impl super::verdict::Verdict {
         let points = points(&self.recent, rule);
         (steadied(predicted, &points), points.len().max(1))
     }
+
+    /// Marks this verdict as the hook's first look, its own figures among `recent` too, so
+    /// the next full check leaves them out of its median.
+    pub fn as_first_look(&mut self) {
+        self.provisional = true;
+        if let Some(own) = self.recent.last_mut() {
+            own.first_look = true;
+        }
+    }
 }
 
-/// The `[here, baseline]` points of `rule` in `recent`.
+/// The `[here, baseline]` points of `rule` a figure is the median of: every one in `recent`
+/// from `MEDIAN_FROM_CHECKS` on, else only the last (this run's), so that a shown figure is
+/// either a median of enough checks or a measured one.
 fn points(recent: &[Recent], rule: Rule) -> Vec<[f64; 2]> {
     let pick: fn(&Recent) -> Option<[f64; 2]> = match rule {
         Rule::GitStatus => |r| r.git_status_ms,
         Rule::Install => |r| r.install_ms,
         _ => return Vec::new(),
     };
-    recent.iter().filter_map(pick).collect()
+    let mut points: Vec<[f64; 2]> = recent.iter().filter_map(pick).collect();
+    if points.len() < MEDIAN_FROM_CHECKS {
+        points.drain(..points.len().saturating_sub(1));
+    }
+    points
 }
 
 /// The figures the verdict weighed, per rule: the medians of `recent`.
@@ -89,12 +109,12 @@ fn steadied(predicted: &Compared, recent: &[[f64; 2]]) -> Compared {
     let Some(baseline) = predicted.baseline.filter(|&b| b > 0.0) else {
         return *predicted;
     };
-    if recent.len() < 2 {
+    if recent.len() < MEDIAN_FROM_CHECKS {
         return *predicted;
     }
     let baseline_error = predicted
         .baseline_range
-        .map_or(predicted.error, |[_, high]| high / baseline - 1.0);
+        .map_or(predicted.error, |r| r.high / baseline - 1.0);
     Compared::from_figures(
         Figure {
             value: median(recent.iter().map(|p| p[0]).collect()),
@@ -110,13 +130,12 @@ fn steadied(predicted: &Compared, recent: &[[f64; 2]]) -> Compared {
 
 /// The observations the verdict weighs: each prediction at the medians of the recent checks.
 pub(super) fn weighed(observations: &Observations, recent: &[Recent]) -> Observations {
-    let over = |mine: &Option<Compared>, pick: fn(&Recent) -> Option<[f64; 2]>| {
-        let points: Vec<[f64; 2]> = recent.iter().filter_map(pick).collect();
-        mine.as_ref().map(|c| steadied(c, &points))
+    let over = |mine: &Option<Compared>, rule: Rule| {
+        mine.as_ref().map(|c| steadied(c, &points(recent, rule)))
     };
     Observations {
-        git_status_ms: over(&observations.git_status_ms, |r| r.git_status_ms),
-        install_ms: over(&observations.install_ms, |r| r.install_ms),
+        git_status_ms: over(&observations.git_status_ms, Rule::GitStatus),
+        install_ms: over(&observations.install_ms, Rule::Install),
         ..observations.clone()
     }
 }
@@ -156,12 +175,8 @@ pub(super) fn keep_previous(
 /// this run's prediction printed beside it.
 pub(super) fn say_when_steadied(reasons: &mut [Reason], recent: &[Recent]) {
     for reason in reasons {
-        let checks = match reason.rule {
-            Rule::GitStatus => recent.iter().filter(|r| r.git_status_ms.is_some()).count(),
-            Rule::Install => recent.iter().filter(|r| r.install_ms.is_some()).count(),
-            _ => continue,
-        };
-        if checks >= 2 {
+        let checks = points(recent, reason.rule).len();
+        if checks >= MEDIAN_FROM_CHECKS {
             reason
                 .message
                 .push_str(&format!("; the median of the last {checks} checks here"));
@@ -312,5 +327,32 @@ mod tests {
         let moved = judge(&policy, &far, Some(Level::Advise));
         assert_eq!((moved.level, moved.kept_previous), (Level::Move, false));
         assert_eq!(moved.confidence, Confidence::Firm);
+    }
+
+    #[test]
+    fn a_first_look_is_left_out_and_two_checks_make_no_median() {
+        let policy = Policy::default();
+        let at = |current: f64| Observations {
+            git_status_ms: Some(near_threshold(current)),
+            ..observations(MountKind::WslDrvfs9p)
+        };
+        let mut look = evaluate_after(&policy, &at(41_000.0), &Previous::default());
+        look.as_first_look();
+        assert!(look.provisional && look.recent[0].first_look);
+        let after = |verdict: &super::super::verdict::Verdict| Previous {
+            level: Some(verdict.level),
+            recent: verdict.recent.clone(),
+        };
+        // The first full check: its own 119 s, not 80 s.
+        let full = evaluate_after(&policy, &at(119_000.0), &after(&look));
+        assert_eq!(full.recent.len(), 1);
+        assert_eq!(full.weighed(Rule::GitStatus), Some(([119_000.0, 9.0], 1)));
+        // Two full checks: still this run's figure, said without "median".
+        let second = evaluate_after(&policy, &at(100_000.0), &after(&full));
+        assert_eq!(second.weighed(Rule::GitStatus), Some(([100_000.0, 9.0], 1)));
+        assert!(second.reasons.iter().all(|r| !r.message.contains("median")));
+        // Three: their median.
+        let third = evaluate_after(&policy, &at(130_000.0), &after(&second));
+        assert_eq!(third.weighed(Rule::GitStatus), Some(([119_000.0, 9.0], 3)));
     }
 }

@@ -90,6 +90,11 @@ pub struct Weighed {
 pub struct Recent {
     pub git_status_ms: Option<[f64; 2]>,
     pub install_ms: Option<[f64; 2]>,
+    /// From the hook's short cold measurement: kept so the hook's own verdict is weighed, but
+    /// never part of the median of full checks (a 41 s first look beside a measured 119 s
+    /// would show 80 s, a figure nothing measured).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub first_look: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

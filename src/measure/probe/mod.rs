@@ -77,6 +77,10 @@ pub struct ProbeReport {
     #[serde(skip)]
     pub system_failure: bool,
     pub elapsed_ms: u64,
+    /// When the figures were measured, for figures read back from the mount cache (another
+    /// run's probe, whose scratch folder `dir` named is long gone); None for this run's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cached_unix: Option<u64>,
 }
 
 /// Where to probe and what else to time there.
@@ -111,6 +115,7 @@ impl ProbeReport {
             slow_call: None,
             system_failure: false,
             elapsed_ms: 0,
+            cached_unix: None,
         }
     }
 

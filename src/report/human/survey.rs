@@ -81,6 +81,11 @@ pub fn table(report: &SurveyReport, style: &Style) -> String {
                 }
             }
         }
+        if let Some(note) = hidden_note(&shown) {
+            for line in wrap(&note, style.width) {
+                let _ = writeln!(out, "{}", style.dim(&line));
+            }
+        }
         out.push('\n');
     }
     for line in wrap(&summary_line(report), style.width) {
@@ -91,6 +96,21 @@ pub fn table(report: &SurveyReport, style: &Style) -> String {
     }
     footnotes(&mut out, report, style);
     out
+}
+
+/// "hidden at this width: size, install here, install Linux": the columns the terminal had
+/// no room for, so a narrow table does not pass for all there is (`--format json` has them all).
+fn hidden_note(shown: &[usize]) -> Option<String> {
+    let hidden: Vec<&str> = (0..HEADERS.len())
+        .filter(|column| !shown.contains(column))
+        .map(|column| HEADERS[column])
+        .collect();
+    (!hidden.is_empty()).then(|| {
+        format!(
+            "hidden at this width: {} (a wider terminal or --format json shows them)",
+            hidden.join(", ")
+        )
+    })
 }
 
 /// The columns shown and every column's width, so that a line takes at most `width` columns
@@ -143,24 +163,31 @@ fn footnotes(out: &mut String, report: &SurveyReport, style: &Style) {
     } else {
         units::duration_ms(d.elapsed_ms as f64)
     };
-    let mut notes = vec![format!(
-        "searched {} in {took} (budget {}){}{}",
-        units::counted(d.directories_listed, "folder", "folders"),
-        units::duration_ms(d.budget_ms as f64),
-        if d.complete {
-            ""
-        } else {
-            ", stopped by the budget: some repositories may be missing"
-        },
-        if d.symlinks_skipped > 0 {
-            format!(
-                ", {} not followed",
-                units::counted(d.symlinks_skipped, "symlink", "symlinks")
-            )
-        } else {
-            String::new()
-        }
-    )];
+    // How far the search went is worth a line only where it found nothing, stopped early or
+    // passed links by; otherwise the table says it (`--format json` keeps the figures).
+    let mut notes = Vec::new();
+    if report.repositories.is_empty() || !d.complete || d.symlinks_skipped > 0 {
+        notes.push(format!(
+            "searched {} in {took}{}{}",
+            units::counted(d.directories_listed, "folder", "folders"),
+            if d.complete {
+                String::new()
+            } else {
+                format!(
+                    ", stopped by its budget ({}): some repositories may be missing",
+                    units::duration_ms(d.budget_ms as f64)
+                )
+            },
+            if d.symlinks_skipped > 0 {
+                format!(
+                    ", {} not followed",
+                    units::counted(d.symlinks_skipped, "symlink", "symlinks")
+                )
+            } else {
+                String::new()
+            }
+        ));
+    }
     notes.extend(unreadable_note(d));
     notes.extend(stopped_note(report));
     for probe in &report.probes {
@@ -184,11 +211,8 @@ fn footnotes(out: &mut String, report: &SurveyReport, style: &Style) {
     }
     if !report.repositories.is_empty() {
         notes.push(format!(
-            "surveyed in {} (scans {} on {} threads); `wsl-place check PATH` gives one \
-             repository's figures and advice",
+            "surveyed in {}; `wsl-place check PATH` gives one repository's figures and advice",
             units::duration_ms(report.summary.elapsed_ms as f64),
-            units::duration_ms(report.scans.elapsed_ms as f64),
-            report.scans.threads
         ));
     }
     for note in notes {

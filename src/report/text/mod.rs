@@ -39,10 +39,11 @@ pub fn capitalised(text: &str) -> String {
     }
 }
 
-/// "; the median of the last 3 checks here" after a figure that is one (`checks` >= 2), else
-/// nothing: the same words as the verdict's reasons, so a reader sees which figures are medians.
+/// "; the median of the last 3 checks here" after a figure that is one (`checks` >=
+/// `MEDIAN_FROM_CHECKS`), else nothing: the same words as the verdict's reasons, so a reader
+/// sees which figures are medians.
 pub fn median_note(checks: usize) -> String {
-    if checks >= 2 {
+    if checks >= crate::decide::policy::MEDIAN_FROM_CHECKS {
         format!("; the median of the last {checks} checks here")
     } else {
         String::new()
