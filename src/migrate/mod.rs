@@ -92,6 +92,7 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
         (FixupReport::default(), None),
     )?;
     report.already_migrated = true;
+    report.dry_run = run.args.consent.dry_run();
     // The manifest lists the source's files, not what the copy keeps beside them (conflicts
     // saved, files made there since): after a sync the totals are what it counted there.
     if let Some(holds) = synced.as_ref().and_then(|s| s.copy_holds) {

@@ -63,7 +63,8 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
         &run.destination,
         staging.path(),
     ))?;
-    let shown = document::of(&plan);
+    let mut shown = document::of(&plan);
+    shown.dry_run = dry_run;
     ui.plan(&shown, dry_run)?;
     if dry_run {
         return Ok(Moved::Stopped);
@@ -73,6 +74,8 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
     if !confirm(ui, &plan, &answers)? {
         return Ok(Moved::Stopped);
     }
+    // Priced again after the answers: what is copied now (node_modules left behind or not).
+    let planned_ms = estimate::of(&plan.copy, &plan.copy.resume()).predicted_copy_ms;
     let started = Instant::now();
     let mut _locks = vec![staging.create(held)?];
     if let Some(manifest) = rerun::finished_while_planning(run.env, staging, &run.destination)? {
@@ -105,6 +108,7 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
             .prediction
             .as_ref()
             .map(|p| p.refresh_ms + crate::model::GIT_STARTUP_MS),
+        planned_ms,
     };
     stage_worktrees(run, plan.worktrees, &mut done)?;
     let report = finish::finish(run, &answers, done)?;

@@ -111,8 +111,28 @@ fn kept_copied_files(record: &moved::Moved) -> Vec<String> {
 /// bar over the plan's entries and the model's time left (every entry is a round trip on the
 /// slow mount).
 fn remove_source(ui: &dyn Ui, report: &MigrationReport, plan: &RemovalPlan) -> Result<Removal> {
+    let (source, destination) = (report.source.as_path(), report.destination.as_path());
+    // The folder the shell that ran this is in: removed with the source, it leaves the shell
+    // in a folder that no longer exists.
+    let shell_in = std::env::current_dir()
+        .ok()
+        .filter(|cwd| cwd.starts_with(source));
     let bar = plan.bar(ui.progress());
-    let removed = super::remove_source(&report.source, &report.destination, &report.manifest, &bar);
+    let removed = super::remove_source(source, destination, &report.manifest, &bar);
     bar.finish_and_clear();
-    removed
+    let mut removal = removed?;
+    if let Some(cwd) = shell_in {
+        removal.shell_folder_removed = !cwd.is_dir();
+        let same_place = cwd
+            .strip_prefix(source)
+            .map(|inside| destination.join(inside))
+            .ok()
+            .filter(|there| there.is_dir())
+            .unwrap_or_else(|| destination.to_path_buf());
+        removal.cd = Some(format!(
+            "cd {}",
+            crate::base::pathtext::shell_quote(&same_place)
+        ));
+    }
+    Ok(removal)
 }
