@@ -97,9 +97,10 @@ fn dry_run_said(settings: &Settings) -> Result<()> {
         return Ok(());
     }
     match output.format {
-        Format::Json => Ok(()),
+        Format::Human => super::print("Dry run: nothing was copied or changed.\n"),
         Format::Markdown => super::print("\n*Dry run: nothing was copied or changed.*\n"),
-        _ => super::print("Dry run: nothing was copied or changed.\n"),
+        // JSON has its `dry_run` field; annotations are all a GitHub run reads.
+        Format::Json | Format::Github => Ok(()),
     }
 }
 

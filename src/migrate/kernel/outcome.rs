@@ -124,6 +124,8 @@ pub struct RemovalPlan {
     pub kept: Vec<String>,
     /// The model's time for the removal; None when the source could not be timed.
     pub predicted_ms: Option<f64>,
+    /// Nothing stays in the source, so its folder goes too (not counted in `dirs`).
+    pub source_emptied: bool,
 }
 
 impl RemovalPlan {

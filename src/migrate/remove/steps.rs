@@ -125,7 +125,10 @@ fn remove_source(ui: &dyn Ui, report: &MigrationReport, plan: &RemovalPlan) -> R
         removal.shell_folder_removed = !cwd.is_dir();
         let same_place = cwd
             .strip_prefix(source)
-            .map(|inside| destination.join(inside))
+            .map(|inside| match inside.as_os_str().is_empty() {
+                true => destination.to_path_buf(),
+                false => destination.join(inside),
+            })
             .ok()
             .filter(|there| there.is_dir())
             .unwrap_or_else(|| destination.to_path_buf());

@@ -80,7 +80,7 @@ pub fn removal_plan(shown: &RemovalShown) -> String {
         .unwrap_or_default();
     // The source folder itself goes last, and only when nothing in it is kept: counted apart,
     // as the result counts it.
-    let itself = match plan.kept.is_empty() {
+    let itself = match plan.source_emptied {
         true => format!(" and {} itself", source.display()),
         false => String::new(),
     };
