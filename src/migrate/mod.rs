@@ -108,9 +108,9 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
             "{} changed at {} since the migration ({} added, {} changed, {} removed); they are not in the copy: `{}` copies them, and --remove-source keeps them",
             units::counted(changed.count(), "file", "files"),
             source.display(),
-            changed.added.len(),
-            changed.changed.len(),
-            changed.removed.len(),
+            units::count(changed.added.len() as u64),
+            units::count(changed.changed.len() as u64),
+            units::count(changed.removed.len() as u64),
             staging::command(source, destination, " --sync")
         ));
     }

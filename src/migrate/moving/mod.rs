@@ -297,9 +297,11 @@ fn confirm(ui: &dyn Ui, plan: &Plan, answers: &Answers) -> Result<bool> {
         && free < copied + own
     {
         return Err(Failure::input(format!(
-            "not enough free inodes at {}: the migration needs {} ({copied} files, directories and links copied, {own} for its staging folder, manifest and git's lock files) and only {free} are free; free some or choose another --to. Nothing was copied.",
+            "not enough free inodes at {}: the migration needs {} ({} files, directories and links copied, {own} for its staging folder, manifest and git's lock files) and only {} are free; free some or choose another --to. Nothing was copied.",
             plan.copy.destination.display(),
-            copied + own
+            units::count(copied + own),
+            units::count(copied),
+            units::count(free)
         )));
     }
     if !answers.go {
@@ -319,7 +321,10 @@ fn verify(
     let mut problems = plan.unreadable.clone();
     problems.extend(copied.problems.iter().cloned());
     if !problems.is_empty() && !run.args.skip_unreadable {
-        let mut text = format!("{} source entries could not be copied:\n", problems.len());
+        let mut text = format!(
+            "{} source entries could not be copied:\n",
+            units::count(problems.len() as u64)
+        );
         for p in &problems {
             text.push_str(&format!("  {}: {}\n", p.path, p.error));
         }
@@ -327,7 +332,7 @@ fn verify(
         let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
         return Err(staging.kept(&Failure::internal(format!(
             "{} source entries could not be read (listed above), so the migration was not finalised; fix them, or pass --skip-unreadable to move the rest without them",
-            problems.len()
+            units::count(problems.len() as u64)
         ))));
     }
     stage::check(
