@@ -127,6 +127,11 @@ fn the_plan_speaks_plain_words_and_every_dry_run_ends_saying_nothing_changed() {
     assert_eq!(moved.status.code(), Some(0), "{}", text(&moved));
     let again = run(home, &source, &dest, &["--dry-run", "--remove-source"]);
     assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    assert!(
+        stdout(&again).starts_with(&format!("Would remove the source {}", source.display())),
+        "{}",
+        text(&again)
+    );
     assert_eq!(
         stdout(&again).lines().last(),
         Some(DRY_RUN_LINE),

@@ -142,6 +142,8 @@ pub struct RemovalShown<'a> {
     pub source: &'a Path,
     pub destination: &'a Path,
     pub verified: Option<&'a str>,
+    /// `--dry-run`: shown, and nothing removed.
+    pub dry_run: bool,
 }
 
 /// A path changed at both places (or changed at one and removed at the other).

@@ -32,6 +32,7 @@ pub(in crate::migrate) fn after_move(
                 source: &report.source,
                 destination: &report.destination,
                 verified: None,
+                dry_run: false,
             })?;
             report.removal = Some(remove_source(ui, report, &plan)?);
             removed(env, &report.source);
@@ -46,7 +47,7 @@ pub(in crate::migrate) fn after_move(
 /// question (what goes, what stays and why, how long), then the one question left.
 pub(in crate::migrate) fn after_finish(run: &Run, report: &mut MigrationReport) -> Result<()> {
     let (env, ui, args) = (run.env, run.ui, run.args);
-    if !args.remove_source || args.consent.dry_run() {
+    if !args.remove_source {
         return Ok(());
     }
     let (source, destination) = (report.source.clone(), report.destination.clone());
@@ -63,7 +64,12 @@ pub(in crate::migrate) fn after_finish(run: &Run, report: &mut MigrationReport) 
         source: &source,
         destination: &destination,
         verified: day.as_deref(),
+        dry_run: args.consent.dry_run(),
     })?;
+    // A dry run shows what the removal would delete and keep, and stops there.
+    if args.consent.dry_run() {
+        return Ok(());
+    }
     // The copy was verified long ago: the question follows the plan shown above it.
     let question = Question {
         id: QuestionId::RemoveSource,

@@ -85,7 +85,11 @@ pub fn removal_plan(shown: &RemovalShown) -> String {
         false => String::new(),
     };
     let mut out = format!(
-        "Removing the source {} ({when}):\n  deletes  {}, then {}{itself}{time}\n",
+        "{} the source {} ({when}):\n  deletes  {}, then {}{itself}{time}\n",
+        match shown.dry_run {
+            true => "Would remove",
+            false => "Removing",
+        },
         source.display(),
         units::tree(plan.files, plan.symlinks, plan.bytes, false),
         units::counted(plan.dirs, "emptied folder", "emptied folders"),
