@@ -94,7 +94,7 @@ always\t''
 never\t''"
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand migrate" -s y -l yes -d 'Do not ask; accept the plan as shown'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand migrate" -l dry-run -d 'Print the plan and stop'
-complete -c wsl-place -n "__fish_wsl_place_using_subcommand migrate" -l abort -d 'Abandon an interrupted migration (remove its staging directory); after a finished one, remove the copy if nothing changed there since'
+complete -c wsl-place -n "__fish_wsl_place_using_subcommand migrate" -l abort -d 'Abandon an interrupted migration (remove its staging directory); after a finished one, remove the copy if nothing changed there since (asks; --yes confirms)'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand migrate" -l remove-source -d 'After a verified copy, delete what the manifest proves was copied (asks again)'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand migrate" -l sync -d 'After a finished migration: copy what changed at the source since to the destination, verified; a file changed at both places keeps both versions'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand migrate" -l skip-unreadable -d 'Finalise even if some source files could not be read (they are listed)'

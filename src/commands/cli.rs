@@ -124,14 +124,15 @@ what was already copied and verified. --abort removes the staging folder instead
 Edited files at the old place after the move? --sync copies what changed there since to the \
 copy, verified the same way; a file changed at both places keeps both versions (the source's is \
 saved beside the copy's as NAME.from-source-YYYYMMDD). After a finished migration, --abort \
-removes the copy if nothing changed in it since, and refuses (listing what did) otherwise.
+removes the copy, asking first, if nothing changed in it since, and refuses (listing what did) \
+otherwise.
 
 Every question comes with the plan, before anything is copied; nothing is asked after. \
 --yes accepts the plan, answering each question as Enter does: node_modules is copied \
 unless it holds Windows builds (then it is left behind to reinstall; --skip-node-modules \
 always leaves it), the git \
 settings the Windows drive forced are reset, and it copies. It also confirms \
---remove-source, whose question Enter answers no. Ctrl-C at a question or during the copy \
+--remove-source, and --abort's removal of a finished copy, whose questions Enter answers no. Ctrl-C at a question or during the copy \
 exits 130 and prints the commands that resume or abandon it.",
         after_help = "\
 Examples:
@@ -352,7 +353,7 @@ pub struct MigrateArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// Abandon an interrupted migration (remove its staging directory); after a finished one,
-    /// remove the copy if nothing changed there since.
+    /// remove the copy if nothing changed there since (asks; --yes confirms).
     #[arg(long)]
     pub abort: bool,
     /// After a verified copy, delete what the manifest proves was copied (asks again).

@@ -83,7 +83,25 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
         settings,
         interactive: std::io::stderr().is_terminal() && std::io::stdin().is_terminal(),
     };
-    migrate::run(env, &options, &terminal, root.as_deref())
+    let code = migrate::run(env, &options, &terminal, root.as_deref())?;
+    dry_run_said(settings)?;
+    Ok(code)
+}
+
+/// The last line of a dry run, whichever way it ended (the plan, a copy waiting to be finished,
+/// a finished migration's report): that nothing was copied or changed. JSON says it in its
+/// `dry_run` field instead, so standard output stays one document.
+fn dry_run_said(settings: &Settings) -> Result<()> {
+    let output = &settings.output;
+    if !settings.options.consent.dry_run() || output.quiet {
+        return Ok(());
+    }
+    match output.format {
+        Format::Human => super::print("Dry run: nothing was copied or changed.\n"),
+        Format::Markdown => super::print("\n*Dry run: nothing was copied or changed.*\n"),
+        // JSON has its `dry_run` field; annotations are all a GitHub run reads.
+        Format::Json | Format::Github => Ok(()),
+    }
 }
 
 /// The person at the terminal (or the script reading its output).
@@ -178,11 +196,6 @@ impl migrate::Ui for Terminal<'_> {
         // Without --dry-run only a person is shown the plan; the other formats get the result.
         if human || dry_run {
             super::show(plan, output)?;
-            // The last line of a dry run says that it was one.
-            if dry_run && human && !output.quiet {
-                let mut stdout = std::io::stdout().lock();
-                let _ = writeln!(stdout, "Dry run: nothing was copied or changed.");
-            }
         }
         Ok(())
     }

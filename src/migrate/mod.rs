@@ -92,6 +92,7 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
         (FixupReport::default(), None),
     )?;
     report.already_migrated = true;
+    report.dry_run = run.args.consent.dry_run();
     // The manifest lists the source's files, not what the copy keeps beside them (conflicts
     // saved, files made there since): after a sync the totals are what it counted there.
     if let Some(holds) = synced.as_ref().and_then(|s| s.copy_holds) {
@@ -107,9 +108,9 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
             "{} changed at {} since the migration ({} added, {} changed, {} removed); they are not in the copy: `{}` copies them, and --remove-source keeps them",
             units::counted(changed.count(), "file", "files"),
             source.display(),
-            changed.added.len(),
-            changed.changed.len(),
-            changed.removed.len(),
+            units::count(changed.added.len() as u64),
+            units::count(changed.changed.len() as u64),
+            units::count(changed.removed.len() as u64),
             staging::command(source, destination, " --sync")
         ));
     }

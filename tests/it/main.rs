@@ -27,6 +27,7 @@ mod manpage;
 mod migrate;
 mod migrate_crash;
 mod migrate_rerun;
+mod migrate_screens;
 mod moved;
 mod nothing_lost;
 mod nudge_budget;

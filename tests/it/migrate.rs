@@ -190,6 +190,10 @@ fn dry_run_prints_the_plan_and_creates_nothing() {
     assert_eq!(plan["case_collisions"][0][0], "README.md");
     assert_eq!(plan["windows_invalid"][0], "aux.c");
     assert_eq!(plan["bytes"], 4, "{plan}");
+    // Issue 39: what the space figure holds: the four bytes, each file a whole 4 KiB block.
+    assert_eq!(plan["needed_file_bytes"], 4, "{plan}");
+    assert_eq!(plan["needed_other_entries"], 0, "{plan}");
+    assert_eq!(plan["needed_bytes"], 4 * 4096, "{plan}");
     // The destination's nearest existing ancestor is the temporary directory: df's figure for
     // it, give or take what other processes wrote in between.
     let free = plan["free_bytes"].as_u64().expect("free_bytes");
@@ -203,14 +207,17 @@ fn dry_run_prints_the_plan_and_creates_nothing() {
         .as_u64()
         .expect("predicted_copy_ms");
     assert!((1..1000).contains(&predicted), "{predicted} ms");
-    assert!(
-        plan["prediction_basis"]
-            .as_str()
-            .is_some_and(|b| b.starts_with("modelled from")),
-        "{plan}"
-    );
     // A local source's calls are CPU work: its threads come from the cores, 2 to 8.
     let threads = plan["copy_threads"].as_u64().expect("copy_threads");
+    // Issue 39: how many files are copied at once, in those words, not the model's terms.
+    assert!(
+        plan["prediction_basis"].as_str().is_some_and(|b| b
+            .starts_with(&format!("copying {threads} files at a time"))
+            && !b.contains("lstat")
+            && !b.contains("overlap")),
+        "{plan}"
+    );
+    assert_eq!(plan["dry_run"], true, "{plan}");
     assert!((2..=8).contains(&threads), "{plan}");
     assert_eq!(plan["prediction"]["threads"], threads, "{plan}");
     assert!(

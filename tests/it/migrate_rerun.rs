@@ -212,8 +212,14 @@ fn rerun_after_finishing_then_remove_source() {
     ));
     assert_eq!(human.status.code(), Some(0), "{}", text(&human));
     let stdout = String::from_utf8_lossy(&human.stdout);
+    // Issue 39: the headline says what this run did, removing from the source, not "already
+    // migrated ... nothing was copied now".
     assert!(
-        stdout.contains("Already migrated") && stdout.contains("content differs"),
+        stdout.starts_with("Removing the source")
+            && stdout
+                .contains("Removed from the source what was proven copied (4 entries kept there")
+            && !stdout.contains("Already migrated")
+            && stdout.contains("content differs"),
         "{}",
         text(&human)
     );

@@ -263,7 +263,7 @@ fn migrated(tmp: &Path, name: &str) -> (PathBuf, PathBuf) {
 fn abort(source: &Path, dest: &Path, home: &Path) -> std::process::Output {
     support::Sandbox::at(home)
         .migrate(source, dest)
-        .arg("--abort")
+        .args(["--abort", "--yes"])
         .env("NO_COLOR", "1")
         .output()
         .unwrap()

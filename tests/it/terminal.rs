@@ -625,3 +625,40 @@ fn a_pipe_gets_whole_lines_and_columns_still_wraps() {
     assert!(narrow.lines().all(|l| l.chars().count() <= 60), "{narrow}");
     assert!(!narrow.lines().any(|l| l.ends_with(&path)), "{narrow}");
 }
+
+/// Issue 39: `--abort` after a finished migration deletes the whole copy, so on a terminal it
+/// asks first; Enter answers no and keeps it, `y` deletes it.
+#[test]
+fn abort_of_a_finished_migration_asks_and_enter_keeps_the_copy() {
+    let (dir, repo, home) = windows_clone();
+    let dest = dir.path().join("moved");
+    let moved = support::Sandbox::at(&home)
+        .migrate(&repo, &dest)
+        .args(["--yes", "-q"])
+        .output()
+        .unwrap();
+    assert!(moved.status.success(), "{}", support::text(&moved));
+    let (repo_arg, dest_arg) = (repo.display().to_string(), dest.display().to_string());
+    let abort = ["migrate", &repo_arg, "--to", &dest_arg, "--abort"];
+
+    let mut talk = Conversation::start(&home, &abort);
+    talk.wait_for("Delete the copy at", 1);
+    assert!(dest.is_dir(), "removed before the answer");
+    talk.press(b"\r");
+    let (code, shown) = talk.finish();
+    assert_eq!(code, Some(0), "{shown}");
+    assert!(shown.contains("Nothing was removed"), "{shown}");
+    assert!(
+        dest.join(".git").is_dir(),
+        "Enter removed the copy:\n{shown}"
+    );
+
+    let mut talk = Conversation::start(&home, &abort);
+    talk.wait_for("Delete the copy at", 1);
+    talk.press(b"y");
+    let (code, shown) = talk.finish();
+    assert_eq!(code, Some(0), "{shown}");
+    assert!(shown.contains("Removed the copy at"), "{shown}");
+    assert!(!dest.exists(), "y kept the copy:\n{shown}");
+    assert!(repo.join(".git").is_dir(), "--abort touched the source");
+}

@@ -177,7 +177,7 @@ fn virtualenvs_are_pointed_at_the_copy_and_settings_naming_the_old_place_are_lis
     let fixed = json["fixups"]["done"].to_string();
     assert!(fixed.contains("virtualenv tools/venv"), "{fixed}");
     assert_runs_from(&dest, &source);
-    let abort = old.migrate(&["--abort"]);
+    let abort = old.migrate(&["--abort", "--yes"]);
     assert!(abort.status.success(), "{}", text(&abort));
     assert!(!dest.exists(), "--abort left the rewritten copy");
     assert_eq!(before, snapshot(&source), "the source changed");

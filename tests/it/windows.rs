@@ -244,7 +244,7 @@ fn migrate_adds_both_safe_directory_entries_once_and_abort_takes_them_out_byte_f
     assert!(again.status.success(), "{}", text(&again));
     assert_eq!(fs::read(host.gitconfig()).unwrap(), host.with_entries());
 
-    let abort = host.migrate(&["--abort"]);
+    let abort = host.migrate(&["--abort", "--yes"]);
     assert!(abort.status.success(), "{}", text(&abort));
     assert!(
         String::from_utf8_lossy(&abort.stdout).contains("safe.directory entries out of"),
@@ -302,7 +302,7 @@ fn entries_already_there_are_not_asked_for_or_added() {
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(fs::read(host.gitconfig()).unwrap(), host.with_entries());
     // Not added by this migration: --abort leaves them.
-    assert!(host.migrate(&["--abort"]).status.success());
+    assert!(host.migrate(&["--abort", "--yes"]).status.success());
     assert_eq!(fs::read(host.gitconfig()).unwrap(), host.with_entries());
 }
 
@@ -391,7 +391,7 @@ fn interop_finds_the_profile_and_git_config_global_names_the_file() {
         "not the profile's"
     );
     assert!(
-        run(&["migrate", source, "--to", to, "--abort"])
+        run(&["migrate", source, "--to", to, "--abort", "--yes"])
             .status
             .success()
     );

@@ -25,6 +25,11 @@ pub struct PlanDocument {
     pub bytes: u64,
     /// Space the copy still needs at the destination (files rounded up to 4 KiB blocks).
     pub needed_bytes: u64,
+    /// Of `needed_bytes`, the files' own bytes (a hard-linked file once); the rest is each file
+    /// rounded up to whole 4 KiB blocks and one block for each of `needed_other_entries`.
+    pub needed_file_bytes: u64,
+    /// Folders and symlinks still to make, each counted as one 4 KiB block in `needed_bytes`.
+    pub needed_other_entries: u64,
     /// Space available to an unprivileged user at the destination; None if it cannot be told.
     pub free_bytes: Option<u64>,
     /// Inodes available to an unprivileged user at the destination; None if it cannot be told
@@ -75,6 +80,8 @@ pub struct PlanDocument {
     /// On WSL: what each Windows tool found does with the copy, and the safe.directory offer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub windows: Option<super::windows_side::WindowsPlan>,
+    /// `--dry-run`: the plan is all this run does; nothing was copied or changed.
+    pub dry_run: bool,
 }
 
 /// The plan as it is shown: the estimate and the resume figures computed once, here.
@@ -90,6 +97,8 @@ pub fn of(plan: &Plan) -> PlanDocument {
         symlinks: plan.copy.symlinks,
         bytes: plan.copy.bytes,
         needed_bytes: resume.needed_bytes,
+        needed_file_bytes: resume.needed_file_bytes,
+        needed_other_entries: resume.needed_other_entries,
         free_bytes: plan.free_bytes,
         free_inodes: plan.free_inodes,
         predicted_copy_ms: estimate.predicted_copy_ms,
@@ -112,5 +121,6 @@ pub fn of(plan: &Plan) -> PlanDocument {
         past_path_max: plan.past_path_max,
         interrupted_elsewhere: plan.interrupted_elsewhere.clone(),
         windows: plan.windows.clone(),
+        dry_run: false,
     }
 }

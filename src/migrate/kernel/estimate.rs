@@ -235,12 +235,13 @@ pub fn of(plan: &CopyPlan, resume: &Resume) -> Estimate {
     let source = &measured.source;
     Estimate {
         predicted_copy_ms: Some(estimate.total_ms().ceil() as u64),
+        // Plain words: how many files are copied at once and what was timed, not the model's
+        // terms (lstat, overlap).
         basis: format!(
-            "modelled from {} per lstat and {} per small file here, {} threads overlapping them {}, and the destination's probe",
+            "copying {} at a time (timed here: {} to look up a file, {} to read a small one; the Linux disk by a short test write)",
+            units::counted(estimate.threads as u64, "file", "files"),
             units::micros(source.lstat_us),
             units::micros(source.file_us),
-            estimate.threads,
-            units::ratio(source.overlap(estimate.threads))
         ),
         threads: Some(estimate.threads),
         prediction: Some(estimate),

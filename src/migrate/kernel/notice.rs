@@ -61,8 +61,21 @@ pub enum Notice<'a> {
         config: &'a Path,
         entries: &'a [String],
     },
-    /// What changed at the copy since the migration, so `--abort` keeps it.
-    CopyChanged { changed: &'a Changes },
+    /// What changed at the copy since the migration, so `--abort` keeps it; with the ways on,
+    /// `by_hand` the commands that delete the copy anyway and make wsl-place forget it.
+    CopyChanged {
+        changed: &'a Changes,
+        destination: &'a Path,
+        source: &'a Path,
+        by_hand: &'a [String],
+    },
+    /// `--abort` asked to delete the copy and the answer was no.
+    CopyKept { destination: &'a Path },
+    /// `--abort` found the copy removed by hand and forgot the migration.
+    CopyGoneForgotten {
+        destination: &'a Path,
+        source: &'a Path,
+    },
     /// What the source no longer holds of the copy, so `--abort` keeps it.
     SourceLacks { lacking: &'a [String] },
 }

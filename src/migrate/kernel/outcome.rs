@@ -35,6 +35,10 @@ pub struct MigrationReport {
     /// Milliseconds from accepting the plan to this report: copy with read-back, count, flush,
     /// fix-ups; what the plan's `predicted_copy_ms` predicts.
     pub copy_ms: u64,
+    /// The model's time for what this run copied (the plan's `predicted_copy_ms`, priced again
+    /// after its answers, node_modules left behind or not), for `copy_ms` to be read against;
+    /// None when this run copied nothing or nothing could be measured.
+    pub planned_ms: Option<u64>,
     /// Source files left out with --skip-unreadable, and special files.
     pub not_copied: Vec<Problem>,
     pub fixups: FixupReport,
@@ -48,6 +52,8 @@ pub struct MigrationReport {
     /// True when this run found the migration already finished (the manifest beside the
     /// destination records this source) and copied nothing.
     pub already_migrated: bool,
+    /// `--dry-run`: this report is all the run did; nothing was copied or changed.
+    pub dry_run: bool,
     /// What to type next: `cd`, reinstalls, the editor, the Windows file manager on WSL.
     pub next_steps: Vec<NextStep>,
     /// On WSL: what each Windows tool found does with the copy, and the safe.directory entries.
@@ -77,6 +83,15 @@ pub struct Removal {
     /// entry is listed.
     pub kept: Vec<String>,
     pub kept_count: u64,
+    /// The source folder itself was removed too (everything in it was proven copied); not
+    /// counted in `removed_dirs`, which counts the folders inside it as the plan does.
+    pub removed_source_folder: bool,
+    /// The shell that started this run is in the source (the run's working folder was there):
+    /// the command that takes it to the same place in the copy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cd: Option<String>,
+    /// That working folder no longer exists: the shell is in a removed folder.
+    pub shell_folder_removed: bool,
     /// Advanced by one for each entry visited (the plan's bar with the time left).
     #[serde(skip)]
     pub bar: Option<Drawn>,
@@ -109,6 +124,8 @@ pub struct RemovalPlan {
     pub kept: Vec<String>,
     /// The model's time for the removal; None when the source could not be timed.
     pub predicted_ms: Option<f64>,
+    /// Nothing stays in the source, so its folder goes too (not counted in `dirs`).
+    pub source_emptied: bool,
 }
 
 impl RemovalPlan {
@@ -125,6 +142,8 @@ pub struct RemovalShown<'a> {
     pub source: &'a Path,
     pub destination: &'a Path,
     pub verified: Option<&'a str>,
+    /// `--dry-run`: shown, and nothing removed.
+    pub dry_run: bool,
 }
 
 /// A path changed at both places (or changed at one and removed at the other).
@@ -253,6 +272,8 @@ pub struct Copied {
     pub elsewhere: Vec<staging::Elsewhere>,
     /// The plan's prediction of the first `git status` at the copy (its index refresh).
     pub predicted_refresh_ms: Option<f64>,
+    /// The model's time for what this run copies, verifies and fixes up (None: not measured).
+    pub planned_ms: Option<u64>,
 }
 
 impl Copied {
@@ -267,6 +288,7 @@ impl Copied {
             worktrees: Vec::new(),
             elsewhere: elsewhere.to_vec(),
             predicted_refresh_ms: None,
+            planned_ms: None,
         }
     }
 }
@@ -301,12 +323,14 @@ impl MigrationReport {
             bytes: 0,
             copied_files: copied.files,
             copy_ms: copied.started.elapsed().as_millis() as u64,
+            planned_ms: copied.planned_ms,
             not_copied: copied.not_copied,
             fixups,
             still_points_to_old_place: Vec::new(),
             removal: None,
             sync: None,
             already_migrated: false,
+            dry_run: false,
             next_steps: Vec::new(),
             windows: None,
             first_status,

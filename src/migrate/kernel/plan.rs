@@ -146,6 +146,10 @@ pub struct Resume {
     pub bytes: u64,
     /// Space the copy still needs at the destination (files rounded up to 4 KiB blocks).
     pub needed_bytes: u64,
+    /// Of `needed_bytes`: the files' own bytes, a hard-linked file once.
+    pub needed_file_bytes: u64,
+    /// Folders and symlinks still to make, each taking one 4 KiB block in `needed_bytes`.
+    pub needed_other_entries: u64,
 }
 
 /// What the estimate is computed from; measured once per plan.
@@ -372,8 +376,14 @@ impl CopyPlan {
                     resume.files += 1;
                     resume.bytes += entry.size;
                 }
-                Kind::File => resume.needed_bytes += blocks(entry.size),
-                _ => resume.needed_bytes += 4096,
+                Kind::File => {
+                    resume.needed_bytes += blocks(entry.size);
+                    resume.needed_file_bytes += entry.size;
+                }
+                _ => {
+                    resume.needed_bytes += 4096;
+                    resume.needed_other_entries += 1;
+                }
             }
         }
         resume

@@ -63,7 +63,8 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
         &run.destination,
         staging.path(),
     ))?;
-    let shown = document::of(&plan);
+    let mut shown = document::of(&plan);
+    shown.dry_run = dry_run;
     ui.plan(&shown, dry_run)?;
     if dry_run {
         return Ok(Moved::Stopped);
@@ -73,6 +74,8 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
     if !confirm(ui, &plan, &answers)? {
         return Ok(Moved::Stopped);
     }
+    // Priced again after the answers: what is copied now (node_modules left behind or not).
+    let planned_ms = estimate::of(&plan.copy, &plan.copy.resume()).predicted_copy_ms;
     let started = Instant::now();
     let mut _locks = vec![staging.create(held)?];
     if let Some(manifest) = rerun::finished_while_planning(run.env, staging, &run.destination)? {
@@ -105,6 +108,7 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
             .prediction
             .as_ref()
             .map(|p| p.refresh_ms + crate::model::GIT_STARTUP_MS),
+        planned_ms,
     };
     stage_worktrees(run, plan.worktrees, &mut done)?;
     let report = finish::finish(run, &answers, done)?;
@@ -293,9 +297,11 @@ fn confirm(ui: &dyn Ui, plan: &Plan, answers: &Answers) -> Result<bool> {
         && free < copied + own
     {
         return Err(Failure::input(format!(
-            "not enough free inodes at {}: the migration needs {} ({copied} files, directories and links copied, {own} for its staging folder, manifest and git's lock files) and only {free} are free; free some or choose another --to. Nothing was copied.",
+            "not enough free inodes at {}: the migration needs {} ({} files, directories and links copied, {own} for its staging folder, manifest and git's lock files) and only {} are free; free some or choose another --to. Nothing was copied.",
             plan.copy.destination.display(),
-            copied + own
+            units::count(copied + own),
+            units::count(copied),
+            units::count(free)
         )));
     }
     if !answers.go {
@@ -315,7 +321,10 @@ fn verify(
     let mut problems = plan.unreadable.clone();
     problems.extend(copied.problems.iter().cloned());
     if !problems.is_empty() && !run.args.skip_unreadable {
-        let mut text = format!("{} source entries could not be copied:\n", problems.len());
+        let mut text = format!(
+            "{} source entries could not be copied:\n",
+            units::count(problems.len() as u64)
+        );
         for p in &problems {
             text.push_str(&format!("  {}: {}\n", p.path, p.error));
         }
@@ -323,7 +332,7 @@ fn verify(
         let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
         return Err(staging.kept(&Failure::internal(format!(
             "{} source entries could not be read (listed above), so the migration was not finalised; fix them, or pass --skip-unreadable to move the rest without them",
-            problems.len()
+            units::count(problems.len() as u64)
         ))));
     }
     stage::check(

@@ -122,7 +122,8 @@ pub fn remove_source(
     removal.folder(&src, &dst, &tree, Path::new(""));
     removal.bar = None;
     match dirfd::rmdir(source) {
-        Ok(()) => removal.removed_dirs += 1,
+        // Counted apart: the plan's folders are those inside it.
+        Ok(()) => removal.removed_source_folder = true,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(_) => leftovers(source, &listed, &mut removal),
     }

@@ -46,24 +46,38 @@ pub fn plan(source: &Path, manifest_path: &Path) -> Result<RemovalPlan> {
     let gone: HashSet<&Path> = found.removed_dirs.iter().map(PathBuf::as_path).collect();
     let mut plan = RemovalPlan::default();
     let mut dirs = HashSet::new();
+    // What the removal deletes: unchanged files and links, and folders once emptied.
+    let mut removable: HashSet<&Path> = HashSet::new();
     for entry in &entries {
         match entry {
             ManifestEntry::File(r) if !differs.contains(r.rel.as_path()) => {
                 plan.files += 1;
                 plan.bytes += r.size;
+                removable.insert(&r.rel);
             }
             ManifestEntry::Symlink { rel, .. } if !differs.contains(rel.as_path()) => {
-                plan.symlinks += 1
+                plan.symlinks += 1;
+                removable.insert(rel);
             }
             ManifestEntry::Dir(rel) => {
                 dirs.insert(rel.as_path());
-                if !gone.contains(rel.as_path()) {
-                    plan.dirs += 1;
-                }
+                removable.insert(rel);
             }
             _ => {}
         }
     }
+    // A folder holding anything that stays is not emptied, so not removed: the plan counts
+    // the folders the removal will count.
+    let kept_in: HashSet<&Path> = seen
+        .iter()
+        .filter(|s| !removable.contains(s.rel.as_path()))
+        .flat_map(|s| s.rel.ancestors().skip(1))
+        .collect();
+    plan.dirs = dirs
+        .iter()
+        .filter(|rel| !gone.contains(*rel) && !kept_in.contains(*rel))
+        .count() as u64;
+    plan.source_emptied = !kept_in.contains(Path::new(""));
     let escape = |p: &Path| crate::base::pathtext::escape_path(p);
     for rel in &found.changed {
         plan.kept

@@ -32,6 +32,7 @@ pub(in crate::migrate) fn after_move(
                 source: &report.source,
                 destination: &report.destination,
                 verified: None,
+                dry_run: false,
             })?;
             report.removal = Some(remove_source(ui, report, &plan)?);
             removed(env, &report.source);
@@ -46,7 +47,7 @@ pub(in crate::migrate) fn after_move(
 /// question (what goes, what stays and why, how long), then the one question left.
 pub(in crate::migrate) fn after_finish(run: &Run, report: &mut MigrationReport) -> Result<()> {
     let (env, ui, args) = (run.env, run.ui, run.args);
-    if !args.remove_source || args.consent.dry_run() {
+    if !args.remove_source {
         return Ok(());
     }
     let (source, destination) = (report.source.clone(), report.destination.clone());
@@ -63,7 +64,12 @@ pub(in crate::migrate) fn after_finish(run: &Run, report: &mut MigrationReport) 
         source: &source,
         destination: &destination,
         verified: day.as_deref(),
+        dry_run: args.consent.dry_run(),
     })?;
+    // A dry run shows what the removal would delete and keep, and stops there.
+    if args.consent.dry_run() {
+        return Ok(());
+    }
     // The copy was verified long ago: the question follows the plan shown above it.
     let question = Question {
         id: QuestionId::RemoveSource,
@@ -111,8 +117,31 @@ fn kept_copied_files(record: &moved::Moved) -> Vec<String> {
 /// bar over the plan's entries and the model's time left (every entry is a round trip on the
 /// slow mount).
 fn remove_source(ui: &dyn Ui, report: &MigrationReport, plan: &RemovalPlan) -> Result<Removal> {
+    let (source, destination) = (report.source.as_path(), report.destination.as_path());
+    // The folder the shell that ran this is in: removed with the source, it leaves the shell
+    // in a folder that no longer exists.
+    let shell_in = std::env::current_dir()
+        .ok()
+        .filter(|cwd| cwd.starts_with(source));
     let bar = plan.bar(ui.progress());
-    let removed = super::remove_source(&report.source, &report.destination, &report.manifest, &bar);
+    let removed = super::remove_source(source, destination, &report.manifest, &bar);
     bar.finish_and_clear();
-    removed
+    let mut removal = removed?;
+    if let Some(cwd) = shell_in {
+        removal.shell_folder_removed = !cwd.is_dir();
+        let same_place = cwd
+            .strip_prefix(source)
+            .map(|inside| match inside.as_os_str().is_empty() {
+                true => destination.to_path_buf(),
+                false => destination.join(inside),
+            })
+            .ok()
+            .filter(|there| there.is_dir())
+            .unwrap_or_else(|| destination.to_path_buf());
+        removal.cd = Some(format!(
+            "cd {}",
+            crate::base::pathtext::shell_quote(&same_place)
+        ));
+    }
+    Ok(removal)
 }

@@ -176,7 +176,7 @@ fn stage(run: &Run, staging: &Staging, plan: &SyncPlan) -> Result<copy::Outcome>
     {
         return Err(staging.kept(&Failure::internal(format!(
             "{} source files could not be copied ({}: {}), so nothing was changed at the destination; fix them, or pass --skip-unreadable to sync the rest",
-            outcome.problems.len(),
+            crate::base::units::count(outcome.problems.len() as u64),
             first.path,
             first.error
         ))));

@@ -12,7 +12,8 @@ use crate::base::units;
 use crate::host::HostEnv;
 use crate::measure::{manifest, moved, snapshot};
 use crate::migrate::kernel::notice::Notice;
-use crate::migrate::kernel::options::Ui;
+use crate::migrate::kernel::options::{Consent, Ui};
+use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::{identity, safe_directory, source_holds, staging};
 use std::path::{Path, PathBuf};
 
@@ -21,14 +22,18 @@ pub(super) fn trash(destination: &Path) -> PathBuf {
     staging::beside(destination, ".wsl-place-undo")
 }
 
-/// Removes the finished copy at `destination` of `source`, unless it changed there since.
-pub(super) fn undo(
-    env: &HostEnv,
-    ui: &dyn Ui,
-    source: &Path,
-    destination: &Path,
-    manifest_file: &Path,
-) -> Result<ExitCode> {
+/// Removes the finished copy at `destination` of `source`, unless it changed there since or the
+/// person does not confirm it (`--yes` does; without a terminal and without it, refused first).
+pub(super) fn undo(run: &Run, manifest_file: &Path) -> Result<ExitCode> {
+    let (env, ui) = (run.env, run.ui);
+    let (source, destination) = (run.source(), run.destination.as_path());
+    // Said before any work: reading the source again can take long on a slow mount.
+    if run.args.consent == Consent::Ask && !ui.interactive() {
+        return Err(Failure::input(format!(
+            "--abort after a finished migration deletes the copy at {}, and this is not a terminal to ask; rerun with --yes to delete it.",
+            destination.display()
+        )));
+    }
     let record = moved::lookup(env, source);
     if record.as_ref().is_some_and(|r| r.source_removed) || !source.is_dir() {
         return Err(Failure::input(format!(
@@ -62,17 +67,48 @@ pub(super) fn undo(
     // Rewritten by `git status` there, which changes nothing of the repository's.
     changed.changed.retain(|rel| !snapshot::is_git_index(rel));
     if changed.count() > 0 {
-        ui.notice(&Notice::CopyChanged { changed: &changed })?;
+        let by_hand = [
+            format!(
+                "rm -rf -- {}",
+                crate::base::pathtext::shell_quote(destination)
+            ),
+            staging::command(source, destination, " --abort"),
+        ];
+        ui.notice(&Notice::CopyChanged {
+            changed: &changed,
+            destination,
+            source,
+            by_hand: &by_hand,
+        })?;
         return Err(Failure::input(format!(
-            "{} changed since the migration ({}: {} added, {} changed, {} removed, listed above), so it is not removed; move those edits away first, or keep working there.",
+            "{} changed since the migration ({}: {} added, {} changed, {} removed, listed above), so it is not removed; the ways on are listed above.",
             destination.display(),
             units::counted(changed.count(), "file", "files"),
-            changed.added.len(),
-            changed.changed.len(),
-            changed.removed.len()
+            units::count(changed.added.len() as u64),
+            units::count(changed.changed.len() as u64),
+            units::count(changed.removed.len() as u64)
         )));
     }
     source_holds_the_copy(ui, source, destination, &entries)?;
+    if run.args.consent != Consent::Yes {
+        let question = format!(
+            "Delete the copy at {} ({}) and go back to {}?",
+            destination.display(),
+            units::counted(
+                entries
+                    .iter()
+                    .filter(|e| matches!(e, manifest::ManifestEntry::File(_)))
+                    .count() as u64,
+                "file",
+                "files"
+            ),
+            source.display()
+        );
+        if !ui.confirm(&question, false)? {
+            ui.notice(&Notice::CopyKept { destination })?;
+            return Ok(ExitCode::Ok);
+        }
+    }
     let trash = trash(destination);
     std::fs::rename(destination, &trash)
         .map_err(|e| Failure::io("move the copy away to remove it:", destination, &e))?;

@@ -7,7 +7,6 @@ mod finished;
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
 use crate::migrate::kernel::notice::Notice;
-use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::staging::{self, Staging};
 use crate::migrate::kernel::{finalise, worktrees};
@@ -15,7 +14,7 @@ use std::path::Path;
 
 /// `--abort`: remove an interrupted migration's staging folder; the source is never touched.
 pub(super) fn abort(run: &Run) -> Result<ExitCode> {
-    let (env, ui, staging) = (run.env, run.ui, &run.staging);
+    let (ui, staging) = (run.ui, &run.staging);
     let (source, destination) = (run.source(), run.destination.as_path());
     // The worktrees an interrupted run was moving along have their own staging folders.
     for worktree in worktrees::find(source, destination) {
@@ -30,7 +29,7 @@ pub(super) fn abort(run: &Run) -> Result<ExitCode> {
         }
     }
     let removed = staging.abort()?;
-    if !removed && let Some(done) = after_finish(env, ui, source, destination)? {
+    if !removed && let Some(done) = after_finish(run)? {
         return Ok(done);
     }
     ui.notice(&Notice::Aborted {
@@ -45,12 +44,9 @@ pub(super) fn abort(run: &Run) -> Result<ExitCode> {
 /// After a finished migration: an interrupted sync's staging folder removed (the copy kept),
 /// a removal of the copy a kill interrupted finished, or the copy removed when nothing changed
 /// there. None when there is no finished migration either.
-fn after_finish(
-    env: &HostEnv,
-    ui: &dyn Ui,
-    source: &Path,
-    destination: &Path,
-) -> Result<Option<ExitCode>> {
+fn after_finish(run: &Run) -> Result<Option<ExitCode>> {
+    let (env, ui) = (run.env, run.ui);
+    let (source, destination) = (run.source(), run.destination.as_path());
     let sync = Staging::for_sync(source, destination);
     if std::fs::symlink_metadata(sync.path()).is_ok() {
         let _lock = sync.lock_existing()?;
@@ -80,8 +76,28 @@ fn after_finish(
         })?;
         return Ok(Some(ExitCode::Ok));
     }
+    if std::fs::symlink_metadata(destination).is_err()
+        && forgets_a_removed_copy(env, source, destination)
+    {
+        // The person removed the copy by hand (the way on a refusal names): what is left of the
+        // migration is wsl-place's own record, manifest and safe.directory entries.
+        finished::finish(env, ui, source, destination)?;
+        ui.notice(&Notice::CopyGoneForgotten {
+            destination,
+            source,
+        })?;
+        return Ok(Some(ExitCode::Ok));
+    }
     match finalise::finished_manifest(env, source, destination) {
-        Some(manifest) => finished::undo(env, ui, source, destination, &manifest).map(Some),
+        Some(manifest) => finished::undo(run, &manifest).map(Some),
         None => Ok(None),
     }
+}
+
+/// A finished migration of `source` to `destination` is recorded, its copy is gone and the
+/// source is still there: forgetting it loses nothing.
+fn forgets_a_removed_copy(env: &HostEnv, source: &Path, destination: &Path) -> bool {
+    crate::measure::moved::recorded(env, source).is_some_and(|record| {
+        record.destination == destination && !record.source_removed && source.is_dir()
+    })
 }

@@ -9,7 +9,7 @@ use crate::model::accuracy::Correction;
 
 /// "-7%", "+12%".
 pub(crate) fn signed_percent(error: f64) -> String {
-    format!("{:+.0}%", error * 100.0)
+    crate::report::text::migrate::signed_percent(error)
 }
 
 /// "git status predicted ~1.5 s, measured 1.4 s (-7%), the median of 3 runs of ...".

@@ -78,8 +78,18 @@ pub fn removal_plan(shown: &RemovalShown) -> String {
         .predicted_ms
         .map(|ms| format!(" (about {})", units::duration_ms(ms)))
         .unwrap_or_default();
+    // The source folder itself goes last, and only when nothing in it is kept: counted apart,
+    // as the result counts it.
+    let itself = match plan.source_emptied {
+        true => format!(" and {} itself", source.display()),
+        false => String::new(),
+    };
     let mut out = format!(
-        "Removing the source {} ({when}):\n  deletes  {}, then {}{time}\n",
+        "{} the source {} ({when}):\n  deletes  {}, then {}{itself}{time}\n",
+        match shown.dry_run {
+            true => "Would remove",
+            false => "Removing",
+        },
         source.display(),
         units::tree(plan.files, plan.symlinks, plan.bytes, false),
         units::counted(plan.dirs, "emptied folder", "emptied folders"),

@@ -5,7 +5,7 @@ use crate::base::pathtext::RelPath;
 use crate::base::units::{self, count, counted};
 use crate::migrate::{MigrationReport, PlanDocument};
 use crate::report::text::migrate::{
-    asks_about_node_modules, content, node_modules_fate, question_line, space,
+    asks_about_node_modules, content, node_modules_fate, question_line, space, took,
 };
 
 /// Whether the copy fits, and how long the model says it takes.
@@ -21,7 +21,7 @@ fn space_and_time(screen: &mut Screen, plan: &PlanDocument) {
         screen.row(
             "time",
             &format!(
-                "about {} to copy, verify and fix up ({})",
+                "about {} to copy, verify and fix up, {}",
                 units::duration_ms(ms as f64),
                 plan.prediction_basis
             ),
@@ -265,35 +265,51 @@ fn problems(screen: &mut Screen, plan: &PlanDocument) {
     }
 }
 
-/// What a finished migration did.
-pub fn result(report: &MigrationReport, style: &Style) -> String {
-    let mut screen = Screen::new(style);
+/// The result's first line: what this run did (synced, removed the source, migrated), or that
+/// it found the migration finished.
+fn result_headline(report: &MigrationReport) -> String {
     let synced = report
         .sync
         .as_ref()
         .filter(|s| s.done && s.added + s.changed + s.removed + s.conflicts.len() as u64 > 0);
-    let headline = if let Some(sync) = synced.filter(|s| !s.not_copied.is_empty()) {
+    let holds = content(report.files, report.dirs, report.symlinks, report.bytes);
+    let destination = crate::base::pathtext::display(&report.destination);
+    if let Some(sync) = synced.filter(|s| !s.not_copied.is_empty()) {
         format!(
-            "Synced, except {} that could not be read (listed below, still only at the source); the copy now holds {}.",
+            "Synced, except {} that could not be read (listed below, still only at the source); the copy now holds {holds}.",
             units::counted(sync.not_copied.len() as u64, "file", "files"),
-            content(report.files, report.dirs, report.symlinks, report.bytes)
         )
     } else if synced.is_some() {
         format!(
-            "Synced: the late edits are in the copy, which now holds {}; the manifest says so.",
-            content(report.files, report.dirs, report.symlinks, report.bytes)
+            "Synced: the late edits are in the copy, which now holds {holds}; the manifest says so."
+        )
+    } else if let Some(removal) = report.removal.as_ref().filter(|_| report.already_migrated) {
+        let what = match removal.kept_count {
+            0 => "Removed the source".to_string(),
+            n => format!(
+                "Removed from the source what was proven copied ({} kept there, listed below)",
+                counted(n, "entry", "entries")
+            ),
+        };
+        format!(
+            "{what}: {} is the repository now, holding {holds}.",
+            destination
         )
     } else if report.already_migrated {
         format!(
-            "Already migrated: {} were copied and verified by CRC32 (its manifest says so); nothing was copied now.",
-            content(report.files, report.dirs, report.symlinks, report.bytes)
+            "Already migrated: {holds} were copied and verified by CRC32 (its manifest says so); nothing was copied now."
         )
+    } else if report.removal.is_some() {
+        format!("Migrated: {holds} copied and verified by CRC32; the source was removed, as asked.")
     } else {
-        format!(
-            "Migrated: {} copied and verified by CRC32.",
-            content(report.files, report.dirs, report.symlinks, report.bytes)
-        )
-    };
+        format!("Migrated: {holds} copied and verified by CRC32.")
+    }
+}
+
+/// What a finished migration did.
+pub fn result(report: &MigrationReport, style: &Style) -> String {
+    let mut screen = Screen::new(style);
+    let headline = result_headline(report);
     screen.headline(&headline, Tone::Good);
     if let Some(sync) = &report.sync {
         sync_rows(&mut screen, sync);
@@ -311,6 +327,9 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
         &crate::base::pathtext::display(&report.manifest),
         Tone::Plain,
     );
+    if let Some(took) = took(report) {
+        screen.row("time", &took, Tone::Plain);
+    }
     if let Some(checked) = &report.first_status {
         screen.row(
             "first status",
@@ -342,29 +361,51 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
         let text = format!("{}: {}", p.path, p.error);
         screen.item(if i == 0 { "not copied" } else { "" }, &text, Tone::Warn);
     }
-    match &report.removal {
-        Some(r) => {
-            let heading = format!(
-                "removed {} ({} unchanged since the copy by their stat, {} read again and identical), {}, {} proven copied; kept {}",
-                counted(r.removed_files, "file", "files"),
-                count(r.proven_by_stat),
-                count(r.proven_by_reading),
-                counted(r.removed_symlinks, "symlink", "symlinks"),
-                counted(r.removed_dirs, "directory", "directories"),
-                counted(r.kept_count, "entry", "entries")
-            );
-            list(&mut screen, "source", &heading, &r.kept, 50, Tone::Plain);
-        }
-        None => screen.row(
+    source_rows(&mut screen, report);
+    screen.finish()
+}
+
+/// What became of the source: removed (what was kept and why), or left in place; and after a
+/// removal, where the shell that ran it should go.
+fn source_rows(screen: &mut Screen, report: &MigrationReport) {
+    let Some(r) = &report.removal else {
+        screen.row(
             "source",
             &format!(
                 "left in place at {} (--remove-source deletes what the manifest proves was copied)",
                 crate::base::pathtext::display(&report.source)
             ),
             Tone::Plain,
-        ),
+        );
+        return;
+    };
+    let itself = if r.removed_source_folder {
+        format!(
+            " and {} itself",
+            crate::base::pathtext::display(&report.source)
+        )
+    } else {
+        String::new()
+    };
+    let heading = format!(
+        "removed {} ({} unchanged since the copy by their stat, {} read again and identical), {}, {}{itself}, all proven copied; kept {}",
+        counted(r.removed_files, "file", "files"),
+        count(r.proven_by_stat),
+        count(r.proven_by_reading),
+        counted(r.removed_symlinks, "symlink", "symlinks"),
+        counted(r.removed_dirs, "emptied folder", "emptied folders"),
+        counted(r.kept_count, "entry", "entries")
+    );
+    list(screen, "source", &heading, &r.kept, 50, Tone::Plain);
+    if let Some(cd) = &r.cd {
+        let place = if r.shell_folder_removed {
+            "your shell is still in the removed folder"
+        } else {
+            "your shell is still at the old place"
+        };
+        screen.row("shell", &format!("{place}; run:"), Tone::Warn);
+        screen.command(cd);
     }
-    screen.finish()
 }
 
 /// One line per Windows tool: what to expect after the move, and the fix.

@@ -16,19 +16,8 @@ pub fn text(notice: &Notice) -> String {
         Notice::SealedCopyWaiting {
             source,
             staging,
-            dry_run: true,
-        } => format!(
-            "A verified copy of {} is waiting in {}; run without --dry-run to finish moving it into place.\n",
-            source.display(),
-            staging.display()
-        ),
-        Notice::SealedCopyWaiting {
-            source, staging, ..
-        } => format!(
-            "A verified copy of {} is waiting in {}; finishing it.\n",
-            source.display(),
-            staging.display()
-        ),
+            dry_run,
+        } => sealed_copy_waiting(source, staging, *dry_run),
         Notice::SealedCopyChanged {
             staging,
             changed,
@@ -95,18 +84,75 @@ pub fn text(notice: &Notice) -> String {
             destination,
             source,
             day,
+        } => copy_removed(destination, source, day),
+        Notice::CopyChanged {
+            changed,
+            destination,
+            source,
+            by_hand,
+        } => copy_changed(changed, destination, source, by_hand),
+        Notice::CopyKept { destination } => format!(
+            "Nothing was removed: the copy at {} is kept.\n",
+            destination.display()
+        ),
+        Notice::CopyGoneForgotten {
+            destination,
+            source,
         } => format!(
-            "Removed the copy at {} (nothing had changed there since the migration{}); the source {} was not touched and is the repository again.\n",
+            "The copy at {} is gone; wsl-place forgot the migration, and {} is the repository again.\n",
             destination.display(),
-            match day.is_empty() {
-                true => String::new(),
-                false => format!(" on {day}"),
-            },
             source.display()
         ),
-        Notice::CopyChanged { changed } => changes_listed(changed),
         Notice::SourceLacks { lacking } => lacking_listed(lacking),
     }
+}
+
+/// A verified copy waiting in `staging`: finished now, or with `dry_run` by a run without it.
+fn sealed_copy_waiting(source: &Path, staging: &Path, dry_run: bool) -> String {
+    let then = match dry_run {
+        true => "run without --dry-run to finish moving it into place",
+        false => "finishing it",
+    };
+    format!(
+        "A verified copy of {} is waiting in {}; {then}.\n",
+        source.display(),
+        staging.display()
+    )
+}
+
+/// `--abort` removed the copy made on `day` (empty when unknown).
+fn copy_removed(destination: &Path, source: &Path, day: &str) -> String {
+    let on = match day.is_empty() {
+        true => String::new(),
+        false => format!(" on {day}"),
+    };
+    format!(
+        "Removed the copy at {} (nothing had changed there since the migration{on}); the source {} was not touched and is the repository again.\n",
+        destination.display(),
+        source.display()
+    )
+}
+
+/// What changed at the copy, so `--abort` keeps it, and the two ways on: keep working there, or
+/// delete it by hand (`by_hand`, the exact commands) and let wsl-place forget the migration.
+fn copy_changed(
+    changed: &Changes,
+    destination: &Path,
+    source: &Path,
+    by_hand: &[String],
+) -> String {
+    let mut text = changes_listed(changed);
+    text.push_str(&format!(
+        "The copy at {} has work the old place {} lacks, so --abort keeps it. To go on, either:\n",
+        destination.display(),
+        source.display()
+    ));
+    text.push_str("  - keep working in the copy: nothing to do; or\n");
+    text.push_str("  - go back to the old place without those edits (copy any you want to keep there first): delete the copy yourself, then let wsl-place forget the migration:\n");
+    for command in by_hand {
+        text.push_str(&format!("      {command}\n"));
+    }
+    text
 }
 
 /// The first paths added, changed and removed, one a line, then how many more.

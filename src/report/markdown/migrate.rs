@@ -4,7 +4,7 @@ use super::{cell, code};
 use crate::base::units::{self, count, counted};
 use crate::migrate::{MigrationReport, PlanDocument};
 use crate::report::text::migrate::{
-    asks_about_node_modules, content, node_modules_fate, question_line, space,
+    asks_about_node_modules, content, node_modules_fate, question_line, space, took,
 };
 use std::fmt::Write;
 
@@ -37,7 +37,11 @@ pub fn plan(plan: &PlanDocument) -> String {
     if let Some(ms) = plan.predicted_copy_ms {
         row(
             "time",
-            &cell(&format!("about {}", units::duration_ms(ms as f64))),
+            &cell(&format!(
+                "about {} to copy, verify and fix up, {}",
+                units::duration_ms(ms as f64),
+                plan.prediction_basis
+            )),
         );
     }
     let asking = asks_about_node_modules(plan);
@@ -75,11 +79,12 @@ pub fn plan(plan: &PlanDocument) -> String {
 
 /// `migrate --format markdown`: what a finished migration did, as a table.
 pub fn result(report: &MigrationReport) -> String {
-    let mut out = if report.already_migrated {
-        String::from("### wsl-place: already migrated ✅\n\n| | |\n|---|---|\n")
-    } else {
-        String::from("### wsl-place: migrated ✅\n\n| | |\n|---|---|\n")
+    let title = match (&report.removal, report.already_migrated) {
+        (Some(_), true) => "source removed",
+        (None, true) => "already migrated",
+        (_, false) => "migrated",
     };
+    let mut out = format!("### wsl-place: {title} ✅\n\n| | |\n|---|---|\n");
     // Values are markdown already: plain text through `cell`, names through `code`.
     let mut row = |key: &str, value: &str| {
         let _ = writeln!(out, "| {key} | {value} |");
@@ -124,6 +129,9 @@ pub fn result(report: &MigrationReport) -> String {
         "manifest",
         &code(&crate::base::pathtext::display(&report.manifest)),
     );
+    if let Some(took) = took(report) {
+        row("time", &cell(&took));
+    }
     for step in &report.next_steps {
         row(
             "next",
@@ -150,16 +158,47 @@ pub fn result(report: &MigrationReport) -> String {
     if !report.not_copied.is_empty() {
         row("not copied", &cell(&count(report.not_copied.len() as u64)));
     }
+    source_rows(&mut row, report);
+    out
+}
+
+/// What became of the source, and after a removal where the shell that ran it should go.
+fn source_rows(row: &mut impl FnMut(&str, &str), report: &MigrationReport) {
     row(
         "source",
         &match &report.removal {
             Some(r) => format!(
-                "removed {} proven copied, kept {}",
+                "removed {} and {} proven copied{}, kept {}",
                 counted(r.removed_files, "file", "files"),
+                counted(r.removed_dirs, "emptied folder", "emptied folders"),
+                if r.removed_source_folder {
+                    ", and the folder itself"
+                } else {
+                    ""
+                },
                 count(r.kept_count)
             ),
             None => "left in place".to_string(),
         },
     );
-    out
+    if let Some(cd) = report.removal.as_ref().and_then(|r| r.cd.as_ref()) {
+        row(
+            "shell",
+            &format!(
+                "{}; run {}",
+                cell(
+                    if report
+                        .removal
+                        .as_ref()
+                        .is_some_and(|r| r.shell_folder_removed)
+                    {
+                        "your shell is still in the removed folder"
+                    } else {
+                        "your shell is still at the old place"
+                    }
+                ),
+                code(cd)
+            ),
+        );
+    }
 }

@@ -1,7 +1,7 @@
 //! The phrases a migration's plan and result share across formats.
 
 use crate::base::units::{self, counted};
-use crate::migrate::{PlanDocument, Question, QuestionId};
+use crate::migrate::{MigrationReport, PlanDocument, Question, QuestionId};
 
 /// "6,811 files, 1,050 directories, 3 symlinks, 1.2 GiB"
 pub fn content(files: u64, dirs: u64, symlinks: u64, bytes: u64) -> String {
@@ -14,20 +14,45 @@ pub fn content(files: u64, dirs: u64, symlinks: u64, bytes: u64) -> String {
     )
 }
 
-/// The space the copy needs, and whether the destination is short of it (None: unknown).
+/// The space the copy needs, what it is made of, and whether the destination is short of it
+/// (None: unknown): "needs 85.0 MiB on the Linux disk, 12.3 GiB free: 62.2 MiB of files,
+/// each rounded up to whole 4 KiB blocks (+19.5 MiB), and a 4 KiB block for each of 848
+/// folders and links (3.3 MiB)".
 pub fn space(plan: &PlanDocument) -> (String, Option<bool>) {
     let needed = units::bytes(plan.needed_bytes);
-    match plan.free_bytes {
-        Some(free) if free < plan.needed_bytes => (
-            format!("needs {needed}, only {} free", units::bytes(free)),
-            Some(true),
-        ),
-        Some(free) => (
-            format!("needs {needed}, {} free", units::bytes(free)),
-            Some(false),
-        ),
-        None => (format!("needs {needed}, free space unknown"), None),
+    let (free, short) = match plan.free_bytes {
+        Some(free) if free < plan.needed_bytes => {
+            (format!("only {} free", units::bytes(free)), Some(true))
+        }
+        Some(free) => (format!("{} free", units::bytes(free)), Some(false)),
+        None => ("free space unknown".to_string(), None),
+    };
+    let others = plan.needed_other_entries * 4096;
+    let rounding = plan
+        .needed_bytes
+        .saturating_sub(plan.needed_file_bytes + others);
+    let mut made_of = format!("{} of files", units::bytes(plan.needed_file_bytes));
+    if rounding > 0 {
+        made_of.push_str(&format!(
+            ", each rounded up to whole 4 KiB blocks (+{})",
+            units::bytes(rounding)
+        ));
     }
+    if plan.needed_other_entries > 0 {
+        made_of.push_str(&format!(
+            ", and a 4 KiB block for each of {} ({})",
+            counted(
+                plan.needed_other_entries,
+                "folder or link",
+                "folders and links"
+            ),
+            units::bytes(others)
+        ));
+    }
+    (
+        format!("needs {needed} on the Linux disk, {free}: {made_of}"),
+        short,
+    )
 }
 
 pub fn node_modules_fate(skipped: bool, install: &str, asking: bool) -> String {
@@ -63,4 +88,28 @@ pub fn question_line(question: &Question) -> String {
             word(question.with_yes)
         )
     }
+}
+
+/// The time the run took against the model's, as the plan priced it: "took 9.8 s; the plan
+/// said 9.2 s (+7%)".
+pub fn took(report: &MigrationReport) -> Option<String> {
+    if report.already_migrated {
+        return None;
+    }
+    let took = units::duration_ms(report.copy_ms as f64);
+    Some(match report.planned_ms {
+        Some(planned) => format!(
+            "took {took} to copy, verify and fix up; the plan said {} ({})",
+            units::duration_ms(planned as f64),
+            signed_percent(
+                crate::model::accuracy::Checked::new(planned as f64, report.copy_ms as f64).error
+            )
+        ),
+        None => format!("took {took} to copy, verify and fix up"),
+    })
+}
+
+/// "+7%": how far a measured figure was from its prediction.
+pub fn signed_percent(error: f64) -> String {
+    format!("{:+.0}%", error * 100.0)
 }
