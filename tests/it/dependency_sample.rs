@@ -423,7 +423,8 @@ fn base64(bytes: &[u8]) -> String {
 /// every fifth with a peer in its folder's name, each linking to two others), links to a
 /// quarter of them at the top, `.modules.yaml` naming the store, and the store's index of each
 /// package's files. Package 7's install runs a script that wrote a 3 MB file no index lists.
-fn pnpm_project(root: &Path, store: &Path, packages: u64, seed: u64) -> Truth {
+/// With `v10`, the store and `.modules.yaml` are pnpm 10's (`index/`, JSON).
+fn pnpm_project(root: &Path, store: &Path, packages: u64, seed: u64, v10: bool) -> Truth {
     let mut rng = Rng(seed);
     let mut truth = Truth::default();
     write(&root.join("src/index.js"), b"export default 1;\n");
@@ -478,13 +479,19 @@ fn pnpm_project(root: &Path, store: &Path, packages: u64, seed: u64) -> Truth {
         let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
         let body = serde_json::json!({"name": name, "version": version,
             "requiresBuild": i == 7, "files": index});
-        write(
-            &store
+        let index_file = if v10 {
+            let key = format!("{}@{version}", name.replace('/', "+"));
+            store
+                .join("index")
+                .join(&hex[..2])
+                .join(format!("{}-{key}.json", &hex[2..64]))
+        } else {
+            store
                 .join("files")
                 .join(&hex[..2])
-                .join(format!("{}-index.json", &hex[2..])),
-            body.to_string().as_bytes(),
-        );
+                .join(format!("{}-index.json", &hex[2..]))
+        };
+        write(&index_file, body.to_string().as_bytes());
         lock.push_str(&format!(
             "  '{name}@{version}':\n    resolution: {{integrity: sha512-{}}}\n\n",
             base64(&digest)
@@ -493,14 +500,18 @@ fn pnpm_project(root: &Path, store: &Path, packages: u64, seed: u64) -> Truth {
     }
     write(&root.join("pnpm-lock.yaml"), lock.as_bytes());
     write(&pnpm.join("lock.yaml"), lock.as_bytes());
-    write(
-        &root.join("node_modules/.modules.yaml"),
+    let modules = if v10 {
+        format!(
+            "{{\n  \"layoutVersion\": 5,\n  \"storeDir\": \"{}\"\n}}\n",
+            store.display()
+        )
+    } else {
         format!(
             "layoutVersion: 5\nstoreDir: {}\nvirtualStoreDir: .pnpm\n",
             store.display()
         )
-        .as_bytes(),
-    );
+    };
+    write(&root.join("node_modules/.modules.yaml"), modules.as_bytes());
     init_and_commit_all(root, "init");
     truth
 }
@@ -510,7 +521,7 @@ fn a_pnpm_tree_is_sampled_by_what_its_store_lists_and_says_so() {
     let tmp = tempfile::tempdir().unwrap();
     let store = tempfile::tempdir().unwrap();
     let root = tmp.path();
-    let truth = pnpm_project(root, store.path(), 300, 13);
+    let truth = pnpm_project(root, store.path(), 300, 13, false);
     let (files, dirs, bytes) = walked(&root.join("node_modules"));
     let scan = scan_json(root, &[]);
     assert_eq!(scan["sampled"], true, "{scan}");
@@ -573,7 +584,7 @@ fn a_pnpm_tree_is_sampled_by_what_its_store_lists_and_says_so() {
 fn a_pnpm_tree_whose_store_is_gone_is_sampled_by_its_entries() {
     let tmp = tempfile::tempdir().unwrap();
     let store = tempfile::tempdir().unwrap();
-    let truth = pnpm_project(tmp.path(), store.path(), 200, 17);
+    let truth = pnpm_project(tmp.path(), store.path(), 200, 17, false);
     drop(store);
     let nm = scan_json(tmp.path(), &[])["node_modules"][0].clone();
     let sample = &nm["sample"];
@@ -590,7 +601,7 @@ fn a_next_check_takes_a_pnpm_trees_figures_again_until_an_install() {
     let store = tempfile::tempdir().unwrap();
     let home = tempfile::tempdir().unwrap();
     let root = tmp.path();
-    pnpm_project(root, store.path(), 150, 19);
+    pnpm_project(root, store.path(), 150, 19, true);
     let check = || {
         let out = support::Sandbox::at(home.path())
             .cmd()
@@ -603,6 +614,14 @@ fn a_next_check_takes_a_pnpm_trees_figures_again_until_an_install() {
     let first = check();
     assert!(first.get("reused").is_none(), "{first}");
     assert!(n(&first["counted"]["files"]) > 0, "{first}");
+    // pnpm 10's store measures it too.
+    assert!(
+        first["sample"]["method"]
+            .as_str()
+            .unwrap()
+            .contains("pnpm's store"),
+        "{first}"
+    );
     let next = check();
     assert_eq!(next["reused"], true, "{next}");
     assert_eq!(next["files"], first["files"]);

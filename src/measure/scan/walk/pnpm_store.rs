@@ -7,8 +7,9 @@
 //! walked give the rest's links and folders. Reading it costs one small file per package,
 //! usually on the Linux disk, where walking the package costs a request per file on the mount.
 //!
-//! Store v3 (pnpm 7 to 9) only; anything missing or unreadable leaves the sample to the entry
-//! counts it used before.
+//! Store v3 (pnpm 7 to 9) names an index `files/<2 hex>/<126 hex>-index.json`; store v10
+//! (pnpm 10) `index/<2 hex>/<62 hex>-<name>@<version>.json`, the hex the integrity's digest in
+//! both. Anything missing or unreadable leaves the sample to the entry counts it used before.
 
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -19,6 +20,8 @@ use std::path::{Path, PathBuf};
 /// `.pnpm/` folder names it without the peers (`@scope+name@1.0.0`).
 pub struct Store {
     dir: PathBuf,
+    /// pnpm 10's layout (`index/`), else pnpm 7 to 9's (`files/`).
+    v10: bool,
     integrity: HashMap<String, String>,
 }
 
@@ -62,6 +65,7 @@ impl Store {
             .map(|text| integrities(&text))
             .find(|found| !found.is_empty())?;
         Some(Store {
+            v10: store.join("index").is_dir(),
             dir: store,
             integrity,
         })
@@ -70,13 +74,15 @@ impl Store {
     /// The files the store lists for the package in the `.pnpm/` folder `entry`; None when
     /// the lock or the store does not know it.
     pub fn listed(&self, entry: &OsStr) -> Option<Listed> {
-        let integrity = self.integrity.get(&unpeered(entry.to_str()?)?)?;
-        let hex = sha512_hex(integrity)?;
-        let index = self
-            .dir
-            .join("files")
-            .join(&hex[..2])
-            .join(format!("{}-index.json", &hex[2..]));
+        let key = unpeered(entry.to_str()?)?;
+        let hex = sha512_hex(self.integrity.get(&key)?)?;
+        let index = if self.v10 {
+            let named = format!("{}-{key}.json", &hex[2..64]);
+            self.dir.join("index").join(&hex[..2]).join(named)
+        } else {
+            let named = format!("{}-index.json", &hex[2..]);
+            self.dir.join("files").join(&hex[..2]).join(named)
+        };
         let bytes = std::fs::read(index).ok()?;
         let index: Index = serde_json::from_slice(&bytes).ok()?;
         let folders: HashSet<&str> = index
@@ -93,10 +99,14 @@ impl Store {
     }
 }
 
-/// `storeDir:` in `.modules.yaml`.
+/// `storeDir` in `.modules.yaml`, written as YAML (pnpm 7 to 9) or as JSON (pnpm 10).
 fn store_dir(modules: &str) -> Option<PathBuf> {
     modules.lines().find_map(|line| {
-        let value = line.strip_prefix("storeDir:")?.trim();
+        let line = line.trim();
+        let value = line
+            .strip_prefix("storeDir:")
+            .or_else(|| line.strip_prefix("\"storeDir\":"))?;
+        let value = value.trim().trim_end_matches(',');
         let value = value.trim_matches(|c| c == '\'' || c == '"');
         (!value.is_empty()).then(|| PathBuf::from(value))
     })
@@ -215,6 +225,21 @@ mod tests {
             unpeered("eslint-plugin-n@16.3.1_eslint@8.54.0").as_deref(),
             Some("eslint-plugin-n@16.3.1")
         );
+    }
+
+    #[test]
+    fn the_store_is_named_in_yaml_or_json() {
+        let yaml = "hoistPattern:\n  - '*'\nstoreDir: /home/u/.local/share/pnpm/store/v3\n";
+        let json = "{\n  \"layoutVersion\": 5,\n  \"storeDir\": \"/mnt/c/.pnpm-store/v10\",\n}";
+        assert_eq!(
+            store_dir(yaml),
+            Some(PathBuf::from("/home/u/.local/share/pnpm/store/v3"))
+        );
+        assert_eq!(
+            store_dir(json),
+            Some(PathBuf::from("/mnt/c/.pnpm-store/v10"))
+        );
+        assert_eq!(store_dir("layoutVersion: 5\n"), None);
     }
 
     #[test]
