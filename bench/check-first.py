@@ -76,8 +76,9 @@ def dependency_note(rep):
     sample = trees[0].get("sample")
     if not sample:
         return "walked whole"
-    return "%d of %d packages, files ±%.0f%%" % (
-        sample["walked"], sample["packages"], sample["files_error"] * 100)
+    by = "pnpm's store" if "pnpm" in sample.get("method", "") else "entries"
+    return "%d of %d packages by %s, files ±%.0f%%" % (
+        sample["walked"], sample["packages"], by, sample["files_error"] * 100)
 
 
 def main():
