@@ -91,8 +91,10 @@ for spec in "$@"; do
         layout=$(basename "$store")
         mkdir -p "$WORK/backing/.pnpm-store/$layout"
         # The index files only: the scan reads nothing else of the store.
-        (cd "$store" && find files index -name '*.json' -print0 2>/dev/null |
-            xargs -0 -r cp --parents -t "$WORK/backing/.pnpm-store/$layout")
+        for sub in files index; do
+            [ ! -d "$store/$sub" ] || (cd "$store" && find "$sub" -name '*.json' -print0 |
+                xargs -0 -r cp --parents -t "$WORK/backing/.pnpm-store/$layout")
+        done
         sed -i "s|$store|$WORK/mnt/.pnpm-store/$layout|" "$modules"
         echo "$(basename "$copy"): its store's index files on the mount ($(find "$WORK/backing/.pnpm-store/$layout" -type f | wc -l) files)"
     fi
