@@ -13,7 +13,9 @@ caches of it dropped), forgets this repository's earlier checks (the state, advi
 dependency-figure folders), and times `check -q` (first), `check -q` again (next), `git status --porcelain`
 (after the first check: the status a person runs next), and `check --format json` and
 `check --format json --exact` for the install predictions. Medians are printed as rows of a
-Markdown table.
+Markdown table; the install's sampled / exact is the median of each round's ratio, and the
+node_modules figures (files, folders, bytes) are compared apart, since each prediction also
+carries its own probe's spread.
 """
 import json
 import os
@@ -69,6 +71,13 @@ def install_ms(rep):
     return install.get("current")
 
 
+def dependency_figures(rep):
+    """Files, folders and bytes of the node_modules trees: what the sample estimates, apart
+    from the probe's own run-to-run spread, which the install prediction also carries."""
+    trees = rep["scan"]["node_modules"]
+    return tuple(sum(t[k] for t in trees) for k in ("files", "dirs", "bytes"))
+
+
 def dependency_note(rep):
     trees = rep["scan"]["node_modules"]
     if not trees:
@@ -76,8 +85,9 @@ def dependency_note(rep):
     sample = trees[0].get("sample")
     if not sample:
         return "walked whole"
-    return "%d of %d packages, files ±%.0f%%" % (
-        sample["walked"], sample["packages"], sample["files_error"] * 100)
+    by = "pnpm's store" if "pnpm" in sample.get("method", "") else "entries"
+    return "%d of %d packages by %s, files ±%.0f%%" % (
+        sample["walked"], sample["packages"], by, sample["files_error"] * 100)
 
 
 def main():
@@ -87,8 +97,9 @@ def main():
     home = os.environ["HOME"]
     print("| repository | scale | very first check | first check | next check | git status "
           "| first / status | next / status | phases of a first check (ms) | node_modules "
-          "| install, sampled | install, --exact | sampled / exact |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| install, sampled | install, --exact | sampled / exact (paired) "
+          "| files, folders, bytes: sampled / exact |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     warmed = False
     for scale in scales:
         for repo in repos:
@@ -96,6 +107,7 @@ def main():
             target = os.path.join(work, "mnt", name)
             very_first = None
             firsts, nexts, statuses, sampled, exact, phases = [], [], [], [], [], []
+            ratios, figures = [], []
             for _ in range(runs):
                 proc = mount(slowfs, work, scale)
                 try:
@@ -111,7 +123,11 @@ def main():
                     first = report(tool, target, False)
                     phases.append(first["phases"])
                     sampled.append(install_ms(first))
-                    exact.append(install_ms(report(tool, target, True)))
+                    whole = report(tool, target, True)
+                    exact.append(install_ms(whole))
+                    if sampled[-1] and exact[-1]:
+                        ratios.append(sampled[-1] / exact[-1])
+                    figures.append((dependency_figures(first), dependency_figures(whole)))
                 finally:
                     unmount(proc, work)
             f, n, s = (statistics.median(v) for v in (firsts, nexts, statuses))
@@ -123,11 +139,17 @@ def main():
             ex = [v for v in exact if v]
             si = statistics.median(samp) if samp else float("nan")
             ei = statistics.median(ex) if ex else float("nan")
+            # Each round's sampled and exact predictions side by side (their probes ran a few
+            # seconds apart), then the median of those ratios.
+            paired = statistics.median(ratios) if ratios else float("nan")
+            off = ", ".join("%+.1f%%" % ((statistics.median(a[i] / max(b[i], 1)
+                                                            for a, b in figures) - 1) * 100)
+                            for i in range(3))
             print("| %s | %g | %s | %.0f ms | %.0f ms | %.0f ms | %.2fx | %.2fx | %s | %s "
-                  "| %.1f s | %.1f s | %+.1f%% |" % (
+                  "| %.1f s | %.1f s | %+.1f%% | %s |" % (
                       name, scale, "%.0f ms" % very_first if very_first else "-", f, n, s,
                       f / s, n / s, phase, dependency_note(first), si / 1e3, ei / 1e3,
-                      (si / ei - 1) * 100))
+                      (paired - 1) * 100, off))
             sys.stdout.flush()
 
 

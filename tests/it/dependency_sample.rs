@@ -395,3 +395,247 @@ fn a_next_check_takes_the_figures_again_until_an_install_changes_the_tree() {
     check(&[]);
     assert!(check(&[]).get("reused").is_none());
 }
+
+/// Standard base64 with padding, as a lock writes an integrity.
+fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ABC[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// A project installed by pnpm (lock format 9, store v3) with a store outside it, as on the
+/// Linux disk: `packages` store entries under `node_modules/.pnpm/` (every eighth scoped,
+/// every fifth with a peer in its folder's name, each linking to two others), links to a
+/// quarter of them at the top, `.modules.yaml` naming the store, and the store's index of each
+/// package's files. Package 7's install runs a script that wrote a 3 MB file no index lists.
+/// With `v10`, the store and `.modules.yaml` are pnpm 10's (`index/`, JSON).
+fn pnpm_project(root: &Path, store: &Path, packages: u64, seed: u64, v10: bool) -> Truth {
+    let mut rng = Rng(seed);
+    let mut truth = Truth::default();
+    write(&root.join("src/index.js"), b"export default 1;\n");
+    write(&root.join(".gitignore"), b"node_modules/\n");
+    let pnpm = root.join("node_modules/.pnpm");
+    let mut lock = String::from("lockfileVersion: '9.0'\n\nimporters:\n\n  .: {}\n\npackages:\n\n");
+    for i in 0..packages {
+        let (name, folder) = if i % 8 == 0 {
+            (format!("@types/t{i}"), format!("@types+t{i}@1.0.{i}"))
+        } else {
+            (format!("p{i}"), format!("p{i}@2.{i}.0"))
+        };
+        let version = folder.rsplit('@').next().unwrap().to_string();
+        let entry = if i % 5 == 0 {
+            format!("{folder}_peer@1.0.0")
+        } else {
+            folder.clone()
+        };
+        let own = pnpm.join(&entry).join("node_modules").join(&name);
+        let files = rng.log_normal(8.0, 1.2).clamp(1.0, 300.0) as u64;
+        let mut index = serde_json::Map::new();
+        for f in 0..files {
+            let rel = ["", "lib/", "dist/", "lib/sub/"][(f % (1 + files / 12).min(4)) as usize];
+            let rel = format!("{rel}f{f}.js");
+            let size = 20 + rng.next() % 2000;
+            write(&own.join(&rel), &vec![b'x'; size as usize]);
+            index.insert(rel, serde_json::json!({"size": size, "mode": 420}));
+            truth.files += 1;
+            truth.bytes += size;
+        }
+        if i == 7 {
+            write(&own.join("bin/tool"), &vec![b'b'; 3 << 20]);
+            truth.files += 1;
+            truth.bytes += 3 << 20;
+        }
+        for dep in [(i + 1) % packages, (i + 2) % packages] {
+            std::os::unix::fs::symlink(
+                "../../x",
+                pnpm.join(&entry)
+                    .join("node_modules")
+                    .join(format!("d{dep}")),
+            )
+            .unwrap();
+        }
+        if i % 4 == 0 {
+            let link = root.join("node_modules").join(format!("top{i}"));
+            std::os::unix::fs::symlink(&own, link).unwrap();
+        }
+        // Distinct for every package: its number in the first two bytes.
+        let mut digest: Vec<u8> = (0..64u64).map(|j| (i * 7 + j * 13 + seed) as u8).collect();
+        digest[..2].copy_from_slice(&(i as u16).to_be_bytes());
+        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        let body = serde_json::json!({"name": name, "version": version,
+            "requiresBuild": i == 7, "files": index});
+        let index_file = if v10 {
+            let key = format!("{}@{version}", name.replace('/', "+"));
+            store
+                .join("index")
+                .join(&hex[..2])
+                .join(format!("{}-{key}.json", &hex[2..64]))
+        } else {
+            store
+                .join("files")
+                .join(&hex[..2])
+                .join(format!("{}-index.json", &hex[2..]))
+        };
+        write(&index_file, body.to_string().as_bytes());
+        lock.push_str(&format!(
+            "  '{name}@{version}':\n    resolution: {{integrity: sha512-{}}}\n\n",
+            base64(&digest)
+        ));
+        truth.packages += 1;
+    }
+    write(&root.join("pnpm-lock.yaml"), lock.as_bytes());
+    write(&pnpm.join("lock.yaml"), lock.as_bytes());
+    let modules = if v10 {
+        format!(
+            "{{\n  \"layoutVersion\": 5,\n  \"storeDir\": \"{}\"\n}}\n",
+            store.display()
+        )
+    } else {
+        format!(
+            "layoutVersion: 5\nstoreDir: {}\nvirtualStoreDir: .pnpm\n",
+            store.display()
+        )
+    };
+    write(&root.join("node_modules/.modules.yaml"), modules.as_bytes());
+    init_and_commit_all(root, "init");
+    truth
+}
+
+#[test]
+fn a_pnpm_tree_is_sampled_by_what_its_store_lists_and_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let truth = pnpm_project(root, store.path(), 300, 13, false);
+    let (files, dirs, bytes) = walked(&root.join("node_modules"));
+    let scan = scan_json(root, &[]);
+    assert_eq!(scan["sampled"], true, "{scan}");
+    let nm = &scan["node_modules"][0];
+    let sample = &nm["sample"];
+    assert_eq!(n(&sample["packages"]), truth.packages, "{sample}");
+    assert!(
+        sample["method"].as_str().unwrap().contains("pnpm's store"),
+        "{sample}"
+    );
+    // A few packages in each of the strata and the one whose install ran a script: far
+    // fewer than a sample stratified by entries walks.
+    let walked_packages = n(&sample["walked"]);
+    assert!((10..=40).contains(&walked_packages), "{sample}");
+    assert!(n(&nm["counted"]["files"]) < files / 3, "{nm}");
+    // The store lists the files themselves: the estimates are close, the script's output
+    // (walked whole) included.
+    let off = |estimate: u64, truth: u64| (estimate as f64 - truth as f64).abs() / truth as f64;
+    assert!(
+        off(n(&nm["files"]), files) <= 0.03,
+        "files {} vs {files}",
+        nm["files"]
+    );
+    assert!(
+        off(n(&nm["bytes"]), bytes) <= 0.03,
+        "bytes {} vs {bytes}: {nm}",
+        nm["bytes"]
+    );
+    assert!(
+        off(n(&nm["dirs"]), dirs) <= 0.10,
+        "dirs {} vs {dirs}",
+        nm["dirs"]
+    );
+    assert!(off(n(&nm["files"]), files) <= f(&sample["files_error"]).max(0.01));
+    // The links at the top and the store entries' links to their dependencies are counted,
+    // never followed.
+    assert!(off(n(&nm["symlinks"]), 75 + 600) <= 0.15, "{nm}");
+
+    let text = support::text(&check(root, &[]));
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains(&format!(
+            "estimated from {walked_packages} of {} packages",
+            truth.packages
+        )),
+        "{text}"
+    );
+
+    // --exact walks every file of it.
+    let exact = scan_json(root, &["--exact"]);
+    let whole = &exact["node_modules"][0];
+    assert!(whole.get("sample").is_none(), "{whole}");
+    assert_eq!(n(&whole["counted"]["files"]), files, "{whole}");
+    assert_eq!(n(&whole["files"]), files);
+    assert_eq!(n(&whole["dirs"]), dirs);
+    assert_eq!(n(&whole["bytes"]), bytes);
+}
+
+#[test]
+fn a_pnpm_tree_whose_store_is_gone_is_sampled_by_its_entries() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tempfile::tempdir().unwrap();
+    let truth = pnpm_project(tmp.path(), store.path(), 200, 17, false);
+    drop(store);
+    let nm = scan_json(tmp.path(), &[])["node_modules"][0].clone();
+    let sample = &nm["sample"];
+    assert_eq!(n(&sample["packages"]), truth.packages, "{sample}");
+    assert_eq!(
+        sample["method"], "stratified by entries in each package's folder",
+        "{sample}"
+    );
+}
+
+#[test]
+fn a_next_check_takes_a_pnpm_trees_figures_again_until_an_install() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    pnpm_project(root, store.path(), 150, 19, true);
+    let check = || {
+        let out = support::Sandbox::at(home.path())
+            .cmd()
+            .args(["check", "--no-probe", "--format", "json"])
+            .arg(root)
+            .output()
+            .unwrap();
+        support::json_of_success(&out)["scan"]["node_modules"][0].clone()
+    };
+    let first = check();
+    assert!(first.get("reused").is_none(), "{first}");
+    assert!(n(&first["counted"]["files"]) > 0, "{first}");
+    // pnpm 10's store measures it too.
+    assert!(
+        first["sample"]["method"]
+            .as_str()
+            .unwrap()
+            .contains("pnpm's store"),
+        "{first}"
+    );
+    let next = check();
+    assert_eq!(next["reused"], true, "{next}");
+    assert_eq!(next["files"], first["files"]);
+    assert_eq!(next["sample"], first["sample"]);
+    assert_eq!(n(&next["counted"]["files"]), 0, "nothing walked: {next}");
+    // pnpm rewrites .modules.yaml on every install.
+    write(
+        &root.join("node_modules/.modules.yaml"),
+        format!(
+            "layoutVersion: 5\nstoreDir: {}\nprunedAt: now\n",
+            store.path().display()
+        )
+        .as_bytes(),
+    );
+    let after = check();
+    assert!(after.get("reused").is_none(), "{after}");
+}

@@ -10,6 +10,7 @@
 //! Directories are opened relative to an open ancestor ([`crate::base::dirfd::Place`]), never by their
 //! full path, so trees deeper than PATH_MAX are walked whole.
 
+mod pnpm_store;
 mod sample;
 
 use super::known::{KnownTree, TreeStamp};

@@ -12,6 +12,7 @@
 //! standard errors of that ratio estimate. What is not a package (files at the top, `.bin/`)
 //! is counted exactly.
 
+use super::pnpm_store::{self, Store};
 use super::{Inside, Listed, Subtree, Tag, Tagged, Walker};
 use crate::base::dirfd::Place;
 use crate::measure::scan::DependencyKind;
@@ -30,19 +31,27 @@ pub const LARGEST_WALKED: usize = 8;
 /// Strata of the other packages, by entry count, and the packages walked in each at first.
 pub const STRATA: usize = 4;
 pub const PER_STRATUM: usize = 10;
+/// The packages walked in each stratum at first when pnpm's store measures them: its lists
+/// are the packages' files themselves, so a few show the links and folders beside them.
+pub const PER_STRATUM_STORE: usize = 4;
 /// The files' stated error (about two standard errors, as a fraction of the sampled strata's
 /// files) the sample is doubled until it reaches: real trees, whose few large packages hide
 /// behind a handful of entries (caniuse-lite: 5 entries, 842 files), need most of their
 /// packages walked for it; generated ones of even packages, 48.
 pub const TARGET_ERROR: f64 = 0.08;
+/// pnpm's store is the size measure when it lists all but at most this share (1 in 2) of a
+/// tree's packages; the ones it does not list are walked whole (vitejs/vite: 109 of 1,143 are
+/// the workspace's own `file:` folders, a few files each).
+const STORE_UNLISTED_AT_MOST: (usize, usize) = (1, 2);
 
 /// One package: where it is (a pnpm store entry, with the links to its dependencies), where
-/// its own folder is, and how many entries that lists.
+/// its own folder is, the `.pnpm/` folder's name for a store entry, and its size measure.
 struct Package {
     path: PathBuf,
     place: Place,
     own_folder: Place,
-    entries: u64,
+    store_entry: Option<OsString>,
+    measure: Measure,
 }
 
 impl Package {
@@ -51,9 +60,64 @@ impl Package {
             path,
             own_folder: place.clone(),
             place,
-            entries: 0,
+            store_entry: None,
+            measure: Measure::default(),
         }
     }
+}
+
+/// What the sample is stratified by and scaled with: the entries of the package's own folder
+/// (every field), or the files, folders and bytes pnpm's store lists for it (and no links: a
+/// store entry's links are to its dependencies, so they are scaled per package).
+#[derive(Debug, Clone, Copy, Default)]
+struct Measure {
+    files: u64,
+    dirs: u64,
+    bytes: u64,
+    links: u64,
+}
+
+impl Measure {
+    fn entries(entries: u64) -> Measure {
+        Measure {
+            files: entries,
+            dirs: entries,
+            bytes: entries,
+            links: entries,
+        }
+    }
+
+    /// The measure a figure is scaled by, one more unit each so that empty folders count.
+    fn of(&self, field: Field) -> f64 {
+        (match field {
+            Field::Files => self.files,
+            Field::Dirs => self.dirs,
+            Field::Bytes => self.bytes,
+            Field::Links => self.links,
+        }) as f64
+            + 1.0
+    }
+}
+
+/// Which measure scales a figure.
+#[derive(Debug, Clone, Copy)]
+enum Field {
+    Files,
+    Dirs,
+    Bytes,
+    Links,
+}
+
+/// How the sample of a tree is drawn: the packages in it, those already walked whole outside
+/// the sample (pnpm's store knew nothing of them), how many of the largest are walked whole,
+/// whether a walked package's files are sized one in `SIZED_EVERY`, and the method's words.
+struct How {
+    packages: u64,
+    walked: u64,
+    largest: usize,
+    sized_in_part: bool,
+    per_stratum: usize,
+    method: &'static str,
 }
 
 /// What is counted exactly: the top's own entries and the folders that are not packages.
@@ -148,11 +212,86 @@ impl Walker<'_> {
             };
             return (subtree, None);
         }
-        packages.par_iter_mut().for_each(|p| {
-            p.entries = self.entries_of(&p.own_folder);
+        let how = match self.measure_from_store(dir, &mut packages, &mut exact, depth) {
+            Some(how) => how,
+            None => {
+                packages.par_iter_mut().for_each(|p| {
+                    p.measure = Measure::entries(self.entries_of(&p.own_folder));
+                });
+                How {
+                    packages: packages.len() as u64,
+                    walked: 0,
+                    largest: LARGEST_WALKED,
+                    sized_in_part: true,
+                    per_stratum: PER_STRATUM,
+                    method: "stratified by entries in each package's folder",
+                }
+            }
+        };
+        packages.sort_by(|a, b| {
+            (b.measure.files, b.measure.bytes)
+                .cmp(&(a.measure.files, a.measure.bytes))
+                .then_with(|| a.path.cmp(&b.path))
         });
-        packages.sort_by(|a, b| b.entries.cmp(&a.entries).then_with(|| a.path.cmp(&b.path)));
-        self.estimate_from_sample(&packages, exact, depth)
+        self.estimate_from_sample(&packages, exact, depth, how)
+    }
+
+    /// Each package's size measure from pnpm's store (`pnpm_store`) when the store lists
+    /// nearly all of them; the few it does not, and those whose install runs scripts, are
+    /// walked whole into `exact` and left out of `packages`. None (and `packages` untouched)
+    /// otherwise.
+    fn measure_from_store(
+        &self,
+        dir: &Path,
+        packages: &mut Vec<Package>,
+        exact: &mut Exact,
+        depth: usize,
+    ) -> Option<How> {
+        if !packages.iter().any(|p| p.store_entry.is_some()) {
+            return None;
+        }
+        let store = Store::of(dir)?;
+        let listed: Vec<Option<pnpm_store::Listed>> = packages
+            .par_iter()
+            .map(|p| p.store_entry.as_deref().and_then(|e| store.listed(e)))
+            .collect();
+        let unlisted = listed.iter().filter(|l| l.is_none()).count();
+        if unlisted * STORE_UNLISTED_AT_MOST.1 > packages.len() * STORE_UNLISTED_AT_MOST.0 {
+            return None;
+        }
+        let all = packages.len() as u64;
+        let (known, unknown): (Vec<_>, Vec<_>) = std::mem::take(packages)
+            .into_iter()
+            .zip(listed)
+            .partition(|(_, l)| l.is_some_and(|l| !l.builds));
+        let walked: Vec<Subtree> = unknown
+            .par_iter()
+            .map(|(p, _)| self.walk_package(p, depth, false))
+            .collect();
+        walked.iter().for_each(|sub| exact.add(sub));
+        *packages = known
+            .into_iter()
+            .filter_map(|(mut p, l)| {
+                let l = l?;
+                p.measure = Measure {
+                    files: l.files,
+                    dirs: l.dirs,
+                    bytes: l.bytes,
+                    links: 0,
+                };
+                Some(p)
+            })
+            .collect();
+        Some(How {
+            packages: all,
+            walked: walked.len() as u64,
+            largest: 0,
+            // A few packages' sizes are the bytes' whole sample: a folder's mean from one
+            // file in four would swing it (typescript's lib/: 8 MB files among small ones).
+            sized_in_part: false,
+            per_stratum: PER_STRATUM_STORE,
+            method: "stratified by the files pnpm's store lists for each package",
+        })
     }
 
     /// Lists the tree's top (and its `@scope/` folders and `.pnpm/` store) into `packages`;
@@ -185,6 +324,7 @@ impl Walker<'_> {
                             own_folder: place
                                 .child(OsStr::new("node_modules"))
                                 .child(named.as_os_str()),
+                            store_entry: Some(pkg.clone()),
                             ..Package::at(path.join(pkg), place)
                         }),
                         None if store => others.push((path.join(pkg), place)),
@@ -248,8 +388,9 @@ impl Walker<'_> {
         packages: &[Package],
         exact: Exact,
         depth: usize,
+        how: How,
     ) -> (Subtree, Option<DependencySample>) {
-        let (largest, rest) = packages.split_at(LARGEST_WALKED.min(packages.len()));
+        let (largest, rest) = packages.split_at(how.largest.min(packages.len()));
         let mut subtree = Subtree {
             counted: exact.counted,
             estimate: exact.estimate,
@@ -258,7 +399,7 @@ impl Walker<'_> {
         };
         let largest_walked: Vec<Subtree> = largest
             .par_iter()
-            .map(|p| self.walk_package(p, depth, true))
+            .map(|p| self.walk_package(p, depth, how.sized_in_part))
             .collect();
         for sub in &largest_walked {
             subtree.counted.add(&sub.counted);
@@ -266,7 +407,7 @@ impl Walker<'_> {
             subtree.complete &= sub.complete;
         }
         let mut walked: BTreeMap<usize, Subtree> = BTreeMap::new();
-        let mut per = PER_STRATUM;
+        let mut per = how.per_stratum;
         loop {
             // Once half the packages are walked the rest cost less than they risk: a real
             // tree's large packages hide among the few left (see `TARGET_ERROR`).
@@ -283,7 +424,7 @@ impl Walker<'_> {
             };
             let new: Vec<(usize, Subtree)> = wanted
                 .par_iter()
-                .map(|&i| (i, self.walk_package(&rest[i], depth, true)))
+                .map(|&i| (i, self.walk_package(&rest[i], depth, how.sized_in_part)))
                 .collect();
             walked.extend(new);
             let (total, files_error) = stratified(rest, &walked, per);
@@ -300,10 +441,10 @@ impl Walker<'_> {
                 let error =
                     |var: f64, total: u64| (2.0 * var.sqrt() / (total.max(1) as f64)).min(1.0);
                 let sample = DependencySample {
-                    packages: packages.len() as u64,
-                    walked: (largest.len() + walked.len()) as u64,
+                    packages: how.packages,
+                    walked: how.walked + (largest.len() + walked.len()) as u64,
                     largest_walked: largest.len() as u64,
-                    method: "stratified by entries in each package's folder".into(),
+                    method: how.method.into(),
                     files_error: error(files_error.1, subtree.estimate.files),
                     bytes_error: error(files_error.2, subtree.estimate.bytes),
                 };
@@ -324,15 +465,15 @@ fn stratified(
     let mut total = Counts::default();
     let (mut files_var, mut bytes_var) = (0.0, 0.0);
     for stratum in strata(rest.len(), per) {
-        let entries: Vec<u64> = rest[stratum.range.clone()]
+        let measures: Vec<Measure> = rest[stratum.range.clone()]
             .iter()
-            .map(|p| p.entries)
+            .map(|p| p.measure)
             .collect();
-        let (seen, here): (Vec<u64>, Vec<Subtree>) = walked
+        let (seen, here): (Vec<Measure>, Vec<Subtree>) = walked
             .range(stratum.range.clone())
-            .map(|(&i, sub)| (rest[i].entries, *sub))
+            .map(|(&i, sub)| (rest[i].measure, *sub))
             .unzip();
-        let est = ratio_estimate(&entries, &seen, &here);
+        let est = ratio_estimate(&measures, &seen, &here);
         total.add(&est.total);
         files_var += est.files_var;
         bytes_var += est.bytes_var;
@@ -384,43 +525,42 @@ struct Estimate {
     bytes_var: f64,
 }
 
-/// The ratio estimate of a stratum whose packages have `entries`, from the `walked` ones with
-/// `seen` entries: each figure is the stratum's entries times the sample's figure per entry
-/// (one more entry each, so that empty folders count). The variance is the ratio estimator's,
-/// with the finite-population correction.
-fn ratio_estimate(entries: &[u64], seen: &[u64], walked: &[Subtree]) -> Estimate {
-    let x = |e: u64| e as f64 + 1.0;
-    let big_x: f64 = entries.iter().map(|&e| x(e)).sum();
-    let small_x: f64 = seen.iter().map(|&e| x(e)).sum();
-    let (n, n_all) = (walked.len() as f64, entries.len() as f64);
+/// The ratio estimate of a stratum whose packages measure `measures`, from the `walked` ones
+/// that measure `seen`: each figure is the stratum's measure times the sample's figure per unit
+/// of it, each figure by its own measure (`Field`). The variance is the ratio estimator's, with
+/// the finite-population correction.
+fn ratio_estimate(measures: &[Measure], seen: &[Measure], walked: &[Subtree]) -> Estimate {
+    let big_x = |f: Field| measures.iter().map(|m| m.of(f)).sum::<f64>();
+    let small_x = |f: Field| seen.iter().map(|m| m.of(f)).sum::<f64>().max(1.0);
+    let (n, n_all) = (walked.len() as f64, measures.len() as f64);
     let mut sum = Counts::default();
     walked.iter().for_each(|w| sum.add(&w.estimate));
-    let scale = |v: u64| (v as f64 * big_x / small_x.max(1.0)).round() as u64;
+    let scale = |v: u64, f: Field| (v as f64 * big_x(f) / small_x(f)).round() as u64;
     let total = Counts {
-        files: scale(sum.files),
-        dirs: scale(sum.dirs),
-        symlinks: scale(sum.symlinks),
-        other: scale(sum.other),
-        bytes: scale(sum.bytes),
-        allocated_bytes: scale(sum.allocated_bytes),
+        files: scale(sum.files, Field::Files),
+        dirs: scale(sum.dirs, Field::Dirs),
+        symlinks: scale(sum.symlinks, Field::Links),
+        other: scale(sum.other, Field::Links),
+        bytes: scale(sum.bytes, Field::Bytes),
+        allocated_bytes: scale(sum.allocated_bytes, Field::Bytes),
     };
-    let variance = |field: fn(&Counts) -> u64| {
+    let variance = |value: fn(&Counts) -> u64, f: Field| {
         if n < 2.0 || n >= n_all {
             return 0.0;
         }
-        let ratio = field(&sum) as f64 / small_x.max(1.0);
+        let ratio = value(&sum) as f64 / small_x(f);
         let spread: f64 = walked
             .iter()
             .zip(seen)
-            .map(|(w, &e)| (field(&w.estimate) as f64 - ratio * x(e)).powi(2))
+            .map(|(w, m)| (value(&w.estimate) as f64 - ratio * m.of(f)).powi(2))
             .sum::<f64>()
             / (n - 1.0);
         n_all * n_all * (1.0 - n / n_all) / n * spread
     };
     Estimate {
         total,
-        files_var: variance(|c| c.files),
-        bytes_var: variance(|c| c.bytes),
+        files_var: variance(|c| c.files, Field::Files),
+        bytes_var: variance(|c| c.bytes, Field::Bytes),
     }
 }
 
