@@ -28,6 +28,9 @@ pub(super) struct Guard<'a> {
     /// made again since (in a removed file's place, maybe with its inode), and never replaces
     /// the copy's version.
     removed_source: Option<HashSet<String>>,
+    /// The source is not the folder the migration copied (removed and made again, or another
+    /// folder moved to its path): nothing in it is an edit of the copy's files.
+    source_replaced: bool,
 }
 
 impl<'a> Guard<'a> {
@@ -43,9 +46,10 @@ impl<'a> Guard<'a> {
             && !seen
                 .values()
                 .any(|s| s.kind == SeenKind::File && copied_files.contains(s.rel.as_path()));
+        let source_replaced = !identity::same_source(moved);
         Self {
             destination: &moved.destination,
-            removals_are_edits: !moved.source_removed && !emptied && identity::same_source(moved),
+            removals_are_edits: !moved.source_removed && !emptied && !source_replaced,
             links_here: seen
                 .iter()
                 .filter(|(_, s)| matches!(s.kind, SeenKind::Symlink | SeenKind::Other))
@@ -57,15 +61,21 @@ impl<'a> Guard<'a> {
             removed_source: moved
                 .source_removed
                 .then(|| moved.kept_at_removal.iter().cloned().collect()),
+            source_replaced,
         }
     }
 
-    /// A file made at the source after `--remove-source` took the one copied there: not an
-    /// edit of the copy's version, which stays (the source's is saved beside it).
-    pub fn made_again(&self, seen: &Seen) -> bool {
+    /// Why a file at the source is not an edit of the copy's version, which then stays (the
+    /// source's is saved beside it): it was made after `--remove-source` took the one copied
+    /// there, or the whole source folder was made again since.
+    pub fn made_again(&self, seen: &Seen) -> Option<&'static str> {
+        if self.source_replaced {
+            return Some("the source folder was made again since the migration; the copy's stays");
+        }
         self.removed_source
             .as_ref()
             .is_some_and(|kept| !kept.contains(&crate::base::pathtext::escape_path(&seen.rel)))
+            .then_some("made here again after --remove-source; the copy's stays")
     }
 
     /// `rel`, gone from the source, was removed there by the user.

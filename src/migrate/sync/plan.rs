@@ -214,16 +214,17 @@ impl Planner<'_> {
             return Ok(());
         }
         let exists_there = there.is_ok() && !self.guard.vacated(rel);
-        let made_again = exists_there && self.guard.made_again(seen);
-        let conflict = self.touched.contains(rel) || (added && exists_there) || made_again;
+        let made_again = exists_there.then(|| self.guard.made_again(seen)).flatten();
+        let conflict =
+            self.touched.contains(rel) || (added && exists_there) || made_again.is_some();
         self.stage(seen)?;
         if conflict {
             let saved = self.free_name(rel);
-            let why = match (removed_there, added) {
-                _ if made_again => "made here again after --remove-source; the copy's stays",
-                (true, _) => "removed at the destination, changed here",
-                (false, true) => "added at both places",
-                (false, false) => "changed at both places",
+            let why = match (made_again, removed_there, added) {
+                (Some(why), _, _) => why,
+                (None, true, _) => "removed at the destination, changed here",
+                (None, false, true) => "added at both places",
+                (None, false, false) => "changed at both places",
             };
             self.sync.report.conflicts.push(Conflict::saved(
                 rel,
