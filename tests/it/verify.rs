@@ -520,14 +520,29 @@ fn a_clear_first_look_blocks_every_time_and_one_within_its_spread_does_not() {
         "the first look is well past 200 ms: {figures:?}"
     );
     // 3% below the first look's figure: inside its ±10% spread, so it is not sure enough to
-    // block (its line says so).
-    let (code, entry) = first_look(&sandbox, &repo, median * 0.97);
-    assert_eq!(code, 0, "{entry}");
-    assert!(
-        entry["line"]
-            .as_str()
-            .unwrap()
-            .contains("did not block: a first look"),
-        "{entry}"
-    );
+    // block (its line says so). A run slowed past that spread by a busy machine is sure, and
+    // rightly blocks; the claim is about a run whose own figure lands near the median.
+    let threshold = median * 0.97;
+    let mut outliers = Vec::new();
+    for _ in 0..5 {
+        let (code, entry) = first_look(&sandbox, &repo, threshold);
+        let figure = entry["recent"][0]["git_status_ms"][0].as_f64().unwrap();
+        if (figure / threshold - 1.0).abs() > 0.08 {
+            outliers.push(figure);
+            continue;
+        }
+        assert_eq!(
+            code, 0,
+            "{figure} ms, within its spread of {threshold}: {entry}"
+        );
+        assert!(
+            entry["line"]
+                .as_str()
+                .unwrap()
+                .contains("did not block: a first look"),
+            "{entry}"
+        );
+        return;
+    }
+    panic!("no first look came within 8% of the median {median} ms in 5 runs: {outliers:?}");
 }
