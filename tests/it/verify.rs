@@ -208,16 +208,32 @@ fn three_verifications_correct_a_miss_and_fresh_shows_the_model() {
         "the uncorrected model must miss: {misses:?}"
     );
 
-    let report = check_json(&sandbox, &repo, &["--verify"]);
-    let correction = &report["accuracy"]["correction"];
-    let factor = correction["git_status"]["factor"].as_f64().unwrap();
-    assert!(factor > 1.3, "{correction}");
-    let error = report["verify"]["error"].as_f64().unwrap();
-    assert!(
-        error.abs() <= 0.15,
-        "the corrected prediction is within 15%: {}",
-        report["verify"]
-    );
+    // The next prediction is the model's figure times the correction, exactly; that it lands
+    // within 15% of the real status is judged on up to three verified checks, because a busy
+    // machine can slow one status (or one re-probe of the mount) past any bound.
+    let mut tries = Vec::new();
+    let report = loop {
+        let report = check_json(&sandbox, &repo, &["--verify"]);
+        let correction = &report["accuracy"]["correction"];
+        let factor = correction["git_status"]["factor"].as_f64().unwrap();
+        assert!(factor > 1.3, "{correction}");
+        let model = correction["model_git_status_ms"].as_f64().unwrap();
+        let predicted = report["verify"]["predicted_ms"].as_f64().unwrap();
+        assert!(
+            (predicted / (model * factor) - 1.0).abs() < 1e-6,
+            "the prediction is the model's figure times the correction: {correction} {}",
+            report["verify"]
+        );
+        let error = report["verify"]["error"].as_f64().unwrap();
+        if error.abs() <= 0.15 {
+            break report;
+        }
+        tries.push(format!("{error:+.2} ({correction})"));
+        assert!(
+            tries.len() < 3,
+            "the corrected prediction is within 15% (the three misses {misses:?}): {tries:?}"
+        );
+    };
 
     let out = check(&sandbox, &repo, &[]);
     let shown = flat(&out);
