@@ -536,14 +536,15 @@ fn a_clear_first_look_blocks_every_time_and_one_within_its_spread_does_not() {
         "the first look is well past 200 ms: {figures:?}"
     );
     // 3% below the first look's figure: inside its ±10% spread, so it is not sure enough to
-    // block (its line says so). A run slowed past that spread by a busy machine is sure, and
-    // rightly blocks; the claim is about a run whose own figure lands near the median.
+    // block (its line says so). The claim is about a run whose own figure lands just past the
+    // threshold: one a busy machine slowed past the spread is sure and rightly blocks, and one
+    // below the threshold is simply not `move`.
     let threshold = median * 0.97;
     let mut outliers = Vec::new();
-    for _ in 0..5 {
+    for _ in 0..8 {
         let (code, entry) = first_look(&sandbox, &repo, threshold);
         let figure = entry["recent"][0]["git_status_ms"][0].as_f64().unwrap();
-        if (figure / threshold - 1.0).abs() > 0.08 {
+        if !(0.0..=0.08).contains(&(figure / threshold - 1.0)) {
             outliers.push(figure);
             continue;
         }
@@ -560,5 +561,7 @@ fn a_clear_first_look_blocks_every_time_and_one_within_its_spread_does_not() {
         );
         return;
     }
-    panic!("no first look came within 8% of the median {median} ms in 5 runs: {outliers:?}");
+    panic!(
+        "no first look came within 8% past the threshold {threshold} ms in 8 runs: {outliers:?}"
+    );
 }
