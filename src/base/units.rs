@@ -100,6 +100,12 @@ pub fn tree(files: u64, symlinks: u64, bytes: u64, estimated: bool) -> String {
     text
 }
 
+/// "+7%", "-12%": how far a measured figure was from its prediction (`error` = measured /
+/// predicted - 1).
+pub fn signed_percent(error: f64) -> String {
+    format!("{:+.0}%", error * 100.0)
+}
+
 /// `418x`, `1.4x`: how many times faster.
 pub fn ratio(x: f64) -> String {
     if !x.is_finite() {

@@ -7,11 +7,6 @@ use crate::assess::pipeline::CheckReport;
 use crate::base::units;
 use crate::model::accuracy::Correction;
 
-/// "-7%", "+12%".
-pub(crate) fn signed_percent(error: f64) -> String {
-    crate::report::text::migrate::signed_percent(error)
-}
-
 /// "git status predicted ~1.5 s, measured 1.4 s (-7%), the median of 3 runs of ...".
 pub(crate) fn verified_line(verified: &Verified) -> (String, Tone) {
     match verified {
@@ -20,7 +15,7 @@ pub(crate) fn verified_line(verified: &Verified) -> (String, Tone) {
                 "git status predicted ~{}, measured {} ({}): the median of {} runs of `{}`, which writes nothing in the repository",
                 units::duration_ms(checked.predicted_ms),
                 units::duration_ms(checked.measured_ms),
-                signed_percent(checked.error),
+                units::signed_percent(checked.error),
                 timing.runs_ms.len(),
                 timing.command
             );

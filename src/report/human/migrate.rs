@@ -337,7 +337,7 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
                 "the first git status at the copy (its index refresh) predicted ~{}, measured {} ({}); kept in this machine's record",
                 units::duration_ms(checked.predicted_ms),
                 units::duration_ms(checked.measured_ms),
-                super::accuracy::signed_percent(checked.error)
+                crate::base::units::signed_percent(checked.error)
             ),
             Tone::Dim,
         );

@@ -101,15 +101,10 @@ pub fn took(report: &MigrationReport) -> Option<String> {
         Some(planned) => format!(
             "took {took} to copy, verify and fix up; the plan said {} ({})",
             units::duration_ms(planned as f64),
-            signed_percent(
+            crate::base::units::signed_percent(
                 crate::model::accuracy::Checked::new(planned as f64, report.copy_ms as f64).error
             )
         ),
         None => format!("took {took} to copy, verify and fix up"),
     })
-}
-
-/// "+7%": how far a measured figure was from its prediction.
-pub fn signed_percent(error: f64) -> String {
-    format!("{:+.0}%", error * 100.0)
 }
