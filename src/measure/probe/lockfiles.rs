@@ -118,7 +118,11 @@ fn name_and_version(key: &str) -> Option<(String, String)> {
 
 /// The blocks of a YAML-like text below one top-level key: each indented key line and the
 /// lines below it, as `(key, the key line's rest, body)`.
-fn blocks<'t>(text: &'t str, section: &str, indent: usize) -> Vec<(String, &'t str, String)> {
+pub(crate) fn blocks<'t>(
+    text: &'t str,
+    section: &str,
+    indent: usize,
+) -> Vec<(String, &'t str, String)> {
     let pad = " ".repeat(indent);
     let mut found: Vec<(String, &str, String)> = Vec::new();
     let mut inside = false;

@@ -113,30 +113,19 @@ fn store_dir(modules: &str) -> Option<PathBuf> {
 }
 
 /// Each package's integrity in a pnpm lock (format 5 to 9), by `unpeered` key: the
-/// `packages:` section's two-space keys and the `integrity:` under each.
+/// `packages:` section's two-space keys and the `integrity:` under each (inline or below).
 fn integrities(lock: &str) -> HashMap<String, String> {
     let mut found = HashMap::new();
-    let mut in_packages = false;
-    let mut key: Option<String> = None;
-    for line in lock.lines().filter(|l| !l.trim().is_empty()) {
-        if !line.starts_with(' ') {
-            in_packages = line.trim_end() == "packages:";
-            key = None;
+    for (key, after, body) in crate::measure::probe::lockfiles::blocks(lock, "packages:", 2) {
+        let Some(key) = lock_key(&key) else {
             continue;
-        }
-        if !in_packages {
-            continue;
-        }
-        let text = line.trim();
-        let indent = line.len() - line.trim_start().len();
-        if indent == 2 {
-            key = text.strip_suffix(':').and_then(lock_key);
-        } else if let (Some(k), Some(at)) = (&key, text.find("integrity: ")) {
-            let value = text[at + "integrity: ".len()..]
-                .split([',', '}', ' '])
-                .next()
-                .unwrap_or_default();
-            found.entry(k.clone()).or_insert_with(|| value.to_string());
+        };
+        let integrity = std::iter::once(after)
+            .chain(body.lines())
+            .find_map(|line| line.split_once("integrity: "))
+            .and_then(|(_, rest)| rest.split([',', '}', ' ']).next());
+        if let Some(integrity) = integrity {
+            found.entry(key).or_insert_with(|| integrity.to_string());
         }
     }
     found
