@@ -242,7 +242,11 @@ impl Model {
                     reachable(&self.place.dst(), &mut seen, &mut in_copy);
                 }
                 if src.is_dir() {
-                    for content in files(&src).into_values() {
+                    // Through its links too: what a link of the source's reached goes with it
+                    // out of view, as the person moved the link with the folder.
+                    let mut in_source = HashSet::new();
+                    reachable(&src, &mut HashSet::new(), &mut in_source);
+                    for content in in_source {
                         if !in_copy.contains(&content) {
                             self.kept.remove(&content);
                         }
