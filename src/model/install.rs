@@ -280,6 +280,7 @@ mod tests {
             source: crate::measure::probe::manager::TimingSource::Measured,
             cpu_sha1_us_per_mib: None,
             sample_failed: None,
+            sample_skipped: None,
             sample_from_lock: false,
             lifecycle_startups: 0.0,
         }

@@ -319,8 +319,10 @@ pub fn manager_timing(
             manager,
             version,
             failed,
+            skipped,
         } => model::ManagerTiming {
             sample_failed: failed,
+            sample_skipped: skipped,
             ..model::estimated(manager, version, cpu_pace)
         },
     };

@@ -43,6 +43,10 @@ pub struct ManagerTiming {
     /// then `estimated`); None when it was, or was not tried.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample_failed: Option<String>,
+    /// Why no sample was tried (a manager version outside the tested range): its figures are
+    /// then `estimated`. Set per run, never cached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_skipped: Option<String>,
     /// The sample was a lock of the project's own entries, installed frozen (`npm ci`,
     /// `--frozen-lockfile`): it times what a reinstall from a lock does, with no resolving.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -83,6 +87,8 @@ pub enum Timing {
         version: String,
         /// Why a sample failed (this run, or within the last day), in the manager's words.
         failed: Option<String>,
+        /// Why no sample was tried though one could have been.
+        skipped: Option<String>,
     },
 }
 
@@ -318,7 +324,10 @@ pub fn timing(
         .is_some()
         .then(|| recently_unsampled(env, manager, &version, root))
         .flatten();
-    let may_sample = may_measure && installed.is_some() && earlier.is_none();
+    let skipped = installed
+        .as_deref()
+        .and_then(|v| super::package_manager::untested_version(manager, v));
+    let may_sample = may_measure && installed.is_some() && earlier.is_none() && skipped.is_none();
     let sampled = may_sample.then(|| {
         let sample = samplers::sample_for(manager, root);
         let dir = scratch_dir.ok_or_else(|| "no scratch folder on the Linux disk".to_string())?;
@@ -344,6 +353,7 @@ pub fn timing(
         source: TimingSource::Measured,
         cpu_sha1_us_per_mib: Some(cpu),
         sample_failed: None,
+        sample_skipped: None,
         sample_from_lock: s.from_lock,
         lifecycle_startups: 0.0,
     });
@@ -356,6 +366,7 @@ pub fn timing(
             manager,
             version,
             failed,
+            skipped,
         }),
     }
 }
@@ -377,6 +388,7 @@ mod tests {
             source: TimingSource::Measured,
             cpu_sha1_us_per_mib: Some(cpu),
             sample_failed: None,
+            sample_skipped: None,
             sample_from_lock: false,
             lifecycle_startups: 0.0,
         }

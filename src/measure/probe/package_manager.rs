@@ -46,6 +46,46 @@ impl Manager {
     }
 }
 
+/// The major versions of each manager whose sample install `.ci/run` tests (pinned there, one
+/// per major): a sample is taken only with these, since a manager's flags, lock format and
+/// store layout change between majors (pnpm 11 stopped reading `npm_config_*` from the
+/// environment, yarn 2 is another program with another lock). None: no range is kept (uv and
+/// pip are sampled whatever their version; poetry and cargo never are).
+pub fn tested_majors(manager: Manager) -> Option<(u32, u32)> {
+    match manager {
+        Manager::Npm => Some((10, 11)),
+        Manager::Pnpm => Some((9, 12)),
+        Manager::Yarn => Some((1, 1)),
+        Manager::Bun => Some((1, 1)),
+        Manager::Uv | Manager::Pip | Manager::Poetry | Manager::Cargo => None,
+    }
+}
+
+/// Why `manager` at `version` is not sampled: its major is outside the tested range, or the
+/// version cannot be read. None when it is sampled.
+pub fn untested_version(manager: Manager, version: &str) -> Option<String> {
+    let (low, high) = tested_majors(manager)?;
+    let range = if low == high {
+        format!("{low}")
+    } else {
+        format!("{low} to {high}")
+    };
+    let major = version
+        .trim_start_matches('v')
+        .split(['.', '-', '+'])
+        .next()
+        .and_then(|m| m.parse::<u32>().ok());
+    let side = match major {
+        Some(m) if (low..=high).contains(&m) => return None,
+        Some(m) if m > high => "newer than",
+        Some(_) => "older than",
+        None => "not one of",
+    };
+    Some(format!(
+        "{manager} {version} is {side} the {manager} versions wsl-place is tested with ({range}), so its own work is estimated instead of sampled"
+    ))
+}
+
 impl std::fmt::Display for Manager {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
@@ -135,6 +175,27 @@ mod tests {
             Err(UnknownManager("gradle".into()))
         );
         assert!(serde_json::from_str::<Manager>("\"Npm\"").is_err());
+    }
+
+    #[test]
+    fn only_tested_majors_are_sampled() {
+        assert_eq!(untested_version(Manager::Pnpm, "12.25.1"), None);
+        assert_eq!(untested_version(Manager::Pnpm, "9.15.9"), None);
+        assert_eq!(untested_version(Manager::Yarn, "1.22.22"), None);
+        assert_eq!(untested_version(Manager::Bun, "1.4.5"), None);
+        assert_eq!(untested_version(Manager::Uv, "0.9.1"), None);
+        assert_eq!(
+            untested_version(Manager::Pnpm, "13.0.0").as_deref(),
+            Some(
+                "pnpm 13.0.0 is newer than the pnpm versions wsl-place is tested with (9 to 12), so its own work is estimated instead of sampled"
+            )
+        );
+        let berry = untested_version(Manager::Yarn, "4.18.1").unwrap();
+        assert!(berry.contains("newer than the yarn versions wsl-place is tested with (1)"));
+        let old = untested_version(Manager::Pnpm, "8.15.9").unwrap();
+        assert!(old.contains("older than"), "{old}");
+        let odd = untested_version(Manager::Bun, "canary").unwrap();
+        assert!(odd.contains("not one of"), "{odd}");
     }
 
     #[test]

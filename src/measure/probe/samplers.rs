@@ -97,31 +97,41 @@ fn run_keeping_words(
 
 /// What a failed run said: its first two lines that say anything, from the first that reads as
 /// an error (`ERR_PNPM_...`, `error: ...`) when one does, without npm's `npm error` prefixes,
-/// at most 200 characters.
+/// at most 200 characters. pnpm 11 and later print a diagnostic tree ("Error: ERR_PNPM_X",
+/// "× installing dependencies", "╰─▶ the cause"): its drawing and the generic "×" heading are
+/// left out, so the code is followed by the cause.
 fn own_words(program: &str, mut errors: std::fs::File, status: std::process::ExitStatus) -> String {
     use std::io::{Read, Seek};
     let mut said = String::new();
     let _ = errors.rewind();
     let _ = errors.take(1024 * 1024).read_to_string(&mut said);
+    let text = reason_in(&said).unwrap_or_else(|| format!("{program} failed ({status})"));
+    text.chars().take(200).collect()
+}
+
+fn reason_in(said: &str) -> Option<String> {
+    const DRAWING: &[char] = &['×', '╰', '├', '│', '─', '▶', ' '];
+    let headed_tree = said.lines().any(|l| l.trim_start().starts_with('╰'));
     let lines: Vec<&str> = said
         .lines()
+        .map(str::trim)
+        .filter(|l| !(headed_tree && l.starts_with('×')))
         .map(|l| {
-            l.trim()
+            l.trim_start_matches(DRAWING)
                 .trim_start_matches("npm error")
                 .trim_start_matches("npm ERR!")
                 .trim()
         })
+        .map(|l| l.strip_prefix("Error: ").unwrap_or(l))
         .filter(|l| !l.is_empty() && !l.starts_with("A complete log of this run"))
         .collect();
     let erring = |l: &&str| l.contains("ERR_") || l.to_ascii_lowercase().starts_with("error");
     let first = lines.iter().position(erring).unwrap_or(0);
     let lines: Vec<&str> = lines.into_iter().skip(first).take(2).collect();
-    let text = if lines.is_empty() {
-        format!("{program} failed ({status})")
-    } else {
-        lines.join(": ")
-    };
-    text.chars().take(200).collect()
+    // pnpm pads its code with a thin space: one plain space between words reads the same.
+    let text = lines.join(": ");
+    let words: Vec<&str> = text.split_whitespace().collect();
+    (!words.is_empty()).then(|| words.join(" "))
 }
 
 /// A scratch folder removed when dropped, also on the error paths.
@@ -460,25 +470,57 @@ impl Runner {
     }
 }
 
-/// The store pnpm installed the project at `root` from (`storeDir` in its
-/// `node_modules/.modules.yaml`, less the store's format folder such as `v3`, which pnpm adds):
-/// where the project's store is not the one pnpm would pick for the scratch folder (a store
-/// kept on the project's own file system), the sample still reads it.
+/// The store the sample reads, never one the repository names (its `node_modules/.modules.yaml`
+/// is the repository's content): the one pnpm reports for the person (`pnpm store path`, asked
+/// from a neutral folder), or, for a project on another file system than that store, the one
+/// pnpm itself keeps at that file system's root (`<mount>/.pnpm-store`), where it exists. Either
+/// without its format folder (`v3`, `v10`, `v11`), which pnpm adds.
 fn pnpm_store(root: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(root.join("node_modules/.modules.yaml")).ok()?;
-    let dir = text.lines().find_map(|l| l.strip_prefix("storeDir: "))?;
-    let dir = PathBuf::from(dir.trim().trim_matches(['\'', '"']));
+    let reported = version_like_output(Manager::Pnpm.name(), &["store", "path"])
+        .map(|text| PathBuf::from(text.trim()))
+        .filter(|dir| dir.is_absolute());
+    let reported = reported.map(|dir| without_format_folder(&dir));
+    let on_project_fs = mount_root(root)
+        .map(|mount| mount.join(".pnpm-store"))
+        .filter(|dir| dir.is_dir());
+    let same_fs = |a: &Path, b: &Path| {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev(),
+            _ => false,
+        }
+    };
+    match (reported, on_project_fs) {
+        (Some(home), Some(mount)) if !same_fs(&home, root) => Some(mount),
+        (Some(home), _) => Some(home),
+        (None, mount) => mount,
+    }
+}
+
+fn without_format_folder(dir: &Path) -> PathBuf {
     let versioned = dir.file_name().map(|n| n.to_string_lossy().into_owned());
     let format_folder = versioned.is_some_and(|n| {
         n.strip_prefix('v')
             .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
     });
-    let dir = if format_folder {
-        dir.parent()?.to_path_buf()
-    } else {
-        dir
-    };
-    (dir.is_absolute() && dir.is_dir()).then_some(dir)
+    match dir.parent() {
+        Some(parent) if format_folder => parent.to_path_buf(),
+        _ => dir.to_path_buf(),
+    }
+}
+
+/// The top folder of the file system `path` is on: the last ancestor on the same device.
+fn mount_root(path: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let dev = std::fs::metadata(path).ok()?.dev();
+    let mut top = path.to_path_buf();
+    for ancestor in path.ancestors().skip(1) {
+        match std::fs::metadata(ancestor) {
+            Ok(meta) if meta.dev() == dev => top = ancestor.to_path_buf(),
+            _ => break,
+        }
+    }
+    Some(top)
 }
 
 /// A virtualenv at `scratch/.venv`: uv's own, or, for pip, the Python that the `pip` on PATH
@@ -507,17 +549,52 @@ fn pip_location() -> Option<(PathBuf, String)> {
     pip.is_dir().then_some((pip, python))
 }
 
+/// Where a manager is started when it has no scratch folder of its own: never the repository,
+/// whose `.yarnrc` (`yarn-path`), `.yarnrc.yml` (`yarnPath`), `.npmrc` or `packageManager` field
+/// would otherwise choose the program that runs or its options. The root folder is the
+/// system's, and no manager finds a project there.
+const NEUTRAL_DIR: &str = "/";
+
 /// What `program --version` prints, when it runs and succeeds; None when it is not installed.
 pub(super) fn version_output(program: &str) -> Option<String> {
-    let out = Command::new(program)
-        .arg("--version")
+    version_like_output(program, &["--version"])
+}
+
+/// How long a question to a manager (its version, its store) may take: a manager that hangs
+/// is killed and counted as not installed.
+const QUESTION_LIMIT: Duration = Duration::from_secs(15);
+
+/// What `program args` prints, started in the neutral folder, when it succeeds within
+/// `QUESTION_LIMIT`.
+fn version_like_output(program: &str, args: &[&str]) -> Option<String> {
+    use std::io::{Read, Seek};
+    let mut out = tempfile::tempfile().ok()?;
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(NEUTRAL_DIR)
         .stdin(Stdio::null())
+        .stdout(out.try_clone().ok()?)
         .stderr(Stdio::null())
-        .output()
+        .spawn()
         .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if start.elapsed() < QUESTION_LIMIT => {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    };
+    let mut text = String::new();
+    out.rewind().ok()?;
+    out.take(1024 * 1024).read_to_string(&mut text).ok()?;
+    status.success().then_some(text)
 }
 
 fn pip_version_line(text: &str) -> Option<(PathBuf, String)> {
@@ -542,9 +619,13 @@ pub fn measure(
     if sample.is_empty() {
         return Err("the project names no package to sample".to_string());
     }
-    let scratch = Scratch(dir.join(format!(".wsl-place-{manager}-{}", std::process::id())));
-    std::fs::create_dir(&scratch.0)
+    // Private (0700) and made exclusively under a name no one can guess: nothing planted
+    // beforehand can stand in for it or be reached through it.
+    let scratch = tempfile::Builder::new()
+        .prefix(&format!(".wsl-place-{manager}-"))
+        .tempdir_in(dir)
         .map_err(|e| format!("cannot make a scratch folder in {} ({e})", dir.display()))?;
+    let scratch = Scratch(scratch.keep());
     let (target, before) = runner
         .set_up(&scratch.0)
         .ok_or_else(|| "the sample's folder could not be set up".to_string())?;
@@ -641,6 +722,28 @@ mod tests {
         assert!(Runner::for_manager(Manager::Cargo, Path::new("/")).is_none());
         let none = Path::new("/nonexistent");
         assert!(measure(Manager::Cargo, none, &[], none).is_err());
+    }
+
+    #[test]
+    fn a_managers_reason_is_its_code_and_cause() {
+        let pnpm12 = "Error: ERR_PNPM_NO_OFFLINE_TARBALL\n\n  × installing dependencies\n  ╰─▶ Failed to fetch tarball for a@1.0.0 in offline mode: snapshot not present in local store\n  help: Drop `--offline`\n";
+        assert_eq!(
+            reason_in(pnpm12).as_deref(),
+            Some(
+                "ERR_PNPM_NO_OFFLINE_TARBALL: Failed to fetch tarball for a@1.0.0 in offline mode: snapshot not present in local store"
+            )
+        );
+        let pnpm10 = "Progress: resolved 1\n ERR_PNPM_NO_OFFLINE_TARBALL\u{2009} A package is missing from the store\n";
+        assert_eq!(
+            reason_in(pnpm10).as_deref(),
+            Some("ERR_PNPM_NO_OFFLINE_TARBALL A package is missing from the store")
+        );
+        let npm = "npm error code ENOTCACHED\nnpm error request to https://x failed\nnpm error A complete log of this run can be found in: /x\n";
+        assert_eq!(
+            reason_in(npm).as_deref(),
+            Some("code ENOTCACHED: request to https://x failed")
+        );
+        assert_eq!(reason_in("\n  \n"), None);
     }
 
     #[test]

@@ -150,6 +150,17 @@ fn prediction_rows(screen: &mut Screen, p: &Prediction, move_matters: bool) {
         {
             screen.row("sample failed", &sample_failed(m, why), Tone::Warn);
         }
+        if let Some(why) = p
+            .install_manager
+            .as_ref()
+            .and_then(|m| m.sample_skipped.as_ref())
+        {
+            screen.row(
+                "not sampled",
+                &crate::base::pathtext::display_text(why),
+                Tone::Warn,
+            );
+        }
     }
     let first = &p.first_git_status_ms;
     let cold = &p.first_git_status_cold_ms;
@@ -333,6 +344,7 @@ mod tests {
             source,
             cpu_sha1_us_per_mib: None,
             sample_failed: None,
+            sample_skipped: None,
             sample_from_lock: false,
             lifecycle_startups: 0.0,
         }
