@@ -281,6 +281,7 @@ mod tests {
             cpu_sha1_us_per_mib: None,
             sample_failed: None,
             sample_skipped: None,
+            sample_left_out: 0,
             sample_from_lock: false,
             lifecycle_startups: 0.0,
         }

@@ -320,9 +320,11 @@ pub fn manager_timing(
             version,
             failed,
             skipped,
+            left_out,
         } => model::ManagerTiming {
             sample_failed: failed,
             sample_skipped: skipped,
+            sample_left_out: left_out,
             ..model::estimated(manager, version, cpu_pace)
         },
     };

@@ -248,7 +248,11 @@ fn yarn(text: &str) -> Option<Lock> {
         let (Some(name), Some(version)) = (name, field("version ")) else {
             return;
         };
-        if field("resolved ").is_some() && !names_dependencies(&body) {
+        // A tarball of a registry, by URL, with its integrity: a `file:` or git entry would be
+        // read or fetched from wherever it names.
+        let from_registry = field("resolved ")
+            .is_some_and(|url| url.starts_with("https://") || url.starts_with("http://"));
+        if from_registry && field("integrity ").is_some() && !names_dependencies(&body) {
             leaves.entry(name.to_string()).or_insert(Leaf {
                 version,
                 entry: body,
@@ -443,6 +447,13 @@ ms@2.1.2:
         );
         // yarn 2 and later write another format.
         assert_eq!(yarn("__metadata:\n  version: 8\n"), None);
+    }
+
+    #[test]
+    fn yarns_leaves_are_registry_tarballs_only() {
+        let text = "# yarn lockfile v1\n\n\n\"local@file:../local\":\n  version \"1.0.0\"\n  resolved \"file:../local\"\n\nms@2.1.2:\n  version \"2.1.2\"\n  resolved \"https://registry.yarnpkg.com/ms/-/ms-2.1.2.tgz#4e\"\n  integrity sha512-M\n\n\"viagit@git+https://h/x.git\":\n  version \"1.0.0\"\n  resolved \"git+https://h/x.git#abc\"\n  integrity sha512-G\n";
+        let lock = yarn(text).unwrap();
+        assert_eq!(lock.leaves(), pinned(&[("ms", "2.1.2")]));
     }
 
     #[test]

@@ -47,6 +47,10 @@ pub struct ManagerTiming {
     /// then `estimated`. Set per run, never cached.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample_skipped: Option<String>,
+    /// Entries the project names that were not plain registry pins (paths, URLs, git,
+    /// editables, options), left out of the sample.
+    #[serde(default, skip_serializing_if = "is_zero_count")]
+    pub sample_left_out: u64,
     /// The sample was a lock of the project's own entries, installed frozen (`npm ci`,
     /// `--frozen-lockfile`): it times what a reinstall from a lock does, with no resolving.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -60,6 +64,10 @@ pub struct ManagerTiming {
 
 fn is_zero(n: &f64) -> bool {
     *n == 0.0
+}
+
+fn is_zero_count(n: &u64) -> bool {
+    *n == 0
 }
 
 /// How a manager's figures were come by.
@@ -89,6 +97,8 @@ pub enum Timing {
         failed: Option<String>,
         /// Why no sample was tried though one could have been.
         skipped: Option<String>,
+        /// Entries left out of the sample for not being plain registry pins.
+        left_out: u64,
     },
 }
 
@@ -270,10 +280,14 @@ fn store(env: &HostEnv, timing: &ManagerTiming) {
     let Some(file) = writable.and(cache_file(env, timing.manager, &timing.version)) else {
         return;
     };
+    // What was left out is the measured project's, not the manager's.
     let entry = CacheEntry {
         machine: machine(env),
         method: SAMPLE_METHOD,
-        timing: timing.clone(),
+        timing: ManagerTiming {
+            sample_left_out: 0,
+            ..timing.clone()
+        },
     };
     crate::base::input::write_json_atomically(&file, &entry);
 }
@@ -328,8 +342,9 @@ pub fn timing(
         .as_deref()
         .and_then(|v| super::package_manager::untested_version(manager, v));
     let may_sample = may_measure && installed.is_some() && earlier.is_none() && skipped.is_none();
-    let sampled = may_sample.then(|| {
-        let sample = samplers::sample_for(manager, root);
+    let sample = may_sample.then(|| samplers::sample_for(manager, root));
+    let left_out = sample.as_ref().map_or(0, |s| s.left_out);
+    let sampled = sample.map(|sample| {
         let dir = scratch_dir.ok_or_else(|| "no scratch folder on the Linux disk".to_string())?;
         samplers::measure(manager, dir, &sample, root)
     });
@@ -354,6 +369,7 @@ pub fn timing(
         cpu_sha1_us_per_mib: Some(cpu),
         sample_failed: None,
         sample_skipped: None,
+        sample_left_out: s.left_out,
         sample_from_lock: s.from_lock,
         lifecycle_startups: 0.0,
     });
@@ -367,6 +383,7 @@ pub fn timing(
             version,
             failed,
             skipped,
+            left_out,
         }),
     }
 }
@@ -389,6 +406,7 @@ mod tests {
             cpu_sha1_us_per_mib: Some(cpu),
             sample_failed: None,
             sample_skipped: None,
+            sample_left_out: 0,
             sample_from_lock: false,
             lifecycle_startups: 0.0,
         }

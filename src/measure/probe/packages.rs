@@ -7,6 +7,57 @@ use std::path::{Path, PathBuf};
 /// A package's name and exact version.
 pub type Pinned = (String, String);
 
+/// A package of npm's registry pinned to one version, as a sample may install it: a package
+/// name (`name` or `@scope/name`, npm's characters) and an exact semver. A path, a URL, a git
+/// reference, an alias or a range is none: the sample leaves it out, since a manager would
+/// read, fetch or build it from wherever it names.
+pub fn is_plain_npm_pin(name: &str, version: &str) -> bool {
+    let part = |p: &str| {
+        !p.is_empty()
+            && !p.starts_with('.')
+            && p.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | '~'))
+    };
+    let named = match name.strip_prefix('@') {
+        Some(scoped) => scoped
+            .split_once('/')
+            .is_some_and(|(scope, bare)| part(scope) && part(bare)),
+        None => part(name),
+    };
+    let (core, tail) = match version.find(['-', '+']) {
+        Some(at) => version.split_at(at),
+        None => (version, ""),
+    };
+    let numbers = core.split('.').collect::<Vec<_>>();
+    let semver = numbers.len() == 3
+        && numbers
+            .iter()
+            .all(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        && tail
+            .chars()
+            .skip(1)
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+'));
+    named && name.len() <= 214 && semver
+}
+
+/// A Python package pinned to one version, as a sample may install it: a distribution name and
+/// a version of PEP 440's characters, starting with a digit. Anything else (a path, a URL, an
+/// option such as `--config-settings`, extras, markers) is left out.
+pub fn is_plain_python_pin(name: &str, version: &str) -> bool {
+    let named = !name.is_empty()
+        && name.len() <= 200
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'));
+    let versioned = version.starts_with(|c: char| c.is_ascii_digit())
+        && version.len() <= 64
+        && version
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '!' | '+' | '-' | '_'));
+    named && versioned
+}
+
 /// The name of the project a sample installs (its package.json and lock files).
 pub const SAMPLE_NAME: &str = "wsl-place-calibration";
 
@@ -81,8 +132,12 @@ pub fn npm_lock_entries(root: &Path) -> Option<LockEntries> {
         .iter()
         .filter_map(|(key, entry)| {
             let name = key.strip_prefix("node_modules/")?;
-            let named = |field: &str| entry.get(field).and_then(|v| v.as_str()).is_some();
-            let tarball = named("version") && named("resolved") && named("integrity");
+            let text = |field: &str| entry.get(field).and_then(|v| v.as_str());
+            let from_registry = text("resolved")
+                .is_some_and(|url| url.starts_with("https://") || url.starts_with("http://"));
+            let tarball = text("integrity").is_some()
+                && from_registry
+                && text("version").is_some_and(|v| is_plain_npm_pin(name, v));
             (!name.contains("node_modules/") && tarball).then(|| {
                 let fields = [
                     "version",
@@ -394,8 +449,15 @@ fn parsed_lock(text: &str) -> Vec<Pinned> {
 
 /// `name==version` lines of the project's `requirements*.txt` files.
 pub fn requirements(root: &Path) -> Vec<Pinned> {
+    requirements_and_left_out(root).0
+}
+
+/// The plain `name==version` lines of the project's `requirements*.txt` files, and how many
+/// other lines name something to install (a path, a URL, an option such as `-e` or `-r`, a
+/// range): pip would act on those as they say, so the sample leaves them out.
+pub fn requirements_and_left_out(root: &Path) -> (Vec<Pinned>, u64) {
     let Ok(entries) = std::fs::read_dir(root) else {
-        return Vec::new();
+        return (Vec::new(), 0);
     };
     let mut files: Vec<PathBuf> = entries
         .flatten()
@@ -403,23 +465,39 @@ pub fn requirements(root: &Path) -> Vec<Pinned> {
         .filter(|p| is_requirements(p))
         .collect();
     files.sort();
-    let mut pinned: Vec<Pinned> = files
-        .iter()
-        .filter_map(|f| std::fs::read_to_string(f).ok())
-        .flat_map(|text| {
-            text.lines()
-                .filter_map(|line| {
-                    let line = line.split(['#', ';']).next()?.trim();
-                    let (name, version) = line.split_once("==")?;
-                    let name = name.split('[').next()?.trim();
-                    Some((name.to_string(), version.trim().to_string()))
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let mut left_out = 0;
+    let mut pinned: Vec<Pinned> = Vec::new();
+    for text in files.iter().filter_map(|f| std::fs::read_to_string(f).ok()) {
+        for line in text.lines() {
+            // A comment starts at a `#` after white space (pip's rule); a marker after `;`
+            // says where the line applies, which a sample need not honour.
+            let line = line.split(" #").next().unwrap_or("");
+            let line = if line.starts_with('#') { "" } else { line };
+            let line = line.split(';').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let pin = line.split_once("==").and_then(|(name, version)| {
+                // Extras (`requests[socks]`) install more packages of the same registry.
+                let (name, extras) = name.split_once('[').unwrap_or((name, "]"));
+                let plain_extras = extras.trim_end().strip_suffix(']').is_some_and(|e| {
+                    e.chars().all(|c| {
+                        c.is_ascii_alphanumeric() || matches!(c, ',' | '-' | '_' | '.' | ' ')
+                    })
+                });
+                let name = if plain_extras { name.trim() } else { "" };
+                let version = version.trim();
+                is_plain_python_pin(name, version).then(|| (name.to_string(), version.to_string()))
+            });
+            match pin {
+                Some(pin) => pinned.push(pin),
+                None => left_out += 1,
+            }
+        }
+    }
     pinned.sort();
     pinned.dedup();
-    pinned
+    (pinned, left_out)
 }
 
 /// `requirements.txt`, `requirements-dev.txt`, `requirements_test.txt` and the like.
@@ -449,6 +527,48 @@ pub fn python_packages(root: &Path) -> Vec<Pinned> {
         }
     }
     requirements(root)
+}
+
+/// Whether every package of a `uv.lock` comes from a registry (the project itself, `editable`
+/// or `virtual` at `.`, aside): a `path`, `directory`, `git` or `url` source is read, fetched
+/// or built from wherever the lock says, so such a lock is not a sample.
+pub fn uv_lock_is_registry_only(text: &str) -> bool {
+    text.lines()
+        .filter_map(|l| l.trim_start().strip_prefix("source = {"))
+        .all(|source| {
+            let source = source.trim().trim_end_matches('}').trim();
+            let (kind, value) = source.split_once('=').unwrap_or((source, ""));
+            match kind.trim() {
+                "registry" => true,
+                "editable" | "virtual" => value.trim() == "\".\"",
+                _ => false,
+            }
+        })
+}
+
+/// A `pyproject.toml` holding only the `[project]` table and `[dependency-groups]` of `text`:
+/// what `uv sync --frozen` needs of it, without the settings (`[tool.*]`) and build backend
+/// (`[build-system]`) a repository could use to choose where uv writes or what it runs. None
+/// when `text` is not TOML.
+pub fn project_table_only(text: &str) -> Option<String> {
+    let document: toml::Table = text.parse().ok()?;
+    let kept: toml::Table = document
+        .into_iter()
+        .filter(|(key, _)| key == "project" || key == "dependency-groups")
+        .collect();
+    toml::to_string(&kept).ok()
+}
+
+/// Whether `python_packages` reads the project's requirement files: no virtualenv package and
+/// no lock to read first.
+pub fn python_packages_from_requirements(root: &Path) -> bool {
+    let installed = site_packages(root)
+        .iter()
+        .any(|s| !installed_python(s).is_empty());
+    let locked = ["uv.lock", "poetry.lock"].iter().any(|lock| {
+        std::fs::read_to_string(root.join(lock)).is_ok_and(|t| !toml_lock_packages(&t).is_empty())
+    });
+    !installed && !locked
 }
 
 /// At most `max` of `packages`, spread over the list.
@@ -635,6 +755,73 @@ content-hash = "00"
             toml_lock_packages(indented),
             vec![("six".to_string(), "1.16.0".to_string())]
         );
+    }
+
+    #[test]
+    fn a_uv_lock_is_a_sample_only_with_registry_sources() {
+        let registry = "[[package]]\nname = \"a\"\nsource = { editable = \".\" }\n\n[[package]]\nname = \"six\"\nsource = { registry = \"https://pypi.org/simple\" }\n";
+        assert!(uv_lock_is_registry_only(registry));
+        for source in [
+            "{ directory = \"../src/x/pkg\" }",
+            "{ path = \"/abs/x.whl\" }",
+            "{ git = \"https://x/y\" }",
+            "{ url = \"http://x/y.tar.gz\" }",
+            "{ editable = \"../x\" }",
+        ] {
+            let text = format!("{registry}\n[[package]]\nname = \"x\"\nsource = {source}\n");
+            assert!(!uv_lock_is_registry_only(&text), "{source}");
+        }
+        let project = "[project]\nname = \"p\"\ndependencies = [\"six\"]\n\n[build-system]\nrequires = [\"x\"]\nbuild-backend = \"evil\"\nbackend-path = [\".\"]\n\n[tool.uv]\ncache-dir = \"/tmp/x\"\n\n[tool.uv.sources]\nsix = { path = \"../six\" }\n";
+        let kept = project_table_only(project).unwrap();
+        assert!(kept.contains("name = \"p\""), "{kept}");
+        assert!(
+            !kept.contains("build") && !kept.contains("tool") && !kept.contains("cache"),
+            "{kept}"
+        );
+        assert_eq!(project_table_only("not [toml"), None);
+    }
+
+    #[test]
+    fn only_plain_pins_are_sampled() {
+        assert!(is_plain_npm_pin("ms", "2.1.2"));
+        assert!(is_plain_npm_pin("@babel/core", "7.24.0-beta.1+build"));
+        for (name, version) in [
+            ("ms", "file:../ms"),
+            ("ms", "^2.1.2"),
+            ("ms", "git+ssh://git@github.com/x/ms.git"),
+            ("../ms", "2.1.2"),
+            ("@s", "1.0.0"),
+            ("ms", "2.1"),
+            ("ms", "2.1.2 --foo"),
+            ("ms", "npm:other@1.0.0"),
+        ] {
+            assert!(!is_plain_npm_pin(name, version), "{name} {version}");
+        }
+        assert!(is_plain_python_pin("zope.interface", "6.1"));
+        assert!(is_plain_python_pin("Django", "1!5.0rc1+local.1"));
+        for (name, version) in [
+            ("/abs/evilpkg --config-settings=a", "1"),
+            ("evilpkg @ http://HOST/evilpkg-1.0.tar.gz?x", "1.0"),
+            ("-e .", "1"),
+            ("six", "1.16.0 --hash=sha256:x"),
+            ("six", "*"),
+        ] {
+            assert!(!is_plain_python_pin(name, version), "{name} {version}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        write(
+            &dir.path().join("requirements.txt"),
+            "# pinned\nsix==1.16.0  # why\n/abs/evilpkg --config-settings=a==1\nevilpkg @ http://HOST/evilpkg-1.0.tar.gz?x==1.0\n-e .\n-r other.txt\nflask>=2\nrequests[socks]==2.31.0\nbad[$(x)]==1.0\n",
+        );
+        let (pins, left_out) = requirements_and_left_out(dir.path());
+        assert_eq!(
+            pins,
+            vec![
+                ("requests".to_string(), "2.31.0".to_string()),
+                ("six".to_string(), "1.16.0".to_string())
+            ]
+        );
+        assert_eq!(left_out, 6);
     }
 
     #[test]

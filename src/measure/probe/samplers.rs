@@ -24,6 +24,8 @@ pub struct Sampled {
     pub bytes: u64,
     /// Installed from a lock of the project's entries (`Runner::NpmLock`, `Runner::Lock`).
     pub from_lock: bool,
+    /// Entries of the project's lists that were not plain registry pins and were left out.
+    pub left_out: u64,
 }
 
 /// Empty and sample installs made to time a manager (about 7 s in all for npm on the express
@@ -227,32 +229,67 @@ fn node_args(manager: Manager) -> Option<&'static [&'static str]> {
     })
 }
 
+/// What a sample installs: plain registry pins only, and how many of the entries the project
+/// names were left out for not being one (a path, a URL, git, an editable or an option).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Sample {
+    pub pins: Vec<Pinned>,
+    pub left_out: u64,
+}
+
 /// The packages the project at `root` would have `manager` install for its sample: npm's
 /// from its lock file (or the one it keeps in node_modules), pnpm's, yarn's and bun's from
 /// theirs (else the leaves in node_modules), uv's and pip's from the virtualenv or the lock
-/// files.
-pub fn sample_for(manager: Manager, root: &Path) -> Vec<Pinned> {
+/// files; each a plain pin of a registry package by name and version, the rest counted.
+pub fn sample_for(manager: Manager, root: &Path) -> Sample {
+    let (named, mut left_out) = named_for(manager, root);
+    let plain = |(name, version): &Pinned| match manager {
+        Manager::Uv | Manager::Pip => packages::is_plain_python_pin(name, version),
+        _ => packages::is_plain_npm_pin(name, version),
+    };
+    let (pins, others): (Vec<Pinned>, Vec<Pinned>) = named.into_iter().partition(plain);
+    left_out += others.len() as u64;
+    let max = match manager {
+        Manager::Uv | Manager::Pip => PYTHON_SAMPLE_PACKAGES,
+        _ => SAMPLE_PACKAGES,
+    };
+    Sample {
+        pins: packages::sample_of(pins, max),
+        left_out,
+    }
+}
+
+/// Every package the project names for `manager`'s sample, before it is checked and cut to
+/// size, and how many entries were already left out on the way.
+fn named_for(manager: Manager, root: &Path) -> (Vec<Pinned>, u64) {
     match manager {
-        Manager::Uv | Manager::Pip => {
-            packages::sample_of(packages::python_packages(root), PYTHON_SAMPLE_PACKAGES)
-        }
+        Manager::Uv | Manager::Pip => match packages::python_packages_from_requirements(root) {
+            true => packages::requirements_and_left_out(root),
+            false => (packages::python_packages(root), 0),
+        },
         Manager::Npm => match packages::npm_lock_entries(root) {
             // Installed from the lock (`Runner::NpmLock`): leaves whose tarballs it names.
-            Some(entries) => packages::npm_lock(root)
-                .map(|lock| packages::npm_leaf_packages(&lock, usize::MAX))
-                .map(|leaves| leaves.into_iter().filter(|(n, _)| entries.has(n)).collect())
-                .map(|leaves| packages::sample_of(leaves, SAMPLE_PACKAGES))
-                .unwrap_or_default(),
-            None => packages::npm_lock(root)
-                .map(|lock| packages::npm_leaf_packages(&lock, SAMPLE_PACKAGES))
-                .filter(|s| !s.is_empty())
-                .unwrap_or_else(|| packages::node_modules_leaves(root, SAMPLE_PACKAGES)),
+            Some(entries) => {
+                let leaves = packages::npm_lock(root)
+                    .map(|lock| packages::npm_leaf_packages(&lock, usize::MAX))
+                    .unwrap_or_default();
+                let (kept, others): (Vec<Pinned>, Vec<Pinned>) =
+                    leaves.into_iter().partition(|(n, _)| entries.has(n));
+                (kept, others.len() as u64)
+            }
+            None => (
+                packages::npm_lock(root)
+                    .map(|lock| packages::npm_leaf_packages(&lock, usize::MAX))
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or_else(|| packages::node_modules_leaves(root, usize::MAX)),
+                0,
+            ),
         },
         Manager::Pnpm | Manager::Yarn | Manager::Bun => match lockfiles::read(manager, root) {
-            Some(lock) => packages::sample_of(lock.leaves(), SAMPLE_PACKAGES),
-            None => packages::node_modules_leaves(root, SAMPLE_PACKAGES),
+            Some(lock) => (lock.leaves(), 0),
+            None => (packages::node_modules_leaves(root, usize::MAX), 0),
         },
-        Manager::Poetry | Manager::Cargo => packages::node_modules_leaves(root, SAMPLE_PACKAGES),
+        Manager::Poetry | Manager::Cargo => (packages::node_modules_leaves(root, usize::MAX), 0),
     }
 }
 
@@ -332,9 +369,12 @@ impl Runner {
                 manager,
                 // `uv sync` reads wheels by the lock's URLs, so the index pages that
                 // `uv pip install --offline` needs are never cached: the sample is the lock.
+                // Only a lock of registry packages: a path, directory, git or URL source would
+                // be read, fetched or built from wherever the lock says.
                 lock_from: (manager == Manager::Uv
-                    && root.join("uv.lock").is_file()
-                    && root.join("pyproject.toml").is_file())
+                    && root.join("pyproject.toml").is_file()
+                    && std::fs::read_to_string(root.join("uv.lock"))
+                        .is_ok_and(|text| packages::uv_lock_is_registry_only(&text)))
                 .then(|| root.to_path_buf()),
             }),
             Manager::Npm if packages::npm_lock_entries(root).is_some() => Some(Self::NpmLock {
@@ -368,9 +408,15 @@ impl Runner {
             }
             Self::Python { manager, lock_from } => {
                 if let Some(root) = lock_from {
-                    for file in ["pyproject.toml", "uv.lock"] {
-                        std::fs::copy(root.join(file), scratch.join(file)).ok()?;
-                    }
+                    // The project's own table only: its `[tool.uv]` could name a cache,
+                    // an index or sources, and its `[build-system]` a backend to import.
+                    let project = std::fs::read_to_string(root.join("pyproject.toml")).ok()?;
+                    std::fs::write(
+                        scratch.join("pyproject.toml"),
+                        packages::project_table_only(&project)?,
+                    )
+                    .ok()?;
+                    std::fs::copy(root.join("uv.lock"), scratch.join("uv.lock")).ok()?;
                 }
                 python_venv(*manager, scratch)?;
                 let site = packages::site_packages(scratch).into_iter().next()?;
@@ -441,16 +487,26 @@ impl Runner {
                     // virtualenv too (interpreter query, activation scripts; 130-160 ms of
                     // psf/requests' 300 ms on ext4), so the timed run starts without one.
                     std::fs::remove_dir_all(scratch.join(".venv")).ok()?;
+                    // Never a build: a package with no wheel in the cache fails the sample
+                    // instead of running its build backend.
                     let args = [
                         "sync",
                         "--offline",
                         "--frozen",
+                        "--no-build",
                         "--no-install-project",
                         "-q",
                     ];
                     timed_run(Manager::Uv.name(), &args, scratch)
                 } else if *manager == Manager::Uv {
-                    let args = ["pip", "install", "--offline", "-q", "--no-deps"];
+                    let args = [
+                        "pip",
+                        "install",
+                        "--offline",
+                        "--no-build",
+                        "-q",
+                        "--no-deps",
+                    ];
                     let rest = ["--python", python, "-r", "sample.txt"];
                     timed_run(
                         Manager::Uv.name(),
@@ -461,7 +517,17 @@ impl Runner {
                     // pip in the virtualenv, as a project reinstalls: it has no offline mode
                     // and asks the index about each package, then reads the files from its
                     // cache.
-                    let args = ["-m", "pip", "install", "-q", "--no-deps"];
+                    // Wheels only: an sdist would run its setup.py. pip has no offline mode; the
+                    // index it asks is the person's (pip.conf, PIP_INDEX_URL), never one the
+                    // project names, since the sample's lines are plain pins written here.
+                    let args = [
+                        "-m",
+                        "pip",
+                        "install",
+                        "-q",
+                        "--no-deps",
+                        "--only-binary=:all:",
+                    ];
                     let rest = ["--disable-pip-version-check", "-r", "sample.txt"];
                     timed_run(python, &[&args[..], &rest[..]].concat(), scratch)
                 }
@@ -611,9 +677,11 @@ fn pip_version_line(text: &str) -> Option<(PathBuf, String)> {
 pub fn measure(
     manager: Manager,
     dir: &Path,
-    sample: &[Pinned],
+    sample: &Sample,
     root: &Path,
 ) -> Result<Sampled, String> {
+    let left_out = sample.left_out;
+    let sample = &sample.pins[..];
     let runner = Runner::for_manager(manager, root)
         .ok_or_else(|| format!("{manager} has no sample install"))?;
     if sample.is_empty() {
@@ -668,6 +736,7 @@ pub fn measure(
             dirs,
             bytes,
             from_lock: matches!(runner, Runner::NpmLock { .. } | Runner::Lock { .. }),
+            left_out,
         }),
         _ => Err(no_sample()),
     }
@@ -721,7 +790,7 @@ mod tests {
         }
         assert!(Runner::for_manager(Manager::Cargo, Path::new("/")).is_none());
         let none = Path::new("/nonexistent");
-        assert!(measure(Manager::Cargo, none, &[], none).is_err());
+        assert!(measure(Manager::Cargo, none, &Sample::default(), none).is_err());
     }
 
     #[test]

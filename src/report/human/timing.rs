@@ -95,6 +95,19 @@ fn sample_failed(m: &ManagerTiming, why: &str) -> String {
     )
 }
 
+/// "3 entries ... left out": what the sample would not install, since a manager would fetch,
+/// read or build them from wherever they name.
+fn left_out(m: &ManagerTiming) -> String {
+    let n = m.sample_left_out;
+    format!(
+        "{} {} the project names {} not a plain registry package pinned by version (a path, URL, git, editable or option): {}'s sample installed only plain pins",
+        crate::base::units::count(n),
+        if n == 1 { "entry" } else { "entries" },
+        if n == 1 { "is" } else { "are" },
+        m.manager
+    )
+}
+
 /// The first line: what `git status` costs here and on the Linux disk, or why there is no
 /// figure; then a blank line.
 pub fn headline(screen: &mut Screen, report: &CheckReport) {
@@ -149,6 +162,9 @@ fn prediction_rows(screen: &mut Screen, p: &Prediction, move_matters: bool) {
             .and_then(|m| Some((m, m.sample_failed.as_ref()?)))
         {
             screen.row("sample failed", &sample_failed(m, why), Tone::Warn);
+        }
+        if let Some(m) = p.install_manager.as_ref().filter(|m| m.sample_left_out > 0) {
+            screen.row("left out", &left_out(m), Tone::Plain);
         }
         if let Some(why) = p
             .install_manager
@@ -345,6 +361,7 @@ mod tests {
             cpu_sha1_us_per_mib: None,
             sample_failed: None,
             sample_skipped: None,
+            sample_left_out: 0,
             sample_from_lock: false,
             lifecycle_startups: 0.0,
         }
