@@ -134,6 +134,34 @@ fn read_at_most(file: File, limit: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// `file` replaced whole by `bytes`, durably: a temporary file made exclusively in its folder
+/// under a name no one can predict (never through a link planted there), given `permissions`
+/// (else 0o666 less the umask), flushed and renamed over `file`, so a reader sees the old file
+/// or the new, never half. A link at `file` itself is replaced, not followed: a caller that
+/// means to write through a link the person made resolves it first.
+pub fn replace_whole(
+    file: &Path,
+    bytes: &[u8],
+    permissions: Option<std::fs::Permissions>,
+) -> std::io::Result<()> {
+    let folder = file
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let prefix = format!(
+        ".{}.wsl-place-",
+        file.file_name().unwrap_or_default().to_string_lossy()
+    );
+    let mut temporary = tempfile::Builder::new()
+        .prefix(&prefix)
+        .permissions(permissions.unwrap_or_else(|| std::fs::Permissions::from_mode(0o666)))
+        .tempfile_in(folder)?;
+    temporary.write_all(bytes)?;
+    temporary.as_file().sync_all()?;
+    temporary.persist(file).map_err(|e| e.error)?;
+    Ok(())
+}
+
 /// Writes a small cache file best-effort: beside and renamed, so a concurrent reader (a hook
 /// running in parallel) never sees half a file, and nothing is left behind when writing fails
 /// (the temporary file is removed when dropped).
@@ -158,6 +186,34 @@ pub fn write_json_atomically<T: serde::Serialize>(file: &Path, value: &T) {
 mod tests {
     use super::*;
     use crate::base::error::ExitCode;
+
+    #[test]
+    fn a_replacement_never_writes_through_a_planted_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside");
+        std::fs::write(&outside, "keep").unwrap();
+        let file = dir.path().join("pyvenv.cfg");
+        std::fs::write(&file, "old").unwrap();
+        // What a fixed temporary name would have met.
+        std::os::unix::fs::symlink(&outside, dir.path().join(".pyvenv.cfg.wsl-place-rewrite"))
+            .unwrap();
+        replace_whole(&file, b"new", Some(std::fs::Permissions::from_mode(0o640))).unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "new");
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep");
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+        // A link at the file itself is replaced by the file, its target untouched.
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&outside, &link).unwrap();
+        replace_whole(&link, b"x", None).unwrap();
+        assert!(
+            !std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep");
+    }
 
     #[test]
     fn json_is_replaced_whole_with_the_usual_mode_and_nothing_left_beside() {

@@ -72,7 +72,8 @@ fn refuse_conflicting(args: &MigrateArgs) -> Result<()> {
 pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     let source =
         super::whole_repository(env, &settings.options.path, settings.output.quiet, "moving")?;
-    let (policy, _) = policy::load(settings.policy.as_deref(), &source)?;
+    let (policy, policy_source) = policy::load(settings.policy.as_deref(), &source)?;
+    let (policy, ignored) = policy.as_trusted(&policy_source);
     let policy = settings.config.with_destination(policy);
     let options = migrate::Options {
         path: source,
@@ -83,6 +84,9 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
         settings,
         interactive: std::io::stderr().is_terminal() && std::io::stdin().is_terminal(),
     };
+    if let Some(ignored) = ignored {
+        terminal.note(&format!("{ignored}\n"))?;
+    }
     let code = migrate::run(env, &options, &terminal, root.as_deref())?;
     dry_run_said(settings)?;
     Ok(code)

@@ -14,7 +14,6 @@
 use super::changes::{self, Changes, SeenKind, Unseen};
 use super::manifest::{self, FileRecord, ManifestEntry};
 use crate::base::dirfd;
-use std::io::Write;
 use std::path::Path;
 
 const HEADER: &str = "# wsl-place destination 1";
@@ -58,12 +57,7 @@ pub fn write(
     if let Some(parent) = file.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    let mut tmp = file.as_os_str().to_os_string();
-    tmp.push(".tmp");
-    let mut out = std::fs::File::create(&tmp)?;
-    out.write_all(text.as_bytes())?;
-    out.sync_all()?;
-    std::fs::rename(&tmp, file)
+    crate::base::input::replace_whole(file, text.as_bytes(), None)
 }
 
 /// The snapshot at `file`; None when it is missing or incomplete.

@@ -49,6 +49,7 @@ mod sync;
 mod sync_crash;
 mod terminal;
 mod untrusted_packages;
+mod untrusted_places;
 mod venvs;
 mod verify;
 mod windows;

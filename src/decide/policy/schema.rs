@@ -145,6 +145,31 @@ impl Policy {
         Self::default()
     }
 
+    /// This policy as a repository's own `.wsl-place.toml` may have it (`source`): a repository
+    /// is untrusted input, so it may tune thresholds, mounts, paths and the advisory, never name
+    /// a place outside itself to write to. A repository's `[migrate]` is put back to the
+    /// built-in one, with the sentence that says so; other sources are taken whole.
+    pub fn as_trusted(self, source: &PolicySource) -> (Self, Option<String>) {
+        let PolicySource::Repository(file) = source else {
+            return (self, None);
+        };
+        if self.migrate == Migrate::default() {
+            return (self, None);
+        }
+        let note = format!(
+            "{} sets [migrate] destination = {:?}; ignored: a repository may not choose where wsl-place writes outside it (set `destination` in ~/.config/wsl-place/config.toml, or pass a destination on the command line).",
+            crate::base::pathtext::display(file),
+            self.migrate.destination
+        );
+        (
+            Self {
+                migrate: Migrate::default(),
+                ..self
+            },
+            Some(note),
+        )
+    }
+
     /// The folder `migrate` puts repositories in (`<root>/<name>`): `~` is the home directory and
     /// a relative destination is relative to it too, never to wherever the command was started.
     pub fn migrate_root(&self, home: Option<&Path>) -> Option<PathBuf> {

@@ -205,11 +205,8 @@ pub fn move_manifest(from: &Path, to: &Path) -> Result<()> {
     std::fs::create_dir_all(parent).map_err(|e| Failure::io("create", parent, &e))?;
     if std::fs::rename(from, to).is_err() {
         let text = std::fs::read(from).map_err(|e| Failure::io("read the manifest", from, &e))?;
-        let mut tmp = to.as_os_str().to_os_string();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        write_durable(&tmp, &text)?;
-        std::fs::rename(&tmp, to).map_err(|e| Failure::io("move the manifest to", to, &e))?;
+        crate::base::input::replace_whole(to, &text, None)
+            .map_err(|e| Failure::io("move the manifest to", to, &e))?;
         sync_dir(parent);
         match std::fs::remove_file(from) {
             Ok(()) => {}

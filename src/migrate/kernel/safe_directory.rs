@@ -10,7 +10,6 @@
 
 use crate::base::pathtext;
 use crate::measure::moved::WindowsGitRecord;
-use std::io::Write;
 use std::path::{Component, Path};
 
 /// Both spellings of the copy at `linux` in distro `distro`, in the form git.exe matches.
@@ -159,24 +158,19 @@ fn find_last(haystack: &[u8], needle: &[u8]) -> Option<usize> {
         .flatten()
 }
 
-/// `file` replaced whole by `bytes`: a temporary file in its folder (its mode where it
-/// existed), flushed, renamed over it, so a reader sees the old file or the new, never half.
+/// `file` replaced whole by `bytes` (`base::input::replace_whole`), its mode kept. A
+/// `.gitconfig` that is a link the person made (dotfiles) stays one: the file it points to is
+/// replaced, beside itself, and the link is left as it was.
 fn replace(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let folder = file
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut temporary = tempfile::Builder::new()
-        .prefix(".gitconfig.wsl-place")
-        .tempfile_in(folder)?;
-    if let Ok(meta) = std::fs::metadata(file) {
-        // On a Windows drive the mode is drvfs's own; failing to set it changes nothing there.
-        let _ = temporary.as_file().set_permissions(meta.permissions());
-    }
-    temporary.write_all(bytes)?;
-    temporary.as_file().sync_all()?;
-    temporary.persist(file).map_err(|e| e.error)?;
-    Ok(())
+    let is_link = std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink());
+    let target = if is_link {
+        std::fs::canonicalize(file)?
+    } else {
+        file.to_path_buf()
+    };
+    // On a Windows drive the mode is drvfs's own; keeping it changes nothing there.
+    let permissions = std::fs::metadata(&target).ok().map(|m| m.permissions());
+    crate::base::input::replace_whole(&target, bytes, permissions)
 }
 
 #[cfg(test)]

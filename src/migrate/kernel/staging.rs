@@ -164,9 +164,15 @@ impl Staging {
                 owner.display()
             ))),
             // Killed between creating it and recording the source: nothing else in it yet.
-            None if listing
-                .flatten()
-                .all(|e| e.file_name() == SOURCE_FILE || e.file_name() == "source.tmp") =>
+            None if listing.flatten().all(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                // The record, or its temporary left by a run killed while writing it
+                // (`source.tmp` from older versions).
+                name == SOURCE_FILE
+                    || name == "source.tmp"
+                    || name.starts_with(".source.wsl-place-")
+            }) =>
             {
                 Ok(())
             }
@@ -201,10 +207,12 @@ impl Staging {
         };
         let owner = self.dir.join(SOURCE_FILE);
         if recorded_owner(&owner).is_none() {
-            let tmp = self.dir.join("source.tmp");
-            std::fs::write(&tmp, manifest::owner_text(&self.source))
-                .and_then(|_| std::fs::rename(&tmp, &owner))
-                .map_err(|e| Failure::io("write", &owner, &e))?;
+            crate::base::input::replace_whole(
+                &owner,
+                manifest::owner_text(&self.source).as_bytes(),
+                None,
+            )
+            .map_err(|e| Failure::io("write", &owner, &e))?;
         }
         Ok(lock)
     }

@@ -13,7 +13,6 @@
 use super::fixups::FixupReport;
 use crate::base::pathtext::{self, RelPath};
 use serde::Serialize;
-use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -201,20 +200,12 @@ fn rewrite_file(path: &Path, rewrites: &[Rewrite]) -> std::io::Result<bool> {
     if !changed {
         return Ok(false);
     }
-    let mut name = std::ffi::OsString::from(".");
-    name.push(path.file_name().unwrap_or_default());
-    name.push(".wsl-place-rewrite");
-    let temporary = path.with_file_name(name);
-    let written = (|| {
-        let mut file = std::fs::File::create(&temporary)?;
-        file.write_all(&text)?;
-        file.set_permissions(std::fs::Permissions::from_mode(meta.mode() & 0o7777))?;
-        std::fs::rename(&temporary, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    written.map(|()| true)
+    crate::base::input::replace_whole(
+        path,
+        &text,
+        Some(std::fs::Permissions::from_mode(meta.mode() & 0o7777)),
+    )?;
+    Ok(true)
 }
 
 /// The virtualenvs at the destination (folders holding `pyvenv.cfg`), outside `.git` and
