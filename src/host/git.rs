@@ -396,10 +396,11 @@ fn drain(pipe: Option<impl std::io::Read + Send + 'static>) -> std::sync::mpsc::
 }
 
 /// The sentence saying a repository's own filter was not run, for the report of the run that
-/// would have run it.
-pub fn filter_not_run(driver: &str) -> String {
+/// would have run it; `at` names the repository where the report does not.
+pub fn filter_not_run(driver: &str, at: Option<&Path>) -> String {
+    let place = at.map_or(String::new(), |repo| format!(" in {}", display(repo)));
     format!(
-        "the repository's own clean filter \"{driver}\" was not run: wsl-place never runs a repository's commands"
+        "the repository's own clean filter \"{driver}\" was not run{place}: wsl-place never runs a repository's commands"
     )
 }
 

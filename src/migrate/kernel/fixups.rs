@@ -330,9 +330,8 @@ pub fn refresh_index(
     if let Ok(defused) = git::defuse(repo) {
         for driver in &defused.filters_not_run {
             report.advice.push(format!(
-                "{} in {}: the first `git status` you run there runs it",
-                git::filter_not_run(driver),
-                repo.display()
+                "{}; the first `git status` you run there runs it",
+                git::filter_not_run(driver, Some(repo))
             ));
         }
     }

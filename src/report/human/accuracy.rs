@@ -90,7 +90,7 @@ pub fn rows(screen: &mut Screen, report: &CheckReport) {
         screen.row("verified", &line, tone);
         if let Verified::Measured { timing, .. } = verified {
             for driver in &timing.filters_not_run {
-                screen.row("not run", &git::filter_not_run(driver), Tone::Warn);
+                screen.row("not run", &git::filter_not_run(driver, None), Tone::Warn);
             }
         }
         any = true;
