@@ -606,4 +606,69 @@ mod tests {
                 .contains(&"filter.evil.clean=".to_string())
         );
     }
+
+    /// No git the tool runs diffs today, so a diff payload cannot be caught through the binary;
+    /// here plain git runs each (the payload is live) and the defused git runs none.
+    #[test]
+    fn diff_payloads_run_in_plain_git_and_not_in_the_defused_one() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (repo, markers) = (dir.path().join("repo"), dir.path().join("markers"));
+        std::fs::create_dir_all(&markers).expect("markers");
+        let git = |cmd: &mut Command, args: &[&str]| {
+            cmd.args(["-c", "user.name=T", "-c", "user.email=t@example.invalid"])
+                .args(args)
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .output()
+                .expect("git runs")
+        };
+        std::fs::create_dir_all(&repo).expect("repo");
+        git(&mut reading(Some(&repo)), &["init", "-q"]);
+        std::fs::write(repo.join("a.txt"), "one\n").expect("write");
+        std::fs::write(repo.join("b.bin"), "one\n").expect("write");
+        std::fs::write(repo.join(".gitattributes"), "*.txt diff=evil\n").expect("write");
+        git(&mut reading(Some(&repo)), &["add", "."]);
+        git(&mut reading(Some(&repo)), &["commit", "-qm", "one"]);
+        let touch = |name: &str| format!("touch '{}'", markers.join(name).display());
+        let config = repo.join(".git/config");
+        let text = std::fs::read_to_string(&config).expect("config");
+        std::fs::write(
+            &config,
+            format!(
+                "{text}[diff]\n\texternal = {}\n[diff \"evil\"]\n\ttextconv = {}; cat\n\tcommand = {}\n",
+                touch("external"),
+                touch("textconv"),
+                touch("command")
+            ),
+        )
+        .expect("write config");
+        std::fs::write(repo.join("a.txt"), "two\n").expect("write");
+        std::fs::write(repo.join("b.bin"), "two\n").expect("write");
+        let ran = || {
+            let mut names: Vec<String> = std::fs::read_dir(&markers)
+                .expect("markers")
+                .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        };
+        let plain = |args: &[&str]| {
+            let mut cmd = Command::new("git");
+            cmd.arg("-C").arg(&repo);
+            git(&mut cmd, args)
+        };
+        let defused = defuse(&repo).expect("read");
+        let defused_run = |args: &[&str]| git(&mut in_repo(&repo, &defused), args);
+        for args in [
+            &["diff"][..],
+            &["diff", "--textconv", "--no-ext-diff", "a.txt"],
+        ] {
+            defused_run(args);
+        }
+        assert_eq!(ran(), Vec::<String>::new());
+        plain(&["diff", "b.bin"]);
+        plain(&["diff", "a.txt"]);
+        plain(&["diff", "--no-ext-diff", "a.txt"]);
+        assert_eq!(ran(), ["command", "external", "textconv"]);
+    }
 }

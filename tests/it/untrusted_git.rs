@@ -29,7 +29,7 @@ impl Hostile {
         };
         let source = hostile.source();
         files_repo(&source, 12);
-        write(&source.join(".gitattributes"), b"* filter=evil diff=evil\n");
+        write(&source.join(".gitattributes"), b"* filter=evil\n");
         init_and_commit_all(&source, "init");
         fs::create_dir_all(hostile.markers()).unwrap();
         hostile
@@ -287,28 +287,6 @@ fn a_payload_in_a_file_the_repository_config_includes_never_runs() {
         "{}",
         steps.verify
     );
-}
-
-/// No git the tool runs today diffs or pages, so these never ran before either: the test keeps
-/// it so when a run that would is added.
-#[test]
-fn an_external_diff_a_textconv_and_a_pager_of_the_repository_never_run() {
-    let h = Hostile::new();
-    h.configure(&format!(
-        "[diff]\n\texternal = {}\n[diff \"evil\"]\n\ttextconv = {}; cat\n\tcommand = {}\n[core]\n\tpager = {}; cat\n[pager]\n\tstatus = {}\n",
-        h.touch("external"),
-        h.touch("textconv"),
-        h.touch("diff-command"),
-        h.touch("pager"),
-        h.touch("pager-status")
-    ));
-    h.every_command(&[
-        "external",
-        "textconv",
-        "diff-command",
-        "pager",
-        "pager-status",
-    ]);
 }
 
 /// The person's own `core.fsmonitor` (their global config) stays theirs and runs; one that

@@ -178,6 +178,8 @@ fn fix_up(
     let spinner = Drawn::spinner(ui.progress(), "git update-index --refresh");
     let mut refresh_ms = None;
     let refreshed = repos.iter().try_for_each(|repo| {
+        // The configuration read first, outside the timing: the first status is git's refresh.
+        let _ = crate::host::git::defuse(repo);
         let (started, advised) = (std::time::Instant::now(), fixups.advice.len());
         let predicted = predicted_refresh_ms.filter(|_| repo == destination);
         let done = fixups::refresh_index(repo, predicted, &mut fixups);
