@@ -148,6 +148,9 @@ pub struct Defused {
     /// The repository's own filter drivers that read files (a non-empty clean or process
     /// command the person's configuration does not give), which git runs without: their names.
     pub filters_not_run: Vec<String>,
+    /// Keys naming a program that `-c` cannot name, because their subsection holds `=` (git
+    /// splits `-c` at the first one): git is not run in such a repository at all.
+    pub beyond_reach: Vec<String>,
 }
 
 /// The overrides for a repository whose `git config --list --show-scope --includes -z` is
@@ -162,11 +165,11 @@ pub fn overrides(list: &str) -> Defused {
     };
     let mut defused = Defused {
         overrides: vec![format!("core.fsmonitor={}", fsmonitor(&all))],
-        filters_not_run: Vec::new(),
+        ..Defused::default()
     };
-    let mut push = |pair: String| {
-        if !defused.overrides.contains(&pair) {
-            defused.overrides.push(pair);
+    let push = |overrides: &mut Vec<String>, pair: String| {
+        if !overrides.contains(&pair) {
+            overrides.push(pair);
         }
     };
     for entry in all.iter().filter(|e| is_repositorys(e.scope)) {
@@ -175,18 +178,25 @@ pub fn overrides(list: &str) -> Defused {
             && p.ends_with(".allow")
             && p != "file.allow"
         {
-            push(format!("{key}=never"));
+            push(&mut defused.overrides, format!("{key}=never"));
             continue;
         }
         let Some(neutral) = neutral(key) else {
             continue;
         };
+        if key.contains('=') {
+            defused.beyond_reach.push(key.to_string());
+            continue;
+        }
         let given = persons(key);
-        push(format!("{key}={}", given.unwrap_or(neutral)));
+        push(
+            &mut defused.overrides,
+            format!("{key}={}", given.unwrap_or(neutral)),
+        );
         if let Some(driver) = key.strip_prefix("filter.").and_then(|r| r.rsplit_once('.')) {
             let required = format!("filter.{}.required", driver.0);
             let keep = persons(&required).unwrap_or("false");
-            push(format!("{required}={keep}"));
+            push(&mut defused.overrides, format!("{required}={keep}"));
         }
         if let Some(driver) = reading_filter(key)
             && given.is_none()
@@ -291,6 +301,13 @@ pub fn defuse(repo: &Path) -> Result<Arc<Defused>, String> {
         ));
     }
     let defused = Arc::new(overrides(&String::from_utf8_lossy(&out.stdout)));
+    if !defused.beyond_reach.is_empty() {
+        return Err(format!(
+            "the configuration of {} names a program under a name wsl-place cannot override ({}), so it runs no git there",
+            display(repo),
+            defused.beyond_reach.join(", ")
+        ));
+    }
     READ.lock()
         .unwrap_or_else(PoisonError::into_inner)
         .get_or_insert_with(HashMap::new)
@@ -471,6 +488,14 @@ mod tests {
         );
         // An empty command runs nothing, so it is not named.
         assert_eq!(defused.filters_not_run, ["evil"]);
+    }
+
+    #[test]
+    fn a_program_key_that_c_cannot_name_is_beyond_reach() {
+        let list = listing(&[("local", "filter.a=b.clean", Some("touch /tmp/x"))]);
+        let defused = overrides(&list);
+        assert_eq!(defused.beyond_reach, ["filter.a=b.clean"]);
+        assert_eq!(defused.overrides, ["core.fsmonitor=false"]);
     }
 
     #[test]

@@ -214,6 +214,36 @@ fn a_clean_filter_in_the_repository_config_never_runs_and_the_report_says_so() {
     assert!(said.contains(&expected), "{said:?}");
 }
 
+/// git splits `-c` at the first `=`, so a filter named `a=b` cannot be overridden with it: no
+/// git runs in such a repository, and the report says why.
+#[test]
+fn a_filter_whose_name_c_cannot_override_stops_git_there() {
+    let h = Hostile::new();
+    write(&h.source().join(".gitattributes"), b"* filter=a=b\n");
+    support::gitrepo::commit_all(&h.source(), "a filter git's -c cannot name");
+    h.configure(&format!(
+        "[filter \"a=b\"]\n\tclean = {}; cat\n",
+        h.touch("a=b")
+    ));
+    let steps = h.every_command(&["a=b"]);
+    let why = format!(
+        "the configuration of {} names a program under a name wsl-place cannot override (filter.a=b.clean), so it runs no git there",
+        h.source().display()
+    );
+    assert_eq!(
+        steps.verify["verify"]["failed"],
+        why.as_str(),
+        "{}",
+        steps.verify
+    );
+    let said = advice(&steps.migrate);
+    assert!(
+        said.iter()
+            .any(|a| a.contains("cannot override (filter.a=b.clean)")),
+        "{said:?}"
+    );
+}
+
 #[test]
 fn a_process_or_smudge_filter_in_the_repository_config_never_runs() {
     let h = Hostile::new();
