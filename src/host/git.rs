@@ -355,9 +355,11 @@ impl Stop {
 /// Runs `cmd` to the end or for `limit`, reading its standard output and error as it goes. It
 /// runs in a process group of its own, so that when it is stopped whatever it started (a hook a
 /// person's configuration names, a filter) goes with it; the group is not the terminal's, so
-/// Ctrl-C reaches it through this loop.
+/// Ctrl-C reaches it through this loop. A thread waits for it, so its end is seen at once:
+/// `check --verify` times runs of a few milliseconds with this.
 pub fn run(mut cmd: Command, limit: Duration) -> Result<Output, Stop> {
     use std::os::unix::process::CommandExt;
+    use std::sync::mpsc::RecvTimeoutError;
     let deadline = Instant::now() + limit;
     let mut child = cmd
         .stdout(Stdio::piped())
@@ -365,15 +367,26 @@ pub fn run(mut cmd: Command, limit: Duration) -> Result<Output, Stop> {
         .process_group(0)
         .spawn()
         .map_err(Stop::Start)?;
+    let group = rustix::process::Pid::from_child(&child);
     let stdout = drain(child.stdout.take());
     let stderr = drain(child.stderr.take());
+    let (sender, ended) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(child.wait());
+    });
     let stopped = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Ok(status),
-            Ok(None) if crate::base::interrupt::requested() => break Err(Stop::Interrupted),
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(2)),
-            Ok(None) => break Err(Stop::Limit(limit)),
-            Err(e) => break Err(Stop::Start(e)),
+        let left = deadline.saturating_duration_since(Instant::now());
+        match ended.recv_timeout(left.min(INTERRUPT_POLL)) {
+            Ok(Ok(status)) => break Ok(status),
+            Ok(Err(e)) => break Err(Stop::Start(e)),
+            Err(RecvTimeoutError::Disconnected) => {
+                break Err(Stop::Start(std::io::Error::other("lost the wait for git")));
+            }
+            Err(RecvTimeoutError::Timeout) if crate::base::interrupt::requested() => {
+                break Err(Stop::Interrupted);
+            }
+            Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => {}
+            Err(RecvTimeoutError::Timeout) => break Err(Stop::Limit(limit)),
         }
     };
     match stopped {
@@ -384,14 +397,17 @@ pub fn run(mut cmd: Command, limit: Duration) -> Result<Output, Stop> {
             stderr: stderr.recv_timeout(remaining(deadline)).unwrap_or_default(),
         }),
         Err(stop) => {
-            let group = rustix::process::Pid::from_child(&child);
+            // A leader not yet reaped keeps its id from being reused, and once it is, the
+            // group's id stays with what it started: either way it names this group.
             let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
-            let _ = child.kill();
-            let _ = child.wait();
+            let _ = ended.recv();
             Err(stop)
         }
     }
 }
+
+/// How often a run that has not ended looks for Ctrl-C.
+const INTERRUPT_POLL: Duration = Duration::from_millis(50);
 
 fn remaining(deadline: Instant) -> Duration {
     deadline
