@@ -214,6 +214,31 @@ fn a_clean_filter_in_the_repository_config_never_runs_and_the_report_says_so() {
     assert!(said.contains(&expected), "{said:?}");
 }
 
+/// `git status` starts a git of its own in each submodule, which reads the submodule's config;
+/// the fsmonitor override travels to it (`GIT_CONFIG_PARAMETERS`).
+#[test]
+fn a_submodules_own_fsmonitor_command_never_runs() {
+    let h = Hostile::new();
+    let library = h.sandbox.path("library");
+    files_repo(&library, 3);
+    init_and_commit_all(&library, "library");
+    let library_url = library.display().to_string();
+    support::gitrepo::git(
+        &h.source(),
+        &["submodule", "add", "-q", &library_url, "lib"],
+    );
+    support::gitrepo::commit_all(&h.source(), "a submodule");
+    let own = support::gitrepo::git(
+        &h.source().join("lib"),
+        &["rev-parse", "--absolute-git-dir"],
+    );
+    let config = PathBuf::from(own.trim()).join("config");
+    let mut text = fs::read_to_string(&config).unwrap();
+    text.push_str(&format!("[core]\n\tfsmonitor = {}\n", h.touch("submodule")));
+    fs::write(&config, text).unwrap();
+    h.every_command(&["submodule"]);
+}
+
 /// git splits `-c` at the first `=`, so a filter named `a=b` cannot be overridden with it: no
 /// git runs in such a repository, and the report says why.
 #[test]
