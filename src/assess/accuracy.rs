@@ -167,13 +167,14 @@ pub fn verify(
     prediction: &Prediction,
     accuracy: &mut Option<AccuracyReport>,
 ) -> Verified {
-    let mut timing = match verify::time_git_status(&location.paths.linux, verify::VERIFY_RUNS) {
+    let shown = prediction.git_status_ms.current;
+    let repository = &location.paths.linux;
+    let mut timing = match verify::time_git_status(repository, verify::VERIFY_RUNS, Some(shown)) {
         Ok(timing) => timing,
         Err(failed) => return Verified::Failed { failed },
     };
     timing.racily_clean =
         verify::racily_clean_entries(&location.paths.linux, &env.automount_root());
-    let shown = prediction.git_status_ms.current;
     if timing.racily_clean > 0 {
         // git re-read those files on every run: a cost of the checkout's second, not of the
         // repository in use, which would teach the correction a miss that is not there.

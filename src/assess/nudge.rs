@@ -18,6 +18,7 @@ use crate::base::clock::now_unix;
 use crate::base::pathtext;
 use crate::decide::policy::{Level, Policy};
 use crate::host::HostEnv;
+use crate::host::git;
 use crate::host::mounts::{self, MountKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -452,12 +453,9 @@ fn silenced(repository: &Path) -> bool {
     {
         return matches!(config.boolean("wsl-place.nudge"), Ok(Some(false)));
     }
-    Command::new("git")
-        .args(["config", "--type=bool", "--get", "wsl-place.nudge"])
-        .current_dir(repository)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
+    let mut cmd = git::reading(Some(repository));
+    cmd.args(["config", "--type=bool", "--get", "wsl-place.nudge"]);
+    git::run(cmd, git::QUICK_LIMIT)
         .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).trim() == "false")
 }
 

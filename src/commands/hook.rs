@@ -7,9 +7,9 @@
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::pathtext::display;
 use crate::commands::cli::{FailOn, HookAction, HookInstallArgs};
+use crate::host::git;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The line that marks a hook as this tool's: `uninstall` removes nothing without it.
 const MARK: &str = "# wsl-place-hook 1";
@@ -34,24 +34,22 @@ pub fn run(action: &HookAction, quiet: bool) -> Result<ExitCode> {
 /// The hooks folder git uses for the repository at `dir`, and whether it is inside the working
 /// tree (a core.hooksPath such as `.githooks`, committed and shared) rather than in `.git`.
 fn hooks_dir(dir: &Path) -> Result<(PathBuf, bool)> {
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "rev-parse",
-            "--path-format=absolute",
-            "--git-path",
-            "hooks",
-            "--show-toplevel",
-            "--git-common-dir",
-        ])
-        .output()
-        .map_err(|e| {
-            Failure::input(format!(
-                "cannot run git to find {}'s hooks folder ({e}); install git and try again.",
-                display(dir)
-            ))
-        })?;
+    let mut cmd = git::reading_hooks_path(dir);
+    cmd.args([
+        "rev-parse",
+        "--path-format=absolute",
+        "--git-path",
+        "hooks",
+        "--show-toplevel",
+        "--git-common-dir",
+    ]);
+    let output = git::run(cmd, git::QUICK_LIMIT).map_err(|stop| match stop {
+        git::Stop::Start(e) => Failure::input(format!(
+            "cannot run git to find {}'s hooks folder ({e}); install git and try again.",
+            display(dir)
+        )),
+        stop => Failure::input(format!("{}.", stop.sentence("git rev-parse", dir))),
+    })?;
     let text = String::from_utf8_lossy(&output.stdout);
     let mut lines = text.lines();
     match (

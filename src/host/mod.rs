@@ -10,6 +10,7 @@
 //! Beside it, what is derived from those facts alone: the mount table (`mounts`), where a path
 //! sits (`location`) and what the terminal can show (`terminal`).
 
+pub mod git;
 pub mod location;
 pub mod mounts;
 pub(crate) mod terminal;
@@ -437,12 +438,9 @@ impl GitFacts {
         let mut facts = GitFacts::default();
         for _ in 0..2 {
             let start = std::time::Instant::now();
-            let Ok(output) = std::process::Command::new("git")
-                .arg("--version")
-                .stdin(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .output()
-            else {
+            let mut version = git::reading(None);
+            version.arg("--version");
+            let Ok(output) = git::run(version, git::QUICK_LIMIT) else {
                 return facts;
             };
             let elapsed = start.elapsed().as_secs_f64() * 1e3;

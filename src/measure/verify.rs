@@ -2,9 +2,9 @@
 //! first status at a migration's copy). Nothing in the repository is written:
 //! `--no-optional-locks` keeps git from refreshing the index.
 
+use crate::host::git;
 use serde::Serialize;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Instant;
 
 /// How many times `check --verify` runs `git status`: the median of three is what the report
@@ -26,6 +26,10 @@ pub struct StatusTiming {
     /// index. Such a timing is not what the repository costs in use and is not recorded.
     #[serde(skip_serializing_if = "is_zero")]
     pub racily_clean: u64,
+    /// The repository's own clean filters git ran without (`host::git`): the timing is of a
+    /// status that did not run them, and files they would change may count as modified.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub filters_not_run: Vec<String>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -40,25 +44,27 @@ pub fn racily_clean_entries(repository: &Path, automount_root: &Path) -> u64 {
     }
 }
 
-/// Times `runs` runs of `git --no-optional-locks status` in `repository`; Err is one sentence
-/// saying why it could not (git missing, or failing there with its own reason).
-pub fn time_git_status(repository: &Path, runs: usize) -> Result<StatusTiming, String> {
+/// Times `runs` runs of `git --no-optional-locks status` in `repository`, each stopped past
+/// [`git::work_limit`] of `predicted_ms`; Err is one sentence saying why it could not (git
+/// missing, failing there with its own reason, or stopped), and no run follows one stopped.
+pub fn time_git_status(
+    repository: &Path,
+    runs: usize,
+    predicted_ms: Option<f64>,
+) -> Result<StatusTiming, String> {
+    let defused = git::defuse(repository)?;
+    let limit = git::work_limit(predicted_ms);
     let mut runs_ms = Vec::with_capacity(runs);
     for _ in 0..runs.max(1) {
+        let mut cmd = git::in_repo(repository, &defused);
+        cmd.args(["--no-optional-locks", "status"])
+            .env("GIT_OPTIONAL_LOCKS", "0");
         let started = Instant::now();
-        let output = Command::new("git")
-            .args(["--no-optional-locks", "status"])
-            .current_dir(repository)
-            .env("GIT_OPTIONAL_LOCKS", "0")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .output()
-            .map_err(|e| format!("cannot run git ({e})"))?;
+        let output =
+            git::run(cmd, limit).map_err(|stop| stop.sentence("git status", repository))?;
         let elapsed = started.elapsed().as_secs_f64() * 1000.0;
         if !output.status.success() {
-            let said = String::from_utf8_lossy(&output.stderr);
-            let reason = said.lines().next().unwrap_or("").trim();
+            let reason = git::first_line(&output.stderr);
             return Err(format!("git status failed there: {reason}"));
         }
         runs_ms.push(elapsed);
@@ -71,6 +77,7 @@ pub fn time_git_status(repository: &Path, runs: usize) -> Result<StatusTiming, S
         command: GIT_STATUS_COMMAND,
         median_ms: crate::measure::probe::stats::median(&runs_ms).unwrap_or(0.0),
         runs_ms,
+        filters_not_run: defused.filters_not_run.clone(),
     })
 }
 
@@ -81,7 +88,7 @@ mod tests {
     #[test]
     fn outside_a_repository_git_says_why() {
         let tmp = tempfile::tempdir().unwrap();
-        let err = time_git_status(tmp.path(), 1).unwrap_err();
+        let err = time_git_status(tmp.path(), 1, None).unwrap_err();
         assert!(err.starts_with("git status failed there: "), "{err}");
     }
 }

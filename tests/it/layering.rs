@@ -644,3 +644,57 @@ fn migrate_operations_stand_on_the_kernel_alone() {
         ]
     );
 }
+
+/// The one module allowed to start git: it overrides what a repository's config would make
+/// git run (issue 49), so a git started anywhere else would run the repository's commands.
+const GIT_MODULE: &str = "host/git.rs";
+
+/// The files of `sources` other than [`GIT_MODULE`] whose code outside tests starts git
+/// itself: `Command::new("git")` in any spelling of its whitespace or path.
+fn git_started_outside(sources: &[(PathBuf, &str)]) -> Vec<String> {
+    sources
+        .iter()
+        .filter(|(relative, _)| relative != Path::new(GIT_MODULE))
+        .filter(|(_, text)| {
+            let squeezed: String = non_test_code(text)
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            squeezed.contains("::new(\"git\")") || squeezed.contains("Command::new(\"git")
+        })
+        .map(|(relative, _)| relative.display().to_string())
+        .collect()
+}
+
+#[test]
+fn git_is_started_only_by_the_git_module() {
+    let made_up = [
+        (
+            PathBuf::from("measure/x.rs"),
+            "fn f() { std::process::Command::new( \"git\" ).arg(\"status\"); }",
+        ),
+        (
+            PathBuf::from(GIT_MODULE),
+            "fn base() { Command::new(\"git\"); }",
+        ),
+        (
+            PathBuf::from("measure/y.rs"),
+            "fn f() {}\n#[cfg(test)]\nmod tests { fn t() { Command::new(\"git\"); } }",
+        ),
+    ];
+    assert_eq!(git_started_outside(&made_up), ["measure/x.rs"]);
+    let files = project();
+    let sources: Vec<(PathBuf, &str)> = files
+        .iter()
+        .map(|(_, relative, text)| (relative.clone(), text.as_str()))
+        .collect();
+    assert!(
+        sources.iter().any(|(r, _)| r == Path::new(GIT_MODULE)),
+        "{GIT_MODULE} is missing"
+    );
+    let outside = git_started_outside(&sources);
+    assert!(
+        outside.is_empty(),
+        "git is started outside {GIT_MODULE}, where the repository's commands are not overridden: {outside:?}"
+    );
+}

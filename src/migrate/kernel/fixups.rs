@@ -4,11 +4,13 @@
 //! Every step is idempotent, so a finalisation interrupted here is simply run again.
 
 use crate::base::error::Result;
+use crate::host::git;
 use crate::measure::gitsettings;
 use serde::Serialize;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::Output;
+use std::time::Duration;
 
 /// Files git makes beside the ones it rewrites in a fix-up (`index.lock`, `config.lock`), each
 /// an inode until it is renamed over the old file.
@@ -132,14 +134,23 @@ pub fn repair_links(source: &Path, dest: &Path, report: &mut FixupReport) -> Vec
     worktrees
 }
 
-fn git(repo: &Path, args: &[&str]) -> Option<std::process::Output> {
-    Command::new("git")
-        .arg("-C")
-        .arg(repo)
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .ok()
+/// `git args` in `repo`, its own programs overridden (`host::git`); Err, one sentence naming
+/// the run as `what`, when git cannot be started there, the repository's configuration cannot
+/// be read, or it ran past `limit`.
+fn git_within(
+    repo: &Path,
+    args: &[&str],
+    what: &str,
+    limit: Duration,
+) -> std::result::Result<Output, String> {
+    let defused = git::defuse(repo)?;
+    let mut cmd = git::in_repo(repo, &defused);
+    cmd.args(args);
+    git::run(cmd, limit).map_err(|stop| stop.sentence(what, repo))
+}
+
+fn git(repo: &Path, args: &[&str]) -> Option<Output> {
+    git_within(repo, args, "git", git::QUICK_LIMIT).ok()
 }
 
 fn config_get(repo: &Path, key: &str) -> Option<String> {
@@ -198,7 +209,13 @@ pub fn config_issues(repo: &Path) -> Vec<ConfigIssue> {
 /// Sets the executable bit of every tracked file from the index, as it was before drvfs made all
 /// modes alike; untracked files keep their modes.
 fn modes_from_index(repo: &Path, report: &mut FixupReport) {
-    let Some(out) = git(repo, &["ls-files", "-s", "-z"]) else {
+    let listed = git_within(
+        repo,
+        &["ls-files", "-s", "-z"],
+        "git ls-files",
+        git::work_limit(None),
+    );
+    let Ok(out) = listed else {
         return;
     };
     if !out.status.success() {
@@ -280,22 +297,43 @@ pub fn decline(issue: &ConfigIssue, report: &mut FixupReport) {
     ));
 }
 
-/// Re-stats every tracked file so the first `git status` is not a full re-hash.
-pub fn refresh_index(repo: &Path, report: &mut FixupReport) -> Result<()> {
-    match git(repo, &["update-index", "-q", "--refresh"]) {
-        Some(out) if out.status.success() || out.status.code() == Some(1) => {
+/// Re-stats every tracked file so the first `git status` is not a full re-hash; stopped past
+/// [`git::work_limit`] of `predicted_ms`, the refresh that would take.
+pub fn refresh_index(
+    repo: &Path,
+    predicted_ms: Option<f64>,
+    report: &mut FixupReport,
+) -> Result<()> {
+    let what = "git update-index --refresh";
+    let refreshed = git_within(
+        repo,
+        &["update-index", "-q", "--refresh"],
+        what,
+        git::work_limit(predicted_ms),
+    );
+    match refreshed {
+        Ok(out) if out.status.success() || out.status.code() == Some(1) => {
             report
                 .done
                 .push(format!("refreshed the git index in {}", repo.display()));
         }
-        Some(out) => report.advice.push(format!(
-            "`git update-index --refresh` failed in {}: {}",
+        Ok(out) => report.advice.push(format!(
+            "`{what}` failed in {}: {}",
             repo.display(),
             String::from_utf8_lossy(&out.stderr).trim()
         )),
-        None => report
-            .advice
-            .push("git is not installed; the first `git status` will re-hash every file".into()),
+        Err(why) => report.advice.push(format!(
+            "{why}; the first `git status` there will re-hash every file"
+        )),
+    }
+    // Read once per repository, so this costs nothing after the refresh's own read.
+    if let Ok(defused) = git::defuse(repo) {
+        for driver in &defused.filters_not_run {
+            report.advice.push(format!(
+                "{}; the first `git status` you run there runs it",
+                git::filter_not_run(driver, Some(repo))
+            ));
+        }
     }
     Ok(())
 }

@@ -27,6 +27,9 @@ pub enum Notice<'a> {
     NothingToSync { source: &'a Path },
     /// Files a sync could not rename into place (their names taken at the destination).
     NotPutInPlace { left: &'a [PathBuf] },
+    /// What the index refresh at the destination could not do or left out (stopped past its
+    /// time limit, the repository's own filter not run), one sentence each.
+    IndexRefresh { advice: &'a [String] },
     /// `--abort` removed a linked worktree's staging folder.
     WorktreeStagingRemoved {
         staging: &'a Path,

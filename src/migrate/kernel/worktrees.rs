@@ -8,8 +8,8 @@ use super::plan::Question;
 use super::plan::{self, Plan};
 use super::staging::Staging;
 use crate::base::units;
+use crate::host::git;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 impl LinkedWorktree {
     /// The staging folder its copy goes through (beside its destination).
@@ -228,13 +228,12 @@ pub fn relink(destination: &Path, worktree: &LinkedWorktree, report: &mut FixupR
         ));
         return;
     }
-    let repaired = Command::new("git")
-        .arg("-C")
-        .arg(destination)
-        .args(["worktree", "repair"])
-        .arg(moved)
-        .stdin(Stdio::null())
-        .output();
+    let repaired = git::defuse(destination).and_then(|defused| {
+        let mut cmd = git::in_repo(destination, &defused);
+        cmd.args(["worktree", "repair"]).arg(moved);
+        git::run(cmd, git::QUICK_LIMIT)
+            .map_err(|stop| stop.sentence("git worktree repair", destination))
+    });
     match repaired {
         Ok(out) if out.status.success() => report.done.push(format!(
             "moved the linked worktree {} to {} (verified by CRC32) and re-linked both ends (`git worktree repair`)",
@@ -247,8 +246,8 @@ pub fn relink(destination: &Path, worktree: &LinkedWorktree, report: &mut FixupR
             destination.display(),
             String::from_utf8_lossy(&out.stderr).trim()
         )),
-        Err(e) => report.advice.push(format!(
-            "cannot run git ({e}); run `git -C {} worktree repair {}`",
+        Err(why) => report.advice.push(format!(
+            "{why}; run `git -C {} worktree repair {}`",
             destination.display(),
             moved.display()
         )),

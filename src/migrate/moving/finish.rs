@@ -25,7 +25,13 @@ pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<Mig
     )?;
     let mut record = moved::Moved::new(source, destination, &manifest);
     moved::remember(env, &record);
-    let (mut fixups, refresh_ms) = fix_up(ui, source, destination, &answers.git_settings)?;
+    let (mut fixups, refresh_ms) = fix_up(
+        ui,
+        source,
+        destination,
+        &answers.git_settings,
+        copied.predicted_refresh_ms,
+    )?;
     let spinner = Drawn::spinner(
         ui.progress(),
         "pointing the virtualenvs at the new location",
@@ -138,7 +144,7 @@ fn finish_worktree(
     };
     finalise::commit(&staging, moved, &finalise::manifest_for(env, moved))?;
     worktrees::relink(destination, worktree, fixups);
-    fixups::refresh_index(moved, fixups)?;
+    fixups::refresh_index(moved, None, fixups)?;
     staging.remove()
 }
 
@@ -150,6 +156,7 @@ fn fix_up(
     source: &Path,
     destination: &Path,
     settings: &[fixups::ConfigIssue],
+    predicted_refresh_ms: Option<f64>,
 ) -> Result<(FixupReport, Option<f64>)> {
     let mut fixups = FixupReport::default();
     let spinner = Drawn::spinner(ui.progress(), "repairing links into the old place");
@@ -171,8 +178,11 @@ fn fix_up(
     let spinner = Drawn::spinner(ui.progress(), "git update-index --refresh");
     let mut refresh_ms = None;
     let refreshed = repos.iter().try_for_each(|repo| {
+        // The configuration read first, outside the timing: the first status is git's refresh.
+        let _ = crate::host::git::defuse(repo);
         let (started, advised) = (std::time::Instant::now(), fixups.advice.len());
-        let done = fixups::refresh_index(repo, &mut fixups);
+        let predicted = predicted_refresh_ms.filter(|_| repo == destination);
+        let done = fixups::refresh_index(repo, predicted, &mut fixups);
         if repo == destination && fixups.advice.len() == advised {
             refresh_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
         }

@@ -92,9 +92,14 @@ pub(super) fn apply(
     let mut fixed = fixups::FixupReport::default();
     if destination.join(".git").is_dir() {
         let spinner = Drawn::spinner(ui.progress(), "git update-index --refresh");
-        let refreshed = fixups::refresh_index(destination, &mut fixed);
+        let refreshed = fixups::refresh_index(destination, None, &mut fixed);
         spinner.finish_and_clear();
         refreshed?;
+        if !fixed.advice.is_empty() {
+            ui.notice(&Notice::IndexRefresh {
+                advice: &fixed.advice,
+            })?;
+        }
     }
     let holds = remember(env, staging, record, &ops)?;
     staging.remove()?;

@@ -5,6 +5,7 @@ use super::{Screen, Tone};
 use crate::assess::accuracy::{AccuracyReport, Applied, Verified};
 use crate::assess::pipeline::CheckReport;
 use crate::base::units;
+use crate::host::git;
 use crate::model::accuracy::Correction;
 
 /// "git status predicted ~1.5 s, measured 1.4 s (-7%), the median of 3 runs of ...".
@@ -87,6 +88,11 @@ pub fn rows(screen: &mut Screen, report: &CheckReport) {
     if let Some(verified) = &report.verify {
         let (line, tone) = verified_line(verified);
         screen.row("verified", &line, tone);
+        if let Verified::Measured { timing, .. } = verified {
+            for driver in &timing.filters_not_run {
+                screen.row("not run", &git::filter_not_run(driver, None), Tone::Warn);
+            }
+        }
         any = true;
     }
     if let Some(accuracy) = &report.accuracy {

@@ -48,6 +48,7 @@ pub fn text(notice: &Notice) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        Notice::IndexRefresh { advice } => advice.iter().map(|line| format!("{line}.\n")).collect(),
         Notice::WorktreeStagingRemoved { staging, worktree } => format!(
             "Removed the staging directory {} of the linked worktree {}.\n",
             staging.display(),
