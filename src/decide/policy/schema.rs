@@ -157,7 +157,7 @@ impl Policy {
             return (self, None);
         }
         let note = format!(
-            "{} sets [migrate] destination = {:?}; ignored: a repository may not choose where wsl-place writes outside it (set `destination` in ~/.config/wsl-place/config.toml, or pass a destination on the command line).",
+            "{} sets [migrate] destination = {:?}; ignored: a repository may not choose where wsl-place writes outside it (set `destination` in ~/.config/wsl-place/config.toml, or pass --to).",
             crate::base::pathtext::display(file),
             self.migrate.destination
         );
