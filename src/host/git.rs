@@ -256,6 +256,16 @@ fn base(dir: Option<&Path>, hooks: Option<&str>) -> Command {
     cmd
 }
 
+/// `git --version` alone: it reads no repository and no configuration, so it needs no override,
+/// and it is what an installed git (or a stand-in a test puts first on PATH) answers first. Also
+/// the start-up figure of a git process, which the overrides would only lengthen.
+pub fn version_query() -> Command {
+    let mut cmd = Command::new("git");
+    cmd.arg("--version");
+    environment(&mut cmd);
+    cmd
+}
+
 /// git, with the fixed overrides only, for a run that reads and starts none of the
 /// repository's programs (`--version`, `config`, `rev-parse`), in `dir` when given.
 pub fn reading(dir: Option<&Path>) -> Command {

@@ -438,9 +438,7 @@ impl GitFacts {
         let mut facts = GitFacts::default();
         for _ in 0..2 {
             let start = std::time::Instant::now();
-            let mut version = git::reading(None);
-            version.arg("--version");
-            let Ok(output) = git::run(version, git::QUICK_LIMIT) else {
+            let Ok(output) = git::run(git::version_query(), git::QUICK_LIMIT) else {
                 return facts;
             };
             let elapsed = start.elapsed().as_secs_f64() * 1e3;

@@ -48,6 +48,7 @@ mod survey_search;
 mod sync;
 mod sync_crash;
 mod terminal;
+mod untrusted_bar;
 mod untrusted_git;
 mod untrusted_packages;
 mod untrusted_places;

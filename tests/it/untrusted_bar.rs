@@ -1,0 +1,470 @@
+//! The bar of issue 49: hostile repositories, each with many payloads at once (some not named in
+//! the issue), run through every command a person runs in a repository: `check` (plain,
+//! `--fresh`, `--verify`, `--advisory`), `survey`, `probe`, `hook install`/`uninstall`, the
+//! nudge's background learner, `migrate`, `--sync`, `--abort`, `--remove-source`. After each
+//! command: no marker (a payload that ran leaves one), and nothing changed outside the folders
+//! the tool may write (the repository itself, the copy, its cache and state, and the package
+//! managers' own caches).
+
+use crate::support;
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+use support::gitrepo::{init_and_commit_all, write};
+use support::sandbox::Sandbox;
+
+/// A sandbox whose HOME holds the person's own files, a folder of hostile repositories, and a
+/// markers folder beside it.
+struct Bar {
+    sandbox: Sandbox,
+}
+
+impl Bar {
+    fn new() -> Self {
+        let bar = Self {
+            sandbox: Sandbox::new(),
+        };
+        std::fs::create_dir_all(bar.markers()).unwrap();
+        for (file, text) in [
+            (".bashrc", "# the person's own\n"),
+            (".profile", "# the person's own\n"),
+            (
+                ".gitconfig",
+                "[user]\n\tname = Person\n\temail = p@example.com\n",
+            ),
+        ] {
+            std::fs::write(bar.sandbox.path(file), text).unwrap();
+        }
+        std::fs::create_dir_all(bar.sandbox.path("bin")).unwrap();
+        bar
+    }
+
+    fn markers(&self) -> PathBuf {
+        self.sandbox.home().parent().unwrap().join("markers")
+    }
+
+    /// A shell command that leaves marker `name`; git appends arguments to some (an fsmonitor
+    /// hook's version and token), which `true` takes.
+    fn touch(&self, name: &str) -> String {
+        format!("touch '{}'; true", self.markers().join(name).display())
+    }
+
+    fn repos(&self) -> PathBuf {
+        self.sandbox.path("work")
+    }
+
+    fn cmd(&self, dir: &Path) -> Command {
+        let mut cmd = self.sandbox.cmd();
+        cmd.current_dir(dir).env("NO_COLOR", "1");
+        cmd
+    }
+
+    /// Every file below the sandbox's top folder, with its size, mode and modification time,
+    /// but for the places the tool or a manager may write.
+    fn outside(&self, repo: &Path) -> BTreeMap<PathBuf, (u64, u32, i64, i64)> {
+        let home = self.sandbox.home();
+        let allowed: Vec<PathBuf> = vec![
+            repo.to_path_buf(),
+            self.sandbox.path("src"),
+            self.sandbox.cache(),
+            self.sandbox.path(".local/state"),
+            self.sandbox.path(".local/share/pnpm"),
+            self.sandbox.path(".npm"),
+            self.sandbox.path(".bun"),
+            self.sandbox.path(".yarn"),
+            self.sandbox.path(".yarnrc"),
+            self.markers(),
+        ];
+        let top = home.parent().unwrap();
+        walkdir::WalkDir::new(top)
+            .follow_links(false)
+            .into_iter()
+            .filter_entry(|e| !allowed.iter().any(|a| e.path() == a))
+            .flatten()
+            .filter_map(|e| {
+                let meta = e.path().symlink_metadata().ok()?;
+                let kept = (meta.len(), meta.mode(), meta.mtime(), meta.mtime_nsec());
+                Some((e.path().to_path_buf(), kept))
+            })
+            .filter(|(p, _)| !p.is_dir())
+            .collect()
+    }
+
+    /// Runs `args` in `dir`: it must end within two minutes; then no marker may exist and
+    /// nothing outside may have changed since `before`.
+    fn step(
+        &self,
+        repo: &Path,
+        dir: &Path,
+        args: &[&str],
+        before: &BTreeMap<PathBuf, (u64, u32, i64, i64)>,
+    ) -> Output {
+        let mut cmd = self.cmd(dir);
+        cmd.args(args);
+        let out = support::bounded(cmd, Duration::from_secs(120));
+        let ran: Vec<String> = std::fs::read_dir(self.markers())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            ran.is_empty(),
+            "`wsl-place {}` in {} ran the repository's code: {ran:?}\n{}",
+            args.join(" "),
+            dir.display(),
+            support::text(&out)
+        );
+        let after = self.outside(repo);
+        let changed: Vec<&PathBuf> = after
+            .iter()
+            .filter(|(p, v)| before.get(*p) != Some(v))
+            .map(|(p, _)| p)
+            .chain(before.keys().filter(|p| !after.contains_key(*p)))
+            .collect();
+        assert!(
+            changed.is_empty(),
+            "`wsl-place {}` in {} changed files outside: {changed:?}\n{}",
+            args.join(" "),
+            dir.display(),
+            support::text(&out)
+        );
+        out
+    }
+
+    /// Every command, in the order a person meets them, on the repository at `repo`.
+    fn every_command(&self, repo: &Path) {
+        let before = self.outside(repo);
+        let repo_arg = repo.to_str().unwrap();
+        let budget = ["--probe-budget-ms", "300"];
+        let check = |extra: &[&str]| {
+            let args: Vec<&str> = ["check"]
+                .iter()
+                .chain(&budget)
+                .chain(extra)
+                .copied()
+                .collect();
+            self.step(repo, repo, &args, &before)
+        };
+        check(&[]);
+        check(&["--fresh"]);
+        check(&["--verify"]);
+        check(&["--advisory"]);
+        self.step(repo, repo, &["__nudge", "--learn"], &before);
+        self.step(
+            repo,
+            &self.repos(),
+            &["survey", "--probe-budget-ms", "300", "."],
+            &before,
+        );
+        self.step(
+            repo,
+            repo,
+            &["probe", "--probe-budget-ms", "300", "."],
+            &before,
+        );
+        self.step(repo, repo, &["hook", "install"], &before);
+        self.step(repo, repo, &["hook", "uninstall"], &before);
+        self.step(repo, repo, &["migrate", "--yes", repo_arg], &before);
+        std::fs::write(repo.join("late.txt"), "late edit\n").unwrap();
+        self.step(
+            repo,
+            repo,
+            &["migrate", "--sync", "--yes", repo_arg],
+            &before,
+        );
+        self.step(repo, repo, &["check", "--verify", "."], &before);
+        self.step(
+            repo,
+            repo,
+            &["migrate", "--abort", "--yes", repo_arg],
+            &before,
+        );
+        self.step(repo, repo, &["migrate", "--yes", repo_arg], &before);
+        let parent = repo.parent().unwrap();
+        self.step(
+            repo,
+            parent,
+            &["migrate", "--remove-source", "--yes", repo_arg],
+            &before,
+        );
+    }
+
+    /// git payloads: the config (fsmonitor, filters and their process driver, diff and merge
+    /// drivers, pager, editor, ssh, credential helper, an include holding more), attributes
+    /// that ask for them, and every hook.
+    fn plant_git(&self, repo: &Path) {
+        let included = repo.join(".git/more.config");
+        let config = format!(
+            "[core]\n\tfsmonitor = {fsm}\n\tpager = {pager}\n\teditor = {editor}\n\tsshCommand = {ssh}\n\taskPass = {ask}\n\
+             [filter \"evil\"]\n\tclean = {clean}\n\tsmudge = {smudge}\n\tprocess = {process}\n\trequired = true\n\
+             [diff \"evil\"]\n\ttextconv = {textconv}\n\tcommand = {diffcmd}\n[diff]\n\texternal = {external}\n\
+             [merge \"evil\"]\n\tdriver = {merge}\n[credential]\n\thelper = !{cred}\n\
+             [gc]\n\tauto = 1\n[include]\n\tpath = {included}\n",
+            fsm = self.touch("fsmonitor"),
+            pager = self.touch("pager"),
+            editor = self.touch("editor"),
+            ssh = self.touch("ssh"),
+            ask = self.touch("askpass"),
+            clean = self.touch("clean"),
+            smudge = self.touch("smudge"),
+            process = self.touch("process"),
+            textconv = self.touch("textconv"),
+            diffcmd = self.touch("diffcmd"),
+            external = self.touch("external"),
+            merge = self.touch("merge"),
+            cred = self.touch("credential"),
+            included = included.display(),
+        );
+        let mut text = std::fs::read_to_string(repo.join(".git/config")).unwrap();
+        text.push_str(&config);
+        std::fs::write(repo.join(".git/config"), text).unwrap();
+        std::fs::write(
+            &included,
+            format!(
+                "[core]\n\tfsmonitor = {}\n[filter \"inc\"]\n\tclean = {}\n",
+                self.touch("included-fsmonitor"),
+                self.touch("included-clean")
+            ),
+        )
+        .unwrap();
+        write(
+            &repo.join(".gitattributes"),
+            b"* filter=evil diff=evil merge=evil\n*.md filter=inc\n",
+        );
+        for hook in [
+            "pre-commit",
+            "post-checkout",
+            "post-merge",
+            "post-index-change",
+            "post-rewrite",
+            "reference-transaction",
+            "pre-auto-gc",
+            "fsmonitor-watchman",
+            "post-commit",
+        ] {
+            support::write_executable(
+                &repo.join(".git/hooks").join(hook),
+                &format!("#!/bin/sh\n{}\n", self.touch(&format!("hook-{hook}"))),
+            );
+        }
+    }
+}
+
+/// A Python package whose in-tree build backend leaves marker `name` when imported.
+fn evil_python_package(bar: &Bar, dir: &Path, name: &str) {
+    write(
+        &dir.join("pyproject.toml"),
+        b"[project]\nname = \"evilpkg\"\nversion = \"1.0\"\n\n[build-system]\nrequires = []\nbuild-backend = \"backend\"\nbackend-path = [\".\"]\n",
+    );
+    write(
+        &dir.join("backend.py"),
+        format!(
+            "import os\nos.system({:?})\nraise SystemExit(1)\n",
+            bar.touch(name)
+        )
+        .as_bytes(),
+    );
+}
+
+fn committed(repo: &Path) {
+    init_and_commit_all(repo, "init");
+}
+
+/// A repository named `git` holding a `config` (so that a destination of `~/.config` would make
+/// it git's global config), its `.wsl-place.toml` asking for that, every git payload, a
+/// requirements line that is a path with a pip option, one that is a URL, a planted link where
+/// the virtualenv rewrite once put its temporary file, and a real virtualenv.
+fn repository_of_git_payloads(bar: &Bar) -> PathBuf {
+    let repo = bar.repos().join("git");
+    write(&repo.join("config"), b"[core]\n\tbare = false\n");
+    write(&repo.join("README.md"), b"hello\n");
+    write(
+        &repo.join(".wsl-place.toml"),
+        b"[migrate]\ndestination = \"~/.config\"\n",
+    );
+    let evil = bar.sandbox.path("evilpkg");
+    evil_python_package(bar, &evil, "pip-path");
+    write(
+        &repo.join("requirements.txt"),
+        format!(
+            "{} --config-settings=a==1\nevil2 @ file://{}?x==1.0\n",
+            evil.display(),
+            evil.display()
+        )
+        .as_bytes(),
+    );
+    std::fs::create_dir_all(repo.join(".venv")).unwrap();
+    std::os::unix::fs::symlink(
+        "../../../.bashrc",
+        repo.join(".venv/.pyvenv.cfg.wsl-place-rewrite"),
+    )
+    .unwrap();
+    committed(&repo);
+    let venv = Command::new("python3")
+        .args(["-m", "venv", "--without-pip", ".venv"])
+        .current_dir(&repo)
+        .status();
+    assert!(venv.is_ok_and(|s| s.success()), "python3 -m venv");
+    bar.plant_git(&repo);
+    repo
+}
+
+/// A yarn classic project whose `.yarnrc` names the program yarn runs, whose lock names a
+/// `file:` package and a git one beside a registry one, and whose `package.json` names a
+/// `packageManager` and lifecycle scripts.
+fn repository_of_yarn_payloads(bar: &Bar) -> PathBuf {
+    let repo = bar.repos().join("yarnproject");
+    write(
+        &repo.join("evil.js"),
+        format!(
+            "#!/usr/bin/env node\nrequire('child_process').execSync({:?});\nconsole.log('1.22.22');\n",
+            bar.touch("yarn-path")
+        )
+        .as_bytes(),
+    );
+    write(&repo.join(".yarnrc"), b"yarn-path \"./evil.js\"\n");
+    write(
+        &repo.join(".npmrc"),
+        format!("script-shell={}\n", bar.sandbox.path("evil.sh").display()).as_bytes(),
+    );
+    support::write_executable(
+        &bar.sandbox.path("evil.sh"),
+        &format!("#!/bin/sh\n{}\n", bar.touch("script-shell")),
+    );
+    write(
+        &repo.join("package.json"),
+        format!(
+            r#"{{"name":"p","version":"1.0.0","packageManager":"yarn@1.22.22","scripts":{{"prepare":"{0}","postinstall":"{0}"}},"dependencies":{{"ms":"2.1.2","local":"file:../local"}}}}"#,
+            bar.touch("lifecycle").replace('\'', "")
+        )
+        .as_bytes(),
+    );
+    write(
+        &repo.join("yarn.lock"),
+        b"# yarn lockfile v1\n\n\n\"local@file:../local\":\n  version \"1.0.0\"\n  resolved \"file:../local\"\n\nms@2.1.2:\n  version \"2.1.2\"\n  resolved \"https://registry.yarnpkg.com/ms/-/ms-2.1.2.tgz#4e0d6\"\n  integrity sha512-sGkPx+VjMtmA6MX27oA4FBFELFCZZ4S4XqeGOXCv68tT+jb3vk/RyaKWP0PTKyWtmLSM0b+adUTEvbs1PEaH2w==\n",
+    );
+    committed(&repo);
+    repo
+}
+
+/// A pnpm project whose committed `node_modules/.modules.yaml` names a store in the person's
+/// `bin` folder, and whose lock names a directory and a tarball by path.
+fn repository_of_pnpm_payloads(bar: &Bar) -> PathBuf {
+    let repo = bar.repos().join("pnpmproject");
+    write(
+        &repo.join("package.json"),
+        br#"{"name":"p","version":"1.0.0","dependencies":{"ms":"2.1.2"}}"#,
+    );
+    write(
+        &repo.join("pnpm-lock.yaml"),
+        b"lockfileVersion: '9.0'\n\nimporters:\n\n  .:\n    dependencies:\n      ms:\n        specifier: 2.1.2\n        version: 2.1.2\n      x:\n        specifier: file:../x\n        version: file:../x\n\npackages:\n\n  ms@2.1.2:\n    resolution: {integrity: sha512-sGkPx+VjMtmA6MX27oA4FBFELFCZZ4S4XqeGOXCv68tT+jb3vk/RyaKWP0PTKyWtmLSM0b+adUTEvbs1PEaH2w==}\n\n  x@file:../x:\n    resolution: {directory: ../x, type: directory}\n\nsnapshots:\n\n  ms@2.1.2: {}\n\n  x@file:../x: {}\n",
+    );
+    write(
+        &repo.join("node_modules/.modules.yaml"),
+        format!(
+            "storeDir: {}\nvirtualStoreDir: .pnpm\n",
+            bar.sandbox.path("bin").display()
+        )
+        .as_bytes(),
+    );
+    write(
+        &repo.join("node_modules/ms/package.json"),
+        br#"{"name":"ms","version":"2.1.2"}"#,
+    );
+    committed(&repo);
+    repo
+}
+
+/// A uv project whose lock names a directory that, from a folder directly in HOME, reaches a
+/// package with an in-tree build backend, and whose `pyproject.toml` names a cache in the
+/// person's `bin` folder and its own build backend.
+fn repository_of_uv_payloads(bar: &Bar) -> PathBuf {
+    let repo = bar.repos().join("uvproject");
+    evil_python_package(bar, &bar.sandbox.path("evil"), "uv-directory");
+    evil_python_package(bar, &repo, "uv-backend");
+    let pyproject = format!(
+        "[project]\nname = \"proj\"\nversion = \"0.1.0\"\nrequires-python = \">=3.8\"\ndependencies = [\"evilpkg\"]\n\n[build-system]\nrequires = []\nbuild-backend = \"backend\"\nbackend-path = [\".\"]\n\n[tool.uv]\ncache-dir = {:?}\n\n[tool.uv.sources]\nevilpkg = {{ path = \"../evil\" }}\n",
+        bar.sandbox.path("bin/uv-cache").display().to_string()
+    );
+    write(&repo.join("pyproject.toml"), pyproject.as_bytes());
+    write(
+        &repo.join("uv.lock"),
+        b"version = 1\nrevision = 3\nrequires-python = \">=3.8\"\n\n[[package]]\nname = \"evilpkg\"\nversion = \"1.0\"\nsource = { directory = \"../evil\" }\n\n[[package]]\nname = \"proj\"\nversion = \"0.1.0\"\nsource = { editable = \".\" }\ndependencies = [\n    { name = \"evilpkg\" },\n]\n",
+    );
+    committed(&repo);
+    repo
+}
+
+fn have(program: &str) -> bool {
+    let found = Command::new(program)
+        .arg("--version")
+        .current_dir("/")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        support::skip(&format!("{program} is not installed (.ci/run installs it)"));
+    }
+    found
+}
+
+#[test]
+fn a_repository_of_git_payloads_through_every_command() {
+    if !have("python3") {
+        return;
+    }
+    let bar = Bar::new();
+    let repo = repository_of_git_payloads(&bar);
+    // The payloads are live: a plain git status there runs them.
+    let plain = Command::new("git")
+        .args(["status", "--porcelain"])
+        .current_dir(&repo)
+        .env("HOME", bar.sandbox.home())
+        .output()
+        .unwrap();
+    assert!(
+        bar.markers().join("fsmonitor").exists(),
+        "{}",
+        support::text(&plain)
+    );
+    std::fs::remove_dir_all(bar.markers()).unwrap();
+    std::fs::create_dir_all(bar.markers()).unwrap();
+    bar.every_command(&repo);
+    assert!(
+        !bar.sandbox.config().join("git").exists(),
+        "the repository chose its destination"
+    );
+    assert!(bar.sandbox.path("src/git/config").is_file());
+}
+
+#[test]
+fn a_yarn_repository_through_every_command() {
+    if !have("yarn") {
+        return;
+    }
+    let bar = Bar::new();
+    let repo = repository_of_yarn_payloads(&bar);
+    bar.every_command(&repo);
+}
+
+#[test]
+fn a_pnpm_repository_through_every_command() {
+    if !have("pnpm") {
+        return;
+    }
+    let bar = Bar::new();
+    let repo = repository_of_pnpm_payloads(&bar);
+    bar.every_command(&repo);
+}
+
+#[test]
+fn a_uv_repository_through_every_command() {
+    if !have("uv") {
+        return;
+    }
+    let bar = Bar::new();
+    let repo = repository_of_uv_payloads(&bar);
+    bar.every_command(&repo);
+}
