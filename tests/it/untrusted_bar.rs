@@ -263,18 +263,7 @@ impl Bar {
 
 /// A Python package whose in-tree build backend leaves marker `name` when imported.
 fn evil_python_package(bar: &Bar, dir: &Path, name: &str) {
-    write(
-        &dir.join("pyproject.toml"),
-        b"[project]\nname = \"evilpkg\"\nversion = \"1.0\"\n\n[build-system]\nrequires = []\nbuild-backend = \"backend\"\nbackend-path = [\".\"]\n",
-    );
-    write(
-        &dir.join("backend.py"),
-        format!(
-            "import os\nos.system({:?})\nraise SystemExit(1)\n",
-            bar.touch(name)
-        )
-        .as_bytes(),
-    );
+    support::payloads::evil_python_package(dir, &bar.touch(name));
 }
 
 fn committed(repo: &Path) {
@@ -406,21 +395,9 @@ fn repository_of_uv_payloads(bar: &Bar) -> PathBuf {
     repo
 }
 
-fn have(program: &str) -> bool {
-    let found = Command::new(program)
-        .arg("--version")
-        .current_dir("/")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        support::skip(&format!("{program} is not installed (.ci/run installs it)"));
-    }
-    found
-}
-
 #[test]
 fn a_repository_of_git_payloads_through_every_command() {
-    if !have("python3") {
+    if !support::have_program("python3") {
         return;
     }
     let bar = Bar::new();
@@ -446,7 +423,7 @@ fn a_repository_of_git_payloads_through_every_command() {
 
 #[test]
 fn a_yarn_repository_through_every_command() {
-    if !have("yarn") {
+    if !support::have_program("yarn") {
         return;
     }
     let bar = Bar::new();
@@ -456,7 +433,7 @@ fn a_yarn_repository_through_every_command() {
 
 #[test]
 fn a_pnpm_repository_through_every_command() {
-    if !have("pnpm") {
+    if !support::have_program("pnpm") {
         return;
     }
     let bar = Bar::new();
@@ -466,7 +443,7 @@ fn a_pnpm_repository_through_every_command() {
 
 #[test]
 fn a_uv_repository_through_every_command() {
-    if !have("uv") {
+    if !support::have_program("uv") {
         return;
     }
     let bar = Bar::new();

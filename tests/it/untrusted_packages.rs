@@ -40,18 +40,8 @@ impl Hostile {
     /// A Python package folder whose in-tree build backend creates the marker when imported:
     /// building it (pip, uv) runs it, without the network.
     fn evil_python_package(&self, dir: &Path) {
-        write(
-            &dir.join("pyproject.toml"),
-            b"[project]\nname = \"evilpkg\"\nversion = \"1.0\"\n\n[build-system]\nrequires = []\nbuild-backend = \"backend\"\nbackend-path = [\".\"]\n",
-        );
-        write(
-            &dir.join("backend.py"),
-            format!(
-                "import pathlib\npathlib.Path({:?}).touch()\nraise SystemExit(1)\n",
-                self.marker().display().to_string()
-            )
-            .as_bytes(),
-        );
+        let touch = format!("touch '{}'", self.marker().display());
+        support::payloads::evil_python_package(dir, &touch);
     }
 
     /// `check --fresh --format json` on the repository, started inside it (as a person types
@@ -92,19 +82,6 @@ impl Hostile {
     }
 }
 
-/// A program on PATH that answers `--version` and runs otherwise: else a skip (a failure in CI).
-fn have(program: &str) -> bool {
-    let found = Command::new(program)
-        .arg("--version")
-        .current_dir("/")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        support::skip(&format!("{program} is not installed (.ci/run installs it)"));
-    }
-    found
-}
-
 /// A port on 127.0.0.1 that counts the connections made to it (and answers none).
 fn listening_port() -> (u16, Arc<AtomicUsize>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -125,7 +102,7 @@ fn listening_port() -> (u16, Arc<AtomicUsize>) {
 /// (pip would fetch it): neither is installed, and the report counts them as left out.
 #[test]
 fn a_requirements_path_or_url_line_is_never_installed() {
-    if !have("pip") {
+    if !support::have_program("pip") {
         return;
     }
     let h = Hostile::new();
@@ -152,7 +129,7 @@ fn a_requirements_path_or_url_line_is_never_installed() {
 /// backend; the sample takes wheels only.
 #[test]
 fn an_sdist_only_pin_is_never_built() {
-    if !have("pip") {
+    if !support::have_program("pip") {
         return;
     }
     let h = Hostile::new();
@@ -187,7 +164,7 @@ fn an_sdist_only_pin_is_never_built() {
 /// an in-tree build backend and a cache folder: uv would import the backends and write there.
 #[test]
 fn a_uv_lock_with_path_sources_is_never_synced() {
-    if !have("uv") {
+    if !support::have_program("uv") {
         return;
     }
     let h = Hostile::new();
@@ -218,7 +195,7 @@ fn a_uv_lock_with_path_sources_is_never_synced() {
 /// there. The sample reads the store pnpm reports for the person.
 #[test]
 fn a_store_the_repository_names_is_never_used() {
-    if !have("pnpm") {
+    if !support::have_program("pnpm") {
         return;
     }
     let h = Hostile::new();
@@ -255,7 +232,7 @@ fn a_store_the_repository_names_is_never_used() {
 /// to say its version. The tool starts every manager elsewhere.
 #[test]
 fn a_yarn_path_in_the_repository_never_runs() {
-    if !have("yarn") {
+    if !support::have_program("yarn") {
         return;
     }
     let h = Hostile::new();

@@ -277,10 +277,28 @@ impl Staging {
 
     /// Removes the folder and all in it (however deep); a folder already gone is fine.
     pub fn remove(&self) -> Result<()> {
+        // The record of the source goes last: a run killed half-way through the removal leaves
+        // a folder that still says whose it is, which the next run takes up (`check_owner`),
+        // instead of one it must refuse as not made by wsl-place.
+        let failed = |e| Failure::io("remove the staging directory", &self.dir, &e);
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(failed(e)),
+        };
+        for entry in entries.flatten() {
+            if entry.file_name() != SOURCE_FILE {
+                match crate::base::dirfd::remove_all(&entry.path()) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(failed(e)),
+                }
+            }
+        }
         match crate::base::dirfd::remove_all(&self.dir) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(Failure::io("remove the staging directory", &self.dir, &e)),
+            Err(e) => Err(failed(e)),
         }
     }
 

@@ -26,6 +26,7 @@
 pub mod crash;
 pub mod fakeproc;
 pub mod gitrepo;
+pub mod payloads;
 pub mod registry;
 pub mod sandbox;
 pub mod slowfs;
@@ -43,6 +44,20 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 use tempfile::TempDir;
+
+/// `program` on PATH answers `--version` (asked from `/`, never a repository); else a skip,
+/// which is a failure in CI.
+pub fn have_program(program: &str) -> bool {
+    let found = Command::new(program)
+        .arg("--version")
+        .current_dir("/")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        skip(&format!("{program} is not installed (.ci/run installs it)"));
+    }
+    found
+}
 
 /// Set to "1" in CI: every test must run, so a skip fails.
 pub const REQUIRE_ENV: &str = "WSL_PLACE_REQUIRE_FUSE";
