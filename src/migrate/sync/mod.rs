@@ -103,7 +103,9 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     let started = Instant::now();
     // History first: a fast-forward puts the old place's commits in the copy's work tree, and
     // the files left to sync are the old place's uncommitted edits on top of them.
-    if let (Some(places), Some(history)) = (places.as_ref(), plan.report.history.as_mut()) {
+    // Nothing is fetched when no branch or tag differs: the copy has every commit already.
+    let history = plan.report.history.as_mut().filter(|h| !h.refs.is_empty());
+    if let (Some(places), Some(history)) = (places.as_ref(), history) {
         let spinner = Drawn::spinner(ui.progress(), "fetching the old place's history");
         history::apply(places, history);
         spinner.finish_and_clear();
