@@ -103,13 +103,7 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     let started = Instant::now();
     // History first: a fast-forward puts the old place's commits in the copy's work tree, and
     // the files left to sync are the old place's uncommitted edits on top of them.
-    // Nothing is fetched when no branch or tag differs: the copy has every commit already.
-    let history = plan.report.history.as_mut().filter(|h| !h.refs.is_empty());
-    if let (Some(places), Some(history)) = (places.as_ref(), history) {
-        let spinner = Drawn::spinner(ui.progress(), "fetching the old place's history");
-        history::apply(places, history);
-        spinner.finish_and_clear();
-    }
+    sync_history(ui, places.as_ref(), &mut plan.report);
     if plan.is_empty() {
         if held.is_some() {
             staging.remove()?;
@@ -133,6 +127,17 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     report.sync_ms = started.elapsed().as_millis() as u64;
     report.done = true;
     Ok(report)
+}
+
+/// The old place's history fetched and the branches moved, as `report` planned. Nothing is
+/// fetched when no branch or tag differs: the copy has every commit already.
+fn sync_history(ui: &dyn Ui, places: Option<&history::Places>, report: &mut SyncReport) {
+    let history = report.history.as_mut().filter(|h| !h.refs.is_empty());
+    if let (Some(places), Some(history)) = (places, history) {
+        let spinner = Drawn::spinner(ui.progress(), "fetching the old place's history");
+        history::apply(places, history);
+        spinner.finish_and_clear();
+    }
 }
 
 /// The file plan and what the sync does with the old place's history, and the two

@@ -544,7 +544,12 @@ fn sync_rows(screen: &mut Screen, sync: &crate::migrate::SyncReport) {
         units::bytes(sync.bytes)
     );
     let nothing = sync.added + sync.changed + sync.removed + sync.conflicts.len() as u64 == 0;
+    let history = sync.history.as_ref().is_some_and(|h| !h.refs.is_empty());
     let (text, tone) = match sync.done {
+        true if nothing && history => (
+            "no file to copy: what changed at the source is in its commits (below)".to_string(),
+            Tone::Plain,
+        ),
         true if nothing => (
             "nothing to copy: nothing changed at the source since".to_string(),
             Tone::Plain,

@@ -192,3 +192,39 @@ pub fn history_summary(h: &HistorySync, done: bool) -> Option<String> {
     }
     Some(format!("through git: {fetch}{committed}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn branch(action: RefAction, there: u64, here: u64) -> RefSync {
+        RefSync {
+            name: "main".into(),
+            kind: RefKind::Branch,
+            action,
+            old_place_commits: there,
+            here_commits: here,
+            old_place_ref: "refs/wsl-place/old-place/heads/main".into(),
+            merge: Some("git -C /copy merge refs/wsl-place/old-place/heads/main".into()),
+            why: None,
+        }
+    }
+
+    #[test]
+    fn history_lines_speak_of_commits_and_branches() {
+        assert_eq!(
+            history_line(&branch(RefAction::KeepBoth, 1, 1), true),
+            "main: 1 commit at the old place, 1 here: kept both; merge with: git -C /copy merge refs/wsl-place/old-place/heads/main"
+        );
+        assert_eq!(
+            history_line(&branch(RefAction::FastForward, 2, 0), false),
+            "main: 2 commits at the old place: fast-forwards"
+        );
+        let mut tag = branch(RefAction::TagDiffers, 0, 0);
+        tag.kind = RefKind::Tag;
+        assert_eq!(
+            history_line(&tag, true),
+            "tag main: names another commit at the old place: the copy's stays; the old place's is refs/wsl-place/old-place/heads/main"
+        );
+    }
+}
