@@ -220,10 +220,25 @@ fn a_commit_only_at_the_old_place_fast_forwards_a_clean_copy_and_never_an_edited
 #[test]
 fn new_branches_and_tags_arrive_and_deleted_ones_stay() {
     let moved = Moved::new(|src| {
-        git(src, &["branch", "old"]);
+        for branch in ["old", "ahead", "both"] {
+            git(src, &["branch", branch]);
+        }
         git(src, &["tag", "t0"]);
     });
     let first = moved.at_copy(&["rev-parse", "HEAD"]);
+    // Branches not checked out: one moved only at the old place, one at both places.
+    git(&moved.src(), &["commit", "-q", "--allow-empty", "-m", "x"]);
+    let later = git(&moved.src(), &["rev-parse", "HEAD"]).trim().to_string();
+    git(&moved.src(), &["branch", "-f", "ahead", "HEAD"]);
+    git(&moved.src(), &["branch", "-f", "both", "HEAD"]);
+    git(&moved.src(), &["reset", "-q", "--hard", "HEAD~"]);
+    git(&moved.dst(), &["switch", "-q", "both"]);
+    git(
+        &moved.dst(),
+        &["commit", "-q", "--allow-empty", "-m", "here"],
+    );
+    let here = moved.at_copy(&["rev-parse", "HEAD"]);
+    git(&moved.dst(), &["switch", "-q", "main"]);
     write(&moved.src().join("side.txt"), b"side\n");
     git(&moved.src(), &["checkout", "-q", "-b", "topic"]);
     commit_all(&moved.src(), "on topic");
@@ -258,6 +273,18 @@ fn new_branches_and_tags_arrive_and_deleted_ones_stay() {
         first
     );
     assert_eq!(moved.at_copy(&["rev-parse", "refs/heads/old"]), first);
+    assert_eq!(
+        history_of(&sync, "ahead")["action"],
+        "fast_forward",
+        "{sync}"
+    );
+    assert_eq!(moved.at_copy(&["rev-parse", "refs/heads/ahead"]), later);
+    let both = history_of(&sync, "both");
+    assert_eq!(both["action"], "keep_both", "{sync}");
+    assert_eq!(moved.at_copy(&["rev-parse", "refs/heads/both"]), here);
+    let merge = both["merge"].as_str().unwrap();
+    assert!(merge.contains("switch both && "), "{merge}");
+    assert_eq!(moved.at_copy(&["rev-parse", "HEAD"]), first);
     assert_eq!(moved.at_copy(&["status", "--short"]), "");
 }
 
