@@ -287,6 +287,56 @@ pub fn in_repo(repo: &Path, defused: &Defused) -> Command {
     cmd
 }
 
+/// Where a sync keeps the old place's branches and tags in the copy (`heads/B`, `tags/T`): a
+/// namespace of the tool's own, so the fetch itself moves none of the person's refs.
+pub const OLD_PLACE_REFS: &str = "refs/wsl-place/old-place/";
+
+/// git in `repo`, as [`in_repo`], for a run that must write nothing there: `git status` then
+/// leaves the index as it found it (no opportunistic refresh). For the old place of a sync,
+/// which the tool never writes.
+pub fn untouched(repo: &Path, defused: &Defused) -> Command {
+    let mut cmd = in_repo(repo, defused);
+    cmd.env("GIT_OPTIONAL_LOCKS", "0");
+    cmd
+}
+
+/// `cmd` also finds the objects of the repository whose objects folder is `objects`, read in
+/// place and never copied: a dry run compares the two places' commits without fetching. False
+/// when the path cannot be given that way (git splits the variable at `:`).
+pub fn with_objects_of(cmd: &mut Command, objects: &Path) -> bool {
+    let text = objects.as_os_str();
+    if text
+        .as_encoded_bytes()
+        .iter()
+        .any(|b| matches!(b, b':' | b'"'))
+    {
+        return false;
+    }
+    cmd.env("GIT_ALTERNATE_OBJECT_DIRECTORIES", text);
+    true
+}
+
+/// `git fetch` in `repo` of `refspecs` from the repository at `from` (a local path: every other
+/// transport is refused). The program started at `from` is named here, so neither repository's
+/// configuration can choose it; no FETCH_HEAD is written, no tag follows, no submodule is
+/// fetched. A fetch only adds objects and moves the refs its refspecs name.
+pub fn fetch(repo: &Path, defused: &Defused, from: &Path, refspecs: &[String]) -> Command {
+    let mut cmd = in_repo(repo, defused);
+    cmd.args([
+        "fetch",
+        "--quiet",
+        "--no-write-fetch-head",
+        "--no-recurse-submodules",
+        "--no-tags",
+        "--no-show-forced-updates",
+        "--upload-pack=git-upload-pack",
+        "--",
+    ])
+    .arg(from)
+    .args(refspecs);
+    cmd
+}
+
 /// The overrides for `repo`, read once per run and repository: `check --verify` runs `git
 /// status` three times, and a migration several git commands at its copy. Err is one sentence:
 /// the configuration could not be read, and then nothing of the repository's is run.

@@ -18,7 +18,9 @@ pub use kernel::document::PlanDocument;
 pub use kernel::notice::Notice;
 pub use kernel::old_paths::StillPointing;
 pub use kernel::options::{Consent, Mode, Options, Ui};
-pub use kernel::outcome::{MigrationReport, RemovalShown, SyncReport};
+pub use kernel::outcome::{
+    HistorySync, MigrationReport, RefAction, RefKind, RefSync, RemovalShown, SyncReport,
+};
 pub use kernel::plan::{Question, QuestionId};
 pub use kernel::staging::Elsewhere;
 pub use kernel::windows_side::{WindowsOutcome, WindowsPlan};

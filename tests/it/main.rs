@@ -47,6 +47,7 @@ mod survey_screen;
 mod survey_search;
 mod sync;
 mod sync_crash;
+mod sync_git;
 mod terminal;
 mod untrusted_bar;
 mod untrusted_git;

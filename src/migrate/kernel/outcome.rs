@@ -214,10 +214,82 @@ pub struct SyncReport {
     pub sync_ms: u64,
     /// Applied: false for `--dry-run`, or when the plan was not accepted.
     pub done: bool,
+    /// What the sync does with the old place's commits, branches and tags (None when the two
+    /// places are not both a repository whose `.git` is a folder).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<HistorySync>,
     /// What the copy holds once the sync is applied, counted there (None when it could not
     /// be): the result's totals, which the manifest's would not give.
     #[serde(skip)]
     pub copy_holds: Option<CopyHolds>,
+}
+
+impl SyncReport {
+    /// Anything for the sync to do at the copy, files or history.
+    pub fn has_work(&self) -> bool {
+        self.added + self.changed + self.removed + self.conflicts.len() as u64 > 0
+            || self.history.as_ref().is_some_and(|h| !h.refs.is_empty())
+    }
+}
+
+/// The old place's history in the copy: fetched, never copied as files (`.git/` is the copy's
+/// own), each branch and tag the old place moved listed with what the sync does about it.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct HistorySync {
+    /// The old place's branches and tags were fetched into the copy, under
+    /// `refs/wsl-place/old-place/heads/` and `tags/` (false for a dry run).
+    pub fetched: bool,
+    pub refs: Vec<RefSync>,
+    /// Files changed at the old place since that its commits hold as they are: they come with
+    /// its history, not as files.
+    pub committed_files: u64,
+    /// Why the history was not synced (one sentence); the files still were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
+}
+
+/// One branch or tag of the old place that differs from the copy's.
+#[derive(Debug, Clone, Serialize)]
+pub struct RefSync {
+    /// Its short name (`main`, `v1.0`).
+    pub name: String,
+    pub kind: RefKind,
+    pub action: RefAction,
+    /// Commits on the old place's side only, and on the copy's only (0 when not counted).
+    pub old_place_commits: u64,
+    pub here_commits: u64,
+    /// Where the old place's tip is kept in the copy.
+    pub old_place_ref: String,
+    /// Run in the copy, when the person has something left to do: merges the old place's tip.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merge: Option<String>,
+    /// Why a fast-forward was refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefKind {
+    Branch,
+    Tag,
+}
+
+/// What the sync does with a branch or tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefAction {
+    /// Moved only at the old place: the copy's branch moves to its tip.
+    FastForward,
+    /// New at the old place: made at the copy.
+    Create,
+    /// Moved at both places: the copy's stays, the old place's is kept under `old_place_ref`.
+    KeepBoth,
+    /// Moved only at the old place, but the copy's work tree holds edits (or the branch is
+    /// checked out elsewhere, or it moved meanwhile): left as it is.
+    Refused,
+    /// A tag the two places give different commits: the copy's stays.
+    TagDiffers,
 }
 
 /// What a tree holds, counted from its walk.

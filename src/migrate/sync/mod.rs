@@ -8,6 +8,7 @@
 mod apply;
 mod exclude;
 mod guard;
+mod history;
 mod plan;
 
 use crate::base::error::{Failure, Result};
@@ -18,7 +19,7 @@ use crate::measure::{manifest, moved};
 use crate::migrate::kernel::ask;
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::{Consent, Mode, Options, Ui};
-use crate::migrate::kernel::outcome::{Conflict, SyncReport};
+use crate::migrate::kernel::outcome::{Conflict, HistorySync, SyncReport};
 use crate::migrate::kernel::plan::Kind;
 use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::staging::{self, Staging};
@@ -75,10 +76,10 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     }
     let day = moved::day(crate::base::clock::now_unix()).replace('-', "");
     let spinner = Drawn::spinner(ui.progress(), "finding what changed since the migration");
-    let planned = plan::build(env, record, staging.path(), &day);
+    let (planned, places) = plan_with_history(env, record, &staging, &day);
     spinner.finish_and_clear();
     let mut plan = planned?;
-    if plan.is_empty() {
+    if !plan.report.has_work() && plan.is_empty() {
         ui.notice(&Notice::NothingToSync {
             source: &record.source,
         })?;
@@ -92,12 +93,24 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
         return Ok(plan.report);
     }
     plan.copy.recovered = journal::read_journal(&staging.journal())?;
-    predict(env, ui, &mut plan);
+    if !plan.is_empty() {
+        predict(env, ui, &mut plan);
+    }
     ui.sync_plan(record, &plan.report)?;
     if args.consent.dry_run() || !confirmed(ui, args, record)? {
         return Ok(plan.report);
     }
     let started = Instant::now();
+    // History first: a fast-forward puts the old place's commits in the copy's work tree, and
+    // the files left to sync are the old place's uncommitted edits on top of them.
+    sync_history(ui, places.as_ref(), &mut plan.report);
+    if plan.is_empty() {
+        if held.is_some() {
+            staging.remove()?;
+        }
+        (plan.report.sync_ms, plan.report.done) = (started.elapsed().as_millis() as u64, true);
+        return Ok(plan.report);
+    }
     let _lock = staging.create(held)?;
     let copied = stage(run, &staging, &plan)?;
     seal(&staging, record, &plan, &copied)?;
@@ -114,6 +127,57 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     report.sync_ms = started.elapsed().as_millis() as u64;
     report.done = true;
     Ok(report)
+}
+
+/// The old place's history fetched and the branches moved, as `report` planned. Nothing is
+/// fetched when no branch or tag differs: the copy has every commit already.
+fn sync_history(ui: &dyn Ui, places: Option<&history::Places>, report: &mut SyncReport) {
+    let history = report.history.as_mut().filter(|h| !h.refs.is_empty());
+    if let (Some(places), Some(history)) = (places, history) {
+        let spinner = Drawn::spinner(ui.progress(), "fetching the old place's history");
+        history::apply(places, history);
+        spinner.finish_and_clear();
+    }
+}
+
+/// The file plan and what the sync does with the old place's history, and the two
+/// repositories when git is to be run in them.
+fn plan_with_history(
+    env: &HostEnv,
+    record: &moved::Moved,
+    staging: &Staging,
+    day: &str,
+) -> (Result<SyncPlan>, Option<history::Places>) {
+    let (places, places_failed) = match history::Places::of(record) {
+        Some(Ok(places)) => (Some(places), None),
+        Some(Err(why)) => (None, Some(why)),
+        None => (None, None),
+    };
+    let planned = plan::build(env, record, staging.path(), day, places.as_ref());
+    let planned = planned.map(|plan| add_history(plan, places.as_ref(), places_failed));
+    (planned, places)
+}
+
+fn add_history(
+    mut plan: SyncPlan,
+    places: Option<&history::Places>,
+    places_failed: Option<String>,
+) -> SyncPlan {
+    let mut history = places.map(history::plan);
+    if let Some(why) = places_failed {
+        history = Some(HistorySync {
+            failed: Some(format!("{why}; the old place's history was not synced")),
+            ..HistorySync::default()
+        });
+    }
+    if let Some(h) = history.as_mut() {
+        h.committed_files = plan.committed;
+        if h.failed.is_none() {
+            h.failed = plan.committed_failed.take();
+        }
+    }
+    plan.report.history = history;
+    plan
 }
 
 /// The model's time for the copy, from the source measured on the files to copy and the

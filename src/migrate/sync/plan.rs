@@ -7,6 +7,7 @@
 //! is verified, so applying it is resumed from that list alone, whatever the two trees hold then.
 
 use super::guard::Guard;
+use super::history::{self, Places};
 use crate::base::error::{Failure, Result};
 use crate::base::pathtext::RelPath;
 use crate::measure::changes::{self, Seen, SeenKind};
@@ -29,6 +30,40 @@ pub struct SyncPlan {
     pub gone: Vec<PathBuf>,
     /// Files the copy holds outside `.git` and `node_modules`: what git's refresh visits.
     pub tracked: u64,
+    /// Changes at the old place its commits hold, left to its history, and why git could not
+    /// tell them (then every change syncs as a file).
+    pub committed: u64,
+    pub committed_failed: Option<String>,
+}
+
+/// `here` without the changes the old place's commits hold (`committed`), nor a folder made
+/// there only for them: the fetch brings them, a fast-forward puts them in the copy's work
+/// tree, and as files they would be edits of the copy's own commit.
+/// Returns how many, or why git could not tell (then every change syncs as a file).
+fn leave_to_history(
+    places: Option<&Places>,
+    here: &mut changes::Changes,
+    size_of: impl Fn(&Path) -> u64,
+) -> (u64, Option<String>) {
+    let committed = match places.map(|p| history::committed(p, here)) {
+        Some(Ok(found)) if !found.is_empty() => found,
+        Some(Err(why)) => return (0, Some(why)),
+        _ => return (0, None),
+    };
+    let paths: Vec<PathBuf> = committed.iter().cloned().collect();
+    here.leave_out(&paths, size_of);
+    let only_for_history = |dir: &PathBuf| {
+        committed.iter().any(|p| p.starts_with(dir))
+            && !here.added.iter().any(|p| p.starts_with(dir))
+    };
+    let kept: Vec<PathBuf> = here
+        .added_dirs
+        .iter()
+        .filter(|d| !only_for_history(d))
+        .cloned()
+        .collect();
+    here.added_dirs = kept;
+    (committed.len() as u64, None)
 }
 
 /// A file git's index may track: not git's own, not a dependency tree.
@@ -56,6 +91,7 @@ pub(super) fn build(
     moved: &moved::Moved,
     staging: &Path,
     day: &str,
+    places: Option<&Places>,
 ) -> Result<SyncPlan> {
     let (source, destination) = (&moved.source, &moved.destination);
     let entries = read_manifest(moved)?;
@@ -66,14 +102,18 @@ pub(super) fn build(
     let baseline = snapshot::baseline(kept.as_deref(), &entries);
     let mut there =
         snapshot::changes(destination, &baseline).map_err(|u| u.failure(destination, untouched))?;
-    // Git's index there is a cache its `git status` rewrites: the source's replaces it (the
-    // sync refreshes it after), or it stays when the source's did not change.
+    // A nested repository's index (its `.git` still syncs as files) is a cache `git status`
+    // rewrites: the source's replaces it (refreshed after), or it stays.
     there.changed.retain(|rel| !snapshot::is_git_index(rel));
     let seen_at: HashMap<&Path, &Seen> = seen.iter().map(|s| (s.rel.as_path(), s)).collect();
     let mut left_out = changes::virtualenv_roots(&entries, &seen);
     left_out.extend(changes::left_behind_output(&entries, &seen));
-    here.leave_out(&left_out, |rel| seen_at.get(rel).map_or(0, |s| s.size));
+    // Git's own folder (or a worktree's `.git` file) never syncs as files (`history.rs`).
+    left_out.push(PathBuf::from(".git"));
+    let size = |rel: &Path| seen_at.get(rel).map_or(0, |s| s.size);
+    here.leave_out(&left_out, size);
     there.leave_out(&left_out, |_| 0);
+    let (committed, committed_failed) = leave_to_history(places, &mut here, size);
     let touched: HashSet<&Path> = there
         .added
         .iter()
@@ -101,6 +141,8 @@ pub(super) fn build(
             },
             ops: Vec::new(),
             gone: here.removed.clone(),
+            committed,
+            committed_failed,
             tracked: entries
                 .iter()
                 .filter(|e| matches!(e, ManifestEntry::File(r) if worktree_file(&r.rel)))

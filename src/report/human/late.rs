@@ -53,6 +53,17 @@ pub fn sync_plan(moved: &Moved, report: &SyncReport) -> String {
             ));
         }
     }
+    if let Some(history) = &r.history {
+        if let Some(summary) = crate::report::text::migrate::history_summary(history, false) {
+            out.push_str(&format!("  history  {summary}\n"));
+        }
+        for line in &history.refs {
+            out.push_str(&format!(
+                "           {}\n",
+                crate::report::text::migrate::history_line(line, false)
+            ));
+        }
+    }
     if r.changed_at_destination > 0 {
         out.push_str(&format!(
             "  keeps    {} changed at the destination since, as they are\n",

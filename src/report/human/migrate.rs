@@ -268,10 +268,7 @@ fn problems(screen: &mut Screen, plan: &PlanDocument) {
 /// The result's first line: what this run did (synced, removed the source, migrated), or that
 /// it found the migration finished.
 fn result_headline(report: &MigrationReport) -> String {
-    let synced = report
-        .sync
-        .as_ref()
-        .filter(|s| s.done && s.added + s.changed + s.removed + s.conflicts.len() as u64 > 0);
+    let synced = report.sync.as_ref().filter(|s| s.done && s.has_work());
     let holds = content(report.files, report.dirs, report.symlinks, report.bytes);
     let destination = crate::base::pathtext::display(&report.destination);
     if let Some(sync) = synced.filter(|s| !s.not_copied.is_empty()) {
@@ -500,6 +497,34 @@ fn still_pointing(screen: &mut Screen, found: &[crate::migrate::StillPointing]) 
     }
 }
 
+/// `--sync`: the old place's history, and each branch or tag it moved.
+fn history_rows(screen: &mut Screen, sync: &crate::migrate::SyncReport) {
+    let Some(history) = &sync.history else {
+        return;
+    };
+    use crate::report::text::migrate::{history_line, history_summary};
+    if let Some(summary) = history_summary(history, sync.done) {
+        let tone = match history.failed {
+            Some(_) => Tone::Warn,
+            None => Tone::Plain,
+        };
+        screen.row("history", &summary, tone);
+    }
+    for (i, r) in history.refs.iter().enumerate() {
+        let tone = match r.action {
+            crate::migrate::RefAction::FastForward | crate::migrate::RefAction::Create => {
+                Tone::Good
+            }
+            _ => Tone::Warn,
+        };
+        screen.item(
+            if i == 0 { "branches" } else { "" },
+            &history_line(r, sync.done),
+            tone,
+        );
+    }
+}
+
 /// `--sync`: what reached the copy, and each conflict with where the source's version went.
 fn sync_rows(screen: &mut Screen, sync: &crate::migrate::SyncReport) {
     let saved = sync
@@ -519,7 +544,12 @@ fn sync_rows(screen: &mut Screen, sync: &crate::migrate::SyncReport) {
         units::bytes(sync.bytes)
     );
     let nothing = sync.added + sync.changed + sync.removed + sync.conflicts.len() as u64 == 0;
+    let history = sync.history.as_ref().is_some_and(|h| !h.refs.is_empty());
     let (text, tone) = match sync.done {
+        true if nothing && history => (
+            "no file to copy: what changed at the source is in its commits (below)".to_string(),
+            Tone::Plain,
+        ),
         true if nothing => (
             "nothing to copy: nothing changed at the source since".to_string(),
             Tone::Plain,
@@ -528,6 +558,7 @@ fn sync_rows(screen: &mut Screen, sync: &crate::migrate::SyncReport) {
         false => (format!("would be {what}; nothing was copied"), Tone::Plain),
     };
     screen.row("sync", &text, tone);
+    history_rows(screen, sync);
     for (i, c) in sync.conflicts.iter().enumerate() {
         let text = match &c.saved_as {
             Some(saved) => format!(

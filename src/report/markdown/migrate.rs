@@ -105,6 +105,12 @@ pub fn result(report: &MigrationReport) -> String {
                 count(sync.conflicts.len() as u64)
             )),
         );
+        for line in sync.history.iter().flat_map(|h| &h.refs) {
+            row(
+                "history",
+                &cell(&crate::report::text::migrate::history_line(line, sync.done)),
+            );
+        }
     }
     row(
         "to",

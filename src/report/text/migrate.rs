@@ -1,7 +1,9 @@
 //! The phrases a migration's plan and result share across formats.
 
 use crate::base::units::{self, counted};
-use crate::migrate::{MigrationReport, PlanDocument, Question, QuestionId};
+use crate::migrate::{
+    HistorySync, MigrationReport, PlanDocument, Question, QuestionId, RefAction, RefKind, RefSync,
+};
 
 /// "6,811 files, 1,050 directories, 3 symlinks, 1.2 GiB"
 pub fn content(files: u64, dirs: u64, symlinks: u64, bytes: u64) -> String {
@@ -107,4 +109,122 @@ pub fn took(report: &MigrationReport) -> Option<String> {
         ),
         None => format!("took {took} to copy, verify and fix up"),
     })
+}
+
+/// One branch or tag of a sync's history, as the plan (`done` false) or the result says it:
+/// "main: 1 commit at the old place, 1 here: kept both; merge with: git -C /copy merge ...".
+pub fn history_line(r: &RefSync, done: bool) -> String {
+    let what = match r.kind {
+        RefKind::Branch => r.name.clone(),
+        RefKind::Tag => format!("tag {}", r.name),
+    };
+    let commits = match (r.old_place_commits, r.here_commits) {
+        (0, _) => String::new(),
+        (there, 0) => format!("{} at the old place", counted(there, "commit", "commits")),
+        (there, here) => format!(
+            "{} at the old place, {here} here",
+            counted(there, "commit", "commits")
+        ),
+    };
+    let then = |did: &str, will: &str| if done { did } else { will }.to_string();
+    let (state, fate) = match r.action {
+        RefAction::FastForward => (commits, then("fast-forwarded", "fast-forwards")),
+        RefAction::Create => (
+            "new at the old place".to_string(),
+            then("created here", "to be created here"),
+        ),
+        RefAction::KeepBoth => (
+            commits,
+            format!(
+                "{}; merge with: {}",
+                then("kept both", "keeps both"),
+                r.merge.as_deref().unwrap_or("")
+            ),
+        ),
+        RefAction::Refused => (
+            commits,
+            format!(
+                "not fast-forwarded ({}); the old place's is {}{}",
+                r.why.as_deref().unwrap_or("refused"),
+                r.old_place_ref,
+                r.merge
+                    .as_ref()
+                    .map_or(String::new(), |m| format!("; later: {m}"))
+            ),
+        ),
+        RefAction::TagDiffers => (
+            "names another commit at the old place".to_string(),
+            format!("the copy's stays; the old place's is {}", r.old_place_ref),
+        ),
+    };
+    match state.is_empty() {
+        true => format!("{what}: {fate}"),
+        false => format!("{what}: {state}: {fate}"),
+    }
+}
+
+/// What a sync does with the old place's history, one line, before the branches: None when
+/// there is nothing to say.
+pub fn history_summary(h: &HistorySync, done: bool) -> Option<String> {
+    if let Some(why) = &h.failed {
+        return Some(format!("not synced: {why}"));
+    }
+    let committed = match h.committed_files {
+        0 => String::new(),
+        n => format!(
+            "; {} changed at the old place {} committed there and {} with its history, not as files",
+            counted(n, "file", "files"),
+            if n == 1 { "is" } else { "are" },
+            match (done, n) {
+                (true, _) => "came",
+                (false, 1) => "comes",
+                (false, _) => "come",
+            }
+        ),
+    };
+    let fetch = match (done, h.fetched) {
+        (true, true) => "its branches and tags fetched into refs/wsl-place/old-place/",
+        (true, false) => "nothing fetched",
+        (false, _) => "its branches and tags to be fetched into refs/wsl-place/old-place/",
+    };
+    if h.refs.is_empty() && committed.is_empty() {
+        return (done && h.fetched).then(|| format!("{fetch}; no branch or tag to move"));
+    }
+    Some(format!("through git: {fetch}{committed}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn branch(action: RefAction, there: u64, here: u64) -> RefSync {
+        RefSync {
+            name: "main".into(),
+            kind: RefKind::Branch,
+            action,
+            old_place_commits: there,
+            here_commits: here,
+            old_place_ref: "refs/wsl-place/old-place/heads/main".into(),
+            merge: Some("git -C /copy merge refs/wsl-place/old-place/heads/main".into()),
+            why: None,
+        }
+    }
+
+    #[test]
+    fn history_lines_speak_of_commits_and_branches() {
+        assert_eq!(
+            history_line(&branch(RefAction::KeepBoth, 1, 1), true),
+            "main: 1 commit at the old place, 1 here: kept both; merge with: git -C /copy merge refs/wsl-place/old-place/heads/main"
+        );
+        assert_eq!(
+            history_line(&branch(RefAction::FastForward, 2, 0), false),
+            "main: 2 commits at the old place: fast-forwards"
+        );
+        let mut tag = branch(RefAction::TagDiffers, 0, 0);
+        tag.kind = RefKind::Tag;
+        assert_eq!(
+            history_line(&tag, true),
+            "tag main: names another commit at the old place: the copy's stays; the old place's is refs/wsl-place/old-place/heads/main"
+        );
+    }
 }
