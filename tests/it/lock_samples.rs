@@ -226,6 +226,19 @@ fn manager_timing(sandbox: &Sandbox, build: &Build, project: &Path) -> Value {
     report["predict"]["install_manager"].clone()
 }
 
+/// The human report of `check` on `project` with `build` first on PATH, its words joined by
+/// single spaces (the report wraps at the terminal's width).
+fn report_words(sandbox: &Sandbox, build: &Build, project: &Path) -> String {
+    let out = sandbox
+        .cmd()
+        .args(["check", "--probe-budget-ms", "300"])
+        .arg(project)
+        .env("PATH", &build.path)
+        .output()
+        .unwrap();
+    text(&out).split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// The sample of `manager` on a project installed from its lock is measured from the lock, with
 /// each build of it; the same packages from package.json alone (the old sample) fail offline
 /// where `bare_fails` says so for that build's major.
@@ -300,14 +313,7 @@ fn a_failed_lock_sample_says_why_in_the_managers_words() {
         assert_eq!(timing["source"], "estimated", "{label}: {timing}");
         let why = timing["sample_failed"].as_str().unwrap_or_default();
         assert!(why.starts_with("ERR_PNPM_"), "{label}: {timing}");
-        let out = sandbox
-            .cmd()
-            .args(["check", "--probe-budget-ms", "300"])
-            .arg(&project)
-            .env("PATH", &build.path)
-            .output()
-            .unwrap();
-        let shown = text(&out).split_whitespace().collect::<Vec<_>>().join(" ");
+        let shown = report_words(&sandbox, &build, &project);
         assert!(
             shown.contains(
                 "pnpm's sample install failed here, so its own work is estimated: ERR_PNPM"
@@ -371,14 +377,7 @@ fn an_untested_major_is_estimated_and_says_so() {
         !mark.exists(),
         "the untested pnpm was asked more than its version"
     );
-    let out = sandbox
-        .cmd()
-        .args(["check", "--probe-budget-ms", "300"])
-        .arg(&project)
-        .env("PATH", &build.path)
-        .output()
-        .unwrap();
-    let shown = text(&out).split_whitespace().collect::<Vec<_>>().join(" ");
+    let shown = report_words(&sandbox, &build, &project);
     assert!(
         shown.contains("not sampled pnpm 99.0.0 is newer than"),
         "{shown}"
