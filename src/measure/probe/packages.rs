@@ -447,11 +447,6 @@ fn parsed_lock(text: &str) -> Vec<Pinned> {
         .collect()
 }
 
-/// `name==version` lines of the project's `requirements*.txt` files.
-pub fn requirements(root: &Path) -> Vec<Pinned> {
-    requirements_and_left_out(root).0
-}
-
 /// The plain `name==version` lines of the project's `requirements*.txt` files, and how many
 /// other lines name something to install (a path, a URL, an option such as `-e` or `-r`, a
 /// range): pip would act on those as they say, so the sample leaves them out.
@@ -511,22 +506,28 @@ pub fn is_requirements(path: &Path) -> bool {
 /// its `uv.lock` or `poetry.lock`, else its pinned requirements. Each is a fair sample: a
 /// package manager installs them one by one (`--no-deps`), so leaves are not needed.
 pub fn python_packages(root: &Path) -> Vec<Pinned> {
+    python_packages_and_left_out(root).0
+}
+
+/// As [`python_packages`], with how many requirement lines were left out for not being plain
+/// pins (`requirements_and_left_out`); 0 when the packages come from the virtualenv or a lock.
+pub fn python_packages_and_left_out(root: &Path) -> (Vec<Pinned>, u64) {
     if let Some(found) = site_packages(root)
         .iter()
         .map(|s| installed_python(s))
         .find(|p| !p.is_empty())
     {
-        return found;
+        return (found, 0);
     }
     for lock in ["uv.lock", "poetry.lock"] {
         if let Ok(text) = std::fs::read_to_string(root.join(lock)) {
             let found = toml_lock_packages(&text);
             if !found.is_empty() {
-                return found;
+                return (found, 0);
             }
         }
     }
-    requirements(root)
+    requirements_and_left_out(root)
 }
 
 /// Whether every package of a `uv.lock` comes from a registry (the project itself, `editable`
@@ -557,18 +558,6 @@ pub fn project_table_only(text: &str) -> Option<String> {
         .filter(|(key, _)| key == "project" || key == "dependency-groups")
         .collect();
     toml::to_string(&kept).ok()
-}
-
-/// Whether `python_packages` reads the project's requirement files: no virtualenv package and
-/// no lock to read first.
-pub fn python_packages_from_requirements(root: &Path) -> bool {
-    let installed = site_packages(root)
-        .iter()
-        .any(|s| !installed_python(s).is_empty());
-    let locked = ["uv.lock", "poetry.lock"].iter().any(|lock| {
-        std::fs::read_to_string(root.join(lock)).is_ok_and(|t| !toml_lock_packages(&t).is_empty())
-    });
-    !installed && !locked
 }
 
 /// At most `max` of `packages`, spread over the list.

@@ -263,10 +263,7 @@ pub fn sample_for(manager: Manager, root: &Path) -> Sample {
 /// size, and how many entries were already left out on the way.
 fn named_for(manager: Manager, root: &Path) -> (Vec<Pinned>, u64) {
     match manager {
-        Manager::Uv | Manager::Pip => match packages::python_packages_from_requirements(root) {
-            true => packages::requirements_and_left_out(root),
-            false => (packages::python_packages(root), 0),
-        },
+        Manager::Uv | Manager::Pip => packages::python_packages_and_left_out(root),
         Manager::Npm => match packages::npm_lock_entries(root) {
             // Installed from the lock (`Runner::NpmLock`): leaves whose tarballs it names.
             Some(entries) => {
