@@ -13,7 +13,6 @@
 pub mod git;
 pub mod location;
 pub mod mounts;
-pub mod process;
 pub(crate) mod terminal;
 pub mod windows;
 
@@ -21,7 +20,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Environment variables the tool reads; nothing else in the crate calls `std::env::var`.
 const ENV_KEYS: &[&str] = &[
@@ -461,14 +460,39 @@ impl GitFacts {
     }
 }
 
-/// The standard output of `program args` when it succeeds within `limit`; the program is
-/// stopped, with what it started, when it takes longer, and a descendant that keeps its output
-/// open is not waited for.
+/// The standard output of `program args` when it succeeds within `limit`; the program is killed
+/// when it takes longer, and a descendant that keeps its output open is not waited for.
 fn output_within(program: &str, args: &[&str], limit: Duration) -> Option<Vec<u8>> {
-    let mut cmd = std::process::Command::new(program);
-    cmd.args(args).stdin(std::process::Stdio::null());
-    let out = process::run(cmd, limit).ok()?;
-    out.status.success().then_some(out.stdout)
+    use std::io::Read;
+    let deadline = Instant::now() + limit;
+    let mut child = std::process::Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    let mut stdout = child.stdout.take()?;
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = sender.send(stdout.read_to_end(&mut out).map(|_| out));
+    });
+    let out = receiver.recv_timeout(limit).ok().and_then(|read| read.ok());
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if out.is_some() && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+        }
+    };
+    out.filter(|_| status.is_some_and(|s| s.success()))
 }
 
 /// Raw evidence about the host, before any decision is taken.

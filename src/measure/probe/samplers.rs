@@ -630,12 +630,34 @@ const QUESTION_LIMIT: Duration = Duration::from_secs(15);
 /// What `program args` prints, started in the neutral folder, when it succeeds within
 /// `QUESTION_LIMIT`.
 fn version_like_output(program: &str, args: &[&str]) -> Option<String> {
-    let mut cmd = Command::new(program);
-    cmd.args(args).current_dir(NEUTRAL_DIR).stdin(Stdio::null());
-    let out = crate::host::process::run(cmd, QUESTION_LIMIT).ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    use std::io::{Read, Seek};
+    let mut out = tempfile::tempfile().ok()?;
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(NEUTRAL_DIR)
+        .stdin(Stdio::null())
+        .stdout(out.try_clone().ok()?)
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if start.elapsed() < QUESTION_LIMIT => {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    };
+    let mut text = String::new();
+    out.rewind().ok()?;
+    out.take(1024 * 1024).read_to_string(&mut text).ok()?;
+    status.success().then_some(text)
 }
 
 fn pip_version_line(text: &str) -> Option<(PathBuf, String)> {
