@@ -337,17 +337,31 @@ impl OldPlace {
     }
 }
 
-/// The changes at `moved.source` against its manifest (None when the manifest is unreadable).
+/// What a sync never copies as files, so no surface counts it as changed here: the
+/// virtualenvs (each copy names the destination), build output left behind, and git's own
+/// folder, whose history a sync brings through git (`migrate/sync/history.rs`). Counting them
+/// made the old place report changes that `--sync` then said it had nothing to copy for.
+pub fn not_synced_as_files(entries: &[ManifestEntry], seen: &[Seen]) -> Vec<PathBuf> {
+    let mut roots = virtualenv_roots(entries, seen);
+    roots.extend(left_behind_output(entries, seen));
+    roots.push(PathBuf::from(".git"));
+    roots
+}
+
+/// The changes at `moved.source` against its manifest that a sync would carry (None when the
+/// manifest is unreadable).
 pub fn since(moved: &Moved) -> Option<Changes> {
     let (listed, entries) = manifest::read(&moved.manifest)?;
     if listed != moved.source {
         return None;
     }
-    Some(classify(
-        &moved.source,
-        &entries,
-        &walk(&moved.source).ok()?,
-    ))
+    let seen = walk(&moved.source).ok()?;
+    let mut changes = classify(&moved.source, &entries, &seen);
+    let size_of: HashMap<&Path, u64> = seen.iter().map(|s| (s.rel.as_path(), s.size)).collect();
+    changes.leave_out(&not_synced_as_files(&entries, &seen), |rel| {
+        size_of.get(rel).copied().unwrap_or(0)
+    });
+    Some(changes)
 }
 
 /// Why a walk did not see the whole tree. What it missed would pass for removed files, which a

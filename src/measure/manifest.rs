@@ -110,6 +110,17 @@ pub enum ManifestEntry {
     Symlink { rel: PathBuf, target: PathBuf },
 }
 
+impl ManifestEntry {
+    /// Its path, relative to the tree it describes.
+    pub fn rel(&self) -> &Path {
+        match self {
+            Self::File(r) => &r.rel,
+            Self::Dir(rel) => rel,
+            Self::Symlink { rel, .. } => rel,
+        }
+    }
+}
+
 /// Version 2 added ctime and inode to file lines; version 1 manifests are still read.
 pub const MANIFEST_HEADER: &str = "# wsl-place manifest 2";
 const MANIFEST_HEADER_V1: &str = "# wsl-place manifest 1";

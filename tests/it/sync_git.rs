@@ -330,3 +330,44 @@ fn uncommitted_edits_at_the_old_place_sync_as_files() {
         git(&moved.src(), &["rev-parse", "HEAD"]).trim()
     );
 }
+
+/// What `check` at the old place counts is what `--sync` would carry: never git's own files,
+/// and no commit once a sync has fetched it (before this, `check` said "11 files changed here"
+/// right after a sync that said it had nothing left to copy).
+#[test]
+fn the_old_place_counts_what_a_sync_carries_and_nothing_once_synced() {
+    let moved = Moved::new(|_| {});
+    write(&moved.dst().join("c.txt"), b"at the copy\n");
+    commit_all(&moved.dst(), "at the copy");
+    write(&moved.src().join("a.txt"), b"at the old place\n");
+    write(&moved.src().join("new/n.txt"), b"new at the old place\n");
+    commit_all(&moved.src(), "at the old place");
+    write(&moved.src().join("b.txt"), b"not committed\n");
+    let sandbox = support::Sandbox::at(moved.tmp.path());
+    let counted = |when: &str| {
+        let check = sandbox.check_json(&moved.src(), &[]);
+        let old = &check["moved"];
+        (
+            old["files_changed"].as_u64(),
+            format!("{when}: {}", old["message"]),
+        )
+    };
+    let (before, said) = counted("before the sync");
+    assert_eq!(before, Some(3), "a.txt, new/n.txt and b.txt only; {said}");
+    let sync = moved.sync_json();
+    assert_eq!(sync["history"]["committed_files"], 2, "{sync}");
+    let (after, said) = counted("after the sync");
+    assert_eq!(after, Some(0), "{said}");
+    let again = moved.sync_json();
+    assert_eq!(
+        (&again["added"], &again["changed"], &again["removed"]),
+        (&0.into(), &0.into(), &0.into()),
+        "{again}"
+    );
+    // The commit is at the copy, kept beside its own: nothing was lost by counting it synced.
+    let theirs = git(&moved.src(), &["rev-parse", "HEAD"]).trim().to_string();
+    assert_eq!(
+        moved.at_copy(&["rev-parse", "refs/wsl-place/old-place/heads/main"]),
+        theirs
+    );
+}

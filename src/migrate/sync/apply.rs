@@ -224,10 +224,7 @@ fn remember(
     if staged.exists() {
         finalise::move_manifest(&staged, &record.manifest)?;
     }
-    let mut dated = record.clone();
-    dated.synced_unix = Some(crate::base::clock::now_unix());
     // The copy now holds what the source held when the sync planned: nothing changed since.
-    dated.since = Some(moved::Counted::nothing_now());
-    moved::remember(env, &dated);
+    moved::remember(env, &super::synced_now(record));
     Ok(holds)
 }

@@ -10,6 +10,7 @@ mod exclude;
 mod guard;
 mod history;
 mod plan;
+mod recorded;
 
 use crate::base::error::{Failure, Result};
 use crate::base::pathtext::RelPath;
@@ -104,9 +105,13 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     // History first: a fast-forward puts the old place's commits in the copy's work tree, and
     // the files left to sync are the old place's uncommitted edits on top of them.
     sync_history(ui, places.as_ref(), &mut plan.report);
+    let history_came = record_history(record, &plan);
     if plan.is_empty() {
         if held.is_some() {
             staging.remove()?;
+        }
+        if history_came {
+            moved::remember(env, &synced_now(record));
         }
         (plan.report.sync_ms, plan.report.done) = (started.elapsed().as_millis() as u64, true);
         return Ok(plan.report);
@@ -140,6 +145,35 @@ fn sync_history(ui: &dyn Ui, places: Option<&history::Places>, report: &mut Sync
     }
 }
 
+/// Whether the old place's history reached the copy; then its committed files are in the
+/// manifest (as the plan saw them), so the old place no longer counts them as changed.
+fn record_history(record: &moved::Moved, plan: &SyncPlan) -> bool {
+    let Some(history) = plan.report.history.as_ref() else {
+        return false;
+    };
+    let came = history.failed.is_none() && (history.fetched || history.refs.is_empty());
+    if !came || plan.committed.is_empty() {
+        return came;
+    }
+    let removed: Vec<PathBuf> = plan
+        .committed
+        .iter()
+        .filter(|rel| !plan.committed_seen.iter().any(|s| &s.rel == *rel))
+        .cloned()
+        .collect();
+    // Best effort: a manifest that cannot be rewritten leaves these counted as changed here,
+    // which the next sync finds committed again; nothing is lost.
+    recorded::record_committed(record, &plan.committed_seen, &removed).is_ok()
+}
+
+/// `record` synced now, with nothing changed at the source since.
+fn synced_now(record: &moved::Moved) -> moved::Moved {
+    let mut dated = record.clone();
+    dated.synced_unix = Some(crate::base::clock::now_unix());
+    dated.since = Some(moved::Counted::nothing_now());
+    dated
+}
+
 /// The file plan and what the sync does with the old place's history, and the two
 /// repositories when git is to be run in them.
 fn plan_with_history(
@@ -171,7 +205,7 @@ fn add_history(
         });
     }
     if let Some(h) = history.as_mut() {
-        h.committed_files = plan.committed;
+        h.committed_files = plan.committed.len() as u64;
         if h.failed.is_none() {
             h.failed = plan.committed_failed.take();
         }

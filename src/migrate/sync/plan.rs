@@ -32,23 +32,26 @@ pub struct SyncPlan {
     pub tracked: u64,
     /// Changes at the old place its commits hold, left to its history, and why git could not
     /// tell them (then every change syncs as a file).
-    pub committed: u64,
+    pub committed: Vec<PathBuf>,
     pub committed_failed: Option<String>,
+    /// The committed files as the plan's walk saw them: the manifest records these once the
+    /// fetch has brought their commits (`recorded.rs`).
+    pub committed_seen: Vec<Seen>,
 }
 
 /// `here` without the changes the old place's commits hold (`committed`), nor a folder made
 /// there only for them: the fetch brings them, a fast-forward puts them in the copy's work
 /// tree, and as files they would be edits of the copy's own commit.
-/// Returns how many, or why git could not tell (then every change syncs as a file).
+/// Returns them, or why git could not tell (then every change syncs as a file).
 fn leave_to_history(
     places: Option<&Places>,
     here: &mut changes::Changes,
     size_of: impl Fn(&Path) -> u64,
-) -> (u64, Option<String>) {
+) -> (Vec<PathBuf>, Option<String>) {
     let committed = match places.map(|p| history::committed(p, here)) {
         Some(Ok(found)) if !found.is_empty() => found,
-        Some(Err(why)) => return (0, Some(why)),
-        _ => return (0, None),
+        Some(Err(why)) => return (Vec::new(), Some(why)),
+        _ => return (Vec::new(), None),
     };
     let paths: Vec<PathBuf> = committed.iter().cloned().collect();
     here.leave_out(&paths, size_of);
@@ -63,7 +66,9 @@ fn leave_to_history(
         .cloned()
         .collect();
     here.added_dirs = kept;
-    (committed.len() as u64, None)
+    let mut paths = paths;
+    paths.sort();
+    (paths, None)
 }
 
 /// A file git's index may track: not git's own, not a dependency tree.
@@ -106,10 +111,7 @@ pub(super) fn build(
     // rewrites: the source's replaces it (refreshed after), or it stays.
     there.changed.retain(|rel| !snapshot::is_git_index(rel));
     let seen_at: HashMap<&Path, &Seen> = seen.iter().map(|s| (s.rel.as_path(), s)).collect();
-    let mut left_out = changes::virtualenv_roots(&entries, &seen);
-    left_out.extend(changes::left_behind_output(&entries, &seen));
-    // Git's own folder (or a worktree's `.git` file) never syncs as files (`history.rs`).
-    left_out.push(PathBuf::from(".git"));
+    let left_out = changes::not_synced_as_files(&entries, &seen);
     let size = |rel: &Path| seen_at.get(rel).map_or(0, |s| s.size);
     here.leave_out(&left_out, size);
     there.leave_out(&left_out, |_| 0);
@@ -122,6 +124,10 @@ pub(super) fn build(
         .map(PathBuf::as_path)
         .collect();
     let guard = Guard::new(moved, &entries, &seen_at, &here, touched.clone());
+    let committed_seen: Vec<Seen> = committed
+        .iter()
+        .filter_map(|rel| seen_at.get(rel.as_path()).map(|s| (*s).clone()))
+        .collect();
     let mut plan = Planner {
         source,
         destination,
@@ -141,6 +147,7 @@ pub(super) fn build(
             },
             ops: Vec::new(),
             gone: here.removed.clone(),
+            committed_seen,
             committed,
             committed_failed,
             tracked: entries
@@ -515,10 +522,10 @@ pub fn new_manifest(
     let mut by_rel: std::collections::BTreeMap<PathBuf, ManifestEntry> = old
         .iter()
         .filter(|e| {
-            let rel = entry_rel(e);
+            let rel = e.rel();
             !gone.contains(rel) && !removed_dirs.contains(rel)
         })
-        .map(|e| (entry_rel(e).to_path_buf(), e.clone()))
+        .map(|e| (e.rel().to_path_buf(), e.clone()))
         .collect();
     for r in records {
         by_rel.insert(r.rel.clone(), ManifestEntry::File(r.clone()));
@@ -545,12 +552,4 @@ pub fn new_manifest(
         }
     }
     by_rel.into_values().collect()
-}
-
-fn entry_rel(entry: &ManifestEntry) -> &Path {
-    match entry {
-        ManifestEntry::File(r) => &r.rel,
-        ManifestEntry::Dir(rel) => rel,
-        ManifestEntry::Symlink { rel, .. } => rel,
-    }
 }
