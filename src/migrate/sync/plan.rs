@@ -124,7 +124,7 @@ pub(super) fn build(
         .map(PathBuf::as_path)
         .collect();
     let guard = Guard::new(moved, &entries, &seen_at, &here, touched.clone());
-    let committed_seen: Vec<Seen> = committed
+    let committed_seen = committed
         .iter()
         .filter_map(|rel| seen_at.get(rel.as_path()).map(|s| (*s).clone()))
         .collect();
@@ -161,37 +161,46 @@ pub(super) fn build(
         guard,
         held: HashSet::new(),
     };
-    let added: HashSet<&Path> = here.added.iter().map(PathBuf::as_path).collect();
-    // Removals first: what they take away at the destination makes room for what is put.
-    for rel in here.removed.iter().filter(|r| !added.contains(r.as_path())) {
-        plan.remove(rel, there.removed.contains(rel));
-    }
-    for dir in &here.added_dirs {
-        if plan.blocked_there(dir) {
-            continue;
-        }
-        plan.sync.ops.push(Op::Dir(dir.clone()));
-        plan.dirs.insert(dir.clone());
-        plan.parents(dir);
-    }
-    for rel in &here.added {
-        plan.copy(rel, true, there.removed.contains(rel))?;
-    }
-    for rel in &here.changed {
-        plan.copy(rel, false, there.removed.contains(rel))?;
-    }
-    let mut gone: Vec<&PathBuf> = here
-        .removed_dirs
-        .iter()
-        .filter(|d| plan.guard.removed_by_user(d) && plan.guard.blocked(d).is_none())
-        .collect();
-    gone.sort_by(|a, b| b.cmp(a));
-    plan.sync
-        .ops
-        .extend(gone.into_iter().map(|d| Op::Rmdir(d.clone())));
+    plan.operations(&here, &there)?;
     plan.finish(&there);
     plan.sync.report.changed_at_destination = plan.kept_there();
     Ok(plan.sync)
+}
+
+impl Planner<'_> {
+    /// The operations for what changed at the source (`here`), given what changed at the
+    /// destination (`there`).
+    fn operations(&mut self, here: &changes::Changes, there: &changes::Changes) -> Result<()> {
+        let added: HashSet<&Path> = here.added.iter().map(PathBuf::as_path).collect();
+        // Removals first: what they take away at the destination makes room for what is put.
+        for rel in here.removed.iter().filter(|r| !added.contains(r.as_path())) {
+            self.remove(rel, there.removed.contains(rel));
+        }
+        for dir in &here.added_dirs {
+            if self.blocked_there(dir) {
+                continue;
+            }
+            self.sync.ops.push(Op::Dir(dir.clone()));
+            self.dirs.insert(dir.clone());
+            self.parents(dir);
+        }
+        for rel in &here.added {
+            self.copy(rel, true, there.removed.contains(rel))?;
+        }
+        for rel in &here.changed {
+            self.copy(rel, false, there.removed.contains(rel))?;
+        }
+        let mut gone: Vec<&PathBuf> = here
+            .removed_dirs
+            .iter()
+            .filter(|d| self.guard.removed_by_user(d) && self.guard.blocked(d).is_none())
+            .collect();
+        gone.sort_by(|a, b| b.cmp(a));
+        self.sync
+            .ops
+            .extend(gone.into_iter().map(|d| Op::Rmdir(d.clone())));
+        Ok(())
+    }
 }
 
 /// The manifest of `moved`'s migration, which must describe its source.
