@@ -36,7 +36,13 @@ pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<Mig
         ui.progress(),
         "pointing the virtualenvs at the new location",
     );
-    venvs::fix(source, destination, answers.virtualenvs, &mut fixups);
+    venvs::fix(
+        source,
+        destination,
+        answers.virtualenvs,
+        &env.automount_root(),
+        &mut fixups,
+    );
     spinner.finish_and_clear();
     // Those left behind first: the repair run for a moved one touches every recorded worktree.
     for worktree in copied.worktrees.iter().filter(|w| !w.moved) {
