@@ -112,8 +112,10 @@ pub fn left_behind_output(entries: &[ManifestEntry], seen: &[Seen]) -> Vec<PathB
 /// The file that makes a folder a Python virtualenv (PEP 405).
 pub const VIRTUALENV_CONFIG: &str = "pyvenv.cfg";
 
-/// The virtualenvs of a tree: folders holding a `pyvenv.cfg` in the manifest (copied, then
-/// pointed at the destination) or at the source now (one left behind is only there).
+/// The virtualenvs of a tree: folders below its root holding a `pyvenv.cfg` in the manifest
+/// (copied, then pointed at the destination) or at the source now (one left behind is only
+/// there). A root holding one is no virtualenv's: nothing in it is rewritten, and leaving it
+/// out would leave out the whole tree.
 pub fn virtualenv_roots(entries: &[ManifestEntry], seen: &[Seen]) -> Vec<PathBuf> {
     let config = |rel: &Path| rel.file_name() == Some(std::ffi::OsStr::new(VIRTUALENV_CONFIG));
     let copied = entries.iter().filter_map(|e| match e {
@@ -124,7 +126,10 @@ pub fn virtualenv_roots(entries: &[ManifestEntry], seen: &[Seen]) -> Vec<PathBuf
         .iter()
         .filter(|s| s.kind == SeenKind::File && config(&s.rel))
         .filter_map(|s| s.rel.parent().map(Path::to_path_buf));
-    let mut roots: Vec<PathBuf> = copied.chain(here).collect();
+    let mut roots: Vec<PathBuf> = copied
+        .chain(here)
+        .filter(|root| !root.as_os_str().is_empty())
+        .collect();
     roots.sort();
     roots.dedup();
     roots

@@ -23,6 +23,7 @@ pub use kernel::outcome::{
 };
 pub use kernel::plan::{Question, QuestionId};
 pub use kernel::staging::Elsewhere;
+pub use kernel::venvs::root_left_alone;
 pub use kernel::windows_side::{WindowsOutcome, WindowsPlan};
 
 use crate::base::error::{ExitCode, Result};

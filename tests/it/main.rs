@@ -14,6 +14,7 @@ mod dependency_sample;
 mod first_status;
 mod fresh;
 mod fuzz;
+mod git_settings;
 mod gitindex;
 mod help;
 mod hook;

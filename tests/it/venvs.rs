@@ -402,3 +402,133 @@ fn remove_source_removes_the_old_virtualenv_once_its_copy_was_rewritten() {
     assert_eq!(PathBuf::from(prefix), dest.join(".venv"));
     assert!(naming(&dest.join(".venv"), &source).is_empty());
 }
+
+/// `python3 -m venv --without-pip DIR`.
+fn make_venv(dir: &Path) {
+    let made = Command::new("python3")
+        .args(["-m", "venv", "--without-pip"])
+        .arg(dir)
+        .status()
+        .unwrap();
+    assert!(made.success(), "python3 -m venv {}", dir.display());
+}
+
+/// Issue 50's reproduction: `python3 -m venv --without-pip .` at the repository's top, a tracked
+/// `NOTES.md` naming the path, a remote `$PWD/../upstream`. The root is reported and left as it
+/// is (the whole repository is not "a virtualenv" to rewrite), and `--remove-source` still reads
+/// back every copy there: a file emptied at the copy keeps its only good version at the source.
+#[test]
+fn a_virtualenv_at_the_repositorys_root_is_reported_and_nothing_is_rewritten() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (source, dest) = (root.join("app"), root.join("linux/app"));
+    support::gitrepo::git(&root, &["init", "-q", "--bare", "upstream"]);
+    fs::create_dir_all(&source).unwrap();
+    make_venv(&source);
+    write(
+        &source.join("NOTES.md"),
+        format!("The project lives at {}\n", source.display()).as_bytes(),
+    );
+    write(&source.join("app.py"), b"print('the only good copy')\n");
+    support::gitrepo::git(&source, &["init", "-q"]);
+    let remote = format!("{}/../upstream", source.display());
+    support::gitrepo::git(&source, &["remote", "add", "origin", &remote]);
+    write(
+        &source.join(".git/description"),
+        format!("app, kept at {}\n", source.display()).as_bytes(),
+    );
+    support::gitrepo::git(&source, &["add", "-f", "NOTES.md", "app.py"]);
+    support::gitrepo::git(&source, &["commit", "-q", "-m", "notes"]);
+    let kept_as_is = [
+        "NOTES.md",
+        "pyvenv.cfg",
+        ".git/config",
+        ".git/description",
+        "bin/activate",
+    ];
+    let before: Vec<Vec<u8>> = kept_as_is
+        .iter()
+        .map(|rel| fs::read(source.join(rel)).unwrap())
+        .collect();
+    let run = |extra: &[&str]| {
+        let mut cmd = support::Sandbox::at(&root).migrate(&source, &dest);
+        cmd.args(extra).output().unwrap()
+    };
+
+    let plan = json_of_success(&run(&["--dry-run", "--format", "json"]));
+    assert_eq!(plan["virtualenvs"], serde_json::json!([]), "{plan:#}");
+    assert_eq!(plan["root_virtualenv"], "python3 -m venv .", "{plan:#}");
+    let shown = run(&["--dry-run"]);
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        shown.contains("the repository's root is itself a virtualenv (pyvenv.cfg); it is left as it is: make it again at the copy with `python3 -m venv .`"),
+        "{shown}"
+    );
+
+    let json = json_of_success(&run(&["--yes", "--format", "json"]));
+    let advice = json["fixups"]["advice"].to_string();
+    assert!(
+        advice.contains("the repository's root is itself a virtualenv"),
+        "{json:#}"
+    );
+    assert!(
+        !json["fixups"]["done"].to_string().contains("virtualenv"),
+        "{json:#}"
+    );
+    for (rel, was) in kept_as_is.iter().zip(&before) {
+        assert_eq!(
+            &fs::read(dest.join(rel)).unwrap(),
+            was,
+            "{rel} was rewritten at the copy"
+        );
+    }
+    let url = support::gitrepo::git(&dest, &["remote", "get-url", "origin"]);
+    assert_eq!(url.trim(), remote);
+
+    // Emptied at the copy: the source's version is the only good one, and it stays.
+    fs::write(dest.join("app.py"), b"").unwrap();
+    let removed = json_of_success(&run(&["--remove-source", "--yes", "--format", "json"]));
+    assert_eq!(
+        fs::read(source.join("app.py")).unwrap(),
+        b"print('the only good copy')\n",
+        "{:#}",
+        removed["removal"]
+    );
+    let kept = removed["removal"]["kept"].to_string();
+    assert!(kept.contains("app.py ("), "{kept}");
+}
+
+/// A file git tracks inside a virtualenv (a README kept with it) is the person's: the fix-up
+/// rewrites the virtualenv's own files and leaves that one as it is.
+#[test]
+fn a_file_git_tracks_inside_a_virtualenv_is_never_rewritten() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (source, dest) = (root.join("app"), root.join("linux/app"));
+    make_venv(&source.join("tools/venv"));
+    let notes = format!("made in {}/tools/venv\n", source.display());
+    write(&source.join("tools/venv/NOTES.txt"), notes.as_bytes());
+    write(&source.join("main.py"), b"print('hi')\n");
+    support::gitrepo::git(&source, &["init", "-q"]);
+    support::gitrepo::git(&source, &["add", "-f", "main.py", "tools/venv/NOTES.txt"]);
+    support::gitrepo::git(&source, &["commit", "-q", "-m", "notes"]);
+    let mut cmd = support::Sandbox::at(&root).migrate(&source, &dest);
+    let json = json_of_success(&cmd.args(["--yes", "--format", "json"]).output().unwrap());
+    let done = json["fixups"]["done"].to_string();
+    assert!(
+        done.contains("virtualenv tools/venv")
+            && done.contains("1 file git tracks left as they are"),
+        "{json:#}"
+    );
+    assert_eq!(
+        fs::read_to_string(dest.join("tools/venv/NOTES.txt")).unwrap(),
+        notes
+    );
+    let activate = fs::read_to_string(dest.join("tools/venv/bin/activate")).unwrap();
+    assert!(
+        activate.contains(&format!("{}/tools/venv", dest.display())),
+        "{activate}"
+    );
+    let status = support::gitrepo::git(&dest, &["status", "--porcelain", "--untracked-files=no"]);
+    assert_eq!(status, "", "a tracked file shows as changed at the copy");
+}

@@ -55,6 +55,10 @@ pub struct PlanDocument {
     /// in, so the old path is rewritten inside it after the copy; one made by Windows Python is
     /// left behind with the command that makes it again.
     pub virtualenvs: Vec<super::venvs::Virtualenv>,
+    /// When the repository's root is itself a virtualenv (it holds `pyvenv.cfg`): the command
+    /// that makes it again at the copy. Nothing in it is rewritten.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root_virtualenv: Option<String>,
     /// Build output its tool writes again after a move (a Jest cache inside the tree), each
     /// with the copy time leaving it behind saves.
     pub build_output: Vec<super::build_output::BuildOutput>,
@@ -110,6 +114,7 @@ pub fn of(plan: &Plan) -> PlanDocument {
         resumed_bytes: resume.bytes,
         node_modules: plan.node_modules.clone(),
         virtualenvs: plan.virtualenvs.clone(),
+        root_virtualenv: plan.root_virtualenv.clone(),
         build_output: plan.build_output.clone(),
         skipped: plan.skipped.clone(),
         unreadable: plan.unreadable.clone(),

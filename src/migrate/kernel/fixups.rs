@@ -298,7 +298,8 @@ pub fn decline(issue: &ConfigIssue, report: &mut FixupReport) {
 }
 
 /// Re-stats every tracked file so the first `git status` is not a full re-hash; stopped past
-/// [`git::work_limit`] of `predicted_ms`, the refresh that would take.
+/// [`git::work_limit`] of `predicted_ms`, the refresh that would take. The work tree is named
+/// (`repo` itself): a `core.worktree` the configuration still holds never takes it elsewhere.
 pub fn refresh_index(
     repo: &Path,
     predicted_ms: Option<f64>,
@@ -307,7 +308,7 @@ pub fn refresh_index(
     let what = "git update-index --refresh";
     let refreshed = git_within(
         repo,
-        &["update-index", "-q", "--refresh"],
+        &["--work-tree=.", "update-index", "-q", "--refresh"],
         what,
         git::work_limit(predicted_ms),
     );

@@ -10,6 +10,7 @@ pub mod document;
 pub mod estimate;
 pub mod finalise;
 pub mod fixups;
+pub mod git_paths;
 pub mod identity;
 pub mod journal;
 pub mod names;

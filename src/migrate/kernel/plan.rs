@@ -122,8 +122,11 @@ pub struct Plan {
     pub free_inodes: Option<u64>,
     pub walk_ms: u64,
     pub node_modules: Vec<NodeModules>,
-    /// Virtualenvs in the tree: tied to their path (`venvs.rs`).
+    /// Virtualenvs below the root: tied to their path (`venvs.rs`).
     pub virtualenvs: Vec<super::venvs::Virtualenv>,
+    /// When the root itself holds a `pyvenv.cfg`: the command that makes it again at the copy.
+    /// It is left as it is, never rewritten.
+    pub root_virtualenv: Option<String>,
     /// Build output its tool writes again after a move (`build_output.rs`).
     pub build_output: Vec<super::build_output::BuildOutput>,
     pub skipped: Vec<Skipped>,
@@ -321,6 +324,9 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         free_inodes: super::destination::free_inodes(destination),
         node_modules: walked.node_modules,
         virtualenvs: Vec::new(),
+        root_virtualenv: walked
+            .root_virtualenv
+            .then(|| super::venvs::root_recreate(source)),
         build_output: Vec::new(),
         skipped: walked.skipped,
         unreadable: walked.unreadable,
@@ -464,8 +470,10 @@ struct Walked {
     unreadable: Vec<Problem>,
     node_modules: Vec<NodeModules>,
     windows_invalid: Vec<RelPath>,
-    /// Folders holding a `pyvenv.cfg` (outside node_modules).
+    /// Folders below the root holding a `pyvenv.cfg` (outside node_modules).
     virtualenvs: Vec<PathBuf>,
+    /// The root itself holds one.
+    root_virtualenv: bool,
     /// Folders a name marks as build output, with its kind.
     build_output: Vec<(PathBuf, &'static str)>,
     /// Native addons (`.node`) in each node_modules (by index), to be told apart by header.
@@ -499,7 +507,13 @@ impl Walked {
             && outermost_node_modules(&rel).is_none()
             && let Some(root) = rel.parent()
         {
-            self.virtualenvs.push(root.to_path_buf());
+            // The root's own pyvenv.cfg makes the whole repository look like a virtualenv:
+            // reported, never rewritten (venvs.rs).
+            if root.as_os_str().is_empty() {
+                self.root_virtualenv = true;
+            } else {
+                self.virtualenvs.push(root.to_path_buf());
+            }
         }
         if let Some(marked) = super::build_output::marked_by(&rel, kind == Kind::Dir) {
             self.build_output.push(marked);

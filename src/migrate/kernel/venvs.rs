@@ -1,5 +1,5 @@
-//! Virtualenvs inside the tree (any folder holding a `pyvenv.cfg`). Every one names the folder it
-//! was made in: `activate` sets `VIRTUAL_ENV` to it, each console script's shebang runs its
+//! Virtualenvs inside the tree (any folder below the root holding a `pyvenv.cfg`). Every one
+//! names the folder it was made in: `activate` sets `VIRTUAL_ENV` to it, each console script's shebang runs its
 //! interpreter by that path, and an editable install's `.pth` (uv, pip `-e`, poetry, hatch) puts
 //! the old `src/` on `sys.path`. A copy of one runs the old place's code, silently.
 //!
@@ -9,10 +9,15 @@
 //! virtualenv on the fast disk (docs/migrate.md has the measurements against `uv sync --offline`).
 //! A virtualenv made by Windows Python cannot run on Linux at all: it is left behind, with the
 //! command that makes it again.
+//!
+//! Two things are never rewritten: a file git tracks (it is the person's, and a rewrite shows as
+//! their edit), and a root that is itself a virtualenv (`python3 -m venv .`): its "text files"
+//! are the whole repository, `.git/config` and the notes included, so it is only reported.
 
 use super::fixups::FixupReport;
 use crate::base::pathtext::{self, RelPath};
 use serde::Serialize;
+use std::collections::HashSet;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -208,10 +213,11 @@ fn rewrite_file(path: &Path, rewrites: &[Rewrite]) -> std::io::Result<bool> {
     Ok(true)
 }
 
-/// The virtualenvs at the destination (folders holding `pyvenv.cfg`), outside `.git` and
-/// `node_modules`.
+/// The virtualenvs at the destination: folders below it holding `pyvenv.cfg`, outside `.git`
+/// and `node_modules`. The destination itself is never one of them ([`root_left_alone`]).
 pub fn find(destination: &Path) -> Vec<PathBuf> {
     walkdir::WalkDir::new(destination)
+        .min_depth(2)
         .follow_links(false)
         .into_iter()
         .filter_entry(|e| e.file_name() != "node_modules" && e.file_name() != ".git")
@@ -221,14 +227,31 @@ pub fn find(destination: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
+/// What the plan and the result say of a repository whose root holds `pyvenv.cfg`, with the
+/// command (`recreate`) that makes it again in place.
+pub fn root_left_alone(recreate: &str) -> String {
+    format!(
+        "the repository's root is itself a virtualenv ({CONFIG}); it is left as it is: make it again at the copy with `{recreate}` run there"
+    )
+}
+
+/// The command that makes a root virtualenv again, from the files of `root`.
+pub fn root_recreate(root: &Path) -> String {
+    recreate_command(".", |name| root.join(name).is_file())
+}
+
 /// What rewriting one virtualenv did.
 #[derive(Debug, Default)]
 struct Rewritten {
     files: u64,
+    /// Files git tracks, left as they are.
+    tracked: u64,
     failed: Vec<String>,
 }
 
-fn rewrite_tree(root: &Path, rewrites: &[Rewrite]) -> Rewritten {
+/// Rewrites the text files of the virtualenv `root`, except those in `tracked` (relative to
+/// `root`).
+fn rewrite_tree(root: &Path, rewrites: &[Rewrite], tracked: &HashSet<PathBuf>) -> Rewritten {
     let mut done = Rewritten::default();
     for item in walkdir::WalkDir::new(root).follow_links(false) {
         let item = match item {
@@ -239,6 +262,14 @@ fn rewrite_tree(root: &Path, rewrites: &[Rewrite]) -> Rewritten {
             }
         };
         if !item.file_type().is_file() {
+            continue;
+        }
+        if item
+            .path()
+            .strip_prefix(root)
+            .is_ok_and(|rel| tracked.contains(rel))
+        {
+            done.tracked += 1;
             continue;
         }
         match rewrite_file(item.path(), rewrites) {
@@ -276,33 +307,68 @@ pub fn finishing_command(root: &Path, source: &Path, destination: &Path) -> Stri
     )
 }
 
-/// The fix-up: each virtualenv at the destination made to name the destination (`rewrite`), or
-/// noted with the command that does it (declined). Every step is repeatable: a rewritten file no
-/// longer names the old place.
-pub fn fix(source: &Path, destination: &Path, rewrite: bool, report: &mut FixupReport) {
+/// The fix-up: each virtualenv below the destination made to name the destination (`rewrite`),
+/// or noted with the command that does it (declined); a root virtualenv only noted. Every step
+/// is repeatable: a rewritten file no longer names the old place. `automount_root` is where a
+/// Windows `gitdir:` is looked for when the index is read.
+pub fn fix(
+    source: &Path,
+    destination: &Path,
+    rewrite: bool,
+    automount_root: &Path,
+    report: &mut FixupReport,
+) {
+    if destination.join(CONFIG).is_file() {
+        report
+            .advice
+            .push(root_left_alone(&root_recreate(destination)));
+    }
     let rewrites = rewrites(source, destination);
     for root in find(destination) {
         let rel = root.strip_prefix(destination).unwrap_or(&root);
         let shown = pathtext::escape_path(rel);
+        let finish = || finishing_command(&root, source, destination);
         if !rewrite {
             report.advice.push(format!(
                 "the virtualenv {shown} still names the old place (its scripts run the old place's Python); rewrite it with `{}`",
-                finishing_command(&root, source, destination)
+                finish()
             ));
             continue;
         }
+        let tracked = match crate::measure::gitindex::tracked_sample(
+            &root,
+            usize::MAX,
+            automount_root,
+        ) {
+            Ok(paths) => paths.into_iter().collect(),
+            Err(why) => {
+                report.advice.push(format!(
+                    "left the virtualenv {shown} naming the old place: which of its files git tracks cannot be told ({why}); once none is, rewrite it with `{}`",
+                    finish()
+                ));
+                continue;
+            }
+        };
         let started = Instant::now();
-        let done = rewrite_tree(&root, &rewrites);
+        let done = rewrite_tree(&root, &rewrites, &tracked);
         if let Some(first) = done.failed.first() {
             report.advice.push(format!(
                 "could not rewrite {} in the virtualenv {shown} ({first}); the copy stands, finish with `{}`",
                 crate::base::units::counted(done.failed.len() as u64, "file", "files"),
-                finishing_command(&root, source, destination)
+                finish()
             ));
         }
         if done.files > 0 {
+            let kept = if done.tracked > 0 {
+                format!(
+                    "; {} git tracks left as they are",
+                    crate::base::units::counted(done.tracked, "file", "files")
+                )
+            } else {
+                String::new()
+            };
             report.done.push(format!(
-                "pointed the virtualenv {shown} at the new location: the old path rewritten in {} ({} ms)",
+                "pointed the virtualenv {shown} at the new location: the old path rewritten in {} ({} ms){kept}",
                 crate::base::units::counted(done.files, "file", "files"),
                 started.elapsed().as_millis()
             ));

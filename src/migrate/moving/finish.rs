@@ -11,7 +11,7 @@ use crate::migrate::kernel::fixups::{self, FixupReport};
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{Copied, MigrationReport};
 use crate::migrate::kernel::run::Run;
-use crate::migrate::kernel::{finalise, old_paths, venvs, windows_side, worktrees};
+use crate::migrate::kernel::{finalise, git_paths, old_paths, venvs, windows_side, worktrees};
 use std::path::Path;
 
 /// Steps 6 to 9: commit (rename into place), fix up, finalise (remove staging), report.
@@ -27,8 +27,8 @@ pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<Mig
     moved::remember(env, &record);
     let (mut fixups, refresh_ms) = fix_up(
         ui,
-        source,
-        destination,
+        (source, destination),
+        &env.automount_root(),
         &answers.git_settings,
         copied.predicted_refresh_ms,
     )?;
@@ -36,7 +36,13 @@ pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<Mig
         ui.progress(),
         "pointing the virtualenvs at the new location",
     );
-    venvs::fix(source, destination, answers.virtualenvs, &mut fixups);
+    venvs::fix(
+        source,
+        destination,
+        answers.virtualenvs,
+        &env.automount_root(),
+        &mut fixups,
+    );
     spinner.finish_and_clear();
     // Those left behind first: the repair run for a moved one touches every recorded worktree.
     for worktree in copied.worktrees.iter().filter(|w| !w.moved) {
@@ -148,19 +154,24 @@ fn finish_worktree(
     staging.remove()
 }
 
-/// Step 7, fix up: symlinks pointing into the old place, git settings DrvFs forced (as answered
-/// with the plan), the index; with how long the destination's own index refresh took (the
-/// first `git status` there: every file re-read and hashed), when it ran.
+/// Step 7, fix up: symlinks and git paths pointing into the old place, git settings DrvFs
+/// forced (as answered with the plan), the index; with how long the destination's own index
+/// refresh took (the first `git status` there: every file re-read and hashed), when it ran.
 fn fix_up(
     ui: &dyn Ui,
-    source: &Path,
-    destination: &Path,
+    (source, destination): (&Path, &Path),
+    automount_root: &Path,
     settings: &[fixups::ConfigIssue],
     predicted_refresh_ms: Option<f64>,
 ) -> Result<(FixupReport, Option<f64>)> {
     let mut fixups = FixupReport::default();
     let spinner = Drawn::spinner(ui.progress(), "repairing links into the old place");
-    let repos = fixups::repair_links(source, destination, &mut fixups);
+    let mut repos = fixups::repair_links(source, destination, &mut fixups);
+    // Before any other git run there: until then the copy's git may work on the old place.
+    repos.retain(|repo| {
+        git_paths::repoint(source, destination, repo, automount_root, &mut fixups)
+            == git_paths::WorkTree::AtCopy
+    });
     spinner.finish_and_clear();
     if destination.join(".git").is_dir() {
         for issue in settings {

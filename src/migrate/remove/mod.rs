@@ -58,7 +58,11 @@ impl Folder {
                 }
             }
         }
-        root.mark_virtualenvs(false);
+        // The root is never a virtualenv's, even holding `pyvenv.cfg`: nothing in it was
+        // rewritten (venvs.rs), so every file there keeps the content check.
+        for child in root.folders.values_mut() {
+            child.mark_virtualenvs(false);
+        }
         root
     }
 

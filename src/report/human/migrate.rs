@@ -57,8 +57,16 @@ fn build_output_rows(screen: &mut Screen, plan: &PlanDocument) {
     }
 }
 
-/// Each virtualenv: its size, and that it is tied to its path (rewritten, or left behind).
+/// Each virtualenv: its size, and that it is tied to its path (rewritten, or left behind); a
+/// root that is one, left as it is.
 fn virtualenv_rows(screen: &mut Screen, plan: &PlanDocument) {
+    if let Some(recreate) = &plan.root_virtualenv {
+        screen.row(
+            "virtualenv",
+            &crate::migrate::root_left_alone(recreate),
+            Tone::Warn,
+        );
+    }
     for venv in &plan.virtualenvs {
         let (fate, tone) = if venv.windows {
             (
