@@ -22,6 +22,7 @@ pub mod plan;
 pub mod post_walk;
 pub mod progress;
 pub mod run;
+pub mod gitconfig_text;
 pub mod safe_directory;
 pub mod source;
 pub mod source_holds;
