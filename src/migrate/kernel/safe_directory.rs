@@ -42,12 +42,13 @@ pub fn commands(entries: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The sentence that refuses `entries` when one holds a character no config line can carry
-/// as git reads it back (a newline, CR, NUL or other control character); None when all can.
+/// The sentence that refuses `entries` when one holds a control character (a newline, CR,
+/// NUL...): a raw one breaks the file for all of Windows' git, and an escaped one is a path no
+/// one can type or see; None when none does.
 pub fn refused(entries: &[String], config: &Path) -> Option<String> {
     let bad = entries.iter().find(|e| e.chars().any(char::is_control))?;
     Some(format!(
-        "the copy's safe.directory entry {} holds a control character, which a line of {} cannot carry, so none is added and Git for Windows will refuse the copy there: migrate it to a path without one to open it with Git for Windows",
+        "the copy's safe.directory entry {} holds a control character, so neither entry is added to {} and Git for Windows will refuse the copy there: migrate it to a path without one to open it with Git for Windows",
         crate::base::pathtext::display_text(bad),
         crate::base::pathtext::display(config)
     ))
