@@ -76,7 +76,11 @@ fn is_key_char(c: u8) -> bool {
 }
 
 fn parse(text: &[u8]) -> Result<Parsed, BadLine> {
-    let bom = if text.starts_with(b"\xef\xbb\xbf") { 3 } else { 0 };
+    let bom = if text.starts_with(b"\xef\xbb\xbf") {
+        3
+    } else {
+        0
+    };
     let mut cursor = Cursor {
         text,
         at: bom,
@@ -187,27 +191,35 @@ fn entry(cursor: &mut Cursor, first: u8) -> Option<(String, Option<Vec<u8>>)> {
     }
 }
 
+/// A value as git (2.46 and later) reads it: blanks before it and after it dropped, those
+/// inside kept as they are (older git folded each run into one space: a value with blanks is
+/// written quoted, so both read it alike).
 fn value(cursor: &mut Cursor) -> Option<Vec<u8>> {
-    let (mut quote, mut comment, mut space) = (false, false, 0);
+    let (mut quote, mut comment) = (false, false);
+    // Where trailing blanks began, to drop them at the line's end.
+    let mut trim: Option<usize> = None;
     let mut value = Vec::new();
     loop {
         let c = cursor.next().map_or(b'\n', |(c, _)| c);
         if c == b'\n' {
+            value.truncate(trim.unwrap_or(value.len()));
             return (!quote).then_some(value);
         }
         if comment {
             continue;
         }
         if is_space(c) && !quote {
-            space += usize::from(!value.is_empty());
+            trim.get_or_insert(value.len());
+            if !value.is_empty() {
+                value.push(c);
+            }
             continue;
         }
         if !quote && (c == b';' || c == b'#') {
             comment = true;
             continue;
         }
-        value.extend(std::iter::repeat_n(b' ', space));
-        space = 0;
+        trim = None;
         match c {
             b'\\' => match cursor.next().map_or(b'\n', |(c, _)| c) {
                 b'\n' => {}
@@ -245,7 +257,8 @@ pub fn without(
     drop_trailing_newline: bool,
 ) -> Result<Option<Vec<u8>>, BadLine> {
     let parsed = parse(text)?;
-    let ours = |e: &Entry| e.name == name && e.value.as_deref().is_some_and(|v| values.contains(&v));
+    let ours =
+        |e: &Entry| e.name == name && e.value.as_deref().is_some_and(|v| values.contains(&v));
     let mut cuts: Vec<Range<usize>> = parsed
         .entries
         .iter()
@@ -338,7 +351,9 @@ mod tests {
     fn taken_out(text: &str, drop: bool) -> String {
         let before = git_reads(text.as_bytes()).expect("git reads the fixture");
         assert_eq!(values(text.as_bytes(), NAME).unwrap(), before, "{text:?}");
-        let after = without(text.as_bytes(), NAME, &[A, B], drop).unwrap().unwrap();
+        let after = without(text.as_bytes(), NAME, &[A, B], drop)
+            .unwrap()
+            .unwrap();
         let expected: Vec<Vec<u8>> = before.into_iter().filter(|v| v != A && v != B).collect();
         assert_eq!(git_reads(&after), Some(expected), "{text:?}");
         String::from_utf8(after).unwrap()
@@ -403,6 +418,35 @@ mod tests {
             taken_out(text, true),
             "[safe]\n\tdirectory = *\n[safe]\n\tdirectory = D:/b\n"
         );
+    }
+
+    #[test]
+    fn reads_what_git_reads_and_refuses_what_git_refuses() {
+        let texts: [&[u8]; 19] = [
+            b"[safe]directory=a",
+            b"[safe]\n directory = a\\tb\n",
+            b"[safe]\ndirectory = a \\\n  b   \n",
+            b"[safe]\ndirectory = \"a;b\" ;c\n",
+            b"[safe]\ndirectory = a\\q\n",
+            b"[safe]\n\tdirectory = a\rb\r\n",
+            b"\xef\xbb\xbf[safe]\ndirectory=a",
+            b"[safe \"x\\\"y\"]\ndirectory=a\n[safe]\ndirectory=b",
+            b"[safe] # c\ndirectory=a ; d\n",
+            b"[safe.sub]\ndirectory=a\n[safe]\n\tdirectory =  \" a  b \"  \n",
+            b"directory=a\n[safe]\ndirectory=b\n",
+            b"[SAFE]\nDIRECTORY = A\n[Safe \"\"]\ndirectory = B\n",
+            b"[safe]\n1directory = a\n",
+            b"[safe]\ndirectory = \"a\n",
+            b"[safe\n]\ndirectory = a\n",
+            b"[safe]\ndirectory = a\n[safe \"x\" ]\ndirectory = b\n",
+            b"[safe]\ndirectory = a  b\t c \\\n  d\n",
+            b"[safe]\ndirectory = \ra\rb \r \n\r\tdirectory = c\n",
+            b"[safe]\ndirectory = \"a\" b \" c \"\n",
+        ];
+        for text in texts {
+            let ours = values(text, NAME).ok();
+            assert_eq!(ours, git_reads(text), "{:?}", String::from_utf8_lossy(text));
+        }
     }
 
     #[test]

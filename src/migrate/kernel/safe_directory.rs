@@ -122,7 +122,10 @@ pub fn add(file: &Path, entries: &[String]) -> std::io::Result<Option<WindowsGit
     let mut bytes = existing;
     bytes.extend_from_slice(block.as_bytes());
     let read_back = gitconfig_text::values(&bytes, NAME).map_err(unreadable)?;
-    if !lacking.iter().all(|e| read_back.iter().any(|v| v == e.as_bytes())) {
+    if !lacking
+        .iter()
+        .all(|e| read_back.iter().any(|v| v == e.as_bytes()))
+    {
         return Err(std::io::Error::other(
             "git would not read the entries back as written",
         ));
@@ -140,7 +143,7 @@ fn unreadable(bad: gitconfig_text::BadLine) -> std::io::Error {
     std::io::Error::new(
         std::io::ErrorKind::InvalidData,
         format!(
-            "git cannot read its line {} (fix that line, then run the commands)",
+            "git cannot read its line {}, so it was left as it is",
             bad.0
         ),
     )
@@ -160,8 +163,8 @@ pub fn remove(record: &WindowsGitRecord) -> std::io::Result<bool> {
     };
     let ours: Vec<&[u8]> = record.entries.iter().map(|e| e.as_bytes()).collect();
     let added_a_line_ending = record.block.starts_with('\n') || record.block.starts_with("\r\n");
-    let Some(kept) = gitconfig_text::without(&bytes, NAME, &ours, added_a_line_ending)
-        .map_err(unreadable)?
+    let Some(kept) =
+        gitconfig_text::without(&bytes, NAME, &ours, added_a_line_ending).map_err(unreadable)?
     else {
         return Ok(false);
     };
@@ -234,6 +237,41 @@ mod tests {
         assert!(remove(&record).unwrap());
         assert_eq!(std::fs::read(&file).unwrap(), before);
         assert!(!remove(&record).unwrap());
+    }
+
+    #[test]
+    fn a_link_to_a_file_not_made_yet_is_written_through_and_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(".gitconfig");
+        std::fs::create_dir(dir.path().join("dotfiles")).unwrap();
+        std::os::unix::fs::symlink("dotfiles/gitconfig", &file).unwrap();
+        let record = add(&file, &entries("U", Path::new("/a"))).unwrap().unwrap();
+        assert!(record.created && record.file == file);
+        let target = dir.path().join("dotfiles/gitconfig");
+        assert!(std::fs::read(&target).unwrap().starts_with(b"[safe]\n"));
+        assert!(remove(&record).unwrap());
+        assert!(!target.exists());
+        assert!(
+            std::fs::symlink_metadata(&file)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+    }
+
+    #[test]
+    fn a_file_git_cannot_read_or_a_control_character_is_left_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(".gitconfig");
+        std::fs::write(&file, b"[user]\n\tname = \"open\n").unwrap();
+        let error = add(&file, &entries("U", Path::new("/a"))).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "git cannot read its line 2, so it was left as it is"
+        );
+        std::fs::write(&file, b"[user]\n").unwrap();
+        assert!(add(&file, &entries("U", Path::new("/a\rb"))).is_err());
+        assert_eq!(std::fs::read(&file).unwrap(), b"[user]\n");
     }
 
     #[test]

@@ -135,10 +135,14 @@ pub fn carry_out(plan: &WindowsPlan, yes: bool) -> WindowsOutcome {
                 }
                 Err(e) => {
                     outcome.declined = true;
-                    outcome.problem = Some(format!(
-                        "cannot write {} ({e})",
-                        crate::base::pathtext::display(&offer.config)
-                    ));
+                    // A file git cannot read is left as it is; the error says which line.
+                    outcome.problem = Some(match e.kind() {
+                        std::io::ErrorKind::InvalidData => e.to_string(),
+                        _ => format!(
+                            "cannot write {} ({e})",
+                            crate::base::pathtext::display(&offer.config)
+                        ),
+                    });
                 }
             }
         }

@@ -23,7 +23,12 @@ fn git_config(file: &Path, args: &[&str]) -> std::process::Output {
 /// Every `key=value` git reads in `file`, in order; panics when git refuses the file.
 fn listed(file: &Path) -> Vec<String> {
     let out = git_config(file, &["--list"]);
-    assert!(out.status.success(), "git refuses {}: {}", file.display(), text(&out));
+    assert!(
+        out.status.success(),
+        "git refuses {}: {}",
+        file.display(),
+        text(&out)
+    );
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -94,7 +99,10 @@ fn a_persons_later_entry_in_the_tools_block_is_still_safe_directory_after_abort(
     succeeds(&git_config(&file, &["alias.st", "status"]));
     succeeds(&host.migrate(&["--abort", "--yes"]));
     let mut expected = before;
-    expected.extend(["safe.directory=D:/mine".to_string(), "alias.st=status".to_string()]);
+    expected.extend([
+        "safe.directory=D:/mine".to_string(),
+        "alias.st=status".to_string(),
+    ]);
     let after = listed(&file);
     // Compared as sets of lines in git's order per key: the person's entry after the older one.
     assert_eq!(
@@ -102,7 +110,10 @@ fn a_persons_later_entry_in_the_tools_block_is_still_safe_directory_after_abort(
         ["D:/work/other", "D:/mine"],
         "{after:?}"
     );
-    assert!(!after.iter().any(|l| l.starts_with("core.directory")), "{after:?}");
+    assert!(
+        !after.iter().any(|l| l.starts_with("core.directory")),
+        "{after:?}"
+    );
     let mut sorted_after = after.clone();
     sorted_after.sort();
     expected.sort();
@@ -167,18 +178,27 @@ fn a_copy_path_with_a_newline_is_refused_for_the_gitconfig_in_one_sentence() {
     assert_eq!(offer["missing"], serde_json::json!([]), "{offer}");
     assert_eq!(offer["commands"], serde_json::json!([]), "{offer}");
     assert!(
-        offer["refused"].as_str().is_some_and(|r| r.contains("control character")),
+        offer["refused"]
+            .as_str()
+            .is_some_and(|r| r.contains("control character")),
         "{offer}"
     );
     let out = run(&["--yes"]);
     let said = text(&out);
     assert!(out.status.success(), "{said}");
-    assert!(destination.join("a.txt").exists(), "the migration went on: {said}");
+    assert!(
+        destination.join("a.txt").exists(),
+        "the migration went on: {said}"
+    );
     let lines: Vec<&str> = said
         .lines()
         .filter(|l| l.contains("holds a control character"))
         .collect();
-    assert_eq!(lines.len(), 2, "the plan and the result say it once each: {said}");
+    assert_eq!(
+        lines.len(),
+        2,
+        "the plan and the result say it once each: {said}"
+    );
     assert!(
         lines[0].contains("src/a%0Ab") && lines[0].trim_end().ends_with("Git for Windows."),
         "{said}"
