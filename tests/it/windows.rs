@@ -3,6 +3,8 @@
 //! through the Users folder, `WSL_PLACE_WINDOWS_PROFILE` or a fake interop (`cmd.exe`,
 //! `wslpath` on PATH); Windows' global `.gitconfig` with CRLF line endings and other content.
 
+mod gitconfig;
+
 use crate::support::{self, Sandbox, json_of_success, text};
 use assert_cmd::Command;
 use std::fs;

@@ -11,6 +11,7 @@ pub mod estimate;
 pub mod finalise;
 pub mod fixups;
 pub mod git_paths;
+pub mod gitconfig_text;
 pub mod identity;
 pub mod journal;
 pub mod names;

@@ -5,12 +5,14 @@
 //! Only `%(prefix)///wsl.localhost/<distro>/<path>` matches what git.exe compares (a plain
 //! `//wsl.localhost/...` does not: git-for-windows/git#3791, desktop/desktop#14368), and the
 //! older `\\wsl$` spelling is another path to it, so both are written. Never `*`. The file is
-//! replaced whole (a temporary file beside it, renamed over it), every byte of it kept, with its
-//! own line endings; a rerun adds nothing.
+//! read as git reads it (`gitconfig_text`) and replaced whole (a temporary file beside it,
+//! renamed over it; through a link, the link's target), every other byte of it kept, with its
+//! own line endings; a rerun adds nothing; a value no config line can carry is refused.
 
+use super::gitconfig_text;
 use crate::base::pathtext;
 use crate::measure::moved::WindowsGitRecord;
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
 /// Both spellings of the copy at `linux` in distro `distro`, in the form git.exe matches.
 pub fn entries(distro: &str, linux: &Path) -> Vec<String> {
@@ -40,36 +42,44 @@ pub fn commands(entries: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The value as written in the file: quoted when git would otherwise read it differently.
+/// The sentence that refuses `entries` when one holds a control character (a newline, CR,
+/// NUL...): a raw one breaks the file for all of Windows' git, and an escaped one is a path no
+/// one can type or see; None when none does.
+pub fn refused(entries: &[String], config: &Path) -> Option<String> {
+    let bad = entries.iter().find(|e| e.chars().any(char::is_control))?;
+    Some(format!(
+        "the copy's safe.directory entry {} holds a control character, so neither entry is added to {} and Git for Windows will refuse the copy there: migrate it to a path without one to open it with Git for Windows",
+        crate::base::pathtext::display_text(bad),
+        crate::base::pathtext::display(config)
+    ))
+}
+
+/// The value as written in the file: quoted when git would otherwise read it differently
+/// (a comment sign, an escape, a quote, or blanks it would drop or fold).
 fn value(entry: &str) -> String {
-    if entry.contains(['"', '\\', '#', ';']) || entry.trim() != entry {
+    if entry.contains(['"', '\\', '#', ';', ' ', '\t']) {
         format!("\"{}\"", entry.replace('\\', "\\\\").replace('"', "\\\""))
     } else {
         entry.to_string()
     }
 }
 
-/// The entries `text` does not hold yet as a `directory = ...` line.
+/// The entries git does not read as `safe.directory` in `text` yet; all of them when git
+/// cannot read the file.
 pub fn missing(text: &[u8], entries: &[String]) -> Vec<String> {
-    let text = String::from_utf8_lossy(text);
-    let present: Vec<String> = text
-        .lines()
-        .filter_map(|line| {
-            let (key, rest) = line.trim().split_once('=')?;
-            key.trim()
-                .eq_ignore_ascii_case("directory")
-                .then(|| rest.trim().to_string())
-        })
-        .collect();
+    let present = gitconfig_text::values(text, NAME).unwrap_or_default();
     entries
         .iter()
-        .filter(|entry| !present.contains(&value(entry)))
+        .filter(|entry| !present.iter().any(|p| p == entry.as_bytes()))
         .cloned()
         .collect()
 }
 
+const NAME: &str = "safe.directory";
+
 /// The `[safe]` section appended after `existing`: its line endings (CRLF where it has any),
-/// and a line ending first when its last line has none.
+/// and a line ending first when its last line has none (else the last line and the header
+/// would run into one).
 pub fn block(existing: &[u8], entries: &[String]) -> String {
     let eol = if existing.windows(2).any(|w| w == b"\r\n") {
         "\r\n"
@@ -89,12 +99,21 @@ pub fn block(existing: &[u8], entries: &[String]) -> String {
 }
 
 /// Appends the entries `file` lacks; None when it holds them all already (nothing written).
+/// Refused, the file untouched, when git cannot read it now or would not read the result.
 pub fn add(file: &Path, entries: &[String]) -> std::io::Result<Option<WindowsGitRecord>> {
-    let (existing, created) = match std::fs::read(file) {
+    let target = through_links(file)?;
+    let (existing, created) = match std::fs::read(&target) {
         Ok(bytes) => (bytes, false),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Vec::new(), true),
         Err(e) => return Err(e),
     };
+    gitconfig_text::values(&existing, NAME).map_err(unreadable)?;
+    if let Some(sentence) = refused(entries, file) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            sentence,
+        ));
+    }
     let lacking = missing(&existing, entries);
     if lacking.is_empty() {
         return Ok(None);
@@ -102,7 +121,16 @@ pub fn add(file: &Path, entries: &[String]) -> std::io::Result<Option<WindowsGit
     let block = block(&existing, &lacking);
     let mut bytes = existing;
     bytes.extend_from_slice(block.as_bytes());
-    replace(file, &bytes)?;
+    let read_back = gitconfig_text::values(&bytes, NAME).map_err(unreadable)?;
+    if !lacking
+        .iter()
+        .all(|e| read_back.iter().any(|v| v == e.as_bytes()))
+    {
+        return Err(std::io::Error::other(
+            "git would not read the entries back as written",
+        ));
+    }
+    replace(&target, &bytes)?;
     Ok(Some(WindowsGitRecord {
         file: file.to_path_buf(),
         entries: lacking,
@@ -111,66 +139,68 @@ pub fn add(file: &Path, entries: &[String]) -> std::io::Result<Option<WindowsGit
     }))
 }
 
-/// Takes out what [`add`] appended: the recorded block, byte for byte (the file as it was
-/// before, when nothing after it changed); where the block was edited since, only its
-/// `directory` lines. False when none of it is there any more.
+fn unreadable(bad: gitconfig_text::BadLine) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!(
+            "git cannot read its line {}, so it was left as it is",
+            bad.0
+        ),
+    )
+}
+
+/// Takes out what [`add`] added, by value, from whatever section git reads each entry in
+/// now (git appends a person's own later `safe.directory` inside the last `[safe]` block,
+/// which may be ours): the lines holding them, and a `[safe]` header they leave empty. The
+/// line ending `add` put after a last line that had none goes again when nothing follows
+/// it. False when none of the entries is there any more.
 pub fn remove(record: &WindowsGitRecord) -> std::io::Result<bool> {
-    let bytes = match std::fs::read(&record.file) {
+    let target = through_links(&record.file)?;
+    let bytes = match std::fs::read(&target) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
         Err(e) => return Err(e),
     };
-    let block = record.block.as_bytes();
-    if let Some(at) = find_last(&bytes, block) {
-        let mut kept = bytes[..at].to_vec();
-        kept.extend_from_slice(&bytes[at + block.len()..]);
-        if kept.is_empty() && record.created {
-            std::fs::remove_file(&record.file)?;
-        } else {
-            replace(&record.file, &kept)?;
-        }
-        return Ok(true);
-    }
-    let text = String::from_utf8_lossy(&bytes);
-    let ours: Vec<String> = record
-        .entries
-        .iter()
-        .map(|e| format!("directory = {}", value(e)))
-        .collect();
-    let kept: String = text
-        .split_inclusive('\n')
-        .filter(|line| !ours.iter().any(|o| line.trim() == o))
-        .collect();
-    if kept.len() == text.len() {
+    let ours: Vec<&[u8]> = record.entries.iter().map(|e| e.as_bytes()).collect();
+    let added_a_line_ending = record.block.starts_with('\n') || record.block.starts_with("\r\n");
+    let Some(kept) =
+        gitconfig_text::without(&bytes, NAME, &ours, added_a_line_ending).map_err(unreadable)?
+    else {
         return Ok(false);
+    };
+    if record.created && kept.iter().all(u8::is_ascii_whitespace) {
+        std::fs::remove_file(&target)?;
+    } else {
+        replace(&target, &kept)?;
     }
-    replace(&record.file, kept.as_bytes())?;
     Ok(true)
 }
 
-fn find_last(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    (needle.len() <= haystack.len())
-        .then(|| {
-            (0..=haystack.len() - needle.len())
-                .rev()
-                .find(|&at| &haystack[at..at + needle.len()] == needle)
-        })
-        .flatten()
+/// The file `file` names once every link is followed (dotfiles keep `.gitconfig` as a link
+/// into a repository of their own): the one git reads and writes. Followed by hand, not by
+/// `canonicalize`, so that a link to a file not made yet names where to make it.
+fn through_links(file: &Path) -> std::io::Result<PathBuf> {
+    let mut path = file.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let to = std::fs::read_link(&path)?;
+                path = path.parent().map_or(to.clone(), |folder| folder.join(&to));
+            }
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => return Ok(path),
+        }
+    }
+    Err(std::io::Error::other("too many levels of links"))
 }
 
-/// `file` replaced whole by `bytes` (`base::input::replace_whole`), its mode kept. A
-/// `.gitconfig` that is a link the person made (dotfiles) stays one: the file it points to is
-/// replaced, beside itself, and the link is left as it was.
-fn replace(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let is_link = std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink());
-    let target = if is_link {
-        std::fs::canonicalize(file)?
-    } else {
-        file.to_path_buf()
-    };
+/// `target` replaced whole by `bytes` (`base::input::replace_whole`: a new file beside it,
+/// renamed over it, so git never reads half of it), its mode kept. A link to it is left as
+/// it is.
+fn replace(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
     // On a Windows drive the mode is drvfs's own; keeping it changes nothing there.
-    let permissions = std::fs::metadata(&target).ok().map(|m| m.permissions());
-    crate::base::input::replace_whole(&target, bytes, permissions)
+    let permissions = std::fs::metadata(target).ok().map(|m| m.permissions());
+    crate::base::input::replace_whole(target, bytes, permissions)
 }
 
 #[cfg(test)]
@@ -207,6 +237,41 @@ mod tests {
         assert!(remove(&record).unwrap());
         assert_eq!(std::fs::read(&file).unwrap(), before);
         assert!(!remove(&record).unwrap());
+    }
+
+    #[test]
+    fn a_link_to_a_file_not_made_yet_is_written_through_and_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(".gitconfig");
+        std::fs::create_dir(dir.path().join("dotfiles")).unwrap();
+        std::os::unix::fs::symlink("dotfiles/gitconfig", &file).unwrap();
+        let record = add(&file, &entries("U", Path::new("/a"))).unwrap().unwrap();
+        assert!(record.created && record.file == file);
+        let target = dir.path().join("dotfiles/gitconfig");
+        assert!(std::fs::read(&target).unwrap().starts_with(b"[safe]\n"));
+        assert!(remove(&record).unwrap());
+        assert!(!target.exists());
+        assert!(
+            std::fs::symlink_metadata(&file)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+    }
+
+    #[test]
+    fn a_file_git_cannot_read_or_a_control_character_is_left_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(".gitconfig");
+        std::fs::write(&file, b"[user]\n\tname = \"open\n").unwrap();
+        let error = add(&file, &entries("U", Path::new("/a"))).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "git cannot read its line 2, so it was left as it is"
+        );
+        std::fs::write(&file, b"[user]\n").unwrap();
+        assert!(add(&file, &entries("U", Path::new("/a\rb"))).is_err());
+        assert_eq!(std::fs::read(&file).unwrap(), b"[user]\n");
     }
 
     #[test]

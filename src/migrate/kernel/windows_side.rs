@@ -35,6 +35,9 @@ pub struct SafeDirectoryPlan {
     pub missing: Vec<String>,
     /// The commands that add them by hand.
     pub commands: Vec<String>,
+    /// Why none is added (a value no config line can carry); then `missing` and `commands`
+    /// are empty: a broken value is never offered.
+    pub refused: Option<String>,
 }
 
 /// The Windows side as the result shows it.
@@ -56,6 +59,8 @@ pub struct SafeDirectoryOutcome {
     /// Why the file could not be written, when it could not.
     pub problem: Option<String>,
     pub commands: Vec<String>,
+    /// Why none was offered (the plan's `refused`).
+    pub refused: Option<String>,
     /// What `--abort` takes out again.
     #[serde(skip)]
     pub record: Option<WindowsGitRecord>,
@@ -80,15 +85,21 @@ pub fn plan(env: &HostEnv, destination: &Path) -> Option<WindowsPlan> {
         (Some(profile), Some(distro)) if side.has(ToolId::GitForWindows) => {
             let config = crate::host::windows::git_global_config(env, profile);
             let entries = safe_directory::entries(distro, destination);
+            let refused = safe_directory::refused(&entries, &config);
             let missing = match std::fs::read(&config) {
+                _ if refused.is_some() => Vec::new(),
                 Ok(text) => safe_directory::missing(&text, &entries),
                 Err(_) => entries.clone(),
             };
             Some(SafeDirectoryPlan {
                 config,
-                commands: safe_directory::commands(&entries),
+                commands: match refused {
+                    Some(_) => Vec::new(),
+                    None => safe_directory::commands(&entries),
+                },
                 entries,
                 missing,
+                refused,
             })
         }
         _ => None,
@@ -110,6 +121,7 @@ pub fn carry_out(plan: &WindowsPlan, yes: bool) -> WindowsOutcome {
             declined: !yes && !offer.missing.is_empty(),
             problem: None,
             commands: offer.commands.clone(),
+            refused: offer.refused.clone(),
             record: None,
         };
         if yes && !offer.missing.is_empty() {
@@ -123,10 +135,14 @@ pub fn carry_out(plan: &WindowsPlan, yes: bool) -> WindowsOutcome {
                 }
                 Err(e) => {
                     outcome.declined = true;
-                    outcome.problem = Some(format!(
-                        "cannot write {} ({e})",
-                        crate::base::pathtext::display(&offer.config)
-                    ));
+                    // A file git cannot read is left as it is; the error says which line.
+                    outcome.problem = Some(match e.kind() {
+                        std::io::ErrorKind::InvalidData => e.to_string(),
+                        _ => format!(
+                            "cannot write {} ({e})",
+                            crate::base::pathtext::display(&offer.config)
+                        ),
+                    });
                 }
             }
         }
@@ -157,6 +173,7 @@ mod tests {
                 commands: safe_directory::commands(&entries),
                 missing: entries.clone(),
                 entries,
+                refused: None,
             }),
         };
         let outcome = carry_out(&plan, false).safe_directory.unwrap();

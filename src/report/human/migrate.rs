@@ -431,6 +431,10 @@ fn windows_plan(screen: &mut Screen, windows: &crate::migrate::WindowsPlan) {
     let Some(offer) = &windows.safe_directory else {
         return;
     };
+    if let Some(refused) = &offer.refused {
+        screen.row("safe.directory", &sentence(refused), Tone::Warn);
+        return;
+    }
     let config = crate::base::pathtext::display(&offer.config);
     if offer.missing.is_empty() {
         screen.row(
@@ -458,7 +462,9 @@ fn windows_result(screen: &mut Screen, windows: &crate::migrate::WindowsOutcome)
         return;
     };
     let config = crate::base::pathtext::display(&done.config);
-    if !done.added.is_empty() {
+    if let Some(refused) = &done.refused {
+        screen.row("safe.directory", &sentence(refused), Tone::Warn);
+    } else if !done.added.is_empty() {
         screen.row(
             "safe.directory",
             &format!("added to {config} (--abort takes them out again):"),
@@ -487,6 +493,13 @@ fn windows_result(screen: &mut Screen, windows: &crate::migrate::WindowsOutcome)
             Tone::Plain,
         );
     }
+}
+
+/// `text` as a sentence of its own: capital first, full stop last.
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    let first = chars.next().map(|c| c.to_uppercase().to_string());
+    format!("{}{}.", first.unwrap_or_default(), chars.as_str())
 }
 
 /// Each settings line that still names the old place, with what to write instead.
