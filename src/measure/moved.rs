@@ -351,6 +351,50 @@ mod tests {
     }
 
     #[test]
+    fn a_second_copy_keeps_the_first_and_removing_either_keeps_the_other() {
+        let (source, x, y) = (Path::new("/s/app"), Path::new("/l/x"), Path::new("/l/y"));
+        let mut first = Moved::new(source, x, Path::new("/state/x.manifest"));
+        first.synced_unix = Some(7);
+        let second = Moved::new(source, y, Path::new("/state/y.manifest")).after(Some(first));
+        assert_eq!(second.destination, y);
+        assert_eq!(second.other_copies.len(), 1);
+        let older = second.for_copy(x).unwrap();
+        assert_eq!(
+            (older.destination.as_path(), older.synced_unix),
+            (x, Some(7))
+        );
+        assert_eq!(older.manifest, Path::new("/state/x.manifest"));
+        assert_eq!(second.for_copy(Path::new("/l/z")), None);
+        // The same destination again (a finish run twice) keeps the others, not itself.
+        let again =
+            Moved::new(source, y, Path::new("/state/y.manifest")).after(Some(second.clone()));
+        assert_eq!(again.other_copies, second.other_copies);
+        // The newest removed: the older is the record's copy again; then nothing is left.
+        let left = second.clone().without_copy(y).unwrap();
+        assert_eq!(
+            (left.destination.as_path(), left.other_copies.len()),
+            (x, 0)
+        );
+        assert_eq!(left.without_copy(x), None);
+        // The older removed: only it leaves the record.
+        let left = second.without_copy(x).unwrap();
+        assert_eq!(
+            (left.destination.as_path(), left.other_copies.len()),
+            (y, 0)
+        );
+    }
+
+    #[test]
+    fn a_record_without_other_copies_reads_as_having_none() {
+        let tmp = tempfile::tempdir().unwrap();
+        let moved = Moved::new(tmp.path(), tmp.path(), tmp.path());
+        let mut json = serde_json::to_value(&moved).unwrap();
+        json.as_object_mut().unwrap().remove("other_copies");
+        let read: Moved = serde_json::from_value(json).unwrap();
+        assert_eq!(read, moved);
+    }
+
+    #[test]
     fn a_record_is_found_from_inside_the_source_and_forgotten_with_the_destination() {
         let tmp = tempfile::tempdir().unwrap();
         let state = tmp.path().join("state");

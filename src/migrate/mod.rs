@@ -75,8 +75,13 @@ pub fn run(
 fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
     let (env, source, destination) = (run.env, run.source(), run.destination.as_path());
     if moved::lookup(env, source).is_none() {
-        // Finished by an earlier version, which kept no record: the old place learns it now.
-        moved::remember(env, &moved::Moved::new(source, destination, manifest));
+        // Finished by an earlier version, which kept no record, or the recorded copy is gone:
+        // the old place learns of this one now, and the copies recorded before stay recorded.
+        let earlier = moved::recorded(env, source);
+        moved::remember(
+            env,
+            &moved::Moved::new(source, destination, manifest).after(earlier),
+        );
     }
     let done = Copied::nothing_yet(&run.elsewhere);
     let syncing = run.args.mode == Mode::Sync;

@@ -52,7 +52,11 @@ fn refused_to_lose_data(out: &Output) -> String {
 /// The record of where the source went (one per source under the state folder).
 fn record_file(sandbox: &Sandbox) -> Option<PathBuf> {
     let dir = sandbox.state().join("wsl-place/moved");
-    let mut files: Vec<PathBuf> = fs::read_dir(dir).ok()?.flatten().map(|e| e.path()).collect();
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     assert!(files.len() <= 1, "{files:?}");
     files.pop()
 }
@@ -87,12 +91,19 @@ fn a_second_destination_asks_refuses_without_a_terminal_and_keeps_both_with_yes(
     let second = migrate_to(&sandbox, &app, &y, &["--yes"]);
     assert!(second.status.success(), "{}", text(&second));
     let shown = String::from_utf8_lossy(&second.stdout);
-    assert!(shown.contains(&format!("other copy       {}", x.display())), "{shown}");
+    assert!(
+        shown.contains(&format!("other copy       {}", x.display())),
+        "{shown}"
+    );
     let now = record(&sandbox);
     assert_eq!(now["destination"], y.to_str().unwrap(), "{now}");
     assert_eq!(now["other_copies"][0]["destination"], x.to_str().unwrap());
     let check = sandbox.check_json(&app, &[]);
-    assert_eq!(check["moved"]["destination"], y.to_str().unwrap(), "{check}");
+    assert_eq!(
+        check["moved"]["destination"],
+        y.to_str().unwrap(),
+        "{check}"
+    );
     assert_eq!(check["moved"]["other_copies"][0], x.to_str().unwrap());
 
     // The sync goes to the newest copy; the older one is left as it was, and named.

@@ -106,9 +106,7 @@ pub fn text(notice: &Notice) -> String {
             source.display()
         ),
         Notice::SourceLacks { lacking } => lacking_listed(lacking),
-        Notice::AnotherCopy { question } => format!(
-            "{question} Without --dry-run this is asked first (--yes answers yes, and the record keeps both copies).\n"
-        ),
+        Notice::AnotherCopy { question } => another_copy(question),
     }
 }
 
@@ -122,6 +120,13 @@ fn sealed_copy_waiting(source: &Path, staging: &Path, dry_run: bool) -> String {
         "A verified copy of {} is waiting in {}; {then}.\n",
         source.display(),
         staging.display()
+    )
+}
+
+/// A dry run of another copy of a source copied before: the question a real run asks.
+fn another_copy(question: &str) -> String {
+    format!(
+        "{question} Without --dry-run this is asked first (--yes answers yes, and the record keeps both copies).\n"
     )
 }
 
