@@ -206,7 +206,10 @@ pub struct OldPlace {
     pub message: String,
     /// Copies made before `destination`, by migrations to other folders (oldest first); what
     /// changed here is counted against `destination`, the newest.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "crate::base::pathtext::json::list"
+    )]
     pub other_copies: Vec<PathBuf>,
 }
 

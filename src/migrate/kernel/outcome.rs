@@ -64,7 +64,10 @@ pub struct MigrationReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_status: Option<crate::model::accuracy::Checked>,
     /// The source's other copies, made by migrations to other destinations (oldest first).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "crate::base::pathtext::json::list"
+    )]
     pub other_copies: Vec<PathBuf>,
 }
 

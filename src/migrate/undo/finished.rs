@@ -35,7 +35,7 @@ pub(super) fn undo(run: &Run, manifest_file: &Path) -> Result<ExitCode> {
         )));
     }
     // The record as it reads for this copy: the newest, or one made before it elsewhere.
-    let record = moved::lookup(env, source).and_then(|r| r.for_copy(destination));
+    let record = moved::recorded(env, source).and_then(|r| r.for_copy(destination));
     if record.as_ref().is_some_and(|r| r.source_removed) || !source.is_dir() {
         return Err(Failure::would_lose_data(format!(
             "the source {} was removed after the migration, so {} is the only copy; nothing was removed.",
