@@ -16,6 +16,9 @@ pub enum ExitCode {
     Internal = 3,
     /// Another `migrate` holds the staging folder's lock: the same move is already running.
     Busy = 4,
+    /// Refused because going on would lose data: the only copy of something would be deleted,
+    /// or a copy the migration made would be written over or forgotten. Nothing was changed.
+    WouldLoseData = 5,
     /// Stopped by Ctrl-C (SIGINT), as shells report a process ended by it.
     Interrupted = 130,
 }
@@ -46,6 +49,14 @@ impl Failure {
     pub fn busy(message: impl Into<String>) -> Self {
         Self {
             code: ExitCode::Busy,
+            message: message.into(),
+        }
+    }
+
+    /// Refused because going on would lose data; `message` names what is kept and what to do.
+    pub fn would_lose_data(message: impl Into<String>) -> Self {
+        Self {
+            code: ExitCode::WouldLoseData,
             message: message.into(),
         }
     }

@@ -224,6 +224,12 @@ pub mod json {
         let text = String::deserialize(deserializer)?;
         unescape_path(&text).ok_or_else(|| serde::de::Error::custom("a malformed %XX escape"))
     }
+
+    /// `#[serde(serialize_with = "crate::base::pathtext::json::list")]`: paths, each as its
+    /// escaped text.
+    pub fn list<S: Serializer>(paths: &[PathBuf], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(paths.iter().map(|path| escape_path(path)))
+    }
 }
 
 /// `~` and `~/rest` in a user-written path, with `home` for `~`; anything else (`~user` among

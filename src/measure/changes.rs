@@ -209,6 +209,13 @@ pub struct OldPlace {
     /// The old place's sentence: `moved to ~/src/app on 2026-12-03; 3 files changed here
     /// since, not in the copy`.
     pub message: String,
+    /// Copies made before `destination`, by migrations to other folders (oldest first); what
+    /// changed here is counted against `destination`, the newest.
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "crate::base::pathtext::json::list"
+    )]
+    pub other_copies: Vec<PathBuf>,
 }
 
 impl OldPlace {
@@ -295,6 +302,11 @@ pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace
         finish: command("--remove-source"),
         next,
         message: String::new(),
+        other_copies: moved
+            .other_copies
+            .iter()
+            .map(|o| o.destination.clone())
+            .collect(),
     };
     old.message = old.sentence(env.home().as_deref());
     old

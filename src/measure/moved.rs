@@ -49,6 +49,27 @@ pub struct Moved {
     /// `--abort` to take out again.
     #[serde(default)]
     pub windows_git: Option<WindowsGitRecord>,
+    /// Copies made earlier to other destinations, oldest first (a second `migrate --to`, which
+    /// asks): the fields above are the newest copy's, which a sync and `check` use.
+    #[serde(default)]
+    pub other_copies: Vec<OtherCopy>,
+}
+
+/// An earlier copy of the same source elsewhere: what `--abort` of it, or of the newest copy,
+/// needs to find and remove it, or to make it the record's copy again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OtherCopy {
+    #[serde(with = "crate::base::pathtext::json")]
+    pub destination: PathBuf,
+    #[serde(with = "crate::base::pathtext::json")]
+    pub manifest: PathBuf,
+    pub finished_unix: u64,
+    #[serde(default)]
+    pub synced_unix: Option<u64>,
+    #[serde(default)]
+    pub copy_folder: Option<Folder>,
+    #[serde(default)]
+    pub windows_git: Option<WindowsGitRecord>,
 }
 
 /// What was appended to Windows' global git config: the file, the entries and the exact text.
@@ -116,7 +137,79 @@ impl Moved {
             source_folder: Folder::at(source),
             windows_git: None,
             since: Some(Counted::nothing_now()),
+            other_copies: Vec::new(),
         }
+    }
+
+    /// The record after this migration to `destination` made a new copy: the copies `earlier`
+    /// (the source's record before it) knew elsewhere are kept, its own among them.
+    pub fn after(mut self, earlier: Option<Moved>) -> Self {
+        let Some(earlier) = earlier else {
+            return self;
+        };
+        let newest = (earlier.destination != self.destination).then(|| earlier.as_other());
+        self.other_copies = earlier
+            .other_copies
+            .into_iter()
+            .chain(newest)
+            .filter(|other| other.destination != self.destination)
+            .collect();
+        self
+    }
+
+    fn as_other(&self) -> OtherCopy {
+        OtherCopy {
+            destination: self.destination.clone(),
+            manifest: self.manifest.clone(),
+            finished_unix: self.finished_unix,
+            synced_unix: self.synced_unix,
+            copy_folder: self.copy_folder,
+            windows_git: self.windows_git.clone(),
+        }
+    }
+
+    /// The record as it reads for the copy at `destination`, the newest or an earlier one
+    /// (then with that copy's manifest, day and identity); None when it made no copy there.
+    pub fn for_copy(&self, destination: &Path) -> Option<Moved> {
+        if self.destination == destination {
+            return Some(self.clone());
+        }
+        let other = self
+            .other_copies
+            .iter()
+            .find(|o| o.destination == destination)?;
+        Some(Moved {
+            destination: other.destination.clone(),
+            manifest: other.manifest.clone(),
+            finished_unix: other.finished_unix,
+            synced_unix: other.synced_unix,
+            copy_folder: other.copy_folder,
+            windows_git: other.windows_git.clone(),
+            // What changed here was counted against the newest copy's manifest.
+            since: None,
+            other_copies: Vec::new(),
+            ..self.clone()
+        })
+    }
+
+    /// The record once the copy at `destination` is gone (`--abort`): the newest of the others
+    /// takes the removed newest copy's place; None when no copy is left.
+    pub fn without_copy(mut self, destination: &Path) -> Option<Moved> {
+        if self.destination != destination {
+            self.other_copies.retain(|o| o.destination != destination);
+            return Some(self);
+        }
+        let newest = self.other_copies.pop()?;
+        Some(Moved {
+            destination: newest.destination,
+            manifest: newest.manifest,
+            finished_unix: newest.finished_unix,
+            synced_unix: newest.synced_unix,
+            copy_folder: newest.copy_folder,
+            windows_git: newest.windows_git,
+            since: None,
+            ..self
+        })
     }
 
     /// The day it finished, `2026-12-03` (UTC), for the old place's message.
@@ -255,6 +348,50 @@ mod tests {
         assert_eq!(day(0), "1970-01-01");
         assert_eq!(day(951_782_400), "2000-02-29");
         assert_eq!(day(1_796_256_000), "2026-12-03");
+    }
+
+    #[test]
+    fn a_second_copy_keeps_the_first_and_removing_either_keeps_the_other() {
+        let (source, x, y) = (Path::new("/s/app"), Path::new("/l/x"), Path::new("/l/y"));
+        let mut first = Moved::new(source, x, Path::new("/state/x.manifest"));
+        first.synced_unix = Some(7);
+        let second = Moved::new(source, y, Path::new("/state/y.manifest")).after(Some(first));
+        assert_eq!(second.destination, y);
+        assert_eq!(second.other_copies.len(), 1);
+        let older = second.for_copy(x).unwrap();
+        assert_eq!(
+            (older.destination.as_path(), older.synced_unix),
+            (x, Some(7))
+        );
+        assert_eq!(older.manifest, Path::new("/state/x.manifest"));
+        assert_eq!(second.for_copy(Path::new("/l/z")), None);
+        // The same destination again (a finish run twice) keeps the others, not itself.
+        let again =
+            Moved::new(source, y, Path::new("/state/y.manifest")).after(Some(second.clone()));
+        assert_eq!(again.other_copies, second.other_copies);
+        // The newest removed: the older is the record's copy again; then nothing is left.
+        let left = second.clone().without_copy(y).unwrap();
+        assert_eq!(
+            (left.destination.as_path(), left.other_copies.len()),
+            (x, 0)
+        );
+        assert_eq!(left.without_copy(x), None);
+        // The older removed: only it leaves the record.
+        let left = second.without_copy(x).unwrap();
+        assert_eq!(
+            (left.destination.as_path(), left.other_copies.len()),
+            (y, 0)
+        );
+    }
+
+    #[test]
+    fn a_record_without_other_copies_reads_as_having_none() {
+        let tmp = tempfile::tempdir().unwrap();
+        let moved = Moved::new(tmp.path(), tmp.path(), tmp.path());
+        let mut json = serde_json::to_value(&moved).unwrap();
+        json.as_object_mut().unwrap().remove("other_copies");
+        let read: Moved = serde_json::from_value(json).unwrap();
+        assert_eq!(read, moved);
     }
 
     #[test]

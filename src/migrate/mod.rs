@@ -76,11 +76,20 @@ pub fn run(
 fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
     let (env, source, destination) = (run.env, run.source(), run.destination.as_path());
     if moved::lookup(env, source).is_none() {
-        // Finished by an earlier version, which kept no record: the old place learns it now.
-        moved::remember(env, &moved::Moved::new(source, destination, manifest));
+        // Finished by an earlier version, which kept no record, or the recorded copy is gone:
+        // the old place learns of this one now, and the copies recorded before stay recorded.
+        let earlier = moved::recorded(env, source);
+        moved::remember(
+            env,
+            &moved::Moved::new(source, destination, manifest).after(earlier),
+        );
     }
     let done = Copied::nothing_yet(&run.elsewhere);
     let syncing = run.args.mode == Mode::Sync;
+    let record = moved::lookup(env, source);
+    if syncing && let Some(newest) = record.as_ref().filter(|r| r.destination != destination) {
+        return Err(older_copy_not_synced(newest, destination));
+    }
     // Synced first: the report's totals are the manifest's after it.
     let synced = match syncing {
         true => Some(sync::run(run, &sync::record_of(env, source)?)?),
@@ -102,8 +111,11 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
         holds.apply_to(&mut report);
     }
     report.sync = synced;
+    report.other_copies = others_than(record.as_ref(), destination);
     if !syncing
-        && let Some(changed) = moved::lookup(env, source).and_then(|m| changes::since(&m))
+        && let Some(changed) = record
+            .filter(|m| m.destination == destination)
+            .and_then(|m| changes::since(&m))
         && changed.count() > 0
     {
         // Edits made at the old place since: the two copies differ, and the person must know.
@@ -120,4 +132,28 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
     remove::after_finish(run, &mut report)?;
     run.ui.result(&report)?;
     Ok(ExitCode::Ok)
+}
+
+/// The copies of the source other than the one at `destination`, oldest first.
+fn others_than(record: Option<&moved::Moved>, destination: &Path) -> Vec<std::path::PathBuf> {
+    record.map_or_else(Vec::new, |r| {
+        r.other_copies
+            .iter()
+            .map(|o| o.destination.clone())
+            .chain(std::iter::once(r.destination.clone()))
+            .filter(|d| d != destination)
+            .collect()
+    })
+}
+
+/// `--sync --to` an older copy: a sync updates the newest copy, which the record follows.
+fn older_copy_not_synced(newest: &moved::Moved, older: &Path) -> crate::base::error::Failure {
+    crate::base::error::Failure::input(format!(
+        "{} is an older copy of {}; --sync updates only the newest, {} (made on {}): run `{}`.",
+        older.display(),
+        newest.source.display(),
+        newest.destination.display(),
+        newest.finished_day(),
+        staging::command(&newest.source, &newest.destination, " --sync")
+    ))
 }

@@ -32,6 +32,7 @@ mod migrate_screens;
 mod moved;
 mod nothing_lost;
 mod nudge_budget;
+mod other_copies;
 mod packaging;
 mod policy;
 mod probe;

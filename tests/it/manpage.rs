@@ -107,6 +107,12 @@ const EXIT_STATUS: &[(&str, &str)] = &[
          command again once it is done.",
     ),
     (
+        "5",
+        "Refused because going on would lose data (a copy that changed since, the only copy of \
+         something, a copy no longer where the migration made it, a second copy nobody said yes \
+         to); nothing was changed, and the message says what to do.",
+    ),
+    (
         "130",
         "Interrupted (Ctrl-C). A migration keeps what it copied and verified: run the same \
          command again to resume, or add --abort.",
@@ -409,7 +415,7 @@ fn man_page_has_the_reference_sections() {
         assert!(files.contains(name), "FILES lacks {name}");
     }
     let exit = section(&text, "EXIT STATUS").unwrap();
-    for code in ["0", "1", "2", "3", "4", "130"] {
+    for code in ["0", "1", "2", "3", "4", "5", "130"] {
         assert!(
             exit.lines()
                 .any(|l| l.split_whitespace().next() == Some(code)),

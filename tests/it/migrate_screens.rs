@@ -293,7 +293,10 @@ fn abort_of_a_finished_migration_asks_first_and_a_refusal_says_how_to_go_on() {
         fs::write(dest.join(format!("d{}/f{i}.txt", i % 4)), b"y").unwrap();
     }
     let out = run(home, &source, &dest, &["--abort", "--yes"]);
-    let sentence = refusal(&out);
+    // Refused to keep the copy's edits: the code of its own, not the usage code.
+    assert_eq!(out.status.code(), Some(5), "{}", text(&out));
+    let sentence = support::stderr(&out);
+    assert!(support::is_one_sentence(sentence.trim()), "{sentence}");
     assert!(
         sentence.contains("1,001 files: 0 added, 1,001 changed, 0 removed"),
         "{sentence}"

@@ -302,7 +302,8 @@ fn abort_after_the_move_removes_an_unchanged_copy_and_refuses_a_changed_one() {
     let (source, dest) = migrated(home, "busy");
     fs::write(dest.join("d1/f1.txt"), b"work done at the new place\n").unwrap();
     let out = abort(&source, &dest, home);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    // Refused to lose the copy's edit: exit 5, not the usage code.
+    assert_eq!(out.status.code(), Some(5), "{}", text(&out));
     let message = stderr(&out);
     let message = message.trim();
     assert!(

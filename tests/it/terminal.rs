@@ -676,3 +676,31 @@ fn abort_of_a_finished_migration_asks_and_enter_keeps_the_copy() {
     assert!(!dest.exists(), "y kept the copy:\n{shown}");
     assert!(repo.join(".git").is_dir(), "--abort touched the source");
 }
+
+// Issue 50: a second destination for a source migrated before is a question, asked before any
+// work; no (Enter's answer) copies nothing and keeps the record as it was.
+#[test]
+fn a_second_destination_is_asked_and_no_copies_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (repo, home) = (dir.path().join("app"), dir.path().join("home"));
+    support::gitrepo::repo_with_files(&repo, 4);
+    std::fs::create_dir(&home).unwrap();
+    let (first, second) = (dir.path().join("first"), dir.path().join("second"));
+    let out = support::Sandbox::at(&home)
+        .migrate(&repo, &first)
+        .arg("--yes")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", support::text(&out));
+    let (repo_arg, second_arg) = (repo.display().to_string(), second.display().to_string());
+    let mut talk = Conversation::start(&home, &["migrate", &repo_arg, "--to", &second_arg]);
+    talk.wait_for("make a second copy at", 1);
+    assert!(talk.transcript().contains(&first.display().to_string()));
+    talk.press(b"\r");
+    let (code, shown) = talk.finish();
+    assert_eq!(code, Some(0), "{shown}");
+    assert!(shown.contains("Nothing was copied"), "{shown}");
+    assert!(!second.exists(), "{shown}");
+    let check = support::Sandbox::at(&home).check_json(&repo, &[]);
+    assert_eq!(check["moved"]["destination"], first.display().to_string());
+}

@@ -145,15 +145,16 @@ pub fn free_name(destination: &Path) -> Option<PathBuf> {
         .find(|candidate| std::fs::symlink_metadata(candidate).is_err())
 }
 
-/// `--to`, else where an earlier run moved this source (run again at the old place), else the
-/// policy's root plus the repository's name.
+/// `--to`, else where an earlier run moved this source (run again at the old place: its record
+/// says where, whether the copy is still there or not), else the policy's root plus the
+/// repository's name.
 pub fn chosen(
     env: &HostEnv,
     to: Option<&Path>,
     source: &Path,
     default_root: Option<&Path>,
 ) -> Result<PathBuf> {
-    let recorded = moved::lookup(env, source).map(|m| m.destination);
+    let recorded = moved::recorded(env, source).map(|m| m.destination);
     destination(source, to.or(recorded.as_deref()), default_root)
 }
 

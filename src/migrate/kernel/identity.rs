@@ -9,10 +9,11 @@ use crate::measure::moved::{Folder, Moved};
 /// Fails unless the destination is still the folder the migration made; `untouched` says what
 /// was left as it was ("nothing was copied.").
 pub(in crate::migrate) fn check_copy(record: &Moved, untouched: &str) -> Result<()> {
-    if still_the_folder(&record.destination, record.copy_folder) {
+    if copy_intact(record) {
         return Ok(());
     }
-    Err(Failure::input(format!(
+    // Written to or removed from, what has the copy's name may be the only copy of something.
+    Err(Failure::would_lose_data(format!(
         "{} is not the copy the migration of {} made on {} (it is a link, or it was moved or replaced since), so {} If you moved the copy, move it back to {} and run this again.",
         record.destination.display(),
         record.source.display(),
@@ -20,6 +21,11 @@ pub(in crate::migrate) fn check_copy(record: &Moved, untouched: &str) -> Result<
         untouched,
         record.destination.display()
     )))
+}
+
+/// The destination is still the folder the migration made.
+pub(in crate::migrate) fn copy_intact(record: &Moved) -> bool {
+    still_the_folder(&record.destination, record.copy_folder)
 }
 
 /// The source is the folder the migration copied (not one made in its place since); a record

@@ -53,11 +53,13 @@ pub enum Notice<'a> {
         destination: &'a Path,
         source: &'a Path,
     },
-    /// `--abort` removed the copy; `day` is the migration's (empty when unknown).
+    /// `--abort` removed the copy; `day` is the migration's (empty when unknown); `kept` the
+    /// source's other copy the record still keeps (its newest), if any.
     CopyRemoved {
         destination: &'a Path,
         source: &'a Path,
         day: &'a str,
+        kept: Option<&'a Path>,
     },
     /// `--abort` took the copy's `safe.directory` entries out of Windows' global git config.
     SafeDirectoryRemoved {
@@ -81,4 +83,6 @@ pub enum Notice<'a> {
     },
     /// What the source no longer holds of the copy, so `--abort` keeps it.
     SourceLacks { lacking: &'a [String] },
+    /// A dry run of another copy of a source copied before: the question a real run asks.
+    AnotherCopy { question: &'a str },
 }

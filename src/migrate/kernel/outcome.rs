@@ -63,6 +63,12 @@ pub struct MigrationReport {
     /// the plan's prediction; None when nothing was refreshed or the plan had no prediction.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_status: Option<crate::model::accuracy::Checked>,
+    /// The source's other copies, made by migrations to other destinations (oldest first).
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "crate::base::pathtext::json::list"
+    )]
+    pub other_copies: Vec<PathBuf>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -406,6 +412,7 @@ impl MigrationReport {
             next_steps: Vec::new(),
             windows: None,
             first_status,
+            other_copies: Vec::new(),
         };
         for other in &copied.elsewhere {
             report.fixups.advice.push(other.sentence(source));

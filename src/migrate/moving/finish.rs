@@ -23,7 +23,9 @@ pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<Mig
         destination,
         &finalise::manifest_for(env, destination),
     )?;
-    let mut record = moved::Moved::new(source, destination, &manifest);
+    // The copies made before (a second destination, asked for) stay in the record.
+    let mut record =
+        moved::Moved::new(source, destination, &manifest).after(moved::recorded(env, source));
     moved::remember(env, &record);
     let (mut fixups, refresh_ms) = fix_up(
         ui,
@@ -80,6 +82,11 @@ pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<Mig
         report.windows = Some(outcome);
     }
     report.still_points_to_old_place = still_pointing(env, ui, source, &report);
+    report.other_copies = record
+        .other_copies
+        .iter()
+        .map(|o| o.destination.clone())
+        .collect();
     Ok(report)
 }
 

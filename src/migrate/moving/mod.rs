@@ -7,6 +7,7 @@
 //! read back and compared; an interrupted run is resumed by running it again.
 
 mod finish;
+mod others;
 mod questions;
 mod rerun;
 
@@ -52,6 +53,9 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
     );
     interrupt::set_hint(move || after_interrupt(&from, &to, &kept));
     // Said before any work: a walk of a slow mount can take long.
+    if !others::another_copy(run)? {
+        return Ok(Moved::Stopped);
+    }
     ask::refuse_without_terminal(ui, run.args.consent, "migrate")?;
     if staging.is_sealed() && still_sealed(run, staging)? {
         return resume_sealed(run);

@@ -98,7 +98,7 @@ pub fn remove_source(
         ))
     })?;
     if listed_source != source {
-        return Err(Failure::input(format!(
+        return Err(Failure::would_lose_data(format!(
             "{} describes a copy of {}, not of {}; nothing was deleted.",
             manifest.display(),
             listed_source.display(),
@@ -114,7 +114,7 @@ pub fn remove_source(
         ))
     })?;
     let dst = Fenced::root(destination).map_err(|e| {
-        Failure::input(format!(
+        Failure::would_lose_data(format!(
             "cannot open the copy {} as a folder without following links ({e}); nothing in the source was deleted.",
             destination.display()
         ))

@@ -51,7 +51,8 @@ pub(in crate::migrate) fn after_finish(run: &Run, report: &mut MigrationReport) 
         return Ok(());
     }
     let (source, destination) = (report.source.clone(), report.destination.clone());
-    if let Some(record) = moved::lookup(env, &source) {
+    // The copy this removal proves against is the one at `destination`, the newest or not.
+    if let Some(record) = moved::recorded(env, &source).and_then(|r| r.for_copy(&destination)) {
         crate::migrate::kernel::identity::check_copy(
             &record,
             "nothing in the source was deleted.",

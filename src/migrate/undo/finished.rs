@@ -34,9 +34,10 @@ pub(super) fn undo(run: &Run, manifest_file: &Path) -> Result<ExitCode> {
             destination.display()
         )));
     }
-    let record = moved::lookup(env, source);
+    // The record as it reads for this copy: the newest, or one made before it elsewhere.
+    let record = moved::recorded(env, source).and_then(|r| r.for_copy(destination));
     if record.as_ref().is_some_and(|r| r.source_removed) || !source.is_dir() {
-        return Err(Failure::input(format!(
+        return Err(Failure::would_lose_data(format!(
             "the source {} was removed after the migration, so {} is the only copy; nothing was removed.",
             source.display(),
             destination.display()
@@ -45,7 +46,7 @@ pub(super) fn undo(run: &Run, manifest_file: &Path) -> Result<ExitCode> {
     if let Some(record) = &record {
         identity::check_copy(record, "nothing was removed.")?;
         if !identity::same_source(record) {
-            return Err(Failure::input(format!(
+            return Err(Failure::would_lose_data(format!(
                 "{} is not the folder the migration copied on {} (it was moved or made again since), so {} is the only sure copy; nothing was removed.",
                 source.display(),
                 record.finished_day(),
@@ -80,7 +81,7 @@ pub(super) fn undo(run: &Run, manifest_file: &Path) -> Result<ExitCode> {
             source,
             by_hand: &by_hand,
         })?;
-        return Err(Failure::input(format!(
+        return Err(Failure::would_lose_data(format!(
             "{} changed since the migration ({}: {} added, {} changed, {} removed, listed above), so it is not removed; the ways on are listed above.",
             destination.display(),
             units::counted(changed.count(), "file", "files"),
@@ -114,10 +115,12 @@ pub(super) fn undo(run: &Run, manifest_file: &Path) -> Result<ExitCode> {
         .map_err(|e| Failure::io("move the copy away to remove it:", destination, &e))?;
     finish(env, ui, source, destination)?;
     let day = record.map(|r| r.finished_day()).unwrap_or_default();
+    let kept = moved::recorded(env, source).map(|r| r.destination);
     ui.notice(&Notice::CopyRemoved {
         destination,
         source,
         day: &day,
+        kept: kept.as_deref(),
     })?;
     Ok(ExitCode::Ok)
 }
@@ -160,7 +163,7 @@ fn source_holds_the_copy(
         return Ok(());
     };
     ui.notice(&Notice::SourceLacks { lacking: &lacking })?;
-    Err(Failure::input(format!(
+    Err(Failure::would_lose_data(format!(
         "the source {} no longer holds everything the copy has ({} differ or are missing, first {first}), so {} is kept; nothing was removed.",
         source.display(),
         units::counted(lacking.len() as u64, "entry", "entries"),
@@ -193,8 +196,21 @@ pub(super) fn finish(env: &HostEnv, ui: &dyn Ui, source: &Path, destination: &Pa
             _ => {}
         }
     }
-    if let Some(added) = moved::recorded(env, source).and_then(|r| r.windows_git) {
+    let record = moved::recorded(env, source);
+    if let Some(added) = record
+        .as_ref()
+        .and_then(|r| r.for_copy(destination))
+        .and_then(|r| r.windows_git)
+    {
         take_out_safe_directory(ui, &added)?;
     }
-    moved::forget(env, source).map_err(|e| Failure::io("forget the migration of", source, &e))
+    // The source's other copies stay recorded: forgetting them would lose track of a copy.
+    match record.and_then(|r| r.without_copy(destination)) {
+        Some(rest) => {
+            moved::remember(env, &rest);
+            Ok(())
+        }
+        None => moved::forget(env, source)
+            .map_err(|e| Failure::io("forget the migration of", source, &e)),
+    }
 }

@@ -98,6 +98,6 @@ fn after_finish(run: &Run) -> Result<Option<ExitCode>> {
 /// source is still there: forgetting it loses nothing.
 fn forgets_a_removed_copy(env: &HostEnv, source: &Path, destination: &Path) -> bool {
     crate::measure::moved::recorded(env, source).is_some_and(|record| {
-        record.destination == destination && !record.source_removed && source.is_dir()
+        record.for_copy(destination).is_some() && !record.source_removed && source.is_dir()
     })
 }

@@ -332,6 +332,13 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
         &crate::base::pathtext::display(&report.manifest),
         Tone::Plain,
     );
+    for other in &report.other_copies {
+        let value = format!(
+            "{}: another copy of the source (--sync updates only the newest)",
+            crate::base::pathtext::display(other)
+        );
+        screen.row("other copy", &value, Tone::Plain);
+    }
     if let Some(took) = took(report) {
         screen.row("time", &took, Tone::Plain);
     }

@@ -129,6 +129,13 @@ fn moved(report: &CheckReport, old: &crate::measure::changes::OldPlace, style: &
         ));
     }
     screen.row("when", &when, Tone::Plain);
+    for other in &old.other_copies {
+        let value = format!(
+            "{}: made before the copy above, which --sync updates",
+            crate::base::pathtext::display(other)
+        );
+        screen.row("other copy", &value, Tone::Plain);
+    }
     let changed = match (old.added, old.changed, old.removed, old.bytes) {
         _ if old.copy_missing => "not counted: the copy is no longer there".to_string(),
         (Some(a), Some(c), Some(r), Some(bytes)) if a + c + r > 0 => format!(

@@ -85,7 +85,8 @@ pub fn text(notice: &Notice) -> String {
             destination,
             source,
             day,
-        } => copy_removed(destination, source, day),
+            kept,
+        } => copy_removed(destination, source, day, *kept),
         Notice::CopyChanged {
             changed,
             destination,
@@ -105,6 +106,7 @@ pub fn text(notice: &Notice) -> String {
             source.display()
         ),
         Notice::SourceLacks { lacking } => lacking_listed(lacking),
+        Notice::AnotherCopy { question } => another_copy(question),
     }
 }
 
@@ -121,14 +123,25 @@ fn sealed_copy_waiting(source: &Path, staging: &Path, dry_run: bool) -> String {
     )
 }
 
+/// A dry run of another copy of a source copied before: the question a real run asks.
+fn another_copy(question: &str) -> String {
+    format!(
+        "{question} Without --dry-run this is asked first (--yes answers yes, and the record keeps both copies).\n"
+    )
+}
+
 /// `--abort` removed the copy made on `day` (empty when unknown).
-fn copy_removed(destination: &Path, source: &Path, day: &str) -> String {
+fn copy_removed(destination: &Path, source: &Path, day: &str, kept: Option<&Path>) -> String {
     let on = match day.is_empty() {
         true => String::new(),
         false => format!(" on {day}"),
     };
+    let what_now = match kept {
+        Some(copy) => format!("; its other copy at {} is still recorded", copy.display()),
+        None => " and is the repository again".to_string(),
+    };
     format!(
-        "Removed the copy at {} (nothing had changed there since the migration{on}); the source {} was not touched and is the repository again.\n",
+        "Removed the copy at {} (nothing had changed there since the migration{on}); the source {} was not touched{what_now}.\n",
         destination.display(),
         source.display()
     )
