@@ -110,6 +110,16 @@ pub enum ManifestEntry {
     Symlink { rel: PathBuf, target: PathBuf },
 }
 
+impl ManifestEntry {
+    /// The entry's path, relative to the tree's top.
+    pub fn rel(&self) -> &Path {
+        match self {
+            ManifestEntry::File(r) => &r.rel,
+            ManifestEntry::Dir(rel) | ManifestEntry::Symlink { rel, .. } => rel,
+        }
+    }
+}
+
 /// Version 2 added ctime and inode to file lines; version 1 manifests are still read.
 pub const MANIFEST_HEADER: &str = "# wsl-place manifest 2";
 const MANIFEST_HEADER_V1: &str = "# wsl-place manifest 1";

@@ -49,6 +49,11 @@ pub struct Moved {
     /// `--abort` to take out again.
     #[serde(default)]
     pub windows_git: Option<WindowsGitRecord>,
+    /// When `--remove-source` ran (seconds since 1970): the old place's story from then on is
+    /// "removed by wsl-place on that day", and what it removed is no change made here (None
+    /// before it ran, and in records of versions that kept no date).
+    #[serde(default)]
+    pub source_removed_unix: Option<u64>,
 }
 
 /// What was appended to Windows' global git config: the file, the entries and the exact text.
@@ -116,12 +121,18 @@ impl Moved {
             source_folder: Folder::at(source),
             windows_git: None,
             since: Some(Counted::nothing_now()),
+            source_removed_unix: None,
         }
     }
 
     /// The day it finished, `2026-12-03` (UTC), for the old place's message.
     pub fn finished_day(&self) -> String {
         day(self.finished_unix)
+    }
+
+    /// The day `--remove-source` ran, when the record kept it.
+    pub fn removed_day(&self) -> Option<String> {
+        self.source_removed_unix.map(day)
     }
 }
 

@@ -105,6 +105,13 @@ pub fn removal_plan(shown: &RemovalShown) -> String {
         units::tree(plan.files, plan.symlinks, plan.bytes, false),
         units::counted(plan.dirs, "emptied folder", "emptied folders"),
     );
+    for git in plan.git.iter().filter(|g| g.kept.is_none()) {
+        out.push_str(&format!(
+            "  history  {}: every branch, tag and staged change there is in the copy (checked with git); removed whole ({})\n",
+            crate::base::pathtext::display(git.path.as_path()),
+            units::counted(git.files, "file", "files")
+        ));
+    }
     if plan.kept.is_empty() {
         out.push_str("  keeps    nothing: everything there was copied and is unchanged\n");
         return out;

@@ -394,6 +394,26 @@ fn source_rows(screen: &mut Screen, report: &MigrationReport) {
         counted(r.kept_count, "entry", "entries")
     );
     list(screen, "source", &heading, &r.kept, 50, Tone::Plain);
+    for git in r.git.iter().filter(|g| g.kept.is_none()) {
+        screen.more(
+            &format!(
+                "{} removed whole: its history is in the copy (checked with git)",
+                crate::base::pathtext::display(git.path.as_path())
+            ),
+            Tone::Plain,
+        );
+    }
+    if let Some(rm) = &r.plain_folder {
+        screen.row(
+            "old folder",
+            &format!(
+                "{} holds only what was kept and is no git repository now; once you no longer need it:",
+                crate::base::pathtext::display(&report.source)
+            ),
+            Tone::Plain,
+        );
+        screen.command(rm);
+    }
     if let Some(cd) = &r.cd {
         let place = if r.shell_folder_removed {
             "your shell is still in the removed folder"
