@@ -443,10 +443,20 @@ pub fn walk(source: &Path) -> Result<Vec<Seen>, Unseen> {
     Ok(found)
 }
 
+/// git's lock on a repository's index (`.git/index.lock`, or a worktree's or submodule's below
+/// `.git/`): a git that runs or crashed there holds it, and a copy of it would stop every git
+/// at the copy from writing its index. Never copied, and no change made here.
+pub fn git_index_lock(rel: &Path) -> bool {
+    rel.file_name().is_some_and(|n| n == "index.lock")
+        && rel.components().any(|c| c.as_os_str() == ".git")
+}
+
 /// Not the repository's, and never copied: a probe's scratch folder, a `node_modules` the
-/// migration left behind (not in the manifest), and anything below either.
+/// migration left behind (not in the manifest), and anything below either; git's index lock.
 fn outside_the_copy(rel: &Path, dirs: &HashSet<&Path>) -> bool {
-    rel.ancestors()
+    git_index_lock(rel)
+        || rel
+            .ancestors()
         .filter(|a| !a.as_os_str().is_empty())
         .any(|a| {
             let name = a.file_name().map_or(&[][..], |n| n.as_bytes());

@@ -318,9 +318,9 @@ pub fn refresh_index(
                 .push(format!("refreshed the git index in {}", repo.display()));
         }
         Ok(out) => report.advice.push(format!(
-            "`{what}` failed in {}: {}",
+            "`{what}` failed in {}: {}; the first `git status` there will re-hash every file",
             repo.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
+            refresh_failure(repo, &out)
         )),
         Err(why) => report.advice.push(format!(
             "{why}; the first `git status` there will re-hash every file"
@@ -336,6 +336,27 @@ pub fn refresh_index(
         }
     }
     Ok(())
+}
+
+/// Why the refresh failed: git's own words, or (`-q` silences even its fatal line) its exit
+/// code and the index lock when one is there.
+fn refresh_failure(repo: &Path, out: &Output) -> String {
+    let said = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    if !said.is_empty() {
+        return said;
+    }
+    let code = out
+        .status
+        .code()
+        .map_or("no exit code".to_string(), |c| format!("exit code {c}"));
+    let lock = repo.join(".git").join("index.lock");
+    match crate::base::dirfd::lstat(&lock) {
+        Ok(_) => format!(
+            "{code}: {} exists, so git will not write the index; remove it once no git runs there",
+            lock.display()
+        ),
+        Err(_) => format!("{code}, and git said nothing more"),
+    }
 }
 
 #[cfg(test)]

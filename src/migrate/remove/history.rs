@@ -29,6 +29,11 @@ pub fn kept_why(source: &Path, old: &Path, copy: &Path, sync: &str) -> Option<St
             display(&worktree)
         ));
     }
+    if crate::base::dirfd::lstat(&old.join(".git").join("index.lock")).is_ok() {
+        return Some(
+            "its index.lock is there: a git runs there, or one that crashed left it; remove the lock once none runs, then --remove-source again".to_string(),
+        );
+    }
     let named = match named_at_old(old) {
         Ok(named) => named,
         Err(why) => {
