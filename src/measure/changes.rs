@@ -457,12 +457,12 @@ fn outside_the_copy(rel: &Path, dirs: &HashSet<&Path>) -> bool {
     git_index_lock(rel)
         || rel
             .ancestors()
-        .filter(|a| !a.as_os_str().is_empty())
-        .any(|a| {
-            let name = a.file_name().map_or(&[][..], |n| n.as_bytes());
-            crate::measure::probe::scratch::is_scratch_name(name)
-                || (name == b"node_modules" && !dirs.contains(a))
-        })
+            .filter(|a| !a.as_os_str().is_empty())
+            .any(|a| {
+                let name = a.file_name().map_or(&[][..], |n| n.as_bytes());
+                crate::measure::probe::scratch::is_scratch_name(name)
+                    || (name == b"node_modules" && !dirs.contains(a))
+            })
 }
 
 /// Compares what the source holds now (`seen`) with the manifest (`entries`).

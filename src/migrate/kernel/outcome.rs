@@ -62,7 +62,7 @@ pub struct MigrationReport {
     /// The first `git status` at the copy (its index refresh, part of the finish), timed against
     /// the plan's prediction; None when nothing was refreshed or the plan had no prediction.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub first_status: Option<crate::model::accuracy::Checked>,
+    pub first_status: Option<crate::assess::accuracy::FirstStatus>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -394,7 +394,7 @@ impl MigrationReport {
         destination: &Path,
         manifest: &Path,
         copied: Copied,
-        (fixups, first_status): (FixupReport, Option<crate::model::accuracy::Checked>),
+        (fixups, first_status): (FixupReport, Option<crate::assess::accuracy::FirstStatus>),
     ) -> Result<MigrationReport> {
         let text = std::fs::read_to_string(manifest)
             .map_err(|e| Failure::io("read the manifest", manifest, &e))?;

@@ -327,16 +327,26 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
     if let Some(took) = took(report) {
         screen.row("time", &took, Tone::Plain);
     }
-    if let Some(checked) = &report.first_status {
+    if let Some(first) = &report.first_status {
+        let checked = &first.checked;
+        let kept = match &first.not_kept {
+            None => "kept in this machine's record".to_string(),
+            Some(why) => format!(
+                "not kept in this machine's record: {why}, so later plans on this disk do not learn from it"
+            ),
+        };
         screen.row(
             "first status",
             &format!(
-                "the first git status at the copy (its index refresh) predicted ~{}, measured {} ({}); kept in this machine's record",
+                "the first git status at the copy (its index refresh) predicted ~{}, measured {} ({}); {kept}",
                 units::duration_ms(checked.predicted_ms),
                 units::duration_ms(checked.measured_ms),
                 crate::base::units::signed_percent(checked.error)
             ),
-            Tone::Dim,
+            match first.not_kept {
+                None => Tone::Dim,
+                Some(_) => Tone::Warn,
+            },
         );
     }
     for (i, step) in report.next_steps.iter().enumerate() {
