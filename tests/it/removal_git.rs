@@ -271,3 +271,82 @@ fn a_stash_or_a_staged_change_made_at_the_old_place_keeps_git_whole() {
     );
     assert_eq!(git(app, &["show", ":staged.txt"]), "staged only\n");
 }
+
+#[test]
+fn a_stale_index_lock_is_not_copied_and_keeps_git_whole_at_removal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let app = tmp.path().canonicalize().unwrap().join("work/app");
+    write(&app.join("a.txt"), b"a\n");
+    init_and_commit_all(&app, "init");
+    // What a git that crashed at the old place leaves.
+    fs::write(app.join(".git/index.lock"), b"").unwrap();
+    fs::create_dir_all(tmp.path().join("home")).unwrap();
+    let scene = Scene { tmp, app };
+    let report = scene.json(&["--yes"]);
+    let copy = scene.copy();
+    assert!(
+        !copy.join(".git/index.lock").exists(),
+        "the lock was copied"
+    );
+    let done = report["fixups"]["done"].to_string();
+    assert!(
+        done.contains("refreshed the git index"),
+        "{}",
+        report["fixups"]
+    );
+    write(&copy.join("b.txt"), b"b\n");
+    commit_all(&copy, "works at the copy");
+    // No change made here: the lock is git's, not the person's.
+    let check = scene.sandbox().check_json(&scene.app, &[]);
+    assert_eq!(check["moved"]["files_changed"], 0, "{}", check["moved"]);
+    let report = scene.json(&["--remove-source", "--yes"]);
+    assert_git_kept_whole(&report, &scene.app, "its index.lock is there");
+}
+
+#[test]
+fn a_record_written_before_removal_dates_still_reads_without_the_tools_removals() {
+    let scene = Scene::local();
+    let out = scene.run(&["--remove-source", "--yes"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    // Make it as an earlier version left it: a .git skeleton, no day, and a count that took the
+    // tool's own removals for changes.
+    write(&scene.app.join(".git/logs/HEAD"), b"left\n");
+    let records = scene.tmp.path().join("home/.local/state/wsl-place/moved");
+    let file = fs::read_dir(&records)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut record: Value = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
+    record
+        .as_object_mut()
+        .unwrap()
+        .remove("source_removed_unix");
+    record["since"] =
+        serde_json::json!({"added": 1, "changed": 0, "removed": 61, "bytes": 5, "unix": 1});
+    fs::write(&file, serde_json::to_vec(&record).unwrap()).unwrap();
+
+    let sandbox = scene.sandbox();
+    let moved = &sandbox.check_json(&scene.app, &[])["moved"];
+    assert_eq!(moved["source_removed"], true, "{moved}");
+    assert_eq!(moved["files_changed"], 0, "{moved}");
+    let message = moved["message"].as_str().unwrap();
+    assert_eq!(
+        message,
+        format!(
+            "removed by wsl-place; the copy is {}",
+            scene.copy().display()
+        ),
+    );
+    // The survey of the parent takes the skeleton for no repository.
+    let out = sandbox
+        .cmd()
+        .args(["survey", "--no-probe", "--format", "json"])
+        .arg(scene.app.parent().unwrap())
+        .output()
+        .unwrap();
+    let survey = json_of_success(&out);
+    assert_eq!(survey["summary"]["repositories"], 0, "{survey}");
+    assert_eq!(survey["not_judged"][0]["path"], scene.app.to_str().unwrap());
+}

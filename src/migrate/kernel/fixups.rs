@@ -364,6 +364,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_refresh_git_fails_quietly_says_why() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = tmp.path();
+        let init = std::process::Command::new("git")
+            .args(["init", "-q"])
+            .arg(repo)
+            .status()
+            .unwrap();
+        assert!(init.success());
+        std::fs::write(repo.join("a.txt"), b"a\n").unwrap();
+        let add = std::process::Command::new("git")
+            .arg("-C")
+            .arg(repo)
+            .args(["add", "a.txt"])
+            .status()
+            .unwrap();
+        assert!(add.success());
+        std::fs::write(repo.join(".git/index.lock"), b"").unwrap();
+        let mut report = FixupReport::default();
+        refresh_index(repo, None, &mut report).unwrap();
+        let said = report.advice.join("\n");
+        assert!(
+            said.contains("exit code 128") && said.contains("index.lock exists"),
+            "{said}"
+        );
+    }
+
+    #[test]
     fn rewrites_gitdir_inside_the_tree_only() {
         let from = Path::new("/mnt/c/src/app");
         let to = Path::new("/home/me/src/app");
