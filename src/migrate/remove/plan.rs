@@ -49,14 +49,14 @@ pub fn plan(source: &Path, destination: &Path, manifest_path: &Path) -> Result<R
         git: git_folders(source, destination, &entries, &seen),
         ..RemovalPlan::default()
     };
-    let units: Vec<&Path> = plan.git.iter().map(|g| g.path.as_path()).collect();
+    let units: Vec<PathBuf> = plan.git.iter().map(|g| g.path.0.clone()).collect();
     let in_unit = |rel: &Path| units.iter().any(|u| rel.starts_with(u));
     // A `.git` that goes takes everything in it: nothing there holds its folders.
-    let going: Vec<&Path> = plan
+    let going: Vec<PathBuf> = plan
         .git
         .iter()
         .filter(|g| g.kept.is_none())
-        .map(|g| g.path.as_path())
+        .map(|g| g.path.0.clone())
         .collect();
     let mut dirs = HashSet::new();
     // What the removal deletes: unchanged files and links, and folders once emptied.
@@ -98,8 +98,30 @@ pub fn plan(source: &Path, destination: &Path, manifest_path: &Path) -> Result<R
         .filter(|rel| !gone.contains(*rel) && !kept_in.contains(*rel))
         .count() as u64;
     plan.source_emptied = !kept_in.contains(Path::new(""));
-    let escape = |p: &Path| crate::base::pathtext::escape_path(p);
     plan.kept.append(&mut copy_changed);
+    kept_reasons(&mut plan, &found, &seen, &dirs, &in_unit);
+    plan.kept.sort();
+    plan.predicted_ms = source_call_ms(source, &entries).map(|call_ms| {
+        crate::model::migration::removal_ms(
+            plan.files + plan.symlinks,
+            plan.dirs,
+            call_ms,
+            plan.bytes,
+        )
+    });
+    Ok(plan)
+}
+
+/// What stays in the source besides the copies that changed, each `path (why)`: a `.git` kept
+/// whole, files changed or made since, a `node_modules` left behind, special files.
+fn kept_reasons(
+    plan: &mut RemovalPlan,
+    found: &changes::Changes,
+    seen: &[changes::Seen],
+    dirs: &HashSet<&Path>,
+    in_unit: &dyn Fn(&Path) -> bool,
+) {
+    let escape = |p: &Path| crate::base::pathtext::escape_path(p);
     for g in &plan.git {
         if let Some(why) = &g.kept {
             plan.kept
@@ -131,16 +153,6 @@ pub fn plan(source: &Path, destination: &Path, manifest_path: &Path) -> Result<R
                 .push(format!("{} (a special file, never copied)", escape(&s.rel)));
         }
     }
-    plan.kept.sort();
-    plan.predicted_ms = source_call_ms(source, &entries).map(|call_ms| {
-        crate::model::migration::removal_ms(
-            plan.files + plan.symlinks,
-            plan.dirs,
-            call_ms,
-            plan.bytes,
-        )
-    });
-    Ok(plan)
 }
 
 /// One round trip to the source: the median of serial `lstat`s of files the manifest lists.
