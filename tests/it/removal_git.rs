@@ -117,6 +117,7 @@ fn commit_at_each_place_sync_then_remove(scene: &Scene) {
         kept, planned,
         "the result keeps what the plan said:\n{shown}"
     );
+    assert!(!app.join("f5.txt").exists(), "{shown}");
     // What is left is a plain folder, named with the command that removes it.
     let rm = format!("rm -r -- {}", app.display());
     assert!(

@@ -222,16 +222,27 @@ fn escape_rel(rel: &Path) -> String {
     crate::base::pathtext::escape_path(rel)
 }
 
-/// Why the copy of `r` at `destination` does not hold what was copied, by one `lstat` there
-/// (the copy keeps each file's size and mtime; the removal reads it back before deleting
-/// anything): the reason the removal would give, so the plan keeps what the removal keeps.
+/// Why the copy of `r` at `destination` does not hold what was copied: the reason the removal
+/// would give, so the plan keeps what the removal keeps. By one `lstat` there (the copy keeps
+/// each file's size and mtime), and by reading it on the local disk only when its stat moved
+/// (a checkout at the copy rewrites a file with the same bytes); the removal reads every copy
+/// back before deleting anything.
 fn copy_differs(destination: &Path, r: &FileRecord, venvs: &[PathBuf]) -> Option<&'static str> {
-    let meta = match crate::base::dirfd::lstat(&destination.join(&r.rel)) {
+    let copy = destination.join(&r.rel);
+    let meta = match crate::base::dirfd::lstat(&copy) {
         Ok(meta) if meta.is_file() => meta,
         _ => return Some(super::COPY_GONE),
     };
     let rewritten =
         super::rewritten_by_fixups(&r.rel) || venvs.iter().any(|v| r.rel.starts_with(v));
     let same = meta.len() == r.size && (meta.mtime(), meta.mtime_nsec()) == r.mtime;
-    (!rewritten && !same).then_some(super::COPY_CHANGED)
+    if rewritten || same {
+        return None;
+    }
+    let read = crate::base::dirfd::open_read(&copy)
+        .and_then(crate::migrate::kernel::verify::crc_of_reader);
+    match read {
+        Ok((size, crc)) if size == r.size && crc == r.crc32 => None,
+        _ => Some(super::COPY_CHANGED),
+    }
 }
