@@ -222,6 +222,18 @@ pub fn verify(
     }
 }
 
+/// A migration's first `git status` at its copy against the plan's prediction, and whether the
+/// machine's record keeps it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FirstStatus {
+    #[serde(flatten)]
+    pub checked: Checked,
+    /// Why the record does not keep it (its file could not be written, no state folder, the
+    /// copy's mount unknown); None: kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_kept: Option<String>,
+}
+
 /// Keeps a migration's first `git status` at its copy (its index refresh) against the plan's
 /// prediction; the comparison for the report.
 pub fn remember_first_status(
@@ -230,22 +242,27 @@ pub fn remember_first_status(
     destination: &Path,
     predicted_ms: f64,
     measured_ms: f64,
-) -> Checked {
-    if let Some(mount) = key_of(table, destination) {
-        accuracy::remember(
-            env,
-            Verification {
-                figure: Figure::FirstGitStatus,
-                mount,
-                path: destination.to_path_buf(),
-                model_ms: predicted_ms,
-                predicted_ms,
-                measured_ms,
-                unix: now_unix(),
-            },
-        );
-    }
-    Checked::new(predicted_ms, measured_ms)
+) -> FirstStatus {
+    let checked = Checked::new(predicted_ms, measured_ms);
+    let Some(mount) = key_of(table, destination) else {
+        return FirstStatus {
+            checked,
+            not_kept: Some("the copy's mount is not in the mount table".into()),
+        };
+    };
+    let (_, not_kept) = accuracy::remember_or_why(
+        env,
+        Verification {
+            figure: Figure::FirstGitStatus,
+            mount,
+            path: destination.to_path_buf(),
+            model_ms: predicted_ms,
+            predicted_ms,
+            measured_ms,
+            unix: now_unix(),
+        },
+    );
+    FirstStatus { checked, not_kept }
 }
 
 /// What `probe` adds about its mount: every verification the record keeps there, how right

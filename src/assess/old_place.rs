@@ -54,11 +54,14 @@ pub fn line(env: &HostEnv, old: &OldPlace, source: &Path) -> String {
         }
         _ => clause.clone(),
     };
-    let why = [
-        format!("to {to} on {}; {clause}", old.finished_day),
-        format!("to {to}; {brief}"),
-        brief,
-    ];
+    let why = match old.source_removed && !old.copy_missing {
+        true => removed_wordings(old, &to),
+        false => [
+            format!("to {to} on {}; {clause}", old.finished_day),
+            format!("to {to}; {brief}"),
+            brief,
+        ],
+    };
     let tail = old
         .next
         .as_ref()
@@ -76,4 +79,19 @@ pub fn line(env: &HostEnv, old: &OldPlace, source: &Path) -> String {
         .map(|w| build(w))
         .find(|line| beside(line) <= hook_line::LINE_BUDGET)
         .unwrap_or_else(|| build(&why[why.len() - 1]))
+}
+
+/// After `--remove-source`: "removed by wsl-place on DAY; the copy is ~/src/app", then the same
+/// without the day, then without the copy (the command names it); a count of files here that
+/// are not in the copy stays in each.
+fn removed_wordings(old: &OldPlace, to: &str) -> [String; 3] {
+    let count = match old.changed_files() {
+        Some(n) if n > 0 => format!("; {}", old.changes_clause()),
+        _ => String::new(),
+    };
+    [
+        format!("{}; the copy is {to}{count}", old.removed_words()),
+        format!("removed by wsl-place; the copy is {to}{count}"),
+        format!("removed by wsl-place{count}"),
+    ]
 }

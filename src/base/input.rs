@@ -166,10 +166,17 @@ pub fn replace_whole(
 /// running in parallel) never sees half a file, and nothing is left behind when writing fails
 /// (the temporary file is removed when dropped).
 pub fn write_json_atomically<T: serde::Serialize>(file: &Path, value: &T) {
-    let (Some(parent), Ok(json)) = (file.parent(), serde_json::to_vec_pretty(value)) else {
-        return;
-    };
-    let _ = std::fs::create_dir_all(parent)
+    let _ = try_write_json_atomically(file, value);
+}
+
+/// [`write_json_atomically`], saying why when the file could not be written.
+pub fn try_write_json_atomically<T: serde::Serialize>(
+    file: &Path,
+    value: &T,
+) -> std::io::Result<()> {
+    let parent = file.parent().unwrap_or(Path::new("."));
+    let json = serde_json::to_vec_pretty(value).map_err(std::io::Error::other)?;
+    std::fs::create_dir_all(parent)
         .and_then(|()| {
             // 0o666 less the umask, as `std::fs::write` creates files (tempfile's own is 0o600).
             tempfile::Builder::new()
@@ -179,7 +186,8 @@ pub fn write_json_atomically<T: serde::Serialize>(file: &Path, value: &T) {
         .and_then(|mut temporary| {
             temporary.write_all(&json)?;
             temporary.persist(file).map_err(|e| e.error)
-        });
+        })
+        .map(drop)
 }
 
 #[cfg(test)]

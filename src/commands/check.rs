@@ -144,6 +144,16 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
 
 /// `--verify`: the real `git status` timed beside its prediction, where there is one.
 fn verify(env: &HostEnv, report: &mut pipeline::CheckReport, output: &Output) {
+    // The old place is neither probed nor predicted: the repository is the copy now.
+    if let Some(old) = &report.moved {
+        let copy = crate::base::pathtext::shell_quote(&old.destination);
+        report.verify = Some(crate::assess::accuracy::Verified::Failed {
+            failed: format!(
+                "this is the old place of a migration, where nothing is predicted to verify; the repository is the copy now: run `wsl-place check --verify {copy}`"
+            ),
+        });
+        return;
+    }
     let Some(prediction) = report
         .predict
         .as_ref()

@@ -12,7 +12,10 @@ pub fn verdict(old: &OldPlace) -> Verdict {
     let reason = Reason {
         level: Level::Moved,
         rule: Rule::Moved,
-        message: format!("This repository {}.", old.message),
+        message: match old.source_removed && !old.copy_missing {
+            true => format!("{}.", capitalised(&old.message)),
+            false => format!("This repository {}.", old.message),
+        },
     };
     let message = match (old.changed_files(), old.copy_missing) {
         (_, true) => "Put the copy back where it was made; then sync or work there.".to_string(),
@@ -29,4 +32,12 @@ pub fn verdict(old: &OldPlace) -> Verdict {
         command: old.next.clone(),
     };
     Verdict::plain(Level::Moved, vec![reason], vec![advice])
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }

@@ -89,12 +89,20 @@ pub fn load(env: &HostEnv) -> Record {
 /// Adds `verification` to the record. Best effort: a record that cannot be written only
 /// forgets this one.
 pub fn remember(env: &HostEnv, verification: Verification) -> Record {
+    remember_or_why(env, verification).0
+}
+
+/// [`remember`], and why the record could not be written (None: it was).
+pub fn remember_or_why(env: &HostEnv, verification: Verification) -> (Record, Option<String>) {
     let mut record = load(env);
     record.push(verification);
-    if let Some(file) = record_file(env).filter(|f| writable_state(env, f)) {
-        crate::base::input::write_json_atomically(&file, &record);
-    }
-    record
+    let why = match record_file(env).filter(|f| writable_state(env, f)) {
+        None => Some("there is no state folder to keep it in (no usable home)".to_string()),
+        Some(file) => crate::base::input::try_write_json_atomically(&file, &record)
+            .err()
+            .map(|e| format!("{} could not be written ({e})", file.display())),
+    };
+    (record, why)
 }
 
 /// Nothing is made under a home that does not exist (`HOME=/nonexistent`).

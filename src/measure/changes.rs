@@ -183,6 +183,9 @@ pub struct OldPlace {
     pub finished_day: String,
     pub synced_unix: Option<u64>,
     pub source_removed: bool,
+    /// When `--remove-source` ran, when the record kept it (seconds since 1970).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_removed_unix: Option<u64>,
     /// The copy is no longer where the migration made it (moved or removed since).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub copy_missing: bool,
@@ -251,6 +254,8 @@ pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace
     let copy_missing = !moved.destination.is_dir();
     let counted = match count {
         _ if copy_missing => None,
+        // A count kept with a removal by an earlier version counted what it removed.
+        Count::Recorded if moved.source_removed && moved.source_removed_unix.is_none() => None,
         Count::Recorded => moved.since,
         Count::Walk => since(moved).map(|c| {
             let counted = super::moved::Counted {
@@ -291,6 +296,7 @@ pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace
         finished_day: moved.finished_day(),
         synced_unix: moved.synced_unix,
         source_removed: moved.source_removed,
+        source_removed_unix: moved.source_removed_unix,
         copy_missing,
         added: counted.map(|c| c.added),
         changed: counted.map(|c| c.changed),
@@ -337,14 +343,39 @@ impl OldPlace {
             _ if self.copy_missing => {
                 "the copy is no longer there (moved or removed); move it back there to sync".into()
             }
-            Some(0) if self.source_removed => "the source was removed".into(),
+            Some(0) if self.source_removed => "nothing else is here to copy".into(),
+            Some(n) if self.source_removed => format!(
+                "{} here {} not in the copy",
+                files(n),
+                if n == 1 { "is" } else { "are" }
+            ),
             Some(0) => "nothing changed here since: work there".into(),
             Some(n) => format!("{} changed here since, not in the copy", files(n)),
             None => "edits made here since were not counted".into(),
         }
     }
 
+    /// "removed by wsl-place on 2026-12-06": what became of the old place (no day in a record
+    /// of a version that kept none).
+    pub fn removed_words(&self) -> String {
+        match self.source_removed_unix {
+            Some(unix) => format!("removed by wsl-place on {}", super::moved::day(unix)),
+            None => "removed by wsl-place".to_string(),
+        }
+    }
+
     fn sentence(&self, home: Option<&Path>) -> String {
+        if self.source_removed && !self.copy_missing {
+            let mut said = format!(
+                "{}; the copy is {}",
+                self.removed_words(),
+                short(&self.destination, home)
+            );
+            if self.changed_files().is_some_and(|n| n > 0) {
+                said.push_str(&format!("; {}", self.changes_clause()));
+            }
+            return said;
+        }
         format!(
             "moved to {} on {}; {}",
             short(&self.destination, home),
@@ -366,14 +397,25 @@ pub fn not_synced_as_files(entries: &[ManifestEntry], seen: &[Seen]) -> Vec<Path
 }
 
 /// The changes at `moved.source` against its manifest that a sync would carry (None when the
-/// manifest is unreadable).
+/// manifest is unreadable). After `--remove-source`, what the tool removed is no change made
+/// here, and `.git` (removed or kept whole, its history checked through git) holds no file a
+/// sync would copy: what is left to say is the files here that differ from the copy.
 pub fn since(moved: &Moved) -> Option<Changes> {
-    let (listed, entries) = manifest::read(&moved.manifest)?;
+    let (listed, mut entries) = manifest::read(&moved.manifest)?;
     if listed != moved.source {
         return None;
     }
-    let seen = walk(&moved.source).ok()?;
+    let mut seen = walk(&moved.source).ok()?;
+    if moved.source_removed {
+        let in_git = |rel: &Path| rel.components().any(|c| c.as_os_str() == ".git");
+        seen.retain(|s| !in_git(&s.rel));
+        entries.retain(|e| !in_git(e.rel()));
+    }
     let mut changes = classify(&moved.source, &entries, &seen);
+    if moved.source_removed {
+        changes.removed.clear();
+        changes.removed_dirs.clear();
+    }
     let size_of: HashMap<&Path, u64> = seen.iter().map(|s| (s.rel.as_path(), s.size)).collect();
     changes.leave_out(&not_synced_as_files(&entries, &seen), |rel| {
         size_of.get(rel).copied().unwrap_or(0)
@@ -433,16 +475,26 @@ pub fn walk(source: &Path) -> Result<Vec<Seen>, Unseen> {
     Ok(found)
 }
 
+/// git's lock on a repository's index (`.git/index.lock`, or a worktree's or submodule's below
+/// `.git/`): a git that runs or crashed there holds it, and a copy of it would stop every git
+/// at the copy from writing its index. Never copied, and no change made here.
+pub fn git_index_lock(rel: &Path) -> bool {
+    rel.file_name().is_some_and(|n| n == "index.lock")
+        && rel.components().any(|c| c.as_os_str() == ".git")
+}
+
 /// Not the repository's, and never copied: a probe's scratch folder, a `node_modules` the
-/// migration left behind (not in the manifest), and anything below either.
+/// migration left behind (not in the manifest), and anything below either; git's index lock.
 fn outside_the_copy(rel: &Path, dirs: &HashSet<&Path>) -> bool {
-    rel.ancestors()
-        .filter(|a| !a.as_os_str().is_empty())
-        .any(|a| {
-            let name = a.file_name().map_or(&[][..], |n| n.as_bytes());
-            crate::measure::probe::scratch::is_scratch_name(name)
-                || (name == b"node_modules" && !dirs.contains(a))
-        })
+    git_index_lock(rel)
+        || rel
+            .ancestors()
+            .filter(|a| !a.as_os_str().is_empty())
+            .any(|a| {
+                let name = a.file_name().map_or(&[][..], |n| n.as_bytes());
+                crate::measure::probe::scratch::is_scratch_name(name)
+                    || (name == b"node_modules" && !dirs.contains(a))
+            })
 }
 
 /// Compares what the source holds now (`seen`) with the manifest (`entries`).

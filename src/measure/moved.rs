@@ -53,6 +53,11 @@ pub struct Moved {
     /// asks): the fields above are the newest copy's, which a sync and `check` use.
     #[serde(default)]
     pub other_copies: Vec<OtherCopy>,
+    /// When `--remove-source` ran (seconds since 1970): the old place's story from then on is
+    /// "removed by wsl-place on that day", and what it removed is no change made here (None
+    /// before it ran, and in records of versions that kept no date).
+    #[serde(default)]
+    pub source_removed_unix: Option<u64>,
 }
 
 /// An earlier copy of the same source elsewhere: what `--abort` of it, or of the newest copy,
@@ -138,6 +143,7 @@ impl Moved {
             windows_git: None,
             since: Some(Counted::nothing_now()),
             other_copies: Vec::new(),
+            source_removed_unix: None,
         }
     }
 
@@ -215,6 +221,11 @@ impl Moved {
     /// The day it finished, `2026-12-03` (UTC), for the old place's message.
     pub fn finished_day(&self) -> String {
         day(self.finished_unix)
+    }
+
+    /// The day `--remove-source` ran, when the record kept it.
+    pub fn removed_day(&self) -> Option<String> {
+        self.source_removed_unix.map(day)
     }
 }
 

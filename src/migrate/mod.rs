@@ -112,12 +112,16 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
     }
     report.sync = synced;
     report.other_copies = others_than(record.as_ref(), destination);
-    if !syncing
-        && let Some(changed) = record
-            .filter(|m| m.destination == destination)
-            .and_then(|m| changes::since(&m))
-        && changed.count() > 0
-    {
+    let changed_here = (!syncing)
+        .then(|| {
+            record
+                .filter(|m| m.destination == destination)
+                .and_then(|m| changes::since(&m))
+        })
+        .flatten();
+    remove::after_finish(run, &mut report)?;
+    // After a removal its own list says what stayed and why.
+    if let Some(changed) = changed_here.filter(|c| c.count() > 0 && report.removal.is_none()) {
         // Edits made at the old place since: the two copies differ, and the person must know.
         report.fixups.advice.push(format!(
             "{} changed at {} since the migration ({} added, {} changed, {} removed); they are not in the copy: `{}` copies them, and --remove-source keeps them",
@@ -129,7 +133,6 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
             staging::command(source, destination, " --sync")
         ));
     }
-    remove::after_finish(run, &mut report)?;
     run.ui.result(&report)?;
     Ok(ExitCode::Ok)
 }

@@ -38,6 +38,7 @@ mod policy;
 mod probe;
 mod release;
 mod removal;
+mod removal_git;
 mod repository_top;
 mod scan;
 mod screen;

@@ -227,8 +227,12 @@ fn remove_source_says_what_it_removed_with_the_plans_folder_count_and_where_to_c
         planned,
         "the plan and the result count folders differently:\n{shown}"
     );
-    // The .git folders and d0..d3 (the repository's own folder counted apart, by name).
-    assert!(planned > 4, "{shown}");
+    // d0..d3 (the repository's own folder counted apart, by name; `.git` goes whole, apart).
+    assert!(planned >= 4, "{shown}");
+    assert!(
+        shown.contains("history  .git: every branch, tag and staged change there is in the copy"),
+        "{shown}"
+    );
     assert!(result_line.contains(&itself), "{shown}");
     let headline = format!(
         "Removed the source: {} is the repository now",

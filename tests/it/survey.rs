@@ -637,3 +637,83 @@ fn the_linux_disk_figure_is_the_same_in_check_and_survey() {
         "check {a} ms vs survey {b} ms on the Linux disk"
     );
 }
+
+/// `app` below `root`, migrated to `home/../copies/app` and its source removed, `.git` kept whole
+/// (a branch only there): what is left is no repository to survey.
+fn removed_source(layout: &Layout, root: &Path) -> PathBuf {
+    let app = root.join("app");
+    repo_with_files(&app, 3);
+    let copy = layout.home.parent().unwrap().join("copies/app");
+    let sandbox = layout.sandbox();
+    let out = sandbox.migrate(&app, &copy).arg("--yes").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out));
+    git(&app, &["branch", "only-here"]);
+    git(&app, &["switch", "-q", "only-here"]);
+    git(&app, &["commit", "-q", "--allow-empty", "-m", "only here"]);
+    let out = sandbox
+        .migrate(&app, &copy)
+        .args(["--remove-source", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out));
+    assert!(app.join(".git").is_dir(), "{}", support::text(&out));
+    app
+}
+
+fn said_removed(report: &Value, app: &Path) {
+    assert!(
+        !repositories(report).contains(&app.display().to_string()),
+        "{report}"
+    );
+    let why = report["not_judged"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["path"] == app.to_str().unwrap())
+        .unwrap_or_else(|| panic!("{} not said: {report}", app.display()))["why"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(why.starts_with("removed by wsl-place on 20"), "{why}");
+}
+
+#[test]
+fn a_removed_source_is_no_repository_and_no_mount_is_probed_from_it() {
+    let layout = Layout::new();
+    repo_with_files(&layout.top.join("good"), 2);
+    let app = removed_source(&layout, &layout.top);
+    let report = layout.survey_json(None);
+    said_removed(&report, &app);
+    assert_eq!(report["summary"]["repositories"], 1, "{report}");
+    let probed: u64 = report["probes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["repositories"].as_u64().unwrap())
+        .sum();
+    assert_eq!(probed, 1, "{}", report["probes"]);
+}
+
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn a_removed_source_on_slowfs_is_not_probed() {
+    let layout = Layout::new();
+    repo_with_files(&layout.top.join("good"), 2);
+    let Some(slow) = layout.mount_slowfs() else {
+        return;
+    };
+    let app = removed_source(&layout, slow.mountpoint());
+    let report = layout.survey_json(None);
+    said_removed(&report, &app);
+    let mounts: Vec<&str> = report["probes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["mount_point"].as_str().unwrap())
+        .collect();
+    assert!(
+        !mounts.contains(&slow.mountpoint().to_str().unwrap()),
+        "the emptied old place's mount was probed: {mounts:?}"
+    );
+    drop(slow);
+}

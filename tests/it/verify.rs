@@ -565,3 +565,63 @@ fn a_clear_first_look_blocks_every_time_and_one_within_its_spread_does_not() {
         "no first look came within 8% past the threshold {threshold} ms in 8 runs: {outliers:?}"
     );
 }
+
+#[test]
+fn verify_at_an_old_place_says_the_repository_is_the_copy() {
+    let sandbox = Sandbox::new();
+    let source = sandbox.path("src/app");
+    files_repo(&source, 20);
+    init_and_commit_all(&source, "init");
+    let destination = sandbox.path("linux/app");
+    let out = sandbox
+        .migrate(&source, &destination)
+        .arg("--yes")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let report = check_json(&sandbox, &source, &["--verify"]);
+    let failed = report["verify"]["failed"].as_str().unwrap_or_default();
+    assert!(
+        failed.contains("old place of a migration")
+            && failed.contains(&format!(
+                "wsl-place check --verify {}",
+                destination.display()
+            )),
+        "{report}"
+    );
+    let shown = flat(&check(&sandbox, &source, &["--verify"]));
+    assert!(
+        shown.contains("verified git status could not be timed: this is the old place"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_record_that_cannot_be_written_is_not_said_kept() {
+    let sandbox = Sandbox::new();
+    let source = sandbox.path("src/app");
+    files_repo(&source, 150);
+    init_and_commit_all(&source, "init");
+    // The record's file cannot be written (root writes through any mode): a folder in its place.
+    std::fs::create_dir_all(sandbox.state().join("wsl-place/accuracy.json")).unwrap();
+    let out = sandbox
+        .migrate(&source, &sandbox.path("linux/app"))
+        .arg("--yes")
+        .output()
+        .unwrap();
+    let shown = flat(&out);
+    assert_eq!(out.status.code(), Some(0), "{shown}");
+    assert!(
+        shown.contains("not kept in this machine's record: ")
+            && shown.contains("accuracy.json could not be written")
+            && !shown.contains("); kept in this machine's record"),
+        "{shown}"
+    );
+    let out = sandbox
+        .migrate(&source, &sandbox.path("linux/app2"))
+        .args(["--yes", "--format", "json"])
+        .output()
+        .unwrap();
+    let report = json_of_success(&out);
+    assert!(report["first_status"]["not_kept"].is_string(), "{report}");
+}

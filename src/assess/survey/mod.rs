@@ -135,7 +135,8 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     if let Some(file) = &settings.policy {
         policy::load(Some(file), &dir)?;
     }
-    let discovery = discover(&dir, settings.discover_budget);
+    let mut discovery = discover(&dir, settings.discover_budget);
+    let removed = removed_sources(env, &mut discovery);
     let check_settings = pipeline::Settings {
         path: dir.clone(),
         probe: settings.probe,
@@ -196,7 +197,9 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         },
     );
     crate::base::interrupt::check(INTERRUPTED)?;
-    let (mut repositories, not_judged) = sort_out(plan.iter().map(|(found, _, _)| *found), judged)?;
+    let (mut repositories, mut not_judged) =
+        sort_out(plan.iter().map(|(found, _, _)| *found), judged)?;
+    not_judged.extend(removed);
     let scans = scans::Scans {
         threads,
         budget_ms: settings.budget.as_millis() as u64,
@@ -241,6 +244,27 @@ fn sort_out<'a>(
         }
     }
     Ok((repositories, not_judged))
+}
+
+/// The old places whose source `--remove-source` removed (what is left there is the person's
+/// kept files, or a `.git` kept whole): no repository to survey, and no mount to probe from
+/// them. Taken out of `discovery` and said as not judged, with the old place's words.
+fn removed_sources(env: &HostEnv, discovery: &mut Discovery) -> Vec<NotJudged> {
+    let mut removed = Vec::new();
+    discovery.repositories.retain(|found| {
+        let Some(record) =
+            crate::measure::moved::recorded(env, &found.root).filter(|r| r.source_removed)
+        else {
+            return true;
+        };
+        let old = crate::measure::changes::told(env, &record, crate::measure::changes::Count::Walk);
+        removed.push(NotJudged {
+            path: found.root.clone(),
+            why: format!("{}; no repository to survey here", old.message),
+        });
+        false
+    });
+    removed
 }
 
 /// What every repository is judged against: the host, its mounts, its git.

@@ -319,9 +319,9 @@ pub fn refresh_index(
                 .push(format!("refreshed the git index in {}", repo.display()));
         }
         Ok(out) => report.advice.push(format!(
-            "`{what}` failed in {}: {}",
+            "`{what}` failed in {}: {}; the first `git status` there will re-hash every file",
             repo.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
+            refresh_failure(repo, &out)
         )),
         Err(why) => report.advice.push(format!(
             "{why}; the first `git status` there will re-hash every file"
@@ -339,9 +339,58 @@ pub fn refresh_index(
     Ok(())
 }
 
+/// Why the refresh failed: git's own words, or (`-q` silences even its fatal line) its exit
+/// code and the index lock when one is there.
+fn refresh_failure(repo: &Path, out: &Output) -> String {
+    let said = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    if !said.is_empty() {
+        return said;
+    }
+    let code = out
+        .status
+        .code()
+        .map_or("no exit code".to_string(), |c| format!("exit code {c}"));
+    let lock = repo.join(".git").join("index.lock");
+    match crate::base::dirfd::lstat(&lock) {
+        Ok(_) => format!(
+            "{code}: {} exists, so git will not write the index; remove it once no git runs there",
+            lock.display()
+        ),
+        Err(_) => format!("{code}, and git said nothing more"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refresh_git_fails_quietly_says_why() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = tmp.path();
+        let init = std::process::Command::new("git")
+            .args(["init", "-q"])
+            .arg(repo)
+            .status()
+            .unwrap();
+        assert!(init.success());
+        std::fs::write(repo.join("a.txt"), b"a\n").unwrap();
+        let add = std::process::Command::new("git")
+            .arg("-C")
+            .arg(repo)
+            .args(["add", "a.txt"])
+            .status()
+            .unwrap();
+        assert!(add.success());
+        std::fs::write(repo.join(".git/index.lock"), b"").unwrap();
+        let mut report = FixupReport::default();
+        refresh_index(repo, None, &mut report).unwrap();
+        let said = report.advice.join("\n");
+        assert!(
+            said.contains("exit code 128") && said.contains("index.lock exists"),
+            "{said}"
+        );
+    }
 
     #[test]
     fn rewrites_gitdir_inside_the_tree_only() {

@@ -62,7 +62,7 @@ pub struct MigrationReport {
     /// The first `git status` at the copy (its index refresh, part of the finish), timed against
     /// the plan's prediction; None when nothing was refreshed or the plan had no prediction.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub first_status: Option<crate::model::accuracy::Checked>,
+    pub first_status: Option<crate::assess::accuracy::FirstStatus>,
     /// The source's other copies, made by migrations to other destinations (oldest first).
     #[serde(
         skip_serializing_if = "Vec::is_empty",
@@ -98,9 +98,28 @@ pub struct Removal {
     pub cd: Option<String>,
     /// That working folder no longer exists: the shell is in a removed folder.
     pub shell_folder_removed: bool,
+    /// Each repository's `.git` in the source, removed or kept whole as the plan said.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub git: Vec<GitFolder>,
+    /// The source folder stays, holding only what was kept, and is no repository any more: the
+    /// command that removes it once those files are not wanted (`rm -r -- 'SRC'`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plain_folder: Option<String>,
     /// Advanced by one for each entry visited (the plan's bar with the time left).
     #[serde(skip)]
     pub bar: Option<Drawn>,
+}
+
+/// A repository's `.git` folder in the source: removed whole once git shows its history is in
+/// the copy, else kept whole with why; never file by file.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct GitFolder {
+    pub path: RelPath,
+    /// Files in it, as the plan's walk counted them.
+    pub files: u64,
+    /// Why it stays whole; None: it goes whole.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept: Option<String>,
 }
 
 impl Removal {
@@ -132,12 +151,14 @@ pub struct RemovalPlan {
     pub predicted_ms: Option<f64>,
     /// Nothing stays in the source, so its folder goes too (not counted in `dirs`).
     pub source_emptied: bool,
+    /// Each repository's `.git`, handled whole (not in the counts above).
+    pub git: Vec<GitFolder>,
 }
 
 impl RemovalPlan {
     /// Entries the bar counts: each file, link and folder the removal visits.
     pub fn entries(&self) -> u64 {
-        self.files + self.symlinks + self.dirs
+        self.files + self.symlinks + self.dirs + self.git.len() as u64
     }
 }
 
@@ -379,7 +400,7 @@ impl MigrationReport {
         destination: &Path,
         manifest: &Path,
         copied: Copied,
-        (fixups, first_status): (FixupReport, Option<crate::model::accuracy::Checked>),
+        (fixups, first_status): (FixupReport, Option<crate::assess::accuracy::FirstStatus>),
     ) -> Result<MigrationReport> {
         let text = std::fs::read_to_string(manifest)
             .map_err(|e| Failure::io("read the manifest", manifest, &e))?;

@@ -286,6 +286,9 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
             return;
         }
         let rel = dir.strip_prefix(source).unwrap_or(dir).join(name);
+        if crate::measure::changes::git_index_lock(&rel) {
+            return;
+        }
         let meta = match meta {
             Ok(meta) => Ok(*meta),
             Err(e) => Err(std::io::Error::new(e.kind(), e.to_string())),

@@ -120,7 +120,7 @@ fn first_status(
     destination: &Path,
     predicted_ms: f64,
     measured_ms: f64,
-) -> crate::model::accuracy::Checked {
+) -> crate::assess::accuracy::FirstStatus {
     match crate::host::location::MountTable::read(env) {
         Ok(table) => crate::assess::accuracy::remember_first_status(
             env,
@@ -129,7 +129,10 @@ fn first_status(
             predicted_ms,
             measured_ms,
         ),
-        Err(_) => crate::model::accuracy::Checked::new(predicted_ms, measured_ms),
+        Err(e) => crate::assess::accuracy::FirstStatus {
+            checked: crate::model::accuracy::Checked::new(predicted_ms, measured_ms),
+            not_kept: Some(format!("the mount table could not be read ({})", e.message)),
+        },
     }
 }
 

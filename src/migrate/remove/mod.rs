@@ -7,6 +7,7 @@
 //! copied (its stat as recorded, or its bytes read again) and its copy at the destination is read
 //! back and still has the manifest's CRC32: the manifest alone is a claim, the copy is the proof.
 
+mod history;
 mod plan;
 mod steps;
 
@@ -86,7 +87,7 @@ fn split(rel: &Path) -> (PathBuf, OsString) {
 pub fn remove_source(
     source: &Path,
     destination: &Path,
-    manifest: &Path,
+    (manifest, git): (&Path, &[plan::GitFolder]),
     bar: &Drawn,
 ) -> Result<Removal> {
     let text = std::fs::read_to_string(manifest)
@@ -106,7 +107,14 @@ pub fn remove_source(
         )));
     }
     let listed: HashSet<PathBuf> = entries.iter().map(|e| entry_rel(e).to_path_buf()).collect();
-    let tree = Folder::build(entries);
+    // Each `.git` is removed or kept whole, apart from the walk of the rest.
+    let units: Vec<&Path> = git.iter().map(|g| g.path.as_path()).collect();
+    let tree = Folder::build(
+        entries
+            .into_iter()
+            .filter(|e| !units.iter().any(|u| entry_rel(e).starts_with(u)))
+            .collect(),
+    );
     let src = Fenced::root(source).map_err(|e| {
         Failure::input(format!(
             "cannot open the source {} as a folder without following links ({e}); nothing was deleted.",
@@ -123,13 +131,20 @@ pub fn remove_source(
         bar: Some(bar.clone()),
         ..Removal::default()
     };
+    for unit in git {
+        removal.git_folder(source, destination, unit);
+    }
     removal.folder(&src, &dst, &tree, Path::new(""));
     removal.bar = None;
     match dirfd::rmdir(source) {
         // Counted apart: the plan's folders are those inside it.
         Ok(()) => removal.removed_source_folder = true,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(_) => leftovers(source, &listed, &mut removal),
+        Err(_) => {
+            leftovers(source, (&listed, &units), &mut removal);
+            let repository = dirfd::lstat(&source.join(".git")).is_ok();
+            removal.plain_folder = (!repository).then(|| history::remove_command(source));
+        }
     }
     Ok(removal)
 }
@@ -143,6 +158,38 @@ fn entry_rel(entry: &ManifestEntry) -> &Path {
 
 /// The walk over both trees, keeping its counts and what it keeps as it goes.
 impl Removal {
+    /// A repository's `.git`: kept whole when the plan kept it, for the plan's reason; else
+    /// removed whole once git shows again, now, that its history is in the copy.
+    fn git_folder(&mut self, source: &Path, destination: &Path, unit: &plan::GitFolder) {
+        self.tick();
+        let rel = unit.path.as_path();
+        let parent = rel.parent().unwrap_or(Path::new(""));
+        let sync = crate::migrate::kernel::staging::command(source, destination, " --sync");
+        let kept = unit.kept.clone().or_else(|| {
+            history::kept_why(
+                source,
+                &source.join(parent),
+                &destination.join(parent),
+                &sync,
+            )
+        });
+        let mut done = unit.clone();
+        if let Some(why) = &kept {
+            self.keep(rel, &format!("kept whole: {why}"));
+        } else if let Err(e) =
+            fenced_parent(source, parent).and_then(|()| dirfd::remove_all(&source.join(rel)))
+        {
+            let why = format!(
+                "could not be removed whole ({e}); what is left of it is no repository: rm -r -- {}",
+                crate::base::pathtext::shell_quote(&source.join(rel))
+            );
+            self.keep(rel, &why);
+            done.kept = Some(why);
+        }
+        done.kept = done.kept.or(kept);
+        self.git.push(done);
+    }
+
     /// One manifest folder: its files and links, then its subfolders, each removed once empty.
     /// Descriptors are closed before descending, so only the anchors stay open.
     fn folder(&mut self, src: &Fenced, dst: &Fenced, folder: &Folder, rel: &Path) {
@@ -324,7 +371,7 @@ fn copy_holds(
     in_virtualenv: bool,
 ) -> std::result::Result<(), String> {
     let (size, crc, meta) = crc_at(dst, name).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => "its copy at the destination is gone".to_string(),
+        std::io::ErrorKind::NotFound => COPY_GONE.to_string(),
         _ => format!("its copy at the destination cannot be read back: {e}"),
     })?;
     if (meta.dev(), meta.ino()) == (source.dev(), source.ino()) {
@@ -334,14 +381,19 @@ fn copy_holds(
         return Ok(());
     }
     if size != r.size || crc != r.crc32 {
-        return Err("its copy at the destination changed since the move; this is the only copy of what was copied".into());
+        return Err(COPY_CHANGED.into());
     }
     Ok(())
 }
 
+const COPY_GONE: &str = "its copy at the destination is gone";
+/// The source's file is what was copied, and the copy is not any more.
+const COPY_CHANGED: &str =
+    "its copy at the destination changed since the move; this is the only copy of what was copied";
+
 /// git's metadata that the fix-ups rewrite in the copy: the index (refreshed), `.git/config`
 /// (Windows-clone settings), and the gitdir links of worktrees and submodules.
-fn rewritten_by_fixups(rel: &Path) -> bool {
+pub(super) fn rewritten_by_fixups(rel: &Path) -> bool {
     let names: Vec<&[u8]> = rel.components().map(|c| c.as_os_str().as_bytes()).collect();
     let Some((&last, parents)) = names.split_last() else {
         return false;
@@ -385,18 +437,27 @@ fn kind_name(kind: FileType) -> &'static str {
 /// folder nothing of which was copied once (not walked into: a `node_modules` left behind can
 /// hold a hundred thousand files on a slow mount). Walked through open directories, so a tree
 /// past PATH_MAX is listed too.
-fn leftovers(source: &Path, listed: &HashSet<PathBuf>, removal: &mut Removal) {
+fn leftovers(source: &Path, known: Known, removal: &mut Removal) {
     if let Ok(root) = dirfd::Place::root(source) {
-        leftovers_in(&root, Path::new(""), listed, removal);
+        leftovers_in(&root, Path::new(""), known, removal);
     }
 }
 
-fn leftovers_in(
-    place: &dirfd::Place,
-    rel: &Path,
-    listed: &HashSet<PathBuf>,
-    removal: &mut Removal,
-) {
+/// The manifest's paths, and the `.git` folders said for whole (never listed inside).
+type Known<'a> = (&'a HashSet<PathBuf>, &'a [&'a Path]);
+
+/// The folders between the source and `parent` are folders still, not links: a `.git` is
+/// removed by its path only where that path leads where it led.
+fn fenced_parent(source: &Path, parent: &Path) -> std::io::Result<()> {
+    let root = Fenced::root(source)?;
+    let at = parent
+        .components()
+        .fold(root, |f, c| f.child(c.as_os_str()));
+    at.open().map(drop)
+}
+
+fn leftovers_in(place: &dirfd::Place, rel: &Path, known: Known, removal: &mut Removal) {
+    let (listed, units) = known;
     let Ok((mut dir, base)) = place.enter() else {
         return;
     };
@@ -423,9 +484,12 @@ fn leftovers_in(
         let child = rel.join(&name);
         // Manifest entries still here were kept above, with their reasons; a listed folder
         // still here holds something that was not.
+        if units.contains(&child.as_path()) {
+            continue;
+        }
         if listed.contains(&child) {
             if kind == FileType::Directory {
-                leftovers_in(&base.child(&name), &child, listed, removal);
+                leftovers_in(&base.child(&name), &child, known, removal);
             }
             continue;
         }

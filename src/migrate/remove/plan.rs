@@ -3,10 +3,11 @@
 //! the time left. Read-only: the plan walks the source by `lstat` alone.
 
 use crate::base::error::{Failure, Result};
+use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
 use crate::measure::changes::{self, SeenKind};
-use crate::measure::manifest::{self, ManifestEntry};
-pub use crate::migrate::kernel::outcome::RemovalPlan;
+use crate::measure::manifest::{self, FileRecord, ManifestEntry};
+pub use crate::migrate::kernel::outcome::{GitFolder, RemovalPlan};
 use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -27,7 +28,7 @@ impl RemovalPlan {
 }
 
 /// What `--remove-source` would delete from `source` and keep, from the manifest and one walk.
-pub fn plan(source: &Path, manifest_path: &Path) -> Result<RemovalPlan> {
+pub fn plan(source: &Path, destination: &Path, manifest_path: &Path) -> Result<RemovalPlan> {
     let (_, entries) = manifest::read(manifest_path).ok_or_else(|| {
         Failure::internal(format!(
             "{} is not a complete wsl-place manifest, so nothing in the source was deleted.",
@@ -44,13 +45,31 @@ pub fn plan(source: &Path, manifest_path: &Path) -> Result<RemovalPlan> {
         .map(PathBuf::as_path)
         .collect();
     let gone: HashSet<&Path> = found.removed_dirs.iter().map(PathBuf::as_path).collect();
-    let mut plan = RemovalPlan::default();
+    let mut plan = RemovalPlan {
+        git: git_folders(source, destination, &entries, &seen),
+        ..RemovalPlan::default()
+    };
+    let units: Vec<PathBuf> = plan.git.iter().map(|g| g.path.0.clone()).collect();
+    let in_unit = |rel: &Path| units.iter().any(|u| rel.starts_with(u));
+    // A `.git` that goes takes everything in it: nothing there holds its folders.
+    let going: Vec<PathBuf> = plan
+        .git
+        .iter()
+        .filter(|g| g.kept.is_none())
+        .map(|g| g.path.0.clone())
+        .collect();
     let mut dirs = HashSet::new();
     // What the removal deletes: unchanged files and links, and folders once emptied.
     let mut removable: HashSet<&Path> = HashSet::new();
-    for entry in &entries {
+    let venvs = changes::virtualenv_roots(&entries, &seen);
+    let mut copy_changed = Vec::new();
+    for entry in entries.iter().filter(|e| !in_unit(e.rel())) {
         match entry {
-            ManifestEntry::File(r) if !differs.contains(r.rel.as_path()) => {
+            ManifestEntry::File(r) if differs.contains(r.rel.as_path()) => {}
+            ManifestEntry::File(r) if let Some(why) = copy_differs(destination, r, &venvs) => {
+                copy_changed.push(format!("{} ({why})", escape_rel(&r.rel)));
+            }
+            ManifestEntry::File(r) => {
                 plan.files += 1;
                 plan.bytes += r.size;
                 removable.insert(&r.rel);
@@ -71,6 +90,7 @@ pub fn plan(source: &Path, manifest_path: &Path) -> Result<RemovalPlan> {
     let kept_in: HashSet<&Path> = seen
         .iter()
         .filter(|s| !removable.contains(s.rel.as_path()))
+        .filter(|s| !going.iter().any(|g| s.rel.starts_with(g)))
         .flat_map(|s| s.rel.ancestors().skip(1))
         .collect();
     plan.dirs = dirs
@@ -78,16 +98,45 @@ pub fn plan(source: &Path, manifest_path: &Path) -> Result<RemovalPlan> {
         .filter(|rel| !gone.contains(*rel) && !kept_in.contains(*rel))
         .count() as u64;
     plan.source_emptied = !kept_in.contains(Path::new(""));
+    plan.kept.append(&mut copy_changed);
+    kept_reasons(&mut plan, &found, &seen, &dirs, &in_unit);
+    plan.kept.sort();
+    plan.predicted_ms = source_call_ms(source, &entries).map(|call_ms| {
+        crate::model::migration::removal_ms(
+            plan.files + plan.symlinks,
+            plan.dirs,
+            call_ms,
+            plan.bytes,
+        )
+    });
+    Ok(plan)
+}
+
+/// What stays in the source besides the copies that changed, each `path (why)`: a `.git` kept
+/// whole, files changed or made since, a `node_modules` left behind, special files.
+fn kept_reasons(
+    plan: &mut RemovalPlan,
+    found: &changes::Changes,
+    seen: &[changes::Seen],
+    dirs: &HashSet<&Path>,
+    in_unit: &dyn Fn(&Path) -> bool,
+) {
     let escape = |p: &Path| crate::base::pathtext::escape_path(p);
-    for rel in &found.changed {
+    for g in &plan.git {
+        if let Some(why) = &g.kept {
+            plan.kept
+                .push(format!("{} (kept whole: {why})", escape(g.path.as_path())));
+        }
+    }
+    for rel in found.changed.iter().filter(|rel| !in_unit(rel)) {
         plan.kept
             .push(format!("{} (changed since the copy)", escape(rel)));
     }
-    for rel in &found.added {
+    for rel in found.added.iter().filter(|rel| !in_unit(rel)) {
         plan.kept
             .push(format!("{} (made after the copy)", escape(rel)));
     }
-    for s in &seen {
+    for s in seen.iter().filter(|s| !in_unit(&s.rel)) {
         let left_behind = s.kind == SeenKind::Dir
             && s.rel.file_name() == Some(OsStr::new("node_modules"))
             && !dirs.contains(s.rel.as_path())
@@ -104,16 +153,6 @@ pub fn plan(source: &Path, manifest_path: &Path) -> Result<RemovalPlan> {
                 .push(format!("{} (a special file, never copied)", escape(&s.rel)));
         }
     }
-    plan.kept.sort();
-    plan.predicted_ms = source_call_ms(source, &entries).map(|call_ms| {
-        crate::model::migration::removal_ms(
-            plan.files + plan.symlinks,
-            plan.dirs,
-            call_ms,
-            plan.bytes,
-        )
-    });
-    Ok(plan)
 }
 
 /// One round trip to the source: the median of serial `lstat`s of files the manifest lists.
@@ -133,4 +172,77 @@ fn source_call_ms(source: &Path, entries: &[ManifestEntry]) -> Option<f64> {
         .collect();
     times.sort_by(f64::total_cmp);
     times.get(times.len() / 2).copied()
+}
+
+/// Each repository's `.git` folder the manifest lists and the source still has as a folder
+/// (outermost only: `.git/modules/x` goes with its `.git`), with whether git shows its history
+/// in the copy (`history::kept_why`).
+fn git_folders(
+    source: &Path,
+    destination: &Path,
+    entries: &[ManifestEntry],
+    seen: &[changes::Seen],
+) -> Vec<GitFolder> {
+    let sync = crate::migrate::kernel::staging::command(source, destination, " --sync");
+    entries
+        .iter()
+        .filter_map(|e| match e {
+            ManifestEntry::Dir(rel) if is_git_folder(rel) => Some(rel),
+            _ => None,
+        })
+        .filter(|rel| crate::base::dirfd::lstat(&source.join(rel)).is_ok_and(|m| m.is_dir()))
+        .map(|rel| {
+            let parent = rel.parent().unwrap_or(Path::new(""));
+            GitFolder {
+                path: RelPath::from(rel.as_path()),
+                files: seen
+                    .iter()
+                    .filter(|s| s.kind == SeenKind::File && s.rel.starts_with(rel))
+                    .count() as u64,
+                kept: super::history::kept_why(
+                    source,
+                    &source.join(parent),
+                    &destination.join(parent),
+                    &sync,
+                ),
+            }
+        })
+        .collect()
+}
+
+/// `.git`, or `sub/.git`, not inside another `.git`.
+pub(super) fn is_git_folder(rel: &Path) -> bool {
+    rel.file_name() == Some(OsStr::new(".git"))
+        && !rel
+            .parent()
+            .is_some_and(|p| p.components().any(|c| c.as_os_str() == ".git"))
+}
+
+fn escape_rel(rel: &Path) -> String {
+    crate::base::pathtext::escape_path(rel)
+}
+
+/// Why the copy of `r` at `destination` does not hold what was copied: the reason the removal
+/// would give, so the plan keeps what the removal keeps. By one `lstat` there (the copy keeps
+/// each file's size and mtime), and by reading it on the local disk only when its stat moved
+/// (a checkout at the copy rewrites a file with the same bytes); the removal reads every copy
+/// back before deleting anything.
+fn copy_differs(destination: &Path, r: &FileRecord, venvs: &[PathBuf]) -> Option<&'static str> {
+    let copy = destination.join(&r.rel);
+    let meta = match crate::base::dirfd::lstat(&copy) {
+        Ok(meta) if meta.is_file() => meta,
+        _ => return Some(super::COPY_GONE),
+    };
+    let rewritten =
+        super::rewritten_by_fixups(&r.rel) || venvs.iter().any(|v| r.rel.starts_with(v));
+    let same = meta.len() == r.size && (meta.mtime(), meta.mtime_nsec()) == r.mtime;
+    if rewritten || same {
+        return None;
+    }
+    let read = crate::base::dirfd::open_read(&copy)
+        .and_then(crate::migrate::kernel::verify::crc_of_reader);
+    match read {
+        Ok((size, crc)) if size == r.size && crc == r.crc32 => None,
+        _ => Some(super::COPY_CHANGED),
+    }
 }

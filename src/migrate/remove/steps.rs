@@ -26,7 +26,7 @@ pub(in crate::migrate) fn after_move(
     match answer {
         Some(true) => {
             let manifest = report.manifest.clone();
-            let plan = plan::plan(&report.source, &manifest)?;
+            let plan = plan::plan(&report.source, &report.destination, &manifest)?;
             ui.removal_plan(&RemovalShown {
                 plan: &plan,
                 source: &report.source,
@@ -58,7 +58,7 @@ pub(in crate::migrate) fn after_finish(run: &Run, report: &mut MigrationReport) 
             "nothing in the source was deleted.",
         )?;
     }
-    let plan = plan::plan(&source, &report.manifest)?;
+    let plan = plan::plan(&source, &destination, &report.manifest)?;
     let day = moved::lookup(env, &source).map(|m| m.finished_day());
     ui.removal_plan(&RemovalShown {
         plan: &plan,
@@ -94,7 +94,16 @@ pub(in crate::migrate) fn after_finish(run: &Run, report: &mut MigrationReport) 
 fn removed(env: &HostEnv, source: &Path) {
     if let Some(mut record) = moved::lookup(env, source) {
         record.source_removed = true;
+        record.source_removed_unix = Some(crate::base::clock::now_unix());
         record.kept_at_removal = kept_copied_files(&record);
+        // What the removal left is what the old place says from now on (the nudge reads it).
+        record.since = crate::measure::changes::since(&record).map(|c| moved::Counted {
+            added: c.added.len() as u64,
+            changed: c.changed.len() as u64,
+            removed: c.removed.len() as u64,
+            bytes: c.bytes,
+            unix: crate::base::clock::now_unix(),
+        });
         moved::remember(env, &record);
     }
 }
@@ -125,7 +134,7 @@ fn remove_source(ui: &dyn Ui, report: &MigrationReport, plan: &RemovalPlan) -> R
         .ok()
         .filter(|cwd| cwd.starts_with(source));
     let bar = plan.bar(ui.progress());
-    let removed = super::remove_source(source, destination, &report.manifest, &bar);
+    let removed = super::remove_source(source, destination, (&report.manifest, &plan.git), &bar);
     bar.finish_and_clear();
     let mut removal = removed?;
     if let Some(cwd) = shell_in {

@@ -21,8 +21,14 @@ pub fn sync_plan(moved: &Moved, report: &SyncReport) -> String {
         0 => String::new(),
         n => format!(", {} saved beside the copy's", units::count(n)),
     };
+    // After --remove-source the old place holds only what the removal kept: said first.
+    let removed = match (moved.source_removed, moved.removed_day()) {
+        (false, _) => String::new(),
+        (true, Some(day)) => format!("; removed by wsl-place on {day}, what it kept there"),
+        (true, None) => "; removed by wsl-place, what it kept there".to_string(),
+    };
     let mut out = format!(
-        "Syncing late edits from {} to {} (migrated on {}):\n  copies   {} ({} added, {} changed{saved}), {}{time}\n  removes  {} removed here since and unchanged there\n",
+        "Syncing late edits from {} to {} (migrated on {}{removed}):\n  copies   {} ({} added, {} changed{saved}), {}{time}\n  removes  {} removed here since and unchanged there\n",
         moved.source.display(),
         moved.destination.display(),
         moved.finished_day(),
@@ -105,6 +111,13 @@ pub fn removal_plan(shown: &RemovalShown) -> String {
         units::tree(plan.files, plan.symlinks, plan.bytes, false),
         units::counted(plan.dirs, "emptied folder", "emptied folders"),
     );
+    for git in plan.git.iter().filter(|g| g.kept.is_none()) {
+        out.push_str(&format!(
+            "  history  {}: every branch, tag and staged change there is in the copy (checked with git); removed whole ({})\n",
+            crate::base::pathtext::display(git.path.as_path()),
+            units::counted(git.files, "file", "files")
+        ));
+    }
     if plan.kept.is_empty() {
         out.push_str("  keeps    nothing: everything there was copied and is unchanged\n");
         return out;

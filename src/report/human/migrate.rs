@@ -342,16 +342,26 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
     if let Some(took) = took(report) {
         screen.row("time", &took, Tone::Plain);
     }
-    if let Some(checked) = &report.first_status {
+    if let Some(first) = &report.first_status {
+        let checked = &first.checked;
+        let kept = match &first.not_kept {
+            None => "kept in this machine's record".to_string(),
+            Some(why) => format!(
+                "not kept in this machine's record: {why}, so later plans on this disk do not learn from it"
+            ),
+        };
         screen.row(
             "first status",
             &format!(
-                "the first git status at the copy (its index refresh) predicted ~{}, measured {} ({}); kept in this machine's record",
+                "the first git status at the copy (its index refresh) predicted ~{}, measured {} ({}); {kept}",
                 units::duration_ms(checked.predicted_ms),
                 units::duration_ms(checked.measured_ms),
                 crate::base::units::signed_percent(checked.error)
             ),
-            Tone::Dim,
+            match first.not_kept {
+                None => Tone::Dim,
+                Some(_) => Tone::Warn,
+            },
         );
     }
     for (i, step) in report.next_steps.iter().enumerate() {
@@ -409,6 +419,26 @@ fn source_rows(screen: &mut Screen, report: &MigrationReport) {
         counted(r.kept_count, "entry", "entries")
     );
     list(screen, "source", &heading, &r.kept, 50, Tone::Plain);
+    for git in r.git.iter().filter(|g| g.kept.is_none()) {
+        screen.more(
+            &format!(
+                "{} removed whole: its history is in the copy (checked with git)",
+                crate::base::pathtext::display(git.path.as_path())
+            ),
+            Tone::Plain,
+        );
+    }
+    if let Some(rm) = &r.plain_folder {
+        screen.row(
+            "old folder",
+            &format!(
+                "{} holds only what was kept and is no git repository now; once you no longer need it:",
+                crate::base::pathtext::display(&report.source)
+            ),
+            Tone::Plain,
+        );
+        screen.command(rm);
+    }
     if let Some(cd) = &r.cd {
         let place = if r.shell_folder_removed {
             "your shell is still in the removed folder"

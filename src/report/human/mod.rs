@@ -147,6 +147,10 @@ fn moved(report: &CheckReport, old: &crate::measure::changes::OldPlace, style: &
         _ => "not counted".to_string(),
     };
     screen.row("changed here", &changed, Tone::Plain);
+    if let Some(verified) = &report.verify {
+        let (line, tone) = accuracy::verified_line(verified);
+        screen.row("verified", &line, tone);
+    }
     screen.row(
         "old place",
         &crate::base::pathtext::display(&report.location.paths.linux),
