@@ -49,6 +49,7 @@ mod survey;
 mod survey_screen;
 mod survey_search;
 mod sync;
+mod sync_bar;
 mod sync_crash;
 mod sync_git;
 mod terminal;
