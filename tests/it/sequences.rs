@@ -75,8 +75,9 @@ enum Step {
     SourceRecreatedEmpty,
     /// The copy renamed away, and another repository made at its place.
     CopyReplaced,
-    /// A git operation (`history`), which changes no file of either work tree.
-    Git(history::GitStep),
+    /// A few git operations (`history`), which change no file of either work tree: cheap, so
+    /// a step holds up to three, for more history between the tool's runs.
+    Git(Vec<history::GitStep>),
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -84,7 +85,7 @@ fn step() -> impl Strategy<Value = Step> {
     let path = 0..PATHS.len();
     prop_oneof![
         2 => Just(Step::Migrate),
-        4 => Just(Step::Sync),
+        6 => Just(Step::Sync),
         2 => Just(Step::RemoveSource),
         2 => Just(Step::Abort),
         4 => (at, path.clone()).prop_map(|(at_copy, path)| Step::Write { at_copy, path }),
@@ -96,7 +97,7 @@ fn step() -> impl Strategy<Value = Step> {
         1 => Just(Step::TopBecomesFolder),
         1 => Just(Step::SourceRecreatedEmpty),
         1 => Just(Step::CopyReplaced),
-        9 => history::git_step(PATHS.len()).prop_map(Step::Git),
+        12 => proptest::collection::vec(history::git_step(PATHS.len()), 1..=3).prop_map(Step::Git),
     ]
 }
 
@@ -176,15 +177,12 @@ impl Model {
         let outside = self.place.outside();
         match step {
             Step::Git(git) => {
-                self.written += 1;
                 let copy = self.copy();
-                history::apply(
-                    git,
-                    &self.place.src(),
-                    copy.as_deref(),
-                    &PATHS,
-                    self.written,
-                );
+                for one in git {
+                    self.written += 1;
+                    let (src, paths) = (self.place.src(), &PATHS);
+                    history::apply(one, &src, copy.as_deref(), paths, self.written);
+                }
             }
             Step::Write { at_copy, path } => {
                 if self.copy_is_theirs(*at_copy) {
@@ -448,10 +446,13 @@ fn run_step(model: &mut Model, step: &Step, steps: &[Step]) -> Result<(), TestCa
     model.check(steps)?;
     if let (Some(before), Some(out), Some(copy)) = (before, out, model.copy()) {
         let said = format!("after {steps:?}\n{}", text(&out));
+        if out.status.success() {
+            history::tally(&String::from_utf8_lossy(&out.stdout));
+        }
         history::after_sync(&before, &copy, out.status.code(), &said)?;
     }
     if let Some(copy) = model.copy() {
-        history::fsck(&copy).map_err(|e| TestCaseError::fail(format!("{e} after {steps:?}")))?;
+        history::fsck(&copy, steps)?;
     }
     Ok(())
 }
@@ -463,6 +464,7 @@ fn run_sequence((root_venv, steps): (bool, Vec<Step>)) -> Result<(), TestCaseErr
     // The first migration's outcome is the model's start: the copy holds the source's files.
     git(&model.place.src(), &["status", "--short"]);
     model.check(&history)?;
+    history::fsck(&model.place.dst(), &history)?;
     for step in steps {
         history.push(step.clone());
         run_step(&mut model, &step, &history)?;
@@ -484,9 +486,11 @@ fn no_sequence_of_operations_after_the_move_loses_a_file() {
     };
     let strategy = (
         proptest::bool::weighted(0.25),
-        proptest::collection::vec(step(), 1..=8),
+        proptest::collection::vec(step(), 1..=10),
     );
-    if let Err(failure) = TestRunner::new(config).run(&strategy, run_sequence) {
+    let result = TestRunner::new(config).run(&strategy, run_sequence);
+    eprintln!("sequences, history the syncs met: {}", history::tallied());
+    if let Err(failure) = result {
         panic!("{failure}");
     }
 }

@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The branches besides the checked-out one (`main`, never switched away from).
 pub const BRANCHES: [&str; 3] = ["b0", "b1", "b2"];
@@ -287,8 +288,8 @@ pub fn after_sync(
     Ok(())
 }
 
-/// `git fsck` at the copy finds nothing missing or broken.
-pub fn fsck(copy: &Path) -> Result<(), TestCaseError> {
+/// `git fsck` at the copy finds nothing missing or broken (after `steps`).
+pub fn fsck(copy: &Path, steps: &[impl std::fmt::Debug]) -> Result<(), TestCaseError> {
     if !copy.join(".git").is_dir() {
         return Ok(());
     }
@@ -303,7 +304,7 @@ pub fn fsck(copy: &Path) -> Result<(), TestCaseError> {
         .map_err(|e| TestCaseError::fail(format!("git fsck: {e}")))?;
     prop_assert!(
         out.status.success(),
-        "git fsck at the copy: {}{}",
+        "git fsck at the copy after {steps:?}: {}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
@@ -337,4 +338,41 @@ pub fn root_venv(src: &Path) {
         "python3 -m venv --without-pip . failed in {}",
         src.display()
     );
+}
+
+/// What the syncs of a run did with history, by the words of their results: (words, count).
+static TALLY: [(&str, AtomicU64); 7] = [
+    ("syncs that succeeded", AtomicU64::new(0)),
+    ("fast-forwarded", AtomicU64::new(0)),
+    ("not fast-forwarded", AtomicU64::new(0)),
+    ("created here", AtomicU64::new(0)),
+    ("kept both", AtomicU64::new(0)),
+    ("names another commit", AtomicU64::new(0)),
+    ("earlier tip", AtomicU64::new(0)),
+];
+
+/// Counts a successful sync's result (`stdout`), so a run can show that its cases reached
+/// each way a branch is synced and not only syncs with nothing to do.
+pub fn tally(stdout: &str) {
+    TALLY[0].1.fetch_add(1, Ordering::Relaxed);
+    for line in stdout.lines() {
+        for (words, count) in &TALLY[1..] {
+            let hit = match *words {
+                "fast-forwarded" => line.contains(words) && !line.contains("not fast-forwarded"),
+                _ => line.contains(words),
+            };
+            if hit {
+                count.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// The tally so far, one line.
+pub fn tallied() -> String {
+    let counts: Vec<String> = TALLY
+        .iter()
+        .map(|(words, count)| format!("{words}: {}", count.load(Ordering::Relaxed)))
+        .collect();
+    counts.join(", ")
 }
