@@ -443,6 +443,11 @@ fn run_step(model: &mut Model, step: &Step, steps: &[Step]) -> Result<(), TestCa
     let before = matches!(step, Step::Sync)
         .then(|| history::before_sync(&model.place.src(), model.copy().as_deref()));
     let out = model.tool(step)?;
+    if let (Some(before), Some(copy)) = (&before, model.copy()) {
+        for content in history::fast_forwarded_away(before, &copy) {
+            model.kept.remove(&content);
+        }
+    }
     model.check(steps)?;
     if let (Some(before), Some(out), Some(copy)) = (before, out, model.copy()) {
         let said = format!("after {steps:?}\n{}", text(&out));

@@ -242,6 +242,40 @@ pub fn before_sync(src: &Path, copy: Option<&Path>) -> BeforeSync {
     }
 }
 
+/// The versions a sync's fast-forward of the copy's checked-out branch replaced or removed: the
+/// old place's commits changed those paths, so the person did (as `git merge --ff-only` would
+/// have it); each is still in the copy's history. Empty when HEAD did not move.
+pub fn fast_forwarded_away(before: &BeforeSync, copy: &Path) -> Vec<Vec<u8>> {
+    let (Some(was), Some(now)) = (&before.staged, staged(copy)) else {
+        return Vec::new();
+    };
+    if was.head == now.head {
+        return Vec::new();
+    }
+    let diff = [
+        "diff-tree",
+        "-r",
+        "--no-renames",
+        was.head.trim(),
+        now.head.trim(),
+    ];
+    let listing = try_git(copy, &diff, None).unwrap_or_default();
+    listing
+        .lines()
+        .filter_map(|line| line.split_whitespace().nth(2))
+        .filter(|oid| oid.bytes().any(|b| b != b'0'))
+        .filter_map(|oid| {
+            let out = Command::new("git")
+                .arg("-C")
+                .arg(copy)
+                .args(["cat-file", "blob", oid])
+                .output()
+                .ok()?;
+            out.status.success().then_some(out.stdout)
+        })
+        .collect()
+}
+
 /// After a sync that exited `code`: its commits all at the copy (when it succeeded), and the
 /// copy's staging area as it was, but for a fast-forward of a copy that staged nothing.
 pub fn after_sync(
