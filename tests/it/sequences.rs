@@ -32,9 +32,9 @@ use std::process::Output;
 const ROOT_VENV: bool = false;
 
 /// Cases run when `WSL_PLACE_SEQUENCES_CASES` is not set: under a minute in a release build
-/// (200 cases took 73 s there on a shared 2-core machine; a debug build is about as fast, the
-/// runs of the binary and of git being most of it).
-const DEFAULT_CASES: u32 = 150;
+/// (200 cases took 73 to 89 s there on a shared 2-core machine; a debug build is about as fast,
+/// the runs of the binary and of git being most of it).
+const DEFAULT_CASES: u32 = 120;
 
 /// The paths edits choose from: the repository's own files and two new ones.
 const PATHS: [&str; 7] = [
