@@ -6,6 +6,13 @@
 //! overwrote or deleted it. After every step, every version kept is still reachable from the
 //! copy (wherever it was moved), the source, or what they link to; and no run of the tool wrote
 //! outside the two trees (a sibling folder, where the links lead, and the other repository).
+//!
+//! Issue 50 adds git: commits and branches at either place, `branch -D` and `gc --prune=now` at
+//! the old place, changes staged at the copy, a virtualenv at the repository's root, and the
+//! invariants of `history` (commits, the staging area, `git fsck`), also checked after every
+//! step. `WSL_PLACE_SEQUENCES_CASES` sets the number of cases (200 for the issue's run).
+
+mod history;
 
 use crate::nothing_lost::{Place, files};
 use crate::support::gitrepo::{git, init_and_commit_all, write};
@@ -16,6 +23,18 @@ use proptest::test_runner::{TestCaseError, TestRunner};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// A virtualenv at the root of a quarter of the cases (made before the first migration).
+/// Off while the copy's tracked files under a root virtualenv are rewritten (issue 50's third
+/// case, fixed on its own): `(true, [RemoveSource])` then loses the source's `NOTES.md`, the
+/// only version naming the old place (the seed is in tests/proptest-regressions/sequences.txt).
+const ROOT_VENV: bool = true;
+
+/// Cases run when `WSL_PLACE_SEQUENCES_CASES` is not set: under a minute in a release build
+/// (200 cases took 73 to 89 s there on a shared 2-core machine; a debug build is about as fast,
+/// the runs of the binary and of git being most of it).
+const DEFAULT_CASES: u32 = 120;
 
 /// The paths edits choose from: the repository's own files and two new ones.
 const PATHS: [&str; 7] = [
@@ -58,6 +77,9 @@ enum Step {
     SourceRecreatedEmpty,
     /// The copy renamed away, and another repository made at its place.
     CopyReplaced,
+    /// A few git operations (`history`), which change no file of either work tree: cheap, so
+    /// a step holds up to three, for more history between the tool's runs.
+    Git(Vec<history::GitStep>),
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -65,7 +87,7 @@ fn step() -> impl Strategy<Value = Step> {
     let path = 0..PATHS.len();
     prop_oneof![
         2 => Just(Step::Migrate),
-        4 => Just(Step::Sync),
+        6 => Just(Step::Sync),
         2 => Just(Step::RemoveSource),
         2 => Just(Step::Abort),
         4 => (at, path.clone()).prop_map(|(at_copy, path)| Step::Write { at_copy, path }),
@@ -77,6 +99,7 @@ fn step() -> impl Strategy<Value = Step> {
         1 => Just(Step::TopBecomesFolder),
         1 => Just(Step::SourceRecreatedEmpty),
         1 => Just(Step::CopyReplaced),
+        12 => proptest::collection::vec(history::git_step(PATHS.len()), 1..=3).prop_map(Step::Git),
     ]
 }
 
@@ -92,13 +115,21 @@ struct Model {
 }
 
 impl Model {
-    fn new() -> Model {
+    fn new(root_venv: bool) -> Model {
         let place = Place::local();
+        history::seed(&place.src());
+        if root_venv {
+            history::note_naming_the_place(&place.src());
+        }
         let kept = files(&place.src())
             .into_iter()
             .filter(|(rel, _)| !rel.starts_with(".git"))
             .map(|(_, content)| content)
             .collect();
+        // Its files are the tool's to rewrite at the copy, so not versions the model keeps.
+        if root_venv {
+            history::root_venv(&place.src());
+        }
         Model {
             place,
             kept,
@@ -139,9 +170,22 @@ impl Model {
         at_copy && (self.theirs.is_some() || !self.place.dst().is_dir())
     }
 
+    /// The copy's place, while it holds the person's copy.
+    fn copy(&self) -> Option<PathBuf> {
+        Some(self.place.dst()).filter(|dst| self.theirs.is_none() && dst.is_dir())
+    }
+
     fn edit(&mut self, step: &Step) {
         let outside = self.place.outside();
         match step {
+            Step::Git(git) => {
+                let copy = self.copy();
+                for one in git {
+                    self.written += 1;
+                    let (src, paths) = (self.place.src(), &PATHS);
+                    history::apply(one, &src, copy.as_deref(), paths, self.written);
+                }
+            }
             Step::Write { at_copy, path } => {
                 if self.copy_is_theirs(*at_copy) {
                     return;
@@ -273,17 +317,18 @@ impl Model {
         }
     }
 
-    /// Runs a step of the tool, checking that it wrote nothing outside the two trees.
-    fn tool(&mut self, step: &Step) -> Result<(), TestCaseError> {
+    /// Runs a step of the tool, checking that it wrote nothing outside the two trees: its
+    /// output, None when it did not run.
+    fn tool(&mut self, step: &Step) -> Result<Option<Output>, TestCaseError> {
         let args: &[&str] = match step {
             Step::Migrate => &["--yes"],
             Step::Sync => &["--sync", "--yes"],
             Step::RemoveSource => &["--remove-source", "--yes"],
             Step::Abort => &["--abort", "--yes"],
-            _ => return Ok(()),
+            _ => return Ok(None),
         };
         if !self.place.src().is_dir() {
-            return Ok(());
+            return Ok(None);
         }
         let outside = snapshot(&self.place.outside());
         let out = self.place.migrate(args);
@@ -308,7 +353,7 @@ impl Model {
                 text(&out)
             );
         }
-        Ok(())
+        Ok(Some(out))
     }
 
     /// Every version kept is reachable from the copy, a moved copy or the source.
@@ -394,32 +439,65 @@ fn snapshot(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
-fn run_sequence(steps: Vec<Step>) -> Result<(), TestCaseError> {
-    let mut model = Model::new();
+/// Runs `step` and checks every invariant after it.
+fn run_step(model: &mut Model, step: &Step, steps: &[Step]) -> Result<(), TestCaseError> {
+    model.edit(step);
+    let before = matches!(step, Step::Sync)
+        .then(|| history::before_sync(&model.place.src(), model.copy().as_deref()));
+    let out = model.tool(step)?;
+    if let (Some(before), Some(copy)) = (&before, model.copy()) {
+        for content in history::fast_forwarded_away(before, &copy) {
+            model.kept.remove(&content);
+        }
+    }
+    model.check(steps)?;
+    if let (Some(before), Some(out), Some(copy)) = (before, out, model.copy()) {
+        let said = format!("after {steps:?}\n{}", text(&out));
+        if out.status.success() {
+            history::tally(&String::from_utf8_lossy(&out.stdout));
+        }
+        history::after_sync(&before, &copy, out.status.code(), &said)?;
+    }
+    if let Some(copy) = model.copy() {
+        history::fsck(&copy, steps)?;
+    }
+    Ok(())
+}
+
+fn run_sequence((root_venv, steps): (bool, Vec<Step>)) -> Result<(), TestCaseError> {
+    let mut model = Model::new(root_venv && ROOT_VENV);
     let mut history = vec![Step::Migrate];
     model.tool(&Step::Migrate)?;
     // The first migration's outcome is the model's start: the copy holds the source's files.
     git(&model.place.src(), &["status", "--short"]);
     model.check(&history)?;
+    history::fsck(&model.place.dst(), &history)?;
     for step in steps {
         history.push(step.clone());
-        model.edit(&step);
-        model.tool(&step)?;
-        model.check(&history)?;
+        run_step(&mut model, &step, &history)?;
     }
     Ok(())
 }
 
 #[test]
 fn no_sequence_of_operations_after_the_move_loses_a_file() {
+    let cases = std::env::var("WSL_PLACE_SEQUENCES_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(DEFAULT_CASES);
     let config = ProptestConfig {
-        cases: 24,
+        cases,
         // Where the seeds of failures are kept: tests/proptest-regressions/sequences.txt.
         source_file: Some(file!()),
         ..ProptestConfig::default()
     };
-    let strategy = proptest::collection::vec(step(), 1..=6);
-    if let Err(failure) = TestRunner::new(config).run(&strategy, run_sequence) {
+    let strategy = (
+        proptest::bool::weighted(0.25),
+        proptest::collection::vec(step(), 1..=10),
+    );
+    let result = TestRunner::new(config).run(&strategy, run_sequence);
+    eprintln!("sequences, history the syncs met: {}", history::tallied());
+    if let Err(failure) = result {
         panic!("{failure}");
     }
 }

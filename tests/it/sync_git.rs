@@ -371,3 +371,40 @@ fn the_old_place_counts_what_a_sync_carries_and_nothing_once_synced() {
         theirs
     );
 }
+
+/// (f) The old place's tip a sync kept for merging (moved at both places) stays reachable at the
+/// copy when the old place then moves that branch back: the next sync's fetch moves the kept ref,
+/// and the commit it named, which nothing else at the copy reaches, is kept under a ref of its
+/// own that the result names (found by tests/it/sequences.rs).
+#[test]
+fn a_kept_old_place_tip_stays_when_the_old_place_moves_its_branch_back() {
+    let moved = Moved::new(|src| {
+        git(src, &["branch", "topic"]);
+    });
+    for (at, message) in [(moved.dst(), "here"), (moved.src(), "there")] {
+        git(&at, &["switch", "-q", "topic"]);
+        git(&at, &["commit", "-q", "--allow-empty", "-m", message]);
+        git(&at, &["switch", "-q", "main"]);
+    }
+    let theirs = git(&moved.src(), &["rev-parse", "topic"])
+        .trim()
+        .to_string();
+    let sync = moved.sync_json();
+    assert_eq!(history_of(&sync, "topic")["action"], "keep_both", "{sync}");
+
+    // At the old place: topic moved back (the person's own choice there), and main moved on.
+    git(&moved.src(), &["branch", "-f", "topic", "main"]);
+    write(&moved.src().join("a.txt"), b"later at the old place\n");
+    commit_all(&moved.src(), "later");
+    let sync = moved.sync_json();
+    let all = moved.at_copy(&["rev-list", "--all"]);
+    assert!(all.lines().any(|c| c == theirs), "{theirs} lost: {sync}");
+    let kept = format!("refs/wsl-place/old-place-earlier/heads/topic/{theirs}");
+    assert_eq!(moved.at_copy(&["rev-parse", &kept]), theirs, "{sync}");
+    assert_eq!(
+        sync["history"]["kept_earlier"],
+        serde_json::json!([kept]),
+        "{sync}"
+    );
+    git(&moved.dst(), &["fsck", "--no-progress", "--no-dangling"]);
+}

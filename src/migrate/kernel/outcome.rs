@@ -273,6 +273,11 @@ pub struct HistorySync {
     /// Why the history was not synced (one sentence); the files still were.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failed: Option<String>,
+    /// Refs made under `refs/wsl-place/old-place-earlier/` for the old place's earlier tips: the
+    /// fetch moved their ref (the old place moved its branch away from them) and no other ref
+    /// of the copy reached them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kept_earlier: Vec<String>,
 }
 
 /// One branch or tag of the old place that differs from the copy's.

@@ -9,7 +9,9 @@
 //! git itself would move it without asking: a fast-forward, the checked-out one only when the
 //! copy's tracked files hold no edits. A branch that moved at both places stays as the copy has
 //! it, and the result names the merge. Nothing is deleted: a branch removed at the old place
-//! stays, a tag is never moved.
+//! stays, a tag is never moved, and a tip an earlier sync kept that the old place has since
+//! moved its branch away from (a reset, an amend) is kept under `EARLIER_REFS` when nothing else
+//! at the copy reaches it: the fetch moves the namespace's refs as the old place's move.
 //!
 //! The plan is made before anything is fetched, with the old place's objects read in place
 //! (`git::with_objects_of`), so a dry run changes nothing; the real run decides each branch
@@ -26,6 +28,9 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Arc;
+
+/// Where the old place's earlier tips are kept, each as `<its ref below OLD_PLACE_REFS>/<oid>`.
+const EARLIER_REFS: &str = "refs/wsl-place/old-place-earlier/";
 
 /// The two repositories of a sync, each with its own programs defused.
 pub(super) struct Places {
@@ -123,22 +128,24 @@ impl Places {
         Ok(tips.into_iter().map(|t| (t.refname, t.oid)).collect())
     }
 
-    /// The old place's tips as the fetch left them in the copy, for the names listed there.
-    fn fetched_tips(&self, listed: &[Tip]) -> Result<Vec<Tip>, String> {
+    /// The refs below `OLD_PLACE_REFS` in the copy, each with the object it names.
+    fn kept_tips(&self) -> Result<HashMap<String, String>, String> {
         let format = "--format=%(objectname) %(refname)";
-        let fetched = Self::tips(
+        let tips = Self::tips(
             self.at_copy(&["for-each-ref", format, git::OLD_PLACE_REFS]),
             &self.copy,
         )?;
-        let by_name: HashMap<&str, &str> = fetched
-            .iter()
-            .map(|t| (t.refname.as_str(), t.oid.as_str()))
-            .collect();
+        Ok(tips.into_iter().map(|t| (t.refname, t.oid)).collect())
+    }
+
+    /// The old place's tips as the fetch left them in the copy, for the names listed there.
+    fn fetched_tips(&self, listed: &[Tip]) -> Result<Vec<Tip>, String> {
+        let by_name = self.kept_tips()?;
         Ok(listed
             .iter()
             .filter_map(|t| {
                 let kept = kept_as(&t.refname)?;
-                by_name.get(kept.as_str()).map(|oid| Tip {
+                by_name.get(&kept).map(|oid| Tip {
                     refname: t.refname.clone(),
                     oid: oid.to_string(),
                 })
@@ -321,9 +328,11 @@ fn fetch_and_move(places: &Places, history: &mut HistorySync) -> Result<(), Stri
     if places.old_head_detached() {
         refspecs.push(format!("+HEAD:{}HEAD", git::OLD_PLACE_REFS));
     }
+    let kept_before = places.kept_tips()?;
     let fetch = git::fetch(&places.copy, &places.copy_defused, &places.old, &refspecs);
     Places::output(fetch, &places.copy, "git fetch", git::work_limit(None))?;
     history.fetched = true;
+    history.kept_earlier = places.keep_earlier(&kept_before)?;
     let fetched = places.fetched_tips(&listed)?;
     let mut refs = decide(places, &fetched, false)?;
     let oid_of: HashMap<&str, &str> = fetched
@@ -365,6 +374,30 @@ fn fetch_and_move(places: &Places, history: &mut HistorySync) -> Result<(), Stri
 }
 
 impl Places {
+    /// The earlier tips (`before`: the refs below `OLD_PLACE_REFS` before the fetch) that the
+    /// fetch moved a ref away from and that no ref of the copy reaches any more, each kept under
+    /// `EARLIER_REFS`: a commit a result named for merging is never left to the copy's gc.
+    fn keep_earlier(&self, before: &HashMap<String, String>) -> Result<Vec<String>, String> {
+        let now = self.kept_tips()?;
+        let mut kept = Vec::new();
+        for (refname, oid) in before {
+            if now.get(refname) == Some(oid) {
+                continue;
+            }
+            let cmd = self.at_copy(&["rev-list", "-n", "1", oid, "--not", "--all"]);
+            let out = Self::output(cmd, &self.copy, "git rev-list", git::work_limit(None))?;
+            if out.is_empty() {
+                continue;
+            }
+            let short = refname.strip_prefix(git::OLD_PLACE_REFS).unwrap_or(refname);
+            let earlier = format!("{EARLIER_REFS}{short}/{oid}");
+            self.update_ref(&earlier, oid, None)?;
+            kept.push(earlier);
+        }
+        kept.sort();
+        Ok(kept)
+    }
+
     /// `refname` set to `new` only while it still is `old` (absent when None): a branch the
     /// person moved meanwhile is not moved.
     fn update_ref(&self, refname: &str, new: &str, old: Option<&str>) -> Result<(), String> {

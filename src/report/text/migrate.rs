@@ -187,10 +187,17 @@ pub fn history_summary(h: &HistorySync, done: bool) -> Option<String> {
         (true, false) => "nothing fetched",
         (false, _) => "its branches and tags to be fetched into refs/wsl-place/old-place/",
     };
-    if h.refs.is_empty() && committed.is_empty() {
+    let earlier = match h.kept_earlier.len() as u64 {
+        0 => String::new(),
+        n => format!(
+            "; {} the old place moved away from, on no branch here, kept under refs/wsl-place/old-place-earlier/",
+            counted(n, "earlier tip", "earlier tips")
+        ),
+    };
+    if h.refs.is_empty() && committed.is_empty() && earlier.is_empty() {
         return (done && h.fetched).then(|| format!("{fetch}; no branch or tag to move"));
     }
-    Some(format!("through git: {fetch}{committed}"))
+    Some(format!("through git: {fetch}{committed}{earlier}"))
 }
 
 #[cfg(test)]
