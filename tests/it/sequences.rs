@@ -25,12 +25,6 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-/// A virtualenv at the root of a quarter of the cases (made before the first migration).
-/// Off while the copy's tracked files under a root virtualenv are rewritten (issue 50's third
-/// case, fixed on its own): `(true, [RemoveSource])` then loses the source's `NOTES.md`, the
-/// only version naming the old place (the seed is in tests/proptest-regressions/sequences.txt).
-const ROOT_VENV: bool = true;
-
 /// Cases run when `WSL_PLACE_SEQUENCES_CASES` is not set: under a minute in a release build
 /// (200 cases took 73 to 89 s there on a shared 2-core machine; a debug build is about as fast,
 /// the runs of the binary and of git being most of it).
@@ -465,7 +459,7 @@ fn run_step(model: &mut Model, step: &Step, steps: &[Step]) -> Result<(), TestCa
 }
 
 fn run_sequence((root_venv, steps): (bool, Vec<Step>)) -> Result<(), TestCaseError> {
-    let mut model = Model::new(root_venv && ROOT_VENV);
+    let mut model = Model::new(root_venv);
     let mut history = vec![Step::Migrate];
     model.tool(&Step::Migrate)?;
     // The first migration's outcome is the model's start: the copy holds the source's files.
