@@ -142,7 +142,10 @@ fn commit_at_each_place_sync_then_remove(scene: &Scene) {
     );
     // f2.txt stays here (the copy holds it in its history, under the old place's kept tip, until
     // the person merges), but the sync brought its commit: nothing is left for a sync to carry.
-    assert_eq!(moved["files_changed"], 0, "f2.txt came through git: {moved}");
+    assert_eq!(
+        moved["files_changed"], 0,
+        "f2.txt came through git: {moved}"
+    );
     let message = moved["message"].as_str().unwrap();
     assert!(
         message.starts_with("removed by wsl-place on 20")
