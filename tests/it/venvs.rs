@@ -532,3 +532,59 @@ fn a_file_git_tracks_inside_a_virtualenv_is_never_rewritten() {
     let status = support::gitrepo::git(&dest, &["status", "--porcelain", "--untracked-files=no"]);
     assert_eq!(status, "", "a tracked file shows as changed at the copy");
 }
+
+/// `--remove-source` reads back a virtualenv's copy too: one that differs from what was copied
+/// only passes where it names the copy (the fix-up's rewrite). A file git tracks there, emptied at
+/// the copy, and a script emptied at the copy keep the source's, the only copy of what was copied;
+/// the rewritten `activate` goes.
+#[test]
+fn remove_source_keeps_a_virtualenvs_file_emptied_at_the_copy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (source, dest) = (root.join("app"), root.join("linux/app"));
+    make_venv(&source.join("tools/venv"));
+    let notes = format!("made in {}/tools/venv\n", source.display());
+    write(&source.join("tools/venv/NOTES.txt"), notes.as_bytes());
+    write(
+        &source.join("tools/venv/bin/tool"),
+        b"#!/bin/sh\necho mine\n",
+    );
+    write(&source.join("main.py"), b"print('hi')\n");
+    support::gitrepo::git(&source, &["init", "-q"]);
+    support::gitrepo::git(&source, &["add", "-f", "main.py", "tools/venv/NOTES.txt"]);
+    support::gitrepo::git(&source, &["commit", "-q", "-m", "notes"]);
+    let sandbox = support::Sandbox::at(&root);
+    let run = |extra: &[&str]| {
+        let mut cmd = sandbox.migrate(&source, &dest);
+        json_of_success(
+            &cmd.args(["--yes", "--format", "json"])
+                .args(extra)
+                .output()
+                .unwrap(),
+        )
+    };
+    run(&[]);
+    for emptied in ["tools/venv/NOTES.txt", "tools/venv/bin/tool"] {
+        fs::write(dest.join(emptied), b"").unwrap();
+    }
+    let removed = run(&["--remove-source"]);
+    let kept = removed["removal"]["kept"].to_string();
+    assert_eq!(
+        fs::read_to_string(source.join("tools/venv/NOTES.txt")).unwrap(),
+        notes,
+        "{kept}"
+    );
+    assert_eq!(
+        fs::read(source.join("tools/venv/bin/tool")).unwrap(),
+        b"#!/bin/sh\necho mine\n",
+        "{kept}"
+    );
+    assert!(
+        kept.contains("tools/venv/NOTES.txt (") && kept.contains("tools/venv/bin/tool ("),
+        "{kept}"
+    );
+    assert!(
+        !source.join("tools/venv/bin/activate").exists(),
+        "the rewritten activate names the copy and goes: {kept}"
+    );
+}

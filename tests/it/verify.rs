@@ -538,14 +538,17 @@ fn a_clear_first_look_blocks_every_time_and_one_within_its_spread_does_not() {
     // 3% below the first look's figure: inside its ±10% spread, so it is not sure enough to
     // block (its line says so). The claim is about a run whose own figure lands just past the
     // threshold: one a busy machine slowed past the spread is sure and rightly blocks, and one
-    // below the threshold is simply not `move`.
-    let threshold = median * 0.97;
+    // below the threshold is simply not `move`. Under a full test run the figures wander (1.6 s
+    // to 7.2 s in one CI run), so each try aims at the figure the run before it measured, the
+    // best guess of the next, and a try that lands outside the window is told apart, not judged.
+    let mut threshold = median * 0.97;
     let mut outliers = Vec::new();
-    for _ in 0..8 {
+    for _ in 0..TRIES {
         let (code, entry) = first_look(&sandbox, &repo, threshold);
         let figure = entry["recent"][0]["git_status_ms"][0].as_f64().unwrap();
         if !(0.0..=0.08).contains(&(figure / threshold - 1.0)) {
-            outliers.push(figure);
+            outliers.push((threshold, figure));
+            threshold = figure * 0.97;
             continue;
         }
         assert_eq!(
@@ -562,9 +565,12 @@ fn a_clear_first_look_blocks_every_time_and_one_within_its_spread_does_not() {
         return;
     }
     panic!(
-        "no first look came within 8% past the threshold {threshold} ms in 8 runs: {outliers:?}"
+        "no first look came within 8% past its threshold in {TRIES} tries (threshold, figure): {outliers:?}"
     );
 }
+
+/// First looks tried for one that lands just past its threshold.
+const TRIES: usize = 30;
 
 #[test]
 fn verify_at_an_old_place_says_the_repository_is_the_copy() {

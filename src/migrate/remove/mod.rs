@@ -18,7 +18,7 @@ use crate::base::error::{Failure, Result};
 use crate::base::progress::Drawn;
 use crate::migrate::kernel::journal::{self, FileRecord, ManifestEntry};
 use crate::migrate::kernel::outcome::Removal;
-use crate::migrate::kernel::verify;
+use crate::migrate::kernel::{venvs, verify};
 use rustix::fs::FileType;
 use std::collections::{BTreeMap, HashSet};
 use std::ffi::{OsStr, OsString};
@@ -134,7 +134,11 @@ pub fn remove_source(
     for unit in git {
         removal.git_folder(source, destination, unit);
     }
-    removal.folder(&src, &dst, &tree, Path::new(""));
+    let destination_forms: Vec<Vec<u8>> = venvs::rewrites(source, destination)
+        .into_iter()
+        .map(|r| r.new)
+        .collect();
+    removal.folder(&src, &dst, &tree, (Path::new(""), &destination_forms));
     removal.bar = None;
     match dirfd::rmdir(source) {
         // Counted apart: the plan's folders are those inside it.
@@ -192,12 +196,20 @@ impl Removal {
 
     /// One manifest folder: its files and links, then its subfolders, each removed once empty.
     /// Descriptors are closed before descending, so only the anchors stay open.
-    fn folder(&mut self, src: &Fenced, dst: &Fenced, folder: &Folder, rel: &Path) {
+    /// `forms` are the destination's spellings a virtualenv's rewritten files hold.
+    fn folder(
+        &mut self,
+        src: &Fenced,
+        dst: &Fenced,
+        folder: &Folder,
+        (rel, forms): (&Path, &[Vec<u8>]),
+    ) {
         let Some((src_dir, dst_dir)) = self.open_both(src, dst, rel) else {
             return;
         };
+        let rewritten_to = folder.virtualenv.then_some(forms);
         for (name, record) in &folder.files {
-            self.file(&src_dir, &dst_dir, name, record, folder.virtualenv);
+            self.file(&src_dir, &dst_dir, name, record, rewritten_to);
         }
         for (name, target) in &folder.symlinks {
             self.symlink(&src_dir, &dst_dir, name, target, &rel.join(name));
@@ -215,7 +227,7 @@ impl Removal {
                 &src_base.child(name),
                 &dst_base.child(name),
                 child,
-                &rel.join(name),
+                (&rel.join(name), forms),
             );
         }
         // Opened again to remove what was emptied: holding it across the descent would cost one
@@ -273,7 +285,7 @@ impl Removal {
         dst: &FencedDir,
         name: &OsStr,
         r: &FileRecord,
-        in_virtualenv: bool,
+        rewritten_to: Option<&[Vec<u8>]>,
     ) {
         self.tick();
         let rel = &r.rel;
@@ -306,7 +318,7 @@ impl Removal {
                 }
             }
         }
-        if let Err(why) = copy_holds(dst, name, r, &meta, in_virtualenv) {
+        if let Err(why) = copy_holds(dst, name, r, &meta, rewritten_to) {
             return self.keep(rel, &why);
         }
         self.copies_read_back += 1;
@@ -360,15 +372,17 @@ impl Removal {
 }
 
 /// Whether the copy at the destination still holds what the manifest records for `r`, read back
-/// now. The files the fix-ups rewrite after the copy (git's index, config and gitdir links, the
-/// text files of a virtualenv) only have to be there: their new content is the point of the
-/// fix-up.
+/// now. The files the fix-ups rewrite after the copy (git's index, config and gitdir links) only
+/// have to be there: their new content is the point of the fix-up. A virtualenv's file
+/// (`rewritten_to`: the destination's spellings) may differ only by that rewrite, so a copy that
+/// differs must name the destination: one emptied or edited at the copy (a file git tracks
+/// there is never rewritten) leaves the source's the only copy of what was copied.
 fn copy_holds(
     dst: &FencedDir,
     name: &OsStr,
     r: &FileRecord,
     source: &Meta,
-    in_virtualenv: bool,
+    rewritten_to: Option<&[Vec<u8>]>,
 ) -> std::result::Result<(), String> {
     let (size, crc, meta) = crc_at(dst, name).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => COPY_GONE.to_string(),
@@ -377,14 +391,37 @@ fn copy_holds(
     if (meta.dev(), meta.ino()) == (source.dev(), source.ino()) {
         return Err("its copy at the destination is this same file, not a copy".into());
     }
-    if in_virtualenv || rewritten_by_fixups(&r.rel) {
+    if rewritten_by_fixups(&r.rel) || (size == r.size && crc == r.crc32) {
         return Ok(());
     }
-    if size != r.size || crc != r.crc32 {
-        return Err(COPY_CHANGED.into());
+    match rewritten_to {
+        Some(forms) if names_any(dst, name, forms) => Ok(()),
+        _ => Err(COPY_CHANGED.into()),
     }
-    Ok(())
 }
+
+/// Whether the file `name` in `dir` holds one of `forms` as a whole path.
+fn names_any(dir: &FencedDir, name: &OsStr, forms: &[Vec<u8>]) -> bool {
+    use std::io::Read;
+    let Ok((file, _)) = dir.open_file(name) else {
+        return false;
+    };
+    let mut text = Vec::new();
+    if file
+        .take(VIRTUALENV_TEXT_LIMIT)
+        .read_to_end(&mut text)
+        .is_err()
+    {
+        return false;
+    }
+    forms
+        .iter()
+        .any(|form| venvs::find_path(&text, form, 0, false).is_some())
+}
+
+/// Bytes of a virtualenv's file read to find the destination in it: its rewritten text files
+/// (scripts, `activate`, `.pth`, `RECORD`) are far smaller.
+const VIRTUALENV_TEXT_LIMIT: u64 = 16 * 1024 * 1024;
 
 const COPY_GONE: &str = "its copy at the destination is gone";
 /// The source's file is what was copied, and the copy is not any more.
