@@ -56,6 +56,11 @@ pub fn run(
     if !run.staging.is_sealed()
         && let Some(manifest) = finalise::finished_manifest(env, run.source(), &run.destination)
     {
+        // A run killed while it removed its staging folder (the copy in place, the seal gone
+        // first, the folder's owner record last) left finished work: its removal ends here.
+        if !args.consent.dry_run() && !run.staging.tree().exists() {
+            run.staging.remove()?;
+        }
         return already_migrated(&run, &manifest);
     }
     sync::refuse_unfinished(run.env, args, run.source(), &run.destination)?;

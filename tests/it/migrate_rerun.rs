@@ -614,3 +614,38 @@ fn a_staged_file_changed_between_runs_is_copied_again() {
     );
     drop(fs);
 }
+
+/// A run killed while it removed its staging folder (the copy renamed into place, the manifest
+/// kept, the seal already gone, the folder's owner record removed last) leaves the folder
+/// behind: the next run says the migration finished and ends that removal, as the random
+/// SIGKILL test once caught in CI.
+#[test]
+fn a_staging_folder_a_kill_left_half_removed_goes_with_the_next_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    fs::create_dir_all(&home).unwrap();
+    let source = tmp.path().join("win/app");
+    write(&source.join("a.txt"), b"a\n");
+    let source = source.canonicalize().unwrap();
+    let dest = tmp.path().canonicalize().unwrap().join("linux/app");
+    let out = output(migrate(&source, &dest, &home, &["--yes"]));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let staging = dest.with_file_name(".app.wsl-place-staging");
+    assert!(!staging.exists());
+    fs::create_dir_all(&staging).unwrap();
+    fs::write(staging.join("source"), format!("{}\n", source.display())).unwrap();
+    fs::write(staging.join("journal"), b"").unwrap();
+
+    let dry = output(migrate(&source, &dest, &home, &["--dry-run"]));
+    assert_eq!(dry.status.code(), Some(0), "{}", text(&dry));
+    assert!(staging.exists(), "a dry run changes nothing");
+    let again = output(migrate(&source, &dest, &home, &["--yes"]));
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    assert!(
+        text(&again).contains("Already migrated"),
+        "{}",
+        text(&again)
+    );
+    assert!(!staging.exists(), "staging left behind:\n{}", text(&again));
+    assert_eq!(fs::read(dest.join("a.txt")).unwrap(), b"a\n");
+}
