@@ -1,9 +1,10 @@
 //! What is measured on this machine: the repository's tree (`scan`), git's index and settings,
-//! what the developer uses (`usage`), repositories below a folder (`discover`), and the timed
-//! small-file operations of a mount (`probe`).
+//! what the developer uses (`usage`), repositories below a folder (`discover`), the timed
+//! small-file operations of a mount (`probe`), and the package managers' own work (`deps`).
 
 pub mod accuracy;
 pub mod changes;
+pub mod deps;
 pub(crate) mod discover;
 pub mod gitattrs;
 pub mod gitindex;

@@ -23,7 +23,7 @@ pub enum InstallSource {
     /// The other dependency trees the scan counted (venv, vendor, ...).
     #[serde(rename = "dependency trees")]
     DependencyTrees,
-    /// What a package manager installed to be timed (`probe::manager`).
+    /// What a package manager installed to be timed (`deps::manager`).
     #[serde(rename = "sample")]
     Sample,
     /// The project's virtualenvs (`.venv`, `venv`), for uv, pip and poetry.

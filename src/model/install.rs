@@ -3,9 +3,9 @@
 
 use super::costs::{MountCosts, SMALL_FILE};
 use super::figures::{InstallFigures, InstallSource};
+use crate::measure::deps::manager::ManagerTiming;
+use crate::measure::deps::package_manager::Manager;
 use crate::measure::probe::CPU_BOUND_US;
-use crate::measure::probe::manager::ManagerTiming;
-use crate::measure::probe::package_manager::Manager;
 
 /// Of the shorter of the manager's own work and the file-system work of an install, the part
 /// that runs while the other does: npm's main thread unpacks the next package while libuv's
@@ -277,7 +277,7 @@ mod tests {
             sample_files: 600,
             sample_dirs: 0,
             sample_bytes: 0,
-            source: crate::measure::probe::manager::TimingSource::Measured,
+            source: crate::measure::deps::manager::TimingSource::Measured,
             cpu_sha1_us_per_mib: None,
             sample_failed: None,
             sample_skipped: None,

@@ -1,10 +1,10 @@
 //! What each package manager's own work costs at the model's reference pace, for a manager or
-//! project that could not be timed on this machine (`measure::probe::manager`).
+//! project that could not be timed on this machine (`measure::deps::manager`).
 
 use super::costs::REFERENCE_SHA1_US_PER_MIB;
+use crate::measure::deps::manager::{ManagerTiming, TimingSource};
+use crate::measure::deps::package_manager::Manager;
 use crate::measure::probe::cpu::pace;
-use crate::measure::probe::manager::{ManagerTiming, TimingSource};
-use crate::measure::probe::package_manager::Manager;
 
 /// Each manager's own work at the model's reference pace (`REFERENCE_SHA1_US_PER_MIB`) on
 /// this project's 2-core machines: (manager, start-up ms, ms per package-sized unit of work,

@@ -30,9 +30,9 @@ pub mod migration;
 mod prediction;
 mod uncertainty;
 
+pub use crate::measure::deps::manager::{ManagerTiming, TimingSource};
+pub use crate::measure::deps::package_manager::Manager;
 pub use crate::measure::gitindex::GitWalk;
-pub use crate::measure::probe::manager::{ManagerTiming, TimingSource};
-pub use crate::measure::probe::package_manager::Manager;
 pub use costs::{MountCosts, REFERENCE_SHA1_US_PER_MIB};
 pub use figures::{
     BYTES_PER_PACKAGE, DIRS_PER_PACKAGE, FILES_PER_INSTALLED_PACKAGE, FILES_PER_PACKAGE,

@@ -11,8 +11,8 @@ use super::install::{
 use super::uncertainty::{
     CHECKOUT_FIT_ERROR, Compared, FIRST_STATUS_FIT_ERROR, GIT_STATUS_FIT_ERROR, INSTALL_FIT_ERROR,
 };
-use crate::measure::probe::manager::ManagerTiming;
-use crate::measure::probe::package_manager::Manager;
+use crate::measure::deps::manager::ManagerTiming;
+use crate::measure::deps::package_manager::Manager;
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -481,6 +481,36 @@ fn no_function_outside_tests_is_over_100_lines() {
     );
 }
 
+/// Functions over 60 lines outside tests, at most: issue 51 asks for 10. The number may only go
+/// down: lower it when a split brings the count under it, so that a new long function shows.
+const OVER_60_LINES_AT_MOST: usize = 51;
+
+#[test]
+fn functions_over_60_lines_only_go_down() {
+    let long: Vec<String> = project()
+        .into_iter()
+        .flat_map(|(_, relative, text)| {
+            long_functions(non_test_code(&text), 60)
+                .into_iter()
+                .map(move |(name, line, lines)| {
+                    format!("src/{}:{line}: {name} is {lines} lines", relative.display())
+                })
+        })
+        .collect();
+    assert!(
+        long.len() <= OVER_60_LINES_AT_MOST,
+        "{} functions over 60 lines, at most {OVER_60_LINES_AT_MOST} allowed: split one, or the \
+         new one\n{}",
+        long.len(),
+        long.join("\n")
+    );
+    assert!(
+        long.len() == OVER_60_LINES_AT_MOST,
+        "{} functions over 60 lines now: lower OVER_60_LINES_AT_MOST to it",
+        long.len()
+    );
+}
+
 /// Each checker on made-up sources: it finds what it is there to find.
 #[test]
 fn the_checkers_catch_what_they_look_for() {

@@ -8,9 +8,12 @@ use crate::base::interrupt;
 use crate::host::HostEnv;
 use crate::host::location::{self, Location, MountTable};
 use crate::host::mounts::{MountEntry, MountKind};
+use crate::measure::deps::package_manager::{self, Manager};
+use crate::measure::deps::{
+    self,
+    manager::{self, Timing},
+};
 use crate::measure::gitindex::{GitWalk, RootIndex};
-use crate::measure::probe::manager::{self, Timing};
-use crate::measure::probe::package_manager::{self, Manager};
 use crate::measure::probe::{self, OpStats, ProbeReport, ProbeSet, Target, Tracked, mount_of};
 use crate::measure::scan::ScanReport;
 use crate::model::{self, MountCosts, Prediction, RepoFigures};
@@ -334,7 +337,7 @@ pub fn manager_timing(
     );
     Some(model::ManagerTiming {
         lifecycle_startups: if javascript {
-            probe::packages::lifecycle_startups(root)
+            deps::packages::lifecycle_startups(root)
         } else {
             0.0
         },
@@ -451,7 +454,7 @@ pub fn predict(
     // node_modules figures, nor every dependency tree lumped together.
     match package_manager::detect(root) {
         Some(Manager::Uv | Manager::Pip | Manager::Poetry) => {
-            let packages = probe::packages::python_packages(root).len() as u64;
+            let packages = deps::packages::python_packages(root).len() as u64;
             // The manager names each file by its whole path: every component below the
             // mount's root is a round trip on a slow mount.
             let root_depth = root

@@ -4,13 +4,8 @@
 
 pub mod cold;
 pub mod cpu;
-pub mod lockfiles;
-pub mod manager;
 pub mod measure;
 pub mod ops;
-pub mod package_manager;
-pub mod packages;
-pub mod samplers;
 pub mod scratch;
 pub mod stats;
 pub mod tap;
@@ -460,7 +455,7 @@ pub struct ProbeSet {
     /// Git's walk from the index and its exclude rules (None when this is not a repository).
     pub git_walk: Option<crate::measure::gitindex::GitWalk>,
     /// The package manager's own work, timed on this machine (None without dependencies).
-    pub manager: Option<manager::ManagerTiming>,
+    pub manager: Option<crate::measure::deps::manager::ManagerTiming>,
     pub elapsed_ms: u64,
 }
 

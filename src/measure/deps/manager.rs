@@ -10,10 +10,10 @@
 //! fit stands in (`model::estimated`). Network is never counted (pip, which has no offline
 //! mode, asks the index about each package of its sample).
 
-use super::cpu::pace;
 use super::package_manager::{Manager, detect};
 use super::samplers;
 use crate::host::HostEnv;
+use crate::measure::probe::cpu::pace;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

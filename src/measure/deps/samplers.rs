@@ -6,7 +6,7 @@
 use super::lockfiles::{self, Lock};
 use super::package_manager::Manager;
 use super::packages::{self, Pinned};
-use super::stats::median;
+use crate::measure::probe::stats::median;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

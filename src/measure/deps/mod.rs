@@ -1,0 +1,14 @@
+//! Package managers, one concern of their own beside the small-file probe: which manager a
+//! project installs with (`package_manager`), the packages it names in its lock files, its
+//! `node_modules` and its virtualenv (`packages`, `lockfiles`), and what the manager's own work
+//! costs on this machine, timed on a sample of those packages (`manager`, `samplers`).
+//!
+//! The model (`model::install`) adds this work to the file-system work the probe measures; the
+//! scan reads pnpm's lock through `lockfiles` to find its store. Nothing here runs a package
+//! manager with anything the repository chose beyond plain pins (docs/security.md).
+
+pub mod lockfiles;
+pub mod manager;
+pub mod package_manager;
+pub mod packages;
+pub mod samplers;
