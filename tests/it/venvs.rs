@@ -498,6 +498,21 @@ fn a_virtualenv_at_the_repositorys_root_is_reported_and_nothing_is_rewritten() {
     assert!(kept.contains("app.py ("), "{kept}");
 }
 
+/// A repository at `source` with a virtualenv `tools/venv` (`more` adds to it) holding a
+/// `NOTES.txt` git tracks, which names the old place: its text.
+fn venv_with_tracked_notes(source: &Path, more: impl FnOnce(&Path)) -> String {
+    let venv = source.join("tools/venv");
+    make_venv(&venv);
+    let notes = format!("made in {}/tools/venv\n", source.display());
+    write(&venv.join("NOTES.txt"), notes.as_bytes());
+    more(&venv);
+    write(&source.join("main.py"), b"print('hi')\n");
+    support::gitrepo::git(source, &["init", "-q"]);
+    support::gitrepo::git(source, &["add", "-f", "main.py", "tools/venv/NOTES.txt"]);
+    support::gitrepo::git(source, &["commit", "-q", "-m", "notes"]);
+    notes
+}
+
 /// A file git tracks inside a virtualenv (a README kept with it) is the person's: the fix-up
 /// rewrites the virtualenv's own files and leaves that one as it is.
 #[test]
@@ -505,13 +520,7 @@ fn a_file_git_tracks_inside_a_virtualenv_is_never_rewritten() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().canonicalize().unwrap();
     let (source, dest) = (root.join("app"), root.join("linux/app"));
-    make_venv(&source.join("tools/venv"));
-    let notes = format!("made in {}/tools/venv\n", source.display());
-    write(&source.join("tools/venv/NOTES.txt"), notes.as_bytes());
-    write(&source.join("main.py"), b"print('hi')\n");
-    support::gitrepo::git(&source, &["init", "-q"]);
-    support::gitrepo::git(&source, &["add", "-f", "main.py", "tools/venv/NOTES.txt"]);
-    support::gitrepo::git(&source, &["commit", "-q", "-m", "notes"]);
+    let notes = venv_with_tracked_notes(&source, |_| {});
     let mut cmd = support::Sandbox::at(&root).migrate(&source, &dest);
     let json = json_of_success(&cmd.args(["--yes", "--format", "json"]).output().unwrap());
     let done = json["fixups"]["done"].to_string();
@@ -542,17 +551,9 @@ fn remove_source_keeps_a_virtualenvs_file_emptied_at_the_copy() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().canonicalize().unwrap();
     let (source, dest) = (root.join("app"), root.join("linux/app"));
-    make_venv(&source.join("tools/venv"));
-    let notes = format!("made in {}/tools/venv\n", source.display());
-    write(&source.join("tools/venv/NOTES.txt"), notes.as_bytes());
-    write(
-        &source.join("tools/venv/bin/tool"),
-        b"#!/bin/sh\necho mine\n",
-    );
-    write(&source.join("main.py"), b"print('hi')\n");
-    support::gitrepo::git(&source, &["init", "-q"]);
-    support::gitrepo::git(&source, &["add", "-f", "main.py", "tools/venv/NOTES.txt"]);
-    support::gitrepo::git(&source, &["commit", "-q", "-m", "notes"]);
+    let notes = venv_with_tracked_notes(&source, |venv| {
+        write(&venv.join("bin/tool"), b"#!/bin/sh\necho mine\n");
+    });
     let sandbox = support::Sandbox::at(&root);
     let run = |extra: &[&str]| {
         let mut cmd = sandbox.migrate(&source, &dest);

@@ -106,13 +106,13 @@ pub fn remove_source(
             source.display()
         )));
     }
-    let listed: HashSet<PathBuf> = entries.iter().map(|e| entry_rel(e).to_path_buf()).collect();
+    let listed: HashSet<PathBuf> = entries.iter().map(|e| e.rel().to_path_buf()).collect();
     // Each `.git` is removed or kept whole, apart from the walk of the rest.
     let units: Vec<&Path> = git.iter().map(|g| g.path.as_path()).collect();
     let tree = Folder::build(
         entries
             .into_iter()
-            .filter(|e| !units.iter().any(|u| entry_rel(e).starts_with(u)))
+            .filter(|e| !units.iter().any(|u| e.rel().starts_with(u)))
             .collect(),
     );
     let src = Fenced::root(source).map_err(|e| {
@@ -151,13 +151,6 @@ pub fn remove_source(
         }
     }
     Ok(removal)
-}
-
-fn entry_rel(entry: &ManifestEntry) -> &Path {
-    match entry {
-        ManifestEntry::File(r) => &r.rel,
-        ManifestEntry::Dir(rel) | ManifestEntry::Symlink { rel, .. } => rel,
-    }
 }
 
 /// The walk over both trees, keeping its counts and what it keeps as it goes.

@@ -201,22 +201,13 @@ fn remember(
                 _ => None,
             })
             .collect();
-        let rel_of = |e: &manifest::ManifestEntry| match e {
-            manifest::ManifestEntry::File(r) => r.rel.clone(),
-            manifest::ManifestEntry::Dir(rel) => rel.clone(),
-            manifest::ManifestEntry::Symlink { rel, .. } => rel.clone(),
-        };
         let mut entries: Vec<_> = now
             .map_err(|u| staging.kept(&u.failure(destination, "its snapshot was not updated.")))?
             .into_iter()
-            .filter(|e| !keep.contains(rel_of(e).as_path()))
+            .filter(|e| !keep.contains(e.rel()))
             .collect();
-        entries.extend(
-            before
-                .into_iter()
-                .filter(|e| keep.contains(rel_of(e).as_path())),
-        );
-        entries.sort_by_key(|e| rel_of(e));
+        entries.extend(before.into_iter().filter(|e| keep.contains(e.rel())));
+        entries.sort_by(|a, b| a.rel().cmp(b.rel()));
         snapshot::write(&file, &record.source, destination, &entries)
             .map_err(|e| staging.kept(&Failure::io("write the snapshot", &file, &e)))?;
     }

@@ -152,18 +152,9 @@ fn record_history(record: &moved::Moved, plan: &SyncPlan) -> bool {
         return false;
     };
     let came = history.failed.is_none() && (history.fetched || history.refs.is_empty());
-    if !came || plan.committed.is_empty() {
-        return came;
-    }
-    let removed: Vec<PathBuf> = plan
-        .committed
-        .iter()
-        .filter(|rel| !plan.committed_seen.iter().any(|s| &s.rel == *rel))
-        .cloned()
-        .collect();
     // Best effort: a manifest that cannot be rewritten leaves these counted as changed here,
     // which the next sync finds committed again; nothing is lost.
-    recorded::record_committed(record, &plan.committed_seen, &removed).is_ok()
+    came && recorded::record_committed(record, &plan.committed, &plan.committed_seen).is_ok()
 }
 
 /// `record` synced now, with nothing changed at the source since.

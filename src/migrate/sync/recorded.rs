@@ -5,21 +5,22 @@
 
 use crate::base::dirfd;
 use crate::measure::changes::{Seen, SeenKind};
-use crate::measure::manifest::{self, FileRecord, ManifestEntry, Stamp};
+use crate::measure::manifest::{self, FileRecord, ManifestEntry};
 use crate::measure::moved::Moved;
 use crate::migrate::kernel::verify;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
-/// Records `files` (as the plan's walk saw them) and drops `removed` from `record`'s manifest.
-/// A file whose `lstat` moved since the walk is left out: it was edited after git said it was
-/// committed, so it is still a change here, and the next sync copies it.
+/// Records the `committed` paths in `record`'s manifest: each file as the plan's walk saw it
+/// (`files`), and a path the walk did not see (its removal was committed) dropped. A file whose
+/// `lstat` moved since the walk is left out: it was edited after git said it was committed, so
+/// it is still a change here, and the next sync copies it.
 pub(super) fn record_committed(
     record: &Moved,
+    committed: &[PathBuf],
     files: &[Seen],
-    removed: &[PathBuf],
 ) -> std::io::Result<()> {
-    if files.is_empty() && removed.is_empty() {
+    if committed.is_empty() {
         return Ok(());
     }
     let Some((listed, entries)) = manifest::read(&record.manifest) else {
@@ -32,7 +33,8 @@ pub(super) fn record_committed(
         .into_iter()
         .map(|e| (e.rel().to_path_buf(), e))
         .collect();
-    for rel in removed {
+    let seen: HashSet<&Path> = files.iter().map(|s| s.rel.as_path()).collect();
+    for rel in committed.iter().filter(|rel| !seen.contains(rel.as_path())) {
         by_rel.remove(rel);
     }
     for seen in files.iter().filter(|s| s.kind == SeenKind::File) {
@@ -56,21 +58,20 @@ pub(super) fn record_committed(
 /// The file's record when its bytes were read while it stayed as the walk saw it.
 fn still_as_seen(source: &Path, seen: &Seen) -> Option<FileRecord> {
     let path = source.join(&seen.rel);
-    let same = |meta: &dirfd::Meta| {
-        meta.is_file()
-            && meta.len() == seen.size
-            && (meta.mtime(), meta.mtime_nsec()) == seen.mtime
-            && Stamp::of(meta) == seen.stamp
+    let mut record = FileRecord {
+        rel: seen.rel.clone(),
+        size: seen.size,
+        mtime: seen.mtime,
+        stamp: Some(seen.stamp),
+        crc32: 0,
     };
-    if !same(&dirfd::lstat(&path).ok()?) {
+    if !record.unchanged_on_disk(&dirfd::lstat(&path).ok()?) {
         return None;
     }
     let (size, crc32) = verify::crc_of(&path).ok()?;
-    (size == seen.size && same(&dirfd::lstat(&path).ok()?)).then(|| FileRecord {
-        rel: seen.rel.clone(),
-        size,
-        mtime: seen.mtime,
-        stamp: Some(seen.stamp),
-        crc32,
-    })
+    if size != seen.size || !record.unchanged_on_disk(&dirfd::lstat(&path).ok()?) {
+        return None;
+    }
+    record.crc32 = crc32;
+    Some(record)
 }
