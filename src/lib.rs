@@ -18,6 +18,7 @@ pub mod measure;
 pub(crate) mod migrate;
 pub mod model;
 pub mod report;
+pub mod store;
 
 use base::error::{ExitCode, Failure};
 use clap::Parser;

@@ -186,7 +186,7 @@ pub fn run(env: &HostEnv, dir: &Path, settings: &Settings) -> Option<String> {
     let store = Store::new(env)?;
     let state = store.read();
     let now = now_unix();
-    if let Some(record) = crate::measure::moved::migrated_above(env, dir) {
+    if let Some(record) = crate::store::moved::migrated_above(env, dir) {
         return Some(at_old_place(env, &store, &state, &record, now, settings));
     }
     match cached_above(env, dir) {
@@ -260,7 +260,7 @@ fn at_old_place(
     env: &HostEnv,
     store: &Store,
     state: &State,
-    record: &crate::measure::moved::Moved,
+    record: &crate::store::moved::Moved,
     now: u64,
     settings: &Settings,
 ) -> String {

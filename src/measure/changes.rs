@@ -3,11 +3,11 @@
 //! a byte read, so it costs one walk of the source, as the plan's own; `check` at the old place
 //! counts with it, and a sync (`migrate` run again) plans with it.
 
-use super::manifest::{self, FileRecord, ManifestEntry, Stamp};
-use super::moved::Moved;
 use crate::base::dirfd::{self, Meta};
 use crate::base::error::Failure;
 use crate::base::interrupt;
+use crate::store::manifest::{self, FileRecord, ManifestEntry, Stamp};
+use crate::store::moved::Moved;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
@@ -245,7 +245,7 @@ pub enum Count {
 /// Where `source` (a repository's top, canonical) went and what changed here since (not
 /// counted when the copy is no longer there); None when it was never migrated.
 pub fn old_place(env: &crate::host::HostEnv, source: &Path, count: Count) -> Option<OldPlace> {
-    let moved = super::moved::recorded(env, source)?;
+    let moved = crate::store::moved::recorded(env, source)?;
     Some(told(env, &moved, count))
 }
 
@@ -258,14 +258,14 @@ pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace
         Count::Recorded if moved.source_removed && moved.source_removed_unix.is_none() => None,
         Count::Recorded => moved.since,
         Count::Walk => since(moved).map(|c| {
-            let counted = super::moved::Counted {
+            let counted = crate::store::moved::Counted {
                 added: c.added.len() as u64,
                 changed: c.changed.len() as u64,
                 removed: c.removed.len() as u64,
                 bytes: c.bytes,
                 unix: crate::base::clock::now_unix(),
             };
-            super::moved::remember_count(env, moved, counted);
+            crate::store::moved::remember_count(env, moved, counted);
             counted
         }),
     };
@@ -359,7 +359,7 @@ impl OldPlace {
     /// of a version that kept none).
     pub fn removed_words(&self) -> String {
         match self.source_removed_unix {
-            Some(unix) => format!("removed by wsl-place on {}", super::moved::day(unix)),
+            Some(unix) => format!("removed by wsl-place on {}", crate::store::moved::day(unix)),
             None => "removed by wsl-place".to_string(),
         }
     }

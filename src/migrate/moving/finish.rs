@@ -6,12 +6,12 @@ use crate::base::error::Result;
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
 use crate::host::location;
-use crate::measure::{moved, snapshot};
 use crate::migrate::kernel::fixups::{self, FixupReport};
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{Copied, MigrationReport};
 use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::{finalise, git_paths, old_paths, venvs, windows_side, worktrees};
+use crate::store::{moved, snapshot};
 use std::path::Path;
 
 /// Steps 6 to 9: commit (rename into place), fix up, finalise (remove staging), report.

@@ -20,8 +20,8 @@
 use crate::base::pathtext::shell_quote;
 use crate::host::git::{self, Defused};
 use crate::measure::changes::Changes;
-use crate::measure::moved;
 use crate::migrate::kernel::outcome::{HistorySync, RefAction, RefKind, RefSync};
+use crate::store::moved;
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;

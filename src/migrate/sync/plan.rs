@@ -11,11 +11,11 @@ use super::history::{self, Places};
 use crate::base::error::{Failure, Result};
 use crate::base::pathtext::RelPath;
 use crate::measure::changes::{self, Seen, SeenKind};
-use crate::measure::manifest::{self, ManifestEntry};
-pub use crate::measure::sync_ops::Op;
-use crate::measure::{moved, snapshot};
 use crate::migrate::kernel::outcome::{Conflict, SyncReport};
 use crate::migrate::kernel::plan::{CopyPlan, Entry, Kind};
+use crate::store::manifest::{self, ManifestEntry};
+pub use crate::store::sync_ops::Op;
+use crate::store::{moved, snapshot};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -516,7 +516,7 @@ pub fn new_manifest(
     old: &[ManifestEntry],
     ops: &[Op],
     copy: &CopyPlan,
-    records: &[crate::measure::manifest::FileRecord],
+    records: &[crate::store::manifest::FileRecord],
     staged: &Path,
     removed_here: &[PathBuf],
 ) -> Vec<ManifestEntry> {

@@ -10,11 +10,11 @@
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::units;
 use crate::host::HostEnv;
-use crate::measure::{manifest, moved, snapshot};
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::{Consent, Ui};
 use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::{identity, safe_directory, source_holds, staging};
+use crate::store::{manifest, moved, snapshot};
 use std::path::{Path, PathBuf};
 
 /// The folder a copy being removed is renamed to.

@@ -11,9 +11,9 @@
 //! Written in the manifest's line format with its own header; the CRC32 column is 0 (nothing
 //! is read to take it).
 
-use super::changes::{self, Changes, SeenKind, Unseen};
 use super::manifest::{self, FileRecord, ManifestEntry};
 use crate::base::dirfd;
+use crate::measure::changes::{self, Changes, SeenKind, Unseen};
 use std::path::Path;
 
 const HEADER: &str = "# wsl-place destination 1";
