@@ -20,6 +20,7 @@ use crate::decide::policy::{Level, Policy};
 use crate::host::HostEnv;
 use crate::host::git;
 use crate::host::mounts::{self, MountKind};
+use crate::store::CacheFile;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::BufRead;
@@ -122,10 +123,10 @@ struct Store {
 
 impl Store {
     fn new(env: &HostEnv) -> Option<Self> {
-        let dir = env.cache_dir()?;
+        let folders = crate::store::Store::of(env);
         Some(Self {
-            file: dir.join("nudge.json"),
-            lock: dir.join("nudge.lock"),
+            file: folders.cache_file(CacheFile::NudgeState)?,
+            lock: folders.cache_file(CacheFile::NudgeLock)?,
         })
     }
 
@@ -137,7 +138,7 @@ impl Store {
 
     /// Applies `change` to the state as it is now; false when there is no cache to write.
     fn update(&self, env: &HostEnv, change: impl FnOnce(&mut State)) -> bool {
-        if env.cache_dir_to_write_quietly().is_none() {
+        if !crate::store::Store::of(env).may_write_cache_quietly() {
             return false;
         }
         // Held for a read and a write of a small local file; released when dropped.

@@ -483,6 +483,49 @@ pub fn git_index_lock(rel: &Path) -> bool {
         && rel.components().any(|c| c.as_os_str() == ".git")
 }
 
+/// Git's index of a repository in the tree (`.git/index`, a worktree's or a submodule's below
+/// `.git/`): a cache git rewrites when it only looks (`git status` refreshes the stat it keeps),
+/// so its change is no edit of anyone's.
+pub fn is_git_index(rel: &Path) -> bool {
+    rel.file_name().is_some_and(|n| n == "index")
+        && rel
+            .components()
+            .next()
+            .is_some_and(|c| c.as_os_str() == ".git")
+}
+
+/// Every entry below `destination` as it is now, in the manifest's terms (sorted by path): the
+/// snapshot `store::snapshot` keeps. Err when the walk stopped short.
+pub fn snapshot(destination: &Path) -> Result<Vec<ManifestEntry>, Unseen> {
+    Ok(walk(destination)?
+        .into_iter()
+        .filter_map(|seen| match seen.kind {
+            SeenKind::File => Some(ManifestEntry::File(FileRecord {
+                rel: seen.rel,
+                size: seen.size,
+                mtime: seen.mtime,
+                stamp: Some(seen.stamp),
+                crc32: 0,
+            })),
+            SeenKind::Dir => Some(ManifestEntry::Dir(seen.rel)),
+            SeenKind::Symlink => {
+                let target = dirfd::read_link(&destination.join(&seen.rel)).ok()?;
+                Some(ManifestEntry::Symlink {
+                    rel: seen.rel,
+                    target,
+                })
+            }
+            SeenKind::Other => None,
+        })
+        .collect())
+}
+
+/// What changed at `destination` since `baseline` (its snapshot) was taken: files and links
+/// added, changed and removed there, by their stat; Err when the walk stopped short.
+pub fn at_destination(destination: &Path, baseline: &[ManifestEntry]) -> Result<Changes, Unseen> {
+    Ok(classify(destination, baseline, &walk(destination)?))
+}
+
 /// Not the repository's, and never copied: a probe's scratch folder, a `node_modules` the
 /// migration left behind (not in the manifest), and anything below either; git's index lock.
 fn outside_the_copy(rel: &Path, dirs: &HashSet<&Path>) -> bool {
@@ -643,5 +686,29 @@ mod tests {
         assert_eq!(changes.removed, [PathBuf::from("gone")]);
         assert_eq!((changes.count(), changes.bytes), (3, 11));
         assert!(changes.added_dirs.is_empty(), "{changes:?}");
+    }
+
+    #[test]
+    fn a_snapshot_reads_back_and_tells_what_changed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dest = tmp.path().join("app");
+        std::fs::create_dir_all(dest.join("d")).unwrap();
+        std::fs::write(dest.join("d/a"), b"one").unwrap();
+        std::fs::write(dest.join("b"), b"two").unwrap();
+        let file = tmp.path().join("state/app.snapshot");
+        let taken = snapshot(&dest).unwrap();
+        crate::store::snapshot::write(&file, Path::new("/src/app"), &dest, &taken).unwrap();
+        let kept = crate::store::snapshot::read(&file).unwrap();
+        assert_eq!(kept.len(), 3, "{kept:?}");
+        assert!(at_destination(&dest, &kept).unwrap().is_empty());
+        std::fs::write(dest.join("d/a"), b"ONE!").unwrap();
+        std::fs::write(dest.join("c"), b"new").unwrap();
+        std::fs::remove_file(dest.join("b")).unwrap();
+        let found = at_destination(&dest, &kept).unwrap();
+        assert_eq!(
+            (found.added.len(), found.changed.len(), found.removed.len()),
+            (1, 1, 1),
+            "{found:?}"
+        );
     }
 }

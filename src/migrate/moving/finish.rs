@@ -6,6 +6,7 @@ use crate::base::error::Result;
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
 use crate::host::location;
+use crate::measure::changes;
 use crate::migrate::kernel::fixups::{self, FixupReport};
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{Copied, MigrationReport};
@@ -142,7 +143,7 @@ fn first_status(
 fn keep_snapshot(env: &HostEnv, source: &Path, destination: &Path) {
     // A walk cut short would record files as missing there, so it writes no snapshot.
     if let Some(file) = moved::snapshot_path(env, destination)
-        && let Ok(entries) = snapshot::take(destination)
+        && let Ok(entries) = changes::snapshot(destination)
     {
         let _ = snapshot::write(&file, source, destination, &entries);
     }

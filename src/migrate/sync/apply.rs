@@ -7,6 +7,7 @@ use crate::base::dirfd;
 use crate::base::error::{Failure, Result};
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
+use crate::measure::changes;
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::CopyHolds;
@@ -187,7 +188,7 @@ fn remember(
     ops: &[Op],
 ) -> Result<Option<CopyHolds>> {
     let destination = &record.destination;
-    let now = snapshot::take(destination);
+    let now = changes::snapshot(destination);
     let holds = now.as_ref().ok().map(|entries| CopyHolds::of(entries));
     if let Some(file) = moved::snapshot_path(env, destination) {
         let old_manifest = manifest::read(&record.manifest)

@@ -105,11 +105,11 @@ pub(super) fn build(
     let mut here = changes::classify(source, &entries, &seen);
     let kept = moved::snapshot_path(env, destination);
     let baseline = snapshot::baseline(kept.as_deref(), &entries);
-    let mut there =
-        snapshot::changes(destination, &baseline).map_err(|u| u.failure(destination, untouched))?;
+    let mut there = changes::at_destination(destination, &baseline)
+        .map_err(|u| u.failure(destination, untouched))?;
     // A nested repository's index (its `.git` still syncs as files) is a cache `git status`
     // rewrites: the source's replaces it (refreshed after), or it stays.
-    there.changed.retain(|rel| !snapshot::is_git_index(rel));
+    there.changed.retain(|rel| !changes::is_git_index(rel));
     let seen_at: HashMap<&Path, &Seen> = seen.iter().map(|s| (s.rel.as_path(), s)).collect();
     let left_out = changes::not_synced_as_files(&entries, &seen);
     let size = |rel: &Path| seen_at.get(rel).map_or(0, |s| s.size);

@@ -10,6 +10,7 @@
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::units;
 use crate::host::HostEnv;
+use crate::measure::changes;
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::{Consent, Ui};
 use crate::migrate::kernel::run::Run;
@@ -63,10 +64,10 @@ pub(super) fn undo(run: &Run, manifest_file: &Path) -> Result<ExitCode> {
     })?;
     let kept = moved::snapshot_path(env, destination);
     let mut changed =
-        snapshot::changes(destination, &snapshot::baseline(kept.as_deref(), &entries))
+        changes::at_destination(destination, &snapshot::baseline(kept.as_deref(), &entries))
             .map_err(|u| u.failure(destination, "nothing was removed."))?;
     // Rewritten by `git status` there, which changes nothing of the repository's.
-    changed.changed.retain(|rel| !snapshot::is_git_index(rel));
+    changed.changed.retain(|rel| !changes::is_git_index(rel));
     if changed.count() > 0 {
         let by_hand = [
             format!(
