@@ -102,3 +102,110 @@ impl Store {
         Some(self.state()?.join("accuracy.json"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The layout earlier releases wrote: a record or cache file they left is read again.
+    #[test]
+    fn every_file_is_where_earlier_releases_kept_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (state, cache) = (tmp.path().join("state"), tmp.path().join("cache"));
+        let env = HostEnv::from_pairs(&[
+            ("XDG_STATE_HOME", state.to_str().unwrap()),
+            ("XDG_CACHE_HOME", cache.to_str().unwrap()),
+        ]);
+        let store = Store::of(&env);
+        let (state, cache) = (state.join("wsl-place"), cache.join("wsl-place"));
+        let app = Path::new("/home/u/app");
+        let key = crate::base::pathtext::file_key(app);
+        assert_eq!(
+            store.manifest_of(app),
+            Some(state.join(format!("manifests/{key}.manifest")))
+        );
+        assert_eq!(
+            store.snapshot_of(app),
+            Some(state.join(format!("destinations/{key}.snapshot")))
+        );
+        assert_eq!(
+            store.record_of_move(app),
+            Some(state.join(format!("moved/{key}.json")))
+        );
+        assert_eq!(store.accuracy_record(), Some(state.join("accuracy.json")));
+        let crc = |bytes: &[u8]| format!("{:08x}", crc32fast::hash(bytes));
+        let files = [
+            (
+                CacheFile::MountProbe("k"),
+                format!("mounts/{}.json", crc(b"k")),
+            ),
+            (CacheFile::GitFacts, "git.json".to_string()),
+            (
+                CacheFile::Dependencies(app),
+                format!(
+                    "dependencies/{}.json",
+                    crc(app.as_os_str().as_encoded_bytes())
+                ),
+            ),
+            (CacheFile::Advisory(app), format!("advisory/{key}.json")),
+            (
+                CacheFile::ManagerVersion("npm"),
+                "manager/version-npm.json".into(),
+            ),
+            (
+                CacheFile::ManagerTiming {
+                    manager: "npm",
+                    version: "11.0/beta",
+                },
+                "manager/npm-11.0_beta.json".into(),
+            ),
+            (
+                CacheFile::UnsampledNote {
+                    manager: "npm",
+                    version: "11/x",
+                    root: app,
+                },
+                format!("manager/unsampled/npm-11_x-{key}"),
+            ),
+            (CacheFile::NudgeState, "nudge.json".into()),
+            (CacheFile::NudgeLock, "nudge.lock".into()),
+        ];
+        for (file, relative) in files {
+            assert_eq!(store.cache_file(file), Some(cache.join(relative)));
+        }
+    }
+
+    /// `HOME=/nonexistent`: no state folder and no cache is made, though both have a name.
+    #[test]
+    fn nothing_is_made_under_a_home_that_does_not_exist() {
+        let env = HostEnv::from_pairs(&[("HOME", "/nonexistent-home/u")]);
+        let store = Store::of(&env);
+        assert_eq!(store.record_of_move(Path::new("/a")), None);
+        assert_eq!(store.accuracy_record(), None);
+        assert!(store.cache_file(CacheFile::GitFacts).is_some());
+        assert!(!store.may_write_cache_quietly());
+        // A relative XDG_CACHE_HOME is no cache folder at all.
+        let env = HostEnv::from_pairs(&[("XDG_CACHE_HOME", "cache")]);
+        assert_eq!(Store::of(&env).cache_file(CacheFile::GitFacts), None);
+    }
+
+    #[test]
+    fn the_cache_folder_is_made_for_the_user_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        std::fs::create_dir(&home).unwrap();
+        let env = HostEnv::from_pairs(&[("HOME", home.to_str().unwrap())]);
+        let store = Store::of(&env);
+        store.keep(CacheFile::GitFacts, &1);
+        let folder = home.join(".cache/wsl-place");
+        let mode = std::fs::metadata(&folder).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+        assert_eq!(store.load::<u32>(CacheFile::GitFacts, "test file"), Some(1));
+        // The state folder is made by its first record, below an existing home.
+        assert_eq!(
+            store.accuracy_record(),
+            Some(home.join(".local/state/wsl-place/accuracy.json"))
+        );
+    }
+}
