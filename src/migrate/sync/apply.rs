@@ -70,7 +70,20 @@ pub(super) fn apply(
     for op in ordered {
         apply_one(staging, destination, op, &mut left)?;
     }
-    for op in &ops {
+    set_folder_times(destination, &ops);
+    if !left.is_empty() {
+        ui.notice(&Notice::NotPutInPlace { left: &left })?;
+    }
+    refresh_index(ui, destination)?;
+    let holds = remember(env, staging, record, &ops)?;
+    staging.remove()?;
+    Ok(holds)
+}
+
+/// The folders' modes and times as the source has them, set last: putting files in a folder
+/// changes its times. Best effort, and never through a link.
+fn set_folder_times(destination: &Path, ops: &[Op]) {
+    for op in ops {
         if let Op::Times {
             rel,
             mode,
@@ -87,9 +100,11 @@ pub(super) fn apply(
             }
         }
     }
-    if !left.is_empty() {
-        ui.notice(&Notice::NotPutInPlace { left: &left })?;
-    }
+}
+
+/// git's index refreshed at the destination, which the files put there made stale; what git
+/// advised is said.
+fn refresh_index(ui: &dyn Ui, destination: &Path) -> Result<()> {
     let mut fixed = fixups::FixupReport::default();
     if destination.join(".git").is_dir() {
         let spinner = Drawn::spinner(ui.progress(), "git update-index --refresh");
@@ -102,9 +117,7 @@ pub(super) fn apply(
             })?;
         }
     }
-    let holds = remember(env, staging, record, &ops)?;
-    staging.remove()?;
-    Ok(holds)
+    Ok(())
 }
 
 /// One operation of a sealed sync at the destination, never through a link or a file that is
