@@ -1,11 +1,11 @@
 //! What a finished migration reports: the documented JSON schema of `migrate`.
 
-use super::fixups::FixupReport;
-use super::journal;
-use super::next_steps::{self, NextStep};
-use super::plan::{self, Problem};
-use super::staging;
-use super::worktrees;
+use super::engine::journal;
+use super::engine::plan::{self, Problem};
+use super::engine::staging;
+use super::repairs::fixups::FixupReport;
+use super::repairs::next_steps::{self, NextStep};
+use super::repairs::worktrees;
 use crate::base::error::{Failure, Result};
 use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
@@ -45,7 +45,7 @@ pub struct MigrationReport {
     /// Lines of the copy's settings files (`.vscode/*.json`, `.env`, `*.pth`, ...) that still
     /// name the old place, in its Linux or Windows spelling, each with what to write instead;
     /// they are the person's, so they are listed, not rewritten (`old_paths.rs`).
-    pub still_points_to_old_place: Vec<super::old_paths::StillPointing>,
+    pub still_points_to_old_place: Vec<super::repairs::old_paths::StillPointing>,
     pub removal: Option<Removal>,
     /// `--sync`: the late edits copied to the destination (or, with `--dry-run`, planned).
     pub sync: Option<SyncReport>,
@@ -58,7 +58,7 @@ pub struct MigrationReport {
     pub next_steps: Vec<NextStep>,
     /// On WSL: what each Windows tool found does with the copy, and the safe.directory entries.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub windows: Option<super::windows_side::WindowsOutcome>,
+    pub windows: Option<super::repairs::windows_side::WindowsOutcome>,
     /// The first `git status` at the copy (its index refresh, part of the finish), timed against
     /// the plan's prediction; None when nothing was refreshed or the plan had no prediction.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -369,7 +369,7 @@ pub struct Copied {
     pub node_modules: Vec<plan::NodeModules>,
     /// The plan's virtualenvs: those left behind are named with their command (none when only
     /// finishing).
-    pub virtualenvs: Vec<super::venvs::Virtualenv>,
+    pub virtualenvs: Vec<super::repairs::venvs::Virtualenv>,
     /// Linked worktrees outside the source: the moved ones are staged and sealed.
     pub worktrees: Vec<worktrees::LinkedWorktree>,
     /// Interrupted migrations of the same source to other destinations.

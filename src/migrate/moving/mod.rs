@@ -16,15 +16,16 @@ use crate::base::interrupt;
 use crate::base::progress::Drawn;
 use crate::base::units;
 use crate::migrate::kernel::ask::{self, after_interrupt};
+use crate::migrate::kernel::engine::plan::{self, Plan, Problem};
+use crate::migrate::kernel::engine::staging::{self, Lock, Staging};
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{Copied, MigrationReport};
-use crate::migrate::kernel::plan::{self, Plan, Problem};
+use crate::migrate::kernel::repairs::worktrees;
 use crate::migrate::kernel::run::Run;
-use crate::migrate::kernel::staging::{self, Lock, Staging};
-use crate::migrate::kernel::worktrees;
 use crate::migrate::kernel::{
-    copy, destination, document, estimate, finalise, fixups, journal, stage, windows_side,
+    document, engine::copy, engine::destination, engine::estimate, engine::finalise,
+    engine::journal, engine::stage, repairs::fixups, repairs::windows_side,
 };
 use questions::Answers;
 use std::collections::HashSet;

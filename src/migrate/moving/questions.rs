@@ -5,12 +5,12 @@
 use crate::base::error::Result;
 use crate::base::units;
 use crate::migrate::kernel::ask::answer;
-use crate::migrate::kernel::fixups::{self, ConfigIssue};
+use crate::migrate::kernel::engine::plan::{NodeModules, Plan, Question, QuestionId};
 use crate::migrate::kernel::options::Options;
-use crate::migrate::kernel::plan::{NodeModules, Plan, Question, QuestionId};
+use crate::migrate::kernel::repairs::fixups::{self, ConfigIssue};
+use crate::migrate::kernel::repairs::windows_side::WindowsPlan;
+use crate::migrate::kernel::repairs::worktrees;
 use crate::migrate::kernel::run::Run;
-use crate::migrate::kernel::windows_side::WindowsPlan;
-use crate::migrate::kernel::worktrees;
 use std::path::Path;
 
 /// What the person decided; the plan carries the rest (node_modules left behind, worktrees).
@@ -119,7 +119,7 @@ fn build_output_question(plan: &Plan) -> Option<Question> {
 /// Whether to point the copied virtualenvs at the destination: yes is the only way they run
 /// from there, so Enter and `--yes` both say yes.
 fn virtualenvs_question(plan: &Plan) -> Option<Question> {
-    let copied: Vec<&crate::migrate::kernel::venvs::Virtualenv> =
+    let copied: Vec<&crate::migrate::kernel::repairs::venvs::Virtualenv> =
         plan.virtualenvs.iter().filter(|v| !v.skipped).collect();
     let first = copied.first()?;
     let what = if copied.len() == 1 {

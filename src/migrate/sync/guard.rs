@@ -8,7 +8,7 @@
 use crate::measure::changes::{Changes, Seen, SeenKind};
 use crate::measure::manifest::{self, ManifestEntry};
 use crate::measure::moved::Moved;
-use crate::migrate::kernel::{identity, post_walk};
+use crate::migrate::kernel::{engine::identity, engine::post_walk};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 

@@ -14,8 +14,8 @@ use crate::measure::changes::{self, Seen, SeenKind};
 use crate::measure::manifest::{self, ManifestEntry};
 pub use crate::measure::sync_ops::Op;
 use crate::measure::{moved, snapshot};
+use crate::migrate::kernel::engine::plan::{CopyPlan, Entry, Kind};
 use crate::migrate::kernel::outcome::{Conflict, SyncReport};
-use crate::migrate::kernel::plan::{CopyPlan, Entry, Kind};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 

@@ -7,7 +7,7 @@ use crate::base::dirfd;
 use crate::measure::changes::{Seen, SeenKind};
 use crate::measure::manifest::{self, FileRecord, ManifestEntry};
 use crate::measure::moved::Moved;
-use crate::migrate::kernel::verify;
+use crate::migrate::kernel::engine::verify;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 

@@ -14,7 +14,9 @@ use crate::measure::{manifest, moved, snapshot};
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::{Consent, Ui};
 use crate::migrate::kernel::run::Run;
-use crate::migrate::kernel::{identity, safe_directory, source_holds, staging};
+use crate::migrate::kernel::{
+    engine::identity, engine::source_holds, engine::staging, repairs::safe_directory,
+};
 use std::path::{Path, PathBuf};
 
 /// The folder a copy being removed is renamed to.

@@ -123,23 +123,23 @@ pub struct Plan {
     pub walk_ms: u64,
     pub node_modules: Vec<NodeModules>,
     /// Virtualenvs below the root: tied to their path (`venvs.rs`).
-    pub virtualenvs: Vec<super::venvs::Virtualenv>,
+    pub virtualenvs: Vec<super::super::repairs::venvs::Virtualenv>,
     /// When the root itself holds a `pyvenv.cfg`: the command that makes it again at the copy.
     /// It is left as it is, never rewritten.
     pub root_virtualenv: Option<String>,
     /// Build output its tool writes again after a move (`build_output.rs`).
-    pub build_output: Vec<super::build_output::BuildOutput>,
+    pub build_output: Vec<super::super::repairs::build_output::BuildOutput>,
     pub skipped: Vec<Skipped>,
     pub unreadable: Vec<Problem>,
     pub case_collisions: Vec<Vec<RelPath>>,
     pub windows_invalid: Vec<RelPath>,
-    pub git_settings: Vec<super::fixups::ConfigIssue>,
+    pub git_settings: Vec<super::super::repairs::fixups::ConfigIssue>,
     pub worktrees: Vec<LinkedWorktree>,
     pub questions: Vec<Question>,
     pub past_path_max: u64,
     pub interrupted_elsewhere: Vec<super::staging::Elsewhere>,
     /// On WSL: the Windows tools' lines and the safe.directory offer.
-    pub windows: Option<super::windows_side::WindowsPlan>,
+    pub windows: Option<super::super::repairs::windows_side::WindowsPlan>,
 }
 
 /// Files an interrupted earlier run already copied and verified, and the space the rest needs.
@@ -329,7 +329,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         virtualenvs: Vec::new(),
         root_virtualenv: walked
             .root_virtualenv
-            .then(|| super::venvs::root_recreate(source)),
+            .then(|| super::super::repairs::venvs::root_recreate(source)),
         build_output: Vec::new(),
         skipped: walked.skipped,
         unreadable: walked.unreadable,
@@ -358,7 +358,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         .filter(|e| e.kind == Kind::File)
         .map(|e| (e.rel.as_path(), e.size))
         .collect();
-    plan.build_output = super::build_output::of(&walked.build_output, &files);
+    plan.build_output = super::super::repairs::build_output::of(&walked.build_output, &files);
     drop(files);
     drop(rels);
     plan.leave_windows_virtualenvs();
@@ -506,7 +506,7 @@ impl Walked {
             self.windows_invalid.push(RelPath::from(rel.as_path()));
         }
         if kind == Kind::File
-            && rel.file_name() == Some(OsStr::new(super::venvs::CONFIG))
+            && rel.file_name() == Some(OsStr::new(super::super::repairs::venvs::CONFIG))
             && outermost_node_modules(&rel).is_none()
             && let Some(root) = rel.parent()
         {
@@ -518,7 +518,9 @@ impl Walked {
                 self.virtualenvs.push(root.to_path_buf());
             }
         }
-        if let Some(marked) = super::build_output::marked_by(&rel, kind == Kind::Dir) {
+        if let Some(marked) =
+            super::super::repairs::build_output::marked_by(&rel, kind == Kind::Dir)
+        {
             self.build_output.push(marked);
         }
         if let Some(tree) = outermost_node_modules(&rel) {
@@ -617,8 +619,8 @@ fn virtualenvs(
     roots: &[PathBuf],
     entries: &[Entry],
     rels: &std::collections::HashSet<&Path>,
-) -> Vec<super::venvs::Virtualenv> {
-    use super::venvs;
+) -> Vec<super::super::repairs::venvs::Virtualenv> {
+    use super::super::repairs::venvs;
     roots
         .iter()
         .map(|root| {

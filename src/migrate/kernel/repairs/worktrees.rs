@@ -2,11 +2,11 @@
 //! move along, each beside the new copy, copied and verified like the repository, then both
 //! ends re-linked; or left attached to the old copy, with a warning that removing it breaks them.
 
+pub use super::super::engine::plan::LinkedWorktree;
+use super::super::engine::plan::Question;
+use super::super::engine::plan::{self, Plan};
+use super::super::engine::staging::Staging;
 use super::fixups::FixupReport;
-pub use super::plan::LinkedWorktree;
-use super::plan::Question;
-use super::plan::{self, Plan};
-use super::staging::Staging;
 use crate::base::units;
 use crate::host::git;
 use std::path::{Path, PathBuf};
@@ -141,7 +141,7 @@ fn place(path: &Path, destination: &Path, taken: &[&Path]) -> (Option<PathBuf>, 
         return (None, Some("it has no folder name to reuse".into()));
     };
     let target = parent.join(name);
-    let longest = super::destination::longest_name(&target);
+    let longest = super::super::engine::destination::longest_name(&target);
     if name.len() > longest {
         return (
             None,
