@@ -693,6 +693,58 @@ fn migrate_operations_stand_on_the_kernel_alone() {
     );
 }
 
+/// The most sibling imports a folder of `src/migrate/` may hold (issue 51): a file importing
+/// another file or subfolder of its own folder is one edge. The flat kernel had 67, the engine
+/// and the repairs after the move side by side in one folder.
+const MIGRATE_SIBLING_EDGES_AT_MOST: usize = 40;
+
+/// Each folder's count of (file, sibling) imports, from [`file_graphs`].
+fn sibling_edges(
+    graphs: &BTreeMap<PathBuf, BTreeMap<String, BTreeSet<String>>>,
+) -> BTreeMap<PathBuf, usize> {
+    graphs
+        .iter()
+        .map(|(folder, graph)| (folder.clone(), graph.values().map(BTreeSet::len).sum()))
+        .collect()
+}
+
+#[test]
+fn no_folder_of_migrate_is_a_web_of_sibling_imports() {
+    let made_up = vec![
+        (PathBuf::from("migrate/x/mod.rs"), "use super::a;".to_string()),
+        (
+            PathBuf::from("migrate/x/a.rs"),
+            "use super::{b, c}; use crate::migrate::x::b::f;".to_string(),
+        ),
+        (PathBuf::from("migrate/x/b.rs"), "use super::c;".to_string()),
+        (PathBuf::from("migrate/x/c.rs"), String::new()),
+    ];
+    let counted = sibling_edges(&file_graphs(&made_up));
+    assert_eq!(counted[Path::new("migrate/x")], 3, "{counted:?}");
+
+    let files: Vec<(PathBuf, String)> = project().into_iter().map(|(_, r, t)| (r, t)).collect();
+    let counted = sibling_edges(&file_graphs(&files));
+    let migrate: Vec<(&PathBuf, &usize)> = counted
+        .iter()
+        .filter(|(folder, _)| folder.starts_with("migrate"))
+        .collect();
+    assert!(
+        migrate.len() > 4,
+        "the folders of src/migrate not seen: {counted:?}"
+    );
+    let over: Vec<String> = migrate
+        .iter()
+        .filter(|(_, edges)| **edges > MIGRATE_SIBLING_EDGES_AT_MOST)
+        .map(|(folder, edges)| format!("src/{}/: {edges} sibling imports", folder.display()))
+        .collect();
+    assert!(
+        over.is_empty(),
+        "folders of src/migrate over {MIGRATE_SIBLING_EDGES_AT_MOST} sibling imports (split the \
+         folder by what its files are for):\n{}",
+        over.join("\n")
+    );
+}
+
 /// The one module allowed to start git: it overrides what a repository's config would make
 /// git run (issue 49), so a git started anywhere else would run the repository's commands.
 const GIT_MODULE: &str = "host/git.rs";
