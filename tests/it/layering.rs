@@ -711,7 +711,10 @@ fn sibling_edges(
 #[test]
 fn no_folder_of_migrate_is_a_web_of_sibling_imports() {
     let made_up = vec![
-        (PathBuf::from("migrate/x/mod.rs"), "use super::a;".to_string()),
+        (
+            PathBuf::from("migrate/x/mod.rs"),
+            "use super::a;".to_string(),
+        ),
         (
             PathBuf::from("migrate/x/a.rs"),
             "use super::{b, c}; use crate::migrate::x::b::f;".to_string(),

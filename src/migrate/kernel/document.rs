@@ -2,9 +2,11 @@
 //! estimate and the resume figures computed once from the plan.
 
 use super::engine::estimate;
-use super::engine::plan::{LinkedWorktree, NodeModules, Plan, Problem, Question, Skipped};
+use super::engine::plan::{NodeModules, Plan, Problem, Question, Skipped};
 use super::engine::staging::Elsewhere;
+use super::repairs::Repairs;
 use super::repairs::fixups::ConfigIssue;
+use super::repairs::worktrees::LinkedWorktree;
 use crate::base::pathtext::RelPath;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -88,8 +90,9 @@ pub struct PlanDocument {
     pub dry_run: bool,
 }
 
-/// The plan as it is shown: the estimate and the resume figures computed once, here.
-pub fn of(plan: &Plan) -> PlanDocument {
+/// The plan and the repairs found beside it as they are shown: the estimate and the resume
+/// figures computed once, here.
+pub fn of(plan: &Plan, repairs: &Repairs) -> PlanDocument {
     let resume = plan.copy.resume();
     let estimate = estimate::of(&plan.copy, &resume);
     PlanDocument {
@@ -113,19 +116,19 @@ pub fn of(plan: &Plan) -> PlanDocument {
         resumed_files: resume.files,
         resumed_bytes: resume.bytes,
         node_modules: plan.node_modules.clone(),
-        virtualenvs: plan.virtualenvs.clone(),
-        root_virtualenv: plan.root_virtualenv.clone(),
-        build_output: plan.build_output.clone(),
+        virtualenvs: repairs.virtualenvs.clone(),
+        root_virtualenv: repairs.root_virtualenv.clone(),
+        build_output: repairs.build_output.clone(),
         skipped: plan.skipped.clone(),
         unreadable: plan.unreadable.clone(),
         case_collisions: plan.case_collisions.clone(),
         windows_invalid: plan.windows_invalid.clone(),
-        git_settings: plan.git_settings.clone(),
-        worktrees: plan.worktrees.clone(),
+        git_settings: repairs.git_settings.clone(),
+        worktrees: repairs.worktrees.clone(),
         questions: plan.questions.clone(),
         past_path_max: plan.past_path_max,
         interrupted_elsewhere: plan.interrupted_elsewhere.clone(),
-        windows: plan.windows.clone(),
+        windows: repairs.windows.clone(),
         dry_run: false,
     }
 }
