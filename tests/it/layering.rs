@@ -748,6 +748,70 @@ fn no_folder_of_migrate_is_a_web_of_sibling_imports() {
     );
 }
 
+/// The copy engine of migrate's kernel (`kernel/engine/`) copies what its plan holds and knows
+/// nothing of what stands on it: the repairs after the move and the run around them
+/// (`kernel/repairs/`, `kernel/*.rs`) import the engine, never the other way round.
+const MIGRATE_ENGINE: &str = "migrate/kernel/engine";
+
+/// The files of `sources` below [`MIGRATE_ENGINE`] whose code outside tests reaches out of the
+/// engine into the rest of migrate: through `super::super::` or a `migrate::` path elsewhere.
+fn engine_reaching_out(sources: &[(PathBuf, String)]) -> Vec<String> {
+    sources
+        .iter()
+        .filter(|(relative, _)| relative.starts_with(MIGRATE_ENGINE))
+        .filter(|(relative, text)| {
+            let code = non_test_code(text);
+            let climbs = relative.file_name().is_some_and(|n| n != "mod.rs")
+                && code.contains("super::super::");
+            let named = code
+                .match_indices("migrate::")
+                .any(|(at, _)| !code[at..].starts_with("migrate::kernel::engine::"));
+            climbs || named
+        })
+        .map(|(relative, _)| format!("src/{}", relative.display()))
+        .collect()
+}
+
+#[test]
+fn the_migrate_engine_knows_nothing_of_the_repairs() {
+    let made_up = |path: &str, code: &str| (PathBuf::from(path), code.to_string());
+    let sources = vec![
+        made_up(
+            "migrate/kernel/engine/plan.rs",
+            "use super::super::repairs::venvs;",
+        ),
+        made_up(
+            "migrate/kernel/engine/copy.rs",
+            "use crate::migrate::kernel::outcome::Copied;",
+        ),
+        made_up(
+            "migrate/kernel/engine/stage.rs",
+            "use super::copy; use crate::migrate::kernel::engine::plan::Plan;\n#[cfg(test)]\nmod tests { use super::super::super::repairs; }",
+        ),
+        made_up(
+            "migrate/kernel/repairs/venvs.rs",
+            "use super::super::engine::plan;",
+        ),
+    ];
+    assert_eq!(
+        engine_reaching_out(&sources),
+        [
+            "src/migrate/kernel/engine/plan.rs",
+            "src/migrate/kernel/engine/copy.rs"
+        ]
+    );
+    let files: Vec<(PathBuf, String)> = project().into_iter().map(|(_, r, t)| (r, t)).collect();
+    assert!(
+        files.iter().any(|(r, _)| r.starts_with(MIGRATE_ENGINE)),
+        "{MIGRATE_ENGINE} is missing"
+    );
+    let out = engine_reaching_out(&files);
+    assert!(
+        out.is_empty(),
+        "the engine imports what stands on it (move the shared type down into the engine): {out:?}"
+    );
+}
+
 /// The one module allowed to start git: it overrides what a repository's config would make
 /// git run (issue 49), so a git started anywhere else would run the repository's commands.
 const GIT_MODULE: &str = "host/git.rs";
