@@ -397,19 +397,8 @@ pub fn fix(
             ));
             continue;
         }
-        let tracked = match crate::measure::gitindex::tracked_sample(
-            &root,
-            usize::MAX,
-            automount_root,
-        ) {
-            Ok(paths) => paths.into_iter().collect(),
-            Err(why) => {
-                report.advice.push(format!(
-                    "left the virtualenv {shown} naming the old place: which of its files git tracks cannot be told ({why}); once none is, rewrite it with `{}`",
-                    finish()
-                ));
-                continue;
-            }
+        let Some(tracked) = tracked_in(&root, automount_root, &shown, &finish, report) else {
+            continue;
         };
         let started = Instant::now();
         let done = rewrite_tree(&root, &rewrites, &tracked);
@@ -434,6 +423,27 @@ pub fn fix(
                 crate::base::units::counted(done.files, "file", "files"),
                 started.elapsed().as_millis()
             ));
+        }
+    }
+}
+
+/// The files of the virtualenv `root` that git tracks (relative to it); None, said in `report`
+/// with the command that finishes (`finish`), when that cannot be told: then none is rewritten.
+fn tracked_in(
+    root: &Path,
+    automount_root: &Path,
+    shown: &str,
+    finish: &dyn Fn() -> String,
+    report: &mut FixupReport,
+) -> Option<HashSet<PathBuf>> {
+    match crate::measure::gitindex::tracked_sample(root, usize::MAX, automount_root) {
+        Ok(paths) => Some(paths.into_iter().collect()),
+        Err(why) => {
+            report.advice.push(format!(
+                "left the virtualenv {shown} naming the old place: which of its files git tracks cannot be told ({why}); once none is, rewrite it with `{}`",
+                finish()
+            ));
+            None
         }
     }
 }
