@@ -1,7 +1,8 @@
-//! `wsl-place migrate`: one kernel (`kernel/`: the walk and its plan, staging, journal, copy and
-//! verify, seal and finalise) and the operations on it, one folder each: `moving/` (the first
-//! migration), `sync/` (`--sync`), `remove/` (`--remove-source`) and `undo/` (`--abort`). This
-//! file only decides which of them a run is and hands over; no operation imports another.
+//! `wsl-place migrate`: one kernel (`kernel/`: the copy engine, the walk and its plan, staging,
+//! journal, copy and verify, seal and finalise, beside the repairs after the move) and the
+//! operations on it, one folder each: `moving/` (the first migration), `sync/` (`--sync`),
+//! `remove/` (`--remove-source`) and `undo/` (`--abort`). This file only decides which of them a
+//! run is and hands over; no operation imports another.
 //!
 //! Nothing is ever written to the source, and nothing in it is deleted unless `--remove-source`
 //! is given, after the manifest proves each entry was copied. The copy goes to a staging folder

@@ -3,7 +3,7 @@
 //!
 //! Nothing is ever written to the source, and nothing in it is deleted unless `--remove-source`
 //! is given, after the manifest proves each entry was copied. The copy goes to a staging folder
-//! beside the destination (`kernel/staging.rs`) and is renamed into place only after every file was
+//! beside the destination (`kernel/engine/staging.rs`) and is renamed into place only after every file was
 //! read back and compared; an interrupted run is resumed by running it again.
 
 mod finish;
