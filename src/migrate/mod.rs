@@ -1,7 +1,8 @@
-//! `wsl-place migrate`: one kernel (`kernel/`: the walk and its plan, staging, journal, copy and
-//! verify, seal and finalise) and the operations on it, one folder each: `moving/` (the first
-//! migration), `sync/` (`--sync`), `remove/` (`--remove-source`) and `undo/` (`--abort`). This
-//! file only decides which of them a run is and hands over; no operation imports another.
+//! `wsl-place migrate`: one kernel (`kernel/`: the copy engine, the walk and its plan, staging,
+//! journal, copy and verify, seal and finalise, beside the repairs after the move) and the
+//! operations on it, one folder each: `moving/` (the first migration), `sync/` (`--sync`),
+//! `remove/` (`--remove-source`) and `undo/` (`--abort`). This file only decides which of them a
+//! run is and hands over; no operation imports another.
 //!
 //! Nothing is ever written to the source, and nothing in it is deleted unless `--remove-source`
 //! is given, after the manifest proves each entry was copied. The copy goes to a staging folder
@@ -15,26 +16,26 @@ mod sync;
 mod undo;
 
 pub use kernel::document::PlanDocument;
+pub use kernel::engine::plan::{Question, QuestionId};
+pub use kernel::engine::staging::Elsewhere;
 pub use kernel::notice::Notice;
-pub use kernel::old_paths::StillPointing;
 pub use kernel::options::{Consent, Mode, Options, Ui};
 pub use kernel::outcome::{
     HistorySync, MigrationReport, RefAction, RefKind, RefSync, RemovalShown, SyncReport,
 };
-pub use kernel::plan::{Question, QuestionId};
-pub use kernel::staging::Elsewhere;
-pub use kernel::venvs::root_left_alone;
-pub use kernel::windows_side::{WindowsOutcome, WindowsPlan};
+pub use kernel::repairs::old_paths::StillPointing;
+pub use kernel::repairs::venvs::root_left_alone;
+pub use kernel::repairs::windows_side::{WindowsOutcome, WindowsPlan};
 
 use crate::base::error::{ExitCode, Result};
 use crate::base::units;
 use crate::host::HostEnv;
 use crate::measure::changes;
 use crate::store::moved;
-use kernel::fixups::FixupReport;
 use kernel::outcome::Copied;
+use kernel::repairs::fixups::FixupReport;
 use kernel::run::Run;
-use kernel::{finalise, staging, worktrees};
+use kernel::{engine::finalise, engine::staging, repairs::worktrees};
 use moving::Moved;
 use std::path::Path;
 

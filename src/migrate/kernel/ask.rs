@@ -1,9 +1,9 @@
 //! One question put to the person (or answered by `--yes`), and what Ctrl-C at it leaves.
 
+use super::engine::plan::Question;
+use super::engine::staging::{command, how_to_continue};
 use super::options::{Consent, Ui};
-use super::plan::Question;
 use super::run::Run;
-use super::staging::{command, how_to_continue};
 use crate::base::error::{ExitCode, Failure, Result};
 use std::path::Path;
 

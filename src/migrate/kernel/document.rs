@@ -1,10 +1,12 @@
 //! The plan as a document: what the plan shows a person and what `--format json` prints, the
 //! estimate and the resume figures computed once from the plan.
 
-use super::estimate;
-use super::fixups::ConfigIssue;
-use super::plan::{LinkedWorktree, NodeModules, Plan, Problem, Question, Skipped};
-use super::staging::Elsewhere;
+use super::engine::estimate;
+use super::engine::plan::{NodeModules, Plan, Problem, Question, Skipped};
+use super::engine::staging::Elsewhere;
+use super::repairs::Repairs;
+use super::repairs::fixups::ConfigIssue;
+use super::repairs::worktrees::LinkedWorktree;
 use crate::base::pathtext::RelPath;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -54,14 +56,14 @@ pub struct PlanDocument {
     /// Virtualenvs in the tree (folders holding `pyvenv.cfg`): each names the folder it was made
     /// in, so the old path is rewritten inside it after the copy; one made by Windows Python is
     /// left behind with the command that makes it again.
-    pub virtualenvs: Vec<super::venvs::Virtualenv>,
+    pub virtualenvs: Vec<super::repairs::venvs::Virtualenv>,
     /// When the repository's root is itself a virtualenv (it holds `pyvenv.cfg`): the command
     /// that makes it again at the copy. Nothing in it is rewritten.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub root_virtualenv: Option<String>,
     /// Build output its tool writes again after a move (a Jest cache inside the tree), each
     /// with the copy time leaving it behind saves.
-    pub build_output: Vec<super::build_output::BuildOutput>,
+    pub build_output: Vec<super::repairs::build_output::BuildOutput>,
     /// FIFOs, sockets and devices: reported, never opened.
     pub skipped: Vec<Skipped>,
     /// Entries the walk could not read.
@@ -83,13 +85,14 @@ pub struct PlanDocument {
     pub interrupted_elsewhere: Vec<Elsewhere>,
     /// On WSL: what each Windows tool found does with the copy, and the safe.directory offer.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub windows: Option<super::windows_side::WindowsPlan>,
+    pub windows: Option<super::repairs::windows_side::WindowsPlan>,
     /// `--dry-run`: the plan is all this run does; nothing was copied or changed.
     pub dry_run: bool,
 }
 
-/// The plan as it is shown: the estimate and the resume figures computed once, here.
-pub fn of(plan: &Plan) -> PlanDocument {
+/// The plan and the repairs found beside it as they are shown: the estimate and the resume
+/// figures computed once, here.
+pub fn of(plan: &Plan, repairs: &Repairs) -> PlanDocument {
     let resume = plan.copy.resume();
     let estimate = estimate::of(&plan.copy, &resume);
     PlanDocument {
@@ -113,19 +116,19 @@ pub fn of(plan: &Plan) -> PlanDocument {
         resumed_files: resume.files,
         resumed_bytes: resume.bytes,
         node_modules: plan.node_modules.clone(),
-        virtualenvs: plan.virtualenvs.clone(),
-        root_virtualenv: plan.root_virtualenv.clone(),
-        build_output: plan.build_output.clone(),
+        virtualenvs: repairs.virtualenvs.clone(),
+        root_virtualenv: repairs.root_virtualenv.clone(),
+        build_output: repairs.build_output.clone(),
         skipped: plan.skipped.clone(),
         unreadable: plan.unreadable.clone(),
         case_collisions: plan.case_collisions.clone(),
         windows_invalid: plan.windows_invalid.clone(),
-        git_settings: plan.git_settings.clone(),
-        worktrees: plan.worktrees.clone(),
+        git_settings: repairs.git_settings.clone(),
+        worktrees: repairs.worktrees.clone(),
         questions: plan.questions.clone(),
         past_path_max: plan.past_path_max,
         interrupted_elsewhere: plan.interrupted_elsewhere.clone(),
-        windows: plan.windows.clone(),
+        windows: repairs.windows.clone(),
         dry_run: false,
     }
 }

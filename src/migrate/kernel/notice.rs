@@ -1,7 +1,7 @@
 //! What `migrate` tells the person along the way, as data: each situation with the paths and
 //! counts it names. The words are the report layer's (`report::human::notice`).
 
-use super::staging::Elsewhere;
+use super::engine::staging::Elsewhere;
 use crate::measure::changes::Changes;
 use std::path::{Path, PathBuf};
 

@@ -1,11 +1,11 @@
 //! What a finished migration reports: the documented JSON schema of `migrate`.
 
-use super::fixups::FixupReport;
-use super::journal;
-use super::next_steps::{self, NextStep};
-use super::plan::{self, Problem};
-use super::staging;
-use super::worktrees;
+use super::engine::journal;
+use super::engine::plan::{self, Problem};
+use super::engine::staging;
+use super::repairs::fixups::FixupReport;
+use super::repairs::next_steps::{self, NextStep};
+use super::repairs::worktrees;
 use crate::base::error::{Failure, Result};
 use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// What a finished migration did; its JSON form is the documented schema.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct MigrationReport {
     #[serde(with = "crate::base::pathtext::json")]
     pub source: PathBuf,
@@ -45,7 +45,7 @@ pub struct MigrationReport {
     /// Lines of the copy's settings files (`.vscode/*.json`, `.env`, `*.pth`, ...) that still
     /// name the old place, in its Linux or Windows spelling, each with what to write instead;
     /// they are the person's, so they are listed, not rewritten (`old_paths.rs`).
-    pub still_points_to_old_place: Vec<super::old_paths::StillPointing>,
+    pub still_points_to_old_place: Vec<super::repairs::old_paths::StillPointing>,
     pub removal: Option<Removal>,
     /// `--sync`: the late edits copied to the destination (or, with `--dry-run`, planned).
     pub sync: Option<SyncReport>,
@@ -58,7 +58,7 @@ pub struct MigrationReport {
     pub next_steps: Vec<NextStep>,
     /// On WSL: what each Windows tool found does with the copy, and the safe.directory entries.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub windows: Option<super::windows_side::WindowsOutcome>,
+    pub windows: Option<super::repairs::windows_side::WindowsOutcome>,
     /// The first `git status` at the copy (its index refresh, part of the finish), timed against
     /// the plan's prediction; None when nothing was refreshed or the plan had no prediction.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -369,7 +369,7 @@ pub struct Copied {
     pub node_modules: Vec<plan::NodeModules>,
     /// The plan's virtualenvs: those left behind are named with their command (none when only
     /// finishing).
-    pub virtualenvs: Vec<super::venvs::Virtualenv>,
+    pub virtualenvs: Vec<super::repairs::venvs::Virtualenv>,
     /// Linked worktrees outside the source: the moved ones are staged and sealed.
     pub worktrees: Vec<worktrees::LinkedWorktree>,
     /// Interrupted migrations of the same source to other destinations.
@@ -407,52 +407,23 @@ impl MigrationReport {
         copied: Copied,
         (fixups, first_status): (FixupReport, Option<crate::assess::accuracy::FirstStatus>),
     ) -> Result<MigrationReport> {
-        let text = std::fs::read_to_string(manifest)
-            .map_err(|e| Failure::io("read the manifest", manifest, &e))?;
-        let (_, entries) = journal::parse_manifest(&text).ok_or_else(|| {
-            Failure::internal(format!(
-                "{} is not a complete manifest.",
-                manifest.display()
-            ))
-        })?;
+        let entries = manifest_entries(manifest)?;
         let mut report = MigrationReport {
             source: source.to_path_buf(),
             destination: destination.to_path_buf(),
             manifest: manifest.to_path_buf(),
-            windows_path: None,
-            windows_legacy_path: None,
-            files: 0,
-            dirs: 0,
-            symlinks: 0,
-            bytes: 0,
             copied_files: copied.files,
             copy_ms: copied.started.elapsed().as_millis() as u64,
             planned_ms: copied.planned_ms,
             not_copied: copied.not_copied,
             fixups,
-            still_points_to_old_place: Vec::new(),
-            removal: None,
-            sync: None,
-            already_migrated: false,
-            dry_run: false,
-            next_steps: Vec::new(),
-            windows: None,
             first_status,
-            other_copies: Vec::new(),
+            ..MigrationReport::default()
         };
         for other in &copied.elsewhere {
             report.fixups.advice.push(other.sentence(source));
         }
-        for entry in &entries {
-            match entry {
-                journal::ManifestEntry::File(r) => {
-                    report.files += 1;
-                    report.bytes += r.size;
-                }
-                journal::ManifestEntry::Dir(_) => report.dirs += 1,
-                journal::ManifestEntry::Symlink { .. } => report.symlinks += 1,
-            }
-        }
+        CopyHolds::of(&entries).apply_to(&mut report);
         for venv in copied.virtualenvs.iter().filter(|v| v.skipped) {
             let parent = venv.path.as_path().parent().unwrap_or(Path::new(""));
             report.fixups.advice.push(format!(
@@ -477,4 +448,17 @@ impl MigrationReport {
             ));
         Ok(report)
     }
+}
+
+/// The entries of the finished migration's manifest.
+fn manifest_entries(manifest: &Path) -> Result<Vec<journal::ManifestEntry>> {
+    let text = std::fs::read_to_string(manifest)
+        .map_err(|e| Failure::io("read the manifest", manifest, &e))?;
+    let (_, entries) = journal::parse_manifest(&text).ok_or_else(|| {
+        Failure::internal(format!(
+            "{} is not a complete manifest.",
+            manifest.display()
+        ))
+    })?;
+    Ok(entries)
 }

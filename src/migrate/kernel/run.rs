@@ -1,8 +1,8 @@
 //! One run of `migrate`: what every step of every operation works with, decided once.
 
-use super::destination;
+use super::engine::destination;
+use super::engine::staging::{self, Elsewhere, Staging};
 use super::options::{Options, Ui};
-use super::staging::{self, Elsewhere, Staging};
 use crate::base::error::Result;
 use crate::host::HostEnv;
 use crate::host::location;

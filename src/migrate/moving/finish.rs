@@ -7,11 +7,14 @@ use crate::base::progress::Drawn;
 use crate::host::HostEnv;
 use crate::host::location;
 use crate::measure::changes;
-use crate::migrate::kernel::fixups::{self, FixupReport};
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{Copied, MigrationReport};
+use crate::migrate::kernel::repairs::fixups::{self, FixupReport};
 use crate::migrate::kernel::run::Run;
-use crate::migrate::kernel::{finalise, git_paths, old_paths, venvs, windows_side, worktrees};
+use crate::migrate::kernel::{
+    engine::finalise, repairs::git_paths, repairs::old_paths, repairs::venvs,
+    repairs::windows_side, repairs::worktrees,
+};
 use crate::store::{moved, snapshot};
 use std::path::Path;
 

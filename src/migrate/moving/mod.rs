@@ -3,7 +3,7 @@
 //!
 //! Nothing is ever written to the source, and nothing in it is deleted unless `--remove-source`
 //! is given, after the manifest proves each entry was copied. The copy goes to a staging folder
-//! beside the destination (`kernel/staging.rs`) and is renamed into place only after every file was
+//! beside the destination (`kernel/engine/staging.rs`) and is renamed into place only after every file was
 //! read back and compared; an interrupted run is resumed by running it again.
 
 mod finish;
@@ -17,15 +17,17 @@ use crate::base::progress::Drawn;
 use crate::base::units;
 use crate::migrate::kernel::ask::{self, after_interrupt};
 use crate::migrate::kernel::document::PlanDocument;
+use crate::migrate::kernel::engine::plan::{self, Plan, Problem};
+use crate::migrate::kernel::engine::staging::{self, Lock, Staging};
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{Copied, MigrationReport};
-use crate::migrate::kernel::plan::{self, Plan, Problem};
+use crate::migrate::kernel::repairs::Repairs;
+use crate::migrate::kernel::repairs::worktrees;
 use crate::migrate::kernel::run::Run;
-use crate::migrate::kernel::staging::{self, Lock, Staging};
-use crate::migrate::kernel::worktrees;
 use crate::migrate::kernel::{
-    copy, destination, document, estimate, finalise, fixups, journal, stage, windows_side,
+    document, engine::copy, engine::destination, engine::estimate, engine::finalise,
+    engine::journal, engine::stage, repairs::fixups, repairs::windows_side,
 };
 use questions::Answers;
 use std::collections::HashSet;
@@ -61,25 +63,25 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
     if staging.is_sealed() && still_sealed(run, staging)? {
         return resume_sealed(run);
     }
-    let mut plan = plan(run)?;
+    let (mut plan, mut repairs) = plan(run)?;
     // Staging an earlier run left is still there: the way on from it is what to say.
     interrupt::check(&after_interrupt(
         run.source(),
         &run.destination,
         staging.path(),
     ))?;
-    let mut shown = document::of(&plan);
+    let mut shown = document::of(&plan, &repairs);
     shown.dry_run = dry_run;
     ui.plan(&shown, dry_run)?;
     if dry_run {
         return Ok(Moved::Stopped);
     }
-    let answers = questions::ask(run, &mut plan)?;
-    recover_worktrees(&mut plan)?;
-    if !confirm(ui, &plan, &answers)? {
+    let answers = questions::ask(run, &mut plan, &mut repairs)?;
+    recover_worktrees(&mut repairs.worktrees)?;
+    if !confirm(ui, &plan, &repairs, &answers)? {
         return Ok(Moved::Stopped);
     }
-    copy_and_finish(run, plan, &answers, &shown, held)
+    copy_and_finish(run, plan, repairs, &answers, &shown, held)
 }
 
 /// Steps 3 to 9 once the plan is confirmed: the staging folders made, the repository and the
@@ -87,6 +89,7 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
 fn copy_and_finish(
     run: &Run,
     plan: Plan,
+    repairs: Repairs,
     answers: &Answers,
     shown: &PlanDocument,
     held: Option<Lock>,
@@ -100,7 +103,7 @@ fn copy_and_finish(
         return Ok(Moved::FinishedElsewhere(manifest));
     }
     // Made now, before any copy: a worktree's staging folder is the record that it moves along.
-    for staging in plan
+    for staging in repairs
         .worktrees
         .iter()
         .filter(|w| w.moved)
@@ -118,7 +121,7 @@ fn copy_and_finish(
             .chain(plan.skipped.iter().map(Problem::from))
             .collect(),
         node_modules: plan.node_modules.clone(),
-        virtualenvs: plan.virtualenvs.clone(),
+        virtualenvs: repairs.virtualenvs.clone(),
         worktrees: Vec::new(),
         elsewhere: run.elsewhere.clone(),
         // git's own start-up is in what is timed, not in the copy's estimate.
@@ -128,15 +131,15 @@ fn copy_and_finish(
             .map(|p| p.refresh_ms + crate::model::GIT_STARTUP_MS),
         planned_ms,
     };
-    stage_worktrees(run, plan.worktrees, &mut done)?;
+    stage_worktrees(run, repairs.worktrees, &mut done)?;
     let report = finish::finish(run, answers, done)?;
     Ok(Moved::Done(Box::new(report), answers.remove_source))
 }
 
 /// What an interrupted run verified of each worktree the answers move along, from its own
 /// journal.
-fn recover_worktrees(plan: &mut Plan) -> Result<()> {
-    for worktree in plan.worktrees.iter_mut().filter(|w| w.moved) {
+fn recover_worktrees(worktrees: &mut [worktrees::LinkedWorktree]) -> Result<()> {
+    for worktree in worktrees.iter_mut().filter(|w| w.moved) {
         let staging = worktree.staging();
         if let (Some(planned), Some(staging)) = (worktree.plan.as_mut(), staging) {
             planned.copy.recovered = journal::read_journal(&staging.journal())?;
@@ -224,9 +227,10 @@ fn resume_sealed(run: &Run) -> Result<Moved> {
     Ok(Moved::Done(Box::new(report), answers.remove_source))
 }
 
-/// Step 1, plan: walk the source once, gather every question it raises, and account for what an
-/// interrupted run already copied. Asks nothing: the questions come with the plan.
-fn plan(run: &Run) -> Result<Plan> {
+/// Step 1, plan: walk the source once, find the repairs beside the plan, gather every question
+/// they raise, and account for what an interrupted run already copied. Asks nothing: the
+/// questions come with the plan.
+fn plan(run: &Run) -> Result<(Plan, Repairs)> {
     let (args, progress) = (run.args, run.ui.progress());
     let (source, destination) = (run.source(), run.destination.as_path());
     if std::fs::symlink_metadata(destination).is_ok() {
@@ -242,34 +246,35 @@ fn plan(run: &Run) -> Result<Plan> {
         )));
     }
     let mut plan = plan::build(source, destination, run.staging.path(), progress);
+    let mut repairs = Repairs::in_tree(&mut plan);
     stage::measure(run.env, progress, &mut plan.copy);
     if !plan.node_modules.is_empty() && args.skip_node_modules {
         plan.leave_node_modules();
     }
-    price_build_output(&mut plan);
-    plan.git_settings = questions::git_settings(source);
-    plan.worktrees = worktrees::find(source, destination);
-    worktrees::plan_each(&mut plan.worktrees, progress);
+    price_build_output(&plan, &mut repairs);
+    repairs.git_settings = questions::git_settings(source);
+    repairs.worktrees = worktrees::find(source, destination);
+    worktrees::plan_each(&mut repairs.worktrees, progress);
     if args.skip_node_modules {
-        for worktree in plan.worktrees.iter_mut().filter_map(|w| w.plan.as_mut()) {
+        for worktree in repairs.worktrees.iter_mut().filter_map(|w| w.plan.as_mut()) {
             worktree.leave_node_modules();
         }
     }
-    plan.windows = windows_side::plan(run.env, destination);
-    plan.questions = questions::for_plan(&plan, args);
+    repairs.windows = windows_side::plan(run.env, destination);
+    plan.questions = questions::for_plan(&plan, &repairs, args);
     plan.interrupted_elsewhere = run.elsewhere.clone();
     plan.copy.recovered = journal::read_journal(&run.staging.journal())?;
-    Ok(plan)
+    Ok((plan, repairs))
 }
 
 /// What copying each build output costs, from the estimate: the plan priced with and without
 /// it, so the question can say what leaving it saves.
-fn price_build_output(plan: &mut Plan) {
+fn price_build_output(plan: &Plan, repairs: &mut Repairs) {
     let cost = |copy: &plan::CopyPlan| estimate::of(copy, &copy.resume()).predicted_copy_ms;
     let Some(all) = cost(&plan.copy) else {
         return;
     };
-    for output in &mut plan.build_output {
+    for output in &mut repairs.build_output {
         let mut without = plan.copy.clone();
         without
             .entries
@@ -280,9 +285,10 @@ fn price_build_output(plan: &mut Plan) {
 }
 
 /// Step 2, confirm: the space is there and the person (or --yes) agreed to copy.
-fn confirm(ui: &dyn Ui, plan: &Plan, answers: &Answers) -> Result<bool> {
+fn confirm(ui: &dyn Ui, plan: &Plan, repairs: &Repairs, answers: &Answers) -> Result<bool> {
     let moving = || {
-        plan.worktrees
+        repairs
+            .worktrees
             .iter()
             .filter(|w| w.moved)
             .filter_map(|w| w.plan.as_deref())

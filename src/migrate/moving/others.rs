@@ -4,12 +4,12 @@
 
 use crate::base::error::{Failure, Result};
 use crate::migrate::kernel::ask::answer;
-use crate::migrate::kernel::identity;
+use crate::migrate::kernel::engine::identity;
+use crate::migrate::kernel::engine::plan::{Question, QuestionId};
+use crate::migrate::kernel::engine::staging;
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::Consent;
-use crate::migrate::kernel::plan::{Question, QuestionId};
 use crate::migrate::kernel::run::Run;
-use crate::migrate::kernel::staging;
 use crate::store::moved;
 
 /// Whether this run may make a copy of a source the record says was copied before: asked

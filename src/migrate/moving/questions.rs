@@ -5,12 +5,13 @@
 use crate::base::error::Result;
 use crate::base::units;
 use crate::migrate::kernel::ask::answer;
-use crate::migrate::kernel::fixups::{self, ConfigIssue};
+use crate::migrate::kernel::engine::plan::{NodeModules, Plan, Question, QuestionId};
 use crate::migrate::kernel::options::Options;
-use crate::migrate::kernel::plan::{NodeModules, Plan, Question, QuestionId};
+use crate::migrate::kernel::repairs::Repairs;
+use crate::migrate::kernel::repairs::fixups::{self, ConfigIssue};
+use crate::migrate::kernel::repairs::windows_side::WindowsPlan;
+use crate::migrate::kernel::repairs::worktrees;
 use crate::migrate::kernel::run::Run;
-use crate::migrate::kernel::windows_side::WindowsPlan;
-use crate::migrate::kernel::worktrees;
 use std::path::Path;
 
 /// What the person decided; the plan carries the rest (node_modules left behind, worktrees).
@@ -40,17 +41,17 @@ pub fn git_settings(source: &Path) -> Vec<ConfigIssue> {
 }
 
 /// Every question the plan raises, in the order they are asked; the plan shows them.
-pub fn for_plan(plan: &Plan, args: &Options) -> Vec<Question> {
+pub fn for_plan(plan: &Plan, repairs: &Repairs, args: &Options) -> Vec<Question> {
     let mut questions = Vec::new();
-    if all_node_modules(plan).next().is_some() && !args.skip_node_modules {
-        questions.push(node_modules_question(plan));
+    if all_node_modules(plan, repairs).next().is_some() && !args.skip_node_modules {
+        questions.push(node_modules_question(plan, repairs));
     }
-    questions.extend(build_output_question(plan));
-    questions.extend(virtualenvs_question(plan));
-    questions.extend(settings_questions(&plan.git_settings));
-    questions.extend(worktrees::questions(plan));
+    questions.extend(build_output_question(repairs));
+    questions.extend(virtualenvs_question(repairs));
+    questions.extend(settings_questions(&repairs.git_settings));
+    questions.extend(worktrees::questions(&repairs.worktrees));
     questions.extend(finishing_questions(args, &plan.copy.source, Some(plan)));
-    questions.extend(safe_directory_question(plan));
+    questions.extend(safe_directory_question(repairs));
     questions.push(Question {
         id: QuestionId::Copy,
         text: format!(
@@ -64,19 +65,22 @@ pub fn for_plan(plan: &Plan, args: &Options) -> Vec<Question> {
 }
 
 /// The repository's node_modules and those of the worktrees that can move along with it.
-fn all_node_modules(plan: &Plan) -> impl Iterator<Item = &NodeModules> {
-    let worktrees = plan.worktrees.iter().filter_map(|w| w.plan.as_deref());
+fn all_node_modules<'a>(
+    plan: &'a Plan,
+    repairs: &'a Repairs,
+) -> impl Iterator<Item = &'a NodeModules> {
+    let worktrees = repairs.worktrees.iter().filter_map(|w| w.plan.as_deref());
     plan.node_modules
         .iter()
         .chain(worktrees.flat_map(|p| p.node_modules.iter()))
 }
 
-fn node_modules_question(plan: &Plan) -> Question {
-    let (files, symlinks, bytes) = all_node_modules(plan).fold((0, 0, 0), |a, n| {
+fn node_modules_question(plan: &Plan, repairs: &Repairs) -> Question {
+    let (files, symlinks, bytes) = all_node_modules(plan, repairs).fold((0, 0, 0), |a, n| {
         (a.0 + n.files, a.1 + n.symlinks, a.2 + n.bytes)
     });
     // Windows builds cannot run here: reinstalling is the only way to a working tree.
-    let windows = all_node_modules(plan).any(|n| !n.windows_builds.is_empty());
+    let windows = all_node_modules(plan, repairs).any(|n| !n.windows_builds.is_empty());
     Question {
         id: QuestionId::NodeModules,
         text: format!(
@@ -90,18 +94,18 @@ fn node_modules_question(plan: &Plan) -> Question {
 
 /// Whether to leave behind the build output its tool writes again after a move: Enter and
 /// `--yes` leave it (copying it buys nothing).
-fn build_output_question(plan: &Plan) -> Option<Question> {
-    let first = plan.build_output.first()?;
-    let (files, bytes) = plan
+fn build_output_question(repairs: &Repairs) -> Option<Question> {
+    let first = repairs.build_output.first()?;
+    let (files, bytes) = repairs
         .build_output
         .iter()
         .fold((0, 0), |(n, b), o| (n + o.files, b + o.bytes));
-    let what = if plan.build_output.len() == 1 {
+    let what = if repairs.build_output.len() == 1 {
         format!("{} ({})", first.path, first.kind)
     } else {
-        format!("{} folders of build output", plan.build_output.len())
+        format!("{} folders of build output", repairs.build_output.len())
     };
-    let saved: Option<u64> = plan.build_output.iter().map(|o| o.saved_ms).sum();
+    let saved: Option<u64> = repairs.build_output.iter().map(|o| o.saved_ms).sum();
     let saving = saved.map_or(String::new(), |ms| {
         format!("; about {} less to copy", units::duration_ms(ms as f64))
     });
@@ -118,9 +122,9 @@ fn build_output_question(plan: &Plan) -> Option<Question> {
 
 /// Whether to point the copied virtualenvs at the destination: yes is the only way they run
 /// from there, so Enter and `--yes` both say yes.
-fn virtualenvs_question(plan: &Plan) -> Option<Question> {
-    let copied: Vec<&crate::migrate::kernel::venvs::Virtualenv> =
-        plan.virtualenvs.iter().filter(|v| !v.skipped).collect();
+fn virtualenvs_question(repairs: &Repairs) -> Option<Question> {
+    let copied: Vec<&crate::migrate::kernel::repairs::venvs::Virtualenv> =
+        repairs.virtualenvs.iter().filter(|v| !v.skipped).collect();
     let first = copied.first()?;
     let what = if copied.len() == 1 {
         format!("the virtualenv {}", first.path)
@@ -160,8 +164,8 @@ fn settings_questions(settings: &[ConfigIssue]) -> Vec<Question> {
 }
 
 /// Where Git for Windows is installed and Windows' global config lacks the copy's entries.
-fn safe_directory_question(plan: &Plan) -> Option<Question> {
-    let offer = plan.windows.as_ref()?.safe_directory.as_ref()?;
+fn safe_directory_question(repairs: &Repairs) -> Option<Question> {
+    let offer = repairs.windows.as_ref()?.safe_directory.as_ref()?;
     (!offer.missing.is_empty()).then(|| Question {
         id: QuestionId::SafeDirectory,
         text: format!(
@@ -200,10 +204,10 @@ fn finishing_questions(args: &Options, source: &Path, plan: Option<&Plan>) -> Ve
 
 /// Asks every question of `plan.questions` (or takes the `--yes` answers) and applies the
 /// answers to the plan. Stops at the first "no" to copying.
-pub fn ask(run: &Run, plan: &mut Plan) -> Result<Answers> {
+pub fn ask(run: &Run, plan: &mut Plan, repairs: &mut Repairs) -> Result<Answers> {
     let mut answers = Answers {
-        git_settings: plan.git_settings.clone(),
-        windows: plan.windows.clone(),
+        git_settings: repairs.git_settings.clone(),
+        windows: repairs.windows.clone(),
         virtualenvs: true,
         ..Answers::default()
     };
@@ -212,20 +216,20 @@ pub fn ask(run: &Run, plan: &mut Plan) -> Result<Answers> {
         match &question.id {
             QuestionId::NodeModules if yes => {
                 plan.leave_node_modules();
-                for worktree in plan.worktrees.iter_mut().filter_map(|w| w.plan.as_mut()) {
+                for worktree in repairs.worktrees.iter_mut().filter_map(|w| w.plan.as_mut()) {
                     worktree.leave_node_modules();
                 }
             }
             QuestionId::NodeModules => {}
-            QuestionId::BuildOutput if yes => plan.leave_build_output(),
+            QuestionId::BuildOutput if yes => repairs.leave_build_output(plan),
             QuestionId::BuildOutput => {}
             QuestionId::Virtualenvs => {
                 answers.virtualenvs = yes;
-                for venv in plan.virtualenvs.iter_mut().filter(|v| !v.skipped) {
+                for venv in repairs.virtualenvs.iter_mut().filter(|v| !v.skipped) {
                     venv.rewrite = yes;
                 }
             }
-            QuestionId::Worktrees => worktrees::decide(plan, yes),
+            QuestionId::Worktrees => worktrees::decide(&mut repairs.worktrees, yes),
             QuestionId::RemoveSource => answers.remove_source = Some(yes),
             QuestionId::Copy => answers.go = yes,
             QuestionId::SafeDirectory => answers.add_safe_directory = yes,

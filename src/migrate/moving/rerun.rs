@@ -3,8 +3,8 @@
 
 use crate::base::error::{Failure, Result};
 use crate::host::HostEnv;
-use crate::migrate::kernel::finalise;
-use crate::migrate::kernel::staging::Staging;
+use crate::migrate::kernel::engine::finalise;
+use crate::migrate::kernel::engine::staging::Staging;
 use std::path::{Path, PathBuf};
 
 /// Another run of the same move finished while this one planned (its lock was gone by the

@@ -16,9 +16,9 @@ pub(super) use steps::{after_finish, after_move};
 use crate::base::dirfd::{self, Fenced, FencedDir, Meta};
 use crate::base::error::{Failure, Result};
 use crate::base::progress::Drawn;
-use crate::migrate::kernel::journal::{self, FileRecord, ManifestEntry};
+use crate::migrate::kernel::engine::journal::{self, FileRecord, ManifestEntry};
 use crate::migrate::kernel::outcome::Removal;
-use crate::migrate::kernel::{venvs, verify};
+use crate::migrate::kernel::{engine::verify, repairs::venvs};
 use rustix::fs::FileType;
 use std::collections::{BTreeMap, HashSet};
 use std::ffi::{OsStr, OsString};
@@ -168,7 +168,7 @@ impl Removal {
         self.tick();
         let rel = unit.path.as_path();
         let parent = rel.parent().unwrap_or(Path::new(""));
-        let sync = crate::migrate::kernel::staging::command(source, destination, " --sync");
+        let sync = crate::migrate::kernel::engine::staging::command(source, destination, " --sync");
         let kept = unit.kept.clone().or_else(|| {
             history::kept_why(
                 source,

@@ -21,7 +21,7 @@ impl RemovalPlan {
     /// The bar the removal advances, one unit per entry, with the model's time left.
     pub fn bar(&self, show: bool) -> Drawn {
         match self.predicted_ms {
-            Some(ms) => crate::migrate::kernel::progress::bar(show, self.entries(), ms),
+            Some(ms) => crate::migrate::kernel::engine::progress::bar(show, self.entries(), ms),
             None => Drawn::spinner(show, "removing what was copied from the source"),
         }
     }
@@ -204,7 +204,7 @@ fn git_folders(
     entries: &[ManifestEntry],
     seen: &[changes::Seen],
 ) -> Vec<GitFolder> {
-    let sync = crate::migrate::kernel::staging::command(source, destination, " --sync");
+    let sync = crate::migrate::kernel::engine::staging::command(source, destination, " --sync");
     entries
         .iter()
         .filter_map(|e| match e {
@@ -261,7 +261,7 @@ fn copy_differs(destination: &Path, r: &FileRecord, venvs: &[PathBuf]) -> Option
         return None;
     }
     let read = crate::base::dirfd::open_read(&copy)
-        .and_then(crate::migrate::kernel::verify::crc_of_reader);
+        .and_then(crate::migrate::kernel::engine::verify::crc_of_reader);
     match read {
         Ok((size, crc)) if size == r.size && crc == r.crc32 => None,
         _ => Some(super::COPY_CHANGED),

@@ -6,10 +6,10 @@ use super::plan::{self, RemovalPlan};
 use crate::base::error::Result;
 use crate::host::HostEnv;
 use crate::migrate::kernel::ask::answer;
-use crate::migrate::kernel::journal;
+use crate::migrate::kernel::engine::journal;
+use crate::migrate::kernel::engine::plan::{Question, QuestionId};
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{MigrationReport, Removal, RemovalShown};
-use crate::migrate::kernel::plan::{Question, QuestionId};
 use crate::migrate::kernel::run::Run;
 use crate::store::moved;
 use std::path::Path;
@@ -53,7 +53,7 @@ pub(in crate::migrate) fn after_finish(run: &Run, report: &mut MigrationReport) 
     let (source, destination) = (report.source.clone(), report.destination.clone());
     // The copy this removal proves against is the one at `destination`, the newest or not.
     if let Some(record) = moved::recorded(env, &source).and_then(|r| r.for_copy(&destination)) {
-        crate::migrate::kernel::identity::check_copy(
+        crate::migrate::kernel::engine::identity::check_copy(
             &record,
             "nothing in the source was deleted.",
         )?;

@@ -8,11 +8,13 @@ use crate::base::error::{Failure, Result};
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
 use crate::measure::changes;
+use crate::migrate::kernel::engine::staging::Staging;
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::CopyHolds;
-use crate::migrate::kernel::staging::Staging;
-use crate::migrate::kernel::{finalise, fixups, identity, post_walk};
+use crate::migrate::kernel::{
+    engine::finalise, engine::identity, engine::post_walk, repairs::fixups,
+};
 use crate::store::{manifest, moved, snapshot};
 use std::collections::HashSet;
 use std::io::ErrorKind;

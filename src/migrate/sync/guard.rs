@@ -6,7 +6,7 @@
 //! (`post_walk`), and a folder the sync empties is no conflict for what takes its place.
 
 use crate::measure::changes::{Changes, Seen, SeenKind};
-use crate::migrate::kernel::{identity, post_walk};
+use crate::migrate::kernel::{engine::identity, engine::post_walk};
 use crate::store::manifest::{self, ManifestEntry};
 use crate::store::moved::Moved;
 use std::collections::{HashMap, HashSet};

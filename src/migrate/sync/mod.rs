@@ -17,13 +17,16 @@ use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
 use crate::migrate::kernel::ask;
+use crate::migrate::kernel::engine::plan::Kind;
+use crate::migrate::kernel::engine::staging::{self, Staging};
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::{Consent, Mode, Options, Ui};
 use crate::migrate::kernel::outcome::{Conflict, HistorySync, SyncReport};
-use crate::migrate::kernel::plan::Kind;
 use crate::migrate::kernel::run::Run;
-use crate::migrate::kernel::staging::{self, Staging};
-use crate::migrate::kernel::{copy, estimate, finalise, identity, journal, stage};
+use crate::migrate::kernel::{
+    engine::copy, engine::estimate, engine::finalise, engine::identity, engine::journal,
+    engine::stage,
+};
 use crate::store::{manifest, moved};
 use apply::{OPS, apply, read_ops};
 use plan::{Op, SyncPlan, new_manifest, worktree_file};

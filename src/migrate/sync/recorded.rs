@@ -5,7 +5,7 @@
 
 use crate::base::dirfd;
 use crate::measure::changes::{Seen, SeenKind};
-use crate::migrate::kernel::verify;
+use crate::migrate::kernel::engine::verify;
 use crate::store::manifest::{self, FileRecord, ManifestEntry};
 use crate::store::moved::Moved;
 use std::collections::{BTreeMap, HashSet};

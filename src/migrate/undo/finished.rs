@@ -14,7 +14,9 @@ use crate::measure::changes;
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::{Consent, Ui};
 use crate::migrate::kernel::run::Run;
-use crate::migrate::kernel::{identity, safe_directory, source_holds, staging};
+use crate::migrate::kernel::{
+    engine::identity, engine::source_holds, engine::staging, repairs::safe_directory,
+};
 use crate::store::{manifest, moved, snapshot};
 use std::path::{Path, PathBuf};
 

@@ -6,10 +6,10 @@ mod finished;
 
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
+use crate::migrate::kernel::engine::staging::{self, Staging};
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::run::Run;
-use crate::migrate::kernel::staging::{self, Staging};
-use crate::migrate::kernel::{finalise, worktrees};
+use crate::migrate::kernel::{engine::finalise, repairs::worktrees};
 use std::path::Path;
 
 /// `--abort`: remove an interrupted migration's staging folder; the source is never touched.

@@ -14,10 +14,12 @@
 //! their edit), and a root that is itself a virtualenv (`python3 -m venv .`): its "text files"
 //! are the whole repository, `.git/config` and the notes included, so it is only reported.
 
+use super::super::engine::plan::{Kind, Plan, outermost_node_modules};
 use super::fixups::FixupReport;
 use crate::base::pathtext::{self, RelPath};
 use serde::Serialize;
 use std::collections::HashSet;
+use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -240,6 +242,66 @@ pub fn root_recreate(root: &Path) -> String {
     recreate_command(".", |name| root.join(name).is_file())
 }
 
+/// When the plan's root itself holds a `pyvenv.cfg`: the command that makes it again at the
+/// copy. It is left as it is, never rewritten.
+pub fn root_of(plan: &Plan) -> Option<String> {
+    let entries = &plan.copy.entries;
+    entries
+        .iter()
+        .any(|e| e.kind == Kind::File && e.rel.as_os_str() == CONFIG)
+        .then(|| root_recreate(&plan.copy.source))
+}
+
+/// The virtualenvs below the plan's root (folders holding a `pyvenv.cfg`, outside
+/// node_modules), each sized, with whether Windows made it and the command that makes it again.
+/// One Windows Python made is left out of the copy at once: it cannot run on Linux.
+pub fn found_in(plan: &mut Plan) -> Vec<Virtualenv> {
+    let entries = &plan.copy.entries;
+    let rels: HashSet<&Path> = entries.iter().map(|e| e.rel.as_path()).collect();
+    let found: Vec<Virtualenv> = entries
+        .iter()
+        .filter(|e| {
+            e.kind == Kind::File
+                && e.rel.file_name() == Some(OsStr::new(CONFIG))
+                && outermost_node_modules(&e.rel).is_none()
+        })
+        .filter_map(|e| e.rel.parent().filter(|root| !root.as_os_str().is_empty()))
+        .map(|root| sized(&plan.copy.source, root, plan, &rels))
+        .collect();
+    let windows: Vec<PathBuf> = found
+        .iter()
+        .filter(|v| v.windows)
+        .map(|v| v.path.as_path().to_path_buf())
+        .collect();
+    plan.leave_behind(&windows);
+    found
+}
+
+/// The virtualenv at `root` as the plan holds it: its size, whether Windows made it (its
+/// `pyvenv.cfg` is read: one per virtualenv), and the command that makes it again.
+fn sized(source: &Path, root: &Path, plan: &Plan, rels: &HashSet<&Path>) -> Virtualenv {
+    let inside = plan
+        .copy
+        .entries
+        .iter()
+        .filter(|e| e.kind == Kind::File && e.rel.starts_with(root));
+    let (files, bytes) = inside.fold((0, 0), |(n, b), e| (n + 1, b + e.size));
+    let config = read_config(&source.join(root).join(CONFIG));
+    let exe = rels.contains(root.join("Scripts/python.exe").as_path());
+    let windows = is_windows(&config, exe);
+    let parent = root.parent().unwrap_or(Path::new(""));
+    let name = root.file_name().unwrap_or_default().to_string_lossy();
+    Virtualenv {
+        path: RelPath::from(root),
+        files,
+        bytes,
+        windows,
+        skipped: windows,
+        rewrite: !windows,
+        recreate: recreate_command(&name, |n| rels.contains(parent.join(n).as_path())),
+    }
+}
+
 /// What rewriting one virtualenv did.
 #[derive(Debug, Default)]
 struct Rewritten {
@@ -335,19 +397,8 @@ pub fn fix(
             ));
             continue;
         }
-        let tracked = match crate::measure::gitindex::tracked_sample(
-            &root,
-            usize::MAX,
-            automount_root,
-        ) {
-            Ok(paths) => paths.into_iter().collect(),
-            Err(why) => {
-                report.advice.push(format!(
-                    "left the virtualenv {shown} naming the old place: which of its files git tracks cannot be told ({why}); once none is, rewrite it with `{}`",
-                    finish()
-                ));
-                continue;
-            }
+        let Some(tracked) = tracked_in(&root, automount_root, &shown, &finish, report) else {
+            continue;
         };
         let started = Instant::now();
         let done = rewrite_tree(&root, &rewrites, &tracked);
@@ -372,6 +423,27 @@ pub fn fix(
                 crate::base::units::counted(done.files, "file", "files"),
                 started.elapsed().as_millis()
             ));
+        }
+    }
+}
+
+/// The files of the virtualenv `root` that git tracks (relative to it); None, said in `report`
+/// with the command that finishes (`finish`), when that cannot be told: then none is rewritten.
+fn tracked_in(
+    root: &Path,
+    automount_root: &Path,
+    shown: &str,
+    finish: &dyn Fn() -> String,
+    report: &mut FixupReport,
+) -> Option<HashSet<PathBuf>> {
+    match crate::measure::gitindex::tracked_sample(root, usize::MAX, automount_root) {
+        Ok(paths) => Some(paths.into_iter().collect()),
+        Err(why) => {
+            report.advice.push(format!(
+                "left the virtualenv {shown} naming the old place: which of its files git tracks cannot be told ({why}); once none is, rewrite it with `{}`",
+                finish()
+            ));
+            None
         }
     }
 }

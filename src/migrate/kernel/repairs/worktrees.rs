@@ -2,14 +2,45 @@
 //! move along, each beside the new copy, copied and verified like the repository, then both
 //! ends re-linked; or left attached to the old copy, with a warning that removing it breaks them.
 
+use super::super::engine::plan::{self, Plan, Question};
+use super::super::engine::staging::Staging;
 use super::fixups::FixupReport;
-pub use super::plan::LinkedWorktree;
-use super::plan::Question;
-use super::plan::{self, Plan};
-use super::staging::Staging;
 use crate::base::units;
 use crate::host::git;
+use serde::Serialize;
 use std::path::{Path, PathBuf};
+
+/// A linked worktree of the repository that lies outside it.
+#[derive(Debug, Clone, Serialize)]
+pub struct LinkedWorktree {
+    /// Where it is now.
+    #[serde(with = "crate::base::pathtext::json")]
+    pub path: PathBuf,
+    /// Its folder under `.git/worktrees/`.
+    pub name: String,
+    /// Beside the repository's destination, under its own name; None when it cannot go there.
+    #[serde(serialize_with = "optional_path")]
+    pub destination: Option<PathBuf>,
+    /// Why it cannot move along, when it cannot.
+    pub why_not: Option<String>,
+    pub files: u64,
+    pub bytes: u64,
+    /// The answer: copied along and re-linked.
+    pub moved: bool,
+    /// Its own plan, for the copy.
+    #[serde(skip)]
+    pub plan: Option<Box<Plan>>,
+    /// The repository's source and destination: its command resumes this copy too.
+    #[serde(skip)]
+    pub repository: (PathBuf, PathBuf),
+}
+
+fn optional_path<S: serde::Serializer>(path: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
+    match path {
+        Some(path) => crate::base::pathtext::json::serialize(path, s),
+        None => s.serialize_none(),
+    }
+}
 
 impl LinkedWorktree {
     /// The staging folder its copy goes through (beside its destination).
@@ -107,7 +138,9 @@ pub fn plan_each(worktrees: &mut [LinkedWorktree], progress: bool) {
         else {
             continue;
         };
-        let planned = plan::build(&worktree.path, &destination, staging.path(), progress);
+        let mut planned = plan::build(&worktree.path, &destination, staging.path(), progress);
+        // As the repository's own: a virtualenv Windows Python made is not copied.
+        super::venvs::found_in(&mut planned);
         worktree.files = planned.copy.files;
         worktree.bytes = planned.copy.bytes;
         worktree.plan = Some(Box::new(planned));
@@ -141,7 +174,7 @@ fn place(path: &Path, destination: &Path, taken: &[&Path]) -> (Option<PathBuf>, 
         return (None, Some("it has no folder name to reuse".into()));
     };
     let target = parent.join(name);
-    let longest = super::destination::longest_name(&target);
+    let longest = super::super::engine::destination::longest_name(&target);
     if name.len() > longest {
         return (
             None,
@@ -168,9 +201,8 @@ fn place(path: &Path, destination: &Path, taken: &[&Path]) -> (Option<PathBuf>, 
 }
 
 /// The one question about them, when any can move along.
-pub fn questions(plan: &Plan) -> Vec<Question> {
-    let movable: Vec<&LinkedWorktree> =
-        plan.worktrees.iter().filter(|w| w.plan.is_some()).collect();
+pub fn questions(worktrees: &[LinkedWorktree]) -> Vec<Question> {
+    let movable: Vec<&LinkedWorktree> = worktrees.iter().filter(|w| w.plan.is_some()).collect();
     if movable.is_empty() {
         return Vec::new();
     }
@@ -201,8 +233,8 @@ pub fn questions(plan: &Plan) -> Vec<Question> {
 }
 
 /// Applies the answer: every worktree that can move along does, or none.
-pub fn decide(plan: &mut Plan, yes: bool) {
-    for worktree in &mut plan.worktrees {
+pub fn decide(worktrees: &mut [LinkedWorktree], yes: bool) {
+    for worktree in worktrees {
         worktree.moved = yes && worktree.plan.is_some();
     }
 }

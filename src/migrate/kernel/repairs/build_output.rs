@@ -4,6 +4,7 @@
 //! Jest cache kept inside the tree (`cacheDirectory`) is written again whole, because its keys
 //! hold the project's absolute path. So only a Jest cache is offered to be left behind.
 
+use super::super::engine::plan::{Kind, Plan};
 use crate::base::pathtext::RelPath;
 use crate::measure::changes::rebuilt_after_a_move;
 use serde::Serialize;
@@ -35,6 +36,21 @@ pub fn marked_by(rel: &Path, is_dir: bool) -> Option<(PathBuf, &'static str)> {
         return None;
     }
     Some((rel.parent()?.to_path_buf(), what))
+}
+
+/// The build output among the plan's entries, each folder with what it holds.
+pub fn found_in(plan: &Plan) -> Vec<BuildOutput> {
+    let entries = &plan.copy.entries;
+    let marked: Vec<(PathBuf, &'static str)> = entries
+        .iter()
+        .filter_map(|e| marked_by(&e.rel, e.kind == Kind::Dir))
+        .collect();
+    let files: Vec<(&Path, u64)> = entries
+        .iter()
+        .filter(|e| e.kind == Kind::File)
+        .map(|e| (e.rel.as_path(), e.size))
+        .collect();
+    of(&marked, &files)
 }
 
 /// Each marked folder with what it holds (`files`: each regular file's path and size; the first

@@ -12,7 +12,7 @@ use crate::base::interrupt;
 use crate::base::pathtext::RelPath;
 use crate::model::migration;
 use rayon::prelude::*;
-use std::fs::FileTimes;
+use std::fs::{File, FileTimes};
 use std::io::{ErrorKind, Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -96,34 +96,10 @@ fn copy_file(
         }
         let mut output =
             dirfd::create(&dst, 0o600).map_err(|e| dest_failure("create", &dst, &e))?;
-        let mut hasher = crc32fast::Hasher::new();
-        let mut written = 0u64;
-        if before.len() <= SMALL {
-            let mut data = Vec::new();
-            if let Err(e) = read_known(&mut input, before.len(), &mut data) {
-                return problem(e.to_string());
-            }
-            hasher.update(&data);
-            output
-                .write_all(&data)
-                .map_err(|e| dest_failure("write", &dst, &e))?;
-            written = data.len() as u64;
-        } else {
-            let mut buf = vec![0u8; SMALL as usize];
-            loop {
-                let n = match input.read(&mut buf) {
-                    Ok(0) => break,
-                    Ok(n) => n,
-                    Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                    Err(e) => return problem(e.to_string()),
-                };
-                hasher.update(&buf[..n]);
-                output
-                    .write_all(&buf[..n])
-                    .map_err(|e| dest_failure("write", &dst, &e))?;
-                written += n as u64;
-            }
-        }
+        let (written, crc32) = match copy_bytes(&mut input, &mut output, before.len(), &dst)? {
+            Ok(copied) => copied,
+            Err(e) => return problem(e.to_string()),
+        };
         let after = match source_state(&src) {
             Ok(m) => m,
             Err(e) => return problem(e.to_string()),
@@ -131,17 +107,7 @@ fn copy_file(
         if !same_state(&before, &after) || written != after.len() {
             continue;
         }
-        output
-            .set_permissions(std::fs::Permissions::from_mode(entry_mode(&after)))
-            .map_err(|e| dest_failure("set the mode of", &dst, &e))?;
-        let times = FileTimes::new()
-            .set_accessed(system_time((after.atime(), after.atime_nsec())))
-            .set_modified(system_time((after.mtime(), after.mtime_nsec())));
-        output
-            .set_times(times)
-            .map_err(|e| dest_failure("set the times of", &dst, &e))?;
-        drop(output);
-        let crc32 = hasher.finalize();
+        settle(output, &dst, &after)?;
         verify::file_matches(&dst, written, crc32)?;
         return Ok(FileResult::Done(FileRecord {
             rel: entry.rel.clone(),
@@ -154,6 +120,59 @@ fn copy_file(
     problem(format!(
         "kept changing while it was copied ({ATTEMPTS} attempts); close what writes to it and run again"
     ))
+}
+
+/// Copies the bytes of `input` (`size` when it was opened) to `output` at `dst`: the bytes
+/// written and their CRC32, or the source's read error. A small file is read whole, a large one
+/// in blocks to its end.
+fn copy_bytes(
+    input: &mut File,
+    output: &mut File,
+    size: u64,
+    dst: &Path,
+) -> Result<std::io::Result<(u64, u32)>> {
+    let mut hasher = crc32fast::Hasher::new();
+    let mut written = 0u64;
+    if size <= SMALL {
+        let mut data = Vec::new();
+        if let Err(e) = read_known(input, size, &mut data) {
+            return Ok(Err(e));
+        }
+        hasher.update(&data);
+        output
+            .write_all(&data)
+            .map_err(|e| dest_failure("write", dst, &e))?;
+        written = data.len() as u64;
+    } else {
+        let mut buf = vec![0u8; SMALL as usize];
+        loop {
+            let n = match input.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return Ok(Err(e)),
+            };
+            hasher.update(&buf[..n]);
+            output
+                .write_all(&buf[..n])
+                .map_err(|e| dest_failure("write", dst, &e))?;
+            written += n as u64;
+        }
+    }
+    Ok(Ok((written, hasher.finalize())))
+}
+
+/// Gives the copy at `dst` the source's mode and times (as `after` saw them), and closes it.
+fn settle(output: File, dst: &Path, after: &Meta) -> Result<()> {
+    output
+        .set_permissions(std::fs::Permissions::from_mode(entry_mode(after)))
+        .map_err(|e| dest_failure("set the mode of", dst, &e))?;
+    let times = FileTimes::new()
+        .set_accessed(system_time((after.atime(), after.atime_nsec())))
+        .set_modified(system_time((after.mtime(), after.mtime_nsec())));
+    output
+        .set_times(times)
+        .map_err(|e| dest_failure("set the times of", dst, &e))
 }
 
 fn entry_mode(meta: &Meta) -> u32 {

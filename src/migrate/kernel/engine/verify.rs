@@ -71,26 +71,7 @@ pub fn tree(
         .filter(|e| !problems.contains(&e.rel))
         .map(|e| e.rel.as_path())
         .collect();
-    let mut extras = Vec::new();
-    let mut found = (0u64, 0u64, 0u64);
-    for (rel, kind) in staged_entries(tree)? {
-        if !expected.contains(rel.as_path()) {
-            extras.push(rel);
-        } else if kind == rustix::fs::FileType::Directory {
-            found.0 += 1;
-        } else if kind == rustix::fs::FileType::RegularFile {
-            found.1 += 1;
-        } else if kind == rustix::fs::FileType::Symlink {
-            found.2 += 1;
-        }
-    }
-    // Deepest first, and a whole extra folder at once (its contents are extras too).
-    extras.sort();
-    for extra in extras.iter().rev() {
-        let path = tree.join(extra);
-        dirfd::remove_all(&path)
-            .map_err(|e| Failure::io("remove the stale staged copy", &path, &e))?;
-    }
+    let found = count_and_prune(tree, &expected)?;
     let want = |k: Kind| {
         plan.entries
             .iter()
@@ -111,6 +92,37 @@ pub fn tree(
             wanted.2
         )));
     }
+    still_staged(tree, records)
+}
+
+/// Counts the staged tree's folders, files and symlinks the plan expects; anything else is an
+/// earlier run's copy of what the source no longer has, and is removed.
+fn count_and_prune(tree: &Path, expected: &HashSet<&Path>) -> Result<(u64, u64, u64)> {
+    let mut extras = Vec::new();
+    let mut found = (0u64, 0u64, 0u64);
+    for (rel, kind) in staged_entries(tree)? {
+        if !expected.contains(rel.as_path()) {
+            extras.push(rel);
+        } else if kind == rustix::fs::FileType::Directory {
+            found.0 += 1;
+        } else if kind == rustix::fs::FileType::RegularFile {
+            found.1 += 1;
+        } else if kind == rustix::fs::FileType::Symlink {
+            found.2 += 1;
+        }
+    }
+    // Deepest first, and a whole extra folder at once (its contents are extras too).
+    extras.sort();
+    for extra in extras.iter().rev() {
+        let path = tree.join(extra);
+        dirfd::remove_all(&path)
+            .map_err(|e| Failure::io("remove the stale staged copy", &path, &e))?;
+    }
+    Ok(found)
+}
+
+/// Each verified file is still in the staged copy, at the size it was verified at.
+fn still_staged(tree: &Path, records: &[FileRecord]) -> Result<()> {
     for record in records {
         let staged = tree.join(&record.rel);
         let meta = dirfd::lstat(&staged).map_err(|e| {

@@ -7,7 +7,7 @@ use crate::base::dirfd::Meta;
 use crate::base::pathtext::RelPath;
 use rustix::fs::FileType;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -112,7 +112,8 @@ pub struct CopyPlan {
     pub recovered: Recovered,
 }
 
-/// What the walk found and what the run decided about it; the estimate (`estimate::of`), the
+/// What the walk found and what the run decided about it (what the move mends afterwards is
+/// found beside it, `repairs::Repairs`); the estimate (`estimate::of`), the
 /// resume figures (`CopyPlan::resume`) and the document shown (`document::of`) are computed
 /// from it when asked, so nothing here is kept in step by hand.
 #[derive(Debug, Clone, Default)]
@@ -122,24 +123,14 @@ pub struct Plan {
     pub free_inodes: Option<u64>,
     pub walk_ms: u64,
     pub node_modules: Vec<NodeModules>,
-    /// Virtualenvs below the root: tied to their path (`venvs.rs`).
-    pub virtualenvs: Vec<super::venvs::Virtualenv>,
-    /// When the root itself holds a `pyvenv.cfg`: the command that makes it again at the copy.
-    /// It is left as it is, never rewritten.
-    pub root_virtualenv: Option<String>,
-    /// Build output its tool writes again after a move (`build_output.rs`).
-    pub build_output: Vec<super::build_output::BuildOutput>,
     pub skipped: Vec<Skipped>,
     pub unreadable: Vec<Problem>,
     pub case_collisions: Vec<Vec<RelPath>>,
     pub windows_invalid: Vec<RelPath>,
-    pub git_settings: Vec<super::fixups::ConfigIssue>,
-    pub worktrees: Vec<LinkedWorktree>,
+    /// Every question the move asks about this plan and the repairs found beside it, in order.
     pub questions: Vec<Question>,
     pub past_path_max: u64,
     pub interrupted_elsewhere: Vec<super::staging::Elsewhere>,
-    /// On WSL: the Windows tools' lines and the safe.directory offer.
-    pub windows: Option<super::windows_side::WindowsPlan>,
 }
 
 /// Files an interrupted earlier run already copied and verified, and the space the rest needs.
@@ -216,38 +207,6 @@ impl Serialize for QuestionId {
     }
 }
 
-/// A linked worktree of the repository that lies outside it.
-#[derive(Debug, Clone, Serialize)]
-pub struct LinkedWorktree {
-    /// Where it is now.
-    #[serde(with = "crate::base::pathtext::json")]
-    pub path: PathBuf,
-    /// Its folder under `.git/worktrees/`.
-    pub name: String,
-    /// Beside the repository's destination, under its own name; None when it cannot go there.
-    #[serde(serialize_with = "optional_path")]
-    pub destination: Option<PathBuf>,
-    /// Why it cannot move along, when it cannot.
-    pub why_not: Option<String>,
-    pub files: u64,
-    pub bytes: u64,
-    /// The answer: copied along and re-linked.
-    pub moved: bool,
-    /// Its own plan, for the copy.
-    #[serde(skip)]
-    pub plan: Option<Box<Plan>>,
-    /// The repository's source and destination: its command resumes this copy too.
-    #[serde(skip)]
-    pub repository: (PathBuf, PathBuf),
-}
-
-fn optional_path<S: serde::Serializer>(path: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
-    match path {
-        Some(path) => crate::base::pathtext::json::serialize(path, s),
-        None => s.serialize_none(),
-    }
-}
-
 /// Linux's limit on a path handed to one system call, its terminating NUL included.
 const PATH_MAX: usize = 4096;
 
@@ -262,7 +221,8 @@ fn times(meta: &Meta) -> ((i64, i64), (i64, i64)) {
     )
 }
 
-fn outermost_node_modules(rel: &Path) -> Option<PathBuf> {
+/// The outermost `node_modules` folder `rel` is in, if it is in one.
+pub fn outermost_node_modules(rel: &Path) -> Option<PathBuf> {
     let mut prefix = PathBuf::new();
     for c in rel.components() {
         prefix.push(c);
@@ -273,10 +233,50 @@ fn outermost_node_modules(rel: &Path) -> Option<PathBuf> {
     None
 }
 
+/// An entry the walk met, with its metadata or why it could not be read.
+type Met = (PathBuf, std::io::Result<Meta>);
+
 /// Walks the source once, without following a single symlink, and builds the plan.
 pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) -> Plan {
     let started = Instant::now();
-    let found: Mutex<Vec<(PathBuf, std::io::Result<Meta>)>> = Mutex::default();
+    let (found, unlisted) = walk(source, progress);
+    let mut walked = Walked::default();
+    for (rel, meta) in found {
+        walked.add(rel, meta);
+    }
+    for (rel, error) in unlisted {
+        walked.unreadable.push(Problem {
+            path: RelPath::from(rel.as_path()),
+            error,
+        });
+    }
+    let mut plan = Plan {
+        copy: CopyPlan {
+            source: source.to_path_buf(),
+            destination: destination.to_path_buf(),
+            staging: staging.to_path_buf(),
+            entries: walked.entries,
+            ..CopyPlan::default()
+        },
+        free_bytes: super::destination::free_bytes(destination),
+        free_inodes: super::destination::free_inodes(destination),
+        node_modules: walked.node_modules,
+        skipped: walked.skipped,
+        unreadable: walked.unreadable,
+        windows_invalid: walked.windows_invalid,
+        walk_ms: started.elapsed().as_millis() as u64,
+        ..Plan::default()
+    };
+    windows_addons(&mut plan.node_modules, source, walked.addons);
+    plan.name_installs();
+    plan.recount();
+    plan
+}
+
+/// Every entry below `source`, parents before children and each node_modules in one run, and
+/// the folders that could not be listed, with why.
+fn walk(source: &Path, progress: bool) -> (Vec<Met>, Vec<(PathBuf, String)>) {
+    let found: Mutex<Vec<Met>> = Mutex::default();
     let each = |dir: &Path, name: &OsStr, meta: &std::io::Result<Meta>| {
         // A probe's scratch folder (one a SIGKILL left) is wsl-place's, not the repository's:
         // the walk does not enter it, and the copy must not make it either.
@@ -303,67 +303,8 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
         &each,
     );
     let mut found = found.into_inner().unwrap_or_else(|p| p.into_inner());
-    // Parents before children, and each node_modules in one run.
     found.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut walked = Walked::default();
-    for (rel, meta) in found {
-        walked.add(rel, meta);
-    }
-    for (rel, error) in unlisted {
-        walked.unreadable.push(Problem {
-            path: RelPath::from(rel.as_path()),
-            error,
-        });
-    }
-    let mut plan = Plan {
-        copy: CopyPlan {
-            source: source.to_path_buf(),
-            destination: destination.to_path_buf(),
-            staging: staging.to_path_buf(),
-            entries: walked.entries,
-            ..CopyPlan::default()
-        },
-        free_bytes: super::destination::free_bytes(destination),
-        free_inodes: super::destination::free_inodes(destination),
-        node_modules: walked.node_modules,
-        virtualenvs: Vec::new(),
-        root_virtualenv: walked
-            .root_virtualenv
-            .then(|| super::venvs::root_recreate(source)),
-        build_output: Vec::new(),
-        skipped: walked.skipped,
-        unreadable: walked.unreadable,
-        case_collisions: Vec::new(),
-        windows_invalid: walked.windows_invalid,
-        git_settings: Vec::new(),
-        worktrees: Vec::new(),
-        questions: Vec::new(),
-        past_path_max: 0,
-        interrupted_elsewhere: Vec::new(),
-        windows: None,
-        walk_ms: started.elapsed().as_millis() as u64,
-    };
-    windows_addons(&mut plan.node_modules, source, walked.addons);
-    let rels: std::collections::HashSet<&Path> =
-        plan.copy.entries.iter().map(|e| e.rel.as_path()).collect();
-    for tree in &mut plan.node_modules {
-        let parent = tree.path.as_path().parent().unwrap_or(Path::new(""));
-        tree.install = install_command(|name| rels.contains(parent.join(name).as_path())).into();
-    }
-    plan.virtualenvs = virtualenvs(source, &walked.virtualenvs, &plan.copy.entries, &rels);
-    let files: Vec<(&Path, u64)> = plan
-        .copy
-        .entries
-        .iter()
-        .filter(|e| e.kind == Kind::File)
-        .map(|e| (e.rel.as_path(), e.size))
-        .collect();
-    plan.build_output = super::build_output::of(&walked.build_output, &files);
-    drop(files);
-    drop(rels);
-    plan.leave_windows_virtualenvs();
-    plan.recount();
-    plan
+    (found, unlisted)
 }
 
 impl CopyPlan {
@@ -420,36 +361,26 @@ impl Plan {
         self.recount();
     }
 
-    /// Leaves the build output behind: its tool writes it again at the destination.
-    pub fn leave_build_output(&mut self) {
-        let left: Vec<PathBuf> = self
-            .build_output
-            .iter()
-            .map(|o| o.path.as_path().to_path_buf())
-            .collect();
-        self.copy
-            .entries
-            .retain(|e| !left.iter().any(|root| e.rel.starts_with(root)));
-        for output in &mut self.build_output {
-            output.skipped = true;
-        }
-        self.recount();
-    }
-
-    /// Leaves every virtualenv Windows Python made behind: it cannot run on Linux.
-    fn leave_windows_virtualenvs(&mut self) {
-        let left: Vec<PathBuf> = self
-            .virtualenvs
-            .iter()
-            .filter(|v| v.windows)
-            .map(|v| v.path.as_path().to_path_buf())
-            .collect();
-        if left.is_empty() {
+    /// Leaves everything below `roots` behind (build output its tool writes again, a virtualenv
+    /// Windows Python made): the copy holds the rest.
+    pub fn leave_behind(&mut self, roots: &[PathBuf]) {
+        if roots.is_empty() {
             return;
         }
         self.copy
             .entries
-            .retain(|e| !left.iter().any(|root| e.rel.starts_with(root)));
+            .retain(|e| !roots.iter().any(|root| e.rel.starts_with(root)));
+        self.recount();
+    }
+
+    /// Each node_modules' reinstall command, from the lockfiles beside it.
+    fn name_installs(&mut self) {
+        let rels: HashSet<&Path> = self.copy.entries.iter().map(|e| e.rel.as_path()).collect();
+        for tree in &mut self.node_modules {
+            let parent = tree.path.as_path().parent().unwrap_or(Path::new(""));
+            tree.install =
+                install_command(|name| rels.contains(parent.join(name).as_path())).into();
+        }
     }
 
     /// The totals and the collisions of what the copy now holds.
@@ -473,12 +404,6 @@ struct Walked {
     unreadable: Vec<Problem>,
     node_modules: Vec<NodeModules>,
     windows_invalid: Vec<RelPath>,
-    /// Folders below the root holding a `pyvenv.cfg` (outside node_modules).
-    virtualenvs: Vec<PathBuf>,
-    /// The root itself holds one.
-    root_virtualenv: bool,
-    /// Folders a name marks as build output, with its kind.
-    build_output: Vec<(PathBuf, &'static str)>,
     /// Native addons (`.node`) in each node_modules (by index), to be told apart by header.
     addons: Vec<(usize, PathBuf)>,
     /// The first name seen of each file with more than one link, by device and inode.
@@ -505,46 +430,8 @@ impl Walked {
         {
             self.windows_invalid.push(RelPath::from(rel.as_path()));
         }
-        if kind == Kind::File
-            && rel.file_name() == Some(OsStr::new(super::venvs::CONFIG))
-            && outermost_node_modules(&rel).is_none()
-            && let Some(root) = rel.parent()
-        {
-            // The root's own pyvenv.cfg makes the whole repository look like a virtualenv:
-            // reported, never rewritten (venvs.rs).
-            if root.as_os_str().is_empty() {
-                self.root_virtualenv = true;
-            } else {
-                self.virtualenvs.push(root.to_path_buf());
-            }
-        }
-        if let Some(marked) = super::build_output::marked_by(&rel, kind == Kind::Dir) {
-            self.build_output.push(marked);
-        }
         if let Some(tree) = outermost_node_modules(&rel) {
-            let key = RelPath(tree);
-            if self.node_modules.last().map(|n| &n.path) != Some(&key) {
-                self.node_modules.push(NodeModules {
-                    path: key,
-                    files: 0,
-                    symlinks: 0,
-                    bytes: 0,
-                    skipped: false,
-                    install: String::new(),
-                    windows_builds: Vec::new(),
-                });
-            }
-            self.windows_build(&rel, kind);
-            if let Some(last) = self.node_modules.last_mut() {
-                match kind {
-                    Kind::File => {
-                        last.files += 1;
-                        last.bytes += meta.len();
-                    }
-                    Kind::Symlink => last.symlinks += 1,
-                    Kind::Dir => {}
-                }
-            }
+            self.in_node_modules(RelPath(tree), &rel, kind, &meta);
         }
         let (mtime, atime) = times(&meta);
         let hard_link_of = (kind == Kind::File && meta.nlink() > 1)
@@ -565,6 +452,33 @@ impl Walked {
             stamp: Stamp::of(&meta),
             hard_link_of,
         });
+    }
+
+    /// Counts an entry of the node_modules `tree` (the walk meets each in one run), and notes a
+    /// Windows build in it.
+    fn in_node_modules(&mut self, tree: RelPath, rel: &Path, kind: Kind, meta: &Meta) {
+        if self.node_modules.last().map(|n| &n.path) != Some(&tree) {
+            self.node_modules.push(NodeModules {
+                path: tree,
+                files: 0,
+                symlinks: 0,
+                bytes: 0,
+                skipped: false,
+                install: String::new(),
+                windows_builds: Vec::new(),
+            });
+        }
+        self.windows_build(rel, kind);
+        if let Some(last) = self.node_modules.last_mut() {
+            match kind {
+                Kind::File => {
+                    last.files += 1;
+                    last.bytes += meta.len();
+                }
+                Kind::Symlink => last.symlinks += 1,
+                Kind::Dir => {}
+            }
+        }
     }
 
     /// Notes a Windows build by its name in the last node_modules, or an addon to look into.
@@ -608,42 +522,6 @@ impl Walked {
         });
         None
     }
-}
-
-/// Each virtualenv's size, whether Windows made it (its `pyvenv.cfg` is read: one per
-/// virtualenv), and the command that makes it again.
-fn virtualenvs(
-    source: &Path,
-    roots: &[PathBuf],
-    entries: &[Entry],
-    rels: &std::collections::HashSet<&Path>,
-) -> Vec<super::venvs::Virtualenv> {
-    use super::venvs;
-    roots
-        .iter()
-        .map(|root| {
-            let inside = entries
-                .iter()
-                .filter(|e| e.kind == Kind::File && e.rel.starts_with(root));
-            let (files, bytes) = inside.fold((0, 0), |(n, b), e| (n + 1, b + e.size));
-            let config = venvs::read_config(&source.join(root).join(venvs::CONFIG));
-            let exe = rels.contains(root.join("Scripts/python.exe").as_path());
-            let windows = venvs::is_windows(&config, exe);
-            let parent = root.parent().unwrap_or(Path::new(""));
-            let name = root.file_name().unwrap_or_default().to_string_lossy();
-            venvs::Virtualenv {
-                path: RelPath::from(root.as_path()),
-                files,
-                bytes,
-                windows,
-                skipped: windows,
-                rewrite: !windows,
-                recreate: venvs::recreate_command(&name, |n| {
-                    rels.contains(parent.join(n).as_path())
-                }),
-            }
-        })
-        .collect()
 }
 
 /// Reads the header of a bounded number of `.node` addons per node_modules: PE ones are Windows

@@ -1,7 +1,7 @@
 //! What to type next, in the new place: the `cd` line, the reinstall each `node_modules` needs,
 //! the editor, and on WSL the Windows file manager. Every command is shell-ready.
 
-use super::plan::NodeModules;
+use super::super::engine::plan::NodeModules;
 use crate::base::pathtext::{RelPath, shell_quote};
 use serde::Serialize;
 use std::path::Path;
