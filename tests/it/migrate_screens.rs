@@ -6,6 +6,8 @@
 //! folders and on slowfs.
 
 use crate::support;
+#[allow(unused_imports)]
+use crate::support::{Exit, Outcome, Run};
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -19,13 +21,12 @@ fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-fn run(home: &Path, source: &Path, dest: &Path, args: &[&str]) -> Output {
+fn run(home: &Path, source: &Path, dest: &Path, args: &[&str]) -> Outcome {
     Sandbox::at(home)
         .migrate(source, dest)
         .args(args)
         .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
+        .run()
 }
 
 /// A committed repository of `n` files in four folders at `home/win/NAME`, and where it goes.
@@ -58,7 +59,7 @@ fn the_plan_speaks_plain_words_and_every_dry_run_ends_saying_nothing_changed() {
     write(&source.join("big.bin"), &vec![7u8; 10_000]);
 
     let human = run(home, &source, &dest, &["--dry-run"]);
-    assert_eq!(human.status.code(), Some(0), "{}", text(&human));
+    human.ok();
     let shown = stdout(&human);
     let json = json_of_success(&run(
         home,
@@ -129,9 +130,9 @@ fn the_plan_speaks_plain_words_and_every_dry_run_ends_saying_nothing_changed() {
 
     // After the move: a dry run of --remove-source reports and still says it changed nothing.
     let moved = run(home, &source, &dest, &["--yes", "-q"]);
-    assert_eq!(moved.status.code(), Some(0), "{}", text(&moved));
+    moved.ok();
     let again = run(home, &source, &dest, &["--dry-run", "--remove-source"]);
-    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    again.ok();
     assert!(
         stdout(&again).starts_with(&format!("Would remove the source {}", source.display())),
         "{}",
@@ -166,7 +167,7 @@ fn the_result_says_the_time_taken_against_the_plans() {
 
     let (source, dest) = repository(home, "shown", 60);
     let out = run(home, &source, &dest, &["--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     let shown = stdout(&out);
     let line = shown
         .lines()
@@ -201,7 +202,7 @@ fn remove_source_says_what_it_removed_with_the_plans_folder_count_and_where_to_c
     let home = tmp.path();
     let (source, dest) = repository(home, "gone", 24);
     let moved = run(home, &source, &dest, &["--yes", "-q"]);
-    assert_eq!(moved.status.code(), Some(0), "{}", text(&moved));
+    moved.ok();
 
     // Run from a folder inside the source, as a person whose shell is there.
     let out = Sandbox::at(home)
@@ -209,9 +210,8 @@ fn remove_source_says_what_it_removed_with_the_plans_folder_count_and_where_to_c
         .args(["--remove-source", "--yes"])
         .env("NO_COLOR", "1")
         .current_dir(source.join("d1"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        .run();
+    out.ok();
     let shown = stdout(&out);
     assert!(!source.exists(), "the source is still there:\n{shown}");
     let itself = format!(" and {} itself", source.display());
@@ -251,14 +251,13 @@ fn remove_source_says_what_it_removed_with_the_plans_folder_count_and_where_to_c
     // JSON, with an edit kept at the source: its folders stay, and both counts say so.
     let (source, dest) = repository(home, "kept", 24);
     let moved = run(home, &source, &dest, &["--yes", "-q"]);
-    assert_eq!(moved.status.code(), Some(0), "{}", text(&moved));
+    moved.ok();
     fs::write(source.join("d2/f2.txt"), b"edited after the move").unwrap();
     let out = Sandbox::at(home)
         .migrate(&source, &dest)
         .args(["--remove-source", "--yes", "--format", "json"])
         .current_dir(&source)
-        .output()
-        .unwrap();
+        .run();
     let report = json_of_success(&out);
     let plan = support::stderr(&out);
     let removal = &report["removal"];
@@ -281,7 +280,7 @@ fn abort_of_a_finished_migration_asks_first_and_a_refusal_says_how_to_go_on() {
     let home = tmp.path();
     let (source, dest) = repository(home, "undo", 1_001);
     let moved = run(home, &source, &dest, &["--yes", "-q"]);
-    assert_eq!(moved.status.code(), Some(0), "{}", text(&moved));
+    moved.ok();
 
     // No terminal to ask, no --yes: refused before any work, in one sentence naming --yes.
     let out = run(home, &source, &dest, &["--abort"]);
@@ -298,7 +297,7 @@ fn abort_of_a_finished_migration_asks_first_and_a_refusal_says_how_to_go_on() {
     }
     let out = run(home, &source, &dest, &["--abort", "--yes"]);
     // Refused to keep the copy's edits: the code of its own, not the usage code.
-    assert_eq!(out.status.code(), Some(5), "{}", text(&out));
+    out.fails(Exit::WouldLoseData);
     let sentence = support::stderr(&out);
     assert!(support::is_one_sentence(sentence.trim()), "{sentence}");
     assert!(
@@ -324,7 +323,7 @@ fn abort_of_a_finished_migration_asks_first_and_a_refusal_says_how_to_go_on() {
     let manifest = Sandbox::at(home).manifest_of(&dest);
     fs::remove_dir_all(&dest).unwrap();
     let out = run(home, &source, &dest, &["--abort"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     assert!(
         stdout(&out).contains("forgot the migration"),
         "{}",
@@ -336,9 +335,9 @@ fn abort_of_a_finished_migration_asks_first_and_a_refusal_says_how_to_go_on() {
 
     // --yes confirms: an unchanged copy goes.
     let moved = run(home, &source, &dest, &["--yes", "-q"]);
-    assert_eq!(moved.status.code(), Some(0), "{}", text(&moved));
+    moved.ok();
     let out = run(home, &source, &dest, &["--abort", "--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     assert!(!dest.exists(), "--yes did not remove the copy");
     assert!(
         source.join("d0/f0.txt").is_file(),
@@ -380,7 +379,7 @@ fn on_slowfs_the_plan_and_the_result_speak_of_files_at_a_time_and_time_taken() {
         "{plan}"
     );
     let out = run(home, &source, &dest, &["--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     let shown = stdout(&out);
     let time = shown
         .lines()

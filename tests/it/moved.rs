@@ -2,6 +2,8 @@
 //! there since. On slowfs.
 
 use crate::support;
+#[allow(unused_imports)]
+use crate::support::{Exit, Outcome, Run};
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -51,13 +53,13 @@ impl OldPlace {
     }
 
     /// `wsl-place migrate SOURCE --to DEST ARGS`.
-    pub fn migrate(&self, args: &[&str]) -> Output {
+    pub fn migrate(&self, args: &[&str]) -> Outcome {
         let mut cmd = self.run(&["migrate"]);
         cmd.arg(self.source())
             .arg("--to")
             .arg(self.dest())
             .args(args);
-        cmd.output().unwrap()
+        cmd.run()
     }
 
     /// `wsl-place check --no-probe --format json` at the source.
@@ -67,8 +69,7 @@ impl OldPlace {
         let out = self
             .run(&[command, "--format", "json"])
             .arg(path)
-            .output()
-            .unwrap();
+            .run();
         support::json_of_success(&out)
     }
 
@@ -94,7 +95,7 @@ fn the_old_place_says_where_it_went_and_what_changed_since() {
         return;
     };
     let first = old.migrate(&["--yes"]);
-    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    first.ok();
 
     let report = old.check_json();
     let moved = &report["moved"];
@@ -120,8 +121,8 @@ fn the_old_place_says_where_it_went_and_what_changed_since() {
 
     // The hook's line, from the record alone.
     let mut hook = old.run(&["check", "--advisory"]);
-    let hook = hook.arg(old.source()).output().unwrap();
-    assert_eq!(hook.status.code(), Some(0), "{}", text(&hook));
+    let hook = hook.arg(old.source()).run();
+    hook.ok();
     let line = stdout(&hook);
     assert!(
         line.starts_with("wsl-place: moved (to ")
@@ -148,7 +149,7 @@ fn the_old_place_says_where_it_went_and_what_changed_since() {
     );
     // The same migrate again says the two copies differ.
     let again = old.migrate(&[]);
-    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    again.ok();
     let said = stdout(&again)
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -168,7 +169,7 @@ fn the_old_place_says_where_it_went_and_what_changed_since() {
     );
     assert!(said.contains("--sync` copies them"), "{}", text(&again));
     let mut human = old.run(&["check", "--no-probe"]);
-    let human = human.arg(old.source()).output().unwrap();
+    let human = human.arg(old.source()).run();
     // Wrapped to the terminal's width: compared word by word.
     let words = stdout(&human)
         .split_whitespace()

@@ -23,7 +23,7 @@ use proptest::test_runner::{TestCaseError, TestRunner};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use crate::support::Outcome;
 
 /// Cases run when `WSL_PLACE_SEQUENCES_CASES` is not set: under a minute in a release build
 /// (200 cases took 73 to 89 s there on a shared 2-core machine; a debug build is about as fast,
@@ -313,7 +313,7 @@ impl Model {
 
     /// Runs a step of the tool, checking that it wrote nothing outside the two trees: its
     /// output, None when it did not run.
-    fn tool(&mut self, step: &Step) -> Result<Option<Output>, TestCaseError> {
+    fn tool(&mut self, step: &Step) -> Result<Option<Outcome>, TestCaseError> {
         let args: &[&str] = match step {
             Step::Migrate => &["--yes"],
             Step::Sync => &["--sync", "--yes"],

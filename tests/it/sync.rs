@@ -5,6 +5,8 @@
 
 use crate::moved::OldPlace;
 use crate::support;
+#[allow(unused_imports)]
+use crate::support::{Exit, Outcome, Run};
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -57,7 +59,7 @@ fn late_edits_reach_the_copy_verified_and_the_old_place_then_says_nothing_change
         return;
     };
     let first = old.migrate(&["--yes"]);
-    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    first.ok();
 
     // One changed, one added (in a new folder), one removed.
     append(&old.source().join("d0/f0.txt"), b"a late line\n");
@@ -156,7 +158,7 @@ fn a_file_changed_at_both_places_keeps_both_versions() {
         return;
     };
     let first = old.migrate(&["--yes"]);
-    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    first.ok();
     // Changed at both places; and one removed here but changed there.
     fs::write(old.dest().join("d2/f2.txt"), b"the destination's version\n").unwrap();
     fs::write(old.source().join("d2/f2.txt"), b"the source's version\n").unwrap();
@@ -166,7 +168,7 @@ fn a_file_changed_at_both_places_keeps_both_versions() {
     let before = snapshot(&old.source());
 
     let out = old.migrate(&["--sync", "--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     assert_eq!(before, snapshot(&old.source()), "the sync wrote the source");
     assert_eq!(
         fs::read(old.dest().join("d2/f2.txt")).unwrap(),
@@ -220,7 +222,7 @@ fn a_file_changed_at_both_places_keeps_both_versions() {
         "{moved}"
     );
     let again = old.migrate(&["--sync", "--yes"]);
-    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    again.ok();
     assert_eq!(saved_beside(&old.dest().join("d2/f2.txt")), saved);
     assert_eq!(
         fs::read(old.dest().join("d2/f2.txt")).unwrap(),
@@ -231,14 +233,14 @@ fn a_file_changed_at_both_places_keeps_both_versions() {
     fs::remove_file(old.source().join("d0/f4.txt")).unwrap();
     assert_eq!(old.check_json()["moved"]["removed"], 1);
     let out = old.migrate(&["--sync", "--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     assert_eq!(old.check_json()["moved"]["removed"], 0);
     // Merged and deleted: the next sync drops its exclude entry.
     let exclude = old.dest().join(".git/info/exclude");
     assert!(fs::read_to_string(&exclude).unwrap().contains(&saved_name));
     fs::remove_file(&saved).unwrap();
     let out = old.migrate(&["--sync", "--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     let listed = fs::read_to_string(&exclude).unwrap();
     assert!(
         !listed.contains(&saved_name) && !listed.contains("wsl-place"),
@@ -254,19 +256,17 @@ fn migrated(tmp: &Path, name: &str) -> (PathBuf, PathBuf) {
     let out = support::Sandbox::at(tmp)
         .migrate(&source, &dest)
         .arg("--yes")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        .run();
+    out.ok();
     (source, dest)
 }
 
-fn abort(source: &Path, dest: &Path, home: &Path) -> std::process::Output {
+fn abort(source: &Path, dest: &Path, home: &Path) -> Outcome {
     support::Sandbox::at(home)
         .migrate(source, dest)
         .args(["--abort", "--yes"])
         .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
+        .run()
 }
 
 #[test]
@@ -280,7 +280,7 @@ fn abort_after_the_move_removes_an_unchanged_copy_and_refuses_a_changed_one() {
     let manifest = support::Sandbox::at(home).manifest_of(&dest);
     let before = snapshot(&source);
     let out = abort(&source, &dest, home);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     assert!(!dest.exists(), "the unchanged copy is still there");
     assert!(!manifest.exists(), "its manifest is still there");
     assert_eq!(before, snapshot(&source), "--abort touched the source");
@@ -293,8 +293,7 @@ fn abort_after_the_move_removes_an_unchanged_copy_and_refuses_a_changed_one() {
         .cmd()
         .args(["check", "--no-probe", "--format", "json"])
         .arg(&source)
-        .output()
-        .unwrap();
+        .run();
     let report = json_of_success(&check);
     assert!(report["moved"].is_null(), "{report}");
 
@@ -303,7 +302,7 @@ fn abort_after_the_move_removes_an_unchanged_copy_and_refuses_a_changed_one() {
     fs::write(dest.join("d1/f1.txt"), b"work done at the new place\n").unwrap();
     let out = abort(&source, &dest, home);
     // Refused to lose the copy's edit: exit 5, not the usage code.
-    assert_eq!(out.status.code(), Some(5), "{}", text(&out));
+    out.fails(Exit::WouldLoseData);
     let message = stderr(&out);
     let message = message.trim();
     assert!(
@@ -327,9 +326,8 @@ fn abort_after_the_move_removes_an_unchanged_copy_and_refuses_a_changed_one() {
     let out = support::Sandbox::at(home)
         .migrate(&source, &elsewhere)
         .args(["--sync", "--yes"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        .run();
+    out.fails(Exit::Input);
     let message = stderr(&out);
     assert!(
         is_one_sentence(message.trim()) && message.contains("without --sync"),
@@ -367,8 +365,8 @@ fn ctrl_c_while_the_sync_walks_the_source_changes_nothing() {
         let Some(_fs) = support::SlowFs::mount(&backing, &mnt, &["--profile", "none"]) else {
             return;
         };
-        let first = migrate(&["--yes"]).output().unwrap();
-        assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+        let first = migrate(&["--yes"]).run();
+        first.ok();
     }
     let (copy_before, source_before) = (snapshot(&dest), snapshot(&backing));
     // Every listing now takes 150 ms, two at a time: the sync's walk of the 41 folders takes
@@ -388,7 +386,7 @@ fn ctrl_c_while_the_sync_walks_the_source_changes_nothing() {
         &mut migrate(&["--sync", "--yes"]),
         std::time::Duration::from_millis(1500),
     );
-    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    out.fails(Exit::Interrupted);
     assert!(
         stderr(&out).contains("nothing was synced"),
         "{}",

@@ -28,10 +28,12 @@ pub mod fakeproc;
 pub mod gitrepo;
 pub mod payloads;
 pub mod registry;
+pub mod run;
 pub mod sandbox;
 pub mod slowfs;
 pub mod tree;
 
+pub use run::{Exit, Outcome, Run};
 pub use rustix::process::Signal;
 pub use sandbox::Sandbox;
 #[allow(unused_imports)] // not every test crate mounts slowfs
@@ -230,13 +232,9 @@ pub fn json_of(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
 }
 
-/// An error message as the tool must give it: one line ending like a sentence.
 /// The one sentence a run refused with: it exited 2 (a user's error) and said one sentence.
 pub fn refusal(out: &Output) -> String {
-    assert_eq!(out.status.code(), Some(2), "{}", text(out));
-    let sentence = stderr(out);
-    assert!(is_one_sentence(sentence.trim()), "{sentence}");
-    sentence
+    Outcome::of(&Command::new("wsl-place"), out.clone()).refusal()
 }
 
 pub fn is_one_sentence(message: &str) -> bool {
@@ -251,7 +249,7 @@ pub fn kill(child: &mut Child) {
 
 /// Starts `cmd` (its output captured), sends it SIGINT, as Ctrl-C would, after `delay`, and
 /// waits for it to end.
-pub fn interrupted_after(cmd: &mut Command, delay: std::time::Duration) -> Output {
+pub fn interrupted_after(cmd: &mut Command, delay: std::time::Duration) -> Outcome {
     let child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -259,9 +257,10 @@ pub fn interrupted_after(cmd: &mut Command, delay: std::time::Duration) -> Outpu
         .expect("spawn the run to interrupt");
     std::thread::sleep(delay);
     send(&child, Signal::INT);
-    child
+    let output = child
         .wait_with_output()
-        .expect("wait for the interrupted run")
+        .expect("wait for the interrupted run");
+    Outcome::of(cmd, output)
 }
 
 /// Sends `signal` to `child`, which must not be reaped yet (its pid cannot be reused before).
@@ -281,7 +280,7 @@ pub fn signal_once(
     started: impl Fn() -> bool,
     within: Duration,
     settle: Duration,
-) -> (Output, Duration) {
+) -> (Outcome, Duration) {
     let deadline = Instant::now() + within;
     while !started() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
@@ -293,13 +292,14 @@ pub fn signal_once(
     let output = child
         .wait_with_output()
         .expect("wait for the signalled run");
-    (output, signalled.elapsed())
+    let what = format!("the run sent {signal:?} after {waiting_for}");
+    (Outcome::named(what, output), signalled.elapsed())
 }
 
 /// Runs `cmd` to the end, or kills it after `limit` and fails the test: for runs where a hang
 /// is the bug being tested. Its output is read while it runs, so a run that prints more than
 /// a pipe holds (64 KiB) is not taken for a hang.
-pub fn bounded(mut cmd: Command, limit: Duration) -> Output {
+pub fn bounded(mut cmd: Command, limit: Duration) -> Outcome {
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -318,11 +318,12 @@ pub fn bounded(mut cmd: Command, limit: Duration) -> Output {
         }
         std::thread::sleep(Duration::from_millis(10));
     };
-    Output {
+    let output = Output {
         status,
         stdout: stdout.join().expect("the stdout reader"),
         stderr: stderr.join().expect("the stderr reader"),
-    }
+    };
+    Outcome::of(&cmd, output)
 }
 
 /// Everything `pipe` gives until it closes, read on a thread of its own.
