@@ -3,6 +3,8 @@
 //! that median and say so; `--fresh` judges on this run alone.
 
 use crate::support;
+#[allow(unused_imports)]
+use crate::support::{Exit, Outcome, Run};
 
 use std::fs;
 use std::path::Path;
@@ -13,7 +15,7 @@ use support::gitrepo::{commit_all, git};
 /// Thresholds low enough that the slow mount's git status always gives a reason ("why").
 const POLICY: &str = "[thresholds]\nadvise_git_status_ms = 0.001\nadvise_speedup = 1\n";
 
-fn check(home: &Path, repo: &Path, args: &[&str]) -> Output {
+fn check(home: &Path, repo: &Path, args: &[&str]) -> Outcome {
     support::Sandbox::at(home)
         .cmd()
         .env("XDG_CACHE_HOME", home.join("cache"))
@@ -22,8 +24,7 @@ fn check(home: &Path, repo: &Path, args: &[&str]) -> Output {
         .arg(home.join("policy.toml"))
         .args(args)
         .arg(repo)
-        .output()
-        .expect("runs wsl-place")
+        .run()
 }
 
 /// The text between `before` and the next `after` in `text`, from its first `before`.
@@ -144,9 +145,8 @@ fn medians_are_labelled_everywhere_and_fresh_judges_this_run_alone() {
 fn fresh_conflicts_with_advisory() {
     let out = support::wsl_place()
         .args(["check", "--advisory", "--fresh", "."])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", support::stderr(&out));
+        .run();
+    out.fails(Exit::Input);
 }
 
 /// `survey --fresh` is accepted, and a survey never weighs the history `check` cached: each
@@ -177,8 +177,7 @@ fn survey_fresh_judges_each_repository_on_its_own_run() {
             .args(["survey", "--format", "json", "--probe-budget-ms", "100"])
             .args(fresh)
             .arg(top.join("repos"))
-            .output()
-            .unwrap();
+            .run();
         let json = support::json_of_success(&out);
         let verdict = &json["repositories"][0]["verdict"];
         assert_eq!(

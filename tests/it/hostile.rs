@@ -168,7 +168,11 @@ fn repository_policy_must_be_text() {
     mkfifo(&policy);
     let mut cmd = place.cmd();
     cmd.args(["check", "--no-probe"]).arg(place.repo());
-    fails_with(&bounded(cmd, Duration::from_secs(20)), Exit::Input, "is a FIFO");
+    fails_with(
+        &bounded(cmd, Duration::from_secs(20)),
+        Exit::Input,
+        "is a FIFO",
+    );
 }
 
 // Case 8: a symlink loop as the path, a directory as mountinfo: the user's input, exit 2.
@@ -194,7 +198,11 @@ fn symlink_loop_and_directory_mountinfo_are_input_errors() {
     cmd.env("WSL_PLACE_PROC_ROOT", &proc_root)
         .args(["check", "--no-probe"])
         .arg(place.repo());
-    fails_with(&run(cmd), Exit::Input, "is a directory, not a mountinfo file");
+    fails_with(
+        &run(cmd),
+        Exit::Input,
+        "is a directory, not a mountinfo file",
+    );
 }
 
 // Case 6: mountinfo is bytes; a mount point that is not UTF-8, anywhere, breaks nothing.

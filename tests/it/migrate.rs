@@ -12,10 +12,7 @@ use support::tree::*;
 use support::{Mount, text};
 
 fn run(args: &[&std::ffi::OsStr], home: &Path) -> Outcome {
-    support::Sandbox::at(home)
-        .cmd()
-        .args(args)
-        .run()
+    support::Sandbox::at(home).cmd().args(args).run()
 }
 
 /// `migrate SOURCE --to DEST` and then `extra`.
@@ -1052,9 +1049,24 @@ fn ctrl_c_while_planning_names_the_staging_left_and_its_commands() {
         &staging.join("source"),
         format!("{}\n", source.display()).as_bytes(),
     );
-    let mut run = support::Sandbox::at(tmp.path()).cmd();
-    run.args(migrate_args(&source, &dest, &["--yes"]));
-    let out = support::interrupted_after(&mut run, std::time::Duration::from_millis(700));
+    let child = support::Sandbox::at(tmp.path())
+        .cmd()
+        .args(migrate_args(&source, &dest, &["--yes"]))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    // The run locks the staging folder it found before it reads the source, and plans for
+    // seconds after: the signal comes once it holds the lock, not after a guessed delay.
+    let (out, _) = support::signal_once(
+        child,
+        support::Signal::INT,
+        "the lock on the staging folder",
+        || support::holds_flock(pid, &staging),
+        std::time::Duration::from_secs(20),
+        std::time::Duration::ZERO,
+    );
     out.fails(Exit::Interrupted);
     let again = format!(
         "wsl-place migrate {} --to {}",

@@ -62,19 +62,13 @@ impl OldPlace {
         cmd.run()
     }
 
-    /// `wsl-place check --no-probe --format json` at the source.
     /// `COMMAND --format json PATH` in this old place's sandbox, with probes: its JSON, the run
     /// having succeeded.
     pub fn json(&self, command: &str, path: &Path) -> serde_json::Value {
-        let out = self
-            .run(&[command, "--format", "json"])
+        self.run(&[command, "--format", "json"])
             .arg(path)
-            .run();
-        support::json_of_success(&out)
-    }
-
-    pub fn check_json(&self) -> serde_json::Value {
-        self.sandbox().check_json(&self.source(), &[])
+            .run()
+            .ok_json()
     }
 }
 
@@ -97,7 +91,7 @@ fn the_old_place_says_where_it_went_and_what_changed_since() {
     let first = old.migrate(&["--yes"]);
     first.ok();
 
-    let report = old.check_json();
+    let report = old.sandbox().check_json(&old.source(), &[]);
     let moved = &report["moved"];
     assert_eq!(
         moved["destination"],
@@ -140,7 +134,7 @@ fn the_old_place_says_where_it_went_and_what_changed_since() {
         b"written after the move\n",
     );
     fs::remove_file(old.source().join("d1/f1.txt")).unwrap();
-    let report = old.check_json();
+    let report = old.sandbox().check_json(&old.source(), &[]);
     let moved = &report["moved"];
     assert_eq!(
         (&moved["added"], &moved["changed"], &moved["removed"]),

@@ -123,12 +123,6 @@ impl Place {
         out.ok();
         out
     }
-
-    pub fn check_json(&self, at: &Path) -> serde_json::Value {
-        let mut cmd = self.run(&["check", "--no-probe", "--format", "json"]);
-        let out = cmd.arg(at).run();
-        json_of(&out)
-    }
 }
 
 /// Every regular file below `root` by its bytes, never following a link.
@@ -561,7 +555,11 @@ fn a_sync_that_skips_a_file_names_it() {
 fn a_renamed_copy_is_not_forgotten_at_the_old_place() {
     let place = Place::migrated();
     fs::rename(place.dst(), place.tmp.path().join("dst/renamed")).unwrap();
-    let report = place.check_json(&place.src());
+    let report = place
+        .run(&support::CHECK_JSON)
+        .arg(place.src())
+        .run()
+        .json();
     assert!(
         report["moved"]["destination"]
             .as_str()

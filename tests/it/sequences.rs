@@ -18,12 +18,12 @@ use crate::nothing_lost::{Place, files};
 use crate::support::gitrepo::{git, init_and_commit_all, write};
 use crate::support::text;
 
+use crate::support::Outcome;
 use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestRunner};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
-use crate::support::Outcome;
 
 /// Cases run when `WSL_PLACE_SEQUENCES_CASES` is not set: under a minute in a release build
 /// (200 cases took 73 to 89 s there on a shared 2-core machine; a debug build is about as fast,

@@ -2,6 +2,8 @@
 //! slowfs emulator mounted inside the surveyed folder.
 
 use crate::support;
+#[allow(unused_imports)]
+use crate::support::{Exit, Outcome, Run};
 
 use serde_json::Value;
 use std::fs;
@@ -49,17 +51,13 @@ impl Layout {
         )
     }
 
-    fn survey(&self, path: Option<&Path>, args: &[&str]) -> std::process::Output {
+    fn survey(&self, path: Option<&Path>, args: &[&str]) -> Outcome {
         let mut cmd = self.sandbox().cmd();
         cmd.env("NO_COLOR", "1");
         if let Some(fake) = path {
             cmd.env("PATH", path_with(fake));
         }
-        cmd.arg("survey")
-            .args(args)
-            .arg(&self.top)
-            .output()
-            .expect("wsl-place runs")
+        cmd.arg("survey").args(args).arg(&self.top).run()
     }
 
     fn survey_json(&self, path: Option<&Path>) -> Value {
@@ -199,7 +197,7 @@ fn finds_the_right_set_judges_slowfs_worse_with_one_probe_per_mount() {
 
     // The table and the summary line for a person; --fail-on on the worst verdict.
     let out = layout.survey(None, &["--probe-budget-ms", "300", "--fail-on", "advise"]);
-    assert_eq!(out.status.code(), Some(1));
+    out.fails(Exit::Verdict);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("git status here"), "{text}");
     assert!(
@@ -218,8 +216,7 @@ fn finds_the_right_set_judges_slowfs_worse_with_one_probe_per_mount() {
             .env("COLUMNS", columns)
             .args(["survey", "--probe-budget-ms", "300"])
             .arg(&layout.top)
-            .output()
-            .unwrap();
+            .run();
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let wide = at("110");
@@ -295,8 +292,7 @@ fn check_on_a_folder_of_repositories_points_to_survey() {
         .cmd()
         .args(["check", "--no-probe", "--format", "json"])
         .arg(&layout.top)
-        .output()
-        .unwrap();
+        .run();
     assert!(
         out.status.success(),
         "{}",
@@ -315,8 +311,7 @@ fn check_on_a_folder_of_repositories_points_to_survey() {
         .cmd()
         .args(["check", "--no-probe", "--format", "json"])
         .arg(layout.top.join("a"))
-        .output()
-        .unwrap();
+        .run();
     let json: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["repositories_below"], Value::Null);
 }
@@ -331,7 +326,7 @@ fn a_malformed_repository_policy_does_not_abort_the_survey() {
     fs::write(layout.top.join("bad/.wsl-place.toml"), "[thresholds\n").unwrap();
     let out = layout.survey(None, &["--probe-budget-ms", "100"]);
     let shown = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out));
+    out.ok();
     let line = shown
         .lines()
         .find(|l| l.starts_with("not judged: "))
@@ -369,7 +364,7 @@ fn a_malformed_repository_policy_does_not_abort_the_survey() {
     let broken = layout.home.join("broken.toml");
     fs::write(&broken, "[thresholds\n").unwrap();
     let out = layout.survey(None, &["--no-probe", "--policy", broken.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2), "{}", support::text(&out));
+    out.fails(Exit::Input);
 }
 
 // Issue 22 item 10: folders the search could not read are counted in the human output, which
@@ -402,11 +397,10 @@ fn unreadable_folders_are_counted_in_the_human_output() {
         .env("NO_COLOR", "1")
         .args(["survey", "--no-probe"])
         .arg(&layout.top)
-        .output()
-        .unwrap();
+        .run();
     fs::set_permissions(layout.top.join("locked"), fs::Permissions::from_mode(0o755)).unwrap();
     let shown = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out));
+    out.ok();
     assert!(
         shown.contains("1 folder could not be read; repositories behind it are not listed"),
         "{shown}"
@@ -444,8 +438,7 @@ fn check_on_a_folder_whose_search_stopped_says_at_least() {
             .env("NO_COLOR", "1")
             .args(["check", "--no-probe", "--format", format])
             .arg(dir)
-            .output()
-            .unwrap();
+            .run();
         assert!(out.status.success(), "{}", support::text(&out));
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
@@ -645,17 +638,16 @@ fn removed_source(layout: &Layout, root: &Path) -> PathBuf {
     repo_with_files(&app, 3);
     let copy = layout.home.parent().unwrap().join("copies/app");
     let sandbox = layout.sandbox();
-    let out = sandbox.migrate(&app, &copy).arg("--yes").output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out));
+    let out = sandbox.migrate(&app, &copy).arg("--yes").run();
+    out.ok();
     git(&app, &["branch", "only-here"]);
     git(&app, &["switch", "-q", "only-here"]);
     git(&app, &["commit", "-q", "--allow-empty", "-m", "only here"]);
     let out = sandbox
         .migrate(&app, &copy)
         .args(["--remove-source", "--yes"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out));
+        .run();
+    out.ok();
     assert!(app.join(".git").is_dir(), "{}", support::text(&out));
     app
 }

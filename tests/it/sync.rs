@@ -68,7 +68,7 @@ fn late_edits_reach_the_copy_verified_and_the_old_place_then_says_nothing_change
         b"written after the move\n",
     );
     fs::remove_file(old.source().join("d1/f1.txt")).unwrap();
-    let moved = &old.check_json()["moved"];
+    let moved = &old.sandbox().check_json(&old.source(), &[])["moved"];
     assert_eq!(
         (&moved["added"], &moved["changed"], &moved["removed"]),
         (&1.into(), &1.into(), &1.into()),
@@ -132,7 +132,7 @@ fn late_edits_reach_the_copy_verified_and_the_old_place_then_says_nothing_change
     );
 
     // The old place now says nothing changed, and a second sync copies nothing.
-    let moved = &old.check_json()["moved"];
+    let moved = &old.sandbox().check_json(&old.source(), &[])["moved"];
     assert_eq!(
         (&moved["added"], &moved["changed"], &moved["removed"]),
         (&0.into(), &0.into(), &0.into()),
@@ -215,7 +215,7 @@ fn a_file_changed_at_both_places_keeps_both_versions() {
     );
     support::gitrepo::git(&old.dest(), &["reset", "-q"]);
     // Both settled: the old place has nothing more to give, a second sync changes nothing.
-    let moved = &old.check_json()["moved"];
+    let moved = &old.sandbox().check_json(&old.source(), &[])["moved"];
     assert_eq!(
         (&moved["added"], &moved["changed"], &moved["removed"]),
         (&0.into(), &0.into(), &0.into()),
@@ -231,10 +231,16 @@ fn a_file_changed_at_both_places_keeps_both_versions() {
     // Removed at both places alone: nothing to do there, but the old place stops counting it.
     fs::remove_file(old.dest().join("d0/f4.txt")).unwrap();
     fs::remove_file(old.source().join("d0/f4.txt")).unwrap();
-    assert_eq!(old.check_json()["moved"]["removed"], 1);
+    assert_eq!(
+        old.sandbox().check_json(&old.source(), &[])["moved"]["removed"],
+        1
+    );
     let out = old.migrate(&["--sync", "--yes"]);
     out.ok();
-    assert_eq!(old.check_json()["moved"]["removed"], 0);
+    assert_eq!(
+        old.sandbox().check_json(&old.source(), &[])["moved"]["removed"],
+        0
+    );
     // Merged and deleted: the next sync drops its exclude entry.
     let exclude = old.dest().join(".git/info/exclude");
     assert!(fs::read_to_string(&exclude).unwrap().contains(&saved_name));
@@ -370,7 +376,8 @@ fn ctrl_c_while_the_sync_walks_the_source_changes_nothing() {
     }
     let (copy_before, source_before) = (snapshot(&dest), snapshot(&backing));
     // Every listing now takes 150 ms, two at a time: the sync's walk of the 41 folders takes
-    // seconds, and the signal comes in the middle of it.
+    // seconds, and the signal comes in the middle of it, once the run lists a folder below the
+    // source's top.
     let slow = [
         "--profile",
         "none",
@@ -382,9 +389,20 @@ fn ctrl_c_while_the_sync_walks_the_source_changes_nothing() {
     let Some(_fs) = support::SlowFs::mount(&backing, &mnt, &slow) else {
         return;
     };
-    let out = support::interrupted_after(
-        &mut migrate(&["--sync", "--yes"]),
-        std::time::Duration::from_millis(1500),
+    let child = migrate(&["--sync", "--yes"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let source = mnt.join("app");
+    let (out, _) = support::signal_once(
+        child,
+        support::Signal::INT,
+        "the walk of the source's folders",
+        || support::lists_below(pid, &source),
+        std::time::Duration::from_secs(20),
+        std::time::Duration::ZERO,
     );
     out.fails(Exit::Interrupted);
     assert!(

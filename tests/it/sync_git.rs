@@ -5,6 +5,8 @@
 //! uncommitted edits sync as files. Each test is one of the repros, on local folders.
 
 use crate::support;
+#[allow(unused_imports)]
+use crate::support::{Exit, Outcome, Run};
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -29,7 +31,7 @@ impl Moved {
         init_and_commit_all(&src, "first");
         prepare(&src);
         let out = moved.migrate(&["--yes"]);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        out.ok();
         moved
     }
 
@@ -41,14 +43,13 @@ impl Moved {
         self.tmp.path().join("linux/app")
     }
 
-    fn migrate(&self, args: &[&str]) -> std::process::Output {
+    fn migrate(&self, args: &[&str]) -> Outcome {
         support::Sandbox::at(self.tmp.path())
             .migrate(&self.src(), &self.dst())
             .args(args)
             .env("NO_COLOR", "1")
             .env("COLUMNS", "400")
-            .output()
-            .unwrap()
+            .run()
     }
 
     /// `--sync --yes --format json`, which must succeed: its `sync`.
@@ -107,7 +108,7 @@ fn commits_at_both_places_keep_the_copys_branch_and_name_the_merge() {
     let theirs = git(&moved.src(), &["rev-parse", "HEAD"]).trim().to_string();
 
     let out = moved.migrate(&["--sync", "--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     assert_eq!(
         moved.at_copy(&["rev-parse", "HEAD"]),
         mine,
@@ -156,7 +157,7 @@ fn a_gc_at_the_old_place_removes_no_object_from_the_copy() {
         git(&moved.src(), args);
     }
     let out = moved.migrate(&["--sync", "--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     git(&moved.dst(), &["fsck", "--no-progress"]);
     assert!(
         moved

@@ -33,7 +33,7 @@ pub mod sandbox;
 pub mod slowfs;
 pub mod tree;
 
-pub use run::{Exit, Outcome, Run};
+pub use run::{CHECK_JSON, Exit, Outcome, Run};
 pub use rustix::process::Signal;
 pub use sandbox::Sandbox;
 #[allow(unused_imports)] // not every test crate mounts slowfs
@@ -247,20 +247,36 @@ pub fn kill(child: &mut Child) {
     child.wait().expect("reap the killed child");
 }
 
-/// Starts `cmd` (its output captured), sends it SIGINT, as Ctrl-C would, after `delay`, and
-/// waits for it to end.
-pub fn interrupted_after(cmd: &mut Command, delay: std::time::Duration) -> Outcome {
-    let child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn the run to interrupt");
-    std::thread::sleep(delay);
-    send(&child, Signal::INT);
-    let output = child
-        .wait_with_output()
-        .expect("wait for the interrupted run");
-    Outcome::of(cmd, output)
+/// Whether process `pid` holds a `flock` on `path`, from /proc/locks: a point a run reaches
+/// that the test can see without timing it (a migration locks its staging folder before it
+/// reads anything in it, and holds the lock to its end).
+pub fn holds_flock(pid: u32, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(inode) = std::fs::metadata(path).map(|m| m.ino()) else {
+        return false;
+    };
+    let locks = std::fs::read_to_string("/proc/locks").expect("/proc/locks");
+    // "1: FLOCK  ADVISORY  WRITE 4242 00:2f:1311 0 EOF": the pid, then maj:min:inode.
+    locks.lines().any(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        fields.get(1) == Some(&"FLOCK")
+            && fields.get(4) == Some(&pid.to_string().as_str())
+            && fields
+                .get(5)
+                .and_then(|id| id.rsplit(':').next())
+                .is_some_and(|ino| ino == inode.to_string())
+    })
+}
+
+/// Whether process `pid` has a folder strictly below `top` open (it is listing it), from
+/// /proc/PID/fd: a walk of `top` under way, seen without timing it.
+pub fn lists_below(pid: u32, top: &Path) -> bool {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return false;
+    };
+    fds.flatten()
+        .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+        .any(|open| open.starts_with(top) && open != top && open.is_dir())
 }
 
 /// Sends `signal` to `child`, which must not be reaped yet (its pid cannot be reused before).

@@ -11,6 +11,10 @@
 use std::ops::Deref;
 use std::process::{Child, Command, Output};
 
+/// `check` without a probe, reporting in JSON: the arguments before the path of most runs
+/// whose report a test reads.
+pub const CHECK_JSON: [&str; 4] = ["check", "--no-probe", "--format", "json"];
+
 /// The exit codes of README's table, by the name the table gives them (src/base/error.rs has
 /// the same list; the tests keep their own, so a renumbering there fails here).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,6 +127,33 @@ impl Outcome {
         sentence
     }
 
+    /// Asserts that the run wrote nothing on stderr.
+    #[track_caller]
+    pub fn quiet(&self) -> &Self {
+        assert!(self.output.stderr.is_empty(), "stderr written: {self}");
+        self
+    }
+
+    /// Asserts that stdout holds `needle`.
+    #[track_caller]
+    pub fn stdout_has(&self, needle: &str) -> &Self {
+        assert!(
+            self.stdout().contains(needle),
+            "{needle:?} not on stdout: {self}"
+        );
+        self
+    }
+
+    /// Asserts that stderr holds `needle`.
+    #[track_caller]
+    pub fn stderr_has(&self, needle: &str) -> &Self {
+        assert!(
+            self.stderr().contains(needle),
+            "{needle:?} not on stderr: {self}"
+        );
+        self
+    }
+
     /// What the run printed on stdout, as JSON whatever its exit status.
     #[track_caller]
     pub fn json(&self) -> serde_json::Value {
@@ -148,6 +179,12 @@ impl Deref for Outcome {
 
     fn deref(&self) -> &Output {
         &self.output
+    }
+}
+
+impl std::fmt::Debug for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
     }
 }
 

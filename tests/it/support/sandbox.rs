@@ -14,7 +14,7 @@
 //! them; [`super::wsl_place`] runs in one shared by the whole test binary.
 
 use super::binary_path;
-use super::run::{Outcome, Run};
+use super::run::{CHECK_JSON, Outcome, Run};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -147,15 +147,15 @@ impl Sandbox {
         cmd
     }
 
+    /// `check --no-probe --format json EXTRA PATH`, for the test to judge.
+    pub fn check(&self, path: &Path, extra: &[&str]) -> Outcome {
+        self.cmd().args(CHECK_JSON).args(extra).arg(path).run()
+    }
+
     /// `check --no-probe --format json EXTRA PATH`, which must succeed: its report.
     #[track_caller]
     pub fn check_json(&self, path: &Path, extra: &[&str]) -> serde_json::Value {
-        self.cmd()
-            .args(["check", "--no-probe", "--format", "json"])
-            .args(extra)
-            .arg(path)
-            .run()
-            .ok_json()
+        self.check(path, extra).ok_json()
     }
 
     /// The manifest of the finished migration to `destination` run in this sandbox.
