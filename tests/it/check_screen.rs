@@ -3,8 +3,7 @@
 //! never joins the median of full checks; no "median" of fewer than three).
 
 use crate::support;
-#[allow(unused_imports)]
-use crate::support::{Exit, Outcome, Run};
+use crate::support::{Outcome, Run};
 
 use std::fs;
 use std::path::PathBuf;
@@ -44,7 +43,7 @@ impl Place {
     }
 
     fn json(&self) -> serde_json::Value {
-        support::json_of_success(&self.run(&["check", "--format", "json"]))
+        self.run(&["check", "--format", "json"]).ok_json()
     }
 
     fn cache_files(&self, folder: &str) -> Vec<PathBuf> {

@@ -100,7 +100,7 @@ fn plain_linux_with_sshfs_and_a_bind_mount() {
     let json = proc
         .command(None)
         .args(CHECK_JSON)
-        .arg(&remote.join("repo"))
+        .arg(remote.join("repo"))
         .run()
         .ok_json();
     assert_eq!(json["host"]["wsl"], false);
@@ -123,7 +123,7 @@ fn plain_linux_with_sshfs_and_a_bind_mount() {
     let json = proc
         .command(None)
         .args(CHECK_JSON)
-        .arg(&inner.join("repo"))
+        .arg(inner.join("repo"))
         .run()
         .ok_json();
     assert_eq!(json["mount"]["kind"], "network");
@@ -385,7 +385,7 @@ fn root_only_test_fails_instead_of_skipping_when_required() {
         } else {
             cmd.env_remove(support::REQUIRE_ENV);
         }
-        cmd.output().expect("the test binary runs")
+        cmd.run()
     };
 
     let plain = as_non_root(false, true);
@@ -457,8 +457,8 @@ fn documented_fields(document: &str) -> Vec<(String, bool)> {
 
 /// Every top-level key of `emitted` is documented and every documented key is emitted (unless
 /// marked absent); for a top-level object whose keys the table lists one by one, the same.
-fn assert_documented(document: &str, output: &std::process::Output) {
-    let emitted = support::json_of_success(output);
+fn assert_documented(document: &str, output: &support::Outcome) {
+    let emitted = output.ok_json();
     let fields = documented_fields(document);
     let object = emitted.as_object().expect("a JSON object");
     assert!(
@@ -550,7 +550,7 @@ fn json_documents_have_the_documented_keys() {
         assert_documented(document, &run(&args));
     }
     // At the old place after the move: `moved` and its keys, and nothing probed.
-    let old_place = support::json_of_success(&run(&["check", "--format", "json", repo_arg]));
+    let old_place = run(&["check", "--format", "json", repo_arg]).ok_json();
     assert_eq!(old_place["moved"]["destination"], dest_arg, "{old_place}");
     assert!(old_place["probe"].is_null(), "{old_place}");
     let fields = documented_fields("check");
@@ -676,7 +676,7 @@ fn config_file_and_variable_give_the_default_policy_and_destination() {
         .args(["migrate", "--dry-run", "--format", "json"])
         .arg(&repo)
         .run();
-    let plan = support::json_of_success(&plan);
+    let plan = plan.ok_json();
     assert_eq!(
         plan["destination"],
         base.path().join("work/repo").to_str().unwrap()

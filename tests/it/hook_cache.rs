@@ -2,7 +2,6 @@
 //! provisional answer blocks, and that its line stays one line.
 
 use crate::support;
-#[allow(unused_imports)]
 use crate::support::{Exit, Outcome, Run};
 
 use std::fs;

@@ -597,7 +597,7 @@ fn open_it_line_is_shell_quoted() {
     assert!(shown.contains("code ."), "{shown}");
     // The shell agrees: `cd` into the quoted word lands in the destination.
     let cd = format!("cd {quoted} && pwd");
-    let pwd = Command::new("sh").args(["-c", &cd]).output().unwrap();
+    let pwd = Command::new("sh").args(["-c", &cd]).run();
     assert_eq!(
         String::from_utf8_lossy(&pwd.stdout).trim(),
         destination.to_str().unwrap()
@@ -774,7 +774,7 @@ fn poisoned_cache_history_cannot_move_the_verdict() {
             "200",
         ])
         .arg(place.repo());
-        support::json_of_success(&run(cmd))
+        run(cmd).ok_json()
     };
     let first = check();
     assert_eq!(first["verdict"]["level"], "ok", "{}", first["verdict"]);
@@ -838,7 +838,7 @@ fn one_slow_call_does_not_outlast_the_budget() {
     let mut cmd = place.cmd();
     cmd.args(["probe", "--format", "json"]).arg(&repo);
     let (output, took) = timed(cmd, Duration::from_secs(2));
-    let report = support::json_of_success(&output);
+    let report = output.ok_json();
     assert_eq!(report["slow_call"]["operation"], "create", "{report}");
     let over = report["slow_call"]["over_ms"].as_u64().unwrap();
     assert!((500..2000).contains(&over), "{report}");

@@ -1,7 +1,6 @@
 //! `wsl-place migrate` on real trees: byte-for-byte copies, refusals, fix-ups, fault injection.
 
 use crate::support;
-#[allow(unused_imports)]
 use crate::support::{Exit, Outcome, Run};
 
 use std::os::unix::fs::PermissionsExt;

@@ -4,7 +4,6 @@
 //! kill with another `--to` (case 14), and with a probe's stale scratch folder (case 3).
 
 use crate::support;
-#[allow(unused_imports)]
 use crate::support::{Exit, Outcome, Run};
 
 use std::fs;

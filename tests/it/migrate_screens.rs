@@ -6,14 +6,13 @@
 //! folders and on slowfs.
 
 use crate::support;
-#[allow(unused_imports)]
 use crate::support::{Exit, Outcome, Run};
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use support::gitrepo::{repo_with_files, write};
-use support::{Sandbox, SlowFs, json_of_success, refusal, text};
+use support::{Sandbox, SlowFs, refusal, text};
 
 const DRY_RUN_LINE: &str = "Dry run: nothing was copied or changed.";
 
@@ -61,12 +60,7 @@ fn the_plan_speaks_plain_words_and_every_dry_run_ends_saying_nothing_changed() {
     let human = run(home, &source, &dest, &["--dry-run"]);
     human.ok();
     let shown = stdout(&human);
-    let json = json_of_success(&run(
-        home,
-        &source,
-        &dest,
-        &["--dry-run", "--format", "json"],
-    ));
+    let json = run(home, &source, &dest, &["--dry-run", "--format", "json"]).ok_json();
     let threads = json["copy_threads"].as_u64().expect("copy_threads");
     let time = shown
         .lines()
@@ -144,12 +138,13 @@ fn the_plan_speaks_plain_words_and_every_dry_run_ends_saying_nothing_changed() {
         "{}",
         text(&again)
     );
-    let report = json_of_success(&run(
+    let report = run(
         home,
         &source,
         &dest,
         &["--dry-run", "--remove-source", "--format", "json"],
-    ));
+    )
+    .ok_json();
     assert_eq!(report["dry_run"], true, "{report}");
     assert!(source.join("big.bin").is_file(), "a dry run removed a file");
 }
@@ -160,7 +155,7 @@ fn the_result_says_the_time_taken_against_the_plans() {
     let home = tmp.path();
     let (source, dest) = repository(home, "timed", 60);
     let out = run(home, &source, &dest, &["--yes", "--format", "json"]);
-    let report = json_of_success(&out);
+    let report = out.ok_json();
     let took = report["copy_ms"].as_u64().expect("copy_ms");
     let planned = report["planned_ms"].as_u64().expect("planned_ms");
     assert!(planned > 0 && took > 0, "{report}");
@@ -258,7 +253,7 @@ fn remove_source_says_what_it_removed_with_the_plans_folder_count_and_where_to_c
         .args(["--remove-source", "--yes", "--format", "json"])
         .current_dir(&source)
         .run();
-    let report = json_of_success(&out);
+    let report = out.ok_json();
     let plan = support::stderr(&out);
     let removal = &report["removal"];
     assert_eq!(
@@ -365,12 +360,7 @@ fn on_slowfs_the_plan_and_the_result_speak_of_files_at_a_time_and_time_taken() {
     let dest = home.join("linux/app");
     // The thread count is chosen from what the source measures in each run: the plan and its
     // JSON say the same one, whatever it is this time.
-    let plan = json_of_success(&run(
-        home,
-        &source,
-        &dest,
-        &["--dry-run", "--format", "json"],
-    ));
+    let plan = run(home, &source, &dest, &["--dry-run", "--format", "json"]).ok_json();
     let threads = plan["copy_threads"].as_u64().expect("copy_threads");
     assert!(
         plan["prediction_basis"]

@@ -2,8 +2,7 @@
 //! there since. On slowfs.
 
 use crate::support;
-#[allow(unused_imports)]
-use crate::support::{Exit, Outcome, Run};
+use crate::support::{Outcome, Run};
 
 use std::fs;
 use std::path::{Path, PathBuf};

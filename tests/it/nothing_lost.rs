@@ -5,8 +5,7 @@
 //! the old place on the slowfs emulator, on a slow mount.
 
 use crate::support;
-#[allow(unused_imports)]
-use crate::support::{Exit, Outcome, Run};
+use crate::support::{Outcome, Run};
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -15,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::SlowFs;
 use support::gitrepo::{git, init_and_commit_all, write};
-use support::{json_of, json_of_success, text};
+use support::{json_of, text};
 
 /// The repository of the repros: `docs/d1..d3.md`, `top.txt`, `b.bin`, committed.
 const FILES: [(&str, &[u8]); 5] = [
@@ -169,7 +168,7 @@ fn sync_after_remove_source_keeps_the_copy(place: &Place) {
     place.migrate_ok(&["--remove-source", "--yes"]);
     assert!(place.src().join("late.txt").is_file());
     let dry = place.migrate_ok(&["--sync", "--dry-run", "--format", "json"]);
-    let planned = json_of_success(&dry);
+    let planned = dry.ok_json();
     assert_eq!(planned["sync"]["removed"], 0, "{planned}");
     place.migrate_ok(&["--sync", "--yes"]);
     assert_has_the_files(&place.dst(), "--sync after --remove-source");
@@ -181,7 +180,7 @@ fn sync_after_remove_source_keeps_the_copy(place: &Place) {
     place.migrate_ok(&["--remove-source", "--yes"]);
     fs::create_dir_all(place.src()).unwrap();
     let dry = place.migrate_ok(&["--sync", "--dry-run", "--format", "json"]);
-    let planned = json_of_success(&dry);
+    let planned = dry.ok_json();
     assert_eq!(planned["sync"]["removed"], 0, "{planned}");
     place.migrate_ok(&["--sync", "--yes"]);
     assert_has_the_files(&place.dst(), "--sync at a source made again empty");
@@ -451,8 +450,12 @@ fn a_syncs_counts_match_its_plan_and_the_tree() {
     // Changed at both places: the source's is saved beside the copy's, one more file there.
     write(&place.src().join("docs/d2.md"), b"# two, at the source\n");
     write(&place.dst().join("docs/d2.md"), b"# two, at the copy\n");
-    let dry = json_of_success(&place.migrate(&["--sync", "--dry-run", "--format", "json"]));
-    let done = json_of_success(&place.migrate(&["--sync", "--yes", "--format", "json"]));
+    let dry = place
+        .migrate(&["--sync", "--dry-run", "--format", "json"])
+        .ok_json();
+    let done = place
+        .migrate(&["--sync", "--yes", "--format", "json"])
+        .ok_json();
     for key in ["added", "changed", "removed", "bytes"] {
         assert_eq!(dry["sync"][key], done["sync"][key], "{key}: {dry}\n{done}");
     }

@@ -5,7 +5,6 @@
 //! previous release wrote (`tests/fixtures/records/`) still syncs, aborts and removes.
 
 use crate::support;
-#[allow(unused_imports)]
 use crate::support::{Exit, Outcome, Run};
 
 use serde_json::Value;

@@ -1,8 +1,7 @@
 //! Verdicts, exit codes, policies, the advisory cache and the CI formats, through the binary.
 
 use crate::support;
-#[allow(unused_imports)]
-use crate::support::{Exit, Outcome, Run};
+use crate::support::{Exit, Run};
 
 use serde_json::Value;
 use std::fs;

@@ -5,15 +5,14 @@
 //! slowfs.
 
 use crate::support;
-#[allow(unused_imports)]
-use crate::support::{Exit, Outcome, Run};
+use crate::support::{Outcome, Run};
 
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
 use support::gitrepo::{commit_all, git, init_and_commit_all, write};
 use support::slowfs::SlowFs;
-use support::{json_of_success, text};
+use support::text;
 
 /// A repository `app` under `root` (20 files and `lib/a.js` on `main`) migrated to `new`
 /// beside the scratch folder's home.
@@ -63,7 +62,7 @@ impl Scene {
     fn json(&self, args: &[&str]) -> Value {
         let mut all = vec!["--format", "json"];
         all.extend_from_slice(args);
-        json_of_success(&self.run(&all))
+        self.run(&all).ok_json()
     }
 }
 
@@ -347,7 +346,7 @@ fn a_record_written_before_removal_dates_still_reads_without_the_tools_removals(
         .args(["survey", "--no-probe", "--format", "json"])
         .arg(scene.app.parent().unwrap())
         .run();
-    let survey = json_of_success(&out);
+    let survey = out.ok_json();
     assert_eq!(survey["summary"]["repositories"], 0, "{survey}");
     assert_eq!(survey["not_judged"][0]["path"], scene.app.to_str().unwrap());
 }

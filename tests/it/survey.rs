@@ -2,7 +2,6 @@
 //! slowfs emulator mounted inside the surveyed folder.
 
 use crate::support;
-#[allow(unused_imports)]
 use crate::support::{Exit, Outcome, Run};
 
 use serde_json::Value;
@@ -62,7 +61,7 @@ impl Layout {
 
     fn survey_json(&self, path: Option<&Path>) -> Value {
         let out = self.survey(path, &["--format", "json", "--probe-budget-ms", "300"]);
-        support::json_of_success(&out)
+        out.ok_json()
     }
 }
 
@@ -338,7 +337,7 @@ fn a_malformed_repository_policy_does_not_abort_the_survey() {
     assert!(shown.contains("good"), "{shown}");
 
     let out = layout.survey(None, &["--no-probe", "--format", "json"]);
-    let report = support::json_of_success(&out);
+    let report = out.ok_json();
     let judged: Vec<&str> = report["repositories"]
         .as_array()
         .unwrap()
@@ -500,7 +499,7 @@ fn the_search_stops_at_a_repository_and_its_scan_notes_what_it_holds() {
     fs::create_dir_all(layout.top.join("plain/docs")).unwrap();
 
     let out = layout.survey(None, &["--no-probe", "--format", "json"]);
-    let json = support::json_of_success(&out);
+    let json = out.ok_json();
     assert_eq!(
         repositories(&json),
         vec![
@@ -536,7 +535,7 @@ fn a_spent_survey_budget_marks_every_scan_as_stopped() {
         None,
         &["--no-probe", "--format", "json", "--budget-ms", "0"],
     );
-    let json = support::json_of_success(&out);
+    let json = out.ok_json();
     assert_eq!(repositories(&json).len(), 3, "{json}");
     assert_eq!(json["scans"]["stopped"], 3, "{json}");
     assert_eq!(json["scans"]["budget_ms"], 0);
@@ -586,7 +585,9 @@ fn a_deep_repository_on_slowfs_is_listed_once() {
     ) else {
         return;
     };
-    let json = support::json_of_success(&layout.survey(None, &["--no-probe", "--format", "json"]));
+    let json = layout
+        .survey(None, &["--no-probe", "--format", "json"])
+        .ok_json();
     let app = slow.mountpoint().join("work/app");
     assert_eq!(repositories(&json), vec![app.display().to_string()]);
     assert_eq!(

@@ -2,8 +2,7 @@
 //! drops named, and no bookkeeping lines in the default output.
 
 use crate::support;
-#[allow(unused_imports)]
-use crate::support::{Exit, Outcome, Run};
+use crate::support::Run;
 
 use std::path::Path;
 use std::process::Command;
@@ -98,7 +97,7 @@ fn a_narrow_table_names_the_columns_it_hides_and_no_bookkeeping_is_printed() {
         .args(["survey", "--format", "json"])
         .arg(top.path())
         .run();
-    let report = support::json_of_success(&out);
+    let report = out.ok_json();
     assert!(report["scans"]["threads"].as_u64().unwrap() > 0, "{report}");
     assert!(report["discovery"]["budget_ms"].as_u64().unwrap() > 0);
 }

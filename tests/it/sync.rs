@@ -5,14 +5,13 @@
 
 use crate::moved::OldPlace;
 use crate::support;
-#[allow(unused_imports)]
 use crate::support::{Exit, Outcome, Run};
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use support::gitrepo::{repo_with_files, write};
 use support::tree::{assert_same_tree, snapshot};
-use support::{is_one_sentence, json_of_success, stderr, text};
+use support::{is_one_sentence, stderr, text};
 
 fn append(path: &Path, more: &[u8]) {
     let mut content = fs::read(path).unwrap();
@@ -82,7 +81,7 @@ fn late_edits_reach_the_copy_verified_and_the_old_place_then_says_nothing_change
 
     // What it would do, without doing it.
     let dry = old.migrate(&["--sync", "--dry-run", "--format", "json"]);
-    let planned = json_of_success(&dry);
+    let planned = dry.ok_json();
     assert_eq!(planned["sync"]["done"], false, "{planned}");
     assert_eq!(planned["sync"]["changed"], 1, "{planned}");
     assert!(
@@ -97,7 +96,7 @@ fn late_edits_reach_the_copy_verified_and_the_old_place_then_says_nothing_change
     );
 
     let out = old.migrate(&["--sync", "--yes", "--format", "json"]);
-    let report = json_of_success(&out);
+    let report = out.ok_json();
     let sync = &report["sync"];
     assert_eq!(
         (
@@ -139,7 +138,9 @@ fn late_edits_reach_the_copy_verified_and_the_old_place_then_says_nothing_change
         "{moved}"
     );
     assert!(moved["synced_unix"].is_u64(), "{moved}");
-    let again = json_of_success(&old.migrate(&["--sync", "--yes", "--format", "json"]));
+    let again = old
+        .migrate(&["--sync", "--yes", "--format", "json"])
+        .ok_json();
     assert_eq!(
         (
             &again["sync"]["added"],
@@ -300,7 +301,7 @@ fn abort_after_the_move_removes_an_unchanged_copy_and_refuses_a_changed_one() {
         .args(["check", "--no-probe", "--format", "json"])
         .arg(&source)
         .run();
-    let report = json_of_success(&check);
+    let report = check.ok_json();
     assert!(report["moved"].is_null(), "{report}");
 
     // Edited since: refused in one sentence naming it, the edit listed, nothing removed.

@@ -5,13 +5,12 @@
 //! uncommitted edits sync as files. Each test is one of the repros, on local folders.
 
 use crate::support;
-#[allow(unused_imports)]
-use crate::support::{Exit, Outcome, Run};
+use crate::support::{Outcome, Run};
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use support::gitrepo::{commit_all, git, init_and_commit_all, write};
-use support::{json_of_success, text};
+use support::text;
 
 /// A repository at `tmp/app` (`a.txt`, `b.txt`, `c.txt` on `main`, after `prepare`) migrated to
 /// `tmp/linux/app`, with its own home.
@@ -54,7 +53,9 @@ impl Moved {
 
     /// `--sync --yes --format json`, which must succeed: its `sync`.
     fn sync_json(&self) -> serde_json::Value {
-        let report = json_of_success(&self.migrate(&["--sync", "--yes", "--format", "json"]));
+        let report = self
+            .migrate(&["--sync", "--yes", "--format", "json"])
+            .ok_json();
         report["sync"].clone()
     }
 
@@ -198,7 +199,7 @@ fn a_commit_only_at_the_old_place_fast_forwards_a_clean_copy_and_never_an_edited
     commit_all(&moved.src(), "again at the old place");
     write(&moved.dst().join("a.txt"), b"mine\n");
     let out = moved.migrate(&["--sync", "--yes", "--format", "json"]);
-    let sync = json_of_success(&out)["sync"].clone();
+    let sync = out.ok_json()["sync"].clone();
     let main = history_of(&sync, "main");
     assert_eq!(main["action"], "refused", "{sync}");
     assert!(
@@ -249,7 +250,7 @@ fn new_branches_and_tags_arrive_and_deleted_ones_stay() {
     git(&moved.src(), &["tag", "-f", "t0", "topic"]);
     git(&moved.src(), &["branch", "-q", "-D", "old"]);
     let dry = moved.migrate(&["--sync", "--dry-run", "--format", "json"]);
-    let planned = json_of_success(&dry)["sync"].clone();
+    let planned = dry.ok_json()["sync"].clone();
     assert_eq!(
         history_of(&planned, "topic")["action"],
         "create",

@@ -3,8 +3,7 @@
 //! `CLICOLOR_FORCE` and `--color` do what they say.
 
 use crate::support;
-#[allow(unused_imports)]
-use crate::support::{Exit, Outcome, Run};
+use crate::support::{Outcome, Run};
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 use support::gitrepo::{files_repo, init_and_commit_all, write};
-use support::{Sandbox, json_of_success, text, write_executable};
+use support::{Sandbox, text, write_executable};
 
 /// A repository in a sandbox, and a folder outside it for the markers its payloads leave.
 struct Hostile {
@@ -139,7 +139,7 @@ impl Hostile {
             .args(["check", "--no-probe", "--format", "json"])
             .arg(self.dest());
         let (out, _) = self.run(check);
-        json_of_success(&out);
+        out.ok_json();
         self.assert_not_run("check", names);
         Steps {
             verify,

@@ -2,8 +2,7 @@
 //! `.wsl-place.toml`, not by a link planted where the tool puts a temporary file.
 
 use crate::support;
-#[allow(unused_imports)]
-use crate::support::{Exit, Outcome, Run};
+use crate::support::Run;
 
 use std::path::Path;
 use std::process::Command;

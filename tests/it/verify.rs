@@ -2,8 +2,7 @@
 //! record, and the bounded correction that record makes after three verifications on a mount.
 
 use crate::support;
-#[allow(unused_imports)]
-use crate::support::{Exit, Outcome, Run};
+use crate::support::{Outcome, Run};
 
 use serde_json::Value;
 use std::path::Path;
@@ -11,7 +10,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use support::gitrepo::{files_repo, git, init_and_commit_all};
 use support::sandbox::Sandbox;
 use support::slowfs::SlowFs;
-use support::{json_of_success, text};
+use support::text;
 
 fn check(sandbox: &Sandbox, repo: &Path, extra: &[&str]) -> Outcome {
     sandbox
@@ -110,7 +109,7 @@ fn verify_prints_and_records_the_measured_figure() {
         .args(["probe", "--format", "json", "--probe-budget-ms", "200"])
         .arg(&repo)
         .run();
-    let probe = json_of_success(&probe);
+    let probe = probe.ok_json();
     assert_eq!(
         probe["record"]["verifications"].as_array().unwrap().len(),
         2,
@@ -254,7 +253,7 @@ fn migrate_times_the_first_status_at_the_copy_against_its_plan() {
         .migrate(&source, &destination)
         .args(["--yes", "--format", "json"])
         .run();
-    let report = json_of_success(&out);
+    let report = out.ok_json();
     let first = &report["first_status"];
     let (predicted, measured) = (
         first["predicted_ms"].as_f64().unwrap(),
@@ -602,6 +601,6 @@ fn a_record_that_cannot_be_written_is_not_said_kept() {
         .migrate(&source, &sandbox.path("linux/app2"))
         .args(["--yes", "--format", "json"])
         .run();
-    let report = json_of_success(&out);
+    let report = out.ok_json();
     assert!(report["first_status"]["not_kept"].is_string(), "{report}");
 }

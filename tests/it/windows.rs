@@ -5,7 +5,7 @@
 
 mod gitconfig;
 
-use crate::support::{self, Outcome, Run, Sandbox, json_of_success, text};
+use crate::support::{self, Outcome, Run, Sandbox, text};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -182,13 +182,12 @@ fn several_profiles_and_none_named_after_the_user_is_a_clear_note() {
         text(&out)
     );
     // Named after the Linux user, one of several is the one.
-    let json = json_of_success(
-        &host
-            .cmd()
-            .args(["check", "--no-probe", "--format", "json"])
-            .arg(&host.source)
-            .run(),
-    );
+    let json = host
+        .cmd()
+        .args(support::CHECK_JSON)
+        .arg(&host.source)
+        .run()
+        .ok_json();
     assert_eq!(ids(&json["windows"]["tools"]), FOUND);
 }
 
@@ -282,7 +281,7 @@ fn the_result_json_lists_the_entries_added_and_the_git_config_commands() {
 fn entries_already_there_are_not_asked_for_or_added() {
     let host = Windows::new(false);
     fs::write(host.gitconfig(), host.with_entries()).unwrap();
-    let plan = json_of_success(&host.migrate(&["--dry-run", "--format", "json"]));
+    let plan = host.migrate(&["--dry-run", "--format", "json"]).ok_json();
     assert_eq!(
         plan["windows"]["safe_directory"]["missing"],
         serde_json::json!([])
@@ -316,7 +315,7 @@ fn nothing_is_written_or_listed_off_wsl() {
             .run()
     };
     let source = host.source.to_str().unwrap();
-    let json = json_of_success(&run(&["check", "--no-probe", "--format", "json", source]));
+    let json = run(&["check", "--no-probe", "--format", "json", source]).ok_json();
     assert!(json.get("windows").is_none(), "{json}");
     let destination = host.destination();
     let to = destination.to_str().unwrap();
@@ -372,7 +371,7 @@ fn interop_finds_the_profile_and_git_config_global_names_the_file() {
             .run()
     };
     let source = host.source.to_str().unwrap();
-    let json = json_of_success(&run(&["check", "--no-probe", "--format", "json", source]));
+    let json = run(&["check", "--no-probe", "--format", "json", source]).ok_json();
     assert_eq!(json["windows"]["found_by"], "interop", "{json}");
     assert_eq!(ids(&json["windows"]["tools"]), FOUND);
     let destination = host.destination();
@@ -419,11 +418,12 @@ fn on(proc: &FakeProc, args: &[&str], dir: &Path) -> Outcome {
 fn primary_windows_makes_the_verdict_ok_by_choice_and_the_hook_and_nudge_silent() {
     let (_base, proc, project) = windows_first(true);
     let here = project.to_str().unwrap();
-    let json = json_of_success(&on(
+    let json = on(
         &proc,
         &["check", "--no-probe", "--format", "json", here],
         &project,
-    ));
+    )
+    .ok_json();
     assert_eq!(json["verdict"]["level"], "ok", "{json}");
     assert_eq!(json["verdict"]["reasons"][0]["rule"], "windows-primary");
     let human = on(&proc, &["check", "--no-probe", here], &project);
@@ -462,11 +462,12 @@ fn primary_windows_makes_the_verdict_ok_by_choice_and_the_hook_and_nudge_silent(
 fn windows_signs_add_a_sentence_and_never_change_the_level() {
     let (_base, proc, project) = windows_first(false);
     let here = project.to_str().unwrap();
-    let json = json_of_success(&on(
+    let json = on(
         &proc,
         &["check", "--no-probe", "--format", "json", here],
         &project,
-    ));
+    )
+    .ok_json();
     assert_eq!(json["verdict"]["level"], "move", "{json}");
     let advice = json["verdict"]["advice"].to_string();
     assert!(advice.contains("a .NET project (.csproj)"), "{advice}");

@@ -353,23 +353,6 @@ fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<Ve
     })
 }
 
-/// The JSON a successful run printed; a failed run, or output that is not JSON, fails the test
-/// with its exit status and standard error.
-pub fn json_of_success(out: &std::process::Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "status {:?}: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "no JSON on stdout ({e}): {}",
-            String::from_utf8_lossy(&out.stdout)
-        )
-    })
-}
-
 /// Writes an executable script, as a stand-in for a program found on PATH (`git`, `net.exe`).
 pub fn write_executable(path: &Path, script: &str) {
     use std::os::unix::fs::PermissionsExt;
