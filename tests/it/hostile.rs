@@ -1023,13 +1023,17 @@ fn no_cursor_escape_into_a_file() {
         .arg(slow.mountpoint().join("app"))
         .stdout(Stdio::null())
         .stderr(fs::File::create(&log).unwrap());
+    // Signalled inside one of its 4 s reads of the source, once it has a file there open.
+    let source = slow.mountpoint().join("app");
+    let child = cmd.spawn().unwrap();
+    let pid = child.id();
     let (output, _) = support::signal_once(
-        cmd.spawn().unwrap(),
+        child,
         support::Signal::INT,
-        "the start",
-        || true,
+        "a read of the source",
+        || support::reads_below(pid, &source),
+        Duration::from_secs(20),
         Duration::ZERO,
-        Duration::from_millis(1500),
     );
     let status = output.status;
     let written = fs::read(&log).unwrap();

@@ -271,12 +271,22 @@ pub fn holds_flock(pid: u32, path: &Path) -> bool {
 /// Whether process `pid` has a folder strictly below `top` open (it is listing it), from
 /// /proc/PID/fd: a walk of `top` under way, seen without timing it.
 pub fn lists_below(pid: u32, top: &Path) -> bool {
+    open_below(pid, top).iter().any(|open| open.is_dir())
+}
+
+/// Whether process `pid` has a file or folder strictly below `top` open, from /proc/PID/fd.
+pub fn reads_below(pid: u32, top: &Path) -> bool {
+    !open_below(pid, top).is_empty()
+}
+
+fn open_below(pid: u32, top: &Path) -> Vec<PathBuf> {
     let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
-        return false;
+        return Vec::new();
     };
     fds.flatten()
         .filter_map(|fd| std::fs::read_link(fd.path()).ok())
-        .any(|open| open.starts_with(top) && open != top && open.is_dir())
+        .filter(|open| open.starts_with(top) && open != top)
+        .collect()
 }
 
 /// Sends `signal` to `child`, which must not be reaped yet (its pid cannot be reused before).
