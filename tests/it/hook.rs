@@ -186,7 +186,7 @@ fn core_hooks_path_and_worktrees_are_respected() {
     support::write_executable(&in_tree.join("pre-commit"), EXISTING);
     gitrepo::git(&repo, &["config", "core.hooksPath", ".githooks"]);
     let refused = hook(&repo, &["install"], &cache);
-    let sentence = support::refusal(&refused);
+    let sentence = refused.refusal();
     assert!(
         sentence.contains("wsl-place check --advisory"),
         "{sentence}"

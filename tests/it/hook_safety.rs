@@ -174,7 +174,7 @@ fn a_hooks_path_inside_the_working_tree_is_refused_without_the_flag() {
     gitrepo::git(&repo, &["config", "core.hooksPath", ".githooks"]);
 
     let refused = hook(&home, &repo, &["install"]);
-    let sentence = support::refusal(&refused);
+    let sentence = refused.refusal();
     for word in ["git add", "--in-worktree", "core.hooksPath"] {
         assert!(sentence.contains(word), "{word}: {sentence}");
     }
@@ -243,7 +243,7 @@ fn a_typo_in_the_config_warns_in_the_hook_and_blocks_nothing() {
     // A full check still refuses it, naming the key and what it takes in plain words.
     write_config(&home, "nudge_every_hours = \"daily\"\n");
     let refused = tool(&home).args(["check", "--no-probe"]).arg(&repo).run();
-    let sentence = support::refusal(&refused);
+    let sentence = refused.refusal();
     assert!(sentence.contains("`nudge_every_hours`"), "{sentence}");
     assert!(sentence.contains("must be a number"), "{sentence}");
     assert!(!sentence.contains("f64"), "{sentence}");
@@ -265,7 +265,7 @@ fn a_relative_destination_is_said_and_taken_relative_to_home() {
     // A destination it cannot use: the sentence offers what it does take, a relative path too.
     write_config(&home, "destination = \"~bob/work\"\n");
     let refused = tool(&home).args(["migrate", "--dry-run"]).arg(&repo).run();
-    let sentence = support::refusal(&refused);
+    let sentence = refused.refusal();
     assert!(
         sentence.contains("relative to your home folder"),
         "{sentence}"

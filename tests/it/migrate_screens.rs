@@ -12,7 +12,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use support::gitrepo::{repo_with_files, write};
-use support::{Sandbox, SlowFs, refusal, text};
+use support::{Sandbox, SlowFs, text};
 
 const DRY_RUN_LINE: &str = "Dry run: nothing was copied or changed.";
 
@@ -279,7 +279,7 @@ fn abort_of_a_finished_migration_asks_first_and_a_refusal_says_how_to_go_on() {
 
     // No terminal to ask, no --yes: refused before any work, in one sentence naming --yes.
     let out = run(home, &source, &dest, &["--abort"]);
-    let sentence = refusal(&out);
+    let sentence = out.refusal();
     assert!(
         sentence.contains("rerun with --yes") && sentence.contains(&dest.display().to_string()),
         "{sentence}"

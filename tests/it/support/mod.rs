@@ -232,11 +232,6 @@ pub fn json_of(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
 }
 
-/// The one sentence a run refused with: it exited 2 (a user's error) and said one sentence.
-pub fn refusal(out: &Output) -> String {
-    Outcome::of(&Command::new("wsl-place"), out.clone()).refusal()
-}
-
 pub fn is_one_sentence(message: &str) -> bool {
     !message.contains('\n') && (message.ends_with('.') || message.ends_with('?'))
 }
