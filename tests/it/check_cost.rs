@@ -4,18 +4,16 @@
 //! is the small one.
 
 use crate::support;
+use support::{Outcome, Run};
 
 use std::fs;
 use std::path::Path;
 use support::SlowFs;
 use support::gitrepo::{fake_git, files_repo, path_with};
 
-fn check_json(
-    home: &Path,
-    repo: &Path,
-    path: Option<&std::ffi::OsStr>,
-    args: &[&str],
-) -> serde_json::Value {
+/// `check --format json --probe-budget-ms 150 ARGS REPO` in a sandbox at `home`, with `path`
+/// as PATH when given.
+fn check(home: &Path, repo: &Path, path: Option<&std::ffi::OsStr>, args: &[&str]) -> Outcome {
     let mut command = support::Sandbox::at(home).cmd();
     command
         .args(["check", "--format", "json", "--probe-budget-ms", "150"])
@@ -24,7 +22,7 @@ fn check_json(
     if let Some(path) = path {
         command.env("PATH", path);
     }
-    support::json_of_success(&command.output().expect("runs wsl-place"))
+    command.run()
 }
 
 /// The current mount's scratch figures, which only a probe of that mount produces.
@@ -43,9 +41,9 @@ fn a_repository_on_the_linux_disk_reuses_that_disks_probe_and_times_its_own_file
     let home = tempfile::tempdir().unwrap();
     let repo = tempfile::tempdir().unwrap();
     files_repo(repo.path(), 120);
-    let first = check_json(home.path(), repo.path(), None, &[]);
+    let first = check(home.path(), repo.path(), None, &[]).ok_json();
     assert_eq!(first["probe"]["baseline_same_mount"], true, "{first}");
-    let second = check_json(home.path(), repo.path(), None, &[]);
+    let second = check(home.path(), repo.path(), None, &[]).ok_json();
     assert_eq!(
         scratch_figures(&first),
         scratch_figures(&second),
@@ -54,7 +52,7 @@ fn a_repository_on_the_linux_disk_reuses_that_disks_probe_and_times_its_own_file
     let tracked = &second["probe"]["current"]["tracked_lstat"]["samples"];
     assert!(tracked.as_u64().is_some_and(|n| n > 0), "{second}");
     // `--fresh` measures everything anew.
-    let fresh = check_json(home.path(), repo.path(), None, &["--fresh"]);
+    let fresh = check(home.path(), repo.path(), None, &["--fresh"]).ok_json();
     assert_ne!(scratch_figures(&first), scratch_figures(&fresh));
 }
 
@@ -75,10 +73,10 @@ fn git_is_asked_its_version_once_until_it_changes() {
     support::write_executable(&fake.path().join("git"), &script);
     let path = path_with(fake.path());
     let asked = || fs::read_to_string(&log).map_or(0, |text| text.lines().count());
-    let report = check_json(home.path(), repo.path(), Some(&path), &[]);
+    let report = check(home.path(), repo.path(), Some(&path), &[]).ok_json();
     assert_eq!(report["git_version"], "2.47.1", "{report}");
     assert_eq!(asked(), 2, "two timed runs the first time");
-    let report = check_json(home.path(), repo.path(), Some(&path), &[]);
+    let report = check(home.path(), repo.path(), Some(&path), &[]).ok_json();
     assert_eq!(report["git_version"], "2.47.1", "{report}");
     assert_eq!(asked(), 2, "the second check asked git again");
     // Another git build (an upgrade) is asked again.
@@ -86,7 +84,7 @@ fn git_is_asked_its_version_once_until_it_changes() {
         &fake.path().join("git"),
         &script.replace("2.47.1", "2.55.0"),
     );
-    let report = check_json(home.path(), repo.path(), Some(&path), &[]);
+    let report = check(home.path(), repo.path(), Some(&path), &[]).ok_json();
     assert_eq!(report["git_version"], "2.55.0", "{report}");
     assert_eq!(asked(), 4);
 }
@@ -111,9 +109,8 @@ fn the_hooks_first_look_on_a_slow_mount_is_one_small_round() {
         .cmd()
         .args(["check", "--advisory"])
         .arg(slow.mountpoint().join("repo"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", support::text(&out));
+        .run();
+    out.ok();
     // The mount's figures the first look measured, kept for the next repository there.
     let cached: Vec<serde_json::Value> = fs::read_dir(home.join(".cache/wsl-place/mounts"))
         .unwrap()

@@ -3,10 +3,10 @@
 //! never joins the median of full checks; no "median" of fewer than three).
 
 use crate::support;
+use crate::support::{Outcome, Run};
 
 use std::fs;
 use std::path::PathBuf;
-use std::process::Output;
 use support::gitrepo::files_repo;
 
 /// A home (the cache) and a repository on this machine's disk.
@@ -25,7 +25,7 @@ impl Place {
         place
     }
 
-    fn run(&self, args: &[&str]) -> Output {
+    fn run(&self, args: &[&str]) -> Outcome {
         support::Sandbox::at(self.home.path())
             .cmd()
             .env("TZ", "UTC")
@@ -33,18 +33,17 @@ impl Place {
             .args(args)
             .args(["--probe-budget-ms", "150"])
             .arg(self.repo.path())
-            .output()
-            .expect("wsl-place starts")
+            .run()
     }
 
     fn human(&self) -> String {
         let out = self.run(&["check"]);
-        assert_eq!(out.status.code(), Some(0), "{}", support::text(&out));
-        String::from_utf8(out.stdout).unwrap()
+        out.ok();
+        String::from_utf8(out.stdout.clone()).unwrap()
     }
 
     fn json(&self) -> serde_json::Value {
-        support::json_of_success(&self.run(&["check", "--format", "json"]))
+        self.run(&["check", "--format", "json"]).ok_json()
     }
 
     fn cache_files(&self, folder: &str) -> Vec<PathBuf> {
@@ -158,7 +157,7 @@ fn figures_from_another_runs_probe_say_when_they_were_measured_not_where() {
     assert_eq!(cached["probe"]["current"]["cached_unix"], at, "{cached}");
     // A probe of this run names the folder it measured in, which it just used.
     let fresh = place.run(&["check", "--fresh"]);
-    let screen = String::from_utf8(fresh.stdout).unwrap();
+    let screen = String::from_utf8(fresh.stdout.clone()).unwrap();
     let measured = row(&screen, "measured");
     assert!(measured.starts_with("measured in      /"), "{screen}");
     assert!(!measured.contains("cached"), "{screen}");
@@ -182,7 +181,7 @@ fn weighed(report: &serde_json::Value) -> (f64, u64) {
 fn a_first_look_never_joins_the_median_of_full_checks() {
     let place = Place::new();
     let hook = place.run(&["check", "--advisory"]);
-    assert_eq!(hook.status.code(), Some(0), "{}", support::text(&hook));
+    hook.ok();
     let advisory = place.cache_files("advisory");
     let entry: serde_json::Value =
         serde_json::from_slice(&fs::read(&advisory[0]).unwrap()).unwrap();

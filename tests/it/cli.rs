@@ -1,9 +1,9 @@
 //! The binary against fixture host facts whose mount points are real temporary directories.
 
 use crate::support;
+use std::process::Command;
+use support::{CHECK_JSON, Exit, Run};
 
-use assert_cmd::Command;
-use predicates::prelude::*;
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
@@ -11,20 +11,16 @@ use support::fakeproc::{
     FakeProc, PLAIN_VERSION, WSL2_VERSION, drive_tree, escape, wsl_9p_mountinfo,
 };
 
-fn check_json(cmd: &mut Command, path: &Path) -> Value {
-    let output = cmd
-        .args(["check", "--no-probe", "--format", "json"])
-        .arg(path)
-        .output()
-        .unwrap();
-    support::json_of_success(&output)
-}
-
 #[test]
 fn drive_mount_over_9p_gives_windows_path_from_path_option() {
     let (_base, drive, project) = drive_tree();
     let proc = FakeProc::new(WSL2_VERSION, &wsl_9p_mountinfo(&drive), true);
-    let json = check_json(&mut proc.command(Some("Ubuntu-24.04")), &project);
+    let json = proc
+        .command(Some("Ubuntu-24.04"))
+        .args(CHECK_JSON)
+        .arg(&project)
+        .run()
+        .ok_json();
     assert_eq!(json["host"]["wsl"], true);
     assert_eq!(json["host"]["wsl_version"], 2);
     assert_eq!(json["host"]["distro"], "Ubuntu-24.04");
@@ -43,7 +39,12 @@ fn linux_path_on_wsl_gives_both_unc_forms() {
     let home = tempfile::tempdir().unwrap();
     let home_path = fs::canonicalize(home.path()).unwrap();
     let proc = FakeProc::new(WSL2_VERSION, &wsl_9p_mountinfo(&drive), true);
-    let json = check_json(&mut proc.command(Some("Ubuntu")), &home_path);
+    let json = proc
+        .command(Some("Ubuntu"))
+        .args(CHECK_JSON)
+        .arg(&home_path)
+        .run()
+        .ok_json();
     assert_eq!(json["mount"]["kind"], "local");
     let tail = home_path.to_str().unwrap().replace('/', "\\");
     assert_eq!(
@@ -64,7 +65,12 @@ fn virtiofs_drive_mount() {
         escape(&drive)
     );
     let proc = FakeProc::new(WSL2_VERSION, &mountinfo, true);
-    let json = check_json(&mut proc.command(Some("Debian")), &project);
+    let json = proc
+        .command(Some("Debian"))
+        .args(CHECK_JSON)
+        .arg(&project)
+        .run()
+        .ok_json();
     assert_eq!(json["mount"]["kind"], "wsl-drvfs-virtiofs");
     assert_eq!(json["mount"]["source"], "drvfsa");
 }
@@ -91,20 +97,35 @@ fn plain_linux_with_sshfs_and_a_bind_mount() {
     );
     let proc = FakeProc::new(PLAIN_VERSION, &mountinfo, false);
 
-    let json = check_json(&mut proc.command(None), &remote.join("repo"));
+    let json = proc
+        .command(None)
+        .args(CHECK_JSON)
+        .arg(remote.join("repo"))
+        .run()
+        .ok_json();
     assert_eq!(json["host"]["wsl"], false);
     assert_eq!(json["host"]["distro"], Value::Null);
     assert_eq!(json["mount"]["kind"], "network");
     assert_eq!(json["mount"]["fstype"], "fuse.sshfs");
     assert_eq!(json["paths"]["windows"], Value::Null);
 
-    let json = check_json(&mut proc.command(None), &bind);
+    let json = proc
+        .command(None)
+        .args(CHECK_JSON)
+        .arg(&bind)
+        .run()
+        .ok_json();
     assert_eq!(json["mount"]["kind"], "local");
     assert_eq!(json["mount"]["root"], "/projects");
     assert_eq!(json["mount"]["mount_point"], bind.to_str().unwrap());
 
     // The deepest mount point wins over the bind mount that contains it.
-    let json = check_json(&mut proc.command(None), &inner.join("repo"));
+    let json = proc
+        .command(None)
+        .args(CHECK_JSON)
+        .arg(inner.join("repo"))
+        .run()
+        .ok_json();
     assert_eq!(json["mount"]["kind"], "network");
     assert_eq!(json["mount"]["fstype"], "nfs4");
 }
@@ -117,7 +138,12 @@ fn container_inside_wsl_is_not_reported_as_wsl() {
         "1 0 0:30 / / rw - overlay overlay rw,lowerdir=/l,upperdir=/u,workdir=/w\n",
         false,
     );
-    let json = check_json(&mut proc.command(None), dir.path());
+    let json = proc
+        .command(None)
+        .args(CHECK_JSON)
+        .arg(dir.path())
+        .run()
+        .ok_json();
     assert_eq!(json["host"]["wsl"], false);
     assert_eq!(json["mount"]["kind"], "overlay");
     assert_eq!(json["paths"]["windows"], Value::Null);
@@ -134,7 +160,12 @@ fn shipped_fixtures_parse_through_the_binary() {
         let text = fs::read_to_string(Path::new("tests/fixtures/mountinfo").join(name)).unwrap();
         let proc = FakeProc::new(if wsl { WSL2_VERSION } else { PLAIN_VERSION }, &text, wsl);
         let dir = tempfile::tempdir_in("/tmp").unwrap();
-        let json = check_json(&mut proc.command(wsl.then_some("Ubuntu")), dir.path());
+        let json = proc
+            .command(wsl.then_some("Ubuntu"))
+            .args(CHECK_JSON)
+            .arg(dir.path())
+            .run()
+            .ok_json();
         assert_eq!(json["host"]["wsl"], wsl, "{name}");
         assert_eq!(json["mount"]["mount_point"], mount_point, "{name}");
         assert_eq!(json["mount"]["fstype"], fstype, "{name}");
@@ -146,16 +177,17 @@ fn shipped_fixtures_parse_through_the_binary() {
 fn human_report_is_not_json() {
     let (_base, drive, project) = drive_tree();
     let proc = FakeProc::new(WSL2_VERSION, &wsl_9p_mountinfo(&drive), true);
-    proc.command(Some("Ubuntu"))
+    let out = proc
+        .command(Some("Ubuntu"))
         .args(["check", "--no-probe"])
         .arg(&project)
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("over 9p (DrvFs)"))
-        .stdout(predicate::str::contains("C:\\Users\\me\\app"))
-        .stdout(predicate::str::contains("WSL 2, distro Ubuntu"))
-        .stdout(predicate::str::starts_with("{").not())
-        .stdout(predicate::str::contains("\u{1b}[").not());
+        .run();
+    out.ok()
+        .stdout_has("over 9p (DrvFs)")
+        .stdout_has("C:\\Users\\me\\app")
+        .stdout_has("WSL 2, distro Ubuntu");
+    assert!(!out.stdout().starts_with('{'), "{out}");
+    assert!(!out.stdout().contains("\u{1b}["), "{out}");
 }
 
 #[test]
@@ -167,14 +199,15 @@ fn malformed_mountinfo_names_file_and_line() {
         false,
     );
     let mountinfo = proc.dir.path().join("self/mountinfo");
-    proc.command(None)
+    let out = proc
+        .command(None)
         .args(["check", "--no-probe"])
         .arg(dir.path())
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(mountinfo.to_str().unwrap()))
-        .stderr(predicate::str::contains("line 2"))
-        .stderr(predicate::str::contains("panicked").not());
+        .run();
+    out.fails(Exit::Input)
+        .stderr_has(mountinfo.to_str().unwrap())
+        .stderr_has("line 2");
+    assert!(!out.stderr().contains("panicked"), "{out}");
 }
 
 #[test]
@@ -185,9 +218,9 @@ fn missing_mountinfo_is_a_clear_error() {
     proc.command(None)
         .args(["check", "--no-probe"])
         .arg(dir.path())
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("self/mountinfo"));
+        .run()
+        .fails(Exit::Input)
+        .stderr_has("self/mountinfo");
 }
 
 #[test]
@@ -197,12 +230,11 @@ fn bad_paths_exit_2_with_one_sentence() {
     fs::write(&file, "x").unwrap();
     let missing = dir.path().join("does-not-exist");
     for (path, expected) in [(&missing, "does not exist"), (&file, "is not a directory")] {
-        let output = Command::from_std(support::wsl_place())
+        let output = support::wsl_place()
             .args(["check", "--no-probe"])
             .arg(path)
-            .output()
-            .unwrap();
-        assert_eq!(output.status.code(), Some(2));
+            .run();
+        output.fails(Exit::Input);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains(expected), "{stderr}");
         assert!(stderr.contains(path.to_str().unwrap()), "{stderr}");
@@ -212,10 +244,10 @@ fn bad_paths_exit_2_with_one_sentence() {
 
 #[test]
 fn unknown_flag_is_a_usage_error() {
-    Command::from_std(support::wsl_place())
+    support::wsl_place()
         .args(["check", "--no-such-flag"])
-        .assert()
-        .code(2);
+        .run()
+        .fails(Exit::Input);
 }
 
 /// One format enum for every command: `probe` and `migrate` speak GitHub Actions too, one
@@ -235,12 +267,12 @@ fn probe_and_migrate_print_github_annotations() {
         if command == "migrate" {
             args.push("--dry-run");
         }
-        let output = Command::from_std(support::Sandbox::at(dir.path()).cmd())
+        let output = support::Sandbox::at(dir.path())
+            .cmd()
             .args(&args)
             .arg(&source)
-            .output()
-            .unwrap();
-        assert_eq!(output.status.code(), Some(0), "{command}: {output:?}");
+            .run();
+        output.ok();
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(stdout.starts_with(start), "{command}: {stdout}");
         assert!(
@@ -258,26 +290,20 @@ fn probe_and_migrate_print_real_markdown() {
     let source = dir.path().join("app");
     fs::create_dir_all(source.join("src")).unwrap();
     fs::write(source.join("src/main.rs"), "fn main() {}\n").unwrap();
-    let probe = Command::from_std(support::wsl_place())
+    let probe = support::wsl_place()
         .args(["probe", "--format", "markdown", "--probe-budget-ms", "200"])
         .arg(&source)
-        .output()
-        .unwrap();
-    assert!(probe.status.success());
+        .run();
+    probe.ok();
     let text = String::from_utf8_lossy(&probe.stdout);
     assert!(text.starts_with("### wsl-place probe:"), "{text}");
     assert!(text.contains("| lstat |"), "{text}");
-    let plan = Command::from_std(support::wsl_place())
+    let plan = support::wsl_place()
         .args(["migrate", "--format", "markdown", "--dry-run", "--to"])
         .arg(dir.path().join("moved"))
         .arg(&source)
-        .output()
-        .unwrap();
-    assert!(
-        plan.status.success(),
-        "{}",
-        String::from_utf8_lossy(&plan.stderr)
-    );
+        .run();
+    plan.ok();
     let text = String::from_utf8_lossy(&plan.stdout);
     assert!(text.starts_with("### wsl-place: migration plan"), "{text}");
     assert!(
@@ -288,12 +314,12 @@ fn probe_and_migrate_print_real_markdown() {
 
 #[test]
 fn completions_are_generated() {
-    Command::from_std(support::wsl_place())
+    support::wsl_place()
         .args(["completions", "bash"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("wsl-place"))
-        .stdout(predicate::str::contains("--format"));
+        .run()
+        .ok()
+        .stdout_has("wsl-place")
+        .stdout_has("--format");
 }
 
 #[test]
@@ -324,10 +350,9 @@ fn unreadable_directory_exits_2() {
         .arg(&binary)
         .args(["check", "--no-probe"])
         .arg(&locked)
-        .output()
-        .unwrap();
+        .run();
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    output.fails(Exit::Input);
     assert!(stderr.contains("cannot read the directory"), "{stderr}");
     assert!(stderr.contains(locked.to_str().unwrap()), "{stderr}");
 }
@@ -360,7 +385,7 @@ fn root_only_test_fails_instead_of_skipping_when_required() {
         } else {
             cmd.env_remove(support::REQUIRE_ENV);
         }
-        cmd.output().expect("the test binary runs")
+        cmd.run()
     };
 
     let plain = as_non_root(false, true);
@@ -432,8 +457,8 @@ fn documented_fields(document: &str) -> Vec<(String, bool)> {
 
 /// Every top-level key of `emitted` is documented and every documented key is emitted (unless
 /// marked absent); for a top-level object whose keys the table lists one by one, the same.
-fn assert_documented(document: &str, output: &std::process::Output) {
-    let emitted = support::json_of_success(output);
+fn assert_documented(document: &str, output: &support::Outcome) {
+    let emitted = output.ok_json();
     let fields = documented_fields(document);
     let object = emitted.as_object().expect("a JSON object");
     assert!(
@@ -486,13 +511,7 @@ fn json_documents_have_the_documented_keys() {
     fs::create_dir(&home).unwrap();
     let repo = base.path().join("repos/app");
     support::gitrepo::repo_with_files(&repo, 5);
-    let run = |args: &[&str]| {
-        support::Sandbox::at(&home)
-            .cmd()
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| support::Sandbox::at(&home).cmd().args(args).run();
     let repo_arg = repo.to_str().unwrap();
     let dest = base.path().join("moved");
     let dest_arg = dest.to_str().unwrap();
@@ -531,7 +550,7 @@ fn json_documents_have_the_documented_keys() {
         assert_documented(document, &run(&args));
     }
     // At the old place after the move: `moved` and its keys, and nothing probed.
-    let old_place = support::json_of_success(&run(&["check", "--format", "json", repo_arg]));
+    let old_place = run(&["check", "--format", "json", repo_arg]).ok_json();
     assert_eq!(old_place["moved"]["destination"], dest_arg, "{old_place}");
     assert!(old_place["probe"].is_null(), "{old_place}");
     let fields = documented_fields("check");
@@ -554,7 +573,7 @@ fn json_documents_have_the_documented_keys() {
 
 /// `wsl-place ARGS` in a sandbox at `home`, and no colour setting inherited.
 fn isolated(home: &Path) -> Command {
-    let mut cmd = Command::from_std(support::Sandbox::at(home).cmd());
+    let mut cmd = support::Sandbox::at(home).cmd();
     cmd.env_remove("NO_COLOR")
         .env_remove("CLICOLOR")
         .env_remove("CLICOLOR_FORCE");
@@ -575,8 +594,7 @@ fn quiet_before_or_after_the_command_and_the_last_colour_flag_wins() {
             .args(args)
             .args(["--no-probe"])
             .arg(&repo)
-            .output()
-            .unwrap();
+            .run();
         assert!(
             output.status.success(),
             "{args:?}: {}",
@@ -593,8 +611,7 @@ fn quiet_before_or_after_the_command_and_the_last_colour_flag_wins() {
             .args(flags)
             .args(["check", "--no-probe"])
             .arg(&repo)
-            .output()
-            .unwrap();
+            .run();
         assert!(output.status.success(), "{}", support::text(&output));
         output.stdout.contains(&0x1b)
     };
@@ -610,8 +627,8 @@ fn usage_errors_and_failures_share_one_style() {
         &["check", "--bogus"],
         &["check", "/no/such/place"],
     ] {
-        let output = isolated(base.path()).args(args).output().unwrap();
-        assert_eq!(output.status.code(), Some(2), "{}", support::text(&output));
+        let output = isolated(base.path()).args(args).run();
+        output.fails(Exit::Input);
         let stderr = support::stderr(&output);
         assert!(stderr.starts_with("wsl-place: "), "{args:?}: {stderr}");
         assert!(!stderr.contains("error:"), "{args:?}: {stderr}");
@@ -633,7 +650,12 @@ fn config_file_and_variable_give_the_default_policy_and_destination() {
     )
     .unwrap();
     let policy_path = |command: &mut Command| {
-        let json = check_json(command.env("XDG_CONFIG_HOME", &config), &repo);
+        let json = command
+            .env("XDG_CONFIG_HOME", &config)
+            .args(CHECK_JSON)
+            .arg(&repo)
+            .run()
+            .ok_json();
         json["policy"]["path"]
             .as_str()
             .unwrap_or_default()
@@ -653,9 +675,8 @@ fn config_file_and_variable_give_the_default_policy_and_destination() {
         .env("XDG_CONFIG_HOME", &config)
         .args(["migrate", "--dry-run", "--format", "json"])
         .arg(&repo)
-        .output()
-        .unwrap();
-    let plan = support::json_of_success(&plan);
+        .run();
+    let plan = plan.ok_json();
     assert_eq!(
         plan["destination"],
         base.path().join("work/repo").to_str().unwrap()
@@ -666,9 +687,8 @@ fn config_file_and_variable_give_the_default_policy_and_destination() {
         .env("XDG_CONFIG_HOME", &config)
         .args(["check", "--no-probe"])
         .arg(&repo)
-        .output()
-        .unwrap();
-    assert_eq!(bad.status.code(), Some(2), "{}", support::text(&bad));
+        .run();
+    bad.fails(Exit::Input);
     let stderr = support::stderr(&bad);
     assert!(
         stderr.contains("config.toml is not a valid config file"),
@@ -687,13 +707,13 @@ fn an_ok_repository_gets_no_move_rows() {
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("repo");
     support::gitrepo::repo_with_files(&repo, 5);
-    let output = Command::from_std(support::Sandbox::at(dir.path()).cmd())
+    let output = support::Sandbox::at(dir.path())
+        .cmd()
         .args(["--color", "never", "check"])
         .arg(&repo)
-        .output()
-        .unwrap();
+        .run();
     let text = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(0), "{text}");
+    output.ok();
     assert!(text.contains("verdict          ok"), "{text}");
     assert!(!text.contains("after a move"), "{text}");
     assert!(!text.contains('█'), "{text}");
@@ -715,9 +735,8 @@ fn a_dry_run_says_so_last_and_markdown_keeps_its_code_spans() {
         .args(["migrate", "--dry-run", "--to"])
         .arg(&dest)
         .arg(&repo)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out));
+        .run();
+    out.ok();
     let said = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         said.trim_end().lines().last(),
@@ -729,8 +748,7 @@ fn a_dry_run_says_so_last_and_markdown_keeps_its_code_spans() {
         .cmd()
         .args(["check", "--no-probe", "--format", "markdown"])
         .arg(base.path())
-        .output()
-        .unwrap();
+        .run();
     let markdown = String::from_utf8_lossy(&out.stdout);
     assert!(markdown.contains("`wsl-place survey`"), "{markdown}");
     assert!(!markdown.contains("\\`"), "{markdown}");

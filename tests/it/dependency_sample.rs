@@ -4,6 +4,7 @@
 //! the error the report states.
 
 use crate::support;
+use support::{Outcome, Run};
 
 use std::fs;
 use std::path::Path;
@@ -84,19 +85,18 @@ fn node_project(root: &Path, packages: u64, seed: u64) -> Truth {
     truth
 }
 
-fn check(root: &Path, args: &[&str]) -> std::process::Output {
-    assert_cmd::Command::from_std(support::wsl_place())
+fn check(root: &Path, args: &[&str]) -> Outcome {
+    support::wsl_place()
         .args(["check", "--no-probe"])
         .args(args)
         .arg(root)
-        .output()
-        .unwrap()
+        .run()
 }
 
 fn scan_json(root: &Path, args: &[&str]) -> serde_json::Value {
     let mut all = vec!["--format", "json"];
     all.extend_from_slice(args);
-    support::json_of_success(&check(root, &all))["scan"].clone()
+    check(root, &all).ok_json()["scan"].clone()
 }
 
 fn n(v: &serde_json::Value) -> u64 {
@@ -270,9 +270,8 @@ fn json_says_where_the_check_spent_its_time() {
         .cmd()
         .args(["check", "--format", "json", "--probe-budget-ms", "150"])
         .arg(tmp.path())
-        .output()
-        .unwrap();
-    let report = support::json_of_success(&out);
+        .run();
+    let report = out.ok_json();
     let phases = &report["phases"];
     for phase in [
         "scan_ms",
@@ -299,7 +298,7 @@ fn json_says_where_the_check_spent_its_time() {
 }
 
 fn scan_json_report(root: &Path) -> serde_json::Value {
-    support::json_of_success(&check(root, &["--format", "json"]))
+    check(root, &["--format", "json"]).ok_json()
 }
 
 #[test]
@@ -314,9 +313,8 @@ fn survey_samples_each_repositorys_node_modules_and_exact_walks_them() {
             .args(["survey", "--no-probe", "--format", "json"])
             .args(extra)
             .arg(top.path())
-            .output()
-            .unwrap();
-        support::json_of_success(&out)
+            .run();
+        out.ok_json()
     };
     let scan_of = |report: &serde_json::Value, name: &str| {
         report["repositories"]
@@ -357,9 +355,8 @@ fn a_next_check_takes_the_figures_again_until_an_install_changes_the_tree() {
             .args(["check", "--no-probe", "--format", "json"])
             .args(extra)
             .arg(root)
-            .output()
-            .unwrap();
-        support::json_of_success(&out)["scan"]["node_modules"][0].clone()
+            .run();
+        out.ok_json()["scan"]["node_modules"][0].clone()
     };
     let first = check(&[]);
     assert!(first.get("reused").is_none(), "{first}");
@@ -607,9 +604,8 @@ fn a_next_check_takes_a_pnpm_trees_figures_again_until_an_install() {
             .cmd()
             .args(["check", "--no-probe", "--format", "json"])
             .arg(root)
-            .output()
-            .unwrap();
-        support::json_of_success(&out)["scan"]["node_modules"][0].clone()
+            .run();
+        out.ok_json()["scan"]["node_modules"][0].clone()
     };
     let first = check();
     assert!(first.get("reused").is_none(), "{first}");

@@ -2,9 +2,10 @@
 //! reads `.gitattributes`, and the cold figure beside the warm one.
 
 use crate::support;
+use crate::support::Run;
 
 use support::gitrepo::{git, init_and_commit_all, write};
-use support::{json_of_success, wsl_place};
+use support::wsl_place;
 
 /// A repository whose rules give every kind of file: `text=auto` at the top, `binary` images,
 /// a deeper file that marks Markdown `text` and turns text off for `.txt`, and `eol` alone.
@@ -75,9 +76,8 @@ fn line_ending_bytes_follow_git_and_the_cold_figure_is_not_below_the_warm_one() 
             "300",
         ])
         .arg(&repo)
-        .output()
-        .unwrap();
-    let report = json_of_success(&out);
+        .run();
+    let report = out.ok_json();
     let walk = &report["probe"]["git_walk"];
     assert_eq!(walk["text_bytes"].as_u64(), Some(text), "{walk}");
     assert_eq!(walk["auto_text_bytes"].as_u64(), Some(auto), "{walk}");
@@ -124,9 +124,8 @@ fn info_attributes_and_autocrlf_change_what_is_scanned() {
         let out = wsl_place()
             .args(["check", "--format", "json", "--probe-budget-ms", "200"])
             .arg(repo)
-            .output()
-            .unwrap();
-        json_of_success(&out)["probe"]["git_walk"].clone()
+            .run();
+        out.ok_json()["probe"]["git_walk"].clone()
     };
     let walk = walk_of(&repo);
     assert_eq!(walk["text_bytes"].as_u64(), Some(0), "{walk}");

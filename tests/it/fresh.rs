@@ -3,6 +3,7 @@
 //! that median and say so; `--fresh` judges on this run alone.
 
 use crate::support;
+use crate::support::{Exit, Outcome, Run};
 
 use std::fs;
 use std::path::Path;
@@ -13,7 +14,7 @@ use support::gitrepo::{commit_all, git};
 /// Thresholds low enough that the slow mount's git status always gives a reason ("why").
 const POLICY: &str = "[thresholds]\nadvise_git_status_ms = 0.001\nadvise_speedup = 1\n";
 
-fn check(home: &Path, repo: &Path, args: &[&str]) -> Output {
+fn check(home: &Path, repo: &Path, args: &[&str]) -> Outcome {
     support::Sandbox::at(home)
         .cmd()
         .env("XDG_CACHE_HOME", home.join("cache"))
@@ -22,8 +23,7 @@ fn check(home: &Path, repo: &Path, args: &[&str]) -> Output {
         .arg(home.join("policy.toml"))
         .args(args)
         .arg(repo)
-        .output()
-        .expect("runs wsl-place")
+        .run()
 }
 
 /// The text between `before` and the next `after` in `text`, from its first `before`.
@@ -98,7 +98,7 @@ fn medians_are_labelled_everywhere_and_fresh_judges_this_run_alone() {
     assert_one_figure(&check(&home, &repo, &[]), 1);
     // The second keeps the history but two checks make no median (their mean is a figure no
     // check measured); the third weighs the median, and every place says so.
-    let json = support::json_of_success(&check(&home, &repo, &["--format", "json"]));
+    let json = check(&home, &repo, &["--format", "json"]).ok_json();
     let weighed = &json["verdict"]["weighed"][0];
     assert_eq!(
         (weighed["rule"].as_str(), weighed["checks"].as_u64()),
@@ -114,7 +114,7 @@ fn medians_are_labelled_everywhere_and_fresh_judges_this_run_alone() {
     );
 
     // --fresh: this run's predictions are the verdict's figures, and nothing says "median".
-    let json = support::json_of_success(&check(&home, &repo, &["--fresh", "--format", "json"]));
+    let json = check(&home, &repo, &["--fresh", "--format", "json"]).ok_json();
     let verdict = &json["verdict"];
     let predicted = &json["predict"]["git_status_ms"];
     let weighed = &verdict["weighed"][0];
@@ -132,10 +132,10 @@ fn medians_are_labelled_everywhere_and_fresh_judges_this_run_alone() {
     assert_one_figure(&check(&home, &repo, &["--fresh"]), 1);
     // A fresh check is still a full measurement: the next check keeps it and the one before
     // (two: no median yet), and the one after weighs the three.
-    let next = support::json_of_success(&check(&home, &repo, &["--format", "json"]));
+    let next = check(&home, &repo, &["--format", "json"]).ok_json();
     assert_eq!(next["verdict"]["recent"].as_array().map(Vec::len), Some(2));
     assert_eq!(next["verdict"]["weighed"][0]["checks"], 1, "{next}");
-    let after = support::json_of_success(&check(&home, &repo, &["--format", "json"]));
+    let after = check(&home, &repo, &["--format", "json"]).ok_json();
     assert_eq!(after["verdict"]["weighed"][0]["checks"], 3, "{after}");
     drop(sfs);
 }
@@ -144,9 +144,8 @@ fn medians_are_labelled_everywhere_and_fresh_judges_this_run_alone() {
 fn fresh_conflicts_with_advisory() {
     let out = support::wsl_place()
         .args(["check", "--advisory", "--fresh", "."])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", support::stderr(&out));
+        .run();
+    out.fails(Exit::Input);
 }
 
 /// `survey --fresh` is accepted, and a survey never weighs the history `check` cached: each
@@ -165,7 +164,7 @@ fn survey_fresh_judges_each_repository_on_its_own_run() {
     for _ in 0..2 {
         assert!(check(&home, &repo, &["-q"]).status.success());
     }
-    let history = support::json_of_success(&check(&home, &repo, &["--format", "json"]));
+    let history = check(&home, &repo, &["--format", "json"]).ok_json();
     assert_eq!(
         history["verdict"]["recent"].as_array().map(Vec::len),
         Some(3)
@@ -177,9 +176,8 @@ fn survey_fresh_judges_each_repository_on_its_own_run() {
             .args(["survey", "--format", "json", "--probe-budget-ms", "100"])
             .args(fresh)
             .arg(top.join("repos"))
-            .output()
-            .unwrap();
-        let json = support::json_of_success(&out);
+            .run();
+        let json = out.ok_json();
         let verdict = &json["repositories"][0]["verdict"];
         assert_eq!(
             verdict["recent"].as_array().map(Vec::len),

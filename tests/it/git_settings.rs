@@ -5,16 +5,16 @@
 //! place's configuration is never written.
 
 use crate::support;
+use crate::support::Run;
 
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use support::gitrepo::{git, write};
-use support::json_of_success;
 
 fn migrate(root: &Path, source: &Path, dest: &Path) -> serde_json::Value {
     let mut cmd = support::Sandbox::at(root).migrate(source, dest);
-    json_of_success(&cmd.args(["--yes", "--format", "json"]).output().unwrap())
+    cmd.args(["--yes", "--format", "json"]).run().ok_json()
 }
 
 /// The inode git's index records for `file` in `repo` (`git ls-files --debug`).

@@ -2,10 +2,9 @@
 //! a hook that was already there keeps running and its failure still blocks the commit,
 //! `uninstall` puts it back, and core.hooksPath and linked worktrees are where git says.
 
-use crate::support::{self, fakeproc, gitrepo};
+use crate::support::{self, Exit, Outcome, Run, fakeproc, gitrepo};
 use std::fs;
 use std::path::Path;
-use std::process::Output;
 
 /// A committed repository in `dir`.
 fn repository(dir: &Path) {
@@ -14,19 +13,18 @@ fn repository(dir: &Path) {
     gitrepo::commit_all(dir, "work");
 }
 
-fn hook(dir: &Path, args: &[&str], cache: &Path) -> Output {
+fn hook(dir: &Path, args: &[&str], cache: &Path) -> Outcome {
     support::wsl_place()
         .arg("hook")
         .args(args)
         .current_dir(dir)
         .env("XDG_CACHE_HOME", cache)
-        .output()
-        .unwrap()
+        .run()
 }
 
 /// `git commit` of a change in `dir`, as a person runs it (hooks on), with the hook's cache
 /// in `cache` and any `extra` environment.
-fn commit(dir: &Path, cache: &Path, extra: &[(&str, &Path)]) -> Output {
+fn commit(dir: &Path, cache: &Path, extra: &[(&str, &Path)]) -> Outcome {
     let name = format!("change-{}", fs::read_dir(dir).unwrap().count());
     fs::write(dir.join(&name), "x").unwrap();
     gitrepo::git(dir, &["add", &name]);
@@ -44,7 +42,7 @@ fn commit(dir: &Path, cache: &Path, extra: &[(&str, &Path)]) -> Output {
     for (key, value) in extra {
         git.env(key, value);
     }
-    git.output().unwrap()
+    git.run()
 }
 
 /// How many times the hook that was there first has run (it counts in `runs`).
@@ -118,7 +116,7 @@ fn an_existing_hook_keeps_running_and_blocking_and_comes_back() {
 
     // What it did not write, it does not remove.
     let refused = hook(&repo, &["uninstall"], &cache);
-    assert_eq!(refused.status.code(), Some(2));
+    refused.fails(Exit::Input);
     assert!(support::is_one_sentence(support::stderr(&refused).trim()));
     assert_eq!(fs::read_to_string(&existing).unwrap(), EXISTING);
 }
@@ -188,7 +186,7 @@ fn core_hooks_path_and_worktrees_are_respected() {
     support::write_executable(&in_tree.join("pre-commit"), EXISTING);
     gitrepo::git(&repo, &["config", "core.hooksPath", ".githooks"]);
     let refused = hook(&repo, &["install"], &cache);
-    let sentence = support::refusal(&refused);
+    let sentence = refused.refusal();
     assert!(
         sentence.contains("wsl-place check --advisory"),
         "{sentence}"
@@ -203,7 +201,7 @@ fn core_hooks_path_and_worktrees_are_respected() {
 fn outside_a_repository_is_one_sentence() {
     let dir = tempfile::tempdir().unwrap();
     let out = hook(dir.path(), &["install"], &dir.path().join("cache"));
-    assert_eq!(out.status.code(), Some(2));
+    out.fails(Exit::Input);
     assert!(
         support::is_one_sentence(support::stderr(&out).trim()),
         "{}",

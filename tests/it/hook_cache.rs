@@ -2,6 +2,7 @@
 //! provisional answer blocks, and that its line stays one line.
 
 use crate::support;
+use crate::support::{Exit, Outcome, Run};
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -48,15 +49,14 @@ impl Place {
         self.root.path().join("home/.cache/wsl-place")
     }
 
-    fn run(&self, args: &[&str], repo: &Path) -> Output {
+    fn run(&self, args: &[&str], repo: &Path) -> Outcome {
         support::Sandbox::at(self.root.path().join("home"))
             .cmd()
             .args(args)
             .arg("--policy")
             .arg(self.root.path().join("policy.toml"))
             .arg(repo)
-            .output()
-            .unwrap()
+            .run()
     }
 }
 
@@ -110,7 +110,7 @@ fn a_cold_clear_move_blocks_and_no_probe_never_downgrades_a_full_verdict() {
         assert_eq!(entry["provisional"], true, "{entry}");
         assert_eq!(entry["level"], "move", "{entry}");
         if entry["levels"][0] == "move" {
-            assert_eq!(cold.status.code(), Some(1), "{}", support::text(&cold));
+            cold.fails(Exit::Verdict);
             assert!(
                 shown.starts_with("wsl-place: move (first look: git status "),
                 "{shown}"
@@ -118,7 +118,7 @@ fn a_cold_clear_move_blocks_and_no_probe_never_downgrades_a_full_verdict() {
             blocked = true;
             break;
         }
-        assert_eq!(cold.status.code(), Some(0), "{}", support::text(&cold));
+        cold.ok();
         assert!(
             shown.starts_with(
                 "wsl-place: move (did not block: a first look, its range reaches down to "
@@ -131,12 +131,12 @@ fn a_cold_clear_move_blocks_and_no_probe_never_downgrades_a_full_verdict() {
     // The full check replaces it; a `--no-probe` check (the mount's kind alone: `advise`)
     // does not replace the full one, so the hook still blocks.
     let full = place.run(&["check", "-q"], &repo);
-    assert_eq!(full.status.code(), Some(0), "{}", support::text(&full));
+    full.ok();
     let no_probe = place.run(&["check", "--no-probe", "--format", "json"], &repo);
     assert_eq!(support::json_of(&no_probe)["verdict"]["level"], "advise");
     let hook = place.run(&["check", "--advisory", "--fail-on", "move"], &repo);
     let shown = stdout(&hook);
-    assert_eq!(hook.status.code(), Some(1), "{}", support::text(&hook));
+    hook.fails(Exit::Verdict);
     assert!(shown.starts_with("wsl-place: move (git status "), "{shown}");
     // The full check weighed its own figures: a first look never joins the median of full
     // checks (issue 39), and two checks make no median.
@@ -178,7 +178,7 @@ fn a_second_repository_on_a_timed_mount_is_not_probed_again() {
     };
     let mounts = place.cache().join("mounts");
     let first = place.run(&["check", "--advisory"], &place.repo("first"));
-    assert_eq!(first.status.code(), Some(0), "{}", support::text(&first));
+    first.ok();
     // The slow mount and the Linux disk, each timed once and kept.
     let timed = snapshot(&mounts);
     assert_eq!(
@@ -188,7 +188,7 @@ fn a_second_repository_on_a_timed_mount_is_not_probed_again() {
         timed.iter().map(|f| &f.0).collect::<Vec<_>>()
     );
     let second = place.run(&["check", "--advisory"], &place.repo("second"));
-    assert_eq!(second.status.code(), Some(0), "{}", support::text(&second));
+    second.ok();
     assert!(
         stdout(&second).starts_with("wsl-place: move (first look: "),
         "{}",
@@ -210,7 +210,7 @@ fn a_second_repository_on_a_timed_mount_is_not_probed_again() {
     // A full check measures the repository's own mount again (and keeps it), but not the
     // Linux disk's, which it takes from the cache within the boot.
     let full = place.run(&["check", "-q"], &place.repo("second"));
-    assert_eq!(full.status.code(), Some(0), "{}", support::text(&full));
+    full.ok();
     let after = snapshot(&mounts);
     let changed = after.iter().filter(|f| !timed.contains(f)).count();
     assert_eq!(changed, 1, "exactly the slow mount's figures are new");

@@ -3,11 +3,11 @@
 //! (item 7, and the config messages of 13). Every check is through the binary and real `git
 //! commit`s.
 
-use crate::support::{self, Sandbox, SlowFs, gitrepo};
+use crate::support::{self, Outcome, Run, Sandbox, SlowFs, gitrepo};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 /// The tool with `home` as HOME and the XDG folders below it: the one place these tests set them.
 fn tool(home: &Path) -> Command {
@@ -28,18 +28,13 @@ fn setup() -> (tempfile::TempDir, PathBuf, PathBuf) {
     (base, repo, home)
 }
 
-fn hook(home: &Path, repo: &Path, args: &[&str]) -> Output {
-    tool(home)
-        .arg("hook")
-        .args(args)
-        .current_dir(repo)
-        .output()
-        .unwrap()
+fn hook(home: &Path, repo: &Path, args: &[&str]) -> Outcome {
+    tool(home).arg("hook").args(args).current_dir(repo).run()
 }
 
 /// `git commit` of a new file, hooks on, with the hook's tool seeing `home`; `RUNS` is where a
 /// test's own hook lines count their runs.
-fn commit(repo: &Path, home: &Path) -> Output {
+fn commit(repo: &Path, home: &Path) -> Outcome {
     let name = format!("change-{}", fs::read_dir(repo).unwrap().count());
     fs::write(repo.join(&name), "x").unwrap();
     gitrepo::git(repo, &["add", &name]);
@@ -53,8 +48,7 @@ fn commit(repo: &Path, home: &Path) -> Output {
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("RUNS", home.join("runs"))
         .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
+        .run()
 }
 
 fn runs(home: &Path, what: &str) -> usize {
@@ -180,7 +174,7 @@ fn a_hooks_path_inside_the_working_tree_is_refused_without_the_flag() {
     gitrepo::git(&repo, &["config", "core.hooksPath", ".githooks"]);
 
     let refused = hook(&home, &repo, &["install"]);
-    let sentence = support::refusal(&refused);
+    let sentence = refused.refusal();
     for word in ["git add", "--in-worktree", "core.hooksPath"] {
         assert!(sentence.contains(word), "{word}: {sentence}");
     }
@@ -189,8 +183,7 @@ fn a_hooks_path_inside_the_working_tree_is_refused_without_the_flag() {
         .arg("-C")
         .arg(&repo)
         .args(["status", "--porcelain"])
-        .output()
-        .unwrap();
+        .run();
     assert!(status.stdout.is_empty(), "{}", support::text(&status));
 
     let forced = hook(&home, &repo, &["install", "--in-worktree"]);
@@ -231,11 +224,7 @@ fn write_config(home: &Path, text: &str) -> PathBuf {
 fn a_typo_in_the_config_warns_in_the_hook_and_blocks_nothing() {
     let (_base, repo, home) = setup();
     let file = write_config(&home, "polcy = \"team.toml\"\n");
-    let advisory = tool(&home)
-        .args(["check", "--advisory"])
-        .arg(&repo)
-        .output()
-        .unwrap();
+    let advisory = tool(&home).args(["check", "--advisory"]).arg(&repo).run();
     assert_eq!(
         advisory.status.code(),
         Some(0),
@@ -253,12 +242,8 @@ fn a_typo_in_the_config_warns_in_the_hook_and_blocks_nothing() {
 
     // A full check still refuses it, naming the key and what it takes in plain words.
     write_config(&home, "nudge_every_hours = \"daily\"\n");
-    let refused = tool(&home)
-        .args(["check", "--no-probe"])
-        .arg(&repo)
-        .output()
-        .unwrap();
-    let sentence = support::refusal(&refused);
+    let refused = tool(&home).args(["check", "--no-probe"]).arg(&repo).run();
+    let sentence = refused.refusal();
     assert!(sentence.contains("`nudge_every_hours`"), "{sentence}");
     assert!(sentence.contains("must be a number"), "{sentence}");
     assert!(!sentence.contains("f64"), "{sentence}");
@@ -271,21 +256,16 @@ fn a_relative_destination_is_said_and_taken_relative_to_home() {
     let plan = tool(&home)
         .args(["migrate", "--dry-run", "--format", "json"])
         .arg(&repo)
-        .output()
-        .unwrap();
-    let plan = support::json_of_success(&plan);
+        .run();
+    let plan = plan.ok_json();
     assert_eq!(
         plan["destination"],
         home.join("work/repo").to_str().unwrap()
     );
     // A destination it cannot use: the sentence offers what it does take, a relative path too.
     write_config(&home, "destination = \"~bob/work\"\n");
-    let refused = tool(&home)
-        .args(["migrate", "--dry-run"])
-        .arg(&repo)
-        .output()
-        .unwrap();
-    let sentence = support::refusal(&refused);
+    let refused = tool(&home).args(["migrate", "--dry-run"]).arg(&repo).run();
+    let sentence = refused.refusal();
     assert!(
         sentence.contains("relative to your home folder"),
         "{sentence}"

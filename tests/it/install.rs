@@ -2,6 +2,7 @@
 //! reinstall with the same call, so their figures agree.
 
 use crate::support;
+use support::Run;
 
 use serde_json::Value;
 use std::fs;
@@ -36,15 +37,14 @@ fn fake_pnpm() -> tempfile::TempDir {
 }
 
 fn run(home: &Path, fake: &Path, args: &[&str], target: &Path) -> Value {
-    let out = support::Sandbox::at(home)
+    support::Sandbox::at(home)
         .cmd()
         .env("PATH", path_with(fake))
         .args(args)
         .args(["--format", "json", "--probe-budget-ms", "300"])
         .arg(target)
-        .output()
-        .expect("wsl-place runs");
-    support::json_of_success(&out)
+        .run()
+        .ok_json()
 }
 
 fn ratio(a: &Value, b: &Value) -> f64 {
@@ -95,11 +95,6 @@ fn survey_and_check_agree_on_the_install() {
     assert_eq!(c["inputs"]["install"], s["inputs"]["install"]);
 }
 
-/// `check --format json` on `dir` with `fake` first on PATH and a private cache.
-fn check_json(home: &Path, fake: &Path, dir: &Path) -> Value {
-    run(home, fake, &["check"], dir)
-}
-
 /// A `yarn` that names its version and, asked to install, places each dependency its
 /// package.json lists as `node_modules/<name>/index.js`, as an offline reinstall would.
 fn fake_yarn() -> tempfile::TempDir {
@@ -136,7 +131,7 @@ fn a_manager_on_path_is_timed_on_a_sample_of_the_projects_packages() {
         );
     }
     let fake = fake_yarn();
-    let json = check_json(&home, fake.path(), &app);
+    let json = run(&home, fake.path(), &["check"], &app);
     let m = &json["predict"]["install_manager"];
     assert_eq!(m["manager"], "yarn", "{m}");
     assert_eq!(m["source"], "measured", "{m}");
@@ -150,7 +145,7 @@ fn a_manager_on_path_is_timed_on_a_sample_of_the_projects_packages() {
             .to_string_lossy()
             .starts_with(".wsl-place-yarn")
     }),);
-    let again = check_json(&home, fake.path(), &app);
+    let again = run(&home, fake.path(), &["check"], &app);
     assert_eq!(again["predict"]["install_manager"]["source"], "cached");
 }
 
@@ -180,7 +175,7 @@ fn a_python_project_reinstalls_its_virtualenv() {
         &fake.path().join("pip"),
         "#!/bin/sh\n[ \"$1\" = --version ] && echo 'pip 24.0 from /x (python 3.12)' && exit 0\nexit 1\n",
     );
-    let json = check_json(&home, fake.path(), &app);
+    let json = run(&home, fake.path(), &["check"], &app);
     let p = &json["predict"];
     assert_eq!(p["install_manager"]["manager"], "pip", "{p}");
     assert_eq!(p["install_manager"]["version"], "24.0");
@@ -218,7 +213,7 @@ fn a_rust_target_is_priced_as_its_file_writes_without_a_manager() {
             &[0u8; 100],
         );
     }
-    let json = check_json(&home, Path::new("/nonexistent"), &app);
+    let json = run(&home, Path::new("/nonexistent"), &["check"], &app);
     let p = &json["predict"];
     assert_eq!(p["inputs"]["install"]["source"], "target", "{p}");
     assert_eq!(p["inputs"]["install"]["files"], 200);
@@ -263,9 +258,10 @@ fn a_virtualenv_and_a_target_on_a_slow_mount_are_findings() {
     ) else {
         return;
     };
-    let json = check_json(
+    let json = run(
         &home,
         Path::new("/nonexistent"),
+        &["check"],
         &slow.mountpoint().join("app"),
     );
     let ids = support::advice_ids(&json);
@@ -315,17 +311,17 @@ fn the_manager_is_asked_once_and_a_failed_sample_is_not_retried() {
         let asked = text.lines().filter(|l| *l == "--version").count();
         (asked, text.lines().count() - asked)
     };
-    let first = check_json(&home, fake.path(), &app);
+    let first = run(&home, fake.path(), &["check"], &app);
     assert_eq!(first["predict"]["install_manager"]["source"], "estimated");
     let (asked, installs) = calls();
     assert_eq!(asked, 1, "the version is asked once");
     assert!(installs >= 1, "the sample was tried: {installs}");
-    let second = check_json(&home, fake.path(), &app);
+    let second = run(&home, fake.path(), &["check"], &app);
     assert_eq!(second["predict"]["install_manager"]["version"], "9.1.0");
     assert_eq!(calls(), (asked, installs), "the second check started pnpm");
     // Another build of pnpm (an upgrade) is asked again, and its sample tried again.
     support::write_executable(&fake.path().join("pnpm"), &script("9.2.0"));
-    let third = check_json(&home, fake.path(), &app);
+    let third = run(&home, fake.path(), &["check"], &app);
     assert_eq!(third["predict"]["install_manager"]["version"], "9.2.0");
     let (asked_now, installs_now) = calls();
     assert_eq!(asked_now, asked + 1);

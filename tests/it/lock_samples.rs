@@ -4,6 +4,7 @@
 //! registry on 127.0.0.1 (`support::registry`), stopped before the check.
 
 use crate::support;
+use crate::support::Run;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -11,7 +12,7 @@ use std::process::Command;
 use support::gitrepo::{init_and_commit_all, write};
 use support::registry::Registry;
 use support::sandbox::Sandbox;
-use support::{json_of_success, text};
+use support::text;
 
 const LEAVES: usize = 3;
 
@@ -112,7 +113,7 @@ fn point_at_registry(sandbox: &Sandbox, registry: &str) {
 }
 
 fn run_ok(build: &Build, cmd: &mut Command) {
-    let out = cmd.output().expect("the package manager starts");
+    let out = cmd.run();
     assert!(
         out.status.success(),
         "{}: {cmd:?}: {}",
@@ -204,8 +205,7 @@ fn bare_install_fails(
     std::fs::copy(project.join("package.json"), bare.join("package.json")).unwrap();
     let out = in_sandbox(sandbox, build, manager, &bare, url)
         .args(["install", "--offline", "--ignore-scripts"])
-        .output()
-        .unwrap();
+        .run();
     (!out.status.success()).then(|| text(&out))
 }
 
@@ -222,7 +222,7 @@ fn manager_timing(sandbox: &Sandbox, build: &Build, project: &Path) -> Value {
         "--fresh",
     ])
     .arg(project);
-    let report = json_of_success(&cmd.output().expect("wsl-place starts"));
+    let report = cmd.run().ok_json();
     report["predict"]["install_manager"].clone()
 }
 
@@ -234,8 +234,7 @@ fn report_words(sandbox: &Sandbox, build: &Build, project: &Path) -> String {
         .args(["check", "--probe-budget-ms", "300"])
         .arg(project)
         .env("PATH", &build.path)
-        .output()
-        .unwrap();
+        .run();
     text(&out).split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

@@ -1,6 +1,7 @@
 //! `wsl-place migrate` on real trees: byte-for-byte copies, refusals, fix-ups, fault injection.
 
 use crate::support;
+use crate::support::{Exit, Outcome, Run};
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -9,12 +10,8 @@ use support::gitrepo::{commit_all, git, write};
 use support::tree::*;
 use support::{Mount, text};
 
-fn run(args: &[&std::ffi::OsStr], home: &Path) -> std::process::Output {
-    support::Sandbox::at(home)
-        .cmd()
-        .args(args)
-        .output()
-        .expect("run wsl-place")
+fn run(args: &[&std::ffi::OsStr], home: &Path) -> Outcome {
+    support::Sandbox::at(home).cmd().args(args).run()
 }
 
 /// `migrate SOURCE --to DEST` and then `extra`.
@@ -102,7 +99,7 @@ fn refuses_existing_destination_and_destination_inside_source() {
     let taken = tmp.path().join("taken");
     std::fs::create_dir_all(&taken).unwrap();
     let out = run(&migrate_args(&source, &taken, &["--yes"]), tmp.path());
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    out.fails(Exit::Input);
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("already exists"),
         "{}",
@@ -118,7 +115,7 @@ fn refuses_existing_destination_and_destination_inside_source() {
 
     let inside = source.join("moved");
     let out = run(&migrate_args(&source, &inside, &["--yes"]), tmp.path());
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    out.fails(Exit::Input);
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("inside the source"),
         "{}",
@@ -130,12 +127,7 @@ fn refuses_existing_destination_and_destination_inside_source() {
         &migrate_args(&source, &tmp.path().join("new"), &[]),
         tmp.path(),
     );
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "without --yes and no terminal: {}",
-        text(&out)
-    );
+    out.fails(Exit::Input);
     assert!(!tmp.path().join("new").exists());
 }
 
@@ -144,8 +136,7 @@ fn df_avail_bytes(dir: &Path) -> u64 {
     let out = std::process::Command::new("df")
         .args(["-B1", "--output=avail"])
         .arg(dir)
-        .output()
-        .expect("df runs");
+        .run();
     let text = String::from_utf8_lossy(&out.stdout);
     text.lines()
         .nth(1)
@@ -319,14 +310,14 @@ fn refuses_before_copying_when_space_is_short() {
 
 /// `migrate --yes` of a source that `fill` writes, to a tmpfs mounted with `options` that it
 /// cannot fit: the run must exit 2 having written nothing there. None after a skip.
-fn refused_on_a_small_tmpfs(options: &str, fill: impl Fn(&Path)) -> Option<std::process::Output> {
+fn refused_on_a_small_tmpfs(options: &str, fill: impl Fn(&Path)) -> Option<Outcome> {
     let small = Mount::tmpfs(options)?;
     let tmp = tempfile::tempdir().unwrap();
     let source = tmp.path().join("app");
     fill(&source);
     let dest = small.point().join("app");
     let out = run(&migrate_args(&source, &dest, &["--yes"]), tmp.path());
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    out.fails(Exit::Input);
     assert_eq!(
         std::fs::read_dir(small.point()).unwrap().count(),
         0,
@@ -358,7 +349,7 @@ fn enospc_mid_copy_keeps_staging_for_resume_or_abort() {
     let dest = fs.mountpoint().join("app");
     let args = migrate_args(&source, &dest, &["--yes"]);
     let out = run(&args, tmp.path());
-    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    out.fails(Exit::Internal);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("No space left")
@@ -474,8 +465,7 @@ fn unreadable_source_files_are_listed_and_block_finalising() {
         .cmd()
         .args(args)
         .arg("--skip-unreadable")
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stdout).contains("bad/broken.bin"),
@@ -509,8 +499,7 @@ fn prints_the_windows_path_of_the_new_location_on_wsl() {
         .args(migrate_args(&source, &dest, &["--yes"]))
         .env("WSL_PLACE_PROC_ROOT", proc.dir.path())
         .env("WSL_DISTRO_NAME", "Ubuntu-24.04")
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", text(&out));
     let unc = format!(
         "\\\\wsl.localhost\\Ubuntu-24.04{}",
@@ -622,7 +611,7 @@ fn ctrl_c_stops_the_copy_with_code_130_and_keeps_it_for_the_next_run() {
         std::time::Duration::from_secs(20),
         std::time::Duration::from_millis(200),
     );
-    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    out.fails(Exit::Interrupted);
     let stderr = String::from_utf8_lossy(&out.stderr);
     // One line with the exact commands that resume and that abandon it.
     let again = format!(
@@ -680,9 +669,8 @@ fn without_a_terminal_it_asks_for_yes_before_walking() {
         .cmd()
         .args(migrate_args(&source, &dest, &[]))
         .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        .run();
+    out.fails(Exit::Input);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("pass --yes"), "{}", text(&out));
     // Said before the plan: nothing of it was printed.
@@ -986,8 +974,7 @@ fn a_worktree_copy_that_stops_is_resumed_by_the_repositorys_own_command() {
         .cmd()
         .args(&args)
         .arg("--skip-unreadable")
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(std::fs::read(moved.join("d0/f0.txt")).unwrap(), b"x");
     assert_eq!(std::fs::read(dest.join("d0/f0.txt")).unwrap(), b"x");
@@ -1022,7 +1009,7 @@ fn abort_refuses_remove_source_and_dry_run() {
             &migrate_args(&source, &dest, &["--abort", other]),
             tmp.path(),
         );
-        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        out.fails(Exit::Input);
         let stderr = String::from_utf8_lossy(&out.stderr);
         let message = stderr.trim_end().trim_start_matches("wsl-place: ");
         assert!(support::is_one_sentence(message), "{stderr}");
@@ -1061,10 +1048,25 @@ fn ctrl_c_while_planning_names_the_staging_left_and_its_commands() {
         &staging.join("source"),
         format!("{}\n", source.display()).as_bytes(),
     );
-    let mut run = support::Sandbox::at(tmp.path()).cmd();
-    run.args(migrate_args(&source, &dest, &["--yes"]));
-    let out = support::interrupted_after(&mut run, std::time::Duration::from_millis(700));
-    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    let child = support::Sandbox::at(tmp.path())
+        .cmd()
+        .args(migrate_args(&source, &dest, &["--yes"]))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    // The run locks the staging folder it found before it reads the source, and plans for
+    // seconds after: the signal comes once it holds the lock, not after a guessed delay.
+    let (out, _) = support::signal_once(
+        child,
+        support::Signal::INT,
+        "the lock on the staging folder",
+        || support::holds_flock(pid, &staging),
+        std::time::Duration::from_secs(20),
+        std::time::Duration::ZERO,
+    );
+    out.fails(Exit::Interrupted);
     let again = format!(
         "wsl-place migrate {} --to {}",
         source.display(),
@@ -1094,7 +1096,7 @@ fn destination_names_too_long_for_the_staging_folder_are_refused_with_the_limit(
         args.extend_from_slice(extra);
         let dest = out_dir.join("n".repeat(237));
         let out = run(&migrate_args(&source, &dest, &args), tmp.path());
-        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        out.fails(Exit::Input);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
             stderr.contains("237 bytes")
@@ -1204,7 +1206,7 @@ fn a_linked_worktree_on_its_own_is_refused_with_how_to_move_it() {
     let dest = tmp.path().join("feat-new");
     for extra in [&["--yes"][..], &["--dry-run"][..]] {
         let out = run(&migrate_args(&feat, &dest, extra), tmp.path());
-        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        out.fails(Exit::Input);
         let stderr = String::from_utf8_lossy(&out.stderr);
         let message = stderr.trim_end().trim_start_matches("wsl-place: ");
         assert!(support::is_one_sentence(message), "{stderr}");

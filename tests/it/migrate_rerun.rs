@@ -4,6 +4,7 @@
 //! kill with another `--to` (case 14), and with a probe's stale scratch folder (case 3).
 
 use crate::support;
+use crate::support::{Exit, Outcome, Run};
 
 use std::fs;
 use std::os::unix::fs::MetadataExt;
@@ -20,8 +21,8 @@ fn migrate(source: &Path, dest: &Path, home: &Path, extra: &[&str]) -> Command {
     cmd
 }
 
-fn output(mut cmd: Command) -> Output {
-    cmd.output().expect("run wsl-place")
+fn output(mut cmd: Command) -> Outcome {
+    cmd.run()
 }
 
 /// A file's content changed behind the tool's back: same size, mtime put back (`touch -d`).
@@ -104,7 +105,7 @@ fn rerun_after_finishing_then_remove_source() {
         &home,
         &["--dry-run", "--format", "json", "--skip-node-modules"],
     ));
-    assert_eq!(plan.status.code(), Some(0), "{}", text(&plan));
+    plan.ok();
     // 30 sources and the lockfile; the scratch folder's file is not counted.
     assert_eq!(json_of(&plan)["files"], 31, "{}", text(&plan));
 
@@ -114,7 +115,7 @@ fn rerun_after_finishing_then_remove_source() {
         &home,
         &["--yes", "--skip-node-modules"],
     ));
-    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    first.ok();
     assert!(!dest.join(".wsl-place-probe-4194999-0badf00d").exists());
     let before = snapshot(&dest);
     // The manifest is out of sight: nothing but the copy in the destination's folder. One an
@@ -131,7 +132,7 @@ fn rerun_after_finishing_then_remove_source() {
 
     // Run again, as a person would, without --yes and without a terminal: nothing to ask.
     let again = output(migrate(&source, &dest, &home, &[]));
-    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    again.ok();
     assert_eq!(
         beside(),
         ["app"],
@@ -143,7 +144,7 @@ fn rerun_after_finishing_then_remove_source() {
     assert!(stdout.contains("--remove-source"), "{}", text(&again));
     assert_eq!(before, snapshot(&dest), "the rerun changed the destination");
     let again = output(migrate(&source, &dest, &home, &["--format", "json"]));
-    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    again.ok();
     let report = json_of(&again);
     assert_eq!(report["already_migrated"], true, "{report}");
     assert_eq!(report["copied_files"], 0, "{report}");
@@ -166,7 +167,7 @@ fn rerun_after_finishing_then_remove_source() {
         &home,
         &["--remove-source", "--yes", "--format", "json"],
     ));
-    assert_eq!(removed.status.code(), Some(0), "{}", text(&removed));
+    removed.ok();
     let removal = &json_of(&removed)["removal"];
     assert_eq!(removal["removed_files"], 30, "{removal}");
     assert_eq!(removal["proven_by_stat"], 29, "{removal}");
@@ -210,7 +211,7 @@ fn rerun_after_finishing_then_remove_source() {
         &home,
         &["--remove-source", "--yes"],
     ));
-    assert_eq!(human.status.code(), Some(0), "{}", text(&human));
+    human.ok();
     let stdout = String::from_utf8_lossy(&human.stdout);
     // Issue 39: the headline says what this run did, removing from the source, not "already
     // migrated ... nothing was copied now".
@@ -336,7 +337,7 @@ fn resume_recopies_a_file_rewritten_behind_its_mtime() {
         &slow.home(),
         &["--yes"],
     ));
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     assert!(
         String::from_utf8_lossy(&out.stdout).contains("already copied and verified"),
         "the rerun did not resume: {}",
@@ -357,7 +358,7 @@ fn a_second_migration_of_the_same_move_is_refused() {
     let Some(slow) = SlowSource::new(1200, 15) else {
         return;
     };
-    let busy = |out: &Output| {
+    let busy = |out: &Outcome| {
         let stderr = String::from_utf8_lossy(&out.stderr);
         out.status.code() == Some(4)
             && stderr.contains("another wsl-place migration")
@@ -368,8 +369,8 @@ fn a_second_migration_of_the_same_move_is_refused() {
     // Together. Should the machine start the second only after the first finished, it finds
     // the move done, which is right too; what must never happen is a second copy or exit 3.
     let (a, b) = (slow.start("app"), slow.start("app"));
-    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
-    let found_done = |out: &Output| {
+    let (a, b) = (support::run::wait(a), support::run::wait(b));
+    let found_done = |out: &Outcome| {
         out.status.code() == Some(0)
             && String::from_utf8_lossy(&out.stdout).contains("Already migrated")
     };
@@ -378,7 +379,7 @@ fn a_second_migration_of_the_same_move_is_refused() {
     } else {
         (a, b)
     };
-    assert_eq!(winner.status.code(), Some(0), "{}", text(&winner));
+    winner.ok();
     assert!(!found_done(&winner), "{}", text(&winner));
     assert!(busy(&loser) || found_done(&loser), "{}", text(&loser));
     support::tree::assert_same_tree(&slow.backing(), &slow.dest("app"), &[]);
@@ -404,8 +405,8 @@ fn a_second_migration_of_the_same_move_is_refused() {
         &["--abort"],
     ));
     assert!(busy(&abort), "{}", text(&abort));
-    let first = first.wait_with_output().unwrap();
-    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    let first = support::run::wait(first);
+    first.ok();
     support::tree::assert_same_tree(&slow.backing(), &slow.dest("app"), &[]);
     let leftovers: Vec<_> = fs::read_dir(slow.tmp.path().join("linux"))
         .unwrap()
@@ -436,7 +437,7 @@ fn staging_left_by_another_destination_is_named_with_its_abort() {
         &slow.home(),
         &["--dry-run", "--format", "json"],
     ));
-    assert_eq!(plan.status.code(), Some(0), "{}", text(&plan));
+    plan.ok();
     let elsewhere = &json_of(&plan)["interrupted_elsewhere"];
     assert_eq!(
         elsewhere[0]["staging"],
@@ -452,7 +453,7 @@ fn staging_left_by_another_destination_is_named_with_its_abort() {
         &slow.home(),
         &["--yes"],
     ));
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains(".k1.wsl-place-staging") && stdout.contains("--abort"),
@@ -466,7 +467,7 @@ fn staging_left_by_another_destination_is_named_with_its_abort() {
     let mut cmd = support::Sandbox::at(slow.home()).cmd();
     cmd.args(&words[1..]);
     let out = output(cmd);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     assert!(!k1.exists(), "{}", text(&out));
     assert!(slow.dest("k2").is_dir());
 }
@@ -491,8 +492,8 @@ fn finishing_a_sealed_copy_gives_the_same_next_steps_as_a_whole_run() {
         .unwrap();
     journalled(&slow.staging("app").join("journal"), 0, &mut child);
     fs::create_dir_all(&dest).unwrap();
-    let stopped = child.wait_with_output().unwrap();
-    assert_eq!(stopped.status.code(), Some(2), "{}", text(&stopped));
+    let stopped = support::run::wait(child);
+    stopped.fails(Exit::Input);
     assert!(
         support::stderr(&stopped).contains("appeared while the migration ran"),
         "{}",
@@ -507,7 +508,7 @@ fn finishing_a_sealed_copy_gives_the_same_next_steps_as_a_whole_run() {
         &home,
         &["--yes", "--format", "json"],
     ));
-    assert_eq!(resumed.status.code(), Some(0), "{}", text(&resumed));
+    resumed.ok();
     assert!(
         support::stderr(&resumed).contains("A verified copy of"),
         "not the sealed copy's resume: {}",
@@ -519,7 +520,7 @@ fn finishing_a_sealed_copy_gives_the_same_next_steps_as_a_whole_run() {
         &home,
         &["--yes", "--skip-node-modules", "--format", "json"],
     ));
-    assert_eq!(whole.status.code(), Some(0), "{}", text(&whole));
+    whole.ok();
     // Past the `cd` line, which names each run's own destination.
     let after_cd = |out: &Output| {
         let steps = json_of(out)["next_steps"].as_array().unwrap().clone();
@@ -549,7 +550,7 @@ fn busy_names_the_repository_whose_migration_holds_the_staging() {
     journalled(&slow.staging("app").join("journal"), 0, &mut first);
     let second = output(migrate(&other, &slow.dest("app"), &slow.home(), &["--yes"]));
     let stderr = String::from_utf8_lossy(&second.stderr);
-    assert_eq!(second.status.code(), Some(4), "{}", text(&second));
+    second.fails(Exit::Busy);
     assert!(
         stderr.contains(&format!("migration, of {},", slow.source().display()))
             && !stderr.contains(&format!("migration of {}", other.display()))
@@ -557,8 +558,8 @@ fn busy_names_the_repository_whose_migration_holds_the_staging() {
         "{}",
         text(&second)
     );
-    let first = first.wait_with_output().unwrap();
-    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    let first = support::run::wait(first);
+    first.ok();
     assert_eq!(fs::read(other.join("b.txt")).unwrap(), b"b");
 }
 
@@ -589,7 +590,7 @@ fn a_staged_file_changed_between_runs_is_copied_again() {
     let dest = tmp.path().join("linux/app");
     let staging = tmp.path().join("linux/.app.wsl-place-staging");
     let out = output(migrate(&source, &dest, tmp.path(), &["--yes"]));
-    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    out.fails(Exit::Internal);
     let journal = fs::read_to_string(staging.join("journal")).unwrap();
     assert!(journal.ends_with("S\n"), "{journal}");
     let rel = "d1/f4.txt";
@@ -601,7 +602,7 @@ fn a_staged_file_changed_between_runs_is_copied_again() {
         tmp.path(),
         &["--yes", "--skip-unreadable"],
     ));
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     let original = fs::read(backing.join("app").join(rel)).unwrap();
     assert!(
         fs::read(dest.join(rel)).unwrap() == original,
@@ -629,7 +630,7 @@ fn a_staging_folder_a_kill_left_half_removed_goes_with_the_next_run() {
     let source = source.canonicalize().unwrap();
     let dest = tmp.path().canonicalize().unwrap().join("linux/app");
     let out = output(migrate(&source, &dest, &home, &["--yes"]));
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     let staging = dest.with_file_name(".app.wsl-place-staging");
     assert!(!staging.exists());
     fs::create_dir_all(&staging).unwrap();
@@ -637,10 +638,10 @@ fn a_staging_folder_a_kill_left_half_removed_goes_with_the_next_run() {
     fs::write(staging.join("journal"), b"").unwrap();
 
     let dry = output(migrate(&source, &dest, &home, &["--dry-run"]));
-    assert_eq!(dry.status.code(), Some(0), "{}", text(&dry));
+    dry.ok();
     assert!(staging.exists(), "a dry run changes nothing");
     let again = output(migrate(&source, &dest, &home, &["--yes"]));
-    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    again.ok();
     assert!(
         text(&again).contains("Already migrated"),
         "{}",

@@ -6,12 +6,13 @@
 //! folders and on slowfs.
 
 use crate::support;
+use crate::support::{Exit, Outcome, Run};
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use support::gitrepo::{repo_with_files, write};
-use support::{Sandbox, SlowFs, json_of_success, refusal, text};
+use support::{Sandbox, SlowFs, text};
 
 const DRY_RUN_LINE: &str = "Dry run: nothing was copied or changed.";
 
@@ -19,13 +20,12 @@ fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-fn run(home: &Path, source: &Path, dest: &Path, args: &[&str]) -> Output {
+fn run(home: &Path, source: &Path, dest: &Path, args: &[&str]) -> Outcome {
     Sandbox::at(home)
         .migrate(source, dest)
         .args(args)
         .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
+        .run()
 }
 
 /// A committed repository of `n` files in four folders at `home/win/NAME`, and where it goes.
@@ -58,14 +58,9 @@ fn the_plan_speaks_plain_words_and_every_dry_run_ends_saying_nothing_changed() {
     write(&source.join("big.bin"), &vec![7u8; 10_000]);
 
     let human = run(home, &source, &dest, &["--dry-run"]);
-    assert_eq!(human.status.code(), Some(0), "{}", text(&human));
+    human.ok();
     let shown = stdout(&human);
-    let json = json_of_success(&run(
-        home,
-        &source,
-        &dest,
-        &["--dry-run", "--format", "json"],
-    ));
+    let json = run(home, &source, &dest, &["--dry-run", "--format", "json"]).ok_json();
     let threads = json["copy_threads"].as_u64().expect("copy_threads");
     let time = shown
         .lines()
@@ -129,9 +124,9 @@ fn the_plan_speaks_plain_words_and_every_dry_run_ends_saying_nothing_changed() {
 
     // After the move: a dry run of --remove-source reports and still says it changed nothing.
     let moved = run(home, &source, &dest, &["--yes", "-q"]);
-    assert_eq!(moved.status.code(), Some(0), "{}", text(&moved));
+    moved.ok();
     let again = run(home, &source, &dest, &["--dry-run", "--remove-source"]);
-    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    again.ok();
     assert!(
         stdout(&again).starts_with(&format!("Would remove the source {}", source.display())),
         "{}",
@@ -143,12 +138,13 @@ fn the_plan_speaks_plain_words_and_every_dry_run_ends_saying_nothing_changed() {
         "{}",
         text(&again)
     );
-    let report = json_of_success(&run(
+    let report = run(
         home,
         &source,
         &dest,
         &["--dry-run", "--remove-source", "--format", "json"],
-    ));
+    )
+    .ok_json();
     assert_eq!(report["dry_run"], true, "{report}");
     assert!(source.join("big.bin").is_file(), "a dry run removed a file");
 }
@@ -159,14 +155,14 @@ fn the_result_says_the_time_taken_against_the_plans() {
     let home = tmp.path();
     let (source, dest) = repository(home, "timed", 60);
     let out = run(home, &source, &dest, &["--yes", "--format", "json"]);
-    let report = json_of_success(&out);
+    let report = out.ok_json();
     let took = report["copy_ms"].as_u64().expect("copy_ms");
     let planned = report["planned_ms"].as_u64().expect("planned_ms");
     assert!(planned > 0 && took > 0, "{report}");
 
     let (source, dest) = repository(home, "shown", 60);
     let out = run(home, &source, &dest, &["--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     let shown = stdout(&out);
     let line = shown
         .lines()
@@ -201,7 +197,7 @@ fn remove_source_says_what_it_removed_with_the_plans_folder_count_and_where_to_c
     let home = tmp.path();
     let (source, dest) = repository(home, "gone", 24);
     let moved = run(home, &source, &dest, &["--yes", "-q"]);
-    assert_eq!(moved.status.code(), Some(0), "{}", text(&moved));
+    moved.ok();
 
     // Run from a folder inside the source, as a person whose shell is there.
     let out = Sandbox::at(home)
@@ -209,9 +205,8 @@ fn remove_source_says_what_it_removed_with_the_plans_folder_count_and_where_to_c
         .args(["--remove-source", "--yes"])
         .env("NO_COLOR", "1")
         .current_dir(source.join("d1"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        .run();
+    out.ok();
     let shown = stdout(&out);
     assert!(!source.exists(), "the source is still there:\n{shown}");
     let itself = format!(" and {} itself", source.display());
@@ -251,15 +246,14 @@ fn remove_source_says_what_it_removed_with_the_plans_folder_count_and_where_to_c
     // JSON, with an edit kept at the source: its folders stay, and both counts say so.
     let (source, dest) = repository(home, "kept", 24);
     let moved = run(home, &source, &dest, &["--yes", "-q"]);
-    assert_eq!(moved.status.code(), Some(0), "{}", text(&moved));
+    moved.ok();
     fs::write(source.join("d2/f2.txt"), b"edited after the move").unwrap();
     let out = Sandbox::at(home)
         .migrate(&source, &dest)
         .args(["--remove-source", "--yes", "--format", "json"])
         .current_dir(&source)
-        .output()
-        .unwrap();
-    let report = json_of_success(&out);
+        .run();
+    let report = out.ok_json();
     let plan = support::stderr(&out);
     let removal = &report["removal"];
     assert_eq!(
@@ -281,11 +275,11 @@ fn abort_of_a_finished_migration_asks_first_and_a_refusal_says_how_to_go_on() {
     let home = tmp.path();
     let (source, dest) = repository(home, "undo", 1_001);
     let moved = run(home, &source, &dest, &["--yes", "-q"]);
-    assert_eq!(moved.status.code(), Some(0), "{}", text(&moved));
+    moved.ok();
 
     // No terminal to ask, no --yes: refused before any work, in one sentence naming --yes.
     let out = run(home, &source, &dest, &["--abort"]);
-    let sentence = refusal(&out);
+    let sentence = out.refusal();
     assert!(
         sentence.contains("rerun with --yes") && sentence.contains(&dest.display().to_string()),
         "{sentence}"
@@ -298,7 +292,7 @@ fn abort_of_a_finished_migration_asks_first_and_a_refusal_says_how_to_go_on() {
     }
     let out = run(home, &source, &dest, &["--abort", "--yes"]);
     // Refused to keep the copy's edits: the code of its own, not the usage code.
-    assert_eq!(out.status.code(), Some(5), "{}", text(&out));
+    out.fails(Exit::WouldLoseData);
     let sentence = support::stderr(&out);
     assert!(support::is_one_sentence(sentence.trim()), "{sentence}");
     assert!(
@@ -324,7 +318,7 @@ fn abort_of_a_finished_migration_asks_first_and_a_refusal_says_how_to_go_on() {
     let manifest = Sandbox::at(home).manifest_of(&dest);
     fs::remove_dir_all(&dest).unwrap();
     let out = run(home, &source, &dest, &["--abort"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     assert!(
         stdout(&out).contains("forgot the migration"),
         "{}",
@@ -336,9 +330,9 @@ fn abort_of_a_finished_migration_asks_first_and_a_refusal_says_how_to_go_on() {
 
     // --yes confirms: an unchanged copy goes.
     let moved = run(home, &source, &dest, &["--yes", "-q"]);
-    assert_eq!(moved.status.code(), Some(0), "{}", text(&moved));
+    moved.ok();
     let out = run(home, &source, &dest, &["--abort", "--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     assert!(!dest.exists(), "--yes did not remove the copy");
     assert!(
         source.join("d0/f0.txt").is_file(),
@@ -366,12 +360,7 @@ fn on_slowfs_the_plan_and_the_result_speak_of_files_at_a_time_and_time_taken() {
     let dest = home.join("linux/app");
     // The thread count is chosen from what the source measures in each run: the plan and its
     // JSON say the same one, whatever it is this time.
-    let plan = json_of_success(&run(
-        home,
-        &source,
-        &dest,
-        &["--dry-run", "--format", "json"],
-    ));
+    let plan = run(home, &source, &dest, &["--dry-run", "--format", "json"]).ok_json();
     let threads = plan["copy_threads"].as_u64().expect("copy_threads");
     assert!(
         plan["prediction_basis"]
@@ -380,7 +369,7 @@ fn on_slowfs_the_plan_and_the_result_speak_of_files_at_a_time_and_time_taken() {
         "{plan}"
     );
     let out = run(home, &source, &dest, &["--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     let shown = stdout(&out);
     let time = shown
         .lines()

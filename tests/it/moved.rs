@@ -2,6 +2,7 @@
 //! there since. On slowfs.
 
 use crate::support;
+use crate::support::{Outcome, Run};
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -51,29 +52,22 @@ impl OldPlace {
     }
 
     /// `wsl-place migrate SOURCE --to DEST ARGS`.
-    pub fn migrate(&self, args: &[&str]) -> Output {
+    pub fn migrate(&self, args: &[&str]) -> Outcome {
         let mut cmd = self.run(&["migrate"]);
         cmd.arg(self.source())
             .arg("--to")
             .arg(self.dest())
             .args(args);
-        cmd.output().unwrap()
+        cmd.run()
     }
 
-    /// `wsl-place check --no-probe --format json` at the source.
     /// `COMMAND --format json PATH` in this old place's sandbox, with probes: its JSON, the run
     /// having succeeded.
     pub fn json(&self, command: &str, path: &Path) -> serde_json::Value {
-        let out = self
-            .run(&[command, "--format", "json"])
+        self.run(&[command, "--format", "json"])
             .arg(path)
-            .output()
-            .unwrap();
-        support::json_of_success(&out)
-    }
-
-    pub fn check_json(&self) -> serde_json::Value {
-        self.sandbox().check_json(&self.source(), &[])
+            .run()
+            .ok_json()
     }
 }
 
@@ -94,9 +88,9 @@ fn the_old_place_says_where_it_went_and_what_changed_since() {
         return;
     };
     let first = old.migrate(&["--yes"]);
-    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    first.ok();
 
-    let report = old.check_json();
+    let report = old.sandbox().check_json(&old.source(), &[]);
     let moved = &report["moved"];
     assert_eq!(
         moved["destination"],
@@ -120,8 +114,8 @@ fn the_old_place_says_where_it_went_and_what_changed_since() {
 
     // The hook's line, from the record alone.
     let mut hook = old.run(&["check", "--advisory"]);
-    let hook = hook.arg(old.source()).output().unwrap();
-    assert_eq!(hook.status.code(), Some(0), "{}", text(&hook));
+    let hook = hook.arg(old.source()).run();
+    hook.ok();
     let line = stdout(&hook);
     assert!(
         line.starts_with("wsl-place: moved (to ")
@@ -139,7 +133,7 @@ fn the_old_place_says_where_it_went_and_what_changed_since() {
         b"written after the move\n",
     );
     fs::remove_file(old.source().join("d1/f1.txt")).unwrap();
-    let report = old.check_json();
+    let report = old.sandbox().check_json(&old.source(), &[]);
     let moved = &report["moved"];
     assert_eq!(
         (&moved["added"], &moved["changed"], &moved["removed"]),
@@ -148,7 +142,7 @@ fn the_old_place_says_where_it_went_and_what_changed_since() {
     );
     // The same migrate again says the two copies differ.
     let again = old.migrate(&[]);
-    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    again.ok();
     let said = stdout(&again)
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -168,7 +162,7 @@ fn the_old_place_says_where_it_went_and_what_changed_since() {
     );
     assert!(said.contains("--sync` copies them"), "{}", text(&again));
     let mut human = old.run(&["check", "--no-probe"]);
-    let human = human.arg(old.source()).output().unwrap();
+    let human = human.arg(old.source()).run();
     // Wrapped to the terminal's width: compared word by word.
     let words = stdout(&human)
         .split_whitespace()

@@ -5,15 +5,16 @@
 //! the old place on the slowfs emulator, on a slow mount.
 
 use crate::support;
+use crate::support::{Outcome, Run};
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use support::SlowFs;
 use support::gitrepo::{git, init_and_commit_all, write};
-use support::{json_of, json_of_success, text};
+use support::{json_of, text};
 
 /// The repository of the repros: `docs/d1..d3.md`, `top.txt`, `b.bin`, committed.
 const FILES: [(&str, &[u8]); 5] = [
@@ -110,27 +111,16 @@ impl Place {
     }
 
     /// `wsl-place migrate SRC --to DST ARGS`.
-    pub fn migrate(&self, args: &[&str]) -> Output {
+    pub fn migrate(&self, args: &[&str]) -> Outcome {
         let mut cmd = self.run(&["migrate"]);
         cmd.arg(self.src()).arg("--to").arg(self.dst()).args(args);
-        cmd.output().unwrap()
+        cmd.run()
     }
 
-    pub fn migrate_ok(&self, args: &[&str]) -> Output {
+    pub fn migrate_ok(&self, args: &[&str]) -> Outcome {
         let out = self.migrate(args);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "migrate {args:?}: {}",
-            text(&out)
-        );
+        out.ok();
         out
-    }
-
-    pub fn check_json(&self, at: &Path) -> serde_json::Value {
-        let mut cmd = self.run(&["check", "--no-probe", "--format", "json"]);
-        let out = cmd.arg(at).output().unwrap();
-        json_of(&out)
     }
 }
 
@@ -178,7 +168,7 @@ fn sync_after_remove_source_keeps_the_copy(place: &Place) {
     place.migrate_ok(&["--remove-source", "--yes"]);
     assert!(place.src().join("late.txt").is_file());
     let dry = place.migrate_ok(&["--sync", "--dry-run", "--format", "json"]);
-    let planned = json_of_success(&dry);
+    let planned = dry.ok_json();
     assert_eq!(planned["sync"]["removed"], 0, "{planned}");
     place.migrate_ok(&["--sync", "--yes"]);
     assert_has_the_files(&place.dst(), "--sync after --remove-source");
@@ -190,7 +180,7 @@ fn sync_after_remove_source_keeps_the_copy(place: &Place) {
     place.migrate_ok(&["--remove-source", "--yes"]);
     fs::create_dir_all(place.src()).unwrap();
     let dry = place.migrate_ok(&["--sync", "--dry-run", "--format", "json"]);
-    let planned = json_of_success(&dry);
+    let planned = dry.ok_json();
     assert_eq!(planned["sync"]["removed"], 0, "{planned}");
     place.migrate_ok(&["--sync", "--yes"]);
     assert_has_the_files(&place.dst(), "--sync at a source made again empty");
@@ -255,7 +245,7 @@ fn abort_keeps_the_copy_the_source_no_longer_holds(place: &Place) {
     // A folder gone from the source.
     fs::remove_dir_all(place.src().join("docs")).unwrap();
     let out = place.migrate(&["--abort", "--yes"]);
-    assert_ne!(out.status.code(), Some(0), "{}", text(&out));
+    out.fails_somehow();
     assert_has_the_files(&place.dst(), "--abort with docs/ gone from the source");
     assert!(
         text(&out).contains("docs/d1.md (missing)"),
@@ -266,7 +256,7 @@ fn abort_keeps_the_copy_the_source_no_longer_holds(place: &Place) {
     // The folder back as a link into the copy: reading through it proves nothing.
     std::os::unix::fs::symlink(place.dst().join("docs"), place.src().join("docs")).unwrap();
     let out = place.migrate(&["--abort", "--yes"]);
-    assert_ne!(out.status.code(), Some(0), "{}", text(&out));
+    out.fails_somehow();
     assert_has_the_files(&place.dst(), "--abort with docs/ a link into the copy");
     fs::remove_file(place.src().join("docs")).unwrap();
 
@@ -275,7 +265,7 @@ fn abort_keeps_the_copy_the_source_no_longer_holds(place: &Place) {
     fs::rename(place.src(), &away).unwrap();
     fs::create_dir(place.src()).unwrap();
     let out = place.migrate(&["--abort", "--yes"]);
-    assert_ne!(out.status.code(), Some(0), "{}", text(&out));
+    out.fails_somehow();
     assert_has_the_files(&place.dst(), "--abort with the source moved away");
 
     // The same files again, but a different folder than the migration recorded.
@@ -283,7 +273,7 @@ fn abort_keeps_the_copy_the_source_no_longer_holds(place: &Place) {
     copy_tree(&away, &place.src());
     fs::remove_dir_all(&away).unwrap();
     let out = place.migrate(&["--abort", "--yes"]);
-    assert_ne!(out.status.code(), Some(0), "{}", text(&out));
+    out.fails_somehow();
     assert_has_the_files(&place.dst(), "--abort with another folder at the source");
 }
 
@@ -337,7 +327,7 @@ fn file_and_folder_swaps_never_leave_a_sync_stuck() {
     write(&place.dst().join("x"), b"the copy's x\n");
     write(&place.src().join("x/y"), b"the source's y\n");
     let out = place.migrate(&["--sync", "--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     assert_eq!(fs::read(place.dst().join("x")).unwrap(), b"the copy's x\n");
     let everywhere: Vec<Vec<u8>> = files(&place.src())
         .into_values()
@@ -380,17 +370,17 @@ fn sync_never_writes_into_another_repository_at_the_destination() {
     write(&place.src().join("top.txt"), b"top, late\n");
     write(&place.src().join("late.txt"), b"late\n");
     let out = place.migrate(&["--sync", "--yes"]);
-    assert_ne!(out.status.code(), Some(0), "{}", text(&out));
+    out.fails_somehow();
     assert_eq!(before, files(&place.dst()), "{}", text(&out));
     let said = support::stderr(&out);
     assert!(said.contains("not the copy"), "{}", text(&out));
     // Nor does --abort remove it, nor --remove-source take the source's files on its word.
     let out = place.migrate(&["--abort", "--yes"]);
-    assert_ne!(out.status.code(), Some(0), "{}", text(&out));
+    out.fails_somehow();
     assert_eq!(before, files(&place.dst()));
     let before = files(&place.src());
     let out = place.migrate(&["--remove-source", "--yes"]);
-    assert_ne!(out.status.code(), Some(0), "{}", text(&out));
+    out.fails_somehow();
     assert_eq!(
         before,
         files(&place.src()),
@@ -460,8 +450,12 @@ fn a_syncs_counts_match_its_plan_and_the_tree() {
     // Changed at both places: the source's is saved beside the copy's, one more file there.
     write(&place.src().join("docs/d2.md"), b"# two, at the source\n");
     write(&place.dst().join("docs/d2.md"), b"# two, at the copy\n");
-    let dry = json_of_success(&place.migrate(&["--sync", "--dry-run", "--format", "json"]));
-    let done = json_of_success(&place.migrate(&["--sync", "--yes", "--format", "json"]));
+    let dry = place
+        .migrate(&["--sync", "--dry-run", "--format", "json"])
+        .ok_json();
+    let done = place
+        .migrate(&["--sync", "--yes", "--format", "json"])
+        .ok_json();
     for key in ["added", "changed", "removed", "bytes"] {
         assert_eq!(dry["sync"][key], done["sync"][key], "{key}: {dry}\n{done}");
     }
@@ -512,7 +506,7 @@ fn a_sealed_sync_that_stopped_says_to_finish_it_with_sync() {
     }
     let out = place.migrate(&["--sync", "--yes"]);
     chattr("-i");
-    assert_ne!(out.status.code(), Some(0), "{}", text(&out));
+    out.fails_somehow();
     let said = support::stderr(&out);
     assert!(
         said.contains("--sync`") && !said.contains("--abort`"),
@@ -547,7 +541,7 @@ fn a_sync_that_skips_a_file_names_it() {
     // Written behind the mount, so no page cache answers the read that must fail.
     write(&place.tmp.path().join("backing/src/bad/late.txt"), b"bad\n");
     let out = place.migrate(&["--sync", "--yes", "--skip-unreadable"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     let said =
         String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
     assert!(said.contains("bad/late.txt"), "{}", text(&out));
@@ -564,7 +558,11 @@ fn a_sync_that_skips_a_file_names_it() {
 fn a_renamed_copy_is_not_forgotten_at_the_old_place() {
     let place = Place::migrated();
     fs::rename(place.dst(), place.tmp.path().join("dst/renamed")).unwrap();
-    let report = place.check_json(&place.src());
+    let report = place
+        .run(&support::CHECK_JSON)
+        .arg(place.src())
+        .run()
+        .json();
     assert!(
         report["moved"]["destination"]
             .as_str()
@@ -572,7 +570,7 @@ fn a_renamed_copy_is_not_forgotten_at_the_old_place() {
         "{report}"
     );
     let out = place.migrate(&["--sync", "--yes"]);
-    assert_ne!(out.status.code(), Some(0), "{}", text(&out));
+    out.fails_somehow();
     let said = support::stderr(&out);
     assert!(
         !said.contains("without --sync to migrate it first") && said.contains("no longer"),

@@ -5,18 +5,15 @@
 //! previous release wrote (`tests/fixtures/records/`) still syncs, aborts and removes.
 
 use crate::support;
+use crate::support::{Exit, Outcome, Run};
 
 use serde_json::Value;
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use support::gitrepo::{init_and_commit_all, write};
 use support::tree::snapshot;
 use support::{Sandbox, is_one_sentence, stderr, text};
-
-/// The exit code of a refusal to go on because data would be lost.
-const WOULD_LOSE_DATA: i32 = 5;
 
 /// A sandbox with a committed repository `app` in it.
 fn scene() -> (Sandbox, PathBuf) {
@@ -29,21 +26,21 @@ fn scene() -> (Sandbox, PathBuf) {
 }
 
 /// `migrate APP EXTRA`, no colour, no terminal.
-fn migrate(sandbox: &Sandbox, app: &Path, extra: &[&str]) -> Output {
+fn migrate(sandbox: &Sandbox, app: &Path, extra: &[&str]) -> Outcome {
     let mut cmd = sandbox.cmd();
     cmd.arg("migrate").arg(app).args(extra).env("NO_COLOR", "1");
-    cmd.output().expect("wsl-place starts")
+    cmd.run()
 }
 
-fn migrate_to(sandbox: &Sandbox, app: &Path, to: &Path, extra: &[&str]) -> Output {
+fn migrate_to(sandbox: &Sandbox, app: &Path, to: &Path, extra: &[&str]) -> Outcome {
     let mut args = vec!["--to", to.to_str().unwrap()];
     args.extend_from_slice(extra);
     migrate(sandbox, app, &args)
 }
 
 /// The one sentence a run refused with to keep data: exit 5.
-fn refused_to_lose_data(out: &Output) -> String {
-    assert_eq!(out.status.code(), Some(WOULD_LOSE_DATA), "{}", text(out));
+fn refused_to_lose_data(out: &Outcome) -> String {
+    out.fails(Exit::WouldLoseData);
     let sentence = stderr(out);
     assert!(is_one_sentence(sentence.trim()), "{sentence}");
     sentence
@@ -117,7 +114,7 @@ fn a_second_destination_asks_refuses_without_a_terminal_and_keeps_both_with_yes(
     assert_eq!(fs::read(y.join("README.md")).unwrap(), b"hello, later\n");
     assert_eq!(snapshot(&x), x_before);
     let older = migrate_to(&sandbox, &app, &x, &["--sync", "--yes"]);
-    assert_eq!(older.status.code(), Some(2), "{}", text(&older));
+    older.fails(Exit::Input);
 
     // --abort without --to removes the newest copy; the record then names the first. That one
     // holds a README the source no longer has, so it is kept (exit 5) until the source has it

@@ -1,8 +1,8 @@
 //! Verdicts, exit codes, policies, the advisory cache and the CI formats, through the binary.
 
 use crate::support;
+use crate::support::{Exit, Run};
 
-use predicates::prelude::*;
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
@@ -28,20 +28,14 @@ fn code(proc: &FakeProc, project: &Path, extra: &[&str]) -> Option<i32> {
         .args(["check", "--no-probe"])
         .args(extra)
         .arg(project)
-        .output()
-        .unwrap()
+        .run()
         .status
         .code()
 }
 
 /// Runs the binary on `project` with `args` before the path and returns standard output.
 fn stdout_of(proc: &FakeProc, args: &[&str], project: &Path) -> String {
-    let output = proc
-        .command(Some("Ubuntu"))
-        .args(args)
-        .arg(project)
-        .output()
-        .unwrap();
+    let output = proc.command(Some("Ubuntu")).args(args).arg(project).run();
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
@@ -93,14 +87,20 @@ fn verdict_and_reasons_in_json_and_human() {
     assert_eq!(advice, vec!["migrate", "virtiofs"]);
     assert_eq!(json["policy"]["kind"], "built-in");
 
-    proc.command(Some("Ubuntu"))
+    let out = proc
+        .command(Some("Ubuntu"))
         .args(["check", "--no-probe"])
         .arg(&project)
-        .assert()
-        .success()
-        .stdout(predicate::str::is_match(r"(?m)^  verdict +move: ").unwrap())
-        .stdout(predicate::str::contains("virtiofs=true"))
-        .stdout(predicate::str::contains("wsl-place migrate"));
+        .run();
+    out.ok()
+        .stdout_has("virtiofs=true")
+        .stdout_has("wsl-place migrate");
+    assert!(
+        out.stdout().lines().any(|line| line
+            .strip_prefix("  verdict")
+            .is_some_and(|rest| rest.starts_with(' ') && rest.trim_start().starts_with("move: "))),
+        "{out}"
+    );
 }
 
 #[test]
@@ -119,8 +119,7 @@ fn git_advice_is_given_only_where_it_applies() {
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
             .args(["check", "--no-probe", "--format", "json"])
             .arg(&project)
-            .output()
-            .unwrap();
+            .run();
         support::advice_ids(&serde_json::from_slice(&output.stdout).unwrap())
     };
     // 120 directories and no untracked cache: worth advising; fsmonitor never is on Linux.
@@ -157,10 +156,9 @@ fn malformed_policy_names_file_line_column_and_key() {
             .args(["check", "--no-probe", "--policy"])
             .arg(file)
             .arg(&project)
-            .output()
-            .unwrap();
+            .run();
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        out.fails(Exit::Input);
         for piece in pieces {
             assert!(stderr.contains(piece), "{piece:?} not in: {stderr}");
         }
@@ -230,10 +228,9 @@ fn wrong_kinds_and_control_characters_are_refused_in_one_sentence() {
             .args(["check", "--no-probe", "--policy"])
             .arg(&policy)
             .arg(&project)
-            .output()
-            .unwrap();
+            .run();
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{text:?}: {stderr}");
+        out.fails(Exit::Input);
         let message = stderr.trim_end_matches('\n');
         assert!(support::is_one_sentence(message), "{text:?}: {stderr:?}");
         assert!(!stderr.contains("invalid type"), "{text:?}: {stderr}");
@@ -266,9 +263,8 @@ fn repository_policy_is_used_and_can_ignore_paths() {
             "advise",
         ])
         .arg(&project)
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(0));
+        .run();
+    output.ok();
     let json: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(json["policy"]["kind"], "repository");
     assert_eq!(json["verdict"]["level"], "ok");
@@ -285,8 +281,8 @@ fn shipped_example_policies_load() {
             .arg(format!("policies/{name}.toml"))
             .args(["--no-probe", "--fail-on", "move"])
             .arg(&project)
-            .assert()
-            .code(1);
+            .run()
+            .fails(Exit::Verdict);
     }
 }
 
@@ -297,13 +293,8 @@ fn advisory_reuses_the_cache_and_is_quiet_when_ok() {
         .command(Some("Ubuntu"))
         .args(["check", "--advisory"])
         .arg(&project)
-        .output()
-        .unwrap();
-    assert_eq!(
-        first.status.code(),
-        Some(0),
-        "advisory never fails by default"
-    );
+        .run();
+    first.ok(); // advisory never fails by default
     let line = String::from_utf8_lossy(&first.stdout).to_string();
     assert_eq!(line.lines().count(), 1, "{line}");
     // Measured: the fixture "drive" is really a fast local directory, so the mount kind alone
@@ -327,8 +318,7 @@ fn advisory_reuses_the_cache_and_is_quiet_when_ok() {
         .command(Some("Ubuntu"))
         .args(["check", "--advisory", "--fail-on", "advise"])
         .arg(&project)
-        .output()
-        .unwrap();
+        .run();
     let elapsed = started.elapsed();
     assert_eq!(
         String::from_utf8_lossy(&second.stdout),
@@ -338,11 +328,7 @@ fn advisory_reuses_the_cache_and_is_quiet_when_ok() {
     // `advise` (the mount's kind alone says so), so it blocks under `--fail-on advise`.
     assert_eq!(entry["provisional"], Value::Bool(true));
     assert_eq!(entry["levels"], serde_json::json!(["advise", "advise"]));
-    assert_eq!(
-        second.status.code(),
-        Some(1),
-        "a provisional answer whose range is clear of the threshold blocks"
-    );
+    second.fails(Exit::Verdict); // a provisional answer whose range is clear of the threshold blocks
     // A loose bound that only a cache miss with a full measurement could break.
     assert!(elapsed.as_millis() < 1000, "advisory took {elapsed:?}");
     // One whose range reaches below the threshold does not block, and its line says why.
@@ -352,9 +338,8 @@ fn advisory_reuses_the_cache_and_is_quiet_when_ok() {
         .command(Some("Ubuntu"))
         .args(["check", "--advisory", "--fail-on", "advise"])
         .arg(&project)
-        .output()
-        .unwrap();
-    assert_eq!(straddling.status.code(), Some(0));
+        .run();
+    straddling.ok();
     let shown = String::from_utf8_lossy(&straddling.stdout);
     assert!(
         shown.starts_with("wsl-place: advise (did not block: ") && shown.contains("down to ok"),
@@ -367,9 +352,8 @@ fn advisory_reuses_the_cache_and_is_quiet_when_ok() {
         .command(Some("Ubuntu"))
         .args(["check", "--advisory", "--fail-on", "advise"])
         .arg(&project)
-        .output()
-        .unwrap();
-    assert_eq!(fourth.status.code(), Some(1), "--fail-on still applies");
+        .run();
+    fourth.fails(Exit::Verdict); // --fail-on still applies
 
     // An expired entry is measured again.
     entry["created_unix"] = Value::from(0);
@@ -378,19 +362,17 @@ fn advisory_reuses_the_cache_and_is_quiet_when_ok() {
         .command(Some("Ubuntu"))
         .args(["check", "--advisory"])
         .arg(&project)
-        .output()
-        .unwrap();
+        .run();
     assert!(!String::from_utf8_lossy(&third.stdout).contains("CACHED"));
 
     // An ok repository prints nothing at all.
     let (_d, local, project) = on_local();
-    local
+    let quiet = local
         .command(None)
         .args(["check", "--advisory"])
         .arg(&project)
-        .assert()
-        .success()
-        .stdout(predicate::str::is_empty());
+        .run();
+    assert!(quiet.ok().stdout().is_empty(), "{quiet}");
 }
 
 #[test]
@@ -424,18 +406,17 @@ fn github_format_emits_annotations() {
 #[test]
 fn markdown_format_writes_a_summary_table() {
     let (_b, proc, project) = on_9p();
-    proc.command(Some("Ubuntu"))
+    let out = proc
+        .command(Some("Ubuntu"))
         .args(["check", "--format", "markdown", "--no-probe"])
         .arg(&project)
-        .assert()
-        .success()
-        .stdout(predicate::str::starts_with("### wsl-place:"))
-        .stdout(predicate::str::contains("|---|---|"))
-        .stdout(predicate::str::contains("| mount | wsl-drvfs-9p"))
-        .stdout(predicate::str::contains(
-            "| windows path | `C:\\Users\\me\\app` |",
-        ))
-        .stdout(predicate::str::contains("**What to do**"));
+        .run();
+    out.ok()
+        .stdout_has("|---|---|")
+        .stdout_has("| mount | wsl-drvfs-9p")
+        .stdout_has("| windows path | `C:\\Users\\me\\app` |")
+        .stdout_has("**What to do**");
+    assert!(out.stdout().starts_with("### wsl-place:"), "{out}");
 }
 
 #[test]
@@ -451,8 +432,7 @@ fn unwritable_output_is_an_internal_error() {
         .args(["check", "--no-probe"])
         .arg(&project)
         .stdout(full)
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(3));
+        .run();
+    output.fails(Exit::Internal);
     assert!(String::from_utf8_lossy(&output.stderr).contains("cannot write to standard output"));
 }

@@ -3,8 +3,8 @@
 //! WSL_PLACE_REQUIRE_FUSE=1 (CI), where a skip is a failure.
 
 use crate::support;
+use support::{Exit, Outcome, Run};
 
-use assert_cmd::Command;
 use serde_json::Value;
 use std::path::Path;
 use std::time::Duration;
@@ -20,23 +20,22 @@ fn leftovers(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-fn check_json(repo: &Path, home: &Path, extra: &[&str]) -> Value {
-    let out = Command::from_std(support::Sandbox::at(home).cmd())
+/// `check --format json --probe-budget-ms 400 EXTRA REPO` in a sandbox at `home`.
+fn check(repo: &Path, home: &Path, extra: &[&str]) -> Outcome {
+    support::Sandbox::at(home)
+        .cmd()
         .args(["check", "--format", "json", "--probe-budget-ms", "400"])
         .args(extra)
         .arg(repo)
-        .output()
-        .unwrap();
-    support::json_of_success(&out)
+        .run()
 }
 
 fn probe_json(dir: &Path, budget: &str) -> Value {
-    let out = Command::from_std(support::wsl_place())
+    let out = support::wsl_place()
         .args(["probe", "--format", "json", "--probe-budget-ms", budget])
         .arg(dir)
-        .output()
-        .unwrap();
-    support::json_of_success(&out)
+        .run();
+    out.ok_json()
 }
 
 fn git_status_speedup(v: &Value) -> f64 {
@@ -112,11 +111,10 @@ fn probe_measures_every_operation_verifies_and_cleans_up() {
     assert_eq!(v["parallel_lstat"].as_array().unwrap().len(), 3);
     assert!(leftovers(dir.path()).is_empty());
 
-    let human = Command::from_std(support::wsl_place())
+    let human = support::wsl_place()
         .args(["probe", "--probe-budget-ms", "200"])
         .arg(dir.path())
-        .output()
-        .unwrap();
+        .run();
     let text = String::from_utf8_lossy(&human.stdout);
     assert!(text.contains("create+write 4K+close"), "{text}");
     assert!(text.contains("scratch removed"), "{text}");
@@ -150,16 +148,16 @@ fn unwritable_directory_is_a_clear_sentence_not_a_crash() {
         return;
     };
     mount.remount_read_only();
-    Command::from_std(support::wsl_place())
+    support::wsl_place()
         .args(["probe", "--probe-budget-ms", "200"])
         .arg(mount.point())
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("cannot create a scratch folder"))
-        .stderr(predicates::str::contains("Read-only"));
+        .run()
+        .fails(Exit::Input)
+        .stderr_has("cannot create a scratch folder")
+        .stderr_has("Read-only");
     // check still succeeds and says why there is no prediction.
     let home = tempfile::tempdir().unwrap();
-    let v = check_json(mount.point(), home.path(), &[]);
+    let v = check(mount.point(), home.path(), &[]).ok_json();
     assert_eq!(v.get("predict"), Some(&Value::Null));
     let reason = v["probe"]["current"]["skipped"].as_str().unwrap();
     assert!(reason.contains("scratch folder"), "{reason}");
@@ -168,7 +166,7 @@ fn unwritable_directory_is_a_clear_sentence_not_a_crash() {
 #[test]
 fn no_probe_leaves_probe_and_predict_out() {
     let dir = tempfile::tempdir().unwrap();
-    let v = check_json(dir.path(), dir.path(), &["--no-probe"]);
+    let v = check(dir.path(), dir.path(), &["--no-probe"]).ok_json();
     assert_eq!(v.get("probe"), Some(&Value::Null), "{v:#}");
     assert_eq!(v.get("predict"), Some(&Value::Null), "{v:#}");
 }
@@ -181,7 +179,7 @@ fn tmpfs_baseline_is_refused_with_a_reason() {
     };
     let repo = tempfile::tempdir().unwrap();
     files_repo(repo.path(), 50);
-    let v = check_json(repo.path(), home.point(), &[]);
+    let v = check(repo.path(), home.point(), &[]).ok_json();
     assert_eq!(v["probe"].get("baseline"), Some(&Value::Null));
     let note = v["probe"]["baseline_note"].as_str().unwrap();
     assert!(
@@ -207,7 +205,7 @@ fn same_mount_baseline_says_so_and_compares_equal() {
     files_repo(&repo, 50);
     let home = disk.point().join("home");
     std::fs::create_dir(&home).unwrap();
-    let v = check_json(&repo, &home, &[]);
+    let v = check(&repo, &home, &[]).ok_json();
     assert_eq!(v["probe"]["baseline_same_mount"], true);
     assert!(
         v["probe"]["baseline_note"]
@@ -240,18 +238,18 @@ fn slowfs_repository_is_predicted_much_slower_than_tmpfs_and_ext4() {
         return;
     };
     let slow_repo = slow.mountpoint().join("repo");
-    let slow_v = check_json(&slow_repo, &home, &[]);
+    let slow_v = check(&slow_repo, &home, &[]).ok_json();
 
     let Some(fast) = Mount::tmpfs("256m") else {
         return;
     };
     files_repo(fast.point(), 1000);
-    let fast_v = check_json(fast.point(), &home, &[]);
+    let fast_v = check(fast.point(), &home, &[]).ok_json();
 
     let ext4_repo = disk.point().join("repo");
     std::fs::create_dir(&ext4_repo).unwrap();
     files_repo(&ext4_repo, 1000);
-    let ext4_v = check_json(&ext4_repo, &home, &[]);
+    let ext4_v = check(&ext4_repo, &home, &[]).ok_json();
 
     let slow_ms = slow_v["predict"]["git_status_ms"]["current"]
         .as_f64()
@@ -312,11 +310,11 @@ fn slowfs_repository_is_predicted_much_slower_than_tmpfs_and_ext4() {
     assert!(leftovers(&slow_repo).is_empty() && leftovers(&home).is_empty());
 
     // The headline leads the human report.
-    let out = Command::from_std(support::Sandbox::at(&home).cmd())
+    let out = support::Sandbox::at(&home)
+        .cmd()
         .args(["check", "--probe-budget-ms", "300"])
         .arg(&slow_repo)
-        .output()
-        .unwrap();
+        .run();
     let text = String::from_utf8_lossy(&out.stdout);
     // The verdict's word first; the headline may wrap at the default width.
     let headline = text
@@ -360,12 +358,7 @@ fn ctrl_c_removes_the_scratch_folder() {
         Duration::from_secs(10),
         Duration::from_millis(100),
     );
-    assert_eq!(
-        out.status.code(),
-        Some(130),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    out.fails(Exit::Interrupted);
     assert!(leftovers(slow.mountpoint()).is_empty());
     assert!(leftovers(&backing).is_empty());
 }
@@ -400,7 +393,7 @@ fn git_walk_skips_ignored_directories_even_when_they_hold_tracked_files() {
     let home = tmp.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
 
-    let v = check_json(&repo, &home, &[]);
+    let v = check(&repo, &home, &[]).ok_json();
     let walk = &v["probe"]["git_walk"];
     assert_eq!(walk["tracked"], 10, "{walk:#}");
     // The root, src and src/b; vendor and its five packages, docs and notes are never opened.

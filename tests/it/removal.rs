@@ -3,6 +3,7 @@
 //! copy it relies on, and lists every entry it keeps with why. On a local disk and on slowfs.
 
 use crate::support;
+use crate::support::Run;
 
 use proptest::prelude::*;
 use serde_json::Value;
@@ -10,7 +11,6 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
-use support::json_of_success;
 use support::slowfs::SlowFs;
 use support::tree::{Node, snapshot};
 
@@ -49,7 +49,7 @@ impl Scene {
         let mut cmd =
             support::Sandbox::at(self.tmp.path().join("home")).migrate(&self.app, &self.copy());
         cmd.args(["--yes", "--format", "json"]).args(extra);
-        json_of_success(&cmd.output().unwrap())
+        cmd.run().ok_json()
     }
 }
 
@@ -332,7 +332,7 @@ fn removal_loses_nothing(tree: Vec<(usize, Vec<u8>)>, changes: Vec<Change>) {
         cmd.args(["--yes", "--format", "json"])
             .args(extra)
             .env("XDG_CACHE_HOME", root.join("cache"));
-        json_of_success(&cmd.output().unwrap())
+        cmd.run().ok_json()
     };
     run(&[]);
     for change in &changes {

@@ -5,13 +5,14 @@
 //! slowfs.
 
 use crate::support;
+use crate::support::{Outcome, Run};
 
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
 use support::gitrepo::{commit_all, git, init_and_commit_all, write};
 use support::slowfs::SlowFs;
-use support::{json_of_success, text};
+use support::text;
 
 /// A repository `app` under `root` (20 files and `lib/a.js` on `main`) migrated to `new`
 /// beside the scratch folder's home.
@@ -31,7 +32,7 @@ impl Scene {
         fs::create_dir_all(tmp.path().join("home")).unwrap();
         let scene = Scene { tmp, app };
         let out = scene.run(&["--yes"]);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        out.ok();
         scene
     }
 
@@ -49,20 +50,19 @@ impl Scene {
         support::Sandbox::at(self.tmp.path().join("home"))
     }
 
-    fn run(&self, args: &[&str]) -> std::process::Output {
+    fn run(&self, args: &[&str]) -> Outcome {
         self.sandbox()
             .migrate(&self.app, &self.copy())
             .args(args)
             .env("NO_COLOR", "1")
             .env("COLUMNS", "400")
-            .output()
-            .unwrap()
+            .run()
     }
 
     fn json(&self, args: &[&str]) -> Value {
         let mut all = vec!["--format", "json"];
         all.extend_from_slice(args);
-        json_of_success(&self.run(&all))
+        self.run(&all).ok_json()
     }
 }
 
@@ -99,12 +99,12 @@ fn commit_at_each_place_sync_then_remove(scene: &Scene) {
     fs::write(app.join("f2.txt"), "old place\n").unwrap();
     commit_all(app, "at the old place");
     let synced = scene.run(&["--sync", "--yes"]);
-    assert_eq!(synced.status.code(), Some(0), "{}", text(&synced));
+    synced.ok();
     git(app, &["status"]);
 
     let out = scene.run(&["--remove-source", "--yes"]);
     let shown = text(&out);
-    assert_eq!(out.status.code(), Some(0), "{shown}");
+    out.ok();
     // No skeleton: git's folder went whole, its history checked in the copy.
     assert!(!app.join(".git").exists(), "a .git is left:\n{shown}");
     assert!(
@@ -152,12 +152,7 @@ fn commit_at_each_place_sync_then_remove(scene: &Scene) {
             && message.contains(&format!("; the copy is {}", copy.display())),
         "{message}"
     );
-    let hook = sandbox
-        .cmd()
-        .args(["check", "--advisory"])
-        .arg(app)
-        .output()
-        .unwrap();
+    let hook = sandbox.cmd().args(["check", "--advisory"]).arg(app).run();
     let line = text(&hook);
     assert!(
         line.contains("removed by wsl-place") && !line.contains(" removed)"),
@@ -244,7 +239,7 @@ fn a_branch_only_at_the_old_place_keeps_git_whole_until_a_sync_brings_it() {
 
     // The sync brings the branch; the next removal takes .git, whole.
     let synced = scene.run(&["--sync", "--yes"]);
-    assert_eq!(synced.status.code(), Some(0), "{}", text(&synced));
+    synced.ok();
     let report = scene.json(&["--remove-source", "--yes"]);
     assert!(!app.exists(), "{}", report["removal"]);
     assert_eq!(
@@ -313,7 +308,7 @@ fn a_stale_index_lock_is_not_copied_and_keeps_git_whole_at_removal() {
 fn a_record_written_before_removal_dates_still_reads_without_the_tools_removals() {
     let scene = Scene::local();
     let out = scene.run(&["--remove-source", "--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     // Make it as an earlier version left it: a .git skeleton, no day, and a count that took the
     // tool's own removals for changes.
     write(&scene.app.join(".git/logs/HEAD"), b"left\n");
@@ -350,9 +345,8 @@ fn a_record_written_before_removal_dates_still_reads_without_the_tools_removals(
         .cmd()
         .args(["survey", "--no-probe", "--format", "json"])
         .arg(scene.app.parent().unwrap())
-        .output()
-        .unwrap();
-    let survey = json_of_success(&out);
+        .run();
+    let survey = out.ok_json();
     assert_eq!(survey["summary"]["repositories"], 0, "{survey}");
     assert_eq!(survey["not_judged"][0]["path"], scene.app.to_str().unwrap());
 }

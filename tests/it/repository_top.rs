@@ -3,9 +3,10 @@
 //! taken as given.
 
 use crate::support;
+use crate::support::Run;
 
 use support::gitrepo::files_repo;
-use support::{json_of_success, stderr, wsl_place};
+use support::{stderr, wsl_place};
 
 #[test]
 fn check_and_probe_in_a_subfolder_work_on_the_repository() {
@@ -18,9 +19,8 @@ fn check_and_probe_in_a_subfolder_work_on_the_repository() {
     let out = wsl_place()
         .args(["check", "--format", "json", "--no-probe"])
         .arg(&sub)
-        .output()
-        .unwrap();
-    let report = json_of_success(&out);
+        .run();
+    let report = out.ok_json();
     assert_eq!(report["paths"]["linux"], top.display().to_string());
     assert_eq!(report["scan"]["tracked"], 150, "{report}");
     let said = stderr(&out);
@@ -31,9 +31,8 @@ fn check_and_probe_in_a_subfolder_work_on_the_repository() {
     let out = wsl_place()
         .args(["probe", "--format", "json", "--probe-budget-ms", "200"])
         .arg(&sub)
-        .output()
-        .unwrap();
-    let report = json_of_success(&out);
+        .run();
+    let report = out.ok_json();
     assert_eq!(report["dir"], top.display().to_string());
     // The tracked sample is the repository's (128 of its 150 files, the most timed), not the
     // subfolder's 50 files.
@@ -47,8 +46,7 @@ fn check_and_probe_in_a_subfolder_work_on_the_repository() {
     let quiet = wsl_place()
         .args(["check", "--quiet", "--no-probe"])
         .arg(&sub)
-        .output()
-        .unwrap();
+        .run();
     assert!(stderr(&quiet).is_empty(), "{}", stderr(&quiet));
 }
 
@@ -64,8 +62,7 @@ fn migrate_in_a_subfolder_moves_the_repository() {
         .arg(repo.join("src/d001"))
         .arg("--to")
         .arg(&dest)
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stderr(&out).contains("moving the whole repository"));
     assert!(dest.join(".git/HEAD").is_file());
@@ -82,9 +79,8 @@ fn a_folder_outside_a_repository_is_taken_as_given() {
     let out = wsl_place()
         .args(["check", "--format", "json", "--no-probe"])
         .arg(&plain)
-        .output()
-        .unwrap();
-    let report = json_of_success(&out);
+        .run();
+    let report = out.ok_json();
     let canonical = std::fs::canonicalize(&plain).unwrap();
     assert_eq!(report["paths"]["linux"], canonical.display().to_string());
     assert!(stderr(&out).is_empty(), "{}", stderr(&out));

@@ -1,6 +1,7 @@
 //! The repository scan, through the binary, on generated trees and real git repositories.
 
 use crate::support;
+use support::Run;
 
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
@@ -8,25 +9,14 @@ use std::path::Path;
 use std::process::Command as Process;
 use support::gitrepo::{commit_all, git, repo_with_files, write};
 
-fn check_json(dir: &Path, extra: &[&str]) -> serde_json::Value {
-    let out = assert_cmd::Command::from_std(support::wsl_place())
-        .args(["check", "--no-probe", "--format", "json"])
-        .args(extra)
-        .arg(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "check failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.stderr.is_empty(),
-        "stderr on a pipe: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    report["scan"].clone()
+/// The scan part of `check`'s report on `dir`, which must succeed and write nothing on stderr
+/// (it is on a pipe).
+fn scan_of(dir: &Path, extra: &[&str]) -> serde_json::Value {
+    support::Sandbox::shared()
+        .check(dir, extra)
+        .quiet()
+        .ok_json()["scan"]
+        .clone()
 }
 
 fn n(v: &serde_json::Value) -> u64 {
@@ -60,7 +50,7 @@ fn scan_counts_a_generated_tree_exactly() {
     fs::create_dir_all(root.join("empty")).unwrap();
 
     let started = std::time::Instant::now();
-    let s = check_json(root, &[]);
+    let s = scan_of(root, &[]);
     let wall_ms = started.elapsed().as_millis() as u64;
     assert_eq!(n(&s["files"]), 5 + 30 + 8 + 1 + 1);
     // sub0-2, node_modules, pkg0, pkg1, pkg0/node_modules, inner, .venv, lib, empty
@@ -120,7 +110,7 @@ fn scan_survives_bad_input_and_counts_it() {
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
     let as_root = support::is_root();
 
-    let s = check_json(root, &[]);
+    let s = scan_of(root, &[]);
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
     assert_eq!(n(&s["symlinks"]), 4);
     assert_eq!(n(&s["other"]), 2, "a FIFO and a socket");
@@ -145,17 +135,11 @@ fn scan_survives_bad_input_and_counts_it() {
             .program("setpriv")
             .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
             .arg(support::binary_path())
-            .args(["check", "--no-probe", "--format", "json"])
+            .args(support::CHECK_JSON)
             .arg(root)
-            .output()
-            .expect("setpriv (util-linux) runs");
+            .run();
         fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let report = out.ok_json();
         let s = &report["scan"];
         assert_eq!(n(&s["files"]), 1 + 1 + 3);
         assert_eq!(n(&s["dirs"]), 2);
@@ -175,13 +159,12 @@ fn scan_of_a_real_git_repository_reads_tracked_and_git_dir() {
     let repo = tmp.path().join("r");
     repo_with_files(&repo, 12);
     write(&repo.join("untracked.txt"), b"u");
-    let s = check_json(&repo, &[]);
+    let s = scan_of(&repo, &[]);
     assert_eq!(n(&s["tracked"]), 12);
     let git_files = Process::new("find")
         .arg(repo.join(".git"))
         .args(["-type", "f"])
-        .output()
-        .unwrap();
+        .run();
     let git_files = String::from_utf8_lossy(&git_files.stdout).lines().count() as u64;
     assert_eq!(n(&s["files"]), 13 + git_files);
     assert!(n(&s["git_dir_bytes"]) > 0);
@@ -193,15 +176,14 @@ fn scan_of_a_real_git_repository_reads_tracked_and_git_dir() {
 
     // A broken index is reported, and the walk still counts everything.
     fs::write(repo.join(".git/index"), b"DIRC\0\0\0\x02garbage").unwrap();
-    let s = check_json(&repo, &[]);
+    let s = scan_of(&repo, &[]);
     assert_eq!(s.get("tracked"), Some(&serde_json::Value::Null));
     assert!(s["git"]["index_error"].as_str().unwrap().contains("index"));
     assert_eq!(n(&s["files"]), 13 + git_files);
-    let human = assert_cmd::Command::from_std(support::wsl_place())
+    let human = support::wsl_place()
         .args(["check", "--no-probe"])
         .arg(&repo)
-        .output()
-        .unwrap();
+        .run();
     assert!(String::from_utf8_lossy(&human.stdout).contains("index unreadable"));
 }
 
@@ -212,7 +194,7 @@ fn scan_of_a_linked_worktree_measures_the_shared_git_dir_apart() {
     repo_with_files(&repo, 5);
     let wt = tmp.path().join("wt");
     git(&repo, &["worktree", "add", "-q", wt.to_str().unwrap()]);
-    let s = check_json(&wt, &[]);
+    let s = scan_of(&wt, &[]);
     assert_eq!(s["git"]["kind"], "linked_worktree");
     assert_eq!(s["git"]["git_dir_inside_root"], false);
     assert_eq!(n(&s["tracked"]), 5);
@@ -230,18 +212,17 @@ fn exhausted_budget_says_estimated_and_keeps_counts() {
             write(&root.join(format!("d{d}/s/f{i}")), b"0123456789");
         }
     }
-    let s = check_json(root, &["--scan-budget-ms", "0"]);
+    let s = scan_of(root, &["--scan-budget-ms", "0"]);
     assert_eq!(s["complete"], false);
     assert_eq!(s["estimated"], true);
     // The root listing is always read: its 40 directories are exact, their contents are not.
     assert!(n(&s["dirs"]) >= 40);
     assert!(n(&s["counted"]["files"]) <= n(&s["files"]));
     assert!(n(&s["unvisited_dirs"]) > 0);
-    let human = assert_cmd::Command::from_std(support::wsl_place())
+    let human = support::wsl_place()
         .args(["check", "--no-probe", "--scan-budget-ms", "0"])
         .arg(root)
-        .output()
-        .unwrap();
+        .run();
     let text = String::from_utf8_lossy(&human.stdout);
     // A budget of 0 lists the root only: no directory below it to estimate the rest from.
     assert!(
@@ -251,7 +232,7 @@ fn exhausted_budget_says_estimated_and_keeps_counts() {
     );
 
     // With time to spare the same tree is exact.
-    let s = check_json(root, &[]);
+    let s = scan_of(root, &[]);
     assert_eq!(s["complete"], true);
     assert_eq!(s["totals_unknown"], false);
     assert_eq!(n(&s["files"]), 2000);
@@ -271,7 +252,7 @@ fn a_scan_stopped_before_listing_any_folder_says_its_totals_are_unknown() {
             write(&root.join(format!("d{d}/s/f{i}")), b"0123456789");
         }
     }
-    let s = check_json(root, &["--scan-budget-ms", "0"]);
+    let s = scan_of(root, &["--scan-budget-ms", "0"]);
     assert_eq!(s["complete"], false, "{s}");
     assert_eq!(s["totals_unknown"], true, "{s}");
     // The keys stay, holding what was counted: a floor, not an estimate.
@@ -290,10 +271,8 @@ fn a_scan_stopped_before_listing_any_folder_says_its_totals_are_unknown() {
                 format,
             ])
             .arg(root)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", support::text(&out));
-        String::from_utf8_lossy(&out.stdout).into_owned()
+            .run();
+        out.ok().stdout()
     };
     let text = human("human");
     assert!(!text.contains("~1 file"), "{text}");
@@ -316,7 +295,7 @@ fn a_scan_stopped_before_listing_any_folder_says_its_totals_are_unknown() {
     );
 
     // With time to spare, the same tree's totals are known and exact.
-    let s = check_json(root, &[]);
+    let s = scan_of(root, &[]);
     assert_eq!(s["totals_unknown"], false, "{s}");
     assert_eq!(n(&s["files"]), 91, "{s}");
 }
@@ -325,13 +304,11 @@ fn a_scan_stopped_before_listing_any_folder_says_its_totals_are_unknown() {
 fn quiet_prints_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     write(&tmp.path().join("a"), b"a");
-    let out = assert_cmd::Command::from_std(support::wsl_place())
+    let out = support::wsl_place()
         .args(["check", "--quiet", "--no-probe"])
         .arg(tmp.path())
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+        .run();
+    assert!(out.ok().quiet().stdout().is_empty(), "{out}");
 }
 
 /// Bytes of the worktree outside `.git`, from `du`'s apparent sizes: the peer the scan agrees with.
@@ -339,8 +316,7 @@ fn du_bytes_outside_git(dir: &Path) -> u64 {
     let out = Process::new("du")
         .args(["-s", "-b", "--apparent-size", "--exclude=.git"])
         .arg(dir)
-        .output()
-        .unwrap();
+        .run();
     let text = String::from_utf8_lossy(&out.stdout);
     text.split_whitespace().next().unwrap().parse().unwrap()
 }
@@ -373,7 +349,7 @@ fn tracked_sizes_come_from_the_index_and_untracked_ones_from_lstat() {
     write(&repo.join("run.sh"), b"#!/bin/sh\n");
     git(&repo, &["update-index", "--add", "--chmod=+x", "run.sh"]);
 
-    let s = check_json(&repo, &[]);
+    let s = scan_of(&repo, &[]);
     // Four sized files and run.sh come from the index; the empty file (size 0) and the
     // untracked one need an lstat.
     assert_eq!(n(&s["index_sized_files"]), 5);
@@ -391,7 +367,7 @@ fn tracked_sizes_come_from_the_index_and_untracked_ones_from_lstat() {
     // Outside a repository nothing is index-sized.
     let plain = tmp.path().join("plain");
     write(&plain.join("a.txt"), b"abc");
-    let s = check_json(&plain, &[]);
+    let s = scan_of(&plain, &[]);
     assert_eq!(n(&s["index_sized_files"]), 0);
     assert_eq!(n(&s["bytes"]), 3);
 }
@@ -431,7 +407,7 @@ fn a_worktree_whose_gitdir_is_a_windows_path_is_found_under_the_automount_root()
         if let Some(etc_root) = etc_root {
             cmd.env("WSL_PLACE_ETC_ROOT", etc_root);
         }
-        support::json_of_success(&cmd.output().unwrap())["scan"].clone()
+        cmd.run().ok_json()["scan"].clone()
     };
     for gitdir in [
         "gitdir: C:/Users/me/repo/.git/worktrees/wt\n",

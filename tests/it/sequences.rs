@@ -18,12 +18,12 @@ use crate::nothing_lost::{Place, files};
 use crate::support::gitrepo::{git, init_and_commit_all, write};
 use crate::support::text;
 
+use crate::support::Outcome;
 use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestRunner};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 /// Cases run when `WSL_PLACE_SEQUENCES_CASES` is not set: under a minute in a release build
 /// (200 cases took 73 to 89 s there on a shared 2-core machine; a debug build is about as fast,
@@ -313,7 +313,7 @@ impl Model {
 
     /// Runs a step of the tool, checking that it wrote nothing outside the two trees: its
     /// output, None when it did not run.
-    fn tool(&mut self, step: &Step) -> Result<Option<Output>, TestCaseError> {
+    fn tool(&mut self, step: &Step) -> Result<Option<Outcome>, TestCaseError> {
         let args: &[&str] = match step {
             Step::Migrate => &["--yes"],
             Step::Sync => &["--sync", "--yes"],

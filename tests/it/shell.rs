@@ -6,7 +6,7 @@
 //! under WSL_PLACE_REQUIRE_FUSE=1). The slow mount is the slowfs emulator (FUSE: ignored unless
 //! asked for); the local disk is the test's own temporary folder.
 
-use crate::support::{self, Sandbox, SlowFs, fakeproc};
+use crate::support::{self, Run, Sandbox, SlowFs, fakeproc};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Stdio};
@@ -143,8 +143,7 @@ fn cache_answer(home: &Path, repo: &Path) -> String {
         .cmd()
         .args(["check", "--advisory"])
         .arg(repo)
-        .output()
-        .unwrap();
+        .run();
     let line = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         nudges(&line) == 1,
@@ -160,7 +159,7 @@ fn init_prints_a_hook_each_shell_accepts() {
         if shell != "bash" && !support::have_shell(shell) {
             continue;
         }
-        let output = support::wsl_place().args(["init", shell]).output().unwrap();
+        let output = support::wsl_place().args(["init", shell]).run();
         assert!(output.status.success());
         let script = String::from_utf8_lossy(&output.stdout).into_owned();
         assert!(script.contains("__nudge"), "{script}");
@@ -202,8 +201,7 @@ fn silent_on_a_local_disk(drive: &Path) {
         .env("XDG_CACHE_HOME", home.cache())
         .args(["check", "--advisory"])
         .arg(&project)
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(
         nudges(&String::from_utf8_lossy(&made.stdout)),
         1,
@@ -214,9 +212,8 @@ fn silent_on_a_local_disk(drive: &Path) {
         .cmd()
         .arg("__nudge")
         .current_dir(project.join("src"))
-        .output()
-        .unwrap();
-    assert!(direct.status.success());
+        .run();
+    direct.ok();
     assert!(
         direct.stdout.is_empty() && direct.stderr.is_empty(),
         "{direct:?}"
@@ -489,12 +486,8 @@ fn old_place_surfaces(
     )];
     // Neither the probes nor the pre-move answer: the old place's story alone.
     assert!(check["probe"].is_null(), "{check}");
-    let line = old
-        .run(&["check", "--advisory"])
-        .arg(&source)
-        .output()
-        .unwrap();
-    assert_eq!(line.status.code(), Some(0), "{}", support::text(&line));
+    let line = old.run(&["check", "--advisory"]).arg(&source).run();
+    line.ok();
     let line = String::from_utf8_lossy(&line.stdout).trim().to_string();
     let nudge = {
         session.run("cd /");
@@ -547,7 +540,7 @@ fn the_old_place_tells_one_story_on_every_surface() {
         return;
     };
     let first = old.migrate(&["--yes"]);
-    assert_eq!(first.status.code(), Some(0), "{}", support::text(&first));
+    first.ok();
     let home = old.tmp.path().join("home");
     let mut session = Session::start("bash", &home);
     let dest = old.dest().display().to_string();
@@ -577,8 +570,7 @@ fn the_old_place_tells_one_story_on_every_surface() {
         let out = old
             .run(&["check", "--advisory", "--fail-on", fail_on])
             .arg(&source)
-            .output()
-            .unwrap();
+            .run();
         assert_eq!(
             out.status.code(),
             Some(code),
@@ -588,7 +580,7 @@ fn the_old_place_tells_one_story_on_every_surface() {
     }
 
     let synced = old.migrate(&["--sync", "--yes"]);
-    assert_eq!(synced.status.code(), Some(0), "{}", support::text(&synced));
+    synced.ok();
     expect(old_place_surfaces(&old, &mut session), 0);
     drop(session);
 }

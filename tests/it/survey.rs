@@ -2,6 +2,7 @@
 //! slowfs emulator mounted inside the surveyed folder.
 
 use crate::support;
+use crate::support::{Exit, Outcome, Run};
 
 use serde_json::Value;
 use std::fs;
@@ -49,22 +50,18 @@ impl Layout {
         )
     }
 
-    fn survey(&self, path: Option<&Path>, args: &[&str]) -> std::process::Output {
+    fn survey(&self, path: Option<&Path>, args: &[&str]) -> Outcome {
         let mut cmd = self.sandbox().cmd();
         cmd.env("NO_COLOR", "1");
         if let Some(fake) = path {
             cmd.env("PATH", path_with(fake));
         }
-        cmd.arg("survey")
-            .args(args)
-            .arg(&self.top)
-            .output()
-            .expect("wsl-place runs")
+        cmd.arg("survey").args(args).arg(&self.top).run()
     }
 
     fn survey_json(&self, path: Option<&Path>) -> Value {
         let out = self.survey(path, &["--format", "json", "--probe-budget-ms", "300"]);
-        support::json_of_success(&out)
+        out.ok_json()
     }
 }
 
@@ -199,7 +196,7 @@ fn finds_the_right_set_judges_slowfs_worse_with_one_probe_per_mount() {
 
     // The table and the summary line for a person; --fail-on on the worst verdict.
     let out = layout.survey(None, &["--probe-budget-ms", "300", "--fail-on", "advise"]);
-    assert_eq!(out.status.code(), Some(1));
+    out.fails(Exit::Verdict);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("git status here"), "{text}");
     assert!(
@@ -218,8 +215,7 @@ fn finds_the_right_set_judges_slowfs_worse_with_one_probe_per_mount() {
             .env("COLUMNS", columns)
             .args(["survey", "--probe-budget-ms", "300"])
             .arg(&layout.top)
-            .output()
-            .unwrap();
+            .run();
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let wide = at("110");
@@ -295,8 +291,7 @@ fn check_on_a_folder_of_repositories_points_to_survey() {
         .cmd()
         .args(["check", "--no-probe", "--format", "json"])
         .arg(&layout.top)
-        .output()
-        .unwrap();
+        .run();
     assert!(
         out.status.success(),
         "{}",
@@ -315,8 +310,7 @@ fn check_on_a_folder_of_repositories_points_to_survey() {
         .cmd()
         .args(["check", "--no-probe", "--format", "json"])
         .arg(layout.top.join("a"))
-        .output()
-        .unwrap();
+        .run();
     let json: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["repositories_below"], Value::Null);
 }
@@ -331,7 +325,7 @@ fn a_malformed_repository_policy_does_not_abort_the_survey() {
     fs::write(layout.top.join("bad/.wsl-place.toml"), "[thresholds\n").unwrap();
     let out = layout.survey(None, &["--probe-budget-ms", "100"]);
     let shown = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out));
+    out.ok();
     let line = shown
         .lines()
         .find(|l| l.starts_with("not judged: "))
@@ -343,7 +337,7 @@ fn a_malformed_repository_policy_does_not_abort_the_survey() {
     assert!(shown.contains("good"), "{shown}");
 
     let out = layout.survey(None, &["--no-probe", "--format", "json"]);
-    let report = support::json_of_success(&out);
+    let report = out.ok_json();
     let judged: Vec<&str> = report["repositories"]
         .as_array()
         .unwrap()
@@ -369,7 +363,7 @@ fn a_malformed_repository_policy_does_not_abort_the_survey() {
     let broken = layout.home.join("broken.toml");
     fs::write(&broken, "[thresholds\n").unwrap();
     let out = layout.survey(None, &["--no-probe", "--policy", broken.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2), "{}", support::text(&out));
+    out.fails(Exit::Input);
 }
 
 // Issue 22 item 10: folders the search could not read are counted in the human output, which
@@ -402,11 +396,10 @@ fn unreadable_folders_are_counted_in_the_human_output() {
         .env("NO_COLOR", "1")
         .args(["survey", "--no-probe"])
         .arg(&layout.top)
-        .output()
-        .unwrap();
+        .run();
     fs::set_permissions(layout.top.join("locked"), fs::Permissions::from_mode(0o755)).unwrap();
     let shown = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out));
+    out.ok();
     assert!(
         shown.contains("1 folder could not be read; repositories behind it are not listed"),
         "{shown}"
@@ -444,8 +437,7 @@ fn check_on_a_folder_whose_search_stopped_says_at_least() {
             .env("NO_COLOR", "1")
             .args(["check", "--no-probe", "--format", format])
             .arg(dir)
-            .output()
-            .unwrap();
+            .run();
         assert!(out.status.success(), "{}", support::text(&out));
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
@@ -507,7 +499,7 @@ fn the_search_stops_at_a_repository_and_its_scan_notes_what_it_holds() {
     fs::create_dir_all(layout.top.join("plain/docs")).unwrap();
 
     let out = layout.survey(None, &["--no-probe", "--format", "json"]);
-    let json = support::json_of_success(&out);
+    let json = out.ok_json();
     assert_eq!(
         repositories(&json),
         vec![
@@ -543,7 +535,7 @@ fn a_spent_survey_budget_marks_every_scan_as_stopped() {
         None,
         &["--no-probe", "--format", "json", "--budget-ms", "0"],
     );
-    let json = support::json_of_success(&out);
+    let json = out.ok_json();
     assert_eq!(repositories(&json).len(), 3, "{json}");
     assert_eq!(json["scans"]["stopped"], 3, "{json}");
     assert_eq!(json["scans"]["budget_ms"], 0);
@@ -593,7 +585,9 @@ fn a_deep_repository_on_slowfs_is_listed_once() {
     ) else {
         return;
     };
-    let json = support::json_of_success(&layout.survey(None, &["--no-probe", "--format", "json"]));
+    let json = layout
+        .survey(None, &["--no-probe", "--format", "json"])
+        .ok_json();
     let app = slow.mountpoint().join("work/app");
     assert_eq!(repositories(&json), vec![app.display().to_string()]);
     assert_eq!(
@@ -645,17 +639,16 @@ fn removed_source(layout: &Layout, root: &Path) -> PathBuf {
     repo_with_files(&app, 3);
     let copy = layout.home.parent().unwrap().join("copies/app");
     let sandbox = layout.sandbox();
-    let out = sandbox.migrate(&app, &copy).arg("--yes").output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out));
+    let out = sandbox.migrate(&app, &copy).arg("--yes").run();
+    out.ok();
     git(&app, &["branch", "only-here"]);
     git(&app, &["switch", "-q", "only-here"]);
     git(&app, &["commit", "-q", "--allow-empty", "-m", "only here"]);
     let out = sandbox
         .migrate(&app, &copy)
         .args(["--remove-source", "--yes"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out));
+        .run();
+    out.ok();
     assert!(app.join(".git").is_dir(), "{}", support::text(&out));
     app
 }

@@ -2,6 +2,7 @@
 //! drops named, and no bookkeeping lines in the default output.
 
 use crate::support;
+use crate::support::Run;
 
 use std::path::Path;
 use std::process::Command;
@@ -21,10 +22,9 @@ fn survey(home: &Path, top: &Path, columns: &str) -> String {
         .env("COLUMNS", columns)
         .args(["survey", "--fresh"])
         .arg(top)
-        .output()
-        .expect("wsl-place starts");
-    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out));
-    String::from_utf8(out.stdout).unwrap()
+        .run();
+    out.ok();
+    String::from_utf8(out.stdout.clone()).unwrap()
 }
 
 /// Every "done/total" the bar drew, in order.
@@ -55,10 +55,7 @@ fn the_survey_bar_only_rises_over_one_count() {
         .args(["-q", "-e", "-c", &command, "/dev/null"])
         .env("TERM", "xterm")
         .env_remove("NO_COLOR");
-    let out = support::Sandbox::at(home.path())
-        .apply(&mut script)
-        .output()
-        .expect("util-linux script runs");
+    let out = support::Sandbox::at(home.path()).apply(&mut script).run();
     let drawn = String::from_utf8_lossy(&out.stdout);
     let counts = counts(&drawn);
     assert!(counts.len() >= 2, "too few frames: {drawn:?}");
@@ -99,9 +96,8 @@ fn a_narrow_table_names_the_columns_it_hides_and_no_bookkeeping_is_printed() {
         .cmd()
         .args(["survey", "--format", "json"])
         .arg(top.path())
-        .output()
-        .unwrap();
-    let report = support::json_of_success(&out);
+        .run();
+    let report = out.ok_json();
     assert!(report["scans"]["threads"].as_u64().unwrap() > 0, "{report}");
     assert!(report["discovery"]["budget_ms"].as_u64().unwrap() > 0);
 }

@@ -1,7 +1,7 @@
 //! Issue 36, item 11: `survey` says why it did not judge a repository whose `.git` leads
 //! nowhere, and never says "no repositories" when its search did not look.
 
-use crate::support::{self, Sandbox, gitrepo};
+use crate::support::{self, Run, Sandbox, gitrepo};
 use std::fs;
 use std::path::Path;
 use std::process::Command;
@@ -26,9 +26,8 @@ fn a_broken_git_file_is_reported_with_its_reason() {
     let json = tool(base.path())
         .args(["survey", "--no-probe", "--format", "json"])
         .arg(&tree)
-        .output()
-        .unwrap();
-    let json = support::json_of_success(&json);
+        .run();
+    let json = json.ok_json();
     let judged: Vec<&str> = json["repositories"]
         .as_array()
         .unwrap()
@@ -45,8 +44,7 @@ fn a_broken_git_file_is_reported_with_its_reason() {
     let human = tool(base.path())
         .args(["survey", "--no-probe"])
         .arg(&tree)
-        .output()
-        .unwrap();
+        .run();
     let text = String::from_utf8_lossy(&human.stdout);
     assert!(text.contains("broken .git"), "{}", support::text(&human));
 }
@@ -69,8 +67,7 @@ fn a_search_stopped_by_its_budget_does_not_say_there_is_nothing() {
                 format,
             ])
             .arg(&tree)
-            .output()
-            .unwrap();
+            .run();
         assert!(out.status.success(), "{}", support::text(&out));
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(!text.contains("No git repositories"), "{format}: {text}");
@@ -81,8 +78,7 @@ fn a_search_stopped_by_its_budget_does_not_say_there_is_nothing() {
     let out = tool(base.path())
         .args(["survey", "--no-probe"])
         .arg(&tree)
-        .output()
-        .unwrap();
+        .run();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("3 repositories"), "{text}");
     assert!(!text.contains("stopped at its budget"), "{text}");

@@ -5,12 +5,13 @@
 
 use crate::moved::OldPlace;
 use crate::support;
+use crate::support::{Exit, Outcome, Run};
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use support::gitrepo::{repo_with_files, write};
 use support::tree::{assert_same_tree, snapshot};
-use support::{is_one_sentence, json_of_success, stderr, text};
+use support::{is_one_sentence, stderr, text};
 
 fn append(path: &Path, more: &[u8]) {
     let mut content = fs::read(path).unwrap();
@@ -57,7 +58,7 @@ fn late_edits_reach_the_copy_verified_and_the_old_place_then_says_nothing_change
         return;
     };
     let first = old.migrate(&["--yes"]);
-    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    first.ok();
 
     // One changed, one added (in a new folder), one removed.
     append(&old.source().join("d0/f0.txt"), b"a late line\n");
@@ -66,7 +67,7 @@ fn late_edits_reach_the_copy_verified_and_the_old_place_then_says_nothing_change
         b"written after the move\n",
     );
     fs::remove_file(old.source().join("d1/f1.txt")).unwrap();
-    let moved = &old.check_json()["moved"];
+    let moved = &old.sandbox().check_json(&old.source(), &[])["moved"];
     assert_eq!(
         (&moved["added"], &moved["changed"], &moved["removed"]),
         (&1.into(), &1.into(), &1.into()),
@@ -80,7 +81,7 @@ fn late_edits_reach_the_copy_verified_and_the_old_place_then_says_nothing_change
 
     // What it would do, without doing it.
     let dry = old.migrate(&["--sync", "--dry-run", "--format", "json"]);
-    let planned = json_of_success(&dry);
+    let planned = dry.ok_json();
     assert_eq!(planned["sync"]["done"], false, "{planned}");
     assert_eq!(planned["sync"]["changed"], 1, "{planned}");
     assert!(
@@ -95,7 +96,7 @@ fn late_edits_reach_the_copy_verified_and_the_old_place_then_says_nothing_change
     );
 
     let out = old.migrate(&["--sync", "--yes", "--format", "json"]);
-    let report = json_of_success(&out);
+    let report = out.ok_json();
     let sync = &report["sync"];
     assert_eq!(
         (
@@ -130,14 +131,16 @@ fn late_edits_reach_the_copy_verified_and_the_old_place_then_says_nothing_change
     );
 
     // The old place now says nothing changed, and a second sync copies nothing.
-    let moved = &old.check_json()["moved"];
+    let moved = &old.sandbox().check_json(&old.source(), &[])["moved"];
     assert_eq!(
         (&moved["added"], &moved["changed"], &moved["removed"]),
         (&0.into(), &0.into(), &0.into()),
         "{moved}"
     );
     assert!(moved["synced_unix"].is_u64(), "{moved}");
-    let again = json_of_success(&old.migrate(&["--sync", "--yes", "--format", "json"]));
+    let again = old
+        .migrate(&["--sync", "--yes", "--format", "json"])
+        .ok_json();
     assert_eq!(
         (
             &again["sync"]["added"],
@@ -156,7 +159,7 @@ fn a_file_changed_at_both_places_keeps_both_versions() {
         return;
     };
     let first = old.migrate(&["--yes"]);
-    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    first.ok();
     // Changed at both places; and one removed here but changed there.
     fs::write(old.dest().join("d2/f2.txt"), b"the destination's version\n").unwrap();
     fs::write(old.source().join("d2/f2.txt"), b"the source's version\n").unwrap();
@@ -166,7 +169,7 @@ fn a_file_changed_at_both_places_keeps_both_versions() {
     let before = snapshot(&old.source());
 
     let out = old.migrate(&["--sync", "--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     assert_eq!(before, snapshot(&old.source()), "the sync wrote the source");
     assert_eq!(
         fs::read(old.dest().join("d2/f2.txt")).unwrap(),
@@ -213,14 +216,14 @@ fn a_file_changed_at_both_places_keeps_both_versions() {
     );
     support::gitrepo::git(&old.dest(), &["reset", "-q"]);
     // Both settled: the old place has nothing more to give, a second sync changes nothing.
-    let moved = &old.check_json()["moved"];
+    let moved = &old.sandbox().check_json(&old.source(), &[])["moved"];
     assert_eq!(
         (&moved["added"], &moved["changed"], &moved["removed"]),
         (&0.into(), &0.into(), &0.into()),
         "{moved}"
     );
     let again = old.migrate(&["--sync", "--yes"]);
-    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    again.ok();
     assert_eq!(saved_beside(&old.dest().join("d2/f2.txt")), saved);
     assert_eq!(
         fs::read(old.dest().join("d2/f2.txt")).unwrap(),
@@ -229,16 +232,22 @@ fn a_file_changed_at_both_places_keeps_both_versions() {
     // Removed at both places alone: nothing to do there, but the old place stops counting it.
     fs::remove_file(old.dest().join("d0/f4.txt")).unwrap();
     fs::remove_file(old.source().join("d0/f4.txt")).unwrap();
-    assert_eq!(old.check_json()["moved"]["removed"], 1);
+    assert_eq!(
+        old.sandbox().check_json(&old.source(), &[])["moved"]["removed"],
+        1
+    );
     let out = old.migrate(&["--sync", "--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert_eq!(old.check_json()["moved"]["removed"], 0);
+    out.ok();
+    assert_eq!(
+        old.sandbox().check_json(&old.source(), &[])["moved"]["removed"],
+        0
+    );
     // Merged and deleted: the next sync drops its exclude entry.
     let exclude = old.dest().join(".git/info/exclude");
     assert!(fs::read_to_string(&exclude).unwrap().contains(&saved_name));
     fs::remove_file(&saved).unwrap();
     let out = old.migrate(&["--sync", "--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     let listed = fs::read_to_string(&exclude).unwrap();
     assert!(
         !listed.contains(&saved_name) && !listed.contains("wsl-place"),
@@ -254,19 +263,17 @@ fn migrated(tmp: &Path, name: &str) -> (PathBuf, PathBuf) {
     let out = support::Sandbox::at(tmp)
         .migrate(&source, &dest)
         .arg("--yes")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        .run();
+    out.ok();
     (source, dest)
 }
 
-fn abort(source: &Path, dest: &Path, home: &Path) -> std::process::Output {
+fn abort(source: &Path, dest: &Path, home: &Path) -> Outcome {
     support::Sandbox::at(home)
         .migrate(source, dest)
         .args(["--abort", "--yes"])
         .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
+        .run()
 }
 
 #[test]
@@ -280,7 +287,7 @@ fn abort_after_the_move_removes_an_unchanged_copy_and_refuses_a_changed_one() {
     let manifest = support::Sandbox::at(home).manifest_of(&dest);
     let before = snapshot(&source);
     let out = abort(&source, &dest, home);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     assert!(!dest.exists(), "the unchanged copy is still there");
     assert!(!manifest.exists(), "its manifest is still there");
     assert_eq!(before, snapshot(&source), "--abort touched the source");
@@ -293,9 +300,8 @@ fn abort_after_the_move_removes_an_unchanged_copy_and_refuses_a_changed_one() {
         .cmd()
         .args(["check", "--no-probe", "--format", "json"])
         .arg(&source)
-        .output()
-        .unwrap();
-    let report = json_of_success(&check);
+        .run();
+    let report = check.ok_json();
     assert!(report["moved"].is_null(), "{report}");
 
     // Edited since: refused in one sentence naming it, the edit listed, nothing removed.
@@ -303,7 +309,7 @@ fn abort_after_the_move_removes_an_unchanged_copy_and_refuses_a_changed_one() {
     fs::write(dest.join("d1/f1.txt"), b"work done at the new place\n").unwrap();
     let out = abort(&source, &dest, home);
     // Refused to lose the copy's edit: exit 5, not the usage code.
-    assert_eq!(out.status.code(), Some(5), "{}", text(&out));
+    out.fails(Exit::WouldLoseData);
     let message = stderr(&out);
     let message = message.trim();
     assert!(
@@ -327,9 +333,8 @@ fn abort_after_the_move_removes_an_unchanged_copy_and_refuses_a_changed_one() {
     let out = support::Sandbox::at(home)
         .migrate(&source, &elsewhere)
         .args(["--sync", "--yes"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        .run();
+    out.fails(Exit::Input);
     let message = stderr(&out);
     assert!(
         is_one_sentence(message.trim()) && message.contains("without --sync"),
@@ -367,12 +372,13 @@ fn ctrl_c_while_the_sync_walks_the_source_changes_nothing() {
         let Some(_fs) = support::SlowFs::mount(&backing, &mnt, &["--profile", "none"]) else {
             return;
         };
-        let first = migrate(&["--yes"]).output().unwrap();
-        assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+        let first = migrate(&["--yes"]).run();
+        first.ok();
     }
     let (copy_before, source_before) = (snapshot(&dest), snapshot(&backing));
     // Every listing now takes 150 ms, two at a time: the sync's walk of the 41 folders takes
-    // seconds, and the signal comes in the middle of it.
+    // seconds, and the signal comes in the middle of it, once the run lists a folder below the
+    // source's top.
     let slow = [
         "--profile",
         "none",
@@ -384,11 +390,22 @@ fn ctrl_c_while_the_sync_walks_the_source_changes_nothing() {
     let Some(_fs) = support::SlowFs::mount(&backing, &mnt, &slow) else {
         return;
     };
-    let out = support::interrupted_after(
-        &mut migrate(&["--sync", "--yes"]),
-        std::time::Duration::from_millis(1500),
+    let child = migrate(&["--sync", "--yes"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let source = mnt.join("app");
+    let (out, _) = support::signal_once(
+        child,
+        support::Signal::INT,
+        "the walk of the source's folders",
+        || support::lists_below(pid, &source),
+        std::time::Duration::from_secs(20),
+        std::time::Duration::ZERO,
     );
-    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    out.fails(Exit::Interrupted);
     assert!(
         stderr(&out).contains("nothing was synced"),
         "{}",

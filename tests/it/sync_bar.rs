@@ -7,13 +7,13 @@
 //! counts what a sync would still carry, `moved.source_removed` says the old place is gone).
 
 use crate::support;
+use crate::support::Run;
 
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use support::gitrepo::{commit_all, git, init_and_commit_all, write};
-use support::json_of_success;
 use support::slowfs::SlowFs;
 
 struct Week {
@@ -45,7 +45,7 @@ impl Week {
     fn json(&self, args: &[&str]) -> Value {
         let mut cmd = support::Sandbox::at(&self.home).migrate(&self.old, &self.copy);
         cmd.args(args).args(["--format", "json"]);
-        json_of_success(&cmd.output().unwrap())
+        cmd.run().ok_json()
     }
 
     fn check(&self) -> Value {

@@ -5,11 +5,12 @@
 //! uncommitted edits sync as files. Each test is one of the repros, on local folders.
 
 use crate::support;
+use crate::support::{Outcome, Run};
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use support::gitrepo::{commit_all, git, init_and_commit_all, write};
-use support::{json_of_success, text};
+use support::text;
 
 /// A repository at `tmp/app` (`a.txt`, `b.txt`, `c.txt` on `main`, after `prepare`) migrated to
 /// `tmp/linux/app`, with its own home.
@@ -29,7 +30,7 @@ impl Moved {
         init_and_commit_all(&src, "first");
         prepare(&src);
         let out = moved.migrate(&["--yes"]);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        out.ok();
         moved
     }
 
@@ -41,19 +42,20 @@ impl Moved {
         self.tmp.path().join("linux/app")
     }
 
-    fn migrate(&self, args: &[&str]) -> std::process::Output {
+    fn migrate(&self, args: &[&str]) -> Outcome {
         support::Sandbox::at(self.tmp.path())
             .migrate(&self.src(), &self.dst())
             .args(args)
             .env("NO_COLOR", "1")
             .env("COLUMNS", "400")
-            .output()
-            .unwrap()
+            .run()
     }
 
     /// `--sync --yes --format json`, which must succeed: its `sync`.
     fn sync_json(&self) -> serde_json::Value {
-        let report = json_of_success(&self.migrate(&["--sync", "--yes", "--format", "json"]));
+        let report = self
+            .migrate(&["--sync", "--yes", "--format", "json"])
+            .ok_json();
         report["sync"].clone()
     }
 
@@ -107,7 +109,7 @@ fn commits_at_both_places_keep_the_copys_branch_and_name_the_merge() {
     let theirs = git(&moved.src(), &["rev-parse", "HEAD"]).trim().to_string();
 
     let out = moved.migrate(&["--sync", "--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     assert_eq!(
         moved.at_copy(&["rev-parse", "HEAD"]),
         mine,
@@ -156,7 +158,7 @@ fn a_gc_at_the_old_place_removes_no_object_from_the_copy() {
         git(&moved.src(), args);
     }
     let out = moved.migrate(&["--sync", "--yes"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out.ok();
     git(&moved.dst(), &["fsck", "--no-progress"]);
     assert!(
         moved
@@ -197,7 +199,7 @@ fn a_commit_only_at_the_old_place_fast_forwards_a_clean_copy_and_never_an_edited
     commit_all(&moved.src(), "again at the old place");
     write(&moved.dst().join("a.txt"), b"mine\n");
     let out = moved.migrate(&["--sync", "--yes", "--format", "json"]);
-    let sync = json_of_success(&out)["sync"].clone();
+    let sync = out.ok_json()["sync"].clone();
     let main = history_of(&sync, "main");
     assert_eq!(main["action"], "refused", "{sync}");
     assert!(
@@ -248,7 +250,7 @@ fn new_branches_and_tags_arrive_and_deleted_ones_stay() {
     git(&moved.src(), &["tag", "-f", "t0", "topic"]);
     git(&moved.src(), &["branch", "-q", "-D", "old"]);
     let dry = moved.migrate(&["--sync", "--dry-run", "--format", "json"]);
-    let planned = json_of_success(&dry)["sync"].clone();
+    let planned = dry.ok_json()["sync"].clone();
     assert_eq!(
         history_of(&planned, "topic")["action"],
         "create",

@@ -3,6 +3,7 @@
 //! `CLICOLOR_FORCE` and `--color` do what they say.
 
 use crate::support;
+use crate::support::{Outcome, Run};
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -32,13 +33,13 @@ fn script(home: &Path, args: &[&str]) -> Command {
 
 /// Runs `wsl-place ARGS` on a pseudo-terminal (see [`script`]) with `env` added, and returns
 /// what the terminal showed.
-fn on_a_terminal(home: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
+fn on_a_terminal(home: &Path, env: &[(&str, &str)], args: &[&str]) -> Outcome {
     let mut command = script(home, args);
     command.stdin(Stdio::null());
     for (key, value) in env {
         command.env(key, value);
     }
-    let output = command.output().expect("running script(1) from util-linux");
+    let output = command.run();
     assert!(
         output.status.success(),
         "wsl-place {args:?} on a terminal failed: {}{}",
@@ -128,7 +129,7 @@ fn pipes_are_plain_unless_colour_is_forced() {
         for (key, value) in env {
             command.env(key, value);
         }
-        let output = command.output().unwrap();
+        let output = command.run();
         assert!(
             output.status.success(),
             "{}",
@@ -462,8 +463,7 @@ fn slow_phases_show_a_labelled_spinner_on_a_terminal_only() {
         .cmd()
         .args(["probe", &repo])
         .env("TERM", "xterm-256color")
-        .output()
-        .unwrap();
+        .run();
     assert!(piped.status.success(), "{}", support::text(&piped));
     assert!(
         !support::stderr(&piped).contains("timing"),
@@ -503,9 +503,8 @@ fn remove_source_after_the_move_shows_its_plan_then_a_bar_with_time_left() {
     let first = support::Sandbox::at(&home)
         .migrate(&source, &dest)
         .arg("--yes")
-        .output()
-        .unwrap();
-    assert_eq!(first.status.code(), Some(0), "{}", support::text(&first));
+        .run();
+    first.ok();
     // Made after the move: stays, and is named with why.
     support::gitrepo::write(&source.join("late.txt"), b"after the move\n");
 
@@ -604,8 +603,8 @@ fn a_pipe_gets_whole_lines_and_columns_still_wraps() {
         if let Some(columns) = columns {
             cmd.env("COLUMNS", columns);
         }
-        let out = cmd.output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{}", crate::support::text(&out));
+        let out = cmd.run();
+        out.ok();
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let path = repo.display().to_string();
@@ -649,8 +648,7 @@ fn abort_of_a_finished_migration_asks_and_enter_keeps_the_copy() {
     let moved = support::Sandbox::at(&home)
         .migrate(&repo, &dest)
         .args(["--yes", "-q"])
-        .output()
-        .unwrap();
+        .run();
     assert!(moved.status.success(), "{}", support::text(&moved));
     let (repo_arg, dest_arg) = (repo.display().to_string(), dest.display().to_string());
     let abort = ["migrate", &repo_arg, "--to", &dest_arg, "--abort"];
@@ -689,8 +687,7 @@ fn a_second_destination_is_asked_and_no_copies_nothing() {
     let out = support::Sandbox::at(&home)
         .migrate(&repo, &first)
         .arg("--yes")
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", support::text(&out));
     let (repo_arg, second_arg) = (repo.display().to_string(), second.display().to_string());
     let mut talk = Conversation::start(&home, &["migrate", &repo_arg, "--to", &second_arg]);

@@ -11,7 +11,7 @@ use crate::support;
 use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::Duration;
 use support::gitrepo::{init_and_commit_all, write};
 use support::sandbox::Sandbox;
@@ -101,18 +101,11 @@ impl Bar {
         dir: &Path,
         args: &[&str],
         before: &BTreeMap<PathBuf, (u64, u32, i64, i64)>,
-    ) -> Output {
+    ) -> support::Outcome {
         let mut cmd = self.cmd(dir);
         cmd.args(args);
         let out = support::bounded(cmd, Duration::from_secs(120));
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "`wsl-place {}` in {}: {}",
-            args.join(" "),
-            dir.display(),
-            support::text(&out)
-        );
+        out.ok();
         let ran: Vec<String> = std::fs::read_dir(self.markers())
             .unwrap()
             .flatten()

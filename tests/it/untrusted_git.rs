@@ -10,10 +10,10 @@ use crate::support;
 use serde_json::Value;
 use std::fs;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
 use support::gitrepo::{files_repo, init_and_commit_all, write};
-use support::{Sandbox, json_of_success, text, write_executable};
+use support::{Sandbox, text, write_executable};
 
 /// A repository in a sandbox, and a folder outside it for the markers its payloads leave.
 struct Hostile {
@@ -71,7 +71,7 @@ impl Hostile {
         cmd
     }
 
-    fn run(&self, mut cmd: Command) -> (Output, Duration) {
+    fn run(&self, mut cmd: Command) -> (support::Outcome, Duration) {
         let started = Instant::now();
         let out = support::bounded(
             {
@@ -96,14 +96,14 @@ impl Hostile {
         ])
         .arg(self.source());
         let (out, took) = self.run(cmd);
-        (json_of_success(&out), took)
+        (out.ok_json(), took)
     }
 
     fn migrate(&self, extra: &[&str]) -> (Value, Duration) {
         let mut cmd = self.sandbox.migrate(&self.source(), &self.dest());
         cmd.args(extra).args(["--yes", "--format", "json"]);
         let (out, took) = self.run(cmd);
-        (json_of_success(&out), took)
+        (out.ok_json(), took)
     }
 
     /// Fails naming `step` when a marker of `names` is there: the repository's code ran.
@@ -139,7 +139,7 @@ impl Hostile {
             .args(["check", "--no-probe", "--format", "json"])
             .arg(self.dest());
         let (out, _) = self.run(check);
-        json_of_success(&out);
+        out.ok_json();
         self.assert_not_run("check", names);
         Steps {
             verify,

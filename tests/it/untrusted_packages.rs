@@ -69,8 +69,7 @@ impl Hostile {
         for (k, v) in env {
             cmd.env(k, v);
         }
-        let out = support::bounded(cmd, std::time::Duration::from_secs(120));
-        support::json_of_success(&out)
+        support::bounded(cmd, std::time::Duration::from_secs(120)).ok_json()
     }
 
     fn assert_nothing_ran(&self, report: &Value) {

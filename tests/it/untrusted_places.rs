@@ -2,6 +2,7 @@
 //! `.wsl-place.toml`, not by a link planted where the tool puts a temporary file.
 
 use crate::support;
+use crate::support::Run;
 
 use std::path::Path;
 use std::process::Command;
@@ -26,14 +27,9 @@ fn a_repositorys_destination_is_ignored() {
         b"[migrate]\ndestination = \"~/.config\"\n",
     );
     init_and_commit_all(&repo, "init");
-    let out = sandbox
-        .cmd()
-        .args(["migrate", "--yes"])
-        .arg(&repo)
-        .output()
-        .unwrap();
+    let out = sandbox.cmd().args(["migrate", "--yes"]).arg(&repo).run();
     let said = text(&out);
-    assert_eq!(out.status.code(), Some(0), "{said}");
+    out.ok();
     assert!(
         !sandbox.config().join("git").exists(),
         "the repository chose its destination: {said}"
@@ -54,8 +50,7 @@ fn a_repositorys_destination_is_ignored() {
         .args(["migrate", "--dry-run", "--format", "json", "--policy"])
         .arg(&policy)
         .arg(sandbox.path("src/git"))
-        .output()
-        .unwrap();
+        .run();
     let plan = support::json_of(&planned);
     assert!(
         plan["destination"]
@@ -97,14 +92,9 @@ fn a_planted_link_never_redirects_a_rewrite() {
         .status()
         .unwrap();
     assert!(made.success());
-    let out = sandbox
-        .cmd()
-        .args(["migrate", "--yes"])
-        .arg(&repo)
-        .output()
-        .unwrap();
+    let out = sandbox.cmd().args(["migrate", "--yes"]).arg(&repo).run();
     let said = text(&out);
-    assert_eq!(out.status.code(), Some(0), "{said}");
+    out.ok();
     assert_eq!(
         std::fs::read_to_string(&bashrc).unwrap(),
         "# the person's own\n",

@@ -6,14 +6,15 @@
 
 use crate::moved::OldPlace;
 use crate::support;
+use crate::support::Run;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::fakeproc::{FakeProc, WSL2_VERSION, drive_tree, wsl_9p_mountinfo};
 use support::gitrepo::write;
+use support::text;
 use support::tree::snapshot;
-use support::{json_of_success, text};
 
 /// A project uv builds with its own backend, offline: `name` with a console script.
 fn uv_project(dir: &Path, name: &str, script: &str) {
@@ -93,17 +94,12 @@ fn python_project(source: &Path, cache: &Path) -> Option<()> {
 
 /// The files below `dir` that `grep -rIl` finds naming `old`.
 fn naming(dir: &Path, old: &Path) -> String {
-    let out = Command::new("grep")
-        .arg("-rIlF")
-        .arg(old)
-        .arg(dir)
-        .output()
-        .unwrap();
+    let out = Command::new("grep").arg("-rIlF").arg(old).arg(dir).run();
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 fn stdout_of(program: &Path, args: &[&str]) -> String {
-    let out = Command::new(program).args(args).output().unwrap();
+    let out = Command::new(program).args(args).run();
     assert!(
         out.status.success(),
         "{}: {}",
@@ -167,7 +163,7 @@ fn virtualenvs_are_pointed_at_the_copy_and_settings_naming_the_old_place_are_lis
     assert!(shown.contains("tied to its path"), "{shown}");
 
     // JSON: the result lists the settings line; --abort then takes the copy back.
-    let json = json_of_success(&old.migrate(&["--yes", "--format", "json"]));
+    let json = old.migrate(&["--yes", "--format", "json"]).ok_json();
     let hits = json["still_points_to_old_place"].as_array().unwrap();
     assert_eq!(hits.len(), 1, "{json:#}");
     assert_eq!(hits[0]["file"], ".vscode/settings.json");
@@ -196,7 +192,9 @@ fn virtualenvs_are_pointed_at_the_copy_and_settings_naming_the_old_place_are_lis
     late.extend_from_slice(b"# edited at the old place\n");
     fs::write(&activate, late).unwrap();
     write(&source.join("src/pkg/extra.py"), b"X = 1\n");
-    let sync = json_of_success(&old.migrate(&["--sync", "--yes", "--format", "json"]));
+    let sync = old
+        .migrate(&["--sync", "--yes", "--format", "json"])
+        .ok_json();
     assert_eq!(
         sync["sync"]["conflicts"].as_array().unwrap().len(),
         0,
@@ -237,10 +235,9 @@ fn on_a_windows_drive_windows_spellings_are_listed_and_a_windows_virtualenv_is_l
             .arg(&dest)
             .args(["--yes", "--format", format])
             .env("HOME", _base.path().join("home"))
-            .output()
-            .unwrap()
+            .run()
     };
-    let json = json_of_success(&run("json"));
+    let json = run("json").ok_json();
     let hits: Vec<(String, u64, String)> = json["still_points_to_old_place"]
         .as_array()
         .unwrap()
@@ -308,10 +305,9 @@ fn a_jest_cache_inside_the_tree_is_left_behind_and_never_synced_into() {
             .arg("--to")
             .arg(&dest)
             .args(extra)
-            .output()
-            .unwrap()
+            .run()
     };
-    let plan = json_of_success(&run(&["--dry-run", "--format", "json"]));
+    let plan = run(&["--dry-run", "--format", "json"]).ok_json();
     let output = &plan["build_output"][0];
     assert_eq!(output["path"], ".jest-cache", "{plan:#}");
     assert_eq!(output["kind"], "jest cache");
@@ -350,7 +346,7 @@ fn a_jest_cache_inside_the_tree_is_left_behind_and_never_synced_into() {
         &source.join("sum.test.js"),
         b"test('sum', () => { expect(1).toBe(1); });\n",
     );
-    let sync = json_of_success(&run(&["--sync", "--yes", "--format", "json"]));
+    let sync = run(&["--sync", "--yes", "--format", "json"]).ok_json();
     assert_eq!(sync["sync"]["changed"], 1, "{sync:#}");
     assert_eq!(sync["sync"]["added"], 0, "{sync:#}");
     assert!(
@@ -380,7 +376,7 @@ fn remove_source_removes_the_old_virtualenv_once_its_copy_was_rewritten() {
     let run = |extra: &[&str]| {
         let mut cmd = support::Sandbox::at(&root).migrate(&source, &dest);
         cmd.args(["--yes", "--format", "json"]).args(extra);
-        json_of_success(&cmd.output().unwrap())
+        cmd.run().ok_json()
     };
     let first = run(&[]);
     let fixed = first["fixups"]["done"].to_string();
@@ -452,10 +448,10 @@ fn a_virtualenv_at_the_repositorys_root_is_reported_and_nothing_is_rewritten() {
         .collect();
     let run = |extra: &[&str]| {
         let mut cmd = support::Sandbox::at(&root).migrate(&source, &dest);
-        cmd.args(extra).output().unwrap()
+        cmd.args(extra).run()
     };
 
-    let plan = json_of_success(&run(&["--dry-run", "--format", "json"]));
+    let plan = run(&["--dry-run", "--format", "json"]).ok_json();
     assert_eq!(plan["virtualenvs"], serde_json::json!([]), "{plan:#}");
     assert_eq!(plan["root_virtualenv"], "python3 -m venv .", "{plan:#}");
     let shown = run(&["--dry-run"]);
@@ -465,7 +461,7 @@ fn a_virtualenv_at_the_repositorys_root_is_reported_and_nothing_is_rewritten() {
         "{shown}"
     );
 
-    let json = json_of_success(&run(&["--yes", "--format", "json"]));
+    let json = run(&["--yes", "--format", "json"]).ok_json();
     let advice = json["fixups"]["advice"].to_string();
     assert!(
         advice.contains("the repository's root is itself a virtualenv"),
@@ -487,7 +483,7 @@ fn a_virtualenv_at_the_repositorys_root_is_reported_and_nothing_is_rewritten() {
 
     // Emptied at the copy: the source's version is the only good one, and it stays.
     fs::write(dest.join("app.py"), b"").unwrap();
-    let removed = json_of_success(&run(&["--remove-source", "--yes", "--format", "json"]));
+    let removed = run(&["--remove-source", "--yes", "--format", "json"]).ok_json();
     assert_eq!(
         fs::read(source.join("app.py")).unwrap(),
         b"print('the only good copy')\n",
@@ -522,7 +518,7 @@ fn a_file_git_tracks_inside_a_virtualenv_is_never_rewritten() {
     let (source, dest) = (root.join("app"), root.join("linux/app"));
     let notes = venv_with_tracked_notes(&source, |_| {});
     let mut cmd = support::Sandbox::at(&root).migrate(&source, &dest);
-    let json = json_of_success(&cmd.args(["--yes", "--format", "json"]).output().unwrap());
+    let json = cmd.args(["--yes", "--format", "json"]).run().ok_json();
     let done = json["fixups"]["done"].to_string();
     assert!(
         done.contains("virtualenv tools/venv")
@@ -557,12 +553,10 @@ fn remove_source_keeps_a_virtualenvs_file_emptied_at_the_copy() {
     let sandbox = support::Sandbox::at(&root);
     let run = |extra: &[&str]| {
         let mut cmd = sandbox.migrate(&source, &dest);
-        json_of_success(
-            &cmd.args(["--yes", "--format", "json"])
-                .args(extra)
-                .output()
-                .unwrap(),
-        )
+        cmd.args(["--yes", "--format", "json"])
+            .args(extra)
+            .run()
+            .ok_json()
     };
     run(&[]);
     for emptied in ["tools/venv/NOTES.txt", "tools/venv/bin/tool"] {

@@ -5,10 +5,10 @@
 
 mod gitconfig;
 
-use crate::support::{self, Sandbox, json_of_success, text};
-use assert_cmd::Command;
+use crate::support::{self, Outcome, Run, Sandbox, text};
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use support::fakeproc::{FakeProc, PLAIN_VERSION, WSL2_VERSION, wsl_9p_mountinfo};
 use tempfile::TempDir;
 
@@ -70,7 +70,7 @@ impl Windows {
 
     /// The binary on this host, distro `Ubuntu`, Linux user `me`.
     fn cmd(&self) -> Command {
-        let mut cmd = Command::from_std(self.sandbox.cmd());
+        let mut cmd = self.sandbox.cmd();
         cmd.env("WSL_PLACE_PROC_ROOT", self.proc.dir.path())
             .env("WSL_DISTRO_NAME", "Ubuntu")
             .env_remove("WSL_INTEROP")
@@ -81,15 +81,14 @@ impl Windows {
         cmd
     }
 
-    fn migrate(&self, extra: &[&str]) -> std::process::Output {
+    fn migrate(&self, extra: &[&str]) -> Outcome {
         self.cmd()
             .arg("migrate")
             .arg(&self.source)
             .arg("--to")
             .arg(self.destination())
             .args(extra)
-            .output()
-            .unwrap()
+            .run()
     }
 
     /// The two entries the copy needs, in the form git.exe matches.
@@ -138,9 +137,8 @@ fn check_names_the_windows_tools_in_one_line_and_in_json() {
         .cmd()
         .args(["check", "--no-probe", "--format", "json"])
         .arg(&host.source)
-        .output()
-        .unwrap();
-    let json = json_of_success(&out);
+        .run();
+    let json = out.ok_json();
     let windows = &json["windows"];
     assert_eq!(ids(&windows["tools"]), FOUND, "{windows}");
     assert_eq!(windows["found_by"], "users folder", "{windows}");
@@ -152,8 +150,7 @@ fn check_names_the_windows_tools_in_one_line_and_in_json() {
         .cmd()
         .args(["check", "--no-probe"])
         .arg(&host.source)
-        .output()
-        .unwrap();
+        .run();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let line = stdout
         .lines()
@@ -176,8 +173,7 @@ fn several_profiles_and_none_named_after_the_user_is_a_clear_note() {
         .env("USER", "bob")
         .args(["check", "--no-probe"])
         .arg(&host.source)
-        .output()
-        .unwrap();
+        .run();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains("Windows interop is off")
@@ -186,14 +182,12 @@ fn several_profiles_and_none_named_after_the_user_is_a_clear_note() {
         text(&out)
     );
     // Named after the Linux user, one of several is the one.
-    let json = json_of_success(
-        &host
-            .cmd()
-            .args(["check", "--no-probe", "--format", "json"])
-            .arg(&host.source)
-            .output()
-            .unwrap(),
-    );
+    let json = host
+        .cmd()
+        .args(support::CHECK_JSON)
+        .arg(&host.source)
+        .run()
+        .ok_json();
     assert_eq!(ids(&json["windows"]["tools"]), FOUND);
 }
 
@@ -201,7 +195,7 @@ fn several_profiles_and_none_named_after_the_user_is_a_clear_note() {
 fn migrate_adds_both_safe_directory_entries_once_and_abort_takes_them_out_byte_for_byte() {
     let host = Windows::new(false);
     let plan = host.migrate(&["--dry-run", "--format", "json"]);
-    let plan = json_of_success(&plan);
+    let plan = plan.ok_json();
     assert_eq!(ids(&plan["windows"]["tools"]), FOUND, "{plan}");
     assert_eq!(
         plan["windows"]["safe_directory"]["missing"],
@@ -261,7 +255,7 @@ fn migrate_adds_both_safe_directory_entries_once_and_abort_takes_them_out_byte_f
 fn the_result_json_lists_the_entries_added_and_the_git_config_commands() {
     let host = Windows::new(false);
     let out = host.migrate(&["--yes", "--format", "json"]);
-    let json = json_of_success(&out);
+    let json = out.ok_json();
     let done = &json["windows"]["safe_directory"];
     assert_eq!(done["added"], serde_json::json!(host.entries()), "{json}");
     assert_eq!(ids(&json["windows"]["tools"]), FOUND);
@@ -287,7 +281,7 @@ fn the_result_json_lists_the_entries_added_and_the_git_config_commands() {
 fn entries_already_there_are_not_asked_for_or_added() {
     let host = Windows::new(false);
     fs::write(host.gitconfig(), host.with_entries()).unwrap();
-    let plan = json_of_success(&host.migrate(&["--dry-run", "--format", "json"]));
+    let plan = host.migrate(&["--dry-run", "--format", "json"]).ok_json();
     assert_eq!(
         plan["windows"]["safe_directory"]["missing"],
         serde_json::json!([])
@@ -318,16 +312,15 @@ fn nothing_is_written_or_listed_off_wsl() {
             .env_remove("WSL_DISTRO_NAME")
             .env("WSL_PLACE_WINDOWS_PROFILE", &host.profile)
             .args(args)
-            .output()
-            .unwrap()
+            .run()
     };
     let source = host.source.to_str().unwrap();
-    let json = json_of_success(&run(&["check", "--no-probe", "--format", "json", source]));
+    let json = run(&["check", "--no-probe", "--format", "json", source]).ok_json();
     assert!(json.get("windows").is_none(), "{json}");
     let destination = host.destination();
     let to = destination.to_str().unwrap();
     let out = run(&["migrate", source, "--to", to, "--yes", "--format", "json"]);
-    let json = json_of_success(&out);
+    let json = out.ok_json();
     assert!(json.get("windows").is_none(), "{json}");
     assert_eq!(fs::read(host.gitconfig()).unwrap(), GITCONFIG);
 }
@@ -375,11 +368,10 @@ fn interop_finds_the_profile_and_git_config_global_names_the_file() {
             .env("PATH", &path)
             .env("USER", "nobody-here")
             .args(args)
-            .output()
-            .unwrap()
+            .run()
     };
     let source = host.source.to_str().unwrap();
-    let json = json_of_success(&run(&["check", "--no-probe", "--format", "json", source]));
+    let json = run(&["check", "--no-probe", "--format", "json", source]).ok_json();
     assert_eq!(json["windows"]["found_by"], "interop", "{json}");
     assert_eq!(ids(&json["windows"]["tools"]), FOUND);
     let destination = host.destination();
@@ -414,24 +406,24 @@ fn windows_first(primary: bool) -> (TempDir, FakeProc, PathBuf) {
     (base, proc, project)
 }
 
-fn on(proc: &FakeProc, args: &[&str], dir: &Path) -> std::process::Output {
+fn on(proc: &FakeProc, args: &[&str], dir: &Path) -> Outcome {
     proc.command(Some("Ubuntu"))
         .env("COLUMNS", "1000")
         .args(args)
         .current_dir(dir)
-        .output()
-        .unwrap()
+        .run()
 }
 
 #[test]
 fn primary_windows_makes_the_verdict_ok_by_choice_and_the_hook_and_nudge_silent() {
     let (_base, proc, project) = windows_first(true);
     let here = project.to_str().unwrap();
-    let json = json_of_success(&on(
+    let json = on(
         &proc,
         &["check", "--no-probe", "--format", "json", here],
         &project,
-    ));
+    )
+    .ok_json();
     assert_eq!(json["verdict"]["level"], "ok", "{json}");
     assert_eq!(json["verdict"]["reasons"][0]["rule"], "windows-primary");
     let human = on(&proc, &["check", "--no-probe", here], &project);
@@ -470,11 +462,12 @@ fn primary_windows_makes_the_verdict_ok_by_choice_and_the_hook_and_nudge_silent(
 fn windows_signs_add_a_sentence_and_never_change_the_level() {
     let (_base, proc, project) = windows_first(false);
     let here = project.to_str().unwrap();
-    let json = json_of_success(&on(
+    let json = on(
         &proc,
         &["check", "--no-probe", "--format", "json", here],
         &project,
-    ));
+    )
+    .ok_json();
     assert_eq!(json["verdict"]["level"], "move", "{json}");
     let advice = json["verdict"]["advice"].to_string();
     assert!(advice.contains("a .NET project (.csproj)"), "{advice}");
@@ -507,14 +500,14 @@ fn a_persons_own_policy_keeps_the_folders_it_names_on_windows() {
         format!("policy = \"{}\"\n", policy.display()),
     )
     .unwrap();
-    let out = Command::from_std(sandbox.cmd())
+    let out = sandbox
+        .cmd()
         .env("WSL_PLACE_PROC_ROOT", proc.dir.path())
         .env("WSL_DISTRO_NAME", "Ubuntu")
         .args(["check", "--no-probe", "--format", "json"])
         .arg(&project)
-        .output()
-        .unwrap();
-    let json = json_of_success(&out);
+        .run();
+    let json = out.ok_json();
     assert_eq!(json["verdict"]["level"], "ok", "{json}");
     let reason = json["verdict"]["reasons"][0]["message"].as_str().unwrap();
     assert!(

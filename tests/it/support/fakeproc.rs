@@ -1,8 +1,8 @@
 //! Fixture `/proc` roots for the binary (`WSL_PLACE_PROC_ROOT`), shared by integration tests.
 
-use assert_cmd::Command;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use tempfile::TempDir;
 
 pub const WSL2_VERSION: &str = include_str!("../../fixtures/mountinfo/wsl2.proc-version");
@@ -62,7 +62,7 @@ impl FakeProc {
     }
 
     pub fn command(&self, distro: Option<&str>) -> Command {
-        let mut cmd = Command::from_std(super::wsl_place());
+        let mut cmd = super::wsl_place();
         cmd.env("WSL_PLACE_PROC_ROOT", self.dir.path())
             .env_remove("WSL_DISTRO_NAME")
             .env_remove("WSL_INTEROP")

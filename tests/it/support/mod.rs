@@ -28,10 +28,12 @@ pub mod fakeproc;
 pub mod gitrepo;
 pub mod payloads;
 pub mod registry;
+pub mod run;
 pub mod sandbox;
 pub mod slowfs;
 pub mod tree;
 
+pub use run::{CHECK_JSON, Exit, Outcome, Run};
 pub use rustix::process::Signal;
 pub use sandbox::Sandbox;
 #[allow(unused_imports)] // not every test crate mounts slowfs
@@ -230,15 +232,6 @@ pub fn json_of(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
 }
 
-/// An error message as the tool must give it: one line ending like a sentence.
-/// The one sentence a run refused with: it exited 2 (a user's error) and said one sentence.
-pub fn refusal(out: &Output) -> String {
-    assert_eq!(out.status.code(), Some(2), "{}", text(out));
-    let sentence = stderr(out);
-    assert!(is_one_sentence(sentence.trim()), "{sentence}");
-    sentence
-}
-
 pub fn is_one_sentence(message: &str) -> bool {
     !message.contains('\n') && (message.ends_with('.') || message.ends_with('?'))
 }
@@ -249,19 +242,46 @@ pub fn kill(child: &mut Child) {
     child.wait().expect("reap the killed child");
 }
 
-/// Starts `cmd` (its output captured), sends it SIGINT, as Ctrl-C would, after `delay`, and
-/// waits for it to end.
-pub fn interrupted_after(cmd: &mut Command, delay: std::time::Duration) -> Output {
-    let child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn the run to interrupt");
-    std::thread::sleep(delay);
-    send(&child, Signal::INT);
-    child
-        .wait_with_output()
-        .expect("wait for the interrupted run")
+/// Whether process `pid` holds a `flock` on `path`, from /proc/locks: a point a run reaches
+/// that the test can see without timing it (a migration locks its staging folder before it
+/// reads anything in it, and holds the lock to its end).
+pub fn holds_flock(pid: u32, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(inode) = std::fs::metadata(path).map(|m| m.ino()) else {
+        return false;
+    };
+    let locks = std::fs::read_to_string("/proc/locks").expect("/proc/locks");
+    // "1: FLOCK  ADVISORY  WRITE 4242 00:2f:1311 0 EOF": the pid, then maj:min:inode.
+    locks.lines().any(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        fields.get(1) == Some(&"FLOCK")
+            && fields.get(4) == Some(&pid.to_string().as_str())
+            && fields
+                .get(5)
+                .and_then(|id| id.rsplit(':').next())
+                .is_some_and(|ino| ino == inode.to_string())
+    })
+}
+
+/// Whether process `pid` has a folder strictly below `top` open (it is listing it), from
+/// /proc/PID/fd: a walk of `top` under way, seen without timing it.
+pub fn lists_below(pid: u32, top: &Path) -> bool {
+    open_below(pid, top).iter().any(|open| open.is_dir())
+}
+
+/// Whether process `pid` has a file or folder strictly below `top` open, from /proc/PID/fd.
+pub fn reads_below(pid: u32, top: &Path) -> bool {
+    !open_below(pid, top).is_empty()
+}
+
+fn open_below(pid: u32, top: &Path) -> Vec<PathBuf> {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return Vec::new();
+    };
+    fds.flatten()
+        .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+        .filter(|open| open.starts_with(top) && open != top)
+        .collect()
 }
 
 /// Sends `signal` to `child`, which must not be reaped yet (its pid cannot be reused before).
@@ -281,7 +301,7 @@ pub fn signal_once(
     started: impl Fn() -> bool,
     within: Duration,
     settle: Duration,
-) -> (Output, Duration) {
+) -> (Outcome, Duration) {
     let deadline = Instant::now() + within;
     while !started() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
@@ -293,13 +313,14 @@ pub fn signal_once(
     let output = child
         .wait_with_output()
         .expect("wait for the signalled run");
-    (output, signalled.elapsed())
+    let what = format!("the run sent {signal:?} after {waiting_for}");
+    (Outcome::named(what, output), signalled.elapsed())
 }
 
 /// Runs `cmd` to the end, or kills it after `limit` and fails the test: for runs where a hang
 /// is the bug being tested. Its output is read while it runs, so a run that prints more than
 /// a pipe holds (64 KiB) is not taken for a hang.
-pub fn bounded(mut cmd: Command, limit: Duration) -> Output {
+pub fn bounded(mut cmd: Command, limit: Duration) -> Outcome {
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -318,11 +339,12 @@ pub fn bounded(mut cmd: Command, limit: Duration) -> Output {
         }
         std::thread::sleep(Duration::from_millis(10));
     };
-    Output {
+    let output = Output {
         status,
         stdout: stdout.join().expect("the stdout reader"),
         stderr: stderr.join().expect("the stderr reader"),
-    }
+    };
+    Outcome::of(&cmd, output)
 }
 
 /// Everything `pipe` gives until it closes, read on a thread of its own.
@@ -333,23 +355,6 @@ fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<Ve
             let _ = pipe.read_to_end(&mut all);
         }
         all
-    })
-}
-
-/// The JSON a successful run printed; a failed run, or output that is not JSON, fails the test
-/// with its exit status and standard error.
-pub fn json_of_success(out: &std::process::Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "status {:?}: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "no JSON on stdout ({e}): {}",
-            String::from_utf8_lossy(&out.stdout)
-        )
     })
 }
 

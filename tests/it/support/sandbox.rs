@@ -5,7 +5,7 @@
 //!
 //! ```ignore
 //! let sandbox = Sandbox::new();
-//! let out = sandbox.migrate(&source, &dest).arg("--yes").output().unwrap();
+//! let said = sandbox.migrate(&source, &dest).arg("--yes").run().ok().stderr();
 //! let manifest = sandbox.manifest_of(&dest); // the same state folder, run after run
 //! let report = sandbox.check_json(&source, &[]);
 //! ```
@@ -13,10 +13,11 @@
 //! Runs that must share their state (migrate, then sync, then check) use one sandbox for all of
 //! them; [`super::wsl_place`] runs in one shared by the whole test binary.
 
-use super::{binary_path, json_of_success, text};
+use super::binary_path;
+use super::run::{CHECK_JSON, Outcome, Run};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use tempfile::TempDir;
 
@@ -134,8 +135,9 @@ impl Sandbox {
     }
 
     /// The binary with `args`, run to the end.
-    pub fn run<S: AsRef<OsStr>>(&self, args: impl IntoIterator<Item = S>) -> Output {
-        self.cmd().args(args).output().expect("wsl-place starts")
+    #[track_caller]
+    pub fn run<S: AsRef<OsStr>>(&self, args: impl IntoIterator<Item = S>) -> Outcome {
+        self.cmd().args(args).run()
     }
 
     /// `wsl-place migrate SOURCE --to DEST`, for the caller to add flags to.
@@ -145,17 +147,15 @@ impl Sandbox {
         cmd
     }
 
+    /// `check --no-probe --format json EXTRA PATH`, for the test to judge.
+    pub fn check(&self, path: &Path, extra: &[&str]) -> Outcome {
+        self.cmd().args(CHECK_JSON).args(extra).arg(path).run()
+    }
+
     /// `check --no-probe --format json EXTRA PATH`, which must succeed: its report.
+    #[track_caller]
     pub fn check_json(&self, path: &Path, extra: &[&str]) -> serde_json::Value {
-        let out = self
-            .cmd()
-            .args(["check", "--no-probe", "--format", "json"])
-            .args(extra)
-            .arg(path)
-            .output()
-            .expect("wsl-place starts");
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-        json_of_success(&out)
+        self.check(path, extra).ok_json()
     }
 
     /// The manifest of the finished migration to `destination` run in this sandbox.

@@ -4,20 +4,19 @@
 //! another migration's header, and a copy's path no config line can carry refused.
 
 use super::Windows;
-use crate::support::{json_of_success, text};
+use crate::support::{Outcome, Run, text};
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
 /// Plain git on a fixture file of the test's own (`--file`: no repository, nothing else read).
-fn git_config(file: &Path, args: &[&str]) -> std::process::Output {
+fn git_config(file: &Path, args: &[&str]) -> Outcome {
     Command::new("git")
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .args(["config", "--file"])
         .arg(file)
         .args(args)
-        .output()
-        .unwrap()
+        .run()
 }
 
 /// Every `key=value` git reads in `file`, in order; panics when git refuses the file.
@@ -29,7 +28,7 @@ fn listed(file: &Path) -> Vec<String> {
         file.display(),
         text(&out)
     );
-    String::from_utf8(out.stdout)
+    String::from_utf8(out.stdout.clone())
         .unwrap()
         .lines()
         .map(str::to_string)
@@ -138,8 +137,7 @@ fn a_last_line_without_a_line_ending_never_runs_into_another_migrations_header()
             .arg("--to")
             .arg(&other_copy)
             .args(extra)
-            .output()
-            .unwrap()
+            .run()
     };
     succeeds(&host.migrate(&["--yes"]));
     succeeds(&migrate_other(&["--yes"]));
@@ -170,10 +168,9 @@ fn a_copy_path_with_a_newline_is_refused_for_the_gitconfig_in_one_sentence() {
             .arg("--to")
             .arg(&destination)
             .args(extra)
-            .output()
-            .unwrap()
+            .run()
     };
-    let plan = json_of_success(&run(&["--dry-run", "--format", "json"]));
+    let plan = run(&["--dry-run", "--format", "json"]).ok_json();
     let offer = &plan["windows"]["safe_directory"];
     assert_eq!(offer["missing"], serde_json::json!([]), "{offer}");
     assert_eq!(offer["commands"], serde_json::json!([]), "{offer}");
