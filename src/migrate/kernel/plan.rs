@@ -478,7 +478,7 @@ struct Walked {
     /// The root itself holds one.
     root_virtualenv: bool,
     /// Folders a name marks as build output, with its kind.
-    build_output: Vec<(PathBuf, &'static str)>,
+    build_output: Vec<(PathBuf, crate::measure::changes::BuildKind)>,
     /// Native addons (`.node`) in each node_modules (by index), to be told apart by header.
     addons: Vec<(usize, PathBuf)>,
     /// The first name seen of each file with more than one link, by device and inode.

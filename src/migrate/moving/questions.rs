@@ -97,7 +97,7 @@ fn build_output_question(plan: &Plan) -> Option<Question> {
         .iter()
         .fold((0, 0), |(n, b), o| (n + o.files, b + o.bytes));
     let what = if plan.build_output.len() == 1 {
-        format!("{} ({})", first.path, first.kind)
+        format!("{} ({})", first.path, first.kind.name())
     } else {
         format!("{} folders of build output", plan.build_output.len())
     };

@@ -6,7 +6,7 @@ use super::{Style, columns, level_label, wrap};
 use crate::assess::survey::{RepositoryReport, SurveyReport};
 use crate::base::units;
 use crate::report::text::survey::{
-    HEADERS, cells, not_judged_lines, stopped_note, summary_line, unreadable_note,
+    HEADERS, cells, nested_kind, not_judged_lines, stopped_note, summary_line, unreadable_note,
 };
 use std::fmt::Write;
 
@@ -102,7 +102,13 @@ fn repository_notes(out: &mut String, repository: &RepositoryReport, style: &Sty
         let notes: Vec<String> = repository
             .nested
             .iter()
-            .map(|n| format!("{} {}", n.kind, crate::base::pathtext::display(&n.path)))
+            .map(|n| {
+                format!(
+                    "{} {}",
+                    nested_kind(n.kind),
+                    crate::base::pathtext::display(&n.path)
+                )
+            })
             .collect();
         for note in wrap(&format!("holds {}", notes.join(", ")), style.width - 2) {
             let _ = writeln!(out, "  {}", style.dim(&note));

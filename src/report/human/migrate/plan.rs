@@ -51,7 +51,7 @@ fn build_output_rows(screen: &mut Screen, plan: &PlanDocument) {
             &format!(
                 "{} ({}): {}; {fate}",
                 output.path,
-                output.kind,
+                output.kind.name(),
                 units::tree(output.files, 0, output.bytes, false)
             ),
             Tone::Plain,
