@@ -19,7 +19,8 @@ pub use kernel::notice::Notice;
 pub use kernel::old_paths::StillPointing;
 pub use kernel::options::{Consent, Mode, Options, Ui};
 pub use kernel::outcome::{
-    HistorySync, MigrationReport, RefAction, RefKind, RefSync, RemovalShown, SyncReport,
+    HistorySync, Kept, KeptWhy, MigrationReport, RefAction, RefKind, RefSync, RemovalShown,
+    SyncReport,
 };
 pub use kernel::plan::{Question, QuestionId};
 pub use kernel::staging::Elsewhere;

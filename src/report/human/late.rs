@@ -138,7 +138,10 @@ pub fn removal_plan(shown: &RemovalShown) -> String {
         "  keeps    {}:\n",
         units::counted(plan.kept.len() as u64, "entry", "entries")
     ));
-    for kept in plan.kept.iter().take(LISTED) {
+    // Listed in the order of their text, paths first.
+    let mut kept: Vec<String> = plan.kept.iter().map(ToString::to_string).collect();
+    kept.sort();
+    for kept in kept.iter().take(LISTED) {
         out.push_str(&format!("           {kept}\n"));
     }
     if plan.kept.len() > LISTED {

@@ -3,6 +3,7 @@
 
 pub mod migrate;
 pub mod probe;
+pub mod removal;
 pub mod survey;
 
 use crate::assess::pipeline::CheckReport;

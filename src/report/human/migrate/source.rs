@@ -36,7 +36,8 @@ pub(super) fn source_rows(screen: &mut Screen, report: &MigrationReport) {
         counted(r.removed_dirs, "emptied folder", "emptied folders"),
         counted(r.kept_count, "entry", "entries")
     );
-    list(screen, "source", &heading, &r.kept, 50, Tone::Plain);
+    let kept: Vec<String> = r.kept.iter().map(ToString::to_string).collect();
+    list(screen, "source", &heading, &kept, 50, Tone::Plain);
     for git in r.git.iter().filter(|g| g.kept.is_none()) {
         screen.more(
             &format!(
