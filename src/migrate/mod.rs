@@ -15,6 +15,7 @@ mod sync;
 mod undo;
 
 pub use kernel::document::PlanDocument;
+pub use kernel::fixups::{Fixed, FixupAdvice};
 pub use kernel::notice::Notice;
 pub use kernel::old_paths::StillPointing;
 pub use kernel::options::{Consent, Mode, Options, Ui};
@@ -28,7 +29,6 @@ pub use kernel::venvs::root_left_alone;
 pub use kernel::windows_side::{WindowsOutcome, WindowsPlan};
 
 use crate::base::error::{ExitCode, Result};
-use crate::base::units;
 use crate::host::HostEnv;
 use crate::measure::{changes, moved};
 use kernel::fixups::FixupReport;
@@ -129,15 +129,14 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
     // After a removal its own list says what stayed and why.
     if let Some(changed) = changed_here.filter(|c| c.count() > 0 && report.removal.is_none()) {
         // Edits made at the old place since: the two copies differ, and the person must know.
-        report.fixups.advice.push(format!(
-            "{} changed at {} since the migration ({} added, {} changed, {} removed); they are not in the copy: `{}` copies them, and --remove-source keeps them",
-            units::counted(changed.count(), "file", "files"),
-            source.display(),
-            units::count(changed.added.len() as u64),
-            units::count(changed.changed.len() as u64),
-            units::count(changed.removed.len() as u64),
-            staging::command(source, destination, " --sync")
-        ));
+        report.fixups.advice.push(FixupAdvice::SourceChanged {
+            source: source.to_path_buf(),
+            changed: changed.count(),
+            added: changed.added.len() as u64,
+            modified: changed.changed.len() as u64,
+            removed: changed.removed.len() as u64,
+            sync: staging::command(source, destination, " --sync"),
+        });
     }
     run.ui.result(&report)?;
     Ok(ExitCode::Ok)

@@ -1,6 +1,6 @@
 //! What a finished migration reports: the documented JSON schema of `migrate`.
 
-use super::fixups::FixupReport;
+use super::fixups::{FixupAdvice, FixupReport};
 use super::journal;
 use super::next_steps::{self, NextStep};
 use super::plan::{self, Problem};
@@ -132,10 +132,7 @@ impl Removal {
 
     pub fn keep(&mut self, rel: &Path, why: KeptWhy) {
         self.kept_count += 1;
-        self.kept.push(Kept {
-            path: rel.to_path_buf(),
-            why,
-        });
+        self.kept.push(Kept::new(rel, why));
     }
 }
 
@@ -146,6 +143,15 @@ pub struct Kept {
     /// Relative to the source.
     pub path: PathBuf,
     pub why: KeptWhy,
+}
+
+impl Kept {
+    pub fn new(path: &Path, why: KeptWhy) -> Kept {
+        Kept {
+            path: path.to_path_buf(),
+            why,
+        }
+    }
 }
 
 /// Why the removal keeps an entry. `what_now` is what is there instead of what was copied.
@@ -507,7 +513,8 @@ impl MigrationReport {
             other_copies: Vec::new(),
         };
         for other in &copied.elsewhere {
-            report.fixups.advice.push(other.sentence(source));
+            let said = FixupAdvice::InterruptedElsewhere(other.sentence(source));
+            report.fixups.advice.push(said);
         }
         for entry in &entries {
             match entry {
@@ -521,12 +528,12 @@ impl MigrationReport {
         }
         for venv in copied.virtualenvs.iter().filter(|v| v.skipped) {
             let parent = venv.path.as_path().parent().unwrap_or(Path::new(""));
-            report.fixups.advice.push(format!(
-                "left the virtualenv {} behind: Windows Python made it and it cannot run on Linux; make it again in {} with `{}`",
-                venv.path,
-                crate::base::pathtext::display(&destination.join(parent)),
-                venv.recreate
-            ));
+            let left = FixupAdvice::VirtualenvLeftBehind {
+                venv: venv.path.to_string(),
+                folder: crate::base::pathtext::display(&destination.join(parent)),
+                recreate: venv.recreate.clone(),
+            };
+            report.fixups.advice.push(left);
         }
         if let Ok(located) = location::locate(env, destination) {
             report.windows_path = located.paths.windows;

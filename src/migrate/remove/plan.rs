@@ -67,10 +67,7 @@ pub fn plan(source: &Path, destination: &Path, manifest_path: &Path) -> Result<R
         match entry {
             ManifestEntry::File(r) if differs.contains(r.rel.as_path()) => {}
             ManifestEntry::File(r) if let Some(why) = copy_differs(destination, r, &venvs) => {
-                copy_changed.push(Kept {
-                    path: r.rel.clone(),
-                    why,
-                });
+                copy_changed.push(Kept::new(&r.rel, why));
             }
             ManifestEntry::File(r) => {
                 plan.files += 1;
@@ -123,10 +120,7 @@ fn kept_reasons(
     dirs: &HashSet<&Path>,
     in_unit: &dyn Fn(&Path) -> bool,
 ) {
-    let kept = |path: &Path, why| Kept {
-        path: path.to_path_buf(),
-        why,
-    };
+    let kept = Kept::new;
     for g in &plan.git {
         if let Some(why) = &g.kept {
             let whole = kept(g.path.as_path(), KeptWhy::KeptWhole(why.clone()));

@@ -177,10 +177,10 @@ fn after_the_move(row: &mut impl FnMut(&str, &str), report: &MigrationReport) {
         );
     }
     for done in &report.fixups.done {
-        row("fixed", &cell(done));
+        row("fixed", &cell(&done.to_string()));
     }
     for advice in &report.fixups.advice {
-        row("note", &cell(advice));
+        row("note", &cell(&advice.to_string()));
     }
     for hit in &report.still_points_to_old_place {
         row(

@@ -133,10 +133,12 @@ fn after_the_move(screen: &mut Screen, report: &MigrationReport) {
         screen.command(&step.command);
     }
     for (i, done) in report.fixups.done.iter().enumerate() {
-        screen.item(if i == 0 { "fixed" } else { "" }, done, Tone::Plain);
+        let done = done.to_string();
+        screen.item(if i == 0 { "fixed" } else { "" }, &done, Tone::Plain);
     }
     for (i, advice) in report.fixups.advice.iter().enumerate() {
-        screen.item(if i == 0 { "note" } else { "" }, advice, Tone::Warn);
+        let advice = advice.to_string();
+        screen.item(if i == 0 { "note" } else { "" }, &advice, Tone::Warn);
     }
 }
 

@@ -58,13 +58,22 @@ pub(super) fn source_rows(screen: &mut Screen, report: &MigrationReport) {
         );
         screen.command(rm);
     }
-    if let Some(cd) = &r.cd {
-        let place = if r.shell_folder_removed {
-            "your shell is still in the removed folder"
-        } else {
-            "your shell is still at the old place"
-        };
-        screen.row("shell", &format!("{place}; run:"), Tone::Warn);
-        screen.command(cd);
-    }
+    shell_row(screen, report);
+}
+
+/// After a removal, where the shell that ran it should go.
+fn shell_row(screen: &mut Screen, report: &MigrationReport) {
+    let Some(r) = &report.removal else {
+        return;
+    };
+    let Some(cd) = &r.cd else {
+        return;
+    };
+    let place = if r.shell_folder_removed {
+        "your shell is still in the removed folder"
+    } else {
+        "your shell is still at the old place"
+    };
+    screen.row("shell", &format!("{place}; run:"), Tone::Warn);
+    screen.command(cd);
 }
