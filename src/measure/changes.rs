@@ -76,10 +76,31 @@ pub struct Changes {
 /// What a name inside a folder says the folder is, when it is build output its tool writes again
 /// whole after a move (measured: docs/migrate.md): a Jest cache (`cacheDirectory` inside the
 /// tree), whose keys hold the project's absolute path.
-pub fn rebuilt_after_a_move(name: &[u8], is_dir: bool) -> Option<&'static str> {
+pub fn rebuilt_after_a_move(name: &[u8], is_dir: bool) -> Option<BuildKind> {
     let jest = (is_dir && name.starts_with(b"jest-transform-cache-"))
         || (!is_dir && name.starts_with(b"haste-map-"));
-    jest.then_some("jest cache")
+    jest.then_some(BuildKind::JestCache)
+}
+
+/// The tool whose build output a folder is; JSON writes its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BuildKind {
+    JestCache,
+}
+
+impl BuildKind {
+    /// Its name, as the plan's question, its JSON and every report spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BuildKind::JestCache => "jest cache",
+        }
+    }
+}
+
+impl Serialize for BuildKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
 }
 
 /// The build output left behind at the source: folders marked by `rebuilt_after_a_move` that

@@ -22,9 +22,17 @@ pub struct Nested {
     /// Relative to the outer repository's root.
     #[serde(with = "crate::base::pathtext::json")]
     pub path: PathBuf,
-    /// `submodule` (a gitlink in the index, listed in `.gitmodules`, or a `.git` file) or
-    /// `repository`.
-    pub kind: &'static str,
+    pub kind: NestedKind,
+}
+
+/// What a repository inside another one is to it (serialized `submodule`, `repository`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NestedKind {
+    /// A gitlink in the index, listed in `.gitmodules`, or a `.git` file.
+    Submodule,
+    /// A repository of its own, which the outer one does not track.
+    Repository,
 }
 
 /// A repository found below the folder.
@@ -140,9 +148,9 @@ pub fn discover(dir: &Path, budget: Duration) -> Discovery {
 /// repository of its own. Sorted by path.
 pub fn nested_in(root: &Path, gitlinks: &[PathBuf], scanned: &[(PathBuf, bool)]) -> Vec<Nested> {
     let listed = gitmodules_paths(root);
-    let mut nested: BTreeMap<PathBuf, &'static str> = gitlinks
+    let mut nested: BTreeMap<PathBuf, NestedKind> = gitlinks
         .iter()
-        .map(|path| (path.clone(), "submodule"))
+        .map(|path| (path.clone(), NestedKind::Submodule))
         .collect();
     let in_dependency_tree = |path: &Path| {
         path.components()
@@ -152,7 +160,11 @@ pub fn nested_in(root: &Path, gitlinks: &[PathBuf], scanned: &[(PathBuf, bool)])
         let submodule = !git_is_dir || listed.contains(path) || nested.contains_key(path);
         nested.insert(
             path.clone(),
-            if submodule { "submodule" } else { "repository" },
+            if submodule {
+                NestedKind::Submodule
+            } else {
+                NestedKind::Repository
+            },
         );
     }
     nested
@@ -229,17 +241,17 @@ mod tests {
                 (PathBuf::from("web/node_modules/pkg"), true),
             ],
         );
-        let kinds: Vec<(&str, &str)> = nested
+        let kinds: Vec<(&str, NestedKind)> = nested
             .iter()
             .map(|n| (n.path.to_str().unwrap(), n.kind))
             .collect();
         assert_eq!(
             kinds,
             vec![
-                ("ext/old", "submodule"),
-                ("ext/sub", "submodule"),
-                ("tools/linked", "submodule"),
-                ("vendor/lib", "repository"),
+                ("ext/old", NestedKind::Submodule),
+                ("ext/sub", NestedKind::Submodule),
+                ("tools/linked", NestedKind::Submodule),
+                ("vendor/lib", NestedKind::Repository),
             ]
         );
     }

@@ -21,14 +21,15 @@ pub use kernel::engine::staging::Elsewhere;
 pub use kernel::notice::Notice;
 pub use kernel::options::{Consent, Mode, Options, Ui};
 pub use kernel::outcome::{
-    HistorySync, MigrationReport, RefAction, RefKind, RefSync, RemovalShown, SyncReport,
+    HistorySync, Kept, KeptWhy, MigrationReport, RefAction, RefKind, RefSync, RemovalShown,
+    SyncReport,
 };
+pub use kernel::repairs::fixups::{Fixed, FixupAdvice};
 pub use kernel::repairs::old_paths::StillPointing;
 pub use kernel::repairs::venvs::root_left_alone;
 pub use kernel::repairs::windows_side::{WindowsOutcome, WindowsPlan};
 
 use crate::base::error::{ExitCode, Result};
-use crate::base::units;
 use crate::host::HostEnv;
 use crate::measure::changes;
 use crate::store::moved;
@@ -142,16 +143,19 @@ fn record_if_missing(env: &HostEnv, source: &Path, destination: &Path, manifest:
 }
 
 /// The advice when the source changed since the migration and the copy does not have it.
-fn changed_since_advice(changed: &changes::Changes, source: &Path, destination: &Path) -> String {
-    format!(
-        "{} changed at {} since the migration ({} added, {} changed, {} removed); they are not in the copy: `{}` copies them, and --remove-source keeps them",
-        units::counted(changed.count(), "file", "files"),
-        source.display(),
-        units::count(changed.added.len() as u64),
-        units::count(changed.changed.len() as u64),
-        units::count(changed.removed.len() as u64),
-        staging::command(source, destination, " --sync")
-    )
+fn changed_since_advice(
+    changed: &changes::Changes,
+    source: &Path,
+    destination: &Path,
+) -> FixupAdvice {
+    FixupAdvice::SourceChanged {
+        source: source.to_path_buf(),
+        changed: changed.count(),
+        added: changed.added.len() as u64,
+        modified: changed.changed.len() as u64,
+        removed: changed.removed.len() as u64,
+        sync: staging::command(source, destination, " --sync"),
+    }
 }
 
 /// The copies of the source other than the one at `destination`, oldest first.

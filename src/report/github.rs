@@ -159,7 +159,7 @@ pub fn migration(report: &MigrationReport) -> String {
         .not_copied
         .iter()
         .map(|p| format!("not copied: {}: {}", p.path, p.error));
-    let advice = report.fixups.advice.iter().cloned();
+    let advice = report.fixups.advice.iter().map(ToString::to_string);
     let still = report.still_points_to_old_place.iter().map(|hit| {
         format!(
             "{}:{} still names the old place ({}); change it to {}",

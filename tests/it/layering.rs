@@ -484,7 +484,7 @@ fn no_function_outside_tests_is_over_100_lines() {
 
 /// Functions over 60 lines outside tests, at most: issue 51 asks for 10. The number may only go
 /// down: lower it when a split brings the count under it, so that a new long function shows.
-const OVER_60_LINES_AT_MOST: usize = 31;
+const OVER_60_LINES_AT_MOST: usize = 18;
 
 #[test]
 fn functions_over_60_lines_only_go_down() {

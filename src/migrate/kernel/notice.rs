@@ -29,7 +29,9 @@ pub enum Notice<'a> {
     NotPutInPlace { left: &'a [PathBuf] },
     /// What the index refresh at the destination could not do or left out (stopped past its
     /// time limit, the repository's own filter not run), one sentence each.
-    IndexRefresh { advice: &'a [String] },
+    IndexRefresh {
+        advice: &'a [super::repairs::fixups::FixupAdvice],
+    },
     /// `--abort` removed a linked worktree's staging folder.
     WorktreeStagingRemoved {
         staging: &'a Path,

@@ -3,7 +3,7 @@
 use super::engine::journal;
 use super::engine::plan::{self, Problem};
 use super::engine::staging;
-use super::repairs::fixups::FixupReport;
+use super::repairs::fixups::{FixupAdvice, FixupReport};
 use super::repairs::next_steps::{self, NextStep};
 use super::repairs::worktrees;
 use crate::base::error::{Failure, Result};
@@ -11,6 +11,7 @@ use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
 use crate::host::location;
+use rustix::fs::FileType;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -83,11 +84,11 @@ pub struct Removal {
     /// Copies at the destination read back and found to match the manifest before their
     /// source file was removed.
     pub copies_read_back: u64,
-    /// What is still in the source, each `path (why)`: files that differ from the copy, folders
-    /// replaced by links or files, and what was never copied (a `node_modules` left behind,
-    /// special files, files made since). A folder nothing of which was copied is one item. Every
-    /// entry is listed.
-    pub kept: Vec<String>,
+    /// What is still in the source, and why: files that differ from the copy, folders replaced
+    /// by links or files, and what was never copied (a `node_modules` left behind, special
+    /// files, files made since). A folder nothing of which was copied is one item. Every entry
+    /// is listed.
+    pub kept: Vec<Kept>,
     pub kept_count: u64,
     /// The source folder itself was removed too (everything in it was proven copied); not
     /// counted in `removed_dirs`, which counts the folders inside it as the plan does.
@@ -129,13 +130,83 @@ impl Removal {
         }
     }
 
-    pub fn keep(&mut self, rel: &Path, why: &str) {
+    pub fn keep(&mut self, rel: &Path, why: KeptWhy) {
         self.kept_count += 1;
-        self.kept.push(format!(
-            "{} ({why})",
-            crate::base::pathtext::escape_path(rel)
-        ));
+        self.kept.push(Kept::new(rel, why));
     }
+}
+
+/// An entry `--remove-source` leaves in the source, and why. Worded in report/text/removal.rs,
+/// which also writes it to JSON, as `path (why)`.
+#[derive(Debug, Clone)]
+pub struct Kept {
+    /// Relative to the source.
+    pub path: PathBuf,
+    pub why: KeptWhy,
+}
+
+impl Kept {
+    pub fn new(path: &Path, why: KeptWhy) -> Kept {
+        Kept {
+            path: path.to_path_buf(),
+            why,
+        }
+    }
+}
+
+/// Why the removal keeps an entry. `what_now` is what is there instead of what was copied.
+#[derive(Debug, Clone)]
+pub enum KeptWhy {
+    /// A repository's `.git` git does not show to be in the copy (why, in git's terms).
+    KeptWhole(String),
+    /// A repository's `.git` that could not be removed whole (the sentence `GitFolder` keeps).
+    GitNotRemoved(String),
+    /// A folder below which no descriptor was left to open.
+    OutOfDescriptors,
+    /// The folder, or with `copy` its copy at the destination, cannot be opened.
+    CannotOpen {
+        copy: bool,
+        error: String,
+    },
+    /// The folder, or with `copy` its copy, is something else now: never followed.
+    NotAFolderNow {
+        copy: bool,
+        what_now: FileType,
+    },
+    /// The folder's copy at the destination is gone.
+    CopyFolderGone,
+    CannotExamine(String),
+    ChangedKind(FileType),
+    SizeDiffers,
+    ContentDiffers,
+    CannotCompare(String),
+    /// The plan's word for a file or link whose stat moved since the copy.
+    ChangedSinceCopy,
+    MadeAfterCopy,
+    CopyGone,
+    CopyUnreadable(String),
+    /// The copy at the destination is the source's file itself (the same inode).
+    CopyIsSource,
+    /// The copy changed since the move: the source holds the only copy of what was copied.
+    CopyChanged,
+    /// The file or link could not be removed (the error).
+    NotRemoved(String),
+    PointsElsewhere,
+    LinkCopyGone,
+    /// A `node_modules` left behind, as the plan counts it.
+    NodeModulesLeftBehind,
+    /// A `node_modules` left behind, found after the removal: reinstalled at the destination.
+    NodeModulesNeverCopied,
+    /// A scratch folder a killed probe left.
+    ProbeScratch,
+    /// The plan's special file: neither a file, a link nor a folder.
+    SpecialFile,
+    /// A FIFO, socket or device the manifest never listed.
+    NeverCopied(FileType),
+    /// Not in the manifest: made after the copy, or not copied (`folder`: a folder).
+    NotInManifest {
+        folder: bool,
+    },
 }
 
 /// What `--remove-source` will delete and keep.
@@ -145,8 +216,9 @@ pub struct RemovalPlan {
     pub symlinks: u64,
     pub dirs: u64,
     pub bytes: u64,
-    /// Each `path (why)`: changed since the copy, made after it, never copied.
-    pub kept: Vec<String>,
+    /// Changed since the copy, made after it, never copied; listed as the plan shows them
+    /// (report/ sorts them by their text).
+    pub kept: Vec<Kept>,
     /// The model's time for the removal; None when the source could not be timed.
     pub predicted_ms: Option<f64>,
     /// Nothing stays in the source, so its folder goes too (not counted in `dirs`).
@@ -421,17 +493,18 @@ impl MigrationReport {
             ..MigrationReport::default()
         };
         for other in &copied.elsewhere {
-            report.fixups.advice.push(other.sentence(source));
+            let said = FixupAdvice::InterruptedElsewhere(other.sentence(source));
+            report.fixups.advice.push(said);
         }
         CopyHolds::of(&entries).apply_to(&mut report);
         for venv in copied.virtualenvs.iter().filter(|v| v.skipped) {
             let parent = venv.path.as_path().parent().unwrap_or(Path::new(""));
-            report.fixups.advice.push(format!(
-                "left the virtualenv {} behind: Windows Python made it and it cannot run on Linux; make it again in {} with `{}`",
-                venv.path,
-                crate::base::pathtext::display(&destination.join(parent)),
-                venv.recreate
-            ));
+            let left = FixupAdvice::VirtualenvLeftBehind {
+                venv: venv.path.to_string(),
+                folder: crate::base::pathtext::display(&destination.join(parent)),
+                recreate: venv.recreate.clone(),
+            };
+            report.fixups.advice.push(left);
         }
         if let Ok(located) = location::locate(env, destination) {
             report.windows_path = located.paths.windows;

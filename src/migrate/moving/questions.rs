@@ -101,7 +101,7 @@ fn build_output_question(repairs: &Repairs) -> Option<Question> {
         .iter()
         .fold((0, 0), |(n, b), o| (n + o.files, b + o.bytes));
     let what = if repairs.build_output.len() == 1 {
-        format!("{} ({})", first.path, first.kind)
+        format!("{} ({})", first.path, first.kind.name())
     } else {
         format!("{} folders of build output", repairs.build_output.len())
     };

@@ -17,7 +17,7 @@ use crate::base::dirfd::{self, Fenced, FencedDir, Meta};
 use crate::base::error::{Failure, Result};
 use crate::base::progress::Drawn;
 use crate::migrate::kernel::engine::journal::{self, FileRecord, ManifestEntry};
-use crate::migrate::kernel::outcome::Removal;
+use crate::migrate::kernel::outcome::{KeptWhy, Removal};
 use crate::migrate::kernel::{engine::verify, repairs::venvs};
 use rustix::fs::FileType;
 use std::collections::{BTreeMap, HashSet};
@@ -179,7 +179,7 @@ impl Removal {
         });
         let mut done = unit.clone();
         if let Some(why) = &kept {
-            self.keep(rel, &format!("kept whole: {why}"));
+            self.keep(rel, KeptWhy::KeptWhole(why.clone()));
         } else if let Err(e) =
             fenced_parent(source, parent).and_then(|()| dirfd::remove_all(&source.join(rel)))
         {
@@ -187,7 +187,7 @@ impl Removal {
                 "could not be removed whole ({e}); what is left of it is no repository: rm -r -- {}",
                 crate::base::pathtext::shell_quote(&source.join(rel))
             );
-            self.keep(rel, &why);
+            self.keep(rel, KeptWhy::GitNotRemoved(why.clone()));
             done.kept = Some(why);
         }
         done.kept = done.kept.or(kept);
@@ -218,7 +218,7 @@ impl Removal {
             return;
         }
         let (Ok(src_base), Ok(dst_base)) = (src.base(&src_dir), dst.base(&dst_dir)) else {
-            self.keep(rel, "cannot be walked further: out of file descriptors");
+            self.keep(rel, KeptWhy::OutOfDescriptors);
             return;
         };
         drop((src_dir, dst_dir));
@@ -254,24 +254,18 @@ impl Removal {
             Ok(dir) => dir,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
             Err(e) => {
-                self.keep(rel, &not_a_folder_now(src, &e, "it"));
+                self.keep(rel, not_a_folder_now(src, &e, false));
                 return None;
             }
         };
         match dst.open() {
             Ok(dst_dir) => Some((src_dir, dst_dir)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                self.keep(
-                    rel,
-                    "its copy at the destination is gone; nothing in it was removed",
-                );
+                self.keep(rel, KeptWhy::CopyFolderGone);
                 None
             }
             Err(e) => {
-                self.keep(
-                    rel,
-                    &not_a_folder_now(dst, &e, "its copy at the destination"),
-                );
+                self.keep(rel, not_a_folder_now(dst, &e, true));
                 None
             }
         }
@@ -292,34 +286,28 @@ impl Removal {
         let meta = match src.lstat(name) {
             Ok(meta) => meta,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
-            Err(e) => return self.keep(rel, &format!("cannot be examined: {e}")),
+            Err(e) => return self.keep(rel, KeptWhy::CannotExamine(e.to_string())),
         };
         if !meta.is_file() {
-            return self.keep(
-                rel,
-                &format!(
-                    "changed since the copy: now {}",
-                    kind_name(meta.file_type())
-                ),
-            );
+            return self.keep(rel, KeptWhy::ChangedKind(meta.file_type()));
         }
         if meta.len() != r.size {
-            return self.keep(rel, "changed since the copy: its size differs");
+            return self.keep(rel, KeptWhy::SizeDiffers);
         }
         let by_stat = r.unchanged_on_disk(&meta);
         if !by_stat {
             match crc_at(src, name) {
                 Ok((size, crc, _)) if size == r.size && crc == r.crc32 => {}
                 Ok(_) => {
-                    return self.keep(rel, "changed since the copy: its content differs");
+                    return self.keep(rel, KeptWhy::ContentDiffers);
                 }
                 Err(e) => {
-                    return self.keep(rel, &format!("cannot be read to compare: {e}"));
+                    return self.keep(rel, KeptWhy::CannotCompare(e.to_string()));
                 }
             }
         }
         if let Err(why) = copy_holds(dst, name, r, &meta, rewritten_to) {
-            return self.keep(rel, &why);
+            return self.keep(rel, why);
         }
         self.copies_read_back += 1;
         match src.unlink(name) {
@@ -331,7 +319,7 @@ impl Removal {
                     self.proven_by_reading += 1;
                 }
             }
-            Err(e) => self.keep(rel, &e.to_string()),
+            Err(e) => self.keep(rel, KeptWhy::NotRemoved(e.to_string())),
         }
     }
 
@@ -347,26 +335,20 @@ impl Removal {
         match src.read_link(name) {
             Ok(now) if now == target => {}
             Ok(_) => {
-                return self.keep(rel, "changed since the copy: it points elsewhere now");
+                return self.keep(rel, KeptWhy::PointsElsewhere);
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
             Err(_) => {
                 let kind = src.lstat(name).map_or(FileType::Unknown, |m| m.file_type());
-                return self.keep(
-                    rel,
-                    &format!("changed since the copy: now {}", kind_name(kind)),
-                );
+                return self.keep(rel, KeptWhy::ChangedKind(kind));
             }
         }
         if dst.read_link(name).ok().as_deref() != Some(target) {
-            return self.keep(
-                rel,
-                "its copy at the destination is gone or points elsewhere",
-            );
+            return self.keep(rel, KeptWhy::LinkCopyGone);
         }
         match src.unlink(name) {
             Ok(()) => self.removed_symlinks += 1,
-            Err(e) => self.keep(rel, &e.to_string()),
+            Err(e) => self.keep(rel, KeptWhy::NotRemoved(e.to_string())),
         }
     }
 }
@@ -383,20 +365,20 @@ fn copy_holds(
     r: &FileRecord,
     source: &Meta,
     rewritten_to: Option<&[Vec<u8>]>,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(), KeptWhy> {
     let (size, crc, meta) = crc_at(dst, name).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => COPY_GONE.to_string(),
-        _ => format!("its copy at the destination cannot be read back: {e}"),
+        std::io::ErrorKind::NotFound => KeptWhy::CopyGone,
+        _ => KeptWhy::CopyUnreadable(e.to_string()),
     })?;
     if (meta.dev(), meta.ino()) == (source.dev(), source.ino()) {
-        return Err("its copy at the destination is this same file, not a copy".into());
+        return Err(KeptWhy::CopyIsSource);
     }
     if rewritten_by_fixups(&r.rel) || (size == r.size && crc == r.crc32) {
         return Ok(());
     }
     match rewritten_to {
         Some(forms) if names_any(dst, name, forms) => Ok(()),
-        _ => Err(COPY_CHANGED.into()),
+        _ => Err(KeptWhy::CopyChanged),
     }
 }
 
@@ -423,11 +405,6 @@ fn names_any(dir: &FencedDir, name: &OsStr, forms: &[Vec<u8>]) -> bool {
 /// (scripts, `activate`, `.pth`, `RECORD`) are far smaller.
 const VIRTUALENV_TEXT_LIMIT: u64 = 16 * 1024 * 1024;
 
-const COPY_GONE: &str = "its copy at the destination is gone";
-/// The source's file is what was copied, and the copy is not any more.
-const COPY_CHANGED: &str =
-    "its copy at the destination changed since the move; this is the only copy of what was copied";
-
 /// git's metadata that the fix-ups rewrite in the copy: the index (refreshed), `.git/config`
 /// (Windows-clone settings), and the gitdir links of worktrees and submodules.
 pub(super) fn rewritten_by_fixups(rel: &Path) -> bool {
@@ -448,25 +425,15 @@ fn crc_at(dir: &FencedDir, name: &OsStr) -> std::io::Result<(u64, u32, Meta)> {
     Ok((size, crc, meta))
 }
 
-fn not_a_folder_now(place: &Fenced, e: &std::io::Error, what: &str) -> String {
+/// Why a folder (with `copy`, its copy at the destination) that would not open is kept: it is
+/// something else now, or it cannot be opened.
+fn not_a_folder_now(place: &Fenced, e: &std::io::Error, copy: bool) -> KeptWhy {
     match place.lstat().map(|m| m.file_type()) {
-        Ok(FileType::Directory) | Err(_) => format!("{what} cannot be opened: {e}"),
-        Ok(kind) => format!(
-            "{what} is {} now, not the folder that was copied; never followed",
-            kind_name(kind)
-        ),
-    }
-}
-
-fn kind_name(kind: FileType) -> &'static str {
-    match kind {
-        FileType::Directory => "a folder",
-        FileType::Symlink => "a symlink",
-        FileType::Fifo => "a FIFO",
-        FileType::Socket => "a socket",
-        FileType::BlockDevice | FileType::CharacterDevice => "a device",
-        FileType::RegularFile => "a file",
-        FileType::Unknown => "something else",
+        Ok(FileType::Directory) | Err(_) => KeptWhy::CannotOpen {
+            copy,
+            error: e.to_string(),
+        },
+        Ok(what_now) => KeptWhy::NotAFolderNow { copy, what_now },
     }
 }
 
@@ -534,19 +501,17 @@ fn leftovers_in(place: &dirfd::Place, rel: &Path, known: Known, removal: &mut Re
     }
 }
 
-fn never_copied(name: &OsStr, kind: FileType) -> &'static str {
+fn never_copied(name: &OsStr, kind: FileType) -> KeptWhy {
     let name = name.as_bytes();
     match kind {
-        FileType::Directory if name == b"node_modules" => {
-            "node_modules left behind, never copied; reinstall it at the destination"
-        }
+        FileType::Directory if name == b"node_modules" => KeptWhy::NodeModulesNeverCopied,
         FileType::Directory if crate::measure::probe::scratch::is_scratch_name(name) => {
-            "a scratch folder a killed wsl-place probe left; safe to delete"
+            KeptWhy::ProbeScratch
         }
-        FileType::Fifo => "a FIFO; never copied",
-        FileType::Socket => "a socket; never copied",
-        FileType::BlockDevice | FileType::CharacterDevice => "a device; never copied",
-        FileType::Directory => "a folder not in the manifest: made after the copy, or not copied",
-        _ => "not in the manifest: made after the copy, or not copied",
+        FileType::Fifo | FileType::Socket | FileType::BlockDevice | FileType::CharacterDevice => {
+            KeptWhy::NeverCopied(kind)
+        }
+        FileType::Directory => KeptWhy::NotInManifest { folder: true },
+        _ => KeptWhy::NotInManifest { folder: false },
     }
 }

@@ -6,7 +6,7 @@ use crate::base::error::{Failure, Result};
 use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
 use crate::measure::changes::{self, SeenKind};
-pub use crate::migrate::kernel::outcome::{GitFolder, RemovalPlan};
+pub use crate::migrate::kernel::outcome::{GitFolder, Kept, KeptWhy, RemovalPlan};
 use crate::store::manifest::{self, FileRecord, ManifestEntry};
 use std::collections::HashSet;
 use std::ffi::OsStr;
@@ -54,7 +54,7 @@ pub fn plan(source: &Path, destination: &Path, manifest_path: &Path) -> Result<R
         match entry {
             ManifestEntry::File(r) if differs.contains(r.rel.as_path()) => {}
             ManifestEntry::File(r) if let Some(why) = copy_differs(destination, r, &venvs) => {
-                copy_changed.push(format!("{} ({why})", escape_rel(&r.rel)));
+                copy_changed.push(Kept::new(&r.rel, why));
             }
             ManifestEntry::File(r) => {
                 plan.files += 1;
@@ -75,7 +75,6 @@ pub fn plan(source: &Path, destination: &Path, manifest_path: &Path) -> Result<R
     count_emptied(&mut plan, &found, &seen, &removable, &dirs);
     plan.kept.append(&mut copy_changed);
     kept_reasons(&mut plan, &found, &seen, &dirs, &in_unit);
-    plan.kept.sort();
     plan.predicted_ms = predicted_ms(source, &entries, &plan);
     Ok(plan)
 }
@@ -133,7 +132,7 @@ fn predicted_ms(source: &Path, entries: &[ManifestEntry], plan: &RemovalPlan) ->
     })
 }
 
-/// What stays in the source besides the copies that changed, each `path (why)`: a `.git` kept
+/// What stays in the source besides the copies that changed, each with why: a `.git` kept
 /// whole, files changed or made since, a `node_modules` left behind, special files.
 fn kept_reasons(
     plan: &mut RemovalPlan,
@@ -142,20 +141,18 @@ fn kept_reasons(
     dirs: &HashSet<&Path>,
     in_unit: &dyn Fn(&Path) -> bool,
 ) {
-    let escape = |p: &Path| crate::base::pathtext::escape_path(p);
+    let kept = Kept::new;
     for g in &plan.git {
         if let Some(why) = &g.kept {
-            plan.kept
-                .push(format!("{} (kept whole: {why})", escape(g.path.as_path())));
+            let whole = kept(g.path.as_path(), KeptWhy::KeptWhole(why.clone()));
+            plan.kept.push(whole);
         }
     }
     for rel in found.changed.iter().filter(|rel| !in_unit(rel)) {
-        plan.kept
-            .push(format!("{} (changed since the copy)", escape(rel)));
+        plan.kept.push(kept(rel, KeptWhy::ChangedSinceCopy));
     }
     for rel in found.added.iter().filter(|rel| !in_unit(rel)) {
-        plan.kept
-            .push(format!("{} (made after the copy)", escape(rel)));
+        plan.kept.push(kept(rel, KeptWhy::MadeAfterCopy));
     }
     for s in seen.iter().filter(|s| !in_unit(&s.rel)) {
         let left_behind = s.kind == SeenKind::Dir
@@ -165,13 +162,9 @@ fn kept_reasons(
                 .parent()
                 .is_none_or(|p| dirs.contains(p) || p.as_os_str().is_empty());
         if left_behind {
-            plan.kept.push(format!(
-                "{} (node_modules left behind, never copied)",
-                escape(&s.rel)
-            ));
+            plan.kept.push(kept(&s.rel, KeptWhy::NodeModulesLeftBehind));
         } else if s.kind == SeenKind::Other {
-            plan.kept
-                .push(format!("{} (a special file, never copied)", escape(&s.rel)));
+            plan.kept.push(kept(&s.rel, KeptWhy::SpecialFile));
         }
     }
 }
@@ -239,20 +232,16 @@ pub(super) fn is_git_folder(rel: &Path) -> bool {
             .is_some_and(|p| p.components().any(|c| c.as_os_str() == ".git"))
 }
 
-fn escape_rel(rel: &Path) -> String {
-    crate::base::pathtext::escape_path(rel)
-}
-
 /// Why the copy of `r` at `destination` does not hold what was copied: the reason the removal
 /// would give, so the plan keeps what the removal keeps. By one `lstat` there (the copy keeps
 /// each file's size and mtime), and by reading it on the local disk only when its stat moved
 /// (a checkout at the copy rewrites a file with the same bytes); the removal reads every copy
 /// back before deleting anything.
-fn copy_differs(destination: &Path, r: &FileRecord, venvs: &[PathBuf]) -> Option<&'static str> {
+fn copy_differs(destination: &Path, r: &FileRecord, venvs: &[PathBuf]) -> Option<KeptWhy> {
     let copy = destination.join(&r.rel);
     let meta = match crate::base::dirfd::lstat(&copy) {
         Ok(meta) if meta.is_file() => meta,
-        _ => return Some(super::COPY_GONE),
+        _ => return Some(KeptWhy::CopyGone),
     };
     let rewritten =
         super::rewritten_by_fixups(&r.rel) || venvs.iter().any(|v| r.rel.starts_with(v));
@@ -264,6 +253,6 @@ fn copy_differs(destination: &Path, r: &FileRecord, venvs: &[PathBuf]) -> Option
         .and_then(crate::migrate::kernel::engine::verify::crc_of_reader);
     match read {
         Ok((size, crc)) if size == r.size && crc == r.crc32 => None,
-        _ => Some(super::COPY_CHANGED),
+        _ => Some(KeptWhy::CopyChanged),
     }
 }

@@ -10,11 +10,12 @@ use crate::migrate::kernel::engine::journal;
 use crate::migrate::kernel::engine::plan::{Question, QuestionId};
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{MigrationReport, Removal, RemovalShown};
+use crate::migrate::kernel::repairs::fixups::FixupAdvice;
 use crate::migrate::kernel::run::Run;
 use crate::store::moved;
 use std::path::Path;
 
-const NOT_CONFIRMED: &str = "--remove-source was not confirmed; the source is left in place";
+const NOT_CONFIRMED: FixupAdvice = FixupAdvice::RemovalNotConfirmed;
 
 /// After this run's move: the answer given with the plan (None: not asked, no --remove-source).
 pub(in crate::migrate) fn after_move(
@@ -37,7 +38,7 @@ pub(in crate::migrate) fn after_move(
             report.removal = Some(remove_source(ui, report, &plan)?);
             removed(env, &report.source);
         }
-        Some(false) => report.fixups.advice.push(NOT_CONFIRMED.into()),
+        Some(false) => report.fixups.advice.push(NOT_CONFIRMED),
         None => {}
     }
     Ok(())
@@ -85,7 +86,7 @@ pub(in crate::migrate) fn after_finish(run: &Run, report: &mut MigrationReport) 
         report.removal = Some(remove_source(ui, report, &plan)?);
         removed(env, &source);
     } else {
-        report.fixups.advice.push(NOT_CONFIRMED.into());
+        report.fixups.advice.push(NOT_CONFIRMED);
     }
     Ok(())
 }

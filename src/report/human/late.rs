@@ -38,38 +38,8 @@ pub fn sync_plan(moved: &Moved, report: &SyncReport) -> String {
         units::bytes(r.bytes),
         units::counted(r.removed, "file", "files"),
     );
-    if !r.conflicts.is_empty() {
-        out.push_str(&format!(
-            "  conflicts {} (changed at both places; the destination's version stays, this one is saved beside it):\n",
-            units::count(r.conflicts.len() as u64)
-        ));
-        for c in r.conflicts.iter().take(LISTED) {
-            match &c.saved_as {
-                Some(saved) => out.push_str(&format!(
-                    "           {}: {}; saved as {saved}\n",
-                    c.path, c.why
-                )),
-                None => out.push_str(&format!("           {}: {}\n", c.path, c.why)),
-            }
-        }
-        if r.conflicts.len() > LISTED {
-            out.push_str(&format!(
-                "           and {} more\n",
-                units::count((r.conflicts.len() - LISTED) as u64)
-            ));
-        }
-    }
-    if let Some(history) = &r.history {
-        if let Some(summary) = crate::report::text::migrate::history_summary(history, false) {
-            out.push_str(&format!("  history  {summary}\n"));
-        }
-        for line in &history.refs {
-            out.push_str(&format!(
-                "           {}\n",
-                crate::report::text::migrate::history_line(line, false)
-            ));
-        }
-    }
+    conflicts(&mut out, r);
+    history(&mut out, r);
     if r.changed_at_destination > 0 {
         out.push_str(&format!(
             "  keeps    {} changed at the destination since, as they are\n",
@@ -77,6 +47,48 @@ pub fn sync_plan(moved: &Moved, report: &SyncReport) -> String {
         ));
     }
     out
+}
+
+/// Each conflict of a sync's plan (at most `LISTED`), and where this side's version is saved.
+fn conflicts(out: &mut String, r: &SyncReport) {
+    if r.conflicts.is_empty() {
+        return;
+    }
+    out.push_str(&format!(
+        "  conflicts {} (changed at both places; the destination's version stays, this one is saved beside it):\n",
+        units::count(r.conflicts.len() as u64)
+    ));
+    for c in r.conflicts.iter().take(LISTED) {
+        match &c.saved_as {
+            Some(saved) => out.push_str(&format!(
+                "           {}: {}; saved as {saved}\n",
+                c.path, c.why
+            )),
+            None => out.push_str(&format!("           {}: {}\n", c.path, c.why)),
+        }
+    }
+    if r.conflicts.len() > LISTED {
+        out.push_str(&format!(
+            "           and {} more\n",
+            units::count((r.conflicts.len() - LISTED) as u64)
+        ));
+    }
+}
+
+/// The old place's history a sync's plan brings along: its summary, and each branch or tag.
+fn history(out: &mut String, r: &SyncReport) {
+    let Some(history) = &r.history else {
+        return;
+    };
+    if let Some(summary) = crate::report::text::migrate::history_summary(history, false) {
+        out.push_str(&format!("  history  {summary}\n"));
+    }
+    for line in &history.refs {
+        out.push_str(&format!(
+            "           {}\n",
+            crate::report::text::migrate::history_line(line, false)
+        ));
+    }
 }
 
 /// `--remove-source`'s plan for a person, before the question. `verified` is the day an
@@ -126,7 +138,10 @@ pub fn removal_plan(shown: &RemovalShown) -> String {
         "  keeps    {}:\n",
         units::counted(plan.kept.len() as u64, "entry", "entries")
     ));
-    for kept in plan.kept.iter().take(LISTED) {
+    // Listed in the order of their text, paths first.
+    let mut kept: Vec<String> = plan.kept.iter().map(ToString::to_string).collect();
+    kept.sort();
+    for kept in kept.iter().take(LISTED) {
         out.push_str(&format!("           {kept}\n"));
     }
     if plan.kept.len() > LISTED {

@@ -22,38 +22,14 @@ pub fn text(notice: &Notice) -> String {
             staging,
             changed,
             dry_run,
-        } => format!(
-            "The verified copy in {} changed since it was verified ({changed} no longer matches its CRC32); {}\n",
-            staging.display(),
-            if *dry_run {
-                "a run without --dry-run copies what changed again."
-            } else {
-                "copying what changed again."
-            }
-        ),
-        Notice::SealedSyncWaiting { source, staging } => format!(
-            "A verified sync of {} is waiting in {}; applying it.\n",
-            source.display(),
-            staging.display()
-        ),
-        Notice::NothingToSync { source } => format!(
-            "Nothing changed at {} since the migration that is not in the copy; nothing to sync.\n",
-            source.display()
-        ),
-        Notice::NotPutInPlace { left } => format!(
-            "{} could not be put in place (something else took that name at the destination while the sync ran), so they stay at the source, where --remove-source keeps them: {}\n",
-            units::counted(left.len() as u64, "file", "files"),
-            left.iter()
-                .map(|p| escape_path(p))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        } => sealed_copy_changed(staging, changed, *dry_run),
+        Notice::SealedSyncWaiting { source, staging } => sealed_sync_waiting(source, staging),
+        Notice::NothingToSync { source } => nothing_to_sync(source),
+        Notice::NotPutInPlace { left } => not_put_in_place(left),
         Notice::IndexRefresh { advice } => advice.iter().map(|line| format!("{line}.\n")).collect(),
-        Notice::WorktreeStagingRemoved { staging, worktree } => format!(
-            "Removed the staging directory {} of the linked worktree {}.\n",
-            staging.display(),
-            worktree.display()
-        ),
+        Notice::WorktreeStagingRemoved { staging, worktree } => {
+            worktree_staging_removed(staging, worktree)
+        }
         Notice::Aborted {
             removed,
             staging,
@@ -63,24 +39,12 @@ pub fn text(notice: &Notice) -> String {
         Notice::SyncStagingRemoved {
             staging,
             destination,
-        } => format!(
-            "Removed the interrupted sync's staging folder {}; the copy at {} and the source were not touched.\n",
-            staging.display(),
-            destination.display()
-        ),
+        } => sync_staging_removed(staging, destination),
         Notice::CopyRemovalFinished {
             destination,
             source,
-        } => format!(
-            "Finished removing the copy at {}; the source {} was not touched.\n",
-            destination.display(),
-            source.display()
-        ),
-        Notice::SafeDirectoryRemoved { config, entries } => format!(
-            "Took the copy's safe.directory entries out of {} ({}), as the migration added them.\n",
-            config.display(),
-            entries.join(", ")
-        ),
+        } => copy_removal_finished(destination, source),
+        Notice::SafeDirectoryRemoved { config, entries } => safe_directory_removed(config, entries),
         Notice::CopyRemoved {
             destination,
             source,
@@ -93,21 +57,110 @@ pub fn text(notice: &Notice) -> String {
             source,
             by_hand,
         } => copy_changed(changed, destination, source, by_hand),
-        Notice::CopyKept { destination } => format!(
-            "Nothing was removed: the copy at {} is kept.\n",
-            destination.display()
-        ),
+        Notice::CopyKept { destination } => copy_kept(destination),
         Notice::CopyGoneForgotten {
             destination,
             source,
-        } => format!(
-            "The copy at {} is gone; wsl-place forgot the migration, and {} is the repository again.\n",
-            destination.display(),
-            source.display()
-        ),
+        } => copy_gone_forgotten(destination, source),
         Notice::SourceLacks { lacking } => lacking_listed(lacking),
         Notice::AnotherCopy { question } => another_copy(question),
     }
+}
+
+/// The verified copy in `staging` changed since (`changed` no longer matches): copied again,
+/// now or with `dry_run` by a run without it.
+fn sealed_copy_changed(staging: &Path, changed: &str, dry_run: bool) -> String {
+    format!(
+        "The verified copy in {} changed since it was verified ({changed} no longer matches its CRC32); {}\n",
+        staging.display(),
+        if dry_run {
+            "a run without --dry-run copies what changed again."
+        } else {
+            "copying what changed again."
+        }
+    )
+}
+
+/// Files of a sync that something else took the name of at the destination: left at the source.
+fn not_put_in_place(left: &[std::path::PathBuf]) -> String {
+    format!(
+        "{} could not be put in place (something else took that name at the destination while the sync ran), so they stay at the source, where --remove-source keeps them: {}\n",
+        units::counted(left.len() as u64, "file", "files"),
+        left.iter()
+            .map(|p| escape_path(p))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// A verified sync waiting in `staging`: applied now.
+fn sealed_sync_waiting(source: &Path, staging: &Path) -> String {
+    format!(
+        "A verified sync of {} is waiting in {}; applying it.\n",
+        source.display(),
+        staging.display()
+    )
+}
+
+/// `--sync` found nothing at the old place the copy lacks.
+fn nothing_to_sync(source: &Path) -> String {
+    format!(
+        "Nothing changed at {} since the migration that is not in the copy; nothing to sync.\n",
+        source.display()
+    )
+}
+
+/// `--abort` removed the staging folder of a linked worktree that was moving along.
+fn worktree_staging_removed(staging: &Path, worktree: &Path) -> String {
+    format!(
+        "Removed the staging directory {} of the linked worktree {}.\n",
+        staging.display(),
+        worktree.display()
+    )
+}
+
+/// `--abort` took out of Windows' git config the safe.directory entries the migration added.
+fn safe_directory_removed(config: &Path, entries: &[String]) -> String {
+    format!(
+        "Took the copy's safe.directory entries out of {} ({}), as the migration added them.\n",
+        config.display(),
+        entries.join(", ")
+    )
+}
+
+/// The person declined `--abort`'s removal of the copy.
+fn copy_kept(destination: &Path) -> String {
+    format!(
+        "Nothing was removed: the copy at {} is kept.\n",
+        destination.display()
+    )
+}
+
+/// `--abort` of an interrupted sync: its staging folder gone, nothing else touched.
+fn sync_staging_removed(staging: &Path, destination: &Path) -> String {
+    format!(
+        "Removed the interrupted sync's staging folder {}; the copy at {} and the source were not touched.\n",
+        staging.display(),
+        destination.display()
+    )
+}
+
+/// `--abort` finished removing a copy an earlier run began to remove.
+fn copy_removal_finished(destination: &Path, source: &Path) -> String {
+    format!(
+        "Finished removing the copy at {}; the source {} was not touched.\n",
+        destination.display(),
+        source.display()
+    )
+}
+
+/// `--abort` found the copy removed by hand, and forgot the migration.
+fn copy_gone_forgotten(destination: &Path, source: &Path) -> String {
+    format!(
+        "The copy at {} is gone; wsl-place forgot the migration, and {} is the repository again.\n",
+        destination.display(),
+        source.display()
+    )
 }
 
 /// A verified copy waiting in `staging`: finished now, or with `dry_run` by a run without it.

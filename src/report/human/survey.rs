@@ -3,10 +3,10 @@
 //! are shortened from the left, as `check` drops what does not fit.
 
 use super::{Style, columns, level_label, wrap};
-use crate::assess::survey::SurveyReport;
+use crate::assess::survey::{RepositoryReport, SurveyReport};
 use crate::base::units;
 use crate::report::text::survey::{
-    HEADERS, cells, not_judged_lines, stopped_note, summary_line, unreadable_note,
+    HEADERS, cells, nested_kind, not_judged_lines, stopped_note, summary_line, unreadable_note,
 };
 use std::fmt::Write;
 
@@ -19,73 +19,13 @@ const GAP: usize = 2;
 
 pub fn table(report: &SurveyReport, style: &Style) -> String {
     let mut out = String::new();
-    let rows: Vec<[String; 8]> = report
-        .repositories
-        .iter()
-        .map(|r| cells(report, r))
-        .collect();
     let _ = writeln!(
         out,
         "{}",
         style.bold(&crate::base::pathtext::display(&report.dir))
     );
-    if !rows.is_empty() {
-        let (shown, widths) = fit(&rows, style.width);
-        let line = |cells: &[String], verdict: String| {
-            let mut text = String::new();
-            for (n, &column) in shown.iter().enumerate() {
-                let cell = &cells[column];
-                let _ = match column {
-                    0 => write!(text, "{:<w$}", shorten(cell, widths[0]), w = widths[0]),
-                    7 => write!(text, "{verdict}"),
-                    _ => write!(text, "{cell:>w$}", w = widths[column]),
-                };
-                if n + 1 < shown.len() {
-                    text.push_str(&" ".repeat(GAP));
-                }
-            }
-            text
-        };
-        let headers: Vec<String> = HEADERS.iter().map(|h| h.to_string()).collect();
-        let _ = writeln!(
-            out,
-            "{}",
-            style.dim(&line(&headers, HEADERS[7].to_string()))
-        );
-        for (row, repository) in rows.iter().zip(&report.repositories) {
-            let verdict = level_label(repository.verdict.level, style);
-            let _ = writeln!(out, "{}", line(row, verdict));
-            if let Some(old) = &repository.moved {
-                for note in wrap(&old.message, style.width - 2) {
-                    let _ = writeln!(out, "  {}", style.warn(&note));
-                }
-            }
-            let by_choice = repository
-                .verdict
-                .reasons
-                .iter()
-                .find(|r| r.rule == crate::decide::policy::Rule::WindowsPrimary);
-            if let Some(kept) = by_choice {
-                for note in wrap(&kept.message, style.width - 2) {
-                    let _ = writeln!(out, "  {}", style.dim(&note));
-                }
-            }
-            if !repository.nested.is_empty() {
-                let notes: Vec<String> = repository
-                    .nested
-                    .iter()
-                    .map(|n| format!("{} {}", n.kind, crate::base::pathtext::display(&n.path)))
-                    .collect();
-                for note in wrap(&format!("holds {}", notes.join(", ")), style.width - 2) {
-                    let _ = writeln!(out, "  {}", style.dim(&note));
-                }
-            }
-        }
-        if let Some(note) = hidden_note(&shown) {
-            for line in wrap(&note, style.width) {
-                let _ = writeln!(out, "{}", style.dim(&line));
-            }
-        }
+    if !report.repositories.is_empty() {
+        repository_rows(&mut out, report, style);
         out.push('\n');
     }
     for line in wrap(&summary_line(report), style.width) {
@@ -96,6 +36,84 @@ pub fn table(report: &SurveyReport, style: &Style) -> String {
     }
     footnotes(&mut out, report, style);
     out
+}
+
+/// The header and a line per repository, in the columns that fit, each followed by its notes;
+/// then which columns the width hid.
+fn repository_rows(out: &mut String, report: &SurveyReport, style: &Style) {
+    let rows: Vec<[String; 8]> = report
+        .repositories
+        .iter()
+        .map(|r| cells(report, r))
+        .collect();
+    let (shown, widths) = fit(&rows, style.width);
+    let line = |cells: &[String], verdict: String| {
+        let mut text = String::new();
+        for (n, &column) in shown.iter().enumerate() {
+            let cell = &cells[column];
+            let _ = match column {
+                0 => write!(text, "{:<w$}", shorten(cell, widths[0]), w = widths[0]),
+                7 => write!(text, "{verdict}"),
+                _ => write!(text, "{cell:>w$}", w = widths[column]),
+            };
+            if n + 1 < shown.len() {
+                text.push_str(&" ".repeat(GAP));
+            }
+        }
+        text
+    };
+    let headers: Vec<String> = HEADERS.iter().map(|h| h.to_string()).collect();
+    let _ = writeln!(
+        out,
+        "{}",
+        style.dim(&line(&headers, HEADERS[7].to_string()))
+    );
+    for (row, repository) in rows.iter().zip(&report.repositories) {
+        let verdict = level_label(repository.verdict.level, style);
+        let _ = writeln!(out, "{}", line(row, verdict));
+        repository_notes(out, repository, style);
+    }
+    if let Some(note) = hidden_note(&shown) {
+        for line in wrap(&note, style.width) {
+            let _ = writeln!(out, "{}", style.dim(&line));
+        }
+    }
+}
+
+/// Under a repository's line: that it was migrated, that it stays on Windows by choice, and the
+/// repositories nested in it.
+fn repository_notes(out: &mut String, repository: &RepositoryReport, style: &Style) {
+    if let Some(old) = &repository.moved {
+        for note in wrap(&old.message, style.width - 2) {
+            let _ = writeln!(out, "  {}", style.warn(&note));
+        }
+    }
+    let by_choice = repository
+        .verdict
+        .reasons
+        .iter()
+        .find(|r| r.rule == crate::decide::policy::Rule::WindowsPrimary);
+    if let Some(kept) = by_choice {
+        for note in wrap(&kept.message, style.width - 2) {
+            let _ = writeln!(out, "  {}", style.dim(&note));
+        }
+    }
+    if !repository.nested.is_empty() {
+        let notes: Vec<String> = repository
+            .nested
+            .iter()
+            .map(|n| {
+                format!(
+                    "{} {}",
+                    nested_kind(n.kind),
+                    crate::base::pathtext::display(&n.path)
+                )
+            })
+            .collect();
+        for note in wrap(&format!("holds {}", notes.join(", ")), style.width - 2) {
+            let _ = writeln!(out, "  {}", style.dim(&note));
+        }
+    }
 }
 
 /// "hidden at this width: size, install here, install Linux": the columns the terminal had
@@ -156,39 +174,12 @@ fn shorten(path: &str, width: usize) -> String {
     format!("…{tail}")
 }
 
+/// Below the table: how far the search went, what it could not read, each probe and what it
+/// stood for, and how long the survey took.
 fn footnotes(out: &mut String, report: &SurveyReport, style: &Style) {
-    let d = &report.discovery;
-    let took = if d.elapsed_ms == 0 {
-        "under 1 ms".to_string()
-    } else {
-        units::duration_ms(d.elapsed_ms as f64)
-    };
-    // How far the search went is worth a line only where it found nothing, stopped early or
-    // passed links by; otherwise the table says it (`--format json` keeps the figures).
     let mut notes = Vec::new();
-    if report.repositories.is_empty() || !d.complete || d.symlinks_skipped > 0 {
-        notes.push(format!(
-            "searched {} in {took}{}{}",
-            units::counted(d.directories_listed, "folder", "folders"),
-            if d.complete {
-                String::new()
-            } else {
-                format!(
-                    ", stopped by its budget ({}): some repositories may be missing",
-                    units::duration_ms(d.budget_ms as f64)
-                )
-            },
-            if d.symlinks_skipped > 0 {
-                format!(
-                    ", {} not followed",
-                    units::counted(d.symlinks_skipped, "symlink", "symlinks")
-                )
-            } else {
-                String::new()
-            }
-        ));
-    }
-    notes.extend(unreadable_note(d));
+    notes.extend(search_note(report));
+    notes.extend(unreadable_note(&report.discovery));
     notes.extend(stopped_note(report));
     for probe in &report.probes {
         let role = match (probe.repositories, probe.baseline) {
@@ -220,6 +211,40 @@ fn footnotes(out: &mut String, report: &SurveyReport, style: &Style) {
             let _ = writeln!(out, "{}", style.dim(&line));
         }
     }
+}
+
+/// How far the search went: worth a line only where it found nothing, stopped early or passed
+/// links by; otherwise the table says it (`--format json` keeps the figures).
+fn search_note(report: &SurveyReport) -> Option<String> {
+    let d = &report.discovery;
+    if !(report.repositories.is_empty() || !d.complete || d.symlinks_skipped > 0) {
+        return None;
+    }
+    let took = if d.elapsed_ms == 0 {
+        "under 1 ms".to_string()
+    } else {
+        units::duration_ms(d.elapsed_ms as f64)
+    };
+    Some(format!(
+        "searched {} in {took}{}{}",
+        units::counted(d.directories_listed, "folder", "folders"),
+        if d.complete {
+            String::new()
+        } else {
+            format!(
+                ", stopped by its budget ({}): some repositories may be missing",
+                units::duration_ms(d.budget_ms as f64)
+            )
+        },
+        if d.symlinks_skipped > 0 {
+            format!(
+                ", {} not followed",
+                units::counted(d.symlinks_skipped, "symlink", "symlinks")
+            )
+        } else {
+            String::new()
+        }
+    ))
 }
 
 #[cfg(test)]

@@ -152,32 +152,7 @@ pub fn headline(screen: &mut Screen, report: &CheckReport) {
 
 /// The install, fsmonitor, after-a-move and checkout predictions.
 fn prediction_rows(screen: &mut Screen, p: &Prediction, move_matters: bool) {
-    if let Some(install) = &p.install_ms {
-        let manager = p.install_manager.as_ref().zip(p.install_manager_ms);
-        let row = install_row(install, manager, p.inputs.install.as_ref());
-        screen.row("install", &row, Tone::Plain);
-        if let Some((m, why)) = p
-            .install_manager
-            .as_ref()
-            .and_then(|m| Some((m, m.sample_failed.as_ref()?)))
-        {
-            screen.row("sample failed", &sample_failed(m, why), Tone::Warn);
-        }
-        if let Some(m) = p.install_manager.as_ref().filter(|m| m.sample_left_out > 0) {
-            screen.row("left out", &left_out(m), Tone::Plain);
-        }
-        if let Some(why) = p
-            .install_manager
-            .as_ref()
-            .and_then(|m| m.sample_skipped.as_ref())
-        {
-            screen.row(
-                "not sampled",
-                &crate::base::pathtext::display_text(why),
-                Tone::Warn,
-            );
-        }
-    }
+    install_rows(screen, p);
     let first = &p.first_git_status_ms;
     let cold = &p.first_git_status_cold_ms;
     // The warm figure is the one a move meets (the copy is still cached); after a reboot the
@@ -213,6 +188,37 @@ fn prediction_rows(screen: &mut Screen, p: &Prediction, move_matters: bool) {
     );
 }
 
+/// The install prediction, and what its package manager's sample could not time.
+fn install_rows(screen: &mut Screen, p: &Prediction) {
+    let Some(install) = &p.install_ms else {
+        return;
+    };
+    let manager = p.install_manager.as_ref().zip(p.install_manager_ms);
+    let row = install_row(install, manager, p.inputs.install.as_ref());
+    screen.row("install", &row, Tone::Plain);
+    if let Some((m, why)) = p
+        .install_manager
+        .as_ref()
+        .and_then(|m| Some((m, m.sample_failed.as_ref()?)))
+    {
+        screen.row("sample failed", &sample_failed(m, why), Tone::Warn);
+    }
+    if let Some(m) = p.install_manager.as_ref().filter(|m| m.sample_left_out > 0) {
+        screen.row("left out", &left_out(m), Tone::Plain);
+    }
+    if let Some(why) = p
+        .install_manager
+        .as_ref()
+        .and_then(|m| m.sample_skipped.as_ref())
+    {
+        screen.row(
+            "not sampled",
+            &crate::base::pathtext::display_text(why),
+            Tone::Warn,
+        );
+    }
+}
+
 /// Predictions the chart does not show, then the per-file costs behind them.
 /// `move_matters`: false where the repository is fine or both sides are one disk, so the row
 /// about the first status after a move is left out.
@@ -233,6 +239,16 @@ pub fn rows(
         .as_ref()
         .filter(|_| !probes.baseline_same_mount);
     let current = &probes.current;
+    cost_rows(screen, current, baseline);
+    let (key, value) = measured(probes, baseline);
+    screen.row(key, &value, Tone::Dim);
+    for p in std::iter::once(current).chain(baseline) {
+        troubles(screen, p);
+    }
+}
+
+/// What each operation costs per file here, and on the Linux disk where that was probed apart.
+fn cost_rows(screen: &mut Screen, current: &ProbeReport, baseline: Option<&ProbeReport>) {
     let costs = [
         (
             "each file check",
@@ -258,28 +274,28 @@ pub fn rows(
         };
         screen.row(key, &value, Tone::Plain);
     }
-    let (key, value) = measured(probes, baseline);
-    screen.row(key, &value, Tone::Dim);
-    for p in std::iter::once(current).chain(baseline) {
-        if let Some(slow) = &p.slow_call {
-            let shown = crate::base::pathtext::display(&p.dir);
-            screen.row(
-                "slow call",
-                &format!("{shown}: {}", slow.message),
-                Tone::Bad,
-            );
-        }
-        if p.run.verify_errors > 0 {
-            screen.row(
-                "read back",
-                &format!(
-                    "{} in {} came back with the wrong length or CRC32: this mount does not return what was written",
-                    units::counted(p.run.verify_errors, "file", "files"),
-                    crate::base::pathtext::display(&p.dir)
-                ),
-                Tone::Bad,
-            );
-        }
+}
+
+/// A probe's call that hung, and files that read back wrong: the mount misbehaves.
+fn troubles(screen: &mut Screen, p: &ProbeReport) {
+    if let Some(slow) = &p.slow_call {
+        let shown = crate::base::pathtext::display(&p.dir);
+        screen.row(
+            "slow call",
+            &format!("{shown}: {}", slow.message),
+            Tone::Bad,
+        );
+    }
+    if p.run.verify_errors > 0 {
+        screen.row(
+            "read back",
+            &format!(
+                "{} in {} came back with the wrong length or CRC32: this mount does not return what was written",
+                units::counted(p.run.verify_errors, "file", "files"),
+                crate::base::pathtext::display(&p.dir)
+            ),
+            Tone::Bad,
+        );
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::{cell, code};
 use crate::base::units::{self, count, counted};
-use crate::migrate::{MigrationReport, PlanDocument};
+use crate::migrate::{MigrationReport, PlanDocument, SyncReport};
 use crate::report::text::migrate::{
     asks_about_node_modules, content, node_modules_fate, question_line, space, took,
 };
@@ -15,6 +15,33 @@ pub fn plan(plan: &PlanDocument) -> String {
     let mut row = |key: &str, value: &str| {
         let _ = writeln!(out, "| {key} | {value} |");
     };
+    what_moves(&mut row, plan);
+    let asking = asks_about_node_modules(plan);
+    for nm in &plan.node_modules {
+        row(
+            "node_modules",
+            &format!(
+                "{}: {}; {}",
+                code(&crate::base::pathtext::display_text(&nm.path.to_string())),
+                cell(&units::tree(nm.files, nm.symlinks, nm.bytes, false)),
+                cell(&node_modules_fate(
+                    nm.skipped,
+                    &nm.install.to_string(),
+                    asking
+                ))
+            ),
+        );
+    }
+    for question in &plan.questions {
+        row("question", &cell(&question_line(question)));
+    }
+    problem_counts(&mut row, plan);
+    out
+}
+
+/// Where from, where to, what the copy holds, what an interrupted run copied, whether it fits
+/// and how long it takes.
+fn what_moves(row: &mut impl FnMut(&str, &str), plan: &PlanDocument) {
     row("from", &code(&crate::base::pathtext::display(&plan.source)));
     row(
         "to",
@@ -44,25 +71,11 @@ pub fn plan(plan: &PlanDocument) -> String {
             )),
         );
     }
-    let asking = asks_about_node_modules(plan);
-    for nm in &plan.node_modules {
-        row(
-            "node_modules",
-            &format!(
-                "{}: {}; {}",
-                code(&crate::base::pathtext::display_text(&nm.path.to_string())),
-                cell(&units::tree(nm.files, nm.symlinks, nm.bytes, false)),
-                cell(&node_modules_fate(
-                    nm.skipped,
-                    &nm.install.to_string(),
-                    asking
-                ))
-            ),
-        );
-    }
-    for question in &plan.questions {
-        row("question", &cell(&question_line(question)));
-    }
+}
+
+/// How many entries the copy skips, cannot read, or copies under names Windows or most tools
+/// cannot use (the human form lists them).
+fn problem_counts(row: &mut impl FnMut(&str, &str), plan: &PlanDocument) {
     for (what, n) in [
         ("special files skipped", plan.skipped.len()),
         ("unreadable entries", plan.unreadable.len()),
@@ -74,7 +87,6 @@ pub fn plan(plan: &PlanDocument) -> String {
             row(what, &cell(&count(n as u64)));
         }
     }
-    out
 }
 
 /// `migrate --format markdown`: what a finished migration did, as a table.
@@ -94,24 +106,40 @@ pub fn result(report: &MigrationReport) -> String {
         &code(&crate::base::pathtext::display(&report.source)),
     );
     if let Some(sync) = &report.sync {
-        row(
-            "sync",
-            &cell(&format!(
-                "{}{} added, {} changed, {} removed, {} conflicts (both versions kept)",
-                if sync.done { "" } else { "planned: " },
-                count(sync.added),
-                count(sync.changed),
-                count(sync.removed),
-                count(sync.conflicts.len() as u64)
-            )),
-        );
-        for line in sync.history.iter().flat_map(|h| &h.refs) {
-            row(
-                "history",
-                &cell(&crate::report::text::migrate::history_line(line, sync.done)),
-            );
-        }
+        sync_rows(&mut row, sync);
     }
+    where_it_is(&mut row, report);
+    after_the_move(&mut row, report);
+    if !report.not_copied.is_empty() {
+        row("not copied", &cell(&count(report.not_copied.len() as u64)));
+    }
+    source_rows(&mut row, report);
+    out
+}
+
+/// `--sync`: what it added, changed and removed (or plans to), and each branch or tag it moved.
+fn sync_rows(row: &mut impl FnMut(&str, &str), sync: &SyncReport) {
+    row(
+        "sync",
+        &cell(&format!(
+            "{}{} added, {} changed, {} removed, {} conflicts (both versions kept)",
+            if sync.done { "" } else { "planned: " },
+            count(sync.added),
+            count(sync.changed),
+            count(sync.removed),
+            count(sync.conflicts.len() as u64)
+        )),
+    );
+    for line in sync.history.iter().flat_map(|h| &h.refs) {
+        row(
+            "history",
+            &cell(&crate::report::text::migrate::history_line(line, sync.done)),
+        );
+    }
+}
+
+/// The copy's paths, what it holds, its manifest, and how long the run took.
+fn where_it_is(row: &mut impl FnMut(&str, &str), report: &MigrationReport) {
     row(
         "to",
         &code(&crate::base::pathtext::display(&report.destination)),
@@ -138,6 +166,10 @@ pub fn result(report: &MigrationReport) -> String {
     if let Some(took) = took(report) {
         row("time", &cell(&took));
     }
+}
+
+/// The next steps, what the fix-ups did or advise, and each setting still naming the old place.
+fn after_the_move(row: &mut impl FnMut(&str, &str), report: &MigrationReport) {
     for step in &report.next_steps {
         row(
             "next",
@@ -145,10 +177,10 @@ pub fn result(report: &MigrationReport) -> String {
         );
     }
     for done in &report.fixups.done {
-        row("fixed", &cell(done));
+        row("fixed", &cell(&done.to_string()));
     }
     for advice in &report.fixups.advice {
-        row("note", &cell(advice));
+        row("note", &cell(&advice.to_string()));
     }
     for hit in &report.still_points_to_old_place {
         row(
@@ -161,11 +193,6 @@ pub fn result(report: &MigrationReport) -> String {
             ),
         );
     }
-    if !report.not_copied.is_empty() {
-        row("not copied", &cell(&count(report.not_copied.len() as u64)));
-    }
-    source_rows(&mut row, report);
-    out
 }
 
 /// What became of the source, and after a removal where the shell that ran it should go.

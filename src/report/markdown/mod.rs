@@ -124,7 +124,6 @@ fn predictions(out: &mut String, predict: &Prediction, verdict: &Verdict) {
 
 pub fn check(report: &CheckReport) -> String {
     let mut out = String::new();
-    let location = &report.location;
     let verdict = &report.verdict;
     let icon = match verdict.level {
         Level::Ok => "✅",
@@ -136,6 +135,17 @@ pub fn check(report: &CheckReport) -> String {
     if let Some(line) = super::text::not_a_repository(report) {
         let _ = writeln!(out, "{}\n", prose(&line));
     }
+    facts(&mut out, report);
+    if let Some(predict) = &report.predict {
+        predictions(&mut out, predict, verdict);
+    }
+    why_and_what_to_do(&mut out, verdict);
+    out
+}
+
+/// The table's first rows: where the repository is, on what mount, and what it holds.
+fn facts(out: &mut String, report: &CheckReport) {
+    let location = &report.location;
     let _ = writeln!(out, "| | |\n|---|---|");
     let _ = writeln!(
         out,
@@ -162,9 +172,10 @@ pub fn check(report: &CheckReport) -> String {
     if let Some(tracked) = scan.tracked {
         let _ = writeln!(out, "| tracked by git | {} |", units::count(tracked));
     }
-    if let Some(predict) = &report.predict {
-        predictions(&mut out, predict, verdict);
-    }
+}
+
+/// The verdict's reasons, then the advice with its commands.
+fn why_and_what_to_do(out: &mut String, verdict: &Verdict) {
     if !verdict.reasons.is_empty() {
         let _ = writeln!(out, "\n**Why**\n");
         for reason in &verdict.reasons {
@@ -189,7 +200,6 @@ pub fn check(report: &CheckReport) -> String {
             }
         }
     }
-    out
 }
 
 #[cfg(test)]

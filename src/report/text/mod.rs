@@ -1,8 +1,10 @@
 //! Wording shared by the formats: the cells, lines and phrases that the human, markdown and
 //! GitHub renderings of one report lay out differently.
 
+pub mod fixups;
 pub mod migrate;
 pub mod probe;
+pub mod removal;
 pub mod survey;
 
 use crate::assess::pipeline::CheckReport;

@@ -4,6 +4,7 @@
 
 use crate::assess::survey::{RepositoryReport, SurveyReport};
 use crate::base::units;
+use crate::measure::discover::NestedKind;
 use crate::model::Compared;
 
 /// A repository's path as the table shows it: relative to the surveyed folder.
@@ -12,6 +13,14 @@ pub fn shown(report: &SurveyReport, repository: &RepositoryReport) -> String {
         Ok(rel) if rel.as_os_str().is_empty() => ".".to_string(),
         Ok(rel) => crate::base::pathtext::display(rel),
         Err(_) => crate::base::pathtext::display(&repository.path),
+    }
+}
+
+/// What a repository inside another one is, in the words the table's note uses.
+pub fn nested_kind(kind: NestedKind) -> &'static str {
+    match kind {
+        NestedKind::Submodule => "submodule",
+        NestedKind::Repository => "repository",
     }
 }
 

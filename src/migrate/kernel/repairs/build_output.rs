@@ -6,7 +6,7 @@
 
 use super::super::engine::plan::{Kind, Plan};
 use crate::base::pathtext::RelPath;
-use crate::measure::changes::rebuilt_after_a_move;
+use crate::measure::changes::{BuildKind, rebuilt_after_a_move};
 use serde::Serialize;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 pub struct BuildOutput {
     /// Its folder, relative to the repository.
     pub path: RelPath,
-    /// What made it (`jest cache`).
-    pub kind: &'static str,
+    /// What made it.
+    pub kind: BuildKind,
     pub files: u64,
     pub bytes: u64,
     /// Left behind (the answer).
@@ -29,7 +29,7 @@ pub struct BuildOutput {
 
 /// The folder `rel` marks as build output, and its kind: the parent of a name only its tool
 /// writes (outside `node_modules`, which has its own question).
-pub fn marked_by(rel: &Path, is_dir: bool) -> Option<(PathBuf, &'static str)> {
+pub fn marked_by(rel: &Path, is_dir: bool) -> Option<(PathBuf, BuildKind)> {
     let name = rel.file_name()?.as_bytes();
     let what = rebuilt_after_a_move(name, is_dir)?;
     if rel.components().any(|c| c.as_os_str() == "node_modules") {
@@ -41,7 +41,7 @@ pub fn marked_by(rel: &Path, is_dir: bool) -> Option<(PathBuf, &'static str)> {
 /// The build output among the plan's entries, each folder with what it holds.
 pub fn found_in(plan: &Plan) -> Vec<BuildOutput> {
     let entries = &plan.copy.entries;
-    let marked: Vec<(PathBuf, &'static str)> = entries
+    let marked: Vec<(PathBuf, BuildKind)> = entries
         .iter()
         .filter_map(|e| marked_by(&e.rel, e.kind == Kind::Dir))
         .collect();
@@ -55,7 +55,7 @@ pub fn found_in(plan: &Plan) -> Vec<BuildOutput> {
 
 /// Each marked folder with what it holds (`files`: each regular file's path and size; the first
 /// kind seen names it).
-pub fn of(marked: &[(PathBuf, &'static str)], files: &[(&Path, u64)]) -> Vec<BuildOutput> {
+pub fn of(marked: &[(PathBuf, BuildKind)], files: &[(&Path, u64)]) -> Vec<BuildOutput> {
     let mut found: Vec<BuildOutput> = Vec::new();
     for (root, kind) in marked {
         if root.as_os_str().is_empty() || found.iter().any(|o| o.path.as_path() == root) {
@@ -65,7 +65,7 @@ pub fn of(marked: &[(PathBuf, &'static str)], files: &[(&Path, u64)]) -> Vec<Bui
         let (files, bytes) = inside.fold((0, 0), |(n, b), (_, size)| (n + 1, b + size));
         found.push(BuildOutput {
             path: RelPath::from(root.as_path()),
-            kind,
+            kind: *kind,
             files,
             bytes,
             skipped: false,

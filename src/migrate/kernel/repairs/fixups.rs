@@ -34,9 +34,183 @@ pub struct ConfigIssue {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct FixupReport {
     /// What was changed.
-    pub done: Vec<String>,
+    pub done: Vec<Fixed>,
     /// What was noticed and left for the user.
-    pub advice: Vec<String>,
+    pub advice: Vec<FixupAdvice>,
+}
+
+/// What a fix-up after the move changed. Worded in report/text/fixups.rs, which writes the
+/// same words to JSON.
+#[derive(Debug, Clone)]
+pub enum Fixed {
+    /// A `.git` or worktree `gitdir` file pointed into the copy.
+    LinkPointed {
+        file: PathBuf,
+    },
+    /// Executable bits of tracked files set from the index.
+    ModesFromIndex {
+        repo: PathBuf,
+        files: u64,
+    },
+    /// A `.git/config` value set to `value`.
+    ConfigSet {
+        issue: ConfigIssue,
+        value: String,
+    },
+    IndexRefreshed {
+        repo: PathBuf,
+    },
+    /// `key` (core.worktree, core.hooksPath) in `config` pointed from `old` to `new`.
+    GitPathPointed {
+        key: &'static str,
+        config: PathBuf,
+        old: String,
+        new: PathBuf,
+    },
+    /// A linked worktree moved along to `to` and linked both ways.
+    WorktreeMoved {
+        worktree: PathBuf,
+        to: PathBuf,
+    },
+    /// The copy's `record` of a linked worktree that stays with the old copy, removed.
+    WorktreeDetached {
+        worktree: PathBuf,
+        record: PathBuf,
+    },
+    /// A virtualenv rewritten to name the copy: `files` rewritten in `ms`, `tracked` left.
+    VirtualenvPointed {
+        venv: String,
+        files: u64,
+        ms: u128,
+        tracked: u64,
+    },
+}
+
+/// What a fix-up noticed and left for the person, with what to run. Worded in
+/// report/text/fixups.rs, which writes the same words to JSON.
+#[derive(Debug, Clone)]
+pub enum FixupAdvice {
+    LinkNotRewritten {
+        file: PathBuf,
+        error: String,
+    },
+    /// A `gitdir` link pointing outside the moved tree, at `target`.
+    LinkOutside {
+        file: PathBuf,
+        target: String,
+    },
+    /// A `.git/config` value with no right value to set: to review.
+    ConfigToReview(ConfigIssue),
+    ConfigNotSet {
+        issue: ConfigIssue,
+        value: String,
+    },
+    ConfigDeclined(ConfigIssue),
+    /// The index refresh failed (`why`: git's words or its exit code).
+    RefreshFailed {
+        repo: PathBuf,
+        why: String,
+    },
+    /// The index refresh could not run or was stopped (one sentence).
+    RefreshStopped(String),
+    /// The repository's own clean filter `driver`, not run by the refresh.
+    FilterNotRun {
+        driver: String,
+        repo: PathBuf,
+    },
+    GitPathNotSet {
+        key: &'static str,
+        config: PathBuf,
+        old: String,
+        new: PathBuf,
+    },
+    /// `key` names `value`, outside both the old place and the copy.
+    GitPathOutside {
+        key: &'static str,
+        value: String,
+        repo: PathBuf,
+    },
+    /// The moved worktree's `.git` could not be pointed at `admin`.
+    WorktreeNotPointed {
+        dot_git: PathBuf,
+        admin: PathBuf,
+        destination: PathBuf,
+        moved: PathBuf,
+        error: String,
+    },
+    /// `git worktree repair` failed (`said`: its stderr).
+    WorktreeRepairFailed {
+        moved: PathBuf,
+        destination: PathBuf,
+        said: String,
+    },
+    /// `git worktree repair` could not run or was stopped (`why`, one sentence).
+    WorktreeRepairStopped {
+        why: String,
+        destination: PathBuf,
+        moved: PathBuf,
+    },
+    WorktreeRecordLeft {
+        record: PathBuf,
+        destination: PathBuf,
+        worktree: PathBuf,
+        error: String,
+    },
+    /// A linked worktree not moved (`why_not`), attached to the old copy `source`.
+    WorktreeLeftBehind {
+        worktree: PathBuf,
+        source: PathBuf,
+        why_not: Option<String>,
+    },
+    /// The repository's root is a virtualenv, left as it is; `recreate` makes it again.
+    RootVirtualenv {
+        recreate: String,
+    },
+    /// A virtualenv not rewritten (declined); `command` rewrites it.
+    VirtualenvNotRewritten {
+        venv: String,
+        command: String,
+    },
+    /// A virtualenv not rewritten: which of its files git tracks cannot be told (`why`).
+    VirtualenvUntold {
+        venv: String,
+        why: String,
+        command: String,
+    },
+    /// `files` of a virtualenv could not be rewritten, `first` the first error.
+    VirtualenvFilesFailed {
+        venv: String,
+        files: u64,
+        first: String,
+        command: String,
+    },
+    /// A virtualenv Windows Python made, left behind; `recreate` makes it again in `folder`.
+    VirtualenvLeftBehind {
+        venv: String,
+        folder: String,
+        recreate: String,
+    },
+    /// An interrupted migration of this source elsewhere (its own sentence).
+    InterruptedElsewhere(String),
+    /// A `node_modules` with native Windows builds (`examples`): copied (at `tree`, relative),
+    /// or left behind (at `tree` in the source); `install` reinstalls it.
+    WindowsBuilds {
+        tree: String,
+        skipped: bool,
+        examples: String,
+        install: String,
+    },
+    /// `--remove-source` asked, and the answer was no.
+    RemovalNotConfirmed,
+    /// Files changed at the old place since the migration; `sync` copies them.
+    SourceChanged {
+        source: PathBuf,
+        changed: u64,
+        added: u64,
+        modified: u64,
+        removed: u64,
+        sync: String,
+    },
 }
 
 /// Replaces a leading `from` with `to` in an absolute path written by git; None if it does not
@@ -75,13 +249,13 @@ fn rewrite_file(path: &Path, prefix: &[u8], from: &Path, to: &Path, report: &mut
     };
     match rewrite_link(&content, prefix, from, to) {
         Some(new) if new != content => match std::fs::write(path, &new) {
-            Ok(()) => report
-                .done
-                .push(format!("pointed {} at the new location", path.display())),
-            Err(e) => report.advice.push(format!(
-                "could not rewrite {}: {e}; run `git worktree repair`",
-                path.display()
-            )),
+            Ok(()) => report.done.push(Fixed::LinkPointed {
+                file: path.to_path_buf(),
+            }),
+            Err(e) => report.advice.push(FixupAdvice::LinkNotRewritten {
+                file: path.to_path_buf(),
+                error: e.to_string(),
+            }),
         },
         Some(_) => {}
         None => {
@@ -94,10 +268,10 @@ fn rewrite_file(path: &Path, prefix: &[u8], from: &Path, to: &Path, report: &mut
                 && Path::new(target).is_absolute()
                 && !Path::new(target).starts_with(to)
             {
-                report.advice.push(format!(
-                    "{} points outside the moved tree, at {target}; it still works while that exists, `git worktree repair` fixes it after moving that too",
-                    path.display()
-                ));
+                report.advice.push(FixupAdvice::LinkOutside {
+                    file: path.to_path_buf(),
+                    target: target.to_string(),
+                });
             }
         }
     }
@@ -249,52 +423,40 @@ fn modes_from_index(repo: &Path, report: &mut FixupReport) {
         }
     }
     if changed > 0 {
-        report.done.push(format!(
-            "set the executable bit of {changed} tracked files in {} from the git index",
-            repo.display()
-        ));
+        report.done.push(Fixed::ModesFromIndex {
+            repo: repo.to_path_buf(),
+            files: changed,
+        });
     }
 }
 
 /// Applies one accepted config reset.
 pub fn apply(issue: &ConfigIssue, report: &mut FixupReport) {
     let Some(value) = &issue.reset_to else {
-        report.advice.push(format!(
-            "{} is {} in {}: {}",
-            issue.key,
-            issue.value,
-            issue.repo.display(),
-            issue.why
-        ));
+        report
+            .advice
+            .push(FixupAdvice::ConfigToReview(issue.clone()));
         return;
     };
     if issue.key == "core.fileMode" {
         modes_from_index(&issue.repo, report);
     }
     match git(&issue.repo, &["config", "--local", &issue.key, value]) {
-        Some(out) if out.status.success() => report.done.push(format!(
-            "set {} = {value} in {} (was {})",
-            issue.key,
-            issue.repo.display(),
-            issue.value
-        )),
-        _ => report.advice.push(format!(
-            "could not set {} in {}; run `git config {} {value}` there",
-            issue.key,
-            issue.repo.display(),
-            issue.key
-        )),
+        Some(out) if out.status.success() => report.done.push(Fixed::ConfigSet {
+            issue: issue.clone(),
+            value: value.clone(),
+        }),
+        _ => report.advice.push(FixupAdvice::ConfigNotSet {
+            issue: issue.clone(),
+            value: value.clone(),
+        }),
     }
 }
 
 pub fn decline(issue: &ConfigIssue, report: &mut FixupReport) {
-    report.advice.push(format!(
-        "left {} = {} in {}: {}",
-        issue.key,
-        issue.value,
-        issue.repo.display(),
-        issue.why
-    ));
+    report
+        .advice
+        .push(FixupAdvice::ConfigDeclined(issue.clone()));
 }
 
 /// Re-stats every tracked file so the first `git status` is not a full re-hash; stopped past
@@ -314,26 +476,23 @@ pub fn refresh_index(
     );
     match refreshed {
         Ok(out) if out.status.success() || out.status.code() == Some(1) => {
-            report
-                .done
-                .push(format!("refreshed the git index in {}", repo.display()));
+            report.done.push(Fixed::IndexRefreshed {
+                repo: repo.to_path_buf(),
+            });
         }
-        Ok(out) => report.advice.push(format!(
-            "`{what}` failed in {}: {}; the first `git status` there will re-hash every file",
-            repo.display(),
-            refresh_failure(repo, &out)
-        )),
-        Err(why) => report.advice.push(format!(
-            "{why}; the first `git status` there will re-hash every file"
-        )),
+        Ok(out) => report.advice.push(FixupAdvice::RefreshFailed {
+            repo: repo.to_path_buf(),
+            why: refresh_failure(repo, &out),
+        }),
+        Err(why) => report.advice.push(FixupAdvice::RefreshStopped(why)),
     }
     // Read once per repository, so this costs nothing after the refresh's own read.
     if let Ok(defused) = git::defuse(repo) {
         for driver in &defused.filters_not_run {
-            report.advice.push(format!(
-                "{}; the first `git status` you run there runs it",
-                git::filter_not_run(driver, Some(repo))
-            ));
+            report.advice.push(FixupAdvice::FilterNotRun {
+                driver: driver.clone(),
+                repo: repo.to_path_buf(),
+            });
         }
     }
     Ok(())
@@ -385,7 +544,7 @@ mod tests {
         std::fs::write(repo.join(".git/index.lock"), b"").unwrap();
         let mut report = FixupReport::default();
         refresh_index(repo, None, &mut report).unwrap();
-        let said = report.advice.join("\n");
+        let said = format!("{:?}", report.advice);
         assert!(
             said.contains("exit code 128") && said.contains("index.lock exists"),
             "{said}"

@@ -6,8 +6,7 @@
 //! the same place inside the copy; one naming a place outside both is the person's setup, left
 //! as it is and named in the result. The old place's configuration is never written.
 
-use super::fixups::{FixupReport, rebase};
-use crate::base::pathtext::{display, shell_quote};
+use super::fixups::{Fixed, FixupAdvice, FixupReport, rebase};
 use crate::host::git;
 use std::path::{Path, PathBuf};
 
@@ -48,7 +47,11 @@ pub fn repoint(
         let pointed = match rebase(&path, source, destination) {
             Some(new) => set(&config, key, &value, &new, report),
             None => {
-                report.advice.push(outside(key, &value, repo));
+                report.advice.push(FixupAdvice::GitPathOutside {
+                    key,
+                    value,
+                    repo: repo.to_path_buf(),
+                });
                 false
             }
         };
@@ -93,42 +96,26 @@ fn get(config: &Path, key: &str) -> Option<String> {
 
 /// Sets `key` to `new` in `config` (every value of it, as git reads only the last): whether it
 /// was set.
-fn set(config: &Path, key: &str, old: &str, new: &Path, report: &mut FixupReport) -> bool {
+fn set(config: &Path, key: &'static str, old: &str, new: &Path, report: &mut FixupReport) -> bool {
     let mut cmd = config_command(config);
     cmd.args(["--replace-all", key]).arg(new);
     let done = git::run(cmd, git::QUICK_LIMIT).is_ok_and(|out| out.status.success());
     if done {
-        report.done.push(format!(
-            "pointed {key} in {} at the copy: {} (was {old}, inside the old place)",
-            display(config),
-            display(new)
-        ));
+        report.done.push(Fixed::GitPathPointed {
+            key,
+            config: config.to_path_buf(),
+            old: old.to_string(),
+            new: new.to_path_buf(),
+        });
     } else {
-        report.advice.push(format!(
-            "{key} in {} still names the old place ({old}), and could not be changed; run `git config --file {} {key} {}`",
-            display(config),
-            shell_quote(config),
-            shell_quote(new)
-        ));
+        report.advice.push(FixupAdvice::GitPathNotSet {
+            key,
+            config: config.to_path_buf(),
+            old: old.to_string(),
+            new: new.to_path_buf(),
+        });
     }
     done
-}
-
-/// What the result says of `key` naming `value`, a place outside both the old place and the
-/// copy, in the repository `repo` at the copy.
-fn outside(key: &str, value: &str, repo: &Path) -> String {
-    let at = shell_quote(repo);
-    if key == "core.worktree" {
-        format!(
-            "core.worktree of {} names {value}, outside the copy: git there works on the files at {value}, not the copy's, so its index was not refreshed; if the copy is its work tree, run `git -C {at} config --unset core.worktree`",
-            display(repo)
-        )
-    } else {
-        format!(
-            "core.hooksPath of {} names {value}, outside the copy: the copy's git runs the hooks there, and they stop if that folder goes; to keep them with the copy, copy them into it and run `git -C {at} config core.hooksPath <that folder>`",
-            display(repo)
-        )
-    }
 }
 
 #[cfg(test)]
@@ -168,7 +155,10 @@ mod tests {
         );
         assert_eq!(get(&config, "core.hooksPath"), Some("/srv/hooks".into()));
         assert_eq!(report.done.len(), 1, "{report:?}");
-        assert!(report.advice[0].contains("/srv/hooks"), "{report:?}");
+        assert!(
+            format!("{:?}", report.advice[0]).contains("/srv/hooks"),
+            "{report:?}"
+        );
 
         // A work tree outside both: left, and the refresh is not run there.
         sh(&copy, &["config", "core.worktree", "/srv/site"]);

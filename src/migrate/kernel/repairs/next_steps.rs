@@ -2,6 +2,7 @@
 //! the editor, and on WSL the Windows file manager. Every command is shell-ready.
 
 use super::super::engine::plan::NodeModules;
+use super::fixups::FixupAdvice;
 use crate::base::pathtext::{RelPath, shell_quote};
 use serde::Serialize;
 use std::path::Path;
@@ -56,24 +57,18 @@ pub fn steps(destination: &Path, node_modules: &[NodeModules], on_wsl: bool) -> 
 }
 
 /// The warning for each `node_modules` that holds Windows builds, copied or left behind.
-pub fn windows_build_warnings(source: &Path, node_modules: &[NodeModules]) -> Vec<String> {
+pub fn windows_build_warnings(source: &Path, node_modules: &[NodeModules]) -> Vec<FixupAdvice> {
     node_modules
         .iter()
         .filter(|tree| !tree.windows_builds.is_empty())
-        .map(|tree| {
-            let examples = RelPath::joined(&tree.windows_builds, ", ");
-            if tree.skipped {
-                format!(
-                    "the node_modules left behind in {} holds native Windows builds ({examples}); they do not run on Linux, so do not copy it over: reinstall with `{}`",
-                    source.join(tree.path.to_string()).display(),
-                    tree.install
-                )
-            } else {
-                format!(
-                    "the copied {} holds native Windows builds ({examples}); they do not run on Linux: reinstall with `{}`",
-                    tree.path, tree.install
-                )
-            }
+        .map(|tree| FixupAdvice::WindowsBuilds {
+            tree: match tree.skipped {
+                true => source.join(tree.path.to_string()).display().to_string(),
+                false => tree.path.to_string(),
+            },
+            skipped: tree.skipped,
+            examples: RelPath::joined(&tree.windows_builds, ", "),
+            install: tree.install.to_string(),
         })
         .collect()
 }

@@ -23,9 +23,17 @@ const LINE_CHARS: usize = 160;
 #[derive(Debug, Clone)]
 pub struct OldForm {
     pub text: String,
-    /// `linux` or `windows`.
-    pub kind: &'static str,
+    pub kind: Form,
     pub change_to: String,
+}
+
+/// Which path the old place is spelled as (serialized `linux`, `windows`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Form {
+    Linux,
+    /// Any of its Windows spellings, matched without regard to case.
+    Windows,
 }
 
 /// The spellings to look for: the Linux path, and the Windows path of a source on a Windows
@@ -40,7 +48,7 @@ pub fn forms(
     let linux = destination.to_string_lossy().into_owned();
     let mut forms = vec![OldForm {
         text: source.to_string_lossy().into_owned(),
-        kind: "linux",
+        kind: Form::Linux,
         change_to: linux.clone(),
     }];
     if let Some(windows) = source_windows {
@@ -54,7 +62,7 @@ pub fn forms(
             if !forms.iter().any(|f| f.text == text) {
                 forms.push(OldForm {
                     text,
-                    kind: "windows",
+                    kind: Form::Windows,
                     change_to,
                 });
             }
@@ -70,8 +78,8 @@ pub struct StillPointing {
     pub file: RelPath,
     /// 1-based.
     pub line: u64,
-    /// How it spells the old place: `linux` or `windows`.
-    pub form: &'static str,
+    /// How it spells the old place.
+    pub form: Form,
     /// The old place as written there.
     pub old: String,
     /// What to write instead.
@@ -112,7 +120,7 @@ pub fn is_candidate(rel: &Path) -> bool {
 fn lines_of(rel: &Path, content: &[u8], forms: &[OldForm], found: &mut Vec<StillPointing>) {
     for (index, line) in content.split(|b| *b == b'\n').enumerate() {
         for form in forms {
-            let fold = form.kind == "windows";
+            let fold = form.kind == Form::Windows;
             let Some(at) = find_path(line, form.text.as_bytes(), 0, fold) else {
                 continue;
             };
@@ -208,16 +216,16 @@ mod tests {
             &forms,
             &mut found,
         );
-        let lines: Vec<(u64, &str, &str)> = found
+        let lines: Vec<(u64, Form, &str)> = found
             .iter()
             .map(|f| (f.line, f.form, f.old.as_str()))
             .collect();
         assert_eq!(
             lines,
             vec![
-                (2, "linux", "/mnt/c/src/app"),
-                (3, "windows", "c:\\\\src\\\\app"),
-                (4, "windows", "C:/src/app"),
+                (2, Form::Linux, "/mnt/c/src/app"),
+                (3, Form::Windows, "c:\\\\src\\\\app"),
+                (4, Form::Windows, "C:/src/app"),
             ]
         );
         assert_eq!(found[2].change_to, "/home/me/app");

@@ -15,7 +15,7 @@
 //! are the whole repository, `.git/config` and the notes included, so it is only reported.
 
 use super::super::engine::plan::{Kind, Plan, outermost_node_modules};
-use super::fixups::FixupReport;
+use super::fixups::{Fixed, FixupAdvice, FixupReport};
 use crate::base::pathtext::{self, RelPath};
 use serde::Serialize;
 use std::collections::HashSet;
@@ -381,9 +381,9 @@ pub fn fix(
     report: &mut FixupReport,
 ) {
     if destination.join(CONFIG).is_file() {
-        report
-            .advice
-            .push(root_left_alone(&root_recreate(destination)));
+        report.advice.push(FixupAdvice::RootVirtualenv {
+            recreate: root_recreate(destination),
+        });
     }
     let rewrites = rewrites(source, destination);
     for root in find(destination) {
@@ -391,10 +391,10 @@ pub fn fix(
         let shown = pathtext::escape_path(rel);
         let finish = || finishing_command(&root, source, destination);
         if !rewrite {
-            report.advice.push(format!(
-                "the virtualenv {shown} still names the old place (its scripts run the old place's Python); rewrite it with `{}`",
-                finish()
-            ));
+            report.advice.push(FixupAdvice::VirtualenvNotRewritten {
+                venv: shown,
+                command: finish(),
+            });
             continue;
         }
         let Some(tracked) = tracked_in(&root, automount_root, &shown, &finish, report) else {
@@ -403,26 +403,20 @@ pub fn fix(
         let started = Instant::now();
         let done = rewrite_tree(&root, &rewrites, &tracked);
         if let Some(first) = done.failed.first() {
-            report.advice.push(format!(
-                "could not rewrite {} in the virtualenv {shown} ({first}); the copy stands, finish with `{}`",
-                crate::base::units::counted(done.failed.len() as u64, "file", "files"),
-                finish()
-            ));
+            report.advice.push(FixupAdvice::VirtualenvFilesFailed {
+                venv: shown.clone(),
+                files: done.failed.len() as u64,
+                first: first.to_string(),
+                command: finish(),
+            });
         }
         if done.files > 0 {
-            let kept = if done.tracked > 0 {
-                format!(
-                    "; {} git tracks left as they are",
-                    crate::base::units::counted(done.tracked, "file", "files")
-                )
-            } else {
-                String::new()
-            };
-            report.done.push(format!(
-                "pointed the virtualenv {shown} at the new location: the old path rewritten in {} ({} ms){kept}",
-                crate::base::units::counted(done.files, "file", "files"),
-                started.elapsed().as_millis()
-            ));
+            report.done.push(Fixed::VirtualenvPointed {
+                venv: shown,
+                files: done.files,
+                ms: started.elapsed().as_millis(),
+                tracked: done.tracked,
+            });
         }
     }
 }
@@ -439,10 +433,11 @@ fn tracked_in(
     match crate::measure::gitindex::tracked_sample(root, usize::MAX, automount_root) {
         Ok(paths) => Some(paths.into_iter().collect()),
         Err(why) => {
-            report.advice.push(format!(
-                "left the virtualenv {shown} naming the old place: which of its files git tracks cannot be told ({why}); once none is, rewrite it with `{}`",
-                finish()
-            ));
+            report.advice.push(FixupAdvice::VirtualenvUntold {
+                venv: shown.to_string(),
+                why: why.to_string(),
+                command: finish(),
+            });
             None
         }
     }

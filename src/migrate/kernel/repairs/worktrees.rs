@@ -4,7 +4,7 @@
 
 use super::super::engine::plan::{self, Plan, Question};
 use super::super::engine::staging::Staging;
-use super::fixups::FixupReport;
+use super::fixups::{Fixed, FixupAdvice, FixupReport};
 use crate::base::units;
 use crate::host::git;
 use serde::Serialize;
@@ -250,14 +250,13 @@ pub fn relink(destination: &Path, worktree: &LinkedWorktree, report: &mut FixupR
     let link = format!("gitdir: {}\n", admin.display());
     let dot_git = moved.join(".git");
     if let Err(e) = std::fs::write(&dot_git, link) {
-        report.advice.push(format!(
-            "could not point {} at {}: {e}; write `gitdir: {}` into it, then run `git -C {} worktree repair {}`",
-            dot_git.display(),
-            admin.display(),
-            admin.display(),
-            destination.display(),
-            moved.display()
-        ));
+        report.advice.push(FixupAdvice::WorktreeNotPointed {
+            dot_git,
+            admin,
+            destination: destination.to_path_buf(),
+            moved: moved.clone(),
+            error: e.to_string(),
+        });
         return;
     }
     let repaired = git::defuse(destination).and_then(|defused| {
@@ -267,22 +266,20 @@ pub fn relink(destination: &Path, worktree: &LinkedWorktree, report: &mut FixupR
             .map_err(|stop| stop.sentence("git worktree repair", destination))
     });
     match repaired {
-        Ok(out) if out.status.success() => report.done.push(format!(
-            "moved the linked worktree {} to {} (verified by CRC32) and re-linked both ends (`git worktree repair`)",
-            worktree.path.display(),
-            moved.display()
-        )),
-        Ok(out) => report.advice.push(format!(
-            "`git worktree repair {}` failed in {}: {}; run it there again",
-            moved.display(),
-            destination.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        )),
-        Err(why) => report.advice.push(format!(
-            "{why}; run `git -C {} worktree repair {}`",
-            destination.display(),
-            moved.display()
-        )),
+        Ok(out) if out.status.success() => report.done.push(Fixed::WorktreeMoved {
+            worktree: worktree.path.clone(),
+            to: moved.clone(),
+        }),
+        Ok(out) => report.advice.push(FixupAdvice::WorktreeRepairFailed {
+            moved: moved.clone(),
+            destination: destination.to_path_buf(),
+            said: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        }),
+        Err(why) => report.advice.push(FixupAdvice::WorktreeRepairStopped {
+            why,
+            destination: destination.to_path_buf(),
+            moved: moved.clone(),
+        }),
     }
 }
 
@@ -292,31 +289,25 @@ pub fn relink(destination: &Path, worktree: &LinkedWorktree, report: &mut FixupR
 pub fn detach(destination: &Path, worktree: &LinkedWorktree, report: &mut FixupReport) {
     let record = destination.join(".git/worktrees").join(&worktree.name);
     match std::fs::remove_dir_all(&record) {
-        Ok(()) => report.done.push(format!(
-            "removed the new copy's record of the linked worktree {} ({}), which stays with the old copy",
-            worktree.path.display(),
-            record.display()
-        )),
+        Ok(()) => report.done.push(Fixed::WorktreeDetached {
+            worktree: worktree.path.clone(),
+            record,
+        }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => report.advice.push(format!(
-            "could not remove {}: {e}; remove it before running `git worktree repair` in {}, which would otherwise take {} from the old copy",
-            record.display(),
-            destination.display(),
-            worktree.path.display()
-        )),
+        Err(e) => report.advice.push(FixupAdvice::WorktreeRecordLeft {
+            record,
+            destination: destination.to_path_buf(),
+            worktree: worktree.path.clone(),
+            error: e.to_string(),
+        }),
     }
 }
 
 /// The warning for a worktree left where it is.
-pub fn left_behind(source: &Path, worktree: &LinkedWorktree) -> String {
-    let why = worktree
-        .why_not
-        .as_ref()
-        .map_or_else(String::new, |w| format!(" ({w})"));
-    format!(
-        "the linked worktree {} was not moved{why} and stays attached to the old copy {}: removing {} breaks it",
-        worktree.path.display(),
-        source.display(),
-        source.display()
-    )
+pub fn left_behind(source: &Path, worktree: &LinkedWorktree) -> FixupAdvice {
+    FixupAdvice::WorktreeLeftBehind {
+        worktree: worktree.path.clone(),
+        source: source.to_path_buf(),
+        why_not: worktree.why_not.clone(),
+    }
 }
