@@ -78,17 +78,21 @@ fn survey_and_check_agree_on_the_install() {
     assert_eq!(c["install_manager"]["manager"], "pnpm");
     assert_eq!(c["install_manager"]["source"], "estimated");
     // Two runs measure the CPU's pace apart (it moved 1.4x between two runs on a loaded
-    // machine): per unit of pace the manager's figure is the same call's, to the rounding.
+    // machine): per unit of pace the manager's figure is the same call's, to the rounding. The
+    // pace is the CPU's against the model's reference (580 us/MiB), held within 0.25x-8x as the
+    // model holds it: a debug build hashes 100x slower and sits at the bound in both runs.
     let per_pace = |p: &Value| {
-        p["install_manager_ms"].as_f64().unwrap()
-            / p["install_manager"]["cpu_sha1_us_per_mib"]
-                .as_f64()
-                .unwrap()
+        let cpu = p["install_manager"]["cpu_sha1_us_per_mib"]
+            .as_f64()
+            .unwrap();
+        p["install_manager_ms"].as_f64().unwrap() / (cpu / 580.0).clamp(0.25, 8.0)
     };
     let (c_pace, s_pace) = (per_pace(c), per_pace(s));
     assert!(
         (c_pace / s_pace - 1.0).abs() < 0.02,
-        "{c_pace} vs {s_pace} per unit of CPU pace"
+        "{c_pace} vs {s_pace} per unit of CPU pace: {} vs {}",
+        c["install_manager"],
+        s["install_manager"]
     );
     // The disk part is measured apart too; the old survey was 6-80x off.
     assert!(ratio(&c["install_ms"]["current"], &s["install_ms"]["current"]) < 3.0);
