@@ -208,3 +208,49 @@ pub fn peek(env: &HostEnv, repository: &Path) -> Option<CachedResult> {
     entry.line = printable(&entry.line);
     (entry.path == repository).then_some(entry)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first_look(levels: [Level; 2]) -> CachedResult {
+        CachedResult {
+            path: PathBuf::from("/mnt/c/src/app"),
+            mount_point: PathBuf::from("/mnt/c"),
+            fstype: "9p".into(),
+            source: "C:\\".into(),
+            policy_digest: 0,
+            created_unix: 0,
+            level: Level::Move,
+            line: "wsl-place: move (first look: ...)".into(),
+            provisional: true,
+            levels: Some(levels),
+            recent: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_first_look_blocks_only_when_its_whole_range_is_past_the_threshold() {
+        let clear = first_look([Level::Move, Level::Move]);
+        assert!(clear.blocks(Some(Level::Move)));
+        assert_eq!(
+            clear.clone().shown_under(Some(Level::Move)).line,
+            clear.line
+        );
+
+        let close = first_look([Level::Advise, Level::Move]);
+        assert!(!close.blocks(Some(Level::Move)));
+        assert!(close.blocks(Some(Level::Advise)));
+        let shown = close.shown_under(Some(Level::Move)).line;
+        assert!(
+            shown.contains("did not block: a first look, its range reaches down to advise"),
+            "{shown}"
+        );
+        // A full check blocks at its level, whatever its range.
+        let full = CachedResult {
+            provisional: false,
+            ..first_look([Level::Advise, Level::Move])
+        };
+        assert!(full.blocks(Some(Level::Move)));
+    }
+}

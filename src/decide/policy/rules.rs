@@ -432,4 +432,26 @@ mod tests {
         assert_eq!(evaluate(&Policy::default(), &obs).level, Level::Advise);
         assert_eq!(evaluate(&strict, &obs).level, Level::Move);
     }
+
+    /// A first look (its figures within `FIRST_LOOK_SPREAD`) several times past the move
+    /// threshold supports `move` across its range; one 3% past it reaches down to `advise`,
+    /// so it is not sure enough to block a commit (the advisory's `blocks`). Fixture figures:
+    /// the same claim on a live mount depended on the machine's load.
+    #[test]
+    fn a_first_look_blocks_only_when_its_whole_range_is_past_the_threshold() {
+        let first_look = |current: f64, move_ms: f64| {
+            let mut policy = Policy::default();
+            policy.thresholds.move_git_status_ms = move_ms;
+            let observed = Observations {
+                git_status_ms: Some(Compared::exact(current, 3.0).as_first_look()),
+                ..with_git_status(MountKind::Fuse, current, 3.0)
+            };
+            evaluate(&policy, &observed)
+        };
+        let clear = first_look(700.0, 200.0);
+        assert_eq!((clear.level, clear.levels), (Level::Move, [Level::Move; 2]));
+        let close = first_look(700.0, 700.0 / 1.03);
+        assert_eq!(close.level, Level::Move);
+        assert_eq!(close.levels, [Level::Advise, Level::Move]);
+    }
 }
