@@ -146,15 +146,15 @@ fn fixture() -> CheckReport {
         complete: true,
         elapsed_ms: 1_640,
         largest_dirs: vec![DirFiles {
-            path: "src/components".to_string(),
+            path: PathBuf::from("src/components").into(),
             files: 412,
             estimated: false,
         }],
         git: Some(GitReport {
             kind: RepoKind::Repository,
-            worktree: REPO.to_string(),
-            git_dir: format!("{REPO}/.git"),
-            common_dir: format!("{REPO}/.git"),
+            worktree: REPO.into(),
+            git_dir: format!("{REPO}/.git").into(),
+            common_dir: format!("{REPO}/.git").into(),
             git_dir_inside_root: true,
             index: Some(IndexSummary {
                 version: 2,

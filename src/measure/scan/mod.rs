@@ -7,6 +7,7 @@
 pub mod known;
 mod walk;
 
+use crate::base::pathtext::RelPath;
 use crate::base::progress::{Drawn, Progress};
 use crate::measure::gitindex::{self, IndexSummary, RepoKind};
 use serde::Serialize;
@@ -173,7 +174,7 @@ pub struct DependencySample {
 /// A directory and how many files it holds.
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
 pub struct DirFiles {
-    pub path: String,
+    pub path: RelPath,
     pub files: u64,
     /// True when `files` is extrapolated.
     pub estimated: bool,
@@ -182,7 +183,7 @@ pub struct DirFiles {
 /// A directory that could not be listed.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Unreadable {
-    pub path: String,
+    pub path: RelPath,
     pub error: String,
 }
 
@@ -190,10 +191,13 @@ pub struct Unreadable {
 #[derive(Debug, Clone, Serialize)]
 pub struct GitReport {
     pub kind: RepoKind,
-    pub worktree: String,
-    pub git_dir: String,
+    #[serde(with = "crate::base::pathtext::json")]
+    pub worktree: PathBuf,
+    #[serde(with = "crate::base::pathtext::json")]
+    pub git_dir: PathBuf,
     /// Where `objects/` lives (the main repository's `.git` for a linked worktree).
-    pub common_dir: String,
+    #[serde(with = "crate::base::pathtext::json")]
+    pub common_dir: PathBuf,
     /// False when the common dir is outside the scanned root (walked separately, not in `files`).
     pub git_dir_inside_root: bool,
     /// None when the index could not be read; see `index_error`.
@@ -287,10 +291,6 @@ pub fn scan_keeping_index(
     progress: &dyn Progress,
 ) -> (ScanReport, Option<gitindex::RootIndex>) {
     walk_and_keep_index(root, options, Engine::default_for_host(), progress)
-}
-
-fn lossy(path: &Path) -> String {
-    path.to_string_lossy().into_owned()
 }
 
 /// The scan with `engine`, showing nothing (the engines' benchmark).
@@ -423,9 +423,9 @@ fn git_facts(
         Err(e) => {
             let report = GitReport {
                 kind: RepoKind::Repository,
-                worktree: lossy(root),
-                git_dir: lossy(&root.join(".git")),
-                common_dir: lossy(&root.join(".git")),
+                worktree: root.to_path_buf(),
+                git_dir: root.join(".git"),
+                common_dir: root.join(".git"),
                 git_dir_inside_root: true,
                 index: None,
                 index_error: None,
@@ -453,9 +453,9 @@ fn git_facts(
     };
     let report = GitReport {
         kind: repo.kind,
-        worktree: lossy(&repo.worktree),
-        git_dir: lossy(&repo.git_dir),
-        common_dir: lossy(&common),
+        worktree: repo.worktree.clone(),
+        git_dir: repo.git_dir.clone(),
+        common_dir: common.clone(),
         git_dir_inside_root: common.starts_with(root),
         index,
         index_error,
@@ -477,7 +477,7 @@ fn take<T>(m: &std::sync::Mutex<Vec<T>>) -> Vec<T> {
 
 fn dir_files(path: &Path, sub: &Subtree) -> DirFiles {
     DirFiles {
-        path: lossy(path),
+        path: RelPath::from(path),
         files: sub.estimate.files,
         estimated: !sub.complete,
     }
@@ -505,7 +505,7 @@ fn collect(
     report.unreadable_dirs = unreadable
         .into_iter()
         .map(|(path, error)| Unreadable {
-            path: lossy(&path),
+            path: RelPath(path),
             error,
         })
         .collect();
@@ -515,9 +515,9 @@ fn collect(
         .into_iter()
         .map(|(files, path)| DirFiles {
             path: if path.as_os_str().is_empty() {
-                ".".into()
+                RelPath::from(Path::new("."))
             } else {
-                lossy(&path)
+                RelPath(path)
             },
             files,
             estimated: false,
@@ -530,7 +530,7 @@ fn collect(
         .filter_map(|(name, sub)| sub.as_ref().map(|s| dir_files(Path::new(name), s)))
         .filter(|d| d.files > 0)
         .collect();
-    subtrees.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.path.cmp(&b.path)));
+    subtrees.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.path.as_path().cmp(b.path.as_path())));
     subtrees.truncate(walk::TOP);
     report.largest_subtrees = subtrees;
 
@@ -542,7 +542,7 @@ fn collect(
         match t.tag {
             Tag::Dependency(kind) => {
                 let tree = DependencyTree {
-                    path: PathBuf::from(lossy(&t.path)),
+                    path: t.path.clone(),
                     kind,
                     files: t.subtree.estimate.files,
                     dirs: t.subtree.estimate.dirs,

@@ -34,7 +34,7 @@ pub fn rows(screen: &mut Screen, scan: &ScanReport) {
             "most files in",
             &format!(
                 "{} ({} directly in it)",
-                d.path,
+                d.path.as_path().to_string_lossy(),
                 counted(d.files, "file", "files")
             ),
             Tone::Plain,
@@ -247,7 +247,7 @@ fn problems(screen: &mut Screen, scan: &ScanReport) {
                     "directory",
                     "directories"
                 ),
-                first.path,
+                first.path.as_path().to_string_lossy(),
                 first.error
             ),
             Tone::Warn,
