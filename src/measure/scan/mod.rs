@@ -530,7 +530,7 @@ fn collect(
         .filter_map(|(name, sub)| sub.as_ref().map(|s| dir_files(Path::new(name), s)))
         .filter(|d| d.files > 0)
         .collect();
-    subtrees.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.path.as_path().cmp(b.path.as_path())));
+    subtrees.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.path.cmp(&b.path)));
     subtrees.truncate(walk::TOP);
     report.largest_subtrees = subtrees;
 
