@@ -6,6 +6,7 @@ use super::engine::staging;
 use super::repairs::fixups::FixupReport;
 use super::repairs::next_steps::{self, NextStep};
 use super::repairs::worktrees;
+use crate::base::counts::TreeCounts;
 use crate::base::error::{Failure, Result};
 use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
@@ -26,10 +27,8 @@ pub struct MigrationReport {
     pub manifest: PathBuf,
     pub windows_path: Option<String>,
     pub windows_legacy_path: Option<String>,
-    pub files: u64,
-    pub dirs: u64,
-    pub symlinks: u64,
-    pub bytes: u64,
+    #[serde(flatten)]
+    pub totals: TreeCounts,
     /// Files copied by this run (the rest were verified by an interrupted earlier run).
     pub copied_files: u64,
     /// Milliseconds from accepting the plan to this report: copy with read-back, count, flush,
@@ -141,10 +140,8 @@ impl Removal {
 /// What `--remove-source` will delete and keep.
 #[derive(Debug, Clone, Default)]
 pub struct RemovalPlan {
-    pub files: u64,
-    pub symlinks: u64,
-    pub dirs: u64,
-    pub bytes: u64,
+    /// What it deletes: `dirs` the folders it empties.
+    pub totals: TreeCounts,
     /// Each `path (why)`: changed since the copy, made after it, never copied.
     pub kept: Vec<String>,
     /// The model's time for the removal; None when the source could not be timed.
@@ -158,7 +155,7 @@ pub struct RemovalPlan {
 impl RemovalPlan {
     /// Entries the bar counts: each file, link and folder the removal visits.
     pub fn entries(&self) -> u64 {
-        self.files + self.symlinks + self.dirs + self.git.len() as u64
+        self.totals.files + self.totals.symlinks + self.totals.dirs + self.git.len() as u64
     }
 }
 
@@ -248,7 +245,7 @@ pub struct SyncReport {
     /// What the copy holds once the sync is applied, counted there (None when it could not
     /// be): the result's totals, which the manifest's would not give.
     #[serde(skip)]
-    pub copy_holds: Option<CopyHolds>,
+    pub copy_holds: Option<TreeCounts>,
 }
 
 impl SyncReport {
@@ -325,36 +322,20 @@ pub enum RefAction {
 }
 
 /// What a tree holds, counted from its walk.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct CopyHolds {
-    pub files: u64,
-    pub dirs: u64,
-    pub symlinks: u64,
-    pub bytes: u64,
-}
-
-impl CopyHolds {
-    pub fn of(entries: &[journal::ManifestEntry]) -> Self {
-        use journal::ManifestEntry;
-        let mut holds = Self::default();
-        for entry in entries {
-            match entry {
-                ManifestEntry::File(r) => {
-                    holds.files += 1;
-                    holds.bytes += r.size;
-                }
-                ManifestEntry::Dir(_) => holds.dirs += 1,
-                ManifestEntry::Symlink { .. } => holds.symlinks += 1,
+pub fn holds(entries: &[journal::ManifestEntry]) -> TreeCounts {
+    use journal::ManifestEntry;
+    let mut holds = TreeCounts::default();
+    for entry in entries {
+        match entry {
+            ManifestEntry::File(r) => {
+                holds.files += 1;
+                holds.bytes += r.size;
             }
+            ManifestEntry::Dir(_) => holds.dirs += 1,
+            ManifestEntry::Symlink { .. } => holds.symlinks += 1,
         }
-        holds
     }
-
-    /// The sync's count replaces the manifest's totals in `report`.
-    pub fn apply_to(self, report: &mut MigrationReport) {
-        (report.files, report.dirs, report.symlinks, report.bytes) =
-            (self.files, self.dirs, self.symlinks, self.bytes);
-    }
+    holds
 }
 
 /// What this run copied, for the report.
@@ -423,7 +404,7 @@ impl MigrationReport {
         for other in &copied.elsewhere {
             report.fixups.advice.push(other.sentence(source));
         }
-        CopyHolds::of(&entries).apply_to(&mut report);
+        report.totals = holds(&entries);
         for venv in copied.virtualenvs.iter().filter(|v| v.skipped) {
             let parent = venv.path.as_path().parent().unwrap_or(Path::new(""));
             report.fixups.advice.push(format!(

@@ -110,11 +110,7 @@ pub fn plan(plan: &PlanDocument, style: &Style) -> String {
         &crate::base::pathtext::display(&plan.destination),
         Tone::Bold,
     );
-    screen.row(
-        "content",
-        &content(plan.files, plan.dirs, plan.symlinks, plan.bytes),
-        Tone::Plain,
-    );
+    screen.row("content", &content(plan.totals), Tone::Plain);
     if plan.resumed_files > 0 {
         screen.row(
             "resume",
@@ -277,7 +273,7 @@ fn problems(screen: &mut Screen, plan: &PlanDocument) {
 /// it found the migration finished.
 fn result_headline(report: &MigrationReport) -> String {
     let synced = report.sync.as_ref().filter(|s| s.done && s.has_work());
-    let holds = content(report.files, report.dirs, report.symlinks, report.bytes);
+    let holds = content(report.totals);
     let destination = crate::base::pathtext::display(&report.destination);
     if let Some(sync) = synced.filter(|s| !s.not_copied.is_empty()) {
         format!(

@@ -20,10 +20,7 @@ pub fn plan(plan: &PlanDocument) -> String {
         "to",
         &code(&crate::base::pathtext::display(&plan.destination)),
     );
-    row(
-        "content",
-        &cell(&content(plan.files, plan.dirs, plan.symlinks, plan.bytes)),
-    );
+    row("content", &cell(&content(plan.totals)));
     if plan.resumed_files > 0 {
         row(
             "resume",
@@ -124,12 +121,7 @@ pub fn result(report: &MigrationReport) -> String {
     }
     row(
         "copied and verified (CRC32)",
-        &cell(&content(
-            report.files,
-            report.dirs,
-            report.symlinks,
-            report.bytes,
-        )),
+        &cell(&content(report.totals)),
     );
     row(
         "manifest",

@@ -204,8 +204,8 @@ pub fn work(plan: &CopyPlan, resume: &Resume) -> CopyWork {
                 .any(|c| c.as_os_str() == ".git" || c.as_os_str() == "node_modules")
     };
     CopyWork {
-        files: plan.files.saturating_sub(resume.files),
-        bytes: plan.bytes.saturating_sub(resume.bytes),
+        files: plan.totals.files.saturating_sub(resume.files),
+        bytes: plan.totals.bytes.saturating_sub(resume.bytes),
         largest_file: plan
             .entries
             .iter()
@@ -213,8 +213,8 @@ pub fn work(plan: &CopyPlan, resume: &Resume) -> CopyWork {
             .map(|e| e.size)
             .max()
             .unwrap_or(0),
-        dirs: plan.dirs,
-        symlinks: plan.symlinks,
+        dirs: plan.totals.dirs,
+        symlinks: plan.totals.symlinks,
         refreshed_files: plan.entries.iter().filter(refreshed).count() as u64,
         refreshed_bytes: plan.entries.iter().filter(refreshed).map(|e| e.size).sum(),
     }
