@@ -11,6 +11,7 @@ use crate::support;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use wsl_place::assess::pipeline::CheckReport;
+use wsl_place::base::counts::TreeCounts;
 use wsl_place::decide::observations::{Context, Observations};
 use wsl_place::decide::policy::{self, Policy, PolicySource};
 use wsl_place::host::location::{self, MountTable};
@@ -136,10 +137,12 @@ fn fixture() -> CheckReport {
         stamp: None,
     };
     let scan = ScanReport {
-        files: 13_126,
-        dirs: 1_050,
-        symlinks: 31,
-        bytes: 181_403_648,
+        totals: TreeCounts {
+            files: 13_126,
+            dirs: 1_050,
+            symlinks: 31,
+            bytes: 181_403_648,
+        },
         tracked: Some(5_000),
         git_dir_bytes: Some(41_943_040),
         node_modules: vec![node_modules],

@@ -7,6 +7,7 @@
 pub mod known;
 mod walk;
 
+use crate::base::counts::TreeCounts;
 use crate::base::pathtext::RelPath;
 use crate::base::progress::{Drawn, Progress};
 use crate::measure::gitindex::{self, IndexSummary, RepoKind};
@@ -69,6 +70,16 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// The four figures every report of a tree gives.
+    pub fn tree(&self) -> TreeCounts {
+        TreeCounts {
+            files: self.files,
+            dirs: self.dirs,
+            symlinks: self.symlinks,
+            bytes: self.bytes,
+        }
+    }
+
     fn add(&mut self, other: &Counts) {
         self.files += other.files;
         self.dirs += other.dirs;
@@ -218,10 +229,8 @@ pub struct GitReport {
 
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ScanReport {
-    pub files: u64,
-    pub dirs: u64,
-    pub symlinks: u64,
-    pub bytes: u64,
+    #[serde(flatten)]
+    pub totals: TreeCounts,
     /// Entries in the git index; None when this is not a git repository or the index is unreadable.
     pub tracked: Option<u64>,
     pub git_dir_bytes: Option<u64>,
@@ -348,11 +357,8 @@ fn walk_and_keep_index(
     report.complete = subtree.complete;
     report.counted = subtree.counted;
     let totals = subtree.estimate;
-    report.files = totals.files;
-    report.dirs = totals.dirs;
-    report.symlinks = totals.symlinks;
+    report.totals = totals.tree();
     report.other = totals.other;
-    report.bytes = totals.bytes;
     report.allocated_bytes = totals.allocated_bytes;
     collect(&walker, &mut report, git.as_mut(), outside);
     report.git = git;
