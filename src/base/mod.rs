@@ -1,4 +1,4 @@
-//! Plumbing every layer uses: errors and exit codes, units, Ctrl-C, path text, safe input
+//! Plumbing every layer uses: errors and exit codes, units, a tree's counts, Ctrl-C, path text, safe input
 //! files, the clock, and file operations that work past PATH_MAX. Imports nothing from the crate above it.
 
 pub(crate) mod clock;
