@@ -38,12 +38,12 @@ fn main() {
             _ if name == "walkdir" => walkdir_reference(dir),
             _ if name == "sequential" => {
                 let r = scan_with(dir, &options, Engine::Sequential);
-                (r.files, r.bytes)
+                (r.totals.files, r.totals.bytes)
             }
             Some(("parallel", n)) => {
                 let threads = n.parse().unwrap_or(4);
                 let r = scan_with(dir, &options, Engine::Parallel(threads));
-                (r.files, r.bytes)
+                (r.totals.files, r.totals.bytes)
             }
             _ => {
                 eprintln!("unknown engine {name}");

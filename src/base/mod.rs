@@ -1,7 +1,8 @@
-//! Plumbing every layer uses: errors and exit codes, units, Ctrl-C, path text, safe input
+//! Plumbing every layer uses: errors and exit codes, units, a tree's counts, Ctrl-C, path text, safe input
 //! files, the clock, and file operations that work past PATH_MAX. Imports nothing from the crate above it.
 
 pub(crate) mod clock;
+pub mod counts;
 pub(crate) mod dirfd;
 pub mod error;
 pub(crate) mod input;

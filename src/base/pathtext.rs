@@ -166,7 +166,7 @@ pub fn fish_quote(path: &Path) -> String {
 
 /// A path inside a tree, kept as its bytes and written only as its escaped text: in JSON, and
 /// by `Display` in migrate's lists of paths (the form a person can paste back into a tool).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct RelPath(pub PathBuf);
 
 impl RelPath {

@@ -108,7 +108,7 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
     // The manifest lists the source's files, not what the copy keeps beside them (conflicts
     // saved, files made there since): after a sync the totals are what it counted there.
     if let Some(holds) = synced.as_ref().and_then(|s| s.copy_holds) {
-        holds.apply_to(&mut report);
+        report.totals = holds;
     }
     report.sync = synced;
     report.other_copies = others_than(record.as_ref(), destination);

@@ -153,11 +153,12 @@ impl RepoFigures {
         Self {
             tracked,
             worktree_files: scan
+                .totals
                 .files
                 .saturating_sub(dep_files + git_dir_files.unwrap_or(0))
                 .max(tracked),
-            worktree_dirs: scan.dirs.saturating_sub(dep_dirs).max(1),
-            worktree_bytes: scan.bytes.saturating_sub(dep_bytes),
+            worktree_dirs: scan.totals.dirs.saturating_sub(dep_dirs).max(1),
+            worktree_bytes: scan.totals.bytes.saturating_sub(dep_bytes),
             tracked_bytes: None,
             mapped_bytes: 0,
             text_bytes: 0,
@@ -281,14 +282,18 @@ pub fn lock_packages(text: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::counts::TreeCounts;
 
     #[test]
     fn figures_from_a_scan_leave_dependency_trees_out_of_the_walk() {
         use crate::measure::scan::{DependencyKind, DependencyTree};
         let scan = ScanReport {
-            files: 5000,
-            dirs: 600,
-            bytes: 50_000_000,
+            totals: TreeCounts {
+                files: 5000,
+                dirs: 600,
+                bytes: 50_000_000,
+                ..TreeCounts::default()
+            },
             tracked: Some(800),
             node_modules: vec![DependencyTree {
                 path: "node_modules".into(),
@@ -316,8 +321,11 @@ mod tests {
         );
 
         let bare = ScanReport {
-            files: 10,
-            dirs: 2,
+            totals: TreeCounts {
+                files: 10,
+                dirs: 2,
+                ..TreeCounts::default()
+            },
             ..ScanReport::default()
         };
         let mut r = RepoFigures::from_scan(&bare, Some(3), None);

@@ -16,6 +16,7 @@
 //! - The refresh re-reads and hashes every worktree file (inode and ctime changed with the copy).
 
 use super::{MountCosts, READ_HASH_BYTES_PER_US};
+use crate::base::counts::TreeCounts;
 use serde::Serialize;
 
 const MIB: f64 = 1_048_576.0;
@@ -30,13 +31,12 @@ pub const MAX_THREADS: usize = 64;
 /// What the copy has to do, from the plan.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct CopyWork {
-    /// Files still to copy (an interrupted run's verified files are not copied again).
-    pub files: u64,
-    pub bytes: u64,
+    /// Files and bytes still to copy (an interrupted run's verified files are not copied
+    /// again), and every folder and symlink.
+    #[serde(flatten)]
+    pub left: TreeCounts,
     /// The largest of those files.
     pub largest_file: u64,
-    pub dirs: u64,
-    pub symlinks: u64,
     /// Files and bytes `git update-index --refresh` re-reads at the destination (the
     /// worktree's, outside `.git`); 0 when the tree is not a repository.
     pub refreshed_files: u64,
@@ -156,11 +156,11 @@ impl CopyEstimate {
 /// threads do one file after another, what the source overlaps, what the cores overlap, and the
 /// largest file on its own.
 fn files_us(work: &CopyWork, source: &SourceCosts, dest: &MountCosts, threads: usize) -> f64 {
-    if work.files == 0 {
+    if work.left.files == 0 {
         return 0.0;
     }
-    let files = work.files as f64;
-    let mean = work.bytes as f64 / files;
+    let files = work.left.files as f64;
+    let mean = work.left.bytes as f64 / files;
     let source_us = files * source.file_cost_us(mean);
     let dest_us = files * destination_file_us(dest, mean);
     let threads_f = threads.max(1) as f64;
@@ -184,15 +184,15 @@ pub fn estimate(work: &CopyWork, source: &SourceCosts, dest: &MountCosts) -> Cop
     let overlap = source.overlap(threads);
     // Directories: a mkdir each, then mode and times; symlinks: a readlink at the source
     // (overlapped like the files' calls) and a symlink, times set, at the destination.
-    let dirs_us = work.dirs as f64 * (dest.scratch.mkdir + 2.0 * dest.scratch.lstat);
-    let symlinks_us = work.symlinks as f64
+    let dirs_us = work.left.dirs as f64 * (dest.scratch.mkdir + 2.0 * dest.scratch.lstat);
+    let symlinks_us = work.left.symlinks as f64
         * (source.lstat_us / overlap + dest.scratch.create + dest.scratch.lstat);
     let copy_us = dirs_us + symlinks_us + files_us(work, source, dest, threads);
-    let entries = (work.files + work.dirs + work.symlinks) as f64;
+    let entries = (work.left.files + work.left.dirs + work.left.symlinks) as f64;
     // The count of the staged tree lists and `lstat`s every entry once; the flush writes the
     // bytes out at the destination's write bandwidth.
     let flush_us = if dest.scratch.write_mib > 0.0 {
-        work.bytes as f64 / MIB * dest.scratch.write_mib
+        work.left.bytes as f64 / MIB * dest.scratch.write_mib
     } else {
         0.0
     };
@@ -345,11 +345,13 @@ mod tests {
     fn estimate_on_fixed_inputs() {
         // 1,000 files of 4 KiB, 100 dirs, 10 symlinks from a 9p-like source, 16 threads.
         let work = CopyWork {
-            files: 1000,
-            bytes: 1000 * 4096,
+            left: TreeCounts {
+                files: 1000,
+                dirs: 100,
+                symlinks: 10,
+                bytes: 1000 * 4096,
+            },
             largest_file: 4096,
-            dirs: 100,
-            symlinks: 10,
             refreshed_files: 900,
             refreshed_bytes: 900 * 4096,
         };
@@ -378,8 +380,11 @@ mod tests {
     #[test]
     fn one_large_file_sets_the_floor() {
         let work = CopyWork {
-            files: 10,
-            bytes: 200 * 1024 * 1024,
+            left: TreeCounts {
+                files: 10,
+                bytes: 200 * 1024 * 1024,
+                ..TreeCounts::default()
+            },
             largest_file: 190 * 1024 * 1024,
             ..CopyWork::default()
         };
@@ -400,8 +405,11 @@ mod tests {
             cores: 2,
         };
         let work = CopyWork {
-            files: 10_000,
-            bytes: 10_000 * 2048,
+            left: TreeCounts {
+                files: 10_000,
+                bytes: 10_000 * 2048,
+                ..TreeCounts::default()
+            },
             largest_file: 2048,
             ..CopyWork::default()
         };

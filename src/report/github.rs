@@ -136,7 +136,7 @@ pub fn plan(plan: &PlanDocument) -> String {
             "{} -> {}: {}; {}",
             plan.source.display(),
             plan.destination.display(),
-            content(plan.files, plan.dirs, plan.symlinks, plan.bytes),
+            content(plan.totals),
             space(plan).0
         ))
     )
@@ -152,7 +152,7 @@ pub fn migration(report: &MigrationReport) -> String {
             "{} -> {}: {} copied and verified (CRC32)",
             report.source.display(),
             report.destination.display(),
-            content(report.files, report.dirs, report.symlinks, report.bytes)
+            content(report.totals)
         ))
     );
     let problems = report

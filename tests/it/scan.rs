@@ -153,6 +153,35 @@ fn scan_survives_bad_input_and_counts_it() {
     }
 }
 
+/// Names that are not UTF-8 are written losslessly in every path field of the scan, as
+/// docs/json.md says (each byte that is not UTF-8 as `%XX`), never as U+FFFD.
+#[test]
+fn scan_paths_that_are_not_utf8_are_written_losslessly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join(std::ffi::OsStr::from_bytes(b"r\xff"));
+    fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q"]);
+    // More files directly in it than in any folder of `.git`, so it leads both lists.
+    let many = repo.join(std::ffi::OsStr::from_bytes(b"d\xe9 100%"));
+    for i in 0..40 {
+        write(&many.join(format!("f{i}")), b"x");
+    }
+    write(
+        &repo.join(std::ffi::OsStr::from_bytes(b"p\xfe/node_modules/a/i.js")),
+        b"x",
+    );
+
+    let s = scan_of(&repo, &[]);
+    assert_eq!(s["largest_dirs"][0]["path"], "d%E9 100%25");
+    assert_eq!(s["largest_subtrees"][0]["path"], "d%E9 100%25");
+    assert_eq!(s["node_modules"][0]["path"], "p%FE/node_modules");
+    let git = &s["git"];
+    let text = |key: &str| git[key].as_str().unwrap_or_default().to_string();
+    assert!(text("worktree").ends_with("/r%FF"), "{git}");
+    assert!(text("git_dir").ends_with("/r%FF/.git"), "{git}");
+    assert!(text("common_dir").ends_with("/r%FF/.git"), "{git}");
+}
+
 #[test]
 fn scan_of_a_real_git_repository_reads_tracked_and_git_dir() {
     let tmp = tempfile::tempdir().unwrap();

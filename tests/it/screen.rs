@@ -11,6 +11,7 @@ use crate::support;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use wsl_place::assess::pipeline::CheckReport;
+use wsl_place::base::counts::TreeCounts;
 use wsl_place::decide::observations::{Context, Observations};
 use wsl_place::decide::policy::{self, Policy, PolicySource};
 use wsl_place::host::location::{self, MountTable};
@@ -136,25 +137,27 @@ fn fixture() -> CheckReport {
         stamp: None,
     };
     let scan = ScanReport {
-        files: 13_126,
-        dirs: 1_050,
-        symlinks: 31,
-        bytes: 181_403_648,
+        totals: TreeCounts {
+            files: 13_126,
+            dirs: 1_050,
+            symlinks: 31,
+            bytes: 181_403_648,
+        },
         tracked: Some(5_000),
         git_dir_bytes: Some(41_943_040),
         node_modules: vec![node_modules],
         complete: true,
         elapsed_ms: 1_640,
         largest_dirs: vec![DirFiles {
-            path: "src/components".to_string(),
+            path: PathBuf::from("src/components").into(),
             files: 412,
             estimated: false,
         }],
         git: Some(GitReport {
             kind: RepoKind::Repository,
-            worktree: REPO.to_string(),
-            git_dir: format!("{REPO}/.git"),
-            common_dir: format!("{REPO}/.git"),
+            worktree: REPO.into(),
+            git_dir: format!("{REPO}/.git").into(),
+            common_dir: format!("{REPO}/.git").into(),
             git_dir_inside_root: true,
             index: Some(IndexSummary {
                 version: 2,

@@ -533,7 +533,7 @@ fn observe(
         // The directories git's walk opens (what `core.untrackedCache` saves), when known.
         dirs: probes
             .and_then(|p| p.git_walk.as_ref())
-            .map_or(scan.dirs, |w| w.walked_dirs),
+            .map_or(scan.totals.dirs, |w| w.walked_dirs),
         git: settings,
         baseline_problem,
         context: Context::default(),

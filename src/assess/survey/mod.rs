@@ -512,7 +512,7 @@ fn summarise(repositories: &[RepositoryReport], elapsed: Duration) -> Summary {
         would_gain: gaining.len(),
         git_status_here_ms: statuses.iter().fold(0.0, |sum, c| sum + c.current),
         git_status_linux_ms,
-        bytes_to_move: gaining.iter().map(|r| r.scan.bytes).sum(),
+        bytes_to_move: gaining.iter().map(|r| r.scan.totals.bytes).sum(),
         elapsed_ms: elapsed.as_millis() as u64,
     }
 }

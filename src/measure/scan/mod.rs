@@ -7,6 +7,8 @@
 pub mod known;
 mod walk;
 
+use crate::base::counts::TreeCounts;
+use crate::base::pathtext::RelPath;
 use crate::base::progress::{Drawn, Progress};
 use crate::measure::gitindex::{self, IndexSummary, RepoKind};
 use serde::Serialize;
@@ -68,6 +70,16 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// The four figures every report of a tree gives.
+    pub fn tree(&self) -> TreeCounts {
+        TreeCounts {
+            files: self.files,
+            dirs: self.dirs,
+            symlinks: self.symlinks,
+            bytes: self.bytes,
+        }
+    }
+
     fn add(&mut self, other: &Counts) {
         self.files += other.files;
         self.dirs += other.dirs;
@@ -173,7 +185,7 @@ pub struct DependencySample {
 /// A directory and how many files it holds.
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
 pub struct DirFiles {
-    pub path: String,
+    pub path: RelPath,
     pub files: u64,
     /// True when `files` is extrapolated.
     pub estimated: bool,
@@ -182,7 +194,7 @@ pub struct DirFiles {
 /// A directory that could not be listed.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Unreadable {
-    pub path: String,
+    pub path: RelPath,
     pub error: String,
 }
 
@@ -190,10 +202,13 @@ pub struct Unreadable {
 #[derive(Debug, Clone, Serialize)]
 pub struct GitReport {
     pub kind: RepoKind,
-    pub worktree: String,
-    pub git_dir: String,
+    #[serde(with = "crate::base::pathtext::json")]
+    pub worktree: PathBuf,
+    #[serde(with = "crate::base::pathtext::json")]
+    pub git_dir: PathBuf,
     /// Where `objects/` lives (the main repository's `.git` for a linked worktree).
-    pub common_dir: String,
+    #[serde(with = "crate::base::pathtext::json")]
+    pub common_dir: PathBuf,
     /// False when the common dir is outside the scanned root (walked separately, not in `files`).
     pub git_dir_inside_root: bool,
     /// None when the index could not be read; see `index_error`.
@@ -214,10 +229,8 @@ pub struct GitReport {
 
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ScanReport {
-    pub files: u64,
-    pub dirs: u64,
-    pub symlinks: u64,
-    pub bytes: u64,
+    #[serde(flatten)]
+    pub totals: TreeCounts,
     /// Entries in the git index; None when this is not a git repository or the index is unreadable.
     pub tracked: Option<u64>,
     pub git_dir_bytes: Option<u64>,
@@ -289,10 +302,6 @@ pub fn scan_keeping_index(
     walk_and_keep_index(root, options, Engine::default_for_host(), progress)
 }
 
-fn lossy(path: &Path) -> String {
-    path.to_string_lossy().into_owned()
-}
-
 /// The scan with `engine`, showing nothing (the engines' benchmark).
 pub fn scan_with(root: &Path, options: &ScanOptions, engine: Engine) -> ScanReport {
     walk_and_keep_index(root, options, engine, &Drawn::hidden()).0
@@ -348,11 +357,8 @@ fn walk_and_keep_index(
     report.complete = subtree.complete;
     report.counted = subtree.counted;
     let totals = subtree.estimate;
-    report.files = totals.files;
-    report.dirs = totals.dirs;
-    report.symlinks = totals.symlinks;
+    report.totals = totals.tree();
     report.other = totals.other;
-    report.bytes = totals.bytes;
     report.allocated_bytes = totals.allocated_bytes;
     collect(&walker, &mut report, git.as_mut(), outside);
     report.git = git;
@@ -423,9 +429,9 @@ fn git_facts(
         Err(e) => {
             let report = GitReport {
                 kind: RepoKind::Repository,
-                worktree: lossy(root),
-                git_dir: lossy(&root.join(".git")),
-                common_dir: lossy(&root.join(".git")),
+                worktree: root.to_path_buf(),
+                git_dir: root.join(".git"),
+                common_dir: root.join(".git"),
                 git_dir_inside_root: true,
                 index: None,
                 index_error: None,
@@ -453,9 +459,9 @@ fn git_facts(
     };
     let report = GitReport {
         kind: repo.kind,
-        worktree: lossy(&repo.worktree),
-        git_dir: lossy(&repo.git_dir),
-        common_dir: lossy(&common),
+        worktree: repo.worktree.clone(),
+        git_dir: repo.git_dir.clone(),
+        common_dir: common.clone(),
         git_dir_inside_root: common.starts_with(root),
         index,
         index_error,
@@ -477,7 +483,7 @@ fn take<T>(m: &std::sync::Mutex<Vec<T>>) -> Vec<T> {
 
 fn dir_files(path: &Path, sub: &Subtree) -> DirFiles {
     DirFiles {
-        path: lossy(path),
+        path: RelPath::from(path),
         files: sub.estimate.files,
         estimated: !sub.complete,
     }
@@ -505,7 +511,7 @@ fn collect(
     report.unreadable_dirs = unreadable
         .into_iter()
         .map(|(path, error)| Unreadable {
-            path: lossy(&path),
+            path: RelPath(path),
             error,
         })
         .collect();
@@ -515,9 +521,9 @@ fn collect(
         .into_iter()
         .map(|(files, path)| DirFiles {
             path: if path.as_os_str().is_empty() {
-                ".".into()
+                RelPath::from(Path::new("."))
             } else {
-                lossy(&path)
+                RelPath(path)
             },
             files,
             estimated: false,
@@ -542,7 +548,7 @@ fn collect(
         match t.tag {
             Tag::Dependency(kind) => {
                 let tree = DependencyTree {
-                    path: PathBuf::from(lossy(&t.path)),
+                    path: t.path.clone(),
                     kind,
                     files: t.subtree.estimate.files,
                     dirs: t.subtree.estimate.dirs,

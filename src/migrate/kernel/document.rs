@@ -7,6 +7,7 @@ use super::engine::staging::Elsewhere;
 use super::repairs::Repairs;
 use super::repairs::fixups::ConfigIssue;
 use super::repairs::worktrees::LinkedWorktree;
+use crate::base::counts::TreeCounts;
 use crate::base::pathtext::RelPath;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -21,10 +22,8 @@ pub struct PlanDocument {
     pub destination: PathBuf,
     #[serde(with = "crate::base::pathtext::json")]
     pub staging: PathBuf,
-    pub files: u64,
-    pub dirs: u64,
-    pub symlinks: u64,
-    pub bytes: u64,
+    #[serde(flatten)]
+    pub totals: TreeCounts,
     /// Space the copy still needs at the destination (files rounded up to 4 KiB blocks).
     pub needed_bytes: u64,
     /// Of `needed_bytes`, the files' own bytes (a hard-linked file once); the rest is each file
@@ -99,10 +98,7 @@ pub fn of(plan: &Plan, repairs: &Repairs) -> PlanDocument {
         source: plan.copy.source.clone(),
         destination: plan.copy.destination.clone(),
         staging: plan.copy.staging.clone(),
-        files: plan.copy.files,
-        dirs: plan.copy.dirs,
-        symlinks: plan.copy.symlinks,
-        bytes: plan.copy.bytes,
+        totals: plan.copy.totals,
         needed_bytes: resume.needed_bytes,
         needed_file_bytes: resume.needed_file_bytes,
         needed_other_entries: resume.needed_other_entries,

@@ -6,6 +6,7 @@ use super::engine::staging;
 use super::repairs::fixups::{FixupAdvice, FixupReport};
 use super::repairs::next_steps::{self, NextStep};
 use super::repairs::worktrees;
+use crate::base::counts::TreeCounts;
 use crate::base::error::{Failure, Result};
 use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
@@ -27,10 +28,8 @@ pub struct MigrationReport {
     pub manifest: PathBuf,
     pub windows_path: Option<String>,
     pub windows_legacy_path: Option<String>,
-    pub files: u64,
-    pub dirs: u64,
-    pub symlinks: u64,
-    pub bytes: u64,
+    #[serde(flatten)]
+    pub totals: TreeCounts,
     /// Files copied by this run (the rest were verified by an interrupted earlier run).
     pub copied_files: u64,
     /// Milliseconds from accepting the plan to this report: copy with read-back, count, flush,
@@ -212,10 +211,8 @@ pub enum KeptWhy {
 /// What `--remove-source` will delete and keep.
 #[derive(Debug, Clone, Default)]
 pub struct RemovalPlan {
-    pub files: u64,
-    pub symlinks: u64,
-    pub dirs: u64,
-    pub bytes: u64,
+    /// What it deletes: `dirs` the folders it empties.
+    pub totals: TreeCounts,
     /// Changed since the copy, made after it, never copied; listed as the plan shows them
     /// (report/ sorts them by their text).
     pub kept: Vec<Kept>,
@@ -230,7 +227,7 @@ pub struct RemovalPlan {
 impl RemovalPlan {
     /// Entries the bar counts: each file, link and folder the removal visits.
     pub fn entries(&self) -> u64 {
-        self.files + self.symlinks + self.dirs + self.git.len() as u64
+        self.totals.files + self.totals.symlinks + self.totals.dirs + self.git.len() as u64
     }
 }
 
@@ -320,7 +317,7 @@ pub struct SyncReport {
     /// What the copy holds once the sync is applied, counted there (None when it could not
     /// be): the result's totals, which the manifest's would not give.
     #[serde(skip)]
-    pub copy_holds: Option<CopyHolds>,
+    pub copy_holds: Option<TreeCounts>,
 }
 
 impl SyncReport {
@@ -397,36 +394,20 @@ pub enum RefAction {
 }
 
 /// What a tree holds, counted from its walk.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct CopyHolds {
-    pub files: u64,
-    pub dirs: u64,
-    pub symlinks: u64,
-    pub bytes: u64,
-}
-
-impl CopyHolds {
-    pub fn of(entries: &[journal::ManifestEntry]) -> Self {
-        use journal::ManifestEntry;
-        let mut holds = Self::default();
-        for entry in entries {
-            match entry {
-                ManifestEntry::File(r) => {
-                    holds.files += 1;
-                    holds.bytes += r.size;
-                }
-                ManifestEntry::Dir(_) => holds.dirs += 1,
-                ManifestEntry::Symlink { .. } => holds.symlinks += 1,
+pub fn holds(entries: &[journal::ManifestEntry]) -> TreeCounts {
+    use journal::ManifestEntry;
+    let mut holds = TreeCounts::default();
+    for entry in entries {
+        match entry {
+            ManifestEntry::File(r) => {
+                holds.files += 1;
+                holds.bytes += r.size;
             }
+            ManifestEntry::Dir(_) => holds.dirs += 1,
+            ManifestEntry::Symlink { .. } => holds.symlinks += 1,
         }
-        holds
     }
-
-    /// The sync's count replaces the manifest's totals in `report`.
-    pub fn apply_to(self, report: &mut MigrationReport) {
-        (report.files, report.dirs, report.symlinks, report.bytes) =
-            (self.files, self.dirs, self.symlinks, self.bytes);
-    }
+    holds
 }
 
 /// What this run copied, for the report.
@@ -496,7 +477,7 @@ impl MigrationReport {
             let said = FixupAdvice::InterruptedElsewhere(other.sentence(source));
             report.fixups.advice.push(said);
         }
-        CopyHolds::of(&entries).apply_to(&mut report);
+        report.totals = holds(&entries);
         for venv in copied.virtualenvs.iter().filter(|v| v.skipped) {
             let parent = venv.path.as_path().parent().unwrap_or(Path::new(""));
             let left = FixupAdvice::VirtualenvLeftBehind {

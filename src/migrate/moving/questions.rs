@@ -188,7 +188,12 @@ fn finishing_questions(args: &Options, source: &Path, plan: Option<&Plan>) -> Ve
     let what = plan.map_or("the files".to_string(), |p| {
         format!(
             "the {}",
-            units::tree(p.copy.files, p.copy.symlinks, p.copy.bytes, false)
+            units::tree(
+                p.copy.totals.files,
+                p.copy.totals.symlinks,
+                p.copy.totals.bytes,
+                false
+            )
         )
     });
     vec![Question {

@@ -57,12 +57,12 @@ pub fn plan(source: &Path, destination: &Path, manifest_path: &Path) -> Result<R
                 copy_changed.push(Kept::new(&r.rel, why));
             }
             ManifestEntry::File(r) => {
-                plan.files += 1;
-                plan.bytes += r.size;
+                plan.totals.files += 1;
+                plan.totals.bytes += r.size;
                 removable.insert(&r.rel);
             }
             ManifestEntry::Symlink { rel, .. } if !differs.contains(rel.as_path()) => {
-                plan.symlinks += 1;
+                plan.totals.symlinks += 1;
                 removable.insert(rel);
             }
             ManifestEntry::Dir(rel) => {
@@ -113,7 +113,7 @@ fn count_emptied(
         .filter(|s| !going.iter().any(|g| s.rel.starts_with(g)))
         .flat_map(|s| s.rel.ancestors().skip(1))
         .collect();
-    plan.dirs = dirs
+    plan.totals.dirs = dirs
         .iter()
         .filter(|rel| !gone.contains(*rel) && !kept_in.contains(*rel))
         .count() as u64;
@@ -124,10 +124,10 @@ fn count_emptied(
 fn predicted_ms(source: &Path, entries: &[ManifestEntry], plan: &RemovalPlan) -> Option<f64> {
     source_call_ms(source, entries).map(|call_ms| {
         crate::model::migration::removal_ms(
-            plan.files + plan.symlinks,
-            plan.dirs,
+            plan.totals.files + plan.totals.symlinks,
+            plan.totals.dirs,
             call_ms,
-            plan.bytes,
+            plan.totals.bytes,
         )
     })
 }

@@ -3,6 +3,7 @@
 //! snapshot, the manifest and the record brought up to date.
 
 use super::plan::Op;
+use crate::base::counts::TreeCounts;
 use crate::base::dirfd;
 use crate::base::error::{Failure, Result};
 use crate::base::progress::Drawn;
@@ -11,7 +12,7 @@ use crate::measure::changes;
 use crate::migrate::kernel::engine::staging::Staging;
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::Ui;
-use crate::migrate::kernel::outcome::CopyHolds;
+use crate::migrate::kernel::outcome;
 use crate::migrate::kernel::{
     engine::finalise, engine::identity, engine::post_walk, repairs::fixups,
 };
@@ -47,7 +48,7 @@ pub(super) fn apply(
     ui: &dyn Ui,
     staging: &Staging,
     record: &moved::Moved,
-) -> Result<Option<CopyHolds>> {
+) -> Result<Option<TreeCounts>> {
     identity::check_copy(
         record,
         &format!(
@@ -201,10 +202,10 @@ fn remember(
     staging: &Staging,
     record: &moved::Moved,
     ops: &[Op],
-) -> Result<Option<CopyHolds>> {
+) -> Result<Option<TreeCounts>> {
     let destination = &record.destination;
     let now = changes::snapshot(destination);
-    let holds = now.as_ref().ok().map(|entries| CopyHolds::of(entries));
+    let holds = now.as_ref().ok().map(|entries| outcome::holds(entries));
     if let Some(file) = moved::snapshot_path(env, destination) {
         let old_manifest = manifest::read(&record.manifest)
             .map(|(_, e)| e)

@@ -120,8 +120,13 @@ pub fn removal_plan(shown: &RemovalShown) -> String {
             false => "Removing",
         },
         source.display(),
-        units::tree(plan.files, plan.symlinks, plan.bytes, false),
-        units::counted(plan.dirs, "emptied folder", "emptied folders"),
+        units::tree(
+            plan.totals.files,
+            plan.totals.symlinks,
+            plan.totals.bytes,
+            false
+        ),
+        units::counted(plan.totals.dirs, "emptied folder", "emptied folders"),
     );
     for git in plan.git.iter().filter(|g| g.kept.is_none()) {
         out.push_str(&format!(

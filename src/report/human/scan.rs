@@ -34,7 +34,7 @@ pub fn rows(screen: &mut Screen, scan: &ScanReport) {
             "most files in",
             &format!(
                 "{} ({} directly in it)",
-                d.path,
+                d.path.as_path().to_string_lossy(),
                 counted(d.files, "file", "files")
             ),
             Tone::Plain,
@@ -58,18 +58,18 @@ fn everything(scan: &ScanReport) -> String {
     let a = approx(!scan.complete || scan.sampled);
     let mut whole = format!(
         "{a}{}, {a}{}",
-        counted(scan.files, "file", "files"),
-        counted(scan.dirs, "directory", "directories"),
+        counted(scan.totals.files, "file", "files"),
+        counted(scan.totals.dirs, "directory", "directories"),
     );
-    if scan.symlinks > 0 {
+    if scan.totals.symlinks > 0 {
         whole.push_str(&format!(
             ", {a}{}",
-            counted(scan.symlinks, "symlink", "symlinks")
+            counted(scan.totals.symlinks, "symlink", "symlinks")
         ));
     }
     whole.push_str(&format!(
         ", {a}{} (scanned in {scanned_in})",
-        units::bytes(scan.bytes),
+        units::bytes(scan.totals.bytes),
     ));
     whole
 }
@@ -247,7 +247,7 @@ fn problems(screen: &mut Screen, scan: &ScanReport) {
                     "directory",
                     "directories"
                 ),
-                first.path,
+                first.path.as_path().to_string_lossy(),
                 first.error
             ),
             Tone::Warn,
@@ -279,7 +279,10 @@ mod tests {
     #[test]
     fn totals_with_nothing_to_estimate_from_are_unknown_not_approximate() {
         let mut scan = ScanReport {
-            files: 1,
+            totals: crate::base::counts::TreeCounts {
+                files: 1,
+                ..Default::default()
+            },
             counted: crate::measure::scan::Counts {
                 files: 1,
                 dirs: 3,

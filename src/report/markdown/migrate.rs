@@ -47,10 +47,7 @@ fn what_moves(row: &mut impl FnMut(&str, &str), plan: &PlanDocument) {
         "to",
         &code(&crate::base::pathtext::display(&plan.destination)),
     );
-    row(
-        "content",
-        &cell(&content(plan.files, plan.dirs, plan.symlinks, plan.bytes)),
-    );
+    row("content", &cell(&content(plan.totals)));
     if plan.resumed_files > 0 {
         row(
             "resume",
@@ -152,12 +149,7 @@ fn where_it_is(row: &mut impl FnMut(&str, &str), report: &MigrationReport) {
     }
     row(
         "copied and verified (CRC32)",
-        &cell(&content(
-            report.files,
-            report.dirs,
-            report.symlinks,
-            report.bytes,
-        )),
+        &cell(&content(report.totals)),
     );
     row(
         "manifest",

@@ -64,9 +64,9 @@ fn files_cell(scan: &crate::measure::scan::ScanReport) -> String {
             units::count(scan.counted.files)
         )
     } else if scan.complete {
-        units::count(scan.files)
+        units::count(scan.totals.files)
     } else {
-        format!("{} (estimate)", units::count(scan.files))
+        format!("{} (estimate)", units::count(scan.totals.files))
     }
 }
 
@@ -168,7 +168,7 @@ fn facts(out: &mut String, report: &CheckReport) {
     }
     let scan = &report.scan;
     let _ = writeln!(out, "| files | {} |", files_cell(scan));
-    let _ = writeln!(out, "| size | {} |", units::bytes(scan.bytes));
+    let _ = writeln!(out, "| size | {} |", units::bytes(scan.totals.bytes));
     if let Some(tracked) = scan.tracked {
         let _ = writeln!(out, "| tracked by git | {} |", units::count(tracked));
     }

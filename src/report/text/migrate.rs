@@ -1,18 +1,19 @@
 //! The phrases a migration's plan and result share across formats.
 
+use crate::base::counts::TreeCounts;
 use crate::base::units::{self, counted};
 use crate::migrate::{
     HistorySync, MigrationReport, PlanDocument, Question, QuestionId, RefAction, RefKind, RefSync,
 };
 
 /// "6,811 files, 1,050 directories, 3 symlinks, 1.2 GiB"
-pub fn content(files: u64, dirs: u64, symlinks: u64, bytes: u64) -> String {
+pub fn content(totals: TreeCounts) -> String {
     format!(
         "{}, {}, {}, {}",
-        counted(files, "file", "files"),
-        counted(dirs, "directory", "directories"),
-        counted(symlinks, "symlink", "symlinks"),
-        units::bytes(bytes)
+        counted(totals.files, "file", "files"),
+        counted(totals.dirs, "directory", "directories"),
+        counted(totals.symlinks, "symlink", "symlinks"),
+        units::bytes(totals.bytes)
     )
 }
 

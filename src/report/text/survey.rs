@@ -58,7 +58,7 @@ pub fn cells(report: &SurveyReport, repository: &RepositoryReport) -> [String; 8
 
 /// The repository's size, `~` before it when a budget stopped its scan (it is then an estimate).
 fn size(repository: &RepositoryReport) -> String {
-    let bytes = units::bytes(repository.scan.bytes);
+    let bytes = units::bytes(repository.scan.totals.bytes);
     if repository.scan.complete {
         bytes
     } else {

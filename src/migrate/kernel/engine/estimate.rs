@@ -5,6 +5,7 @@
 use super::plan::Measured;
 use super::plan::{CopyPlan, Entry, Kind, Resume};
 use super::source;
+use crate::base::counts::TreeCounts;
 use crate::base::units;
 use crate::host::HostEnv;
 use crate::host::location::MountTable;
@@ -204,8 +205,11 @@ pub fn work(plan: &CopyPlan, resume: &Resume) -> CopyWork {
                 .any(|c| c.as_os_str() == ".git" || c.as_os_str() == "node_modules")
     };
     CopyWork {
-        files: plan.files.saturating_sub(resume.files),
-        bytes: plan.bytes.saturating_sub(resume.bytes),
+        left: TreeCounts {
+            files: plan.totals.files.saturating_sub(resume.files),
+            bytes: plan.totals.bytes.saturating_sub(resume.bytes),
+            ..plan.totals
+        },
         largest_file: plan
             .entries
             .iter()
@@ -213,8 +217,6 @@ pub fn work(plan: &CopyPlan, resume: &Resume) -> CopyWork {
             .map(|e| e.size)
             .max()
             .unwrap_or(0),
-        dirs: plan.dirs,
-        symlinks: plan.symlinks,
         refreshed_files: plan.entries.iter().filter(refreshed).count() as u64,
         refreshed_bytes: plan.entries.iter().filter(refreshed).map(|e| e.size).sum(),
     }

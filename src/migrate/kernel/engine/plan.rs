@@ -3,6 +3,7 @@
 use super::journal::{Recovered, Stamp};
 use super::names::{case_collisions, valid_on_windows};
 use super::windows_builds;
+use crate::base::counts::TreeCounts;
 use crate::base::dirfd::Meta;
 use crate::base::pathtext::RelPath;
 use rustix::fs::FileType;
@@ -99,10 +100,8 @@ pub struct CopyPlan {
     pub source: PathBuf,
     pub destination: PathBuf,
     pub staging: PathBuf,
-    pub files: u64,
-    pub dirs: u64,
-    pub symlinks: u64,
-    pub bytes: u64,
+    /// What `entries` add up to.
+    pub totals: TreeCounts,
     pub entries: Vec<Entry>,
     /// What the estimate is computed from, measured once after the walk.
     pub measured: Option<Measured>,
@@ -342,10 +341,10 @@ impl CopyPlan {
     /// The totals of what `entries` now holds.
     pub fn count(&mut self) {
         let count = |k: Kind| self.entries.iter().filter(|e| e.kind == k).count() as u64;
-        self.files = count(Kind::File);
-        self.dirs = count(Kind::Dir);
-        self.symlinks = count(Kind::Symlink);
-        self.bytes = self.entries.iter().map(|e| e.size).sum();
+        self.totals.files = count(Kind::File);
+        self.totals.dirs = count(Kind::Dir);
+        self.totals.symlinks = count(Kind::Symlink);
+        self.totals.bytes = self.entries.iter().map(|e| e.size).sum();
     }
 }
 

@@ -141,8 +141,8 @@ pub fn plan_each(worktrees: &mut [LinkedWorktree], progress: bool) {
         let mut planned = plan::build(&worktree.path, &destination, staging.path(), progress);
         // As the repository's own: a virtualenv Windows Python made is not copied.
         super::venvs::found_in(&mut planned);
-        worktree.files = planned.copy.files;
-        worktree.bytes = planned.copy.bytes;
+        worktree.files = planned.copy.totals.files;
+        worktree.bytes = planned.copy.totals.bytes;
         worktree.plan = Some(Box::new(planned));
     }
 }

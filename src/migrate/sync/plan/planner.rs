@@ -224,15 +224,15 @@ impl Planner<'_> {
                 )));
             };
             copy.entries.push(entry(d, Kind::Dir));
-            copy.dirs += 1;
+            copy.totals.dirs += 1;
         }
         copy.entries.push(entry(seen, kind));
         match kind {
             Kind::File => {
-                copy.files += 1;
-                copy.bytes += seen.size;
+                copy.totals.files += 1;
+                copy.totals.bytes += seen.size;
             }
-            _ => copy.symlinks += 1,
+            _ => copy.totals.symlinks += 1,
         }
         Ok(())
     }

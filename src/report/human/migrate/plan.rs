@@ -135,11 +135,7 @@ fn what_moves(screen: &mut Screen, plan: &PlanDocument) {
         &crate::base::pathtext::display(&plan.destination),
         Tone::Bold,
     );
-    screen.row(
-        "content",
-        &content(plan.files, plan.dirs, plan.symlinks, plan.bytes),
-        Tone::Plain,
-    );
+    screen.row("content", &content(plan.totals), Tone::Plain);
     if plan.resumed_files > 0 {
         screen.row(
             "resume",

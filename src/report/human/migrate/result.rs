@@ -13,7 +13,7 @@ use crate::report::text::migrate::{content, took};
 /// it found the migration finished.
 fn result_headline(report: &MigrationReport) -> String {
     let synced = report.sync.as_ref().filter(|s| s.done && s.has_work());
-    let holds = content(report.files, report.dirs, report.symlinks, report.bytes);
+    let holds = content(report.totals);
     let destination = crate::base::pathtext::display(&report.destination);
     if let Some(sync) = synced.filter(|s| !s.not_copied.is_empty()) {
         format!(
