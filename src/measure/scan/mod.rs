@@ -331,14 +331,7 @@ fn walk_and_keep_index(
     .knowing(if options.exact { &[] } else { &options.known });
     let (subtree, outside) = scanning_while(&live, progress, || {
         run_on(engine, || {
-            let subtree = walker.walk_root();
-            let outside = match (&git, &git_paths.common) {
-                (Some(g), Some(common)) if !g.git_dir_inside_root => {
-                    walker.walk_outside_git_dir(common)
-                }
-                _ => None,
-            };
-            (subtree, outside)
+            walk_root_and_git_dir(&walker, git.as_ref(), git_paths.common.as_deref())
         })
     });
 
@@ -358,6 +351,20 @@ fn walk_and_keep_index(
     report.git = git;
     report.elapsed_ms = start.elapsed().as_millis() as u64;
     (report, sizes)
+}
+
+/// Walks the root, and the repository's git directory (`common`) too when it is outside it.
+fn walk_root_and_git_dir(
+    walker: &Walker,
+    git: Option<&GitReport>,
+    common: Option<&Path>,
+) -> (Subtree, Option<Subtree>) {
+    let subtree = walker.walk_root();
+    let outside = match (git, common) {
+        (Some(g), Some(common)) if !g.git_dir_inside_root => walker.walk_outside_git_dir(common),
+        _ => None,
+    };
+    (subtree, outside)
 }
 
 /// Hands every entry below `root` (its directory, name and `lstat`, symlinks never followed) to
@@ -490,6 +497,14 @@ fn collect(
     git: Option<&mut GitReport>,
     outside: Option<Subtree>,
 ) {
+    collect_counters(walker, report);
+    report.largest_dirs = largest_dirs(walker);
+    report.largest_subtrees = largest_subtrees(walker);
+    collect_tagged(walker, report, git, outside);
+}
+
+/// The walker's counters, the nested repositories and the directories it could not read.
+fn collect_counters(walker: &Walker, report: &mut ScanReport) {
     use std::sync::atomic::Ordering::Relaxed;
     report.hardlinks = walker.hardlinks.load(Relaxed);
     report.unvisited_dirs = walker.unvisited_dirs.load(Relaxed);
@@ -509,9 +524,12 @@ fn collect(
             error,
         })
         .collect();
+}
 
+/// The directories with the most files directly in them; the root is ".".
+fn largest_dirs(walker: &Walker) -> Vec<DirFiles> {
     let largest: Vec<(u64, PathBuf)> = take(&walker.largest);
-    report.largest_dirs = largest
+    largest
         .into_iter()
         .map(|(files, path)| DirFiles {
             path: if path.as_os_str().is_empty() {
@@ -522,8 +540,11 @@ fn collect(
             files,
             estimated: false,
         })
-        .collect();
+        .collect()
+}
 
+/// The root's children with the most files below them, at most `walk::TOP`.
+fn largest_subtrees(walker: &Walker) -> Vec<DirFiles> {
     let top: Vec<(std::ffi::OsString, Option<Subtree>)> = take(&walker.top);
     let mut subtrees: Vec<DirFiles> = top
         .iter()
@@ -532,8 +553,17 @@ fn collect(
         .collect();
     subtrees.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.path.cmp(&b.path)));
     subtrees.truncate(walk::TOP);
-    report.largest_subtrees = subtrees;
+    subtrees
+}
 
+/// The tagged trees: dependency trees into the report, the git directory's figures into `git`
+/// (`outside`: the git directory's subtree when it was walked apart from the root).
+fn collect_tagged(
+    walker: &Walker,
+    report: &mut ScanReport,
+    git: Option<&mut GitReport>,
+    outside: Option<Subtree>,
+) {
     let mut tagged: Vec<walk::Tagged> = take(&walker.tagged);
     tagged.sort_by(|a, b| a.path.cmp(&b.path));
     let mut git_dir = outside;
@@ -541,20 +571,7 @@ fn collect(
     for t in tagged {
         match t.tag {
             Tag::Dependency(kind) => {
-                let tree = DependencyTree {
-                    path: PathBuf::from(lossy(&t.path)),
-                    kind,
-                    files: t.subtree.estimate.files,
-                    dirs: t.subtree.estimate.dirs,
-                    bytes: t.subtree.estimate.bytes,
-                    symlinks: t.subtree.estimate.symlinks,
-                    estimated: !t.subtree.complete,
-                    counted: t.subtree.counted,
-                    reached: t.visited,
-                    sample: t.sample,
-                    reused: t.reused,
-                    stamp: t.stamp,
-                };
+                let tree = dependency_tree(kind, t);
                 report.sampled |= tree.sample.is_some();
                 if kind == DependencyKind::NodeModules {
                     report.node_modules.push(tree);
@@ -569,18 +586,45 @@ fn collect(
     }
     if let (Some(git), Some(dir)) = (git, git_dir) {
         report.git_dir_bytes = Some(dir.estimate.bytes);
-        git.git_dir_files = Some(dir.estimate.files);
-        git.estimated = !dir.complete;
-        let pack = packs.map_or(0, |p| p.estimate.bytes);
-        git.pack_bytes = Some(pack);
-        if let Some(o) = objects {
-            git.loose_object_bytes = Some(o.estimate.bytes.saturating_sub(pack));
-            git.loose_object_files = Some(
-                o.estimate
-                    .files
-                    .saturating_sub(packs.map_or(0, |p| p.estimate.files)),
-            );
-        }
+        git_figures(git, dir, objects, packs);
+    }
+}
+
+fn dependency_tree(kind: DependencyKind, t: walk::Tagged) -> DependencyTree {
+    DependencyTree {
+        path: PathBuf::from(lossy(&t.path)),
+        kind,
+        files: t.subtree.estimate.files,
+        dirs: t.subtree.estimate.dirs,
+        bytes: t.subtree.estimate.bytes,
+        symlinks: t.subtree.estimate.symlinks,
+        estimated: !t.subtree.complete,
+        counted: t.subtree.counted,
+        reached: t.visited,
+        sample: t.sample,
+        reused: t.reused,
+        stamp: t.stamp,
+    }
+}
+
+/// The git directory's files, and its packs' and loose objects' sizes, from their subtrees.
+fn git_figures(
+    git: &mut GitReport,
+    dir: Subtree,
+    objects: Option<Subtree>,
+    packs: Option<Subtree>,
+) {
+    git.git_dir_files = Some(dir.estimate.files);
+    git.estimated = !dir.complete;
+    let pack = packs.map_or(0, |p| p.estimate.bytes);
+    git.pack_bytes = Some(pack);
+    if let Some(o) = objects {
+        git.loose_object_bytes = Some(o.estimate.bytes.saturating_sub(pack));
+        git.loose_object_files = Some(
+            o.estimate
+                .files
+                .saturating_sub(packs.map_or(0, |p| p.estimate.files)),
+        );
     }
 }
 
