@@ -269,27 +269,9 @@ pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace
             counted
         }),
     };
-    let source = &moved.source;
-    let command = |flag: &str| {
-        format!(
-            "wsl-place migrate {} --to {} {flag}",
-            crate::base::pathtext::shell_quote(source),
-            crate::base::pathtext::shell_quote(&moved.destination)
-        )
-    };
+    let command = |flag: &str| migrate_command(moved, flag);
     let files_changed = counted.map(|c| c.added + c.changed + c.removed);
-    let next = match files_changed {
-        _ if copy_missing => None,
-        Some(0) => Some(format!(
-            "cd {}",
-            crate::base::pathtext::shell_quote(&moved.destination)
-        )),
-        _ if moved.source_removed => Some(format!(
-            "cd {}",
-            crate::base::pathtext::shell_quote(&moved.destination)
-        )),
-        _ => Some(command("--sync")),
-    };
+    let next = next_step(moved, copy_missing, files_changed);
     let mut old = OldPlace {
         destination: moved.destination.clone(),
         finished_unix: moved.finished_unix,
@@ -316,6 +298,32 @@ pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace
     };
     old.message = old.sentence(env.home().as_deref());
     old
+}
+
+/// The migration of the recorded repository again, with `flag` (`--sync`, `--remove-source`).
+fn migrate_command(moved: &Moved, flag: &str) -> String {
+    format!(
+        "wsl-place migrate {} --to {} {flag}",
+        crate::base::pathtext::shell_quote(&moved.source),
+        crate::base::pathtext::shell_quote(&moved.destination)
+    )
+}
+
+/// What to run next at the old place: nothing when the copy is gone, going to the copy when
+/// nothing changed here or the source was removed, else the sync.
+fn next_step(moved: &Moved, copy_missing: bool, files_changed: Option<u64>) -> Option<String> {
+    match files_changed {
+        _ if copy_missing => None,
+        Some(0) => Some(format!(
+            "cd {}",
+            crate::base::pathtext::shell_quote(&moved.destination)
+        )),
+        _ if moved.source_removed => Some(format!(
+            "cd {}",
+            crate::base::pathtext::shell_quote(&moved.destination)
+        )),
+        _ => Some(migrate_command(moved, "--sync")),
+    }
 }
 
 /// `path` with the home folder written `~`, as a person would type it.
@@ -499,70 +507,18 @@ fn outside_the_copy(rel: &Path, dirs: &HashSet<&Path>) -> bool {
 
 /// Compares what the source holds now (`seen`) with the manifest (`entries`).
 pub fn classify(source: &Path, entries: &[ManifestEntry], seen: &[Seen]) -> Changes {
-    let mut files: HashMap<&Path, &FileRecord> = HashMap::new();
-    let mut links: HashMap<&Path, &Path> = HashMap::new();
-    let mut dirs: HashSet<&Path> = HashSet::new();
-    for entry in entries {
-        match entry {
-            ManifestEntry::File(r) => {
-                files.insert(&r.rel, r);
-            }
-            ManifestEntry::Symlink { rel, target } => {
-                links.insert(rel, target);
-            }
-            ManifestEntry::Dir(rel) => {
-                dirs.insert(rel);
-            }
-        }
-    }
+    let copied = Copied::of(entries);
     let mut changes = Changes::default();
     let mut present: HashSet<&Path> = HashSet::new();
     for s in seen {
-        if s.kind == SeenKind::Other || outside_the_copy(&s.rel, &dirs) {
+        if s.kind == SeenKind::Other || outside_the_copy(&s.rel, &copied.dirs) {
             continue;
         }
-        let rel = s.rel.as_path();
-        match s.kind {
-            SeenKind::File => match files.get(rel) {
-                Some(r) => {
-                    present.insert(rel);
-                    if !unchanged(r, s) {
-                        changes.changed.push(s.rel.clone());
-                        changes.bytes += s.size;
-                    }
-                }
-                None => {
-                    changes.added.push(s.rel.clone());
-                    changes.bytes += s.size;
-                }
-            },
-            SeenKind::Symlink => match links.get(rel) {
-                Some(target) => {
-                    present.insert(rel);
-                    let now = dirfd::read_link(&source.join(rel)).ok();
-                    if now.as_deref() != Some(*target) {
-                        changes.changed.push(s.rel.clone());
-                    }
-                }
-                None => changes.added.push(s.rel.clone()),
-            },
-            SeenKind::Dir if dirs.contains(rel) => {
-                present.insert(rel);
-            }
-            SeenKind::Dir => changes.added_dirs.push(s.rel.clone()),
-            SeenKind::Other => {}
+        if copied.compare(source, s, &mut changes) {
+            present.insert(s.rel.as_path());
         }
     }
-    for rel in files.keys().chain(links.keys()) {
-        if !present.contains(rel) {
-            changes.removed.push(rel.to_path_buf());
-        }
-    }
-    for rel in &dirs {
-        if !present.contains(rel) {
-            changes.removed_dirs.push(rel.to_path_buf());
-        }
-    }
+    copied.removed(&present, &mut changes);
     for list in [
         &mut changes.added,
         &mut changes.changed,
@@ -573,6 +529,92 @@ pub fn classify(source: &Path, entries: &[ManifestEntry], seen: &[Seen]) -> Chan
         list.sort();
     }
     changes
+}
+
+/// The manifest's entries by kind, looked up by path.
+struct Copied<'a> {
+    files: HashMap<&'a Path, &'a FileRecord>,
+    links: HashMap<&'a Path, &'a Path>,
+    dirs: HashSet<&'a Path>,
+}
+
+impl<'a> Copied<'a> {
+    fn of(entries: &'a [ManifestEntry]) -> Self {
+        let mut copied = Copied {
+            files: HashMap::new(),
+            links: HashMap::new(),
+            dirs: HashSet::new(),
+        };
+        for entry in entries {
+            match entry {
+                ManifestEntry::File(r) => {
+                    copied.files.insert(&r.rel, r);
+                }
+                ManifestEntry::Symlink { rel, target } => {
+                    copied.links.insert(rel, target);
+                }
+                ManifestEntry::Dir(rel) => {
+                    copied.dirs.insert(rel);
+                }
+            }
+        }
+        copied
+    }
+
+    /// Notes in `changes` how the entry `s` of `source` differs from its copy; true when it was
+    /// copied (as the same kind).
+    fn compare(&self, source: &Path, s: &Seen, changes: &mut Changes) -> bool {
+        let rel = s.rel.as_path();
+        match s.kind {
+            SeenKind::File => match self.files.get(rel) {
+                Some(r) => {
+                    if !unchanged(r, s) {
+                        changes.changed.push(s.rel.clone());
+                        changes.bytes += s.size;
+                    }
+                    true
+                }
+                None => {
+                    changes.added.push(s.rel.clone());
+                    changes.bytes += s.size;
+                    false
+                }
+            },
+            SeenKind::Symlink => match self.links.get(rel) {
+                Some(target) => {
+                    let now = dirfd::read_link(&source.join(rel)).ok();
+                    if now.as_deref() != Some(*target) {
+                        changes.changed.push(s.rel.clone());
+                    }
+                    true
+                }
+                None => {
+                    changes.added.push(s.rel.clone());
+                    false
+                }
+            },
+            SeenKind::Dir if self.dirs.contains(rel) => true,
+            SeenKind::Dir => {
+                changes.added_dirs.push(s.rel.clone());
+                false
+            }
+            SeenKind::Other => false,
+        }
+    }
+
+    /// Notes in `changes` what was copied and is not `present` now.
+    fn removed(&self, present: &HashSet<&Path>, changes: &mut Changes) {
+        for rel in self.files.keys().chain(self.links.keys()) {
+            if !present.contains(rel) {
+                changes.removed.push(rel.to_path_buf());
+            }
+        }
+        for rel in &self.dirs {
+            if !present.contains(rel) {
+                changes.removed_dirs.push(rel.to_path_buf());
+            }
+        }
+    }
 }
 
 /// The file as it was copied: its stat as recorded (size and mtime alone for a manifest written
