@@ -48,27 +48,9 @@ pub fn choose_baseline<'a>(
     table: &'a MountTable,
     current: &MountEntry,
 ) -> Result<Baseline<'a>> {
-    let dir = match (&settings.baseline, env.home()) {
-        (Some(dir), _) => usable_dir(dir).map_err(|why| {
-            Failure::input(format!(
-                "the baseline {} {why}; pass --baseline a directory on the Linux disk.",
-                dir.display()
-            ))
-        })?,
-        (None, Some(home)) => match usable_dir(&home) {
-            Ok(dir) => dir,
-            Err(why) => {
-                return Ok(Baseline::None(format!(
-                    "No baseline: $HOME ({}) {why}; pass --baseline DIR on the Linux disk to compare against.",
-                    home.display()
-                )));
-            }
-        },
-        (None, None) => {
-            return Ok(Baseline::None(
-                "No baseline: $HOME is not set; pass --baseline DIR on the Linux disk to compare against.".into(),
-            ));
-        }
+    let dir = match baseline_dir(env, settings)? {
+        Ok(dir) => dir,
+        Err(none) => return Ok(Baseline::None(none)),
     };
     let Some(mount) = table.mount_for(&dir) else {
         return Ok(Baseline::None(format!(
@@ -92,9 +74,45 @@ pub fn choose_baseline<'a>(
             ))),
         };
     }
-    Ok(match mount.kind() {
+    Ok(baseline_on(dir, mount, current, &shown))
+}
+
+/// The folder the baseline is measured in: `--baseline`'s (an error when it is unusable) or
+/// `$HOME`'s; Ok(Err) says why there is no baseline when `$HOME` is unset or unusable.
+fn baseline_dir(
+    env: &HostEnv,
+    settings: &Settings,
+) -> Result<std::result::Result<PathBuf, String>> {
+    Ok(match (&settings.baseline, env.home()) {
+        (Some(dir), _) => Ok(usable_dir(dir).map_err(|why| {
+            Failure::input(format!(
+                "the baseline {} {why}; pass --baseline a directory on the Linux disk.",
+                dir.display()
+            ))
+        })?),
+        (None, Some(home)) => usable_dir(&home).map_err(|why| {
+            format!(
+                "No baseline: $HOME ({}) {why}; pass --baseline DIR on the Linux disk to compare against.",
+                home.display()
+            )
+        }),
+        (None, None) => Err(
+            "No baseline: $HOME is not set; pass --baseline DIR on the Linux disk to compare against.".into(),
+        ),
+    })
+}
+
+/// The baseline `dir` (`shown` as written) gives on its `mount`: probed on a local disk, the
+/// same as the repository's on its own mount, none on memory or a mount that is no local disk.
+fn baseline_on<'a>(
+    dir: PathBuf,
+    mount: &'a MountEntry,
+    current: &MountEntry,
+    shown: &str,
+) -> Baseline<'a> {
+    match mount.kind() {
         _ if mount.is_same_mount(current) => Baseline::Same(
-            dir.clone(),
+            dir,
             format!(
                 "The baseline {shown} is on the same mount as the repository ({} {}), so both sides are the same disk: there is nothing faster to move to here (pass --baseline DIR to compare with another disk).",
                 mount.mount_point.display(),
@@ -105,14 +123,14 @@ pub fn choose_baseline<'a>(
             "The baseline {shown} is on tmpfs, which is memory rather than a disk and would flatter the move; pass --baseline DIR on the Linux disk (ext4) for a fair comparison."
         )),
         MountKind::Local | MountKind::Overlay | MountKind::Wsl1Lxfs | MountKind::Other => {
-            Baseline::Probe(dir.clone(), mount)
+            Baseline::Probe(dir, mount)
         }
         kind => Baseline::None(format!(
             "The baseline {shown} is not on a local disk ({}, {}), so comparing against it would mislead; pass --baseline DIR on the Linux disk (ext4).",
             kind.as_str(),
             mount.fstype
         )),
-    })
+    }
 }
 
 fn label_for(env: &HostEnv, settings: &Settings, dir: &Path, repo: &Path, move_to: &str) -> String {
@@ -210,24 +228,12 @@ pub fn for_check(
     let root = &location.paths.linux;
     let current_mount = mount_of(table, root)?;
     let baseline = choose_baseline(env, settings, table, current_mount)?;
-    let budget = settings.probe_budget;
-    let tracked = Tracked::from_index(index);
-    let git_walk = index.map(|index| index.git_walk(!settings.purpose.first_look()));
-    let threads = tracked.git_threads();
-    let target = Target {
-        dir: root,
-        mount: current_mount,
-        budget,
-        tracked: Some((root, &tracked.sample)),
-        threads: &threads,
-        derive_cpu_bound: true,
-    };
     let on_baseline_mount = matches!(baseline, Baseline::Same(..));
-    let ((current, pilot), current_ms) = timed(|| {
-        current_figures(
+    let (current, current_ms) = timed(|| {
+        CurrentSide::probed(
             env,
             settings,
-            (&target, &tracked, git_walk.as_ref()),
+            (root, current_mount, index),
             on_baseline_mount,
             (startup, start),
         )
@@ -250,48 +256,147 @@ pub fn for_check(
     });
     phases.manager_ms = Some(manager_ms);
     let baseline_began = Instant::now();
-    let (baseline, baseline_note, same, label) = match baseline {
-        Baseline::Probe(dir, mount) => {
-            let cached = (settings.purpose.reuse() != Reuse::Nothing)
-                .then(|| mount_cache::load(env, mount))
-                .flatten();
-            let report = cached.unwrap_or_else(|| {
-                let report = probe_baseline(
-                    &dir,
-                    mount,
-                    &threads,
-                    (budget, rounds_budget(pilot, start.elapsed(), budget)),
-                );
-                mount_cache::store(env, mount, &report);
-                report
-            });
-            let label = label_for(env, settings, &dir, root, move_to);
-            (Some(report), None, false, Some(label))
-        }
-        Baseline::Same(dir, note) => {
-            let label = label_for(env, settings, &dir, root, move_to);
-            (Some(current.clone()), Some(note), true, Some(label))
-        }
-        Baseline::None(note) => (None, Some(note), false, None),
-    };
+    let label = |dir: &Path| label_for(env, settings, dir, root, move_to);
+    let other = BaselineSide::probed(env, settings, baseline, &current, label, start);
     phases.probe_baseline_ms = Some(baseline_began.elapsed().as_millis() as u64);
     Ok(ProbeSet {
-        current,
-        baseline,
-        baseline_note,
-        baseline_same_mount: same,
-        baseline_label: label,
+        baseline: other.report,
+        baseline_note: other.note,
+        baseline_same_mount: other.same,
+        baseline_label: other.label,
         git_startup_ms: startup,
         cpu_sha1_us_per_mib: Some(cpu_pace),
-        index_files: tracked.shape.map(|s| s.0),
-        index_dirs: git_walk
-            .as_ref()
-            .map(|w| w.walked_dirs)
-            .or(tracked.shape.map(|s| s.1)),
         manager,
-        git_walk,
         elapsed_ms: start.elapsed().as_millis() as u64,
+        ..current.into_probe_set()
     })
+}
+
+/// The repository's own side of `check`'s comparison: its tracked files (from the index the
+/// scan read), git's walk over them, the threads git would use, and its mount's probe with the
+/// pilot prediction that sized it.
+struct CurrentSide {
+    tracked: Tracked,
+    git_walk: Option<GitWalk>,
+    threads: Vec<usize>,
+    report: ProbeReport,
+    pilot: Option<f64>,
+}
+
+impl CurrentSide {
+    /// The repository's mount (`root` on `mount`), cached or probed; `on_baseline_mount`:
+    /// the baseline is on the same mount (see `current_figures`).
+    fn probed(
+        env: &HostEnv,
+        settings: &Settings,
+        (root, mount, index): (&Path, &MountEntry, Option<&RootIndex>),
+        on_baseline_mount: bool,
+        (startup, start): (Option<f64>, Instant),
+    ) -> Self {
+        let tracked = Tracked::from_index(index);
+        let git_walk = index.map(|index| index.git_walk(!settings.purpose.first_look()));
+        let threads = tracked.git_threads();
+        let target = Target {
+            dir: root,
+            mount,
+            budget: settings.probe_budget,
+            tracked: Some((root, &tracked.sample)),
+            threads: &threads,
+            derive_cpu_bound: true,
+        };
+        let (report, pilot) = current_figures(
+            env,
+            settings,
+            (&target, &tracked, git_walk.as_ref()),
+            on_baseline_mount,
+            (startup, start),
+        );
+        CurrentSide {
+            tracked,
+            git_walk,
+            threads,
+            report,
+            pilot,
+        }
+    }
+
+    /// The probe set with this side's figures; the baseline's and the rest are left empty.
+    fn into_probe_set(self) -> ProbeSet {
+        ProbeSet {
+            current: self.report,
+            baseline: None,
+            baseline_note: None,
+            baseline_same_mount: false,
+            baseline_label: None,
+            git_startup_ms: None,
+            cpu_sha1_us_per_mib: None,
+            index_files: self.tracked.shape.map(|s| s.0),
+            index_dirs: self
+                .git_walk
+                .as_ref()
+                .map(|w| w.walked_dirs)
+                .or(self.tracked.shape.map(|s| s.1)),
+            manager: None,
+            git_walk: self.git_walk,
+            elapsed_ms: 0,
+        }
+    }
+}
+
+/// The Linux disk's side of the comparison: its probe (or the repository's own, on the same
+/// mount), why there is none or why it is the same, and its label.
+struct BaselineSide {
+    report: Option<ProbeReport>,
+    note: Option<String>,
+    same: bool,
+    label: Option<String>,
+}
+
+impl BaselineSide {
+    /// The baseline's probe, cached or measured (then cached) within what the pilot leaves of
+    /// the probe's budget since `start`; `label` names a baseline folder for the report.
+    fn probed(
+        env: &HostEnv,
+        settings: &Settings,
+        baseline: Baseline,
+        current: &CurrentSide,
+        label: impl Fn(&Path) -> String,
+        start: Instant,
+    ) -> Self {
+        let budget = settings.probe_budget;
+        let (pilot, threads) = (current.pilot, &current.threads);
+        let (baseline, baseline_note, same, label) = match baseline {
+            Baseline::Probe(dir, mount) => {
+                let cached = (settings.purpose.reuse() != Reuse::Nothing)
+                    .then(|| mount_cache::load(env, mount))
+                    .flatten();
+                let report = cached.unwrap_or_else(|| {
+                    let report = probe_baseline(
+                        &dir,
+                        mount,
+                        threads,
+                        (budget, rounds_budget(pilot, start.elapsed(), budget)),
+                    );
+                    mount_cache::store(env, mount, &report);
+                    report
+                });
+                (Some(report), None, false, Some(label(&dir)))
+            }
+            Baseline::Same(dir, note) => (
+                Some(current.report.clone()),
+                Some(note),
+                true,
+                Some(label(&dir)),
+            ),
+            Baseline::None(note) => (None, Some(note), false, None),
+        };
+        BaselineSide {
+            report: baseline,
+            note: baseline_note,
+            same,
+            label,
+        }
+    }
 }
 
 /// The package manager's own work for the repository at `root`, as `check` and `survey` both
