@@ -2,12 +2,13 @@
 //!
 //! `main.rs` only calls [`run`]. Host facts enter through [`host`], are measured by [`measure`],
 //! modelled by [`model`], judged by [`decide`], assembled by [`assess`] (or moved by [`migrate`]),
-//! shown by [`report`] and driven by [`commands`]; [`base`] is the plumbing under all of them.
+//! shown by [`report`] and driven by [`commands`]; [`store`] keeps what runs leave on disk, and
+//! [`base`] is the plumbing under all of them.
 
 // Mapping a file is the only unsafe call, allowed where it is made (measure::probe).
 #![deny(unsafe_code)]
 
-// The layers, lowest first: base, host, measure, model, decide, assess, migrate, report,
+// The layers, lowest first: base, host, store, measure, model, decide, assess, migrate, report,
 // commands; each imports only from the ones before it (tests/layering.rs).
 pub mod assess;
 pub mod base;
@@ -18,6 +19,7 @@ pub mod measure;
 pub(crate) mod migrate;
 pub mod model;
 pub mod report;
+pub mod store;
 
 use base::error::{ExitCode, Failure};
 use clap::Parser;

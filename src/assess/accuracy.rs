@@ -9,10 +9,10 @@ use crate::decide::observations::Observations;
 use crate::decide::policy::Policy;
 use crate::host::HostEnv;
 use crate::host::location::{Location, MountTable};
-use crate::measure::accuracy::{self, Figure, MountKey, Record, Verification};
 use crate::measure::verify::{self, StatusTiming};
 use crate::model::Prediction;
 use crate::model::accuracy::{Accuracy, Checked, Correction};
+use crate::store::accuracy::{self, Figure, MountKey, Record, Verification};
 use serde::Serialize;
 use std::path::Path;
 

@@ -12,6 +12,7 @@ use crate::base::error::Result;
 use crate::decide::policy::{Level, Policy, Previous, Recent};
 use crate::host::HostEnv;
 use crate::host::location::Location;
+use crate::store::{CacheFile, Store};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -95,13 +96,6 @@ pub fn policy_digest(policy: &Policy) -> u32 {
     crc32fast::hash(&serde_json::to_vec(policy).unwrap_or_default())
 }
 
-fn cache_file(cache_dir: &Path, repository: &Path) -> PathBuf {
-    cache_dir.join("advisory").join(format!(
-        "{}.json",
-        crate::base::pathtext::file_key(repository)
-    ))
-}
-
 pub fn entry_for(report: &CheckReport, policy: &Policy) -> CachedResult {
     let location: &Location = &report.location;
     CachedResult {
@@ -121,18 +115,15 @@ pub fn entry_for(report: &CheckReport, policy: &Policy) -> CachedResult {
 
 /// Writes the cache; a failure here only costs the next hook run some time, so it is not an error.
 pub fn store(env: &HostEnv, entry: &CachedResult) {
-    let Some(cache_dir) = env.cache_dir_to_write() else {
-        return;
-    };
-    let file = cache_file(&cache_dir, &entry.path);
-    crate::base::input::write_json_atomically(&file, entry);
+    Store::of(env).keep(CacheFile::Advisory(&entry.path), entry);
 }
 
 /// A cached result still valid for this location under this policy.
 pub fn load_valid(env: &HostEnv, location: &Location, policy: &Policy) -> Option<CachedResult> {
-    let file = cache_file(&env.cache_dir()?, &location.paths.linux);
-    let bytes = crate::base::input::read_cache(&file, "advisory cache file")?;
-    let mut entry: CachedResult = serde_json::from_slice(&bytes).ok()?;
+    let mut entry: CachedResult = Store::of(env).load(
+        CacheFile::Advisory(&location.paths.linux),
+        "advisory cache file",
+    )?;
     let max_age = (policy.advisory.max_age_hours * 3600.0).max(0.0) as u64;
     // A result from the future (a clock set back, a copied cache) has no known age: not fresh.
     let fresh = crate::base::clock::younger_than(entry.created_unix, max_age);
@@ -212,9 +203,8 @@ pub fn run(
 /// made printable: for the shell's nudge (`assess::nudge`), which must not locate, load a policy
 /// or measure anything in the prompt. Only the file for that path is opened.
 pub fn peek(env: &HostEnv, repository: &Path) -> Option<CachedResult> {
-    let file = cache_file(&env.cache_dir()?, repository);
-    let bytes = crate::base::input::read_cache(&file, "advisory cache file")?;
-    let mut entry: CachedResult = serde_json::from_slice(&bytes).ok()?;
+    let mut entry: CachedResult =
+        Store::of(env).load(CacheFile::Advisory(repository), "advisory cache file")?;
     entry.line = printable(&entry.line);
     (entry.path == repository).then_some(entry)
 }

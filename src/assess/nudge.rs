@@ -20,6 +20,7 @@ use crate::decide::policy::{Level, Policy};
 use crate::host::HostEnv;
 use crate::host::git;
 use crate::host::mounts::{self, MountKind};
+use crate::store::CacheFile;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::BufRead;
@@ -122,10 +123,10 @@ struct Store {
 
 impl Store {
     fn new(env: &HostEnv) -> Option<Self> {
-        let dir = env.cache_dir()?;
+        let folders = crate::store::Store::of(env);
         Some(Self {
-            file: dir.join("nudge.json"),
-            lock: dir.join("nudge.lock"),
+            file: folders.cache_file(CacheFile::NudgeState)?,
+            lock: folders.cache_file(CacheFile::NudgeLock)?,
         })
     }
 
@@ -137,7 +138,7 @@ impl Store {
 
     /// Applies `change` to the state as it is now; false when there is no cache to write.
     fn update(&self, env: &HostEnv, change: impl FnOnce(&mut State)) -> bool {
-        if env.cache_dir_to_write_quietly().is_none() {
+        if !crate::store::Store::of(env).may_write_cache_quietly() {
             return false;
         }
         // Held for a read and a write of a small local file; released when dropped.
@@ -186,7 +187,7 @@ pub fn run(env: &HostEnv, dir: &Path, settings: &Settings) -> Option<String> {
     let store = Store::new(env)?;
     let state = store.read();
     let now = now_unix();
-    if let Some(record) = crate::measure::moved::migrated_above(env, dir) {
+    if let Some(record) = crate::store::moved::migrated_above(env, dir) {
         return Some(at_old_place(env, &store, &state, &record, now, settings));
     }
     match cached_above(env, dir) {
@@ -260,7 +261,7 @@ fn at_old_place(
     env: &HostEnv,
     store: &Store,
     state: &State,
-    record: &crate::measure::moved::Moved,
+    record: &crate::store::moved::Moved,
     now: u64,
     settings: &Settings,
 ) -> String {

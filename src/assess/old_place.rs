@@ -9,7 +9,7 @@ use crate::base::error::Result;
 use crate::decide::policy::Level;
 use crate::host::HostEnv;
 use crate::measure::changes::{self, Count, OldPlace};
-use crate::measure::moved;
+use crate::store::moved;
 use std::path::Path;
 
 /// The hook's entry at the old place of a finished migration; None anywhere else. Its level is

@@ -92,7 +92,7 @@ pub fn read_text(path: &Path, limit: u64, what: &str) -> Result<String> {
 pub fn read_cache(path: &Path, what: &str) -> Option<Vec<u8>> {
     let problem = match open_nonblocking(path) {
         // A cache folder that is missing, or a file where one would be, holds nothing; the
-        // writer says so once (`HostEnv::cache_dir_to_write`).
+        // writer says so once (`store::Store::may_write_cache`).
         Err(e)
             if matches!(
                 e.kind(),

@@ -5,9 +5,9 @@ use crate::commands::cli::{GlobalArgs, MigrateArgs};
 use crate::commands::config::UserConfig;
 use crate::decide::policy;
 use crate::host::HostEnv;
-use crate::measure::moved::Moved;
 use crate::migrate::{self, MigrationReport, PlanDocument};
 use crate::report::{self, Format, Output};
+use crate::store::moved::Moved;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 

@@ -2,7 +2,6 @@
 //! what the developer uses (`usage`), repositories below a folder (`discover`), the timed
 //! small-file operations of a mount (`probe`), and the package managers' own work (`deps`).
 
-pub mod accuracy;
 pub mod changes;
 pub mod deps;
 pub(crate) mod discover;
@@ -10,12 +9,8 @@ pub mod gitattrs;
 pub mod gitindex;
 pub(crate) mod gitopen;
 pub mod gitsettings;
-pub mod manifest;
-pub mod moved;
 pub mod probe;
 pub mod scan;
-pub mod snapshot;
-pub mod sync_ops;
 pub(crate) mod usage;
 pub mod verify;
 pub mod windows_tools;

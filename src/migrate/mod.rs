@@ -29,7 +29,8 @@ pub use kernel::windows_side::{WindowsOutcome, WindowsPlan};
 use crate::base::error::{ExitCode, Result};
 use crate::base::units;
 use crate::host::HostEnv;
-use crate::measure::{changes, moved};
+use crate::measure::changes;
+use crate::store::moved;
 use kernel::fixups::FixupReport;
 use kernel::outcome::Copied;
 use kernel::run::Run;
@@ -80,15 +81,7 @@ pub fn run(
 /// and confirmed.
 fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
     let (env, source, destination) = (run.env, run.source(), run.destination.as_path());
-    if moved::lookup(env, source).is_none() {
-        // Finished by an earlier version, which kept no record, or the recorded copy is gone:
-        // the old place learns of this one now, and the copies recorded before stay recorded.
-        let earlier = moved::recorded(env, source);
-        moved::remember(
-            env,
-            &moved::Moved::new(source, destination, manifest).after(earlier),
-        );
-    }
+    record_if_missing(env, source, destination, manifest);
     let done = Copied::nothing_yet(&run.elsewhere);
     let syncing = run.args.mode == Mode::Sync;
     let record = moved::lookup(env, source);
@@ -128,18 +121,36 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
     // After a removal its own list says what stayed and why.
     if let Some(changed) = changed_here.filter(|c| c.count() > 0 && report.removal.is_none()) {
         // Edits made at the old place since: the two copies differ, and the person must know.
-        report.fixups.advice.push(format!(
-            "{} changed at {} since the migration ({} added, {} changed, {} removed); they are not in the copy: `{}` copies them, and --remove-source keeps them",
-            units::counted(changed.count(), "file", "files"),
-            source.display(),
-            units::count(changed.added.len() as u64),
-            units::count(changed.changed.len() as u64),
-            units::count(changed.removed.len() as u64),
-            staging::command(source, destination, " --sync")
-        ));
+        let advice = changed_since_advice(&changed, source, destination);
+        report.fixups.advice.push(advice);
     }
     run.ui.result(&report)?;
     Ok(ExitCode::Ok)
+}
+
+/// Finished by an earlier version, which kept no record, or the recorded copy is gone: the old
+/// place learns of this one now, and the copies recorded before stay recorded.
+fn record_if_missing(env: &HostEnv, source: &Path, destination: &Path, manifest: &Path) {
+    if moved::lookup(env, source).is_none() {
+        let earlier = moved::recorded(env, source);
+        moved::remember(
+            env,
+            &moved::Moved::new(source, destination, manifest).after(earlier),
+        );
+    }
+}
+
+/// The advice when the source changed since the migration and the copy does not have it.
+fn changed_since_advice(changed: &changes::Changes, source: &Path, destination: &Path) -> String {
+    format!(
+        "{} changed at {} since the migration ({} added, {} changed, {} removed); they are not in the copy: `{}` copies them, and --remove-source keeps them",
+        units::counted(changed.count(), "file", "files"),
+        source.display(),
+        units::count(changed.added.len() as u64),
+        units::count(changed.changed.len() as u64),
+        units::count(changed.removed.len() as u64),
+        staging::command(source, destination, " --sync")
+    )
 }
 
 /// The copies of the source other than the one at `destination`, oldest first.

@@ -1,6 +1,6 @@
 //! How right the predictions have been on this machine, and the bounded correction that
 //! follows from it (docs/accuracy.md). Pure: the record is read and written in
-//! `measure::accuracy`.
+//! `store::accuracy`.
 
 use super::uncertainty::{Compared, Figure};
 use serde::Serialize;

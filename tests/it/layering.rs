@@ -1,6 +1,6 @@
 //! The layering rule of docs/design.md, checked from the repository itself. The layers are the
-//! folders of src/ (base, host, measure, model, decide, assess, migrate, report, commands, lowest
-//! first), so the tree shows the architecture: every source file sits in one of them (only lib.rs
+//! folders of src/ (base, host, store, measure, model, decide, assess, migrate, report, commands,
+//! lowest first), so the tree shows the architecture: every source file sits in one of them (only lib.rs
 //! and main.rs, the entry, at the root), imports point to its own layer or lower ones and never
 //! to the crate root, no two files of one folder import each other round a cycle, clap is seen
 //! only by the command layer, and no function outside tests is longer than 100 lines. A file's
@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first, each a folder of src/; a file may import its own layer and those
 /// before it.
 const LAYERS: &[&str] = &[
-    "base", "host", "measure", "model", "decide", "assess", "migrate", "report", "commands",
+    "base", "host", "store", "measure", "model", "decide", "assess", "migrate", "report",
+    "commands",
 ];
 
 /// The crate root's files: the entry, above every layer.
@@ -689,6 +690,56 @@ fn migrate_operations_stand_on_the_kernel_alone() {
         vec![
             "src/migrate/kernel/plan.rs: the kernel imports an operation (kernel -> undo)",
             "src/migrate/sync/plan.rs: an operation imports another (sync -> moving)",
+        ]
+    );
+}
+
+/// The names of the host's folders for what the tool keeps (issue 51): only `store/` turns them
+/// into files, so the layers that measure and assess ask it for a file by purpose instead.
+const STORE_FOLDERS: &[&str] = &["state_dir", "cache_dir", "state_home", "cache_home"];
+const ASK_THE_STORE: &[&str] = &["measure", "assess"];
+
+/// Each file of `sources` in an [`ASK_THE_STORE`] layer that names one of [`STORE_FOLDERS`]
+/// anywhere (tests and comments too, as `grep` would), with the first name it uses.
+fn naming_the_store_folders(sources: &[(PathBuf, String)]) -> Vec<String> {
+    sources
+        .iter()
+        .filter(|(relative, _)| ASK_THE_STORE.contains(&module_of(relative).as_str()))
+        .filter_map(|(relative, text)| {
+            let name = STORE_FOLDERS.iter().find(|name| text.contains(*name))?;
+            Some(format!("src/{}: {name}", relative.display()))
+        })
+        .collect()
+}
+
+#[test]
+fn only_the_store_names_the_state_and_cache_folders() {
+    let files: Vec<(PathBuf, String)> = project().into_iter().map(|(_, r, t)| (r, t)).collect();
+    let found = naming_the_store_folders(&files);
+    assert!(
+        found.is_empty(),
+        "ask crate::store::Store for the file instead:\n{}",
+        found.join("\n")
+    );
+
+    let made_up = |path: &str, code: &str| (PathBuf::from(path), code.to_string());
+    let sources = vec![
+        made_up("measure/accuracy.rs", "let f = env.state_dir()?;"),
+        made_up(
+            "assess/nudge.rs",
+            "// XDG_CACHE_HOME is the store's\nfn f() {}",
+        ),
+        made_up(
+            "assess/pipeline/git_cache.rs",
+            "#[cfg(test)]\nmod tests { cache_home(); }",
+        ),
+        made_up("store/mod.rs", "fn cache_dir() {}"),
+    ];
+    assert_eq!(
+        naming_the_store_folders(&sources),
+        vec![
+            "src/measure/accuracy.rs: state_dir",
+            "src/assess/pipeline/git_cache.rs: cache_home",
         ]
     );
 }

@@ -6,6 +6,7 @@ use crate::base::clock::now_unix;
 use crate::host::HostEnv;
 use crate::measure::scan::ScanReport;
 use crate::measure::scan::known::KnownTree;
+use crate::store::{CacheFile, Store};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -21,22 +22,13 @@ struct Entry {
     trees: Vec<KnownTree>,
 }
 
-fn file(env: &HostEnv, root: &Path) -> Option<PathBuf> {
-    let key = root.as_os_str().as_encoded_bytes();
-    Some(
-        env.cache_dir()?
-            .join("dependencies")
-            .join(format!("{:08x}.json", crc32fast::hash(key))),
-    )
-}
-
 /// The trees an earlier scan of `root` found, within `MAX_AGE_SECS`.
 pub fn load(env: &HostEnv, root: &Path) -> Vec<KnownTree> {
-    let Some(file) = file(env, root) else {
-        return Vec::new();
-    };
-    crate::base::input::read_cache(&file, "dependency figures cache file")
-        .and_then(|bytes| serde_json::from_slice::<Entry>(&bytes).ok())
+    Store::of(env)
+        .load::<Entry>(
+            CacheFile::Dependencies(root),
+            "dependency figures cache file",
+        )
         .filter(|e| {
             e.root == root && crate::base::clock::younger_than(e.created_unix, MAX_AGE_SECS)
         })
@@ -70,13 +62,10 @@ pub fn store(env: &HostEnv, root: &Path, scan: &ScanReport) {
     if trees.is_empty() || scan.node_modules.iter().all(|t| t.reused) {
         return;
     }
-    let Some(file) = env.cache_dir_to_write().and(file(env, root)) else {
-        return;
-    };
     let entry = Entry {
         root: root.to_path_buf(),
         created_unix: now_unix(),
         trees,
     };
-    crate::base::input::write_json_atomically(&file, &entry);
+    Store::of(env).keep(CacheFile::Dependencies(root), &entry);
 }

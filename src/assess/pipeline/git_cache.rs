@@ -6,6 +6,7 @@
 use super::mount_cache::MAX_AGE_SECS;
 use crate::base::clock::now_unix;
 use crate::host::{GitFacts, GitVersion, HostEnv};
+use crate::store::{CacheFile, Store};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -19,13 +20,13 @@ struct Entry {
     startup_ms: f64,
 }
 
-/// The key and the file; None without a boot id, a `git` on `PATH` or a cache directory.
+/// The key and the file; None without a boot id, a `git` on `PATH` or a cache folder.
 fn place(env: &HostEnv) -> Option<(String, PathBuf)> {
     let boot = env.boot_id()?;
     let kernel = env.read_facts().kernel_version.unwrap_or_default();
     let git = env.executable_identity("git")?;
     let key = format!("{}\n{boot}\n{kernel}\n{git}", env.hostname());
-    let file = env.cache_dir()?.join("git.json");
+    let file = Store::of(env).cache_file(CacheFile::GitFacts)?;
     Some((key, file))
 }
 
@@ -37,8 +38,8 @@ pub fn facts(env: &HostEnv, reuse: bool) -> GitFacts {
         return facts;
     }
     let facts = GitFacts::read();
-    if let (Some((key, _)), Some(startup_ms)) = (place, facts.startup_ms)
-        && let Some(file) = env.cache_dir_to_write().map(|dir| dir.join("git.json"))
+    if let (Some((key, file)), Some(startup_ms)) = (place, facts.startup_ms)
+        && Store::of(env).may_write_cache()
     {
         let entry = Entry {
             key,

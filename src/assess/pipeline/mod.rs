@@ -194,7 +194,7 @@ pub fn measure(
     phases.git_facts_ms = git_ms;
     // At the old place of a finished migration moving is done: what the mount costs is no
     // longer the story, so nothing is timed.
-    let old_place = crate::measure::moved::recorded(env, &location.paths.linux);
+    let old_place = crate::store::moved::recorded(env, &location.paths.linux);
     let (probe, mut predict) = if old_place.is_none() {
         probe_and_predict(
             env,
@@ -368,7 +368,7 @@ fn scan_and_hints(
 /// verdict that says so in place of the measurements'.
 fn told_here(
     env: &HostEnv,
-    record: &crate::measure::moved::Moved,
+    record: &crate::store::moved::Moved,
     verdict: &mut Verdict,
     progress: &dyn Progress,
 ) -> changes::OldPlace {

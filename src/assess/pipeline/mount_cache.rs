@@ -7,6 +7,7 @@ use crate::base::clock::now_unix;
 use crate::host::HostEnv;
 use crate::host::mounts::MountEntry;
 use crate::measure::probe::ProbeReport;
+use crate::store::{CacheFile, Store};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -23,7 +24,7 @@ struct Entry {
 }
 
 /// The key and the file for `mount`; None without a boot id (nothing then says the figures
-/// are still this boot's) or a cache directory.
+/// are still this boot's) or a cache folder.
 fn place(env: &HostEnv, mount: &MountEntry) -> Option<(String, PathBuf)> {
     let boot = env.boot_id()?;
     let kernel = env.read_facts().kernel_version.unwrap_or_default();
@@ -34,10 +35,7 @@ fn place(env: &HostEnv, mount: &MountEntry) -> Option<(String, PathBuf)> {
         mount.fstype,
         mount.source
     );
-    let file = env
-        .cache_dir()?
-        .join("mounts")
-        .join(format!("{:08x}.json", crc32fast::hash(key.as_bytes())));
+    let file = Store::of(env).cache_file(CacheFile::MountProbe(&key))?;
     Some((key, file))
 }
 
@@ -67,7 +65,8 @@ pub fn store(env: &HostEnv, mount: &MountEntry, report: &ProbeReport) {
     if !usable(report) {
         return;
     }
-    let Some((key, file)) = env.cache_dir_to_write().and(place(env, mount)) else {
+    let writable = Store::of(env).may_write_cache();
+    let Some((key, file)) = place(env, mount).filter(|_| writable) else {
         return;
     };
     let entry = Entry {

@@ -253,7 +253,7 @@ fn removed_sources(env: &HostEnv, discovery: &mut Discovery) -> Vec<NotJudged> {
     let mut removed = Vec::new();
     discovery.repositories.retain(|found| {
         let Some(record) =
-            crate::measure::moved::recorded(env, &found.root).filter(|r| r.source_removed)
+            crate::store::moved::recorded(env, &found.root).filter(|r| r.source_removed)
         else {
             return true;
         };

@@ -3,11 +3,11 @@
 //! a byte read, so it costs one walk of the source, as the plan's own; `check` at the old place
 //! counts with it, and a sync (`migrate` run again) plans with it.
 
-use super::manifest::{self, FileRecord, ManifestEntry, Stamp};
-use super::moved::Moved;
 use crate::base::dirfd::{self, Meta};
 use crate::base::error::Failure;
 use crate::base::interrupt;
+use crate::store::manifest::{self, FileRecord, ManifestEntry, Stamp};
+use crate::store::moved::Moved;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
@@ -245,7 +245,7 @@ pub enum Count {
 /// Where `source` (a repository's top, canonical) went and what changed here since (not
 /// counted when the copy is no longer there); None when it was never migrated.
 pub fn old_place(env: &crate::host::HostEnv, source: &Path, count: Count) -> Option<OldPlace> {
-    let moved = super::moved::recorded(env, source)?;
+    let moved = crate::store::moved::recorded(env, source)?;
     Some(told(env, &moved, count))
 }
 
@@ -258,14 +258,14 @@ pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace
         Count::Recorded if moved.source_removed && moved.source_removed_unix.is_none() => None,
         Count::Recorded => moved.since,
         Count::Walk => since(moved).map(|c| {
-            let counted = super::moved::Counted {
+            let counted = crate::store::moved::Counted {
                 added: c.added.len() as u64,
                 changed: c.changed.len() as u64,
                 removed: c.removed.len() as u64,
                 bytes: c.bytes,
                 unix: crate::base::clock::now_unix(),
             };
-            super::moved::remember_count(env, moved, counted);
+            crate::store::moved::remember_count(env, moved, counted);
             counted
         }),
     };
@@ -367,7 +367,7 @@ impl OldPlace {
     /// of a version that kept none).
     pub fn removed_words(&self) -> String {
         match self.source_removed_unix {
-            Some(unix) => format!("removed by wsl-place on {}", super::moved::day(unix)),
+            Some(unix) => format!("removed by wsl-place on {}", crate::store::moved::day(unix)),
             None => "removed by wsl-place".to_string(),
         }
     }
@@ -491,6 +491,49 @@ pub fn git_index_lock(rel: &Path) -> bool {
         && rel.components().any(|c| c.as_os_str() == ".git")
 }
 
+/// Git's index of a repository in the tree (`.git/index`, a worktree's or a submodule's below
+/// `.git/`): a cache git rewrites when it only looks (`git status` refreshes the stat it keeps),
+/// so its change is no edit of anyone's.
+pub fn is_git_index(rel: &Path) -> bool {
+    rel.file_name().is_some_and(|n| n == "index")
+        && rel
+            .components()
+            .next()
+            .is_some_and(|c| c.as_os_str() == ".git")
+}
+
+/// Every entry below `destination` as it is now, in the manifest's terms (sorted by path): the
+/// snapshot `store::snapshot` keeps. Err when the walk stopped short.
+pub fn snapshot(destination: &Path) -> Result<Vec<ManifestEntry>, Unseen> {
+    Ok(walk(destination)?
+        .into_iter()
+        .filter_map(|seen| match seen.kind {
+            SeenKind::File => Some(ManifestEntry::File(FileRecord {
+                rel: seen.rel,
+                size: seen.size,
+                mtime: seen.mtime,
+                stamp: Some(seen.stamp),
+                crc32: 0,
+            })),
+            SeenKind::Dir => Some(ManifestEntry::Dir(seen.rel)),
+            SeenKind::Symlink => {
+                let target = dirfd::read_link(&destination.join(&seen.rel)).ok()?;
+                Some(ManifestEntry::Symlink {
+                    rel: seen.rel,
+                    target,
+                })
+            }
+            SeenKind::Other => None,
+        })
+        .collect())
+}
+
+/// What changed at `destination` since `baseline` (its snapshot) was taken: files and links
+/// added, changed and removed there, by their stat; Err when the walk stopped short.
+pub fn at_destination(destination: &Path, baseline: &[ManifestEntry]) -> Result<Changes, Unseen> {
+    Ok(classify(destination, baseline, &walk(destination)?))
+}
+
 /// Not the repository's, and never copied: a probe's scratch folder, a `node_modules` the
 /// migration left behind (not in the manifest), and anything below either; git's index lock.
 fn outside_the_copy(rel: &Path, dirs: &HashSet<&Path>) -> bool {
@@ -594,5 +637,29 @@ mod tests {
         assert_eq!(changes.removed, [PathBuf::from("gone")]);
         assert_eq!((changes.count(), changes.bytes), (3, 11));
         assert!(changes.added_dirs.is_empty(), "{changes:?}");
+    }
+
+    #[test]
+    fn a_snapshot_reads_back_and_tells_what_changed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dest = tmp.path().join("app");
+        std::fs::create_dir_all(dest.join("d")).unwrap();
+        std::fs::write(dest.join("d/a"), b"one").unwrap();
+        std::fs::write(dest.join("b"), b"two").unwrap();
+        let file = tmp.path().join("state/app.snapshot");
+        let taken = snapshot(&dest).unwrap();
+        crate::store::snapshot::write(&file, Path::new("/src/app"), &dest, &taken).unwrap();
+        let kept = crate::store::snapshot::read(&file).unwrap();
+        assert_eq!(kept.len(), 3, "{kept:?}");
+        assert!(at_destination(&dest, &kept).unwrap().is_empty());
+        std::fs::write(dest.join("d/a"), b"ONE!").unwrap();
+        std::fs::write(dest.join("c"), b"new").unwrap();
+        std::fs::remove_file(dest.join("b")).unwrap();
+        let found = at_destination(&dest, &kept).unwrap();
+        assert_eq!(
+            (found.added.len(), found.changed.len(), found.removed.len()),
+            (1, 1, 1),
+            "{found:?}"
+        );
     }
 }

@@ -14,6 +14,7 @@ use super::package_manager::{Manager, detect};
 use super::samplers;
 use crate::host::HostEnv;
 use crate::measure::probe::cpu::pace;
+use crate::store::{CacheFile, Store};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -115,24 +116,22 @@ fn version(env: &HostEnv, manager: Manager) -> Option<String> {
         .entry(manager)
         .or_insert_with(|| {
             let identity = env.executable_identity(manager.name())?;
-            let file = env
-                .cache_dir()?
-                .join("manager")
-                .join(format!("version-{manager}.json"));
-            let known = crate::base::input::read_cache(&file, "package-manager version cache file")
-                .and_then(|bytes| serde_json::from_slice::<KnownVersion>(&bytes).ok())
+            let (store, name) = (Store::of(env), manager.to_string());
+            let file = CacheFile::ManagerVersion(&name);
+            // No cache folder (no home, no XDG_CACHE_HOME): the manager is not asked either.
+            store.cache_file(file)?;
+            let known = store
+                .load::<KnownVersion>(file, "package-manager version cache file")
                 .filter(|known| known.identity == identity);
             if let Some(known) = known {
                 return Some(known.version);
             }
             let version = version_number(manager, &samplers::version_output(manager.name())?)?;
-            if env.cache_dir_to_write().is_some() {
-                let known = KnownVersion {
-                    identity,
-                    version: version.clone(),
-                };
-                crate::base::input::write_json_atomically(&file, &known);
-            }
+            let known = KnownVersion {
+                identity,
+                version: version.clone(),
+            };
+            store.keep(file, &known);
             Some(version)
         })
         .clone()
@@ -151,14 +150,12 @@ const UNSAMPLED_FOR_SECS: u64 = 24 * 3600;
 
 /// The file that says the sample of `root`'s packages failed for this manager version.
 fn unsampled_file(env: &HostEnv, manager: Manager, version: &str, root: &Path) -> Option<PathBuf> {
-    let key = crate::base::pathtext::file_key(root);
-    let name = format!("{manager}-{}-{key}", version.replace(['/', '\\'], "_"));
-    Some(
-        env.cache_dir()?
-            .join("manager")
-            .join("unsampled")
-            .join(name),
-    )
+    let manager = manager.to_string();
+    Store::of(env).cache_file(CacheFile::UnsampledNote {
+        manager: &manager,
+        version,
+        root,
+    })
 }
 
 /// Why a sample of `root`'s packages failed with this manager version within a day (the note's
@@ -185,9 +182,8 @@ fn recently_unsampled(
 }
 
 fn note_unsampled(env: &HostEnv, manager: Manager, version: &str, root: &Path, why: &str) {
-    let file = env
-        .cache_dir_to_write()
-        .and(unsampled_file(env, manager, version, root));
+    let file =
+        unsampled_file(env, manager, version, root).filter(|_| Store::of(env).may_write_cache());
     if let Some((dir, file)) = file.as_ref().and_then(|f| Some((f.parent()?, f))) {
         // A failure only costs the next check another attempt.
         let note = format!("{}\n{why}\n", crate::base::clock::now_unix());
@@ -245,29 +241,10 @@ fn first_method() -> u32 {
     1
 }
 
-fn cache_file(env: &HostEnv, manager: Manager, version: &str) -> Option<PathBuf> {
-    let safe: String = version
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(40)
-        .collect();
-    Some(
-        env.cache_dir()?
-            .join("manager")
-            .join(format!("{manager}-{safe}.json")),
-    )
-}
-
 fn load_cached(env: &HostEnv, manager: Manager, version: &str) -> Option<ManagerTiming> {
-    let file = cache_file(env, manager, version)?;
-    let bytes = crate::base::input::read_cache(&file, "package-manager timing cache file")?;
-    let entry: CacheEntry = serde_json::from_slice(&bytes).ok()?;
+    let manager = &manager.to_string();
+    let file = CacheFile::ManagerTiming { manager, version };
+    let entry: CacheEntry = Store::of(env).load(file, "package-manager timing cache file")?;
     (entry.machine == machine(env) && entry.method == SAMPLE_METHOD).then_some(ManagerTiming {
         source: TimingSource::Cached,
         ..entry.timing
@@ -276,10 +253,6 @@ fn load_cached(env: &HostEnv, manager: Manager, version: &str) -> Option<Manager
 
 /// Writes the cache beside and renames it; a failure only costs the next check a calibration.
 fn store(env: &HostEnv, timing: &ManagerTiming) {
-    let writable = env.cache_dir_to_write();
-    let Some(file) = writable.and(cache_file(env, timing.manager, &timing.version)) else {
-        return;
-    };
     // What was left out is the measured project's, not the manager's.
     let entry = CacheEntry {
         machine: machine(env),
@@ -289,7 +262,12 @@ fn store(env: &HostEnv, timing: &ManagerTiming) {
             ..timing.clone()
         },
     };
-    crate::base::input::write_json_atomically(&file, &entry);
+    let manager = &timing.manager.to_string();
+    let file = CacheFile::ManagerTiming {
+        manager,
+        version: &timing.version,
+    };
+    Store::of(env).keep(file, &entry);
 }
 
 /// A cached timing at the CPU's pace `cpu` now: the manager's work is CPU work, so a figure
@@ -342,12 +320,7 @@ pub fn timing(
         .as_deref()
         .and_then(|v| super::package_manager::untested_version(manager, v));
     let may_sample = may_measure && installed.is_some() && earlier.is_none() && skipped.is_none();
-    let sample = may_sample.then(|| samplers::sample_for(manager, root));
-    let left_out = sample.as_ref().map_or(0, |s| s.left_out);
-    let sampled = sample.map(|sample| {
-        let dir = scratch_dir.ok_or_else(|| "no scratch folder on the Linux disk".to_string())?;
-        samplers::measure(manager, dir, &sample, root)
-    });
+    let (left_out, sampled) = sample(manager, root, scratch_dir, may_sample);
     let failed = match &sampled {
         Some(Err(why)) if scratch_dir.is_some() => {
             note_unsampled(env, manager, &version, root, why);
@@ -356,9 +329,46 @@ pub fn timing(
         Some(Err(why)) => Some(why.clone()),
         _ => earlier.filter(|why| !why.is_empty()),
     };
-    let measured = sampled.and_then(Result::ok).map(|s| ManagerTiming {
+    let measured = sampled
+        .and_then(Result::ok)
+        .map(|s| measured(manager, &version, &s, cpu));
+    match measured {
+        Some(timing) => {
+            store(env, &timing);
+            Some(Timing::Timed(timing))
+        }
+        None => Some(Timing::Untimed {
+            manager,
+            version,
+            failed,
+            skipped,
+            left_out,
+        }),
+    }
+}
+
+/// The entries of `root`'s lists left out of its sample, and the sample installed into a
+/// scratch folder under `scratch_dir` (Err: why it could not be); None unless `may_sample`.
+fn sample(
+    manager: Manager,
+    root: &Path,
+    scratch_dir: Option<&Path>,
+    may_sample: bool,
+) -> (u64, Option<Result<samplers::Sampled, String>>) {
+    let sample = may_sample.then(|| samplers::sample_for(manager, root));
+    let left_out = sample.as_ref().map_or(0, |s| s.left_out);
+    let sampled = sample.map(|sample| {
+        let dir = scratch_dir.ok_or_else(|| "no scratch folder on the Linux disk".to_string())?;
+        samplers::measure(manager, dir, &sample, root)
+    });
+    (left_out, sampled)
+}
+
+/// The figures of a sample this run installed.
+fn measured(manager: Manager, version: &str, s: &samplers::Sampled, cpu: f64) -> ManagerTiming {
+    ManagerTiming {
         manager,
-        version: version.clone(),
+        version: version.to_string(),
         startup_ms: s.startup_ms,
         sample_ms: s.sample_ms,
         sample_packages: s.packages,
@@ -372,19 +382,6 @@ pub fn timing(
         sample_left_out: s.left_out,
         sample_from_lock: s.from_lock,
         lifecycle_startups: 0.0,
-    });
-    match measured {
-        Some(timing) => {
-            store(env, &timing);
-            Some(Timing::Timed(timing))
-        }
-        None => Some(Timing::Untimed {
-            manager,
-            version,
-            failed,
-            skipped,
-            left_out,
-        }),
     }
 }
 
@@ -448,7 +445,12 @@ mod tests {
         assert_eq!(cached.source, TimingSource::Cached);
         assert_eq!(cached.sample_ms, timing.sample_ms);
         // The cache spells the manager and the source as the JSON always has.
-        let file = cache_file(&env, Manager::Npm, "11").unwrap();
+        let file = Store::of(&env)
+            .cache_file(CacheFile::ManagerTiming {
+                manager: "npm",
+                version: "11",
+            })
+            .unwrap();
         assert!(file.ends_with("manager/npm-11.json"), "{}", file.display());
         let mut entry: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();

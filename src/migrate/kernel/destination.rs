@@ -5,7 +5,7 @@
 use crate::base::error::{Failure, Result};
 use crate::host::HostEnv;
 use crate::host::location;
-use crate::measure::moved;
+use crate::store::moved;
 use std::path::{Path, PathBuf};
 
 /// `~/src/<name>` unless `--to` says otherwise; `default_root` is where the policy would put it.
@@ -192,7 +192,7 @@ mod tests {
             Path::new("/h/src/.app.wsl-place-staging")
         );
         assert_eq!(
-            crate::measure::moved::legacy_manifest_path(Path::new("/h/src/app")),
+            crate::store::moved::legacy_manifest_path(Path::new("/h/src/app")),
             PathBuf::from("/h/src/app.wsl-place-manifest")
         );
     }

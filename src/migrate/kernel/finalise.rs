@@ -11,7 +11,7 @@ use super::plan::{self, Kind, Plan};
 use super::staging::Staging;
 use crate::base::dirfd;
 use crate::base::error::{Failure, Result};
-use crate::measure::moved;
+use crate::store::moved;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::Write;

@@ -4,7 +4,7 @@
 //! made (by device and inode, never through a link), not whatever now has its name.
 
 use crate::base::error::{Failure, Result};
-use crate::measure::moved::{Folder, Moved};
+use crate::store::moved::{Folder, Moved};
 
 /// Fails unless the destination is still the folder the migration made; `untouched` says what
 /// was left as it was ("nothing was copied.").

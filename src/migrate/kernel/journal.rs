@@ -20,9 +20,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 pub use crate::base::pathtext::escape_path;
-pub use crate::measure::manifest::{
-    FileRecord, ManifestEntry, Stamp, manifest_text, parse_manifest,
-};
+pub use crate::store::manifest::{FileRecord, ManifestEntry, Stamp, manifest_text, parse_manifest};
 
 /// What an earlier, interrupted run left in the journal.
 #[derive(Debug, Clone, Default)]

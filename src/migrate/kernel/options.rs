@@ -4,7 +4,7 @@ use super::document::PlanDocument;
 use super::notice::Notice;
 use super::outcome::{MigrationReport, RemovalShown, SyncReport};
 use crate::base::error::Result;
-use crate::measure::moved::Moved;
+use crate::store::moved::Moved;
 use std::path::PathBuf;
 
 /// What `migrate` should do, decided once from the command line.

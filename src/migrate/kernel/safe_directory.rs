@@ -11,7 +11,7 @@
 
 use super::gitconfig_text;
 use crate::base::pathtext;
-use crate::measure::moved::WindowsGitRecord;
+use crate::store::moved::WindowsGitRecord;
 use std::path::{Component, Path, PathBuf};
 
 /// Both spellings of the copy at `linux` in distro `distro`, in the form git.exe matches.

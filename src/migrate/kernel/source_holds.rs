@@ -29,7 +29,7 @@ pub(in crate::migrate) fn lacking(source: &Path, entries: &[ManifestEntry]) -> V
                     walk.lack(rel, "no longer a folder there");
                 }
             }
-            ManifestEntry::File(r) if crate::measure::snapshot::is_git_index(&r.rel) => {}
+            ManifestEntry::File(r) if crate::measure::changes::is_git_index(&r.rel) => {}
             ManifestEntry::File(r) => {
                 let read = walk.in_parent(&r.rel, |dir, name| {
                     let (file, _) = dir.open_file(name)?;

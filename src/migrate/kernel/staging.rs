@@ -12,7 +12,7 @@
 
 use crate::base::error::{Failure, Result};
 use crate::base::pathtext::shell_quote;
-use crate::measure::manifest;
+use crate::store::manifest;
 use std::ffi::OsString;
 use std::fs::{File, TryLockError};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};

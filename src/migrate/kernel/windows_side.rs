@@ -6,8 +6,8 @@ use super::safe_directory;
 use crate::decide::windows::{self, ToolLine};
 use crate::host::HostEnv;
 use crate::host::location::{self, MountTable};
-use crate::measure::moved::WindowsGitRecord;
 use crate::measure::windows_tools::{self, ToolId};
+use crate::store::moved::WindowsGitRecord;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 

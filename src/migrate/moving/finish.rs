@@ -6,12 +6,13 @@ use crate::base::error::Result;
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
 use crate::host::location;
-use crate::measure::{moved, snapshot};
+use crate::measure::changes;
 use crate::migrate::kernel::fixups::{self, FixupReport};
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{Copied, MigrationReport};
 use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::{finalise, git_paths, old_paths, venvs, windows_side, worktrees};
+use crate::store::{moved, snapshot};
 use std::path::Path;
 
 /// Steps 6 to 9: commit (rename into place), fix up, finalise (remove staging), report.
@@ -34,26 +35,8 @@ pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<Mig
         &answers.git_settings,
         copied.predicted_refresh_ms,
     )?;
-    let spinner = Drawn::spinner(
-        ui.progress(),
-        "pointing the virtualenvs at the new location",
-    );
-    venvs::fix(
-        source,
-        destination,
-        answers.virtualenvs,
-        &env.automount_root(),
-        &mut fixups,
-    );
-    spinner.finish_and_clear();
-    // Those left behind first: the repair run for a moved one touches every recorded worktree.
-    for worktree in copied.worktrees.iter().filter(|w| !w.moved) {
-        worktrees::detach(destination, worktree, &mut fixups);
-        fixups.advice.push(worktrees::left_behind(source, worktree));
-    }
-    for worktree in copied.worktrees.iter().filter(|w| w.moved) {
-        finish_worktree(env, destination, worktree, &mut fixups)?;
-    }
+    fix_venvs(run, answers, &mut fixups);
+    finish_worktrees(env, (source, destination), &copied, &mut fixups)?;
     keep_snapshot(env, source, destination);
     staging.remove()?;
     let first_status = copied
@@ -70,16 +53,7 @@ pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<Mig
     )?;
     // Windows' git config is touched only once the copy is in place.
     if let Some(plan) = &answers.windows {
-        let outcome = windows_side::carry_out(plan, answers.add_safe_directory);
-        if let Some(added) = outcome
-            .safe_directory
-            .as_ref()
-            .and_then(|s| s.record.clone())
-        {
-            record.windows_git = Some(added);
-            moved::remember(env, &record);
-        }
-        report.windows = Some(outcome);
+        report.windows = Some(windows_side_done(env, plan, answers, &mut record));
     }
     report.still_points_to_old_place = still_pointing(env, ui, source, &report);
     report.other_copies = record
@@ -88,6 +62,61 @@ pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<Mig
         .map(|o| o.destination.clone())
         .collect();
     Ok(report)
+}
+
+/// The copy's virtualenvs pointed at their new place, as answered with the plan.
+fn fix_venvs(run: &Run, answers: &Answers, fixups: &mut FixupReport) {
+    let (source, destination) = (run.source(), run.destination.as_path());
+    let spinner = Drawn::spinner(
+        run.ui.progress(),
+        "pointing the virtualenvs at the new location",
+    );
+    venvs::fix(
+        source,
+        destination,
+        answers.virtualenvs,
+        &run.env.automount_root(),
+        fixups,
+    );
+    spinner.finish_and_clear();
+}
+
+/// The linked worktrees: those left behind detached from the copy, those moved along finished.
+fn finish_worktrees(
+    env: &HostEnv,
+    (source, destination): (&Path, &Path),
+    copied: &Copied,
+    fixups: &mut FixupReport,
+) -> Result<()> {
+    // Those left behind first: the repair run for a moved one touches every recorded worktree.
+    for worktree in copied.worktrees.iter().filter(|w| !w.moved) {
+        worktrees::detach(destination, worktree, fixups);
+        fixups.advice.push(worktrees::left_behind(source, worktree));
+    }
+    for worktree in copied.worktrees.iter().filter(|w| w.moved) {
+        finish_worktree(env, destination, worktree, fixups)?;
+    }
+    Ok(())
+}
+
+/// Windows' side carried out as planned; the safe.directory entry it added is kept in the
+/// record, so that `--abort` can take it out again.
+fn windows_side_done(
+    env: &HostEnv,
+    plan: &windows_side::WindowsPlan,
+    answers: &Answers,
+    record: &mut moved::Moved,
+) -> windows_side::WindowsOutcome {
+    let outcome = windows_side::carry_out(plan, answers.add_safe_directory);
+    if let Some(added) = outcome
+        .safe_directory
+        .as_ref()
+        .and_then(|s| s.record.clone())
+    {
+        record.windows_git = Some(added);
+        moved::remember(env, record);
+    }
+    outcome
 }
 
 /// The lines of the copy's settings files that still name the old place, in its Linux form and,
@@ -142,7 +171,7 @@ fn first_status(
 fn keep_snapshot(env: &HostEnv, source: &Path, destination: &Path) {
     // A walk cut short would record files as missing there, so it writes no snapshot.
     if let Some(file) = moved::snapshot_path(env, destination)
-        && let Ok(entries) = snapshot::take(destination)
+        && let Ok(entries) = changes::snapshot(destination)
     {
         let _ = snapshot::write(&file, source, destination, &entries);
     }

@@ -16,6 +16,7 @@ use crate::base::interrupt;
 use crate::base::progress::Drawn;
 use crate::base::units;
 use crate::migrate::kernel::ask::{self, after_interrupt};
+use crate::migrate::kernel::document::PlanDocument;
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{Copied, MigrationReport};
@@ -78,6 +79,19 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
     if !confirm(ui, &plan, &answers)? {
         return Ok(Moved::Stopped);
     }
+    copy_and_finish(run, plan, &answers, &shown, held)
+}
+
+/// Steps 3 to 9 once the plan is confirmed: the staging folders made, the repository and the
+/// worktrees moving along copied, verified and sealed, then finished.
+fn copy_and_finish(
+    run: &Run,
+    plan: Plan,
+    answers: &Answers,
+    shown: &PlanDocument,
+    held: Option<Lock>,
+) -> Result<Moved> {
+    let staging = &run.staging;
     // Priced again after the answers: what is copied now (node_modules left behind or not).
     let planned_ms = estimate::of(&plan.copy, &plan.copy.resume()).predicted_copy_ms;
     let started = Instant::now();
@@ -115,7 +129,7 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
         planned_ms,
     };
     stage_worktrees(run, plan.worktrees, &mut done)?;
-    let report = finish::finish(run, &answers, done)?;
+    let report = finish::finish(run, answers, done)?;
     Ok(Moved::Done(Box::new(report), answers.remove_source))
 }
 

@@ -3,7 +3,6 @@
 //! it knew is gone.
 
 use crate::base::error::{Failure, Result};
-use crate::measure::moved;
 use crate::migrate::kernel::ask::answer;
 use crate::migrate::kernel::identity;
 use crate::migrate::kernel::notice::Notice;
@@ -11,6 +10,7 @@ use crate::migrate::kernel::options::Consent;
 use crate::migrate::kernel::plan::{Question, QuestionId};
 use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::staging;
+use crate::store::moved;
 
 /// Whether this run may make a copy of a source the record says was copied before: asked
 /// (`--yes` says yes), said in a dry run, refused without a terminal. `--remove-source` with the
@@ -35,25 +35,7 @@ pub(super) fn another_copy(run: &Run) -> Result<bool> {
         // Its manifest is gone: the copy is there, and the run refuses to write over it.
         return Ok(true);
     }
-    let text = match (gone, copy == destination) {
-        (true, true) => format!(
-            "{} was copied to {} on {day}, and that copy is no longer there (moved or removed); copy it again?",
-            source.display(),
-            copy.display()
-        ),
-        (true, false) => format!(
-            "{} was already copied to {} on {day} (no longer there: moved or removed); make another copy at {}?",
-            source.display(),
-            copy.display(),
-            destination.display()
-        ),
-        _ => format!(
-            "{} was already copied to {} on {day}; make a second copy at {}?",
-            source.display(),
-            copy.display(),
-            destination.display()
-        ),
-    };
+    let text = question_text(run, &record, gone);
     match run.args.consent {
         Consent::DryRun => {
             run.ui.notice(&Notice::AnotherCopy { question: &text })?;
@@ -75,6 +57,31 @@ pub(super) fn another_copy(run: &Run) -> Result<bool> {
         run.ui.notice(&Notice::NothingCopied)?;
     }
     Ok(yes)
+}
+
+/// The question before another copy: where the source was copied, and whether that copy is gone.
+fn question_text(run: &Run, record: &moved::Moved, gone: bool) -> String {
+    let (source, destination) = (run.source(), run.destination.as_path());
+    let (copy, day) = (record.destination.as_path(), record.finished_day());
+    match (gone, copy == destination) {
+        (true, true) => format!(
+            "{} was copied to {} on {day}, and that copy is no longer there (moved or removed); copy it again?",
+            source.display(),
+            copy.display()
+        ),
+        (true, false) => format!(
+            "{} was already copied to {} on {day} (no longer there: moved or removed); make another copy at {}?",
+            source.display(),
+            copy.display(),
+            destination.display()
+        ),
+        _ => format!(
+            "{} was already copied to {} on {day}; make a second copy at {}?",
+            source.display(),
+            copy.display(),
+            destination.display()
+        ),
+    }
 }
 
 /// Another copy asked for where nobody can answer: refused, with both folders and the flag.

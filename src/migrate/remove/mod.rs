@@ -90,22 +90,7 @@ pub fn remove_source(
     (manifest, git): (&Path, &[plan::GitFolder]),
     bar: &Drawn,
 ) -> Result<Removal> {
-    let text = std::fs::read_to_string(manifest)
-        .map_err(|e| Failure::io("read the manifest", manifest, &e))?;
-    let (listed_source, entries) = journal::parse_manifest(&text).ok_or_else(|| {
-        Failure::internal(format!(
-            "{} is not a complete wsl-place manifest, so nothing in the source was deleted.",
-            manifest.display()
-        ))
-    })?;
-    if listed_source != source {
-        return Err(Failure::would_lose_data(format!(
-            "{} describes a copy of {}, not of {}; nothing was deleted.",
-            manifest.display(),
-            listed_source.display(),
-            source.display()
-        )));
-    }
+    let entries = manifest_of(source, manifest)?;
     let listed: HashSet<PathBuf> = entries.iter().map(|e| e.rel().to_path_buf()).collect();
     // Each `.git` is removed or kept whole, apart from the walk of the rest.
     let units: Vec<&Path> = git.iter().map(|g| g.path.as_path()).collect();
@@ -151,6 +136,28 @@ pub fn remove_source(
         }
     }
     Ok(removal)
+}
+
+/// The manifest's entries, read in full: a manifest cut short, or of another source, deletes
+/// nothing.
+fn manifest_of(source: &Path, manifest: &Path) -> Result<Vec<ManifestEntry>> {
+    let text = std::fs::read_to_string(manifest)
+        .map_err(|e| Failure::io("read the manifest", manifest, &e))?;
+    let (listed_source, entries) = journal::parse_manifest(&text).ok_or_else(|| {
+        Failure::internal(format!(
+            "{} is not a complete wsl-place manifest, so nothing in the source was deleted.",
+            manifest.display()
+        ))
+    })?;
+    if listed_source != source {
+        return Err(Failure::would_lose_data(format!(
+            "{} describes a copy of {}, not of {}; nothing was deleted.",
+            manifest.display(),
+            listed_source.display(),
+            source.display()
+        )));
+    }
+    Ok(entries)
 }
 
 /// The walk over both trees, keeping its counts and what it keeps as it goes.

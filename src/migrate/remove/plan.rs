@@ -6,8 +6,8 @@ use crate::base::error::{Failure, Result};
 use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
 use crate::measure::changes::{self, SeenKind};
-use crate::measure::manifest::{self, FileRecord, ManifestEntry};
 pub use crate::migrate::kernel::outcome::{GitFolder, RemovalPlan};
+use crate::store::manifest::{self, FileRecord, ManifestEntry};
 use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -29,12 +29,7 @@ impl RemovalPlan {
 
 /// What `--remove-source` would delete from `source` and keep, from the manifest and one walk.
 pub fn plan(source: &Path, destination: &Path, manifest_path: &Path) -> Result<RemovalPlan> {
-    let (_, entries) = manifest::read(manifest_path).ok_or_else(|| {
-        Failure::internal(format!(
-            "{} is not a complete wsl-place manifest, so nothing in the source was deleted.",
-            manifest_path.display()
-        ))
-    })?;
+    let entries = read_manifest(manifest_path)?;
     let seen = changes::walk(source)
         .map_err(|u| u.failure(source, "nothing in the source was deleted."))?;
     let found = changes::classify(source, &entries, &seen);
@@ -44,20 +39,12 @@ pub fn plan(source: &Path, destination: &Path, manifest_path: &Path) -> Result<R
         .chain(&found.removed)
         .map(PathBuf::as_path)
         .collect();
-    let gone: HashSet<&Path> = found.removed_dirs.iter().map(PathBuf::as_path).collect();
     let mut plan = RemovalPlan {
         git: git_folders(source, destination, &entries, &seen),
         ..RemovalPlan::default()
     };
     let units: Vec<PathBuf> = plan.git.iter().map(|g| g.path.0.clone()).collect();
     let in_unit = |rel: &Path| units.iter().any(|u| rel.starts_with(u));
-    // A `.git` that goes takes everything in it: nothing there holds its folders.
-    let going: Vec<PathBuf> = plan
-        .git
-        .iter()
-        .filter(|g| g.kept.is_none())
-        .map(|g| g.path.0.clone())
-        .collect();
     let mut dirs = HashSet::new();
     // What the removal deletes: unchanged files and links, and folders once emptied.
     let mut removable: HashSet<&Path> = HashSet::new();
@@ -85,8 +72,42 @@ pub fn plan(source: &Path, destination: &Path, manifest_path: &Path) -> Result<R
             _ => {}
         }
     }
-    // A folder holding anything that stays is not emptied, so not removed: the plan counts
-    // the folders the removal will count.
+    count_emptied(&mut plan, &found, &seen, &removable, &dirs);
+    plan.kept.append(&mut copy_changed);
+    kept_reasons(&mut plan, &found, &seen, &dirs, &in_unit);
+    plan.kept.sort();
+    plan.predicted_ms = predicted_ms(source, &entries, &plan);
+    Ok(plan)
+}
+
+/// The manifest's entries: all of them, or nothing is deleted.
+fn read_manifest(manifest_path: &Path) -> Result<Vec<ManifestEntry>> {
+    let (_, entries) = manifest::read(manifest_path).ok_or_else(|| {
+        Failure::internal(format!(
+            "{} is not a complete wsl-place manifest, so nothing in the source was deleted.",
+            manifest_path.display()
+        ))
+    })?;
+    Ok(entries)
+}
+
+/// The folders the removal will count as removed, and whether the source itself goes: a
+/// folder holding anything that stays is not emptied, so not removed.
+fn count_emptied(
+    plan: &mut RemovalPlan,
+    found: &changes::Changes,
+    seen: &[changes::Seen],
+    removable: &HashSet<&Path>,
+    dirs: &HashSet<&Path>,
+) {
+    let gone: HashSet<&Path> = found.removed_dirs.iter().map(PathBuf::as_path).collect();
+    // A `.git` that goes takes everything in it: nothing there holds its folders.
+    let going: Vec<PathBuf> = plan
+        .git
+        .iter()
+        .filter(|g| g.kept.is_none())
+        .map(|g| g.path.0.clone())
+        .collect();
     let kept_in: HashSet<&Path> = seen
         .iter()
         .filter(|s| !removable.contains(s.rel.as_path()))
@@ -98,18 +119,18 @@ pub fn plan(source: &Path, destination: &Path, manifest_path: &Path) -> Result<R
         .filter(|rel| !gone.contains(*rel) && !kept_in.contains(*rel))
         .count() as u64;
     plan.source_emptied = !kept_in.contains(Path::new(""));
-    plan.kept.append(&mut copy_changed);
-    kept_reasons(&mut plan, &found, &seen, &dirs, &in_unit);
-    plan.kept.sort();
-    plan.predicted_ms = source_call_ms(source, &entries).map(|call_ms| {
+}
+
+/// The model's time for the removal, from one round trip to the source.
+fn predicted_ms(source: &Path, entries: &[ManifestEntry], plan: &RemovalPlan) -> Option<f64> {
+    source_call_ms(source, entries).map(|call_ms| {
         crate::model::migration::removal_ms(
             plan.files + plan.symlinks,
             plan.dirs,
             call_ms,
             plan.bytes,
         )
-    });
-    Ok(plan)
+    })
 }
 
 /// What stays in the source besides the copies that changed, each `path (why)`: a `.git` kept

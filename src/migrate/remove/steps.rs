@@ -5,13 +5,13 @@
 use super::plan::{self, RemovalPlan};
 use crate::base::error::Result;
 use crate::host::HostEnv;
-use crate::measure::moved;
 use crate::migrate::kernel::ask::answer;
 use crate::migrate::kernel::journal;
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{MigrationReport, Removal, RemovalShown};
 use crate::migrate::kernel::plan::{Question, QuestionId};
 use crate::migrate::kernel::run::Run;
+use crate::store::moved;
 use std::path::Path;
 
 const NOT_CONFIRMED: &str = "--remove-source was not confirmed; the source is left in place";
@@ -111,10 +111,10 @@ fn removed(env: &HostEnv, source: &Path) {
 /// The manifest's files still at the source after a removal (escaped paths), by one walk of
 /// what is left there: a sync later updates the copy from these, and from no file made since.
 fn kept_copied_files(record: &moved::Moved) -> Vec<String> {
-    let Some((_, entries)) = crate::measure::manifest::read(&record.manifest) else {
+    let Some((_, entries)) = crate::store::manifest::read(&record.manifest) else {
         return Vec::new();
     };
-    let copied = crate::measure::manifest::file_paths(&entries);
+    let copied = crate::store::manifest::file_paths(&entries);
     crate::measure::changes::walk(&record.source)
         .unwrap_or_default()
         .into_iter()

@@ -7,12 +7,13 @@ use crate::base::dirfd;
 use crate::base::error::{Failure, Result};
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
-use crate::measure::{manifest, moved, snapshot};
+use crate::measure::changes;
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::CopyHolds;
 use crate::migrate::kernel::staging::Staging;
 use crate::migrate::kernel::{finalise, fixups, identity, post_walk};
+use crate::store::{manifest, moved, snapshot};
 use std::collections::HashSet;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -69,7 +70,20 @@ pub(super) fn apply(
     for op in ordered {
         apply_one(staging, destination, op, &mut left)?;
     }
-    for op in &ops {
+    set_folder_times(destination, &ops);
+    if !left.is_empty() {
+        ui.notice(&Notice::NotPutInPlace { left: &left })?;
+    }
+    refresh_index(ui, destination)?;
+    let holds = remember(env, staging, record, &ops)?;
+    staging.remove()?;
+    Ok(holds)
+}
+
+/// The folders' modes and times as the source has them, set last: putting files in a folder
+/// changes its times. Best effort, and never through a link.
+fn set_folder_times(destination: &Path, ops: &[Op]) {
+    for op in ops {
         if let Op::Times {
             rel,
             mode,
@@ -86,9 +100,11 @@ pub(super) fn apply(
             }
         }
     }
-    if !left.is_empty() {
-        ui.notice(&Notice::NotPutInPlace { left: &left })?;
-    }
+}
+
+/// git's index refreshed at the destination, which the files put there made stale; what git
+/// advised is said.
+fn refresh_index(ui: &dyn Ui, destination: &Path) -> Result<()> {
     let mut fixed = fixups::FixupReport::default();
     if destination.join(".git").is_dir() {
         let spinner = Drawn::spinner(ui.progress(), "git update-index --refresh");
@@ -101,9 +117,7 @@ pub(super) fn apply(
             })?;
         }
     }
-    let holds = remember(env, staging, record, &ops)?;
-    staging.remove()?;
-    Ok(holds)
+    Ok(())
 }
 
 /// One operation of a sealed sync at the destination, never through a link or a file that is
@@ -187,7 +201,7 @@ fn remember(
     ops: &[Op],
 ) -> Result<Option<CopyHolds>> {
     let destination = &record.destination;
-    let now = snapshot::take(destination);
+    let now = changes::snapshot(destination);
     let holds = now.as_ref().ok().map(|entries| CopyHolds::of(entries));
     if let Some(file) = moved::snapshot_path(env, destination) {
         let old_manifest = manifest::read(&record.manifest)

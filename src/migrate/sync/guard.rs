@@ -6,9 +6,9 @@
 //! (`post_walk`), and a folder the sync empties is no conflict for what takes its place.
 
 use crate::measure::changes::{Changes, Seen, SeenKind};
-use crate::measure::manifest::{self, ManifestEntry};
-use crate::measure::moved::Moved;
 use crate::migrate::kernel::{identity, post_walk};
+use crate::store::manifest::{self, ManifestEntry};
+use crate::store::moved::Moved;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 

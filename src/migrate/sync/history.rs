@@ -20,8 +20,8 @@
 use crate::base::pathtext::shell_quote;
 use crate::host::git::{self, Defused};
 use crate::measure::changes::Changes;
-use crate::measure::moved;
 use crate::migrate::kernel::outcome::{HistorySync, RefAction, RefKind, RefSync};
+use crate::store::moved;
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -253,7 +253,7 @@ fn decide(places: &Places, old: &[Tip], objects: bool) -> Result<Vec<RefSync>, S
             action: RefAction::Create,
             old_place_commits: 0,
             here_commits: 0,
-            old_place_ref: kept.clone(),
+            old_place_ref: kept,
             merge: None,
             why: None,
         };
@@ -279,33 +279,47 @@ fn decide(places: &Places, old: &[Tip], objects: bool) -> Result<Vec<RefSync>, S
             continue;
         }
         (entry.here_commits, entry.old_place_commits) = (ahead, behind);
-        let copy = shell_quote(&places.copy);
         let current = main.as_deref() == Some(tip.refname.as_str());
-        let switch = match current {
-            true => String::new(),
-            false => format!("git -C {copy} switch {} && ", quoted(name)),
-        };
-        let kept = quoted(&kept);
-        if ahead > 0 {
-            entry.action = RefAction::KeepBoth;
-            entry.merge = Some(format!("{switch}git -C {copy} merge {kept}"));
-        } else if let Some(at) = linked.get(&tip.refname) {
-            entry.action = RefAction::Refused;
-            entry.why = Some(format!("checked out in the worktree {}", at.display()));
-            entry.merge = Some(format!("git -C {} merge --ff-only {kept}", shell_quote(at)));
-        } else if current && places.copy_has_edits()? {
-            entry.action = RefAction::Refused;
-            entry.why = Some(
-                "checked out here with edits not committed; commit or stash them, then merge"
-                    .into(),
-            );
-            entry.merge = Some(format!("git -C {copy} merge --ff-only {kept}"));
-        } else {
-            entry.action = RefAction::FastForward;
-        }
+        decide_branch(places, &mut entry, current, linked.get(&tip.refname))?;
         refs.push(entry);
     }
     Ok(refs)
+}
+
+/// What to do with a branch the old place moved on, which the copy has too: fast-forwarded
+/// when nothing stands in the way, both kept (with the merge to run) when the copy's moved on
+/// too, refused (with the merge to run later) when it is checked out with edits or in another
+/// worktree. `current`: checked out in the copy itself; `linked`: the worktree that has it.
+fn decide_branch(
+    places: &Places,
+    entry: &mut RefSync,
+    current: bool,
+    linked: Option<&PathBuf>,
+) -> Result<(), String> {
+    let ahead = entry.here_commits;
+    let copy = shell_quote(&places.copy);
+    let switch = match current {
+        true => String::new(),
+        false => format!("git -C {copy} switch {} && ", quoted(&entry.name)),
+    };
+    let kept = quoted(&entry.old_place_ref);
+    if ahead > 0 {
+        entry.action = RefAction::KeepBoth;
+        entry.merge = Some(format!("{switch}git -C {copy} merge {kept}"));
+    } else if let Some(at) = linked {
+        entry.action = RefAction::Refused;
+        entry.why = Some(format!("checked out in the worktree {}", at.display()));
+        entry.merge = Some(format!("git -C {} merge --ff-only {kept}", shell_quote(at)));
+    } else if current && places.copy_has_edits()? {
+        entry.action = RefAction::Refused;
+        entry.why = Some(
+            "checked out here with edits not committed; commit or stash them, then merge".into(),
+        );
+        entry.merge = Some(format!("git -C {copy} merge --ff-only {kept}"));
+    } else {
+        entry.action = RefAction::FastForward;
+    }
+    Ok(())
 }
 
 /// Fetches the old place's branches and tags into the copy, then moves each branch as it was

@@ -16,7 +16,6 @@ use crate::base::error::{Failure, Result};
 use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
 use crate::host::HostEnv;
-use crate::measure::{manifest, moved};
 use crate::migrate::kernel::ask;
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::{Consent, Mode, Options, Ui};
@@ -25,6 +24,7 @@ use crate::migrate::kernel::plan::Kind;
 use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::staging::{self, Staging};
 use crate::migrate::kernel::{copy, estimate, finalise, identity, journal, stage};
+use crate::store::{manifest, moved};
 use apply::{OPS, apply, read_ops};
 use plan::{Op, SyncPlan, new_manifest, worktree_file};
 use std::collections::HashSet;
@@ -37,43 +37,11 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     let (env, ui, args) = (run.env, run.ui, run.args);
     identity::check_copy(record, "nothing was copied.")?;
     let staging = Staging::for_sync(&record.source, &record.destination);
-    let (source, destination, kept, sealed) = (
-        record.source.clone(),
-        record.destination.clone(),
-        staging.path().to_path_buf(),
-        staging.marker(),
-    );
-    // Ctrl-C that the work does not answer in time: what is true then, sealed or not.
-    crate::base::interrupt::set_hint(move || {
-        let sync = staging::command(&source, &destination, " --sync");
-        match (sealed.is_file(), kept.exists()) {
-            (true, _) => format!(
-                "the verified sync is kept in {} and only applying it is left: finish it with `{sync}`.",
-                kept.display()
-            ),
-            (false, true) => format!(
-                "the sync so far is kept in {}: resume it with `{sync}`, or give it up with `{}`.",
-                kept.display(),
-                staging::command(&source, &destination, " --abort")
-            ),
-            (false, false) => "nothing was copied.".to_string(),
-        }
-    });
+    set_interrupt_hint(record, &staging);
     let held = staging.lock_unless(args.consent.dry_run())?;
     staging.check_owner()?;
     if staging.is_sealed() && !args.consent.dry_run() {
-        ui.notice(&Notice::SealedSyncWaiting {
-            source: &record.source,
-            staging: staging.path(),
-        })?;
-        let started = Instant::now();
-        let mut report = sealed_report(&staging);
-        let holds = apply(env, ui, &staging, record)?;
-        report.copy_holds = holds;
-        report.excluded_in = kept_out(record, &report);
-        report.sync_ms = started.elapsed().as_millis() as u64;
-        report.done = true;
-        return Ok(report);
+        return apply_sealed(run, record, &staging);
     }
     let day = moved::day(crate::base::clock::now_unix()).replace('-', "");
     let spinner = Drawn::spinner(ui.progress(), "finding what changed since the migration");
@@ -81,17 +49,7 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     spinner.finish_and_clear();
     let mut plan = planned?;
     if !plan.report.has_work() && plan.is_empty() {
-        ui.notice(&Notice::NothingToSync {
-            source: &record.source,
-        })?;
-        if !args.consent.dry_run() && held.is_some() {
-            staging.remove()?;
-        }
-        if !args.consent.dry_run() {
-            kept_out(record, &plan.report);
-        }
-        plan.report.done = !args.consent.dry_run();
-        return Ok(plan.report);
+        return nothing_to_sync(run, record, &staging, held.is_some(), plan.report);
     }
     plan.copy.recovered = journal::read_journal(&staging.journal())?;
     if !plan.is_empty() {
@@ -117,9 +75,84 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
         return Ok(plan.report);
     }
     let _lock = staging.create(held)?;
-    let copied = stage(run, &staging, &plan)?;
-    seal(&staging, record, &plan, &copied)?;
-    let holds = apply(env, ui, &staging, record)?;
+    copy_and_apply(run, record, &staging, plan, started)
+}
+
+/// Ctrl-C that the work does not answer in time: what is true then, sealed or not.
+fn set_interrupt_hint(record: &moved::Moved, staging: &Staging) {
+    let (source, destination, kept, sealed) = (
+        record.source.clone(),
+        record.destination.clone(),
+        staging.path().to_path_buf(),
+        staging.marker(),
+    );
+    crate::base::interrupt::set_hint(move || {
+        let sync = staging::command(&source, &destination, " --sync");
+        match (sealed.is_file(), kept.exists()) {
+            (true, _) => format!(
+                "the verified sync is kept in {} and only applying it is left: finish it with `{sync}`.",
+                kept.display()
+            ),
+            (false, true) => format!(
+                "the sync so far is kept in {}: resume it with `{sync}`, or give it up with `{}`.",
+                kept.display(),
+                staging::command(&source, &destination, " --abort")
+            ),
+            (false, false) => "nothing was copied.".to_string(),
+        }
+    });
+}
+
+/// A sync an interrupted run verified and sealed: only applying it is left.
+fn apply_sealed(run: &Run, record: &moved::Moved, staging: &Staging) -> Result<SyncReport> {
+    run.ui.notice(&Notice::SealedSyncWaiting {
+        source: &record.source,
+        staging: staging.path(),
+    })?;
+    let started = Instant::now();
+    let mut report = sealed_report(staging);
+    let holds = apply(run.env, run.ui, staging, record)?;
+    report.copy_holds = holds;
+    report.excluded_in = kept_out(record, &report);
+    report.sync_ms = started.elapsed().as_millis() as u64;
+    report.done = true;
+    Ok(report)
+}
+
+/// Nothing to copy, remove or fetch: said, and the staging folder this run holds removed.
+fn nothing_to_sync(
+    run: &Run,
+    record: &moved::Moved,
+    staging: &Staging,
+    held: bool,
+    mut report: SyncReport,
+) -> Result<SyncReport> {
+    let dry_run = run.args.consent.dry_run();
+    run.ui.notice(&Notice::NothingToSync {
+        source: &record.source,
+    })?;
+    if !dry_run && held {
+        staging.remove()?;
+    }
+    if !dry_run {
+        kept_out(record, &report);
+    }
+    report.done = !dry_run;
+    Ok(report)
+}
+
+/// A confirmed sync with files to carry: they are copied and verified into staging,
+/// sealed with the operations, then applied at the destination.
+fn copy_and_apply(
+    run: &Run,
+    record: &moved::Moved,
+    staging: &Staging,
+    plan: SyncPlan,
+    started: Instant,
+) -> Result<SyncReport> {
+    let copied = stage(run, staging, &plan)?;
+    seal(staging, record, &plan, &copied)?;
+    let holds = apply(run.env, run.ui, staging, record)?;
     let mut report = plan.report;
     report.copy_holds = holds;
     report.excluded_in = kept_out(record, &report);

@@ -5,9 +5,9 @@
 
 use crate::base::dirfd;
 use crate::measure::changes::{Seen, SeenKind};
-use crate::measure::manifest::{self, FileRecord, ManifestEntry};
-use crate::measure::moved::Moved;
 use crate::migrate::kernel::verify;
+use crate::store::manifest::{self, FileRecord, ManifestEntry};
+use crate::store::moved::Moved;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 

@@ -10,11 +10,12 @@
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::units;
 use crate::host::HostEnv;
-use crate::measure::{manifest, moved, snapshot};
+use crate::measure::changes;
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::{Consent, Ui};
 use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::{identity, safe_directory, source_holds, staging};
+use crate::store::{manifest, moved, snapshot};
 use std::path::{Path, PathBuf};
 
 /// The folder a copy being removed is renamed to.
@@ -36,14 +37,50 @@ pub(super) fn undo(run: &Run, manifest_file: &Path) -> Result<ExitCode> {
     }
     // The record as it reads for this copy: the newest, or one made before it elsewhere.
     let record = moved::recorded(env, source).and_then(|r| r.for_copy(destination));
-    if record.as_ref().is_some_and(|r| r.source_removed) || !source.is_dir() {
+    source_still_there(source, destination, record.as_ref())?;
+    let entries = manifest::read(manifest_file).map(|(_, e)| e).ok_or_else(|| {
+        Failure::internal(format!(
+            "the manifest {} cannot be read, so what changed at {} cannot be told; nothing was removed.",
+            manifest_file.display(),
+            destination.display()
+        ))
+    })?;
+    copy_unchanged(env, ui, (source, destination), &entries)?;
+    source_holds_the_copy(ui, source, destination, &entries)?;
+    if run.args.consent != Consent::Yes && !confirmed(ui, (source, destination), &entries)? {
+        ui.notice(&Notice::CopyKept { destination })?;
+        return Ok(ExitCode::Ok);
+    }
+    let trash = trash(destination);
+    std::fs::rename(destination, &trash)
+        .map_err(|e| Failure::io("move the copy away to remove it:", destination, &e))?;
+    finish(env, ui, source, destination)?;
+    let day = record.map(|r| r.finished_day()).unwrap_or_default();
+    let kept = moved::recorded(env, source).map(|r| r.destination);
+    ui.notice(&Notice::CopyRemoved {
+        destination,
+        source,
+        day: &day,
+        kept: kept.as_deref(),
+    })?;
+    Ok(ExitCode::Ok)
+}
+
+/// The source the copy would go back to is still there and is still the folder the migration
+/// copied: otherwise the copy is the only one, and stays.
+fn source_still_there(
+    source: &Path,
+    destination: &Path,
+    record: Option<&moved::Moved>,
+) -> Result<()> {
+    if record.is_some_and(|r| r.source_removed) || !source.is_dir() {
         return Err(Failure::would_lose_data(format!(
             "the source {} was removed after the migration, so {} is the only copy; nothing was removed.",
             source.display(),
             destination.display()
         )));
     }
-    if let Some(record) = &record {
+    if let Some(record) = record {
         identity::check_copy(record, "nothing was removed.")?;
         if !identity::same_source(record) {
             return Err(Failure::would_lose_data(format!(
@@ -54,19 +91,23 @@ pub(super) fn undo(run: &Run, manifest_file: &Path) -> Result<ExitCode> {
             )));
         }
     }
-    let entries = manifest::read(manifest_file).map(|(_, e)| e).ok_or_else(|| {
-        Failure::internal(format!(
-            "the manifest {} cannot be read, so what changed at {} cannot be told; nothing was removed.",
-            manifest_file.display(),
-            destination.display()
-        ))
-    })?;
+    Ok(())
+}
+
+/// Nothing changed at the copy since the migration (or its last sync), against its snapshot:
+/// otherwise it is kept, with what changed and the ways on.
+fn copy_unchanged(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    (source, destination): (&Path, &Path),
+    entries: &[manifest::ManifestEntry],
+) -> Result<()> {
     let kept = moved::snapshot_path(env, destination);
     let mut changed =
-        snapshot::changes(destination, &snapshot::baseline(kept.as_deref(), &entries))
+        changes::at_destination(destination, &snapshot::baseline(kept.as_deref(), entries))
             .map_err(|u| u.failure(destination, "nothing was removed."))?;
     // Rewritten by `git status` there, which changes nothing of the repository's.
-    changed.changed.retain(|rel| !snapshot::is_git_index(rel));
+    changed.changed.retain(|rel| !changes::is_git_index(rel));
     if changed.count() > 0 {
         let by_hand = [
             format!(
@@ -90,39 +131,29 @@ pub(super) fn undo(run: &Run, manifest_file: &Path) -> Result<ExitCode> {
             units::count(changed.removed.len() as u64)
         )));
     }
-    source_holds_the_copy(ui, source, destination, &entries)?;
-    if run.args.consent != Consent::Yes {
-        let question = format!(
-            "Delete the copy at {} ({}) and go back to {}?",
-            destination.display(),
-            units::counted(
-                entries
-                    .iter()
-                    .filter(|e| matches!(e, manifest::ManifestEntry::File(_)))
-                    .count() as u64,
-                "file",
-                "files"
-            ),
-            source.display()
-        );
-        if !ui.confirm(&question, false)? {
-            ui.notice(&Notice::CopyKept { destination })?;
-            return Ok(ExitCode::Ok);
-        }
-    }
-    let trash = trash(destination);
-    std::fs::rename(destination, &trash)
-        .map_err(|e| Failure::io("move the copy away to remove it:", destination, &e))?;
-    finish(env, ui, source, destination)?;
-    let day = record.map(|r| r.finished_day()).unwrap_or_default();
-    let kept = moved::recorded(env, source).map(|r| r.destination);
-    ui.notice(&Notice::CopyRemoved {
-        destination,
-        source,
-        day: &day,
-        kept: kept.as_deref(),
-    })?;
-    Ok(ExitCode::Ok)
+    Ok(())
+}
+
+/// The person's yes to deleting the copy, asked with how many files it holds.
+fn confirmed(
+    ui: &dyn Ui,
+    (source, destination): (&Path, &Path),
+    entries: &[manifest::ManifestEntry],
+) -> Result<bool> {
+    let question = format!(
+        "Delete the copy at {} ({}) and go back to {}?",
+        destination.display(),
+        units::counted(
+            entries
+                .iter()
+                .filter(|e| matches!(e, manifest::ManifestEntry::File(_)))
+                .count() as u64,
+            "file",
+            "files"
+        ),
+        source.display()
+    );
+    ui.confirm(&question, false)
 }
 
 /// The `safe.directory` entries the migration added to Windows' global git config, taken out

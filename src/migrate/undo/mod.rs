@@ -97,7 +97,7 @@ fn after_finish(run: &Run) -> Result<Option<ExitCode>> {
 /// A finished migration of `source` to `destination` is recorded, its copy is gone and the
 /// source is still there: forgetting it loses nothing.
 fn forgets_a_removed_copy(env: &HostEnv, source: &Path, destination: &Path) -> bool {
-    crate::measure::moved::recorded(env, source).is_some_and(|record| {
+    crate::store::moved::recorded(env, source).is_some_and(|record| {
         record.for_copy(destination).is_some() && !record.source_removed && source.is_dir()
     })
 }

@@ -2,8 +2,8 @@
 //! where it keeps something.
 
 use crate::base::units;
-use crate::measure::moved::Moved;
 use crate::migrate::{RemovalShown, SyncReport};
+use crate::store::moved::Moved;
 
 /// How many paths a list in a plan shows before the rest is a count.
 const LISTED: usize = 10;

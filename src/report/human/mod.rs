@@ -125,7 +125,7 @@ fn moved(report: &CheckReport, old: &crate::measure::changes::OldPlace, style: &
     if let Some(synced) = old.synced_unix {
         when.push_str(&format!(
             ", last synced on {}",
-            crate::measure::moved::day(synced)
+            crate::store::moved::day(synced)
         ));
     }
     screen.row("when", &when, Tone::Plain);

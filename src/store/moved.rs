@@ -1,12 +1,13 @@
-//! What a finished migration leaves for later runs, out of both trees: its manifest (under
-//! `$XDG_STATE_HOME/wsl-place/manifests/`, keyed by the destination) and a record of where each
-//! source went (`$XDG_STATE_HOME/wsl-place/moved/`, keyed by the source's canonical path).
+//! What a finished migration leaves for later runs, out of both trees: its manifest (in the
+//! state folder's `manifests/`, keyed by the destination) and a record of where each source went
+//! (its `moved/`, keyed by the source's canonical path; [`Store`] keeps the layout).
 //!
 //! The source is never written, so the old place learns that it moved from here: `check`, the
 //! hook, `survey` and the shell nudge ask [`migrated`]. The destination is the user's repository,
 //! so nothing of wsl-place's sits in it or beside it either (earlier versions kept the manifest
 //! beside it; such a manifest is still read, and moved here by the next run).
 
+use super::Store;
 use crate::base::clock::now_unix;
 use crate::host::HostEnv;
 use serde::{Deserialize, Serialize};
@@ -246,22 +247,14 @@ pub fn day(unix: u64) -> String {
 /// Where the manifest of a migration to `destination` is kept: under the state folder, or None
 /// when there is none (no HOME, or one that does not exist): then beside the destination.
 pub fn manifest_path(env: &HostEnv, destination: &Path) -> Option<PathBuf> {
-    let state = usable_state(env)?;
-    Some(state.join("manifests").join(format!(
-        "{}.manifest",
-        crate::base::pathtext::file_key(destination)
-    )))
+    Store::of(env).manifest_of(destination)
 }
 
 /// Where the destination's own stat at the end of the migration (and of each sync) is kept:
 /// what `--abort` and a sync compare the destination with to tell what changed there since.
 /// Beside the manifest, under the state folder; None without one.
 pub fn snapshot_path(env: &HostEnv, destination: &Path) -> Option<PathBuf> {
-    let state = usable_state(env)?;
-    Some(state.join("destinations").join(format!(
-        "{}.snapshot",
-        crate::base::pathtext::file_key(destination)
-    )))
+    Store::of(env).snapshot_of(destination)
 }
 
 /// `<destination>.wsl-place-manifest`, beside the destination, where earlier versions kept
@@ -272,23 +265,8 @@ pub fn legacy_manifest_path(destination: &Path) -> PathBuf {
     destination.with_file_name(name)
 }
 
-/// The state folder, when it exists or can be made: `HOME=/nonexistent` (service accounts,
-/// sandboxes) means no home, and nothing is made under a folder that does not exist.
-fn usable_state(env: &HostEnv) -> Option<PathBuf> {
-    let state = env.state_dir()?;
-    let anchor = match env.var("XDG_STATE_HOME") {
-        Some(xdg) => Path::new(xdg).parent().map(Path::to_path_buf),
-        None => env.home(),
-    };
-    (state.exists() || anchor.is_some_and(|a| a.is_dir())).then_some(state)
-}
-
 fn record_path(env: &HostEnv, source: &Path) -> Option<PathBuf> {
-    Some(
-        usable_state(env)?
-            .join("moved")
-            .join(format!("{}.json", crate::base::pathtext::file_key(source))),
-    )
+    Store::of(env).record_of_move(source)
 }
 
 /// Remembers where `moved.source` went. Best effort: without it the old place only forgets.

@@ -1,14 +1,14 @@
 //! The machine's record of verified predictions: each time a prediction was checked against
 //! the real thing (`check --verify`, the first `git status` at a migration's copy), what was
 //! predicted and measured, on which mount and when. Kept in the state folder
-//! (`$XDG_STATE_HOME/wsl-place/accuracy.json`), the newest `RECORD_LIMIT` entries, written
+//! (`accuracy.json`, `store::Store::accuracy_record`), the newest `RECORD_LIMIT` entries, written
 //! atomically; it is what the report's "within ±9% over 6 checks" and the bounded
 //! self-correction are computed from.
 
 use crate::host::HostEnv;
 use crate::host::mounts::MountKind;
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// How many verifications the record keeps (the oldest go first): enough for every mount a
 /// person uses, small enough to read on every check.
@@ -74,7 +74,7 @@ impl Record {
 }
 
 fn record_file(env: &HostEnv) -> Option<PathBuf> {
-    Some(env.state_dir()?.join("accuracy.json"))
+    super::Store::of(env).accuracy_record()
 }
 
 /// The record, or an empty one when there is none yet or it cannot be read (a record that does
@@ -96,22 +96,13 @@ pub fn remember(env: &HostEnv, verification: Verification) -> Record {
 pub fn remember_or_why(env: &HostEnv, verification: Verification) -> (Record, Option<String>) {
     let mut record = load(env);
     record.push(verification);
-    let why = match record_file(env).filter(|f| writable_state(env, f)) {
+    let why = match record_file(env) {
         None => Some("there is no state folder to keep it in (no usable home)".to_string()),
         Some(file) => crate::base::input::try_write_json_atomically(&file, &record)
             .err()
             .map(|e| format!("{} could not be written ({e})", file.display())),
     };
     (record, why)
-}
-
-/// Nothing is made under a home that does not exist (`HOME=/nonexistent`).
-fn writable_state(env: &HostEnv, file: &Path) -> bool {
-    let anchor = match env.var("XDG_STATE_HOME") {
-        Some(xdg) => Path::new(xdg).parent().map(Path::to_path_buf),
-        None => env.home(),
-    };
-    file.parent().is_some_and(Path::exists) || anchor.is_some_and(|a| a.is_dir())
 }
 
 #[cfg(test)]
