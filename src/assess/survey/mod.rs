@@ -10,7 +10,7 @@ use crate::host::location::{self, MountInfo, MountTable, Paths};
 use crate::host::mounts::MountEntry;
 use crate::host::{GitFacts, GitVersion, Host, HostEnv};
 use crate::measure::discover::{Discovery, Found, Nested, discover, nested_in};
-use crate::measure::probe::{ProbeReport, ProbeSet, Tracked, mount_of};
+use crate::measure::probe::{ProbeReport, ProbeSet, Tracked, cpu, mount_of};
 use crate::measure::scan::{self, ScanOptions, ScanReport};
 use crate::model::Prediction;
 use serde::Serialize;
@@ -131,43 +131,11 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     let host = location::host(env, &table);
     // git's startup as `check` took it (cached per boot): one Linux-disk figure on both screens.
     let git = pipeline::git_cache::facts(env, true);
-    // A --policy file that is wrong is wrong for every repository: said once, exit 2.
-    if let Some(file) = &settings.policy {
-        policy::load(Some(file), &dir)?;
-    }
-    let mut discovery = discover(&dir, settings.discover_budget);
-    let removed = removed_sources(env, &mut discovery);
-    let check_settings = pipeline::Settings {
-        path: dir.clone(),
-        probe: settings.probe,
-        scan_budget: settings.scan_budget.unwrap_or(settings.budget),
-        probe_budget: settings.probe_budget,
-        baseline: settings.baseline.clone(),
-        purpose: pipeline::Purpose::Survey,
-        exact: settings.exact,
-    };
-    let mut plan = Vec::new();
-    for found in &discovery.repositories {
-        let mount = mount_of(&table, &found.root)?;
-        let baseline = probes::choose_baseline(env, &check_settings, &table, mount)?;
-        plan.push((found, mount, baseline));
-    }
-    let cpu_pace = settings
-        .probe
-        .then(crate::measure::probe::cpu::sha1_us_per_mib);
-    let wanted = if settings.probe {
-        wanted_probes(&plan)
-    } else {
-        Vec::new()
-    };
-    // One count for the whole survey, probes then scans, so the bar only ever rises.
-    progress.start((wanted.len() + plan.len()) as u64);
-    let mounts = probe_mounts(
-        env,
-        wanted,
-        (settings.probe_budget, &env.automount_root()),
-        progress,
-    );
+    let (discovery, removed) = discovered(env, settings, &dir)?;
+    let check_settings = check_settings(settings, &dir);
+    let plan = planned(env, &check_settings, &table, &discovery)?;
+    let cpu_pace = settings.probe.then(cpu::sha1_us_per_mib);
+    let mounts = probed_mounts(env, settings, &plan, progress);
     let place = Place {
         env,
         table: &table,
@@ -182,19 +150,12 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
             .map(|m| &m.probe),
     );
     let scans_started = Instant::now();
-    let judged = scans::each_in_parallel(
-        &plan,
+    let judged = judge_all(
+        &place,
+        (settings, &check_settings),
+        (&plan, &mounts, cpu_pace),
         threads,
         progress,
-        |(found, _, _)| format!("scanned {}", crate::base::pathtext::display(&found.root)),
-        |(found, mount, baseline)| {
-            crate::base::interrupt::check(INTERRUPTED)?;
-            let shared = settings.probe.then(|| {
-                probe_set(&mounts, mount, baseline, (git.startup_ms, cpu_pace))
-                    .map(|set| with_manager(set, env, &found.root, baseline, &check_settings))
-            });
-            judge(&place, settings, found, shared)
-        },
     );
     crate::base::interrupt::check(INTERRUPTED)?;
     let (mut repositories, mut not_judged) =
@@ -220,6 +181,103 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         not_judged,
         summary,
     })
+}
+
+/// Scans and judges every repository of the `plan` on `threads`, each with its mount's shared
+/// probe (with `--probe`); Ctrl-C stops it between repositories.
+fn judge_all(
+    place: &Place,
+    (settings, check_settings): (&Settings, &pipeline::Settings),
+    (plan, mounts, cpu_pace): (
+        &[(&Found, &MountEntry, Baseline)],
+        &[MountProbe],
+        Option<f64>,
+    ),
+    threads: usize,
+    progress: &dyn Progress,
+) -> Vec<Result<RepositoryReport>> {
+    let (env, git) = (place.env, place.git);
+    scans::each_in_parallel(
+        plan,
+        threads,
+        progress,
+        |(found, _, _)| format!("scanned {}", crate::base::pathtext::display(&found.root)),
+        |(found, mount, baseline)| {
+            crate::base::interrupt::check(INTERRUPTED)?;
+            let shared = settings.probe.then(|| {
+                probe_set(mounts, mount, baseline, (git.startup_ms, cpu_pace))
+                    .map(|set| with_manager(set, env, &found.root, baseline, check_settings))
+            });
+            judge(place, settings, found, shared)
+        },
+    )
+}
+
+/// The repositories below `dir`, without those whose source a migration removed (returned
+/// apart, not judged). A --policy file that is wrong is wrong for every repository: said once,
+/// exit 2, before anything is looked for.
+fn discovered(
+    env: &HostEnv,
+    settings: &Settings,
+    dir: &Path,
+) -> Result<(Discovery, Vec<NotJudged>)> {
+    if let Some(file) = &settings.policy {
+        policy::load(Some(file), dir)?;
+    }
+    let mut discovery = discover(dir, settings.discover_budget);
+    let removed = removed_sources(env, &mut discovery);
+    Ok((discovery, removed))
+}
+
+/// The settings each repository is checked with, as `check` takes them, from the survey's.
+fn check_settings(settings: &Settings, dir: &Path) -> pipeline::Settings {
+    pipeline::Settings {
+        path: dir.to_path_buf(),
+        probe: settings.probe,
+        scan_budget: settings.scan_budget.unwrap_or(settings.budget),
+        probe_budget: settings.probe_budget,
+        baseline: settings.baseline.clone(),
+        purpose: pipeline::Purpose::Survey,
+        exact: settings.exact,
+    }
+}
+
+/// Each repository found with its mount and its baseline.
+fn planned<'a>(
+    env: &HostEnv,
+    check_settings: &pipeline::Settings,
+    table: &'a MountTable,
+    discovery: &'a Discovery,
+) -> Result<Vec<(&'a Found, &'a MountEntry, Baseline<'a>)>> {
+    let mut plan = Vec::new();
+    for found in &discovery.repositories {
+        let mount = mount_of(table, &found.root)?;
+        let baseline = probes::choose_baseline(env, check_settings, table, mount)?;
+        plan.push((found, mount, baseline));
+    }
+    Ok(plan)
+}
+
+/// The mounts of the `plan` probed once each (none without `--probe`); the progress count is
+/// set here for the whole survey, probes then scans, so the bar only ever rises.
+fn probed_mounts(
+    env: &HostEnv,
+    settings: &Settings,
+    plan: &[(&Found, &MountEntry, Baseline)],
+    progress: &dyn Progress,
+) -> Vec<MountProbe> {
+    let wanted = if settings.probe {
+        wanted_probes(plan)
+    } else {
+        Vec::new()
+    };
+    progress.start((wanted.len() + plan.len()) as u64);
+    probe_mounts(
+        env,
+        wanted,
+        (settings.probe_budget, &env.automount_root()),
+        progress,
+    )
 }
 
 /// The repositories judged, and those not judged with why: one repository's input error (its
