@@ -186,16 +186,15 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     })
 }
 
+/// A repository found, with its mount and its baseline.
+type Planned<'a> = (&'a Found, &'a MountEntry, Baseline<'a>);
+
 /// Scans and judges every repository of the `plan` on `threads`, each with its mount's shared
 /// probe (with `--probe`); Ctrl-C stops it between repositories.
 fn judge_all(
     place: &Place,
     (settings, check_settings): (&Settings, &pipeline::Settings),
-    (plan, mounts, cpu_pace): (
-        &[(&Found, &MountEntry, Baseline)],
-        &[MountProbe],
-        Option<f64>,
-    ),
+    (plan, mounts, cpu_pace): (&[Planned], &[MountProbe], Option<f64>),
     threads: usize,
     progress: &dyn Progress,
 ) -> Vec<Result<RepositoryReport>> {
@@ -251,7 +250,7 @@ fn planned<'a>(
     check_settings: &pipeline::Settings,
     table: &'a MountTable,
     discovery: &'a Discovery,
-) -> Result<Vec<(&'a Found, &'a MountEntry, Baseline<'a>)>> {
+) -> Result<Vec<Planned<'a>>> {
     let mut plan = Vec::new();
     for found in &discovery.repositories {
         let mount = mount_of(table, &found.root)?;
