@@ -104,19 +104,7 @@ fn parse_line(line: &[u8], number: usize) -> Result<MountEntry, ParseError> {
         .split(|b| *b == b' ')
         .filter(|f| !f.is_empty())
         .collect();
-    let separator = fields.iter().position(|f| *f == b"-").ok_or_else(|| {
-        fail("no ' - ' separator between the mount fields and the file system fields".into())
-    })?;
-    if separator < 6 {
-        return Err(fail(format!(
-            "expected at least 6 fields before ' - ', found {separator}"
-        )));
-    }
-    if fields.len() < separator + 3 {
-        return Err(fail(
-            "expected file system type, source and super options after ' - '".into(),
-        ));
-    }
+    let separator = separator_of(&fields).map_err(fail)?;
     let shown = |index: usize| String::from_utf8_lossy(fields[index]).into_owned();
     let number_field = |index: usize, what: &str| {
         std::str::from_utf8(fields[index])
@@ -126,13 +114,7 @@ fn parse_line(line: &[u8], number: usize) -> Result<MountEntry, ParseError> {
     };
     let id = number_field(0, "mount id")?;
     let parent_id = number_field(1, "parent id")?;
-    let is_number = |part: &[u8]| !part.is_empty() && part.iter().all(u8::is_ascii_digit);
-    let device_ok = fields[2]
-        .split(|b| *b == b':')
-        .map(is_number)
-        .collect::<Vec<_>>()
-        == [true, true];
-    if !device_ok {
+    if !is_device(fields[2]) {
         return Err(fail(format!(
             "device {:?} is not of the form major:minor",
             shown(2)
@@ -159,6 +141,33 @@ fn parse_line(line: &[u8], number: usize) -> Result<MountEntry, ParseError> {
         super_options: lossy(&fields[separator + 3..].join(&b' ')),
         mapped_share: None,
     })
+}
+
+/// Where the ` - ` separator is among a line's fields, checked against the fields each side of
+/// it must have; Err: what is missing.
+fn separator_of(fields: &[&[u8]]) -> Result<usize, String> {
+    let separator = fields.iter().position(|f| *f == b"-").ok_or_else(|| {
+        "no ' - ' separator between the mount fields and the file system fields".to_string()
+    })?;
+    if separator < 6 {
+        return Err(format!(
+            "expected at least 6 fields before ' - ', found {separator}"
+        ));
+    }
+    if fields.len() < separator + 3 {
+        return Err("expected file system type, source and super options after ' - '".into());
+    }
+    Ok(separator)
+}
+
+/// A device field of the form `major:minor`, both numbers.
+fn is_device(field: &[u8]) -> bool {
+    let is_number = |part: &[u8]| !part.is_empty() && part.iter().all(u8::is_ascii_digit);
+    field
+        .split(|b| *b == b':')
+        .map(is_number)
+        .collect::<Vec<_>>()
+        == [true, true]
 }
 
 /// The categories that decide placement.

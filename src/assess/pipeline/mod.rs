@@ -2,6 +2,7 @@
 
 pub mod dependency_cache;
 pub mod git_cache;
+mod measured;
 pub mod mount_cache;
 pub mod phases;
 pub mod probes;
@@ -18,6 +19,7 @@ use crate::measure::gitsettings;
 use crate::measure::probe;
 use crate::measure::scan::{self, ScanOptions, ScanReport};
 use crate::model;
+use measured::Measured;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -188,60 +190,19 @@ pub fn measure(
     } = setting;
     let mut phases = phases::Phases::default();
     let began = std::time::Instant::now();
-    let (scan, index, hints) = scan_and_hints(env, settings, &location, progress, &mut phases);
-    let (git, git_ms) =
-        phases::timed(|| git_cache::facts(env, settings.purpose.reuse() != Reuse::Nothing));
-    phases.git_facts_ms = git_ms;
-    // At the old place of a finished migration moving is done: what the mount costs is no
-    // longer the story, so nothing is timed.
-    let old_place = crate::store::moved::recorded(env, &location.paths.linux);
-    let (probe, mut predict) = if old_place.is_none() {
-        probe_and_predict(
-            env,
-            settings,
-            (&table, &location, &policy),
-            (&scan, index.as_ref(), hints.lock),
-            &git,
-            progress,
-            &mut phases,
-        )?
-    } else {
-        (None, None)
-    };
-    let mut accuracy = accuracy::correct(
-        env,
-        &table,
-        &location,
-        probe
-            .as_ref()
-            .and_then(|p| p.baseline.as_ref())
-            .map(|b| b.dir.as_path()),
-        predict.as_mut(),
-        settings.purpose == Purpose::Check { fresh: true },
-    );
-    let repositories_below = scan.git.is_none().then(|| {
-        let (found, ms) = phases::timed(|| repositories_below(&location.paths.linux, progress));
-        phases.repositories_below_ms = Some(ms);
-        found
-    });
-    let repositories_below = repositories_below.filter(|found| !found.repositories.is_empty());
-    let repositories_below_complete = repositories_below.as_ref().map(|d| d.complete);
-    let repositories_below = repositories_below.map(|found| found.repositories.len());
-    let mut observations = observe(
-        env,
-        &location,
-        &scan,
-        (probe.as_ref(), predict.as_ref()),
-        hints.settings,
-    );
-    observations.context = context(
-        &location,
-        &git,
-        (hints.usage, observations.git.as_ref()),
-        &scan,
-    );
-    observations.context.repositories_below = repositories_below;
-    observations.context.repositories_below_partial = repositories_below_complete == Some(false);
+    let place = (&table, &location, &policy);
+    let measured = Measured::taken(env, settings, place, progress, &mut phases)?;
+    let mut observations = measured.observations(env, &location);
+    let Measured {
+        scan,
+        git,
+        probe,
+        predict,
+        mut accuracy,
+        old_place,
+        below,
+        ..
+    } = measured;
     accuracy::gate(env, &policy, &mut observations, accuracy.as_mut());
     let mut verdict = policy::evaluate_after(&policy, &observations, previous);
     let (moved, moved_ms) =
@@ -258,8 +219,8 @@ pub fn measure(
         policy: policy_source,
         verdict,
         git_version: git.version,
-        repositories_below,
-        repositories_below_complete,
+        repositories_below: below.count,
+        repositories_below_complete: below.complete,
         moved,
         windows,
         accuracy,

@@ -10,7 +10,8 @@ use crate::host::location::{self, MountInfo, MountTable, Paths};
 use crate::host::mounts::MountEntry;
 use crate::host::{GitFacts, GitVersion, Host, HostEnv};
 use crate::measure::discover::{Discovery, Found, Nested, discover, nested_in};
-use crate::measure::probe::{ProbeReport, ProbeSet, Tracked, mount_of};
+use crate::measure::gitindex::RootIndex;
+use crate::measure::probe::{ProbeReport, ProbeSet, cpu, mount_of};
 use crate::measure::scan::{self, ScanOptions, ScanReport};
 use crate::model::Prediction;
 use serde::Serialize;
@@ -18,7 +19,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 mod scans;
+mod shared;
 pub use scans::Scans;
+use shared::{probe_set, probed_mounts, with_index_figures, with_manager};
 
 /// What `survey` measures and how long each part may take, decided once from the command line.
 #[derive(Debug, Clone)]
@@ -131,43 +134,11 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
     let host = location::host(env, &table);
     // git's startup as `check` took it (cached per boot): one Linux-disk figure on both screens.
     let git = pipeline::git_cache::facts(env, true);
-    // A --policy file that is wrong is wrong for every repository: said once, exit 2.
-    if let Some(file) = &settings.policy {
-        policy::load(Some(file), &dir)?;
-    }
-    let mut discovery = discover(&dir, settings.discover_budget);
-    let removed = removed_sources(env, &mut discovery);
-    let check_settings = pipeline::Settings {
-        path: dir.clone(),
-        probe: settings.probe,
-        scan_budget: settings.scan_budget.unwrap_or(settings.budget),
-        probe_budget: settings.probe_budget,
-        baseline: settings.baseline.clone(),
-        purpose: pipeline::Purpose::Survey,
-        exact: settings.exact,
-    };
-    let mut plan = Vec::new();
-    for found in &discovery.repositories {
-        let mount = mount_of(&table, &found.root)?;
-        let baseline = probes::choose_baseline(env, &check_settings, &table, mount)?;
-        plan.push((found, mount, baseline));
-    }
-    let cpu_pace = settings
-        .probe
-        .then(crate::measure::probe::cpu::sha1_us_per_mib);
-    let wanted = if settings.probe {
-        wanted_probes(&plan)
-    } else {
-        Vec::new()
-    };
-    // One count for the whole survey, probes then scans, so the bar only ever rises.
-    progress.start((wanted.len() + plan.len()) as u64);
-    let mounts = probe_mounts(
-        env,
-        wanted,
-        (settings.probe_budget, &env.automount_root()),
-        progress,
-    );
+    let (discovery, removed) = discovered(env, settings, &dir)?;
+    let check_settings = check_settings(settings, &dir);
+    let plan = planned(env, &check_settings, &table, &discovery)?;
+    let cpu_pace = settings.probe.then(cpu::sha1_us_per_mib);
+    let mounts = probed_mounts(env, settings, &plan, progress);
     let place = Place {
         env,
         table: &table,
@@ -182,19 +153,12 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
             .map(|m| &m.probe),
     );
     let scans_started = Instant::now();
-    let judged = scans::each_in_parallel(
-        &plan,
+    let judged = judge_all(
+        &place,
+        (settings, &check_settings),
+        (&plan, &mounts, cpu_pace),
         threads,
         progress,
-        |(found, _, _)| format!("scanned {}", crate::base::pathtext::display(&found.root)),
-        |(found, mount, baseline)| {
-            crate::base::interrupt::check(INTERRUPTED)?;
-            let shared = settings.probe.then(|| {
-                probe_set(&mounts, mount, baseline, (git.startup_ms, cpu_pace))
-                    .map(|set| with_manager(set, env, &found.root, baseline, &check_settings))
-            });
-            judge(&place, settings, found, shared)
-        },
     );
     crate::base::interrupt::check(INTERRUPTED)?;
     let (mut repositories, mut not_judged) =
@@ -220,6 +184,80 @@ pub fn run(env: &HostEnv, settings: &Settings, progress: &dyn Progress) -> Resul
         not_judged,
         summary,
     })
+}
+
+/// A repository found, with its mount and its baseline.
+type Planned<'a> = (&'a Found, &'a MountEntry, Baseline<'a>);
+
+/// Scans and judges every repository of the `plan` on `threads`, each with its mount's shared
+/// probe (with `--probe`); Ctrl-C stops it between repositories.
+fn judge_all(
+    place: &Place,
+    (settings, check_settings): (&Settings, &pipeline::Settings),
+    (plan, mounts, cpu_pace): (&[Planned], &[MountProbe], Option<f64>),
+    threads: usize,
+    progress: &dyn Progress,
+) -> Vec<Result<RepositoryReport>> {
+    let (env, git) = (place.env, place.git);
+    scans::each_in_parallel(
+        plan,
+        threads,
+        progress,
+        |(found, _, _)| format!("scanned {}", crate::base::pathtext::display(&found.root)),
+        |(found, mount, baseline)| {
+            crate::base::interrupt::check(INTERRUPTED)?;
+            let shared = settings.probe.then(|| {
+                probe_set(mounts, mount, baseline, (git.startup_ms, cpu_pace))
+                    .map(|set| with_manager(set, env, &found.root, baseline, check_settings))
+            });
+            judge(place, settings, found, shared)
+        },
+    )
+}
+
+/// The repositories below `dir`, without those whose source a migration removed (returned
+/// apart, not judged). A --policy file that is wrong is wrong for every repository: said once,
+/// exit 2, before anything is looked for.
+fn discovered(
+    env: &HostEnv,
+    settings: &Settings,
+    dir: &Path,
+) -> Result<(Discovery, Vec<NotJudged>)> {
+    if let Some(file) = &settings.policy {
+        policy::load(Some(file), dir)?;
+    }
+    let mut discovery = discover(dir, settings.discover_budget);
+    let removed = removed_sources(env, &mut discovery);
+    Ok((discovery, removed))
+}
+
+/// The settings each repository is checked with, as `check` takes them, from the survey's.
+fn check_settings(settings: &Settings, dir: &Path) -> pipeline::Settings {
+    pipeline::Settings {
+        path: dir.to_path_buf(),
+        probe: settings.probe,
+        scan_budget: settings.scan_budget.unwrap_or(settings.budget),
+        probe_budget: settings.probe_budget,
+        baseline: settings.baseline.clone(),
+        purpose: pipeline::Purpose::Survey,
+        exact: settings.exact,
+    }
+}
+
+/// Each repository found with its mount and its baseline.
+fn planned<'a>(
+    env: &HostEnv,
+    check_settings: &pipeline::Settings,
+    table: &'a MountTable,
+    discovery: &'a Discovery,
+) -> Result<Vec<Planned<'a>>> {
+    let mut plan = Vec::new();
+    for found in &discovery.repositories {
+        let mount = mount_of(table, &found.root)?;
+        let baseline = probes::choose_baseline(env, check_settings, table, mount)?;
+        plan.push((found, mount, baseline));
+    }
+    Ok(plan)
 }
 
 /// The repositories judged, and those not judged with why: one repository's input error (its
@@ -277,114 +315,6 @@ struct Place<'a> {
     deadline: Instant,
 }
 
-/// A mount to probe, where, for how many repositories, and whether it is a baseline.
-type Wanted<'a> = (&'a Path, &'a MountEntry, usize, bool);
-
-/// One probe per mount: each repository mount (in its first repository) and each baseline.
-fn wanted_probes<'a>(plan: &'a [(&Found, &MountEntry, Baseline)]) -> Vec<Wanted<'a>> {
-    let mut wanted: Vec<Wanted> = Vec::new();
-    for (found, mount, baseline) in plan {
-        match wanted.iter_mut().find(|w| w.1.is_same_mount(mount)) {
-            Some(entry) => entry.2 += 1,
-            None => wanted.push((&found.root, mount, 1, false)),
-        }
-        if let Baseline::Probe(dir, base) = baseline {
-            match wanted.iter_mut().find(|w| w.1.is_same_mount(base)) {
-                Some(entry) => entry.3 = true,
-                None => wanted.push((dir, base, 0, true)),
-            }
-        }
-    }
-    wanted
-}
-
-/// Probes each of `wanted`, one step of `progress` each, counted when it is done.
-fn probe_mounts(
-    env: &HostEnv,
-    wanted: Vec<Wanted>,
-    (budget, automount_root): (Duration, &Path),
-    progress: &dyn Progress,
-) -> Vec<MountProbe> {
-    wanted
-        .into_iter()
-        .map(|(dir, mount, repositories, baseline)| {
-            let shown = crate::base::pathtext::display(&mount.mount_point);
-            progress.step(0, &format!("probing {shown}"));
-            // The Linux disk alone is a property of the machine: the figures `check` took
-            // (cached per boot, at most a day) are the survey's too, so one repository's
-            // Linux-disk figure is the same on both screens.
-            let probe = match (repositories, baseline) {
-                (0, true) => pipeline::mount_cache::load(env, mount).unwrap_or_else(|| {
-                    let report = probes::shared(dir, mount, budget, automount_root);
-                    pipeline::mount_cache::store(env, mount, &report);
-                    report
-                }),
-                _ => probes::shared(dir, mount, budget, automount_root),
-            };
-            progress.step(1, &format!("probed {shown}"));
-            MountProbe {
-                mount_point: mount.mount_point.clone(),
-                fstype: mount.fstype.clone(),
-                repositories,
-                baseline,
-                probe,
-            }
-        })
-        .collect()
-}
-
-fn probe_of<'a>(mounts: &'a [MountProbe], mount: &MountEntry) -> Option<&'a ProbeReport> {
-    mounts
-        .iter()
-        .find(|m| m.mount_point == mount.mount_point && m.fstype == mount.fstype)
-        .map(|m| &m.probe)
-}
-
-/// A repository's view of the shared probes, shaped as `check`'s.
-/// `set` with the package manager's own work for the repository at `root`, priced as `check`
-/// prices it (the same call: timed once per machine and version, then cached), so the two agree.
-fn with_manager(
-    mut set: ProbeSet,
-    env: &HostEnv,
-    root: &Path,
-    baseline: &Baseline,
-    settings: &pipeline::Settings,
-) -> ProbeSet {
-    if let Some(cpu) = set.cpu_sha1_us_per_mib {
-        let may_time = settings.purpose.times_manager();
-        set.manager = probes::manager_timing(env, root, baseline, may_time, cpu);
-    }
-    set
-}
-
-fn probe_set(
-    mounts: &[MountProbe],
-    mount: &MountEntry,
-    baseline: &Baseline,
-    (startup, cpu_pace): (Option<f64>, Option<f64>),
-) -> Option<ProbeSet> {
-    let current = probe_of(mounts, mount)?.clone();
-    let (baseline, note, same) = match baseline {
-        Baseline::Probe(_, base) => (probe_of(mounts, base).cloned(), None, false),
-        Baseline::Same(_, note) => (Some(current.clone()), Some(note.clone()), true),
-        Baseline::None(note) => (None, Some(note.clone()), false),
-    };
-    Some(ProbeSet {
-        elapsed_ms: current.elapsed_ms,
-        current,
-        baseline,
-        baseline_note: note,
-        baseline_same_mount: same,
-        baseline_label: None,
-        git_startup_ms: startup,
-        cpu_sha1_us_per_mib: cpu_pace,
-        index_files: None,
-        index_dirs: None,
-        git_walk: None,
-        manager: None,
-    })
-}
-
 /// Scans, predicts and judges one repository with the shared probes.
 fn judge(
     place: &Place,
@@ -394,26 +324,7 @@ fn judge(
 ) -> Result<RepositoryReport> {
     let location = location::locate_in(place.host, place.table, &found.root)?;
     let (policy, policy_source) = policy::load(settings.policy.as_deref(), &found.root)?;
-    let (mut scan, index) = scan::scan_keeping_index(
-        &found.root,
-        &ScanOptions {
-            budget: scans::budget_now(place.deadline, settings.scan_budget),
-            automount_root: place.env.automount_root(),
-            exact: settings.exact,
-            known: pipeline::dependency_cache::load(place.env, &found.root),
-        },
-        // The survey's own bar shows the scans.
-        &Drawn::hidden(),
-    );
-    pipeline::dependency_cache::store(place.env, &found.root, &scan);
-    // A `.git` that leads nowhere (a moved or deleted repository) has nothing to judge: said
-    // with `check`'s words, as a repository not judged, rather than a verdict with no reason.
-    if let Some(broken) = scan.git.as_ref().and_then(|git| git.error.as_ref()) {
-        return Err(crate::base::error::Failure::input(format!(
-            "broken .git: {}",
-            broken.trim_end_matches('.')
-        )));
-    }
+    let (mut scan, index) = scanned(place, settings, &found.root)?;
     let gitlinks = index
         .as_ref()
         .map(crate::measure::gitindex::RootIndex::gitlinks)
@@ -425,14 +336,7 @@ fn judge(
     );
     let mut probes = shared.flatten();
     if let Some(set) = probes.as_mut() {
-        let shape = Tracked::from_index(index.as_ref()).shape;
-        set.git_walk = index.as_ref().map(|index| index.git_walk(true));
-        set.index_files = shape.map(|s| s.0);
-        set.index_dirs = set
-            .git_walk
-            .as_ref()
-            .map(|w| w.walked_dirs)
-            .or(shape.map(|s| s.1));
+        with_index_figures(set, index.as_ref());
     }
     let mut predict = probes.as_ref().and_then(|set| {
         probes::predict(&scan, set, &found.root, probes::lock_packages(&found.root))
@@ -468,6 +372,36 @@ fn judge(
         baseline_note: probes.and_then(|p| p.baseline_note),
         moved,
     })
+}
+
+/// The repository at `root` scanned within what is left of the survey's budget, its
+/// dependency trees known from the last scan where unchanged; the index the scan read. Err:
+/// a `.git` that leads nowhere (a moved or deleted repository) has nothing to judge, said with
+/// `check`'s words, as a repository not judged, rather than a verdict with no reason.
+fn scanned(
+    place: &Place,
+    settings: &Settings,
+    root: &Path,
+) -> Result<(ScanReport, Option<RootIndex>)> {
+    let (scan, index) = scan::scan_keeping_index(
+        root,
+        &ScanOptions {
+            budget: scans::budget_now(place.deadline, settings.scan_budget),
+            automount_root: place.env.automount_root(),
+            exact: settings.exact,
+            known: pipeline::dependency_cache::load(place.env, root),
+        },
+        // The survey's own bar shows the scans.
+        &Drawn::hidden(),
+    );
+    pipeline::dependency_cache::store(place.env, root, &scan);
+    if let Some(broken) = scan.git.as_ref().and_then(|git| git.error.as_ref()) {
+        return Err(crate::base::error::Failure::input(format!(
+            "broken .git: {}",
+            broken.trim_end_matches('.')
+        )));
+    }
+    Ok((scan, index))
 }
 
 fn git_status_here(report: &RepositoryReport) -> f64 {

@@ -101,87 +101,27 @@ fn kept_on_windows(policy: &Policy, observations: &Observations) -> Option<Verdi
     })
 }
 
+/// The verdict on one place's weighed `observations`; `previous`: the level the last checks
+/// gave, kept where this one's ranges support it.
 pub(super) fn judge(
     policy: &Policy,
     observations: &Observations,
     previous: Option<Level>,
 ) -> Verdict {
-    if policy.is_ignored(&observations.path, observations.home.as_deref()) {
-        return Verdict::plain(
-            Level::Ok,
-            vec![Reason {
-                level: Level::Ok,
-                rule: Rule::Ignored,
-                message: format!(
-                    "{} matches a `paths.ignore` pattern of the policy",
-                    observations.path.display()
-                ),
-            }],
-            Vec::new(),
-        );
-    }
-    if let Some(kept) = kept_on_windows(policy, observations) {
-        return kept;
+    if let Some(plain) =
+        ignored(policy, observations).or_else(|| kept_on_windows(policy, observations))
+    {
+        return plain;
     }
     let thresholds = &policy.thresholds;
     let mut reasons: Vec<Reason> = kind_reason(policy, observations).into_iter().collect();
-    let floor = reasons.first().map_or(Level::Ok, |r| r.level);
-    let (mut low, mut high) = (floor, floor);
-    let (mut keep_low, mut keep_high) = (floor, floor);
-    let mut rate = |rule: Rule, what: &str, predicted: Compared, advise_ms: f64, move_ms: f64| {
-        let thresholds_ms = (advise_ms, move_ms);
-        let [at_low, level, at_high] = levels_of(&predicted, thresholds, thresholds_ms, 1.0);
-        low = low.max(at_low);
-        high = high.max(at_high);
-        let [wide_low, _, wide_high] =
-            levels_of(&predicted, thresholds, thresholds_ms, KEEP_MARGIN);
-        keep_low = keep_low.max(wide_low);
-        keep_high = keep_high.max(wide_high);
-        let (Some(baseline), Some(speedup)) = (predicted.baseline, predicted.speedup) else {
-            return;
-        };
-        if level == Level::Ok {
-            return;
-        }
-        let range = predicted.current_range;
-        reasons.push(Reason {
-            level,
-            rule,
-            message: format!(
-                "{what} is predicted at {} ({}) here and {} on the Linux disk ({} faster)",
-                units::duration_ms(predicted.current),
-                units::duration_range_ms(range.low, range.high),
-                units::duration_ms(baseline),
-                units::ratio(speedup)
-            ),
-        });
-    };
-    if observations.baseline_problem.is_none() {
-        if let Some(predicted) = observations.git_status_ms {
-            rate(
-                Rule::GitStatus,
-                "git status",
-                predicted,
-                thresholds.advise_git_status_ms,
-                thresholds.move_git_status_ms,
-            );
-        }
-        if let Some(predicted) = observations.install_ms {
-            rate(
-                Rule::Install,
-                "reinstalling dependencies",
-                predicted,
-                thresholds.advise_install_ms,
-                thresholds.move_install_ms,
-            );
-        }
-    }
+    let mut reach = Reach::at(reasons.first().map_or(Level::Ok, |r| r.level));
+    reasons.extend(predicted_reasons(thresholds, observations, &mut reach));
     if let Some(reason) = wsl1_reason(thresholds, observations, &reasons) {
-        (low, high) = (low.max(reason.level), high.max(reason.level));
-        (keep_low, keep_high) = (keep_low.max(reason.level), keep_high.max(reason.level));
+        reach.raise([reason.level; 3], [reason.level; 3]);
         reasons.push(reason);
     }
-    let kept = keep_previous(&mut reasons, [keep_low, keep_high], previous);
+    let kept = keep_previous(&mut reasons, [reach.keep_low, reach.keep_high], previous);
     let level = kept.unwrap_or_else(|| reasons.iter().map(|r| r.level).max().unwrap_or(Level::Ok));
     let advice = advice::for_observations(
         observations,
@@ -192,11 +132,127 @@ pub(super) fn judge(
         },
     );
     Verdict {
-        confidence: Confidence::of([low, high]),
-        levels: [low, high],
+        confidence: Confidence::of([reach.low, reach.high]),
+        levels: [reach.low, reach.high],
         kept_previous: kept.is_some(),
         ..Verdict::plain(level, reasons, advice)
     }
+}
+
+/// The reasons the predicted `git status` and reinstall give, each raising `reach`; none when
+/// the baseline could not be measured.
+fn predicted_reasons(
+    thresholds: &Thresholds,
+    observations: &Observations,
+    reach: &mut Reach,
+) -> Vec<Reason> {
+    if observations.baseline_problem.is_some() {
+        return Vec::new();
+    }
+    let predictions = [
+        (
+            Rule::GitStatus,
+            "git status",
+            observations.git_status_ms,
+            (
+                thresholds.advise_git_status_ms,
+                thresholds.move_git_status_ms,
+            ),
+        ),
+        (
+            Rule::Install,
+            "reinstalling dependencies",
+            observations.install_ms,
+            (thresholds.advise_install_ms, thresholds.move_install_ms),
+        ),
+    ];
+    let mut reasons = Vec::new();
+    for (rule, what, predicted, thresholds_ms) in predictions {
+        if let Some(predicted) = predicted {
+            let rating = (rule, what, thresholds_ms);
+            reasons.extend(rate(rating, predicted, thresholds, reach));
+        }
+    }
+    reasons
+}
+
+/// A path the policy's `paths.ignore` names: `ok`, and nothing measured is weighed.
+fn ignored(policy: &Policy, observations: &Observations) -> Option<Verdict> {
+    if !policy.is_ignored(&observations.path, observations.home.as_deref()) {
+        return None;
+    }
+    Some(Verdict::plain(
+        Level::Ok,
+        vec![Reason {
+            level: Level::Ok,
+            rule: Rule::Ignored,
+            message: format!(
+                "{} matches a `paths.ignore` pattern of the policy",
+                observations.path.display()
+            ),
+        }],
+        Vec::new(),
+    ))
+}
+
+/// The levels the reasons reach at the low and high ends of their ranges, and the same with
+/// the ranges widened `KEEP_MARGIN` times, within which an earlier level is kept.
+struct Reach {
+    low: Level,
+    high: Level,
+    keep_low: Level,
+    keep_high: Level,
+}
+
+impl Reach {
+    fn at(floor: Level) -> Self {
+        Reach {
+            low: floor,
+            high: floor,
+            keep_low: floor,
+            keep_high: floor,
+        }
+    }
+
+    /// Raises the reach to the low and high ends of `levels` and of `widened`.
+    fn raise(&mut self, levels: [Level; 3], widened: [Level; 3]) {
+        self.low = self.low.max(levels[0]);
+        self.high = self.high.max(levels[2]);
+        self.keep_low = self.keep_low.max(widened[0]);
+        self.keep_high = self.keep_high.max(widened[2]);
+    }
+}
+
+/// One prediction (`what`, by `rule`) against its pair of thresholds (`advise_ms`, `move_ms`):
+/// the levels it reaches raise `reach`, and the reason when its middle is above `Ok`.
+fn rate(
+    (rule, what, thresholds_ms): (Rule, &str, (f64, f64)),
+    predicted: Compared,
+    thresholds: &Thresholds,
+    reach: &mut Reach,
+) -> Option<Reason> {
+    let levels = levels_of(&predicted, thresholds, thresholds_ms, 1.0);
+    let widened = levels_of(&predicted, thresholds, thresholds_ms, KEEP_MARGIN);
+    reach.raise(levels, widened);
+    let level = levels[1];
+    let (Some(baseline), Some(speedup)) = (predicted.baseline, predicted.speedup) else {
+        return None;
+    };
+    if level == Level::Ok {
+        return None;
+    }
+    let range = predicted.current_range;
+    Some(Reason {
+        level,
+        rule,
+        message: format!(
+            "{what} is predicted at {} ({}) here and {} on the Linux disk ({} faster)",
+            units::duration_ms(predicted.current),
+            units::duration_range_ms(range.low, range.high),
+            units::duration_ms(baseline),
+            units::ratio(speedup)
+        ),
+    })
 }
 
 /// What the mount's kind alone says.

@@ -246,34 +246,8 @@ fn round(
     time_lstats(&dir, &names, skip_parallel_below_us, rec)?;
     time_reads(&dir, &names, &crcs, rec)?;
     time_listing(scratch_fd, &dir, &name, rec)?;
-    // A quarter of the files: git renames rarely (the index, refs), and on 9p a rename costs
-    // several creates.
-    for (i, file) in names.iter().enumerate().take(renamed(n)) {
-        rec.timed(Op::Rename, || {
-            Ok(rustix::fs::renameat(
-                &dir,
-                file.as_str(),
-                &dir,
-                format!("g{i}").as_str(),
-            )?)
-        })?;
-    }
-    // The write is the whole bandwidth figure of a round. On a disk that takes a MiB in about
-    // a millisecond, a MiB is written into pages still in the CPU's caches: 0.22 ms per MiB
-    // on a journaled ext4 here, where 8 MiB or more (a build's target/, a package's files)
-    // took 0.28-0.30 ms per MiB and ripgrep's target/ was priced 27-37% low; so 8 MiB there,
-    // twice, one write's hiccup halved. A slow mount (its `lstat` a round trip, not CPU work)
-    // gets one MiB: its cost is the requests, not the pages. A small first round writes a
-    // quarter of a MiB: the pieces' time counts four times, the open and the close once, so a
-    // slow mount's per-request cost is extrapolated, not its per-file cost.
-    let (writes, mibs) = match median(&rec.out.samples.ops.lstat) {
-        Some(lstat_us) if lstat_us < CPU_BOUND_US => (LOCAL_MIB_WRITES, LOCAL_WRITE_MIBS),
-        _ => (1, 1),
-    };
-    let bytes = if n < FIRST_BATCH { MIB / 4 } else { mibs * MIB };
-    for _ in 0..writes {
-        time_write_mib(&dir, rec, bytes)?;
-    }
+    time_renames(&dir, &names, rec)?;
+    time_writes(&dir, n, rec)?;
     for i in 0..n {
         let file = if i < renamed(n) {
             format!("g{i}")
@@ -291,6 +265,45 @@ fn round(
     drop(dir);
     rec.begin(Op::Unlink)?;
     rustix::fs::unlinkat(scratch_fd, name.as_str(), AtFlags::REMOVEDIR)?;
+    Ok(())
+}
+
+/// Renames of the first files to `g<i>`.
+fn time_renames(dir: &OwnedFd, names: &[String], rec: &mut Recorder) -> std::io::Result<()> {
+    // A quarter of the files: git renames rarely (the index, refs), and on 9p a rename costs
+    // several creates.
+    for (i, file) in names.iter().enumerate().take(renamed(names.len())) {
+        rec.timed(Op::Rename, || {
+            Ok(rustix::fs::renameat(
+                dir,
+                file.as_str(),
+                dir,
+                format!("g{i}").as_str(),
+            )?)
+        })?;
+    }
+    Ok(())
+}
+
+/// The round's bandwidth figure: one or more writes of a MiB or a part of one, by the mount's
+/// speed and the round's `n` files.
+fn time_writes(dir: &OwnedFd, n: usize, rec: &mut Recorder) -> std::io::Result<()> {
+    // The write is the whole bandwidth figure of a round. On a disk that takes a MiB in about
+    // a millisecond, a MiB is written into pages still in the CPU's caches: 0.22 ms per MiB
+    // on a journaled ext4 here, where 8 MiB or more (a build's target/, a package's files)
+    // took 0.28-0.30 ms per MiB and ripgrep's target/ was priced 27-37% low; so 8 MiB there,
+    // twice, one write's hiccup halved. A slow mount (its `lstat` a round trip, not CPU work)
+    // gets one MiB: its cost is the requests, not the pages. A small first round writes a
+    // quarter of a MiB: the pieces' time counts four times, the open and the close once, so a
+    // slow mount's per-request cost is extrapolated, not its per-file cost.
+    let (writes, mibs) = match median(&rec.out.samples.ops.lstat) {
+        Some(lstat_us) if lstat_us < CPU_BOUND_US => (LOCAL_MIB_WRITES, LOCAL_WRITE_MIBS),
+        _ => (1, 1),
+    };
+    let bytes = if n < FIRST_BATCH { MIB / 4 } else { mibs * MIB };
+    for _ in 0..writes {
+        time_write_mib(dir, rec, bytes)?;
+    }
     Ok(())
 }
 

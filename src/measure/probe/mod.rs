@@ -258,21 +258,7 @@ pub fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Durati
     match run.ending {
         worker::Ending::Finished => fill(report, &run.outcome, target),
         worker::Ending::TimedOut { op, running } => {
-            let mut outcome = run.outcome;
-            if let Some(op) = op {
-                // A lower bound: the call had run this long and had not returned.
-                outcome
-                    .samples
-                    .ops
-                    .get_mut(op)
-                    .push(running.as_secs_f64() * 1e6);
-            }
-            report.slow_call = Some(SlowCall {
-                operation: op.map(|op| op.name()),
-                over_ms: running.as_millis() as u64,
-                message: slow_call_message(op, running, report.cleaned),
-            });
-            fill_partial(report, &outcome, target);
+            fill_timed_out(report, run.outcome, (op, running), target);
         }
         worker::Ending::NoScratch(e) => {
             report.system_failure = disk_full(&e);
@@ -296,6 +282,30 @@ pub fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Durati
             ));
         }
     }
+}
+
+/// The figures of rounds that ended with the call `op` still running after `running`: that
+/// call is the slow one, and its time so far one of its samples.
+fn fill_timed_out(
+    report: &mut ProbeReport,
+    mut outcome: measure::Outcome,
+    (op, running): (Option<ops::Op>, Duration),
+    target: &Target,
+) {
+    if let Some(op) = op {
+        // A lower bound: the call had run this long and had not returned.
+        outcome
+            .samples
+            .ops
+            .get_mut(op)
+            .push(running.as_secs_f64() * 1e6);
+    }
+    report.slow_call = Some(SlowCall {
+        operation: op.map(|op| op.name()),
+        over_ms: running.as_millis() as u64,
+        message: slow_call_message(op, running, report.cleaned),
+    });
+    fill_partial(report, &outcome, target);
 }
 
 /// Whether an error's text (as the worker tells it) is a full disk or quota: ENOSPC, EDQUOT.

@@ -4,6 +4,7 @@
 //! and, when the budget runs out, estimates kept beside the raw counts. Never fails: what cannot
 //! be read is counted and listed in the report.
 
+mod collect;
 pub mod known;
 mod walk;
 
@@ -15,7 +16,7 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 pub use walk::EachEntry;
-use walk::{GitPaths, Live, Subtree, Tag, Walker};
+use walk::{GitPaths, Live, Subtree, Walker};
 
 #[derive(Debug, Clone)]
 pub struct ScanOptions {
@@ -340,14 +341,7 @@ fn walk_and_keep_index(
     .knowing(if options.exact { &[] } else { &options.known });
     let (subtree, outside) = scanning_while(&live, progress, || {
         run_on(engine, || {
-            let subtree = walker.walk_root();
-            let outside = match (&git, &git_paths.common) {
-                (Some(g), Some(common)) if !g.git_dir_inside_root => {
-                    walker.walk_outside_git_dir(common)
-                }
-                _ => None,
-            };
-            (subtree, outside)
+            walk_root_and_git_dir(&walker, git.as_ref(), git_paths.common.as_deref())
         })
     });
 
@@ -360,10 +354,24 @@ fn walk_and_keep_index(
     report.totals = totals.tree();
     report.other = totals.other;
     report.allocated_bytes = totals.allocated_bytes;
-    collect(&walker, &mut report, git.as_mut(), outside);
+    collect::collect(&walker, &mut report, git.as_mut(), outside);
     report.git = git;
     report.elapsed_ms = start.elapsed().as_millis() as u64;
     (report, sizes)
+}
+
+/// Walks the root, and the repository's git directory (`common`) too when it is outside it.
+fn walk_root_and_git_dir(
+    walker: &Walker,
+    git: Option<&GitReport>,
+    common: Option<&Path>,
+) -> (Subtree, Option<Subtree>) {
+    let subtree = walker.walk_root();
+    let outside = match (git, common) {
+        (Some(g), Some(common)) if !g.git_dir_inside_root => walker.walk_outside_git_dir(common),
+        _ => None,
+    };
+    (subtree, outside)
 }
 
 /// Hands every entry below `root` (its directory, name and `lstat`, symlinks never followed) to
@@ -385,7 +393,7 @@ pub fn walk_each(root: &Path, progress: &dyn Progress, each: &EachEntry) -> Vec<
     )
     .with_each(each);
     scanning_while(&live, progress, || run_on(engine, || walker.walk_root()));
-    take(&walker.unreadable)
+    collect::take(&walker.unreadable)
 }
 
 /// Runs the walk on its own threads: deep trees recurse deeply, so they get a large stack.
@@ -473,121 +481,6 @@ fn git_facts(
         error: None,
     };
     (Some(report), paths, sizes)
-}
-
-fn take<T>(m: &std::sync::Mutex<Vec<T>>) -> Vec<T> {
-    m.lock()
-        .map(|mut v| std::mem::take(&mut *v))
-        .unwrap_or_default()
-}
-
-fn dir_files(path: &Path, sub: &Subtree) -> DirFiles {
-    DirFiles {
-        path: RelPath::from(path),
-        files: sub.estimate.files,
-        estimated: !sub.complete,
-    }
-}
-
-/// Moves what the walker gathered into the report.
-fn collect(
-    walker: &Walker,
-    report: &mut ScanReport,
-    git: Option<&mut GitReport>,
-    outside: Option<Subtree>,
-) {
-    use std::sync::atomic::Ordering::Relaxed;
-    report.hardlinks = walker.hardlinks.load(Relaxed);
-    report.unvisited_dirs = walker.unvisited_dirs.load(Relaxed);
-    report.totals_unknown = walker.unguessed_dirs.load(Relaxed) > 0;
-    report.unstatted_files = walker.unstatted_files.load(Relaxed);
-    report.index_sized_files = walker.index_sized.load(Relaxed);
-    report.errors = walker.errors.load(Relaxed);
-    report.nested_git = take(&walker.nested_git);
-    report.nested_git.sort();
-
-    let mut unreadable: Vec<(PathBuf, String)> = take(&walker.unreadable);
-    unreadable.sort();
-    report.unreadable_dirs = unreadable
-        .into_iter()
-        .map(|(path, error)| Unreadable {
-            path: RelPath(path),
-            error,
-        })
-        .collect();
-
-    let largest: Vec<(u64, PathBuf)> = take(&walker.largest);
-    report.largest_dirs = largest
-        .into_iter()
-        .map(|(files, path)| DirFiles {
-            path: if path.as_os_str().is_empty() {
-                RelPath::from(Path::new("."))
-            } else {
-                RelPath(path)
-            },
-            files,
-            estimated: false,
-        })
-        .collect();
-
-    let top: Vec<(std::ffi::OsString, Option<Subtree>)> = take(&walker.top);
-    let mut subtrees: Vec<DirFiles> = top
-        .iter()
-        .filter_map(|(name, sub)| sub.as_ref().map(|s| dir_files(Path::new(name), s)))
-        .filter(|d| d.files > 0)
-        .collect();
-    subtrees.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.path.cmp(&b.path)));
-    subtrees.truncate(walk::TOP);
-    report.largest_subtrees = subtrees;
-
-    let mut tagged: Vec<walk::Tagged> = take(&walker.tagged);
-    tagged.sort_by(|a, b| a.path.cmp(&b.path));
-    let mut git_dir = outside;
-    let (mut objects, mut packs) = (None, None);
-    for t in tagged {
-        match t.tag {
-            Tag::Dependency(kind) => {
-                let tree = DependencyTree {
-                    path: t.path.clone(),
-                    kind,
-                    files: t.subtree.estimate.files,
-                    dirs: t.subtree.estimate.dirs,
-                    bytes: t.subtree.estimate.bytes,
-                    symlinks: t.subtree.estimate.symlinks,
-                    estimated: !t.subtree.complete,
-                    counted: t.subtree.counted,
-                    reached: t.visited,
-                    sample: t.sample,
-                    reused: t.reused,
-                    stamp: t.stamp,
-                };
-                report.sampled |= tree.sample.is_some();
-                if kind == DependencyKind::NodeModules {
-                    report.node_modules.push(tree);
-                } else {
-                    report.dependency_trees.push(tree);
-                }
-            }
-            Tag::GitDir => git_dir = Some(t.subtree),
-            Tag::GitObjects => objects = Some(t.subtree),
-            Tag::GitPacks => packs = Some(t.subtree),
-        }
-    }
-    if let (Some(git), Some(dir)) = (git, git_dir) {
-        report.git_dir_bytes = Some(dir.estimate.bytes);
-        git.git_dir_files = Some(dir.estimate.files);
-        git.estimated = !dir.complete;
-        let pack = packs.map_or(0, |p| p.estimate.bytes);
-        git.pack_bytes = Some(pack);
-        if let Some(o) = objects {
-            git.loose_object_bytes = Some(o.estimate.bytes.saturating_sub(pack));
-            git.loose_object_files = Some(
-                o.estimate
-                    .files
-                    .saturating_sub(packs.map_or(0, |p| p.estimate.files)),
-            );
-        }
-    }
 }
 
 /// Runs `work`, with what the walk has seen so far reported to `progress`.

@@ -10,20 +10,19 @@
 //! Directories are opened relative to an open ancestor ([`crate::base::dirfd::Place`]), never by their
 //! full path, so trees deeper than PATH_MAX are walked whole.
 
+mod list;
 mod pnpm_store;
 mod sample;
 
 use super::known::{KnownTree, TreeStamp};
 use super::{Counts, DependencyKind, DependencySample};
-use crate::base::dirfd::{self, Meta, Place};
+use crate::base::dirfd::{Meta, Place};
 use crate::base::interrupt;
 use crate::measure::gitindex::RootIndex;
+use list::Listed;
 use rayon::prelude::*;
-use rustix::fs::{Dir, FileType};
 use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
-use std::os::fd::BorrowedFd;
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -144,21 +143,6 @@ pub struct GitPaths {
 pub const TOP: usize = 10;
 /// Check the clock once per this many files, so a huge directory cannot overrun the budget.
 const CLOCK_EVERY: usize = 64;
-
-/// What one directory's listing held.
-#[derive(Debug, Default)]
-struct Listed {
-    /// Its own files, symlinks and others, subdirectories, and the bytes of the files sized.
-    own: Counts,
-    children: Vec<OsString>,
-    /// Files sized (by `lstat` or from the index), the part of them sized from the index, and
-    /// files left unsized by the deadline.
-    statted: u64,
-    index_sized: u64,
-    unstatted: u64,
-    /// Files left unsized on purpose in a sampled package (see `Inside::Sampled`).
-    left_unsized: u64,
-}
 
 impl<'a> Walker<'a> {
     pub fn new(
@@ -361,145 +345,6 @@ impl<'a> Walker<'a> {
         subtree
     }
 
-    /// One directory's own entries: files counted (sized from the index, or by `lstat` until
-    /// the deadline), subdirectories named for the walk to visit.
-    fn list_dir(&self, dir: &Path, mut listing: Dir, inside: Inside) -> Listed {
-        let mut listed = Listed::default();
-        let own = &mut listed.own;
-        let mut stop = self.stopped();
-        let index_dir = self.index_dir(dir, inside);
-        let mut lookup = Vec::new();
-        let mut i = 0usize;
-        while let Some(entry) = listing.read() {
-            let entry = match entry {
-                Ok(e) => e,
-                Err(e) => {
-                    self.errors.fetch_add(1, Ordering::Relaxed);
-                    self.unreadable(dir, &e.into());
-                    break;
-                }
-            };
-            let name = OsStr::from_bytes(entry.file_name().to_bytes());
-            if name == "." || name == ".." {
-                continue;
-            }
-            i += 1;
-            let Ok(fd) = listing.fd() else {
-                break;
-            };
-            // Through the directory's open fd: one request per entry, however deep.
-            let mut meta = self.each.map(|each| {
-                let meta = dirfd::lstat_in(fd, name);
-                each(dir, name, &meta);
-                meta
-            });
-            let Some(kind) = self.entry_kind(fd, entry.file_type(), name, &mut meta) else {
-                continue;
-            };
-            // A repository or submodule the tree holds (see `ScanReport::nested_git`).
-            if name == ".git"
-                && inside != Inside::Git
-                && dir != self.root
-                && let Ok(mut nested) = self.nested_git.lock()
-            {
-                nested.push((self.relative(dir), kind == FileType::Directory));
-            }
-            if kind == FileType::Directory {
-                // A probe's scratch folder (a running probe's, or one a SIGKILL left) is ours,
-                // not the user's: never counted.
-                if !crate::measure::probe::scratch::is_scratch_name(name.as_bytes()) {
-                    listed.children.push(name.to_os_string());
-                }
-                continue;
-            } else if kind == FileType::Symlink {
-                own.symlinks += 1;
-                continue;
-            } else if kind != FileType::RegularFile {
-                own.other += 1;
-                continue;
-            }
-            own.files += 1;
-            if let (Some(sizes), Some(base)) = (self.sizes, &index_dir)
-                && let Some(size) = sizes.size(base, name.as_bytes(), &mut lookup)
-            {
-                // Known without I/O, so counted even after the deadline.
-                listed.index_sized += 1;
-                listed.statted += 1;
-                own.bytes += size;
-                own.allocated_bytes += size.div_ceil(4096) * 4096;
-                continue;
-            }
-            if !stop && i % CLOCK_EVERY == CLOCK_EVERY - 1 {
-                stop = self.stopped();
-            }
-            if stop {
-                listed.unstatted += 1;
-                continue;
-            }
-            if inside == Inside::Sampled && own.files % SIZED_EVERY != 1 {
-                listed.left_unsized += 1;
-                continue;
-            }
-            match meta.take().unwrap_or_else(|| dirfd::lstat_in(fd, name)) {
-                Ok(meta) => {
-                    listed.statted += 1;
-                    if meta.nlink() > 1 && !self.first_link(meta.dev(), meta.ino()) {
-                        continue;
-                    }
-                    own.bytes += meta.len();
-                    own.allocated_bytes += meta.blocks() * 512;
-                }
-                // Vanished between readdir and lstat: still a name that was there.
-                Err(_) => {
-                    self.errors.fetch_add(1, Ordering::Relaxed);
-                }
-            }
-        }
-        own.dirs = listed.children.len() as u64;
-        listed
-    }
-
-    /// The directory's path in the index's form, when git may know its files.
-    fn index_dir(&self, dir: &Path, inside: Inside) -> Option<Vec<u8>> {
-        match (self.sizes, inside) {
-            (Some(_), Inside::Plain | Inside::Dependency | Inside::Sampled) => {
-                let mut base = self.relative(dir).into_os_string().into_vec();
-                if !base.is_empty() {
-                    base.push(b'/');
-                }
-                Some(base)
-            }
-            _ => None,
-        }
-    }
-
-    /// The entry's type from `readdir`; some file systems leave it out, and then only an `lstat`
-    /// can tell (kept in `meta` for the caller). None when that fails too.
-    fn entry_kind(
-        &self,
-        dir: BorrowedFd<'_>,
-        listed: FileType,
-        name: &OsStr,
-        meta: &mut Option<std::io::Result<Meta>>,
-    ) -> Option<FileType> {
-        if listed != FileType::Unknown {
-            return Some(listed);
-        }
-        if let Some(Ok(m)) = meta {
-            return Some(m.file_type());
-        }
-        match dirfd::lstat_in(dir, name) {
-            Ok(m) => {
-                *meta = Some(Ok(m));
-                Some(m.file_type())
-            }
-            Err(_) => {
-                self.errors.fetch_add(1, Ordering::Relaxed);
-                None
-            }
-        }
-    }
-
     /// Walks each subdirectory (in parallel when allowed) until the deadline; None for the ones
     /// the deadline left unvisited.
     fn visit_children(
@@ -569,29 +414,9 @@ impl<'a> Walker<'a> {
         if pending > 0 {
             complete = false;
             self.unvisited_dirs.fetch_add(pending, Ordering::Relaxed);
-            // Unlisted siblings are like the listed ones (readdir order is not by size); with
-            // none listed here, like complete directories at the same depth anywhere.
-            let (sum, n) = if visited > 0 {
-                (visited_sum, visited)
-            } else if let Some(mean) = self.depth_mean(depth + 1) {
-                mean
-            } else {
-                self.unguessed_dirs.fetch_add(pending, Ordering::Relaxed);
-                (Counts::default(), 1)
-            };
+            let (sum, n) = self.like_unvisited(depth, pending, (visited_sum, visited));
             estimate.add(&sum.scaled(pending, n));
-            for (name, _) in results.iter().filter(|(_, sub)| sub.is_none()) {
-                let path = dir.join(name);
-                if let Some(tag) = self.tag_for(&path, name, inside) {
-                    let guessed = Subtree {
-                        counted: Counts::default(),
-                        estimate: sum.scaled(1, n),
-                        complete: false,
-                        sampled,
-                    };
-                    self.record(tag, self.relative(&path), guessed, false);
-                }
-            }
+            self.record_unvisited(dir, inside, results, sum.scaled(1, n), sampled);
         }
         if complete {
             self.note_depth(depth, &estimate);
@@ -610,17 +435,42 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// True the first time an inode is seen; its bytes count once however many names it has.
-    fn first_link(&self, dev: u64, ino: u64) -> bool {
-        let first = self
-            .inodes
-            .lock()
-            .map(|mut set| set.insert((dev, ino)))
-            .unwrap_or(true);
-        if !first {
-            self.hardlinks.fetch_add(1, Ordering::Relaxed);
+    /// The sum and number of directories the `pending` unvisited children of a directory at
+    /// `depth` are taken to be like. Unlisted siblings are like the listed ones (readdir order
+    /// is not by size); with none listed here, like complete directories at the same depth
+    /// anywhere; with none anywhere, empty (counted as unguessed).
+    fn like_unvisited(&self, depth: usize, pending: u64, visited: (Counts, u64)) -> (Counts, u64) {
+        if visited.1 > 0 {
+            visited
+        } else if let Some(mean) = self.depth_mean(depth + 1) {
+            mean
+        } else {
+            self.unguessed_dirs.fetch_add(pending, Ordering::Relaxed);
+            (Counts::default(), 1)
         }
-        first
+    }
+
+    /// Records the tagged trees among the unvisited children, each guessed at `each`.
+    fn record_unvisited(
+        &self,
+        dir: &Path,
+        inside: Inside,
+        results: &[(OsString, Option<Subtree>)],
+        each: Counts,
+        sampled: bool,
+    ) {
+        for (name, _) in results.iter().filter(|(_, sub)| sub.is_none()) {
+            let path = dir.join(name);
+            if let Some(tag) = self.tag_for(&path, name, inside) {
+                let guessed = Subtree {
+                    counted: Counts::default(),
+                    estimate: each,
+                    complete: false,
+                    sampled,
+                };
+                self.record(tag, self.relative(&path), guessed, false);
+            }
+        }
     }
 
     fn mean_file_size(&self) -> (u64, u64) {

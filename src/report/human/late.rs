@@ -2,7 +2,7 @@
 //! where it keeps something.
 
 use crate::base::units;
-use crate::migrate::{RemovalShown, SyncReport};
+use crate::migrate::{Kept, RemovalShown, SyncReport};
 use crate::store::moved::Moved;
 
 /// How many paths a list in a plan shows before the rest is a count.
@@ -135,24 +135,29 @@ pub fn removal_plan(shown: &RemovalShown) -> String {
             units::counted(git.files, "file", "files")
         ));
     }
-    if plan.kept.is_empty() {
-        out.push_str("  keeps    nothing: everything there was copied and is unchanged\n");
-        return out;
+    out.push_str(&kept_rows(&plan.kept));
+    out
+}
+
+/// The plan's "keeps" rows: what stays in the source, listed in the order of their text
+/// (paths first), the first `LISTED` of them.
+fn kept_rows(kept: &[Kept]) -> String {
+    if kept.is_empty() {
+        return "  keeps    nothing: everything there was copied and is unchanged\n".to_string();
     }
-    out.push_str(&format!(
+    let mut out = format!(
         "  keeps    {}:\n",
-        units::counted(plan.kept.len() as u64, "entry", "entries")
-    ));
-    // Listed in the order of their text, paths first.
-    let mut kept: Vec<String> = plan.kept.iter().map(ToString::to_string).collect();
-    kept.sort();
-    for kept in kept.iter().take(LISTED) {
-        out.push_str(&format!("           {kept}\n"));
+        units::counted(kept.len() as u64, "entry", "entries")
+    );
+    let mut listed: Vec<String> = kept.iter().map(ToString::to_string).collect();
+    listed.sort();
+    for one in listed.iter().take(LISTED) {
+        out.push_str(&format!("           {one}\n"));
     }
-    if plan.kept.len() > LISTED {
+    if kept.len() > LISTED {
         out.push_str(&format!(
             "           and {} more\n",
-            units::count((plan.kept.len() - LISTED) as u64)
+            units::count((kept.len() - LISTED) as u64)
         ));
     }
     out

@@ -409,20 +409,7 @@ impl Walker<'_> {
         let mut walked: BTreeMap<usize, Subtree> = BTreeMap::new();
         let mut per = how.per_stratum;
         loop {
-            // Once half the packages are walked the rest cost less than they risk: a real
-            // tree's large packages hide among the few left (see `TARGET_ERROR`).
-            let wanted: Vec<usize> = if 2 * walked.len() >= rest.len() {
-                (0..rest.len())
-                    .filter(|i| !walked.contains_key(i))
-                    .collect()
-            } else {
-                strata(rest.len(), per)
-                    .into_iter()
-                    .flat_map(|s| s.chosen)
-                    .filter(|i| !walked.contains_key(i))
-                    .collect()
-            };
-            let new: Vec<(usize, Subtree)> = wanted
+            let new: Vec<(usize, Subtree)> = to_walk_next(rest.len(), &walked, per)
                 .par_iter()
                 .map(|&i| (i, self.walk_package(&rest[i], depth, how.sized_in_part)))
                 .collect();
@@ -438,19 +425,49 @@ impl Walker<'_> {
                     subtree.complete &= sub.complete;
                 }
                 subtree.estimate.add(&total);
-                let error =
-                    |var: f64, total: u64| (2.0 * var.sqrt() / (total.max(1) as f64)).min(1.0);
-                let sample = DependencySample {
-                    packages: how.packages,
-                    walked: how.walked + (largest.len() + walked.len()) as u64,
-                    largest_walked: largest.len() as u64,
-                    method: how.method.into(),
-                    files_error: error(files_error.1, subtree.estimate.files),
-                    bytes_error: error(files_error.2, subtree.estimate.bytes),
-                };
+                let walked_here = (largest.len(), walked.len());
+                let sample = how.sample(walked_here, files_error, &subtree.estimate);
                 return (subtree, Some(sample));
             }
             per *= 2;
+        }
+    }
+}
+
+/// The indices of the packages (of `rest` not among the largest) to walk next: the `per`
+/// chosen in each stratum not yet walked; once half the packages are walked, all the others,
+/// since the rest cost less than they risk: a real tree's large packages hide among the few
+/// left (see `TARGET_ERROR`).
+fn to_walk_next(rest: usize, walked: &BTreeMap<usize, Subtree>, per: usize) -> Vec<usize> {
+    if 2 * walked.len() >= rest {
+        (0..rest).filter(|i| !walked.contains_key(i)).collect()
+    } else {
+        strata(rest, per)
+            .into_iter()
+            .flat_map(|s| s.chosen)
+            .filter(|i| !walked.contains_key(i))
+            .collect()
+    }
+}
+
+impl How {
+    /// How the tree's figures were estimated: the packages walked (the `largest` and the
+    /// `sampled`, besides those walked before), and the files' and bytes' stated errors, about
+    /// two standard errors as a fraction of the `estimate`'s.
+    fn sample(
+        &self,
+        (largest, sampled): (usize, usize),
+        (_, files_var, bytes_var): (f64, f64, f64),
+        estimate: &Counts,
+    ) -> DependencySample {
+        let error = |var: f64, total: u64| (2.0 * var.sqrt() / (total.max(1) as f64)).min(1.0);
+        DependencySample {
+            packages: self.packages,
+            walked: self.walked + (largest + sampled) as u64,
+            largest_walked: largest as u64,
+            method: self.method.into(),
+            files_error: error(files_var, estimate.files),
+            bytes_error: error(bytes_var, estimate.bytes),
         }
     }
 }

@@ -290,27 +290,9 @@ pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace
             counted
         }),
     };
-    let source = &moved.source;
-    let command = |flag: &str| {
-        format!(
-            "wsl-place migrate {} --to {} {flag}",
-            crate::base::pathtext::shell_quote(source),
-            crate::base::pathtext::shell_quote(&moved.destination)
-        )
-    };
+    let command = |flag: &str| migrate_command(moved, flag);
     let files_changed = counted.map(|c| c.added + c.changed + c.removed);
-    let next = match files_changed {
-        _ if copy_missing => None,
-        Some(0) => Some(format!(
-            "cd {}",
-            crate::base::pathtext::shell_quote(&moved.destination)
-        )),
-        _ if moved.source_removed => Some(format!(
-            "cd {}",
-            crate::base::pathtext::shell_quote(&moved.destination)
-        )),
-        _ => Some(command("--sync")),
-    };
+    let next = next_step(moved, copy_missing, files_changed);
     let mut old = OldPlace {
         destination: moved.destination.clone(),
         finished_unix: moved.finished_unix,
@@ -337,6 +319,32 @@ pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace
     };
     old.message = old.sentence(env.home().as_deref());
     old
+}
+
+/// The migration of the recorded repository again, with `flag` (`--sync`, `--remove-source`).
+fn migrate_command(moved: &Moved, flag: &str) -> String {
+    format!(
+        "wsl-place migrate {} --to {} {flag}",
+        crate::base::pathtext::shell_quote(&moved.source),
+        crate::base::pathtext::shell_quote(&moved.destination)
+    )
+}
+
+/// What to run next at the old place: nothing when the copy is gone, going to the copy when
+/// nothing changed here or the source was removed, else the sync.
+fn next_step(moved: &Moved, copy_missing: bool, files_changed: Option<u64>) -> Option<String> {
+    match files_changed {
+        _ if copy_missing => None,
+        Some(0) => Some(format!(
+            "cd {}",
+            crate::base::pathtext::shell_quote(&moved.destination)
+        )),
+        _ if moved.source_removed => Some(format!(
+            "cd {}",
+            crate::base::pathtext::shell_quote(&moved.destination)
+        )),
+        _ => Some(migrate_command(moved, "--sync")),
+    }
 }
 
 /// `path` with the home folder written `~`, as a person would type it.
@@ -561,72 +569,24 @@ fn outside_the_copy(rel: &Path, dirs: &HashSet<&Path>) -> bool {
             })
 }
 
+mod copied;
+
+use copied::Copied;
+
 /// Compares what the source holds now (`seen`) with the manifest (`entries`).
 pub fn classify(source: &Path, entries: &[ManifestEntry], seen: &[Seen]) -> Changes {
-    let mut files: HashMap<&Path, &FileRecord> = HashMap::new();
-    let mut links: HashMap<&Path, &Path> = HashMap::new();
-    let mut dirs: HashSet<&Path> = HashSet::new();
-    for entry in entries {
-        match entry {
-            ManifestEntry::File(r) => {
-                files.insert(&r.rel, r);
-            }
-            ManifestEntry::Symlink { rel, target } => {
-                links.insert(rel, target);
-            }
-            ManifestEntry::Dir(rel) => {
-                dirs.insert(rel);
-            }
-        }
-    }
+    let copied = Copied::of(entries);
     let mut changes = Changes::default();
     let mut present: HashSet<&Path> = HashSet::new();
     for s in seen {
-        if s.kind == SeenKind::Other || outside_the_copy(&s.rel, &dirs) {
+        if s.kind == SeenKind::Other || outside_the_copy(&s.rel, &copied.dirs) {
             continue;
         }
-        let rel = s.rel.as_path();
-        match s.kind {
-            SeenKind::File => match files.get(rel) {
-                Some(r) => {
-                    present.insert(rel);
-                    if !unchanged(r, s) {
-                        changes.changed.push(s.rel.clone());
-                        changes.bytes += s.size;
-                    }
-                }
-                None => {
-                    changes.added.push(s.rel.clone());
-                    changes.bytes += s.size;
-                }
-            },
-            SeenKind::Symlink => match links.get(rel) {
-                Some(target) => {
-                    present.insert(rel);
-                    let now = dirfd::read_link(&source.join(rel)).ok();
-                    if now.as_deref() != Some(*target) {
-                        changes.changed.push(s.rel.clone());
-                    }
-                }
-                None => changes.added.push(s.rel.clone()),
-            },
-            SeenKind::Dir if dirs.contains(rel) => {
-                present.insert(rel);
-            }
-            SeenKind::Dir => changes.added_dirs.push(s.rel.clone()),
-            SeenKind::Other => {}
+        if copied.compare(source, s, &mut changes) {
+            present.insert(s.rel.as_path());
         }
     }
-    for rel in files.keys().chain(links.keys()) {
-        if !present.contains(rel) {
-            changes.removed.push(rel.to_path_buf());
-        }
-    }
-    for rel in &dirs {
-        if !present.contains(rel) {
-            changes.removed_dirs.push(rel.to_path_buf());
-        }
-    }
+    copied.removed(&present, &mut changes);
     for list in [
         &mut changes.added,
         &mut changes.changed,
@@ -637,15 +597,6 @@ pub fn classify(source: &Path, entries: &[ManifestEntry], seen: &[Seen]) -> Chan
         list.sort();
     }
     changes
-}
-
-/// The file as it was copied: its stat as recorded (size and mtime alone for a manifest written
-/// before stamps were).
-fn unchanged(r: &FileRecord, s: &Seen) -> bool {
-    match r.stamp {
-        Some(_) => r.unchanged(s.size, s.mtime, s.stamp),
-        None => r.size == s.size && r.mtime == s.mtime,
-    }
 }
 
 #[cfg(test)]

@@ -3,11 +3,11 @@
 
 use super::phases::{Phases, timed};
 use super::{Reuse, Settings, mount_cache};
-use crate::base::error::{Failure, Result};
+use crate::base::error::Result;
 use crate::base::interrupt;
 use crate::host::HostEnv;
-use crate::host::location::{self, Location, MountTable};
-use crate::host::mounts::{MountEntry, MountKind};
+use crate::host::location::{Location, MountTable};
+use crate::host::mounts::MountEntry;
 use crate::measure::deps::package_manager::{self, Manager};
 use crate::measure::deps::{
     self,
@@ -17,118 +17,13 @@ use crate::measure::gitindex::{GitWalk, RootIndex};
 use crate::measure::probe::{self, OpStats, ProbeReport, ProbeSet, Target, Tracked, mount_of};
 use crate::measure::scan::ScanReport;
 use crate::model::{self, MountCosts, Prediction, RepoFigures};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// Where the Linux-disk side of the comparison is measured, or why it is not.
-pub enum Baseline<'a> {
-    Probe(PathBuf, &'a MountEntry),
-    Same(PathBuf, String),
-    None(String),
-}
+mod baseline;
 
-/// `dir`, canonical, when it is a readable directory; otherwise why not, as the end of a sentence
-/// that starts with its name.
-fn usable_dir(dir: &Path) -> std::result::Result<PathBuf, String> {
-    let canonical = std::fs::canonicalize(dir).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => "does not exist".to_string(),
-        _ => format!("cannot be resolved ({e})"),
-    })?;
-    if !canonical.is_dir() {
-        return Err("is not a directory".into());
-    }
-    std::fs::read_dir(&canonical).map_err(|e| format!("cannot be read ({e})"))?;
-    Ok(canonical)
-}
-
-/// The fair baseline for a repository on `current`: `$HOME` (or `--baseline`) on a local disk.
-pub fn choose_baseline<'a>(
-    env: &HostEnv,
-    settings: &Settings,
-    table: &'a MountTable,
-    current: &MountEntry,
-) -> Result<Baseline<'a>> {
-    let dir = match (&settings.baseline, env.home()) {
-        (Some(dir), _) => usable_dir(dir).map_err(|why| {
-            Failure::input(format!(
-                "the baseline {} {why}; pass --baseline a directory on the Linux disk.",
-                dir.display()
-            ))
-        })?,
-        (None, Some(home)) => match usable_dir(&home) {
-            Ok(dir) => dir,
-            Err(why) => {
-                return Ok(Baseline::None(format!(
-                    "No baseline: $HOME ({}) {why}; pass --baseline DIR on the Linux disk to compare against.",
-                    home.display()
-                )));
-            }
-        },
-        (None, None) => {
-            return Ok(Baseline::None(
-                "No baseline: $HOME is not set; pass --baseline DIR on the Linux disk to compare against.".into(),
-            ));
-        }
-    };
-    let Some(mount) = table.mount_for(&dir) else {
-        return Ok(Baseline::None(format!(
-            "No baseline: no mount contains {}; the mount table looks incomplete.",
-            dir.display()
-        )));
-    };
-    let shown = crate::base::pathtext::display(&dir);
-    // `/proc`, `/sys`, `/dev`: no disk under them, so no Linux-disk figure to compare with.
-    if crate::host::mounts::is_kernel_interface(&mount.fstype) {
-        let why = format!(
-            "is on {}, a kernel file system with no disk under it",
-            mount.fstype
-        );
-        return match &settings.baseline {
-            Some(_) => Err(Failure::input(format!(
-                "the baseline {shown} {why}; pass --baseline a directory on the Linux disk."
-            ))),
-            None => Ok(Baseline::None(format!(
-                "No baseline: $HOME ({shown}) {why}; pass --baseline DIR on the Linux disk to compare against."
-            ))),
-        };
-    }
-    Ok(match mount.kind() {
-        _ if mount.is_same_mount(current) => Baseline::Same(
-            dir.clone(),
-            format!(
-                "The baseline {shown} is on the same mount as the repository ({} {}), so both sides are the same disk: there is nothing faster to move to here (pass --baseline DIR to compare with another disk).",
-                mount.mount_point.display(),
-                mount.fstype
-            ),
-        ),
-        MountKind::Tmpfs => Baseline::None(format!(
-            "The baseline {shown} is on tmpfs, which is memory rather than a disk and would flatter the move; pass --baseline DIR on the Linux disk (ext4) for a fair comparison."
-        )),
-        MountKind::Local | MountKind::Overlay | MountKind::Wsl1Lxfs | MountKind::Other => {
-            Baseline::Probe(dir.clone(), mount)
-        }
-        kind => Baseline::None(format!(
-            "The baseline {shown} is not on a local disk ({}, {}), so comparing against it would mislead; pass --baseline DIR on the Linux disk (ext4).",
-            kind.as_str(),
-            mount.fstype
-        )),
-    })
-}
-
-fn label_for(env: &HostEnv, settings: &Settings, dir: &Path, repo: &Path, move_to: &str) -> String {
-    let name = repo
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "repo".into());
-    match (&settings.baseline, env.home()) {
-        (None, Some(home))
-            if home == dir || location::canonical_dir(&home).ok().as_deref() == Some(dir) =>
-        {
-            format!("{}/{name}", move_to.trim_end_matches('/'))
-        }
-        _ => dir.display().to_string(),
-    }
-}
+use baseline::label_for;
+pub use baseline::{Baseline, choose_baseline};
 
 /// Of the `git status` the pilot predicts, the share the whole probe may cost (beyond the
 /// first scratch round on each mount, which always runs, small where a full one would not fit):
@@ -210,24 +105,12 @@ pub fn for_check(
     let root = &location.paths.linux;
     let current_mount = mount_of(table, root)?;
     let baseline = choose_baseline(env, settings, table, current_mount)?;
-    let budget = settings.probe_budget;
-    let tracked = Tracked::from_index(index);
-    let git_walk = index.map(|index| index.git_walk(!settings.purpose.first_look()));
-    let threads = tracked.git_threads();
-    let target = Target {
-        dir: root,
-        mount: current_mount,
-        budget,
-        tracked: Some((root, &tracked.sample)),
-        threads: &threads,
-        derive_cpu_bound: true,
-    };
     let on_baseline_mount = matches!(baseline, Baseline::Same(..));
-    let ((current, pilot), current_ms) = timed(|| {
-        current_figures(
+    let (current, current_ms) = timed(|| {
+        CurrentSide::probed(
             env,
             settings,
-            (&target, &tracked, git_walk.as_ref()),
+            (root, current_mount, index),
             on_baseline_mount,
             (startup, start),
         )
@@ -250,48 +133,147 @@ pub fn for_check(
     });
     phases.manager_ms = Some(manager_ms);
     let baseline_began = Instant::now();
-    let (baseline, baseline_note, same, label) = match baseline {
-        Baseline::Probe(dir, mount) => {
-            let cached = (settings.purpose.reuse() != Reuse::Nothing)
-                .then(|| mount_cache::load(env, mount))
-                .flatten();
-            let report = cached.unwrap_or_else(|| {
-                let report = probe_baseline(
-                    &dir,
-                    mount,
-                    &threads,
-                    (budget, rounds_budget(pilot, start.elapsed(), budget)),
-                );
-                mount_cache::store(env, mount, &report);
-                report
-            });
-            let label = label_for(env, settings, &dir, root, move_to);
-            (Some(report), None, false, Some(label))
-        }
-        Baseline::Same(dir, note) => {
-            let label = label_for(env, settings, &dir, root, move_to);
-            (Some(current.clone()), Some(note), true, Some(label))
-        }
-        Baseline::None(note) => (None, Some(note), false, None),
-    };
+    let label = |dir: &Path| label_for(env, settings, dir, root, move_to);
+    let other = BaselineSide::probed(env, settings, baseline, &current, label, start);
     phases.probe_baseline_ms = Some(baseline_began.elapsed().as_millis() as u64);
     Ok(ProbeSet {
-        current,
-        baseline,
-        baseline_note,
-        baseline_same_mount: same,
-        baseline_label: label,
+        baseline: other.report,
+        baseline_note: other.note,
+        baseline_same_mount: other.same,
+        baseline_label: other.label,
         git_startup_ms: startup,
         cpu_sha1_us_per_mib: Some(cpu_pace),
-        index_files: tracked.shape.map(|s| s.0),
-        index_dirs: git_walk
-            .as_ref()
-            .map(|w| w.walked_dirs)
-            .or(tracked.shape.map(|s| s.1)),
         manager,
-        git_walk,
         elapsed_ms: start.elapsed().as_millis() as u64,
+        ..current.into_probe_set()
     })
+}
+
+/// The repository's own side of `check`'s comparison: its tracked files (from the index the
+/// scan read), git's walk over them, the threads git would use, and its mount's probe with the
+/// pilot prediction that sized it.
+struct CurrentSide {
+    tracked: Tracked,
+    git_walk: Option<GitWalk>,
+    threads: Vec<usize>,
+    report: ProbeReport,
+    pilot: Option<f64>,
+}
+
+impl CurrentSide {
+    /// The repository's mount (`root` on `mount`), cached or probed; `on_baseline_mount`:
+    /// the baseline is on the same mount (see `current_figures`).
+    fn probed(
+        env: &HostEnv,
+        settings: &Settings,
+        (root, mount, index): (&Path, &MountEntry, Option<&RootIndex>),
+        on_baseline_mount: bool,
+        (startup, start): (Option<f64>, Instant),
+    ) -> Self {
+        let tracked = Tracked::from_index(index);
+        let git_walk = index.map(|index| index.git_walk(!settings.purpose.first_look()));
+        let threads = tracked.git_threads();
+        let target = Target {
+            dir: root,
+            mount,
+            budget: settings.probe_budget,
+            tracked: Some((root, &tracked.sample)),
+            threads: &threads,
+            derive_cpu_bound: true,
+        };
+        let (report, pilot) = current_figures(
+            env,
+            settings,
+            (&target, &tracked, git_walk.as_ref()),
+            on_baseline_mount,
+            (startup, start),
+        );
+        CurrentSide {
+            tracked,
+            git_walk,
+            threads,
+            report,
+            pilot,
+        }
+    }
+
+    /// The probe set with this side's figures; the baseline's and the rest are left empty.
+    fn into_probe_set(self) -> ProbeSet {
+        ProbeSet {
+            current: self.report,
+            baseline: None,
+            baseline_note: None,
+            baseline_same_mount: false,
+            baseline_label: None,
+            git_startup_ms: None,
+            cpu_sha1_us_per_mib: None,
+            index_files: self.tracked.shape.map(|s| s.0),
+            index_dirs: self
+                .git_walk
+                .as_ref()
+                .map(|w| w.walked_dirs)
+                .or(self.tracked.shape.map(|s| s.1)),
+            manager: None,
+            git_walk: self.git_walk,
+            elapsed_ms: 0,
+        }
+    }
+}
+
+/// The Linux disk's side of the comparison: its probe (or the repository's own, on the same
+/// mount), why there is none or why it is the same, and its label.
+struct BaselineSide {
+    report: Option<ProbeReport>,
+    note: Option<String>,
+    same: bool,
+    label: Option<String>,
+}
+
+impl BaselineSide {
+    /// The baseline's probe, cached or measured (then cached) within what the pilot leaves of
+    /// the probe's budget since `start`; `label` names a baseline folder for the report.
+    fn probed(
+        env: &HostEnv,
+        settings: &Settings,
+        baseline: Baseline,
+        current: &CurrentSide,
+        label: impl Fn(&Path) -> String,
+        start: Instant,
+    ) -> Self {
+        let budget = settings.probe_budget;
+        let (pilot, threads) = (current.pilot, &current.threads);
+        let (baseline, baseline_note, same, label) = match baseline {
+            Baseline::Probe(dir, mount) => {
+                let cached = (settings.purpose.reuse() != Reuse::Nothing)
+                    .then(|| mount_cache::load(env, mount))
+                    .flatten();
+                let report = cached.unwrap_or_else(|| {
+                    let report = probe_baseline(
+                        &dir,
+                        mount,
+                        threads,
+                        (budget, rounds_budget(pilot, start.elapsed(), budget)),
+                    );
+                    mount_cache::store(env, mount, &report);
+                    report
+                });
+                (Some(report), None, false, Some(label(&dir)))
+            }
+            Baseline::Same(dir, note) => (
+                Some(current.report.clone()),
+                Some(note),
+                true,
+                Some(label(&dir)),
+            ),
+            Baseline::None(note) => (None, Some(note), false, None),
+        };
+        BaselineSide {
+            report: baseline,
+            note: baseline_note,
+            same,
+            label,
+        }
+    }
 }
 
 /// The package manager's own work for the repository at `root`, as `check` and `survey` both

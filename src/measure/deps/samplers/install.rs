@@ -1,0 +1,421 @@
+//! Each manager's way of installing the sample into the scratch folder (`Runner`): the files it
+//! is given (a package.json, a lock of the sample, a requirements list), the arguments that keep
+//! it offline and away from scripts, and, for pnpm, the store it reads.
+
+use super::super::lockfiles::{self, Lock};
+use super::super::package_manager::Manager;
+use super::super::packages::{self, Pinned};
+use super::names;
+use super::run::{
+    run_keeping_words, run_saying_why, timed_run, version_like_output, version_output,
+};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// npm installing a lock: only the tarballs its `resolved` URLs name are read from the cache,
+/// as a cache filled by `npm ci` (or `npm install` from a lock) holds them, never the
+/// registry's metadata that installing from package.json alone needs.
+const NPM_CI_ARGS: &[&str] = &[
+    "ci",
+    "--offline",
+    "--ignore-scripts",
+    "--no-audit",
+    "--no-fund",
+    "--loglevel=error",
+];
+
+/// How pnpm, yarn and bun install a lock of the sample offline, from their cache alone, without
+/// scripts and without changing the lock.
+fn lock_args(manager: Manager) -> &'static [&'static str] {
+    match manager {
+        Manager::Yarn => &[
+            "install",
+            "--offline",
+            "--frozen-lockfile",
+            "--ignore-scripts",
+            "--non-interactive",
+            "--silent",
+            "--no-progress",
+        ],
+        Manager::Bun => &[
+            "install",
+            "--offline",
+            "--frozen-lockfile",
+            "--ignore-scripts",
+            // Not --silent: that hides bun's errors too.
+            "--no-progress",
+            "--no-summary",
+        ],
+        _ => &[
+            "install",
+            "--offline",
+            "--frozen-lockfile",
+            "--ignore-scripts",
+            // Not silent: that hides pnpm's errors too, which it prints on stdout.
+            "--reporter=append-only",
+        ],
+    }
+}
+
+/// How each JavaScript manager reinstalls offline from its cache without scripts and without
+/// writing a lock file, where there is no lock to install from.
+fn node_args(manager: Manager) -> Option<&'static [&'static str]> {
+    Some(match manager {
+        Manager::Npm => &[
+            "install",
+            "--offline",
+            "--ignore-scripts",
+            "--no-audit",
+            "--no-fund",
+            "--no-package-lock",
+            "--loglevel=error",
+        ],
+        Manager::Pnpm => &[
+            "install",
+            "--offline",
+            "--ignore-scripts",
+            "--config.lockfile=false",
+            "--reporter=silent",
+        ],
+        Manager::Yarn => &[
+            "install",
+            "--offline",
+            "--ignore-scripts",
+            "--no-lockfile",
+            "--non-interactive",
+            "--silent",
+        ],
+        Manager::Bun => &[
+            "install",
+            "--offline",
+            "--ignore-scripts",
+            "--no-save",
+            "--silent",
+        ],
+        Manager::Uv | Manager::Pip | Manager::Poetry | Manager::Cargo => return None,
+    })
+}
+
+fn package_json(deps: &[Pinned]) -> String {
+    let deps: serde_json::Map<String, serde_json::Value> = deps
+        .iter()
+        .map(|(n, v)| (n.clone(), serde_json::Value::String(v.clone())))
+        .collect();
+    serde_json::json!({
+        "name": packages::SAMPLE_NAME,
+        "version": "0.0.0",
+        "private": true,
+        "dependencies": deps,
+    })
+    .to_string()
+}
+
+fn requirements_txt(deps: &[Pinned]) -> String {
+    deps.iter().map(|(n, v)| format!("{n}=={v}\n")).collect()
+}
+
+/// One manager's way of installing into the scratch folder.
+pub(super) enum Runner {
+    /// npm, pnpm, yarn, bun: a package.json listing the sample, installed into node_modules.
+    Node {
+        manager: Manager,
+        args: &'static [&'static str],
+    },
+    /// npm with the project's lock: the sample's entries of it (resolved URL and integrity),
+    /// installed by `npm ci`.
+    NpmLock { entries: packages::LockEntries },
+    /// pnpm, yarn or bun with the project's lock: a lock of the sample's leaves, their entries
+    /// copied from it, installed frozen; pnpm from the store the project's install used.
+    Lock { lock: Lock, store: Option<PathBuf> },
+    /// uv or pip into a virtualenv made in the scratch folder (not timed); for uv with a
+    /// `uv.lock`, the project folder whose `pyproject.toml` and lock file are synced whole.
+    Python {
+        manager: Manager,
+        lock_from: Option<PathBuf>,
+    },
+}
+
+impl Runner {
+    pub(super) fn for_manager(manager: Manager, root: &Path) -> Option<Self> {
+        match manager {
+            Manager::Uv | Manager::Pip => Some(Self::Python {
+                manager,
+                // `uv sync` reads wheels by the lock's URLs, so the index pages that
+                // `uv pip install --offline` needs are never cached: the sample is the lock.
+                // Only a lock of registry packages: a path, directory, git or URL source would
+                // be read, fetched or built from wherever the lock says.
+                lock_from: (manager == Manager::Uv
+                    && root.join("pyproject.toml").is_file()
+                    && std::fs::read_to_string(root.join("uv.lock"))
+                        .is_ok_and(|text| packages::uv_lock_is_registry_only(&text)))
+                .then(|| root.to_path_buf()),
+            }),
+            Manager::Npm if packages::npm_lock_entries(root).is_some() => Some(Self::NpmLock {
+                entries: packages::npm_lock_entries(root)?,
+            }),
+            Manager::Pnpm | Manager::Yarn | Manager::Bun
+                if lockfiles::read(manager, root).is_some() =>
+            {
+                Some(Self::Lock {
+                    lock: lockfiles::read(manager, root)?,
+                    store: (manager == Manager::Pnpm)
+                        .then(|| pnpm_store(root))
+                        .flatten(),
+                })
+            }
+            Manager::Npm
+            | Manager::Pnpm
+            | Manager::Yarn
+            | Manager::Bun
+            | Manager::Poetry
+            | Manager::Cargo => node_args(manager).map(|args| Self::Node { manager, args }),
+        }
+    }
+
+    /// Makes what every run needs (the virtualenv); the entries it placed where the sample
+    /// lands, which are not the sample's.
+    pub(super) fn set_up(&self, scratch: &Path) -> Option<(PathBuf, BTreeSet<String>)> {
+        match self {
+            Self::Node { .. } | Self::NpmLock { .. } | Self::Lock { .. } => {
+                Some((scratch.join("node_modules"), BTreeSet::new()))
+            }
+            Self::Python { manager, lock_from } => {
+                if let Some(root) = lock_from {
+                    // The project's own table only: its `[tool.uv]` could name a cache,
+                    // an index or sources, and its `[build-system]` a backend to import.
+                    let project = std::fs::read_to_string(root.join("pyproject.toml")).ok()?;
+                    std::fs::write(
+                        scratch.join("pyproject.toml"),
+                        packages::project_table_only(&project)?,
+                    )
+                    .ok()?;
+                    std::fs::copy(root.join("uv.lock"), scratch.join("uv.lock")).ok()?;
+                }
+                python_venv(*manager, scratch)?;
+                let site = packages::site_packages(scratch).into_iter().next()?;
+                let before = names(&site);
+                Some((site, before))
+            }
+        }
+    }
+
+    /// One timed install of `deps` (none: the manager's start-up and empty install); Err: why
+    /// it failed, in the manager's own words.
+    pub(super) fn install(&self, scratch: &Path, deps: &[Pinned]) -> Result<f64, String> {
+        let written = |file: &str, text: String| {
+            std::fs::write(scratch.join(file), text)
+                .map_err(|e| format!("cannot write the sample's {file} ({e})"))
+        };
+        match self {
+            Self::Node { manager, args } => {
+                written("package.json", package_json(deps))?;
+                run_saying_why(manager.name(), args, scratch)
+            }
+            Self::NpmLock { entries } => {
+                written("package.json", package_json(deps))?;
+                written(
+                    "package-lock.json",
+                    entries.lock_of(deps, &package_json(deps)),
+                )?;
+                run_saying_why(Manager::Npm.name(), NPM_CI_ARGS, scratch)
+            }
+            Self::Lock { lock, store } => {
+                let manager = lock.manager();
+                written("package.json", package_json(deps))?;
+                let file = lockfiles::file_name(manager).unwrap_or("lock");
+                match lock.lock_of(deps) {
+                    Some(text) => written(file, text)?,
+                    None => match std::fs::remove_file(scratch.join(file)) {
+                        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                            return Err(format!("cannot remove the sample's {file} ({e})"));
+                        }
+                        _ => {}
+                    },
+                }
+                let store_arg = store
+                    .as_ref()
+                    .map(|dir| format!("--store-dir={}", dir.display()));
+                let args: Vec<&str> = lock_args(manager)
+                    .iter()
+                    .copied()
+                    .chain(store_arg.as_deref())
+                    .collect();
+                run_keeping_words(manager.name(), &args, scratch, manager == Manager::Pnpm)
+            }
+            Self::Python { .. } => self
+                .install_python(scratch, deps)
+                .ok_or_else(|| "the sample could not be installed offline".to_string()),
+        }
+    }
+
+    fn install_python(&self, scratch: &Path, deps: &[Pinned]) -> Option<f64> {
+        match self {
+            Self::Node { .. } | Self::NpmLock { .. } | Self::Lock { .. } => None,
+            Self::Python { manager, lock_from } => {
+                std::fs::write(scratch.join("sample.txt"), requirements_txt(deps)).ok()?;
+                let python = scratch.join(".venv/bin/python");
+                let python = python.to_str()?;
+                if lock_from.is_some() && !deps.is_empty() {
+                    // A uv project's reinstall is `rm -rf .venv && uv sync`: the sync makes the
+                    // virtualenv too (interpreter query, activation scripts; 130-160 ms of
+                    // psf/requests' 300 ms on ext4), so the timed run starts without one.
+                    std::fs::remove_dir_all(scratch.join(".venv")).ok()?;
+                    // Never a build: a package with no wheel in the cache fails the sample
+                    // instead of running its build backend.
+                    let args = [
+                        "sync",
+                        "--offline",
+                        "--frozen",
+                        "--no-build",
+                        "--no-install-project",
+                        "-q",
+                    ];
+                    timed_run(Manager::Uv.name(), &args, scratch)
+                } else if *manager == Manager::Uv {
+                    let args = [
+                        "pip",
+                        "install",
+                        "--offline",
+                        "--no-build",
+                        "-q",
+                        "--no-deps",
+                    ];
+                    let rest = ["--python", python, "-r", "sample.txt"];
+                    timed_run(
+                        Manager::Uv.name(),
+                        &[&args[..], &rest[..]].concat(),
+                        scratch,
+                    )
+                } else {
+                    // pip in the virtualenv, as a project reinstalls: it has no offline mode
+                    // and asks the index about each package, then reads the files from its
+                    // cache.
+                    // Wheels only: an sdist would run its setup.py. pip has no offline mode; the
+                    // index it asks is the person's (pip.conf, PIP_INDEX_URL), never one the
+                    // project names, since the sample's lines are plain pins written here.
+                    let args = [
+                        "-m",
+                        "pip",
+                        "install",
+                        "-q",
+                        "--no-deps",
+                        "--only-binary=:all:",
+                    ];
+                    let rest = ["--disable-pip-version-check", "-r", "sample.txt"];
+                    timed_run(python, &[&args[..], &rest[..]].concat(), scratch)
+                }
+            }
+        }
+    }
+}
+
+/// The store the sample reads, never one the repository names (its `node_modules/.modules.yaml`
+/// is the repository's content): the one pnpm reports for the person (`pnpm store path`, asked
+/// from a neutral folder), or, for a project on another file system than that store, the one
+/// pnpm itself keeps at that file system's root (`<mount>/.pnpm-store`), where it exists. Either
+/// without its format folder (`v3`, `v10`, `v11`), which pnpm adds.
+fn pnpm_store(root: &Path) -> Option<PathBuf> {
+    let reported = version_like_output(Manager::Pnpm.name(), &["store", "path"])
+        .map(|text| PathBuf::from(text.trim()))
+        .filter(|dir| dir.is_absolute());
+    let reported = reported.map(|dir| without_format_folder(&dir));
+    let on_project_fs = mount_root(root)
+        .map(|mount| mount.join(".pnpm-store"))
+        .filter(|dir| dir.is_dir());
+    let same_fs = |a: &Path, b: &Path| {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev(),
+            _ => false,
+        }
+    };
+    match (reported, on_project_fs) {
+        (Some(home), Some(mount)) if !same_fs(&home, root) => Some(mount),
+        (Some(home), _) => Some(home),
+        (None, mount) => mount,
+    }
+}
+
+fn without_format_folder(dir: &Path) -> PathBuf {
+    let versioned = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+    let format_folder = versioned.is_some_and(|n| {
+        n.strip_prefix('v')
+            .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+    });
+    match dir.parent() {
+        Some(parent) if format_folder => parent.to_path_buf(),
+        _ => dir.to_path_buf(),
+    }
+}
+
+/// The top folder of the file system `path` is on: the last ancestor on the same device.
+fn mount_root(path: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let dev = std::fs::metadata(path).ok()?.dev();
+    let mut top = path.to_path_buf();
+    for ancestor in path.ancestors().skip(1) {
+        match std::fs::metadata(ancestor) {
+            Ok(meta) if meta.dev() == dev => top = ancestor.to_path_buf(),
+            _ => break,
+        }
+    }
+    Some(top)
+}
+
+/// A virtualenv at `scratch/.venv`: uv's own, or, for pip, the Python that the `pip` on PATH
+/// runs under, without pip and with that pip linked in (making one with pip takes seconds, and
+/// pip in a virtualenv is what a project's reinstall runs).
+fn python_venv(manager: Manager, scratch: &Path) -> Option<()> {
+    if manager == Manager::Uv {
+        timed_run(
+            Manager::Uv.name(),
+            &["venv", "--offline", "-q", ".venv"],
+            scratch,
+        )?;
+        return Some(());
+    }
+    let (pip, python) = pip_location()?;
+    timed_run(&python, &["-m", "venv", "--without-pip", ".venv"], scratch)?;
+    let site = packages::site_packages(scratch).into_iter().next()?;
+    std::os::unix::fs::symlink(&pip, site.join("pip")).ok()
+}
+
+/// Where the `pip` on PATH lives and the Python it names, from its `--version` line ("pip 24.0
+/// from /usr/lib/python3/dist-packages/pip (python 3.12)"): the folder and `python3.12`.
+fn pip_location() -> Option<(PathBuf, String)> {
+    let text = version_output(Manager::Pip.name())?;
+    let (pip, python) = pip_version_line(&text)?;
+    pip.is_dir().then_some((pip, python))
+}
+
+fn pip_version_line(text: &str) -> Option<(PathBuf, String)> {
+    let (_, rest) = text.trim().split_once(" from ")?;
+    let (path, python) = rest.rsplit_once(" (python ")?;
+    let version = python.trim_end_matches(')');
+    Some((PathBuf::from(path), format!("python{version}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pips_version_line_names_its_folder_and_python() {
+        assert_eq!(
+            pip_version_line("pip 24.0 from /usr/lib/python3/dist-packages/pip (python 3.12)\n"),
+            Some((
+                PathBuf::from("/usr/lib/python3/dist-packages/pip"),
+                "python3.12".to_string()
+            ))
+        );
+        assert_eq!(pip_version_line("pip 24.0"), None);
+    }
+
+    #[test]
+    fn the_sample_files_pin_each_package() {
+        let deps = vec![("six".to_string(), "1.16.0".to_string())];
+        assert_eq!(requirements_txt(&deps), "six==1.16.0\n");
+        let json: serde_json::Value = serde_json::from_str(&package_json(&deps)).unwrap();
+        assert_eq!(json["dependencies"]["six"], "1.16.0");
+    }
+}

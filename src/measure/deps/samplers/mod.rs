@@ -1,0 +1,329 @@
+//! Timing a package manager on this machine: it installs nothing, then a sample of the
+//! project's own packages, offline from its cache, into a scratch folder on the baseline disk,
+//! in turns. Each manager has its own runner (how it installs, where the tree lands, how to
+//! clear it for the next turn); the loop and the figures are shared.
+
+mod install;
+mod run;
+
+pub(super) use run::version_output;
+
+use super::lockfiles;
+use super::package_manager::Manager;
+use super::packages::{self, Pinned};
+use crate::measure::probe::stats::median;
+use install::Runner;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// What the runs gave: the medians of the empty and the sample installs, and what the sample
+/// placed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sampled {
+    pub startup_ms: f64,
+    pub sample_ms: f64,
+    pub packages: u64,
+    pub files: u64,
+    pub dirs: u64,
+    pub bytes: u64,
+    /// Installed from a lock of the project's entries (`Runner::NpmLock`, `Runner::Lock`).
+    pub from_lock: bool,
+    /// Entries of the project's lists that were not plain registry pins and were left out.
+    pub left_out: u64,
+}
+
+/// Empty and sample installs made to time a manager (about 7 s in all for npm on the express
+/// tree, once per machine and manager version).
+const SAMPLE_RUNS: usize = 3;
+
+/// Leaf packages installed for a JavaScript manager's sample: about two seconds of npm's work,
+/// so that the sample is a third or more of a mid-sized tree and one slow moment is not
+/// multiplied by a large ratio. On the express tree (406 packages, 6,600 files), npm 11
+/// installing 60 spread leaves took 1.3-1.8 s from one run to the next, and the whole tree
+/// extrapolated from them 5.3-7.9 s against a real 5.7-6.1 s; 120 leaves took 2.1-2.4 s and
+/// extrapolated within 5-16%.
+pub const SAMPLE_PACKAGES: usize = 120;
+/// Python packages installed for uv's or pip's sample: they are larger than npm's (a wheel of
+/// a few hundred files is common), and pip asks the index about each one even from its cache.
+pub const PYTHON_SAMPLE_PACKAGES: usize = 12;
+
+/// A scratch folder removed when dropped, also on the error paths.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What a sample installs: plain registry pins only, and how many of the entries the project
+/// names were left out for not being one (a path, a URL, git, an editable or an option).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Sample {
+    pub pins: Vec<Pinned>,
+    pub left_out: u64,
+}
+
+/// The packages the project at `root` would have `manager` install for its sample: npm's
+/// from its lock file (or the one it keeps in node_modules), pnpm's, yarn's and bun's from
+/// theirs (else the leaves in node_modules), uv's and pip's from the virtualenv or the lock
+/// files; each a plain pin of a registry package by name and version, the rest counted.
+pub fn sample_for(manager: Manager, root: &Path) -> Sample {
+    let (named, mut left_out) = named_for(manager, root);
+    let plain = |(name, version): &Pinned| match manager {
+        Manager::Uv | Manager::Pip => packages::is_plain_python_pin(name, version),
+        _ => packages::is_plain_npm_pin(name, version),
+    };
+    let (pins, others): (Vec<Pinned>, Vec<Pinned>) = named.into_iter().partition(plain);
+    left_out += others.len() as u64;
+    let max = match manager {
+        Manager::Uv | Manager::Pip => PYTHON_SAMPLE_PACKAGES,
+        _ => SAMPLE_PACKAGES,
+    };
+    Sample {
+        pins: packages::sample_of(pins, max),
+        left_out,
+    }
+}
+
+/// Every package the project names for `manager`'s sample, before it is checked and cut to
+/// size, and how many entries were already left out on the way.
+fn named_for(manager: Manager, root: &Path) -> (Vec<Pinned>, u64) {
+    match manager {
+        Manager::Uv | Manager::Pip => packages::python_packages_and_left_out(root),
+        Manager::Npm => match packages::npm_lock_entries(root) {
+            // Installed from the lock (`Runner::NpmLock`): leaves whose tarballs it names.
+            Some(entries) => {
+                let leaves = packages::npm_lock(root)
+                    .map(|lock| packages::npm_leaf_packages(&lock, usize::MAX))
+                    .unwrap_or_default();
+                let (kept, others): (Vec<Pinned>, Vec<Pinned>) =
+                    leaves.into_iter().partition(|(n, _)| entries.has(n));
+                (kept, others.len() as u64)
+            }
+            None => (
+                packages::npm_lock(root)
+                    .map(|lock| packages::npm_leaf_packages(&lock, usize::MAX))
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or_else(|| packages::node_modules_leaves(root, usize::MAX)),
+                0,
+            ),
+        },
+        Manager::Pnpm | Manager::Yarn | Manager::Bun => match lockfiles::read(manager, root) {
+            Some(lock) => (lock.leaves(), 0),
+            None => (packages::node_modules_leaves(root, usize::MAX), 0),
+        },
+        Manager::Poetry | Manager::Cargo => (packages::node_modules_leaves(root, usize::MAX), 0),
+    }
+}
+
+/// Files, directories and bytes of the `entries` of `dir`, symlinks not followed (pnpm's
+/// top-level packages link into its `.pnpm` folder, which is counted once).
+fn counted(dir: &Path, entries: &BTreeSet<String>) -> (u64, u64, u64) {
+    let (mut files, mut dirs, mut bytes) = (0, 0, 0);
+    for name in entries {
+        let walk = walkdir::WalkDir::new(dir.join(name)).follow_root_links(false);
+        for entry in walk.into_iter().flatten() {
+            let kind = entry.file_type();
+            if kind.is_dir() {
+                dirs += 1;
+            } else if kind.is_file() {
+                files += 1;
+                bytes += entry.metadata().map_or(0, |m| m.len());
+            }
+        }
+    }
+    (files, dirs, bytes)
+}
+
+fn names(dir: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `manager` (for the project at `root`) installing nothing and `sample`, offline, in a scratch folder under `dir`, in
+/// turns, `SAMPLE_RUNS` times; the median of each. Err when a run fails (the manager is
+/// missing, a package is not in its cache: the manager's own reason) or the sample placed no
+/// package.
+pub fn measure(
+    manager: Manager,
+    dir: &Path,
+    sample: &Sample,
+    root: &Path,
+) -> Result<Sampled, String> {
+    let left_out = sample.left_out;
+    let sample = &sample.pins[..];
+    let runner = Runner::for_manager(manager, root)
+        .ok_or_else(|| format!("{manager} has no sample install"))?;
+    if sample.is_empty() {
+        return Err("the project names no package to sample".to_string());
+    }
+    // Private (0700) and made exclusively under a name no one can guess: nothing planted
+    // beforehand can stand in for it or be reached through it.
+    let scratch = tempfile::Builder::new()
+        .prefix(&format!(".wsl-place-{manager}-"))
+        .tempdir_in(dir)
+        .map_err(|e| format!("cannot make a scratch folder in {} ({e})", dir.display()))?;
+    let scratch = Scratch(scratch.keep());
+    let (target, before) = runner
+        .set_up(&scratch.0)
+        .ok_or_else(|| "the sample's folder could not be set up".to_string())?;
+    let turns = Turns::taken(&runner, &scratch.0, (&target, &before), sample)?;
+    turns.sampled(&runner, left_out)
+}
+
+/// The timed installs: the empty ones, the sample's, what the first sample placed (packages,
+/// files, directories, bytes) and why a sample install failed, if one did.
+struct Turns {
+    empties: Vec<f64>,
+    samples: Vec<f64>,
+    tree: Option<(u64, u64, u64, u64)>,
+    failed: Option<String>,
+}
+
+impl Turns {
+    /// Empty and sample installs in turns, `SAMPLE_RUNS` times, the sample landing in
+    /// `target` (beside the entries `before` that are not its own); Err when an empty install
+    /// fails.
+    ///
+    /// In turns, so both see the machine at the same pace; the median of each is cached and
+    /// multiplied by the project's size over the sample's, so it must be a typical run: one
+    /// preempted run (a maximum) or one lucky run (a minimum: the faster of two put the express
+    /// tree's reinstall 7-26% low in three runs out of three) would set every later prediction
+    /// on this machine.
+    fn taken(
+        runner: &Runner,
+        scratch: &Path,
+        (target, before): (&Path, &BTreeSet<String>),
+        sample: &[Pinned],
+    ) -> Result<Self, String> {
+        let mut turns = Self {
+            empties: Vec::new(),
+            samples: Vec::new(),
+            tree: None,
+            failed: None,
+        };
+        for _ in 0..SAMPLE_RUNS {
+            turns.empties.push(runner.install(scratch, &[])?);
+            let ms = match runner.install(scratch, sample) {
+                Ok(ms) => ms,
+                Err(why) => {
+                    turns.failed = Some(why);
+                    break;
+                }
+            };
+            turns.samples.push(ms);
+            let placed: BTreeSet<String> = names(target).difference(before).cloned().collect();
+            turns.tree = turns
+                .tree
+                .or_else(|| Some(placed_tree(runner, target, &placed)));
+            // A tree that will not go ends the runs; those made so far stand.
+            if !clear(target, &placed) {
+                break;
+            }
+        }
+        Ok(turns)
+    }
+
+    /// The medians and the tree; Err when no sample install placed a package.
+    fn sampled(self, runner: &Runner, left_out: u64) -> Result<Sampled, String> {
+        let no_sample = || {
+            self.failed
+                .clone()
+                .unwrap_or_else(|| "the sample placed nothing".to_string())
+        };
+        let (packages, files, dirs, bytes) = self.tree.ok_or_else(no_sample)?;
+        match (median(&self.empties), median(&self.samples)) {
+            (Some(startup_ms), Some(sample_ms)) if packages > 0 => Ok(Sampled {
+                startup_ms,
+                sample_ms,
+                packages,
+                files,
+                dirs,
+                bytes,
+                from_lock: matches!(runner, Runner::NpmLock { .. } | Runner::Lock { .. }),
+                left_out,
+            }),
+            _ => Err(no_sample()),
+        }
+    }
+}
+
+/// Packages, files, directories and bytes the sample placed: node_modules' package folders
+/// (`name`, `@scope/name`, symlinks to pnpm's store included), or a virtualenv's `*.dist-info`.
+fn placed_tree(runner: &Runner, target: &Path, placed: &BTreeSet<String>) -> (u64, u64, u64, u64) {
+    let (files, dirs, bytes) = counted(target, placed);
+    let packages = match runner {
+        Runner::Node { .. } | Runner::NpmLock { .. } | Runner::Lock { .. } => placed
+            .iter()
+            .filter(|n| !n.starts_with('.'))
+            .map(|n| {
+                if n.starts_with('@') {
+                    names(&target.join(n)).len() as u64
+                } else {
+                    1
+                }
+            })
+            .sum(),
+        Runner::Python { .. } => placed.iter().filter(|n| n.ends_with(".dist-info")).count() as u64,
+    };
+    (packages, files, dirs, bytes)
+}
+
+/// Removes what the sample placed; false when something would not go.
+fn clear(target: &Path, placed: &BTreeSet<String>) -> bool {
+    placed.iter().all(|name| {
+        let path = target.join(name);
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(&path).is_ok(),
+            Ok(_) => std::fs::remove_file(&path).is_ok(),
+            Err(_) => true,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_manager_but_cargo_has_a_runner() {
+        use Manager::{Bun, Npm, Pip, Pnpm, Uv, Yarn};
+        for manager in [Npm, Pnpm, Yarn, Bun, Uv, Pip] {
+            assert!(
+                Runner::for_manager(manager, Path::new("/")).is_some(),
+                "{manager}"
+            );
+        }
+        assert!(Runner::for_manager(Manager::Cargo, Path::new("/")).is_none());
+        let none = Path::new("/nonexistent");
+        assert!(measure(Manager::Cargo, none, &Sample::default(), none).is_err());
+    }
+
+    #[test]
+    fn what_the_sample_placed_is_counted_and_cleared() {
+        let dir = tempfile::tempdir().unwrap();
+        let nm = dir.path().join("node_modules");
+        for file in ["a/index.js", "a/package.json", "@s/b/index.js", "@s/c/x.js"] {
+            let path = nm.join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, "12345").unwrap();
+        }
+        std::fs::create_dir_all(nm.join(".bin")).unwrap();
+        let runner = Runner::for_manager(Manager::Npm, dir.path()).unwrap();
+        let placed = names(&nm);
+        assert_eq!(
+            placed_tree(&runner, &nm, &placed),
+            (3, 4, 5, 20),
+            "three packages, four files, the scope's and each package's folders and .bin"
+        );
+        assert!(clear(&nm, &placed));
+        assert!(names(&nm).is_empty());
+    }
+}

@@ -1,0 +1,176 @@
+//! Running a package manager for the sample: without input, started where nothing the
+//! repository holds can choose the program or its options, killed at a time limit, and, when it
+//! fails, what it said in its own words.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// No run may take longer than this; a manager that hangs is killed.
+const RUN_LIMIT: Duration = Duration::from_secs(30);
+
+/// Runs `program args` in `dir` with no input or output, killed after `RUN_LIMIT`; the
+/// elapsed milliseconds when it succeeded.
+pub fn timed_run(program: &str, args: &[&str], dir: &Path) -> Option<f64> {
+    run_saying_why(program, args, dir).ok()
+}
+
+/// As [`timed_run`], with why a run failed: the program's own words (the first lines of what
+/// it printed on stderr), or that it could not start or was stopped at the limit.
+pub fn run_saying_why(program: &str, args: &[&str], dir: &Path) -> Result<f64, String> {
+    run_keeping_words(program, args, dir, false)
+}
+
+/// As [`run_saying_why`]; with `stdout_too`, what the program printed on stdout is read for its
+/// reason too (pnpm prints its errors there).
+pub(super) fn run_keeping_words(
+    program: &str,
+    args: &[&str],
+    dir: &Path,
+    stdout_too: bool,
+) -> Result<f64, String> {
+    let start = Instant::now();
+    let errors = tempfile::tempfile()
+        .map_err(|e| format!("no scratch file for {program}'s errors ({e})"))?;
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(if stdout_too {
+            Stdio::from(errors.try_clone().map_err(|e| e.to_string())?)
+        } else {
+            Stdio::null()
+        })
+        .stderr(errors.try_clone().map_err(|e| e.to_string())?)
+        .spawn()
+        .map_err(|e| format!("{program} did not start ({e})"))?;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) if status.success() => return Ok(start.elapsed().as_secs_f64() * 1e3),
+            Ok(Some(status)) => return Err(own_words(program, errors, status)),
+            Ok(None) if start.elapsed() < RUN_LIMIT => std::thread::sleep(Duration::from_millis(5)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "{program} was stopped after {} s",
+                    RUN_LIMIT.as_secs()
+                ));
+            }
+        }
+    }
+}
+
+/// What a failed run said: its first two lines that say anything, from the first that reads as
+/// an error (`ERR_PNPM_...`, `error: ...`) when one does, without npm's `npm error` prefixes,
+/// at most 200 characters. pnpm 11 and later print a diagnostic tree ("Error: ERR_PNPM_X",
+/// "× installing dependencies", "╰─▶ the cause"): its drawing and the generic "×" heading are
+/// left out, so the code is followed by the cause.
+fn own_words(program: &str, mut errors: std::fs::File, status: std::process::ExitStatus) -> String {
+    use std::io::{Read, Seek};
+    let mut said = String::new();
+    let _ = errors.rewind();
+    let _ = errors.take(1024 * 1024).read_to_string(&mut said);
+    let text = reason_in(&said).unwrap_or_else(|| format!("{program} failed ({status})"));
+    text.chars().take(200).collect()
+}
+
+fn reason_in(said: &str) -> Option<String> {
+    const DRAWING: &[char] = &['×', '╰', '├', '│', '─', '▶', ' '];
+    let headed_tree = said.lines().any(|l| l.trim_start().starts_with('╰'));
+    let lines: Vec<&str> = said
+        .lines()
+        .map(str::trim)
+        .filter(|l| !(headed_tree && l.starts_with('×')))
+        .map(|l| {
+            l.trim_start_matches(DRAWING)
+                .trim_start_matches("npm error")
+                .trim_start_matches("npm ERR!")
+                .trim()
+        })
+        .map(|l| l.strip_prefix("Error: ").unwrap_or(l))
+        .filter(|l| !l.is_empty() && !l.starts_with("A complete log of this run"))
+        .collect();
+    let erring = |l: &&str| l.contains("ERR_") || l.to_ascii_lowercase().starts_with("error");
+    let first = lines.iter().position(erring).unwrap_or(0);
+    let lines: Vec<&str> = lines.into_iter().skip(first).take(2).collect();
+    // pnpm pads its code with a thin space: one plain space between words reads the same.
+    let text = lines.join(": ");
+    let words: Vec<&str> = text.split_whitespace().collect();
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
+/// Where a manager is started when it has no scratch folder of its own: never the repository,
+/// whose `.yarnrc` (`yarn-path`), `.yarnrc.yml` (`yarnPath`), `.npmrc` or `packageManager` field
+/// would otherwise choose the program that runs or its options. The root folder is the
+/// system's, and no manager finds a project there.
+const NEUTRAL_DIR: &str = "/";
+
+/// What `program --version` prints, when it runs and succeeds; None when it is not installed.
+pub(in crate::measure::deps) fn version_output(program: &str) -> Option<String> {
+    version_like_output(program, &["--version"])
+}
+
+/// How long a question to a manager (its version, its store) may take: a manager that hangs
+/// is killed and counted as not installed.
+const QUESTION_LIMIT: Duration = Duration::from_secs(15);
+
+/// What `program args` prints, started in the neutral folder, when it succeeds within
+/// `QUESTION_LIMIT`.
+pub(super) fn version_like_output(program: &str, args: &[&str]) -> Option<String> {
+    use std::io::{Read, Seek};
+    let mut out = tempfile::tempfile().ok()?;
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(NEUTRAL_DIR)
+        .stdin(Stdio::null())
+        .stdout(out.try_clone().ok()?)
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if start.elapsed() < QUESTION_LIMIT => {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    };
+    let mut text = String::new();
+    out.rewind().ok()?;
+    out.take(1024 * 1024).read_to_string(&mut text).ok()?;
+    status.success().then_some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_managers_reason_is_its_code_and_cause() {
+        let pnpm12 = "Error: ERR_PNPM_NO_OFFLINE_TARBALL\n\n  × installing dependencies\n  ╰─▶ Failed to fetch tarball for a@1.0.0 in offline mode: snapshot not present in local store\n  help: Drop `--offline`\n";
+        assert_eq!(
+            reason_in(pnpm12).as_deref(),
+            Some(
+                "ERR_PNPM_NO_OFFLINE_TARBALL: Failed to fetch tarball for a@1.0.0 in offline mode: snapshot not present in local store"
+            )
+        );
+        let pnpm10 = "Progress: resolved 1\n ERR_PNPM_NO_OFFLINE_TARBALL\u{2009} A package is missing from the store\n";
+        assert_eq!(
+            reason_in(pnpm10).as_deref(),
+            Some("ERR_PNPM_NO_OFFLINE_TARBALL A package is missing from the store")
+        );
+        let npm = "npm error code ENOTCACHED\nnpm error request to https://x failed\nnpm error A complete log of this run can be found in: /x\n";
+        assert_eq!(
+            reason_in(npm).as_deref(),
+            Some("code ENOTCACHED: request to https://x failed")
+        );
+        assert_eq!(reason_in("\n  \n"), None);
+    }
+}
