@@ -624,10 +624,11 @@ fn the_linux_disk_figure_is_the_same_in_check_and_survey() {
     let in_check = &check["predict"]["git_status_ms"]["baseline"];
     assert!(in_check.as_f64().is_some(), "{check}");
     // The Linux disk's probe and git's startup are shared; the CPU's pace is still timed by
-    // each run, which moves the figure by far less than its shown precision (2 digits).
+    // each run, which moved the figure 1.1% in one CI run (3.23 vs 3.19 ms, both shown as
+    // 3.2 ms); a probe of its own would move it by tens of percent.
     let (a, b) = (in_check.as_f64().unwrap(), in_survey.as_f64().unwrap());
     assert!(
-        (a - b).abs() <= 0.01 * a,
+        (a - b).abs() <= 0.03 * a,
         "check {a} ms vs survey {b} ms on the Linux disk"
     );
 }
