@@ -254,17 +254,49 @@ fn system_hook_runs_the_installed_binary_on_git_commit() {
     let out = sandbox
         .command("pre-commit", &project)
         .args(["run", "--all-files", "wsl-place-system"])
-        .env("PATH", bare_path())
+        .env("PATH", &bare_path().path)
         .output()
         .unwrap();
     assert!(!out.status.success(), "{}", text(&out));
 }
 
-/// PATH without any directory holding a `wsl-place`.
-fn bare_path() -> std::ffi::OsString {
-    let inherited = std::env::var_os("PATH").unwrap_or_default();
-    let dirs = std::env::split_paths(&inherited).filter(|dir| !dir.join("wsl-place").exists());
-    std::env::join_paths(dirs).unwrap()
+/// This process's PATH with no `wsl-place` on it, every other program still found.
+fn bare_path() -> BarePath {
+    bare_path_of(&std::env::var_os("PATH").unwrap_or_default())
+}
+
+/// A PATH that hides `wsl-place`, and the stand-in folders it names.
+struct BarePath {
+    path: std::ffi::OsString,
+    _stand_ins: tempfile::TempDir,
+}
+
+/// `inherited` with each folder holding a `wsl-place` replaced by a folder of links to its other
+/// entries: dropping the folder instead would drop `/usr/bin` (and bash with it) once the `.deb`
+/// has put wsl-place there.
+fn bare_path_of(inherited: &std::ffi::OsStr) -> BarePath {
+    let stand_ins = tempfile::tempdir().expect("a temporary folder for PATH stand-ins");
+    let dirs: Vec<PathBuf> = std::env::split_paths(inherited)
+        .enumerate()
+        .map(|(index, dir)| {
+            if !dir.join("wsl-place").exists() {
+                return dir;
+            }
+            let stand_in = stand_ins.path().join(index.to_string());
+            std::fs::create_dir(&stand_in).unwrap();
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                if entry.file_name() != "wsl-place" {
+                    std::os::unix::fs::symlink(entry.path(), stand_in.join(entry.file_name()))
+                        .unwrap();
+                }
+            }
+            stand_in
+        })
+        .collect();
+    BarePath {
+        path: std::env::join_paths(dirs).unwrap(),
+        _stand_ins: stand_ins,
+    }
 }
 
 /// The README's `repo: local` snippet, pasted as is, runs the installed wsl-place.
@@ -320,6 +352,31 @@ fn copied_commands_hold_no_placeholder() {
 /// `man` finds the page and bash has a completion script to load.
 #[test]
 fn readme_install_lines_work_in_a_fresh_home() {
+    run_readme_install_lines(&std::env::var_os("PATH").unwrap_or_default());
+}
+
+/// Issue 55: with the `.deb` installed, `/usr/bin` holds wsl-place beside bash, cp and man. Here
+/// one folder plays `/usr/bin`: links to every program on PATH and a wsl-place that must not run.
+#[test]
+fn readme_install_lines_work_beside_an_installed_wsl_place() {
+    let usr_bin = tempfile::tempdir().unwrap();
+    let inherited = std::env::var_os("PATH").unwrap_or_default();
+    for dir in std::env::split_paths(&inherited) {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let link = usr_bin.path().join(entry.file_name());
+            if !link.exists() && entry.file_name() != "wsl-place" {
+                std::os::unix::fs::symlink(entry.path(), link).unwrap();
+            }
+        }
+    }
+    support::write_executable(
+        &usr_bin.path().join("wsl-place"),
+        "#!/bin/sh\necho 'the .deb wsl-place ran, not the one installed by the README' >&2\nexit 1\n",
+    );
+    run_readme_install_lines(usr_bin.path().as_os_str());
+}
+
+fn run_readme_install_lines(inherited_path: &std::ffi::OsStr) {
     let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
     // The block for people with Rust; the .deb and wheel blocks are tests/it/packaging.rs's.
     let install = readme
@@ -349,8 +406,9 @@ fn readme_install_lines_work_in_a_fresh_home() {
     std::fs::create_dir_all(&cargo_bin).unwrap();
     std::fs::copy(support::binary_path(), cargo_bin.join("wsl-place")).unwrap();
     // Only the "installed" wsl-place may answer, not the one in target/.
+    let bare = bare_path_of(inherited_path);
     let path =
-        std::env::join_paths(std::iter::once(cargo_bin).chain(std::env::split_paths(&bare_path())))
+        std::env::join_paths(std::iter::once(cargo_bin).chain(std::env::split_paths(&bare.path)))
             .unwrap();
     let script = format!("set -euo pipefail\n{}\n", rest.join("\n"));
     let out = sandbox
