@@ -347,6 +347,56 @@ fn copied_commands_hold_no_placeholder() {
     }
 }
 
+/// The ```sh blocks of the README's "## Install" section.
+fn readme_install_blocks(readme: &str) -> Vec<&str> {
+    let section = readme
+        .split("\n## Install\n")
+        .nth(1)
+        .and_then(|section| section.split("\n## ").next())
+        .expect("README.md has an \"## Install\" section");
+    section
+        .split("```sh\n")
+        .skip(1)
+        .filter_map(|block| block.split("```").next())
+        .collect()
+}
+
+/// Issue 55: `cargo install` builds from Cargo.lock (`--locked`), as ripgrep and uv document, and
+/// no install line runs pip outside a virtualenv, which Debian and Ubuntu refuse (PEP 668,
+/// "externally-managed-environment"): maturin comes through `uvx`.
+#[test]
+fn readme_install_lines_are_locked_and_pep_668_proof() {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let blocks = readme_install_blocks(&readme);
+    let commands: Vec<&str> = blocks
+        .iter()
+        .flat_map(|block| block.lines())
+        .map(|line| line.split(" #").next().unwrap_or_default())
+        .collect();
+    for command in &commands {
+        for step in command.split("&&").map(str::trim) {
+            assert!(
+                !step.starts_with("pip install") && !step.starts_with("pip3 install"),
+                "a pip install outside a virtualenv fails under PEP 668: {command}"
+            );
+            if step.starts_with("cargo install") && step.contains("--path") {
+                assert!(step.contains("--locked"), "not --locked: {command}");
+            }
+        }
+    }
+    assert!(
+        commands
+            .iter()
+            .any(|command| command.starts_with("uvx maturin build --release")),
+        "no `uvx maturin build --release` line in:\n{}",
+        commands.join("\n")
+    );
+    assert!(
+        readme.contains("https://astral.sh/uv/install.sh") && readme.contains("pipx install uv"),
+        "the README does not say how to get uv"
+    );
+}
+
 /// The README's install lines, run as written in a fresh, empty home: `cargo install` is played by
 /// copying the built binary where it would put it; every other line runs as is, and afterwards
 /// `man` finds the page and bash has a completion script to load.
@@ -379,18 +429,10 @@ fn readme_install_lines_work_beside_an_installed_wsl_place() {
 fn run_readme_install_lines(inherited_path: &std::ffi::OsStr) {
     let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
     // The block for people with Rust; the .deb and wheel blocks are tests/it/packaging.rs's.
-    let install = readme
-        .split("\n## Install\n")
-        .nth(1)
-        .and_then(|section| section.split("\n## ").next())
-        .and_then(|section| {
-            section
-                .split("```sh\n")
-                .skip(1)
-                .filter_map(|block| block.split("```").next())
-                .find(|block| block.contains("cargo install --path"))
-        })
-        .expect("README.md has a ```sh block with `cargo install --path` under \"## Install\"");
+    let install = readme_install_blocks(&readme)
+        .into_iter()
+        .find(|block| block.contains("cargo install --locked --path ."))
+        .expect("README.md has a ```sh block with `cargo install --locked --path .` under \"## Install\"");
     let (cargo_install, rest): (Vec<&str>, Vec<&str>) = install
         .lines()
         .partition(|line| line.trim_start().starts_with("cargo install"));
