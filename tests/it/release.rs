@@ -397,6 +397,20 @@ fn readme_install_lines_are_locked_and_pep_668_proof() {
     );
 }
 
+/// The Rust the README asks for is the one Cargo.toml declares (gix sets it: see Cargo.toml).
+#[test]
+fn readme_names_the_minimum_rust_cargo_declares() {
+    let manifest = std::fs::read_to_string(repo_root().join("Cargo.toml")).unwrap();
+    let minimum = manifest
+        .lines()
+        .find_map(|line| line.strip_prefix("rust-version = "))
+        .expect("Cargo.toml declares rust-version")
+        .trim_matches('"');
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let wanted = format!("With Rust {minimum} or newer: ");
+    assert!(readme.contains(&wanted), "README.md lacks {wanted:?}");
+}
+
 /// The README's install lines, run as written in a fresh, empty home: `cargo install` is played by
 /// copying the built binary where it would put it; every other line runs as is, and afterwards
 /// `man` finds the page and bash has a completion script to load.
