@@ -29,7 +29,7 @@ pub fn run(shell: Shell) -> Result<ExitCode> {
 }
 
 /// The hook for `shell`, calling the binary at `exe` (a full path: no PATH search per prompt,
-/// and the same binary that printed it).
+/// and the same binary that printed it), or `wsl-place` on PATH once `exe` is gone.
 pub fn script(shell: Shell, exe: &str) -> String {
     match shell {
         Shell::Bash => BASH.replace("@EXE@", &posix_quote(exe)),
@@ -40,8 +40,10 @@ pub fn script(shell: Shell, exe: &str) -> String {
 
 // Every shell compares $PWD with the last one seen before each prompt and does nothing else
 // when it did not change; the first prompt counts as a change (a terminal opened in a
-// repository is a visit). A binary removed since the hook was loaded makes it do nothing, not
-// print an error at every prompt, and no failure of the hook's ends a shell under `set -e`
+// repository is a visit). A binary removed since the hook was loaded (a switch from `cargo
+// install` to the .deb or `uv tool install`) gives way to the `wsl-place` on PATH, as the git
+// hook does; with none there it does nothing rather than print an error at every prompt, and no
+// failure of the hook's ends a shell under `set -e`
 // (errexit). bash keeps $? for the prompt commands after it, except under `set -e`, where a
 // failing return would end the shell; zsh and fish keep it around their hooks themselves.
 const BASH: &str = r#"# wsl-place shell hook for bash: eval "$(wsl-place init bash)" in ~/.bashrc
@@ -51,6 +53,8 @@ __wsl_place_nudge() {
         __wsl_place_pwd=$PWD
         if [[ -x @EXE@ ]]; then
             @EXE@ __nudge || :
+        elif command -v wsl-place >/dev/null 2>&1; then
+            wsl-place __nudge || :
         fi
     fi
     [[ $- == *e* ]] || return "$status"
@@ -70,6 +74,8 @@ __wsl_place_nudge() {
         __wsl_place_pwd=$PWD
         if [[ -x @EXE@ ]]; then
             @EXE@ __nudge || :
+        elif command -v wsl-place >/dev/null 2>&1; then
+            wsl-place __nudge || :
         fi
     fi
 }
@@ -86,6 +92,8 @@ function __wsl_place_nudge --on-event fish_prompt
         set -g __wsl_place_pwd $PWD
         if test -x @EXE@
             @EXE@ __nudge fish
+        else if command -q wsl-place
+            wsl-place __nudge fish
         end
     end
 end

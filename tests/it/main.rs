@@ -21,6 +21,7 @@ mod hook;
 mod hook_cache;
 mod hook_safety;
 mod hostile;
+mod init_fallback;
 mod install;
 mod layering;
 mod lock_samples;
