@@ -150,6 +150,8 @@ fn run_in_copy(env: &HostEnv, ui: &dyn Ui, record: &moved::Moved) -> Result<Exit
         (FixupReport::default(), None),
     )?;
     report.already_migrated = true;
+    // The person is in the copy: its `cd` and editor steps were for arriving there.
+    report.next_steps.clear();
     let removed = record.source_removed || !source.is_dir();
     report.run_in_copy = Some(InCopy {
         source_removed: removed,
