@@ -54,7 +54,7 @@ complete -c wsl-place -n "__fish_wsl_place_using_subcommand check" -l color -d '
 always\t''
 never\t''"
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand check" -l no-probe -d 'Skip the timing probes; only locate and scan (never written to the hook\'s cache)'
-complete -c wsl-place -n "__fish_wsl_place_using_subcommand check" -l fresh -d 'Judge on this run\'s measurements alone: no earlier checks\' figures (without it, check weighs the median of the last 5 checks here and says so beside every such figure) and no cached probe figures. The result is still cached for later runs. survey always measures afresh'
+complete -c wsl-place -n "__fish_wsl_place_using_subcommand check" -l fresh -d 'Judge on this run\'s measurements alone: no earlier checks\' figures (without it, check weighs the median of the last 5 checks here and says so beside every such figure) and no cached probe figures. The result is still cached for later runs. survey accepts it and changes nothing: it never weighs earlier checks\' figures'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand check" -l exact -d 'Walk every file of the dependency trees: without it, a node_modules of more than 96 packages is priced from a sample of them (the report says so, and how close)'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand check" -l advisory -d 'Hook mode: reuse a cached result, print one line or nothing, finish in well under a second'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand check" -l verify -d 'After predicting, time the real `git status` here (`git --no-optional-locks status`, the median of 3 runs; nothing in the repository is written), show it beside the prediction and keep it in this machine\'s record of verified predictions'
@@ -78,13 +78,13 @@ complete -c wsl-place -n "__fish_wsl_place_using_subcommand survey" -l color -d 
 always\t''
 never\t''"
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand survey" -l no-probe -d 'Skip the timing probes; only locate and scan (never written to the hook\'s cache)'
-complete -c wsl-place -n "__fish_wsl_place_using_subcommand survey" -l fresh -d 'Judge on this run\'s measurements alone: no earlier checks\' figures (without it, check weighs the median of the last 5 checks here and says so beside every such figure) and no cached probe figures. The result is still cached for later runs. survey always measures afresh'
+complete -c wsl-place -n "__fish_wsl_place_using_subcommand survey" -l fresh -d 'Judge on this run\'s measurements alone: no earlier checks\' figures (without it, check weighs the median of the last 5 checks here and says so beside every such figure) and no cached probe figures. The result is still cached for later runs. survey accepts it and changes nothing: it never weighs earlier checks\' figures'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand survey" -l exact -d 'Walk every file of the dependency trees: without it, a node_modules of more than 96 packages is priced from a sample of them (the report says so, and how close)'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand survey" -s q -l quiet -d 'Print nothing but errors'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand survey" -l no-color -d 'Same as --color never'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand survey" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c wsl-place -n "__fish_wsl_place_using_subcommand migrate" -l to -d 'Destination directory (default: ~/src/<name>, or `destination` in ~/.config/wsl-place/config.toml)' -r -F
-complete -c wsl-place -n "__fish_wsl_place_using_subcommand migrate" -l format -d 'The plan and the result for a person, as JSON or as markdown' -r -f -a "human\t'The report for a person.'
+complete -c wsl-place -n "__fish_wsl_place_using_subcommand migrate" -l format -d 'The plan and the result for a person, as JSON, as markdown, or as GitHub Actions annotations' -r -f -a "human\t'The report for a person.'
 json\t'Every figure, for scripts (schema in docs/json.md).'
 markdown\t'A summary table, e.g. for $GITHUB_STEP_SUMMARY.'
 github\t'GitHub Actions annotations (::warning, ::notice).'"

@@ -67,6 +67,12 @@ pub fn bytes(n: u64) -> String {
     format!("{value:.1} {}", UNITS[unit])
 }
 
+/// How far a count has got, `1,234/6,844`: both figures as [`count`] writes them, so a
+/// progress bar and the plan beside it say one number one way.
+pub fn done_of(done: u64, total: u64) -> String {
+    format!("{}/{}", count(done), count(total))
+}
+
 /// `1234567` as `1,234,567`.
 pub fn count(n: u64) -> String {
     let digits = n.to_string();
@@ -120,6 +126,12 @@ pub fn ratio(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn progress_counts_are_grouped_as_the_plan_writes_them() {
+        assert_eq!(done_of(1234, 6844), "1,234/6,844");
+        assert_eq!(done_of(16, 999), "16/999");
+    }
 
     #[test]
     fn a_range_without_a_low_end_gives_its_high_one() {

@@ -246,8 +246,8 @@ pub struct MeasureArgs {
     pub no_probe: bool,
     /// Judge on this run's measurements alone: no earlier checks' figures (without it, check
     /// weighs the median of the last 5 checks here and says so beside every such figure) and
-    /// no cached probe figures. The result is still cached for later runs. survey always
-    /// measures afresh.
+    /// no cached probe figures. The result is still cached for later runs. survey accepts it
+    /// and changes nothing: it never weighs earlier checks' figures.
     #[arg(long)]
     pub fresh: bool,
     /// Stop scanning a repository after this many milliseconds and extrapolate [default: 3000
@@ -369,7 +369,8 @@ pub struct MigrateArgs {
     /// Leave node_modules behind (to be reinstalled) instead of copying it.
     #[arg(long)]
     pub skip_node_modules: bool,
-    /// The plan and the result for a person, as JSON or as markdown.
+    /// The plan and the result for a person, as JSON, as markdown, or as GitHub Actions
+    /// annotations.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
     /// Policy file; its `migrate.destination` is where repositories go (default:

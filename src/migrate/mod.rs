@@ -21,7 +21,7 @@ pub use kernel::engine::staging::Elsewhere;
 pub use kernel::notice::Notice;
 pub use kernel::options::{Consent, Mode, Options, Ui};
 pub use kernel::outcome::{
-    HistorySync, Kept, KeptWhy, MigrationReport, RefAction, RefKind, RefSync, RemovalShown,
+    HistorySync, InCopy, Kept, KeptWhy, MigrationReport, RefAction, RefKind, RefSync, RemovalShown,
     SyncReport,
 };
 pub use kernel::repairs::fixups::{Fixed, FixupAdvice};
@@ -48,6 +48,13 @@ pub fn run(
     ui: &dyn Ui,
     default_root: Option<&Path>,
 ) -> Result<ExitCode> {
+    if args.to.is_none()
+        && args.mode == Mode::Move
+        && let Ok(here) = crate::host::location::canonical_dir(&args.path)
+        && let Some(record) = moved::copy_of(env, &here)
+    {
+        return run_in_copy(env, ui, &record);
+    }
     let run = Run::start(env, args, ui, default_root)?;
     // Held to the end of the run; a dry run only reads, and must not hold off a real one.
     let held = run.staging.lock_unless(args.consent.dry_run())?;
@@ -127,6 +134,35 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
         report.fixups.advice.push(advice);
     }
     run.ui.result(&report)?;
+    Ok(ExitCode::Ok)
+}
+
+/// `migrate` run in the copy an earlier migration made: it is on the Linux disk already; say
+/// whose copy it is and what is left to do at the old place, from the manifest.
+fn run_in_copy(env: &HostEnv, ui: &dyn Ui, record: &moved::Moved) -> Result<ExitCode> {
+    let (source, copy) = (record.source.as_path(), record.destination.as_path());
+    let mut report = MigrationReport::from_manifest(
+        env,
+        source,
+        copy,
+        &record.manifest,
+        Copied::nothing_yet(&[]),
+        (FixupReport::default(), None),
+    )?;
+    report.already_migrated = true;
+    // The person is in the copy: its `cd` and editor steps were for arriving there.
+    report.next_steps.clear();
+    let removed = record.source_removed || !source.is_dir();
+    report.run_in_copy = Some(InCopy {
+        source_removed: removed,
+        remove_source: (!removed).then(|| staging::command(source, copy, " --remove-source")),
+    });
+    let changed = (!removed).then(|| changes::since(record)).flatten();
+    if let Some(changed) = changed.filter(|c| c.count() > 0) {
+        let advice = changed_since_advice(&changed, source, copy);
+        report.fixups.advice.push(advice);
+    }
+    ui.result(&report)?;
     Ok(ExitCode::Ok)
 }
 

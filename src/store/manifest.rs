@@ -192,6 +192,18 @@ pub fn file_paths(entries: &[ManifestEntry]) -> std::collections::HashSet<&Path>
 pub fn read(path: &Path) -> Option<(PathBuf, Vec<ManifestEntry>)> {
     parse_manifest(&std::fs::read_to_string(path).ok()?)
 }
+/// The source a manifest's header names, read from its first lines only (a manifest of a large
+/// tree is megabytes, and `migrate` run in the copy needs just this).
+pub fn source_named(path: &Path) -> Option<PathBuf> {
+    use std::io::BufRead;
+    let file = std::io::BufReader::new(std::fs::File::open(path).ok()?);
+    let mut lines = file.lines().take(4).map_while(|l| l.ok());
+    if !matches!(lines.next()?.as_str(), MANIFEST_HEADER | MANIFEST_HEADER_V1) {
+        return None;
+    }
+    lines.find_map(|l| l.strip_prefix("# source\t").and_then(unescape_path))
+}
+
 /// A staging folder's owner file: the source it copies, as one line.
 pub fn owner_text(source: &Path) -> String {
     format!("{}\n", escape_path(source))

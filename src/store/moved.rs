@@ -306,6 +306,13 @@ pub fn lookup(env: &HostEnv, source: &Path) -> Option<Moved> {
     recorded(env, source).filter(|moved| moved.destination.is_dir())
 }
 
+/// The record of the migration that made `copy` (a canonical path), found through the copy's
+/// manifest, which names its source: `migrate` run in the copy is told what the folder is.
+pub fn copy_of(env: &HostEnv, copy: &Path) -> Option<Moved> {
+    let source = super::manifest::source_named(&manifest_path(env, copy)?)?;
+    recorded(env, &source)?.for_copy(copy)
+}
+
 /// The record for exactly `source`, whether or not its copy is still where it was made.
 pub fn recorded(env: &HostEnv, source: &Path) -> Option<Moved> {
     let file = record_path(env, source)?;

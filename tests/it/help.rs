@@ -104,3 +104,32 @@ fn migrate_help_explains_resume_staging_and_yes() {
         );
     }
 }
+
+/// Issue 55: `survey --help` offered `--fresh` and said survey "always measures afresh";
+/// `migrate --format`'s line left out `github`, which it accepts.
+#[test]
+fn help_says_what_survey_does_with_fresh_and_every_format_migrate_takes() {
+    let survey = help(&["survey"])
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(survey.contains("--fresh"), "{survey}");
+    assert!(!survey.contains("always measures afresh"), "{survey}");
+    assert!(
+        survey.contains("survey accepts it and changes nothing"),
+        "{survey}"
+    );
+    let migrate = help(&["migrate"]);
+    // The option's own sentence, before its list of values (clap wraps it).
+    let line = migrate
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("--format"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ");
+    for format in ["JSON", "markdown", "GitHub Actions annotations"] {
+        assert!(line.contains(format), "{line:?} lacks {format}:\n{migrate}");
+    }
+}

@@ -650,3 +650,52 @@ fn a_staging_folder_a_kill_left_half_removed_goes_with_the_next_run() {
     assert!(!staging.exists(), "staging left behind:\n{}", text(&again));
     assert_eq!(fs::read(dest.join("a.txt")).unwrap(), b"a\n");
 }
+
+/// `migrate` run in the finished copy (issue 55) says whose copy it is, that it is on the Linux
+/// disk already and what is left at the old place, with exit 0, not "inside the source".
+#[test]
+fn migrate_run_in_the_copy_names_the_old_place_and_what_is_left_there() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = tmp.path().join("win/app");
+    support::gitrepo::repo_with_files(&source, 5);
+    let home = tmp.path().join("home");
+    fs::create_dir_all(&home).unwrap();
+    let sandbox = support::Sandbox::at(&home);
+    sandbox
+        .cmd()
+        .args(["migrate", "--yes"])
+        .arg(&source)
+        .run()
+        .ok();
+    let copy = home.join("src/app");
+    let source = fs::canonicalize(&source).unwrap();
+
+    let mut here = sandbox.cmd();
+    here.arg("migrate").current_dir(&copy).env("NO_COLOR", "1");
+    let out = here.run();
+    out.ok();
+    let said = out
+        .stdout()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        said.contains(&format!(
+            "This repository is the copy of {} and is on the Linux disk already",
+            source.display()
+        )) && said.contains("--remove-source"),
+        "{}",
+        text(&out)
+    );
+    assert!(!said.contains("inside the source"), "{}", text(&out));
+
+    let mut json = sandbox.cmd();
+    json.args(["migrate", "--format", "json"])
+        .current_dir(&copy);
+    let report = json.run().ok_json();
+    assert_eq!(report["already_migrated"], true, "{report}");
+    assert_eq!(report["source"], source.display().to_string(), "{report}");
+    assert_eq!(report["run_in_copy"]["source_removed"], false, "{report}");
+    let remove = report["run_in_copy"]["remove_source"].as_str().unwrap();
+    assert!(remove.ends_with("--remove-source"), "{report}");
+}

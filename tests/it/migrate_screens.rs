@@ -277,9 +277,12 @@ fn abort_of_a_finished_migration_asks_first_and_a_refusal_says_how_to_go_on() {
     let moved = run(home, &source, &dest, &["--yes", "-q"]);
     moved.ok();
 
-    // No terminal to ask, no --yes: refused before any work, in one sentence naming --yes.
+    // No terminal to ask, no --yes: refused before any work (it would delete the copy unasked:
+    // the would-lose-data code), in one sentence naming --yes.
     let out = run(home, &source, &dest, &["--abort"]);
-    let sentence = out.refusal();
+    out.fails(Exit::WouldLoseData);
+    let sentence = support::stderr(&out);
+    assert!(support::is_one_sentence(sentence.trim()), "{sentence}");
     assert!(
         sentence.contains("rerun with --yes") && sentence.contains(&dest.display().to_string()),
         "{sentence}"

@@ -414,3 +414,47 @@ fn ctrl_c_while_the_sync_walks_the_source_changes_nothing() {
     assert_eq!(snapshot(&dest), copy_before);
     assert_eq!(snapshot(&backing), source_before);
 }
+
+/// Issue 55: every `--abort` that refuses because going on would lose data exits 5, not 2 (the
+/// usage code): the copy unasked without a terminal, a sync verified and being applied, and a
+/// staging folder that is another migration's or not wsl-place's.
+#[test]
+fn refused_aborts_exit_with_the_would_lose_data_code() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path();
+    let (source, dest) = migrated(home, "app");
+    let unasked = support::Sandbox::at(home)
+        .migrate(&source, &dest)
+        .arg("--abort")
+        .run();
+    unasked.fails(Exit::WouldLoseData);
+    assert!(dest.is_dir(), "{}", text(&unasked));
+
+    let sync = dest.with_file_name(".app.wsl-place-sync");
+    fs::create_dir(&sync).unwrap();
+    let canonical = fs::canonicalize(&source).unwrap();
+    fs::write(sync.join("source"), format!("{}\n", canonical.display())).unwrap();
+    fs::write(sync.join("finalising"), b"").unwrap();
+    let applying = abort(&source, &dest, home);
+    applying.fails(Exit::WouldLoseData);
+    assert!(
+        stderr(&applying).contains("is being applied"),
+        "{}",
+        text(&applying)
+    );
+    fs::remove_dir_all(&sync).unwrap();
+
+    let (other, other_dest) = (home.join("other"), home.join("linux/other"));
+    repo_with_files(&other, 2);
+    let strange = other_dest.with_file_name(".other.wsl-place-staging");
+    fs::create_dir_all(&strange).unwrap();
+    fs::write(strange.join("notes.txt"), b"not wsl-place's\n").unwrap();
+    let foreign = abort(&other, &other_dest, home);
+    foreign.fails(Exit::WouldLoseData);
+    assert!(
+        stderr(&foreign).contains("not made by wsl-place"),
+        "{}",
+        text(&foreign)
+    );
+    assert!(strange.join("notes.txt").is_file(), "{}", text(&foreign));
+}

@@ -52,6 +52,9 @@ pub struct MigrationReport {
     /// True when this run found the migration already finished (the manifest beside the
     /// destination records this source) and copied nothing.
     pub already_migrated: bool,
+    /// `migrate` was run in the copy, not at the old place (`source`): what is left to do there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run_in_copy: Option<InCopy>,
     /// `--dry-run`: this report is all the run did; nothing was copied or changed.
     pub dry_run: bool,
     /// What to type next: `cd`, reinstalls, the editor, the Windows file manager on WSL.
@@ -69,6 +72,16 @@ pub struct MigrationReport {
         serialize_with = "crate::base::pathtext::json::list"
     )]
     pub other_copies: Vec<PathBuf>,
+}
+
+/// What `migrate` run in the copy says of the old place: removed already, or what to run there.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct InCopy {
+    /// `--remove-source` ran, or the old place is gone: nothing is left to do there.
+    pub source_removed: bool,
+    /// The command that removes what the manifest proves copied, while the old place stays.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remove_source: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]

@@ -32,7 +32,9 @@ pub(super) fn undo(run: &Run, manifest_file: &Path) -> Result<ExitCode> {
     let (source, destination) = (run.source(), run.destination.as_path());
     // Said before any work: reading the source again can take long on a slow mount.
     if run.args.consent == Consent::Ask && !ui.interactive() {
-        return Err(Failure::input(format!(
+        // Deleting the copy unasked could lose what only it holds: a refusal, as a second copy
+        // unasked is, not a usage error.
+        return Err(Failure::would_lose_data(format!(
             "--abort after a finished migration deletes the copy at {}, and this is not a terminal to ask; rerun with --yes to delete it.",
             destination.display()
         )));

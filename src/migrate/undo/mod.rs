@@ -51,7 +51,8 @@ fn after_finish(run: &Run) -> Result<Option<ExitCode>> {
     if std::fs::symlink_metadata(sync.path()).is_ok() {
         let _lock = sync.lock_existing()?;
         if sync.is_sealed() {
-            return Err(Failure::input(format!(
+            // Removing a verified sync half applied would lose the edits it carries.
+            return Err(Failure::would_lose_data(format!(
                 "a sync of {} to {} was verified and is being applied from {}; finish it with `{}` first (--abort then removes the copy if nothing changed there).",
                 source.display(),
                 destination.display(),

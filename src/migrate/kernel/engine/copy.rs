@@ -391,8 +391,8 @@ fn copy_files(
         let bytes = done_bytes.fetch_add(entry.size, Ordering::Relaxed) + entry.size;
         if n.is_multiple_of(16) || n as usize == todo.len() {
             bar.set_message(format!(
-                "{n}/{} files, {} of {total_bytes}",
-                todo.len(),
+                "{} files, {} of {total_bytes}",
+                crate::base::units::done_of(n, todo.len() as u64),
                 crate::base::units::bytes(bytes)
             ));
         }

@@ -308,7 +308,9 @@ impl Staging {
         if std::fs::symlink_metadata(&self.dir).is_err() {
             return Ok(false);
         }
-        self.check_owner()?;
+        // Another migration's work, or a folder not wsl-place's: removing it would lose data.
+        self.check_owner()
+            .map_err(|refused| Failure::would_lose_data(refused.message))?;
         make_writable(&self.dir);
         self.remove()?;
         Ok(true)

@@ -6,7 +6,7 @@ use super::source::source_rows;
 use super::sync::sync_rows;
 use super::windows::windows_result;
 use crate::base::units::{self, counted};
-use crate::migrate::MigrationReport;
+use crate::migrate::{InCopy, MigrationReport};
 use crate::report::text::migrate::{content, took};
 
 /// The result's first line: what this run did (synced, removed the source, migrated), or that
@@ -15,7 +15,12 @@ fn result_headline(report: &MigrationReport) -> String {
     let synced = report.sync.as_ref().filter(|s| s.done && s.has_work());
     let holds = content(report.totals);
     let destination = crate::base::pathtext::display(&report.destination);
-    if let Some(sync) = synced.filter(|s| !s.not_copied.is_empty()) {
+    if report.run_in_copy.is_some() {
+        format!(
+            "This repository is the copy of {} and is on the Linux disk already, holding {holds}; nothing was copied now.",
+            crate::base::pathtext::display(&report.source)
+        )
+    } else if let Some(sync) = synced.filter(|s| !s.not_copied.is_empty()) {
         format!(
             "Synced, except {} that could not be read (listed below, still only at the source); the copy now holds {holds}.",
             units::counted(sync.not_copied.len() as u64, "file", "files"),
@@ -69,8 +74,26 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
         let text = format!("{}: {}", p.path, p.error);
         screen.item(if i == 0 { "not copied" } else { "" }, &text, Tone::Warn);
     }
-    source_rows(&mut screen, report);
+    match &report.run_in_copy {
+        Some(in_copy) => old_place_rows(&mut screen, report, in_copy),
+        None => source_rows(&mut screen, report),
+    }
     screen.finish()
+}
+
+/// Run in the copy: the old place is removed already, or what is left to run there.
+fn old_place_rows(screen: &mut Screen, report: &MigrationReport, in_copy: &InCopy) {
+    let old = crate::base::pathtext::display(&report.source);
+    match &in_copy.remove_source {
+        None => screen.row("old place", &format!("{old} is removed"), Tone::Plain),
+        Some(command) => {
+            let value = format!(
+                "{old} is left in place; once you no longer need it, remove what the manifest proves copied:"
+            );
+            screen.row("left to do", &value, Tone::Plain);
+            screen.command(command);
+        }
+    }
 }
 
 /// The copy's Linux and Windows paths, its manifest, and the source's other copies.
