@@ -29,7 +29,7 @@ pub use kernel::repairs::old_paths::StillPointing;
 pub use kernel::repairs::venvs::root_left_alone;
 pub use kernel::repairs::windows_side::{WindowsOutcome, WindowsPlan};
 
-use crate::base::error::{ExitCode, Result};
+use crate::base::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;
 use crate::measure::changes;
 use crate::store::moved;
@@ -48,14 +48,10 @@ pub fn run(
     ui: &dyn Ui,
     default_root: Option<&Path>,
 ) -> Result<ExitCode> {
-    if args.to.is_none()
-        && args.mode == Mode::Move
-        && let Ok(here) = crate::host::location::canonical_dir(&args.path)
-        && let Some(record) = moved::copy_of(env, &here)
-    {
-        return run_in_copy(env, ui, &record);
-    }
-    let run = Run::start(env, args, ui, default_root)?;
+    let run = match Run::start(env, args, ui, default_root) {
+        Ok(run) => run,
+        Err(failure) => return in_copy_or(env, args, ui, failure),
+    };
     // Held to the end of the run; a dry run only reads, and must not hold off a real one.
     let held = run.staging.lock_unless(args.consent.dry_run())?;
     if args.mode == Mode::Abort {
@@ -135,6 +131,21 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
     }
     run.ui.result(&report)?;
     Ok(ExitCode::Ok)
+}
+
+/// A run that cannot start, in the copy an earlier migration made (the destination it would
+/// choose is the copy itself): it is the copy, not a mistake. A destination the person chose
+/// elsewhere (`--to`, their policy) starts a run like any other folder.
+fn in_copy_or(env: &HostEnv, args: &Options, ui: &dyn Ui, failure: Failure) -> Result<ExitCode> {
+    if args.to.is_none()
+        && args.mode == Mode::Move
+        && failure.code == ExitCode::Input
+        && let Ok(here) = crate::host::location::canonical_dir(&args.path)
+        && let Some(record) = moved::copy_of(env, &here)
+    {
+        return run_in_copy(env, ui, &record);
+    }
+    Err(failure)
 }
 
 /// `migrate` run in the copy an earlier migration made: it is on the Linux disk already; say
