@@ -148,13 +148,13 @@ pub fn manifest_text(source: &Path, destination: &Path, entries: &[ManifestEntry
 /// The manifest's source and entries; None for a file that is not a complete manifest.
 pub fn parse_manifest(text: &str) -> Option<(PathBuf, Vec<ManifestEntry>)> {
     let mut lines = text.lines();
-    if !matches!(lines.next()?, MANIFEST_HEADER | MANIFEST_HEADER_V1) {
+    if !is_header(lines.next()?) {
         return None;
     }
     let mut source = None;
     let mut entries = Vec::new();
     for line in lines {
-        if let Some(rest) = line.strip_prefix("# source\t") {
+        if let Some(rest) = line.strip_prefix(SOURCE_LINE) {
             source = Some(unescape_path(rest)?);
         } else if line.starts_with('#') {
             continue;
@@ -198,11 +198,19 @@ pub fn source_named(path: &Path) -> Option<PathBuf> {
     use std::io::BufRead;
     let file = std::io::BufReader::new(std::fs::File::open(path).ok()?);
     let mut lines = file.lines().take(4).map_while(|l| l.ok());
-    if !matches!(lines.next()?.as_str(), MANIFEST_HEADER | MANIFEST_HEADER_V1) {
+    if !is_header(&lines.next()?) {
         return None;
     }
-    lines.find_map(|l| l.strip_prefix("# source\t").and_then(unescape_path))
+    lines.find_map(|l| l.strip_prefix(SOURCE_LINE).and_then(unescape_path))
 }
+
+/// The first line of a manifest of either version.
+fn is_header(line: &str) -> bool {
+    matches!(line, MANIFEST_HEADER | MANIFEST_HEADER_V1)
+}
+
+/// How the header names the source: the whole parser and `source_named` read it alike.
+const SOURCE_LINE: &str = "# source\t";
 
 /// A staging folder's owner file: the source it copies, as one line.
 pub fn owner_text(source: &Path) -> String {
