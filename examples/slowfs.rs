@@ -38,6 +38,7 @@ mod latency;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Parser;
 use fuser::{Config, MountOption, Session};
@@ -166,12 +167,15 @@ fn run(args: Args) -> Result<(), String> {
     let stats = latency.clone();
     let mp = mountpoint.clone();
     let signal_handle = signals.handle();
+    let stopping = Arc::new(AtomicBool::new(false));
+    let stopping_on_signal = stopping.clone();
     std::thread::spawn(move || {
         for sig in signals.forever() {
             if sig == SIGUSR1 {
                 eprintln!("slowfs: stats: {}", stats.take_stats());
                 continue;
             }
+            stopping_on_signal.store(true, Ordering::SeqCst);
             if let Err(e) = unmounter.unmount() {
                 // Busy (a shell sitting in the mount, say): detach it so the
                 // name disappears now and the session ends with the last user.
@@ -188,7 +192,29 @@ fn run(args: Args) -> Result<(), String> {
         eprintln!("slowfs: stats: {}", latency.take_stats());
     }
     eprintln!("slowfs: unmounted {}", mountpoint.display());
-    res.map_err(|e| format!("session ended with an error: {e}"))
+    match res {
+        // A worker thread can end the session with an error while the unmount a signal
+        // asked for tears its channel down (seen once under CI load, after "unmounted").
+        // The mount is gone as asked, so that is a clean stop; the error is still printed.
+        Err(e) if stopping.load(Ordering::SeqCst) && !is_mounted(&mountpoint) => {
+            eprintln!("slowfs: the session reported \"{e}\" while stopping on a signal");
+            Ok(())
+        }
+        other => other.map_err(|e| format!("session ended with an error: {e}")),
+    }
+}
+
+fn is_mounted(mountpoint: &std::path::Path) -> bool {
+    let Ok(table) = std::fs::read_to_string("/proc/self/mountinfo") else {
+        return true;
+    };
+    // Field 5 is the mount point, with spaces and other odd bytes octal-escaped.
+    table.lines().any(|line| {
+        line.split(' ').nth(4).is_some_and(|field| {
+            wsl_place::host::mounts::unescape_bytes(field.as_bytes())
+                == mountpoint.as_os_str().as_encoded_bytes()
+        })
+    })
 }
 
 fn lazy_unmount(mountpoint: &std::path::Path) {
