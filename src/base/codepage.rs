@@ -45,7 +45,7 @@ pub fn readings(bytes: &[u8]) -> Vec<(Encoding, String)> {
 /// `bytes` as UTF-16LE, when they are: an even length, some NUL byte, and no unpaired
 /// surrogate; a leading byte-order mark is dropped.
 pub fn utf16le(bytes: &[u8]) -> Option<String> {
-    if bytes.len() % 2 != 0 || !bytes.contains(&0) {
+    if !bytes.len().is_multiple_of(2) || !bytes.contains(&0) {
         return None;
     }
     let units: Vec<u16> = bytes
@@ -117,7 +117,10 @@ mod tests {
             vec![(Encoding::Utf16Le, "C:\\Users\\Zoë\r\n".to_string())]
         );
         let ansi = readings(b"C:\\Users\\Zo\xeb");
-        assert_eq!(ansi[0], (Encoding::Windows1252, "C:\\Users\\Zoë".to_string()));
+        assert_eq!(
+            ansi[0],
+            (Encoding::Windows1252, "C:\\Users\\Zoë".to_string())
+        );
         let oem = readings(b"C:\\Users\\Zo\x89");
         assert_eq!(oem[1], (Encoding::Cp437, "C:\\Users\\Zoë".to_string()));
         assert_eq!(oem[0].1, "C:\\Users\\Zo‰");

@@ -26,6 +26,8 @@ const PATHS: &[&str] = &["USERPROFILE", "HOME", "GIT_CONFIG_GLOBAL"];
 pub struct Interop {
     /// The program asked, as a Linux path.
     pub program: String,
+    /// It is there (a `C:` mount without it is no Windows a person runs).
+    pub found: bool,
     /// How long the call took, in milliseconds.
     pub ms: f64,
     /// How its answer was read (`utf-16le`, `utf-8`, `windows-1252`, `cp437`); null without one.
@@ -74,11 +76,12 @@ pub fn ask(env: &HostEnv, c_drive: &Path, exists: impl Fn(&str) -> bool) -> Wind
     let program = c_drive.join("Windows/System32/cmd.exe");
     let mut interop = Interop {
         program: crate::base::pathtext::display(&program),
+        found: program.is_file(),
         ms: 0.0,
         encoding: None,
         problem: None,
     };
-    if !program.is_file() {
+    if !interop.found {
         interop.problem = Some(format!("no cmd.exe at {}", interop.program));
         return WindowsEnv {
             vars: BTreeMap::new(),

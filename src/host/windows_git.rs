@@ -32,9 +32,7 @@ impl GlobalConfig {
     fn new(windows: Option<String>, linux: Option<PathBuf>, chosen_by: &'static str) -> Self {
         Self {
             windows,
-            linux_shown: linux
-                .as_deref()
-                .map(crate::base::pathtext::escape_path),
+            linux_shown: linux.as_deref().map(crate::base::pathtext::escape_path),
             linux,
             chosen_by,
         }

@@ -144,7 +144,10 @@ pub fn find(env: &HostEnv, table: &MountTable) -> WindowsSide {
             tools: tools_in(&found.path),
             profile_shown: Some(crate::base::pathtext::escape_path(&found.path)),
             git_config: Some(crate::host::windows_git::global_config(
-                env, table, &asked, &found.path,
+                env,
+                table,
+                &asked,
+                &found.path,
             )),
             profile: Some(found.path),
             found_by: Some(found.found_by),

@@ -78,7 +78,8 @@ impl Windows {
             interop.path().display(),
             std::env::var("PATH").unwrap_or_default()
         );
-        cmd.env("PATH", path).env("WSL_INTEROP", "/run/WSL/1_interop");
+        cmd.env("PATH", path)
+            .env("WSL_INTEROP", "/run/WSL/1_interop");
         cmd
     }
 

@@ -176,7 +176,11 @@ fn safe_directory_question(repairs: &Repairs) -> Option<Question> {
             r"\\wsl$",
             crate::base::pathtext::display(config),
             offer.clients.join(", "),
-            if offer.clients.len() == 1 { "opens" } else { "open" }
+            if offer.clients.len() == 1 {
+                "opens"
+            } else {
+                "open"
+            }
         ),
         default: true,
         with_yes: true,

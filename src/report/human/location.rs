@@ -45,7 +45,8 @@ pub fn windows_rows(screen: &mut Screen, windows: &crate::measure::windows_tools
         screen.row("windows tools", &format!("unknown: {note}"), Tone::Dim);
         return;
     }
-    if let Some(problem) = windows.interop.as_ref().and_then(|i| i.problem.as_ref()) {
+    let asked = windows.interop.as_ref().filter(|i| i.found);
+    if let Some(problem) = asked.and_then(|i| i.problem.as_ref()) {
         let by = windows.found_by.unwrap_or("users folder");
         screen.row(
             "windows interop",

@@ -57,7 +57,11 @@ fn github_desktop_alone_is_offered_the_entries_and_gets_them() {
         serde_json::json!(["GitHub Desktop"]),
         "{plan}"
     );
-    assert!(question(&plan).unwrap().ends_with("so GitHub Desktop opens it?"));
+    assert!(
+        question(&plan)
+            .unwrap()
+            .ends_with("so GitHub Desktop opens it?")
+    );
     let out = host.migrate(&["--yes", "--format", "json"]);
     let json = out.ok_json();
     let done = &json["windows"]["safe_directory"];
@@ -103,5 +107,8 @@ fn autocrlf_true_in_windows_config_warns_with_the_fix_unless_the_repository_says
         "{stdout}"
     );
     fs::write(host.source.join(".gitattributes"), "* text=auto eol=lf\n").unwrap();
-    assert_eq!(dry_plan(&host)["windows"]["line_endings"], serde_json::Value::Null);
+    assert_eq!(
+        dry_plan(&host)["windows"]["line_endings"],
+        serde_json::Value::Null
+    );
 }

@@ -148,14 +148,24 @@ fn a_last_line_without_a_line_ending_never_runs_into_another_migrations_header()
         format!("%(prefix)///wsl.localhost/Ubuntu{tail}"),
         format!("%(prefix)///wsl$/Ubuntu{tail}"),
     ];
-    assert_eq!(safe_directories(&file), ["C:/work/*", &a1, &a2, &b[0], &b[1]]);
+    assert_eq!(
+        safe_directories(&file),
+        ["C:/work/*", &a1, &a2, &b[0], &b[1]]
+    );
     succeeds(&host.migrate(&["--abort", "--yes"]));
     let text = String::from_utf8(fs::read(&file).unwrap()).unwrap();
     assert!(!text.contains("*["), "{text}");
-    assert_eq!(safe_directories(&file), ["C:/work/*", &b[0], &b[1]], "{text}");
+    assert_eq!(
+        safe_directories(&file),
+        ["C:/work/*", &b[0], &b[1]],
+        "{text}"
+    );
     succeeds(&migrate_other(&["--abort", "--yes"]));
     assert_eq!(safe_directories(&file), ["C:/work/*"]);
-    assert_eq!(listed(&file), ["core.autocrlf=true", "safe.directory=C:/work/*"]);
+    assert_eq!(
+        listed(&file),
+        ["core.autocrlf=true", "safe.directory=C:/work/*"]
+    );
 }
 
 #[test]

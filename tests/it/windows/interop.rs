@@ -46,7 +46,11 @@ fn a_non_ascii_profile_in_utf16_under_u_is_found_from_the_c_mount_without_path()
     let log = fs::read_to_string(interop.path().join("cmd.log")).unwrap();
     let (args, cwd) = log.split_once('\n').unwrap();
     assert_eq!(args, "/d /u /c set");
-    assert_eq!(cwd.trim_end(), host.drive.display().to_string(), "started on C:");
+    assert_eq!(
+        cwd.trim_end(),
+        host.drive.display().to_string(),
+        "started on C:"
+    );
 }
 
 #[test]
@@ -54,7 +58,10 @@ fn a_non_ascii_profile_in_the_ansi_or_oem_code_page_is_read_right() {
     let host = zoe();
     let text = set_output(&[("USERPROFILE", "C:\\Users\\Zo_")]);
     for (byte, encoding) in [(0xeb_u8, "windows-1252"), (0x89, "cp437")] {
-        let bytes: Vec<u8> = text.bytes().map(|b| if b == b'_' { byte } else { b }).collect();
+        let bytes: Vec<u8> = text
+            .bytes()
+            .map(|b| if b == b'_' { byte } else { b })
+            .collect();
         let interop = fake_cmd(&host.drive, &bytes, 0);
         let json = check_json(&host, &interop);
         let windows = &json["windows"];
@@ -110,14 +117,21 @@ fn homedrive_and_homepath_come_before_the_profile_where_that_folder_exists() {
         .run();
     let json = out.ok_json();
     let done = &json["windows"]["safe_directory"];
-    assert_eq!(done["git_config"]["chosen_by"], "HOMEDRIVE+HOMEPATH", "{json}");
+    assert_eq!(
+        done["git_config"]["chosen_by"], "HOMEDRIVE+HOMEPATH",
+        "{json}"
+    );
     assert_eq!(done["added"].as_array().unwrap().len(), 2, "{json}");
     assert!(
         fs::read_to_string(share.join(".gitconfig"))
             .unwrap()
             .contains("%(prefix)///wsl.localhost/Ubuntu")
     );
-    assert_eq!(fs::read(host.gitconfig()).unwrap(), GITCONFIG, "not the profile's");
+    assert_eq!(
+        fs::read(host.gitconfig()).unwrap(),
+        GITCONFIG,
+        "not the profile's"
+    );
     // Where that folder does not exist, git.exe takes USERPROFILE: so does the plan.
     let missing = [vars[0], vars[1], ("HOMEPATH", "\\nowhere")];
     let interop = fake_interop(&host.drive, &missing);
@@ -197,7 +211,10 @@ fn a_slow_cmd_exe_gives_one_clear_line_and_a_result() {
         lines[0].contains("the profile was taken from the users folder"),
         "{stdout}"
     );
-    assert!(stdout.contains("Git for Windows, GitHub Desktop"), "{stdout}");
+    assert!(
+        stdout.contains("Git for Windows, GitHub Desktop"),
+        "{stdout}"
+    );
 }
 
 /// What asking Windows costs a `check` on the fixture host, fakes standing in for cmd.exe
@@ -207,7 +224,11 @@ fn interop_costs_a_check_under_100_ms_with_fakes() {
     let host = Windows::new(true);
     let interop = fake_interop(&host.drive, &[("USERPROFILE", "C:\\Users\\me")]);
     let mut figures: Vec<f64> = (0..5)
-        .map(|_| check_json(&host, &interop)["windows"]["interop"]["ms"].as_f64().unwrap())
+        .map(|_| {
+            check_json(&host, &interop)["windows"]["interop"]["ms"]
+                .as_f64()
+                .unwrap()
+        })
         .collect();
     figures.sort_by(f64::total_cmp);
     let median = figures[2];

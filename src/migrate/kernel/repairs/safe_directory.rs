@@ -57,7 +57,10 @@ pub fn refused(entries: &[String], config: &str) -> Option<String> {
 /// value (which empties git's list again). None of a file git cannot read.
 pub fn trusts_all(text: &[u8]) -> bool {
     let values = gitconfig_text::values(text, NAME).unwrap_or_default();
-    let from = values.iter().rposition(|v| v.is_empty()).map_or(0, |i| i + 1);
+    let from = values
+        .iter()
+        .rposition(|v| v.is_empty())
+        .map_or(0, |i| i + 1);
     values[from..].iter().any(|v| v == b"*")
 }
 
@@ -300,10 +303,14 @@ mod tests {
     fn a_star_trusts_all_until_an_empty_value_empties_the_list() {
         assert!(trusts_all(b"[safe]\n\tdirectory = *\n"));
         assert!(!trusts_all(b"[safe]\n\tdirectory = *\n\tdirectory =\n"));
-        assert!(trusts_all(b"[safe]\n\tdirectory =\n[safe]\n\tdirectory = *\n"));
+        assert!(trusts_all(
+            b"[safe]\n\tdirectory =\n[safe]\n\tdirectory = *\n"
+        ));
         assert!(!trusts_all(b"[safe]\n\tdirectory = C:/*\n"));
         assert!(autocrlf_true(b"[core]\r\n\tautocrlf = true\r\n"));
-        assert!(!autocrlf_true(b"[core]\n\tautocrlf = true\n\tautocrlf = input\n"));
+        assert!(!autocrlf_true(
+            b"[core]\n\tautocrlf = true\n\tautocrlf = input\n"
+        ));
     }
 
     #[test]

@@ -154,7 +154,11 @@ pub(super) fn windows_result(screen: &mut Screen, windows: &crate::migrate::Wind
             &format!(
                 "not added to {config}{why}; {} {} the copy until you run:",
                 done.clients.join(", "),
-                if done.clients.len() == 1 { "refuses" } else { "refuse" }
+                if done.clients.len() == 1 {
+                    "refuses"
+                } else {
+                    "refuse"
+                }
             ),
             Tone::Warn,
         );
