@@ -53,6 +53,14 @@ impl ToolId {
     }
 }
 
+/// The tools' names, for a sentence: `Fork, GitHub Desktop`.
+pub fn names(ids: &[ToolId]) -> String {
+    ids.iter()
+        .map(|id| id.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Where each tool installs or keeps its settings: below the profile (`~`) or below a Program
 /// Files folder (`%`, both `Program Files` and `Program Files (x86)`). The first that exists
 /// is the one shown.

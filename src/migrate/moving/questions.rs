@@ -175,7 +175,7 @@ fn safe_directory_question(repairs: &Repairs) -> Option<Question> {
             r"\\wsl.localhost",
             r"\\wsl$",
             crate::base::pathtext::display(config),
-            offer.clients.join(", "),
+            crate::measure::windows_tools::names(&offer.clients),
             if offer.clients.len() == 1 {
                 "opens"
             } else {

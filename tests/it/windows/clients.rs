@@ -30,7 +30,7 @@ fn fork_alone_is_offered_the_entries_and_gets_them() {
     fs::write(fork.join("git.exe"), b"MZ").unwrap();
     let plan = dry_plan(&host);
     let offer = &plan["windows"]["safe_directory"];
-    assert_eq!(offer["clients"], serde_json::json!(["Fork"]), "{plan}");
+    assert_eq!(offer["clients"], serde_json::json!(["fork"]), "{plan}");
     assert_eq!(offer["missing"], serde_json::json!(host.entries()));
     assert_eq!(offer["git_config"]["chosen_by"], "profile");
     let asked = question(&plan).unwrap_or_else(|| panic!("no question in {plan}"));
@@ -54,7 +54,7 @@ fn github_desktop_alone_is_offered_the_entries_and_gets_them() {
     let offer = &plan["windows"]["safe_directory"];
     assert_eq!(
         offer["clients"],
-        serde_json::json!(["GitHub Desktop"]),
+        serde_json::json!(["github-desktop"]),
         "{plan}"
     );
     assert!(

@@ -10,7 +10,7 @@ use crate::decide::windows::{self, ToolLine};
 use crate::host::HostEnv;
 use crate::host::location::{self, MountTable};
 use crate::host::windows_git::GlobalConfig;
-use crate::measure::windows_tools::{self, WindowsSide};
+use crate::measure::windows_tools::{self, ToolId, WindowsSide};
 use crate::store::moved::WindowsGitRecord;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -42,7 +42,7 @@ pub struct SafeDirectoryPlan {
     /// The file as Windows names it, and what chose it.
     pub git_config: GlobalConfig,
     /// The Windows gits found that read it (Git for Windows, GitHub Desktop, Fork...).
-    pub clients: Vec<&'static str>,
+    pub clients: Vec<ToolId>,
     /// Both spellings, `%(prefix)///wsl.localhost/...` and `%(prefix)///wsl$/...`.
     pub entries: Vec<String>,
     /// Those the file does not hold yet: what a yes adds.
@@ -83,7 +83,7 @@ pub struct SafeDirectoryOutcome {
     #[serde(rename = "config")]
     pub config_shown: Option<String>,
     pub git_config: GlobalConfig,
-    pub clients: Vec<&'static str>,
+    pub clients: Vec<ToolId>,
     /// The entries this run added (none when they were there already, or the answer was no).
     pub added: Vec<String>,
     /// The answer was no (or the file could not be written): `commands` do it by hand.
@@ -114,7 +114,7 @@ pub fn plan(env: &HostEnv, source: &Path, destination: &Path) -> Option<WindowsP
         None => format!("the \\\\wsl.localhost path of {shown}"),
     };
     let quoted = crate::base::pathtext::shell_quote(destination);
-    let clients: Vec<&'static str> = side.windows_gits().iter().map(|t| t.name).collect();
+    let clients: Vec<ToolId> = side.windows_gits().iter().map(|t| t.id).collect();
     let safe_directory = match (&side.git_config, host.distro.as_deref()) {
         (Some(config), Some(distro)) if !clients.is_empty() => {
             Some(offer(config, clients, distro, destination))
@@ -133,7 +133,7 @@ pub fn plan(env: &HostEnv, source: &Path, destination: &Path) -> Option<WindowsP
 /// The entries for the copy at `destination`, against what `config` holds now.
 fn offer(
     config: &GlobalConfig,
-    clients: Vec<&'static str>,
+    clients: Vec<ToolId>,
     distro: &str,
     destination: &Path,
 ) -> SafeDirectoryPlan {
@@ -271,7 +271,7 @@ mod tests {
                     linux_shown: None,
                     chosen_by: "profile",
                 },
-                clients: vec!["Fork"],
+                clients: vec![ToolId::Fork],
                 commands: safe_directory::commands(&entries),
                 missing: entries.clone(),
                 entries,

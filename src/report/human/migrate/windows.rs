@@ -11,7 +11,7 @@ struct Offer<'a> {
     trusts_all: bool,
     reachable: bool,
     git_config: &'a GlobalConfig,
-    clients: &'a [&'static str],
+    clients: &'a [crate::measure::windows_tools::ToolId],
     commands: &'a [String],
 }
 
@@ -61,7 +61,7 @@ fn settled(screen: &mut Screen, offer: Offer<'_>) -> bool {
             &format!(
                 "Windows' git reads {config} (from {}), which WSL cannot reach; {} {} the copy until you run:",
                 offer.git_config.chosen_by,
-                offer.clients.join(", "),
+                crate::measure::windows_tools::names(offer.clients),
                 if offer.clients.len() == 1 { "refuses" } else { "refuse" }
             ),
             Tone::Warn,
@@ -153,7 +153,7 @@ pub(super) fn windows_result(screen: &mut Screen, windows: &crate::migrate::Wind
             "safe.directory",
             &format!(
                 "not added to {config}{why}; {} {} the copy until you run:",
-                done.clients.join(", "),
+                crate::measure::windows_tools::names(&done.clients),
                 if done.clients.len() == 1 {
                     "refuses"
                 } else {
