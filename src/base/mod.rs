@@ -2,6 +2,7 @@
 //! files, the clock, and file operations that work past PATH_MAX. Imports nothing from the crate above it.
 
 pub(crate) mod clock;
+pub mod codepage;
 pub mod counts;
 pub(crate) mod dirfd;
 pub mod error;

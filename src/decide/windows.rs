@@ -35,8 +35,10 @@ fn line(id: ToolId, unc: &str, linux: &str) -> (String, String) {
     match id {
         ToolId::GitForWindows => (
             format!(
-                "git.exe refuses {unc} (\"detected dubious ownership\": the files belong to the \
-                 Linux user) and is slow there"
+                "git.exe refuses {unc} until the copy's safe.directory entries are in Windows' \
+                 global git config (\"detected dubious ownership\"; since 2.55 \"may refer to a \
+                 non-local directory\": the reason is the UNC path, not the owner), and is slow \
+                 there"
             ),
             "add the copy's safe.directory entries to Windows' global git config (see \
              safe.directory), and run git inside WSL"
@@ -44,10 +46,11 @@ fn line(id: ToolId, unc: &str, linux: &str) -> (String, String) {
         ),
         ToolId::GithubDesktop | ToolId::Fork | ToolId::Sourcetree => (
             format!(
-                "it runs Git for Windows over {unc}: 10-20x slower (2-6 s a `git status` on ~500 \
-                 files), and refused until the copy is a safe.directory"
+                "it runs Git for Windows (its own copy) over {unc}: 10-20x slower (2-6 s a `git \
+                 status` on ~500 files), and refused until the copy's safe.directory entries are \
+                 in Windows' global git config, which that git reads"
             ),
-            forward.to_string(),
+            format!("add the entries (see safe.directory), then {forward}"),
         ),
         ToolId::Gitkraken => (
             format!("it embeds its own git, so it stays slow over {unc}"),
@@ -56,11 +59,20 @@ fn line(id: ToolId, unc: &str, linux: &str) -> (String, String) {
                 .to_string(),
         ),
         ToolId::Tortoisegit => (
-            format!("it fails over {unc} (libgit2: \"failed to get security information\")"),
-            "it cannot work on the copy: use git inside WSL for this repository".to_string(),
+            format!(
+                "it opens {unc} through Git for Windows and libgit2, both refusing it until the \
+                 copy's safe.directory entries are in Windows' global git config (libgit2 reads \
+                 them since 1.6.1; older TortoiseGit fails: \"failed to get security \
+                 information\"), and slowly"
+            ),
+            "add the entries (see safe.directory), and use git inside WSL for speed".to_string(),
         ),
         ToolId::VsCode => (
-            format!("a local window on {unc} has no file watching and runs Windows' git there"),
+            format!(
+                "a local window on {unc} has no file watching, runs Windows' git there, and is \
+                 blocked unless wsl.localhost is in its security.allowedUNCHosts setting (VS Code \
+                 1.78.1 and later)"
+            ),
             format!("open it from WSL, a WSL window: cd {linux} && code ."),
         ),
         ToolId::Jetbrains => (

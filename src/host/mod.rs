@@ -15,6 +15,8 @@ pub mod location;
 pub mod mounts;
 pub(crate) mod terminal;
 pub mod windows;
+pub mod windows_env;
+pub mod windows_git;
 
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -158,6 +160,23 @@ impl HostEnv {
         }
         output_within(program, args, WINDOWS_ANSWER_LIMIT)
             .map(|out| String::from_utf8_lossy(&out).into_owned())
+    }
+
+    /// The raw standard output of the Windows program `program` (a full path: Windows' folders
+    /// are not on `PATH` with `appendWindowsPath=false`) started in `cwd` (a drive mount: from a
+    /// Linux folder Windows programs are reported to take seconds to start), when it succeeds
+    /// within `limit`. None off WSL's interop, or when it fails or takes longer.
+    pub fn ask_windows_in(
+        &self,
+        program: &Path,
+        cwd: &Path,
+        args: &[&str],
+        limit: Duration,
+    ) -> Option<Vec<u8>> {
+        if !self.read_facts().wsl_interop {
+            return None;
+        }
+        output_in(program.as_os_str(), args, limit, Some(cwd))
     }
 
     /// The same environment with Windows never asked about mapped drives (every letter counts as
@@ -395,9 +414,23 @@ impl GitFacts {
 /// The standard output of `program args` when it succeeds within `limit`; the program is killed
 /// when it takes longer, and a descendant that keeps its output open is not waited for.
 fn output_within(program: &str, args: &[&str], limit: Duration) -> Option<Vec<u8>> {
+    output_in(program.as_ref(), args, limit, None)
+}
+
+/// [`output_within`], started in `cwd` when given.
+fn output_in(
+    program: &std::ffi::OsStr,
+    args: &[&str],
+    limit: Duration,
+    cwd: Option<&Path>,
+) -> Option<Vec<u8>> {
     use std::io::Read;
     let deadline = Instant::now() + limit;
-    let mut child = std::process::Command::new(program)
+    let mut command = std::process::Command::new(program);
+    if let Some(cwd) = cwd {
+        command.current_dir(cwd);
+    }
+    let mut child = command
         .args(args)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())

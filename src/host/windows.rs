@@ -1,13 +1,15 @@
 //! The Windows side of a WSL host, as seen from Linux: the user's Windows profile folder
-//! (`C:\Users\<name>` at `/mnt/c/Users/<name>`) and the Windows variables git reads there.
+//! (`C:\Users\<name>` at `/mnt/c/Users/<name>`) and the global git config Windows' git reads
+//! (`windows_git`).
 //!
-//! Asked in this order: `WSL_PLACE_WINDOWS_PROFILE` (a fixture profile folder for tests),
-//! Windows itself through interop (`cmd.exe /c echo %USERPROFILE%`, turned into a Linux path by
-//! `wslpath -u`), then the one profile folder under the `C:` drive mount's `Users`. Nothing here
-//! is asked off WSL: the callers look only when the host is WSL.
+//! The profile is asked in this order: `WSL_PLACE_WINDOWS_PROFILE` (a fixture profile folder for
+//! tests), Windows itself through interop (`USERPROFILE` from `windows_env`, turned into a Linux
+//! path by `wslpath -u`), then the one profile folder under the `C:` drive mount's `Users`.
+//! Nothing here is asked off WSL: the callers look only when the host is WSL.
 
 use crate::host::HostEnv;
 use crate::host::location::MountTable;
+use crate::host::windows_env::WindowsEnv;
 use std::path::{Path, PathBuf};
 
 /// Where the Windows profile was found, and how.
@@ -29,16 +31,25 @@ const NOT_A_PERSON: &[&str] = &[
     "wdagutilityaccount",
 ];
 
+/// Windows' environment, asked once (`windows_env`): a reading of its answer is judged by
+/// whether the folders it names exist as WSL sees them.
+pub fn ask(env: &HostEnv, table: &MountTable) -> WindowsEnv {
+    crate::host::windows_env::ask(env, &c_drive(env, table), |windows| {
+        linux_path(env, windows).is_some_and(|path| path.exists())
+    })
+}
+
 /// The Windows profile folder, or one sentence saying why it cannot be told.
-pub fn profile(env: &HostEnv, table: &MountTable) -> Result<Profile, String> {
+pub fn profile(env: &HostEnv, table: &MountTable, asked: &WindowsEnv) -> Result<Profile, String> {
     if let Some(fixture) = env.var("WSL_PLACE_WINDOWS_PROFILE") {
         return Ok(Profile {
             path: PathBuf::from(fixture),
             found_by: "WSL_PLACE_WINDOWS_PROFILE",
         });
     }
-    if let Some(path) = windows_var(env, "USERPROFILE")
-        .and_then(|windows| linux_path(env, &windows))
+    if let Some(path) = asked
+        .var("USERPROFILE")
+        .and_then(|windows| linux_path(env, windows))
         .filter(|path| path.is_dir())
     {
         return Ok(Profile {
@@ -46,10 +57,12 @@ pub fn profile(env: &HostEnv, table: &MountTable) -> Result<Profile, String> {
             found_by: "interop",
         });
     }
-    let interop = if env.read_facts().wsl_interop {
-        "Windows did not answer through interop (cmd.exe)"
-    } else {
-        "Windows interop is off (no WSLInterop registered)"
+    let interop = match &asked.interop {
+        None => "Windows interop is off (no WSLInterop registered)".to_string(),
+        Some(answer) => match &answer.problem {
+            Some(problem) => format!("Windows did not answer through interop ({problem})"),
+            None => "Windows named no profile folder WSL can see (USERPROFILE)".to_string(),
+        },
     };
     let users = c_drive(env, table).join("Users");
     let candidates = people_in(&users);
@@ -83,15 +96,6 @@ pub fn profile(env: &HostEnv, table: &MountTable) -> Result<Profile, String> {
     }
 }
 
-/// A Windows environment variable (`HOME`, `GIT_CONFIG_GLOBAL`), through interop; None when
-/// unset, empty or interop is off (`cmd.exe` echoes `%NAME%` itself for an unset variable).
-pub fn windows_var(env: &HostEnv, name: &str) -> Option<String> {
-    let asked = format!("%{name}%");
-    let out = env.ask_windows("cmd.exe", &["/d", "/c", "echo", &asked])?;
-    let value = out.lines().next().unwrap_or_default().trim().to_string();
-    (!value.is_empty() && value != asked).then_some(value)
-}
-
 /// A Windows path (`C:\Users\me`) as WSL sees it, by `wslpath -u`.
 pub fn linux_path(env: &HostEnv, windows: &str) -> Option<PathBuf> {
     let out = env.ask_windows("wslpath", &["-u", windows])?;
@@ -99,20 +103,8 @@ pub fn linux_path(env: &HostEnv, windows: &str) -> Option<PathBuf> {
     path.is_absolute().then_some(path)
 }
 
-/// Where git for Windows reads its global settings: the file `GIT_CONFIG_GLOBAL` names, else
-/// `%HOME%\.gitconfig` where Windows sets `HOME`, else the profile's `.gitconfig`.
-pub fn git_global_config(env: &HostEnv, profile: &Path) -> PathBuf {
-    if let Some(file) = windows_var(env, "GIT_CONFIG_GLOBAL").and_then(|f| linux_path(env, &f)) {
-        return file;
-    }
-    if let Some(home) = windows_var(env, "HOME").and_then(|h| linux_path(env, &h)) {
-        return home.join(".gitconfig");
-    }
-    profile.join(".gitconfig")
-}
-
 /// The mount point of `C:`: a drvfs mount whose Windows root is `C:\`, else `<automount root>c`.
-fn c_drive(env: &HostEnv, table: &MountTable) -> PathBuf {
+pub fn c_drive(env: &HostEnv, table: &MountTable) -> PathBuf {
     table
         .entries
         .iter()

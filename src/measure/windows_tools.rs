@@ -23,6 +23,21 @@ pub enum ToolId {
 }
 
 impl ToolId {
+    /// Runs a git that reads Windows' global git config, so refuses a copy on
+    /// `\\wsl.localhost` without its `safe.directory` entries there: Git for Windows, and the
+    /// clients that bundle it (GitHub Desktop, Fork, SourceTree) or call it and libgit2
+    /// (TortoiseGit; libgit2 reads `%(prefix)/` entries since 1.6.1). GitKraken embeds its own.
+    pub fn reads_windows_git_config(self) -> bool {
+        matches!(
+            self,
+            ToolId::GitForWindows
+                | ToolId::GithubDesktop
+                | ToolId::Fork
+                | ToolId::Sourcetree
+                | ToolId::Tortoisegit
+        )
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             ToolId::GitForWindows => "Git for Windows",
@@ -36,6 +51,14 @@ impl ToolId {
             ToolId::VisualStudio => "Visual Studio",
         }
     }
+}
+
+/// The tools' names, for a sentence: `Fork, GitHub Desktop`.
+pub fn names(ids: &[ToolId]) -> String {
+    ids.iter()
+        .map(|id| id.name())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Where each tool installs or keeps its settings: below the profile (`~`) or below a Program
@@ -84,7 +107,7 @@ pub struct Tool {
 }
 
 /// What the Windows side holds: the profile and the tools, or why the profile is unknown.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct WindowsSide {
     /// The Windows profile folder, as a Linux path (None when it was not found).
     #[serde(skip)]
@@ -97,26 +120,53 @@ pub struct WindowsSide {
     /// Why the profile could not be found (interop off, several candidates).
     pub note: Option<String>,
     pub tools: Vec<Tool>,
+    /// How Windows answered through interop (`cmd.exe`); None when it was not asked.
+    pub interop: Option<crate::host::windows_env::Interop>,
+    /// The global config Windows' git reads; None without a profile.
+    pub git_config: Option<crate::host::windows_git::GlobalConfig>,
+    /// Windows' environment as it answered, for the global config's later readers.
+    #[serde(skip)]
+    pub asked: crate::host::windows_env::WindowsEnv,
 }
 
 impl WindowsSide {
     pub fn has(&self, id: ToolId) -> bool {
         self.tools.iter().any(|t| t.id == id)
     }
+
+    /// The tools found whose git reads Windows' global git config.
+    pub fn windows_gits(&self) -> Vec<&Tool> {
+        self.tools
+            .iter()
+            .filter(|t| t.id.reads_windows_git_config())
+            .collect()
+    }
 }
 
-/// The Windows side of this WSL host (call it only on WSL).
+/// The Windows side of this WSL host (call it only on WSL): Windows asked once.
 pub fn find(env: &HostEnv, table: &MountTable) -> WindowsSide {
-    match crate::host::windows::profile(env, table) {
+    let asked = crate::host::windows::ask(env, table);
+    let interop = asked.interop.clone();
+    match crate::host::windows::profile(env, table, &asked) {
         Ok(found) => WindowsSide {
             tools: tools_in(&found.path),
             profile_shown: Some(crate::base::pathtext::escape_path(&found.path)),
+            git_config: Some(crate::host::windows_git::global_config(
+                env,
+                table,
+                &asked,
+                &found.path,
+            )),
             profile: Some(found.path),
             found_by: Some(found.found_by),
             note: None,
+            interop,
+            asked,
         },
         Err(note) => WindowsSide {
             note: Some(note),
+            interop,
+            asked,
             ..WindowsSide::default()
         },
     }

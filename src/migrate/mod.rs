@@ -27,7 +27,7 @@ pub use kernel::outcome::{
 pub use kernel::repairs::fixups::{Fixed, FixupAdvice};
 pub use kernel::repairs::old_paths::StillPointing;
 pub use kernel::repairs::venvs::root_left_alone;
-pub use kernel::repairs::windows_side::{WindowsOutcome, WindowsPlan};
+pub use kernel::repairs::windows_side::{LineEndings, WindowsOutcome, WindowsPlan};
 
 use crate::base::error::{ExitCode, Failure, Result};
 use crate::host::HostEnv;

@@ -3,7 +3,9 @@
 //! through the Users folder, `WSL_PLACE_WINDOWS_PROFILE` or a fake interop (`cmd.exe`,
 //! `wslpath` on PATH); Windows' global `.gitconfig` with CRLF line endings and other content.
 
+mod clients;
 mod gitconfig;
+mod interop;
 
 use crate::support::{self, Outcome, Run, Sandbox, text};
 use std::fs;
@@ -13,7 +15,7 @@ use support::fakeproc::{FakeProc, PLAIN_VERSION, WSL2_VERSION, wsl_9p_mountinfo}
 use tempfile::TempDir;
 
 /// Windows' global git config before the migration: CRLF, and no line ending on the last line.
-const GITCONFIG: &[u8] =
+pub(crate) const GITCONFIG: &[u8] =
     b"[user]\r\n\tname = Me Myself\r\n\temail = me@example.com\r\n[core]\r\n\tautocrlf = true\r\n[safe]\r\n\tdirectory = D:/work/other";
 
 struct Windows {
@@ -29,12 +31,8 @@ impl Windows {
     /// A WSL 2 host (interop registered when `interop`) whose `C:` holds `Users\me` with the
     /// tools installed, and the repository `Users\me\src\app`.
     fn new(interop: bool) -> Self {
-        let tmp = tempfile::tempdir().unwrap();
-        let drive = tmp.path().canonicalize().unwrap().join("c");
-        let profile = drive.join("Users/me");
+        let host = Self::bare(interop);
         for folder in [
-            "Users/Public",
-            "Users/Default",
             "Users/me/AppData/Local/GitHubDesktop",
             "Users/me/AppData/Local/gitkraken",
             "Users/me/AppData/Local/Programs/Microsoft VS Code",
@@ -42,12 +40,23 @@ impl Windows {
             "Program Files/Git/cmd",
             "Program Files/TortoiseGit",
         ] {
+            fs::create_dir_all(host.drive.join(folder)).unwrap();
+        }
+        fs::write(host.drive.join("Program Files/Git/cmd/git.exe"), b"MZ").unwrap();
+        host
+    }
+
+    /// The same host with no Windows tool installed: a test adds the ones it is about.
+    fn bare(interop: bool) -> Self {
+        let tmp = tempfile::tempdir().unwrap();
+        let drive = tmp.path().canonicalize().unwrap().join("c");
+        let profile = drive.join("Users/me");
+        for folder in ["Users/Public", "Users/Default"] {
             fs::create_dir_all(drive.join(folder)).unwrap();
         }
-        fs::write(drive.join("Program Files/Git/cmd/git.exe"), b"MZ").unwrap();
-        fs::write(profile.join(".gitconfig"), GITCONFIG).unwrap();
         let source = profile.join("src/app");
         fs::create_dir_all(&source).unwrap();
+        fs::write(profile.join(".gitconfig"), GITCONFIG).unwrap();
         fs::write(source.join("a.txt"), b"a").unwrap();
         let proc = FakeProc::new(WSL2_VERSION, &wsl_9p_mountinfo(&drive), interop);
         Self {
@@ -58,6 +67,20 @@ impl Windows {
             sandbox: Sandbox::new(),
             proc,
         }
+    }
+
+    /// The binary on this host with Windows answering through `interop` (its `wslpath` first
+    /// on PATH; `cmd.exe` only on the drive, as with `appendWindowsPath=false`).
+    fn with_interop(&self, interop: &TempDir) -> Command {
+        let mut cmd = self.cmd();
+        let path = format!(
+            "{}:{}",
+            interop.path().display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        cmd.env("PATH", path)
+            .env("WSL_INTEROP", "/run/WSL/1_interop");
+        cmd
     }
 
     fn gitconfig(&self) -> PathBuf {
@@ -225,7 +248,7 @@ fn migrate_adds_both_safe_directory_entries_once_and_abort_takes_them_out_byte_f
         "forward its git to WSL's git",
         "GitKraken: it embeds its own git",
         "forwarding git cannot help it",
-        "TortoiseGit: it fails over",
+        "TortoiseGit: it opens",
         "a WSL window: cd ",
         "JetBrains IDEs: code analysis over",
         "Git for Windows: git.exe refuses",
@@ -325,16 +348,39 @@ fn nothing_is_written_or_listed_off_wsl() {
     assert_eq!(fs::read(host.gitconfig()).unwrap(), GITCONFIG);
 }
 
-/// A fake interop: `cmd.exe /d /c echo %NAME%` answers from `vars` (or echoes the name, as
-/// cmd.exe does for an unset one), `wslpath -u C:\...` maps `C:` to `drive`.
-fn fake_interop(drive: &Path, vars: &[(&str, &str)]) -> TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let mut cases = String::new();
+/// Windows' environment as `set` prints it: `NAME=value` lines, CRLF.
+fn set_output(vars: &[(&str, &str)]) -> String {
+    let mut text = String::from("ComSpec=C:\\Windows\\system32\\cmd.exe\r\n");
     for (name, value) in vars {
-        cases.push_str(&format!("  '%{name}%') printf '%s\\r\\n' '{value}' ;;\n"));
+        text.push_str(&format!("{name}={value}\r\n"));
     }
-    let cmd = format!("#!/bin/sh\ncase \"$4\" in\n{cases}  *) printf '%s\\r\\n' \"$4\" ;;\nesac\n");
-    support::write_executable(&dir.path().join("cmd.exe"), &cmd);
+    text
+}
+
+/// `text` in UTF-16LE, as `cmd.exe /U` prints it.
+fn utf16(text: &str) -> Vec<u8> {
+    text.encode_utf16().flat_map(u16::to_le_bytes).collect()
+}
+
+/// A fake interop answering `vars` in UTF-16LE (see [`fake_cmd`]).
+fn fake_interop(drive: &Path, vars: &[(&str, &str)]) -> TempDir {
+    fake_cmd(drive, &utf16(&set_output(vars)), 0)
+}
+
+/// A fake interop: `<drive>/Windows/System32/cmd.exe` prints `answer` after `sleep` seconds and
+/// logs its arguments and working folder to `cmd.log` in the returned folder; `wslpath -u
+/// C:\...` (in the returned folder, for PATH) maps `C:` to `drive`.
+fn fake_cmd(drive: &Path, answer: &[u8], sleep: u32) -> TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let system32 = drive.join("Windows/System32");
+    fs::create_dir_all(&system32).unwrap();
+    fs::write(dir.path().join("answer"), answer).unwrap();
+    let cmd = format!(
+        "#!/bin/sh\nprintf '%s\\n' \"$*\" \"$(pwd)\" > '{log}'\nsleep {sleep}\ncat '{answer}'\n",
+        log = dir.path().join("cmd.log").display(),
+        answer = dir.path().join("answer").display(),
+    );
+    support::write_executable(&system32.join("cmd.exe"), &cmd);
     let wslpath = format!(
         "#!/bin/sh\np=$(printf '%s' \"$2\" | sed -e 's/^[Cc]://' -e 's/\\\\/\\//g')\nprintf '%s\\n' '{}'\"$p\"\n",
         drive.display()
@@ -358,14 +404,8 @@ fn interop_finds_the_profile_and_git_config_global_names_the_file() {
             ("GIT_CONFIG_GLOBAL", "C:\\cfg\\git.config"),
         ],
     );
-    let path = format!(
-        "{}:{}",
-        interop.path().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     let run = |args: &[&str]| {
-        host.cmd()
-            .env("PATH", &path)
+        host.with_interop(&interop)
             .env("USER", "nobody-here")
             .args(args)
             .run()

@@ -260,7 +260,7 @@ fn plan(run: &Run) -> Result<(Plan, Repairs)> {
             worktree.leave_node_modules();
         }
     }
-    repairs.windows = windows_side::plan(run.env, destination);
+    repairs.windows = windows_side::plan(run.env, source, destination);
     plan.questions = questions::for_plan(&plan, &repairs, args);
     plan.interrupted_elsewhere = run.elsewhere.clone();
     plan.copy.recovered = journal::read_journal(&run.staging.journal())?;

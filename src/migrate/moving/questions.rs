@@ -163,16 +163,24 @@ fn settings_questions(settings: &[ConfigIssue]) -> Vec<Question> {
         .collect()
 }
 
-/// Where Git for Windows is installed and Windows' global config lacks the copy's entries.
+/// Where a Windows git is installed and Windows' global config, within WSL's reach, lacks
+/// the copy's entries.
 fn safe_directory_question(repairs: &Repairs) -> Option<Question> {
     let offer = repairs.windows.as_ref()?.safe_directory.as_ref()?;
+    let config = offer.config.as_deref()?;
     (!offer.missing.is_empty()).then(|| Question {
         id: QuestionId::SafeDirectory,
         text: format!(
-            "Add the copy's safe.directory entries ({} and {}) to {}, so Git for Windows opens it?",
+            "Add the copy's safe.directory entries ({} and {}) to {}, so {} {} it?",
             r"\\wsl.localhost",
             r"\\wsl$",
-            crate::base::pathtext::display(&offer.config)
+            crate::base::pathtext::display(config),
+            crate::measure::windows_tools::names(&offer.clients),
+            if offer.clients.len() == 1 {
+                "opens"
+            } else {
+                "open"
+            }
         ),
         default: true,
         with_yes: true,

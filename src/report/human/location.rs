@@ -45,6 +45,15 @@ pub fn windows_rows(screen: &mut Screen, windows: &crate::measure::windows_tools
         screen.row("windows tools", &format!("unknown: {note}"), Tone::Dim);
         return;
     }
+    let asked = windows.interop.as_ref().filter(|i| i.found);
+    if let Some(problem) = asked.and_then(|i| i.problem.as_ref()) {
+        let by = windows.found_by.unwrap_or("users folder");
+        screen.row(
+            "windows interop",
+            &format!("{problem}; the profile was taken from the {by}"),
+            Tone::Warn,
+        );
+    }
     if windows.tools.is_empty() {
         return;
     }

@@ -123,7 +123,8 @@ fn a_persons_later_entry_in_the_tools_block_is_still_safe_directory_after_abort(
 fn a_last_line_without_a_line_ending_never_runs_into_another_migrations_header() {
     let host = Windows::new(false);
     let file = host.gitconfig();
-    let original = "[core]\n\tautocrlf = true\n[safe]\n\tdirectory = *";
+    // A pattern, not `*`: `*` trusts every folder and gets nothing added.
+    let original = "[core]\n\tautocrlf = true\n[safe]\n\tdirectory = C:/work/*";
     fs::write(&file, original).unwrap();
     // A second repository, migrated after the first.
     let other = host.profile.join("src/lib");
@@ -147,14 +148,24 @@ fn a_last_line_without_a_line_ending_never_runs_into_another_migrations_header()
         format!("%(prefix)///wsl.localhost/Ubuntu{tail}"),
         format!("%(prefix)///wsl$/Ubuntu{tail}"),
     ];
-    assert_eq!(safe_directories(&file), ["*", &a1, &a2, &b[0], &b[1]]);
+    assert_eq!(
+        safe_directories(&file),
+        ["C:/work/*", &a1, &a2, &b[0], &b[1]]
+    );
     succeeds(&host.migrate(&["--abort", "--yes"]));
     let text = String::from_utf8(fs::read(&file).unwrap()).unwrap();
     assert!(!text.contains("*["), "{text}");
-    assert_eq!(safe_directories(&file), ["*", &b[0], &b[1]], "{text}");
+    assert_eq!(
+        safe_directories(&file),
+        ["C:/work/*", &b[0], &b[1]],
+        "{text}"
+    );
     succeeds(&migrate_other(&["--abort", "--yes"]));
-    assert_eq!(safe_directories(&file), ["*"]);
-    assert_eq!(listed(&file), ["core.autocrlf=true", "safe.directory=*"]);
+    assert_eq!(safe_directories(&file), ["C:/work/*"]);
+    assert_eq!(
+        listed(&file),
+        ["core.autocrlf=true", "safe.directory=C:/work/*"]
+    );
 }
 
 #[test]
@@ -197,7 +208,7 @@ fn a_copy_path_with_a_newline_is_refused_for_the_gitconfig_in_one_sentence() {
         "the plan and the result say it once each: {said}"
     );
     assert!(
-        lines[0].contains("src/a%0Ab") && lines[0].trim_end().ends_with("Git for Windows."),
+        lines[0].contains("src/a%0Ab") && lines[0].trim_end().ends_with("Windows' git."),
         "{said}"
     );
     assert!(!said.contains("git.exe config"), "{said}");

@@ -45,14 +45,39 @@ pub fn commands(entries: &[String]) -> Vec<String> {
 /// The sentence that refuses `entries` when one holds a control character (a newline, CR,
 /// NUL...): a raw one breaks the file for all of Windows' git, and an escaped one is a path no
 /// one can type or see; None when none does.
-pub fn refused(entries: &[String], config: &Path) -> Option<String> {
+pub fn refused(entries: &[String], config: &str) -> Option<String> {
     let bad = entries.iter().find(|e| e.chars().any(char::is_control))?;
     Some(format!(
-        "the copy's safe.directory entry {} holds a control character, so neither entry is added to {} and Git for Windows will refuse the copy there: migrate it to a path without one to open it with Git for Windows",
+        "the copy's safe.directory entry {} holds a control character, so neither entry is added to {config} and Windows' git will refuse the copy there: migrate it to a path without one to open it with Windows' git",
         crate::base::pathtext::display_text(bad),
-        crate::base::pathtext::display(config)
     ))
 }
+
+/// `text` trusts every folder: the last `safe.directory = *` is not followed by an empty
+/// value (which empties git's list again). None of a file git cannot read.
+pub fn trusts_all(text: &[u8]) -> bool {
+    let values = gitconfig_text::values(text, NAME).unwrap_or_default();
+    let from = values
+        .iter()
+        .rposition(|v| v.is_empty())
+        .map_or(0, |i| i + 1);
+    values[from..].iter().any(|v| v == b"*")
+}
+
+/// `text` sets `core.autocrlf` to true where git reads it last.
+pub fn autocrlf_true(text: &[u8]) -> bool {
+    gitconfig_text::values(text, AUTOCRLF)
+        .unwrap_or_default()
+        .last()
+        .is_some_and(|v| crate::measure::gitsettings::is_true(&String::from_utf8_lossy(v)))
+}
+
+/// `text` sets `core.autocrlf` at all (a repository's own setting wins over the global one).
+pub fn sets_autocrlf(text: &[u8]) -> bool {
+    gitconfig_text::values(text, AUTOCRLF).is_ok_and(|v| !v.is_empty())
+}
+
+const AUTOCRLF: &str = "core.autocrlf";
 
 /// The value as written in the file: quoted when git would otherwise read it differently
 /// (a comment sign, an escape, a quote, or blanks it would drop or fold).
@@ -108,7 +133,7 @@ pub fn add(file: &Path, entries: &[String]) -> std::io::Result<Option<WindowsGit
         Err(e) => return Err(e),
     };
     gitconfig_text::values(&existing, NAME).map_err(unreadable)?;
-    if let Some(sentence) = refused(entries, file) {
+    if let Some(sentence) = refused(entries, &pathtext::display(file)) {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
             sentence,
@@ -272,6 +297,20 @@ mod tests {
         std::fs::write(&file, b"[user]\n").unwrap();
         assert!(add(&file, &entries("U", Path::new("/a\rb"))).is_err());
         assert_eq!(std::fs::read(&file).unwrap(), b"[user]\n");
+    }
+
+    #[test]
+    fn a_star_trusts_all_until_an_empty_value_empties_the_list() {
+        assert!(trusts_all(b"[safe]\n\tdirectory = *\n"));
+        assert!(!trusts_all(b"[safe]\n\tdirectory = *\n\tdirectory =\n"));
+        assert!(trusts_all(
+            b"[safe]\n\tdirectory =\n[safe]\n\tdirectory = *\n"
+        ));
+        assert!(!trusts_all(b"[safe]\n\tdirectory = C:/*\n"));
+        assert!(autocrlf_true(b"[core]\r\n\tautocrlf = true\r\n"));
+        assert!(!autocrlf_true(
+            b"[core]\n\tautocrlf = true\n\tautocrlf = input\n"
+        ));
     }
 
     #[test]

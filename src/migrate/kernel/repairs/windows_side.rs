@@ -1,12 +1,16 @@
-//! What the move means for the Windows tools on a WSL host: one line per tool found, and, where
-//! Git for Windows is installed, the offer to add the copy's `safe.directory` entries to
-//! Windows' global git config (`safe_directory.rs` edits it). Nothing of this off WSL.
+//! What the move means for the Windows tools on a WSL host: one line per tool found, and,
+//! where a Windows git that reads Windows' global git config is installed (Git for Windows,
+//! GitHub Desktop, Fork, SourceTree, TortoiseGit), the offer to add the copy's
+//! `safe.directory` entries to that file (`safe_directory.rs` edits it), or the commands where
+//! WSL cannot reach it; and the line-ending warning where that file sets `core.autocrlf=true`.
+//! Nothing of this off WSL.
 
 use super::safe_directory;
 use crate::decide::windows::{self, ToolLine};
 use crate::host::HostEnv;
 use crate::host::location::{self, MountTable};
-use crate::measure::windows_tools::{self, ToolId};
+use crate::host::windows_git::GlobalConfig;
+use crate::measure::windows_tools::{self, ToolId, WindowsSide};
 use crate::store::moved::WindowsGitRecord;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -19,16 +23,26 @@ pub struct WindowsPlan {
     /// Why the profile could not be found.
     pub note: Option<String>,
     pub tools: Vec<ToolLine>,
-    /// Where Git for Windows is installed and the distro is known: the entries to add.
+    /// Where a Windows git is installed and the distro is known: the entries to add.
     pub safe_directory: Option<SafeDirectoryPlan>,
+    /// Where Windows' git would show every line of the copy changed (`core.autocrlf=true`).
+    pub line_endings: Option<LineEndings>,
 }
 
 /// The `safe.directory` entries the copy needs in Windows' global git config.
 #[derive(Debug, Clone, Serialize)]
 pub struct SafeDirectoryPlan {
-    /// Windows' global git config, as a Linux path.
-    #[serde(with = "crate::base::pathtext::json")]
-    pub config: PathBuf,
+    /// Windows' global git config, as a Linux path; None when WSL cannot reach it (a home on a
+    /// share): then nothing is asked and the commands are the way, as git.exe finds the file.
+    #[serde(skip)]
+    pub config: Option<PathBuf>,
+    /// The same, as JSON shows paths.
+    #[serde(rename = "config")]
+    pub config_shown: Option<String>,
+    /// The file as Windows names it, and what chose it.
+    pub git_config: GlobalConfig,
+    /// The Windows gits found that read it (Git for Windows, GitHub Desktop, Fork...).
+    pub clients: Vec<ToolId>,
     /// Both spellings, `%(prefix)///wsl.localhost/...` and `%(prefix)///wsl$/...`.
     pub entries: Vec<String>,
     /// Those the file does not hold yet: what a yes adds.
@@ -38,6 +52,18 @@ pub struct SafeDirectoryPlan {
     /// Why none is added (a value no config line can carry); then `missing` and `commands`
     /// are empty: a broken value is never offered.
     pub refused: Option<String>,
+    /// The file holds `safe.directory = *` already: every folder is trusted, nothing is added.
+    pub trusts_all: bool,
+}
+
+/// Windows' global git config sets `core.autocrlf=true` and the repository does not override
+/// it: git.exe on the copy shows every line changed.
+#[derive(Debug, Clone, Serialize)]
+pub struct LineEndings {
+    /// The file that sets it, as a sentence names it.
+    pub config: String,
+    /// The fixes, for the copy: its own `core.autocrlf`, or a `.gitattributes` line.
+    pub fix: Vec<String>,
 }
 
 /// The Windows side as the result shows it.
@@ -45,13 +71,19 @@ pub struct SafeDirectoryPlan {
 pub struct WindowsOutcome {
     pub tools: Vec<ToolLine>,
     pub safe_directory: Option<SafeDirectoryOutcome>,
+    pub line_endings: Option<LineEndings>,
 }
 
 /// What became of the offer.
 #[derive(Debug, Clone, Serialize)]
 pub struct SafeDirectoryOutcome {
-    #[serde(with = "crate::base::pathtext::json")]
-    pub config: PathBuf,
+    /// As in the plan: None when WSL cannot reach the file (the commands are the way).
+    #[serde(skip)]
+    pub config: Option<PathBuf>,
+    #[serde(rename = "config")]
+    pub config_shown: Option<String>,
+    pub git_config: GlobalConfig,
+    pub clients: Vec<ToolId>,
     /// The entries this run added (none when they were there already, or the answer was no).
     pub added: Vec<String>,
     /// The answer was no (or the file could not be written): `commands` do it by hand.
@@ -61,14 +93,15 @@ pub struct SafeDirectoryOutcome {
     pub commands: Vec<String>,
     /// Why none was offered (the plan's `refused`).
     pub refused: Option<String>,
+    pub trusts_all: bool,
     /// What `--abort` takes out again.
     #[serde(skip)]
     pub record: Option<WindowsGitRecord>,
 }
 
-/// The Windows side of moving to `destination`; None off WSL or when the mount table cannot be
-/// read (then no Windows tool is in question).
-pub fn plan(env: &HostEnv, destination: &Path) -> Option<WindowsPlan> {
+/// The Windows side of moving `source` to `destination`; None off WSL or when the mount table
+/// cannot be read (then no Windows tool is in question).
+pub fn plan(env: &HostEnv, source: &Path, destination: &Path) -> Option<WindowsPlan> {
     let table = MountTable::read(env).ok()?;
     let host = location::host(env, &table);
     if !host.wsl {
@@ -81,26 +114,10 @@ pub fn plan(env: &HostEnv, destination: &Path) -> Option<WindowsPlan> {
         None => format!("the \\\\wsl.localhost path of {shown}"),
     };
     let quoted = crate::base::pathtext::shell_quote(destination);
-    let safe_directory = match (&side.profile, host.distro.as_deref()) {
-        (Some(profile), Some(distro)) if side.has(ToolId::GitForWindows) => {
-            let config = crate::host::windows::git_global_config(env, profile);
-            let entries = safe_directory::entries(distro, destination);
-            let refused = safe_directory::refused(&entries, &config);
-            let missing = match std::fs::read(&config) {
-                _ if refused.is_some() => Vec::new(),
-                Ok(text) => safe_directory::missing(&text, &entries),
-                Err(_) => entries.clone(),
-            };
-            Some(SafeDirectoryPlan {
-                config,
-                commands: match refused {
-                    Some(_) => Vec::new(),
-                    None => safe_directory::commands(&entries),
-                },
-                entries,
-                missing,
-                refused,
-            })
+    let clients: Vec<ToolId> = side.windows_gits().iter().map(|t| t.id).collect();
+    let safe_directory = match (&side.git_config, host.distro.as_deref()) {
+        (Some(config), Some(distro)) if !clients.is_empty() => {
+            Some(offer(config, clients, distro, destination))
         }
         _ => None,
     };
@@ -109,7 +126,74 @@ pub fn plan(env: &HostEnv, destination: &Path) -> Option<WindowsPlan> {
         note: side.note.clone(),
         tools: windows::after_move(&side.tools, &unc, &quoted),
         safe_directory,
+        line_endings: line_endings(&side, source),
     })
+}
+
+/// The entries for the copy at `destination`, against what `config` holds now.
+fn offer(
+    config: &GlobalConfig,
+    clients: Vec<ToolId>,
+    distro: &str,
+    destination: &Path,
+) -> SafeDirectoryPlan {
+    let entries = safe_directory::entries(distro, destination);
+    let refused = safe_directory::refused(&entries, &config.shown());
+    let text = config.linux.as_deref().map(std::fs::read);
+    let trusts_all = matches!(&text, Some(Ok(bytes)) if safe_directory::trusts_all(bytes));
+    let missing = match text {
+        _ if refused.is_some() || trusts_all => Vec::new(),
+        Some(Ok(bytes)) => safe_directory::missing(&bytes, &entries),
+        _ => entries.clone(),
+    };
+    SafeDirectoryPlan {
+        config: config.linux.clone(),
+        config_shown: config.linux_shown.clone(),
+        git_config: config.clone(),
+        clients,
+        commands: match refused {
+            _ if trusts_all => Vec::new(),
+            Some(_) => Vec::new(),
+            None => safe_directory::commands(&entries),
+        },
+        entries,
+        missing,
+        refused,
+        trusts_all,
+    }
+}
+
+/// The warning where Windows' global config sets `core.autocrlf=true` (Git for Windows'
+/// installer default) and neither the repository's own config nor its `.gitattributes` says
+/// how its line endings go.
+fn line_endings(side: &WindowsSide, source: &Path) -> Option<LineEndings> {
+    side.windows_gits().first()?;
+    let config = side.git_config.as_ref()?;
+    let text = std::fs::read(config.linux.as_deref()?).ok()?;
+    if !safe_directory::autocrlf_true(&text) || repository_says_line_endings(source) {
+        return None;
+    }
+    Some(LineEndings {
+        config: config.shown(),
+        fix: vec![
+            "git config core.autocrlf input".to_string(),
+            "printf '* text=auto eol=lf\\n' >> .gitattributes".to_string(),
+        ],
+    })
+}
+
+/// The repository sets `core.autocrlf` in its own config, or its `.gitattributes` gives every
+/// file an `eol` (or none is text).
+fn repository_says_line_endings(source: &Path) -> bool {
+    let own = std::fs::read(source.join(".git/config"))
+        .is_ok_and(|text| safe_directory::sets_autocrlf(&text));
+    let attributes = std::fs::read_to_string(source.join(".gitattributes")).is_ok_and(|text| {
+        text.lines().any(|line| {
+            let mut words = line.split_whitespace();
+            words.next() == Some("*") && words.any(|w| w.starts_with("eol=") || w == "-text")
+        })
+    });
+    own || attributes
 }
 
 /// The offer carried out (`yes`) or not, once the copy is in place.
@@ -117,15 +201,24 @@ pub fn carry_out(plan: &WindowsPlan, yes: bool) -> WindowsOutcome {
     let safe_directory = plan.safe_directory.as_ref().map(|offer| {
         let mut outcome = SafeDirectoryOutcome {
             config: offer.config.clone(),
+            config_shown: offer.config_shown.clone(),
+            git_config: offer.git_config.clone(),
+            clients: offer.clients.clone(),
             added: Vec::new(),
             declined: !yes && !offer.missing.is_empty(),
             problem: None,
             commands: offer.commands.clone(),
             refused: offer.refused.clone(),
+            trusts_all: offer.trusts_all,
             record: None,
         };
+        let Some(config) = offer.config.as_deref() else {
+            // Out of WSL's reach: the commands are the way, as git.exe finds the file.
+            outcome.declined = !offer.missing.is_empty();
+            return outcome;
+        };
         if yes && !offer.missing.is_empty() {
-            match safe_directory::add(&offer.config, &offer.entries) {
+            match safe_directory::add(config, &offer.entries) {
                 Ok(record) => {
                     outcome.added = record
                         .as_ref()
@@ -140,7 +233,7 @@ pub fn carry_out(plan: &WindowsPlan, yes: bool) -> WindowsOutcome {
                         std::io::ErrorKind::InvalidData => e.to_string(),
                         _ => format!(
                             "cannot write {} ({e})",
-                            crate::base::pathtext::display(&offer.config)
+                            crate::base::pathtext::display(config)
                         ),
                     });
                 }
@@ -151,6 +244,7 @@ pub fn carry_out(plan: &WindowsPlan, yes: bool) -> WindowsOutcome {
     WindowsOutcome {
         tools: plan.tools.clone(),
         safe_directory,
+        line_endings: plan.line_endings.clone(),
     }
 }
 
@@ -169,12 +263,22 @@ mod tests {
             note: None,
             tools: Vec::new(),
             safe_directory: Some(SafeDirectoryPlan {
-                config: config.clone(),
+                config: Some(config.clone()),
+                config_shown: None,
+                git_config: GlobalConfig {
+                    windows: None,
+                    linux: Some(config.clone()),
+                    linux_shown: None,
+                    chosen_by: "profile",
+                },
+                clients: vec![ToolId::Fork],
                 commands: safe_directory::commands(&entries),
                 missing: entries.clone(),
                 entries,
                 refused: None,
+                trusts_all: false,
             }),
+            line_endings: None,
         };
         let outcome = carry_out(&plan, false).safe_directory.unwrap();
         assert!(outcome.declined && outcome.added.is_empty() && outcome.record.is_none());

@@ -1,7 +1,19 @@
-//! The Windows side of a move: the Windows tools' lines and the safe.directory entries, as
-//! the plan offers them and as the result added them.
+//! The Windows side of a move: the Windows tools' lines, the safe.directory entries (as the
+//! plan offers them and as the result added them, or the commands) and the line-ending warning.
 
 use super::super::{Screen, Tone};
+use crate::host::windows_git::GlobalConfig;
+use crate::migrate::LineEndings;
+
+/// What plan and result both say of the offer.
+struct Offer<'a> {
+    refused: Option<&'a String>,
+    trusts_all: bool,
+    reachable: bool,
+    git_config: &'a GlobalConfig,
+    clients: &'a [crate::measure::windows_tools::ToolId],
+    commands: &'a [String],
+}
 
 /// One line per Windows tool: what to expect after the move, and the fix.
 fn tool_lines(screen: &mut Screen, tools: &[crate::decide::windows::ToolLine]) {
@@ -12,20 +24,79 @@ fn tool_lines(screen: &mut Screen, tools: &[crate::decide::windows::ToolLine]) {
     }
 }
 
+/// Windows' git would show every line of the copy changed, and the two ways out.
+fn line_endings(screen: &mut Screen, warning: Option<&LineEndings>) {
+    let Some(warning) = warning else {
+        return;
+    };
+    screen.row(
+        "line endings",
+        &format!(
+            "{} sets core.autocrlf=true (Git for Windows' installer default), so Windows' git \
+             shows every line of the copy changed; in the copy, run either:",
+            warning.config
+        ),
+        Tone::Warn,
+    );
+    for command in &warning.fix {
+        screen.command(command);
+    }
+}
+
+/// The offer's rows that plan and result share: refused, every folder trusted, or a file WSL
+/// cannot reach (the commands, then). True when one of them said all there is.
+fn settled(screen: &mut Screen, offer: Offer<'_>) -> bool {
+    let config = offer.git_config.shown();
+    if let Some(refused) = offer.refused {
+        screen.row("safe.directory", &sentence(refused), Tone::Warn);
+    } else if offer.trusts_all {
+        screen.row(
+            "safe.directory",
+            &format!("{config} trusts every folder (safe.directory = *): nothing to add"),
+            Tone::Plain,
+        );
+    } else if !offer.reachable {
+        screen.row(
+            "safe.directory",
+            &format!(
+                "Windows' git reads {config} (from {}), which WSL cannot reach; {} {} the copy until you run:",
+                offer.git_config.chosen_by,
+                crate::measure::windows_tools::names(offer.clients),
+                if offer.clients.len() == 1 { "refuses" } else { "refuse" }
+            ),
+            Tone::Warn,
+        );
+        for command in offer.commands {
+            screen.command(command);
+        }
+    } else {
+        return false;
+    }
+    true
+}
+
 /// The Windows side of the plan: the tools' lines, and what the safe.directory offer adds.
 pub(super) fn windows_plan(screen: &mut Screen, windows: &crate::migrate::WindowsPlan) {
     if let Some(note) = &windows.note {
         screen.row("windows tools", &format!("unknown: {note}"), Tone::Dim);
     }
     tool_lines(screen, &windows.tools);
+    line_endings(screen, windows.line_endings.as_ref());
     let Some(offer) = &windows.safe_directory else {
         return;
     };
-    if let Some(refused) = &offer.refused {
-        screen.row("safe.directory", &sentence(refused), Tone::Warn);
+    let shared = Offer {
+        refused: offer.refused.as_ref(),
+        trusts_all: offer.trusts_all,
+        reachable: offer.config.is_some(),
+        git_config: &offer.git_config,
+        clients: &offer.clients,
+        commands: &offer.commands,
+    };
+    if settled(screen, shared) {
         return;
     }
-    let config = crate::base::pathtext::display(&offer.config);
+    let config = offer.git_config.shown();
     if offer.missing.is_empty() {
         screen.row(
             "safe.directory",
@@ -48,13 +119,23 @@ pub(super) fn windows_plan(screen: &mut Screen, windows: &crate::migrate::Window
 /// the commands that add them.
 pub(super) fn windows_result(screen: &mut Screen, windows: &crate::migrate::WindowsOutcome) {
     tool_lines(screen, &windows.tools);
+    line_endings(screen, windows.line_endings.as_ref());
     let Some(done) = &windows.safe_directory else {
         return;
     };
-    let config = crate::base::pathtext::display(&done.config);
-    if let Some(refused) = &done.refused {
-        screen.row("safe.directory", &sentence(refused), Tone::Warn);
-    } else if !done.added.is_empty() {
+    let shared = Offer {
+        refused: done.refused.as_ref(),
+        trusts_all: done.trusts_all,
+        reachable: done.config.is_some(),
+        git_config: &done.git_config,
+        clients: &done.clients,
+        commands: &done.commands,
+    };
+    if settled(screen, shared) {
+        return;
+    }
+    let config = done.git_config.shown();
+    if !done.added.is_empty() {
         screen.row(
             "safe.directory",
             &format!("added to {config} (--abort takes them out again):"),
@@ -70,7 +151,15 @@ pub(super) fn windows_result(screen: &mut Screen, windows: &crate::migrate::Wind
             .map_or_else(String::new, |p| format!(" ({p})"));
         screen.row(
             "safe.directory",
-            &format!("not added to {config}{why}; Git for Windows refuses the copy until you run:"),
+            &format!(
+                "not added to {config}{why}; {} {} the copy until you run:",
+                crate::measure::windows_tools::names(&done.clients),
+                if done.clients.len() == 1 {
+                    "refuses"
+                } else {
+                    "refuse"
+                }
+            ),
             Tone::Warn,
         );
         for command in &done.commands {
