@@ -12,6 +12,7 @@
 
 use super::package_manager::{Manager, detect};
 use super::samplers;
+use super::timing_cache;
 use crate::host::HostEnv;
 use crate::measure::probe::cpu::pace;
 use crate::store::{CacheFile, Store};
@@ -61,6 +62,20 @@ pub struct ManagerTiming {
     /// units of `startup_ms`. Set per project, never cached.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub lifecycle_startups: f64,
+    /// The file the sample's packages were read from (`node_modules/.package-lock.json`,
+    /// `package-lock.json`, `node_modules/.pnpm/lock.yaml`, ...); None when from the installed
+    /// packages' folders, a virtualenv, or not sampled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_source: Option<String>,
+    /// Packages the sample could have taken that npm's cache lacks (read from its index
+    /// before npm started), left out of it.
+    #[serde(default, skip_serializing_if = "is_zero_count")]
+    pub sample_uncached: u64,
+    /// Why this timing stands for its own project only (`timing_cache::not_shared`: a sample
+    /// too small, or one that left out git or path dependencies); None when it is kept for the
+    /// machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_not_shared: Option<String>,
 }
 
 fn is_zero(n: &f64) -> bool {
@@ -205,71 +220,6 @@ fn version_number(manager: Manager, text: &str) -> Option<String> {
     Some(number.to_string())
 }
 
-/// What identifies this machine for the cache: host name, CPU model and core count.
-fn machine(env: &HostEnv) -> String {
-    let read = |p: &str| std::fs::read_to_string(env.proc_root().join(p)).unwrap_or_default();
-    let cpu = read("cpuinfo")
-        .lines()
-        .find(|l| l.starts_with("model name"))
-        .and_then(|l| l.split_once(':'))
-        .map(|(_, m)| m.trim().to_string())
-        .unwrap_or_default();
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    format!(
-        "{} / {cpu} / {cores} cores",
-        read("sys/kernel/hostname").trim()
-    )
-}
-
-/// How the sample is taken and read; a cached timing taken another way is measured again (the
-/// 60-package sample of method 1, read as 120 would be, put npm's own work 40% low; method 2
-/// kept the faster of two runs, 3 the median of three; 4 times uv's sync of a lock with the
-/// making of its virtualenv, which 3 left out: psf/requests' reinstall came out 53-66% low; 5
-/// installs pnpm's, yarn's and bun's samples from a lock and records that it did).
-const SAMPLE_METHOD: u32 = 5;
-
-#[derive(Serialize, Deserialize)]
-struct CacheEntry {
-    machine: String,
-    /// `SAMPLE_METHOD` when written; 1 in caches from before it was recorded.
-    #[serde(default = "first_method")]
-    method: u32,
-    timing: ManagerTiming,
-}
-
-fn first_method() -> u32 {
-    1
-}
-
-fn load_cached(env: &HostEnv, manager: Manager, version: &str) -> Option<ManagerTiming> {
-    let manager = &manager.to_string();
-    let file = CacheFile::ManagerTiming { manager, version };
-    let entry: CacheEntry = Store::of(env).load(file, "package-manager timing cache file")?;
-    (entry.machine == machine(env) && entry.method == SAMPLE_METHOD).then_some(ManagerTiming {
-        source: TimingSource::Cached,
-        ..entry.timing
-    })
-}
-
-/// Writes the cache beside and renames it; a failure only costs the next check a calibration.
-fn store(env: &HostEnv, timing: &ManagerTiming) {
-    // What was left out is the measured project's, not the manager's.
-    let entry = CacheEntry {
-        machine: machine(env),
-        method: SAMPLE_METHOD,
-        timing: ManagerTiming {
-            sample_left_out: 0,
-            ..timing.clone()
-        },
-    };
-    let manager = &timing.manager.to_string();
-    let file = CacheFile::ManagerTiming {
-        manager,
-        version: &timing.version,
-    };
-    Store::of(env).keep(file, &entry);
-}
-
 /// A cached timing at the CPU's pace `cpu` now: the manager's work is CPU work, so a figure
 /// taken while the machine was busier (or quieter) is scaled by the two paces.
 fn rescaled(cached: ManagerTiming, cpu: f64) -> ManagerTiming {
@@ -284,16 +234,17 @@ fn rescaled(cached: ManagerTiming, cpu: f64) -> ManagerTiming {
     }
 }
 
-/// The manager's timing for the project at `root`: cached when this machine measured this
-/// manager version before; else measured in a scratch folder under `scratch_dir` when
-/// `may_measure` and the manager is on PATH with a sample to install (`samplers`); else
-/// `Untimed`. None when there is no manager, or it is cargo. `cpu` is the CPU's pace now
-/// (`probe::cpu::sha1_us_per_mib`).
+/// The manager's timing for the project at `root`: cached when `reuse` and this machine
+/// measured this manager version before (on a sample large enough to stand for any project,
+/// else on this project's own: `timing_cache`); else measured in a scratch folder under
+/// `scratch_dir` when `may_measure` and the manager is on PATH with a sample to install
+/// (`samplers`); else `Untimed`. None when there is no manager, or it is cargo. `cpu` is the
+/// CPU's pace now (`probe::cpu::sha1_us_per_mib`); `reuse` false (`check --fresh`) retimes.
 pub fn timing(
     env: &HostEnv,
     root: &Path,
     scratch_dir: Option<&Path>,
-    may_measure: bool,
+    (may_measure, reuse): (bool, bool),
     cpu: f64,
 ) -> Option<Timing> {
     // Cargo installs nothing a reinstall redoes: what moving costs is rewriting target/, which
@@ -309,18 +260,22 @@ pub fn timing(
     static SAMPLING: Mutex<()> = Mutex::new(());
     let _one_sample_at_a_time =
         may_measure.then(|| SAMPLING.lock().unwrap_or_else(PoisonError::into_inner));
-    if let Some(cached) = load_cached(env, manager, &version) {
+    let cached = || {
+        timing_cache::load(env, manager, &version, None)
+            .or_else(|| timing_cache::load(env, manager, &version, Some(root)))
+    };
+    if let Some(cached) = reuse.then(cached).flatten() {
         return Some(Timing::Timed(rescaled(cached, cpu)));
     }
-    let earlier = installed
-        .is_some()
+    let earlier = (installed.is_some() && reuse)
         .then(|| recently_unsampled(env, manager, &version, root))
         .flatten();
     let skipped = installed
         .as_deref()
         .and_then(|v| super::package_manager::untested_version(manager, v));
     let may_sample = may_measure && installed.is_some() && earlier.is_none() && skipped.is_none();
-    let (left_out, sampled) = sample(manager, root, scratch_dir, may_sample);
+    let npm_cache = samplers::npm_cache::NpmCache::of(env);
+    let (left_out, sampled) = sample(manager, root, (scratch_dir, npm_cache), may_sample);
     let failed = match &sampled {
         Some(Err(why)) if scratch_dir.is_some() => {
             note_unsampled(env, manager, &version, root, why);
@@ -334,7 +289,13 @@ pub fn timing(
         .map(|s| measured(manager, &version, &s, cpu));
     match measured {
         Some(timing) => {
-            store(env, &timing);
+            let not_shared = timing_cache::not_shared(&timing);
+            let timing = ManagerTiming {
+                sample_not_shared: not_shared.clone(),
+                ..timing
+            };
+            let own_project = not_shared.is_some().then_some(root);
+            timing_cache::keep(env, &timing, own_project);
             Some(Timing::Timed(timing))
         }
         None => Some(Timing::Untimed {
@@ -352,10 +313,11 @@ pub fn timing(
 fn sample(
     manager: Manager,
     root: &Path,
-    scratch_dir: Option<&Path>,
+    (scratch_dir, npm_cache): (Option<&Path>, Option<samplers::npm_cache::NpmCache>),
     may_sample: bool,
 ) -> (u64, Option<Result<samplers::Sampled, String>>) {
-    let sample = may_sample.then(|| samplers::sample_for(manager, root));
+    let npm_cache = npm_cache.filter(|_| manager == Manager::Npm);
+    let sample = may_sample.then(|| samplers::sample_for(manager, root, npm_cache.as_ref()));
     let left_out = sample.as_ref().map_or(0, |s| s.left_out);
     let sampled = sample.map(|sample| {
         let dir = scratch_dir.ok_or_else(|| "no scratch folder on the Linux disk".to_string())?;
@@ -382,14 +344,17 @@ fn measured(manager: Manager, version: &str, s: &samplers::Sampled, cpu: f64) ->
         sample_left_out: s.left_out,
         sample_from_lock: s.from_lock,
         lifecycle_startups: 0.0,
+        sample_source: s.source.map(str::to_string),
+        sample_uncached: s.uncached,
+        sample_not_shared: None,
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn npm_timing(cpu: f64) -> ManagerTiming {
+    pub(crate) fn npm_timing(cpu: f64) -> ManagerTiming {
         ManagerTiming {
             manager: Manager::Npm,
             version: "11".into(),
@@ -406,6 +371,9 @@ mod tests {
             sample_left_out: 0,
             sample_from_lock: false,
             lifecycle_startups: 0.0,
+            sample_source: None,
+            sample_uncached: 0,
+            sample_not_shared: None,
         }
     }
 
@@ -429,42 +397,6 @@ mod tests {
         );
         assert_eq!(version_number(Manager::Uv, "uv").as_deref(), None);
         assert_eq!(version_number(Manager::Bun, "  ").as_deref(), None);
-    }
-
-    #[test]
-    fn a_cache_from_another_sampling_method_is_measured_again() {
-        let dir = tempfile::tempdir().unwrap();
-        let vars = [("XDG_CACHE_HOME", dir.path().to_string_lossy().to_string())]
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect();
-        let env = HostEnv::from_vars(vars);
-        let timing = npm_timing(580.0);
-        store(&env, &timing);
-        let cached = load_cached(&env, Manager::Npm, "11").expect("the entry just stored");
-        assert_eq!(cached.source, TimingSource::Cached);
-        assert_eq!(cached.sample_ms, timing.sample_ms);
-        // The cache spells the manager and the source as the JSON always has.
-        let file = Store::of(&env)
-            .cache_file(CacheFile::ManagerTiming {
-                manager: "npm",
-                version: "11",
-            })
-            .unwrap();
-        assert!(file.ends_with("manager/npm-11.json"), "{}", file.display());
-        let mut entry: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
-        assert_eq!(entry["timing"]["manager"], "npm");
-        assert_eq!(entry["timing"]["source"], "measured");
-        // The same entry as the first method wrote it (no `method`) is not read.
-        entry.as_object_mut().unwrap().remove("method");
-        std::fs::write(&file, entry.to_string()).unwrap();
-        assert_eq!(load_cached(&env, Manager::Npm, "11"), None);
-        // Nor one naming a manager this build does not know: it is measured again.
-        entry["method"] = SAMPLE_METHOD.into();
-        entry["timing"]["manager"] = "gradle".into();
-        std::fs::write(&file, entry.to_string()).unwrap();
-        assert_eq!(load_cached(&env, Manager::Npm, "11"), None);
     }
 
     #[test]

@@ -11,4 +11,6 @@ pub mod lockfiles;
 pub mod manager;
 pub mod package_manager;
 pub mod packages;
+pub mod platform;
 pub mod samplers;
+pub mod timing_cache;
