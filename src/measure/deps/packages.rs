@@ -177,9 +177,11 @@ impl LockEntries {
         self.0.contains_key(name)
     }
 
-    /// Where the entry of `name` says its tarball is.
-    pub fn resolved(&self, name: &str) -> Option<&str> {
-        self.0.get(name)?.get("resolved")?.as_str()
+    /// Where the entry of `name` says its tarball is, and the tarball's `integrity`.
+    pub fn tarball(&self, name: &str) -> Option<(&str, Option<&str>)> {
+        let entry = self.0.get(name)?;
+        let integrity = entry.get("integrity").and_then(|i| i.as_str());
+        Some((entry.get("resolved")?.as_str()?, integrity))
     }
 
     /// A package-lock.json (version 3) installing `deps` from these entries, beside the

@@ -125,9 +125,11 @@ fn in_cache(
     entries: &packages::LockEntries,
     cache: &npm_cache::NpmCache,
 ) -> (Vec<Pinned>, u64) {
-    let (held, lacked): (Vec<Pinned>, Vec<Pinned>) = pins
-        .into_iter()
-        .partition(|(name, _)| entries.resolved(name).is_some_and(|url| cache.holds(url)));
+    let (held, lacked): (Vec<Pinned>, Vec<Pinned>) = pins.into_iter().partition(|(name, _)| {
+        entries
+            .tarball(name)
+            .is_some_and(|(url, integrity)| cache.holds(url, integrity))
+    });
     (held, lacked.len() as u64)
 }
 

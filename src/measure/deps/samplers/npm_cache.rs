@@ -6,7 +6,10 @@
 //! key, named by the SHA-256 of the key in hex (its first two digits a folder, the next two
 //! another, the rest the file), each line a hash, a tab and a JSON entry `{key, integrity,
 //! ...}`; a later line for the same key with a null `integrity` removes it. A tarball npm
-//! fetched is keyed `make-fetch-happen:request-cache:<its URL>`, the lock's `resolved`.
+//! fetched is keyed `make-fetch-happen:request-cache:<its URL>`, the lock's `resolved`. A
+//! tarball added otherwise (`npm cache add`, another registry's URL) is still found offline by
+//! its `integrity`: the content itself is at `_cacache/content-v2/<algorithm>/<hex digest>`
+//! (split as the index's), so either says the cache holds it.
 
 use crate::host::HostEnv;
 use std::path::{Path, PathBuf};
@@ -49,16 +52,28 @@ impl NpmCache {
         &self.dir
     }
 
-    /// Whether the tarball at `url` is in the cache: its index entry is there and not removed.
-    pub fn holds(&self, url: &str) -> bool {
+    /// Whether the tarball at `url` with `integrity` (the lock's, `sha512-<base64>`) is in
+    /// the cache: its content is there, or its index entry is and was not removed.
+    pub fn holds(&self, url: &str, integrity: Option<&str>) -> bool {
+        let content = |sri: &str| {
+            let (algorithm, digest) = sri.split_once('-')?;
+            let hex = hex_of_base64(digest)?;
+            let known = matches!(algorithm, "sha512" | "sha384" | "sha256" | "sha1");
+            (known && hex.len() > 4)
+                .then(|| split(&self.dir.join("_cacache/content-v2").join(algorithm), &hex))
+        };
+        let stored = integrity
+            .into_iter()
+            .flat_map(str::split_whitespace)
+            .filter_map(content)
+            .any(|path| path.is_file());
+        stored || self.indexed(url)
+    }
+
+    fn indexed(&self, url: &str) -> bool {
         let key = format!("{KEY_PREFIX}{url}");
         let hash = crate::base::sha256::hex(key.as_bytes());
-        let bucket = self
-            .dir
-            .join("_cacache/index-v5")
-            .join(&hash[..2])
-            .join(&hash[2..4])
-            .join(&hash[4..]);
+        let bucket = split(&self.dir.join("_cacache/index-v5"), &hash);
         let Ok(text) = crate::base::input::read_regular(&bucket, BUCKET_LIMIT, "npm cache index")
         else {
             return false;
@@ -73,6 +88,36 @@ impl NpmCache {
             .last()
             .is_some_and(|entry| entry.get("integrity").is_some_and(|i| i.is_string()))
     }
+}
+
+/// cacache's path of a hex digest below `dir`: two digits, two more, the rest.
+fn split(dir: &Path, hex: &str) -> PathBuf {
+    dir.join(&hex[..2]).join(&hex[2..4]).join(&hex[4..])
+}
+
+/// The bytes of standard base64 (padding optional) as lowercase hex; None when it is not
+/// base64.
+fn hex_of_base64(text: &str) -> Option<String> {
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let (mut bits, mut count, mut hex) = (0u32, 0u32, String::new());
+    for c in text.trim_end_matches('=').bytes() {
+        bits = (bits << 6) | value(c)?;
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            hex.push_str(&format!("{:02x}", (bits >> count) & 0xff));
+        }
+    }
+    (!hex.is_empty()).then_some(hex)
 }
 
 /// The `cache` setting of an `.npmrc` (`cache=/path`, spaces around `=` allowed), its last.
@@ -105,7 +150,7 @@ mod tests {
         let cache = NpmCache::of(&env_with(&[("HOME", home.path())])).unwrap();
         assert_eq!(cache.dir(), home.path().join(".npm"));
         let url = "https://registry.npmjs.org/pkg-dir/-/pkg-dir-4.2.0.tgz";
-        assert!(!cache.holds(url));
+        assert!(!cache.holds(url, None));
         // The bucket of this key, as npm 11 filed it.
         let key = format!("{KEY_PREFIX}{url}");
         let hash = crate::base::sha256::hex(key.as_bytes());
@@ -120,10 +165,22 @@ mod tests {
         };
         let file = bucket.join(&hash[4..]);
         std::fs::write(&file, line("\"sha512-x\"")).unwrap();
-        assert!(cache.holds(url));
-        assert!(!cache.holds("https://registry.npmjs.org/other/-/other-1.0.0.tgz"));
+        assert!(cache.holds(url, None));
+        assert!(!cache.holds("https://registry.npmjs.org/other/-/other-1.0.0.tgz", None));
         std::fs::write(&file, line("\"sha512-x\"") + &line("null")).unwrap();
-        assert!(!cache.holds(url), "a later null entry removes it");
+        assert!(!cache.holds(url, None), "a later null entry removes it");
+        // Its content, filed by its digest (as `npm cache add` leaves it), is enough.
+        let content = home.path().join(".npm/_cacache/content-v2/sha1/a9/99");
+        std::fs::create_dir_all(&content).unwrap();
+        std::fs::write(content.join("3e364706816aba3e25717850c26c9cd0d89d"), "abc").unwrap();
+        let sha1_of_abc = "sha1-qZk+NkcGgWq6PiVxeFDCbJzQ2J0=";
+        assert!(cache.holds(url, Some(&format!("sha512-AAAA {sha1_of_abc}"))));
+        assert!(!cache.holds(url, Some("sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA=")));
+        assert_eq!(
+            hex_of_base64("qZk+NkcGgWq6PiVxeFDCbJzQ2J0=").as_deref(),
+            Some("a9993e364706816aba3e25717850c26c9cd0d89d")
+        );
+        assert_eq!(hex_of_base64("not base64!"), None);
     }
 
     #[test]
