@@ -334,7 +334,9 @@ fn bun(text: &str) -> Option<Lock> {
         let Some((name, version)) = ident.and_then(name_and_version) else {
             continue;
         };
-        if name == *key && integrity.starts_with("sha") && !depends {
+        // bun writes a package's platforms as npm does (`"os": "darwin"`) in its metadata.
+        let here = meta.is_none_or(|m| super::platform::npm_entry_here(m, true));
+        if name == *key && integrity.starts_with("sha") && !depends && here {
             leaves.insert(
                 name,
                 Leaf {
@@ -512,6 +514,7 @@ ms@2.1.2:
     "debug": ["debug@4.3.4", "", { "dependencies": { "ms": "2.1.2" } }, "sha512-D"],
     "debug/ms": ["ms@2.1.2", "", {}, "sha512-M"],
     "odd": ["odd@1.0.0", "", {}, "sha512-\"quoted, }"],
+    "fsevents": ["fsevents@2.3.3", "", { "os": "darwin" }, "sha512-F"],
   }
 }
 "#;
