@@ -29,7 +29,7 @@ fn libc() -> &'static str {
 /// (`!darwin`) is excluded; a list naming any value plainly allows only those it names.
 fn allows(list: &[String], value: &str) -> bool {
     let negated = format!("!{value}");
-    if list.iter().any(|e| *e == negated) {
+    if list.contains(&negated) {
         return false;
     }
     let plain = list.iter().filter(|e| !e.starts_with('!')).count();

@@ -80,12 +80,12 @@ impl NpmCache {
         };
         String::from_utf8_lossy(&text)
             .lines()
+            .rev()
             .filter_map(|line| {
                 let (_, json) = line.split_once('\t')?;
                 serde_json::from_str::<serde_json::Value>(json).ok()
             })
-            .filter(|entry| entry.get("key").and_then(|k| k.as_str()) == Some(key.as_str()))
-            .last()
+            .find(|entry| entry.get("key").and_then(|k| k.as_str()) == Some(key.as_str()))
             .is_some_and(|entry| entry.get("integrity").is_some_and(|i| i.is_string()))
     }
 }
@@ -124,12 +124,12 @@ fn hex_of_base64(text: &str) -> Option<String> {
 fn npmrc_cache(npmrc: &Path) -> Option<String> {
     let text = std::fs::read_to_string(npmrc).ok()?;
     text.lines()
+        .rev()
         .filter_map(|line| {
             let (key, value) = line.split_once('=')?;
             (key.trim() == "cache").then(|| value.trim().trim_matches('"').to_string())
         })
-        .filter(|value| !value.is_empty())
-        .last()
+        .find(|value| !value.is_empty())
 }
 
 #[cfg(test)]
