@@ -10,6 +10,7 @@
 //! fit stands in (`model::estimated`). Network is never counted (pip, which has no offline
 //! mode, asks the index about each package of its sample).
 
+pub use super::manager_timing::{ManagerTiming, TimingSource};
 use super::package_manager::{Manager, detect};
 use super::samplers;
 use super::timing_cache;
@@ -20,84 +21,6 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
-
-/// What a package manager's own work was measured at on this machine: the manager installing
-/// nothing, and installing a sample of the project's packages offline into a scratch folder on
-/// the baseline disk.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ManagerTiming {
-    pub manager: Manager,
-    pub version: String,
-    /// The manager's run with nothing to install: start-up, configuration, the empty tree.
-    pub startup_ms: f64,
-    /// The run that installed the sample.
-    pub sample_ms: f64,
-    pub sample_packages: u64,
-    pub sample_files: u64,
-    pub sample_dirs: u64,
-    pub sample_bytes: u64,
-    pub source: TimingSource,
-    /// The CPU's pace when the figures were taken (`probe::cpu::sha1_us_per_mib`), so that a
-    /// timing cached on a busy afternoon is scaled to a quiet morning; None in older caches.
-    #[serde(default)]
-    pub cpu_sha1_us_per_mib: Option<f64>,
-    /// Why the sample could not be installed, in the manager's own words (its figures are
-    /// then `estimated`); None when it was, or was not tried.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sample_failed: Option<String>,
-    /// Why no sample was tried (a manager version outside the tested range): its figures are
-    /// then `estimated`. Set per run, never cached.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sample_skipped: Option<String>,
-    /// Entries the project names that were not plain registry pins (paths, URLs, git,
-    /// editables, options), left out of the sample.
-    #[serde(default, skip_serializing_if = "is_zero_count")]
-    pub sample_left_out: u64,
-    /// The sample was a lock of the project's own entries, installed frozen (`npm ci`,
-    /// `--frozen-lockfile`): it times what a reinstall from a lock does, with no resolving.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub sample_from_lock: bool,
-    /// Start-ups the project's own lifecycle scripts add to its reinstall (`prepare` and the
-    /// like, which the install runs at the project's root; `packages::lifecycle_startups`), in
-    /// units of `startup_ms`. Set per project, never cached.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub lifecycle_startups: f64,
-    /// The file the sample's packages were read from (`node_modules/.package-lock.json`,
-    /// `package-lock.json`, `node_modules/.pnpm/lock.yaml`, ...); None when from the installed
-    /// packages' folders, a virtualenv, or not sampled.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sample_source: Option<String>,
-    /// Packages the sample could have taken that npm's cache lacks (read from its index
-    /// before npm started), left out of it.
-    #[serde(default, skip_serializing_if = "is_zero_count")]
-    pub sample_uncached: u64,
-    /// Why this timing stands for its own project only (`timing_cache::not_shared`: a sample
-    /// too small, or one that left out git or path dependencies); None when it is kept for the
-    /// machine.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sample_not_shared: Option<String>,
-}
-
-fn is_zero(n: &f64) -> bool {
-    *n == 0.0
-}
-
-fn is_zero_count(n: &u64) -> bool {
-    *n == 0
-}
-
-/// How a manager's figures were come by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TimingSource {
-    /// By this run.
-    Measured,
-    /// By an earlier run on this machine, same manager version, scaled by the CPU's pace then
-    /// and now.
-    Cached,
-    /// No sample could be installed: the manager's reference fit scaled by the CPU's pace.
-    Estimated,
-}
 
 /// What is known of a manager's own work on this machine.
 #[derive(Debug, Clone, PartialEq)]
@@ -260,9 +183,11 @@ pub fn timing(
     static SAMPLING: Mutex<()> = Mutex::new(());
     let _one_sample_at_a_time =
         may_measure.then(|| SAMPLING.lock().unwrap_or_else(PoisonError::into_inner));
+    // The machine's timing before the project's own, which is kept only when too small or
+    // odd to stand for others.
     let cached = || {
-        timing_cache::load(env, manager, &version, None)
-            .or_else(|| timing_cache::load(env, manager, &version, Some(root)))
+        let own = || timing_cache::load(env, manager, &version, Some(root));
+        timing_cache::load(env, manager, &version, None).or_else(own)
     };
     if let Some(cached) = reuse.then(cached).flatten() {
         return Some(Timing::Timed(rescaled(cached, cpu)));
@@ -288,16 +213,7 @@ pub fn timing(
         .and_then(Result::ok)
         .map(|s| measured(manager, &version, &s, cpu));
     match measured {
-        Some(timing) => {
-            let not_shared = timing_cache::not_shared(&timing);
-            let timing = ManagerTiming {
-                sample_not_shared: not_shared.clone(),
-                ..timing
-            };
-            let own_project = not_shared.is_some().then_some(root);
-            timing_cache::keep(env, &timing, own_project);
-            Some(Timing::Timed(timing))
-        }
+        Some(timing) => Some(Timing::Timed(kept(env, root, timing))),
         None => Some(Timing::Untimed {
             manager,
             version,
@@ -306,6 +222,19 @@ pub fn timing(
             left_out,
         }),
     }
+}
+
+/// A timing this run measured, kept for the machine when its sample may stand for other
+/// projects, else for the project at `root` alone, saying why.
+fn kept(env: &HostEnv, root: &Path, timing: ManagerTiming) -> ManagerTiming {
+    let not_shared = timing_cache::not_shared(&timing);
+    let timing = ManagerTiming {
+        sample_not_shared: not_shared.clone(),
+        ..timing
+    };
+    let own_project = not_shared.is_some().then_some(root);
+    timing_cache::keep(env, &timing, own_project);
+    timing
 }
 
 /// The entries of `root`'s lists left out of its sample, and the sample installed into a
@@ -351,10 +280,10 @@ fn measured(manager: Manager, version: &str, s: &samplers::Sampled, cpu: f64) ->
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
 
-    pub(crate) fn npm_timing(cpu: f64) -> ManagerTiming {
+    fn npm_timing(cpu: f64) -> ManagerTiming {
         ManagerTiming {
             manager: Manager::Npm,
             version: "11".into(),

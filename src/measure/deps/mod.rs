@@ -9,6 +9,7 @@
 
 pub mod lockfiles;
 pub mod manager;
+pub mod manager_timing;
 pub mod package_manager;
 pub mod packages;
 pub mod platform;

@@ -6,7 +6,7 @@
 //! Such a timing is kept for its own project only; a timing kept for the machine is retimed
 //! after `MAX_AGE_SECS`, and `check --fresh` retimes either.
 
-use super::manager::{ManagerTiming, TimingSource};
+use super::manager_timing::{ManagerTiming, TimingSource};
 use super::package_manager::Manager;
 use crate::host::HostEnv;
 use crate::store::{CacheFile, Store};
@@ -142,7 +142,29 @@ fn machine(env: &HostEnv) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::deps::manager::tests::npm_timing;
+
+    fn npm_timing(cpu: f64) -> ManagerTiming {
+        ManagerTiming {
+            manager: Manager::Npm,
+            version: "11".into(),
+            startup_ms: 310.0,
+            sample_ms: 7000.0,
+            sample_packages: 1000,
+            sample_files: 0,
+            sample_dirs: 0,
+            sample_bytes: 0,
+            source: TimingSource::Measured,
+            cpu_sha1_us_per_mib: Some(cpu),
+            sample_failed: None,
+            sample_skipped: None,
+            sample_left_out: 0,
+            sample_from_lock: false,
+            lifecycle_startups: 0.0,
+            sample_source: None,
+            sample_uncached: 0,
+            sample_not_shared: None,
+        }
+    }
 
     fn env_in(dir: &Path) -> HostEnv {
         let vars = [("XDG_CACHE_HOME", dir.to_string_lossy().to_string())]
