@@ -200,9 +200,9 @@ pub fn timing(
         .and_then(|v| super::package_manager::untested_version(manager, v));
     let may_sample = may_measure && installed.is_some() && earlier.is_none() && skipped.is_none();
     let npm_cache = samplers::npm_cache::NpmCache::of(env);
-    let (left_out, sampled) = sample(manager, root, (scratch_dir, npm_cache), may_sample);
+    let (before, sampled) = sample(manager, root, (scratch_dir, npm_cache), may_sample);
     let failed = match &sampled {
-        Some(Err(why)) if scratch_dir.is_some() => {
+        Some(Err(why)) if scratch_dir.is_some() && !before.cache_lacks_all => {
             note_unsampled(env, manager, &version, root, why);
             Some(why.clone())
         }
@@ -219,7 +219,7 @@ pub fn timing(
             version,
             failed,
             skipped,
-            left_out,
+            left_out: before.left_out,
         }),
     }
 }
@@ -244,15 +244,26 @@ fn sample(
     root: &Path,
     (scratch_dir, npm_cache): (Option<&Path>, Option<samplers::npm_cache::NpmCache>),
     may_sample: bool,
-) -> (u64, Option<Result<samplers::Sampled, String>>) {
+) -> (Before, Option<Result<samplers::Sampled, String>>) {
     let npm_cache = npm_cache.filter(|_| manager == Manager::Npm);
     let sample = may_sample.then(|| samplers::sample_for(manager, root, npm_cache.as_ref()));
-    let left_out = sample.as_ref().map_or(0, |s| s.left_out);
+    let before = Before {
+        left_out: sample.as_ref().map_or(0, |s| s.left_out),
+        cache_lacks_all: sample.as_ref().is_some_and(|s| s.empty_because.is_some()),
+    };
     let sampled = sample.map(|sample| {
         let dir = scratch_dir.ok_or_else(|| "no scratch folder on the Linux disk".to_string())?;
         samplers::measure(manager, dir, &sample, root)
     });
-    (left_out, sampled)
+    (before, sampled)
+}
+
+/// What was known of a sample before any manager ran: the entries it left out, and whether
+/// the manager's cache lacks every package it could take (a failure that cost no manager run,
+/// so none is noted against trying again: the next check reads the cache again, as cheaply).
+struct Before {
+    left_out: u64,
+    cache_lacks_all: bool,
 }
 
 /// The figures of a sample this run installed.
