@@ -25,6 +25,7 @@ mod init_fallback;
 mod install;
 mod layering;
 mod lock_samples;
+mod manager_samples;
 mod manpage;
 mod migrate;
 mod migrate_crash;
