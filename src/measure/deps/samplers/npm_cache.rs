@@ -72,7 +72,7 @@ impl NpmCache {
 
     fn indexed(&self, url: &str) -> bool {
         let key = format!("{KEY_PREFIX}{url}");
-        let hash = crate::base::sha256::hex(key.as_bytes());
+        let hash = sha256_hex(key.as_bytes());
         let bucket = split(&self.dir.join("_cacache/index-v5"), &hash);
         let Ok(text) = crate::base::input::read_regular(&bucket, BUCKET_LIMIT, "npm cache index")
         else {
@@ -132,9 +132,26 @@ fn npmrc_cache(npmrc: &Path) -> Option<String> {
         .find(|value| !value.is_empty())
 }
 
+/// The name cacache files an index bucket under: the key's SHA-256, in lowercase hex.
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bucket_names_are_the_keys_sha256() {
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
 
     fn env_with(vars: &[(&str, &Path)]) -> HostEnv {
         HostEnv::from_vars(
@@ -153,7 +170,7 @@ mod tests {
         assert!(!cache.holds(url, None));
         // The bucket of this key, as npm 11 filed it.
         let key = format!("{KEY_PREFIX}{url}");
-        let hash = crate::base::sha256::hex(key.as_bytes());
+        let hash = sha256_hex(key.as_bytes());
         let bucket = home
             .path()
             .join(".npm/_cacache/index-v5")
