@@ -46,10 +46,10 @@ pub fn profile(env: &HostEnv, table: &MountTable) -> Result<Profile, String> {
             found_by: "interop",
         });
     }
-    let interop = if env.read_facts().wsl_interop {
+    let interop = if env.interop() {
         "Windows did not answer through interop (cmd.exe)"
     } else {
-        "Windows interop is off (no WSLInterop registered)"
+        "Windows interop is off (WSL_INTEROP is not set)"
     };
     let users = c_drive(env, table).join("Users");
     let candidates = people_in(&users);
@@ -92,9 +92,9 @@ pub fn windows_var(env: &HostEnv, name: &str) -> Option<String> {
     (!value.is_empty() && value != asked).then_some(value)
 }
 
-/// A Windows path (`C:\Users\me`) as WSL sees it, by `wslpath -u`.
+/// A Windows path (`C:\Users\me`) as WSL sees it, by `wslpath -u` (no interop needed).
 pub fn linux_path(env: &HostEnv, windows: &str) -> Option<PathBuf> {
-    let out = env.ask_windows("wslpath", &["-u", windows])?;
+    let out = env.ask_wsl("wslpath", &["-u", windows])?;
     let path = PathBuf::from(out.lines().next().unwrap_or_default().trim());
     path.is_absolute().then_some(path)
 }

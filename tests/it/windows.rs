@@ -366,6 +366,7 @@ fn interop_finds_the_profile_and_git_config_global_names_the_file() {
     let run = |args: &[&str]| {
         host.cmd()
             .env("PATH", &path)
+            .env("WSL_INTEROP", "/run/WSL/1_interop")
             .env("USER", "nobody-here")
             .args(args)
             .run()
