@@ -37,6 +37,7 @@ mod other_copies;
 mod packaging;
 mod policy;
 mod probe;
+mod real_host;
 mod release;
 mod removal;
 mod removal_git;

@@ -161,6 +161,12 @@ impl FixtureHost {
     /// given, neither otherwise.
     pub fn command(&self, distro: Option<&str>) -> Command {
         let mut cmd = super::wsl_place();
+        self.apply(&mut cmd, distro);
+        cmd
+    }
+
+    /// Puts `cmd` (the binary, or a script that runs it) on this host, as [`FixtureHost::command`].
+    pub fn apply<'c>(&self, cmd: &'c mut Command, distro: Option<&str>) -> &'c mut Command {
         cmd.env("WSL_PLACE_PROC_ROOT", self.proc_root())
             .env_remove("WSL_DISTRO_NAME")
             .env_remove("WSL_INTEROP")
