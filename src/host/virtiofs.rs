@@ -44,9 +44,7 @@ pub fn resolve(entries: &mut [MountEntry], tags: &BTreeMap<String, String>, on_w
         let Some((tag, below)) = tag_of(entry) else {
             continue;
         };
-        let below = if below.is_empty() { "/" } else { below };
-        let bare = tag.trim_start_matches('{').trim_end_matches('}');
-        entry.virtiofs_drive = match tags.get(&bare.to_ascii_lowercase()) {
+        entry.virtiofs_drive = match tags.get(&tag.to_ascii_lowercase()) {
             Some(windows) => Some(VirtiofsDrive::Known {
                 windows: windows.clone(),
                 below: below.to_string(),
