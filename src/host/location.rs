@@ -3,7 +3,7 @@
 use crate::base::error::{Failure, Result};
 use crate::base::input;
 use crate::host::mounts::{self, MountEntry, MountKind};
-use crate::host::{self, Host, HostEnv};
+use crate::host::{self, Host, HostEnv, virtiofs};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -19,6 +19,10 @@ pub struct MountInfo {
     pub root: String,
     pub options: String,
     pub description: &'static str,
+    /// Why this Windows drive's letter is unknown (a virtiofs tag WSL has no record of); absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 impl MountInfo {
@@ -31,6 +35,7 @@ impl MountInfo {
             root: entry.root.clone(),
             options: entry.super_options.clone(),
             description: entry.kind().describe(),
+            note: entry.unknown_drive_note(),
         }
     }
 }
@@ -67,7 +72,7 @@ impl MountTable {
     pub fn read(env: &HostEnv) -> Result<Self> {
         let path = env.mountinfo_path();
         let text = input::read_regular(&path, input::MOUNTINFO_LIMIT, "mountinfo file")?;
-        let entries = mounts::parse_bytes(&text).map_err(|e| {
+        let mut entries = mounts::parse_bytes(&text).map_err(|e| {
             Failure::input(format!(
                 "cannot parse {} at line {}: {}; is WSL_PLACE_PROC_ROOT pointing at a real mountinfo?",
                 path.display(),
@@ -80,6 +85,10 @@ impl MountTable {
                 "{} lists no mounts; is WSL_PLACE_PROC_ROOT pointing at a real mountinfo?",
                 path.display()
             )));
+        }
+        if virtiofs::any(&entries) {
+            let on_wsl = env.read_facts().name_wsl();
+            virtiofs::resolve(&mut entries, &env.virtiofs_tags(), on_wsl);
         }
         Ok(Self {
             entries,

@@ -2,7 +2,8 @@
 //!
 //! Everything downstream receives these facts as values, so tests can point the tool at a fixture
 //! directory with `WSL_PLACE_PROC_ROOT=DIR` (read as `DIR/version`, `DIR/self/mountinfo`,
-//! `DIR/sys/fs/binfmt_misc/`), and at a fixture `/etc` with `WSL_PLACE_ETC_ROOT=DIR` (read as
+//! `DIR/sys/fs/binfmt_misc/`; a `DIR` named `proc` also brings the `run` folder beside it, for
+//! WSL's records under `/run/wsl/`), and at a fixture `/etc` with `WSL_PLACE_ETC_ROOT=DIR` (read as
 //! `DIR/wsl.conf`), or build a [`HostEnv`] by hand. The Windows side is asked through
 //! WSL's interop, by programs found on `PATH` (`net.exe`), so a test puts a fake one there.
 
@@ -14,6 +15,7 @@ pub mod git;
 pub mod location;
 pub mod mounts;
 pub(crate) mod terminal;
+pub mod virtiofs;
 pub mod windows;
 pub mod windows_env;
 pub mod windows_git;
@@ -50,6 +52,9 @@ const ENV_KEYS: &[&str] = &[
 #[derive(Debug, Clone)]
 pub struct HostEnv {
     proc_root: PathBuf,
+    /// `/run` beside the `/proc` root, when that root is a folder named `proc` (see
+    /// [`run_root_beside`]).
+    run_root: Option<PathBuf>,
     etc_root: PathBuf,
     vars: BTreeMap<String, String>,
     /// Windows' mapped drive letters, asked once, when first needed, and shared by clones.
@@ -89,6 +94,7 @@ impl HostEnv {
             .filter(|v| !v.is_empty())
             .map_or_else(|| PathBuf::from("/etc"), PathBuf::from);
         Self {
+            run_root: run_root_beside(&proc_root),
             proc_root,
             etc_root,
             vars,
@@ -109,6 +115,33 @@ impl HostEnv {
 
     pub fn mountinfo_path(&self) -> PathBuf {
         self.proc_root.join("self/mountinfo")
+    }
+
+    /// WSL's record of its virtiofs tags (`/run/wsl/virtiofs/<tag>`, a link to the Windows
+    /// folder the tag stands for, `C:\`): tag -> Windows path, tags in lower case. Empty where
+    /// there is no such folder (9p, off WSL, a fixture `/proc` with no `run` beside it).
+    pub fn virtiofs_tags(&self) -> BTreeMap<String, String> {
+        let Some(dir) = self.run_root.as_ref().map(|run| run.join(VIRTIOFS_TAG_DIR)) else {
+            return BTreeMap::new();
+        };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return BTreeMap::new();
+        };
+        entries
+            .filter_map(|entry| {
+                let entry = entry.ok()?;
+                let target = std::fs::read_link(entry.path()).ok()?;
+                let tag = entry.file_name().to_str()?.to_ascii_lowercase();
+                Some((tag, target.to_str()?.to_string()))
+            })
+            .collect()
+    }
+
+    /// Windows programs can be started from here: `WSL_INTEROP` names this shell's interop
+    /// socket. The `WSLInterop` binfmt entry is the VM's and stays registered where interop is
+    /// off for this distribution or this process (`[interop] enabled=false`, `su`, `sudo -i`).
+    pub fn interop(&self) -> bool {
+        self.var("WSL_INTEROP").is_some()
     }
 
     /// Where WSL mounts the Windows drives (`C:` at `<root>c`): `[automount] root` in
@@ -137,11 +170,11 @@ impl HostEnv {
 
     /// The drive letters Windows maps to network shares, from `net.exe use` through WSL's
     /// interop: asked at most once per run, only when a caller needs it (a drvfs mount of a
-    /// drive letter is being judged) and only when interop is registered; empty when `net.exe`
+    /// drive letter is being judged) and only when interop is on (`WSL_INTEROP`); empty when `net.exe`
     /// is missing, fails, or takes longer than two seconds.
     pub fn mapped_drives(&self) -> &MappedDrives {
         self.mapped_drives.get_or_init(|| {
-            if !self.read_facts().wsl_interop {
+            if !self.interop() {
                 return MappedDrives::default();
             }
             output_within("net.exe", &["use"], NET_USE_LIMIT)
@@ -151,13 +184,20 @@ impl HostEnv {
     }
 
     /// What `program args` prints when it succeeds within two seconds: the Windows side asked
-    /// through interop (`cmd.exe`) or WSL's own `wslpath`, found on `PATH`, so a test puts a
-    /// fake one there. None off WSL's interop (no `WSLInterop` registered), where no Windows
-    /// program can run.
+    /// through interop (`cmd.exe`), found on `PATH`, so a test puts a fake one there. None
+    /// without interop (no `WSL_INTEROP`, see [`HostEnv::interop`]), where no Windows program
+    /// can run.
     pub fn ask_windows(&self, program: &str, args: &[&str]) -> Option<String> {
-        if !self.read_facts().wsl_interop {
+        if !self.interop() {
             return None;
         }
+        self.ask_wsl(program, args)
+    }
+
+    /// What WSL's own Linux-side tool `program` (`wslpath`, a link to `/init`) prints when it
+    /// succeeds within two seconds; it needs no interop. Found on `PATH`, so a test puts a fake
+    /// one there.
+    pub fn ask_wsl(&self, program: &str, args: &[&str]) -> Option<String> {
         output_within(program, args, WINDOWS_ANSWER_LIMIT)
             .map(|out| String::from_utf8_lossy(&out).into_owned())
     }
@@ -173,7 +213,7 @@ impl HostEnv {
         args: &[&str],
         limit: Duration,
     ) -> Option<Vec<u8>> {
-        if !self.read_facts().wsl_interop {
+        if !self.interop() {
             return None;
         }
         output_in(program.as_os_str(), args, limit, Some(cwd))
@@ -246,6 +286,17 @@ impl HostEnv {
         }
     }
 }
+
+/// The `run` folder that goes with a `/proc` root: `/run` for `/proc`, `DIR/run` for a fixture
+/// `DIR/proc`. A fixture root named otherwise has none: its parent is some shared folder
+/// (`/tmp`), whose `run` belongs to no fixture.
+fn run_root_beside(proc_root: &Path) -> Option<PathBuf> {
+    (proc_root.file_name()? == "proc").then(|| proc_root.parent().map(|p| p.join("run")))?
+}
+
+/// Where WSL links each virtiofs tag to its Windows folder, under `/run`
+/// (microsoft/WSL `src/linux/init/drvfs.cpp`, `SaveVirtiofsTagMapping`, since WSL 2.7.1).
+const VIRTIOFS_TAG_DIR: &str = "wsl/virtiofs";
 
 /// WSL mounts drive `C:` at `/mnt/c` unless wsl.conf says otherwise.
 pub const DEFAULT_AUTOMOUNT_ROOT: &str = "/mnt/";
@@ -469,6 +520,14 @@ pub struct HostFacts {
     pub interop_env: bool,
 }
 
+impl HostFacts {
+    /// WSL beyond doubt: its binfmt entry or its variables. The kernel string alone is not
+    /// enough, as containers running inside WSL inherit it.
+    pub fn name_wsl(&self) -> bool {
+        self.wsl_interop || self.distro_env.is_some() || self.interop_env
+    }
+}
+
 /// What the tool concluded about the host.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Host {
@@ -527,8 +586,7 @@ pub fn detect(facts: &HostFacts, mounts: MountFacts) -> Host {
     if kernel_version.is_some() {
         evidence.push("kernel string names Microsoft".to_string());
     }
-    let strong =
-        facts.wsl_interop || facts.distro_env.is_some() || facts.interop_env || mounts.wsl1_root;
+    let strong = facts.name_wsl() || mounts.wsl1_root;
     let wsl = strong || (kernel_version.is_some() && has_drvfs_mount);
     if !wsl && kernel_version.is_some() {
         evidence.push(
@@ -723,6 +781,37 @@ mod tests {
         );
         assert!(!host.wsl);
         assert_eq!(host.wsl_version, None);
+    }
+
+    #[test]
+    fn virtiofs_tags_are_read_beside_a_proc_root_named_proc_only() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let links = dir.path().join("run/wsl/virtiofs");
+        std::fs::create_dir_all(&links).expect("make the links' folder");
+        std::fs::create_dir_all(dir.path().join("proc")).expect("make proc");
+        let tag = "3F2504E0-4F89-41D3-9A0C-0305E82C3301";
+        std::os::unix::fs::symlink("C:\\", links.join(tag)).expect("link the tag");
+        let env = |root: &Path| {
+            let vars = [("WSL_PLACE_PROC_ROOT", root.to_str().expect("UTF-8"))];
+            HostEnv::from_pairs(&vars)
+        };
+        let tags = env(&dir.path().join("proc")).virtiofs_tags();
+        assert_eq!(
+            tags.get(&tag.to_ascii_lowercase()).map(String::as_str),
+            Some("C:\\")
+        );
+        assert!(env(dir.path()).virtiofs_tags().is_empty());
+        assert_eq!(
+            run_root_beside(Path::new("/proc")),
+            Some(PathBuf::from("/run"))
+        );
+    }
+
+    #[test]
+    fn interop_is_this_shells_wsl_interop_not_the_vms_binfmt_entry() {
+        assert!(HostEnv::from_pairs(&[("WSL_INTEROP", "/run/WSL/8_interop")]).interop());
+        assert!(!HostEnv::from_pairs(&[("WSL_INTEROP", "")]).interop());
+        assert!(!HostEnv::from_pairs(&[("WSL_DISTRO_NAME", "Ubuntu")]).interop());
     }
 
     #[test]

@@ -27,6 +27,21 @@ pub struct MountEntry {
     /// network drive: mountinfo cannot tell, so the host facts fill it in (see
     /// `MountTable::mount_for`).
     pub mapped_share: Option<String>,
+    /// What WSL's record of a virtiofs tag says: mountinfo shows only the tag, a GUID since WSL
+    /// 2.7.1, so the host facts fill it in (see `virtiofs::resolve`).
+    pub virtiofs_drive: Option<VirtiofsDrive>,
+}
+
+/// The Windows folder behind a WSL virtiofs mount, from WSL's record of its tag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VirtiofsDrive {
+    /// The tag stands for `windows` (`C:\`, `\\server\share`); `below` is the folder of it
+    /// mounted here: the mount's root, less the `/<GUID>` that names the drive in the
+    /// aggregate form (one `drvfsa` device bound to every drive).
+    Known { windows: String, below: String },
+    /// A WSL host that keeps no record of `tag`: still a Windows drive (WSL mounts nothing
+    /// else over virtiofs), but which one is unknown.
+    Unknown { tag: String },
 }
 
 /// A mountinfo line that could not be understood.
@@ -140,6 +155,7 @@ fn parse_line(line: &[u8], number: usize) -> Result<MountEntry, ParseError> {
         // Super options may in theory contain spaces only escaped; join defensively.
         super_options: lossy(&fields[separator + 3..].join(&b' ')),
         mapped_share: None,
+        virtiofs_drive: None,
     })
 }
 
@@ -290,7 +306,10 @@ impl MountEntry {
     pub fn is_drvfs(&self) -> bool {
         match self.fstype.as_str() {
             "9p" => matches!(self.ninep_aname(), Some(("drvfs", _))),
-            "virtiofs" => self.source.to_ascii_lowercase().starts_with("drvfs"),
+            "virtiofs" => {
+                self.virtiofs_drive.is_some()
+                    || self.source.to_ascii_lowercase().starts_with("drvfs")
+            }
             "drvfs" => true,
             _ => false,
         }
@@ -307,8 +326,13 @@ impl MountEntry {
             head.eq_ignore_ascii_case("UNC\\")
                 .then(|| format!("\\\\{}", &p[4..]))
         });
+        let recorded = match &self.virtiofs_drive {
+            Some(VirtiofsDrive::Known { windows, .. }) => Some(windows.clone()),
+            _ => None,
+        };
         from_path
             .or_else(|| Some(self.source.clone()).filter(|s| s.starts_with("\\\\")))
+            .or_else(|| recorded.filter(|s| s.starts_with("\\\\")))
             .map(|share| share.trim_end_matches('\\').to_string())
             .filter(|share| share.len() > 2)
     }
@@ -336,13 +360,19 @@ impl MountEntry {
         self.drive_root().and_then(|root| root.chars().next())
     }
 
-    /// `X:\...` from the `path=` option, else the source, else a `/mnt/<letter>` mount point.
+    /// `X:\...` from WSL's record of a virtiofs tag, else the `path=` option, else the source,
+    /// else a `/mnt/<letter>` mount point; None for a virtiofs tag WSL has no record of.
     fn drive_root(&self) -> Option<String> {
         let drive = |s: &str| {
             let b = s.as_bytes();
             (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
                 .then(|| format!("{}\\{}", &s[..2], s[2..].trim_start_matches('\\')))
         };
+        match &self.virtiofs_drive {
+            Some(VirtiofsDrive::Known { windows, .. }) => return drive(windows),
+            Some(VirtiofsDrive::Unknown { .. }) => return None,
+            None => {}
+        }
         self.drvfs_option("path")
             .and_then(|p| drive(&p))
             .or_else(|| drive(&self.source))
@@ -354,6 +384,17 @@ impl MountEntry {
                     && parent == Path::new("/mnt"))
                 .then(|| format!("{}:\\", name.to_ascii_uppercase()))
             })
+    }
+
+    /// Why this Windows drive's letter is unknown, in one sentence: WSL keeps no record of its
+    /// virtiofs tag. None for every other mount.
+    pub fn unknown_drive_note(&self) -> Option<String> {
+        match &self.virtiofs_drive {
+            Some(VirtiofsDrive::Unknown { tag }) => Some(format!(
+                "a Windows drive over virtiofs, but WSL keeps no record of its tag {tag} (/run/wsl/virtiofs/{tag}), so its drive letter is unknown"
+            )),
+            _ => None,
+        }
     }
 
     pub fn kind(&self) -> MountKind {
@@ -404,7 +445,11 @@ impl MountEntry {
         };
         let mut root = base;
         // A bind of a sub-folder of the drive: mountinfo's root field names it.
-        for part in self.root.split('/').filter(|p| !p.is_empty()) {
+        let below = match &self.virtiofs_drive {
+            Some(VirtiofsDrive::Known { below, .. }) => below,
+            _ => &self.root,
+        };
+        for part in below.split('/').filter(|p| !p.is_empty()) {
             push_windows_component(&mut root, part);
         }
         Some(root)

@@ -58,7 +58,7 @@ pub fn profile(env: &HostEnv, table: &MountTable, asked: &WindowsEnv) -> Result<
         });
     }
     let interop = match &asked.interop {
-        None => "Windows interop is off (no WSLInterop registered)".to_string(),
+        None => "Windows interop is off (WSL_INTEROP is not set)".to_string(),
         Some(answer) => match &answer.problem {
             Some(problem) => format!("Windows did not answer through interop ({problem})"),
             None => "Windows named no profile folder WSL can see (USERPROFILE)".to_string(),
@@ -96,9 +96,9 @@ pub fn profile(env: &HostEnv, table: &MountTable, asked: &WindowsEnv) -> Result<
     }
 }
 
-/// A Windows path (`C:\Users\me`) as WSL sees it, by `wslpath -u`.
+/// A Windows path (`C:\Users\me`) as WSL sees it, by `wslpath -u` (no interop needed).
 pub fn linux_path(env: &HostEnv, windows: &str) -> Option<PathBuf> {
-    let out = env.ask_windows("wslpath", &["-u", windows])?;
+    let out = env.ask_wsl("wslpath", &["-u", windows])?;
     let path = PathBuf::from(out.lines().next().unwrap_or_default().trim());
     path.is_absolute().then_some(path)
 }

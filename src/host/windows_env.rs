@@ -70,7 +70,7 @@ impl WindowsEnv {
 /// Asks Windows through `cmd.exe` on the drive mounted at `c_drive`; `exists` tells whether a
 /// Windows path names something WSL sees (to choose between code pages).
 pub fn ask(env: &HostEnv, c_drive: &Path, exists: impl Fn(&str) -> bool) -> WindowsEnv {
-    if !env.read_facts().wsl_interop {
+    if !env.interop() {
         return WindowsEnv::default();
     }
     let program = c_drive.join("Windows/System32/cmd.exe");

@@ -87,21 +87,27 @@ There are no entries in the list.
 ";
 
 /// `check --no-probe --format json PATH` on the mapped-drive fixture host, with `net.exe`
-/// (listing `listing`) on PATH; the JSON and the arguments of every `net.exe` call.
+/// (listing `listing`) on PATH and `WSL_INTEROP` set when `interop`; the JSON and the arguments
+/// of every `net.exe` call.
 fn check_on_mapped_fixture(listing: &str, interop: bool, path: &str) -> (Value, Vec<String>) {
     let (base, point, mountinfo) = fixture_at(MAPPED_FIXTURE, "/mnt/z");
     let mountinfo = mountinfo.replace(" /mnt/c ", &format!(" {} ", escape(&base.path().join("c"))));
     fs::create_dir_all(base.path().join("c/src/app")).unwrap();
     let calls = base.path().join("net-calls");
     let net = fake_net_exe(listing, &calls);
-    let proc = FakeProc::new(support::fakeproc::WSL2_VERSION, &mountinfo, interop);
+    // The VM's binfmt entry is always there: interop is this shell's `WSL_INTEROP` alone.
+    let proc = FakeProc::new(support::fakeproc::WSL2_VERSION, &mountinfo, true);
     let target = match path {
         "z" => point.join("team/app"),
         "c" => fs::canonicalize(base.path().join("c/src/app")).unwrap(),
         _ => fs::canonicalize(base.path()).unwrap(),
     };
+    let mut command = proc.command(Some("Ubuntu"));
+    if !interop {
+        command.env_remove("WSL_INTEROP");
+    }
     let json = json_of(
-        proc.command(Some("Ubuntu"))
+        command
             .env("PATH", path_with(net.path()))
             .args(["check", "--no-probe", "--format", "json"])
             .arg(target)

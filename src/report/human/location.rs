@@ -32,6 +32,8 @@ pub fn rows(screen: &mut Screen, location: &Location) {
     );
     if let Some(windows) = &location.paths.windows {
         screen.row("windows path", windows, Tone::Plain);
+    } else if let Some(note) = &mount.note {
+        screen.row("windows path", &format!("unknown: {note}"), Tone::Dim);
     }
     if let Some(legacy) = &location.paths.windows_legacy {
         screen.more(&format!("{legacy} (older Windows 10)"), Tone::Dim);

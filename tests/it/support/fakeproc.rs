@@ -30,17 +30,7 @@ pub struct FakeProc {
 impl FakeProc {
     pub fn new(version: &str, mountinfo: &str, wsl_interop: bool) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        fs::create_dir_all(dir.path().join("self")).unwrap();
-        fs::create_dir_all(dir.path().join("sys/fs/binfmt_misc")).unwrap();
-        fs::write(dir.path().join("version"), version).unwrap();
-        fs::write(dir.path().join("self/mountinfo"), mountinfo).unwrap();
-        if wsl_interop {
-            fs::write(
-                dir.path().join("sys/fs/binfmt_misc/WSLInterop"),
-                "enabled\ninterpreter /init\n",
-            )
-            .unwrap();
-        }
+        write_proc(dir.path(), version, mountinfo, wsl_interop);
         Self { dir }
     }
 
@@ -76,6 +66,22 @@ impl FakeProc {
     }
 }
 
+/// A fixture `/proc` root at `dir`: the kernel string, the mount table and, when `wsl_interop`,
+/// WSL's binfmt entry.
+fn write_proc(dir: &Path, version: &str, mountinfo: &str, wsl_interop: bool) {
+    fs::create_dir_all(dir.join("self")).unwrap();
+    fs::create_dir_all(dir.join("sys/fs/binfmt_misc")).unwrap();
+    fs::write(dir.join("version"), version).unwrap();
+    fs::write(dir.join("self/mountinfo"), mountinfo).unwrap();
+    if wsl_interop {
+        fs::write(
+            dir.join("sys/fs/binfmt_misc/WSLInterop"),
+            "enabled\ninterpreter /init\n",
+        )
+        .unwrap();
+    }
+}
+
 /// A temporary "drive" whose mount point contains a space, so the escape path is exercised.
 pub fn drive_tree() -> (TempDir, PathBuf, PathBuf) {
     let base = tempfile::tempdir().unwrap();
@@ -94,4 +100,83 @@ pub fn wsl_9p_mountinfo(drive: &Path) -> String {
          66 61 0:63 / {} rw,noatime - 9p C:\\134 rw,aname=drvfs;path=C:\\134;uid=1000;gid=1000;symlinkroot=/mnt/,cache=0x5,access=client,msize=65536,trans=fd,rfd=6,wfd=6\n",
         escape(drive)
     )
+}
+
+/// A fixture WSL host laid out as a real one: `DIR/proc` (the `/proc` root the binary is
+/// pointed at) with `DIR/run/wsl/virtiofs/<tag>` beside it, WSL's links from each virtiofs tag
+/// to its Windows folder, made from a `.tags` file of tests/fixtures/mountinfo/. Each mount
+/// point asked for is replaced by a real folder (with a space in its name) standing in for it.
+pub struct FixtureHost {
+    pub dir: TempDir,
+    points: Vec<(String, PathBuf)>,
+}
+
+impl FixtureHost {
+    /// The fixture `NAME.mountinfo` with `points` stood in for, and the links of the fixture
+    /// `TAGS.tags` when given. WSL's binfmt entry is registered.
+    pub fn new(name: &str, tags: Option<&str>, points: &[&str]) -> Self {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mountinfo");
+        let dir = tempfile::tempdir().unwrap();
+        let base = fs::canonicalize(dir.path()).unwrap();
+        let mut mountinfo = fs::read_to_string(fixtures.join(format!("{name}.mountinfo"))).unwrap();
+        let mut stood_in = Vec::new();
+        for point in points {
+            let folder = base.join(format!("drive {}", point.rsplit('/').next().unwrap()));
+            fs::create_dir_all(&folder).unwrap();
+            let replaced =
+                mountinfo.replace(&format!(" {point} "), &format!(" {} ", escape(&folder)));
+            assert_ne!(replaced, mountinfo, "{point} is in {name}.mountinfo");
+            mountinfo = replaced;
+            stood_in.push((point.to_string(), folder));
+        }
+        write_proc(&base.join("proc"), WSL2_VERSION, &mountinfo, true);
+        if let Some(tags) = tags {
+            let links = base.join("run/wsl/virtiofs");
+            fs::create_dir_all(&links).unwrap();
+            let text = fs::read_to_string(fixtures.join(format!("{tags}.tags"))).unwrap();
+            for (tag, target) in text.lines().filter_map(|l| l.split_once(" -> ")) {
+                std::os::unix::fs::symlink(target, links.join(tag)).unwrap();
+            }
+        }
+        Self {
+            dir,
+            points: stood_in,
+        }
+    }
+
+    /// The folder standing in for the fixture's mount point `point`.
+    pub fn point(&self, point: &str) -> &Path {
+        let found = self.points.iter().find(|(p, _)| p == point);
+        &found
+            .unwrap_or_else(|| panic!("{point} was not stood in for"))
+            .1
+    }
+
+    /// The `/proc` root to point the binary at (`WSL_PLACE_PROC_ROOT`).
+    pub fn proc_root(&self) -> PathBuf {
+        self.dir.path().join("proc")
+    }
+
+    /// The binary on this host: WSL 2 with distro `distro` and interop (`WSL_INTEROP`) when
+    /// given, neither otherwise.
+    pub fn command(&self, distro: Option<&str>) -> Command {
+        let mut cmd = super::wsl_place();
+        self.apply(&mut cmd, distro);
+        cmd
+    }
+
+    /// Puts `cmd` (the binary, or a script that runs it) on this host, as [`FixtureHost::command`].
+    pub fn apply<'c>(&self, cmd: &'c mut Command, distro: Option<&str>) -> &'c mut Command {
+        cmd.env("WSL_PLACE_PROC_ROOT", self.proc_root())
+            .env_remove("WSL_DISTRO_NAME")
+            .env_remove("WSL_INTEROP")
+            .env("NO_COLOR", "1")
+            .env("COLUMNS", "1000")
+            .env("XDG_CACHE_HOME", self.dir.path().join("cache"));
+        if let Some(distro) = distro {
+            cmd.env("WSL_DISTRO_NAME", distro)
+                .env("WSL_INTEROP", "/run/WSL/1_interop");
+        }
+        cmd
+    }
 }
