@@ -108,7 +108,8 @@ pub fn c_drive(env: &HostEnv, table: &MountTable) -> PathBuf {
     table
         .entries
         .iter()
-        .filter(|entry| entry.root == "/")
+        // Not filtered on a root of `/`: the aggregate virtiofs form mounts each drive from
+        // `/<GUID>`, and a bind of a sub-folder already has a longer Windows root.
         .find(|entry| entry.windows_root().as_deref() == Some("C:\\"))
         .map(|entry| entry.mount_point.clone())
         .unwrap_or_else(|| env.automount_root().join("c"))
