@@ -117,7 +117,7 @@ impl Purpose {
     /// Which mounts' cached probe figures (`mount_cache`) stand in for probing them again.
     pub fn reuse(self) -> Reuse {
         match self {
-            Purpose::Check { fresh: false } => Reuse::Baseline,
+            Purpose::Check { fresh: false } => Reuse::Timed,
             Purpose::Check { fresh: true } | Purpose::Survey => Reuse::Nothing,
             Purpose::Hook => Reuse::Mounts,
         }
@@ -140,9 +140,9 @@ impl Purpose {
 pub enum Reuse {
     /// `--fresh`: this run's measurements alone.
     Nothing,
-    /// A full `check`: the Linux disk's figures (once per boot and kernel); the repository's
-    /// mount is measured.
-    Baseline,
+    /// A full `check`: every mount's figures (the Linux disk's and the repository's, once per
+    /// boot and kernel, within a day), with the repository's own tracked files timed on top.
+    Timed,
     /// The hook: both, so a second repository on a timed mount needs only its scan.
     Mounts,
 }

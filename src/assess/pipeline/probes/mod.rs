@@ -104,14 +104,12 @@ pub fn for_check(
     let root = &location.paths.linux;
     let current_mount = mount_of(table, root)?;
     let baseline = choose_baseline(env, settings, table, current_mount)?;
-    let on_baseline_mount = matches!(baseline, Baseline::Same(..));
     let probe_current = || {
         timed(|| {
             CurrentSide::probed(
                 env,
                 settings,
                 (root, current_mount, index),
-                on_baseline_mount,
                 (startup, start),
             )
         })
@@ -185,13 +183,11 @@ struct CurrentSide {
 }
 
 impl CurrentSide {
-    /// The repository's mount (`root` on `mount`), cached or probed; `on_baseline_mount`:
-    /// the baseline is on the same mount (see `current_figures`).
+    /// The repository's mount (`root` on `mount`), cached or probed (see `current_figures`).
     fn probed(
         env: &HostEnv,
         settings: &Settings,
         (root, mount, index): (&Path, &MountEntry, Option<&RootIndex>),
-        on_baseline_mount: bool,
         (startup, start): (Option<f64>, Instant),
     ) -> Self {
         let tracked = Tracked::from_index(index);
@@ -209,7 +205,6 @@ impl CurrentSide {
             env,
             settings,
             (&target, &tracked, git_walk.as_ref()),
-            on_baseline_mount,
             (startup, start),
         );
         CurrentSide {
@@ -352,23 +347,21 @@ pub fn manager_timing(
 }
 
 /// The repository's mount, cached or measured (and then cached). The hook takes any mount's
-/// cached figures; a full check takes them only for the Linux disk's own mount (a property of
-/// the machine), where it times just this repository's tracked files on top.
+/// cached figures as they are; a full check takes them too, within the same cache rule, and
+/// times just this repository's tracked files on top (the figure git's `lstat`s follow), so
+/// the next check of a repository on a mount timed today pays for its own files only.
 fn current_figures(
     env: &HostEnv,
     settings: &Settings,
     (target, tracked, git_walk): (&Target, &Tracked, Option<&GitWalk>),
-    on_baseline_mount: bool,
     (startup, start): (Option<f64>, Instant),
 ) -> (ProbeReport, Option<f64>) {
     let cached = match settings.purpose.reuse() {
         Reuse::Mounts => mount_cache::load(env, target.mount),
-        Reuse::Baseline if on_baseline_mount => {
-            mount_cache::load(env, target.mount).map(|mut report| {
-                probe::measure_tracked(&mut report, target, target.budget.mul_f64(0.3));
-                report
-            })
-        }
+        Reuse::Timed => mount_cache::load(env, target.mount).map(|mut report| {
+            probe::measure_tracked(&mut report, target, target.budget.mul_f64(0.3));
+            report
+        }),
         _ => None,
     };
     if let Some(current) = cached {
