@@ -60,16 +60,7 @@ impl RootIndex {
                 Some(Conversion::ScanAndIndexBlob) => walk.auto_text_bytes += size,
                 _ => {}
             }
-            // The index is sorted, so a folder's files come in a run: each run is counted once.
-            let parent = path.rfind_byte(b'/').map_or(&path[..0], |i| &path[..i]);
-            match run.as_mut() {
-                Some((dir, files)) if *dir == parent => *files += 1,
-                _ => {
-                    if let Some((dir, files)) = run.replace((parent, 1)) {
-                        count_in_dir(&mut dirs, dir, files, root);
-                    }
-                }
-            }
+            count_in_run(&mut run, &mut dirs, path, root);
         }
         if let Some((dir, files)) = run {
             count_in_dir(&mut dirs, dir, files, root);
@@ -82,6 +73,26 @@ impl RootIndex {
             })
         });
         walk
+    }
+}
+
+/// Counts the tracked file at `path` in `run`, the files of one directory in a row: the index
+/// is sorted, so a folder's files come together and each run costs one lookup in `dirs`, where
+/// the run before is counted when a new one starts.
+fn count_in_run<'a>(
+    run: &mut Option<(&'a [u8], u64)>,
+    dirs: &mut BTreeMap<&'a [u8], u64>,
+    path: &'a [u8],
+    root: &[u8],
+) {
+    let parent = path.rfind_byte(b'/').map_or(&path[..0], |i| &path[..i]);
+    match run.as_mut() {
+        Some((dir, files)) if *dir == parent => *files += 1,
+        _ => {
+            if let Some((dir, files)) = run.replace((parent, 1)) {
+                count_in_dir(dirs, dir, files, root);
+            }
+        }
     }
 }
 

@@ -104,7 +104,7 @@ pub fn for_check(
     let root = &location.paths.linux;
     let current_mount = mount_of(table, root)?;
     let baseline = choose_baseline(env, settings, table, current_mount)?;
-    let probe_current = || {
+    let ((current, current_ms), (cpu_pace, cpu_ms)) = beside_the_pace(|| {
         timed(|| {
             CurrentSide::probed(
                 env,
@@ -113,23 +113,7 @@ pub fn for_check(
                 (startup, start),
             )
         })
-    };
-    // With a core to spare the CPU's pace is timed on a thread of its own while the mount's
-    // probe runs: hashing is one core's work and the probe mostly waits on calls (or, on the
-    // Linux disk, keeps the other core), so the check no longer pays the two in turn.
-    let ((current, current_ms), (cpu_pace, cpu_ms)) = if spare_core() {
-        std::thread::scope(|scope| {
-            let pace = scope.spawn(|| timed(probe::cpu::sha1_us_per_mib));
-            let current = probe_current();
-            let pace = pace
-                .join()
-                .unwrap_or_else(|_| timed(probe::cpu::sha1_us_per_mib));
-            (current, pace)
-        })
-    } else {
-        let pace = timed(probe::cpu::sha1_us_per_mib);
-        (probe_current(), pace)
-    };
+    });
     phases.probe_current_ms = Some(current_ms);
     phases.cpu_ms = Some(cpu_ms);
     // Ctrl-C: no baseline probe; the command reports the interruption.
@@ -162,6 +146,25 @@ pub fn for_check(
         manager,
         elapsed_ms: start.elapsed().as_millis() as u64,
         ..current.into_probe_set()
+    })
+}
+
+/// `probe_current` and the CPU's pace with the time it took. With a core to spare the pace is
+/// timed on a thread of its own while the mount's probe runs: hashing is one core's work and
+/// the probe mostly waits on calls (or, on the Linux disk, keeps the other core), so the check
+/// no longer pays the two in turn.
+fn beside_the_pace<T>(probe_current: impl FnOnce() -> T) -> (T, (f64, u64)) {
+    if !spare_core() {
+        let pace = timed(probe::cpu::sha1_us_per_mib);
+        return (probe_current(), pace);
+    }
+    std::thread::scope(|scope| {
+        let pace = scope.spawn(|| timed(probe::cpu::sha1_us_per_mib));
+        let current = probe_current();
+        let pace = pace
+            .join()
+            .unwrap_or_else(|_| timed(probe::cpu::sha1_us_per_mib));
+        (current, pace)
     })
 }
 
