@@ -40,6 +40,23 @@ def check_vs_status(tool, repo, runs, baseline=None):
     return statistics.median(checks), statistics.median(statuses)
 
 
+def with_before(tool, before, repo, runs):
+    """`check_vs_status` with an older build's `check -q` in every round too (BEFORE=), the
+    three interleaved so the machine's changing pace moves all alike: medians (check, status,
+    before's check)."""
+    check = [tool, "check", "-q", repo]
+    old = [before, "check", "-q", repo]
+    status = ["git", "-C", repo, "status", "--porcelain"]
+    for cmd in (check, old, status):
+        timed(cmd)
+    checks, statuses, olds = [], [], []
+    for _ in range(runs):
+        checks.append(timed(check))
+        statuses.append(timed(status))
+        olds.append(timed(old))
+    return statistics.median(checks), statistics.median(statuses), statistics.median(olds)
+
+
 def tracked_files(repo):
     out = subprocess.run(["git", "-C", repo, "ls-files", "-z"], check=True,
                          capture_output=True).stdout
@@ -48,5 +65,11 @@ def tracked_files(repo):
 
 if __name__ == "__main__":
     label, repo, tool, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-    c, s = check_vs_status(tool, repo, runs)
-    print("| %s | %d | %.1f | %.1f | %.2fx |" % (label, tracked_files(repo), c, s, c / s))
+    before = sys.argv[5] if len(sys.argv) > 5 else ""
+    if before:
+        c, s, b = with_before(tool, before, repo, runs)
+        print("| %s | %d | %.1f | %.1f | %.2fx | %.1f | %.2fx |"
+              % (label, tracked_files(repo), c, s, c / s, b, b / s))
+    else:
+        c, s = check_vs_status(tool, repo, runs)
+        print("| %s | %d | %.1f | %.1f | %.2fx |" % (label, tracked_files(repo), c, s, c / s))

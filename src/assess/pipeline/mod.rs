@@ -123,7 +123,7 @@ impl Purpose {
     /// Which mounts' cached probe figures (`mount_cache`) stand in for probing them again.
     pub fn reuse(self) -> Reuse {
         match self {
-            Purpose::Check { fresh: false } => Reuse::Baseline,
+            Purpose::Check { fresh: false } => Reuse::Timed,
             Purpose::Check { fresh: true } | Purpose::Survey => Reuse::Nothing,
             Purpose::Hook => Reuse::Mounts,
         }
@@ -146,9 +146,9 @@ impl Purpose {
 pub enum Reuse {
     /// `--fresh`: this run's measurements alone.
     Nothing,
-    /// A full `check`: the Linux disk's figures (once per boot and kernel); the repository's
-    /// mount is measured.
-    Baseline,
+    /// A full `check`: every mount's figures (the Linux disk's and the repository's, once per
+    /// boot and kernel, within a day), with the repository's own tracked files timed on top.
+    Timed,
     /// The hook: both, so a second repository on a timed mount needs only its scan.
     Mounts,
 }
@@ -160,10 +160,13 @@ pub struct Setting {
     pub location: Location,
     pub policy: Policy,
     pub policy_source: PolicySource,
+    /// How long locating took (`phases.host_ms`).
+    pub host_ms: u64,
 }
 
 /// Locates `path` and loads its policy.
 pub fn prepare(env: &HostEnv, path: &Path, policy_file: Option<&Path>) -> Result<Setting> {
+    let began = std::time::Instant::now();
     let canonical = location::canonical_dir(path)?;
     let table = MountTable::read(env)?;
     let host = location::host(env, &table);
@@ -174,6 +177,7 @@ pub fn prepare(env: &HostEnv, path: &Path, policy_file: Option<&Path>) -> Result
         location,
         policy,
         policy_source,
+        host_ms: began.elapsed().as_millis() as u64,
     })
 }
 
@@ -193,8 +197,12 @@ pub fn measure(
         location,
         policy,
         policy_source,
+        host_ms,
     } = setting;
-    let mut phases = phases::Phases::default();
+    let mut phases = phases::Phases {
+        host_ms,
+        ..phases::Phases::default()
+    };
     let began = std::time::Instant::now();
     let place = (&table, &location, &policy);
     let measured = Measured::taken(env, settings, place, progress, &mut phases)?;
@@ -313,7 +321,7 @@ fn scan_and_hints(
     let ((scan, index), (hints, hints_ms)) = std::thread::scope(|scope| {
         let hints = scope.spawn(|| phases::timed(|| RepoHints::read(&location.paths.linux)));
         let root = &location.paths.linux;
-        let scanned = scan::scan_keeping_index(
+        let scanned = scan::scan_keeping_index_on(
             root,
             &ScanOptions {
                 budget: settings.scan_budget,
@@ -321,6 +329,7 @@ fn scan_and_hints(
                 exact: settings.exact,
                 known: dependency_cache::load(env, root),
             },
+            scan_engine(location),
             progress,
         );
         dependency_cache::store(env, root, &scanned.0);
@@ -329,6 +338,16 @@ fn scan_and_hints(
     phases.scan_ms = scan.elapsed_ms;
     phases.hints_ms = hints_ms;
     (scan, index, hints)
+}
+
+/// The walk's threads: one per core where calls are CPU work (the Linux disk, memory), the
+/// many that keep a slow mount busy elsewhere.
+fn scan_engine(location: &Location) -> scan::Engine {
+    use crate::host::mounts::MountKind;
+    match location.mount.kind {
+        MountKind::Local | MountKind::Tmpfs | MountKind::Overlay => scan::Engine::for_local_disk(),
+        _ => scan::Engine::default_for_host(),
+    }
 }
 
 /// At the old place of a finished migration, what changed here since (counted now) and the

@@ -1,7 +1,7 @@
 //! One probe per mount, not per repository: a mount's measured costs are kept per machine,
 //! boot, kernel and mount (mount point, type, source), so a second repository on a mount the
-//! hook has already timed needs only its own scan, and `check` times the Linux disk once per
-//! boot instead of on every run.
+//! hook has already timed needs only its own scan, and `check` times each mount once per boot
+//! and day (then only the repository's own tracked files) instead of on every run.
 
 use crate::base::clock::now_unix;
 use crate::host::HostEnv;

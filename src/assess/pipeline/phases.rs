@@ -9,12 +9,17 @@ use std::time::Instant;
 /// null.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Phases {
+    /// Locating the repository: its canonical path, the mount table, the host's facts and the
+    /// policy (before the scan).
+    pub host_ms: u64,
     /// The walk of the tree and the git index read with it.
     pub scan_ms: u64,
     /// Git's settings, the usage hints and the lock file, read while the scan walks.
     pub hints_ms: u64,
     /// `git --version` and its start-up (cached per boot).
     pub git_facts_ms: u64,
+    /// The CPU's pace (`probe::cpu`), timed while the repository mount's probe runs.
+    pub cpu_ms: Option<u64>,
     /// The repository mount's probe: its tracked files, the scratch rounds, the cold reads
     /// (or the cached figures).
     pub probe_current_ms: Option<u64>,

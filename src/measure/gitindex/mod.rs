@@ -374,6 +374,15 @@ impl RootIndex {
     pub fn tracked_paths(&self, max: usize) -> Vec<PathBuf> {
         on_disk_paths(&self.index, &self.prefix, max)
     }
+
+    /// Up to `max` tracked paths as `tracked_paths` gives them, with the shape of all of them:
+    /// how many there are and how many directories hold them (the root included), counted on
+    /// the index's own bytes rather than on a path made for each.
+    pub fn tracked_sample_and_shape(&self, max: usize) -> (Vec<PathBuf>, Option<(u64, u64)>) {
+        let all = on_disk(&self.index, &self.prefix);
+        let shape = (!all.is_empty()).then(|| (all.len() as u64, holding_dirs(&all).max(1)));
+        (as_paths(spread(&all, max)), shape)
+    }
 }
 
 /// The index's summary and, when there is an index, its recorded sizes.
@@ -472,9 +481,13 @@ pub fn tracked_sample(
 }
 
 fn on_disk_paths(index: &Index, prefix: &[u8], max: usize) -> Vec<PathBuf> {
+    as_paths(spread(&on_disk(index, prefix), max))
+}
+
+/// The tracked files that should be on disk below `prefix`, relative to it, in index order.
+fn on_disk<'a>(index: &'a Index, prefix: &[u8]) -> Vec<&'a [u8]> {
     let file = index.state();
-    let candidates: Vec<&[u8]> = file
-        .entries()
+    file.entries()
         .iter()
         .filter(|e| {
             matches!(e.mode, Mode::FILE | Mode::FILE_EXECUTABLE | Mode::SYMLINK)
@@ -483,11 +496,31 @@ fn on_disk_paths(index: &Index, prefix: &[u8], max: usize) -> Vec<PathBuf> {
         })
         .map(|e| e.path(file).as_bytes())
         .filter_map(|p| p.strip_prefix(prefix))
-        .collect();
-    spread(&candidates, max)
+        .collect()
+}
+
+fn as_paths(paths: Vec<&[u8]>) -> Vec<PathBuf> {
+    paths
         .into_iter()
         .map(|p| PathBuf::from(OsStr::from_bytes(p)))
         .collect()
+}
+
+/// The directories holding `paths` (relative, `/`-separated) and their ancestors, the root
+/// (empty) included when there is any path.
+fn holding_dirs(paths: &[&[u8]]) -> u64 {
+    let mut dirs: std::collections::HashSet<&[u8]> = std::collections::HashSet::new();
+    for path in paths {
+        let mut dir: &[u8] = path;
+        loop {
+            dir = dir.rfind_byte(b'/').map_or(&dir[..0], |i| &dir[..i]);
+            // Its ancestors were counted with it.
+            if !dirs.insert(dir) || dir.is_empty() {
+                break;
+            }
+        }
+    }
+    dirs.len() as u64
 }
 
 /// `max` items at even strides over `items` (all of them when there are fewer).
@@ -511,6 +544,21 @@ pub fn git_preload_threads(entries: u64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn holding_dirs_counts_every_ancestor_once_with_the_root() {
+        let paths: Vec<&[u8]> = vec![b"a.txt", b"src/x/f", b"src/x/g", b"src/y.txt", b"src/z/w/v"];
+        // "", src, src/x, src/z, src/z/w
+        assert_eq!(holding_dirs(&paths), 5);
+        // As the paths' own ancestors count them.
+        let set: std::collections::HashSet<&Path> = paths
+            .iter()
+            .map(|p| Path::new(OsStr::from_bytes(p)))
+            .flat_map(|p| p.ancestors().skip(1))
+            .collect();
+        assert_eq!(set.len(), 5);
+        assert_eq!(holding_dirs(&[]), 0);
+    }
 
     #[test]
     fn spread_is_even_and_bounded() {

@@ -38,6 +38,7 @@ impl RootIndex {
         let mut dirs: BTreeMap<&[u8], u64> = BTreeMap::new();
         let root = self.prefix.strip_suffix(b"/").unwrap_or(&self.prefix);
         dirs.insert(root, 0);
+        let mut run: Option<(&[u8], u64)> = None;
         for entry in state.entries() {
             let on_disk = matches!(
                 entry.mode,
@@ -59,7 +60,10 @@ impl RootIndex {
                 Some(Conversion::ScanAndIndexBlob) => walk.auto_text_bytes += size,
                 _ => {}
             }
-            count_in_dir(&mut dirs, path, root);
+            count_in_run(&mut run, &mut dirs, path, root);
+        }
+        if let Some((dir, files)) = run {
+            count_in_dir(&mut dirs, dir, files, root);
         }
         walk.count_dirs(&dirs, root, |dir| {
             excludes.as_mut().is_some_and(|stack| {
@@ -72,11 +76,30 @@ impl RootIndex {
     }
 }
 
-/// Counts the tracked file at `path` in its directory, and notes that directory's ancestors
-/// down to `root` as holding tracked files too.
-fn count_in_dir<'a>(dirs: &mut BTreeMap<&'a [u8], u64>, path: &'a [u8], root: &[u8]) {
+/// Counts the tracked file at `path` in `run`, the files of one directory in a row: the index
+/// is sorted, so a folder's files come together and each run costs one lookup in `dirs`, where
+/// the run before is counted when a new one starts.
+fn count_in_run<'a>(
+    run: &mut Option<(&'a [u8], u64)>,
+    dirs: &mut BTreeMap<&'a [u8], u64>,
+    path: &'a [u8],
+    root: &[u8],
+) {
     let parent = path.rfind_byte(b'/').map_or(&path[..0], |i| &path[..i]);
-    *dirs.entry(parent).or_default() += 1;
+    match run.as_mut() {
+        Some((dir, files)) if *dir == parent => *files += 1,
+        _ => {
+            if let Some((dir, files)) = run.replace((parent, 1)) {
+                count_in_dir(dirs, dir, files, root);
+            }
+        }
+    }
+}
+
+/// Counts `files` tracked files in the directory `parent`, and notes its ancestors down to
+/// `root` as holding tracked files too.
+fn count_in_dir<'a>(dirs: &mut BTreeMap<&'a [u8], u64>, parent: &'a [u8], files: u64, root: &[u8]) {
+    *dirs.entry(parent).or_default() += files;
     let mut dir = parent;
     while let Some(i) = dir.rfind_byte(b'/') {
         dir = &dir[..i];

@@ -399,7 +399,11 @@ impl Tracked {
 
     /// From an index already read (by the scan).
     pub fn from_index(index: Option<&gitindex::RootIndex>) -> Self {
-        Self::from_paths(index.map_or_else(Vec::new, |i| i.tracked_paths(usize::MAX)))
+        let Some(index) = index else {
+            return Self::default();
+        };
+        let (sample, shape) = index.tracked_sample_and_shape(TRACKED_SAMPLE);
+        Self { sample, shape }
     }
 
     fn from_paths(all: Vec<PathBuf>) -> Self {

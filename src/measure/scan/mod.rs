@@ -48,6 +48,13 @@ impl Engine {
         Engine::Parallel((cores * 8).clamp(4, 16))
     }
 
+    /// Where every call is CPU work (the Linux disk, memory), threads past the cores only
+    /// start, spin and wait their turn: one per core, two at least so a walk still forks.
+    pub fn for_local_disk() -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Engine::Parallel(cores.clamp(2, 16))
+    }
+
     fn describe(self) -> String {
         match self {
             Engine::Sequential => "sequential".into(),
@@ -301,6 +308,17 @@ pub fn scan_keeping_index(
     progress: &dyn Progress,
 ) -> (ScanReport, Option<gitindex::RootIndex>) {
     walk_and_keep_index(root, options, Engine::default_for_host(), progress)
+}
+
+/// [`scan_keeping_index`] with `engine` (`Engine::for_local_disk` where the caller knows the
+/// tree is on one).
+pub fn scan_keeping_index_on(
+    root: &Path,
+    options: &ScanOptions,
+    engine: Engine,
+    progress: &dyn Progress,
+) -> (ScanReport, Option<gitindex::RootIndex>) {
+    walk_and_keep_index(root, options, engine, progress)
 }
 
 /// The scan with `engine`, showing nothing (the engines' benchmark).
