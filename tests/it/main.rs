@@ -60,4 +60,5 @@ mod untrusted_packages;
 mod untrusted_places;
 mod venvs;
 mod verify;
+mod verify_record;
 mod windows;
