@@ -275,3 +275,106 @@ fn the_verify_screen_gives_one_predicted_and_one_measured_figure_up_top() {
     assert!(all.contains("corrected git status here x"), "{screen}");
     assert!(!all.contains("predicted ~") && !all.contains("from ~"), "{screen}");
 }
+
+/// The cached probe of each mount but the one at `except` (`XDG_CACHE_HOME/wsl-place/mounts`):
+/// its file and entry, as the first look left it.
+fn cached_probes(sandbox: &Sandbox, except: &Path) -> Vec<(PathBuf, Value)> {
+    let dir = sandbox.cache().join("wsl-place/mounts");
+    let found: Vec<(PathBuf, Value)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|file| file.unwrap().path())
+        .map(|file| {
+            let entry = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+            (file, entry)
+        })
+        .filter(|(_, entry): &(PathBuf, Value)| {
+            entry["report"]["mount_point"].as_str() != except.to_str()
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "one cached probe beside {}", except.display());
+    found
+}
+
+/// Writes `probe` back with every per-call figure (`*_us`) scaled by `times`: a reference
+/// timed on a busy machine.
+fn slow_cached_probe((file, probe): &(PathBuf, Value), times: f64) {
+    fn scale(value: &mut Value, times: f64) {
+        match value {
+            Value::Object(map) => {
+                for (key, v) in map.iter_mut() {
+                    match v.as_f64() {
+                        Some(us) if key.ends_with("_us") => *v = (us * times).into(),
+                        _ => scale(v, times),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|v| scale(v, times)),
+            _ => {}
+        }
+    }
+    let mut entry = probe.clone();
+    scale(&mut entry["report"], times);
+    std::fs::write(file, serde_json::to_vec(&entry).unwrap()).unwrap();
+}
+
+/// The hook's first look under `--fail-on move` with `move_git_status_ms`, reusing the cached
+/// mount probes (its answer cache removed): exit code and entry.
+fn first_look(sandbox: &Sandbox, repo: &Path, move_ms: f64) -> (i32, Value) {
+    let _ = std::fs::remove_dir_all(sandbox.cache().join("wsl-place/advisory"));
+    let policy = sandbox.path("policy.toml");
+    std::fs::write(&policy, format!("[thresholds]\nmove_git_status_ms = {move_ms}\n")).unwrap();
+    let out = sandbox
+        .cmd()
+        .args(["check", "--advisory", "--fail-on", "move", "--format", "json", "--policy"])
+        .arg(&policy)
+        .arg(repo)
+        .run();
+    let entry: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
+    (out.status.code().unwrap_or(-1), entry)
+}
+
+/// The case: a first look several times past `move_git_status_ms` whose Linux-disk
+/// reference read many times slower than the disk is (a busy machine), enough to bring the
+/// speedup below `move_speedup` (20), still blocks.
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn a_first_look_with_a_slow_reference_still_blocks() {
+    let sandbox = Sandbox::new();
+    let root = tempfile::tempdir().unwrap();
+    let backing = root.path().join("backing");
+    files_repo(&backing.join("repo"), 400);
+    init_and_commit_all(&backing.join("repo"), "init");
+    let Some(slow) = support::slowfs::SlowFs::mount(
+        &backing,
+        &root.path().join("mnt"),
+        &["--profile", "drvfs-9p", "--scale", "1"],
+    ) else {
+        return;
+    };
+    let repo = slow.mountpoint().join("repo");
+    git(&repo, &["status", "--short"]);
+    let (_, quiet) = first_look(&sandbox, &repo, 200.0);
+    let quiet_reference = quiet["recent"][0]["git_status_ms"][1].as_f64().unwrap();
+    let probe = cached_probes(&sandbox, slow.mountpoint()).remove(0);
+    // How slow the scaled probe makes the reference is not linear in the scale (git's own
+    // start-up is not scaled): the scale is sought until the speedup left is 5x-16x, well
+    // under `move_speedup` (20) and over `advise_speedup` (4), as a busy machine left it.
+    let mut times = 40.0;
+    for _ in 0..8 {
+        slow_cached_probe(&probe, times);
+        let (code, entry) = first_look(&sandbox, &repo, 200.0);
+        let figures = &entry["recent"][0]["git_status_ms"];
+        let (here, reference) = (figures[0].as_f64().unwrap(), figures[1].as_f64().unwrap());
+        let speedup = here / reference;
+        if !(5.0..=16.0).contains(&speedup) {
+            times *= (speedup / 10.0).clamp(0.2, 5.0);
+            continue;
+        }
+        assert!(reference > 5.0 * quiet_reference, "{quiet_reference} then {figures}");
+        assert!(here > 600.0, "several times past 200 ms: {figures}");
+        assert_eq!(code, 1, "it did not block: {entry}");
+        return;
+    }
+    panic!("no scale of the cached reference probe gave a 5x-16x speedup");
+}
