@@ -283,10 +283,42 @@ pub fn verify(
 pub struct FirstStatus {
     #[serde(flatten)]
     pub checked: Checked,
+    /// The prediction's own range, `[low, high]` (its fit's error, `FIRST_STATUS_FIT_ERROR`).
+    pub range_ms: [f64; 2],
+    /// Why the measured figure fell outside that range, in words; None: within it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missed: Option<String>,
     /// Why the record does not keep it (its file could not be written, no state folder, the
     /// copy's mount unknown); None: kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_kept: Option<String>,
+}
+
+/// Below this many milliseconds past its range, a first status that took longer than predicted
+/// is git's start-up and fixed work (config, index, the object store), not the files.
+const FIXED_WORK_MS: f64 = 20.0;
+
+impl FirstStatus {
+    /// `predicted_ms` against `measured_ms`, with the prediction's range and why it missed.
+    pub fn of(predicted_ms: f64, measured_ms: f64, not_kept: Option<String>) -> Self {
+        let error = crate::model::FIRST_STATUS_FIT_ERROR;
+        let range_ms = [predicted_ms * (1.0 - error), predicted_ms * (1.0 + error)];
+        let missed = if measured_ms > range_ms[1] && measured_ms - range_ms[1] < FIXED_WORK_MS {
+            Some("git's start-up and fixed work (its configuration, the index, the object store), not the files, set a refresh this small".to_string())
+        } else if measured_ms > range_ms[1] {
+            Some("the copy's disk read and hashed its files slower than its probe said".to_string())
+        } else if measured_ms < range_ms[0] {
+            Some("the copy's disk read and hashed its files faster than its probe said (its cache was warm)".to_string())
+        } else {
+            None
+        };
+        Self {
+            checked: Checked::new(predicted_ms, measured_ms),
+            range_ms,
+            missed,
+            not_kept,
+        }
+    }
 }
 
 /// Keeps a migration's first `git status` at its copy (its index refresh) against the plan's
@@ -298,12 +330,9 @@ pub fn remember_first_status(
     predicted_ms: f64,
     measured_ms: f64,
 ) -> FirstStatus {
-    let checked = Checked::new(predicted_ms, measured_ms);
     let Some(mount) = key_of(table, destination) else {
-        return FirstStatus {
-            checked,
-            not_kept: Some("the copy's mount is not in the mount table".into()),
-        };
+        let why = "the copy's mount is not in the mount table";
+        return FirstStatus::of(predicted_ms, measured_ms, Some(why.into()));
     };
     let (_, not_kept) = accuracy::remember_or_why(
         env,
@@ -318,7 +347,7 @@ pub fn remember_first_status(
             load_per_core: env.load_per_core(),
         },
     );
-    FirstStatus { checked, not_kept }
+    FirstStatus::of(predicted_ms, measured_ms, not_kept)
 }
 
 /// What `probe` adds about its mount: every verification the record keeps there, how right
