@@ -121,7 +121,11 @@ pub fn correction_across(repositories: &[Vec<f64>]) -> Option<Correction> {
     }
     let medians: Vec<f64> = per_repository.iter().map(|(m, _)| *m).collect();
     let median_ratio = crate::measure::probe::stats::median(&medians)?;
-    Some(shrunk(median_ratio, checks.min(CORRECTION_WINDOW), medians.len()))
+    Some(shrunk(
+        median_ratio,
+        checks.min(CORRECTION_WINDOW),
+        medians.len(),
+    ))
 }
 
 /// The newest `CORRECTION_WINDOW` ratios that are positive figures.

@@ -61,7 +61,10 @@ fn rewrite_record(sandbox: &Sandbox, miss: f64, load: Option<f64>) {
 fn verify_times(sandbox: &Sandbox, repo: &Path, times: usize) {
     for _ in 0..times {
         let report = check(sandbox, repo, &["--format", "json", "--verify"]).ok_json();
-        assert!(report["verify"]["measured_ms"].as_f64().unwrap() > 0.0, "{report}");
+        assert!(
+            report["verify"]["measured_ms"].as_f64().unwrap() > 0.0,
+            "{report}"
+        );
     }
 }
 
@@ -76,11 +79,7 @@ fn a_repositorys_fsmonitor_hook_does_not_run_or_slow_the_verification() {
         format!("#!/bin/sh\ntouch '{}'\nsleep 0.3\n", marker.display()),
     )
     .unwrap();
-    std::fs::set_permissions(
-        &hook,
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     git(&repo, &["config", "core.fsmonitor", hook.to_str().unwrap()]);
     // The fixture works: a plain `git status` there (not the tests' own git, which turns
     // fsmonitor off) runs the hook and waits for it.
@@ -149,14 +148,20 @@ fn verifications_taken_under_load_are_kept_but_correct_nothing() {
         let shown = flat(&out);
         out.ok();
         assert!(
-            shown.contains("taken under load (3.0 runnable per core), so it corrects no later prediction"),
+            shown.contains(
+                "taken under load (3.0 runnable per core), so it corrects no later prediction"
+            ),
             "{shown}"
         );
     }
     let kept = record(&sandbox);
     let entries = kept["verifications"].as_array().unwrap();
     assert_eq!(entries.len(), 3, "kept all the same: {kept}");
-    assert!(entries.iter().all(|v| v["load_per_core"].as_f64() > Some(2.9)));
+    assert!(
+        entries
+            .iter()
+            .all(|v| v["load_per_core"].as_f64() > Some(2.9))
+    );
 
     // Three 3x misses, all under load: no correction. The same taken on a quiet machine: one.
     rewrite_record(&sandbox, 3.0, Some(3.0));
@@ -196,7 +201,10 @@ fn a_repository_on_the_linux_disk_reads_about_the_same_after_corrections() {
         .expect("a correction");
     assert!(factor > 2.5, "{report}");
     let speedup = status["speedup"].as_f64().unwrap();
-    assert!((speedup - 1.0).abs() < 1e-6, "the disk against itself: {status}");
+    assert!(
+        (speedup - 1.0).abs() < 1e-6,
+        "the disk against itself: {status}"
+    );
     let shown = flat(&check(&sandbox, &repo, &[]));
     assert!(!shown.contains("faster there"), "{shown}");
 }
@@ -214,7 +222,14 @@ fn two_verifications_at_once_are_both_kept() {
     let spawn = || {
         sandbox
             .cmd()
-            .args(["check", "--probe-budget-ms", "300", "--verify", "--format", "json"])
+            .args([
+                "check",
+                "--probe-budget-ms",
+                "300",
+                "--verify",
+                "--format",
+                "json",
+            ])
             .arg(&repo)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
@@ -237,14 +252,24 @@ fn two_verifications_at_once_are_both_kept() {
         assert!(out.status.success(), "{}", text(&out));
     }
     assert_eq!(waiting, [None, None], "a run wrote past the lock");
-    let entries = record(&sandbox)["verifications"].as_array().unwrap().clone();
+    let entries = record(&sandbox)["verifications"]
+        .as_array()
+        .unwrap()
+        .clone();
     assert_eq!(entries.len(), 4, "{entries:?}");
-    assert!(entries.iter().any(|v| v["path"] == "/elsewhere/other-writer"));
+    assert!(
+        entries
+            .iter()
+            .any(|v| v["path"] == "/elsewhere/other-writer")
+    );
 }
 
 /// The headline's `git status` figure ("ok: git status ~8.9 ms here").
 fn headline_figure(screen: &str) -> String {
-    let after = screen.split("git status ~").nth(1).expect("a headline figure");
+    let after = screen
+        .split("git status ~")
+        .nth(1)
+        .expect("a headline figure");
     after.split(" here").next().unwrap().to_string()
 }
 
@@ -264,7 +289,11 @@ fn the_verify_screen_gives_one_predicted_and_one_measured_figure_up_top() {
     let screen = text(&out);
     out.ok();
     let first: Vec<&str> = screen.lines().take(8).collect();
-    let top = first.join(" ").split_whitespace().collect::<Vec<_>>().join(" ");
+    let top = first
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     assert!(top.contains("verified git status measured "), "{screen}");
     let shown = headline_figure(&top);
     assert!(
@@ -273,7 +302,10 @@ fn the_verify_screen_gives_one_predicted_and_one_measured_figure_up_top() {
     );
     let all = screen.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(all.contains("corrected git status here x"), "{screen}");
-    assert!(!all.contains("predicted ~") && !all.contains("from ~"), "{screen}");
+    assert!(
+        !all.contains("predicted ~") && !all.contains("from ~"),
+        "{screen}"
+    );
 }
 
 /// The cached probe of each mount but the one at `except` (`XDG_CACHE_HOME/wsl-place/mounts`):
@@ -291,7 +323,12 @@ fn cached_probes(sandbox: &Sandbox, except: &Path) -> Vec<(PathBuf, Value)> {
             entry["report"]["mount_point"].as_str() != except.to_str()
         })
         .collect();
-    assert_eq!(found.len(), 1, "one cached probe beside {}", except.display());
+    assert_eq!(
+        found.len(),
+        1,
+        "one cached probe beside {}",
+        except.display()
+    );
     found
 }
 
@@ -322,10 +359,22 @@ fn slow_cached_probe((file, probe): &(PathBuf, Value), times: f64) {
 fn first_look(sandbox: &Sandbox, repo: &Path, move_ms: f64) -> (i32, Value) {
     let _ = std::fs::remove_dir_all(sandbox.cache().join("wsl-place/advisory"));
     let policy = sandbox.path("policy.toml");
-    std::fs::write(&policy, format!("[thresholds]\nmove_git_status_ms = {move_ms}\n")).unwrap();
+    std::fs::write(
+        &policy,
+        format!("[thresholds]\nmove_git_status_ms = {move_ms}\n"),
+    )
+    .unwrap();
     let out = sandbox
         .cmd()
-        .args(["check", "--advisory", "--fail-on", "move", "--format", "json", "--policy"])
+        .args([
+            "check",
+            "--advisory",
+            "--fail-on",
+            "move",
+            "--format",
+            "json",
+            "--policy",
+        ])
         .arg(&policy)
         .arg(repo)
         .run();
@@ -371,7 +420,10 @@ fn a_first_look_with_a_slow_reference_still_blocks() {
             times *= (speedup / 10.0).clamp(0.2, 5.0);
             continue;
         }
-        assert!(reference > 5.0 * quiet_reference, "{quiet_reference} then {figures}");
+        assert!(
+            reference > 5.0 * quiet_reference,
+            "{quiet_reference} then {figures}"
+        );
         assert!(here > 600.0, "several times past 200 ms: {figures}");
         assert_eq!(code, 1, "it did not block: {entry}");
         return;
