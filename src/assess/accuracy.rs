@@ -256,6 +256,15 @@ pub fn verify(
             load_per_core: timing.load_per_core,
         },
     );
+    count_in(accuracy, &record, mount);
+    Verified::Measured {
+        checked: Checked::new(shown, timing.median_ms),
+        timing,
+    }
+}
+
+/// The report's accuracy with the record's verifications on `mount`, this one's included.
+fn count_in(accuracy: &mut Option<AccuracyReport>, record: &Record, mount: MountKey) {
     let git_status = Accuracy::of(
         record
             .on(Figure::GitStatus, &mount)
@@ -270,10 +279,6 @@ pub fn verify(
                 correction: None,
             })
         }
-    }
-    Verified::Measured {
-        checked: Checked::new(shown, timing.median_ms),
-        timing,
     }
 }
 
