@@ -13,8 +13,8 @@
 #   [ROUNDS=N] bench/verify-accuracy.sh REPO...
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=$PWD/target/release/wsl-place
-SLOWFS=$PWD/target/release/examples/slowfs
+BIN=${BIN:-$PWD/target/release/wsl-place}
+SLOWFS=${SLOWFS:-$PWD/target/release/examples/slowfs}
 [[ -x $BIN && -x $SLOWFS ]] || { echo "build first: cargo build --release --examples" >&2; exit 1; }
 (($#)) || { echo "usage: bench/verify-accuracy.sh REPO..." >&2; exit 2; }
 WORK=$(mktemp -d)

@@ -62,5 +62,6 @@ mod untrusted_packages;
 mod untrusted_places;
 mod venvs;
 mod verify;
+mod verify_record;
 mod virtiofs;
 mod windows;

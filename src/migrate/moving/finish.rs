@@ -161,10 +161,11 @@ fn first_status(
             predicted_ms,
             measured_ms,
         ),
-        Err(e) => crate::assess::accuracy::FirstStatus {
-            checked: crate::model::accuracy::Checked::new(predicted_ms, measured_ms),
-            not_kept: Some(format!("the mount table could not be read ({})", e.message)),
-        },
+        Err(e) => crate::assess::accuracy::FirstStatus::of(
+            predicted_ms,
+            measured_ms,
+            Some(format!("the mount table could not be read ({})", e.message)),
+        ),
     }
 }
 

@@ -133,13 +133,23 @@ fn first_status_row(screen: &mut Screen, report: &MigrationReport) {
             "not kept in this machine's record: {why}, so later plans on this disk do not learn from it"
         ),
     };
+    // The prediction is shown only where the measurement bears it out; a miss says why.
+    let against = match &first.missed {
+        None => format!(
+            "within the plan's ~{} ({})",
+            units::duration_ms(checked.predicted_ms),
+            units::duration_range_ms(Some(first.range_ms[0]), first.range_ms[1])
+        ),
+        Some(why) => format!(
+            "outside the plan's {}: {why}",
+            units::duration_range_ms(Some(first.range_ms[0]), first.range_ms[1])
+        ),
+    };
     screen.row(
         "first status",
         &format!(
-            "the first git status at the copy (its index refresh) predicted ~{}, measured {} ({}); {kept}",
-            units::duration_ms(checked.predicted_ms),
+            "the first git status at the copy (its index refresh) took {}, {against}; {kept}",
             units::duration_ms(checked.measured_ms),
-            crate::base::units::signed_percent(checked.error)
         ),
         match first.not_kept {
             None => Tone::Dim,
