@@ -25,6 +25,8 @@ pub struct Style {
     pub color: bool,
     /// Columns a line may use.
     pub width: usize,
+    /// `--verbose`: every row, where the default keeps to what fits one screen.
+    pub verbose: bool,
 }
 
 impl Style {
@@ -32,6 +34,7 @@ impl Style {
         Self {
             color: terminal.color,
             width: terminal.width,
+            verbose: false,
         }
     }
 
@@ -40,6 +43,7 @@ impl Style {
         Self {
             color: false,
             width,
+            verbose: false,
         }
     }
 
@@ -96,7 +100,7 @@ pub fn check(report: &CheckReport, style: &Style) -> String {
         chart::comparison(&mut screen, predict, &report.verdict);
     }
     location::rows(&mut screen, &report.location);
-    if let Some(windows) = &report.windows {
+    if let Some(windows) = report.windows.as_ref().filter(|_| style.verbose) {
         location::windows_rows(&mut screen, windows);
     }
     if let Some(probes) = &report.probe {
@@ -239,10 +243,11 @@ impl<'a> Screen<'a> {
         let command = command.as_str();
         let painted = self.tone(Tone::Bold, command);
         let margin = INDENT + KEY_WIDTH + 2;
+        // Too long for the item's column, it starts under the keys, as the last line's does.
         let margin = if margin + columns(command) <= self.style.width {
             margin
         } else {
-            2 * INDENT
+            INDENT
         };
         self.out.push_str(&format!("{:margin$}{painted}\n", ""));
     }

@@ -140,6 +140,7 @@ pub fn summary_line(report: &SurveyReport) -> String {
     if n == 0 {
         return "No git repositories below this folder.".to_string();
     }
+    let n = units::count(n as u64);
     if summary.would_gain == 0 {
         return format!("{n} {plural}: all fine where they are");
     }
@@ -151,9 +152,10 @@ pub fn summary_line(report: &SurveyReport) -> String {
         ),
         None => String::new(),
     };
+    // The plans' own count (files in whole blocks), so it adds up to what `migrate` asks for.
     format!(
-        "{n} {plural}: {} would be faster on the Linux disk{status}; moving them needs {} there",
-        summary.would_gain,
+        "{n} {plural}: {} would be faster on the Linux disk{status}; moving them needs {} there, as migrate's plans count it",
+        units::count(summary.would_gain as u64),
         units::bytes(summary.bytes_to_move)
     )
 }
