@@ -242,13 +242,13 @@ impl<'a> Screen<'a> {
         let command = crate::base::pathtext::display_text(command);
         let command = command.as_str();
         let painted = self.tone(Tone::Bold, command);
-        let margin = INDENT + KEY_WIDTH + 2;
-        // Too long for the item's column, it starts under the keys, as the last line's does.
-        let margin = if margin + columns(command) <= self.style.width {
-            margin
-        } else {
-            INDENT
-        };
+        // Too long for the item's text, it starts in the values' column; too long for that,
+        // under the keys, as the last line's command does: always aligned with something.
+        let width = columns(command);
+        let margin = [INDENT + KEY_WIDTH + 2, INDENT + KEY_WIDTH]
+            .into_iter()
+            .find(|margin| margin + width <= self.style.width)
+            .unwrap_or(INDENT);
         self.out.push_str(&format!("{:margin$}{painted}\n", ""));
     }
 
