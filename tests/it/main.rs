@@ -33,6 +33,7 @@ mod migrate_screens;
 mod moved;
 mod nothing_lost;
 mod nudge_budget;
+mod one_screen;
 mod other_copies;
 mod packaging;
 mod policy;

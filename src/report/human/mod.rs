@@ -110,7 +110,23 @@ pub fn check(report: &CheckReport, style: &Style) -> String {
     screen.blank();
     scan::rows(&mut screen, &report.scan);
     verdict::rows(&mut screen, &report.verdict);
-    verdict::last_lines(&mut screen, &report.verdict);
+    let git_status_here = report.predict.as_ref().map(|p| {
+        let (shown, _) = report
+            .verdict
+            .shown(crate::decide::policy::Rule::GitStatus, &p.git_status_ms);
+        let here = format!(
+            "git status {} here",
+            crate::base::units::duration_ms(shown.current)
+        );
+        match shown.baseline.filter(|_| !same_disk) {
+            Some(there) => format!(
+                "{here}, {} on the Linux disk",
+                crate::base::units::duration_ms(there)
+            ),
+            None => here,
+        }
+    });
+    verdict::last_lines(&mut screen, &report.verdict, git_status_here);
     screen.finish()
 }
 

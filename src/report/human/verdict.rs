@@ -16,10 +16,11 @@ pub fn level_label(level: Level, style: &Style) -> String {
 /// The answer, the figures that decided it and the command to run, again, as the report's
 /// last lines: on a terminal shorter than the report they are what stays in view. The figures
 /// are worded as the hook's line words them.
-pub fn last_lines(screen: &mut Screen, verdict: &Verdict) {
+/// `measured`: the figure to give where none decided the verdict (`ok`: git status here).
+pub fn last_lines(screen: &mut Screen, verdict: &Verdict, measured: Option<String>) {
     let (headline, tone) = headline(verdict);
     screen.blank();
-    let line = match crate::assess::hook_line::deciding_figures(verdict) {
+    let line = match crate::assess::hook_line::deciding_figures(verdict).or(measured) {
         Some(figures) => format!("{headline} ({figures})"),
         None => headline.to_string(),
     };

@@ -142,7 +142,19 @@ pub fn summary_line(report: &SurveyReport) -> String {
     }
     let n = units::count(n as u64);
     if summary.would_gain == 0 {
-        return format!("{n} {plural}: all fine where they are");
+        // The figure that decided it: even the slowest git status is quick here.
+        let slowest = report
+            .repositories
+            .iter()
+            .filter_map(|r| r.predict.as_ref().map(|p| p.git_status_ms.current))
+            .fold(None, |most: Option<f64>, ms| Some(most.map_or(ms, |m| m.max(ms))));
+        return match slowest {
+            Some(ms) => format!(
+                "{n} {plural}: all fine where they are (the slowest git status {} here)",
+                units::duration_ms(ms)
+            ),
+            None => format!("{n} {plural}: all fine where they are"),
+        };
     }
     let status = match summary.git_status_linux_ms {
         Some(linux) => format!(
