@@ -193,7 +193,9 @@ fn on_a_slow_mount_check_survey_the_hook_and_the_nudge_word_it_alike() {
     let in_check = figures_phrase(&last).unwrap_or_else(|| panic!("{check}"));
     let hook = screen(&sandbox, &["check", "--advisory"], &repo);
     let in_hook = figures_phrase(&hook).unwrap_or_else(|| panic!("{hook}"));
-    let in_nudge = figures_phrase(&nudge(&sandbox, &repo)).unwrap();
+    let nudged = nudge(&sandbox, &repo);
+    let in_nudge = figures_phrase(&nudged).unwrap();
+    the_readmes_example_is(&nudged, &repo);
     let survey = screen(&sandbox, &["survey"], &top);
     fits("survey", &survey);
     // The summary, the last lines, wrapped: read as one line.
@@ -209,4 +211,22 @@ fn on_a_slow_mount_check_survey_the_hook_and_the_nudge_word_it_alike() {
     assert!(summary.contains(", ") && summary.contains("on the Linux disk"), "{summary}");
     assert!(summary.contains("git status "), "{summary}");
     drop(fs);
+}
+
+
+/// The README's example of the nudge is `line` (the real one for `repo`) with its own figures
+/// and path: the same words, order and command.
+fn the_readmes_example_is(line: &str, repo: &Path) {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .unwrap();
+    let example = readme
+        .lines()
+        .find(|l| l.starts_with("wsl-place: move (") || l.starts_with("wsl-place: advise ("))
+        .unwrap_or_else(|| panic!("no nudge example in the README"));
+    let line = line.trim();
+    let real = line
+        .replace(&figures_phrase(line).unwrap(), &figures_phrase(example).unwrap())
+        .replace(&repo.display().to_string(), "/mnt/c/src/app")
+        .replacen("advise (", "move (", 1);
+    assert_eq!(example, real, "the README's nudge example against the real line {line:?}");
 }
