@@ -53,7 +53,7 @@ fn deciding(verdict: &Verdict) -> Option<&crate::decide::policy::Reason> {
     let at_level = || verdict.reasons.iter().filter(|r| r.level == verdict.level);
     at_level()
         .find(|r| r.rule == Rule::GitStatus)
-        .or_else(|| at_level().last())
+        .or_else(|| at_level().next_back())
 }
 
 /// The figures that decided the verdict, as the hook's line and `check`'s last lines give

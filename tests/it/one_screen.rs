@@ -14,7 +14,10 @@ const COLUMNS: usize = 110;
 /// A Node project as npm leaves it: its own few files tracked, and a `node_modules` of
 /// `packages` packages (more than the 96 a scan walks whole, so it is priced from a sample).
 fn node_project(root: &Path, packages: usize) {
-    write(&root.join("index.js"), b"module.exports = require('./lib');\n");
+    write(
+        &root.join("index.js"),
+        b"module.exports = require('./lib');\n",
+    );
     write(&root.join("lib/index.js"), b"module.exports = 1;\n");
     write(&root.join(".gitignore"), b"node_modules/\n");
     write(
@@ -152,7 +155,10 @@ fn nudge(sandbox: &Sandbox, dir: &Path) -> String {
         if said.contains("wsl-place: ") {
             return said;
         }
-        assert!(Instant::now() < deadline, "the nudge never spoke in {dir:?}");
+        assert!(
+            Instant::now() < deadline,
+            "the nudge never spoke in {dir:?}"
+        );
         std::thread::sleep(Duration::from_millis(200));
     }
 }
@@ -181,7 +187,11 @@ fn on_a_slow_mount_check_survey_the_hook_and_the_nudge_word_it_alike() {
     node_project(&made, 120);
     let sandbox = Sandbox::new();
     fs::create_dir_all(sandbox.config()).unwrap();
-    fs::write(sandbox.config().join("config.toml"), "nudge_every_hours = 0\n").unwrap();
+    fs::write(
+        sandbox.config().join("config.toml"),
+        "nudge_every_hours = 0\n",
+    )
+    .unwrap();
 
     let check = screen(&sandbox, &["check"], &repo);
     fits("check", &check);
@@ -208,25 +218,33 @@ fn on_a_slow_mount_check_survey_the_hook_and_the_nudge_word_it_alike() {
         assert!(!text.contains("on Linux,"), "{text}");
         assert!(!text.contains("on Linux)"), "{text}");
     }
-    assert!(summary.contains(", ") && summary.contains("on the Linux disk"), "{summary}");
+    assert!(
+        summary.contains(", ") && summary.contains("on the Linux disk"),
+        "{summary}"
+    );
     assert!(summary.contains("git status "), "{summary}");
     drop(fs);
 }
 
-
 /// The README's example of the nudge is `line` (the real one for `repo`) with its own figures
 /// and path: the same words, order and command.
 fn the_readmes_example_is(line: &str, repo: &Path) {
-    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .unwrap();
+    let readme =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
     let example = readme
         .lines()
         .find(|l| l.starts_with("wsl-place: move (") || l.starts_with("wsl-place: advise ("))
         .unwrap_or_else(|| panic!("no nudge example in the README"));
     let line = line.trim();
     let real = line
-        .replace(&figures_phrase(line).unwrap(), &figures_phrase(example).unwrap())
+        .replace(
+            &figures_phrase(line).unwrap(),
+            &figures_phrase(example).unwrap(),
+        )
         .replace(&repo.display().to_string(), "/mnt/c/src/app")
         .replacen("advise (", "move (", 1);
-    assert_eq!(example, real, "the README's nudge example against the real line {line:?}");
+    assert_eq!(
+        example, real,
+        "the README's nudge example against the real line {line:?}"
+    );
 }

@@ -216,7 +216,10 @@ pub fn sampled(sample: &crate::measure::scan::DependencySample) -> String {
     };
     let sizes = match sample.sized_every {
         0 => String::new(),
-        1 => format!(", bytes within ±{:.0}%", (sample.bytes_error * 100.0).max(1.0)),
+        1 => format!(
+            ", bytes within ±{:.0}%",
+            (sample.bytes_error * 100.0).max(1.0)
+        ),
         n => format!(", sizes from 1 file in {n}"),
     };
     format!("{files}{sizes}; --exact walks them all")

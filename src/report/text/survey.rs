@@ -147,7 +147,9 @@ pub fn summary_line(report: &SurveyReport) -> String {
             .repositories
             .iter()
             .filter_map(|r| r.predict.as_ref().map(|p| p.git_status_ms.current))
-            .fold(None, |most: Option<f64>, ms| Some(most.map_or(ms, |m| m.max(ms))));
+            .fold(None, |most: Option<f64>, ms| {
+                Some(most.map_or(ms, |m| m.max(ms)))
+            });
         return match slowest {
             Some(ms) => format!(
                 "{n} {plural}: all fine where they are (the slowest git status {} here)",
