@@ -15,10 +15,15 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")/.." && pwd)
-BIN=$HERE/target/release/wsl-place
-SLOWFS=$HERE/target/release/examples/slowfs
+# BIN and SLOWFS name binaries already built (a debug build, say); else the release ones are
+# built here, through `slot` where the machine gates builds with it.
 CLONE=${CLONE:-/var/tmp/wsl-place-screens-express}
-(cd "$HERE" && cargo build --release --quiet && cargo build --release --quiet --example slowfs)
+if [ -z "${BIN:-}" ] || [ -z "${SLOWFS:-}" ]; then
+    BIN=$HERE/target/release/wsl-place
+    SLOWFS=$HERE/target/release/examples/slowfs
+    GATE=$(command -v slot || true)
+    (cd "$HERE" && $GATE cargo build --release --quiet && $GATE cargo build --release --quiet --example slowfs)
+fi
 
 if [ ! -d "$CLONE/node_modules" ]; then
     rm -rf "$CLONE"

@@ -27,24 +27,39 @@ pub fn chars_beside_path(line: &str, path: &Path) -> usize {
 }
 
 /// "git status 1.5 s here, 2.6 ms on the Linux disk; median of 3 checks", from the figures
-/// the verdict weighed for `rule`.
-fn figures(verdict: &Verdict, rule: Rule, short: bool) -> Option<String> {
+/// the verdict weighed for `rule`; `median` false leaves the median's note out (a shorter
+/// wording with the same words: the hook, the nudge and `check` name a place one way).
+fn figures(verdict: &Verdict, rule: Rule, median: bool) -> Option<String> {
     let what = match rule {
         Rule::GitStatus => "git status",
         Rule::Install => "install",
         _ => return None,
     };
     let ([here, there], checks) = verdict.weighed(rule)?;
-    let linux = if short { "Linux" } else { "the Linux disk" };
     let mut text = format!(
-        "{what} {} here, {} on {linux}",
+        "{what} {} here, {} on the Linux disk",
         units::duration_ms(here),
         units::duration_ms(there)
     );
-    if checks >= crate::decide::policy::MEDIAN_FROM_CHECKS {
+    if median && checks >= crate::decide::policy::MEDIAN_FROM_CHECKS {
         text.push_str(&format!("; median of {checks} checks"));
     }
     Some(text)
+}
+
+/// The reason that decided the verdict: at its level, `git status` first (what `check`'s
+/// first line leads with), else the last one given.
+fn deciding(verdict: &Verdict) -> Option<&crate::decide::policy::Reason> {
+    let at_level = || verdict.reasons.iter().filter(|r| r.level == verdict.level);
+    at_level()
+        .find(|r| r.rule == Rule::GitStatus)
+        .or_else(|| at_level().next_back())
+}
+
+/// The figures that decided the verdict, as the hook's line and `check`'s last lines give
+/// them: "git status 1.5 s here, 2.6 ms on the Linux disk"; None where no figure did.
+pub fn deciding_figures(verdict: &Verdict) -> Option<String> {
+    figures(verdict, deciding(verdict)?.rule, true)
 }
 
 /// `wsl-place: LEVEL (WHY): NEXT`, with WHY cut to keep the line within `LINE_BUDGET`
@@ -84,7 +99,7 @@ pub fn for_report(report: &CheckReport) -> String {
     if verdict.level == Level::Ok {
         return String::new();
     }
-    let reason = verdict.reasons.iter().rfind(|r| r.level == verdict.level);
+    let reason = deciding(verdict);
     let first_look = if verdict.provisional {
         "first look: "
     } else {
@@ -92,8 +107,8 @@ pub fn for_report(report: &CheckReport) -> String {
     };
     let why: Vec<String> = match reason {
         Some(r) => match (
-            figures(verdict, r.rule, false),
             figures(verdict, r.rule, true),
+            figures(verdict, r.rule, false),
         ) {
             (Some(long), Some(short)) => vec![
                 format!("{first_look}{long}"),

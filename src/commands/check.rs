@@ -39,7 +39,8 @@ impl Settings {
         env: &HostEnv,
         config: &super::config::UserConfig,
     ) -> Result<Self> {
-        let output = super::output(global, args.measure.format, args.quiet, env);
+        let mut output = super::output(global, args.measure.format, args.quiet, env);
+        output.style.verbose = args.measure.verbose;
         Ok(Self {
             check: pipeline::Settings {
                 path: args.path.clone(),

@@ -264,6 +264,10 @@ pub struct MeasureArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// Show every figure on the human report: how the figures were measured, the per-file
+    /// costs and the scan's details (the default keeps to what fits one 40-row screen).
+    #[arg(long, short)]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Args, Clone)]

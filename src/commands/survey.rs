@@ -24,6 +24,8 @@ impl Settings {
         env: &HostEnv,
         config: &super::config::UserConfig,
     ) -> Self {
+        let mut output = super::output(global, args.measure.format, args.quiet, env);
+        output.style.verbose = args.measure.verbose;
         Self {
             survey: survey::Settings {
                 dir: args.dir.clone(),
@@ -37,7 +39,7 @@ impl Settings {
                 policy: config.policy(args.policy.as_deref()),
             },
             fail_at: super::check::fail_at(args.fail_on),
-            output: super::output(global, args.measure.format, args.quiet, env),
+            output,
         }
     }
 }

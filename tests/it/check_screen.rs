@@ -37,7 +37,8 @@ impl Place {
     }
 
     fn human(&self) -> String {
-        let out = self.run(&["check"]);
+        // Where the figures were measured is a detail `--verbose` shows.
+        let out = self.run(&["check", "--verbose"]);
         out.ok();
         String::from_utf8(out.stdout.clone()).unwrap()
     }
@@ -156,7 +157,7 @@ fn figures_from_another_runs_probe_say_when_they_were_measured_not_where() {
     let cached = place.json();
     assert_eq!(cached["probe"]["current"]["cached_unix"], at, "{cached}");
     // A probe of this run names the folder it measured in, which it just used.
-    let fresh = place.run(&["check", "--fresh"]);
+    let fresh = place.run(&["check", "--fresh", "--verbose"]);
     let screen = String::from_utf8(fresh.stdout.clone()).unwrap();
     let measured = row(&screen, "measured");
     assert!(measured.starts_with("measured in      /"), "{screen}");

@@ -34,6 +34,7 @@ mod migrate_screens;
 mod moved;
 mod nothing_lost;
 mod nudge_budget;
+mod one_screen;
 mod other_copies;
 mod packaging;
 mod policy;

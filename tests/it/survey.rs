@@ -213,7 +213,7 @@ fn finds_the_right_set_judges_slowfs_worse_with_one_probe_per_mount() {
             .cmd()
             .env("NO_COLOR", "1")
             .env("COLUMNS", columns)
-            .args(["survey", "--probe-budget-ms", "300"])
+            .args(["survey", "--verbose", "--probe-budget-ms", "300"])
             .arg(&layout.top)
             .run();
         String::from_utf8_lossy(&out.stdout).into_owned()

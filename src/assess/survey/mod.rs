@@ -92,7 +92,8 @@ pub struct Summary {
     /// Their predicted `git status`, added up, here and on the Linux disk.
     pub git_status_here_ms: f64,
     pub git_status_linux_ms: Option<f64>,
-    /// Their size: what moving them needs on the Linux disk.
+    /// What moving them needs on the Linux disk, counted as `migrate`'s plan counts it: the
+    /// files in whole 4 KiB blocks and a 4 KiB block for each folder and link.
     pub bytes_to_move: u64,
     pub elapsed_ms: u64,
 }
@@ -446,7 +447,15 @@ fn summarise(repositories: &[RepositoryReport], elapsed: Duration) -> Summary {
         would_gain: gaining.len(),
         git_status_here_ms: statuses.iter().fold(0.0, |sum, c| sum + c.current),
         git_status_linux_ms,
-        bytes_to_move: gaining.iter().map(|r| r.scan.totals.bytes).sum(),
+        bytes_to_move: gaining.iter().map(|r| space_needed(&r.scan)).sum(),
         elapsed_ms: elapsed.as_millis() as u64,
     }
+}
+
+/// The space a repository's copy takes on the Linux disk, as the migration's plan counts it
+/// (`needed_bytes`): its files in whole 4 KiB blocks (their allocated space where the scan
+/// sized them, never less than their bytes), and one block for each folder and link.
+fn space_needed(scan: &crate::measure::scan::ScanReport) -> u64 {
+    let files = scan.allocated_bytes.max(scan.totals.bytes);
+    files + 4096 * (scan.totals.dirs + scan.totals.symlinks)
 }

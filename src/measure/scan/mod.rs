@@ -188,6 +188,11 @@ pub struct DependencySample {
     /// About two standard errors of the files' and the bytes' estimates, as a fraction of them.
     pub files_error: f64,
     pub bytes_error: f64,
+    /// In a walked package, one file in this many was sized by `lstat` and the others took
+    /// their folder's mean: `bytes_error` leaves that out (1: every file sized; 0: not
+    /// recorded, an earlier version's figures).
+    #[serde(default)]
+    pub sized_every: u64,
 }
 
 /// A directory and how many files it holds.
@@ -508,7 +513,11 @@ fn scanning_while<T>(live: &Live, progress: &dyn Progress, work: impl FnOnce() -
             live.files.load(std::sync::atomic::Ordering::Relaxed),
             live.dirs.load(std::sync::atomic::Ordering::Relaxed),
         );
-        format!("scanning: {files} files, {dirs} directories")
+        format!(
+            "scanning: {}, {}",
+            crate::base::units::counted(files, "file", "files"),
+            crate::base::units::counted(dirs, "directory", "directories")
+        )
     };
     crate::base::progress::working(progress, seen, work)
 }

@@ -18,7 +18,9 @@ pub fn rows(screen: &mut Screen, location: &Location) {
         &crate::base::pathtext::display(&location.paths.linux),
         Tone::Bold,
     );
-    screen.row("host", &host_line, Tone::Plain);
+    if screen.style().verbose {
+        screen.row("host", &host_line, Tone::Plain);
+    }
     screen.row(
         "mount",
         &format!(

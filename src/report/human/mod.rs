@@ -25,6 +25,8 @@ pub struct Style {
     pub color: bool,
     /// Columns a line may use.
     pub width: usize,
+    /// `--verbose`: every row, where the default keeps to what fits one screen.
+    pub verbose: bool,
 }
 
 impl Style {
@@ -32,6 +34,7 @@ impl Style {
         Self {
             color: terminal.color,
             width: terminal.width,
+            verbose: false,
         }
     }
 
@@ -40,6 +43,7 @@ impl Style {
         Self {
             color: false,
             width,
+            verbose: false,
         }
     }
 
@@ -96,7 +100,7 @@ pub fn check(report: &CheckReport, style: &Style) -> String {
         chart::comparison(&mut screen, predict, &report.verdict);
     }
     location::rows(&mut screen, &report.location);
-    if let Some(windows) = &report.windows {
+    if let Some(windows) = report.windows.as_ref().filter(|_| style.verbose) {
         location::windows_rows(&mut screen, windows);
     }
     if let Some(probes) = &report.probe {
@@ -106,7 +110,23 @@ pub fn check(report: &CheckReport, style: &Style) -> String {
     screen.blank();
     scan::rows(&mut screen, &report.scan);
     verdict::rows(&mut screen, &report.verdict);
-    verdict::last_lines(&mut screen, &report.verdict);
+    let git_status_here = report.predict.as_ref().map(|p| {
+        let (shown, _) = report
+            .verdict
+            .shown(crate::decide::policy::Rule::GitStatus, &p.git_status_ms);
+        let here = format!(
+            "git status {} here",
+            crate::base::units::duration_ms(shown.current)
+        );
+        match shown.baseline.filter(|_| !same_disk) {
+            Some(there) => format!(
+                "{here}, {} on the Linux disk",
+                crate::base::units::duration_ms(there)
+            ),
+            None => here,
+        }
+    });
+    verdict::last_lines(&mut screen, &report.verdict, git_status_here);
     screen.finish()
 }
 
@@ -238,12 +258,13 @@ impl<'a> Screen<'a> {
         let command = crate::base::pathtext::display_text(command);
         let command = command.as_str();
         let painted = self.tone(Tone::Bold, command);
-        let margin = INDENT + KEY_WIDTH + 2;
-        let margin = if margin + columns(command) <= self.style.width {
-            margin
-        } else {
-            2 * INDENT
-        };
+        // Too long for the item's text, it starts in the values' column; too long for that,
+        // under the keys, as the last line's command does: always aligned with something.
+        let width = columns(command);
+        let margin = [INDENT + KEY_WIDTH + 2, INDENT + KEY_WIDTH]
+            .into_iter()
+            .find(|margin| margin + width <= self.style.width)
+            .unwrap_or(INDENT);
         self.out.push_str(&format!("{:margin$}{painted}\n", ""));
     }
 

@@ -24,12 +24,13 @@ pub fn rows(screen: &mut Screen, scan: &ScanReport) {
             Tone::Plain,
         );
     }
+    let verbose = screen.style().verbose;
     if let Some(g) = git {
-        git_rows(screen, scan, g, git_files);
+        git_rows(screen, scan, g, git_files, verbose);
     }
     trees(screen, scan);
     screen.row("everything", &everything(scan), Tone::Plain);
-    if let Some(d) = scan.largest_dirs.first() {
+    if let Some(d) = most_files_in(scan).filter(|_| verbose) {
         screen.row(
             "most files in",
             &format!(
@@ -41,6 +42,25 @@ pub fn rows(screen: &mut Screen, scan: &ScanReport) {
         );
     }
     problems(screen, scan);
+}
+
+/// The folder with the most files directly in it, outside the dependency trees: a tree reused
+/// from an earlier check is not walked, so counting its folders made the answer flip between
+/// runs (and the trees have their own row). Ties go to the first name.
+fn most_files_in(scan: &ScanReport) -> Option<&crate::measure::scan::DirFiles> {
+    let trees: Vec<&std::path::Path> = scan
+        .node_modules
+        .iter()
+        .chain(&scan.dependency_trees)
+        .map(|t| t.path.as_path())
+        .collect();
+    let mut outside: Vec<&crate::measure::scan::DirFiles> = scan
+        .largest_dirs
+        .iter()
+        .filter(|d| !trees.iter().any(|t| d.path.as_path().starts_with(t)))
+        .collect();
+    outside.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.path.cmp(&b.path)));
+    outside.first().copied()
 }
 
 /// The tree's totals. When the scan stopped with nothing to extrapolate from, what it saw is
@@ -79,6 +99,7 @@ fn git_rows(
     scan: &ScanReport,
     git: &crate::measure::scan::GitReport,
     git_files: Option<u64>,
+    verbose: bool,
 ) {
     let kind = match git.kind {
         RepoKind::Repository => "git repository",
@@ -105,7 +126,9 @@ fn git_rows(
             ));
         }
     }
-    let Some(bytes) = scan.git_dir_bytes else {
+    // A plain repository's git folder is a detail; what is unusual about it is not.
+    let unusual = !notes.is_empty() || git.kind != RepoKind::Repository;
+    let Some(bytes) = scan.git_dir_bytes.filter(|_| verbose || unusual) else {
         return;
     };
     let a = approx(git.estimated);
@@ -176,15 +199,30 @@ fn trees(screen: &mut Screen, scan: &ScanReport) {
     }
 }
 
-/// How a dependency tree's figures were obtained: "estimated from 48 of 800 packages, files
-/// within ±8%".
+/// How a dependency tree's figures were obtained, the files' and the sizes' apart: "estimated
+/// from 48 of 800 packages, files within ±8%, sizes from 1 file in 4"; "files counted in all
+/// 333 packages" when every package was walked. A size taken from one file in four has no
+/// stated bound, so none is claimed for it.
 pub fn sampled(sample: &crate::measure::scan::DependencySample) -> String {
-    format!(
-        "estimated from {} of {} packages, files within ±{:.0}%; --exact walks them all",
-        count(sample.walked),
-        count(sample.packages),
-        (sample.files_error * 100.0).max(1.0)
-    )
+    let files = if sample.walked >= sample.packages {
+        format!("files counted in all {} packages", count(sample.packages))
+    } else {
+        format!(
+            "estimated from {} of {} packages, files within ±{:.0}%",
+            count(sample.walked),
+            count(sample.packages),
+            (sample.files_error * 100.0).max(1.0)
+        )
+    };
+    let sizes = match sample.sized_every {
+        0 => String::new(),
+        1 => format!(
+            ", bytes within ±{:.0}%",
+            (sample.bytes_error * 100.0).max(1.0)
+        ),
+        n => format!(", sizes from 1 file in {n}"),
+    };
+    format!("{files}{sizes}; --exact walks them all")
 }
 
 /// Names only what the budget really left out: a walk that listed every directory but sized

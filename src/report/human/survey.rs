@@ -28,13 +28,14 @@ pub fn table(report: &SurveyReport, style: &Style) -> String {
         repository_rows(&mut out, report, style);
         out.push('\n');
     }
-    for line in wrap(&summary_line(report), style.width) {
-        let _ = writeln!(out, "{}", style.bold(&line));
-    }
     for line in not_judged_lines(report) {
         let _ = writeln!(out, "{}", style.warn(&line));
     }
     footnotes(&mut out, report, style);
+    // The answer and its figures last: on a terminal shorter than the table they stay in view.
+    for line in wrap(&summary_line(report), style.width) {
+        let _ = writeln!(out, "{}", style.bold(&line));
+    }
     out
 }
 
@@ -181,7 +182,8 @@ fn footnotes(out: &mut String, report: &SurveyReport, style: &Style) {
     notes.extend(search_note(report));
     notes.extend(unreadable_note(&report.discovery));
     notes.extend(stopped_note(report));
-    for probe in &report.probes {
+    // Each probe's figure is a detail (`--verbose`, or `--format json`).
+    for probe in report.probes.iter().filter(|_| style.verbose) {
         let role = match (probe.repositories, probe.baseline) {
             (0, _) => "the Linux disk".to_string(),
             (n, true) => format!(

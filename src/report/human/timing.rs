@@ -168,6 +168,10 @@ fn prediction_rows(screen: &mut Screen, p: &Prediction, move_matters: bool) {
     if cold_ms > warm_ms * 1.2 {
         after.push_str(&format!(", {} after a reboot", approx(cold_ms)));
     }
+    // The figures beside the verdict's are details: the default screen keeps to 40 rows.
+    if !screen.style().verbose {
+        return;
+    }
     if let Some(ms) = p.git_status_fsmonitor_ms {
         screen.row(
             "with fsmonitor",
@@ -239,9 +243,11 @@ pub fn rows(
         .as_ref()
         .filter(|_| !probes.baseline_same_mount);
     let current = &probes.current;
-    cost_rows(screen, current, baseline);
-    let (key, value) = measured(probes, baseline);
-    screen.row(key, &value, Tone::Dim);
+    if screen.style().verbose {
+        cost_rows(screen, current, baseline);
+        let (key, value) = measured(probes, baseline);
+        screen.row(key, &value, Tone::Dim);
+    }
     for p in std::iter::once(current).chain(baseline) {
         troubles(screen, p);
     }

@@ -13,12 +13,18 @@ pub fn level_label(level: Level, style: &Style) -> String {
     }
 }
 
-/// The answer and the command to run, again, as the report's last two lines: on a terminal
-/// shorter than the report they are what stays in view.
-pub fn last_lines(screen: &mut Screen, verdict: &Verdict) {
+/// The answer, the figures that decided it and the command to run, again, as the report's
+/// last lines: on a terminal shorter than the report they are what stays in view. The figures
+/// are worded as the hook's line words them.
+/// `measured`: the figure to give where none decided the verdict (`ok`: git status here).
+pub fn last_lines(screen: &mut Screen, verdict: &Verdict, measured: Option<String>) {
     let (headline, tone) = headline(verdict);
     screen.blank();
-    screen.headline(headline, tone);
+    let line = match crate::assess::hook_line::deciding_figures(verdict).or(measured) {
+        Some(figures) => format!("{headline} ({figures})"),
+        None => headline.to_string(),
+    };
+    screen.headline(&line, tone);
     if let Some(command) = verdict.advice.first().and_then(|a| a.command.as_deref()) {
         let command = crate::base::pathtext::display_text(command);
         let painted = screen.style().bold(&command);

@@ -140,8 +140,23 @@ pub fn summary_line(report: &SurveyReport) -> String {
     if n == 0 {
         return "No git repositories below this folder.".to_string();
     }
+    let n = units::count(n as u64);
     if summary.would_gain == 0 {
-        return format!("{n} {plural}: all fine where they are");
+        // The figure that decided it: even the slowest git status is quick here.
+        let slowest = report
+            .repositories
+            .iter()
+            .filter_map(|r| r.predict.as_ref().map(|p| p.git_status_ms.current))
+            .fold(None, |most: Option<f64>, ms| {
+                Some(most.map_or(ms, |m| m.max(ms)))
+            });
+        return match slowest {
+            Some(ms) => format!(
+                "{n} {plural}: all fine where they are (the slowest git status {} here)",
+                units::duration_ms(ms)
+            ),
+            None => format!("{n} {plural}: all fine where they are"),
+        };
     }
     let status = match summary.git_status_linux_ms {
         Some(linux) => format!(
@@ -151,9 +166,10 @@ pub fn summary_line(report: &SurveyReport) -> String {
         ),
         None => String::new(),
     };
+    // The plans' own count (files in whole blocks), so it adds up to what `migrate` asks for.
     format!(
-        "{n} {plural}: {} would be faster on the Linux disk{status}; moving them needs {} there",
-        summary.would_gain,
+        "{n} {plural}: {} would be faster on the Linux disk{status}; moving them needs {} there, as migrate's plans count it",
+        units::count(summary.would_gain as u64),
         units::bytes(summary.bytes_to_move)
     )
 }

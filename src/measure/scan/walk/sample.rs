@@ -468,6 +468,11 @@ impl How {
             method: self.method.into(),
             files_error: error(files_var, estimate.files),
             bytes_error: error(bytes_var, estimate.bytes),
+            sized_every: if self.sized_in_part {
+                super::SIZED_EVERY
+            } else {
+                1
+            },
         }
     }
 }
