@@ -307,6 +307,22 @@ fn every_question_is_answered_before_anything_is_staged() {
     assert_eq!(config("core.filemode"), "false", "declined, yet reset");
     assert_eq!(config("core.ignorecase"), "false", "Enter means reset");
     assert!(shown.contains("npm ci"), "no reinstall step:\n{shown}");
+    // Issue 55: node_modules left behind, the copy's time is priced again; the last question
+    // says the new figure, and the result quotes that one, not a figure never shown.
+    let said = strip_escapes(&shown)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let asked = said
+        .rsplit("Copy, verify and move it to ")
+        .next()
+        .and_then(|q| q.split(" (about ").nth(1))
+        .and_then(|q| q.split(" now, node_modules left behind)?").next())
+        .unwrap_or_else(|| panic!("the last question has no new figure:\n{said}"));
+    assert!(
+        said.contains(&format!("the plan said {asked} with node_modules left behind")),
+        "the result quotes another figure than the question's {asked}:\n{said}"
+    );
 }
 
 #[test]
