@@ -521,3 +521,41 @@ fn real_cargo_home() -> std::path::PathBuf {
         .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))
         .expect("HOME or CARGO_HOME is set")
 }
+
+/// Issue 55: the README's sample screens are the binary's, rendered by `bench/readme-screens.sh`
+/// into the blocks it marks. Their figures are measured, so what is checked here is what does
+/// not move: every screen the script renders has its marked block, each block is as wide as
+/// the binary prints at 110 columns, and it begins with what the binary begins with.
+#[test]
+fn readme_sample_screens_are_the_ones_the_script_renders() {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let script = std::fs::read_to_string(repo_root().join("bench/readme-screens.sh")).unwrap();
+    let rendered: Vec<&str> = script
+        .lines()
+        .filter_map(|line| line.split(">\"$WORK/screens/").nth(1))
+        .map(|name| name.trim_end_matches('"'))
+        .collect();
+    assert_eq!(rendered, ["check", "advisory"], "the script renders {rendered:?}");
+    for name in rendered {
+        let marker = format!("<!-- readme-screen: {name} -->\n```\n");
+        let block = readme
+            .split(&marker)
+            .nth(1)
+            .and_then(|rest| rest.split("```").next())
+            .unwrap_or_else(|| panic!("README.md has no block marked {marker:?}"));
+        for line in block.lines() {
+            assert!(
+                line.chars().count() <= 110,
+                "README's {name} screen has a line wider than 110 columns: {line:?}"
+            );
+        }
+        let first = block.lines().next().unwrap_or_default();
+        let answer = match name {
+            "check" => ["ok: ", "advise: ", "move: "]
+                .iter()
+                .any(|verdict| first.starts_with(verdict)),
+            _ => first.starts_with("wsl-place: ") && first.contains("wsl-place migrate "),
+        };
+        assert!(answer, "README's {name} screen does not begin as the binary's: {first:?}");
+    }
+}
