@@ -21,8 +21,8 @@ pub use kernel::engine::staging::Elsewhere;
 pub use kernel::notice::Notice;
 pub use kernel::options::{Consent, Mode, Options, Ui};
 pub use kernel::outcome::{
-    Conflict, HistorySync, InCopy, Kept, KeptWhy, MigrationReport, RefAction, RefKind, RefSync, RemovalShown,
-    SyncReport,
+    Conflict, HistorySync, InCopy, Kept, KeptWhy, MigrationReport, RefAction, RefKind, RefSync,
+    RemovalShown, SyncReport,
 };
 pub use kernel::repairs::fixups::{Fixed, FixupAdvice};
 pub use kernel::repairs::old_paths::StillPointing;
@@ -167,12 +167,7 @@ fn in_copy_or(
 /// `migrate` run in the copy an earlier migration made: it is on the Linux disk already; say
 /// whose copy it is and what is left to do at the old place, from the manifest; `abort` when
 /// `--abort` was asked, which is then answered with the command that runs it.
-fn run_in_copy(
-    env: &HostEnv,
-    ui: &dyn Ui,
-    record: &moved::Moved,
-    abort: bool,
-) -> Result<ExitCode> {
+fn run_in_copy(env: &HostEnv, ui: &dyn Ui, record: &moved::Moved, abort: bool) -> Result<ExitCode> {
     let (source, copy) = (record.source.as_path(), record.destination.as_path());
     let mut report = MigrationReport::from_manifest(
         env,

@@ -535,7 +535,11 @@ fn readme_sample_screens_are_the_ones_the_script_renders() {
         .filter_map(|line| line.split(">\"$WORK/screens/").nth(1))
         .map(|name| name.trim_end_matches('"'))
         .collect();
-    assert_eq!(rendered, ["check", "advisory"], "the script renders {rendered:?}");
+    assert_eq!(
+        rendered,
+        ["check", "advisory"],
+        "the script renders {rendered:?}"
+    );
     for name in rendered {
         let marker = format!("<!-- readme-screen: {name} -->\n```\n");
         let block = readme
@@ -556,6 +560,9 @@ fn readme_sample_screens_are_the_ones_the_script_renders() {
                 .any(|verdict| first.starts_with(verdict)),
             _ => first.starts_with("wsl-place: ") && first.contains("wsl-place migrate "),
         };
-        assert!(answer, "README's {name} screen does not begin as the binary's: {first:?}");
+        assert!(
+            answer,
+            "README's {name} screen does not begin as the binary's: {first:?}"
+        );
     }
 }

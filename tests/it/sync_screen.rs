@@ -73,7 +73,11 @@ fn a_sync_with_four_conflicts_fits_110_by_40_with_its_answer_last() {
         wide.is_empty(),
         "lines wider than 110 columns: {wide:#?}\n{shown}"
     );
-    assert!(rows(&shown, 110) <= 40, "{} rows:\n{shown}", rows(&shown, 110));
+    assert!(
+        rows(&shown, 110) <= 40,
+        "{} rows:\n{shown}",
+        rows(&shown, 110)
+    );
     // Each conflict is named whole, and so is the name a saved version takes.
     for i in 1..=4 {
         let name = format!("{DEEP}/session-token-refresh-handler-{i}.js");
@@ -167,7 +171,10 @@ fn sync_abort_and_remove_source_run_in_the_copy_answer_for_the_old_place() {
         "{}",
         text(&remove)
     );
-    assert!(source.join("late.txt").is_file(), "the old place was removed");
+    assert!(
+        source.join("late.txt").is_file(),
+        "the old place was removed"
+    );
 }
 
 #[test]

@@ -320,7 +320,9 @@ fn every_question_is_answered_before_anything_is_staged() {
         .and_then(|q| q.split(" now, node_modules left behind)?").next())
         .unwrap_or_else(|| panic!("the last question has no new figure:\n{said}"));
     assert!(
-        said.contains(&format!("the plan said {asked} with node_modules left behind")),
+        said.contains(&format!(
+            "the plan said {asked} with node_modules left behind"
+        )),
         "the result quotes another figure than the question's {asked}:\n{said}"
     );
 }
@@ -728,7 +730,9 @@ fn a_question_wider_than_the_terminal_is_shown_once_and_fits() {
     let deep = "Users/someone/source/repos/customer-portal";
     let repo = dir.path().join(deep).join("express-api-server");
     support::gitrepo::repo_with_files(&repo, 4);
-    let dest = dir.path().join("linux/projects/customer-portal/express-api-server");
+    let dest = dir
+        .path()
+        .join("linux/projects/customer-portal/express-api-server");
     support::Sandbox::at(&home)
         .migrate(&repo, &dest)
         .args(["--yes", "-q"])

@@ -261,8 +261,8 @@ fn priced_again(plan: &Plan, left_behind: &[&str], text: &str) -> String {
         return text.to_string();
     }
     let copy = &plan.copy;
-    let Some(ms) = crate::migrate::kernel::engine::estimate::of(copy, &copy.resume())
-        .predicted_copy_ms
+    let Some(ms) =
+        crate::migrate::kernel::engine::estimate::of(copy, &copy.resume()).predicted_copy_ms
     else {
         return text.to_string();
     };

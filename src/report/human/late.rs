@@ -35,7 +35,10 @@ pub fn sync_plan(moved: &Moved, report: &SyncReport, width: usize) -> String {
         moved.destination.display(),
         moved.finished_day(),
     );
-    for (i, line) in super::wrap(&heading, width.saturating_sub(2)).iter().enumerate() {
+    for (i, line) in super::wrap(&heading, width.saturating_sub(2))
+        .iter()
+        .enumerate()
+    {
         out.push_str(if i == 0 { "" } else { "  " });
         out.push_str(line);
         out.push('\n');
@@ -107,7 +110,11 @@ impl Shared {
 
     /// The heading's words after the count, `kept` saying what stays at the copy.
     pub fn heading(&self, count: usize, kept: &str) -> String {
-        let why = self.why.as_deref().map(|w| format!(" {w}")).unwrap_or_default();
+        let why = self
+            .why
+            .as_deref()
+            .map(|w| format!(" {w}"))
+            .unwrap_or_default();
         let saved = match &self.suffix {
             Some(suffix) => format!(", the source's saved beside it as NAME{suffix}"),
             None => String::new(),
@@ -143,7 +150,10 @@ fn conflicts(out: &mut String, plan: &PlanRows, r: &SyncReport) {
         plan.row(out, "", &shared.item(c));
     }
     if r.conflicts.len() > LISTED {
-        let more = format!("and {} more", units::count((r.conflicts.len() - LISTED) as u64));
+        let more = format!(
+            "and {} more",
+            units::count((r.conflicts.len() - LISTED) as u64)
+        );
         plan.row(out, "", &more);
     }
 }
@@ -157,7 +167,11 @@ fn history(out: &mut String, plan: &PlanRows, r: &SyncReport) {
         plan.row(out, "history", &summary);
     }
     for line in &history.refs {
-        plan.row(out, "", &crate::report::text::migrate::history_line(line, false));
+        plan.row(
+            out,
+            "",
+            &crate::report::text::migrate::history_line(line, false),
+        );
     }
 }
 

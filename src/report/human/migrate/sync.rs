@@ -135,7 +135,9 @@ fn saved_rows(screen: &mut Screen, sync: &SyncReport, copy: &std::path::Path) {
     let kept_out = match &sync.excluded_in {
         Some(file) => format!(
             "kept out of `git add .` by an entry in {}, dropped by the next sync once the saved file is gone",
-            file.to_string().strip_prefix(&copy).unwrap_or(&file.to_string())
+            file.to_string()
+                .strip_prefix(&copy)
+                .unwrap_or(&file.to_string())
         ),
         None => "not kept out of `git add .`: delete them before you commit".to_string(),
     };
