@@ -149,8 +149,17 @@ impl migrate::Ui for Terminal<'_> {
             return confirm_by_line(prompt, default);
         }
         let term = console::Term::stderr();
+        // dialoguer redraws only the prompt's last row once answered: a prompt wider than the
+        // terminal would show its first rows twice. Its rows are laid out here, at words and
+        // paths, room left for " [y/n] yes"; dialoguer gets the last one.
+        let width = self.settings.output.style.width.saturating_sub(8);
+        let mut rows = report::human::wrap(prompt, width);
+        let last = rows.pop().unwrap_or_default();
+        for row in rows {
+            let _ = term.write_line(&row);
+        }
         let answer = dialoguer::Confirm::new()
-            .with_prompt(prompt)
+            .with_prompt(last)
             .default(default)
             .interact_on(&term);
         if let Err(e) = &answer {
@@ -174,7 +183,8 @@ impl migrate::Ui for Terminal<'_> {
     }
 
     fn sync_plan(&self, moved: &Moved, report: &migrate::SyncReport) -> Result<()> {
-        self.note(&report::human::late::sync_plan(moved, report))
+        let width = self.settings.output.style.width;
+        self.note(&report::human::late::sync_plan(moved, report, width))
     }
 
     fn removal_plan(&self, plan: &migrate::RemovalShown) -> Result<()> {

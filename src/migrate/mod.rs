@@ -21,8 +21,8 @@ pub use kernel::engine::staging::Elsewhere;
 pub use kernel::notice::Notice;
 pub use kernel::options::{Consent, Mode, Options, Ui};
 pub use kernel::outcome::{
-    HistorySync, InCopy, Kept, KeptWhy, MigrationReport, RefAction, RefKind, RefSync, RemovalShown,
-    SyncReport,
+    Conflict, HistorySync, InCopy, Kept, KeptWhy, MigrationReport, RefAction, RefKind, RefSync,
+    RemovalShown, SyncReport,
 };
 pub use kernel::repairs::fixups::{Fixed, FixupAdvice};
 pub use kernel::repairs::old_paths::StillPointing;
@@ -50,7 +50,7 @@ pub fn run(
 ) -> Result<ExitCode> {
     let run = match Run::start(env, args, ui, default_root) {
         Ok(run) => run,
-        Err(failure) => return in_copy_or(env, args, ui, failure),
+        Err(failure) => return in_copy_or(env, (args, default_root), ui, failure),
     };
     // Held to the end of the run; a dry run only reads, and must not hold off a real one.
     let held = run.staging.lock_unless(args.consent.dry_run())?;
@@ -135,22 +135,39 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
 
 /// A run that cannot start, in the copy an earlier migration made (the destination it would
 /// choose is the copy itself): it is the copy, not a mistake. A destination the person chose
-/// elsewhere (`--to`, their policy) starts a run like any other folder.
-fn in_copy_or(env: &HostEnv, args: &Options, ui: &dyn Ui, failure: Failure) -> Result<ExitCode> {
+/// elsewhere (`--to`, their policy) starts a run like any other folder. `--sync` there syncs
+/// from the old place: it writes only the copy, never over an edit, and asks first. `--abort`
+/// and `--remove-source` delete a whole place, so they are answered with the command that
+/// names the old place, never run from inside the copy.
+fn in_copy_or(
+    env: &HostEnv,
+    (args, default_root): (&Options, Option<&Path>),
+    ui: &dyn Ui,
+    failure: Failure,
+) -> Result<ExitCode> {
     if args.to.is_none()
-        && args.mode == Mode::Move
         && failure.code == ExitCode::Input
         && let Ok(here) = crate::host::location::canonical_dir(&args.path)
         && let Some(record) = moved::copy_of(env, &here)
     {
-        return run_in_copy(env, ui, &record);
+        let old_place_there = !record.source_removed && record.source.is_dir();
+        if args.mode == Mode::Sync && old_place_there {
+            let at_old_place = Options {
+                path: record.source.clone(),
+                to: Some(here),
+                ..args.clone()
+            };
+            return run(env, &at_old_place, ui, default_root);
+        }
+        return run_in_copy(env, ui, &record, args.mode == Mode::Abort);
     }
     Err(failure)
 }
 
 /// `migrate` run in the copy an earlier migration made: it is on the Linux disk already; say
-/// whose copy it is and what is left to do at the old place, from the manifest.
-fn run_in_copy(env: &HostEnv, ui: &dyn Ui, record: &moved::Moved) -> Result<ExitCode> {
+/// whose copy it is and what is left to do at the old place, from the manifest; `abort` when
+/// `--abort` was asked, which is then answered with the command that runs it.
+fn run_in_copy(env: &HostEnv, ui: &dyn Ui, record: &moved::Moved, abort: bool) -> Result<ExitCode> {
     let (source, copy) = (record.source.as_path(), record.destination.as_path());
     let mut report = MigrationReport::from_manifest(
         env,
@@ -167,6 +184,7 @@ fn run_in_copy(env: &HostEnv, ui: &dyn Ui, record: &moved::Moved) -> Result<Exit
     report.run_in_copy = Some(InCopy {
         source_removed: removed,
         remove_source: (!removed).then(|| staging::command(source, copy, " --remove-source")),
+        abort: (abort && !removed).then(|| staging::command(source, copy, " --abort")),
     });
     let changed = (!removed).then(|| changes::since(record)).flatten();
     if let Some(changed) = changed.filter(|c| c.count() > 0) {

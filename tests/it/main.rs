@@ -56,6 +56,7 @@ mod sync;
 mod sync_bar;
 mod sync_crash;
 mod sync_git;
+mod sync_screen;
 mod terminal;
 mod untrusted_bar;
 mod untrusted_git;

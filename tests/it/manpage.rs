@@ -110,7 +110,7 @@ const EXIT_STATUS: &[(&str, &str)] = &[
         "5",
         "Refused because going on would lose data (a copy that changed since, the only copy of \
          something, a copy no longer where the migration made it, a second copy nobody said yes \
-         to); nothing was changed, and the message says what to do.",
+         to, a staging folder or a destination that is not this run's to write over); nothing was changed, and the message says what to do.",
     ),
     (
         "130",

@@ -493,7 +493,7 @@ fn finishing_a_sealed_copy_gives_the_same_next_steps_as_a_whole_run() {
     journalled(&slow.staging("app").join("journal"), 0, &mut child);
     fs::create_dir_all(&dest).unwrap();
     let stopped = support::run::wait(child);
-    stopped.fails(Exit::Input);
+    stopped.fails(Exit::WouldLoseData);
     assert!(
         support::stderr(&stopped).contains("appeared while the migration ran"),
         "{}",

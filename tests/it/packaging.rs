@@ -313,7 +313,7 @@ fn uv() -> Option<PathBuf> {
             .find(|candidate| candidate.is_file())
     });
     if found.is_none() {
-        support::skip("uv is not installed (.ci/run installs it with pip)");
+        support::skip("uv is not installed (.ci/run installs it with its installer)");
     }
     found
 }

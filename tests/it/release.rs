@@ -384,15 +384,29 @@ fn readme_install_lines_are_locked_and_pep_668_proof() {
             }
         }
     }
+    // maturin pinned, so the line builds today what CI built (.ci/run runs it as written).
+    let ci = std::fs::read_to_string(repo_root().join(".ci/run")).unwrap();
+    let maturin = commands
+        .iter()
+        .flat_map(|command| command.split("&&").map(str::trim))
+        .find(|step| step.starts_with("uvx maturin@") && step.ends_with(" build --release"))
+        .unwrap_or_else(|| {
+            panic!(
+                "no `uvx maturin@VERSION build --release` line in:\n{}",
+                commands.join("\n")
+            )
+        });
+    assert!(ci.contains(maturin), ".ci/run does not run `{maturin}`");
+    // uv the way the README says, at the version .ci/run installs.
+    let uv = readme
+        .split("curl -LsSf ")
+        .nth(1)
+        .and_then(|rest| rest.split(" | sh").next())
+        .filter(|url| url.starts_with("https://astral.sh/uv/") && url.ends_with("/install.sh"))
+        .expect("the README says how to get uv with its installer");
+    assert!(ci.contains(uv), ".ci/run does not get uv from {uv}");
     assert!(
-        commands
-            .iter()
-            .any(|command| command.starts_with("uvx maturin build --release")),
-        "no `uvx maturin build --release` line in:\n{}",
-        commands.join("\n")
-    );
-    assert!(
-        readme.contains("https://astral.sh/uv/install.sh") && readme.contains("pipx install uv"),
+        readme.contains("pipx install uv"),
         "the README does not say how to get uv"
     );
 }
@@ -411,9 +425,10 @@ fn readme_names_the_minimum_rust_cargo_declares() {
     assert!(readme.contains(&wanted), "README.md lacks {wanted:?}");
 }
 
-/// The README's install lines, run as written in a fresh, empty home: `cargo install` is played by
-/// copying the built binary where it would put it; every other line runs as is, and afterwards
-/// `man` finds the page and bash has a completion script to load.
+/// The README's install lines, run as written in a fresh, empty home, `cargo install --locked
+/// --path .` too (offline, from this checkout's lock, into the home's `~/.cargo`; the release build
+/// `.ci/run` made before, `cargo deb`'s, is the same build, so it is reused); afterwards `man`
+/// finds the page and bash has a completion script to load.
 #[test]
 fn readme_install_lines_work_in_a_fresh_home() {
     run_readme_install_lines(&std::env::var_os("PATH").unwrap_or_default());
@@ -447,30 +462,31 @@ fn run_readme_install_lines(inherited_path: &std::ffi::OsStr) {
         .into_iter()
         .find(|block| block.contains("cargo install --locked --path ."))
         .expect("README.md has a ```sh block with `cargo install --locked --path .` under \"## Install\"");
-    let (cargo_install, rest): (Vec<&str>, Vec<&str>) = install
-        .lines()
-        .partition(|line| line.trim_start().starts_with("cargo install"));
-    assert_eq!(
-        cargo_install.len(),
-        1,
-        "one `cargo install` line in:\n{install}"
-    );
-
     let sandbox = Tools::new();
     let home = sandbox.sandbox.home();
     let cargo_bin = home.join(".cargo/bin");
-    std::fs::create_dir_all(&cargo_bin).unwrap();
-    std::fs::copy(support::binary_path(), cargo_bin.join("wsl-place")).unwrap();
-    // Only the "installed" wsl-place may answer, not the one in target/.
+    // Only the installed wsl-place may answer, not the one in target/; `cargo` is this
+    // toolchain's own (rustup's proxy would look for its toolchains in the fresh home).
     let bare = bare_path_of(inherited_path);
-    let path =
-        std::env::join_paths(std::iter::once(cargo_bin).chain(std::env::split_paths(&bare.path)))
-            .unwrap();
-    let script = format!("set -euo pipefail\n{}\n", rest.join("\n"));
+    let toolchain = Path::new(env!("CARGO")).parent().unwrap().to_path_buf();
+    let path = std::env::join_paths(
+        [cargo_bin, toolchain]
+            .into_iter()
+            .chain(std::env::split_paths(&bare.path)),
+    )
+    .unwrap();
+    let script = format!("set -euo pipefail\n{install}\n");
     let out = sandbox
         .command("bash", repo_root())
         .args(["-c", &script])
         .env("PATH", &path)
+        // The crates come from this machine's cargo cache, offline; what is built lands in
+        // this checkout's target/ (the same release build, reused) and is installed into
+        // the fresh home's ~/.cargo, as `cargo install` does there.
+        .env("CARGO_HOME", real_cargo_home())
+        .env("CARGO_NET_OFFLINE", "true")
+        .env("CARGO_TARGET_DIR", repo_root().join("target"))
+        .env("CARGO_INSTALL_ROOT", home.join(".cargo"))
         .env_remove("MANPATH")
         .env_remove("XDG_DATA_HOME")
         .output()
@@ -495,5 +511,58 @@ fn run_readme_install_lines(inherited_path: &std::ffi::OsStr) {
             );
         }
         Err(e) => support::skip(&format!("man cannot run ({e}); install man-db")),
+    }
+}
+
+/// The cargo home of the user running the tests: its registry cache has the locked crates.
+fn real_cargo_home() -> std::path::PathBuf {
+    std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))
+        .expect("HOME or CARGO_HOME is set")
+}
+
+/// Issue 55: the README's sample screens are the binary's, rendered by `bench/readme-screens.sh`
+/// into the blocks it marks. Their figures are measured, so what is checked here is what does
+/// not move: every screen the script renders has its marked block, each block is as wide as
+/// the binary prints at 110 columns, and it begins with what the binary begins with.
+#[test]
+fn readme_sample_screens_are_the_ones_the_script_renders() {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let script = std::fs::read_to_string(repo_root().join("bench/readme-screens.sh")).unwrap();
+    let rendered: Vec<&str> = script
+        .lines()
+        .filter_map(|line| line.split(">\"$WORK/screens/").nth(1))
+        .map(|name| name.trim_end_matches('"'))
+        .collect();
+    assert_eq!(
+        rendered,
+        ["check", "advisory"],
+        "the script renders {rendered:?}"
+    );
+    for name in rendered {
+        let marker = format!("<!-- readme-screen: {name} -->\n```\n");
+        let block = readme
+            .split(&marker)
+            .nth(1)
+            .and_then(|rest| rest.split("```").next())
+            .unwrap_or_else(|| panic!("README.md has no block marked {marker:?}"));
+        for line in block.lines() {
+            assert!(
+                line.chars().count() <= 110,
+                "README's {name} screen has a line wider than 110 columns: {line:?}"
+            );
+        }
+        let first = block.lines().next().unwrap_or_default();
+        let answer = match name {
+            "check" => ["ok: ", "advise: ", "move: "]
+                .iter()
+                .any(|verdict| first.starts_with(verdict)),
+            _ => first.starts_with("wsl-place: ") && first.contains("wsl-place migrate "),
+        };
+        assert!(
+            answer,
+            "README's {name} screen does not begin as the binary's: {first:?}"
+        );
     }
 }

@@ -307,6 +307,24 @@ fn every_question_is_answered_before_anything_is_staged() {
     assert_eq!(config("core.filemode"), "false", "declined, yet reset");
     assert_eq!(config("core.ignorecase"), "false", "Enter means reset");
     assert!(shown.contains("npm ci"), "no reinstall step:\n{shown}");
+    // Issue 55: node_modules left behind, the copy's time is priced again; the last question
+    // says the new figure, and the result quotes that one, not a figure never shown.
+    let said = strip_escapes(&shown)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let asked = said
+        .rsplit("Copy, verify and move it to ")
+        .next()
+        .and_then(|q| q.split(" (about ").nth(1))
+        .and_then(|q| q.split(" now, node_modules left behind)?").next())
+        .unwrap_or_else(|| panic!("the last question has no new figure:\n{said}"));
+    assert!(
+        said.contains(&format!(
+            "the plan said {asked} with node_modules left behind"
+        )),
+        "the result quotes another figure than the question's {asked}:\n{said}"
+    );
 }
 
 #[test]
@@ -700,4 +718,58 @@ fn a_second_destination_is_asked_and_no_copies_nothing() {
     assert!(!second.exists(), "{shown}");
     let check = support::Sandbox::at(&home).check_json(&repo, &[]);
     assert_eq!(check["moved"]["destination"], first.display().to_string());
+}
+
+/// Issue 55: a question wider than the terminal is laid out at its words before it is asked,
+/// so the terminal shows it once, each row inside the width, and the answer after its last.
+#[test]
+fn a_question_wider_than_the_terminal_is_shown_once_and_fits() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let deep = "Users/someone/source/repos/customer-portal";
+    let repo = dir.path().join(deep).join("express-api-server");
+    support::gitrepo::repo_with_files(&repo, 4);
+    let dest = dir
+        .path()
+        .join("linux/projects/customer-portal/express-api-server");
+    support::Sandbox::at(&home)
+        .migrate(&repo, &dest)
+        .args(["--yes", "-q"])
+        .run()
+        .ok();
+    let (repo_arg, dest_arg) = (repo.display().to_string(), dest.display().to_string());
+    let abort = ["migrate", &repo_arg, "--to", &dest_arg, "--abort"];
+    let mut talk = Conversation::start_with(&home, &[("COLUMNS", Path::new("110"))], &abort);
+    talk.wait_for("[y/N]", 1);
+    talk.press(b"\r");
+    let (code, shown) = talk.finish();
+    assert_eq!(code, Some(0), "{shown}");
+    assert!(dest.is_dir(), "Enter removed the copy:\n{shown}");
+    assert_eq!(shown.matches("Delete the copy at").count(), 1, "{shown:?}");
+    // What the terminal keeps of each row: the text after the last erase or carriage return.
+    let plain = strip_escapes(&shown);
+    for row in plain.lines() {
+        let kept = row.rsplit('\r').next().unwrap_or_default();
+        assert!(kept.chars().count() <= 110, "{kept:?} in:\n{shown}");
+    }
+}
+
+/// `text` without its CSI escape sequences (colour, cursor, erase).
+fn strip_escapes(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' && chars.peek() == Some(&'[') {
+            chars.next();
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
 }

@@ -39,6 +39,10 @@ pub struct MigrationReport {
     /// after its answers, node_modules left behind or not), for `copy_ms` to be read against;
     /// None when this run copied nothing or nothing could be measured.
     pub planned_ms: Option<u64>,
+    /// What the answers left behind that the plan's first figure counted: `planned_ms` is the
+    /// figure the last question was asked with, without it.
+    #[serde(skip)]
+    pub planned_without: Vec<&'static str>,
     /// Source files left out with --skip-unreadable, and special files.
     pub not_copied: Vec<Problem>,
     pub fixups: FixupReport,
@@ -82,6 +86,10 @@ pub struct InCopy {
     /// The command that removes what the manifest proves copied, while the old place stays.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub remove_source: Option<String>,
+    /// `--abort` was asked in the copy: the command that runs it, naming the old place (it
+    /// deletes this copy, so it is never run from inside it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub abort: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -444,6 +452,8 @@ pub struct Copied {
     pub predicted_refresh_ms: Option<f64>,
     /// The model's time for what this run copies, verifies and fixes up (None: not measured).
     pub planned_ms: Option<u64>,
+    /// What the answers left behind that the plan first counted (`planned_ms` is without it).
+    pub left_behind: Vec<&'static str>,
 }
 
 impl Copied {
@@ -459,6 +469,7 @@ impl Copied {
             elsewhere: elsewhere.to_vec(),
             predicted_refresh_ms: None,
             planned_ms: None,
+            left_behind: Vec::new(),
         }
     }
 }
@@ -481,6 +492,7 @@ impl MigrationReport {
             copied_files: copied.files,
             copy_ms: copied.started.elapsed().as_millis() as u64,
             planned_ms: copied.planned_ms,
+            planned_without: copied.left_behind,
             not_copied: copied.not_copied,
             fixups,
             first_status,

@@ -130,6 +130,7 @@ fn copy_and_finish(
             .as_ref()
             .map(|p| p.refresh_ms + crate::model::GIT_STARTUP_MS),
         planned_ms,
+        left_behind: answers.left_behind.clone(),
     };
     stage_worktrees(run, repairs.worktrees, &mut done)?;
     let report = finish::finish(run, answers, done)?;

@@ -29,6 +29,9 @@ pub struct Answers {
     pub add_safe_directory: bool,
     /// Rewrite the old path inside the copy's virtualenvs (`venvs.rs`).
     pub virtualenvs: bool,
+    /// What the answers left behind that the plan's time counted ("node_modules"): the copy
+    /// is priced again without it, and that figure is the one asked with and quoted after.
+    pub left_behind: Vec<&'static str>,
 }
 
 /// The settings of `source`'s own `.git/config` that are wrong on ext4, before any is decided.
@@ -224,17 +227,24 @@ pub fn ask(run: &Run, plan: &mut Plan, repairs: &mut Repairs) -> Result<Answers>
         virtualenvs: true,
         ..Answers::default()
     };
-    for question in plan.questions.clone() {
+    for mut question in plan.questions.clone() {
+        if question.id == QuestionId::Copy {
+            question.text = priced_again(plan, &answers.left_behind, &question.text);
+        }
         let yes = answer(run, &question)?;
         match &question.id {
             QuestionId::NodeModules if yes => {
+                answers.left_behind.push("node_modules");
                 plan.leave_node_modules();
                 for worktree in repairs.worktrees.iter_mut().filter_map(|w| w.plan.as_mut()) {
                     worktree.leave_node_modules();
                 }
             }
             QuestionId::NodeModules => {}
-            QuestionId::BuildOutput if yes => repairs.leave_build_output(plan),
+            QuestionId::BuildOutput if yes => {
+                answers.left_behind.push("the build output");
+                repairs.leave_build_output(plan);
+            }
             QuestionId::BuildOutput => {}
             QuestionId::Virtualenvs => {
                 answers.virtualenvs = yes;
@@ -250,6 +260,26 @@ pub fn ask(run: &Run, plan: &mut Plan, repairs: &mut Repairs) -> Result<Answers>
         }
     }
     Ok(answers)
+}
+
+/// The last question, with the copy's time priced again when the answers left something
+/// behind: the person agrees to the figure the result is then read against.
+fn priced_again(plan: &Plan, left_behind: &[&str], text: &str) -> String {
+    if left_behind.is_empty() {
+        return text.to_string();
+    }
+    let copy = &plan.copy;
+    let Some(ms) =
+        crate::migrate::kernel::engine::estimate::of(copy, &copy.resume()).predicted_copy_ms
+    else {
+        return text.to_string();
+    };
+    format!(
+        "{} (about {} now, {} left behind)?",
+        text.trim_end_matches('?'),
+        units::duration_ms(ms as f64),
+        left_behind.join(" and ")
+    )
 }
 
 /// The questions left when a verified copy only needs finishing: the git settings and

@@ -2,14 +2,15 @@
 //! where it keeps something.
 
 use crate::base::units;
-use crate::migrate::{Kept, RemovalShown, SyncReport};
+use crate::migrate::{Conflict, Kept, RemovalShown, SyncReport};
 use crate::store::moved::Moved;
 
 /// How many paths a list in a plan shows before the rest is a count.
 const LISTED: usize = 10;
 
-/// A sync's plan for a person, before the question: `report` is what it will do.
-pub fn sync_plan(moved: &Moved, report: &SyncReport) -> String {
+/// A sync's plan for a person, before the question, laid out for `width` columns: `report` is
+/// what it will do.
+pub fn sync_plan(moved: &Moved, report: &SyncReport, width: usize) -> String {
     let r = report;
     let time = r
         .predicted_ms
@@ -27,67 +28,150 @@ pub fn sync_plan(moved: &Moved, report: &SyncReport) -> String {
         (true, Some(day)) => format!("; removed by wsl-place on {day}, what it kept there"),
         (true, None) => "; removed by wsl-place, what it kept there".to_string(),
     };
-    let mut out = format!(
-        "Syncing late edits from {} to {} (migrated on {}{removed}):\n  copies   {} ({} added, {} changed{saved}), {}{time}\n  removes  {} removed here since and unchanged there\n",
+    let mut out = String::new();
+    let heading = format!(
+        "Syncing late edits from {} to {} (migrated on {}{removed}):",
         moved.source.display(),
         moved.destination.display(),
         moved.finished_day(),
+    );
+    for (i, line) in super::wrap(&heading, width.saturating_sub(2))
+        .iter()
+        .enumerate()
+    {
+        out.push_str(if i == 0 { "" } else { "  " });
+        out.push_str(line);
+        out.push('\n');
+    }
+    let copies = format!(
+        "{} ({} added, {} changed{saved}), {}{time}",
         units::counted(r.added + r.changed + saved_count, "file", "files"),
         units::count(r.added),
         units::count(r.changed),
         units::bytes(r.bytes),
-        units::counted(r.removed, "file", "files"),
     );
-    conflicts(&mut out, r);
-    history(&mut out, r);
+    let removes = format!(
+        "{} removed here since and unchanged there",
+        units::counted(r.removed, "file", "files")
+    );
+    let plan = PlanRows { width };
+    plan.row(&mut out, "copies", &copies);
+    plan.row(&mut out, "removes", &removes);
+    conflicts(&mut out, &plan, r);
+    history(&mut out, &plan, r);
     if r.changed_at_destination > 0 {
-        out.push_str(&format!(
-            "  keeps    {} changed at the destination since, as they are\n",
+        let keeps = format!(
+            "{} changed at the destination since, as they are",
             units::counted(r.changed_at_destination, "file", "files")
-        ));
+        );
+        plan.row(&mut out, "keeps", &keeps);
     }
     out
 }
 
-/// Each conflict of a sync's plan (at most `LISTED`), and where this side's version is saved.
-fn conflicts(out: &mut String, r: &SyncReport) {
+/// The sync plan's rows: a key, and its value wrapped beside it at word and path boundaries.
+struct PlanRows {
+    width: usize,
+}
+
+impl PlanRows {
+    /// Two spaces, the longest key ("conflicts") and two more.
+    const MARGIN: usize = 13;
+
+    fn row(&self, out: &mut String, key: &str, value: &str) {
+        let lines = super::wrap(value, self.width.saturating_sub(Self::MARGIN));
+        for (i, line) in lines.iter().enumerate() {
+            let key = if i == 0 { key } else { "" };
+            out.push_str(&format!("  {key:<11}{line}\n"));
+        }
+    }
+}
+
+/// What the conflicts of a sync have in common, said once above them: why (when it is the
+/// same for all) and how the saved version is named beside the copy's.
+pub(crate) struct Shared {
+    why: Option<String>,
+    /// `.from-source-YYYYMMDD`, the name a saved version adds to its file's.
+    suffix: Option<String>,
+}
+
+impl Shared {
+    pub fn of(conflicts: &[Conflict]) -> Self {
+        let first = conflicts.first().map(|c| c.why.as_str());
+        let why = first
+            .filter(|why| conflicts.iter().all(|c| c.why == *why))
+            .map(str::to_string);
+        let suffix = conflicts.iter().find_map(|c| {
+            let (path, saved) = (c.path.to_string(), c.saved_as.as_ref()?.to_string());
+            saved.strip_prefix(&path).map(str::to_string)
+        });
+        Self { why, suffix }
+    }
+
+    /// The heading's words after the count, `kept` saying what stays at the copy.
+    pub fn heading(&self, count: usize, kept: &str) -> String {
+        let why = self
+            .why
+            .as_deref()
+            .map(|w| format!(" {w}"))
+            .unwrap_or_default();
+        let saved = match &self.suffix {
+            Some(suffix) => format!(", the source's saved beside it as NAME{suffix}"),
+            None => String::new(),
+        };
+        format!("{}{why}: {kept}{saved}", units::count(count as u64))
+    }
+
+    /// One conflict: its path, and what the heading does not say of it.
+    pub fn item(&self, c: &Conflict) -> String {
+        let mut text = c.path.to_string();
+        if self.why.is_none() {
+            text.push_str(&format!(": {}", c.why));
+        }
+        if let Some(saved) = &c.saved_as {
+            let named = format!("{}{}", c.path, self.suffix.as_deref().unwrap_or_default());
+            if saved.to_string() != named {
+                text.push_str(&format!("; saved as {saved}"));
+            }
+        }
+        text
+    }
+}
+
+/// Each conflict of a sync's plan (at most `LISTED`), what they share said once.
+fn conflicts(out: &mut String, plan: &PlanRows, r: &SyncReport) {
     if r.conflicts.is_empty() {
         return;
     }
-    out.push_str(&format!(
-        "  conflicts {} (changed at both places; the destination's version stays, this one is saved beside it):\n",
-        units::count(r.conflicts.len() as u64)
-    ));
+    let shared = Shared::of(&r.conflicts);
+    let kept = "the destination's version stays";
+    plan.row(out, "conflicts", &shared.heading(r.conflicts.len(), kept));
     for c in r.conflicts.iter().take(LISTED) {
-        match &c.saved_as {
-            Some(saved) => out.push_str(&format!(
-                "           {}: {}; saved as {saved}\n",
-                c.path, c.why
-            )),
-            None => out.push_str(&format!("           {}: {}\n", c.path, c.why)),
-        }
+        plan.row(out, "", &shared.item(c));
     }
     if r.conflicts.len() > LISTED {
-        out.push_str(&format!(
-            "           and {} more\n",
+        let more = format!(
+            "and {} more",
             units::count((r.conflicts.len() - LISTED) as u64)
-        ));
+        );
+        plan.row(out, "", &more);
     }
 }
 
 /// The old place's history a sync's plan brings along: its summary, and each branch or tag.
-fn history(out: &mut String, r: &SyncReport) {
+fn history(out: &mut String, plan: &PlanRows, r: &SyncReport) {
     let Some(history) = &r.history else {
         return;
     };
     if let Some(summary) = crate::report::text::migrate::history_summary(history, false) {
-        out.push_str(&format!("  history  {summary}\n"));
+        plan.row(out, "history", &summary);
     }
     for line in &history.refs {
-        out.push_str(&format!(
-            "           {}\n",
-            crate::report::text::migrate::history_line(line, false)
-        ));
+        plan.row(
+            out,
+            "",
+            &crate::report::text::migrate::history_line(line, false),
+        );
     }
 }
 

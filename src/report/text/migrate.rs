@@ -100,9 +100,14 @@ pub fn took(report: &MigrationReport) -> Option<String> {
         return None;
     }
     let took = units::duration_ms(report.copy_ms as f64);
+    // Priced again after answers that left something behind, as the last question said.
+    let without = match report.planned_without.as_slice() {
+        [] => String::new(),
+        left => format!(" with {} left behind", left.join(" and ")),
+    };
     Some(match report.planned_ms {
         Some(planned) => format!(
-            "took {took} to copy, verify and fix up; the plan said {} ({})",
+            "took {took} to copy, verify and fix up; the plan said {}{without} ({})",
             units::duration_ms(planned as f64),
             crate::base::units::signed_percent(
                 crate::model::accuracy::Checked::new(planned as f64, report.copy_ms as f64).error

@@ -177,7 +177,8 @@ pub fn commit(staging: &Staging, destination: &Path, manifest: &Path) -> Result<
     let tree = staging.tree();
     if tree.exists() {
         if std::fs::symlink_metadata(destination).is_ok() {
-            return Err(Failure::input(format!(
+            // Renaming the copy over it would lose what it holds.
+            return Err(Failure::would_lose_data(format!(
                 "{} appeared while the migration ran; the verified copy is kept in {}: move {} away and run the same command again.",
                 destination.display(),
                 tree.display(),

@@ -156,7 +156,8 @@ impl Staging {
         };
         match recorded_owner(&self.dir.join(SOURCE_FILE)) {
             Some(owner) if owner == self.source => Ok(()),
-            Some(owner) => Err(Failure::input(format!(
+            // Going on would write over another run's verified work, or a folder not ours.
+            Some(owner) => Err(Failure::would_lose_data(format!(
                 "{} holds an interrupted migration of {}, not of {}; finish it or run `wsl-place migrate {} --to <same destination> --abort`, or choose another --to.",
                 self.dir.display(),
                 owner.display(),
@@ -176,7 +177,7 @@ impl Staging {
             {
                 Ok(())
             }
-            None => Err(Failure::input(format!(
+            None => Err(Failure::would_lose_data(format!(
                 "{} exists but was not made by wsl-place; move it away and run again.",
                 self.dir.display()
             ))),

@@ -58,7 +58,7 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
     let headline = result_headline(report);
     screen.headline(&headline, Tone::Good);
     if let Some(sync) = &report.sync {
-        sync_rows(&mut screen, sync);
+        sync_rows(&mut screen, sync, &report.destination);
     }
     where_it_is(&mut screen, report);
     if let Some(took) = took(report) {
@@ -78,12 +78,20 @@ pub fn result(report: &MigrationReport, style: &Style) -> String {
         Some(in_copy) => old_place_rows(&mut screen, report, in_copy),
         None => source_rows(&mut screen, report),
     }
+    if let Some(sync) = &report.sync {
+        super::sync::answer_row(&mut screen, sync);
+    }
     screen.finish()
 }
 
 /// Run in the copy: the old place is removed already, or what is left to run there.
 fn old_place_rows(screen: &mut Screen, report: &MigrationReport, in_copy: &InCopy) {
     let old = crate::base::pathtext::display(&report.source);
+    if let Some(command) = &in_copy.abort {
+        let value = "--abort deletes this copy and goes back to the old place; it is run naming the old place, not from inside the copy:";
+        screen.row("abort", value, Tone::Plain);
+        screen.command(command);
+    }
     match &in_copy.remove_source {
         None => screen.row("old place", &format!("{old} is removed"), Tone::Plain),
         Some(command) => {
