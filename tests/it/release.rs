@@ -397,18 +397,14 @@ fn readme_install_lines_are_locked_and_pep_668_proof() {
             )
         });
     assert!(ci.contains(maturin), ".ci/run does not run `{maturin}`");
-    // uv the way the README says, at the version .ci/run installs.
-    let uv = readme
-        .split("curl -LsSf ")
-        .nth(1)
-        .and_then(|rest| rest.split(" | sh").next())
-        .filter(|url| url.starts_with("https://astral.sh/uv/") && url.ends_with("/install.sh"))
-        .expect("the README says how to get uv with its installer");
-    assert!(ci.contains(uv), ".ci/run does not get uv from {uv}");
-    assert!(
-        readme.contains("pipx install uv"),
-        "the README does not say how to get uv"
-    );
+    // uv the way the README says (pipx, from PyPI: the registry CI reaches), pinned, and
+    // .ci/run gets it by that very line.
+    let uv = commands
+        .iter()
+        .flat_map(|command| command.split("&&").map(str::trim))
+        .find(|step| step.starts_with("pipx install uv=="))
+        .expect("the README's Install section gets uv with a pinned `pipx install uv==VERSION`");
+    assert!(ci.contains(uv), ".ci/run does not get uv by `{uv}`");
 }
 
 /// The Rust the README asks for is the one Cargo.toml declares (gix sets it: see Cargo.toml).
