@@ -24,7 +24,8 @@ import sys
 import time
 
 # name, GitHub repository, pinned commit, manager. No project here was used to fit or tune the
-# model (koa and express were: they are left out on purpose).
+# model (koa and express were, and pallets/werkzeug and pallets/flask for uv's and pip's fits:
+# they are left out on purpose).
 PROJECTS = [
     ("nodemon", "remy/nodemon", "1d0a639b67f6d9dfa6dc3089d53461993106ebab", "npm"),
     ("mocha", "mochajs/mocha", "e6b9ee773481fd739ae24caeb42f32ac0b010f95", "npm"),
@@ -36,7 +37,7 @@ PROJECTS = [
     ("immer", "immerjs/immer", "061c2425e1c9dff89e4e4189d42af1b7839dfe0a", "yarn"),
     ("hono", "honojs/hono", "28a9c128912de19f3fb28b00ae289c9b93f6f392", "bun"),
     ("click", "pallets/click", "2c8cd3ac958a7eb316d67f2d316c27086c4c0369", "uv"),
-    ("werkzeug", "pallets/werkzeug", "1b00618e787f40dfb21eba29caf8f8be7c8e1d93", "uv"),
+    ("attrs", "python-attrs/attrs", "c1dc5dcba16ed827aa6dcad896b41a3afedb4e32", "uv"),
     ("starlette", "encode/starlette", "cb8f84f5284dc301ca7a31eb732b9e140769dd48", "pip"),
     ("uvicorn", "encode/uvicorn", "e6c7ce791fc634b6eedee40e0d0207faa8a9aefd", "pip"),
     ("httpx", "encode/httpx", "ae1b9f66238f75ced3ced5e4485408435de10768", "pip"),
@@ -158,8 +159,10 @@ def row(name, cwd, disk, runs, out):
     except (ValueError, KeyError):
         sys.exit(f"heldout.py: `wsl-place check --format json {cwd}` gave no prediction: {r.stderr.strip()[-400:]}")
     status = [timed(["git", "status"], cwd)[0] for _ in range(status_runs)]
-    installs, failed = [], None
-    for _ in range(runs):
+    installs, failed, earlier = [], None, earlier_installs(name, disk)
+    if earlier:
+        installs, failed = earlier["install_runs"], earlier["install_failed"]
+    for _ in range(0 if earlier else runs):
         clean(manager, cwd)
         ms, err = timed(INSTALL[manager][0], cwd)
         if err:
@@ -175,10 +178,23 @@ def row(name, cwd, disk, runs, out):
         "status_pred": (predict.get("git_status_ms") or {}).get("current"),
         "status_range": (predict.get("git_status_ms") or {}).get("current_range"),
         "status_runs": status, "check_ms": check_ms, "load": load,
+        "installs_from": earlier and earlier.get("at"), "at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
     }
     with open(out, "a") as f:
         f.write(json.dumps(rec) + "\n")
     print(f"  {name} on {disk}: " + " | ".join(cells(rec)[3:]), file=sys.stderr)
+
+
+def earlier_installs(name, disk):
+    """The installs of this project on this disk from REUSE_INSTALLS (an earlier results file), so
+    that a new binary's predictions can be set against installs measured before (an install
+    does not depend on the tool); None when not asked for or not there."""
+    path = os.environ.get("REUSE_INSTALLS")
+    if not path:
+        return None
+    with open(path) as f:
+        found = [r for r in map(json.loads, f) if r["name"] == name and r["disk"] == disk]
+    return found[-1] if found and (found[-1]["install_runs"] or found[-1]["install_failed"]) else None
 
 
 def fmt(ms):
@@ -201,6 +217,8 @@ def cells(rec):
     stat = statistics.median(rec["status_runs"])
     n = len(rec["install_runs"])
     meas = f"{fmt(inst)} ({'median of ' + str(n) if n > 1 else 'one run'})" if inst else f"failed: {rec['install_failed']}"
+    if rec.get("installs_from"):
+        meas += f", measured {rec['installs_from'][11:]}"
     return [
         f"{rec['name']} ({rec['repo']}@{rec['commit'][:7]})", rec["manager"], rec["disk"],
         sample_note(rec["install_manager"]),

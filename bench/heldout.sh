@@ -20,6 +20,9 @@
 #   RUNS=3 STATUS_RUNS=5 SCALE=0.2 NO_SLOWFS=1 NO_EXT4=1
 #   KOA=1 KOA_SCALE=0.5: also the koa-from-lock case (a clone of koajs/koa with its lock
 #   only, predicted then reinstalled once on slowfs at KOA_SCALE, the tool's cache emptied first)
+#   REUSE_INSTALLS=FILE: take each row's installs from an earlier results file instead of
+#   installing again (an install does not depend on the tool; its predictions and `git status`
+#   are still made afresh; the table says when the installs were measured)
 #   HELDOUT (default /var/tmp/heldout): clones, managers, the ext4 image and the results
 #   (HELDOUT/results-*.jsonl; `python3 bench/heldout.py table FILE` prints a table again).
 # Prints the markdown rows on stdout, progress on stderr. Undo: umount HELDOUT/ext4 && rm -r HELDOUT.
