@@ -169,6 +169,9 @@ def row(name, cwd, disk, runs, out):
             failed = err[0][:160]
             break
         installs.append(ms)
+    for d in INSTALL[manager][2]:
+        # Left installed, the next copy of the clone (onto slowfs) would carry it.
+        shutil.rmtree(os.path.join(cwd, d), ignore_errors=True)
     rec = {
         "name": name, "repo": repo, "commit": commit, "manager": manager, "disk": disk,
         "install_pred": (predict.get("install_ms") or {}).get("current"),
@@ -186,15 +189,15 @@ def row(name, cwd, disk, runs, out):
 
 
 def earlier_installs(name, disk):
-    """The installs of this project on this disk from REUSE_INSTALLS (an earlier results file), so
+    """The installs of this project on this disk from REUSE_INSTALLS (earlier results files, by :), so
     that a new binary's predictions can be set against installs measured before (an install
     does not depend on the tool); None when not asked for or not there."""
-    path = os.environ.get("REUSE_INSTALLS")
-    if not path:
-        return None
-    with open(path) as f:
-        found = [r for r in map(json.loads, f) if r["name"] == name and r["disk"] == disk]
-    return found[-1] if found and (found[-1]["install_runs"] or found[-1]["install_failed"]) else None
+    found = []
+    for path in filter(None, os.environ.get("REUSE_INSTALLS", "").split(":")):
+        with open(path) as f:
+            found += [r for r in map(json.loads, f) if r["name"] == name and r["disk"] == disk
+                      and (r["install_runs"] or r["install_failed"]) and not r.get("installs_from")]
+    return found[-1] if found else None
 
 
 def fmt(ms):

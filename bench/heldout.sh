@@ -20,7 +20,8 @@
 #   RUNS=3 STATUS_RUNS=5 SCALE=0.2 NO_SLOWFS=1 NO_EXT4=1
 #   KOA=1 KOA_SCALE=0.5: also the koa-from-lock case (a clone of koajs/koa with its lock
 #   only, predicted then reinstalled once on slowfs at KOA_SCALE, the tool's cache emptied first)
-#   REUSE_INSTALLS=FILE: take each row's installs from an earlier results file instead of
+#   KEEP_TOOL_CACHE=1: keep the tool's cache and record (a machine that has seen the projects)
+#   REUSE_INSTALLS=FILE[:FILE]: take each row's installs from earlier results files instead of
 #   installing again (an install does not depend on the tool; its predictions and `git status`
 #   are still made afresh; the table says when the installs were measured)
 #   HELDOUT (default /var/tmp/heldout): clones, managers, the ext4 image and the results
@@ -60,6 +61,12 @@ mkdir -p "$HOME"
 # registry this machine reaches serves no signatures), and immer's lock holds semantic-release
 # 25, whose engines field asks for Node.js 22 (Node.js 20 here), which yarn classic refuses.
 export npm_config_manage_package_manager_versions=false
+# pnpm keeps its store on the project's own file system: a project on another one (the slowfs
+# mount, a Windows drive) gets a new, empty store at that file system's root, which an offline
+# install cannot fill. The store in HOME is named, as for a project on the Linux disk; pnpm then
+# copies from it onto the other file system.
+npm_config_store_dir=$(cd "$HOME" && pnpm store path)
+export npm_config_store_dir
 yarn config set ignore-engines true >/dev/null
 for tool in npm pnpm yarn bun uv git python3 fusermount3; do
     command -v "$tool" >/dev/null || { echo "$tool is not installed" >&2; exit 1; }
@@ -80,7 +87,7 @@ trap '[[ -z $WORK ]] || slowfs_cleanup' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-rm -rf "$HOME/.cache/wsl-place" "$HOME/.local/state/wsl-place"
+[[ -n ${KEEP_TOOL_CACHE:-} ]] || rm -rf "$HOME/.cache/wsl-place" "$HOME/.local/state/wsl-place"
 if [[ -z ${NO_EXT4:-} ]]; then
     for name in "${NAMES[@]}"; do
         python3 bench/heldout.py row "$name" "$SRC/$name" "ext4 (journaled)" "$RUNS" "$OUT"
@@ -93,7 +100,11 @@ slowfs_mount_copies() {
     shift
     WORK=$(mktemp -d "$HELDOUT/ext4/slowfs.XXXXXX")
     mkdir -p "$WORK/backing" "$WORK/mnt"
-    for name in "$@"; do cp -a "$SRC/$name" "$WORK/backing/$name"; done
+    for name in "$@"; do
+        cp -a "$SRC/$name" "$WORK/backing/$name"
+        # An install left by an interrupted run is removed here, not through the slow mount.
+        rm -rf "$WORK/backing/$name"/{node_modules,.venv,venv}
+    done
     slowfs_mount "$SLOWFS" "$WORK/slowfs.log" --profile drvfs-9p --scale "$scale"
 }
 if [[ -z ${NO_SLOWFS:-} ]]; then
