@@ -55,6 +55,10 @@ pub struct Applied {
     /// false when the verdict weighed the model's figure: the correction alone would have moved
     /// it across a threshold (`decide::correction`).
     pub verdict_uses_it: bool,
+    /// What the Linux disk's `git status` was scaled by: the same factor when the baseline is
+    /// on the repository's own mount, else 1.
+    #[serde(skip)]
+    pub baseline_factor: f64,
 }
 
 pub fn mount_key(location: &Location) -> MountKey {
@@ -72,13 +76,51 @@ fn key_of(table: &MountTable, dir: &Path) -> Option<MountKey> {
     })
 }
 
-fn correction_on(record: &Record, figure: Figure, mount: &MountKey) -> Option<Correction> {
-    let ratios: Vec<f64> = record
+/// The verifications of `figure` on `mount` a correction may follow: taken on a machine no
+/// busier than its cores (`Verification::under_load`), of a model figure.
+fn quiet<'a>(
+    record: &'a Record,
+    figure: Figure,
+    mount: &'a MountKey,
+) -> impl Iterator<Item = &'a Verification> + 'a {
+    record
         .on(figure, mount)
-        .filter(|v| v.model_ms > 0.0)
+        .filter(|v| v.model_ms > 0.0 && !v.under_load())
+}
+
+/// The mount's correction: its repositories' ratios, each repository's median counted once
+/// (`model::accuracy::correction_across`).
+fn mount_correction(record: &Record, figure: Figure, mount: &MountKey) -> Option<Correction> {
+    let mut repositories: Vec<(&Path, Vec<f64>)> = Vec::new();
+    for v in quiet(record, figure, mount) {
+        let ratio = v.measured_ms / v.model_ms;
+        match repositories.iter().position(|(path, _)| *path == v.path) {
+            Some(at) => {
+                // Moved to the end: the repositories stay in the order of their newest.
+                let (path, mut ratios) = repositories.remove(at);
+                ratios.push(ratio);
+                repositories.push((path, ratios));
+            }
+            None => repositories.push((&v.path, vec![ratio])),
+        }
+    }
+    let ratios: Vec<Vec<f64>> = repositories.into_iter().map(|(_, r)| r).collect();
+    crate::model::accuracy::correction_across(&ratios)
+}
+
+/// The correction for `repository` on `mount`: its own verifications' when there are enough,
+/// else the mount's, which no single repository sets.
+fn correction_for(
+    record: &Record,
+    figure: Figure,
+    mount: &MountKey,
+    repository: &Path,
+) -> Option<Correction> {
+    let own: Vec<f64> = quiet(record, figure, mount)
+        .filter(|v| v.path == repository)
         .map(|v| v.measured_ms / v.model_ms)
         .collect();
-    crate::model::accuracy::correction(&ratios)
+    crate::model::accuracy::correction(&own).or_else(|| mount_correction(record, figure, mount))
 }
 
 /// What the record says of `location`'s mount, and (unless `fresh`) the correction it makes:
@@ -100,15 +142,25 @@ pub fn correct(
             .map(|v| (v.predicted_ms, v.measured_ms)),
     );
     let applied = prediction.filter(|_| !fresh).and_then(|p| {
-        let here = correction_on(&record, Figure::GitStatus, &mount);
+        let repository = &location.paths.linux;
+        let here = correction_for(&record, Figure::GitStatus, &mount, repository);
         let linux = baseline_dir.and_then(|dir| key_of(table, dir));
-        let first = linux.and_then(|m| correction_on(&record, Figure::FirstGitStatus, &m));
+        let first = linux
+            .as_ref()
+            .and_then(|m| mount_correction(&record, Figure::FirstGitStatus, m));
         if here.is_none() && first.is_none() {
             return None;
         }
         let factor = |c: Option<Correction>| c.map_or(1.0, |c| c.factor);
         let model_git_status_ms = p.git_status_ms.current;
-        p.git_status_ms = p.git_status_ms.scaled(factor(here), 1.0);
+        // Both sides on one mount are one disk: what corrects one corrects the other, or the
+        // disk would read faster than itself.
+        let baseline_factor = if linux.as_ref() == Some(&mount) {
+            factor(here)
+        } else {
+            1.0
+        };
+        p.git_status_ms = p.git_status_ms.scaled(factor(here), baseline_factor);
         p.first_git_status_ms = p.first_git_status_ms.scaled(1.0, factor(first));
         p.first_git_status_cold_ms = p.first_git_status_cold_ms.scaled(1.0, factor(first));
         Some(Applied {
@@ -116,6 +168,7 @@ pub fn correct(
             first_git_status: first,
             model_git_status_ms,
             verdict_uses_it: true,
+            baseline_factor,
         })
     });
     (git_status.is_some() || applied.is_some()).then_some(AccuracyReport {
@@ -142,7 +195,7 @@ pub fn gate(
     ) else {
         return;
     };
-    let model = corrected.scaled(1.0 / factor, 1.0);
+    let model = corrected.scaled(1.0 / factor, 1.0 / applied.baseline_factor);
     let latest = accuracy::load(env)
         .verifications
         .iter()
@@ -175,6 +228,7 @@ pub fn verify(
     };
     timing.racily_clean =
         verify::racily_clean_entries(&location.paths.linux, &env.automount_root());
+    timing.load_per_core = env.load_per_core();
     if timing.racily_clean > 0 {
         // git re-read those files on every run: a cost of the checkout's second, not of the
         // repository in use, which would teach the correction a miss that is not there.
@@ -199,6 +253,7 @@ pub fn verify(
             predicted_ms: shown,
             measured_ms: timing.median_ms,
             unix: now_unix(),
+            load_per_core: timing.load_per_core,
         },
     );
     let git_status = Accuracy::of(
@@ -260,6 +315,7 @@ pub fn remember_first_status(
             predicted_ms,
             measured_ms,
             unix: now_unix(),
+            load_per_core: env.load_per_core(),
         },
     );
     FirstStatus { checked, not_kept }
@@ -297,7 +353,7 @@ pub fn mount_record(env: &HostEnv, entry: &crate::host::mounts::MountEntry) -> O
                 .on(Figure::GitStatus, &mount)
                 .map(|v| (v.predicted_ms, v.measured_ms)),
         ),
-        correction: correction_on(&record, Figure::GitStatus, &mount),
+        correction: mount_correction(&record, Figure::GitStatus, &mount),
         mount,
         verifications,
     })

@@ -9,4 +9,5 @@ pub(crate) mod input;
 pub(crate) mod interrupt;
 pub mod pathtext;
 pub(crate) mod progress;
+pub(crate) mod sha256;
 pub(crate) mod units;

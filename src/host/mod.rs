@@ -206,6 +206,15 @@ impl HostEnv {
             .filter(|s| !s.is_empty())
     }
 
+    /// The machine's load per core: the 1-minute load average (`loadavg` under the `/proc`
+    /// root) over the cores this process may run on. None where it cannot be read.
+    pub fn load_per_core(&self) -> Option<f64> {
+        let text = std::fs::read_to_string(self.proc_root.join("loadavg")).ok()?;
+        let one_minute: f64 = text.split_whitespace().next()?.parse().ok()?;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        (one_minute.is_finite() && one_minute >= 0.0).then(|| one_minute / cores as f64)
+    }
+
     /// The host name (`sys/kernel/hostname` under the `/proc` root), for cache keys.
     pub fn hostname(&self) -> String {
         std::fs::read_to_string(self.proc_root.join("sys/kernel/hostname"))

@@ -30,6 +30,10 @@ pub struct StatusTiming {
     /// status that did not run them, and files they would change may count as modified.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub filters_not_run: Vec<String>,
+    /// The machine's 1-minute load average over its cores when timed (None: not read). Past
+    /// `store::accuracy::LOADED_PER_CORE` the timing is kept in the record but corrects nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load_per_core: Option<f64>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -78,6 +82,7 @@ pub fn time_git_status(
         median_ms: crate::measure::probe::stats::median(&runs_ms).unwrap_or(0.0),
         runs_ms,
         filters_not_run: defused.filters_not_run.clone(),
+        load_per_core: None,
     })
 }
 

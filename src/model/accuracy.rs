@@ -19,6 +19,11 @@ pub const CORRECTION_SHRINK: f64 = 0.25;
 /// is wrong in a way a factor does not mend.
 pub const CORRECTION_LIMIT: f64 = 3.0;
 
+/// Repositories with verifications on a mount before their figures correct another
+/// repository's there: one repository's own quirks (a hook, a filter, files no other has) never
+/// set the mount's figure for every other.
+pub const MOUNT_MIN_REPOSITORIES: usize = 2;
+
 /// The newest verifications the accuracy line speaks for: how right the tool is now, not
 /// before a correction mended it.
 pub const ACCURACY_WINDOW: usize = 10;
@@ -79,6 +84,9 @@ pub struct Correction {
     pub checks: usize,
     /// Their median measured / model ratio, before shrinking and clamping.
     pub median_ratio: f64,
+    /// How many repositories' verifications it follows from: 1 is the repository's own; more
+    /// is the mount's, each repository's median ratio counted once.
+    pub repositories: usize,
 }
 
 /// The correction from the measured / model ratios of one mount's verifications, oldest first:
@@ -86,27 +94,58 @@ pub struct Correction {
 /// weight w = n / (n + k), factor = m^w, clamped to [1/3, 3]. None below
 /// `CORRECTION_MIN_CHECKS` or when the ratios are not positive figures.
 pub fn correction(ratios: &[f64]) -> Option<Correction> {
-    let newest = &ratios[ratios.len().saturating_sub(CORRECTION_WINDOW)..];
-    let usable: Vec<f64> = newest
-        .iter()
-        .copied()
-        .filter(|r| r.is_finite() && *r > 0.0)
-        .collect();
+    let usable = newest_usable(ratios);
     if usable.len() < CORRECTION_MIN_CHECKS {
         return None;
     }
-    let n = usable.len() as f64;
     // Every ratio left is a positive figure, and there are at least CORRECTION_MIN_CHECKS.
     let median_ratio = crate::measure::probe::stats::median(&usable)?;
+    Some(shrunk(median_ratio, usable.len(), 1))
+}
+
+/// The mount's correction from its repositories' ratios (each oldest first, the repositories
+/// in the order of their newest verification): the median of each one's newest ratios, then
+/// the median of those medians, so a repository verified ten times weighs as much as one
+/// verified three times. None below `MOUNT_MIN_REPOSITORIES` repositories or
+/// `CORRECTION_MIN_CHECKS` verifications in all.
+pub fn correction_across(repositories: &[Vec<f64>]) -> Option<Correction> {
+    let newest = &repositories[repositories.len().saturating_sub(CORRECTION_WINDOW)..];
+    let per_repository: Vec<(f64, usize)> = newest
+        .iter()
+        .map(|ratios| newest_usable(ratios))
+        .filter_map(|usable| Some((crate::measure::probe::stats::median(&usable)?, usable.len())))
+        .collect();
+    let checks: usize = per_repository.iter().map(|(_, n)| n).sum();
+    if per_repository.len() < MOUNT_MIN_REPOSITORIES || checks < CORRECTION_MIN_CHECKS {
+        return None;
+    }
+    let medians: Vec<f64> = per_repository.iter().map(|(m, _)| *m).collect();
+    let median_ratio = crate::measure::probe::stats::median(&medians)?;
+    Some(shrunk(median_ratio, checks.min(CORRECTION_WINDOW), medians.len()))
+}
+
+/// The newest `CORRECTION_WINDOW` ratios that are positive figures.
+fn newest_usable(ratios: &[f64]) -> Vec<f64> {
+    ratios[ratios.len().saturating_sub(CORRECTION_WINDOW)..]
+        .iter()
+        .copied()
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .collect()
+}
+
+/// `median_ratio` from `checks` verifications, shrunk toward 1 and clamped.
+fn shrunk(median_ratio: f64, checks: usize, repositories: usize) -> Correction {
+    let n = checks as f64;
     let weight = n / (n + CORRECTION_SHRINK);
     let factor = median_ratio
         .powf(weight)
         .clamp(1.0 / CORRECTION_LIMIT, CORRECTION_LIMIT);
-    Some(Correction {
+    Correction {
         factor,
-        checks: usable.len(),
+        checks,
         median_ratio,
-    })
+        repositories,
+    }
 }
 
 impl Compared {
@@ -161,6 +200,20 @@ mod tests {
         let mut ratios = vec![3.0; 20];
         ratios.extend([1.0; CORRECTION_WINDOW]);
         assert!((correction(&ratios).unwrap().factor - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn one_repository_never_sets_the_mounts_correction() {
+        // Three verifications of one slow repository: its own figure is corrected, no other's.
+        assert_eq!(correction_across(&[vec![3.0; 3]]), None);
+        // Another repository that the model gets right: the mount's median is of the two
+        // repositories' medians, each counted once however often it was verified.
+        let c = correction_across(&[vec![3.0; 9], vec![1.0]]).unwrap();
+        assert_eq!((c.repositories, c.checks), (2, 9));
+        assert!((c.median_ratio - 2.0).abs() < 1e-9, "{c:?}");
+        let c = correction_across(&[vec![3.0; 9], vec![1.0], vec![1.0]]).unwrap();
+        assert!((c.median_ratio - 1.0).abs() < 1e-9, "{c:?}");
+        assert_eq!(correction_across(&[vec![1.2], vec![1.2]]), None);
     }
 
     #[test]

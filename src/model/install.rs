@@ -284,6 +284,9 @@ mod tests {
             sample_left_out: 0,
             sample_from_lock: false,
             lifecycle_startups: 0.0,
+            sample_source: None,
+            sample_uncached: 0,
+            sample_not_shared: None,
         }
     }
 

@@ -2,7 +2,8 @@
 //! the real thing (`check --verify`, the first `git status` at a migration's copy), what was
 //! predicted and measured, on which mount and when. Kept in the state folder
 //! (`accuracy.json`, `store::Store::accuracy_record`), the newest `RECORD_LIMIT` entries, written
-//! atomically; it is what the report's "within ±9% over 6 checks" and the bounded
+//! atomically under a lock (`accuracy.lock` beside it, `flock`), so two runs that verify at once
+//! both keep theirs; it is what the report's "within ±9% over 6 checks" and the bounded
 //! self-correction are computed from.
 
 use crate::host::HostEnv;
@@ -47,6 +48,22 @@ pub struct Verification {
     pub measured_ms: f64,
     /// When, seconds since 1970.
     pub unix: u64,
+    /// The machine's load then: the 1-minute load average over the cores (None: not read, as in
+    /// records earlier releases wrote). Past `LOADED_PER_CORE` the measured figure is the
+    /// machine's queue as much as the repository's, and the correction leaves it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load_per_core: Option<f64>,
+}
+
+/// The load per core past which a verification was taken under load: more runnable work than
+/// cores, so `git status` waited for a core some of the time it was timed.
+pub const LOADED_PER_CORE: f64 = 1.0;
+
+impl Verification {
+    /// Whether the machine was busier than its cores when this was timed.
+    pub fn under_load(&self) -> bool {
+        self.load_per_core.is_some_and(|l| l > LOADED_PER_CORE)
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -92,17 +109,39 @@ pub fn remember(env: &HostEnv, verification: Verification) -> Record {
     remember_or_why(env, verification).0
 }
 
-/// [`remember`], and why the record could not be written (None: it was).
+/// [`remember`], and why the record could not be written (None: it was). The record is read
+/// again and written back while this run holds the lock beside it: another run's verification
+/// written in between is kept, not overwritten.
 pub fn remember_or_why(env: &HostEnv, verification: Verification) -> (Record, Option<String>) {
+    let Some(file) = record_file(env) else {
+        let mut record = load(env);
+        record.push(verification);
+        let why = "there is no state folder to keep it in (no usable home)".to_string();
+        return (record, Some(why));
+    };
+    // Held until the record is replaced; a lock that cannot be taken (a read-only state
+    // folder) leaves the write to fail, and say so, on its own.
+    let _held = hold_lock(&file);
     let mut record = load(env);
     record.push(verification);
-    let why = match record_file(env) {
-        None => Some("there is no state folder to keep it in (no usable home)".to_string()),
-        Some(file) => crate::base::input::try_write_json_atomically(&file, &record)
-            .err()
-            .map(|e| format!("{} could not be written ({e})", file.display())),
-    };
+    let why = crate::base::input::try_write_json_atomically(&file, &record)
+        .err()
+        .map(|e| format!("{} could not be written ({e})", file.display()));
     (record, why)
+}
+
+/// The lock beside the record, held (`flock`, exclusive) while the returned file is open.
+fn hold_lock(record: &std::path::Path) -> Option<std::fs::File> {
+    let lock = record.with_extension("lock");
+    std::fs::create_dir_all(lock.parent()?).ok()?;
+    let file = std::fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock)
+        .ok()?;
+    file.lock().ok()?;
+    Some(file)
 }
 
 #[cfg(test)]
@@ -121,6 +160,7 @@ mod tests {
             predicted_ms: 100.0,
             measured_ms: 110.0,
             unix: n,
+            load_per_core: None,
         }
     }
 

@@ -26,6 +26,13 @@ pub enum CacheFile<'a> {
     /// A package manager's own work, timed on this machine:
     /// `manager/<manager>-<version>.json`.
     ManagerTiming { manager: &'a str, version: &'a str },
+    /// A manager's timing on one project's sample, too small or odd to stand for others
+    /// (`measure::deps::timing_cache`): `manager/project/<manager>-<version>-<key>.json`.
+    ProjectManagerTiming {
+        manager: &'a str,
+        version: &'a str,
+        root: &'a Path,
+    },
     /// Why a sample of a project's packages failed with a manager version (plain text):
     /// `manager/unsampled/<manager>-<version>-<key>`.
     UnsampledNote {
@@ -62,6 +69,15 @@ impl CacheFile<'_> {
             Self::ManagerTiming { manager, version } => {
                 PathBuf::from(format!("manager/{manager}-{}.json", file_safe(version)))
             }
+            Self::ProjectManagerTiming {
+                manager,
+                version,
+                root,
+            } => PathBuf::from(format!(
+                "manager/project/{manager}-{}-{}.json",
+                file_safe(version),
+                key(root)
+            )),
             Self::UnsampledNote {
                 manager,
                 version,

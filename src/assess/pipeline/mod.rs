@@ -114,6 +114,12 @@ impl Purpose {
         }
     }
 
+    /// Whether a manager timing cached by an earlier run stands in for timing it again:
+    /// `--fresh` retimes.
+    pub fn reuses_manager_timing(self) -> bool {
+        self != Purpose::Check { fresh: true }
+    }
+
     /// Which mounts' cached probe figures (`mount_cache`) stand in for probing them again.
     pub fn reuse(self) -> Reuse {
         match self {

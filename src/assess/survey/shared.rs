@@ -113,8 +113,7 @@ pub(super) fn with_manager(
     settings: &pipeline::Settings,
 ) -> ProbeSet {
     if let Some(cpu) = set.cpu_sha1_us_per_mib {
-        let may_time = settings.purpose.times_manager();
-        set.manager = probes::manager_timing(env, root, baseline, may_time, cpu);
+        set.manager = probes::manager_timing(env, root, baseline, settings.purpose, cpu);
     }
     set
 }

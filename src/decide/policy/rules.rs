@@ -23,6 +23,11 @@ fn level_of(current: f64, speedup: f64, t: &Thresholds, advise_ms: f64, move_ms:
     }
 }
 
+/// How many times past the `move` threshold a figure here must be, across its whole range, for
+/// the figure here alone to decide: a Linux-disk reference that read slow (a busy machine: 71-84
+/// ms for a 3-4 ms disk) widens the speedup's range, and must not talk such a figure down.
+pub const CLEAR_PAST_MOVE: f64 = 3.0;
+
 /// The levels at the low end, the middle and the high end of a prediction's ranges, each
 /// widened `widen` times; all `Ok` without a speedup to weigh.
 fn levels_of(
@@ -36,6 +41,13 @@ fn levels_of(
     };
     let speedup_error = predicted.speedup_error.unwrap_or(predicted.error) * widen;
     let error = predicted.error * widen;
+    // Several times past `move` across its range, with the Linux disk still clearly faster at
+    // the speedup's middle (`advise_speedup`: a repository on that disk, or on one like it, is
+    // never moved by its size alone): the figure here decides.
+    let low_here = predicted.current * (1.0 - error).max(0.0);
+    if low_here >= CLEAR_PAST_MOVE * move_ms && speedup >= t.advise_speedup {
+        return [Level::Move; 3];
+    }
     let at = |k: f64, ks: f64| level_of(predicted.current * k, speedup * ks, t, advise_ms, move_ms);
     [
         at((1.0 - error).max(0.0), (1.0 - speedup_error).max(0.0)),
@@ -509,5 +521,27 @@ mod tests {
         let close = first_look(700.0, 700.0 / 1.03);
         assert_eq!(close.level, Level::Move);
         assert_eq!(close.levels, [Level::Advise, Level::Move]);
+    }
+
+    /// A first look whose Linux-disk reference read 80 ms instead of 3 ms: its speedup is 9x
+    /// (below `move_speedup`) with a wide range, but the figure here is several times past
+    /// `move`, so it decides. On one disk (about 1x) size alone never moves a repository.
+    #[test]
+    fn a_slow_reference_does_not_talk_down_a_clear_figure_here() {
+        let judged = |current: f64, baseline: f64| {
+            let mut policy = Policy::default();
+            policy.thresholds.move_git_status_ms = 200.0;
+            let observed = Observations {
+                git_status_ms: Some(Compared::exact(current, baseline).as_first_look()),
+                ..with_git_status(MountKind::Fuse, current, baseline)
+            };
+            evaluate(&policy, &observed)
+        };
+        let noisy = judged(720.0, 80.0);
+        assert_eq!((noisy.level, noisy.levels), (Level::Move, [Level::Move; 2]));
+        // Only twice past `move`: the speedup's range still weighs.
+        assert_ne!(judged(400.0, 80.0).levels, [Level::Move; 2]);
+        // The same disk: nothing faster to move to.
+        assert_ne!(judged(5000.0, 5000.0).level, Level::Move);
     }
 }

@@ -34,14 +34,29 @@ struct Leaf {
 /// The lock of `manager` at `root` with at least one leaf read; None for another manager, no
 /// such lock, or a format not read here (pnpm's before 9, yarn's from version 2, `bun.lockb`).
 pub fn read(manager: Manager, root: &Path) -> Option<Lock> {
-    let text = std::fs::read_to_string(root.join(file_name(manager)?)).ok()?;
-    let lock = match manager {
-        Manager::Pnpm => pnpm(&text)?,
-        Manager::Yarn => yarn(&text)?,
-        Manager::Bun => bun(&text)?,
-        _ => return None,
+    read_with_source(manager, root).map(|(lock, _)| lock)
+}
+
+/// The lock pnpm keeps of what it placed in node_modules, in its lock's format.
+pub const PNPM_INSTALLED_RECORD: &str = "node_modules/.pnpm/lock.yaml";
+
+/// As [`read`], with the file it was read from: for pnpm, what it placed
+/// (`PNPM_INSTALLED_RECORD`) before its lock, so a package it skipped here is not sampled.
+pub fn read_with_source(manager: Manager, root: &Path) -> Option<(Lock, &'static str)> {
+    let files = match manager {
+        Manager::Pnpm => vec![PNPM_INSTALLED_RECORD, file_name(manager)?],
+        _ => vec![file_name(manager)?],
     };
-    (!lock.leaves.is_empty()).then_some(lock)
+    files.into_iter().find_map(|file| {
+        let text = std::fs::read_to_string(root.join(file)).ok()?;
+        let lock = match manager {
+            Manager::Pnpm => pnpm(&text, file == PNPM_INSTALLED_RECORD)?,
+            Manager::Yarn => yarn(&text)?,
+            Manager::Bun => bun(&text)?,
+            _ => return None,
+        };
+        (!lock.leaves.is_empty()).then_some((lock, file))
+    })
 }
 
 /// The lock file `manager` installs from; None for the managers not read here.
@@ -173,8 +188,10 @@ fn names_dependencies(body: &str) -> bool {
 }
 
 /// pnpm's lock of format 9 (pnpm 9 and 10): `packages:` holds each package's resolution,
-/// `snapshots:` its dependencies; a leaf's snapshot is `name@version: {}`.
-fn pnpm(text: &str) -> Option<Lock> {
+/// `snapshots:` its dependencies; a leaf's snapshot is `name@version: {}`. Only packages this
+/// machine installs (`platform::pnpm_entry_here`); from a lock alone (not `installed_record`)
+/// no `optional: true` snapshot either, whose parent may be another platform's.
+fn pnpm(text: &str, installed_record: bool) -> Option<Lock> {
     let format = text
         .lines()
         .find_map(|l| l.strip_prefix("lockfileVersion:"))?
@@ -185,12 +202,17 @@ fn pnpm(text: &str) -> Option<Lock> {
     }
     let resolved: BTreeMap<String, String> = blocks(text, "packages:", 2)
         .into_iter()
-        .filter(|(_, _, body)| body.contains("resolution: {integrity:"))
+        .filter(|(_, _, body)| {
+            body.contains("resolution: {integrity:") && super::platform::pnpm_entry_here(body)
+        })
         .map(|(key, _, body)| (key, body))
         .collect();
     let mut leaves = BTreeMap::new();
     for (key, after, body) in blocks(text, "snapshots:", 2) {
-        let leaf = (after == "{}" || after.is_empty()) && !names_dependencies(&body);
+        let optional = body.lines().any(|l| l.trim() == "optional: true");
+        let leaf = (after == "{}" || after.is_empty())
+            && !names_dependencies(&body)
+            && (installed_record || !optional);
         let (Some(entry), Some((name, version))) = (resolved.get(&key), name_and_version(&key))
         else {
             continue;
@@ -312,7 +334,9 @@ fn bun(text: &str) -> Option<Lock> {
         let Some((name, version)) = ident.and_then(name_and_version) else {
             continue;
         };
-        if name == *key && integrity.starts_with("sha") && !depends {
+        // bun writes a package's platforms as npm does (`"os": "darwin"`) in its metadata.
+        let here = meta.is_none_or(|m| super::platform::npm_entry_here(m, true));
+        if name == *key && integrity.starts_with("sha") && !depends && here {
             leaves.insert(
                 name,
                 Leaf {
@@ -381,6 +405,13 @@ packages:
   local@file:x:
     resolution: {directory: x, type: directory}
 
+  fsevents@2.3.3:
+    resolution: {integrity: sha512-F}
+    os: [darwin]
+
+  nan@2.30.0:
+    resolution: {integrity: sha512-N}
+
   ms@2.1.2:
     resolution: {integrity: sha512-M}
 
@@ -394,6 +425,12 @@ snapshots:
 
   local@file:x: {}
 
+  fsevents@2.3.3:
+    optional: true
+
+  nan@2.30.0:
+    optional: true
+
   ms@2.1.2: {}
 ";
 
@@ -406,15 +443,21 @@ snapshots:
 
     #[test]
     fn pnpms_leaves_are_the_snapshots_without_dependencies() {
-        let lock = pnpm(PNPM).unwrap();
+        let lock = pnpm(PNPM, false).unwrap();
         assert_eq!(lock.leaves(), pinned(&[("@s/c", "3.0.0"), ("ms", "2.1.2")]));
+        // What pnpm placed here: its optional `nan`, never macOS's `fsevents`.
+        let placed = pnpm(PNPM, true).unwrap().leaves();
+        assert_eq!(
+            placed,
+            pinned(&[("@s/c", "3.0.0"), ("ms", "2.1.2"), ("nan", "2.30.0")])
+        );
         let trimmed = lock.lock_of(&pinned(&[("ms", "2.1.2")])).unwrap();
         assert_eq!(
             trimmed,
             "lockfileVersion: '9.0'\n\nimporters:\n\n  .:\n    dependencies:\n      'ms':\n        specifier: 2.1.2\n        version: 2.1.2\n\npackages:\n\n  'ms@2.1.2':\n    resolution: {integrity: sha512-M}\n\nsnapshots:\n\n  'ms@2.1.2': {}\n"
         );
         assert!(lock.lock_of(&[]).unwrap().contains("  .: {}"));
-        assert_eq!(pnpm(&PNPM.replace("'9.0'", "'6.0'")), None);
+        assert_eq!(pnpm(&PNPM.replace("'9.0'", "'6.0'"), false), None);
     }
 
     #[test]
@@ -471,6 +514,7 @@ ms@2.1.2:
     "debug": ["debug@4.3.4", "", { "dependencies": { "ms": "2.1.2" } }, "sha512-D"],
     "debug/ms": ["ms@2.1.2", "", {}, "sha512-M"],
     "odd": ["odd@1.0.0", "", {}, "sha512-\"quoted, }"],
+    "fsevents": ["fsevents@2.3.3", "", { "os": "darwin" }, "sha512-F"],
   }
 }
 "#;

@@ -10,8 +10,10 @@
 //! fit stands in (`model::estimated`). Network is never counted (pip, which has no offline
 //! mode, asks the index about each package of its sample).
 
+pub use super::manager_timing::{ManagerTiming, TimingSource};
 use super::package_manager::{Manager, detect};
 use super::samplers;
+use super::timing_cache;
 use crate::host::HostEnv;
 use crate::measure::probe::cpu::pace;
 use crate::store::{CacheFile, Store};
@@ -19,70 +21,6 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
-
-/// What a package manager's own work was measured at on this machine: the manager installing
-/// nothing, and installing a sample of the project's packages offline into a scratch folder on
-/// the baseline disk.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ManagerTiming {
-    pub manager: Manager,
-    pub version: String,
-    /// The manager's run with nothing to install: start-up, configuration, the empty tree.
-    pub startup_ms: f64,
-    /// The run that installed the sample.
-    pub sample_ms: f64,
-    pub sample_packages: u64,
-    pub sample_files: u64,
-    pub sample_dirs: u64,
-    pub sample_bytes: u64,
-    pub source: TimingSource,
-    /// The CPU's pace when the figures were taken (`probe::cpu::sha1_us_per_mib`), so that a
-    /// timing cached on a busy afternoon is scaled to a quiet morning; None in older caches.
-    #[serde(default)]
-    pub cpu_sha1_us_per_mib: Option<f64>,
-    /// Why the sample could not be installed, in the manager's own words (its figures are
-    /// then `estimated`); None when it was, or was not tried.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sample_failed: Option<String>,
-    /// Why no sample was tried (a manager version outside the tested range): its figures are
-    /// then `estimated`. Set per run, never cached.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sample_skipped: Option<String>,
-    /// Entries the project names that were not plain registry pins (paths, URLs, git,
-    /// editables, options), left out of the sample.
-    #[serde(default, skip_serializing_if = "is_zero_count")]
-    pub sample_left_out: u64,
-    /// The sample was a lock of the project's own entries, installed frozen (`npm ci`,
-    /// `--frozen-lockfile`): it times what a reinstall from a lock does, with no resolving.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub sample_from_lock: bool,
-    /// Start-ups the project's own lifecycle scripts add to its reinstall (`prepare` and the
-    /// like, which the install runs at the project's root; `packages::lifecycle_startups`), in
-    /// units of `startup_ms`. Set per project, never cached.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub lifecycle_startups: f64,
-}
-
-fn is_zero(n: &f64) -> bool {
-    *n == 0.0
-}
-
-fn is_zero_count(n: &u64) -> bool {
-    *n == 0
-}
-
-/// How a manager's figures were come by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TimingSource {
-    /// By this run.
-    Measured,
-    /// By an earlier run on this machine, same manager version, scaled by the CPU's pace then
-    /// and now.
-    Cached,
-    /// No sample could be installed: the manager's reference fit scaled by the CPU's pace.
-    Estimated,
-}
 
 /// What is known of a manager's own work on this machine.
 #[derive(Debug, Clone, PartialEq)]
@@ -205,71 +143,6 @@ fn version_number(manager: Manager, text: &str) -> Option<String> {
     Some(number.to_string())
 }
 
-/// What identifies this machine for the cache: host name, CPU model and core count.
-fn machine(env: &HostEnv) -> String {
-    let read = |p: &str| std::fs::read_to_string(env.proc_root().join(p)).unwrap_or_default();
-    let cpu = read("cpuinfo")
-        .lines()
-        .find(|l| l.starts_with("model name"))
-        .and_then(|l| l.split_once(':'))
-        .map(|(_, m)| m.trim().to_string())
-        .unwrap_or_default();
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    format!(
-        "{} / {cpu} / {cores} cores",
-        read("sys/kernel/hostname").trim()
-    )
-}
-
-/// How the sample is taken and read; a cached timing taken another way is measured again (the
-/// 60-package sample of method 1, read as 120 would be, put npm's own work 40% low; method 2
-/// kept the faster of two runs, 3 the median of three; 4 times uv's sync of a lock with the
-/// making of its virtualenv, which 3 left out: psf/requests' reinstall came out 53-66% low; 5
-/// installs pnpm's, yarn's and bun's samples from a lock and records that it did).
-const SAMPLE_METHOD: u32 = 5;
-
-#[derive(Serialize, Deserialize)]
-struct CacheEntry {
-    machine: String,
-    /// `SAMPLE_METHOD` when written; 1 in caches from before it was recorded.
-    #[serde(default = "first_method")]
-    method: u32,
-    timing: ManagerTiming,
-}
-
-fn first_method() -> u32 {
-    1
-}
-
-fn load_cached(env: &HostEnv, manager: Manager, version: &str) -> Option<ManagerTiming> {
-    let manager = &manager.to_string();
-    let file = CacheFile::ManagerTiming { manager, version };
-    let entry: CacheEntry = Store::of(env).load(file, "package-manager timing cache file")?;
-    (entry.machine == machine(env) && entry.method == SAMPLE_METHOD).then_some(ManagerTiming {
-        source: TimingSource::Cached,
-        ..entry.timing
-    })
-}
-
-/// Writes the cache beside and renames it; a failure only costs the next check a calibration.
-fn store(env: &HostEnv, timing: &ManagerTiming) {
-    // What was left out is the measured project's, not the manager's.
-    let entry = CacheEntry {
-        machine: machine(env),
-        method: SAMPLE_METHOD,
-        timing: ManagerTiming {
-            sample_left_out: 0,
-            ..timing.clone()
-        },
-    };
-    let manager = &timing.manager.to_string();
-    let file = CacheFile::ManagerTiming {
-        manager,
-        version: &timing.version,
-    };
-    Store::of(env).keep(file, &entry);
-}
-
 /// A cached timing at the CPU's pace `cpu` now: the manager's work is CPU work, so a figure
 /// taken while the machine was busier (or quieter) is scaled by the two paces.
 fn rescaled(cached: ManagerTiming, cpu: f64) -> ManagerTiming {
@@ -284,16 +157,17 @@ fn rescaled(cached: ManagerTiming, cpu: f64) -> ManagerTiming {
     }
 }
 
-/// The manager's timing for the project at `root`: cached when this machine measured this
-/// manager version before; else measured in a scratch folder under `scratch_dir` when
-/// `may_measure` and the manager is on PATH with a sample to install (`samplers`); else
-/// `Untimed`. None when there is no manager, or it is cargo. `cpu` is the CPU's pace now
-/// (`probe::cpu::sha1_us_per_mib`).
+/// The manager's timing for the project at `root`: cached when `reuse` and this machine
+/// measured this manager version before (on a sample large enough to stand for any project,
+/// else on this project's own: `timing_cache`); else measured in a scratch folder under
+/// `scratch_dir` when `may_measure` and the manager is on PATH with a sample to install
+/// (`samplers`); else `Untimed`. None when there is no manager, or it is cargo. `cpu` is the
+/// CPU's pace now (`probe::cpu::sha1_us_per_mib`); `reuse` false (`check --fresh`) retimes.
 pub fn timing(
     env: &HostEnv,
     root: &Path,
     scratch_dir: Option<&Path>,
-    may_measure: bool,
+    (may_measure, reuse): (bool, bool),
     cpu: f64,
 ) -> Option<Timing> {
     // Cargo installs nothing a reinstall redoes: what moving costs is rewriting target/, which
@@ -309,18 +183,24 @@ pub fn timing(
     static SAMPLING: Mutex<()> = Mutex::new(());
     let _one_sample_at_a_time =
         may_measure.then(|| SAMPLING.lock().unwrap_or_else(PoisonError::into_inner));
-    if let Some(cached) = load_cached(env, manager, &version) {
+    // The machine's timing before the project's own, which is kept only when too small or
+    // odd to stand for others.
+    let cached = || {
+        let own = || timing_cache::load(env, manager, &version, Some(root));
+        timing_cache::load(env, manager, &version, None).or_else(own)
+    };
+    if let Some(cached) = reuse.then(cached).flatten() {
         return Some(Timing::Timed(rescaled(cached, cpu)));
     }
-    let earlier = installed
-        .is_some()
+    let earlier = (installed.is_some() && reuse)
         .then(|| recently_unsampled(env, manager, &version, root))
         .flatten();
     let skipped = installed
         .as_deref()
         .and_then(|v| super::package_manager::untested_version(manager, v));
     let may_sample = may_measure && installed.is_some() && earlier.is_none() && skipped.is_none();
-    let (left_out, sampled) = sample(manager, root, scratch_dir, may_sample);
+    let npm_cache = samplers::npm_cache::NpmCache::of(env);
+    let (left_out, sampled) = sample(manager, root, (scratch_dir, npm_cache), may_sample);
     let failed = match &sampled {
         Some(Err(why)) if scratch_dir.is_some() => {
             note_unsampled(env, manager, &version, root, why);
@@ -333,10 +213,7 @@ pub fn timing(
         .and_then(Result::ok)
         .map(|s| measured(manager, &version, &s, cpu));
     match measured {
-        Some(timing) => {
-            store(env, &timing);
-            Some(Timing::Timed(timing))
-        }
+        Some(timing) => Some(Timing::Timed(kept(env, root, timing))),
         None => Some(Timing::Untimed {
             manager,
             version,
@@ -347,15 +224,29 @@ pub fn timing(
     }
 }
 
+/// A timing this run measured, kept for the machine when its sample may stand for other
+/// projects, else for the project at `root` alone, saying why.
+fn kept(env: &HostEnv, root: &Path, timing: ManagerTiming) -> ManagerTiming {
+    let not_shared = timing_cache::not_shared(&timing);
+    let timing = ManagerTiming {
+        sample_not_shared: not_shared.clone(),
+        ..timing
+    };
+    let own_project = not_shared.is_some().then_some(root);
+    timing_cache::keep(env, &timing, own_project);
+    timing
+}
+
 /// The entries of `root`'s lists left out of its sample, and the sample installed into a
 /// scratch folder under `scratch_dir` (Err: why it could not be); None unless `may_sample`.
 fn sample(
     manager: Manager,
     root: &Path,
-    scratch_dir: Option<&Path>,
+    (scratch_dir, npm_cache): (Option<&Path>, Option<samplers::npm_cache::NpmCache>),
     may_sample: bool,
 ) -> (u64, Option<Result<samplers::Sampled, String>>) {
-    let sample = may_sample.then(|| samplers::sample_for(manager, root));
+    let npm_cache = npm_cache.filter(|_| manager == Manager::Npm);
+    let sample = may_sample.then(|| samplers::sample_for(manager, root, npm_cache.as_ref()));
     let left_out = sample.as_ref().map_or(0, |s| s.left_out);
     let sampled = sample.map(|sample| {
         let dir = scratch_dir.ok_or_else(|| "no scratch folder on the Linux disk".to_string())?;
@@ -382,6 +273,9 @@ fn measured(manager: Manager, version: &str, s: &samplers::Sampled, cpu: f64) ->
         sample_left_out: s.left_out,
         sample_from_lock: s.from_lock,
         lifecycle_startups: 0.0,
+        sample_source: s.source.map(str::to_string),
+        sample_uncached: s.uncached,
+        sample_not_shared: None,
     }
 }
 
@@ -406,6 +300,9 @@ mod tests {
             sample_left_out: 0,
             sample_from_lock: false,
             lifecycle_startups: 0.0,
+            sample_source: None,
+            sample_uncached: 0,
+            sample_not_shared: None,
         }
     }
 
@@ -429,42 +326,6 @@ mod tests {
         );
         assert_eq!(version_number(Manager::Uv, "uv").as_deref(), None);
         assert_eq!(version_number(Manager::Bun, "  ").as_deref(), None);
-    }
-
-    #[test]
-    fn a_cache_from_another_sampling_method_is_measured_again() {
-        let dir = tempfile::tempdir().unwrap();
-        let vars = [("XDG_CACHE_HOME", dir.path().to_string_lossy().to_string())]
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect();
-        let env = HostEnv::from_vars(vars);
-        let timing = npm_timing(580.0);
-        store(&env, &timing);
-        let cached = load_cached(&env, Manager::Npm, "11").expect("the entry just stored");
-        assert_eq!(cached.source, TimingSource::Cached);
-        assert_eq!(cached.sample_ms, timing.sample_ms);
-        // The cache spells the manager and the source as the JSON always has.
-        let file = Store::of(&env)
-            .cache_file(CacheFile::ManagerTiming {
-                manager: "npm",
-                version: "11",
-            })
-            .unwrap();
-        assert!(file.ends_with("manager/npm-11.json"), "{}", file.display());
-        let mut entry: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
-        assert_eq!(entry["timing"]["manager"], "npm");
-        assert_eq!(entry["timing"]["source"], "measured");
-        // The same entry as the first method wrote it (no `method`) is not read.
-        entry.as_object_mut().unwrap().remove("method");
-        std::fs::write(&file, entry.to_string()).unwrap();
-        assert_eq!(load_cached(&env, Manager::Npm, "11"), None);
-        // Nor one naming a manager this build does not know: it is measured again.
-        entry["method"] = SAMPLE_METHOD.into();
-        entry["timing"]["manager"] = "gradle".into();
-        std::fs::write(&file, entry.to_string()).unwrap();
-        assert_eq!(load_cached(&env, Manager::Npm, "11"), None);
     }
 
     #[test]

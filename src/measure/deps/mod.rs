@@ -9,6 +9,9 @@
 
 pub mod lockfiles;
 pub mod manager;
+pub mod manager_timing;
 pub mod package_manager;
 pub mod packages;
+pub mod platform;
 pub mod samplers;
+pub mod timing_cache;

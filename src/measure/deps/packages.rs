@@ -61,16 +61,21 @@ pub fn is_plain_python_pin(name: &str, version: &str) -> bool {
 /// The name of the project a sample installs (its package.json and lock files).
 pub const SAMPLE_NAME: &str = "wsl-place-calibration";
 
-/// Where npm's sample of leaf packages is read from, in order.
-const NPM_LOCKS: &[&str] = &[
+/// Where npm's sample of leaf packages is read from, in order: first what npm placed (its
+/// record in node_modules: no package of another platform, none it skipped), then the lock.
+pub const NPM_LOCKS: &[&str] = &[
+    NPM_INSTALLED_RECORD,
     "package-lock.json",
     "npm-shrinkwrap.json",
-    "node_modules/.package-lock.json",
 ];
 
+/// The lock npm keeps of what it placed in node_modules.
+pub const NPM_INSTALLED_RECORD: &str = "node_modules/.package-lock.json";
+
 /// Leaf packages of a package-lock.json (v2/v3): `(name, version)` of top-level entries without
-/// dependencies, spread over the file, at most `max`.
-pub fn npm_leaf_packages(lock: &str, max: usize) -> Vec<Pinned> {
+/// dependencies that this machine installs (`platform::npm_entry_here`; `installed_record`:
+/// the lock is npm's record of what it placed), spread over the file, at most `max`.
+pub fn npm_leaf_packages(lock: &str, max: usize, installed_record: bool) -> Vec<Pinned> {
     let Ok(value) = serde_json::from_str::<serde_json::Value>(lock) else {
         return Vec::new();
     };
@@ -84,7 +89,8 @@ pub fn npm_leaf_packages(lock: &str, max: usize) -> Vec<Pinned> {
             let nested = name.contains("node_modules/");
             let linked = entry.get("link").and_then(|l| l.as_bool()) == Some(true);
             let version = entry.get("version")?.as_str()?;
-            (!nested && !has_dependencies(entry) && !linked)
+            let here = super::platform::npm_entry_here(entry, installed_record);
+            (!nested && !has_dependencies(entry) && !linked && here)
                 .then(|| (name.to_string(), version.to_string()))
         })
         .collect();
@@ -112,9 +118,14 @@ fn spread(items: Vec<Pinned>, max: usize) -> Vec<Pinned> {
 /// The text of the project's npm lock file. A project that commits none (`package-lock=false`,
 /// common in libraries) still has the one npm keeps inside node_modules, in the same format.
 pub fn npm_lock(root: &Path) -> Option<String> {
+    npm_lock_file(root).map(|(_, text)| text)
+}
+
+/// The npm lock the sample reads (`NPM_LOCKS`' first that is there) and its text.
+pub fn npm_lock_file(root: &Path) -> Option<(&'static str, String)> {
     NPM_LOCKS
         .iter()
-        .find_map(|file| std::fs::read_to_string(root.join(file)).ok())
+        .find_map(|file| Some((*file, std::fs::read_to_string(root.join(file)).ok()?)))
 }
 
 /// The top-level entries of an npm lock that name where their tarball is (`resolved`) and its
@@ -125,7 +136,9 @@ pub struct LockEntries(serde_json::Map<String, serde_json::Value>);
 /// The entries of `root`'s npm lock with their tarballs named; None without a lock or any such
 /// entry (a lock of version 1, or one made without `resolved`).
 pub fn npm_lock_entries(root: &Path) -> Option<LockEntries> {
-    let lock: serde_json::Value = serde_json::from_str(&npm_lock(root)?).ok()?;
+    let (file, text) = npm_lock_file(root)?;
+    let installed_record = file == NPM_INSTALLED_RECORD;
+    let lock: serde_json::Value = serde_json::from_str(&text).ok()?;
     let kept: serde_json::Map<String, serde_json::Value> = lock
         .get("packages")?
         .as_object()?
@@ -137,6 +150,7 @@ pub fn npm_lock_entries(root: &Path) -> Option<LockEntries> {
                 .is_some_and(|url| url.starts_with("https://") || url.starts_with("http://"));
             let tarball = text("integrity").is_some()
                 && from_registry
+                && super::platform::npm_entry_here(entry, installed_record)
                 && text("version").is_some_and(|v| is_plain_npm_pin(name, v));
             (!name.contains("node_modules/") && tarball).then(|| {
                 let fields = [
@@ -161,6 +175,13 @@ pub fn npm_lock_entries(root: &Path) -> Option<LockEntries> {
 impl LockEntries {
     pub fn has(&self, name: &str) -> bool {
         self.0.contains_key(name)
+    }
+
+    /// Where the entry of `name` says its tarball is, and the tarball's `integrity`.
+    pub fn tarball(&self, name: &str) -> Option<(&str, Option<&str>)> {
+        let entry = self.0.get(name)?;
+        let integrity = entry.get("integrity").and_then(|i| i.as_str());
+        Some((entry.get("resolved")?.as_str()?, integrity))
     }
 
     /// A package-lock.json (version 3) installing `deps` from these entries, beside the
@@ -598,27 +619,36 @@ mod tests {
             "node_modules/b":{"version":"2.0.0"},
             "node_modules/@s/c":{"version":"3.0.0","dependencies":{}},
             "node_modules/a/node_modules/b":{"version":"1.5.0"},
-            "node_modules/l":{"version":"0.1.0","link":true}}}"#;
+            "node_modules/l":{"version":"0.1.0","link":true},
+            "node_modules/fsevents":{"version":"2.3.3","optional":true,"os":["darwin"]},
+            "node_modules/nan":{"version":"2.30.0","optional":true}}}"#;
         assert_eq!(
-            npm_leaf_packages(lock, 10),
+            npm_leaf_packages(lock, 10, false),
             vec![
                 ("@s/c".to_string(), "3.0.0".to_string()),
                 ("b".to_string(), "2.0.0".to_string())
             ]
         );
-        assert_eq!(npm_leaf_packages(lock, 1).len(), 1);
-        assert!(npm_leaf_packages("not json", 5).is_empty());
+        assert_eq!(npm_leaf_packages(lock, 1, false).len(), 1);
+        assert!(npm_leaf_packages("not json", 5, false).is_empty());
+        // What npm placed: its optional `nan` was installed here; `fsevents` never is.
+        let placed = npm_leaf_packages(lock, 10, true);
+        assert!(placed.contains(&("nan".to_string(), "2.30.0".to_string())));
+        assert!(!placed.iter().any(|(name, _)| name == "fsevents"));
     }
 
     #[test]
-    fn the_sample_comes_from_the_lock_file_or_the_one_in_node_modules() {
+    fn the_sample_comes_from_what_npm_placed_else_the_lock_file() {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(npm_lock(dir.path()), None);
-        std::fs::create_dir(dir.path().join("node_modules")).unwrap();
-        std::fs::write(dir.path().join("node_modules/.package-lock.json"), "hidden").unwrap();
-        assert_eq!(npm_lock(dir.path()).as_deref(), Some("hidden"));
         std::fs::write(dir.path().join("package-lock.json"), "committed").unwrap();
         assert_eq!(npm_lock(dir.path()).as_deref(), Some("committed"));
+        std::fs::create_dir(dir.path().join("node_modules")).unwrap();
+        std::fs::write(dir.path().join("node_modules/.package-lock.json"), "hidden").unwrap();
+        assert_eq!(
+            npm_lock_file(dir.path()),
+            Some((NPM_INSTALLED_RECORD, "hidden".to_string()))
+        );
     }
 
     fn write(path: &Path, text: &str) {

@@ -148,7 +148,7 @@ fn moved(report: &CheckReport, old: &crate::measure::changes::OldPlace, style: &
     };
     screen.row("changed here", &changed, Tone::Plain);
     if let Some(verified) = &report.verify {
-        let (line, tone) = accuracy::verified_line(verified);
+        let (line, tone) = accuracy::verified_line(verified, None);
         screen.row("verified", &line, tone);
     }
     screen.row(

@@ -122,15 +122,8 @@ pub fn for_check(
     } else {
         baseline
     };
-    let (manager, manager_ms) = timed(|| {
-        manager_timing(
-            env,
-            root,
-            &baseline,
-            settings.purpose.times_manager(),
-            cpu_pace,
-        )
-    });
+    let (manager, manager_ms) =
+        timed(|| manager_timing(env, root, &baseline, settings.purpose, cpu_pace));
     phases.manager_ms = Some(manager_ms);
     let baseline_began = Instant::now();
     let label = |dir: &Path| label_for(env, settings, dir, root, move_to);
@@ -284,9 +277,10 @@ pub fn manager_timing(
     env: &HostEnv,
     root: &Path,
     baseline: &Baseline,
-    may_measure: bool,
+    purpose: super::Purpose,
     cpu_pace: f64,
 ) -> Option<model::ManagerTiming> {
+    let may_measure = purpose.times_manager();
     let scratch_dir = match baseline {
         Baseline::Probe(dir, _) | Baseline::Same(dir, _) => Some(dir.as_path()),
         Baseline::None(_) => None,
@@ -295,7 +289,10 @@ pub fn manager_timing(
         env,
         root,
         scratch_dir,
-        may_measure && !interrupt::requested(),
+        (
+            may_measure && !interrupt::requested(),
+            purpose.reuses_manager_timing(),
+        ),
         cpu_pace,
     )?;
     let timing = match timing {

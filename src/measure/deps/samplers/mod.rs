@@ -4,6 +4,7 @@
 //! clear it for the next turn); the loop and the figures are shared.
 
 mod install;
+pub mod npm_cache;
 mod run;
 
 pub(super) use run::version_output;
@@ -30,6 +31,10 @@ pub struct Sampled {
     pub from_lock: bool,
     /// Entries of the project's lists that were not plain registry pins and were left out.
     pub left_out: u64,
+    /// The file the sample was read from ([`Sample::source`]).
+    pub source: Option<&'static str>,
+    /// Packages left out for not being in npm's cache ([`Sample::uncached`]).
+    pub uncached: u64,
 }
 
 /// Empty and sample installs made to time a manager (about 7 s in all for npm on the express
@@ -62,20 +67,45 @@ impl Drop for Scratch {
 pub struct Sample {
     pub pins: Vec<Pinned>,
     pub left_out: u64,
+    /// The file the packages were read from (`node_modules/.package-lock.json`,
+    /// `pnpm-lock.yaml`); None when they were read from the installed packages' folders.
+    pub source: Option<&'static str>,
+    /// Packages of the lock that npm's cache lacks (read from its index), left out: npm would
+    /// fail offline on them.
+    pub uncached: u64,
+    /// Why there is nothing to install when `pins` is empty and the project named packages.
+    pub empty_because: Option<String>,
 }
 
 /// The packages the project at `root` would have `manager` install for its sample: npm's
-/// from its lock file (or the one it keeps in node_modules), pnpm's, yarn's and bun's from
-/// theirs (else the leaves in node_modules), uv's and pip's from the virtualenv or the lock
-/// files; each a plain pin of a registry package by name and version, the rest counted.
-pub fn sample_for(manager: Manager, root: &Path) -> Sample {
-    let (named, mut left_out) = named_for(manager, root);
+/// from what it placed (its record in node_modules) or else its lock, pnpm's the same from
+/// its record or lock, yarn's and bun's from their locks (else the leaves in node_modules),
+/// uv's and pip's from the virtualenv or the lock files; each a plain pin of a registry
+/// package by name and version, the rest counted. npm's are only those `npm_cache` holds,
+/// when it can be read.
+pub fn sample_for(
+    manager: Manager,
+    root: &Path,
+    npm_cache: Option<&npm_cache::NpmCache>,
+) -> Sample {
+    let named = named_for(manager, root);
+    let mut left_out = named.left_out;
     let plain = |(name, version): &Pinned| match manager {
         Manager::Uv | Manager::Pip => packages::is_plain_python_pin(name, version),
         _ => packages::is_plain_npm_pin(name, version),
     };
-    let (pins, others): (Vec<Pinned>, Vec<Pinned>) = named.into_iter().partition(plain);
+    let (pins, others): (Vec<Pinned>, Vec<Pinned>) = named.pins.into_iter().partition(plain);
     left_out += others.len() as u64;
+    let (pins, uncached) = match (&named.entries, npm_cache) {
+        (Some(entries), Some(cache)) => in_cache(pins, entries, cache),
+        _ => (pins, 0),
+    };
+    let empty_because = (pins.is_empty() && uncached > 0).then(|| {
+        let dir = npm_cache.map_or_else(String::new, |c| c.dir().display().to_string());
+        format!(
+            "none of the {uncached} packages the sample could take is in npm's cache ({dir}), so npm was not started: it would fail offline with ENOTCACHED"
+        )
+    });
     let max = match manager {
         Manager::Uv | Manager::Pip => PYTHON_SAMPLE_PACKAGES,
         _ => SAMPLE_PACKAGES,
@@ -83,37 +113,94 @@ pub fn sample_for(manager: Manager, root: &Path) -> Sample {
     Sample {
         pins: packages::sample_of(pins, max),
         left_out,
+        source: named.source,
+        uncached,
+        empty_because,
     }
 }
 
-/// Every package the project names for `manager`'s sample, before it is checked and cut to
-/// size, and how many entries were already left out on the way.
-fn named_for(manager: Manager, root: &Path) -> (Vec<Pinned>, u64) {
+/// The `pins` whose tarballs (`entries`' `resolved`) `cache` holds, and how many it lacks.
+fn in_cache(
+    pins: Vec<Pinned>,
+    entries: &packages::LockEntries,
+    cache: &npm_cache::NpmCache,
+) -> (Vec<Pinned>, u64) {
+    let (held, lacked): (Vec<Pinned>, Vec<Pinned>) = pins.into_iter().partition(|(name, _)| {
+        entries
+            .tarball(name)
+            .is_some_and(|(url, integrity)| cache.holds(url, integrity))
+    });
+    (held, lacked.len() as u64)
+}
+
+/// What a project names for its sample, before it is checked and cut to size.
+struct Named {
+    pins: Vec<Pinned>,
+    /// Entries already left out on the way.
+    left_out: u64,
+    source: Option<&'static str>,
+    /// npm's lock entries the sample installs from (`Runner::NpmLock`).
+    entries: Option<packages::LockEntries>,
+}
+
+fn named_for(manager: Manager, root: &Path) -> Named {
+    let named = |pins, left_out, source| Named {
+        pins,
+        left_out,
+        source,
+        entries: None,
+    };
+    let in_node_modules = || packages::node_modules_leaves(root, usize::MAX);
     match manager {
-        Manager::Uv | Manager::Pip => packages::python_packages_and_left_out(root),
-        Manager::Npm => match packages::npm_lock_entries(root) {
-            // Installed from the lock (`Runner::NpmLock`): leaves whose tarballs it names.
-            Some(entries) => {
-                let leaves = packages::npm_lock(root)
-                    .map(|lock| packages::npm_leaf_packages(&lock, usize::MAX))
-                    .unwrap_or_default();
-                let (kept, others): (Vec<Pinned>, Vec<Pinned>) =
-                    leaves.into_iter().partition(|(n, _)| entries.has(n));
-                (kept, others.len() as u64)
+        Manager::Uv | Manager::Pip => {
+            let (pins, left_out) = packages::python_packages_and_left_out(root);
+            named(pins, left_out, None)
+        }
+        Manager::Npm => npm_named(root),
+        Manager::Pnpm | Manager::Yarn | Manager::Bun => {
+            match lockfiles::read_with_source(manager, root) {
+                Some((lock, file)) => named(lock.leaves(), 0, Some(file)),
+                None => named(in_node_modules(), 0, None),
             }
-            None => (
-                packages::npm_lock(root)
-                    .map(|lock| packages::npm_leaf_packages(&lock, usize::MAX))
-                    .filter(|s| !s.is_empty())
-                    .unwrap_or_else(|| packages::node_modules_leaves(root, usize::MAX)),
-                0,
-            ),
+        }
+        Manager::Poetry | Manager::Cargo => named(in_node_modules(), 0, None),
+    }
+}
+
+/// npm's: the leaves of what it placed, else of its lock, filtered to this platform.
+fn npm_named(root: &Path) -> Named {
+    let lock = packages::npm_lock_file(root);
+    let leaves = lock
+        .as_ref()
+        .map(|(file, text)| {
+            packages::npm_leaf_packages(text, usize::MAX, *file == packages::NPM_INSTALLED_RECORD)
+        })
+        .unwrap_or_default();
+    let source = lock.as_ref().map(|(file, _)| *file);
+    match packages::npm_lock_entries(root) {
+        // Installed from the lock (`Runner::NpmLock`): leaves whose tarballs it names.
+        Some(entries) => {
+            let (kept, others): (Vec<Pinned>, Vec<Pinned>) =
+                leaves.into_iter().partition(|(n, _)| entries.has(n));
+            Named {
+                pins: kept,
+                left_out: others.len() as u64,
+                source,
+                entries: Some(entries),
+            }
+        }
+        None if leaves.is_empty() => Named {
+            pins: packages::node_modules_leaves(root, usize::MAX),
+            left_out: 0,
+            source: None,
+            entries: None,
         },
-        Manager::Pnpm | Manager::Yarn | Manager::Bun => match lockfiles::read(manager, root) {
-            Some(lock) => (lock.leaves(), 0),
-            None => (packages::node_modules_leaves(root, usize::MAX), 0),
+        None => Named {
+            pins: leaves,
+            left_out: 0,
+            source,
+            entries: None,
         },
-        Manager::Poetry | Manager::Cargo => (packages::node_modules_leaves(root, usize::MAX), 0),
     }
 }
 
@@ -157,13 +244,17 @@ pub fn measure(
     sample: &Sample,
     root: &Path,
 ) -> Result<Sampled, String> {
-    let left_out = sample.left_out;
+    let whole = sample;
     let sample = &sample.pins[..];
+    // Before anything starts the manager (pnpm's store is asked of pnpm).
+    if sample.is_empty() {
+        return Err(whole
+            .empty_because
+            .clone()
+            .unwrap_or_else(|| "the project names no package to sample".to_string()));
+    }
     let runner = Runner::for_manager(manager, root)
         .ok_or_else(|| format!("{manager} has no sample install"))?;
-    if sample.is_empty() {
-        return Err("the project names no package to sample".to_string());
-    }
     // Private (0700) and made exclusively under a name no one can guess: nothing planted
     // beforehand can stand in for it or be reached through it.
     let scratch = tempfile::Builder::new()
@@ -175,7 +266,12 @@ pub fn measure(
         .set_up(&scratch.0)
         .ok_or_else(|| "the sample's folder could not be set up".to_string())?;
     let turns = Turns::taken(&runner, &scratch.0, (&target, &before), sample)?;
-    turns.sampled(&runner, left_out)
+    let sampled = turns.sampled(&runner, whole.left_out)?;
+    Ok(Sampled {
+        source: whole.source,
+        uncached: whole.uncached,
+        ..sampled
+    })
 }
 
 /// The timed installs: the empty ones, the sample's, what the first sample placed (packages,
@@ -249,6 +345,8 @@ impl Turns {
                 bytes,
                 from_lock: matches!(runner, Runner::NpmLock { .. } | Runner::Lock { .. }),
                 left_out,
+                source: None,
+                uncached: 0,
             }),
             _ => Err(no_sample()),
         }

@@ -1,0 +1,83 @@
+//! A package manager's timing on this machine as the model reads it and the cache keeps it: the
+//! figures of its sample and how they were come by.
+
+use super::package_manager::Manager;
+use serde::{Deserialize, Serialize};
+
+/// What a package manager's own work was measured at on this machine: the manager installing
+/// nothing, and installing a sample of the project's packages offline into a scratch folder on
+/// the baseline disk.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ManagerTiming {
+    pub manager: Manager,
+    pub version: String,
+    /// The manager's run with nothing to install: start-up, configuration, the empty tree.
+    pub startup_ms: f64,
+    /// The run that installed the sample.
+    pub sample_ms: f64,
+    pub sample_packages: u64,
+    pub sample_files: u64,
+    pub sample_dirs: u64,
+    pub sample_bytes: u64,
+    pub source: TimingSource,
+    /// The CPU's pace when the figures were taken (`probe::cpu::sha1_us_per_mib`), so that a
+    /// timing cached on a busy afternoon is scaled to a quiet morning; None in older caches.
+    #[serde(default)]
+    pub cpu_sha1_us_per_mib: Option<f64>,
+    /// Why the sample could not be installed, in the manager's own words (its figures are
+    /// then `estimated`); None when it was, or was not tried.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_failed: Option<String>,
+    /// Why no sample was tried (a manager version outside the tested range): its figures are
+    /// then `estimated`. Set per run, never cached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_skipped: Option<String>,
+    /// Entries the project names that were not plain registry pins (paths, URLs, git,
+    /// editables, options), left out of the sample.
+    #[serde(default, skip_serializing_if = "is_zero_count")]
+    pub sample_left_out: u64,
+    /// The sample was a lock of the project's own entries, installed frozen (`npm ci`,
+    /// `--frozen-lockfile`): it times what a reinstall from a lock does, with no resolving.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sample_from_lock: bool,
+    /// Start-ups the project's own lifecycle scripts add to its reinstall (`prepare` and the
+    /// like, which the install runs at the project's root; `packages::lifecycle_startups`), in
+    /// units of `startup_ms`. Set per project, never cached.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lifecycle_startups: f64,
+    /// The file the sample's packages were read from (`node_modules/.package-lock.json`,
+    /// `package-lock.json`, `node_modules/.pnpm/lock.yaml`, ...); None when from the installed
+    /// packages' folders, a virtualenv, or not sampled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_source: Option<String>,
+    /// Packages the sample could have taken that npm's cache lacks (read from its index
+    /// before npm started), left out of it.
+    #[serde(default, skip_serializing_if = "is_zero_count")]
+    pub sample_uncached: u64,
+    /// Why this timing stands for its own project only (`timing_cache::not_shared`: a sample
+    /// too small, or one that left out git or path dependencies); None when it is kept for the
+    /// machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_not_shared: Option<String>,
+}
+
+fn is_zero(n: &f64) -> bool {
+    *n == 0.0
+}
+
+fn is_zero_count(n: &u64) -> bool {
+    *n == 0
+}
+
+/// How a manager's figures were come by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimingSource {
+    /// By this run.
+    Measured,
+    /// By an earlier run on this machine, same manager version, scaled by the CPU's pace then
+    /// and now.
+    Cached,
+    /// No sample could be installed: the manager's reference fit scaled by the CPU's pace.
+    Estimated,
+}
