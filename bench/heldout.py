@@ -95,9 +95,32 @@ def timed(cmd, cwd):
     return ms, (None if r.returncode == 0 else r.stderr.strip().splitlines()[-1:] or [f"exit {r.returncode}"])
 
 
-def clean(manager, cwd):
+def uninstall(manager, cwd):
+    """Everything the install makes: its folder at the root and, in a workspace (pinia), each
+    package's own node_modules, which `rm -rf node_modules` at the root leaves and `check`
+    would price as an installed tree."""
     for d in INSTALL[manager][2]:
         shutil.rmtree(os.path.join(cwd, d), ignore_errors=True)
+    if INSTALL[manager][2] == ["node_modules"] and workspace(cwd):
+        for root, dirs, _ in os.walk(cwd):
+            dirs[:] = [d for d in dirs if d != ".git"]
+            if "node_modules" in dirs:
+                shutil.rmtree(os.path.join(root, "node_modules"), ignore_errors=True)
+                dirs.remove("node_modules")
+
+
+def workspace(cwd):
+    if os.path.exists(os.path.join(cwd, "pnpm-workspace.yaml")):
+        return True
+    try:
+        with open(os.path.join(cwd, "package.json")) as f:
+            return "workspaces" in json.load(f)
+    except (OSError, ValueError):
+        return False
+
+
+def clean(manager, cwd):
+    uninstall(manager, cwd)
     if manager == "pip":
         # Untimed, as the project's scripts/install makes it before installing.
         run(["python3", "-m", "venv", "venv"], cwd)
@@ -118,8 +141,7 @@ def prepare(name, src_dir):
         clean(manager, dest)
         run(INSTALL[manager][1], dest)
         open(marker, "w").close()
-    for d in INSTALL[manager][2]:
-        shutil.rmtree(os.path.join(dest, d), ignore_errors=True)
+    uninstall(manager, dest)
     # A fresh checkout's files are as new as its index (racily clean): a plain status after the
     # second has passed rewrites the index, as a clone in use has it.
     time.sleep(1.1)
@@ -134,7 +156,10 @@ def sample_note(m):
         if key.startswith("sample_") and key not in ("sample_ms", "sample_packages", "sample_files",
                                                       "sample_dirs", "sample_bytes", "sample_failed",
                                                       "sample_skipped"):
-            parts.append(f"{key[7:]}={m[key]}")
+            value = m[key]
+            # A sentence (why a timing is not shared) is named, not quoted: the JSON has it.
+            named = isinstance(value, str) and len(value) > 24 or value is True
+            parts.append(key[7:].replace("_", " ") if named else f"{key[7:].replace('_', ' ')} {value}")
     if m.get("source") != "estimated":
         parts.append(f"{m.get('sample_packages', 0)} pkgs / {m.get('sample_files', 0)} files")
     if m.get("sample_failed"):
@@ -147,8 +172,7 @@ def sample_note(m):
 def row(name, cwd, disk, runs, out):
     _, repo, commit, manager = project(name)
     tool, status_runs = os.environ["TOOL"], int(os.environ.get("STATUS_RUNS", "5"))
-    for d in INSTALL[manager][2]:
-        shutil.rmtree(os.path.join(cwd, d), ignore_errors=True)
+    uninstall(manager, cwd)
     run(["git", "status"], cwd)  # the index refreshed, as in a clone in use (after a copy: first status)
     load = os.getloadavg()[0]
     t0 = time.monotonic()
@@ -169,9 +193,7 @@ def row(name, cwd, disk, runs, out):
             failed = err[0][:160]
             break
         installs.append(ms)
-    for d in INSTALL[manager][2]:
-        # Left installed, the next copy of the clone (onto slowfs) would carry it.
-        shutil.rmtree(os.path.join(cwd, d), ignore_errors=True)
+    uninstall(manager, cwd)  # left installed, the next copy of the clone (onto slowfs) would carry it
     rec = {
         "name": name, "repo": repo, "commit": commit, "manager": manager, "disk": disk,
         "install_pred": (predict.get("install_ms") or {}).get("current"),
@@ -197,6 +219,7 @@ def earlier_installs(name, disk):
         with open(path) as f:
             found += [r for r in map(json.loads, f) if r["name"] == name and r["disk"] == disk
                       and (r["install_runs"] or r["install_failed"]) and not r.get("installs_from")]
+    found.sort(key=lambda r: bool(r["install_runs"]))  # a failed install only where none succeeded
     return found[-1] if found else None
 
 
