@@ -232,8 +232,10 @@ def fmt(ms):
 
 
 def verdict(pred, meas, bar):
-    if pred is None or meas is None:
+    if meas is None:
         return "-"
+    if pred is None:
+        return "**miss** (none predicted)"
     err = pred / meas - 1
     return f"{err * 100:+.0f}%" + ("" if abs(err) <= bar else " **miss**")
 
