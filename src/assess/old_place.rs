@@ -42,14 +42,16 @@ pub fn advisory_entry(
 }
 
 /// `wsl-place: moved (to ~/src/app on 2026-12-05; 3 files changed here since): wsl-place
-/// migrate ... --sync`: the old place's line, as the hook and the nudge print it. Shorter
+/// migrate ... --sync`, or `(...; 1 commit and 1 file not in the copy)` once commits were made: the old place's line, as the hook and the nudge print it. Shorter
 /// wordings drop the day, then the copy's folder (the command names it), never a figure.
 pub fn line(env: &HostEnv, old: &OldPlace, source: &Path) -> String {
     let home = env.home();
     let to = old.short_destination(home.as_deref());
     let clause = old.changes_clause();
     let brief = match old.changed_files() {
-        Some(n) if n > 0 && !old.copy_missing => {
+        _ if old.copy_missing => clause.clone(),
+        _ if old.commits_clause().is_some() && !old.source_removed => clause.clone(),
+        Some(n) if n > 0 => {
             format!("{} changed here since", changes::files(n))
         }
         _ => clause.clone(),

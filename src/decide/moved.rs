@@ -17,7 +17,7 @@ pub fn verdict(old: &OldPlace) -> Verdict {
             false => format!("This repository {}.", old.message),
         },
     };
-    let message = match (old.changed_files(), old.copy_missing) {
+    let message = match (old.pending(), old.copy_missing) {
         (_, true) => "Put the copy back where it was made; then sync or work there.".to_string(),
         (Some(0), false) => "Work in the copy.".to_string(),
         _ if old.source_removed => "Work in the copy.".to_string(),

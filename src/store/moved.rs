@@ -59,6 +59,11 @@ pub struct Moved {
     /// before it ran, and in records of versions that kept no date).
     #[serde(default)]
     pub source_removed_unix: Option<u64>,
+    /// The commit the copy's HEAD named when the migration finished or a sync brought the old
+    /// place's history: the old place's commits since are counted from it (None in records of
+    /// versions that kept none, and outside git).
+    #[serde(default)]
+    pub copy_head: Option<String>,
 }
 
 /// An earlier copy of the same source elsewhere: what `--abort` of it, or of the newest copy,
@@ -98,6 +103,10 @@ pub struct Counted {
     pub removed: u64,
     pub bytes: u64,
     pub unix: u64,
+    /// Commits here that the copy does not have (None when git could not tell, and in counts
+    /// of versions that kept none).
+    #[serde(default)]
+    pub commits: Option<u64>,
 }
 
 impl Counted {
@@ -105,6 +114,7 @@ impl Counted {
     pub fn nothing_now() -> Self {
         Self {
             unix: now_unix(),
+            commits: Some(0),
             ..Self::default()
         }
     }
@@ -145,6 +155,7 @@ impl Moved {
             since: Some(Counted::nothing_now()),
             other_copies: Vec::new(),
             source_removed_unix: None,
+            copy_head: None,
         }
     }
 
@@ -192,8 +203,9 @@ impl Moved {
             synced_unix: other.synced_unix,
             copy_folder: other.copy_folder,
             windows_git: other.windows_git.clone(),
-            // What changed here was counted against the newest copy's manifest.
+            // What changed here was counted against the newest copy's manifest and HEAD.
             since: None,
+            copy_head: None,
             other_copies: Vec::new(),
             ..self.clone()
         })
@@ -215,6 +227,7 @@ impl Moved {
             copy_folder: newest.copy_folder,
             windows_git: newest.windows_git,
             since: None,
+            copy_head: None,
             ..self
         })
     }

@@ -8,6 +8,7 @@ mod advice;
 mod check_cost;
 mod check_screen;
 mod cli;
+mod commits;
 mod completions;
 mod deep;
 mod dependency_sample;

@@ -350,16 +350,24 @@ fn the_old_place_counts_what_a_sync_carries_and_nothing_once_synced() {
         let check = sandbox.check_json(&moved.src(), &[]);
         let old = &check["moved"];
         (
-            old["files_changed"].as_u64(),
+            (
+                old["commits_not_in_copy"].as_u64(),
+                old["files_changed"].as_u64(),
+            ),
             format!("{when}: {}", old["message"]),
         )
     };
+    // The commit is one change (issue 55), not the two files it touched: b.txt is the file.
     let (before, said) = counted("before the sync");
-    assert_eq!(before, Some(3), "a.txt, new/n.txt and b.txt only; {said}");
+    assert_eq!(before, (Some(1), Some(1)), "one commit and b.txt; {said}");
+    assert!(
+        said.contains("1 commit and 1 file not in the copy"),
+        "{said}"
+    );
     let sync = moved.sync_json();
     assert_eq!(sync["history"]["committed_files"], 2, "{sync}");
     let (after, said) = counted("after the sync");
-    assert_eq!(after, Some(0), "{said}");
+    assert_eq!(after, (Some(0), Some(0)), "{said}");
     let again = moved.sync_json();
     assert_eq!(
         (&again["added"], &again["changed"], &again["removed"]),

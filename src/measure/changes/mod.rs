@@ -215,8 +215,12 @@ pub struct OldPlace {
     pub added: Option<u64>,
     pub changed: Option<u64>,
     pub removed: Option<u64>,
-    /// Their sum: the count every surface at the old place shows.
+    /// Their sum: the count every surface at the old place shows. A file as a commit here left
+    /// it is not counted: that commit is.
     pub files_changed: Option<u64>,
+    /// Commits reachable from HEAD here that the copy does not have (None when git could not
+    /// tell, or after `--remove-source`).
+    pub commits_not_in_copy: Option<u64>,
     /// Bytes a sync would copy.
     pub bytes: Option<u64>,
     /// When they were counted (seconds since 1970): now for `check`, the hook and `survey`,
@@ -246,6 +250,23 @@ impl OldPlace {
     /// Added, changed and removed together.
     pub fn changed_files(&self) -> Option<u64> {
         self.files_changed
+    }
+
+    /// Commits and files here that are not in the copy: what a sync has to carry.
+    pub fn pending(&self) -> Option<u64> {
+        self.files_changed
+            .map(|n| n + self.commits_not_in_copy.unwrap_or(0))
+    }
+
+    /// "1 commit and 1 file not in the copy": how the old place says what it has that the copy
+    /// lacks once it made commits (people count a commit as one change); None without commits.
+    pub fn commits_clause(&self) -> Option<String> {
+        let commits = self.commits_not_in_copy.filter(|n| *n > 0)?;
+        let mut said = plural(commits, "commit");
+        if let Some(n) = self.files_changed.filter(|n| *n > 0) {
+            said.push_str(&format!(" and {}", files(n)));
+        }
+        Some(format!("{said} not in the copy"))
     }
 
     /// The copy's folder as a person would type it (`~/src/app`).
@@ -279,20 +300,16 @@ pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace
         Count::Recorded if moved.source_removed && moved.source_removed_unix.is_none() => None,
         Count::Recorded => moved.since,
         Count::Walk => since(moved).map(|c| {
-            let counted = crate::store::moved::Counted {
-                added: c.added.len() as u64,
-                changed: c.changed.len() as u64,
-                removed: c.removed.len() as u64,
-                bytes: c.bytes,
-                unix: crate::base::clock::now_unix(),
-            };
+            let counted = commits::counted(moved, c);
             crate::store::moved::remember_count(env, moved, counted);
             counted
         }),
     };
     let command = |flag: &str| migrate_command(moved, flag);
     let files_changed = counted.map(|c| c.added + c.changed + c.removed);
-    let next = next_step(moved, copy_missing, files_changed);
+    let commits_not_in_copy = counted.and_then(|c| c.commits);
+    let pending = files_changed.map(|n| n + commits_not_in_copy.unwrap_or(0));
+    let next = next_step(moved, copy_missing, pending);
     let mut old = OldPlace {
         destination: moved.destination.clone(),
         finished_unix: moved.finished_unix,
@@ -305,6 +322,7 @@ pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace
         changed: counted.map(|c| c.changed),
         removed: counted.map(|c| c.removed),
         files_changed,
+        commits_not_in_copy,
         bytes: counted.map(|c| c.bytes),
         counted_unix: counted.map(|c| c.unix),
         sync: command("--sync"),
@@ -331,9 +349,9 @@ fn migrate_command(moved: &Moved, flag: &str) -> String {
 }
 
 /// What to run next at the old place: nothing when the copy is gone, going to the copy when
-/// nothing changed here or the source was removed, else the sync.
-fn next_step(moved: &Moved, copy_missing: bool, files_changed: Option<u64>) -> Option<String> {
-    match files_changed {
+/// nothing changed here (no file, no commit) or the source was removed, else the sync.
+fn next_step(moved: &Moved, copy_missing: bool, pending: Option<u64>) -> Option<String> {
+    match pending {
         _ if copy_missing => None,
         Some(0) => Some(format!(
             "cd {}",
@@ -359,15 +377,26 @@ fn short(path: &Path, home: Option<&Path>) -> String {
 
 /// "1 file", "3 files".
 pub fn files(n: u64) -> String {
+    plural(n, "file")
+}
+
+/// "1 commit", "2 commits".
+pub fn commits(n: u64) -> String {
+    plural(n, "commit")
+}
+
+/// "1 commit", "1,204 commits".
+fn plural(n: u64, thing: &str) -> String {
     match n {
-        1 => "1 file".to_string(),
-        n => format!("{} files", crate::base::units::count(n)),
+        1 => format!("1 {thing}"),
+        n => format!("{} {thing}s", crate::base::units::count(n)),
     }
 }
 
 impl OldPlace {
     /// What changed here since, as a clause: "3 files changed here since, not in the copy".
     pub fn changes_clause(&self) -> String {
+        let commits = self.commits_clause();
         match self.changed_files() {
             _ if self.copy_missing => {
                 "the copy is no longer there (moved or removed); move it back there to sync".into()
@@ -378,6 +407,7 @@ impl OldPlace {
                 files(n),
                 if n == 1 { "is" } else { "are" }
             ),
+            _ if commits.is_some() => commits.unwrap_or_default(),
             Some(0) => "nothing changed here since: work there".into(),
             Some(n) => format!("{} changed here since, not in the copy", files(n)),
             None => "edits made here since were not counted".into(),
@@ -569,6 +599,7 @@ fn outside_the_copy(rel: &Path, dirs: &HashSet<&Path>) -> bool {
             })
 }
 
+pub mod commits;
 mod copied;
 
 use copied::Copied;

@@ -30,6 +30,8 @@ pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<Mig
     // The copies made before (a second destination, asked for) stay in the record.
     let mut record =
         moved::Moved::new(source, destination, &manifest).after(moved::recorded(env, source));
+    // The old place's commits since are counted from this one (the copy's, the source's now).
+    record.copy_head = crate::measure::changes::commits::head(destination);
     moved::remember(env, &record);
     let (mut fixups, refresh_ms) = fix_up(
         ui,

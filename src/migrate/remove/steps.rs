@@ -104,6 +104,7 @@ fn removed(env: &HostEnv, source: &Path) {
             removed: c.removed.len() as u64,
             bytes: c.bytes,
             unix: crate::base::clock::now_unix(),
+            commits: None,
         });
         moved::remember(env, &record);
     }

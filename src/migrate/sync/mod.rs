@@ -67,6 +67,14 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     // the files left to sync are the old place's uncommitted edits on top of them.
     sync_history(ui, places.as_ref(), &mut plan.report);
     let history_came = record_history(record, &plan);
+    let moved_on;
+    let record = match history_came {
+        true => {
+            moved_on = with_copy_head(record);
+            &moved_on
+        }
+        false => record,
+    };
     if plan.is_empty() {
         if held.is_some() {
             staging.remove()?;
@@ -191,6 +199,16 @@ fn record_history(record: &moved::Moved, plan: &SyncPlan) -> bool {
     // Best effort: a manifest that cannot be rewritten leaves these counted as changed here,
     // which the next sync finds committed again; nothing is lost.
     came && recorded::record_committed(record, &plan.committed, &plan.committed_seen).is_ok()
+}
+
+/// `record` once the old place's history reached the copy: its commits since are counted from
+/// the old place's HEAD now, which the copy has (fast-forwarded, or kept under its refs).
+fn with_copy_head(record: &moved::Moved) -> moved::Moved {
+    let mut moved_on = record.clone();
+    if let Some(head) = crate::measure::changes::commits::head(&record.source) {
+        moved_on.copy_head = Some(head);
+    }
+    moved_on
 }
 
 /// `record` synced now, with nothing changed at the source since.

@@ -156,17 +156,7 @@ fn moved(report: &CheckReport, old: &crate::measure::changes::OldPlace, style: &
         );
         screen.row("other copy", &value, Tone::Plain);
     }
-    let changed = match (old.added, old.changed, old.removed, old.bytes) {
-        _ if old.copy_missing => "not counted: the copy is no longer there".to_string(),
-        (Some(a), Some(c), Some(r), Some(bytes)) if a + c + r > 0 => format!(
-            "{} ({a} added, {c} changed, {r} removed), {}",
-            crate::measure::changes::files(a + c + r),
-            crate::base::units::bytes(bytes)
-        ),
-        (Some(_), ..) => "nothing".to_string(),
-        _ => "not counted".to_string(),
-    };
-    screen.row("changed here", &changed, Tone::Plain);
+    screen.row("changed here", &changed_here(old), Tone::Plain);
     if let Some(verified) = &report.verify {
         let (line, tone) = accuracy::verified_line(verified, None);
         screen.row("verified", &line, tone);
@@ -178,6 +168,29 @@ fn moved(report: &CheckReport, old: &crate::measure::changes::OldPlace, style: &
     );
     verdict::rows(&mut screen, &report.verdict);
     screen.finish()
+}
+
+/// What the old place has that the copy lacks: its commits (each one change, as people count
+/// them), then the files that differ otherwise, "1 commit and 1 file (0 added, 1 changed, 0
+/// removed), 12 B".
+fn changed_here(old: &crate::measure::changes::OldPlace) -> String {
+    let commits = old.commits_not_in_copy.filter(|n| *n > 0);
+    let files = match (old.added, old.changed, old.removed, old.bytes) {
+        _ if old.copy_missing => return "not counted: the copy is no longer there".to_string(),
+        (Some(a), Some(c), Some(r), Some(bytes)) if a + c + r > 0 => format!(
+            "{} ({a} added, {c} changed, {r} removed), {}",
+            crate::measure::changes::files(a + c + r),
+            crate::base::units::bytes(bytes)
+        ),
+        (Some(_), ..) if commits.is_some() => String::new(),
+        (Some(_), ..) => "nothing".to_string(),
+        _ => "not counted".to_string(),
+    };
+    match commits.map(crate::measure::changes::commits) {
+        Some(commits) if files.is_empty() => commits,
+        Some(commits) => format!("{commits} and {files}"),
+        None => files,
+    }
 }
 
 /// How wide the key column is: the longest key ("each file check") and two spaces.
