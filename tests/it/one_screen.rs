@@ -231,7 +231,10 @@ fn on_a_slow_mount_check_survey_the_hook_and_the_nudge_word_it_alike() {
 fn the_readmes_example_is(line: &str, repo: &Path) {
     let readme =
         fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    // The nudge's own example, after the paragraph that introduces it (the hook's comes before).
     let example = readme
+        .split_once("prints the repository's cached advisory line")
+        .map_or("", |(_, after)| after)
         .lines()
         .find(|l| l.starts_with("wsl-place: move (") || l.starts_with("wsl-place: advise ("))
         .unwrap_or_else(|| panic!("no nudge example in the README"));
