@@ -29,7 +29,14 @@ if [ ! -d "$CLONE/node_modules" ]; then
     (cd "$CLONE" && npm install --silent --no-audit --no-fund >/dev/null)
 fi
 
-WORK=$(mktemp -d /var/tmp/wsl-place-readme.XXXXXX)
+# A fixed, short folder, so the paths on the screens stay the same from one run to the next and
+# the hook's line (at most 100 characters besides the path) fits 110 columns.
+WORK=/tmp/wp
+if mountpoint -q "$WORK/mnt"; then
+    echo "bench/readme-screens.sh: $WORK/mnt is still mounted (another run?): unmount it, then run this again." >&2
+    exit 1
+fi
+rm -rf "$WORK" && mkdir -p "$WORK"
 # shellcheck source=bench/slowfs-mount.sh
 . "$HERE/bench/slowfs-mount.sh"
 trap slowfs_cleanup EXIT
@@ -38,9 +45,13 @@ mkdir -p "$WORK/backing" "$WORK/mnt" "$WORK/home" "$WORK/screens"
 cp -a "$CLONE" "$WORK/backing/express"
 slowfs_mount "$SLOWFS" "$WORK/slowfs.log" --profile drvfs-9p --scale 1
 
-# A person's terminal: 110 columns, their own empty home, in the repository.
+# A person's terminal: 110 columns, their own empty home, in the repository; npm's cache is the
+# machine's (the one `npm install` above filled), as a person's would be, so the package sample
+# can run offline from it.
+npm_cache=$(npm config get cache)
 run() {
     (cd "$WORK/mnt/express" && env -u NO_COLOR -u CLICOLOR_FORCE HOME="$WORK/home" \
+        npm_config_cache="$npm_cache" \
         XDG_CACHE_HOME="$WORK/home/.cache" XDG_STATE_HOME="$WORK/home/.local/state" \
         XDG_CONFIG_HOME="$WORK/home/.config" COLUMNS=110 "$BIN" "$@")
 }
