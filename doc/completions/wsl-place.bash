@@ -113,7 +113,7 @@ _wsl__place() {
             return 0
             ;;
         wsl__place__subcmd__check)
-            opts="-q -h --no-probe --fresh --scan-budget-ms --exact --baseline --format --probe-budget-ms --fail-on --advisory --verify --policy --quiet --color --no-color --help"
+            opts="-v -q -h --no-probe --fresh --scan-budget-ms --exact --baseline --format --verbose --probe-budget-ms --fail-on --advisory --verify --policy --quiet --color --no-color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -519,7 +519,7 @@ _wsl__place() {
             return 0
             ;;
         wsl__place__subcmd__survey)
-            opts="-q -h --no-probe --fresh --scan-budget-ms --exact --baseline --format --search-budget-ms --budget-ms --probe-budget-ms --fail-on --policy --quiet --color --no-color --help"
+            opts="-v -q -h --no-probe --fresh --scan-budget-ms --exact --baseline --format --verbose --search-budget-ms --budget-ms --probe-budget-ms --fail-on --policy --quiet --color --no-color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -179,7 +179,7 @@ fn human_report_is_not_json() {
     let proc = FakeProc::new(WSL2_VERSION, &wsl_9p_mountinfo(&drive), true);
     let out = proc
         .command(Some("Ubuntu"))
-        .args(["check", "--no-probe"])
+        .args(["check", "--no-probe", "--verbose"])
         .arg(&project)
         .run();
     out.ok()

@@ -464,7 +464,11 @@ fn slow_phases_show_a_labelled_spinner_on_a_terminal_only() {
     let repo = slow.mountpoint().join("repo").display().to_string();
     let xterm = [("TERM", "xterm-256color")];
     for format in ["human", "markdown"] {
-        let check = on_a_terminal(&home, &xterm, &["check", "--format", format, &repo]);
+        let check = on_a_terminal(
+            &home,
+            &xterm,
+            &["check", "--fresh", "--format", format, &repo],
+        );
         assert!(
             spinner_shown(&check, "timing small-file operations"),
             "check --format {format}: no spinner while timing: {}",

@@ -171,7 +171,7 @@ fn check_names_the_windows_tools_in_one_line_and_in_json() {
     );
     let out = host
         .cmd()
-        .args(["check", "--no-probe"])
+        .args(["check", "--no-probe", "--verbose"])
         .arg(&host.source)
         .run();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -194,7 +194,7 @@ fn several_profiles_and_none_named_after_the_user_is_a_clear_note() {
     let out = host
         .cmd()
         .env("USER", "bob")
-        .args(["check", "--no-probe"])
+        .args(["check", "--no-probe", "--verbose"])
         .arg(&host.source)
         .run();
     let stdout = String::from_utf8_lossy(&out.stdout);

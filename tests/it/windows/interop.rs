@@ -195,7 +195,7 @@ fn a_slow_cmd_exe_gives_one_clear_line_and_a_result() {
     let start = Instant::now();
     let out = host
         .with_interop(&interop)
-        .args(["check", "--no-probe"])
+        .args(["check", "--no-probe", "--verbose"])
         .arg(&host.source)
         .run();
     let took = start.elapsed();
