@@ -531,13 +531,14 @@ fn a_file_that_keeps_changing_is_reported_and_blocks_finalising() {
     }
     let hot = backing.join("logs/hot.bin");
     write(&hot, &bytes(99, 1 << 20));
-    // The source is a slow mount (10 ms a read), so each copy attempt lasts longer than a busy
-    // machine leaves the writer below off the CPU: a local copy of a few milliseconds could
-    // fall between two of its writes.
+    // The source is a slow mount (50 ms a read: about half a second for each attempt at the
+    // hot file's nine reads), so each copy attempt lasts longer than a loaded machine leaves the
+    // writer below off the CPU: at 10 ms a read, a CI run with the load at 7 once copied the
+    // file whole between two of its writes.
     let Some(fs) = support::SlowFs::mount(
         &backing,
         &tmp.path().join("win/app"),
-        &["--profile", "none", "--latency", "read=10"],
+        &["--profile", "none", "--latency", "read=50"],
     ) else {
         return;
     };
@@ -556,6 +557,12 @@ fn a_file_that_keeps_changing_is_reported_and_blocks_finalising() {
             }
         })
     };
+    // The writer is running before the copy starts, not still being scheduled.
+    let started = std::time::Instant::now();
+    while std::fs::metadata(&hot).map(|m| m.len()).unwrap_or(0) == 1 << 20 {
+        assert!(started.elapsed().as_secs() < 30, "the writer never ran");
+        std::thread::yield_now();
+    }
     let dest = tmp.path().join("out/app");
     let out = run(&migrate_args(&source, &dest, &["--yes"]), tmp.path());
     stop.store(true, std::sync::atomic::Ordering::Relaxed);

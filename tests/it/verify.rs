@@ -433,7 +433,12 @@ fn a_projects_lifecycle_scripts_add_their_start_ups() {
     assert_eq!(manager["lifecycle_startups"], 1.35, "{manager}");
     let startup = manager["startup_ms"].as_f64().unwrap();
     let work = report["predict"]["install_manager_ms"].as_f64().unwrap();
-    assert!(work >= 2.35 * startup, "{work} ms for {manager}");
+    // The model adds 1.35 start-ups to its own one; the product is rounded differently there, so
+    // a relative tolerance of 1e-9 keeps an equal figure from failing by its last bit.
+    assert!(
+        work >= 2.35 * startup * (1.0 - 1e-9),
+        "{work} ms for {manager}"
+    );
 
     support::gitrepo::write(&project.join(".npmrc"), b"ignore-scripts=true\n");
     let report = check(&sandbox, &project, &["--format", "json", "--fresh"]).ok_json();
