@@ -4,6 +4,7 @@
 pub(crate) mod clock;
 pub mod codepage;
 pub mod counts;
+pub(crate) mod digest;
 pub(crate) mod dirfd;
 pub mod error;
 pub(crate) mod input;

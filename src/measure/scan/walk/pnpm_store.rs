@@ -159,33 +159,8 @@ fn unpeered(entry: &str) -> Option<String> {
 
 /// The hex digest of a `sha512-<base64>` integrity, as the store names its index files.
 fn sha512_hex(integrity: &str) -> Option<String> {
-    let digest = base64_decode(integrity.strip_prefix("sha512-")?)?;
-    (digest.len() == 64).then(|| digest.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-/// Standard base64 with padding, as integrities are written.
-fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let value = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        } as u32)
-    };
-    let text = text.trim_end_matches('=').as_bytes();
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    for chunk in text.chunks(4) {
-        let mut acc = 0u32;
-        for (i, &c) in chunk.iter().enumerate() {
-            acc |= value(c)? << (18 - 6 * i);
-        }
-        let bytes = acc.to_be_bytes();
-        out.extend_from_slice(&bytes[1..chunk.len()]);
-    }
-    Some(out)
+    let digest = crate::base::digest::base64_decode(integrity.strip_prefix("sha512-")?)?;
+    (digest.len() == 64).then(|| crate::base::digest::hex(&digest))
 }
 
 #[cfg(test)]
