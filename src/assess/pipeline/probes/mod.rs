@@ -431,7 +431,11 @@ fn probe_baseline(
 pub fn lock_packages(root: &Path) -> Option<model::LockCount> {
     use deps::lock_counts::{bun_packages, pnpm_packages, yarn_packages};
     let locks: [(&str, InstallSource, fn(&str) -> Option<u64>); 4] = [
-        ("package-lock.json", InstallSource::PackageLock, model::lock_packages),
+        (
+            "package-lock.json",
+            InstallSource::PackageLock,
+            model::lock_packages,
+        ),
         ("pnpm-lock.yaml", InstallSource::PnpmLock, pnpm_packages),
         ("yarn.lock", InstallSource::YarnLock, yarn_packages),
         ("bun.lock", InstallSource::BunLock, bun_packages),
