@@ -144,7 +144,6 @@ impl RepoFigures {
             (f + t.files, d + t.dirs, b + t.bytes)
         });
         let lock = lock.filter(|l| l.packages > 0);
-        let lock_packages = lock.map(|l| l.packages);
         let install = if !scan.node_modules.is_empty() {
             let nm = scan.node_modules.iter().fold((0, 0, 0), |(f, d, b), t| {
                 (f + t.files, d + t.dirs, b + t.bytes)
@@ -153,7 +152,7 @@ impl RepoFigures {
                 files: nm.0,
                 dirs: nm.1,
                 bytes: nm.2,
-                packages: lock_packages.unwrap_or((nm.0 / FILES_PER_INSTALLED_PACKAGE).max(1)),
+                packages: lock.map_or((nm.0 / FILES_PER_INSTALLED_PACKAGE).max(1), |l| l.packages),
                 source: InstallSource::NodeModules,
                 depth: 0.0,
             })

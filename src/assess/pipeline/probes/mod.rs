@@ -430,7 +430,8 @@ fn probe_baseline(
 /// platform (`deps::lock_counts`), so a project checked before its install has a tree to price.
 pub fn lock_packages(root: &Path) -> Option<model::LockCount> {
     use deps::lock_counts::{bun_packages, pnpm_packages, yarn_packages};
-    let locks: [(&str, InstallSource, fn(&str) -> Option<u64>); 4] = [
+    type Count = fn(&str) -> Option<u64>;
+    let locks: [(&str, InstallSource, Count); 4] = [
         (
             "package-lock.json",
             InstallSource::PackageLock,
