@@ -20,6 +20,13 @@ pub enum InstallSource {
     /// An estimate per package in package-lock.json, when node_modules is absent.
     #[serde(rename = "package-lock.json")]
     PackageLock,
+    /// The same from pnpm's, yarn classic's or bun's lock (`measure::deps::lock_counts`).
+    #[serde(rename = "pnpm-lock.yaml")]
+    PnpmLock,
+    #[serde(rename = "yarn.lock")]
+    YarnLock,
+    #[serde(rename = "bun.lock")]
+    BunLock,
     /// The other dependency trees the scan counted (venv, vendor, ...).
     #[serde(rename = "dependency trees")]
     DependencyTrees,
@@ -44,6 +51,9 @@ impl InstallSource {
         match self {
             Self::NodeModules => "node_modules",
             Self::PackageLock => "package-lock.json",
+            Self::PnpmLock => "pnpm-lock.yaml",
+            Self::YarnLock => "yarn.lock",
+            Self::BunLock => "bun.lock",
             Self::DependencyTrees => "dependency trees",
             Self::Sample => "sample",
             Self::Virtualenv => "virtualenv",
@@ -77,6 +87,24 @@ pub struct InstallFigures {
     pub depth: f64,
 }
 
+/// The packages a JavaScript lock says this machine installs, and which lock said it
+/// (`InstallSource::PackageLock`, `PnpmLock`, `YarnLock` or `BunLock`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LockCount {
+    pub packages: u64,
+    pub source: InstallSource,
+}
+
+impl LockCount {
+    /// `packages` counted in a package-lock.json.
+    pub fn package_lock(packages: u64) -> Self {
+        Self {
+            packages,
+            source: InstallSource::PackageLock,
+        }
+    }
+}
+
 /// Files of an average npm package (node_modules over its packages), when only files are known.
 pub const FILES_PER_INSTALLED_PACKAGE: u64 = 16;
 
@@ -103,19 +131,19 @@ pub struct RepoFigures {
 }
 
 impl RepoFigures {
-    /// From the scan; `lock_packages` counts a package-lock.json (the install's packages, and
-    /// its files when node_modules is absent); `git_dir_files` are the files of a `.git` inside
+    /// From the scan; `lock` counts a JavaScript lock (the install's packages, and its files
+    /// when node_modules is absent); `git_dir_files` are the files of a `.git` inside
     /// the root, which the scan counts in `files` but git's walk never lists.
     pub fn from_scan(
         scan: &ScanReport,
-        lock_packages: Option<u64>,
+        lock: Option<LockCount>,
         git_dir_files: Option<u64>,
     ) -> Self {
         let deps = scan.node_modules.iter().chain(&scan.dependency_trees);
         let (dep_files, dep_dirs, dep_bytes) = deps.fold((0, 0, 0), |(f, d, b), t| {
             (f + t.files, d + t.dirs, b + t.bytes)
         });
-        let lock_packages = lock_packages.filter(|&p| p > 0);
+        let lock = lock.filter(|l| l.packages > 0);
         let install = if !scan.node_modules.is_empty() {
             let nm = scan.node_modules.iter().fold((0, 0, 0), |(f, d, b), t| {
                 (f + t.files, d + t.dirs, b + t.bytes)
@@ -124,17 +152,17 @@ impl RepoFigures {
                 files: nm.0,
                 dirs: nm.1,
                 bytes: nm.2,
-                packages: lock_packages.unwrap_or((nm.0 / FILES_PER_INSTALLED_PACKAGE).max(1)),
+                packages: lock.map_or((nm.0 / FILES_PER_INSTALLED_PACKAGE).max(1), |l| l.packages),
                 source: InstallSource::NodeModules,
                 depth: 0.0,
             })
-        } else if let Some(packages) = lock_packages {
+        } else if let Some(LockCount { packages, source }) = lock {
             Some(InstallFigures {
                 files: packages * FILES_PER_PACKAGE,
                 dirs: packages * DIRS_PER_PACKAGE,
                 bytes: packages * BYTES_PER_PACKAGE,
                 packages,
-                source: InstallSource::PackageLock,
+                source,
                 depth: 0.0,
             })
         } else if dep_files > 0 {
@@ -306,12 +334,12 @@ mod tests {
             complete: true,
             ..ScanReport::default()
         };
-        let r = RepoFigures::from_scan(&scan, Some(99), None);
+        let r = RepoFigures::from_scan(&scan, Some(LockCount::package_lock(99)), None);
         assert_eq!(
             (r.tracked, r.worktree_files, r.worktree_dirs),
             (800, 1000, 100)
         );
-        let with_git = RepoFigures::from_scan(&scan, Some(99), Some(150));
+        let with_git = RepoFigures::from_scan(&scan, Some(LockCount::package_lock(99)), Some(150));
         assert_eq!(with_git.worktree_files, 850);
         assert_eq!(r.worktree_bytes, 10_000_000);
         let i = r.install.unwrap();
@@ -328,7 +356,7 @@ mod tests {
             },
             ..ScanReport::default()
         };
-        let mut r = RepoFigures::from_scan(&bare, Some(3), None);
+        let mut r = RepoFigures::from_scan(&bare, Some(LockCount::package_lock(3)), None);
         r.refine_with_index(&GitWalk {
             tracked: 40,
             listed_tracked: 40,

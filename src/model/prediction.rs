@@ -6,7 +6,8 @@ use super::git_status::{
     checkout_ms, first_git_status_cold_ms, first_git_status_ms, git_status_ms,
 };
 use super::install::{
-    Waits, install_ms, manager_work_ms, pip_extra_us, uv_copy_extra_us, uv_link_ms, waits_of,
+    Waits, install_ms, links_from_cache, manager_work_ms, pip_extra_us, uv_copy_extra_us,
+    uv_link_ms, waits_of,
 };
 use super::uncertainty::{
     CHECKOUT_FIT_ERROR, Compared, FIRST_STATUS_FIT_ERROR, GIT_STATUS_FIT_ERROR, INSTALL_FIT_ERROR,
@@ -67,14 +68,14 @@ pub fn predict(
             FIRST_STATUS_FIT_ERROR,
         ),
         install_ms: repo.install.as_ref().zip(manager_ms).map(|(i, m)| {
-            // uv links files from its cache on the cache's own disk and copies them through a
-            // temporary file onto any other: the baseline is where the cache is. pip asks for
+            // uv and bun link files from their cache on the cache's own disk (uv copies them
+            // through a temporary file onto any other): the baseline is where the cache is. pip asks for
             // each file's attributes again and again, on every disk. Both name every file by
             // its whole path, several times.
             let kind = manager.map(|t| t.manager);
             let waits = kind.map_or(Waits::Overlapped, waits_of);
             let on = |c: &MountCosts| match (kind, baseline) {
-                (Some(Manager::Uv), Some(b)) if b == c => uv_link_ms(i, c, m),
+                (Some(k), Some(b)) if b == c && links_from_cache(k) => uv_link_ms(i, c, m),
                 (Some(Manager::Uv), Some(_)) => install_ms(i, c, m, uv_copy_extra_us(i, c), waits),
                 (Some(Manager::Pip | Manager::Poetry), _) => {
                     install_ms(i, c, m, pip_extra_us(i, c), waits)

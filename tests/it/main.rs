@@ -25,6 +25,7 @@ mod hostile;
 mod init_fallback;
 mod install;
 mod layering;
+mod lock_counts;
 mod lock_samples;
 mod manager_samples;
 mod manpage;

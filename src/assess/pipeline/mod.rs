@@ -265,7 +265,7 @@ fn probe_and_predict(
     (scan, index, lock): (
         &ScanReport,
         Option<&crate::measure::gitindex::RootIndex>,
-        Option<u64>,
+        Option<model::LockCount>,
     ),
     git: &GitFacts,
     progress: &dyn Progress,
@@ -428,8 +428,8 @@ pub fn with_fsmonitor(
 pub struct RepoHints {
     pub settings: Option<gitsettings::GitSettings>,
     pub usage: crate::measure::usage::Usage,
-    /// The packages `package-lock.json` lists (`probes::lock_packages`).
-    pub lock: Option<u64>,
+    /// The packages the JavaScript lock lists (`probes::lock_packages`).
+    pub lock: Option<crate::model::LockCount>,
 }
 
 impl RepoHints {

@@ -355,7 +355,7 @@ fn bun(text: &str) -> Option<Lock> {
 
 /// `text` without the commas that close a JSON object or array's last member (as bun writes
 /// them); strings are left as they are.
-fn without_trailing_commas(text: &str) -> String {
+pub(crate) fn without_trailing_commas(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let (mut in_string, mut escaped) = (false, false);

@@ -6,7 +6,7 @@
 /// This machine as npm names it (`process.platform`, `process.arch`): wsl-place runs on Linux.
 const OS: &str = "linux";
 
-fn cpu() -> &'static str {
+pub(crate) fn cpu() -> &'static str {
     match std::env::consts::ARCH {
         "x86_64" => "x64",
         "aarch64" => "arm64",

@@ -16,7 +16,7 @@ use crate::measure::deps::{
 use crate::measure::gitindex::{GitWalk, RootIndex};
 use crate::measure::probe::{self, OpStats, ProbeReport, ProbeSet, Target, Tracked, mount_of};
 use crate::measure::scan::ScanReport;
-use crate::model::{self, MountCosts, Prediction, RepoFigures};
+use crate::model::{self, InstallSource, MountCosts, Prediction, RepoFigures};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -425,11 +425,26 @@ fn probe_baseline(
     report
 }
 
-/// The packages `package-lock.json` at `root` lists, when it has one.
-pub fn lock_packages(root: &Path) -> Option<u64> {
-    std::fs::read_to_string(root.join("package-lock.json"))
-        .ok()
-        .and_then(|text| model::lock_packages(&text))
+/// The packages the JavaScript lock at `root` says this machine installs: `package-lock.json`
+/// first (as before: every entry), else pnpm's, yarn classic's or bun's lock filtered to this
+/// platform (`deps::lock_counts`), so a project checked before its install has a tree to price.
+pub fn lock_packages(root: &Path) -> Option<model::LockCount> {
+    use deps::lock_counts::{bun_packages, pnpm_packages, yarn_packages};
+    type Count = fn(&str) -> Option<u64>;
+    let locks: [(&str, InstallSource, Count); 4] = [
+        (
+            "package-lock.json",
+            InstallSource::PackageLock,
+            model::lock_packages,
+        ),
+        ("pnpm-lock.yaml", InstallSource::PnpmLock, pnpm_packages),
+        ("yarn.lock", InstallSource::YarnLock, yarn_packages),
+        ("bun.lock", InstallSource::BunLock, bun_packages),
+    ];
+    locks.into_iter().find_map(|(file, source, count)| {
+        let text = std::fs::read_to_string(root.join(file)).ok()?;
+        count(&text).map(|packages| model::LockCount { packages, source })
+    })
 }
 
 /// The model's predictions from the scan and the probes; None when the current mount was not
@@ -438,7 +453,7 @@ pub fn predict(
     scan: &ScanReport,
     probes: &ProbeSet,
     root: &Path,
-    lock: Option<u64>,
+    lock: Option<model::LockCount>,
 ) -> Option<Prediction> {
     let current = mount_costs(&probes.current, probes.cpu_sha1_us_per_mib)?;
     let baseline = probes
