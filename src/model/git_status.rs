@@ -7,15 +7,33 @@ use crate::measure::gitindex::git_preload_threads;
 use crate::measure::probe::PerOp;
 
 /// Metadata calls git makes in `.git` per `git status` (HEAD, refs, config, packed-refs, index,
-/// object lookups): counted with strace on git 2.47 in a small repository.
+/// object lookups): counted with strace on git 2.47 in a small repository. What a fresh clone's
+/// checkout pays; `git status` makes more of them (`GIT_STATUS_FIXED_CALLS`).
 pub const GIT_FIXED_OPS: f64 = 90.0;
+/// The calls `git status` makes whatever the tree (in `.git`: HEAD, each ref name tried in
+/// turn, packed-refs stat'ed again per lookup, config, info/exclude, the index, the pack; and
+/// `.gitignore` at the root), in `lstat`s one level below the repository's root: they name
+/// paths of one or two components from git's working directory, however deep the tracked files
+/// sit, so the tracked files' `lstat` (whose path walk grows with their depth) is not their
+/// price. Counted as the FUSE requests of one `git status` (git 2.47) on the slowfs emulator
+/// (drvfs-9p, scale 0.2: 280-330 lookups and ~80 getattrs beyond the tree's in a small
+/// repository), priced at the emulator's latencies and fitted (median) on koajs/koa,
+/// psf/requests, hynek/structlog, expressjs/express, unjs/h3, pallets/werkzeug and
+/// tokio-rs/tokio: 203-267 each (`bench/status-requests.sh`, docs/accuracy.md). The 90 `lstat`s
+/// of the tracked files' depth this replaced put small repositories 20-38% low there.
+pub const GIT_STATUS_FIXED_CALLS: f64 = 215.0;
 /// Process start-up when `git --version` could not be timed.
 pub const GIT_STARTUP_MS: f64 = 1.5;
-/// CPU git status spends before it reads the index (config, HEAD, refs, the object store), in
-/// process start-ups: in CPU time (user + system, which a busy machine inflates less than wall
-/// time), `git status` of a one-file repository costs 1.6-1.8 `git --version`s on this
-/// project's machines (git 2.47), of which the fixed calls and the index are a few percent.
-pub const GIT_SETUP_STARTUPS: f64 = 0.6;
+/// What `git status` spends beyond one start-up and the terms below (its configuration, the
+/// object store), in process start-ups. Fitted (median, 14 paired runs) on the wall time of
+/// steady `git status` against `git --version`, 21 interleaved runs of each with git at a
+/// real-time priority (so that the other work on this project's loaded 2-core machine stays
+/// out), less the model's other terms, on koajs/koa, psf/requests, hynek/structlog,
+/// expressjs/express, unjs/h3, pallets/werkzeug and tokio-rs/tokio (git 2.47): -0.5 to +0.3,
+/// median 0.05 (CPU time gives the same within 0.05). It was 0.6 (a one-file repository's CPU
+/// time, 1.6-1.8 `git --version`s, with the fixed calls counted again below), which put every
+/// repository of 24-870 files 8-37% high on ext4.
+pub const GIT_SETUP_STARTUPS: f64 = 0.05;
 /// Bytes per index entry (62 fixed + the path), for reading and writing the index.
 pub const INDEX_BYTES_PER_ENTRY: f64 = 100.0;
 /// CPU per index entry beyond its `lstat`: parsing it, comparing stat data, the leading-path
@@ -76,11 +94,14 @@ pub fn git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64
     let listed = (repo.worktree_files + repo.worktree_dirs) as f64;
     // git status takes `.git/index.lock` to write back a refreshed index, and drops it when
     // nothing changed (unless GIT_OPTIONAL_LOCKS=0).
-    let fixed_us = GIT_FIXED_OPS * c.lstat_us + c.scratch.create + c.scratch.unlink;
+    let fixed_us = status_fixed_calls_us(c) + c.scratch.create + c.scratch.unlink;
     let index_us = c.scratch.read + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
     let per_entry_lstat = c.lstat_per_entry_us(git_preload_threads(repo.tracked));
     let lstat_us = entries * per_entry_lstat;
-    let walk_us = dirs * (c.scratch.opendir + c.lstat_us) + listed * c.scratch.readdir_entry;
+    // Each directory is `lstat`ed, then opened by its path from the root: the walk to it is
+    // paid again beyond the one level the scratch `opendir` includes.
+    let walk_us = dirs * (c.scratch.opendir + c.lstat_us + c.path_walk_us())
+        + listed * c.scratch.readdir_entry;
     // Preload's threads share their CPU work as they share their lstats (on a slow mount the
     // lstats overlap far more than the cores could, but there this term is negligible).
     let preload_speedup = if per_entry_lstat > 0.0 {
@@ -93,6 +114,17 @@ pub fn git_status_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64
     let cpu_us = (entries * entry_cpu_us + listed * CPU_US_PER_LISTED) * c.cpu_pace();
     startup_ms * (1.0 + GIT_SETUP_STARTUPS)
         + (fixed_us + index_us + lstat_us + walk_us + cpu_us) / 1e3
+}
+
+/// `GIT_STATUS_FIXED_CALLS` at the price of an `lstat` one level below the root (the tracked
+/// files' `lstat` where the scratch one was not measured).
+fn status_fixed_calls_us(c: &MountCosts) -> f64 {
+    let call_us = if c.scratch.lstat > 0.0 {
+        c.scratch.lstat
+    } else {
+        c.lstat_us
+    };
+    GIT_STATUS_FIXED_CALLS * call_us
 }
 
 /// Answering git's query: a round trip over the daemon's Unix socket and its reply. Assumed,
@@ -108,7 +140,7 @@ pub const FSMONITOR_CPU_SHARE: f64 = 0.5;
 /// Start-up, set-up, `.git` itself and reading the index remain.
 pub fn git_status_fsmonitor_ms(repo: &RepoFigures, c: &MountCosts, startup_ms: f64) -> f64 {
     let entries = repo.tracked as f64;
-    let fixed_us = GIT_FIXED_OPS * c.lstat_us + c.scratch.create + c.scratch.unlink;
+    let fixed_us = status_fixed_calls_us(c) + c.scratch.create + c.scratch.unlink;
     let index_us = c.scratch.read + entries * INDEX_BYTES_PER_ENTRY / c.bytes_per_us();
     let cpu_us = entries * CPU_US_PER_ENTRY * FSMONITOR_CPU_SHARE * c.cpu_pace();
     startup_ms * (1.0 + GIT_SETUP_STARTUPS)
@@ -268,19 +300,20 @@ mod tests {
 
     #[test]
     fn git_status_on_fixed_inputs() {
-        // 1,000 entries, 100 dirs, nothing untracked, on the slow mount: start-up, fixed calls,
-        // the index, serial lstat (999 < 1000 entries would be too; 1000 is 2 threads at 500),
-        // listing 100 dirs and 1,100 entries, CPU.
+        // 1,000 entries, 100 dirs, nothing untracked, on the slow mount: start-up, fixed calls
+        // (one level below the root: the scratch lstat), the index, serial lstat (999 < 1000
+        // entries would be too; 1000 is 2 threads at 500), listing 100 dirs (each lstat'ed and
+        // opened by its path: the walk to it again) and 1,100 entries, CPU.
         let r = repo(1000, 1000, 100);
         let got = git_status_ms(&r, &slow(), 1.5);
         let want = 1.5 * (1.0 + GIT_SETUP_STARTUPS)
-            + (90_000.0
+            + (GIT_STATUS_FIXED_CALLS * 400.0
                 + 15_000.0
                 + 5000.0
                 + 3000.0
                 + 100_000.0 / (MIB / 40_000.0)
                 + 500_000.0
-                + 300_000.0
+                + 100.0 * (2000.0 + 1000.0 + 600.0)
                 + 11_000.0
                 // Preload's part of the CPU per entry is shared by its 2 threads, whose lstats
                 // run twice as fast as one.
