@@ -191,7 +191,9 @@ impl GitWalk {
         if &dir[name_at..] != b"node_modules" {
             return;
         }
-        let below_root = dir[root.len()..].strip_prefix(b"/").unwrap_or(&dir[root.len()..]);
+        let below_root = dir[root.len()..]
+            .strip_prefix(b"/")
+            .unwrap_or(&dir[root.len()..]);
         self.tracked_node_modules
             .push(PathBuf::from(OsStr::from_bytes(below_root)));
     }
