@@ -331,3 +331,50 @@ fn the_manager_is_asked_once_and_a_failed_sample_is_not_retried() {
     assert_eq!(asked_now, asked + 1);
     assert!(installs_now > installs);
 }
+
+/// A `npm` that names its version and fails everything else.
+fn fake_npm() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    support::write_executable(
+        &dir.path().join("npm"),
+        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 11.19.1; exit 0; fi\nexit 1\n",
+    );
+    dir
+}
+
+#[test]
+fn a_committed_node_modules_fixture_is_source_not_the_install() {
+    // remy/nodemon's shape: 806 locked packages, nothing installed, and a test fixture
+    // committed with its own node_modules (which npm never writes).
+    let work = tempfile::tempdir().unwrap();
+    let base = fs::canonicalize(work.path()).unwrap();
+    let (app, home) = (base.join("app"), base.join("home"));
+    fs::create_dir_all(&home).unwrap();
+    repo_with_files(&app, 10);
+    let packages: serde_json::Map<String, Value> = std::iter::once((String::new(), Value::Null))
+        .chain((0..40).map(|p| (format!("node_modules/pkg{p}"), serde_json::json!({}))))
+        .collect();
+    let lock = serde_json::json!({"lockfileVersion": 3, "packages": packages});
+    write(&app.join("package-lock.json"), lock.to_string().as_bytes());
+    let fixture = app.join("test/fixtures/watch/node_modules");
+    for f in 0..12 {
+        write(&fixture.join(format!("express/lib/f{f}.js")), b"x");
+    }
+    support::gitrepo::commit_all(&app, "a lock and a fixture");
+    let fake = fake_npm();
+    let p = &run(&home, fake.path(), &["check"], &app)["predict"];
+    let install = &p["inputs"]["install"];
+    assert_eq!(install["source"], "package-lock.json", "{install}");
+    assert_eq!(install["packages"], 40, "{install}");
+    assert!(install["files"].as_u64().unwrap() > 40 * 12, "{install}");
+    // The same folder untracked is an install (of some other tool's), priced as it is.
+    write(&app.join(".gitignore"), b"node_modules/\n");
+    std::process::Command::new("git")
+        .args(["rm", "-r", "-q", "--cached", "test/fixtures"])
+        .current_dir(&app)
+        .output()
+        .unwrap();
+    let p = &run(&home, fake.path(), &["check"], &app)["predict"];
+    assert_eq!(p["inputs"]["install"]["source"], "node_modules", "{p}");
+    assert_eq!(p["inputs"]["install"]["files"], 12, "{p}");
+}

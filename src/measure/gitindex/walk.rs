@@ -10,7 +10,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 impl RootIndex {
     /// Git's walk of the tree below the root, from the index and git's own exclude rules
@@ -149,6 +149,11 @@ pub struct GitWalk {
     /// and in those it also compares with the index's blob (`text=auto`, `core.autocrlf`).
     pub text_bytes: u64,
     pub auto_text_bytes: u64,
+    /// Folders named `node_modules` that hold tracked files (a test fixture such as
+    /// remy/nodemon's `test/fixtures/watch-count/node_modules`), relative to the root: part of
+    /// the source, which no install writes. Not in JSON.
+    #[serde(skip)]
+    pub tracked_node_modules: Vec<PathBuf>,
 }
 
 impl GitWalk {
@@ -166,6 +171,9 @@ impl GitWalk {
             let parent = dir.rfind_byte(b'/').map_or(&dir[..0], |i| &dir[..i]);
             let below_excluded = dir.len() > root.len() && excluded.contains(parent);
             let is_excluded = below_excluded || (dir.len() > root.len() && excluded_by_rules(dir));
+            if dir.len() > root.len() && dir.ends_with(b"node_modules") {
+                self.note_tracked_node_modules(dir, root);
+            }
             if is_excluded {
                 excluded.insert(dir);
                 self.ignored_dirs += 1;
@@ -174,5 +182,19 @@ impl GitWalk {
                 self.listed_tracked += files;
             }
         }
+    }
+
+    /// Notes `dir` (worktree-relative, below `root`) when its last component is
+    /// `node_modules`.
+    fn note_tracked_node_modules(&mut self, dir: &[u8], root: &[u8]) {
+        let name_at = dir.rfind_byte(b'/').map_or(0, |i| i + 1);
+        if &dir[name_at..] != b"node_modules" {
+            return;
+        }
+        let below_root = dir[root.len()..]
+            .strip_prefix(b"/")
+            .unwrap_or(&dir[root.len()..]);
+        self.tracked_node_modules
+            .push(PathBuf::from(OsStr::from_bytes(below_root)));
     }
 }
