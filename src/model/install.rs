@@ -102,7 +102,8 @@ pub(super) fn work_units(install: &InstallFigures, manager: Manager) -> f64 {
 /// cost was fitted on installs from package.json, which resolve each package from the cache's
 /// metadata.
 fn placing_ms(timing: &ManagerTiming, work: f64) -> f64 {
-    if timing.sample_from_lock && timing.manager == Manager::Npm {
+    // uv's sync from a lock: its empty run made the virtualenv, the sync's fixed cost.
+    if timing.sample_from_lock && matches!(timing.manager, Manager::Npm | Manager::Uv) {
         0.0
     } else {
         timing.startup_ms.min(work / 2.0)

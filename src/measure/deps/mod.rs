@@ -8,6 +8,7 @@
 //! manager with anything the repository chose beyond plain pins (docs/security.md).
 
 pub mod lockfiles;
+pub mod markers;
 pub mod manager;
 pub mod manager_timing;
 pub mod package_manager;
@@ -15,3 +16,4 @@ pub mod packages;
 pub mod platform;
 pub mod samplers;
 pub mod timing_cache;
+pub mod uv_sync;
