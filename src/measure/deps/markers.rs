@@ -58,7 +58,8 @@ fn tokens(text: &str) -> Vec<String> {
             let quoted: String = chars.by_ref().take_while(|&q| q != c).collect();
             out.push(format!("'{quoted}"));
         } else if "<>=!~".contains(c) {
-            let op: String = std::iter::from_fn(|| chars.next_if(|o| "<>=!~".contains(*o))).collect();
+            let op: String =
+                std::iter::from_fn(|| chars.next_if(|o| "<>=!~".contains(*o))).collect();
             out.push(op);
         } else {
             let word: String = std::iter::from_fn(|| {
@@ -159,7 +160,9 @@ fn compare_versions(left: &str, op: &str, right: &str) -> bool {
         "<=" => order != Ordering::Greater,
         ">" => order == Ordering::Greater,
         ">=" => order != Ordering::Less,
-        "~=" => order != Ordering::Less && l.len() >= r.len() && l[..r.len() - 1] == r[..r.len() - 1],
+        "~=" => {
+            order != Ordering::Less && l.len() >= r.len() && l[..r.len() - 1] == r[..r.len() - 1]
+        }
         _ => true,
     }
 }
@@ -185,7 +188,10 @@ mod tests {
             "(platform_python_implementation != 'CPython' and python_full_version < '3.12') or sys_platform == 'darwin'",
             &PY311
         ));
-        assert!(holds("sys_platform == 'linux' and python_full_version >= '3.10'", &PY311));
+        assert!(holds(
+            "sys_platform == 'linux' and python_full_version >= '3.10'",
+            &PY311
+        ));
         assert!(!holds("'win32' in sys_platform", &PY311));
         assert!(holds("implementation_name not in 'pypy graalpy'", &PY311));
     }

@@ -22,7 +22,11 @@ fn edges<'a>(list: Option<&'a toml::Value>, env: &MarkerEnv) -> Vec<Edge<'a>> {
     };
     items
         .iter()
-        .filter(|d| d.get("marker").and_then(|m| m.as_str()).is_none_or(|m| holds(m, env)))
+        .filter(|d| {
+            d.get("marker")
+                .and_then(|m| m.as_str())
+                .is_none_or(|m| holds(m, env))
+        })
         .filter_map(|d| {
             Some(Edge {
                 name: d.get("name")?.as_str()?,
@@ -67,7 +71,11 @@ fn is_project(package: &toml::Value) -> bool {
 /// The registry packages `uv sync` installs from `lock` for the groups `groups` (None: all),
 /// the project itself aside; None when the lock does not parse or names no project at `.`
 /// (the caller then counts every entry).
-pub fn synced_packages(lock: &str, groups: Option<&[String]>, env: &MarkerEnv) -> Option<Vec<Pinned>> {
+pub fn synced_packages(
+    lock: &str,
+    groups: Option<&[String]>,
+    env: &MarkerEnv,
+) -> Option<Vec<Pinned>> {
     let table: toml::Table = lock.parse().ok()?;
     let packages = table.get("package")?.as_array()?;
     let mut by_name: HashMap<&str, Vec<&toml::Value>> = HashMap::new();
@@ -89,14 +97,21 @@ pub fn synced_packages(lock: &str, groups: Option<&[String]>, env: &MarkerEnv) -
     let mut found: BTreeSet<Pinned> = BTreeSet::new();
     while let Some(edge) = todo.pop() {
         for package in by_name.get(edge.name).into_iter().flatten() {
-            let version = package.get("version").and_then(|v| v.as_str()).unwrap_or("");
+            let version = package
+                .get("version")
+                .and_then(|v| v.as_str())
+                .unwrap_or("");
             if edge.version.is_some_and(|v| v != version) || is_project(package) {
                 continue;
             }
             let mut extras = vec![""];
             extras.extend(edge.extras.iter().copied());
             for extra in extras {
-                let key = (edge.name.to_string(), version.to_string(), extra.to_string());
+                let key = (
+                    edge.name.to_string(),
+                    version.to_string(),
+                    extra.to_string(),
+                );
                 if !seen.insert(key) {
                     continue;
                 }
@@ -104,7 +119,9 @@ pub fn synced_packages(lock: &str, groups: Option<&[String]>, env: &MarkerEnv) -
                     found.insert((edge.name.to_string(), version.to_string()));
                     todo.extend(edges(package.get("dependencies"), env));
                 } else {
-                    let optional = package.get("optional-dependencies").and_then(|o| o.get(extra));
+                    let optional = package
+                        .get("optional-dependencies")
+                        .and_then(|o| o.get(extra));
                     todo.extend(edges(optional, env));
                 }
             }
@@ -133,7 +150,9 @@ mod tests {
     use super::*;
 
     fn fixture(name: &str) -> String {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/uv").join(name);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/uv")
+            .join(name);
         std::fs::read_to_string(path).unwrap()
     }
 
@@ -155,12 +174,20 @@ mod tests {
         // the tomli that Python 3.11 gets, not the one for 3.10.
         assert_eq!(
             names(&found),
-            ["iniconfig==2.0.0", "pysocks==1.7.1", "pytest==8.3.0", "requests==2.32.3", "ruff==0.6.0", "tomli==2.2.0"]
+            [
+                "iniconfig==2.0.0",
+                "pysocks==1.7.1",
+                "pytest==8.3.0",
+                "requests==2.32.3",
+                "ruff==0.6.0",
+                "tomli==2.2.0"
+            ]
         );
         let all = synced_packages(&lock, None, &env).unwrap();
         assert!(names(&all).contains(&"sphinx==8.1.0".to_string()));
         // A Python the reading does not know counts both of tomli's entries.
-        let unknown = synced_packages(&lock, groups.as_deref(), &MarkerEnv { python: None }).unwrap();
+        let unknown =
+            synced_packages(&lock, groups.as_deref(), &MarkerEnv { python: None }).unwrap();
         assert_eq!(unknown.iter().filter(|(n, _)| n == "tomli").count(), 2);
     }
 
@@ -170,16 +197,25 @@ mod tests {
         assert_eq!(synced_packages("not [ toml", None, &env), None);
         let no_project = "version = 1\n\n[[package]]\nname = \"six\"\nversion = \"1.0\"\nsource = { registry = \"https://pypi.org/simple\" }\n";
         assert_eq!(synced_packages(no_project, None, &env), None);
-        assert_eq!(default_groups("[tool.uv]\ndefault-groups = \"all\"\n"), None);
+        assert_eq!(
+            default_groups("[tool.uv]\ndefault-groups = \"all\"\n"),
+            None
+        );
         assert_eq!(default_groups("not toml ["), Some(vec!["dev".to_string()]));
     }
 
     #[test]
     fn the_python_is_the_projects_pin_else_the_hosts() {
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(python_of(dir.path(), Some("Python 3.11.7\n")), Some((3, 11, 7)));
+        assert_eq!(
+            python_of(dir.path(), Some("Python 3.11.7\n")),
+            Some((3, 11, 7))
+        );
         assert_eq!(python_of(dir.path(), None), None);
         std::fs::write(dir.path().join(".python-version"), "3.12\n").unwrap();
-        assert_eq!(python_of(dir.path(), Some("Python 3.11.7")), Some((3, 12, 0)));
+        assert_eq!(
+            python_of(dir.path(), Some("Python 3.11.7")),
+            Some((3, 12, 0))
+        );
     }
 }
