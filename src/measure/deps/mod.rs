@@ -8,9 +8,9 @@
 //! manager with anything the repository chose beyond plain pins (docs/security.md).
 
 pub mod lockfiles;
-pub mod markers;
 pub mod manager;
 pub mod manager_timing;
+pub mod markers;
 pub mod package_manager;
 pub mod packages;
 pub mod platform;
