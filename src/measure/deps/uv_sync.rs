@@ -192,7 +192,7 @@ mod tests {
     }
 
     #[test]
-    fn without_a_project_entry_or_a_tomL_document_nothing_is_said() {
+    fn without_a_project_entry_or_a_toml_document_nothing_is_said() {
         let env = MarkerEnv { python: None };
         assert_eq!(synced_packages("not [ toml", None, &env), None);
         let no_project = "version = 1\n\n[[package]]\nname = \"six\"\nversion = \"1.0\"\nsource = { registry = \"https://pypi.org/simple\" }\n";
