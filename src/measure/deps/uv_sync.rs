@@ -4,9 +4,11 @@
 //! extras of the project, each marker read for this machine (`markers`). Parsed, never run.
 
 use super::markers::{MarkerEnv, holds};
-use super::packages::Pinned;
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
+
+/// A package's name and version (`packages::Pinned`, not imported: `packages` reads this module).
+type Pinned = (String, String);
 
 /// One dependency as a lock entry names it.
 struct Edge<'a> {

@@ -256,16 +256,7 @@ impl Runner {
                 let python = scratch.join(".venv/bin/python");
                 let python = python.to_str()?;
                 if lock_from.is_some() && deps.is_empty() {
-                    // The sync's fixed cost is the virtualenv it makes (interpreter query,
-                    // activation scripts): the empty run makes one too, so that cost is not
-                    // read as per-package work and multiplied by a larger project's
-                    // packages (python-attrs/attrs: +1,149%).
-                    std::fs::remove_dir_all(scratch.join(".venv")).ok()?;
-                    timed_run(
-                        Manager::Uv.name(),
-                        &["venv", "--offline", "-q", ".venv"],
-                        scratch,
-                    )
+                    timed_uv_venv(scratch)
                 } else if lock_from.is_some() {
                     // A uv project's reinstall is `rm -rf .venv && uv sync`: the sync makes the
                     // virtualenv too (interpreter query, activation scripts; 130-160 ms of
@@ -371,6 +362,15 @@ fn mount_root(path: &Path) -> Option<PathBuf> {
         }
     }
     Some(top)
+}
+
+/// The empty run of a uv sync from a lock: the sync's fixed cost is the virtualenv it makes
+/// (interpreter query, activation scripts), so the empty run makes one too and that cost is not
+/// read as per-package work, multiplied by a larger project's packages (attrs: +1,149%).
+fn timed_uv_venv(scratch: &Path) -> Option<f64> {
+    std::fs::remove_dir_all(scratch.join(".venv")).ok()?;
+    let args = ["venv", "--offline", "-q", ".venv"];
+    timed_run(Manager::Uv.name(), &args, scratch)
 }
 
 /// A virtualenv at `scratch/.venv`: uv's own, or, for pip, the Python that the `pip` on PATH
