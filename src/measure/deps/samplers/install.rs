@@ -258,9 +258,8 @@ impl Runner {
                 if lock_from.is_some() && deps.is_empty() {
                     timed_uv_venv(scratch)
                 } else if lock_from.is_some() {
-                    // A uv project's reinstall is `rm -rf .venv && uv sync`: the sync makes the
-                    // virtualenv too (interpreter query, activation scripts; 130-160 ms of
-                    // psf/requests' 300 ms on ext4), so the timed run starts without one.
+                    // A reinstall is `rm -rf .venv && uv sync`: the sync makes the virtualenv
+                    // too (130-160 ms of psf/requests' 300 ms on ext4), timed without one.
                     std::fs::remove_dir_all(scratch.join(".venv")).ok()?;
                     // Never a build: a package with no wheel in the cache fails the sample
                     // instead of running its build backend.
