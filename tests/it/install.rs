@@ -203,6 +203,38 @@ fn a_python_project_reinstalls_its_virtualenv() {
 }
 
 #[test]
+fn a_uv_project_without_a_virtualenv_counts_what_uv_sync_installs() {
+    let work = tempfile::tempdir().unwrap();
+    let base = fs::canonicalize(work.path()).unwrap();
+    let (app, home) = (base.join("app"), base.join("home"));
+    fs::create_dir_all(&home).unwrap();
+    repo_with_files(&app, 10);
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/uv");
+    for file in ["uv.lock", "pyproject.toml"] {
+        fs::copy(fixtures.join(file), app.join(file)).unwrap();
+    }
+    write(&app.join(".python-version"), b"3.11\n");
+    // A uv that cannot sync: its reference fit stands in.
+    let fake = tempfile::tempdir().unwrap();
+    support::write_executable(
+        &fake.path().join("uv"),
+        "#!/bin/sh\n[ \"$1\" = --version ] && echo 'uv 0.13.9' && exit 0\nexit 1\n",
+    );
+    let json = run(&home, fake.path(), &["check"], &app);
+    let install = &json["predict"]["inputs"]["install"];
+    assert_eq!(install["source"], "python lock", "{install}");
+    // Ten entries, the project aside: a sync installs six of them (the `dev` and `tests`
+    // groups, the `socks` extra of a dependency, tomli for Python 3.11, no colorama).
+    assert_eq!(install["packages"], 6, "{install}");
+    // An average package each (`model::figures::PY_FILES_PER_PACKAGE`).
+    assert_eq!(install["files"], 6 * 150, "{install}");
+    // Another Python picks the other tomli: still six.
+    write(&app.join(".python-version"), b"3.10\n");
+    let json = run(&home, fake.path(), &["check"], &app);
+    assert_eq!(json["predict"]["inputs"]["install"]["packages"], 6);
+}
+
+#[test]
 fn a_rust_target_is_priced_as_its_file_writes_without_a_manager() {
     let work = tempfile::tempdir().unwrap();
     let base = fs::canonicalize(work.path()).unwrap();

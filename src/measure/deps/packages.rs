@@ -540,6 +540,9 @@ pub fn python_packages_and_left_out(root: &Path) -> (Vec<Pinned>, u64) {
     {
         return (found, 0);
     }
+    if let Some(found) = uv_synced(root) {
+        return (found, 0);
+    }
     for lock in ["uv.lock", "poetry.lock"] {
         if let Ok(text) = std::fs::read_to_string(root.join(lock)) {
             let found = toml_lock_packages(&text);
@@ -549,6 +552,20 @@ pub fn python_packages_and_left_out(root: &Path) -> (Vec<Pinned>, u64) {
         }
     }
     requirements_and_left_out(root)
+}
+
+/// What `uv sync` installs from the project's `uv.lock` (`uv_sync`): its default groups, for
+/// this machine and the Python it would use; None without a lock that names the project.
+fn uv_synced(root: &Path) -> Option<Vec<Pinned>> {
+    use super::uv_sync::{default_groups, python_of, synced_packages};
+    let lock = std::fs::read_to_string(root.join("uv.lock")).ok()?;
+    let pyproject = std::fs::read_to_string(root.join("pyproject.toml")).unwrap_or_default();
+    let groups = default_groups(&pyproject);
+    let host = super::samplers::version_output("python3");
+    let env = super::markers::MarkerEnv {
+        python: python_of(root, host.as_deref()),
+    };
+    synced_packages(&lock, groups.as_deref(), &env).filter(|found| !found.is_empty())
 }
 
 /// Whether every package of a `uv.lock` comes from a registry (the project itself, `editable`

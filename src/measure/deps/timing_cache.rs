@@ -18,8 +18,10 @@ use std::path::Path;
 /// kept the faster of two runs, 3 the median of three; 4 times uv's sync of a lock with the
 /// making of its virtualenv, which 3 left out: psf/requests' reinstall came out 53-66% low; 5
 /// installs pnpm's, yarn's and bun's samples from a lock and records that it did; 6 reads what
-/// the manager placed, filtered to this platform, and keeps a small sample for its project).
-pub const SAMPLE_METHOD: u32 = 6;
+/// the manager placed, filtered to this platform, and keeps a small sample for its project; 7
+/// makes uv's virtualenv in the empty run too, so a sync's fixed cost is not read as work per
+/// package).
+pub const SAMPLE_METHOD: u32 = 7;
 
 /// A timing older than this is taken again: the manager, node or the machine's setup changed.
 pub const MAX_AGE_SECS: u64 = 30 * 24 * 3600;

@@ -343,7 +343,15 @@ impl Turns {
                 files,
                 dirs,
                 bytes,
-                from_lock: matches!(runner, Runner::NpmLock { .. } | Runner::Lock { .. }),
+                from_lock: matches!(
+                    runner,
+                    Runner::NpmLock { .. }
+                        | Runner::Lock { .. }
+                        | Runner::Python {
+                            lock_from: Some(_),
+                            ..
+                        }
+                ),
                 left_out,
                 source: None,
                 uncached: 0,
