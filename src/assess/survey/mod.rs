@@ -332,15 +332,7 @@ fn judge(
         || (RepoHints::read(&found.root), shared()),
     );
     let (mut scan, index) = scanned?;
-    let gitlinks = index
-        .as_ref()
-        .map(crate::measure::gitindex::RootIndex::gitlinks)
-        .unwrap_or_default();
-    let nested = nested_in(
-        &found.root,
-        &gitlinks,
-        &std::mem::take(&mut scan.nested_git),
-    );
+    let nested = nested_of(&found.root, index.as_ref(), &mut scan);
     let mut probes = shared.flatten();
     if let Some(set) = probes.as_mut() {
         with_index_figures(set, index.as_ref());
@@ -379,6 +371,13 @@ fn judge(
         baseline_note: probes.and_then(|p| p.baseline_note),
         moved,
     })
+}
+
+/// The repositories nested in the one at `root`, from what its scan saw and its index's
+/// gitlinks (the scan's own list is taken).
+fn nested_of(root: &Path, index: Option<&RootIndex>, scan: &mut ScanReport) -> Vec<Nested> {
+    let gitlinks = index.map(RootIndex::gitlinks).unwrap_or_default();
+    nested_in(root, &gitlinks, &std::mem::take(&mut scan.nested_git))
 }
 
 /// `scan` with `beside` run on a thread of its own meanwhile, as `check` reads a repository's
