@@ -378,16 +378,15 @@ fn repositories_below(dir: &Path, progress: &dyn Progress) -> crate::measure::di
 }
 
 /// The verdict for a measured repository: what the policy makes of the measurements and of
-/// what is around the repository.
+/// what is around the repository (its `hints`, as `RepoHints::read` read them).
 pub fn decide(
     env: &HostEnv,
     location: &Location,
-    scan: &ScanReport,
+    (scan, hints): (&ScanReport, RepoHints),
     (probes, predict): (Option<&probe::ProbeSet>, Option<&model::Prediction>),
     policy: &Policy,
     git: &GitFacts,
 ) -> Verdict {
-    let hints = RepoHints::read(&location.paths.linux);
     let mut observations = observe(env, location, scan, (probes, predict), hints.settings);
     observations.context = context(
         location,

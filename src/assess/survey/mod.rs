@@ -2,7 +2,7 @@
 //! probe per mount shared by all the repositories on it.
 
 use crate::assess::pipeline::probes::{self, Baseline};
-use crate::assess::pipeline::{self, decide, with_fsmonitor};
+use crate::assess::pipeline::{self, RepoHints, decide, with_fsmonitor};
 use crate::base::error::Result;
 use crate::base::progress::{Drawn, Progress};
 use crate::decide::policy::{self, Level, PolicySource, Verdict};
@@ -207,10 +207,12 @@ fn judge_all(
         |(found, _, _)| format!("scanned {}", crate::base::pathtext::display(&found.root)),
         |(found, mount, baseline)| {
             crate::base::interrupt::check(INTERRUPTED)?;
-            let shared = settings.probe.then(|| {
-                probe_set(mounts, mount, baseline, (git.startup_ms, cpu_pace))
-                    .map(|set| with_manager(set, env, &found.root, baseline, check_settings))
-            });
+            let shared = || {
+                settings.probe.then(|| {
+                    probe_set(mounts, mount, baseline, (git.startup_ms, cpu_pace))
+                        .map(|set| with_manager(set, env, &found.root, baseline, check_settings))
+                })
+            };
             judge(place, settings, found, shared)
         },
     )
@@ -316,39 +318,35 @@ struct Place<'a> {
     deadline: Instant,
 }
 
-/// Scans, predicts and judges one repository with the shared probes.
+/// Scans, predicts and judges one repository with the shared probes (`shared` makes its set).
 fn judge(
     place: &Place,
     settings: &Settings,
     found: &Found,
-    shared: Option<Option<ProbeSet>>,
+    shared: impl FnOnce() -> Option<Option<ProbeSet>> + Send,
 ) -> Result<RepositoryReport> {
     let location = location::locate_in(place.host, place.table, &found.root)?;
     let (policy, policy_source) = policy::load(settings.policy.as_deref(), &found.root)?;
-    let (mut scan, index) = scanned(place, settings, &found.root)?;
-    let gitlinks = index
-        .as_ref()
-        .map(crate::measure::gitindex::RootIndex::gitlinks)
-        .unwrap_or_default();
-    let nested = nested_in(
-        &found.root,
-        &gitlinks,
-        &std::mem::take(&mut scan.nested_git),
+    let (scanned, (hints, shared)) = beside_the_scan(
+        || scanned(place, settings, &found.root),
+        || (RepoHints::read(&found.root), shared()),
     );
+    let (mut scan, index) = scanned?;
+    let nested = nested_of(&found.root, index.as_ref(), &mut scan);
     let mut probes = shared.flatten();
     if let Some(set) = probes.as_mut() {
         with_index_figures(set, index.as_ref());
     }
-    let mut predict = probes.as_ref().and_then(|set| {
-        probes::predict(&scan, set, &found.root, probes::lock_packages(&found.root))
-    });
+    let mut predict = probes
+        .as_ref()
+        .and_then(|set| probes::predict(&scan, set, &found.root, hints.lock));
     if let (Some(prediction), Some(set)) = (predict.as_mut(), probes.as_ref()) {
         with_fsmonitor(prediction, set, place.git, &scan, &policy);
     }
     let mut verdict = decide(
         place.env,
         &location,
-        &scan,
+        (&scan, hints),
         (probes.as_ref(), predict.as_ref()),
         &policy,
         place.git,
@@ -372,6 +370,31 @@ fn judge(
         verdict,
         baseline_note: probes.and_then(|p| p.baseline_note),
         moved,
+    })
+}
+
+/// The repositories nested in the one at `root`, from what its scan saw and its index's
+/// gitlinks (the scan's own list is taken).
+fn nested_of(root: &Path, index: Option<&RootIndex>, scan: &mut ScanReport) -> Vec<Nested> {
+    let gitlinks = index.map(RootIndex::gitlinks).unwrap_or_default();
+    nested_in(root, &gitlinks, &std::mem::take(&mut scan.nested_git))
+}
+
+/// `scan` with `beside` run on a thread of its own meanwhile, as `check` reads a repository's
+/// hints while it walks: on a slow mount git's settings, the lock file and the manager's files
+/// are each a string of round trips, which in turn after the scan made every repository's
+/// judging as long as both.
+fn beside_the_scan<S, B: Send>(
+    scan: impl FnOnce() -> S,
+    beside: impl FnOnce() -> B + Send,
+) -> (S, B) {
+    std::thread::scope(|scope| {
+        let side = scope.spawn(beside);
+        let scanned = scan();
+        let aside = side
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (scanned, aside)
     })
 }
 

@@ -4,8 +4,8 @@
 use crate::base::progress::Progress;
 use crate::measure::probe::ProbeReport;
 use crate::measure::scan::{self, Engine};
-use rayon::prelude::*;
 use serde::Serialize;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// How the scans ran, for the report.
@@ -52,9 +52,12 @@ pub fn budget_now(deadline: Instant, cap: Option<Duration>) -> Duration {
     cap.map_or(left, |cap| cap.min(left))
 }
 
-/// `each` on every item, in parallel on `threads` threads (each scan started inside walks on the
-/// same threads), one step of `progress` per item done, labelled by `label` (the caller counted
-/// them in its `start`); results in the items' order.
+/// `each` on every item, in parallel: `threads` threads in all, split into pools of their own
+/// (see [`pools_for`]), each pool taking the next item when it is done with one, so a scan
+/// waiting for its own walk's tasks runs only its own (in one shared pool it took other
+/// repositories' tasks meanwhile, and every scan ended with the last). One step of `progress`
+/// per item done, labelled by `label` (the caller counted them in its `start`); results in
+/// the items' order.
 pub fn each_in_parallel<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
@@ -62,16 +65,45 @@ pub fn each_in_parallel<T: Sync, R: Send>(
     label: impl Fn(&T) -> String + Sync,
     each: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
-    scan::with_threads(threads, || {
-        items
-            .par_iter()
-            .map(|item| {
-                let result = each(item);
+    let (pools, per_pool) = pools_for(items.len(), threads);
+    let next = AtomicUsize::new(0);
+    let take = || {
+        scan::with_threads(per_pool, || {
+            let mut done = Vec::new();
+            while let Some((index, item)) = next_item(items, &next) {
+                done.push((index, each(item)));
                 progress.step(1, &label(item));
-                result
-            })
-            .collect()
-    })
+            }
+            done
+        })
+    };
+    let mut results: Vec<Option<R>> = (0..items.len()).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..pools).map(|_| scope.spawn(take)).collect();
+        for worker in workers {
+            let done = worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            for (index, result) in done {
+                results[index] = Some(result);
+            }
+        }
+    });
+    results.into_iter().flatten().collect()
+}
+
+/// The next item no pool has taken yet, with its index.
+fn next_item<'a, T>(items: &'a [T], next: &AtomicUsize) -> Option<(usize, &'a T)> {
+    let index = next.fetch_add(1, Ordering::Relaxed);
+    items.get(index).map(|item| (index, item))
+}
+
+/// How many pools of how many threads `threads` make for `items` scans at once: a pool per
+/// item while there are threads enough for two each (a walk forks only with two), so small
+/// sets scan all at once with the mount's threads shared out.
+pub fn pools_for(items: usize, threads: usize) -> (usize, usize) {
+    let pools = items.clamp(1, (threads / 2).max(1));
+    (pools, (threads / pools).max(2))
 }
 
 #[cfg(test)]
@@ -86,6 +118,32 @@ mod tests {
         assert_eq!(capped, Duration::from_secs(3));
         let passed = Instant::now();
         assert_eq!(budget_now(passed, None), Duration::ZERO);
+    }
+
+    #[test]
+    fn every_repository_gets_a_pool_of_its_own_while_threads_last() {
+        assert_eq!(pools_for(5, 16), (5, 3));
+        assert_eq!(pools_for(1, 16), (1, 16));
+        assert_eq!(pools_for(50, 16), (8, 2));
+        assert_eq!(pools_for(0, 16), (1, 16));
+        assert_eq!(pools_for(3, 1), (1, 2));
+    }
+
+    #[test]
+    fn results_keep_the_items_order() {
+        let items: Vec<u64> = (0..40).collect();
+        let hidden = crate::base::progress::Drawn::hidden();
+        let doubled = each_in_parallel(
+            &items,
+            6,
+            &hidden,
+            |_| String::new(),
+            |n| {
+                std::thread::sleep(Duration::from_millis(40 - n));
+                n * 2
+            },
+        );
+        assert_eq!(doubled, items.iter().map(|n| n * 2).collect::<Vec<_>>());
     }
 
     #[test]
