@@ -561,9 +561,8 @@ fn uv_synced(root: &Path) -> Option<Vec<Pinned>> {
     let lock = std::fs::read_to_string(root.join("uv.lock")).ok()?;
     let pyproject = std::fs::read_to_string(root.join("pyproject.toml")).unwrap_or_default();
     let groups = default_groups(&pyproject);
-    let host = super::samplers::version_output("python3");
     let env = super::markers::MarkerEnv {
-        python: python_of(root, host.as_deref()),
+        python: python_of(root, || super::samplers::version_output("python3")),
     };
     synced_packages(&lock, groups.as_deref(), &env).filter(|found| !found.is_empty())
 }
