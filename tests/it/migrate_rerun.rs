@@ -699,3 +699,36 @@ fn migrate_run_in_the_copy_names_the_old_place_and_what_is_left_there() {
     let remove = report["run_in_copy"]["remove_source"].as_str().unwrap();
     assert!(remove.ends_with("--remove-source"), "{report}");
 }
+
+// Issue 54: `--yes` with no staging folder copies while it walks (one pass). Killed half-way
+// through that copy, the next run resumes from the journal the walk's copy wrote: it reuses
+// what was verified, copies the rest, and the result is the source exactly.
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn a_one_pass_copy_killed_half_way_resumes_exactly() {
+    let Some(slow) = SlowSource::new(1200, 6) else {
+        return;
+    };
+    let mut child = slow.start("app");
+    let journal = slow.staging("app").join("journal");
+    let before = journalled(&journal, 200, &mut child);
+    kill(&mut child);
+    assert!(before.len() < 1200, "the run finished before the kill");
+
+    let out = output(migrate(
+        &slow.source(),
+        &slow.dest("app"),
+        &slow.home(),
+        &["--yes", "--format", "json"],
+    ));
+    let report = json_of(&out);
+    out.ok();
+    let copied = report["copied_files"].as_u64().unwrap();
+    assert!(
+        copied < 1200 && copied + before.len() as u64 >= 1200,
+        "the rerun copied {copied} of 1200 after {} were journalled: {report}",
+        before.len()
+    );
+    support::tree::assert_same_tree(&slow.backing(), &slow.dest("app"), &[]);
+    assert!(!slow.staging("app").exists());
+}
