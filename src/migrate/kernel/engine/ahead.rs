@@ -58,7 +58,7 @@ pub fn copy_while<T>(
     let copied = Mutex::new(Copied::default());
     let stopped = AtomicBool::new(false);
     let budget = Budget::of(target);
-    std::thread::scope(|scope| {
+    let walked = std::thread::scope(|scope| {
         for _ in 0..target.threads.max(1) {
             let receiver = Arc::clone(&receiver);
             let (copied, stopped) = (&copied, &stopped);
@@ -79,12 +79,14 @@ pub fn copy_while<T>(
             }
         };
         let walked = walk(&offer);
+        // The workers drain the queue and end; the scope waits for them.
         drop(sender.lock().unwrap_or_else(|p| p.into_inner()).take());
-        (
-            walked,
-            std::mem::take(&mut *copied.lock().unwrap_or_else(|p| p.into_inner())),
-        )
-    })
+        walked
+    });
+    (
+        walked,
+        copied.into_inner().unwrap_or_else(|p| p.into_inner()),
+    )
 }
 
 /// A regular file with one name, where the plan copies it whatever the answers.
