@@ -485,12 +485,22 @@ fn finishing_a_sealed_copy_gives_the_same_next_steps_as_a_whole_run() {
     write(&slow.backing().join("node_modules/dep/index.js"), b"1\n");
     let (source, home) = (slow.source(), slow.home());
     let dest = slow.dest("app");
-    let mut child = migrate(&source, &dest, &home, &["--yes", "--skip-node-modules"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    journalled(&slow.staging("app").join("journal"), 0, &mut child);
+    let journal = slow.staging("app").join("journal");
+    let start = || {
+        migrate(&source, &dest, &home, &["--yes", "--skip-node-modules"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    // A one-pass run (no staging folder yet) journals while it walks, before the plan's last
+    // look at the destination; killed, it leaves a staging folder, so the next run plans first
+    // and journals only once its copy is past that look.
+    let mut first = start();
+    let killed = journalled(&journal, 1, &mut first).len();
+    kill(&mut first);
+    let mut child = start();
+    journalled(&journal, killed + 1, &mut child);
     fs::create_dir_all(&dest).unwrap();
     let stopped = support::run::wait(child);
     stopped.fails(Exit::WouldLoseData);

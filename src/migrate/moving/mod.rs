@@ -276,7 +276,11 @@ fn plan(run: &Run, one_pass: bool, held: Option<Lock>) -> Result<(Plan, Repairs,
     repairs.windows = windows_side::plan(run.env, source, destination);
     plan.questions = questions::for_plan(&plan, &repairs, args);
     plan.interrupted_elsewhere = run.elsewhere.clone();
-    plan.copy.recovered = journal::read_journal(&run.staging.journal())?;
+    // A one-pass run's journal is its own copy (`copied_ahead`), not an interrupted run's: read
+    // as `recovered`, the plan would say it resumes and price only what the walk left.
+    if !one_pass {
+        plan.copy.recovered = journal::read_journal(&run.staging.journal())?;
+    }
     Ok((plan, repairs, held))
 }
 
