@@ -21,6 +21,8 @@
 #   - time to the first prompt: an interactive `migrate` on a pseudo-terminal, from start to the
 #     first question, against the wall time of `check --no-probe` on the same tree.
 # SCALE (default 1) multiplies the emulator's latencies.
+# BEFORE=path/to/older/wsl-place adds that binary's `migrate --yes` to the same rotation (tool
+# "before", its copy checked the same way), so a change is measured against the old code in one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,6 +36,7 @@ RUNS=${RUNS:-5}
 SCALE=${SCALE:-1}
 BENCH_DIR=${BENCH_DIR:-${TMPDIR:-/tmp}}
 BIN=${BIN:-target/release/wsl-place}
+BEFORE=${BEFORE:-}
 SLOWFS=${SLOWFS:-target/release/examples/slowfs}
 
 for tool in cp rsync python3 diff; do
@@ -84,10 +87,12 @@ run_tool() { # $1 tool, $2 destination
         rsync) rsync -a "$SRC/" "$2/" ;;
         rsync+sync) rsync -a "$SRC/" "$2/" && sync -f "$2" ;;
         wsl-place) "$BIN" migrate "$SRC" --to "$2" --yes --format json >"$WORK/report.json" ;;
+        before) "$BEFORE" migrate "$SRC" --to "$2" --yes --format json >"$WORK/before.json" ;;
     esac
 }
 
 if [ -n "$SLOW_REPO" ]; then TOOLS=(cp rsync wsl-place); else TOOLS=(cp rsync rsync+sync wsl-place); fi
+[ -z "$BEFORE" ] || TOOLS+=(before)
 declare -A TIMES
 COPIES=
 for ((run = 0; run < RUNS; run++)); do
@@ -107,12 +112,14 @@ for ((run = 0; run < RUNS; run++)); do
             # The span the plan's prediction covers, as the run measured it (after the walk).
             COPIES+="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["copy_ms"])' \
                 "$WORK/report.json") "
+        fi
+        if [ "$tool" = wsl-place ] || [ "$tool" = before ]; then
             # The verified copy must match byte for byte (contents, modes, times, symlinks, no
             # extra or missing entry); a fast wrong copy is no result. The git index is the one
             # file migrate rewrites on purpose (`git update-index --refresh`).
             differs=$(rsync -rlptcnO --delete --itemize-changes --exclude=/.git/index \
                 "$REFERENCE/" "$dest/")
-            [ -z "$differs" ] || { echo "wsl-place copy differs: $differs" >&2; exit 1; }
+            [ -z "$differs" ] || { echo "$tool copy differs: $differs" >&2; exit 1; }
         fi
     done
 done
@@ -128,8 +135,13 @@ for tool in "${TOOLS[@]}"; do
 done
 echo "ratios (wsl-place verified copy / peer; below 1.00 is faster):"
 for tool in "${TOOLS[@]}"; do
-    [ "$tool" = wsl-place ] || echo "  wsl-place / $tool = $(ratio "${MED[wsl-place]}" "${MED[$tool]}")"
+    [ "$tool" = wsl-place ] || [ "$tool" = before ] ||
+        echo "  wsl-place / $tool = $(ratio "${MED[wsl-place]}" "${MED[$tool]}")"
 done
+if [ -n "$BEFORE" ]; then
+    echo "  before / cp = $(ratio "${MED[before]}" "${MED[cp]}")"
+    echo "  wsl-place / before = $(ratio "${MED[wsl-place]}" "${MED[before]}")"
+fi
 [ -n "$SLOW_REPO" ] || exit 0
 
 # The prediction, from a dry run (which walks and plans exactly as a real run does).

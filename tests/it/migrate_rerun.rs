@@ -485,12 +485,22 @@ fn finishing_a_sealed_copy_gives_the_same_next_steps_as_a_whole_run() {
     write(&slow.backing().join("node_modules/dep/index.js"), b"1\n");
     let (source, home) = (slow.source(), slow.home());
     let dest = slow.dest("app");
-    let mut child = migrate(&source, &dest, &home, &["--yes", "--skip-node-modules"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    journalled(&slow.staging("app").join("journal"), 0, &mut child);
+    let journal = slow.staging("app").join("journal");
+    let start = || {
+        migrate(&source, &dest, &home, &["--yes", "--skip-node-modules"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    // A one-pass run (no staging folder yet) journals while it walks, before the plan's last
+    // look at the destination; killed, it leaves a staging folder, so the next run plans first
+    // and journals only once its copy is past that look.
+    let mut first = start();
+    let killed = journalled(&journal, 1, &mut first).len();
+    kill(&mut first);
+    let mut child = start();
+    journalled(&journal, killed + 1, &mut child);
     fs::create_dir_all(&dest).unwrap();
     let stopped = support::run::wait(child);
     stopped.fails(Exit::WouldLoseData);
@@ -698,4 +708,37 @@ fn migrate_run_in_the_copy_names_the_old_place_and_what_is_left_there() {
     assert_eq!(report["run_in_copy"]["source_removed"], false, "{report}");
     let remove = report["run_in_copy"]["remove_source"].as_str().unwrap();
     assert!(remove.ends_with("--remove-source"), "{report}");
+}
+
+// Issue 54: `--yes` with no staging folder copies while it walks (one pass). Killed half-way
+// through that copy, the next run resumes from the journal the walk's copy wrote: it reuses
+// what was verified, copies the rest, and the result is the source exactly.
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn a_one_pass_copy_killed_half_way_resumes_exactly() {
+    let Some(slow) = SlowSource::new(1200, 6) else {
+        return;
+    };
+    let mut child = slow.start("app");
+    let journal = slow.staging("app").join("journal");
+    let before = journalled(&journal, 200, &mut child);
+    kill(&mut child);
+    assert!(before.len() < 1200, "the run finished before the kill");
+
+    let out = output(migrate(
+        &slow.source(),
+        &slow.dest("app"),
+        &slow.home(),
+        &["--yes", "--format", "json"],
+    ));
+    let report = json_of(&out);
+    out.ok();
+    let copied = report["copied_files"].as_u64().unwrap();
+    assert!(
+        copied < 1200 && copied + before.len() as u64 >= 1200,
+        "the rerun copied {copied} of 1200 after {} were journalled: {report}",
+        before.len()
+    );
+    support::tree::assert_same_tree(&slow.backing(), &slow.dest("app"), &[]);
+    assert!(!slow.staging("app").exists());
 }

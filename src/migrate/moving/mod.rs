@@ -7,6 +7,7 @@
 //! read back and compared; an interrupted run is resumed by running it again.
 
 mod finish;
+mod one_pass;
 mod others;
 mod questions;
 mod rerun;
@@ -63,7 +64,9 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
     if staging.is_sealed() && still_sealed(run, staging)? {
         return resume_sealed(run);
     }
-    let (mut plan, mut repairs) = plan(run)?;
+    let walk_started = Instant::now();
+    let one_pass = one_pass::chosen(run, held.is_some());
+    let (mut plan, mut repairs, held) = plan(run, one_pass, held)?;
     // Staging an earlier run left is still there: the way on from it is what to say.
     interrupt::check(&after_interrupt(
         run.source(),
@@ -78,26 +81,37 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
     }
     let answers = questions::ask(run, &mut plan, &mut repairs)?;
     recover_worktrees(&mut repairs.worktrees)?;
-    if !confirm(ui, &plan, &repairs, &answers)? {
-        return Ok(Moved::Stopped);
+    match confirm(ui, &plan, &repairs, &answers) {
+        Ok(true) => {}
+        Ok(false) => return Ok(Moved::Stopped),
+        // What the walk copied goes too: the refusal says nothing was copied.
+        Err(refused) if one_pass => return Err(one_pass::undo(staging, refused)),
+        Err(refused) => return Err(refused),
     }
-    copy_and_finish(run, plan, repairs, &answers, &shown, held)
+    if one_pass {
+        one_pass::drop_left_behind(&mut plan, &repairs, staging)?;
+    }
+    let started = if one_pass {
+        walk_started
+    } else {
+        Instant::now()
+    };
+    copy_and_finish(run, (plan, repairs), &answers, &shown, (held, started))
 }
 
 /// Steps 3 to 9 once the plan is confirmed: the staging folders made, the repository and the
 /// worktrees moving along copied, verified and sealed, then finished.
+/// `started`: when the copy started (the walk's start in a one-pass run, where the walk copies).
 fn copy_and_finish(
     run: &Run,
-    plan: Plan,
-    repairs: Repairs,
+    (plan, repairs): (Plan, Repairs),
     answers: &Answers,
     shown: &PlanDocument,
-    held: Option<Lock>,
+    (held, started): (Option<Lock>, Instant),
 ) -> Result<Moved> {
     let staging = &run.staging;
     // Priced again after the answers: what is copied now (node_modules left behind or not).
     let planned_ms = estimate::of(&plan.copy, &plan.copy.resume()).predicted_copy_ms;
-    let started = Instant::now();
     let mut _locks = vec![staging.create(held)?];
     if let Some(manifest) = rerun::finished_while_planning(run.env, staging, &run.destination)? {
         return Ok(Moved::FinishedElsewhere(manifest));
@@ -228,26 +242,24 @@ fn resume_sealed(run: &Run) -> Result<Moved> {
     Ok(Moved::Done(Box::new(report), answers.remove_source))
 }
 
-/// Step 1, plan: walk the source once, find the repairs beside the plan, gather every question
-/// they raise, and account for what an interrupted run already copied. Asks nothing: the
-/// questions come with the plan.
-fn plan(run: &Run) -> Result<(Plan, Repairs)> {
+/// Step 1, plan: walk the source once (copying as it goes in a one-pass run, which then holds
+/// the staging folder's lock), find the repairs beside the plan, gather every question they
+/// raise, and account for what an interrupted run already copied. Asks nothing: the questions
+/// come with the plan.
+fn plan(run: &Run, one_pass: bool, held: Option<Lock>) -> Result<(Plan, Repairs, Option<Lock>)> {
     let (args, progress) = (run.args, run.ui.progress());
     let (source, destination) = (run.source(), run.destination.as_path());
-    if std::fs::symlink_metadata(destination).is_ok() {
-        let free = destination::free_name(destination).map_or(String::new(), |free| {
-            format!(
-                " (--to {} is free)",
-                crate::base::pathtext::shell_quote(&free)
-            )
-        });
-        return Err(Failure::input(format!(
-            "the destination {} already exists; choose a new folder with --to{free}, or move it away first.",
-            destination.display()
-        )));
-    }
-    let mut plan = plan::build(source, destination, run.staging.path(), progress);
+    refuse_existing(destination)?;
+    let (mut plan, held) = match one_pass {
+        true => one_pass::walk_and_copy(run).map(|(plan, lock)| (plan, Some(lock)))?,
+        false => (
+            plan::build(source, destination, run.staging.path(), progress),
+            held,
+        ),
+    };
     let mut repairs = Repairs::in_tree(&mut plan);
+    // Timed after the walk in a one-pass run too (most of it copied by then): the report
+    // reads the copy and the first `git status` against the model's figures (docs/json.md).
     stage::measure(run.env, progress, &mut plan.copy);
     if !plan.node_modules.is_empty() && args.skip_node_modules {
         plan.leave_node_modules();
@@ -264,8 +276,29 @@ fn plan(run: &Run) -> Result<(Plan, Repairs)> {
     repairs.windows = windows_side::plan(run.env, source, destination);
     plan.questions = questions::for_plan(&plan, &repairs, args);
     plan.interrupted_elsewhere = run.elsewhere.clone();
-    plan.copy.recovered = journal::read_journal(&run.staging.journal())?;
-    Ok((plan, repairs))
+    // A one-pass run's journal is its own copy (`copied_ahead`), not an interrupted run's: read
+    // as `recovered`, the plan would say it resumes and price only what the walk left.
+    if !one_pass {
+        plan.copy.recovered = journal::read_journal(&run.staging.journal())?;
+    }
+    Ok((plan, repairs, held))
+}
+
+/// The destination must not exist yet: the move makes it.
+fn refuse_existing(destination: &std::path::Path) -> Result<()> {
+    if std::fs::symlink_metadata(destination).is_ok() {
+        let free = destination::free_name(destination).map_or(String::new(), |free| {
+            format!(
+                " (--to {} is free)",
+                crate::base::pathtext::shell_quote(&free)
+            )
+        });
+        return Err(Failure::input(format!(
+            "the destination {} already exists; choose a new folder with --to{free}, or move it away first.",
+            destination.display()
+        )));
+    }
+    Ok(())
 }
 
 /// What copying each build output costs, from the estimate: the plan priced with and without

@@ -29,7 +29,7 @@ pub struct Outcome {
     pub problems: Vec<Problem>,
 }
 
-enum FileResult {
+pub(super) enum FileResult {
     Done(FileRecord),
     Problem(Problem),
 }
@@ -68,7 +68,7 @@ fn dest_failure(action: &str, path: &Path, e: &std::io::Error) -> Failure {
 
 /// Copies one file: stat, read with CRC, write, set mode and times, stat again; retried while the
 /// source changes underneath. Read back and compared before it counts as done.
-fn copy_file(
+pub(super) fn copy_file(
     source_root: &Path,
     tree: &Path,
     entry: &Entry,
@@ -345,11 +345,23 @@ fn reuse_verified<'p>(
                 .synced
                 .get(&entry.rel)
                 .or_else(|| recovered.unsynced.get(&entry.rel));
-            (*entry, record.filter(|r| still_valid(tree, entry, r)))
+            let ahead = plan.copied_ahead.contains_key(&entry.rel);
+            (
+                *entry,
+                record.filter(|r| !ahead && still_valid(tree, entry, r)),
+            )
         })
         .collect();
     let mut todo = Vec::new();
     for (entry, reused) in checked {
+        // Read back when it was copied a moment ago in this run, while the walk met it.
+        let ahead = plan.copied_ahead.get(&entry.rel);
+        if let Some(record) = ahead.filter(|r| r.unchanged(entry.size, entry.mtime, entry.stamp)) {
+            outcome.copied_files += 1;
+            outcome.copied_bytes += record.size;
+            outcome.records.push(record.clone());
+            continue;
+        }
         match reused {
             Some(r) => outcome.records.push(r.clone()),
             None => todo.push(entry),

@@ -3,6 +3,7 @@
 //! prices a plan. What it copies is the plan's entries; what the move mends afterwards is not
 //! its business (`repairs/`).
 
+pub mod ahead;
 pub mod copy;
 pub mod destination;
 pub mod estimate;

@@ -1,6 +1,6 @@
 //! The plan: where the tree goes, what it holds, what will be left behind, and whether it fits.
 
-use super::journal::{Recovered, Stamp};
+use super::journal::{FileRecord, Recovered, Stamp};
 use super::names::{case_collisions, valid_on_windows};
 use super::windows_builds;
 use crate::base::counts::TreeCounts;
@@ -109,6 +109,9 @@ pub struct CopyPlan {
     pub unmeasured: Option<String>,
     /// What an interrupted run's journal proves is already copied.
     pub recovered: Recovered,
+    /// The files a one-pass move copied (and read back) while it walked, by path; each counts
+    /// as copied by this run where the plan's entry still has the state it was copied in.
+    pub copied_ahead: HashMap<PathBuf, FileRecord>,
 }
 
 /// What the walk found and what the run decided about it (what the move mends afterwards is
@@ -237,8 +240,23 @@ type Met = (PathBuf, std::io::Result<Meta>);
 
 /// Walks the source once, without following a single symlink, and builds the plan.
 pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) -> Plan {
+    build_offering(source, destination, staging, progress, &|_, _| {})
+}
+
+/// What the walk hands on as it meets each entry (its path relative to the source, and its
+/// metadata), from the walk's own threads: a one-pass move copies it at once.
+pub type Offer<'a> = dyn Fn(&Path, &Meta) + Sync + 'a;
+
+/// `build`, handing each entry the walk keeps to `offer` as soon as it is met.
+pub fn build_offering(
+    source: &Path,
+    destination: &Path,
+    staging: &Path,
+    progress: bool,
+    offer: &Offer,
+) -> Plan {
     let started = Instant::now();
-    let (found, unlisted) = walk(source, progress);
+    let (found, unlisted) = walk(source, progress, offer);
     let mut walked = Walked::default();
     for (rel, meta) in found {
         walked.add(rel, meta);
@@ -274,7 +292,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
 
 /// Every entry below `source`, parents before children and each node_modules in one run, and
 /// the folders that could not be listed, with why.
-fn walk(source: &Path, progress: bool) -> (Vec<Met>, Vec<(PathBuf, String)>) {
+fn walk(source: &Path, progress: bool, offer: &Offer) -> (Vec<Met>, Vec<(PathBuf, String)>) {
     let found: Mutex<Vec<Met>> = Mutex::default();
     let each = |dir: &Path, name: &OsStr, meta: &std::io::Result<Meta>| {
         // A probe's scratch folder (one a SIGKILL left) is wsl-place's, not the repository's:
@@ -289,7 +307,10 @@ fn walk(source: &Path, progress: bool) -> (Vec<Met>, Vec<(PathBuf, String)>) {
             return;
         }
         let meta = match meta {
-            Ok(meta) => Ok(*meta),
+            Ok(meta) => {
+                offer(&rel, meta);
+                Ok(*meta)
+            }
             Err(e) => Err(std::io::Error::new(e.kind(), e.to_string())),
         };
         if let Ok(mut found) = found.lock() {
@@ -304,6 +325,23 @@ fn walk(source: &Path, progress: bool) -> (Vec<Met>, Vec<(PathBuf, String)>) {
     let mut found = found.into_inner().unwrap_or_else(|p| p.into_inner());
     found.sort_by(|a, b| a.0.cmp(&b.0));
     (found, unlisted)
+}
+
+impl Entry {
+    /// A regular file as the walk met it, as `Walked::add` records one that has one name.
+    pub fn file(rel: PathBuf, meta: &Meta) -> Self {
+        let (mtime, atime) = times(meta);
+        Entry {
+            rel,
+            kind: Kind::File,
+            size: meta.len(),
+            mode: meta.mode() & 0o7777,
+            mtime,
+            atime,
+            stamp: Stamp::of(meta),
+            hard_link_of: None,
+        }
+    }
 }
 
 impl CopyPlan {
