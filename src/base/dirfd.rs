@@ -369,6 +369,24 @@ pub fn open_read(path: &Path) -> io::Result<File> {
     At::path(path)?.open_read()
 }
 
+/// Opens a file to read, however long the path, as a copy does: a symlink is refused and a FIFO
+/// or device cannot block (it is no regular file, which the caller's `fstat` then says).
+pub fn open_file(path: &Path) -> io::Result<File> {
+    let at = At::path(path)?;
+    open_file_in(at.dir(), OsStr::from_bytes(at.name.as_bytes()))
+}
+
+/// [`open_file`] of `name` in an open directory: one lookup, however deep the directory is.
+pub fn open_file_in(dir: BorrowedFd<'_>, name: &OsStr) -> io::Result<File> {
+    let flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW | OFlags::NONBLOCK;
+    Ok(rustix::fs::openat(dir, name, flags, Mode::empty())?.into())
+}
+
+/// What an open file is now (no path is looked up again).
+pub fn fstat(file: &File) -> io::Result<Meta> {
+    Ok(Meta::from_stat(&rustix::fs::fstat(file)?))
+}
+
 /// Creates or truncates a file to write (`mode` if new), however long the path.
 pub fn create(path: &Path, mode: u32) -> io::Result<File> {
     At::path(path)?.create(mode)

@@ -15,7 +15,7 @@ use crate::measure::gitindex::{self, IndexSummary, RepoKind};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-pub use walk::EachEntry;
+pub use walk::{EachEntry, EachEntryAt};
 use walk::{GitPaths, Live, Subtree, Walker};
 
 #[derive(Debug, Clone)]
@@ -402,6 +402,15 @@ fn walk_root_and_git_dir(
 /// The walk's counts so far are reported to `progress`. Returns the directories that could not
 /// be listed (relative to `root`) and why.
 pub fn walk_each(root: &Path, progress: &dyn Progress, each: &EachEntry) -> Vec<(PathBuf, String)> {
+    walk_each_at(root, progress, &|dir, name, meta, _| each(dir, name, meta))
+}
+
+/// [`walk_each`], handing each entry its directory open as well (see [`EachEntryAt`]).
+pub fn walk_each_at(
+    root: &Path,
+    progress: &dyn Progress,
+    each: &EachEntryAt,
+) -> Vec<(PathBuf, String)> {
     let live = Live::default();
     let engine = Engine::default_for_host();
     // A deadline that never comes: the plan must see everything.

@@ -23,9 +23,10 @@ use list::Listed;
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// What a directory is, for the report.
@@ -121,7 +122,7 @@ pub struct Walker<'a> {
     pub(super) nested_git: Mutex<Vec<(PathBuf, bool)>>,
     /// Handed every entry with its `lstat` when set (the migration plan), so that one walker
     /// serves both the scan and the plan.
-    each: Option<&'a EachEntry<'a>>,
+    each: Option<&'a EachEntryAt<'a>>,
     /// Price `node_modules` trees from a sample of their packages instead of walking them
     /// whole (`--exact` and the migration plan walk everything).
     sample_dependencies: bool,
@@ -131,6 +132,12 @@ pub struct Walker<'a> {
 
 /// What the walk hands each entry: its directory, its name, and its `lstat`.
 pub type EachEntry<'a> = dyn Fn(&Path, &OsStr, &std::io::Result<Meta>) + Sync + 'a;
+
+/// [`EachEntry`] with the directory open as the walk listed it, shared (one descriptor per
+/// directory, closed with its last holder): a caller that opens the entry later names it from
+/// there, one request on a slow mount instead of one per component of its path.
+pub type EachEntryAt<'a> =
+    dyn Fn(&Path, &OsStr, &std::io::Result<Meta>, Option<&Arc<OwnedFd>>) + Sync + 'a;
 
 /// Where the repository's git directory and its object store are, canonicalized.
 #[derive(Debug, Clone, Default)]
@@ -197,7 +204,7 @@ impl<'a> Walker<'a> {
     }
 
     /// Hands every entry, with its `lstat`, to `each` as the walk lists it.
-    pub fn with_each(mut self, each: &'a EachEntry<'a>) -> Self {
+    pub fn with_each(mut self, each: &'a EachEntryAt<'a>) -> Self {
         self.each = Some(each);
         self
     }

@@ -10,6 +10,7 @@ use std::ffi::{OsStr, OsString};
 use std::os::fd::BorrowedFd;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 /// What one directory's listing held.
@@ -51,6 +52,11 @@ impl Walker<'_> {
             lookup: Vec::new(),
             seen: 0,
         };
+        // Duplicated once per directory and only for a caller that takes it: a local call.
+        let shared = self
+            .each
+            .and_then(|_| listing.fd().ok()?.try_clone_to_owned().ok())
+            .map(Arc::new);
         while let Some(entry) = listing.read() {
             let entry = match entry {
                 Ok(e) => e,
@@ -71,7 +77,7 @@ impl Walker<'_> {
             // Through the directory's open fd: one request per entry, however deep.
             let mut meta = self.each.map(|each| {
                 let meta = dirfd::lstat_in(fd, name);
-                each(dir, name, &meta);
+                each(dir, name, &meta, shared.as_ref());
                 meta
             });
             let Some(kind) = self.entry_kind(fd, entry.file_type(), name, &mut meta) else {

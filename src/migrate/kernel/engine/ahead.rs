@@ -12,10 +12,12 @@
 use super::copy::{FileResult, copy_file};
 use super::journal::{FileRecord, Journal};
 use super::plan::{Entry, outermost_node_modules};
+use super::source::SourceFile;
 use crate::base::dirfd::Meta;
 use crate::base::error::{Failure, Result};
 use crate::base::interrupt;
 use std::collections::HashMap;
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, sync_channel};
@@ -51,9 +53,9 @@ pub struct Copied {
 /// with what was copied once every worker is done.
 pub fn copy_while<T>(
     target: &Target,
-    walk: impl FnOnce(&(dyn Fn(&Path, &Meta) + Sync)) -> T,
+    walk: impl FnOnce(&(dyn Fn(&Path, &Meta, Option<&Arc<OwnedFd>>) + Sync)) -> T,
 ) -> (T, Copied) {
-    let (sender, receiver) = sync_channel::<Entry>(QUEUE);
+    let (sender, receiver) = sync_channel::<Queued>(QUEUE);
     let receiver = Arc::new(Mutex::new(receiver));
     let copied = Mutex::new(Copied::default());
     let stopped = AtomicBool::new(false);
@@ -65,7 +67,7 @@ pub fn copy_while<T>(
             scope.spawn(move || work(target, &receiver, copied, stopped));
         }
         let sender = Mutex::new(Some(sender));
-        let offer = |rel: &Path, meta: &Meta| {
+        let offer = |rel: &Path, meta: &Meta, dir: Option<&Arc<OwnedFd>>| {
             if stopped.load(Ordering::Relaxed)
                 || !goes_ahead(target, rel, meta)
                 || !budget.take(meta.len())
@@ -75,7 +77,10 @@ pub fn copy_while<T>(
             let queue = sender.lock().unwrap_or_else(|p| p.into_inner()).clone();
             if let Some(queue) = queue {
                 // A send fails only when every worker stopped: the file is copied after the walk.
-                let _ = queue.send(Entry::file(rel.to_path_buf(), meta));
+                let _ = queue.send(Queued {
+                    entry: Entry::file(rel.to_path_buf(), meta),
+                    dir: dir.cloned(),
+                });
             }
         };
         let walked = walk(&offer);
@@ -102,18 +107,18 @@ fn goes_ahead(target: &Target, rel: &Path, meta: &Meta) -> bool {
 /// the run is interrupted (then the rest stays in the queue for the copy after the walk).
 fn work(
     target: &Target,
-    receiver: &Mutex<Receiver<Entry>>,
+    receiver: &Mutex<Receiver<Queued>>,
     copied: &Mutex<Copied>,
     stopped: &AtomicBool,
 ) {
     loop {
         let next = receiver.lock().unwrap_or_else(|p| p.into_inner()).recv();
-        let Ok(entry) = next else { return };
+        let Ok(queued) = next else { return };
         if stopped.load(Ordering::Relaxed) || interrupt::requested() {
             stopped.store(true, Ordering::Relaxed);
             continue;
         }
-        match copy_one(target, &entry) {
+        match copy_one(target, &queued) {
             Ok(Some(record)) => {
                 let mut copied = copied.lock().unwrap_or_else(|p| p.into_inner());
                 copied.records.insert(record.rel.clone(), record);
@@ -131,18 +136,31 @@ fn work(
 
 /// One file into the staging tree (its folder made if the walk's order has not made it yet),
 /// read back and journaled.
-fn copy_one(target: &Target, entry: &Entry) -> Result<Option<FileRecord>> {
+fn copy_one(target: &Target, queued: &Queued) -> Result<Option<FileRecord>> {
+    let entry = &queued.entry;
     if let Some(parent) = target.tree.join(&entry.rel).parent() {
         std::fs::create_dir_all(parent)
             .map_err(|e| Failure::io("create the directory", parent, &e))?;
     }
-    match copy_file(target.source, target.tree, entry, false)? {
+    let path = target.source.join(&entry.rel);
+    let from = match (&queued.dir, entry.rel.file_name()) {
+        (Some(dir), Some(name)) => SourceFile::In(dir, name),
+        _ => SourceFile::Path(&path),
+    };
+    match copy_file(from, target.tree, entry, false)? {
         FileResult::Done(record) => {
             target.journal.append(&record)?;
             Ok(Some(record))
         }
         FileResult::Problem(_) => Ok(None),
     }
+}
+
+/// A file waiting for a worker, with the directory the walk listed it in when it could be kept
+/// open: the worker opens the file by its name there, not by its path.
+struct Queued {
+    entry: Entry,
+    dir: Option<Arc<OwnedFd>>,
 }
 
 /// Half the destination's free bytes and inodes, taken as files go ahead.

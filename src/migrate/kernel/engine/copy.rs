@@ -4,7 +4,7 @@
 use super::journal::{FileRecord, Journal, Recovered, Stamp};
 use super::plan::{CopyPlan, Entry, Kind, Measured, Problem};
 use super::progress;
-use super::source::{open_source, read_known, source_state};
+use super::source::{SourceFile, State, read_known};
 use super::verify;
 use crate::base::dirfd::{self, Meta};
 use crate::base::error::{ExitCode, Failure, Result};
@@ -46,14 +46,6 @@ fn system_time((secs, nanos): (i64, i64)) -> SystemTime {
     }
 }
 
-/// A write during the copy moves the ctime even when the writer puts the mtime back.
-fn same_state(a: &Meta, b: &Meta) -> bool {
-    a.len() == b.len()
-        && a.mtime() == b.mtime()
-        && a.mtime_nsec() == b.mtime_nsec()
-        && Stamp::of(a) == Stamp::of(b)
-}
-
 fn dest_failure(action: &str, path: &Path, e: &std::io::Error) -> Failure {
     let hint = if e.raw_os_error() == Some(rustix::io::Errno::NOSPC.raw_os_error()) {
         "the destination is full; free some space"
@@ -66,15 +58,15 @@ fn dest_failure(action: &str, path: &Path, e: &std::io::Error) -> Failure {
     ))
 }
 
-/// Copies one file: stat, read with CRC, write, set mode and times, stat again; retried while the
-/// source changes underneath. Read back and compared before it counts as done.
+/// Copies one file from `source`: read with CRC, write, set mode and times; retried while the
+/// source changes underneath (its state before the read, the walk's `lstat` at first, against
+/// `fstat` after it). Read back and compared before it counts as done.
 pub(super) fn copy_file(
-    source_root: &Path,
+    source: SourceFile,
     tree: &Path,
     entry: &Entry,
     overwrite: bool,
 ) -> Result<FileResult> {
-    let src = source_root.join(&entry.rel);
     let dst = tree.join(&entry.rel);
     let problem = |e: String| {
         Ok(FileResult::Problem(Problem {
@@ -82,8 +74,9 @@ pub(super) fn copy_file(
             error: e,
         }))
     };
+    let mut before = State::walked(entry);
     for _ in 0..ATTEMPTS {
-        let (before, mut input) = match open_source(&src) {
+        let mut input = match source.open() {
             Ok(opened) => opened,
             Err(e) => return problem(e.to_string()),
         };
@@ -96,15 +89,17 @@ pub(super) fn copy_file(
         }
         let mut output =
             dirfd::create(&dst, 0o600).map_err(|e| dest_failure("create", &dst, &e))?;
-        let (written, crc32) = match copy_bytes(&mut input, &mut output, before.len(), &dst)? {
+        let (written, crc32) = match copy_bytes(&mut input, &mut output, before.len, &dst)? {
             Ok(copied) => copied,
             Err(e) => return problem(e.to_string()),
         };
-        let after = match source_state(&src) {
-            Ok(m) => m,
+        let after = match dirfd::fstat(&input) {
+            Ok(m) if m.is_file() => m,
+            Ok(_) => return problem("stopped being a regular file during the migration".into()),
             Err(e) => return problem(e.to_string()),
         };
-        if !same_state(&before, &after) || written != after.len() {
+        if before != State::of(&after) || written != after.len() {
+            before = State::of(&after);
             continue;
         }
         settle(output, &dst, &after)?;
@@ -394,7 +389,12 @@ fn copy_files(
                 message: "interrupted".to_string(),
             });
         }
-        let result = copy_file(&plan.source, tree, entry, resuming)?;
+        let result = copy_file(
+            SourceFile::Path(&plan.source.join(&entry.rel)),
+            tree,
+            entry,
+            resuming,
+        )?;
         if let FileResult::Done(record) = &result {
             journal.append(record)?;
         }
@@ -454,7 +454,12 @@ fn link_other_names(
         .collect();
     for (entry, first) in others {
         let Some(record) = records.get(first) else {
-            match copy_file(&plan.source, tree, entry, true)? {
+            match copy_file(
+                SourceFile::Path(&plan.source.join(&entry.rel)),
+                tree,
+                entry,
+                true,
+            )? {
                 FileResult::Done(record) => {
                     journal.append(&record)?;
                     outcome.copied_files += 1;

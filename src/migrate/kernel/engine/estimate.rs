@@ -6,13 +6,17 @@ use super::plan::Measured;
 use super::plan::{CopyPlan, Entry, Kind, Resume};
 use super::source;
 use crate::base::counts::TreeCounts;
+use crate::base::dirfd;
 use crate::base::units;
 use crate::host::HostEnv;
 use crate::host::location::MountTable;
 use crate::measure::probe::{self, CPU_BOUND_US, OpStats, ProbeReport, Target, measure, tracked};
 use crate::model::MountCosts;
 use crate::model::migration::{self, CopyEstimate, CopyWork, SourceCosts};
+use rustix::fs::{Mode, OFlags};
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -119,31 +123,51 @@ fn source_costs(root: &Path, files: &[&Entry]) -> Option<SourceCosts> {
 }
 
 /// Wall-clock microseconds per file when `threads` threads do the copy's source calls on
-/// `files` (reading them into memory, as the copy does before writing).
+/// `files` (reading them into memory, as the copy does before writing). The copy opens each file
+/// in the directory the walk listed it in, so the pilot opens those directories first, untimed.
 fn pilot(root: &Path, files: &[&Entry], threads: usize) -> Option<f64> {
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
+    let threads = threads.min(files.len()).max(1);
+    let folders: Vec<Option<OwnedFd>> = in_parallel(threads, files.len(), |i| {
+        let parent = root.join(&files[i].rel);
+        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        rustix::fs::open(parent.parent()?, flags, Mode::empty()).ok()
+    });
     let started = Instant::now();
+    let read = in_parallel(threads, files.len(), |i| {
+        let (dir, name) = (folders[i].as_ref()?, files[i].rel.file_name()?);
+        let mut input = source::SourceFile::In(dir, name).open().ok()?;
+        let mut data = Vec::new();
+        source::read_known(&mut input, files[i].size, &mut data).ok()?;
+        dirfd::fstat(&input).ok()
+    });
+    let done = read.iter().flatten().count();
+    (done > 0).then(|| started.elapsed().as_secs_f64() * 1e6 / done as f64)
+}
+
+/// `each(i)` for every `i` below `count` on `threads` threads, the results in order.
+fn in_parallel<T: Send>(
+    threads: usize,
+    count: usize,
+    each: impl Fn(usize) -> Option<T> + Sync,
+) -> Vec<Option<T>> {
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<T>>> = (0..count).map(|_| Mutex::new(None)).collect();
     std::thread::scope(|scope| {
-        for _ in 0..threads.min(files.len()).max(1) {
+        for _ in 0..threads {
             scope.spawn(|| {
-                let mut data = Vec::new();
-                while let Some(entry) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let src = root.join(&entry.rel);
-                    let Ok((before, mut input)) = source::open_source(&src) else {
-                        continue;
-                    };
-                    if source::read_known(&mut input, before.len(), &mut data).is_ok()
-                        && source::source_state(&src).is_ok()
-                    {
-                        done.fetch_add(1, Ordering::Relaxed);
-                    }
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(slot) = results.get(i) else { break };
+                    let value = each(i);
+                    *slot.lock().unwrap_or_else(|p| p.into_inner()) = value;
                 }
             });
         }
     });
-    let done = done.into_inner();
-    (done > 0).then(|| started.elapsed().as_secs_f64() * 1e6 / done as f64)
+    results
+        .into_iter()
+        .map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))
+        .collect()
 }
 
 /// Bytes per microsecond reading the largest file past its first call; infinite when no file

@@ -10,9 +10,10 @@ use rustix::fs::FileType;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
+use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -240,12 +241,16 @@ type Met = (PathBuf, std::io::Result<Meta>);
 
 /// Walks the source once, without following a single symlink, and builds the plan.
 pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) -> Plan {
-    build_offering(source, destination, staging, progress, &|_, _| {})
+    build_offering(source, destination, staging, progress, &|_, _, _| {})
 }
 
-/// What the walk hands on as it meets each entry (its path relative to the source, and its
-/// metadata), from the walk's own threads: a one-pass move copies it at once.
-pub type Offer<'a> = dyn Fn(&Path, &Meta) + Sync + 'a;
+/// What the walk hands on as it meets each entry (its path relative to the source, its
+/// metadata, and its folder as the walk holds it open), from the walk's own threads: a
+/// one-pass move copies it at once.
+pub type Offer<'a> = dyn Fn(&Path, &Meta, OpenDir) + Sync + 'a;
+
+/// The folder an entry was listed in, open, when the walk could share it.
+pub type OpenDir<'a> = Option<&'a Arc<OwnedFd>>;
 
 /// `build`, handing each entry the walk keeps to `offer` as soon as it is met.
 pub fn build_offering(
@@ -294,7 +299,7 @@ pub fn build_offering(
 /// the folders that could not be listed, with why.
 fn walk(source: &Path, progress: bool, offer: &Offer) -> (Vec<Met>, Vec<(PathBuf, String)>) {
     let found: Mutex<Vec<Met>> = Mutex::default();
-    let each = |dir: &Path, name: &OsStr, meta: &std::io::Result<Meta>| {
+    let each = |dir: &Path, name: &OsStr, meta: &std::io::Result<Meta>, at: OpenDir| {
         // A probe's scratch folder (one a SIGKILL left) is wsl-place's, not the repository's:
         // the walk does not enter it, and the copy must not make it either.
         if crate::measure::probe::scratch::is_scratch_name(name.as_bytes())
@@ -308,7 +313,7 @@ fn walk(source: &Path, progress: bool, offer: &Offer) -> (Vec<Met>, Vec<(PathBuf
         }
         let meta = match meta {
             Ok(meta) => {
-                offer(&rel, meta);
+                offer(&rel, meta, at);
                 Ok(*meta)
             }
             Err(e) => Err(std::io::Error::new(e.kind(), e.to_string())),
@@ -317,7 +322,7 @@ fn walk(source: &Path, progress: bool, offer: &Offer) -> (Vec<Met>, Vec<(PathBuf
             found.push((rel, meta));
         }
     };
-    let unlisted = crate::measure::scan::walk_each(
+    let unlisted = crate::measure::scan::walk_each_at(
         source,
         &crate::base::progress::Drawn::phases(progress),
         &each,
