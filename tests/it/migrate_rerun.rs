@@ -742,3 +742,23 @@ fn a_one_pass_copy_killed_half_way_resumes_exactly() {
     support::tree::assert_same_tree(&slow.backing(), &slow.dest("app"), &[]);
     assert!(!slow.staging("app").exists());
 }
+
+// Issue 54: a one-pass run (`--yes`, no staging folder yet) makes its staging folder and copies
+// into it while it walks. When the destination appears meanwhile, the run refuses as before,
+// and takes the staging folder it made with it: nothing is left that the refusal does not name.
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn a_destination_appearing_during_a_one_pass_walk_leaves_no_staging_folder() {
+    let Some(slow) = SlowSource::new(1200, 6) else {
+        return;
+    };
+    let mut child = slow.start("app");
+    journalled(&slow.staging("app").join("journal"), 1, &mut child);
+    fs::create_dir_all(slow.dest("app")).unwrap();
+    let refused = support::run::wait(child);
+    refused
+        .fails(Exit::Input)
+        .stderr_has("appeared while the plan was made");
+    assert!(!slow.staging("app").exists(), "{refused}");
+    assert_eq!(fs::read_dir(slow.dest("app")).unwrap().count(), 0);
+}

@@ -48,6 +48,9 @@ pub struct PlanDocument {
     pub copy_threads: Option<usize>,
     /// How long the plan's walk of the source took.
     pub walk_ms: u64,
+    /// `predicted_copy_ms` holds the walk too: a dry run that a `--yes` would follow in one
+    /// pass (no staging folder yet), whose `copy_ms` counts from the start of its walk.
+    pub walk_predicted: bool,
     /// Files an interrupted earlier run already copied and verified.
     pub resumed_files: u64,
     pub resumed_bytes: u64,
@@ -109,6 +112,7 @@ pub fn of(plan: &Plan, repairs: &Repairs) -> PlanDocument {
         prediction: estimate.prediction,
         copy_threads: estimate.threads,
         walk_ms: plan.walk_ms,
+        walk_predicted: false,
         resumed_files: resume.files,
         resumed_bytes: resume.bytes,
         node_modules: plan.node_modules.clone(),

@@ -75,6 +75,12 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
     ))?;
     let mut shown = document::of(&plan, &repairs);
     shown.dry_run = dry_run;
+    if dry_run && !staging.path().exists() {
+        // The `--yes` this dry run stands for walks and copies at once: its copy_ms holds the
+        // walk, which round trips of the same mount pay beside the copy's (docs/json.md).
+        shown.predicted_copy_ms = shown.predicted_copy_ms.map(|ms| ms + plan.walk_ms);
+        shown.walk_predicted = shown.predicted_copy_ms.is_some();
+    }
     ui.plan(&shown, dry_run)?;
     if dry_run {
         return Ok(Moved::Stopped);
@@ -96,24 +102,33 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
     } else {
         Instant::now()
     };
-    copy_and_finish(run, (plan, repairs), &answers, &shown, (held, started))
+    copy_and_finish(
+        run,
+        (plan, repairs),
+        &answers,
+        &shown,
+        (held, started, one_pass),
+    )
 }
 
 /// Steps 3 to 9 once the plan is confirmed: the staging folders made, the repository and the
 /// worktrees moving along copied, verified and sealed, then finished.
 /// `started`: when the copy started (the walk's start in a one-pass run, where the walk copies).
+/// `one_pass`: this run made the staging folder and copied into it while it walked.
 fn copy_and_finish(
     run: &Run,
     (plan, repairs): (Plan, Repairs),
     answers: &Answers,
     shown: &PlanDocument,
-    (held, started): (Option<Lock>, Instant),
+    (held, started, one_pass): (Option<Lock>, Instant, bool),
 ) -> Result<Moved> {
     let staging = &run.staging;
     // Priced again after the answers: what is copied now (node_modules left behind or not).
     let planned_ms = estimate::of(&plan.copy, &plan.copy.resume()).predicted_copy_ms;
     let mut _locks = vec![staging.create(held)?];
-    if let Some(manifest) = rerun::finished_while_planning(run.env, staging, &run.destination)? {
+    if let Some(manifest) =
+        rerun::finished_while_planning(run.env, staging, &run.destination, one_pass)?
+    {
         return Ok(Moved::FinishedElsewhere(manifest));
     }
     // Made now, before any copy: a worktree's staging folder is the record that it moves along.

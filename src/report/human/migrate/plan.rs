@@ -23,8 +23,13 @@ fn space_and_time(screen: &mut Screen, plan: &PlanDocument) {
         screen.row(
             "time",
             &format!(
-                "about {} to copy, verify and fix up, {}",
+                "about {} to copy, verify and fix up{}, {}",
                 units::duration_ms(ms as f64),
+                if plan.walk_predicted {
+                    " with --yes, which copies while it walks (the walk included)"
+                } else {
+                    ""
+                },
                 plan.prediction_basis
             ),
             Tone::Plain,
