@@ -42,7 +42,9 @@ SLOWFS=${SLOWFS:-target/release/examples/slowfs}
 for tool in cp rsync python3 diff; do
     command -v "$tool" >/dev/null || { echo "bench/migrate.sh needs $tool" >&2; exit 2; }
 done
-if [ -n "$SLOW_REPO" ]; then
+if [ -n "${NO_BUILD:-}" ]; then
+    : # NO_BUILD=1: BIN and SLOWFS are built already (on a shared machine, through its build slots)
+elif [ -n "$SLOW_REPO" ]; then
     cargo build --release --quiet --bin wsl-place --example slowfs
 else
     [ -x "$BIN" ] || cargo build --release --quiet --bin wsl-place
