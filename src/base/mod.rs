@@ -11,4 +11,5 @@ pub(crate) mod input;
 pub(crate) mod interrupt;
 pub mod pathtext;
 pub(crate) mod progress;
+pub(crate) mod shared_dir;
 pub(crate) mod units;

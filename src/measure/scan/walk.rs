@@ -18,12 +18,12 @@ use super::known::{KnownTree, TreeStamp};
 use super::{Counts, DependencyKind, DependencySample};
 use crate::base::dirfd::{Meta, Place};
 use crate::base::interrupt;
+use crate::base::shared_dir::SharedDir;
 use crate::measure::gitindex::RootIndex;
 use list::Listed;
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
-use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -137,7 +137,7 @@ pub type EachEntry<'a> = dyn Fn(&Path, &OsStr, &std::io::Result<Meta>) + Sync + 
 /// directory, closed with its last holder): a caller that opens the entry later names it from
 /// there, one request on a slow mount instead of one per component of its path.
 pub type EachEntryAt<'a> =
-    dyn Fn(&Path, &OsStr, &std::io::Result<Meta>, Option<&Arc<OwnedFd>>) + Sync + 'a;
+    dyn Fn(&Path, &OsStr, &std::io::Result<Meta>, Option<&Arc<SharedDir>>) + Sync + 'a;
 
 /// Where the repository's git directory and its object store are, canonicalized.
 #[derive(Debug, Clone, Default)]

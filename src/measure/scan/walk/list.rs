@@ -4,13 +4,13 @@
 
 use super::{CLOCK_EVERY, Inside, SIZED_EVERY, Walker};
 use crate::base::dirfd::{self, Meta};
+use crate::base::shared_dir::SharedDir;
 use crate::measure::scan::Counts;
 use rustix::fs::{Dir, FileType};
 use std::ffi::{OsStr, OsString};
 use std::os::fd::BorrowedFd;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 /// What one directory's listing held.
@@ -52,11 +52,8 @@ impl Walker<'_> {
             lookup: Vec::new(),
             seen: 0,
         };
-        // Duplicated once per directory and only for a caller that takes it: a local call.
-        let shared = self
-            .each
-            .and_then(|_| listing.fd().ok()?.try_clone_to_owned().ok())
-            .map(Arc::new);
+        // Duplicated once per directory, for a caller that takes it, within the descriptor bound.
+        let shared = self.each.and_then(|_| SharedDir::of(listing.fd().ok()?));
         while let Some(entry) = listing.read() {
             let entry = match entry {
                 Ok(e) => e,

@@ -11,13 +11,14 @@
 
 use super::copy::{FileResult, copy_file};
 use super::journal::{FileRecord, Journal};
-use super::plan::{Entry, outermost_node_modules};
+use super::plan::{self, Entry, outermost_node_modules};
 use super::source::SourceFile;
 use crate::base::dirfd::Meta;
 use crate::base::error::{Failure, Result};
 use crate::base::interrupt;
+use crate::base::shared_dir::SharedDir;
 use std::collections::HashMap;
-use std::os::fd::OwnedFd;
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, sync_channel};
@@ -51,10 +52,7 @@ pub struct Copied {
 
 /// Runs `walk` with an offer that copies each file it meets, and returns what the walk returned
 /// with what was copied once every worker is done.
-pub fn copy_while<T>(
-    target: &Target,
-    walk: impl FnOnce(&(dyn Fn(&Path, &Meta, Option<&Arc<OwnedFd>>) + Sync)) -> T,
-) -> (T, Copied) {
+pub fn copy_while<T>(target: &Target, walk: impl FnOnce(&plan::Offer) -> T) -> (T, Copied) {
     let (sender, receiver) = sync_channel::<Queued>(QUEUE);
     let receiver = Arc::new(Mutex::new(receiver));
     let copied = Mutex::new(Copied::default());
@@ -67,7 +65,7 @@ pub fn copy_while<T>(
             scope.spawn(move || work(target, &receiver, copied, stopped));
         }
         let sender = Mutex::new(Some(sender));
-        let offer = |rel: &Path, meta: &Meta, dir: Option<&Arc<OwnedFd>>| {
+        let offer = |rel: &Path, meta: &Meta, dir: plan::OpenDir| {
             if stopped.load(Ordering::Relaxed)
                 || !goes_ahead(target, rel, meta)
                 || !budget.take(meta.len())
@@ -144,7 +142,7 @@ fn copy_one(target: &Target, queued: &Queued) -> Result<Option<FileRecord>> {
     }
     let path = target.source.join(&entry.rel);
     let from = match (&queued.dir, entry.rel.file_name()) {
-        (Some(dir), Some(name)) => SourceFile::In(dir, name),
+        (Some(dir), Some(name)) => SourceFile::In(dir.as_fd(), name),
         _ => SourceFile::Path(&path),
     };
     match copy_file(from, target.tree, entry, false)? {
@@ -160,7 +158,7 @@ fn copy_one(target: &Target, queued: &Queued) -> Result<Option<FileRecord>> {
 /// open: the worker opens the file by its name there, not by its path.
 struct Queued {
     entry: Entry,
-    dir: Option<Arc<OwnedFd>>,
+    dir: Option<Arc<SharedDir>>,
 }
 
 /// Half the destination's free bytes and inodes, taken as files go ahead.

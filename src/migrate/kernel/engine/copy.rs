@@ -117,6 +117,21 @@ pub(super) fn copy_file(
     ))
 }
 
+/// [`copy_file`] of a plan's entry opened by its path (the copy after a shown plan).
+fn copy_by_path(
+    plan: &CopyPlan,
+    tree: &Path,
+    entry: &Entry,
+    overwrite: bool,
+) -> Result<FileResult> {
+    copy_file(
+        SourceFile::Path(&plan.source.join(&entry.rel)),
+        tree,
+        entry,
+        overwrite,
+    )
+}
+
 /// Copies the bytes of `input` (`size` when it was opened) to `output` at `dst`: the bytes
 /// written and their CRC32, or the source's read error. A small file is read whole, a large one
 /// in blocks to its end.
@@ -389,12 +404,7 @@ fn copy_files(
                 message: "interrupted".to_string(),
             });
         }
-        let result = copy_file(
-            SourceFile::Path(&plan.source.join(&entry.rel)),
-            tree,
-            entry,
-            resuming,
-        )?;
+        let result = copy_by_path(plan, tree, entry, resuming)?;
         if let FileResult::Done(record) = &result {
             journal.append(record)?;
         }
@@ -454,12 +464,7 @@ fn link_other_names(
         .collect();
     for (entry, first) in others {
         let Some(record) = records.get(first) else {
-            match copy_file(
-                SourceFile::Path(&plan.source.join(&entry.rel)),
-                tree,
-                entry,
-                true,
-            )? {
+            match copy_by_path(plan, tree, entry, true)? {
                 FileResult::Done(record) => {
                     journal.append(&record)?;
                     outcome.copied_files += 1;

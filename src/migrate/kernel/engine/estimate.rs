@@ -14,7 +14,7 @@ use crate::measure::probe::{self, CPU_BOUND_US, OpStats, ProbeReport, Target, me
 use crate::model::MountCosts;
 use crate::model::migration::{self, CopyEstimate, CopyWork, SourceCosts};
 use rustix::fs::{Mode, OFlags};
-use std::os::fd::OwnedFd;
+use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -135,7 +135,7 @@ fn pilot(root: &Path, files: &[&Entry], threads: usize) -> Option<f64> {
     let started = Instant::now();
     let read = in_parallel(threads, files.len(), |i| {
         let (dir, name) = (folders[i].as_ref()?, files[i].rel.file_name()?);
-        let mut input = source::SourceFile::In(dir, name).open().ok()?;
+        let mut input = source::SourceFile::In(dir.as_fd(), name).open().ok()?;
         let mut data = Vec::new();
         source::read_known(&mut input, files[i].size, &mut data).ok()?;
         dirfd::fstat(&input).ok()

@@ -6,11 +6,11 @@ use super::windows_builds;
 use crate::base::counts::TreeCounts;
 use crate::base::dirfd::Meta;
 use crate::base::pathtext::RelPath;
+use crate::base::shared_dir::SharedDir;
 use rustix::fs::FileType;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
-use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -250,7 +250,7 @@ pub fn build(source: &Path, destination: &Path, staging: &Path, progress: bool) 
 pub type Offer<'a> = dyn Fn(&Path, &Meta, OpenDir) + Sync + 'a;
 
 /// The folder an entry was listed in, open, when the walk could share it.
-pub type OpenDir<'a> = Option<&'a Arc<OwnedFd>>;
+pub type OpenDir<'a> = Option<&'a Arc<SharedDir>>;
 
 /// `build`, handing each entry the walk keeps to `offer` as soon as it is met.
 pub fn build_offering(

@@ -12,7 +12,7 @@ use crate::store::manifest::Stamp;
 use std::ffi::OsStr;
 use std::fs::File;
 use std::io::{ErrorKind, Read};
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::BorrowedFd;
 use std::path::Path;
 
 /// Where a source file is opened from.
@@ -21,7 +21,7 @@ pub enum SourceFile<'a> {
     /// Its whole path: a lookup per component on a slow mount.
     Path(&'a Path),
     /// Its name in its directory, open since the walk listed it: one lookup.
-    In(&'a OwnedFd, &'a OsStr),
+    In(BorrowedFd<'a>, &'a OsStr),
 }
 
 impl SourceFile<'_> {
@@ -29,7 +29,7 @@ impl SourceFile<'_> {
     pub fn open(&self) -> std::io::Result<File> {
         match self {
             SourceFile::Path(path) => dirfd::open_file(path),
-            SourceFile::In(dir, name) => dirfd::open_file_in(dir.as_fd(), name),
+            SourceFile::In(dir, name) => dirfd::open_file_in(*dir, name),
         }
     }
 }
