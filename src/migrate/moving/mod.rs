@@ -75,12 +75,7 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
     ))?;
     let mut shown = document::of(&plan, &repairs);
     shown.dry_run = dry_run;
-    if dry_run && !staging.path().exists() {
-        // The `--yes` this dry run stands for walks and copies at once: its copy_ms holds the
-        // walk, which round trips of the same mount pay beside the copy's (docs/json.md).
-        shown.predicted_copy_ms = shown.predicted_copy_ms.map(|ms| ms + plan.walk_ms);
-        shown.walk_predicted = shown.predicted_copy_ms.is_some();
-    }
+    predict_the_walk(run, &plan, &mut shown);
     ui.plan(&shown, dry_run)?;
     if dry_run {
         return Ok(Moved::Stopped);
@@ -109,6 +104,16 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
         &shown,
         (held, started, one_pass),
     )
+}
+
+/// A dry run with no staging folder stands for a one-pass `--yes`, which walks and copies at
+/// once: its copy_ms holds the walk, whose round trips the same mount pays beside the copy's,
+/// so the prediction shown holds it too (docs/json.md).
+fn predict_the_walk(run: &Run, plan: &Plan, shown: &mut PlanDocument) {
+    if run.args.consent.dry_run() && !run.staging.path().exists() {
+        shown.predicted_copy_ms = shown.predicted_copy_ms.map(|ms| ms + plan.walk_ms);
+        shown.walk_predicted = shown.predicted_copy_ms.is_some();
+    }
 }
 
 /// Steps 3 to 9 once the plan is confirmed: the staging folders made, the repository and the
