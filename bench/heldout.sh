@@ -24,14 +24,18 @@
 #   REUSE_INSTALLS=FILE[:FILE]: take each row's installs from earlier results files instead of
 #   installing again (an install does not depend on the tool; its predictions and `git status`
 #   are still made afresh; the table says when the installs were measured)
+#   STATUS_ONLY=1: `git status` alone: no managers set up, no install (the warm-up one nor the
+#   timed ones; REUSE_INSTALLS still fills the install cells), so a run takes minutes and needs
+#   no network; check's install prediction is then whatever it makes with empty caches
+#   TOOL, SLOWFS: other builds of the two (an older wsl-place for a before/after)
 #   HELDOUT (default /var/tmp/heldout): clones, managers, the ext4 image and the results
 #   (HELDOUT/results-*.jsonl; `python3 bench/heldout.py table FILE` prints a table again).
 # Prints the markdown rows on stdout, progress on stderr. Undo: umount HELDOUT/ext4 && rm -r HELDOUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ $(id -u) == 0 ]] || { echo "bench/heldout.sh mounts a loop ext4 and a FUSE file system: run it as root" >&2; exit 1; }
-TOOL=$PWD/target/release/wsl-place
-SLOWFS=$PWD/target/release/examples/slowfs
+TOOL=${TOOL:-$PWD/target/release/wsl-place}
+SLOWFS=${SLOWFS:-$PWD/target/release/examples/slowfs}
 [[ -x $TOOL && -x $SLOWFS ]] || { echo "build first: cargo build --release --bin wsl-place --example slowfs" >&2; exit 1; }
 HELDOUT=${HELDOUT:-/var/tmp/heldout}
 RUNS=${RUNS:-3}
@@ -43,35 +47,39 @@ started=$(date +%s)
 mkdir -p "$HELDOUT"
 bash bench/loop-ext4.sh "$HELDOUT/ext4" 24G
 
-# The managers at the versions .ci/run tests (one major each), in prefixes of their own; uv in
-# a virtualenv. npm is the one on PATH.
-TOOLS=$HELDOUT/tools
-for build in pnpm@10.34.9 yarn@1.22.22 bun@1.4.5; do
-    prefix=$TOOLS/${build/@/-}
-    [[ -x $prefix/bin/${build%@*} ]] || npm install --global --prefix "$prefix" --loglevel=error --no-fund --no-audit "$build" >/dev/null
-    PATH=$prefix/bin:$PATH
-done
-[[ -x $TOOLS/py/bin/uv ]] || { python3 -m venv "$TOOLS/py" && "$TOOLS/py/bin/pip" install -q uv==0.13.9; }
-export PATH=$TOOLS/py/bin:$PATH
 export HOME=$HELDOUT/ext4/home UV_PYTHON_DOWNLOADS=never
 unset npm_config_cache XDG_CACHE_HOME XDG_DATA_HOME XDG_STATE_HOME XDG_CONFIG_HOME
 mkdir -p "$HOME"
-# Two settings of this machine, for the tool's samples and the installs alike: pnpm 10 would
-# switch to the version a project's packageManager field names, which it refuses here (the
-# registry this machine reaches serves no signatures), and immer's lock holds semantic-release
-# 25, whose engines field asks for Node.js 22 (Node.js 20 here), which yarn classic refuses.
-export npm_config_manage_package_manager_versions=false
-# pnpm keeps its store on the project's own file system: a project on another one (the slowfs
-# mount, a Windows drive) gets a new, empty store at that file system's root, which an offline
-# install cannot fill. The store in HOME is named, as for a project on the Linux disk; pnpm then
-# copies from it onto the other file system.
-npm_config_store_dir=$(cd "$HOME" && pnpm store path)
-export npm_config_store_dir
-yarn config set ignore-engines true >/dev/null
-for tool in npm pnpm yarn bun uv git python3 fusermount3; do
-    command -v "$tool" >/dev/null || { echo "$tool is not installed" >&2; exit 1; }
-done
-echo "npm $(npm --version), pnpm $(pnpm --version), yarn $(yarn --version), bun $(bun --version), $(uv --version), $(python3 -m pip --version | cut -d' ' -f1-2), $(git --version)" >&2
+if [[ -z ${STATUS_ONLY:-} ]]; then
+    # The managers at the versions .ci/run tests (one major each), in prefixes of their own; uv in
+    # a virtualenv. npm is the one on PATH.
+    TOOLS=$HELDOUT/tools
+    for build in pnpm@10.34.9 yarn@1.22.22 bun@1.4.5; do
+        prefix=$TOOLS/${build/@/-}
+        [[ -x $prefix/bin/${build%@*} ]] || npm install --global --prefix "$prefix" --loglevel=error --no-fund --no-audit "$build" >/dev/null
+        PATH=$prefix/bin:$PATH
+    done
+    [[ -x $TOOLS/py/bin/uv ]] || { python3 -m venv "$TOOLS/py" && "$TOOLS/py/bin/pip" install -q uv==0.13.9; }
+    export PATH=$TOOLS/py/bin:$PATH
+    # Two settings of this machine, for the tool's samples and the installs alike: pnpm 10 would
+    # switch to the version a project's packageManager field names, which it refuses here (the
+    # registry this machine reaches serves no signatures), and immer's lock holds semantic-release
+    # 25, whose engines field asks for Node.js 22 (Node.js 20 here), which yarn classic refuses.
+    export npm_config_manage_package_manager_versions=false
+    # pnpm keeps its store on the project's own file system: a project on another one (the slowfs
+    # mount, a Windows drive) gets a new, empty store at that file system's root, which an offline
+    # install cannot fill. The store in HOME is named, as for a project on the Linux disk; pnpm then
+    # copies from it onto the other file system.
+    npm_config_store_dir=$(cd "$HOME" && pnpm store path)
+    export npm_config_store_dir
+    yarn config set ignore-engines true >/dev/null
+    for tool in npm pnpm yarn bun uv git python3 fusermount3; do
+        command -v "$tool" >/dev/null || { echo "$tool is not installed" >&2; exit 1; }
+    done
+    echo "npm $(npm --version), pnpm $(pnpm --version), yarn $(yarn --version), bun $(bun --version), $(uv --version), $(python3 -m pip --version | cut -d' ' -f1-2), $(git --version)" >&2
+else
+    echo "STATUS_ONLY: git status alone, $(git --version)" >&2
+fi
 
 SRC=$HELDOUT/ext4/src
 OUT=$HELDOUT/results-$(date -u +%Y%m%dT%H%M%SZ).jsonl

@@ -433,21 +433,27 @@ impl Serialize for GitVersion {
     }
 }
 
+/// `git --version` runs timed for git's start-up (about 1.5 ms each on the Linux disk, once a
+/// day per machine and boot).
+pub const STARTUP_RUNS: usize = 3;
+
 /// What the `git` on `PATH` is: its version and what starting it costs.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct GitFacts {
     pub version: Option<GitVersion>,
-    /// The faster of two `git --version` runs: process start-up, which one unlucky schedule on
-    /// a busy machine would overstate.
+    /// The fastest of `STARTUP_RUNS` `git --version` runs: process start-up, a fixed cost
+    /// that only ever grows with the machine's other work, which one or two unlucky schedules
+    /// on a busy machine would overstate.
     pub startup_ms: Option<f64>,
 }
 
 impl GitFacts {
-    /// Runs `git --version` twice: the only place the tool asks git what it is. A fake `git`
+    /// Runs `git --version` `STARTUP_RUNS` times: the only place the tool asks git what it is.
+    /// A fake `git`
     /// earlier on `PATH` is what tests use to stand in for other releases.
     pub fn read() -> Self {
         let mut facts = GitFacts::default();
-        for _ in 0..2 {
+        for _ in 0..STARTUP_RUNS {
             let start = std::time::Instant::now();
             let Ok(output) = git::run(git::version_query(), git::QUICK_LIMIT) else {
                 return facts;

@@ -16,6 +16,7 @@ mod first_status;
 mod fresh;
 mod fuzz;
 mod git_settings;
+mod git_startup;
 mod gitindex;
 mod help;
 mod hook;

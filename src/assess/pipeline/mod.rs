@@ -319,7 +319,9 @@ fn scan_and_hints(
     RepoHints,
 ) {
     let ((scan, index), (hints, hints_ms)) = std::thread::scope(|scope| {
-        let hints = scope.spawn(|| phases::timed(|| RepoHints::read(&location.paths.linux)));
+        let local = on_local_disk(location);
+        let hints = scope
+            .spawn(move || phases::timed(|| RepoHints::read_on(&location.paths.linux, !local)));
         let root = &location.paths.linux;
         let scanned = scan::scan_keeping_index_on(
             root,
@@ -343,11 +345,20 @@ fn scan_and_hints(
 /// The walk's threads: one per core where calls are CPU work (the Linux disk, memory), the
 /// many that keep a slow mount busy elsewhere.
 fn scan_engine(location: &Location) -> scan::Engine {
-    use crate::host::mounts::MountKind;
-    match location.mount.kind {
-        MountKind::Local | MountKind::Tmpfs | MountKind::Overlay => scan::Engine::for_local_disk(),
-        _ => scan::Engine::default_for_host(),
+    if on_local_disk(location) {
+        scan::Engine::for_local_disk()
+    } else {
+        scan::Engine::default_for_host()
     }
+}
+
+/// Whether the repository is where every call is CPU work (the Linux disk, memory).
+fn on_local_disk(location: &Location) -> bool {
+    use crate::host::mounts::MountKind;
+    matches!(
+        location.mount.kind,
+        MountKind::Local | MountKind::Tmpfs | MountKind::Overlay
+    )
 }
 
 /// At the old place of a finished migration, what changed here since (counted now) and the
@@ -435,6 +446,20 @@ impl RepoHints {
     /// Git's settings in one thread, the files in another: on a slow mount each is a string
     /// of round trips.
     pub fn read(root: &Path) -> Self {
+        Self::read_on(root, true)
+    }
+
+    /// As [`RepoHints::read`]; in turn on this thread unless `beside`: on the Linux disk each
+    /// is a little CPU work, which a thread of its own only delays by its start and join (it
+    /// runs beside the scan's walk, which keeps both cores of a 2-core machine busy).
+    pub fn read_on(root: &Path, beside: bool) -> Self {
+        if !beside {
+            return Self {
+                settings: gitsettings::read(root),
+                usage: crate::measure::usage::read(root),
+                lock: probes::lock_packages(root),
+            };
+        }
         std::thread::scope(|scope| {
             let settings = scope.spawn(|| gitsettings::read(root));
             let usage = crate::measure::usage::read(root);
