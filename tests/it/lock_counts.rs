@@ -108,25 +108,6 @@ fn a_pnpm_tree_from_its_lock_has_pnpms_folders_and_a_link_per_dependency_edge() 
 }
 
 #[test]
-fn pnpm_copies_from_a_store_on_another_file_system_and_links_from_its_own() {
-    // /proc is a file system of its own, never the project's; the project's own folder is.
-    let other = predict_with_lock_and_store(
-        ("pnpm", "10.34.9"),
-        "pnpm-v9.yaml",
-        "pnpm-lock.yaml",
-        Some(Path::new("/proc")),
-    );
-    assert_eq!(other["install_manager"]["copies_from_store"], true, "{other}");
-    let own = predict_with_lock_and_store(
-        ("pnpm", "10.34.9"),
-        "pnpm-v9.yaml",
-        "pnpm-lock.yaml",
-        Some(&std::env::temp_dir()),
-    );
-    assert!(own["install_manager"].get("copies_from_store").is_none(), "{own}");
-}
-
-#[test]
 fn a_yarn_project_is_priced_from_its_lock_before_its_install() {
     let p = predict_with_lock(("yarn", "1.22.22"), "yarn-v1.lock", "yarn.lock");
     assert_eq!(p["install_manager"]["manager"], "yarn", "{p}");
