@@ -73,8 +73,16 @@ pub fn install_fs_ms(install: &InstallFigures, c: &MountCosts) -> f64 {
     let extra_bytes = (install.bytes as f64 - files * SMALL_FILE).max(0.0);
     let us = files * (c.scratch.create + c.lstat_us)
         + install.dirs as f64 * (c.scratch.mkdir + c.lstat_us)
+        + install.links as f64 * link_us(c)
         + extra_bytes / c.bytes_per_us();
     us / 1e3 * fs_share(install)
+}
+
+/// One symlink a manager makes (pnpm's, per dependency edge): a call that creates a directory
+/// entry with no contents, priced as a folder's `mkdir`, and the check for one already there
+/// (the emulator counted a `symlink` per link for unjs/c12's 997, and lookups).
+pub fn link_us(c: &MountCosts) -> f64 {
+    c.scratch.mkdir + c.scratch.lstat
 }
 
 /// The part of the file-system work a reinstall waits for: `INSTALL_FS_SHARE` for a package
@@ -97,6 +105,7 @@ fn sample_of(timing: &ManagerTiming) -> InstallFigures {
         packages: timing.sample_packages,
         source: InstallSource::Sample,
         depth: 0.0,
+        links: 0,
     }
 }
 
@@ -166,10 +175,12 @@ pub fn manager_work_ms(
 }
 
 /// A manager that hard-links each file from its cache where the cache shares the disk (the
-/// baseline, the Linux disk its cache is on) and copies it elsewhere: uv, and bun, whose
-/// default on Linux is its `hardlink` backend.
+/// baseline, the Linux disk its cache is on) and copies it elsewhere: uv, bun, whose default
+/// on Linux is its `hardlink` backend, and pnpm (its `auto` import: a clone where the file
+/// system has them, else a hard link; ext4 has none, and strace of its install on a journaled
+/// ext4 shows a `link` per file).
 pub fn links_from_cache(manager: Manager) -> bool {
-    matches!(manager, Manager::Uv | Manager::Bun)
+    matches!(manager, Manager::Uv | Manager::Bun | Manager::Pnpm)
 }
 
 /// What each file costs beyond the floor when uv copies it from a cache on another disk (as
@@ -308,6 +319,7 @@ mod tests {
             sample_source: None,
             sample_uncached: 0,
             sample_not_shared: None,
+            copies_from_store: false,
         }
     }
 
@@ -320,6 +332,7 @@ mod tests {
             packages: 400,
             source: InstallSource::NodeModules,
             depth: 0.0,
+            links: 0,
         };
         // 100 units in the sample (60 packages + 600 files / 15): 7 ms each past the start-up
         // and the fixed cost of placing anything (one more start-up); the project has 800
@@ -372,6 +385,7 @@ mod tests {
             packages: 10,
             source: InstallSource::Virtualenv,
             depth: 11.0,
+            links: 0,
         };
         // slow(): an lstat one level down is 400 us, a component 0.8 of it.
         let (c, l) = (slow(), local());
@@ -389,6 +403,7 @@ mod tests {
         // Without a known depth, no walk beyond the timed calls.
         let shallow = InstallFigures {
             depth: 0.0,
+            links: 0,
             ..i.clone()
         };
         assert_eq!(path_walk_per_file_us(&shallow, &c, PIP_PATH_CALLS), 0.0);
@@ -406,6 +421,7 @@ mod tests {
             packages: 37,
             source: InstallSource::Virtualenv,
             depth: 12.0,
+            links: 0,
         };
         t.manager = Manager::Pip;
         let pip = manager_work_ms(&t, &project, None);
@@ -425,6 +441,7 @@ mod tests {
             packages: 10,
             source: InstallSource::Virtualenv,
             depth: 11.0,
+            links: 0,
         };
         let r = RepoFigures {
             install: Some(i.clone()),
@@ -481,6 +498,7 @@ mod tests {
             packages: 0,
             source: InstallSource::Target,
             depth: 0.0,
+            links: 0,
         };
         let want = (1000.0 * 16_000.0 + 100.0 * 11_000.0 + 10.0 * 40_000.0) / 1e3;
         let got = install_ms(&i, &slow(), 0.0, 0.0, Waits::Overlapped);
@@ -498,6 +516,7 @@ mod tests {
             packages: 406,
             source: InstallSource::NodeModules,
             depth: 0.0,
+            links: 0,
         };
         for &(manager, startup, per_unit) in super::super::manager_fits::REFERENCE_FITS {
             let t = super::super::manager_fits::estimated(
@@ -520,6 +539,7 @@ mod tests {
             packages: 60,
             source: InstallSource::NodeModules,
             depth: 0.0,
+            links: 0,
         };
         let c = slow();
         let got = install_ms(&i, &c, 0.0, 0.0, Waits::Overlapped);

@@ -72,6 +72,7 @@ pub fn estimated(manager: Manager, version: String, cpu: f64) -> ManagerTiming {
         sample_source: None,
         sample_uncached: 0,
         sample_not_shared: None,
+        copies_from_store: false,
     }
 }
 

@@ -16,7 +16,7 @@
 //!
 //! One file per concern: `costs` (a mount's costs per call), `figures` (the repository and its
 //! dependency trees), `git_status` (git status and checkout), `install` (a dependency
-//! reinstall), `manager_fits` (the package managers' own work where it was not timed),
+//! reinstall; `pnpm`, pnpm's), `manager_fits` (the package managers' own work where it was not timed),
 //! `uncertainty` (ranges and speedups), `prediction` (all of them on both mounts) and
 //! `migration` (how long `migrate` takes). Callers use the re-exports below.
 
@@ -27,6 +27,7 @@ mod git_status;
 mod install;
 mod manager_fits;
 pub mod migration;
+mod pnpm;
 mod prediction;
 mod uncertainty;
 
@@ -36,7 +37,8 @@ pub use crate::measure::gitindex::GitWalk;
 pub use costs::{MountCosts, REFERENCE_SHA1_US_PER_MIB};
 pub use figures::{
     BYTES_PER_PACKAGE, DIRS_PER_PACKAGE, FILES_PER_INSTALLED_PACKAGE, FILES_PER_PACKAGE,
-    InstallFigures, InstallSource, LockCount, PY_TREE_DEPTH, RepoFigures, lock_packages,
+    InstallFigures, InstallSource, LockCount, PNPM_BYTES_PER_PACKAGE, PNPM_DIRS_PER_PACKAGE,
+    PNPM_FILES_PER_PACKAGE, PNPM_TREE_DEPTH, PY_TREE_DEPTH, RepoFigures, lock_packages,
     python_install, rust_target,
 };
 pub use git_status::{
@@ -52,6 +54,7 @@ pub use install::{
     manager_work_ms,
 };
 pub use manager_fits::{REFERENCE_FITS, estimated};
+pub use pnpm::{PNPM_COPY_ATTR_CALLS, PNPM_PATH_CALLS, pnpm_install_ms};
 pub use prediction::{Prediction, predict};
 pub use uncertainty::{
     CHECKOUT_FIT_ERROR, Compared, FIRST_LOOK_SPEEDUP_SPREAD, FIRST_LOOK_SPREAD,

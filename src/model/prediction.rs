@@ -5,6 +5,7 @@ use super::figures::RepoFigures;
 use super::git_status::{
     checkout_ms, first_git_status_cold_ms, first_git_status_ms, git_status_ms,
 };
+use super::pnpm::pnpm_install_ms;
 use super::install::{
     Waits, install_ms, links_from_cache, manager_work_ms, pip_extra_us, uv_copy_extra_us,
     uv_link_ms, waits_of,
@@ -76,6 +77,11 @@ pub fn predict(
             let waits = kind.map_or(Waits::Overlapped, waits_of);
             let on = |c: &MountCosts| match (kind, baseline) {
                 (Some(k), Some(b)) if b == c && links_from_cache(k) => uv_link_ms(i, c, m),
+                // pnpm copies onto a file system its store is not on (the project's own side).
+                (Some(Manager::Pnpm), _) => {
+                    let copies = manager.is_some_and(|t| t.copies_from_store);
+                    pnpm_install_ms(i, c, m, copies)
+                }
                 (Some(Manager::Uv), Some(_)) => install_ms(i, c, m, uv_copy_extra_us(i, c), waits),
                 (Some(Manager::Pip | Manager::Poetry), _) => {
                     install_ms(i, c, m, pip_extra_us(i, c), waits)
@@ -108,6 +114,7 @@ mod tests {
                 packages: 1,
                 source: InstallSource::PackageLock,
                 depth: 0.0,
+                links: 0,
             }),
             ..repo(1000, 1200, 50)
         };

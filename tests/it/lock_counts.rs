@@ -12,18 +12,32 @@ use std::fs;
 use std::path::Path;
 use support::gitrepo::{path_with, repo_with_files, write};
 
-/// `name` says `version` and fails everything else.
-fn fake_manager(name: &str, version: &str) -> tempfile::TempDir {
+/// `name` says `version` and fails everything else, but answers `store path` with `store`
+/// when given (pnpm's question for its store).
+fn fake_manager_with_store(name: &str, version: &str, store: Option<&Path>) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
+    let store = store.map_or(String::new(), |s| {
+        format!("if [ \"$1\" = store ]; then echo {}; exit 0; fi\n", s.display())
+    });
     support::write_executable(
         &dir.path().join(name),
-        &format!("#!/bin/sh\nif [ \"$1\" = --version ]; then echo {version}; exit 0; fi\nexit 1\n"),
+        &format!("#!/bin/sh\nif [ \"$1\" = --version ]; then echo {version}; exit 0; fi\n{store}exit 1\n"),
     );
     dir
 }
 
 /// The check's `predict` for a committed project holding the fixture `fixture` as `lock`.
 fn predict_with_lock(manager: (&str, &str), fixture: &str, lock: &str) -> Value {
+    predict_with_lock_and_store(manager, fixture, lock, None)
+}
+
+/// The same with pnpm's store at `store` (None: the manager names none).
+fn predict_with_lock_and_store(
+    manager: (&str, &str),
+    fixture: &str,
+    lock: &str,
+    store: Option<&Path>,
+) -> Value {
     let work = tempfile::tempdir().unwrap();
     let base = fs::canonicalize(work.path()).unwrap();
     let (app, home) = (base.join("app"), base.join("home"));
@@ -36,7 +50,7 @@ fn predict_with_lock(manager: (&str, &str), fixture: &str, lock: &str) -> Value 
         br#"{"name":"app","version":"1.0.0","private":true}"#,
     );
     write(&app.join(".gitignore"), b"node_modules/\n");
-    let fake = fake_manager(manager.0, manager.1);
+    let fake = fake_manager_with_store(manager.0, manager.1, store);
     let json = support::Sandbox::at(&home)
         .cmd()
         .env("PATH", path_with(fake.path()))
@@ -56,11 +70,12 @@ fn assert_counted(p: &Value, lock: &str, packages: u64) {
     let install = &p["inputs"]["install"];
     assert_eq!(install["source"], lock, "{p}");
     assert_eq!(install["packages"], packages, "{install}");
-    assert_eq!(
-        install["files"],
-        packages * wsl_place::model::FILES_PER_PACKAGE,
-        "{install}"
-    );
+    let per_package = if lock == "pnpm-lock.yaml" {
+        wsl_place::model::PNPM_FILES_PER_PACKAGE
+    } else {
+        wsl_place::model::FILES_PER_PACKAGE
+    };
+    assert_eq!(install["files"], packages * per_package, "{install}");
     assert!(p["install_ms"]["current"].as_f64().unwrap() > 0.0, "{p}");
 }
 
@@ -71,6 +86,25 @@ fn a_pnpm_workspace_is_priced_from_its_lock_before_its_install() {
     let p = predict_with_lock(("pnpm", "10.34.9"), "pnpm-v9.yaml", "pnpm-lock.yaml");
     assert_eq!(p["install_manager"]["manager"], "pnpm", "{p}");
     assert_counted(&p, "pnpm-lock.yaml", here(7));
+}
+
+#[test]
+fn a_pnpm_tree_from_its_lock_has_pnpms_folders_and_a_link_per_dependency_edge() {
+    // pnpm-v9.yaml here: 4 dependency edges among the placed snapshots, 7 importer links, 3
+    // hoisted names; on arm64 the linux-x64 binary, its edge and its name are not there.
+    let p = predict_with_lock(("pnpm", "10.34.9"), "pnpm-v9.yaml", "pnpm-lock.yaml");
+    let install = &p["inputs"]["install"];
+    let links = if std::env::consts::ARCH == "x86_64" { 14 } else { 12 };
+    assert_eq!(install["links"], links, "{install}");
+    let packages = install["packages"].as_u64().unwrap();
+    assert_eq!(
+        install["dirs"],
+        packages * wsl_place::model::PNPM_DIRS_PER_PACKAGE,
+        "{install}"
+    );
+    // yarn's tree from its lock has none counted.
+    let yarn = predict_with_lock(("yarn", "1.22.22"), "yarn-v1.lock", "yarn.lock");
+    assert_eq!(yarn["inputs"]["install"]["links"], 0, "{yarn}");
 }
 
 #[test]

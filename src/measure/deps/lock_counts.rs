@@ -19,6 +19,19 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 /// this machine): one without such fields hangs off another platform's package (`fsevents`).
 /// None when the text is not such a lock.
 pub fn pnpm_packages(text: &str) -> Option<u64> {
+    pnpm_placed_keys(text).map(|(placed, _)| placed.len() as u64)
+}
+
+/// pnpm's lock as its tree: the packages it places here and the symlinks it makes for them
+/// (`pnpm_links`). None when the text is not such a lock.
+pub fn pnpm_shape(text: &str) -> Option<(u64, u64)> {
+    let (placed, v9) = pnpm_placed_keys(text)?;
+    Some((placed.len() as u64, super::pnpm_links::pnpm_links(text, &placed, v9)))
+}
+
+/// The keys of the snapshots (format 9) or packages (5, 6) placed on this machine, and whether
+/// the lock is format 9.
+fn pnpm_placed_keys(text: &str) -> Option<(BTreeSet<String>, bool)> {
     let format = text
         .lines()
         .find_map(|l| l.strip_prefix("lockfileVersion:"))?
@@ -34,21 +47,23 @@ pub fn pnpm_packages(text: &str) -> Option<u64> {
     let snapshots = blocks(text, "snapshots:", 2);
     let placed = if snapshots.is_empty() {
         packages
-            .values()
-            .filter(|body| pnpm_placed_here(body, body))
-            .count()
+            .iter()
+            .filter(|(_, body)| pnpm_placed_here(body, body))
+            .map(|(key, _)| key.clone())
+            .collect()
     } else {
         snapshots
-            .iter()
+            .into_iter()
             .filter(|(key, _, snapshot)| {
                 // A snapshot's key adds its peers' versions in brackets to its package's.
                 let package = key.split('(').next().unwrap_or(key);
                 let body = packages.get(package).map_or("", String::as_str);
                 pnpm_placed_here(body, snapshot)
             })
-            .count()
+            .map(|(key, _, _)| key)
+            .collect()
     };
-    Some(placed as u64)
+    Some((placed, format.starts_with("9.")))
 }
 
 /// A pnpm package (`package`: its resolution and platform fields) placed on this machine,
@@ -223,6 +238,22 @@ mod tests {
         // left out; the workspace's link to its own package is not a snapshot.
         let here = if platform::cpu() == "x64" { 8 } else { 7 };
         assert_eq!(pnpm_packages(PNPM_V9), Some(here));
+    }
+
+    #[test]
+    fn pnpm_counts_the_links_of_its_tree() {
+        // v9: 4 dependency edges among the placed snapshots (each @vue/test-utils variant to
+        // its vue, esbuild to its linux-x64 binary, vite to esbuild; none to the darwin binary
+        // or fsevents), 7 importer links (3 + 3 + the workspace link), 3 hoisted names not
+        // linked by the root (@vue/devtools-api, vue, @esbuild/linux-x64).
+        let x64 = platform::cpu() == "x64";
+        let v9 = if x64 { (8, 14) } else { (7, 12) };
+        assert_eq!(pnpm_shape(PNPM_V9), Some(v9));
+        // v6, one project: 3 edges (chokidar to readdirp, readdirp to picomatch, esbuild to
+        // its binary), 2 root links, 4 hoisted names.
+        let v6 = if x64 { (6, 9) } else { (5, 7) };
+        assert_eq!(pnpm_shape(PNPM_V6), Some(v6));
+        assert_eq!(pnpm_shape("not a lock"), None);
     }
 
     #[test]

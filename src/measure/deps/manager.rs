@@ -287,6 +287,7 @@ fn measured(manager: Manager, version: &str, s: &samplers::Sampled, cpu: f64) ->
         sample_source: s.source.map(str::to_string),
         sample_uncached: s.uncached,
         sample_not_shared: None,
+        copies_from_store: false,
     }
 }
 
@@ -314,6 +315,7 @@ mod tests {
             sample_source: None,
             sample_uncached: 0,
             sample_not_shared: None,
+            copies_from_store: false,
         }
     }
 

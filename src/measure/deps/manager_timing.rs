@@ -59,6 +59,11 @@ pub struct ManagerTiming {
     /// machine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample_not_shared: Option<String>,
+    /// pnpm's store is on another file system than the project (`samplers::pnpm_copies`): pnpm
+    /// copies every file there instead of linking it from the store. Set per project, never
+    /// cached.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub copies_from_store: bool,
 }
 
 fn is_zero(n: &f64) -> bool {

@@ -15,6 +15,7 @@ pub mod markers;
 pub mod package_manager;
 pub mod packages;
 pub mod platform;
+pub mod pnpm_links;
 pub mod samplers;
 pub mod timing_cache;
 pub mod uv_sync;

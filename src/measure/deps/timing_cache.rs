@@ -165,6 +165,7 @@ mod tests {
             sample_source: None,
             sample_uncached: 0,
             sample_not_shared: None,
+            copies_from_store: false,
         }
     }
 

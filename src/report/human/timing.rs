@@ -389,6 +389,7 @@ mod tests {
             sample_source: None,
             sample_uncached: 0,
             sample_not_shared: None,
+            copies_from_store: false,
         }
     }
 
@@ -444,6 +445,7 @@ mod tests {
             packages: 0,
             source: InstallSource::Target,
             depth: 0.0,
+            links: 0,
         };
         let row = install_row(&Compared::exact(9_000.0, 900.0), None, Some(&target));
         assert_eq!(

@@ -342,6 +342,7 @@ pub fn manager_timing(
         } else {
             0.0
         },
+        copies_from_store: timing.manager == Manager::Pnpm && deps::samplers::pnpm_copies(root),
         ..timing
     })
 }
@@ -429,21 +430,28 @@ fn probe_baseline(
 /// first (as before: every entry), else pnpm's, yarn classic's or bun's lock filtered to this
 /// platform (`deps::lock_counts`), so a project checked before its install has a tree to price.
 pub fn lock_packages(root: &Path) -> Option<model::LockCount> {
-    use deps::lock_counts::{bun_packages, pnpm_packages, yarn_packages};
-    type Count = fn(&str) -> Option<u64>;
+    use deps::lock_counts::{bun_packages, pnpm_shape, yarn_packages};
+    // Packages and the symlinks the manager makes for them (pnpm's alone are counted).
+    type Count = fn(&str) -> Option<(u64, u64)>;
     let locks: [(&str, InstallSource, Count); 4] = [
-        (
-            "package-lock.json",
-            InstallSource::PackageLock,
-            model::lock_packages,
-        ),
-        ("pnpm-lock.yaml", InstallSource::PnpmLock, pnpm_packages),
-        ("yarn.lock", InstallSource::YarnLock, yarn_packages),
-        ("bun.lock", InstallSource::BunLock, bun_packages),
+        ("package-lock.json", InstallSource::PackageLock, |text| {
+            model::lock_packages(text).map(|n| (n, 0))
+        }),
+        ("pnpm-lock.yaml", InstallSource::PnpmLock, pnpm_shape),
+        ("yarn.lock", InstallSource::YarnLock, |text| {
+            yarn_packages(text).map(|n| (n, 0))
+        }),
+        ("bun.lock", InstallSource::BunLock, |text| {
+            bun_packages(text).map(|n| (n, 0))
+        }),
     ];
     locks.into_iter().find_map(|(file, source, count)| {
         let text = std::fs::read_to_string(root.join(file)).ok()?;
-        count(&text).map(|packages| model::LockCount { packages, source })
+        count(&text).map(|(packages, links)| model::LockCount {
+            packages,
+            source,
+            links,
+        })
     })
 }
 
@@ -469,18 +477,27 @@ pub fn predict(
     }
     // A Python project reinstalls its virtualenv, a Rust one rewrites target/: not the
     // node_modules figures, nor every dependency tree lumped together.
+    // The manager names each file by its whole path: every component below the mount's root
+    // is a round trip on a slow mount.
+    let root_depth = root
+        .strip_prefix(&probes.current.mount_point)
+        .map_or(0, |below| below.components().count() as u32);
     match package_manager::detect(root) {
         Some(Manager::Uv | Manager::Pip | Manager::Poetry) => {
             let packages = deps::packages::python_packages(root).len() as u64;
-            // The manager names each file by its whole path: every component below the
-            // mount's root is a round trip on a slow mount.
-            let root_depth = root
-                .strip_prefix(&probes.current.mount_point)
-                .map_or(0, |below| below.components().count() as u32);
             repo.install = model::python_install(scan, packages, root_depth);
         }
         Some(Manager::Cargo) => repo.install = model::rust_target(scan),
-        Some(Manager::Npm | Manager::Pnpm | Manager::Yarn | Manager::Bun) | None => {}
+        Some(Manager::Pnpm) => {
+            if let Some(install) = repo
+                .install
+                .as_mut()
+                .filter(|i| i.source == InstallSource::PnpmLock)
+            {
+                install.depth += f64::from(root_depth);
+            }
+        }
+        Some(Manager::Npm | Manager::Yarn | Manager::Bun) | None => {}
     }
     if let Some(walk) = &probes.git_walk {
         repo.refine_with_index(walk);

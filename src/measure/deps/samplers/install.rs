@@ -11,6 +11,7 @@ use super::run::{
 };
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// npm installing a lock: only the tarballs its `resolved` URLs name are read from the cache,
 /// as a cache filled by `npm ci` (or `npm install` from a lock) holds them, never the
@@ -316,24 +317,38 @@ impl Runner {
 /// pnpm itself keeps at that file system's root (`<mount>/.pnpm-store`), where it exists. Either
 /// without its format folder (`v3`, `v10`, `v11`), which pnpm adds.
 fn pnpm_store(root: &Path) -> Option<PathBuf> {
-    let reported = version_like_output(Manager::Pnpm.name(), &["store", "path"])
-        .map(|text| PathBuf::from(text.trim()))
-        .filter(|dir| dir.is_absolute());
-    let reported = reported.map(|dir| without_format_folder(&dir));
+    // A property of the machine, not of the project: pnpm is asked once per run.
+    static REPORTED: OnceLock<Option<PathBuf>> = OnceLock::new();
+    let reported = REPORTED
+        .get_or_init(|| {
+            version_like_output(Manager::Pnpm.name(), &["store", "path"])
+                .map(|text| PathBuf::from(text.trim()))
+                .filter(|dir| dir.is_absolute())
+                .map(|dir| without_format_folder(&dir))
+        })
+        .clone();
     let on_project_fs = mount_root(root)
         .map(|mount| mount.join(".pnpm-store"))
         .filter(|dir| dir.is_dir());
-    let same_fs = |a: &Path, b: &Path| {
-        use std::os::unix::fs::MetadataExt;
-        match (std::fs::metadata(a), std::fs::metadata(b)) {
-            (Ok(a), Ok(b)) => a.dev() == b.dev(),
-            _ => false,
-        }
-    };
     match (reported, on_project_fs) {
         (Some(home), Some(mount)) if !same_fs(&home, root) => Some(mount),
         (Some(home), _) => Some(home),
         (None, mount) => mount,
+    }
+}
+
+/// Whether pnpm copies every file of `root`'s install instead of linking it: the store it
+/// reads (`pnpm_store`) is on another file system than the project (a Windows drive, with the
+/// store on the Linux disk). False when no store is found.
+pub fn pnpm_copies(root: &Path) -> bool {
+    pnpm_store(root).is_some_and(|store| store.exists() && !same_fs(&store, root))
+}
+
+fn same_fs(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev(),
+        _ => false,
     }
 }
 
