@@ -72,12 +72,19 @@ pub fn predict(
             // through a temporary file onto any other): the baseline is where the cache is. pip asks for
             // each file's attributes again and again, on every disk. Both name every file by
             // its whole path, several times.
+            // Where uv's cache is known (`InstallFigures::links`), that decides instead.
             let kind = manager.map(|t| t.manager);
             let waits = kind.map_or(Waits::Overlapped, waits_of);
-            let on = |c: &MountCosts| match (kind, baseline) {
-                (Some(k), Some(b)) if b == c && links_from_cache(k) => uv_link_ms(i, c, m),
-                (Some(Manager::Uv), Some(_)) => install_ms(i, c, m, uv_copy_extra_us(i, c), waits),
-                (Some(Manager::Pip | Manager::Poetry), _) => {
+            let linked = |c: &MountCosts| match i.links {
+                Some(links) if std::ptr::eq(c, current) => links.current,
+                Some(links) => links.baseline,
+                None => baseline == Some(c),
+            };
+            let copies = baseline.is_some() || i.links.is_some();
+            let on = |c: &MountCosts| match kind {
+                Some(k) if links_from_cache(k) && linked(c) => uv_link_ms(i, c, m),
+                Some(Manager::Uv) if copies => install_ms(i, c, m, uv_copy_extra_us(i, c), waits),
+                Some(Manager::Pip | Manager::Poetry) => {
                     install_ms(i, c, m, pip_extra_us(i, c), waits)
                 }
                 _ => install_ms(i, c, m, 0.0, waits),
@@ -108,6 +115,7 @@ mod tests {
                 packages: 1,
                 source: InstallSource::PackageLock,
                 depth: 0.0,
+                links: None,
             }),
             ..repo(1000, 1200, 50)
         };

@@ -17,4 +17,5 @@ pub mod packages;
 pub mod platform;
 pub mod samplers;
 pub mod timing_cache;
+pub mod uv_cache;
 pub mod uv_sync;
