@@ -104,6 +104,22 @@ pub struct InstallFigures {
     pub links: Option<CacheLinks>,
 }
 
+impl InstallFigures {
+    /// A tree of (files, directories, bytes) whose depth is not counted and whose files are
+    /// written, not linked.
+    fn flat((files, dirs, bytes): (u64, u64, u64), packages: u64, source: InstallSource) -> Self {
+        Self {
+            files,
+            dirs,
+            bytes,
+            packages,
+            source,
+            depth: 0.0,
+            links: None,
+        }
+    }
+}
+
 /// See [`InstallFigures::links`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct CacheLinks {
@@ -172,35 +188,24 @@ impl RepoFigures {
             let nm = scan.node_modules.iter().fold((0, 0, 0), |(f, d, b), t| {
                 (f + t.files, d + t.dirs, b + t.bytes)
             });
-            Some(InstallFigures {
-                files: nm.0,
-                dirs: nm.1,
-                bytes: nm.2,
-                packages: lock.map_or((nm.0 / FILES_PER_INSTALLED_PACKAGE).max(1), |l| l.packages),
-                source: InstallSource::NodeModules,
-                depth: 0.0,
-                links: None,
-            })
-        } else if let Some(LockCount { packages, source }) = lock {
-            Some(InstallFigures {
-                files: packages * FILES_PER_PACKAGE,
-                dirs: packages * DIRS_PER_PACKAGE,
-                bytes: packages * BYTES_PER_PACKAGE,
+            let packages = lock.map_or((nm.0 / FILES_PER_INSTALLED_PACKAGE).max(1), |l| l.packages);
+            Some(InstallFigures::flat(
+                nm,
                 packages,
-                source,
-                depth: 0.0,
-                links: None,
-            })
+                InstallSource::NodeModules,
+            ))
+        } else if let Some(LockCount { packages, source }) = lock {
+            let each = (FILES_PER_PACKAGE, DIRS_PER_PACKAGE, BYTES_PER_PACKAGE);
+            let tree = (packages * each.0, packages * each.1, packages * each.2);
+            Some(InstallFigures::flat(tree, packages, source))
         } else if dep_files > 0 {
-            Some(InstallFigures {
-                files: dep_files,
-                dirs: dep_dirs,
-                bytes: dep_bytes,
-                packages: (dep_files / FILES_PER_INSTALLED_PACKAGE).max(1),
-                source: InstallSource::DependencyTrees,
-                depth: 0.0,
-                links: None,
-            })
+            let packages = (dep_files / FILES_PER_INSTALLED_PACKAGE).max(1);
+            let tree = (dep_files, dep_dirs, dep_bytes);
+            Some(InstallFigures::flat(
+                tree,
+                packages,
+                InstallSource::DependencyTrees,
+            ))
         } else {
             None
         };

@@ -36,7 +36,7 @@ pub enum LinkMode {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UvSettings {
     /// The cache; None when it cannot be told (no home, `UV_NO_CACHE`: a temporary cache).
-    pub cache_dir: Option<PathBuf>,
+    pub cache_folder: Option<PathBuf>,
     pub link_mode: LinkMode,
 }
 
@@ -98,7 +98,7 @@ impl UvSettings {
         let no_cache = env
             .var("UV_NO_CACHE")
             .is_some_and(|v| v != "0" && v != "false");
-        let cache_dir = env
+        let cache_folder = env
             .var("UV_CACHE_DIR")
             .map(PathBuf::from)
             .or(project.0)
@@ -112,7 +112,7 @@ impl UvSettings {
             .or(user.1)
             .unwrap_or(LinkMode::Link);
         Self {
-            cache_dir,
+            cache_folder,
             link_mode,
         }
     }
@@ -127,7 +127,7 @@ impl UvSettings {
                 .find_map(|p| std::fs::metadata(p).ok())
                 .map(|m| m.dev())
         };
-        match (&self.cache_dir, self.link_mode) {
+        match (&self.cache_folder, self.link_mode) {
             (Some(cache), LinkMode::Link) => device(cache).is_some_and(|d| Some(d) == device(dir)),
             _ => false,
         }
@@ -322,7 +322,7 @@ pub fn synced_tree(root: &Path, settings: &UvSettings) -> Option<SyncTree> {
     };
     let wheels = synced_wheels(&lock, groups.as_deref(), &env)?;
     (!wheels.is_empty()).then_some(())?;
-    sync_tree(&wheels, settings.cache_dir.as_deref())
+    sync_tree(&wheels, settings.cache_folder.as_deref())
 }
 
 #[cfg(test)]
@@ -406,7 +406,7 @@ mod tests {
         let home_text = home.to_str().unwrap();
         let env = HostEnv::from_pairs(&[("HOME", home_text)]);
         let plain = UvSettings::of(&env, &root);
-        assert_eq!(plain.cache_dir, Some(home.join(".cache/uv")));
+        assert_eq!(plain.cache_folder, Some(home.join(".cache/uv")));
         assert_eq!(plain.link_mode, LinkMode::Link);
         // The cache and the project share a file system: uv links.
         assert!(plain.links_into(&root));
@@ -416,7 +416,7 @@ mod tests {
         )
         .unwrap();
         let user = UvSettings::of(&env, &root);
-        assert_eq!(user.cache_dir, Some(PathBuf::from("/elsewhere/uv")));
+        assert_eq!(user.cache_folder, Some(PathBuf::from("/elsewhere/uv")));
         assert_eq!(user.link_mode, LinkMode::Copy);
         assert!(!user.links_into(&root));
         std::fs::write(
@@ -425,7 +425,7 @@ mod tests {
         )
         .unwrap();
         let project = UvSettings::of(&env, &root);
-        assert_eq!(project.cache_dir, Some(root.join(".cache")));
+        assert_eq!(project.cache_folder, Some(root.join(".cache")));
         assert_eq!(project.link_mode, LinkMode::Link);
         let set = HostEnv::from_pairs(&[
             ("HOME", home_text),
@@ -433,10 +433,10 @@ mod tests {
             ("UV_LINK_MODE", "copy"),
         ]);
         let from_env = UvSettings::of(&set, &root);
-        assert_eq!(from_env.cache_dir, Some(PathBuf::from("/var/uv")));
+        assert_eq!(from_env.cache_folder, Some(PathBuf::from("/var/uv")));
         assert_eq!(from_env.link_mode, LinkMode::Copy);
         let none = HostEnv::from_pairs(&[("HOME", home_text), ("UV_NO_CACHE", "1")]);
-        assert_eq!(UvSettings::of(&none, &root).cache_dir, None);
+        assert_eq!(UvSettings::of(&none, &root).cache_folder, None);
         assert!(!UvSettings::of(&none, &root).links_into(&root));
     }
 }
