@@ -101,7 +101,7 @@ pub struct InstallFigures {
     /// on the baseline (uv, by where its cache is: `measure::deps::uv_cache`); None: decided
     /// by the mounts (a manager that links does so on the baseline's disk only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub links: Option<CacheLinks>,
+    pub cache_links: Option<CacheLinks>,
 }
 
 impl InstallFigures {
@@ -115,12 +115,12 @@ impl InstallFigures {
             packages,
             source,
             depth: 0.0,
-            links: None,
+            cache_links: None,
         }
     }
 }
 
-/// See [`InstallFigures::links`].
+/// See [`InstallFigures::cache_links`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct CacheLinks {
     pub current: bool,
@@ -311,7 +311,7 @@ pub fn python_install(
             },
             source: InstallSource::Virtualenv,
             depth,
-            links: None,
+            cache_links: None,
         });
     }
     if let Some(tree) = synced {
@@ -326,7 +326,7 @@ pub fn python_install(
             packages: tree.packages,
             source: InstallSource::UvLock,
             depth,
-            links: None,
+            cache_links: None,
         });
     }
     (packages > 0).then(|| InstallFigures {
@@ -336,7 +336,7 @@ pub fn python_install(
         packages,
         source: InstallSource::PythonLock,
         depth,
-        links: None,
+        cache_links: None,
     })
 }
 
@@ -350,7 +350,7 @@ pub fn rust_target(scan: &ScanReport) -> Option<InstallFigures> {
         packages: 0,
         source: InstallSource::Target,
         depth: 0.0,
-        links: None,
+        cache_links: None,
     })
 }
 

@@ -97,7 +97,7 @@ fn sample_of(timing: &ManagerTiming) -> InstallFigures {
         packages: timing.sample_packages,
         source: InstallSource::Sample,
         depth: 0.0,
-        links: None,
+        cache_links: None,
     }
 }
 
@@ -321,7 +321,7 @@ mod tests {
             packages: 400,
             source: InstallSource::NodeModules,
             depth: 0.0,
-            links: None,
+            cache_links: None,
         };
         // 100 units in the sample (60 packages + 600 files / 15): 7 ms each past the start-up
         // and the fixed cost of placing anything (one more start-up); the project has 800
@@ -374,7 +374,7 @@ mod tests {
             packages: 10,
             source: InstallSource::Virtualenv,
             depth: 11.0,
-            links: None,
+            cache_links: None,
         };
         // slow(): an lstat one level down is 400 us, a component 0.8 of it.
         let (c, l) = (slow(), local());
@@ -392,7 +392,7 @@ mod tests {
         // Without a known depth, no walk beyond the timed calls.
         let shallow = InstallFigures {
             depth: 0.0,
-            links: None,
+            cache_links: None,
             ..i.clone()
         };
         assert_eq!(path_walk_per_file_us(&shallow, &c, PIP_PATH_CALLS), 0.0);
@@ -410,7 +410,7 @@ mod tests {
             packages: 37,
             source: InstallSource::Virtualenv,
             depth: 12.0,
-            links: None,
+            cache_links: None,
         };
         t.manager = Manager::Pip;
         let pip = manager_work_ms(&t, &project, None);
@@ -430,7 +430,7 @@ mod tests {
             packages: 10,
             source: InstallSource::Virtualenv,
             depth: 11.0,
-            links: None,
+            cache_links: None,
         };
         let r = RepoFigures {
             install: Some(i.clone()),
@@ -487,7 +487,7 @@ mod tests {
             packages: 0,
             source: InstallSource::Target,
             depth: 0.0,
-            links: None,
+            cache_links: None,
         };
         let want = (1000.0 * 16_000.0 + 100.0 * 11_000.0 + 10.0 * 40_000.0) / 1e3;
         let got = install_ms(&i, &slow(), 0.0, 0.0, Waits::Overlapped);
@@ -505,7 +505,7 @@ mod tests {
             packages: 406,
             source: InstallSource::NodeModules,
             depth: 0.0,
-            links: None,
+            cache_links: None,
         };
         for &(manager, startup, per_unit) in super::super::manager_fits::REFERENCE_FITS {
             let t = super::super::manager_fits::estimated(
@@ -528,7 +528,7 @@ mod tests {
             packages: 60,
             source: InstallSource::NodeModules,
             depth: 0.0,
-            links: None,
+            cache_links: None,
         };
         let c = slow();
         let got = install_ms(&i, &c, 0.0, 0.0, Waits::Overlapped);

@@ -72,15 +72,15 @@ pub fn predict(
             // through a temporary file onto any other): the baseline is where the cache is. pip asks for
             // each file's attributes again and again, on every disk. Both name every file by
             // its whole path, several times.
-            // Where uv's cache is known (`InstallFigures::links`), that decides instead.
+            // Where uv's cache is known (`InstallFigures::cache_links`), that decides instead.
             let kind = manager.map(|t| t.manager);
             let waits = kind.map_or(Waits::Overlapped, waits_of);
-            let linked = |c: &MountCosts| match i.links {
+            let linked = |c: &MountCosts| match i.cache_links {
                 Some(links) if std::ptr::eq(c, current) => links.current,
                 Some(links) => links.baseline,
                 None => baseline == Some(c),
             };
-            let copies = baseline.is_some() || i.links.is_some();
+            let copies = baseline.is_some() || i.cache_links.is_some();
             let on = |c: &MountCosts| match kind {
                 Some(k) if links_from_cache(k) && linked(c) => uv_link_ms(i, c, m),
                 Some(Manager::Uv) if copies => install_ms(i, c, m, uv_copy_extra_us(i, c), waits),
@@ -115,7 +115,7 @@ mod tests {
                 packages: 1,
                 source: InstallSource::PackageLock,
                 depth: 0.0,
-                links: None,
+                cache_links: None,
             }),
             ..repo(1000, 1200, 50)
         };

@@ -306,14 +306,14 @@ fn a_uv_sync_is_counted_from_its_wheels_in_uvs_cache_and_links_where_the_cache_i
     assert_eq!(install["files"], 500 + 17 + 3, "{install}");
     assert_eq!(install["bytes"], 500 * 100, "{install}");
     // The cache shares the project's and the home's disk: uv links on both sides.
-    assert_eq!(install["links"]["current"], true, "{install}");
-    assert_eq!(install["links"]["baseline"], true, "{install}");
+    assert_eq!(install["cache_links"]["current"], true, "{install}");
+    assert_eq!(install["cache_links"]["baseline"], true, "{install}");
     let linked = json["predict"]["install_ms"]["current"].as_f64().unwrap();
     // `copy` copies every file wherever the cache is, which costs more than linking it.
     let json = check("copy");
     let install = &json["predict"]["inputs"]["install"];
-    assert_eq!(install["links"]["current"], false, "{install}");
-    assert_eq!(install["links"]["baseline"], false, "{install}");
+    assert_eq!(install["cache_links"]["current"], false, "{install}");
+    assert_eq!(install["cache_links"]["baseline"], false, "{install}");
     let copied = json["predict"]["install_ms"]["current"].as_f64().unwrap();
     assert!(copied > linked, "{copied} vs {linked}");
 }

@@ -220,7 +220,7 @@ fn fixture() -> CheckReport {
                 packages: 740,
                 source: wsl_place::model::InstallSource::NodeModules,
                 depth: 0.0,
-                links: None,
+                cache_links: None,
             }),
         },
     };

@@ -444,7 +444,7 @@ mod tests {
             packages: 0,
             source: InstallSource::Target,
             depth: 0.0,
-            links: None,
+            cache_links: None,
         };
         let row = install_row(&Compared::exact(9_000.0, 900.0), None, Some(&target));
         assert_eq!(

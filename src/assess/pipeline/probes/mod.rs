@@ -521,7 +521,7 @@ fn python_install(
     let mut install = model::python_install(scan, packages, root_depth, synced.as_ref());
     if let (Some(install), Some(settings)) = (install.as_mut(), uv) {
         let baseline_dir = probes.baseline.as_ref().map_or(root, |b| b.dir.as_path());
-        install.links = Some(model::CacheLinks {
+        install.cache_links = Some(model::CacheLinks {
             current: settings.links_into(root),
             baseline: settings.links_into(baseline_dir),
         });
