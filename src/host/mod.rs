@@ -46,6 +46,10 @@ const ENV_KEYS: &[&str] = &[
     "PATH",
     "USER",
     "WSL_PLACE_WINDOWS_PROFILE",
+    // Where uv's cache is and how it places files from it (`deps::uv_cache`).
+    "UV_CACHE_DIR",
+    "UV_LINK_MODE",
+    "UV_NO_CACHE",
 ];
 
 /// A snapshot of the host's environment and the location of its `/proc`.

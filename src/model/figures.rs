@@ -1,6 +1,7 @@
 //! The repository as the model sees it: what the scan and the index counted, and what a
 //! dependency install recreates.
 
+use crate::measure::deps::uv_cache::SyncTree;
 use crate::measure::gitindex::GitWalk;
 use crate::measure::scan::{DependencyKind, ScanReport};
 use serde::Serialize;
@@ -60,6 +61,10 @@ pub enum InstallSource {
     /// is no virtualenv.
     #[serde(rename = "python lock")]
     PythonLock,
+    /// What `uv sync` writes, counted from the wheels its `uv.lock` names: each wheel's files
+    /// from its RECORD in uv's cache, else from its size in the lock.
+    #[serde(rename = "uv.lock")]
+    UvLock,
     /// Cargo's `target/`: not an install but what rebuilding writes (compile time not counted).
     #[serde(rename = "target")]
     Target,
@@ -78,6 +83,7 @@ impl InstallSource {
             Self::Sample => "sample",
             Self::Virtualenv => "virtualenv",
             Self::PythonLock => "python lock",
+            Self::UvLock => "uv.lock",
             Self::Target => "target",
         }
     }
@@ -108,6 +114,35 @@ pub struct InstallFigures {
     /// Symlinks the manager makes (pnpm's dependency edges and hoisted names, counted from its
     /// lock: `measure::deps::pnpm_links`); 0 where not counted (npm's few `.bin` links).
     pub links: u64,
+    /// Whether the manager links each file from its cache rather than writing it, here and
+    /// on the baseline (uv, by where its cache is: `measure::deps::uv_cache`); None: decided
+    /// by the mounts (a manager that links does so on the baseline's disk only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_links: Option<CacheLinks>,
+}
+
+impl InstallFigures {
+    /// A tree of (files, directories, bytes) whose depth is not counted and whose files are
+    /// written, not linked.
+    fn flat((files, dirs, bytes): (u64, u64, u64), packages: u64, source: InstallSource) -> Self {
+        Self {
+            files,
+            dirs,
+            bytes,
+            packages,
+            source,
+            depth: 0.0,
+            links: 0,
+            cache_links: None,
+        }
+    }
+}
+
+/// See [`InstallFigures::cache_links`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CacheLinks {
+    pub current: bool,
+    pub baseline: bool,
 }
 
 /// The packages a JavaScript lock says this machine installs, and which lock said it
@@ -174,27 +209,22 @@ impl RepoFigures {
             let nm = scan.node_modules.iter().fold((0, 0, 0), |(f, d, b), t| {
                 (f + t.files, d + t.dirs, b + t.bytes)
             });
-            Some(InstallFigures {
-                files: nm.0,
-                dirs: nm.1,
-                bytes: nm.2,
-                packages: lock.map_or((nm.0 / FILES_PER_INSTALLED_PACKAGE).max(1), |l| l.packages),
-                source: InstallSource::NodeModules,
-                depth: 0.0,
-                links: 0,
-            })
+            let packages = lock.map_or((nm.0 / FILES_PER_INSTALLED_PACKAGE).max(1), |l| l.packages);
+            Some(InstallFigures::flat(
+                nm,
+                packages,
+                InstallSource::NodeModules,
+            ))
         } else if let Some(count) = lock {
             Some(from_lock(count))
         } else if dep_files > 0 {
-            Some(InstallFigures {
-                files: dep_files,
-                dirs: dep_dirs,
-                bytes: dep_bytes,
-                packages: (dep_files / FILES_PER_INSTALLED_PACKAGE).max(1),
-                source: InstallSource::DependencyTrees,
-                depth: 0.0,
-                links: 0,
-            })
+            let packages = (dep_files / FILES_PER_INSTALLED_PACKAGE).max(1);
+            let tree = (dep_files, dep_dirs, dep_bytes);
+            Some(InstallFigures::flat(
+                tree,
+                packages,
+                InstallSource::DependencyTrees,
+            ))
         } else {
             None
         };
@@ -262,6 +292,7 @@ fn from_lock(LockCount { packages, source, links }: LockCount) -> InstallFigures
         source,
         depth: if pnpm { PNPM_TREE_DEPTH } else { 0.0 },
         links,
+        cache_links: None,
     }
 }
 
@@ -286,10 +317,28 @@ fn trees(scan: &ScanReport, kind: DependencyKind) -> Option<(u64, u64, u64)> {
 /// fit, has 11.3 in its uv tree of 6,861 files.)
 pub const PY_TREE_DEPTH: f64 = 10.5;
 
-/// A Python project's reinstall: its virtualenvs as the scan counted them, else `packages`
-/// (from its lock file or pinned requirements) times an average package. `root_depth` is the
-/// project root's path components below the root of its mount.
-pub fn python_install(scan: &ScanReport, packages: u64, root_depth: u32) -> Option<InstallFigures> {
+/// What `uv venv` writes before any package (pyvenv.cfg, the interpreter's links, the
+/// activation scripts, `_virtualenv.py` and its `.pth`, `.gitignore`, `CACHEDIR.TAG`): 17
+/// files in 5 folders with uv 0.13.
+pub const VENV_FILES: u64 = 17;
+pub const VENV_DIRS: u64 = 5;
+/// Files a sync writes per package beyond its wheel's RECORD: `INSTALLER`, `REQUESTED`, its
+/// console scripts, the project's own editable install spread over the rest. Fitted on the
+/// virtualenvs of pallets/werkzeug 1b00618e, pallets/flask 2ac89889 and pallets/jinja
+/// 5ef70112 (uv 0.13.9, 117 packages): 323 files beyond the RECORDs and the 3 x 17 of
+/// `uv venv`, 2.8 a package.
+pub const SYNC_FILES_PER_PACKAGE: f64 = 2.8;
+
+/// A Python project's reinstall: its virtualenvs as the scan counted them, else what a uv
+/// sync writes as its lock and uv's cache say (`synced`), else `packages` (from its lock file
+/// or pinned requirements) times an average package. `root_depth` is the project root's path
+/// components below the root of its mount.
+pub fn python_install(
+    scan: &ScanReport,
+    packages: u64,
+    root_depth: u32,
+    synced: Option<&SyncTree>,
+) -> Option<InstallFigures> {
     let depth = f64::from(root_depth) + PY_TREE_DEPTH;
     if let Some((files, dirs, bytes)) = trees(scan, DependencyKind::Venv) {
         return Some(InstallFigures {
@@ -304,6 +353,23 @@ pub fn python_install(scan: &ScanReport, packages: u64, root_depth: u32) -> Opti
             source: InstallSource::Virtualenv,
             depth,
             links: 0,
+            cache_links: None,
+        });
+    }
+    if let Some(tree) = synced {
+        // Its files' own depth: attrs' (one binary a tool) lie far shallower than flask's.
+        let depth = f64::from(root_depth) + tree.depth().unwrap_or(PY_TREE_DEPTH);
+        return Some(InstallFigures {
+            files: tree.files
+                + VENV_FILES
+                + (tree.packages as f64 * SYNC_FILES_PER_PACKAGE).round() as u64,
+            dirs: tree.dirs + VENV_DIRS,
+            bytes: tree.bytes,
+            packages: tree.packages,
+            source: InstallSource::UvLock,
+            depth,
+            links: 0,
+            cache_links: None,
         });
     }
     (packages > 0).then(|| InstallFigures {
@@ -314,6 +380,7 @@ pub fn python_install(scan: &ScanReport, packages: u64, root_depth: u32) -> Opti
         source: InstallSource::PythonLock,
         depth,
         links: 0,
+        cache_links: None,
     })
 }
 
@@ -328,6 +395,7 @@ pub fn rust_target(scan: &ScanReport) -> Option<InstallFigures> {
         source: InstallSource::Target,
         depth: 0.0,
         links: 0,
+        cache_links: None,
     })
 }
 

@@ -106,6 +106,7 @@ fn sample_of(timing: &ManagerTiming) -> InstallFigures {
         source: InstallSource::Sample,
         depth: 0.0,
         links: 0,
+        cache_links: None,
     }
 }
 
@@ -333,6 +334,7 @@ mod tests {
             source: InstallSource::NodeModules,
             depth: 0.0,
             links: 0,
+            cache_links: None,
         };
         // 100 units in the sample (60 packages + 600 files / 15): 7 ms each past the start-up
         // and the fixed cost of placing anything (one more start-up); the project has 800
@@ -386,6 +388,7 @@ mod tests {
             source: InstallSource::Virtualenv,
             depth: 11.0,
             links: 0,
+            cache_links: None,
         };
         // slow(): an lstat one level down is 400 us, a component 0.8 of it.
         let (c, l) = (slow(), local());
@@ -404,6 +407,7 @@ mod tests {
         let shallow = InstallFigures {
             depth: 0.0,
             links: 0,
+            cache_links: None,
             ..i.clone()
         };
         assert_eq!(path_walk_per_file_us(&shallow, &c, PIP_PATH_CALLS), 0.0);
@@ -422,6 +426,7 @@ mod tests {
             source: InstallSource::Virtualenv,
             depth: 12.0,
             links: 0,
+            cache_links: None,
         };
         t.manager = Manager::Pip;
         let pip = manager_work_ms(&t, &project, None);
@@ -442,6 +447,7 @@ mod tests {
             source: InstallSource::Virtualenv,
             depth: 11.0,
             links: 0,
+            cache_links: None,
         };
         let r = RepoFigures {
             install: Some(i.clone()),
@@ -499,6 +505,7 @@ mod tests {
             source: InstallSource::Target,
             depth: 0.0,
             links: 0,
+            cache_links: None,
         };
         let want = (1000.0 * 16_000.0 + 100.0 * 11_000.0 + 10.0 * 40_000.0) / 1e3;
         let got = install_ms(&i, &slow(), 0.0, 0.0, Waits::Overlapped);
@@ -517,6 +524,7 @@ mod tests {
             source: InstallSource::NodeModules,
             depth: 0.0,
             links: 0,
+            cache_links: None,
         };
         for &(manager, startup, per_unit) in super::super::manager_fits::REFERENCE_FITS {
             let t = super::super::manager_fits::estimated(
@@ -540,6 +548,7 @@ mod tests {
             source: InstallSource::NodeModules,
             depth: 0.0,
             links: 0,
+            cache_links: None,
         };
         let c = slow();
         let got = install_ms(&i, &c, 0.0, 0.0, Waits::Overlapped);

@@ -36,10 +36,10 @@ pub use crate::measure::deps::package_manager::Manager;
 pub use crate::measure::gitindex::GitWalk;
 pub use costs::{MountCosts, REFERENCE_SHA1_US_PER_MIB};
 pub use figures::{
-    BYTES_PER_PACKAGE, DIRS_PER_PACKAGE, FILES_PER_INSTALLED_PACKAGE, FILES_PER_PACKAGE,
-    InstallFigures, InstallSource, LockCount, PNPM_BYTES_PER_PACKAGE, PNPM_DIRS_PER_PACKAGE,
-    PNPM_FILES_PER_PACKAGE, PNPM_TREE_DEPTH, PY_TREE_DEPTH, RepoFigures, lock_packages,
-    python_install, rust_target,
+    BYTES_PER_PACKAGE, CacheLinks, DIRS_PER_PACKAGE, FILES_PER_INSTALLED_PACKAGE,
+    FILES_PER_PACKAGE, InstallFigures, InstallSource, LockCount, PNPM_BYTES_PER_PACKAGE,
+    PNPM_DIRS_PER_PACKAGE, PNPM_FILES_PER_PACKAGE, PNPM_TREE_DEPTH, PY_TREE_DEPTH, RepoFigures,
+    lock_packages, python_install, rust_target,
 };
 pub use git_status::{
     COLD_READS_PER_FILE, COLD_START_READS, CPU_US_PER_CHECKOUT, CPU_US_PER_ENTRY,

@@ -71,6 +71,7 @@ mod tests {
             source: InstallSource::PnpmLock,
             depth: 9.0,
             links: 100,
+            cache_links: None,
         }
     }
 

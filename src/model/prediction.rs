@@ -73,17 +73,24 @@ pub fn predict(
             // through a temporary file onto any other): the baseline is where the cache is. pip asks for
             // each file's attributes again and again, on every disk. Both name every file by
             // its whole path, several times.
+            // Where uv's cache is known (`InstallFigures::cache_links`), that decides instead.
             let kind = manager.map(|t| t.manager);
             let waits = kind.map_or(Waits::Overlapped, waits_of);
-            let on = |c: &MountCosts| match (kind, baseline) {
-                (Some(k), Some(b)) if b == c && links_from_cache(k) => uv_link_ms(i, c, m),
+            let linked = |c: &MountCosts| match i.cache_links {
+                Some(links) if std::ptr::eq(c, current) => links.current,
+                Some(links) => links.baseline,
+                None => baseline == Some(c),
+            };
+            let copies = baseline.is_some() || i.cache_links.is_some();
+            let on = |c: &MountCosts| match kind {
+                Some(k) if links_from_cache(k) && linked(c) => uv_link_ms(i, c, m),
                 // pnpm copies onto a file system its store is not on (the project's own side).
-                (Some(Manager::Pnpm), _) => {
-                    let copies = manager.is_some_and(|t| t.copies_from_store);
-                    pnpm_install_ms(i, c, m, copies)
+                Some(Manager::Pnpm) => {
+                    let from_other_disk = manager.is_some_and(|t| t.copies_from_store);
+                    pnpm_install_ms(i, c, m, from_other_disk)
                 }
-                (Some(Manager::Uv), Some(_)) => install_ms(i, c, m, uv_copy_extra_us(i, c), waits),
-                (Some(Manager::Pip | Manager::Poetry), _) => {
+                Some(Manager::Uv) if copies => install_ms(i, c, m, uv_copy_extra_us(i, c), waits),
+                Some(Manager::Pip | Manager::Poetry) => {
                     install_ms(i, c, m, pip_extra_us(i, c), waits)
                 }
                 _ => install_ms(i, c, m, 0.0, waits),
@@ -115,6 +122,7 @@ mod tests {
                 source: InstallSource::PackageLock,
                 depth: 0.0,
                 links: 0,
+                cache_links: None,
             }),
             ..repo(1000, 1200, 50)
         };

@@ -234,6 +234,90 @@ fn a_uv_project_without_a_virtualenv_counts_what_uv_sync_installs() {
     assert_eq!(json["predict"]["inputs"]["install"]["packages"], 6);
 }
 
+/// A uv project whose lock names one package with a wheel for every platform: `six`, held
+/// unpacked in the uv cache at `cache` with a RECORD of `files` files when `cached`.
+fn uv_project_with_a_cache(app: &Path, cache: &Path, files: usize) {
+    repo_with_files(app, 10);
+    write(&app.join(".python-version"), b"3.11\n");
+    write(
+        &app.join("pyproject.toml"),
+        b"[project]\nname = \"app\"\nversion = \"0.1\"\ndependencies = [\"six\"]\n",
+    );
+    write(
+        &app.join("uv.lock"),
+        br#"version = 1
+[[package]]
+name = "app"
+version = "0.1"
+source = { editable = "." }
+dependencies = [{ name = "six" }]
+
+[[package]]
+name = "six"
+version = "1.16.0"
+source = { registry = "https://pypi.org/simple" }
+wheels = [
+    { url = "https://files.example/six-1.16.0-py2.py3-none-any.whl", hash = "sha256:x", size = 11053 },
+]
+"#,
+    );
+    let archive = cache.join("archive-v0/abc");
+    let record: String = (0..files)
+        .map(|f| format!("six/m{f}.py,sha256=x,100\n"))
+        .collect();
+    write(
+        &archive.join("six-1.16.0.dist-info/RECORD"),
+        record.as_bytes(),
+    );
+    let folder = cache.join("wheels-v8/pypi/six");
+    fs::create_dir_all(&folder).unwrap();
+    std::os::unix::fs::symlink(&archive, folder.join("1.16.0-py2.py3-none-any")).unwrap();
+}
+
+#[test]
+fn a_uv_sync_is_counted_from_its_wheels_in_uvs_cache_and_links_where_the_cache_is() {
+    let work = tempfile::tempdir().unwrap();
+    let base = fs::canonicalize(work.path()).unwrap();
+    let (app, home, cache) = (base.join("app"), base.join("home"), base.join("uv-cache"));
+    fs::create_dir_all(&home).unwrap();
+    uv_project_with_a_cache(&app, &cache, 500);
+    let fake = tempfile::tempdir().unwrap();
+    support::write_executable(
+        &fake.path().join("uv"),
+        "#!/bin/sh\n[ \"$1\" = --version ] && echo 'uv 0.13.9' && exit 0\nexit 1\n",
+    );
+    let check = |mode: &str| {
+        support::Sandbox::at(&home)
+            .cmd()
+            .env("PATH", path_with(fake.path()))
+            .env("UV_CACHE_DIR", &cache)
+            .env("UV_LINK_MODE", mode)
+            .args(["check", "--format", "json", "--probe-budget-ms", "300"])
+            .arg(&app)
+            .run()
+            .ok_json()
+    };
+    let json = check("hardlink");
+    let install = &json["predict"]["inputs"]["install"];
+    // The wheel's RECORD (500 files), what `uv venv` writes (17) and a package's own few
+    // (`model::figures::SYNC_FILES_PER_PACKAGE`, 2.8, rounded): not an average package's 150.
+    assert_eq!(install["source"], "uv.lock", "{install}");
+    assert_eq!(install["packages"], 1, "{install}");
+    assert_eq!(install["files"], 500 + 17 + 3, "{install}");
+    assert_eq!(install["bytes"], 500 * 100, "{install}");
+    // The cache shares the project's and the home's disk: uv links on both sides.
+    assert_eq!(install["cache_links"]["current"], true, "{install}");
+    assert_eq!(install["cache_links"]["baseline"], true, "{install}");
+    let linked = json["predict"]["install_ms"]["current"].as_f64().unwrap();
+    // `copy` copies every file wherever the cache is, which costs more than linking it.
+    let json = check("copy");
+    let install = &json["predict"]["inputs"]["install"];
+    assert_eq!(install["cache_links"]["current"], false, "{install}");
+    assert_eq!(install["cache_links"]["baseline"], false, "{install}");
+    let copied = json["predict"]["install_ms"]["current"].as_f64().unwrap();
+    assert!(copied > linked, "{copied} vs {linked}");
+}
+
 #[test]
 fn a_rust_target_is_priced_as_its_file_writes_without_a_manager() {
     let work = tempfile::tempdir().unwrap();

@@ -221,6 +221,7 @@ fn fixture() -> CheckReport {
                 source: wsl_place::model::InstallSource::NodeModules,
                 depth: 0.0,
                 links: 0,
+                cache_links: None,
             }),
         },
     };

@@ -288,7 +288,7 @@ fn probe_and_predict(
             },
         )?;
         let (mut predict, predict_ms) =
-            phases::timed(|| probes::predict(scan, &probes, &location.paths.linux, lock));
+            phases::timed(|| probes::predict(env, scan, &probes, &location.paths.linux, lock));
         phases.predict_ms = Some(predict_ms);
         if let Some(prediction) = predict.as_mut() {
             with_fsmonitor(prediction, &probes, git, scan, policy);

@@ -339,7 +339,7 @@ fn judge(
     }
     let mut predict = probes
         .as_ref()
-        .and_then(|set| probes::predict(&scan, set, &found.root, hints.lock));
+        .and_then(|set| probes::predict(place.env, &scan, set, &found.root, hints.lock));
     if let (Some(prediction), Some(set)) = (predict.as_mut(), probes.as_ref()) {
         with_fsmonitor(prediction, set, place.git, &scan, &policy);
     }

@@ -18,4 +18,5 @@ pub mod platform;
 pub mod pnpm_links;
 pub mod samplers;
 pub mod timing_cache;
+pub mod uv_cache;
 pub mod uv_sync;

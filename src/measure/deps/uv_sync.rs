@@ -79,6 +79,141 @@ pub fn synced_packages(
     env: &MarkerEnv,
 ) -> Option<Vec<Pinned>> {
     let table: toml::Table = lock.parse().ok()?;
+    let found = synced_entries(&table, groups, env)?;
+    Some(found.into_keys().collect())
+}
+
+/// One package a sync installs, with the wheel it would take here (`chosen_wheel`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyncedWheel {
+    pub name: String,
+    pub version: String,
+    /// The wheel's file name without `.whl` (`ty-0.0.63-py3-none-manylinux_2_17_x86_64`);
+    /// None when no listed wheel fits this machine (an sdist: uv builds it).
+    pub wheel: Option<String>,
+    /// The wheel's size in bytes as the lock records it (compressed).
+    pub size: Option<u64>,
+}
+
+/// As [`synced_packages`], each with the wheel this machine and Python would take.
+pub fn synced_wheels(
+    lock: &str,
+    groups: Option<&[String]>,
+    env: &MarkerEnv,
+) -> Option<Vec<SyncedWheel>> {
+    let table: toml::Table = lock.parse().ok()?;
+    let found = synced_entries(&table, groups, env)?;
+    Some(
+        found
+            .into_iter()
+            .map(|((name, version), entry)| {
+                let listed = entry.get("wheels").and_then(|w| w.as_array());
+                let wheels = listed.into_iter().flatten().filter_map(|w| {
+                    let file = w.get("url")?.as_str()?.rsplit('/').next()?;
+                    let size = w.get("size").and_then(|s| s.as_integer());
+                    Some((file.strip_suffix(".whl")?, size.map(|s| s.max(0) as u64)))
+                });
+                let chosen = chosen_wheel(wheels, env);
+                SyncedWheel {
+                    name,
+                    version,
+                    wheel: chosen.map(|(stem, _)| stem.to_string()),
+                    size: chosen.and_then(|(_, size)| size),
+                }
+            })
+            .collect(),
+    )
+}
+
+/// The wheel of `wheels` (file name without `.whl`, size) a sync takes on this machine: Linux,
+/// this build's architecture, glibc, CPython at `env.python` (any CPython when unknown); the
+/// most specific that fits, as uv ranks them: a build for this Python's own ABI, then one
+/// for the stable ABI (`abi3`), then a pure-Python wheel for this platform, then `any`.
+pub fn chosen_wheel<'a>(
+    wheels: impl Iterator<Item = (&'a str, Option<u64>)>,
+    env: &MarkerEnv,
+) -> Option<(&'a str, Option<u64>)> {
+    wheels
+        .filter_map(|(stem, size)| Some((wheel_rank(stem, env)?, stem, size)))
+        // The first of the best: `max_by_key` would keep the last.
+        .fold(
+            None,
+            |best: Option<(u8, &str, Option<u64>)>, this| match best {
+                Some(b) if b.0 >= this.0 => Some(b),
+                _ => Some(this),
+            },
+        )
+        .map(|(_, stem, size)| (stem, size))
+}
+
+/// How well the wheel `stem` (`name-version[-build]-python-abi-platform`, each tag a
+/// `.`-separated set) fits here; None when it does not install here at all.
+fn wheel_rank(stem: &str, env: &MarkerEnv) -> Option<u8> {
+    let parts: Vec<&str> = stem.split('-').collect();
+    let [_, _, .., python, abi, platform] = parts[..] else {
+        return None;
+    };
+    let fits_here = platform
+        .split('.')
+        .any(|p| platform_fits(p, std::env::consts::ARCH));
+    let python_fits = python.split('.').any(|p| python_tag_fits(p, env));
+    if !fits_here || !python_fits {
+        return None;
+    }
+    let own_abi = |a: &str| {
+        a.strip_prefix("cp").is_some_and(|v| match env.python {
+            Some((3, minor, _)) => v == format!("3{minor}"),
+            _ => v.chars().all(|c| c.is_ascii_digit()),
+        })
+    };
+    let abi_rank = abi.split('.').filter_map(|a| match a {
+        _ if own_abi(a) => Some(3),
+        "abi3" => Some(2),
+        "none" => Some(1),
+        _ => None,
+    });
+    let abi_rank = abi_rank.max()?;
+    Some(abi_rank * 2 + u8::from(platform != "any"))
+}
+
+/// A platform tag that installs on Linux with glibc on `arch` (`x86_64`, `aarch64`).
+fn platform_fits(tag: &str, arch: &str) -> bool {
+    if tag == "any" {
+        return true;
+    }
+    let linux = tag.starts_with("manylinux") || tag.starts_with("linux_");
+    linux && !tag.starts_with("musllinux") && tag.ends_with(&format!("_{arch}"))
+}
+
+/// A Python tag (`py3`, `py2`, `cp311`, `py311`) that CPython at `env.python` accepts; any
+/// CPython 3 when the version is not known.
+fn python_tag_fits(tag: &str, env: &MarkerEnv) -> bool {
+    let (Some(kind), Some(version)) = (tag.get(..2), tag.get(2..)) else {
+        return false;
+    };
+    if !matches!(kind, "py" | "cp") || version.is_empty() {
+        return false;
+    }
+    if version == "3" {
+        return kind == "py";
+    }
+    let Some(minor) = version
+        .strip_prefix('3')
+        .and_then(|m| m.parse::<u32>().ok())
+    else {
+        return false;
+    };
+    // `cp38` with `abi3` also runs on later Pythons; the ABI tag decides the exact match.
+    env.python
+        .is_none_or(|(major, have, _)| major == 3 && minor <= have)
+}
+
+/// The lock's entries a sync installs, by name and version (`synced_packages`).
+fn synced_entries<'t>(
+    table: &'t toml::Table,
+    groups: Option<&[String]>,
+    env: &MarkerEnv,
+) -> Option<std::collections::BTreeMap<Pinned, &'t toml::Value>> {
     let packages = table.get("package")?.as_array()?;
     let mut by_name: HashMap<&str, Vec<&toml::Value>> = HashMap::new();
     for p in packages {
@@ -96,7 +231,7 @@ pub fn synced_packages(
         }
     }
     let mut seen: BTreeSet<(String, String, String)> = BTreeSet::new();
-    let mut found: BTreeSet<Pinned> = BTreeSet::new();
+    let mut found: std::collections::BTreeMap<Pinned, &toml::Value> = Default::default();
     while let Some(edge) = todo.pop() {
         for package in by_name.get(edge.name).into_iter().flatten() {
             let version = package
@@ -118,7 +253,7 @@ pub fn synced_packages(
                     continue;
                 }
                 if extra.is_empty() {
-                    found.insert((edge.name.to_string(), version.to_string()));
+                    found.insert((edge.name.to_string(), version.to_string()), *package);
                     todo.extend(edges(package.get("dependencies"), env));
                 } else {
                     let optional = package
@@ -129,7 +264,7 @@ pub fn synced_packages(
             }
         }
     }
-    Some(found.into_iter().collect())
+    Some(found)
 }
 
 /// The Python a sync in `root` uses, as far as it can be read: the project's `.python-version`
@@ -205,6 +340,82 @@ mod tests {
             None
         );
         assert_eq!(default_groups("not toml ["), Some(vec!["dev".to_string()]));
+    }
+
+    #[test]
+    fn the_wheel_is_the_most_specific_that_fits_this_machine() {
+        let arch = std::env::consts::ARCH;
+        let stems = [
+            "m-1.0-cp311-cp311-macosx_11_0_arm64".to_string(),
+            format!("m-1.0-cp311-cp311-musllinux_1_2_{arch}"),
+            format!("m-1.0-cp312-cp312-manylinux_2_17_{arch}.manylinux2014_{arch}"),
+            "m-1.0-py3-none-any".to_string(),
+            format!("m-1.0-cp38-abi3-manylinux_2_17_{arch}"),
+            format!("m-1.0-cp311-cp311-manylinux_2_17_{arch}.manylinux2014_{arch}"),
+            "m-1.0-cp311-cp311-win_amd64".to_string(),
+        ];
+        let wheels = || {
+            stems
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.as_str(), Some(i as u64)))
+        };
+        let py311 = MarkerEnv {
+            python: Some((3, 11, 7)),
+        };
+        // CPython 3.11's own ABI on Linux with glibc; not musl, not 3.12's.
+        assert_eq!(
+            chosen_wheel(wheels(), &py311),
+            Some((stems[5].as_str(), Some(5)))
+        );
+        // 3.10 has no build of its own: the stable ABI's.
+        let py310 = MarkerEnv {
+            python: Some((3, 10, 0)),
+        };
+        assert_eq!(chosen_wheel(wheels(), &py310).unwrap().1, Some(4));
+        // 3.7 takes the pure-Python wheel; a package with only foreign builds has none.
+        let py37 = MarkerEnv {
+            python: Some((3, 7, 0)),
+        };
+        assert_eq!(chosen_wheel(wheels(), &py37).unwrap().1, Some(3));
+        let foreign = [("m-1.0-cp311-cp311-win_amd64", Some(1))];
+        assert_eq!(chosen_wheel(foreign.into_iter(), &py311), None);
+        assert_eq!(chosen_wheel([("bad", None)].into_iter(), &py311), None);
+    }
+
+    #[test]
+    fn each_synced_package_names_its_wheel_and_its_size() {
+        let lock = r#"version = 1
+[[package]]
+name = "app"
+version = "0.1"
+source = { editable = "." }
+dependencies = [{ name = "six" }, { name = "src-only" }]
+
+[[package]]
+name = "six"
+version = "1.16.0"
+source = { registry = "https://pypi.org/simple" }
+wheels = [
+    { url = "https://files.example/six-1.16.0-py2.py3-none-any.whl", hash = "sha256:x", size = 11053 },
+]
+
+[[package]]
+name = "src-only"
+version = "1"
+source = { registry = "https://pypi.org/simple" }
+sdist = { url = "https://files.example/src-only-1.tar.gz", hash = "sha256:y", size = 5 }
+"#;
+        let env = MarkerEnv { python: None };
+        let found = synced_wheels(lock, None, &env).unwrap();
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].name, "six");
+        assert_eq!(
+            found[0].wheel.as_deref(),
+            Some("six-1.16.0-py2.py3-none-any")
+        );
+        assert_eq!(found[0].size, Some(11053));
+        assert_eq!((found[1].wheel.as_ref(), found[1].size), (None, None));
     }
 
     #[test]

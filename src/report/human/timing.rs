@@ -446,6 +446,7 @@ mod tests {
             source: InstallSource::Target,
             depth: 0.0,
             links: 0,
+            cache_links: None,
         };
         let row = install_row(&Compared::exact(9_000.0, 900.0), None, Some(&target));
         assert_eq!(

@@ -9,13 +9,14 @@ use crate::host::HostEnv;
 use crate::host::location::{Location, MountTable};
 use crate::host::mounts::MountEntry;
 use crate::measure::deps::package_manager::{self, Manager};
+use crate::measure::deps::uv_cache::{self, UvSettings};
 use crate::measure::deps::{
     self,
     manager::{self, Timing},
 };
 use crate::measure::gitindex::{GitWalk, RootIndex};
 use crate::measure::probe::{self, OpStats, ProbeReport, ProbeSet, Target, Tracked, mount_of};
-use crate::measure::scan::ScanReport;
+use crate::measure::scan::{DependencyKind, ScanReport};
 use crate::model::{self, InstallSource, MountCosts, Prediction, RepoFigures};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -458,6 +459,7 @@ pub fn lock_packages(root: &Path) -> Option<model::LockCount> {
 /// The model's predictions from the scan and the probes; None when the current mount was not
 /// measured. `lock` is what `lock_packages` found.
 pub fn predict(
+    env: &HostEnv,
     scan: &ScanReport,
     probes: &ProbeSet,
     root: &Path,
@@ -483,9 +485,8 @@ pub fn predict(
         .strip_prefix(&probes.current.mount_point)
         .map_or(0, |below| below.components().count() as u32);
     match package_manager::detect(root) {
-        Some(Manager::Uv | Manager::Pip | Manager::Poetry) => {
-            let packages = deps::packages::python_packages(root).len() as u64;
-            repo.install = model::python_install(scan, packages, root_depth);
+        Some(manager @ (Manager::Uv | Manager::Pip | Manager::Poetry)) => {
+            repo.install = python_install(env, scan, probes, root, manager, root_depth);
         }
         Some(Manager::Cargo) => repo.install = model::rust_target(scan),
         Some(Manager::Pnpm) => {
@@ -509,6 +510,41 @@ pub fn predict(
         startup,
         probes.manager.as_ref(),
     ))
+}
+
+/// A Python project's reinstall (`model::python_install`): for uv without a virtualenv, what
+/// its sync writes as its lock and cache say, and whether it links from that cache here and on
+/// the baseline (`deps::uv_cache`).
+fn python_install(
+    env: &HostEnv,
+    scan: &ScanReport,
+    probes: &ProbeSet,
+    root: &Path,
+    manager: Manager,
+    root_depth: u32,
+) -> Option<model::InstallFigures> {
+    let uv = (manager == Manager::Uv).then(|| UvSettings::of(env, root));
+    let has_venv = scan
+        .dependency_trees
+        .iter()
+        .any(|t| t.kind == DependencyKind::Venv);
+    let synced = uv
+        .as_ref()
+        .filter(|_| !has_venv)
+        .and_then(|settings| uv_cache::synced_tree(root, settings));
+    let packages = match synced {
+        Some(_) => 0,
+        None => deps::packages::python_packages(root).len() as u64,
+    };
+    let mut install = model::python_install(scan, packages, root_depth, synced.as_ref());
+    if let (Some(install), Some(settings)) = (install.as_mut(), uv) {
+        let baseline_dir = probes.baseline.as_ref().map_or(root, |b| b.dir.as_path());
+        install.cache_links = Some(model::CacheLinks {
+            current: settings.links_into(root),
+            baseline: settings.links_into(baseline_dir),
+        });
+    }
+    install
 }
 
 /// The scan less the `node_modules` folders that hold tracked files, when it has any: a test
