@@ -160,7 +160,9 @@ fn named_for(manager: Manager, root: &Path) -> Named {
         Manager::Npm => npm_named(root),
         Manager::Pnpm | Manager::Yarn | Manager::Bun => {
             match lockfiles::read_with_source(manager, root) {
-                Some((lock, file)) => named(placed_here(manager, root, lock.leaves()), 0, Some(file)),
+                Some((lock, file)) => {
+                    named(placed_here(manager, root, lock.leaves()), 0, Some(file))
+                }
                 None => named(in_node_modules(), 0, None),
             }
         }
@@ -443,7 +445,10 @@ mod tests {
         // place here (it refuses the first); this platform's binary stays.
         assert!(!has("@esbuild/darwin-arm64") && !has("nan"), "{named:?}");
         assert!(has("ansi-styles") && has("ms"), "{named:?}");
-        assert_eq!(has("@esbuild/linux-x64"), super::super::platform::cpu() == "x64");
+        assert_eq!(
+            has("@esbuild/linux-x64"),
+            super::super::platform::cpu() == "x64"
+        );
         // pnpm's and bun's leaves are filtered by their own fields, not by yarn's lock.
         assert_eq!(placed_here(Manager::Bun, dir.path(), named.clone()), named);
     }
