@@ -382,3 +382,33 @@ fn an_untested_major_is_estimated_and_says_so() {
         "{shown}"
     );
 }
+
+/// yarn classic's lock has no platform fields: a leaf that only another platform's optional
+/// dependency reaches (esbuild's binaries for other systems, in immerjs/immer's lock) is not in
+/// yarn's cache here and yarn refuses it, so the sample leaves it out and is still measured.
+/// Before, it was sampled and the whole sample failed, leaving the project an estimate.
+#[test]
+fn yarns_sample_leaves_out_another_platforms_binary() {
+    for build in builds("yarn") {
+        let label = &build.label;
+        let sandbox = Sandbox::new();
+        let mut registry = Registry::with_leaves(&sandbox.path("packs"), LEAVES);
+        let project = project_from_lock(&sandbox, &build, "yarn", &registry);
+        registry.stop();
+        let mut lock = std::fs::read_to_string(project.join("yarn.lock")).unwrap();
+        lock.push_str(concat!(
+            "\nwsl-place-test-watch@^1.0.0:\n  version \"1.0.0\"\n",
+            "  resolved \"https://registry.yarnpkg.com/wsl-place-test-watch/-/wsl-place-test-watch-1.0.0.tgz#00\"\n",
+            "  integrity sha512-Vw==\n  optionalDependencies:\n    wsl-place-test-darwin-arm64 \"1.0.0\"\n",
+            "\nwsl-place-test-darwin-arm64@1.0.0:\n  version \"1.0.0\"\n",
+            "  resolved \"https://registry.yarnpkg.com/wsl-place-test-darwin-arm64/-/wsl-place-test-darwin-arm64-1.0.0.tgz#00\"\n",
+            "  integrity sha512-RA==\n",
+        ));
+        write(&project.join("yarn.lock"), lock.as_bytes());
+        support::gitrepo::commit_all(&project, "another platform's binary in the lock");
+        let timing = manager_timing(&sandbox, &build, &project);
+        assert_eq!(timing["source"], "measured", "{label}: {timing}");
+        assert_eq!(timing["sample_packages"], LEAVES, "{label}: {timing}");
+        assert!(timing.get("sample_failed").is_none(), "{label}: {timing}");
+    }
+}

@@ -93,6 +93,14 @@ struct YarnEntry {
 /// depends on, other platforms' binaries) unless its name says it is for this machine
 /// (`@esbuild/linux-x64`). None when the text is not such a lock.
 pub fn yarn_packages(text: &str) -> Option<u64> {
+    yarn_placed(text).map(|placed| placed.len() as u64)
+}
+
+/// The name and version of each package yarn classic places on this machine from its lock
+/// (see `yarn_packages`): what its sample may take, so that a package only another platform's
+/// optional dependency reaches (`@esbuild/aix-ppc64`, which yarn refuses on Linux: its
+/// platform "is incompatible with this module") is not one of them. None when the text is not such a lock.
+pub fn yarn_placed(text: &str) -> Option<BTreeSet<(String, String)>> {
     if !text.lines().take(5).any(|l| l.contains("yarn lockfile v1")) {
         return None;
     }
@@ -130,11 +138,11 @@ pub fn yarn_packages(text: &str) -> Option<u64> {
             }
         }
     }
-    let placed: BTreeSet<(&str, &str)> = required
+    let placed = required
         .iter()
-        .map(|&i| (entries[i].1.name.as_str(), entries[i].1.version.as_str()))
+        .map(|&i| (entries[i].1.name.clone(), entries[i].1.version.clone()))
         .collect();
-    Some(placed.len() as u64)
+    Some(placed)
 }
 
 /// A package whose name says it is built for this machine (`@esbuild/linux-x64`,

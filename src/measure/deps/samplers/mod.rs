@@ -9,6 +9,7 @@ mod run;
 
 pub(super) use run::version_output;
 
+use super::lock_counts;
 use super::lockfiles;
 use super::package_manager::Manager;
 use super::packages::{self, Pinned};
@@ -160,11 +161,32 @@ fn named_for(manager: Manager, root: &Path) -> Named {
         Manager::Npm => npm_named(root),
         Manager::Pnpm | Manager::Yarn | Manager::Bun => {
             match lockfiles::read_with_source(manager, root) {
-                Some((lock, file)) => named(lock.leaves(), 0, Some(file)),
+                Some((lock, file)) => {
+                    named(placed_here(manager, root, lock.leaves()), 0, Some(file))
+                }
                 None => named(in_node_modules(), 0, None),
             }
         }
         Manager::Poetry | Manager::Cargo => named(in_node_modules(), 0, None),
+    }
+}
+
+/// Of yarn classic's `leaves`, those it places on this machine (`lock_counts::yarn_placed`):
+/// its lock has no platform fields, so a leaf only another platform's optional dependency
+/// reaches (immerjs/immer's lock: 71 of esbuild's binaries for other systems) would be sampled,
+/// and yarn refuses it ("The platform \"linux\" is incompatible with this module"), which left
+/// such a project with an estimate. pnpm's and bun's leaves are filtered by their own fields.
+fn placed_here(manager: Manager, root: &Path, leaves: Vec<Pinned>) -> Vec<Pinned> {
+    let placed = (manager == Manager::Yarn)
+        .then(|| std::fs::read_to_string(root.join("yarn.lock")).ok())
+        .flatten()
+        .and_then(|text| lock_counts::yarn_placed(&text));
+    match placed {
+        Some(placed) => leaves
+            .into_iter()
+            .filter(|(name, version)| placed.contains(&(name.clone(), version.clone())))
+            .collect(),
+        None => leaves,
     }
 }
 
@@ -411,6 +433,25 @@ mod tests {
         assert!(Runner::for_manager(Manager::Cargo, Path::new("/")).is_none());
         let none = Path::new("/nonexistent");
         assert!(measure(Manager::Cargo, none, &Sample::default(), none).is_err());
+    }
+
+    #[test]
+    fn yarns_sample_leaves_out_what_only_another_platform_places() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = include_str!("../../../../tests/fixtures/locks/yarn-v1.lock");
+        std::fs::write(dir.path().join("yarn.lock"), lock).unwrap();
+        let named = named_for(Manager::Yarn, dir.path()).pins;
+        let has = |name: &str| named.iter().any(|(n, _)| n == name);
+        // esbuild's darwin binary and fsevents' nan are leaves of the lock that yarn does not
+        // place here (it refuses the first); this platform's binary stays.
+        assert!(!has("@esbuild/darwin-arm64") && !has("nan"), "{named:?}");
+        assert!(has("ansi-styles") && has("ms"), "{named:?}");
+        assert_eq!(
+            has("@esbuild/linux-x64"),
+            super::super::platform::cpu() == "x64"
+        );
+        // pnpm's and bun's leaves are filtered by their own fields, not by yarn's lock.
+        assert_eq!(placed_here(Manager::Bun, dir.path(), named.clone()), named);
     }
 
     #[test]
