@@ -277,10 +277,20 @@ impl RepoFigures {
 /// The tree a JavaScript lock's packages make when nothing is installed: npm's average package
 /// for npm's, yarn's and bun's locks, pnpm's own (`PNPM_FILES_PER_PACKAGE`) and its symlinks
 /// for pnpm's.
-fn from_lock(LockCount { packages, source, links }: LockCount) -> InstallFigures {
+fn from_lock(
+    LockCount {
+        packages,
+        source,
+        links,
+    }: LockCount,
+) -> InstallFigures {
     let pnpm = source == InstallSource::PnpmLock;
     let (files, dirs, bytes) = if pnpm {
-        (PNPM_FILES_PER_PACKAGE, PNPM_DIRS_PER_PACKAGE, PNPM_BYTES_PER_PACKAGE)
+        (
+            PNPM_FILES_PER_PACKAGE,
+            PNPM_DIRS_PER_PACKAGE,
+            PNPM_BYTES_PER_PACKAGE,
+        )
     } else {
         (FILES_PER_PACKAGE, DIRS_PER_PACKAGE, BYTES_PER_PACKAGE)
     };

@@ -27,7 +27,12 @@ pub const PNPM_COPY_ATTR_CALLS: f64 = 3.0;
 /// store is on another file system (every file copied), else each file hard-linked from the
 /// store (a directory entry made, no contents written: priced as a rename, as uv's links).
 /// Either way every file, folder and link is named by its whole path.
-pub fn pnpm_install_ms(install: &InstallFigures, c: &MountCosts, manager_ms: f64, copies: bool) -> f64 {
+pub fn pnpm_install_ms(
+    install: &InstallFigures,
+    c: &MountCosts,
+    manager_ms: f64,
+    copies: bool,
+) -> f64 {
     let files = install.files.max(1) as f64;
     let entries = (install.files + install.dirs + install.links) as f64;
     let walk_per_file = entries * path_walk_us(install, c) / files;
@@ -85,7 +90,10 @@ mod tests {
         let got = pnpm_install_ms(&i, &c, 0.0, true);
         assert!((got - fs).abs() < 1e-6, "{got} vs {fs}");
         // The links are in the floor: a mkdir and an lstat each.
-        let no_links = InstallFigures { links: 0, ..i.clone() };
+        let no_links = InstallFigures {
+            links: 0,
+            ..i.clone()
+        };
         let links = install_fs_ms(&i, &c) - install_fs_ms(&no_links, &c);
         assert!((links - 100.0 * link_us(&c) / 1e3 * INSTALL_FS_SHARE).abs() < 1e-6);
         // Linking from a store on the same file system writes no contents and is cheaper.

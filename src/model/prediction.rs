@@ -5,11 +5,11 @@ use super::figures::RepoFigures;
 use super::git_status::{
     checkout_ms, first_git_status_cold_ms, first_git_status_ms, git_status_ms,
 };
-use super::pnpm::pnpm_install_ms;
 use super::install::{
     Waits, install_ms, links_from_cache, manager_work_ms, pip_extra_us, uv_copy_extra_us,
     uv_link_ms, waits_of,
 };
+use super::pnpm::pnpm_install_ms;
 use super::uncertainty::{
     CHECKOUT_FIT_ERROR, Compared, FIRST_STATUS_FIT_ERROR, GIT_STATUS_FIT_ERROR, INSTALL_FIT_ERROR,
 };

@@ -17,11 +17,16 @@ use support::gitrepo::{path_with, repo_with_files, write};
 fn fake_manager_with_store(name: &str, version: &str, store: Option<&Path>) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let store = store.map_or(String::new(), |s| {
-        format!("if [ \"$1\" = store ]; then echo {}; exit 0; fi\n", s.display())
+        format!(
+            "if [ \"$1\" = store ]; then echo {}; exit 0; fi\n",
+            s.display()
+        )
     });
     support::write_executable(
         &dir.path().join(name),
-        &format!("#!/bin/sh\nif [ \"$1\" = --version ]; then echo {version}; exit 0; fi\n{store}exit 1\n"),
+        &format!(
+            "#!/bin/sh\nif [ \"$1\" = --version ]; then echo {version}; exit 0; fi\n{store}exit 1\n"
+        ),
     );
     dir
 }
@@ -94,7 +99,11 @@ fn a_pnpm_tree_from_its_lock_has_pnpms_folders_and_a_link_per_dependency_edge() 
     // hoisted names; on arm64 the linux-x64 binary, its edge and its name are not there.
     let p = predict_with_lock(("pnpm", "10.34.9"), "pnpm-v9.yaml", "pnpm-lock.yaml");
     let install = &p["inputs"]["install"];
-    let links = if std::env::consts::ARCH == "x86_64" { 14 } else { 12 };
+    let links = if std::env::consts::ARCH == "x86_64" {
+        14
+    } else {
+        12
+    };
     assert_eq!(install["links"], links, "{install}");
     let packages = install["packages"].as_u64().unwrap();
     assert_eq!(

@@ -26,7 +26,10 @@ pub fn pnpm_packages(text: &str) -> Option<u64> {
 /// (`pnpm_links`). None when the text is not such a lock.
 pub fn pnpm_shape(text: &str) -> Option<(u64, u64)> {
     let (placed, v9) = pnpm_placed_keys(text)?;
-    Some((placed.len() as u64, super::pnpm_links::pnpm_links(text, &placed, v9)))
+    Some((
+        placed.len() as u64,
+        super::pnpm_links::pnpm_links(text, &placed, v9),
+    ))
 }
 
 /// The keys of the snapshots (format 9) or packages (5, 6) placed on this machine, and whether

@@ -142,9 +142,15 @@ mod tests {
 
     #[test]
     fn names_of_each_format() {
-        assert_eq!(package_name("@vue/test-utils@2.4.6(vue@3.5.13)", true), "@vue/test-utils");
+        assert_eq!(
+            package_name("@vue/test-utils@2.4.6(vue@3.5.13)", true),
+            "@vue/test-utils"
+        );
         assert_eq!(package_name("vue@3.5.13", true), "vue");
-        assert_eq!(package_name("/@esbuild/linux-x64@0.19.12", false), "@esbuild/linux-x64");
+        assert_eq!(
+            package_name("/@esbuild/linux-x64@0.19.12", false),
+            "@esbuild/linux-x64"
+        );
         assert_eq!(package_name("/chokidar/3.6.0", false), "chokidar");
         assert_eq!(package_name("/@babel/core/7.1.0", false), "@babel/core");
     }
