@@ -46,6 +46,10 @@ pub enum InstallSource {
     /// is no virtualenv.
     #[serde(rename = "python lock")]
     PythonLock,
+    /// pip's install from requirement files without a virtualenv: the packages they and the
+    /// editable project name, with their dependencies estimated (`model::pip`).
+    #[serde(rename = "pip requirements")]
+    PipRequirements,
     /// Cargo's `target/`: not an install but what rebuilding writes (compile time not counted).
     #[serde(rename = "target")]
     Target,
@@ -64,6 +68,7 @@ impl InstallSource {
             Self::Sample => "sample",
             Self::Virtualenv => "virtualenv",
             Self::PythonLock => "python lock",
+            Self::PipRequirements => "pip requirements",
             Self::Target => "target",
         }
     }

@@ -27,6 +27,7 @@ mod git_status;
 mod install;
 mod manager_fits;
 pub mod migration;
+mod pip;
 mod prediction;
 mod uncertainty;
 
@@ -52,6 +53,10 @@ pub use install::{
     manager_work_ms,
 };
 pub use manager_fits::{REFERENCE_FITS, estimated};
+pub use pip::{
+    PIP_DISTRIBUTIONS_PER_NAMED, PIP_EDITABLE_BUILD_STARTUPS, PIP_FILES_PER_DISTRIBUTION,
+    PipEstimate, pip_estimate,
+};
 pub use prediction::{Prediction, predict};
 pub use uncertainty::{
     CHECKOUT_FIT_ERROR, Compared, FIRST_LOOK_SPEEDUP_SPREAD, FIRST_LOOK_SPREAD,
