@@ -68,7 +68,7 @@ pub fn shape_of(texts: &[String], pyproject: &str) -> Option<PipShape> {
             requires: project.as_ref().map_or(1, build_requires),
         }
     });
-    (!names.is_empty() || editable_build.is_some()).then(|| PipShape {
+    (!names.is_empty() || editable_build.is_some()).then_some(PipShape {
         named: names.len() as u64,
         editable_build,
     })
