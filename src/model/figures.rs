@@ -65,6 +65,10 @@ pub enum InstallSource {
     /// from its RECORD in uv's cache, else from its size in the lock.
     #[serde(rename = "uv.lock")]
     UvLock,
+    /// pip's install from requirement files without a virtualenv: the packages they and the
+    /// editable project name, with their dependencies estimated (`model::pip`).
+    #[serde(rename = "pip requirements")]
+    PipRequirements,
     /// Cargo's `target/`: not an install but what rebuilding writes (compile time not counted).
     #[serde(rename = "target")]
     Target,
@@ -84,6 +88,7 @@ impl InstallSource {
             Self::Virtualenv => "virtualenv",
             Self::PythonLock => "python lock",
             Self::UvLock => "uv.lock",
+            Self::PipRequirements => "pip requirements",
             Self::Target => "target",
         }
     }

@@ -139,7 +139,7 @@ fn placing_ms(timing: &ManagerTiming, work: f64) -> f64 {
 /// whole express tree was 324 ms, on top of the 309 ms of installing nothing. Without it a
 /// sample of a third of the tree put the whole 11-28% high. A sample too small to show both
 /// keeps at least half of its work per unit. The project's own lifecycle scripts add their
-/// start-ups (`lifecycle_startups`).
+/// start-ups (`lifecycle_startups`), pip's editable build its own (`build_startups`).
 pub fn manager_work_ms(
     timing: &ManagerTiming,
     install: &InstallFigures,
@@ -169,7 +169,7 @@ pub fn manager_work_ms(
         timing.startup_ms
             + placing
             + per_unit * project
-            + timing.lifecycle_startups * timing.startup_ms
+            + (timing.lifecycle_startups + timing.build_startups) * timing.startup_ms
     } else {
         timing.startup_ms
     }
@@ -317,6 +317,7 @@ mod tests {
             sample_left_out: 0,
             sample_from_lock: false,
             lifecycle_startups: 0.0,
+            build_startups: 0.0,
             sample_source: None,
             sample_uncached: 0,
             sample_not_shared: None,

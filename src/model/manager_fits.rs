@@ -69,6 +69,7 @@ pub fn estimated(manager: Manager, version: String, cpu: f64) -> ManagerTiming {
         sample_left_out: 0,
         sample_from_lock: false,
         lifecycle_startups: 0.0,
+        build_startups: 0.0,
         sample_source: None,
         sample_uncached: 0,
         sample_not_shared: None,

@@ -27,6 +27,7 @@ mod git_status;
 mod install;
 mod manager_fits;
 pub mod migration;
+mod pip;
 mod pnpm;
 mod prediction;
 mod uncertainty;
@@ -54,6 +55,10 @@ pub use install::{
     manager_work_ms,
 };
 pub use manager_fits::{REFERENCE_FITS, estimated};
+pub use pip::{
+    PIP_DISTRIBUTIONS_PER_NAMED, PIP_EDITABLE_BUILD_STARTUPS, PIP_FILES_PER_DISTRIBUTION,
+    PipEstimate, pip_estimate,
+};
 pub use pnpm::{PNPM_COPY_ATTR_CALLS, PNPM_PATH_CALLS, pnpm_install_ms};
 pub use prediction::{Prediction, predict};
 pub use uncertainty::{

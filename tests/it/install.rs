@@ -203,6 +203,82 @@ fn a_python_project_reinstalls_its_virtualenv() {
 }
 
 #[test]
+fn a_pip_project_without_a_virtualenv_prices_dependencies_and_its_editable_build() {
+    let work = tempfile::tempdir().unwrap();
+    let base = fs::canonicalize(work.path()).unwrap();
+    let (app, home) = (base.join("app"), base.join("home"));
+    fs::create_dir_all(&home).unwrap();
+    repo_with_files(&app, 10);
+    // encode/broadcaster's shape: the project editable with extras, and pins.
+    write(
+        &app.join("requirements.txt"),
+        b"-e .[redis,kafka]\nmkdocs==1.5.3\npytest==8.0.2\nruff==0.3.5\n",
+    );
+    write(
+        &app.join("pyproject.toml"),
+        b"[build-system]\nrequires = [\"hatchling\"]\n[project]\nname = \"app\"\n\
+dependencies = [\"anyio>=3.4\"]\n[project.optional-dependencies]\nredis = [\"redis\"]\n\
+kafka = [\"aiokafka\"]\ntest = [\"pytest-asyncio\"]\n",
+    );
+    // A pip that cannot install: its reference fit stands in.
+    let fake = tempfile::tempdir().unwrap();
+    support::write_executable(
+        &fake.path().join("pip"),
+        "#!/bin/sh\n[ \"$1\" = --version ] && echo 'pip 24.0 from /x (python 3.12)' && exit 0\nexit 1\n",
+    );
+    let json = run(&home, fake.path(), &["check"], &app);
+    let p = &json["predict"];
+    let install = &p["inputs"]["install"];
+    assert_eq!(install["source"], "pip requirements", "{install}");
+    // Six named (three pins, anyio, redis, aiokafka; not the `test` extra's), each with its
+    // dependencies, and the project itself.
+    let distributions = (6.0 * wsl_place::model::PIP_DISTRIBUTIONS_PER_NAMED).round() as u64 + 1;
+    assert_eq!(install["packages"], distributions, "{install}");
+    assert_eq!(
+        install["files"],
+        distributions * wsl_place::model::PIP_FILES_PER_DISTRIBUTION
+    );
+    // The editable build's start-ups, estimated and named as such.
+    let manager = &p["install_manager"];
+    assert_eq!(
+        manager["build_startups"],
+        wsl_place::model::PIP_EDITABLE_BUILD_STARTUPS,
+        "{manager}"
+    );
+    let startup = manager["startup_ms"].as_f64().unwrap();
+    assert!(
+        p["install_manager_ms"].as_f64().unwrap()
+            > wsl_place::model::PIP_EDITABLE_BUILD_STARTUPS * startup,
+        "{p}"
+    );
+    // The screen says what is estimated.
+    let human = support::Sandbox::at(&home)
+        .cmd()
+        .env("PATH", path_with(fake.path()))
+        .env("COLUMNS", "400")
+        .args(["--color", "never", "check", "--probe-budget-ms", "300"])
+        .arg(&app)
+        .output()
+        .unwrap();
+    let text = support::text(&human);
+    assert!(
+        text.contains("editable project's build: fitted on other projects"),
+        "{text}"
+    );
+    // With a virtualenv, what it holds is priced instead, and no build.
+    write(&app.join(".gitignore"), b"venv/\n");
+    write(&app.join("venv/pyvenv.cfg"), b"home = /usr/bin\n");
+    write(
+        &app.join("venv/lib/python3.12/site-packages/six/m.py"),
+        b"x",
+    );
+    let json = run(&home, fake.path(), &["check"], &app);
+    let p = &json["predict"];
+    assert_eq!(p["inputs"]["install"]["source"], "virtualenv", "{p}");
+    assert!(p["install_manager"]["build_startups"].is_null(), "{p}");
+}
+
+#[test]
 fn a_uv_project_without_a_virtualenv_counts_what_uv_sync_installs() {
     let work = tempfile::tempdir().unwrap();
     let base = fs::canonicalize(work.path()).unwrap();

@@ -45,6 +45,12 @@ pub struct ManagerTiming {
     /// units of `startup_ms`. Set per project, never cached.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub lifecycle_startups: f64,
+    /// Start-ups, in units of `startup_ms`, that pip's build of the project installed editable
+    /// from its own folder adds (`model::pip`: its backend installed into an isolated
+    /// environment, its hooks): an estimate, never timed (it would run the project's build).
+    /// Set per project, never cached.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub build_startups: f64,
     /// The file the sample's packages were read from (`node_modules/.package-lock.json`,
     /// `package-lock.json`, `node_modules/.pnpm/lock.yaml`, ...); None when from the installed
     /// packages' folders, a virtualenv, or not sampled.

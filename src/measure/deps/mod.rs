@@ -14,6 +14,7 @@ pub mod manager_timing;
 pub mod markers;
 pub mod package_manager;
 pub mod packages;
+pub mod pip_project;
 pub mod platform;
 pub mod pnpm_links;
 pub mod samplers;

@@ -108,6 +108,20 @@ fn left_out(m: &ManagerTiming) -> String {
     )
 }
 
+/// What of a pip install from requirement files is estimated rather than read or timed.
+fn pip_estimated(i: &InstallFigures, editable_build: bool) -> String {
+    format!(
+        "the packages pip installs with their dependencies (~{}, {} files){}: fitted on other projects, since check asks no index and runs no build",
+        units::count(i.packages),
+        units::count(i.files),
+        if editable_build {
+            " and the editable project's build"
+        } else {
+            ""
+        }
+    )
+}
+
 /// The first line: what `git status` costs here and on the Linux disk, or why there is no
 /// figure; then a blank line.
 pub fn headline(screen: &mut Screen, report: &CheckReport) {
@@ -209,6 +223,15 @@ fn install_rows(screen: &mut Screen, p: &Prediction) {
     }
     if let Some(m) = p.install_manager.as_ref().filter(|m| m.sample_left_out > 0) {
         screen.row("left out", &left_out(m), Tone::Plain);
+    }
+    if let Some(i) = p
+        .inputs
+        .install
+        .as_ref()
+        .filter(|i| i.source == InstallSource::PipRequirements)
+    {
+        let build = p.install_manager.as_ref().map_or(0.0, |m| m.build_startups);
+        screen.row("estimated", &pip_estimated(i, build > 0.0), Tone::Plain);
     }
     if let Some(why) = p
         .install_manager
@@ -386,6 +409,7 @@ mod tests {
             sample_left_out: 0,
             sample_from_lock: false,
             lifecycle_startups: 0.0,
+            build_startups: 0.0,
             sample_source: None,
             sample_uncached: 0,
             sample_not_shared: None,

@@ -337,6 +337,12 @@ pub fn manager_timing(
         timing.manager,
         Manager::Npm | Manager::Pnpm | Manager::Yarn | Manager::Bun
     );
+    // pip's build of an editable project: an estimate, priced only where the install is
+    // estimated from the requirement files (an existing virtualenv holds the built project).
+    let build_startups = match pip_estimate(root, 0) {
+        Some(estimate) if timing.manager == Manager::Pip => estimate.build_startups,
+        _ => 0.0,
+    };
     Some(model::ManagerTiming {
         lifecycle_startups: if javascript {
             deps::packages::lifecycle_startups(root)
@@ -344,6 +350,7 @@ pub fn manager_timing(
             0.0
         },
         copies_from_store: timing.manager == Manager::Pnpm && deps::samplers::pnpm_copies(root),
+        build_startups,
         ..timing
     })
 }
@@ -487,6 +494,13 @@ pub fn predict(
     match package_manager::detect(root) {
         Some(manager @ (Manager::Uv | Manager::Pip | Manager::Poetry)) => {
             repo.install = python_install(env, scan, probes, root, manager, root_depth);
+            let from_requirements = repo
+                .install
+                .as_ref()
+                .is_none_or(|i| i.source == model::InstallSource::PythonLock);
+            if let Some(estimate) = pip_estimate(root, root_depth).filter(|_| from_requirements) {
+                repo.install = Some(estimate.install);
+            }
         }
         Some(Manager::Cargo) => repo.install = model::rust_target(scan),
         Some(Manager::Pnpm) => {
@@ -545,6 +559,22 @@ fn python_install(
         });
     }
     install
+}
+
+/// pip's install of the project at `root` (`root_depth` components below its mount's root)
+/// as its requirement files and `pyproject.toml` shape it (`model::pip`); None when pip is
+/// not its manager, or it names nothing, or it has a virtualenv.
+fn pip_estimate(root: &Path, root_depth: u32) -> Option<model::PipEstimate> {
+    if package_manager::detect(root) != Some(Manager::Pip) {
+        return None;
+    }
+    // A virtualenv holds the built project: a reinstall is priced from it.
+    if !deps::packages::site_packages(root).is_empty() {
+        return None;
+    }
+    let shape = deps::pip_project::pip_shape(root)?;
+    let depth = f64::from(root_depth) + model::PY_TREE_DEPTH;
+    Some(model::pip_estimate(&shape, depth))
 }
 
 /// The scan less the `node_modules` folders that hold tracked files, when it has any: a test
