@@ -74,6 +74,7 @@ pub fn estimated(manager: Manager, version: String, cpu: f64) -> ManagerTiming {
         sample_uncached: 0,
         sample_not_shared: None,
         copies_from_store: false,
+        pnpm_store: None,
     }
 }
 

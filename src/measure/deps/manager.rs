@@ -289,6 +289,11 @@ fn measured(manager: Manager, version: &str, s: &samplers::Sampled, cpu: f64) ->
         sample_uncached: s.uncached,
         sample_not_shared: None,
         copies_from_store: false,
+        // pnpm was started for the sample anyway: its store is asked now and kept with the
+        // timing, so that a later check decides copy or link without starting pnpm.
+        pnpm_store: (manager == Manager::Pnpm)
+            .then(samplers::reported_pnpm_store)
+            .flatten(),
     }
 }
 
@@ -318,6 +323,7 @@ mod tests {
             sample_uncached: 0,
             sample_not_shared: None,
             copies_from_store: false,
+            pnpm_store: None,
         }
     }
 

@@ -70,6 +70,11 @@ pub struct ManagerTiming {
     /// cached.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub copies_from_store: bool,
+    /// The store pnpm reported (`pnpm store path`, without its format folder) when its sample
+    /// ran, kept with the timing: a check that reads a cached timing starts no pnpm to learn it.
+    /// None for the other managers, for an estimated timing and in older caches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pnpm_store: Option<std::path::PathBuf>,
 }
 
 fn is_zero(n: &f64) -> bool {

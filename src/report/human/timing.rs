@@ -414,6 +414,7 @@ mod tests {
             sample_uncached: 0,
             sample_not_shared: None,
             copies_from_store: false,
+            pnpm_store: None,
         }
     }
 

@@ -349,7 +349,8 @@ pub fn manager_timing(
         } else {
             0.0
         },
-        copies_from_store: timing.manager == Manager::Pnpm && deps::samplers::pnpm_copies(root),
+        copies_from_store: timing.manager == Manager::Pnpm
+            && deps::samplers::pnpm_copies(timing.pnpm_store.as_deref(), root),
         build_startups,
         ..timing
     })

@@ -317,16 +317,26 @@ impl Runner {
 /// pnpm itself keeps at that file system's root (`<mount>/.pnpm-store`), where it exists. Either
 /// without its format folder (`v3`, `v10`, `v11`), which pnpm adds.
 fn pnpm_store(root: &Path) -> Option<PathBuf> {
-    // A property of the machine, not of the project: pnpm is asked once per run.
+    store_for(reported_pnpm_store(), root)
+}
+
+/// The store pnpm reports for the person (`pnpm store path`, asked from a neutral folder),
+/// without its format folder. A property of the machine, not of the project: pnpm is asked
+/// once per run, and only by a run that samples pnpm.
+pub fn reported_pnpm_store() -> Option<PathBuf> {
     static REPORTED: OnceLock<Option<PathBuf>> = OnceLock::new();
-    let reported = REPORTED
+    REPORTED
         .get_or_init(|| {
             version_like_output(Manager::Pnpm.name(), &["store", "path"])
                 .map(|text| PathBuf::from(text.trim()))
                 .filter(|dir| dir.is_absolute())
                 .map(|dir| without_format_folder(&dir))
         })
-        .clone();
+        .clone()
+}
+
+/// The store pnpm reads for a project at `root`, given the one it reports (`reported`).
+fn store_for(reported: Option<PathBuf>, root: &Path) -> Option<PathBuf> {
     let on_project_fs = mount_root(root)
         .map(|mount| mount.join(".pnpm-store"))
         .filter(|dir| dir.is_dir());
@@ -338,10 +348,12 @@ fn pnpm_store(root: &Path) -> Option<PathBuf> {
 }
 
 /// Whether pnpm copies every file of `root`'s install instead of linking it: the store it
-/// reads (`pnpm_store`) is on another file system than the project (a Windows drive, with the
-/// store on the Linux disk). False when no store is found.
-pub fn pnpm_copies(root: &Path) -> bool {
-    pnpm_store(root).is_some_and(|store| store.exists() && !same_fs(&store, root))
+/// reads (`store_for`, from the store it reported when its timing was taken) is on another
+/// file system than the project (a Windows drive, with the store on the Linux disk). False
+/// when no store is known.
+pub fn pnpm_copies(reported: Option<&Path>, root: &Path) -> bool {
+    store_for(reported.map(Path::to_path_buf), root)
+        .is_some_and(|store| store.exists() && !same_fs(&store, root))
 }
 
 fn same_fs(a: &Path, b: &Path) -> bool {

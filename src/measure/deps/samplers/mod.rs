@@ -15,7 +15,7 @@ use super::package_manager::Manager;
 use super::packages::{self, Pinned};
 use crate::measure::probe::stats::median;
 use install::Runner;
-pub use install::pnpm_copies;
+pub use install::{pnpm_copies, reported_pnpm_store};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
