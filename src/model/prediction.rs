@@ -69,39 +69,52 @@ pub fn predict(
             FIRST_STATUS_FIT_ERROR,
         ),
         install_ms: repo.install.as_ref().zip(manager_ms).map(|(i, m)| {
-            // uv and bun link files from their cache on the cache's own disk (uv copies them
-            // through a temporary file onto any other): the baseline is where the cache is. pip asks for
-            // each file's attributes again and again, on every disk. Both name every file by
-            // its whole path, several times.
-            // Where uv's cache is known (`InstallFigures::cache_links`), that decides instead.
-            let kind = manager.map(|t| t.manager);
-            let waits = kind.map_or(Waits::Overlapped, waits_of);
-            let linked = |c: &MountCosts| match i.cache_links {
-                Some(links) if std::ptr::eq(c, current) => links.current,
-                Some(links) => links.baseline,
-                None => baseline == Some(c),
-            };
-            let copies = baseline.is_some() || i.cache_links.is_some();
-            let on = |c: &MountCosts| match kind {
-                Some(k) if links_from_cache(k) && linked(c) => uv_link_ms(i, c, m),
-                // pnpm copies onto a file system its store is not on (the project's own side).
-                Some(Manager::Pnpm) => {
-                    let from_other_disk = manager.is_some_and(|t| t.copies_from_store);
-                    pnpm_install_ms(i, c, m, from_other_disk)
-                }
-                Some(Manager::Uv) if copies => install_ms(i, c, m, uv_copy_extra_us(i, c), waits),
-                Some(Manager::Pip | Manager::Poetry) => {
-                    install_ms(i, c, m, pip_extra_us(i, c), waits)
-                }
-                _ => install_ms(i, c, m, 0.0, waits),
-            };
-            both(&on, INSTALL_FIT_ERROR)
+            both(
+                &|c| install_on(i, c, current, baseline, m, manager),
+                INSTALL_FIT_ERROR,
+            )
         }),
         git_status_fsmonitor_ms: None,
         install_manager_ms: manager_ms,
         install_manager: manager.cloned(),
         checkout_ms: both(&|c| checkout_ms(repo, c, startup_ms), CHECKOUT_FIT_ERROR),
         inputs: repo.clone(),
+    }
+}
+
+/// The reinstall of `i` on the mount `c` (`current`, this run's, or `baseline`), with the
+/// manager's own work `m` ms.
+fn install_on(
+    i: &super::figures::InstallFigures,
+    c: &MountCosts,
+    current: &MountCosts,
+    baseline: Option<&MountCosts>,
+    m: f64,
+    manager: Option<&ManagerTiming>,
+) -> f64 {
+    // uv and bun link files from their cache on the cache's own disk (uv copies them through a
+    // temporary file onto any other): the baseline is where the cache is. pip asks for each
+    // file's attributes again and again, on every disk. Both name every file by its whole
+    // path, several times. Where uv's cache is known (`InstallFigures::cache_links`), that
+    // decides instead.
+    let kind = manager.map(|t| t.manager);
+    let waits = kind.map_or(Waits::Overlapped, waits_of);
+    let linked = match i.cache_links {
+        Some(links) if std::ptr::eq(c, current) => links.current,
+        Some(links) => links.baseline,
+        None => baseline == Some(c),
+    };
+    let copies = baseline.is_some() || i.cache_links.is_some();
+    match kind {
+        Some(k) if links_from_cache(k) && linked => uv_link_ms(i, c, m),
+        // pnpm copies onto a file system its store is not on (the project's own side).
+        Some(Manager::Pnpm) => {
+            let from_other_disk = manager.is_some_and(|t| t.copies_from_store);
+            pnpm_install_ms(i, c, m, from_other_disk)
+        }
+        Some(Manager::Uv) if copies => install_ms(i, c, m, uv_copy_extra_us(i, c), waits),
+        Some(Manager::Pip | Manager::Poetry) => install_ms(i, c, m, pip_extra_us(i, c), waits),
+        _ => install_ms(i, c, m, 0.0, waits),
     }
 }
 

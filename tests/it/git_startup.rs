@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 /// A `/proc` root that is this machine's (its mount table, kernel, boot and name, so that the
 /// cache's key is the same run to run) but for its load average, which reads `load` per core.
-fn proc_with_load(load_per_core: f64) -> tempfile::TempDir {
+pub(crate) fn proc_with_load(load_per_core: f64) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for file in [
         "self/mountinfo",

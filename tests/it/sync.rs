@@ -401,7 +401,7 @@ fn ctrl_c_while_the_sync_walks_the_source_changes_nothing() {
         child,
         support::Signal::INT,
         "the walk of the source's folders",
-        || support::lists_below(pid, &source),
+        || support::lists_work_tree_below(pid, &source),
         std::time::Duration::from_secs(20),
         std::time::Duration::ZERO,
     );

@@ -269,6 +269,14 @@ pub fn lists_below(pid: u32, top: &Path) -> bool {
     open_below(pid, top).iter().any(|open| open.is_dir())
 }
 
+/// Whether process `pid` has a folder strictly below `top` open that is not in `top`'s git
+/// directory: a walk of the work tree, not git's own reads of `.git/` before it.
+pub fn lists_work_tree_below(pid: u32, top: &Path) -> bool {
+    open_below(pid, top)
+        .iter()
+        .any(|open| open.is_dir() && !open.starts_with(top.join(".git")))
+}
+
 /// Whether process `pid` has a file or folder strictly below `top` open, from /proc/PID/fd.
 pub fn reads_below(pid: u32, top: &Path) -> bool {
     !open_below(pid, top).is_empty()

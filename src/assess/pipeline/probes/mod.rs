@@ -9,19 +9,19 @@ use crate::host::HostEnv;
 use crate::host::location::{Location, MountTable};
 use crate::host::mounts::MountEntry;
 use crate::measure::deps::package_manager::{self, Manager};
-use crate::measure::deps::uv_cache::{self, UvSettings};
 use crate::measure::deps::{
     self,
     manager::{self, Timing},
 };
 use crate::measure::gitindex::{GitWalk, RootIndex};
 use crate::measure::probe::{self, OpStats, ProbeReport, ProbeSet, Target, Tracked, mount_of};
-use crate::measure::scan::{DependencyKind, ScanReport};
+use crate::measure::scan::ScanReport;
 use crate::model::{self, InstallSource, MountCosts, Prediction, RepoFigures};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 mod baseline;
+mod python;
 
 use baseline::label_for;
 pub use baseline::{Baseline, choose_baseline};
@@ -339,7 +339,7 @@ pub fn manager_timing(
     );
     // pip's build of an editable project: an estimate, priced only where the install is
     // estimated from the requirement files (an existing virtualenv holds the built project).
-    let build_startups = match pip_estimate(root, 0) {
+    let build_startups = match python::pip_estimate(root, 0) {
         Some(estimate) if timing.manager == Manager::Pip => estimate.build_startups,
         _ => 0.0,
     };
@@ -494,14 +494,7 @@ pub fn predict(
         .map_or(0, |below| below.components().count() as u32);
     match package_manager::detect(root) {
         Some(manager @ (Manager::Uv | Manager::Pip | Manager::Poetry)) => {
-            repo.install = python_install(env, scan, probes, root, manager, root_depth);
-            let from_requirements = repo
-                .install
-                .as_ref()
-                .is_none_or(|i| i.source == model::InstallSource::PythonLock);
-            if let Some(estimate) = pip_estimate(root, root_depth).filter(|_| from_requirements) {
-                repo.install = Some(estimate.install);
-            }
+            repo.install = python::reinstall(env, scan, probes, root, manager, root_depth);
         }
         Some(Manager::Cargo) => repo.install = model::rust_target(scan),
         Some(Manager::Pnpm) => {
@@ -525,57 +518,6 @@ pub fn predict(
         startup,
         probes.manager.as_ref(),
     ))
-}
-
-/// A Python project's reinstall (`model::python_install`): for uv without a virtualenv, what
-/// its sync writes as its lock and cache say, and whether it links from that cache here and on
-/// the baseline (`deps::uv_cache`).
-fn python_install(
-    env: &HostEnv,
-    scan: &ScanReport,
-    probes: &ProbeSet,
-    root: &Path,
-    manager: Manager,
-    root_depth: u32,
-) -> Option<model::InstallFigures> {
-    let uv = (manager == Manager::Uv).then(|| UvSettings::of(env, root));
-    let has_venv = scan
-        .dependency_trees
-        .iter()
-        .any(|t| t.kind == DependencyKind::Venv);
-    let synced = uv
-        .as_ref()
-        .filter(|_| !has_venv)
-        .and_then(|settings| uv_cache::synced_tree(root, settings));
-    let packages = match synced {
-        Some(_) => 0,
-        None => deps::packages::python_packages(root).len() as u64,
-    };
-    let mut install = model::python_install(scan, packages, root_depth, synced.as_ref());
-    if let (Some(install), Some(settings)) = (install.as_mut(), uv) {
-        let baseline_dir = probes.baseline.as_ref().map_or(root, |b| b.dir.as_path());
-        install.cache_links = Some(model::CacheLinks {
-            current: settings.links_into(root),
-            baseline: settings.links_into(baseline_dir),
-        });
-    }
-    install
-}
-
-/// pip's install of the project at `root` (`root_depth` components below its mount's root)
-/// as its requirement files and `pyproject.toml` shape it (`model::pip`); None when pip is
-/// not its manager, or it names nothing, or it has a virtualenv.
-fn pip_estimate(root: &Path, root_depth: u32) -> Option<model::PipEstimate> {
-    if package_manager::detect(root) != Some(Manager::Pip) {
-        return None;
-    }
-    // A virtualenv holds the built project: a reinstall is priced from it.
-    if !deps::packages::site_packages(root).is_empty() {
-        return None;
-    }
-    let shape = deps::pip_project::pip_shape(root)?;
-    let depth = f64::from(root_depth) + model::PY_TREE_DEPTH;
-    Some(model::pip_estimate(&shape, depth))
 }
 
 /// The scan less the `node_modules` folders that hold tracked files, when it has any: a test
