@@ -15,9 +15,10 @@
 # Slow-source mode (root, fuse3): REPO (any directory, typically a clone of a public repository;
 # it is copied, never changed) is copied into the emulator's backing directory; each run copies
 # it from the mount to the local disk. It also reports:
-#   - the prediction's error: `migrate --dry-run --format json`'s predicted_copy_ms against the
-#     median of what it predicts, measured by each `migrate --yes --format json` run (copy_ms:
-#     copy with read-back, count, flush, fix-ups; the walk and the timing before it excluded);
+#   - the prediction's error: the median of RUNS `migrate --dry-run --format json`'s
+#     predicted_copy_ms against the median of what it predicts, measured by each `migrate --yes
+#     --format json` run (copy_ms: a one-pass run's walk, planning, copy with read-back, count,
+#     flush and fix-ups; docs/json.md);
 #   - time to the first prompt: an interactive `migrate` on a pseudo-terminal, from start to the
 #     first question, against the wall time of `check --no-probe` on the same tree.
 # SCALE (default 1) multiplies the emulator's latencies.
@@ -51,6 +52,11 @@ else
 fi
 
 WORK=$(mktemp -d "$BENCH_DIR/wsl-place-bench.XXXXXX")
+# A state folder of the bench's own, emptied before every run: each migration leaves a record of
+# its copy, and a source copied before is asked about first ("already copied ... make another
+# copy?"), which would time that question instead of the plan's, and leave the user's record
+# full of bench copies.
+export XDG_STATE_HOME=$WORK/state
 . bench/slowfs-mount.sh
 trap slowfs_cleanup EXIT
 
@@ -101,7 +107,7 @@ for ((run = 0; run < RUNS; run++)); do
     for ((k = 0; k < ${#TOOLS[@]}; k++)); do
         tool=${TOOLS[$(((k + run) % ${#TOOLS[@]}))]}
         dest="$WORK/dst/$tool"
-        rm -rf "$WORK/dst"
+        rm -rf "$WORK/dst" "$XDG_STATE_HOME"
         mkdir -p "$WORK/dst"
         sync -f "$WORK"
         start=$(now_ns)
@@ -146,12 +152,18 @@ if [ -n "$BEFORE" ]; then
 fi
 [ -n "$SLOW_REPO" ] || exit 0
 
-# The prediction, from a dry run (which walks and plans exactly as a real run does).
-predicted=$("$BIN" migrate "$SRC" --to "$WORK/dst/predicted" --dry-run --format json |
-    python3 -c 'import json, sys; print(json.load(sys.stdin).get("predicted_copy_ms") or 0)')
+# The prediction, from dry runs (which walk and plan exactly as a real run does; the median of
+# RUNS, as the copy's is: each times the source afresh, and one slow call moves one of them).
+PREDICTIONS=
+for ((run = 0; run < RUNS; run++)); do
+    rm -rf "$XDG_STATE_HOME"
+    PREDICTIONS+="$("$BIN" migrate "$SRC" --to "$WORK/dst/predicted" --dry-run --format json |
+        python3 -c 'import json, sys; print(json.load(sys.stdin).get("predicted_copy_ms") or 0)') "
+done
+predicted=$(echo "$PREDICTIONS" | median)
 copied=$(echo "$COPIES" | median)
-echo "predicted copy: $predicted ms; measured copy (copy_ms: after the plan) median: $copied ms" \
-    "(runs: $COPIES); predicted / measured = $(ratio "$predicted" "$copied")"
+echo "predicted copy median: $predicted ms (runs: $PREDICTIONS); measured copy (copy_ms) median:" \
+    "$copied ms (runs: $COPIES); predicted / measured = $(ratio "$predicted" "$copied")"
 echo "whole migrate --yes median (walk and timing included): ${MED[wsl-place]} ms"
 
 # Time to the first prompt against check --no-probe, interleaved.
@@ -185,7 +197,7 @@ PY
 }
 PROMPTS= CHECKS=
 for ((run = 0; run < RUNS; run++)); do
-    rm -rf "$WORK/dst"; mkdir -p "$WORK/dst"
+    rm -rf "$WORK/dst" "$XDG_STATE_HOME"; mkdir -p "$WORK/dst"
     start=$(now_ns)
     "$BIN" check --quiet --no-probe "$SRC" >/dev/null || true
     CHECKS+="$((($(now_ns) - start) / 1000000)) "

@@ -151,6 +151,22 @@ pub struct Defused {
     /// Keys naming a program that `-c` cannot name, because their subsection holds `=` (git
     /// splits `-c` at the first one): git is not run in such a repository at all.
     pub beyond_reach: Vec<String>,
+    /// The repository's own `core.*` settings (`.git/config` and what it includes), in order:
+    /// what a migration checks for a Windows-side clone, read here rather than by a `git
+    /// config --get` each, which on a slow mount costs a start-up and its round trips.
+    pub local_core: Vec<(String, String)>,
+}
+
+impl Defused {
+    /// The repository's own value of `key` (a lower-case `core.*` key), the last one given;
+    /// None when `.git/config` leaves it to the person or git.
+    pub fn local(&self, key: &str) -> Option<&str> {
+        self.local_core
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
 }
 
 /// The overrides for a repository whose `git config --list --show-scope --includes -z` is
@@ -172,6 +188,11 @@ pub fn overrides(list: &str) -> Defused {
             overrides.push(pair);
         }
     };
+    defused.local_core = all
+        .iter()
+        .filter(|e| e.scope == "local" && e.key.starts_with("core."))
+        .map(|e| (e.key.to_string(), e.value.unwrap_or("true").to_string()))
+        .collect();
     for entry in all.iter().filter(|e| is_repositorys(e.scope)) {
         let key = entry.key;
         if let Some(p) = key.strip_prefix("protocol.")
@@ -520,6 +541,23 @@ mod tests {
         let bare = listing(&[("worktree", "core.fsmonitor", None)]);
         assert_eq!(overrides(&bare).overrides, ["core.fsmonitor=true"]);
         assert_eq!(overrides("").overrides, ["core.fsmonitor=false"]);
+    }
+
+    #[test]
+    fn the_repositorys_own_core_values_are_read_from_the_listing() {
+        let list = listing(&[
+            ("global", "core.autocrlf", Some("input")),
+            ("local", "core.filemode", Some("true")),
+            ("local", "core.filemode", Some("false")),
+            ("local", "core.ignorecase", None),
+            ("local", "user.name", Some("x")),
+        ]);
+        let defused = overrides(&list);
+        // The last value wins, a bare key is true, the person's values are not the repository's.
+        assert_eq!(defused.local("core.filemode"), Some("false"));
+        assert_eq!(defused.local("core.ignorecase"), Some("true"));
+        assert_eq!(defused.local("core.autocrlf"), None);
+        assert_eq!(defused.local("user.name"), None);
     }
 
     #[test]

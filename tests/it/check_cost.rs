@@ -74,7 +74,7 @@ fn git_is_asked_its_version_once_until_it_changes() {
     let path = path_with(fake.path());
     // A quiet machine throughout: a start-up kept from a busy one is timed again on a quiet
     // one (tests/it/git_startup.rs), which a loaded test machine would otherwise decide.
-    let quiet = crate::git_startup::proc_with_load(0.1);
+    let quiet = crate::support::fakeproc::proc_with_load(0.1);
     let checked = || {
         support::Sandbox::at(home.path())
             .cmd()

@@ -3,35 +3,11 @@
 //! is timed again by the first check on a quiet machine, the faster kept; one timed quiet is kept.
 
 use crate::support::Run;
+use crate::support::fakeproc;
 use crate::support::gitrepo::{files_repo, init_and_commit_all};
 use crate::support::sandbox::Sandbox;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-/// A `/proc` root that is this machine's (its mount table, kernel, boot and name, so that the
-/// cache's key is the same run to run) but for its load average, which reads `load` per core.
-pub(crate) fn proc_with_load(load_per_core: f64) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for file in [
-        "self/mountinfo",
-        "version",
-        "sys/kernel/random/boot_id",
-        "sys/kernel/hostname",
-    ] {
-        let to = dir.path().join(file);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        let text = std::fs::read_to_string(Path::new("/proc").join(file)).unwrap_or_default();
-        std::fs::write(to, text).unwrap();
-    }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
-    let one_minute = load_per_core * cores;
-    std::fs::write(
-        dir.path().join("loadavg"),
-        format!("{one_minute:.2} {one_minute:.2} {one_minute:.2} 9/999 12345\n"),
-    )
-    .unwrap();
-    dir
-}
 
 fn cache_file(sandbox: &Sandbox) -> PathBuf {
     sandbox.cache().join("wsl-place/git.json")
@@ -65,7 +41,7 @@ fn a_start_up_timed_under_load_is_timed_again_once_the_machine_is_quiet() {
     let repo = sandbox.path("repo");
     files_repo(&repo, 5);
     init_and_commit_all(&repo, "init");
-    let (busy, quiet) = (proc_with_load(4.0), proc_with_load(0.1));
+    let (busy, quiet) = (fakeproc::proc_with_load(4.0), fakeproc::proc_with_load(0.1));
 
     check_at_load(&sandbox, &repo, &busy);
     let first = kept(&sandbox);

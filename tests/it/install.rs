@@ -36,6 +36,16 @@ fn fake_pnpm() -> tempfile::TempDir {
     dir
 }
 
+/// A scratch folder (kept while the first is held), its canonical path, and a home in it that
+/// exists, as each test's tool cache.
+fn scratch() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let work = tempfile::tempdir().unwrap();
+    let base = fs::canonicalize(work.path()).unwrap();
+    let home = base.join("home");
+    fs::create_dir_all(&home).unwrap();
+    (work, base, home)
+}
+
 fn run(home: &Path, fake: &Path, args: &[&str], target: &Path) -> Value {
     support::Sandbox::at(home)
         .cmd()
@@ -55,10 +65,8 @@ fn ratio(a: &Value, b: &Value) -> f64 {
 
 #[test]
 fn survey_and_check_agree_on_the_install() {
-    let work = tempfile::tempdir().unwrap();
-    let base = fs::canonicalize(work.path()).unwrap();
-    let (top, home) = (base.join("source"), base.join("home"));
-    fs::create_dir_all(&home).unwrap();
+    let (_work, base, home) = scratch();
+    let top = base.join("source");
     let app = top.join("app");
     pnpm_project(&app, 30);
     let fake = fake_pnpm();
@@ -121,10 +129,8 @@ sleep 0.05
 
 #[test]
 fn a_manager_on_path_is_timed_on_a_sample_of_the_projects_packages() {
-    let work = tempfile::tempdir().unwrap();
-    let base = fs::canonicalize(work.path()).unwrap();
-    let (app, home) = (base.join("app"), base.join("home"));
-    fs::create_dir_all(&home).unwrap();
+    let (_work, base, home) = scratch();
+    let app = base.join("app");
     repo_with_files(&app, 10);
     write(&app.join(".gitignore"), b"node_modules/\n");
     write(&app.join("yarn.lock"), b"# yarn lockfile v1\n");
@@ -155,10 +161,8 @@ fn a_manager_on_path_is_timed_on_a_sample_of_the_projects_packages() {
 
 #[test]
 fn a_python_project_reinstalls_its_virtualenv() {
-    let work = tempfile::tempdir().unwrap();
-    let base = fs::canonicalize(work.path()).unwrap();
-    let (app, home) = (base.join("app"), base.join("home"));
-    fs::create_dir_all(&home).unwrap();
+    let (_work, base, home) = scratch();
+    let app = base.join("app");
     repo_with_files(&app, 10);
     write(&app.join(".gitignore"), b".venv/\n");
     write(&app.join("requirements.txt"), b"six==1.16.0\nidna==3.7\n");
@@ -204,10 +208,8 @@ fn a_python_project_reinstalls_its_virtualenv() {
 
 #[test]
 fn a_pip_project_without_a_virtualenv_prices_dependencies_and_its_editable_build() {
-    let work = tempfile::tempdir().unwrap();
-    let base = fs::canonicalize(work.path()).unwrap();
-    let (app, home) = (base.join("app"), base.join("home"));
-    fs::create_dir_all(&home).unwrap();
+    let (_work, base, home) = scratch();
+    let app = base.join("app");
     repo_with_files(&app, 10);
     // encode/broadcaster's shape: the project editable with extras, and pins.
     write(
@@ -280,10 +282,8 @@ kafka = [\"aiokafka\"]\ntest = [\"pytest-asyncio\"]\n",
 
 #[test]
 fn a_uv_project_without_a_virtualenv_counts_what_uv_sync_installs() {
-    let work = tempfile::tempdir().unwrap();
-    let base = fs::canonicalize(work.path()).unwrap();
-    let (app, home) = (base.join("app"), base.join("home"));
-    fs::create_dir_all(&home).unwrap();
+    let (_work, base, home) = scratch();
+    let app = base.join("app");
     repo_with_files(&app, 10);
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/uv");
     for file in ["uv.lock", "pyproject.toml"] {
@@ -352,10 +352,8 @@ wheels = [
 
 #[test]
 fn a_uv_sync_is_counted_from_its_wheels_in_uvs_cache_and_links_where_the_cache_is() {
-    let work = tempfile::tempdir().unwrap();
-    let base = fs::canonicalize(work.path()).unwrap();
-    let (app, home, cache) = (base.join("app"), base.join("home"), base.join("uv-cache"));
-    fs::create_dir_all(&home).unwrap();
+    let (_work, base, home) = scratch();
+    let (app, cache) = (base.join("app"), base.join("uv-cache"));
     uv_project_with_a_cache(&app, &cache, 500);
     let fake = tempfile::tempdir().unwrap();
     support::write_executable(
@@ -396,10 +394,8 @@ fn a_uv_sync_is_counted_from_its_wheels_in_uvs_cache_and_links_where_the_cache_i
 
 #[test]
 fn a_rust_target_is_priced_as_its_file_writes_without_a_manager() {
-    let work = tempfile::tempdir().unwrap();
-    let base = fs::canonicalize(work.path()).unwrap();
-    let (app, home) = (base.join("app"), base.join("home"));
-    fs::create_dir_all(&home).unwrap();
+    let (_work, base, home) = scratch();
+    let app = base.join("app");
     repo_with_files(&app, 10);
     write(&app.join(".gitignore"), b"target/\n");
     write(&app.join("Cargo.lock"), b"version = 4\n");
@@ -481,10 +477,8 @@ fn a_virtualenv_and_a_target_on_a_slow_mount_are_findings() {
 /// start-up, an offline install that fails the same way).
 #[test]
 fn the_manager_is_asked_once_and_a_failed_sample_is_not_retried() {
-    let work = tempfile::tempdir().unwrap();
-    let base = fs::canonicalize(work.path()).unwrap();
-    let (app, home) = (base.join("app"), base.join("home"));
-    fs::create_dir_all(&home).unwrap();
+    let (_work, base, home) = scratch();
+    let app = base.join("app");
     pnpm_project(&app, 10);
     // Packages with a name and a version: a sample pnpm is asked to install.
     for p in 0..10 {
@@ -538,10 +532,8 @@ fn fake_npm() -> tempfile::TempDir {
 fn a_committed_node_modules_fixture_is_source_not_the_install() {
     // remy/nodemon's shape: 806 locked packages, nothing installed, and a test fixture
     // committed with its own node_modules (which npm never writes).
-    let work = tempfile::tempdir().unwrap();
-    let base = fs::canonicalize(work.path()).unwrap();
-    let (app, home) = (base.join("app"), base.join("home"));
-    fs::create_dir_all(&home).unwrap();
+    let (_work, base, home) = scratch();
+    let app = base.join("app");
     repo_with_files(&app, 10);
     let packages: serde_json::Map<String, Value> = std::iter::once((String::new(), Value::Null))
         .chain((0..40).map(|p| (format!("node_modules/pkg{p}"), serde_json::json!({}))))

@@ -114,30 +114,11 @@ fn repo_index_ahead(repo: &Path) {
         .unwrap();
 }
 
-/// A `/proc` root that is this machine's (its mount table, kernel) but for its load average,
-/// which reads `load` per core.
-fn proc_with_load(load_per_core: f64) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("self")).unwrap();
-    let mounts = std::fs::read_to_string("/proc/self/mountinfo").unwrap();
-    std::fs::write(dir.path().join("self/mountinfo"), mounts).unwrap();
-    let version = std::fs::read_to_string("/proc/version").unwrap_or_default();
-    std::fs::write(dir.path().join("version"), version).unwrap();
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
-    let one_minute = load_per_core * cores;
-    std::fs::write(
-        dir.path().join("loadavg"),
-        format!("{one_minute:.2} {one_minute:.2} {one_minute:.2} 9/999 12345\n"),
-    )
-    .unwrap();
-    dir
-}
-
 #[test]
 fn verifications_taken_under_load_are_kept_but_correct_nothing() {
     let sandbox = Sandbox::new();
     let repo = repo_in_use(&sandbox, "repo", 60);
-    let busy = proc_with_load(3.0);
+    let busy = support::fakeproc::proc_with_load(3.0);
     for _ in 0..3 {
         let out = sandbox
             .cmd()

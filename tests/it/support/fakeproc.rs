@@ -180,3 +180,28 @@ impl FixtureHost {
         cmd
     }
 }
+
+/// A `/proc` root that is this machine's (its mount table, kernel, boot and name, so that the
+/// cache's key is the same run to run) but for its load average, which reads `load` per core.
+pub fn proc_with_load(load_per_core: f64) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for file in [
+        "self/mountinfo",
+        "version",
+        "sys/kernel/random/boot_id",
+        "sys/kernel/hostname",
+    ] {
+        let to = dir.path().join(file);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        let text = std::fs::read_to_string(Path::new("/proc").join(file)).unwrap_or_default();
+        std::fs::write(to, text).unwrap();
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    let one_minute = load_per_core * cores;
+    std::fs::write(
+        dir.path().join("loadavg"),
+        format!("{one_minute:.2} {one_minute:.2} {one_minute:.2} 9/999 12345\n"),
+    )
+    .unwrap();
+    dir
+}

@@ -327,11 +327,10 @@ fn git(repo: &Path, args: &[&str]) -> Option<Output> {
     git_within(repo, args, "git", git::QUICK_LIMIT).ok()
 }
 
+/// The repository's own value of `key`, from the one configuration listing each run reads
+/// (`git::defuse`): no git is started per key.
 fn config_get(repo: &Path, key: &str) -> Option<String> {
-    let out = git(repo, &["config", "--local", "--get", key])?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    git::defuse(repo).ok()?.local(key).map(str::to_string)
 }
 
 /// The settings a Windows-side clone leaves behind that are wrong on ext4.
