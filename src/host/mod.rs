@@ -445,10 +445,11 @@ pub const STARTUP_RUNS: usize = 3;
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct GitFacts {
     pub version: Option<GitVersion>,
-    /// The middle of `STARTUP_RUNS` `git --version` runs: process start-up, which one unlucky
-    /// schedule on a busy machine would overstate. Not the fastest: the `git status` this
-    /// prices is a typical run, and `GIT_SETUP_STARTUPS` was fitted on medians; the fastest of
-    /// three put every small repository 15-35% low on the held-out table (docs/accuracy.md).
+    /// The fastest of `STARTUP_RUNS` `git --version` runs: process start-up, a fixed cost
+    /// that only ever grows with the machine's other work (a check's own package sample and
+    /// probes among it: the middle of three, timed inside checks on a quiet machine, ranged
+    /// 1.3-6.6 ms where git alone takes 1.6-1.7), which one or two unlucky schedules would
+    /// overstate.
     pub startup_ms: Option<f64>,
 }
 
@@ -472,8 +473,7 @@ impl GitFacts {
                 .or_else(|| GitVersion::parse(&String::from_utf8_lossy(&output.stdout)));
             runs.push(elapsed);
         }
-        runs.sort_by(f64::total_cmp);
-        facts.startup_ms = runs.get(runs.len() / 2).copied();
+        facts.startup_ms = runs.into_iter().reduce(f64::min);
         facts
     }
 
