@@ -50,6 +50,9 @@ const ENV_KEYS: &[&str] = &[
     "UV_CACHE_DIR",
     "UV_LINK_MODE",
     "UV_NO_CACHE",
+    // Where npm's cache is (`deps::samplers::npm_cache`); npm takes either spelling.
+    "npm_config_cache",
+    "NPM_CONFIG_CACHE",
 ];
 
 /// A snapshot of the host's environment and the location of its `/proc`.
@@ -107,6 +110,12 @@ impl HostEnv {
     }
 
     pub fn var(&self, key: &str) -> Option<&str> {
+        // A key missing there reads as unset on every real run, whatever the person set, while
+        // tests that build the environment from pairs still see it.
+        debug_assert!(
+            ENV_KEYS.contains(&key),
+            "{key} is read but HostEnv::from_process does not take it (ENV_KEYS)"
+        );
         self.vars
             .get(key)
             .map(String::as_str)

@@ -562,3 +562,29 @@ fn a_committed_node_modules_fixture_is_source_not_the_install() {
     assert_eq!(p["inputs"]["install"]["source"], "node_modules", "{p}");
     assert_eq!(p["inputs"]["install"]["files"], 12, "{p}");
 }
+
+#[test]
+fn an_installed_pnpm_tree_is_priced_with_the_links_it_holds() {
+    let (_work, base, home) = scratch();
+    let app = base.join("app");
+    pnpm_project(&app, 5);
+    // pnpm's own layout: each package in `.pnpm`, a symlink per dependency edge and per name
+    // at the top.
+    let store = app.join("node_modules/.pnpm");
+    for (name, deps) in [("a", &["b", "c"][..]), ("b", &["c"][..]), ("c", &[][..])] {
+        let own = store.join(format!("{name}@1.0.0/node_modules"));
+        write(&own.join(name).join("index.js"), b"module.exports = 1\n");
+        for dep in deps {
+            let target = format!("../../{dep}@1.0.0/node_modules/{dep}");
+            std::os::unix::fs::symlink(target, own.join(dep)).unwrap();
+        }
+        let top = format!(".pnpm/{name}@1.0.0/node_modules/{name}");
+        std::os::unix::fs::symlink(top, app.join("node_modules").join(name)).unwrap();
+    }
+    let fake = fake_pnpm();
+    let json = run(&home, fake.path(), &["check"], &app);
+    let install = &json["predict"]["inputs"]["install"];
+    assert_eq!(install["source"], "node_modules", "{install}");
+    // Three edges (a->b, a->c, b->c) and three names at the top.
+    assert_eq!(install["links"], 6, "{install}");
+}

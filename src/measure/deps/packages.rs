@@ -584,16 +584,25 @@ pub fn uv_lock_is_registry_only(text: &str) -> bool {
         })
 }
 
-/// A `pyproject.toml` holding only the `[project]` table and `[dependency-groups]` of `text`:
-/// what `uv sync --frozen` needs of it, without the settings (`[tool.*]`) and build backend
-/// (`[build-system]`) a repository could use to choose where uv writes or what it runs. None
-/// when `text` is not TOML.
+/// A `pyproject.toml` holding only the `[project]` table, `[dependency-groups]` and `[tool.uv]`
+/// `default-groups` of `text`: what `uv sync --frozen` needs of it to install what the
+/// project's own sync does, without the settings (the rest of `[tool.*]`) and build backend
+/// (`[build-system]`) a repository could use to choose where uv writes or what it runs (group
+/// names choose neither). None when `text` is not TOML.
 pub fn project_table_only(text: &str) -> Option<String> {
-    let document: toml::Table = text.parse().ok()?;
-    let kept: toml::Table = document
+    let mut document: toml::Table = text.parse().ok()?;
+    let default_groups = document
+        .get_mut("tool")
+        .and_then(|t| t.get_mut("uv")?.as_table_mut()?.remove("default-groups"));
+    let mut kept: toml::Table = document
         .into_iter()
         .filter(|(key, _)| key == "project" || key == "dependency-groups")
         .collect();
+    if let Some(groups) = default_groups {
+        let uv = toml::Table::from_iter([("default-groups".to_string(), groups)]);
+        let tool = toml::Table::from_iter([("uv".to_string(), toml::Value::Table(uv))]);
+        kept.insert("tool".to_string(), toml::Value::Table(tool));
+    }
     toml::to_string(&kept).ok()
 }
 
@@ -814,6 +823,17 @@ content-hash = "00"
             "{kept}"
         );
         assert_eq!(project_table_only("not [toml"), None);
+        // The groups a sync installs stay (without them the sample installs `dev` only);
+        // nothing else of `[tool.uv]` does.
+        let grouped = project.replace(
+            "cache-dir = \"/tmp/x\"\n",
+            "cache-dir = \"/tmp/x\"\ndefault-groups = [\"docs\", \"dev\"]\n",
+        );
+        let kept: toml::Table = project_table_only(&grouped).unwrap().parse().unwrap();
+        let uv = kept["tool"]["uv"].as_table().unwrap();
+        assert_eq!(uv.keys().collect::<Vec<_>>(), ["default-groups"], "{kept}");
+        assert_eq!(uv["default-groups"][0].as_str(), Some("docs"));
+        assert!(!kept.contains_key("build-system"), "{kept}");
     }
 
     #[test]

@@ -497,15 +497,16 @@ pub fn predict(
             repo.install = python::reinstall(env, scan, probes, root, manager, root_depth);
         }
         Some(Manager::Cargo) => repo.install = model::rust_target(scan),
-        Some(Manager::Pnpm) => {
-            if let Some(install) = repo
-                .install
-                .as_mut()
-                .filter(|i| i.source == InstallSource::PnpmLock)
-            {
+        Some(Manager::Pnpm) => match repo.install.as_mut() {
+            Some(install) if install.source == InstallSource::PnpmLock => {
                 install.depth += f64::from(root_depth);
             }
-        }
+            // An installed tree: the reinstall makes again the links the scan met in it.
+            Some(install) if install.source == InstallSource::NodeModules => {
+                install.links = scan.node_modules.iter().map(|t| t.symlinks).sum();
+            }
+            _ => {}
+        },
         Some(Manager::Npm | Manager::Yarn | Manager::Bun) | None => {}
     }
     if let Some(walk) = &probes.git_walk {
