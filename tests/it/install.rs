@@ -382,13 +382,20 @@ fn a_uv_sync_is_counted_from_its_wheels_in_uvs_cache_and_links_where_the_cache_i
     // The cache shares the project's and the home's disk: uv links on both sides.
     assert_eq!(install["cache_links"]["current"], true, "{install}");
     assert_eq!(install["cache_links"]["baseline"], true, "{install}");
-    let linked = json["predict"]["install_ms"]["current"].as_f64().unwrap();
+    // The file system's part alone: the manager's own (its reference fit here) follows the
+    // CPU's pace, timed afresh by each run, which a loaded machine moves more than the
+    // difference between linking and copying 500 small files.
+    let disk_ms = |json: &Value| {
+        let p = &json["predict"];
+        p["install_ms"]["current"].as_f64().unwrap() - p["install_manager_ms"].as_f64().unwrap()
+    };
+    let linked = disk_ms(&json);
     // `copy` copies every file wherever the cache is, which costs more than linking it.
     let json = check("copy");
     let install = &json["predict"]["inputs"]["install"];
     assert_eq!(install["cache_links"]["current"], false, "{install}");
     assert_eq!(install["cache_links"]["baseline"], false, "{install}");
-    let copied = json["predict"]["install_ms"]["current"].as_f64().unwrap();
+    let copied = disk_ms(&json);
     assert!(copied > linked, "{copied} vs {linked}");
 }
 
