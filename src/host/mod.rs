@@ -467,22 +467,20 @@ impl GitFacts {
     /// A fake `git` earlier on `PATH` is what tests use to stand in for other releases.
     pub fn read() -> Self {
         let mut facts = GitFacts::default();
-        let mut runs = Vec::with_capacity(STARTUP_RUNS);
         for _ in 0..STARTUP_RUNS {
             let start = std::time::Instant::now();
             let Ok(output) = git::run(git::version_query(), git::QUICK_LIMIT) else {
-                break;
+                return facts;
             };
             let elapsed = start.elapsed().as_secs_f64() * 1e3;
             if !output.status.success() {
-                break;
+                return facts;
             }
             facts.version = facts
                 .version
                 .or_else(|| GitVersion::parse(&String::from_utf8_lossy(&output.stdout)));
-            runs.push(elapsed);
+            facts.startup_ms = Some(facts.startup_ms.map_or(elapsed, |ms: f64| ms.min(elapsed)));
         }
-        facts.startup_ms = runs.into_iter().reduce(f64::min);
         facts
     }
 

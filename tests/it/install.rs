@@ -57,6 +57,21 @@ fn run(home: &Path, fake: &Path, args: &[&str], target: &Path) -> Value {
         .ok_json()
 }
 
+/// `check`'s screen of `target`, `columns` wide, with `fake`'s programs first on PATH.
+fn screen(home: &Path, fake: Option<&Path>, columns: &str, target: &Path) -> String {
+    let mut cmd = support::Sandbox::at(home).cmd();
+    if let Some(fake) = fake {
+        cmd.env("PATH", path_with(fake));
+    }
+    let out = cmd
+        .env("COLUMNS", columns)
+        .args(["--color", "never", "check", "--probe-budget-ms", "300"])
+        .arg(target)
+        .output()
+        .unwrap();
+    support::text(&out)
+}
+
 fn ratio(a: &Value, b: &Value) -> f64 {
     let (a, b) = (a.as_f64().unwrap(), b.as_f64().unwrap());
     assert!(a > 0.0 && b > 0.0, "{a} and {b}");
@@ -254,15 +269,7 @@ kafka = [\"aiokafka\"]\ntest = [\"pytest-asyncio\"]\n",
         "{p}"
     );
     // The screen says what is estimated.
-    let human = support::Sandbox::at(&home)
-        .cmd()
-        .env("PATH", path_with(fake.path()))
-        .env("COLUMNS", "400")
-        .args(["--color", "never", "check", "--probe-budget-ms", "300"])
-        .arg(&app)
-        .output()
-        .unwrap();
-    let text = support::text(&human);
+    let text = screen(&home, Some(fake.path()), "400", &app);
     assert!(
         text.contains("editable project's build: fitted on other projects"),
         "{text}"
@@ -419,14 +426,7 @@ fn a_rust_target_is_priced_as_its_file_writes_without_a_manager() {
     assert!(p["install_manager"].is_null(), "{p}");
     assert_eq!(p["install_manager_ms"], 0.0);
     assert!(p["install_ms"]["current"].as_f64().unwrap() > 0.0);
-    let human = support::Sandbox::at(&home)
-        .cmd()
-        .env("COLUMNS", "200")
-        .args(["--color", "never", "check", "--probe-budget-ms", "300"])
-        .arg(&app)
-        .output()
-        .unwrap();
-    let text = support::text(&human);
+    let text = screen(&home, None, "200", &app);
     assert!(
         text.contains("rebuilding target/ writes its 200 files"),
         "{text}"

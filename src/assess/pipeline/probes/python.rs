@@ -12,29 +12,10 @@ use std::path::Path;
 
 /// The reinstall of the Python project at `root` (`root_depth` components below its mount's
 /// root): pip's estimate from its requirement files where nothing better was found (no
-/// virtualenv, no uv lock), else `python_install`'s.
-pub(super) fn reinstall(
-    env: &HostEnv,
-    scan: &ScanReport,
-    probes: &ProbeSet,
-    root: &Path,
-    manager: Manager,
-    root_depth: u32,
-) -> Option<model::InstallFigures> {
-    let install = python_install(env, scan, probes, root, manager, root_depth);
-    let from_requirements = install
-        .as_ref()
-        .is_none_or(|i| i.source == InstallSource::PythonLock);
-    match pip_estimate(root, root_depth).filter(|_| from_requirements) {
-        Some(estimate) => Some(estimate.install),
-        None => install,
-    }
-}
-
-/// A Python project's reinstall (`model::python_install`): for uv without a virtualenv, what
+/// virtualenv, no uv lock), else `model::python_install`'s; for uv without a virtualenv, what
 /// its sync writes as its lock and cache say, and whether it links from that cache here and on
 /// the baseline (`deps::uv_cache`).
-fn python_install(
+pub(super) fn reinstall(
     env: &HostEnv,
     scan: &ScanReport,
     probes: &ProbeSet,
@@ -63,7 +44,13 @@ fn python_install(
             baseline: settings.links_into(baseline_dir),
         });
     }
-    install
+    let from_requirements = install
+        .as_ref()
+        .is_none_or(|i| i.source == InstallSource::PythonLock);
+    match pip_estimate(root, root_depth).filter(|_| from_requirements) {
+        Some(estimate) => Some(estimate.install),
+        None => install,
+    }
 }
 
 /// pip's install of the project at `root` (`root_depth` components below its mount's root)
