@@ -56,9 +56,17 @@ pub fn line(env: &HostEnv, old: &OldPlace, source: &Path) -> String {
         }
         _ => clause.clone(),
     };
-    let why = match old.source_removed && !old.copy_missing {
-        true => removed_wordings(old, &to),
-        false => [
+    let why = match (
+        old.unfinished_clause(),
+        old.source_removed && !old.copy_missing,
+    ) {
+        (Some(clause), _) => [
+            format!("to {to} on {}; {clause}", old.finished_day),
+            format!("to {to}; {clause}"),
+            clause,
+        ],
+        (None, true) => removed_wordings(old, &to),
+        (None, false) => [
             format!("to {to} on {}; {clause}", old.finished_day),
             format!("to {to}; {brief}"),
             brief,

@@ -169,6 +169,17 @@ pub fn write_json_atomically<T: serde::Serialize>(file: &Path, value: &T) {
     let _ = try_write_json_atomically(file, value);
 }
 
+/// [`try_write_json_atomically`], on the disk before it returns: the file's bytes and the
+/// rename that put it in place are both flushed, so a power cut or a kill right after leaves
+/// this version, never the one before. For a journal that must be read after a crash.
+pub fn write_json_durably<T: serde::Serialize>(file: &Path, value: &T) -> std::io::Result<()> {
+    let parent = file.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent)?;
+    let json = serde_json::to_vec_pretty(value).map_err(std::io::Error::other)?;
+    replace_whole(file, &json, None)?;
+    File::open(parent)?.sync_all()
+}
+
 /// [`write_json_atomically`], saying why when the file could not be written.
 pub fn try_write_json_atomically<T: serde::Serialize>(
     file: &Path,

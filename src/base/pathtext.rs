@@ -232,6 +232,23 @@ pub mod json {
     }
 }
 
+/// Whether `path`, with its `.` and `..` taken as written (no link followed, nothing asked of
+/// the disk), names `place` or something inside it.
+pub fn lexically_inside(path: &Path, place: &Path) -> bool {
+    use std::path::Component;
+    let mut normal = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::ParentDir => {
+                normal.pop();
+            }
+            Component::CurDir => {}
+            other => normal.push(other),
+        }
+    }
+    normal.starts_with(place)
+}
+
 /// `~` and `~/rest` in a user-written path, with `home` for `~`; anything else (`~user` among
 /// them: no password database is read) as written. None when it needs a home there is none of.
 pub fn expand_home(text: &str, home: Option<&Path>) -> Option<PathBuf> {

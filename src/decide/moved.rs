@@ -18,6 +18,9 @@ pub fn verdict(old: &OldPlace) -> Verdict {
         },
     };
     let message = match (old.pending(), old.copy_missing) {
+        _ if old.unfinished_clause().is_some() => {
+            "Finish what was interrupted here first, with the command below; nothing it did is lost.".to_string()
+        }
         (_, true) => "Put the copy back where it was made; then sync or work there.".to_string(),
         (Some(0), false) => "Work in the copy.".to_string(),
         _ if old.source_removed => "Work in the copy.".to_string(),

@@ -95,7 +95,13 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
     }
     // Synced first: the report's totals are the manifest's after it.
     let synced = match syncing {
-        true => Some(sync::run(run, &sync::record_of(env, source)?)?),
+        true => {
+            let synced = sync::run(run, &sync::record_of(env, source)?)?;
+            if synced.done {
+                sync::ended(env, source);
+            }
+            Some(synced)
+        }
         false => None,
     };
     let mut report = MigrationReport::from_manifest(

@@ -64,6 +64,42 @@ pub struct Moved {
     /// versions that kept none, and outside git).
     #[serde(default)]
     pub copy_head: Option<String>,
+    /// An operation on this migration that started and has not finished (`--sync`, `--abort`,
+    /// `--remove-source`): written to disk before its first change, cleared after its last, so
+    /// a Ctrl-C or a kill in between is never read as the person's edits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unfinished: Option<Unfinished>,
+}
+
+/// An operation after the move, begun and not yet ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unfinished {
+    pub operation: Operation,
+    /// When it began, seconds since 1970.
+    pub started_unix: u64,
+    /// The copy it works with.
+    #[serde(with = "crate::base::pathtext::json")]
+    pub destination: PathBuf,
+}
+
+/// The operations after the move that change a place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Operation {
+    Sync,
+    Abort,
+    RemoveSource,
+}
+
+impl Operation {
+    /// The flag that starts it, and resumes it after an interrupt.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Operation::Sync => "--sync",
+            Operation::Abort => "--abort",
+            Operation::RemoveSource => "--remove-source",
+        }
+    }
 }
 
 /// An earlier copy of the same source elsewhere: what `--abort` of it, or of the newest copy,
@@ -156,7 +192,22 @@ impl Moved {
             other_copies: Vec::new(),
             source_removed_unix: None,
             copy_head: None,
+            unfinished: None,
         }
+    }
+
+    /// A `--remove-source` began and has not finished: what is missing at the source may be
+    /// its work, never an edit of the person's.
+    pub fn removal_unfinished(&self) -> bool {
+        self.unfinished
+            .as_ref()
+            .is_some_and(|u| u.operation == Operation::RemoveSource)
+    }
+
+    /// The source's files that are gone were taken by wsl-place (a removal finished or begun),
+    /// so none of them is a deletion to carry to the copy.
+    pub fn removal_began(&self) -> bool {
+        self.source_removed || self.removal_unfinished()
     }
 
     /// The record after this migration to `destination` made a new copy: the copies `earlier`
@@ -286,6 +337,46 @@ fn record_path(env: &HostEnv, source: &Path) -> Option<PathBuf> {
 pub fn remember(env: &HostEnv, moved: &Moved) {
     if let Some(file) = record_path(env, &moved.source) {
         crate::base::input::write_json_atomically(&file, moved);
+    }
+}
+
+/// Records, durably, that `operation` on the migration of `source` to `destination` begins:
+/// called before its first change. Err when the record cannot be read or written, and then the
+/// operation must not begin (nothing could tell its changes from the person's).
+pub fn begin(
+    env: &HostEnv,
+    source: &Path,
+    destination: &Path,
+    operation: Operation,
+) -> std::io::Result<()> {
+    let file = record_path(env, source).ok_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::NotFound, "there is no state folder")
+    })?;
+    let mut record = recorded(env, source).ok_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "the migration's record is missing or unreadable",
+        )
+    })?;
+    record.unfinished = Some(Unfinished {
+        operation,
+        started_unix: now_unix(),
+        destination: destination.to_path_buf(),
+    });
+    crate::base::input::write_json_durably(&file, &record)
+}
+
+/// `record`, with `operation` ended, written durably. A record of another operation keeps it.
+pub fn end(env: &HostEnv, mut record: Moved, operation: Operation) {
+    if record
+        .unfinished
+        .as_ref()
+        .is_some_and(|u| u.operation == operation)
+    {
+        record.unfinished = None;
+    }
+    if let Some(file) = record_path(env, &record.source) {
+        let _ = crate::base::input::write_json_durably(&file, &record);
     }
 }
 

@@ -25,6 +25,7 @@ mod hook_safety;
 mod hostile;
 mod init_fallback;
 mod install;
+mod interrupted_removal;
 mod layering;
 mod lock_counts;
 mod lock_samples;

@@ -13,6 +13,7 @@
 //! step. `WSL_PLACE_SEQUENCES_CASES` sets the number of cases (200 for the run).
 
 mod history;
+mod interrupted;
 
 use crate::nothing_lost::{Place, files};
 use crate::support::gitrepo::{git, init_and_commit_all, write};

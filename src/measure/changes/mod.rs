@@ -244,6 +244,10 @@ pub struct OldPlace {
         serialize_with = "crate::base::pathtext::json::list"
     )]
     pub other_copies: Vec<PathBuf>,
+    /// An operation that began here and did not finish (Ctrl-C, a kill, a power cut): `next`
+    /// is then the command that finishes it, and the counts leave out what it changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unfinished: Option<crate::store::moved::Operation>,
 }
 
 impl OldPlace {
@@ -309,7 +313,11 @@ pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace
     let files_changed = counted.map(|c| c.added + c.changed + c.removed);
     let commits_not_in_copy = counted.and_then(|c| c.commits);
     let pending = files_changed.map(|n| n + commits_not_in_copy.unwrap_or(0));
-    let next = next_step(moved, copy_missing, pending);
+    let unfinished = moved.unfinished.as_ref().map(|u| u.operation);
+    let next = match unfinished {
+        Some(operation) if !copy_missing => Some(command(operation.flag())),
+        _ => next_step(moved, copy_missing, pending),
+    };
     let mut old = OldPlace {
         destination: moved.destination.clone(),
         finished_unix: moved.finished_unix,
@@ -334,6 +342,7 @@ pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace
             .iter()
             .map(|o| o.destination.clone())
             .collect(),
+        unfinished,
     };
     old.message = old.sentence(env.home().as_deref());
     old
@@ -423,7 +432,33 @@ impl OldPlace {
         }
     }
 
+    /// What an operation that did not finish left, and that finishing it is the way on.
+    pub fn unfinished_clause(&self) -> Option<String> {
+        use crate::store::moved::Operation;
+        let said = match self.unfinished? {
+            _ if self.copy_missing => return None,
+            Operation::RemoveSource => {
+                "--remove-source was interrupted here; the copy holds everything it removed so far, and finishing it keeps what changed here since"
+            }
+            Operation::Sync => {
+                "a --sync to the copy was interrupted; finishing it copies what changed here, and the copy keeps its own edits"
+            }
+            Operation::Abort => {
+                "an --abort was interrupted; running it again finishes it or says why the copy stays"
+            }
+        };
+        Some(said.to_string())
+    }
+
     fn sentence(&self, home: Option<&Path>) -> String {
+        if let Some(clause) = self.unfinished_clause() {
+            return format!(
+                "moved to {} on {}; {}",
+                short(&self.destination, home),
+                self.finished_day,
+                clause
+            );
+        }
         if self.source_removed && !self.copy_missing {
             let mut said = format!(
                 "{}; the copy is {}",
@@ -465,13 +500,15 @@ pub fn since(moved: &Moved) -> Option<Changes> {
         return None;
     }
     let mut seen = walk(&moved.source).ok()?;
-    if moved.source_removed {
+    // A removal that began, finished or not: what it took is no change made here.
+    let removed_by_the_tool = moved.removal_began();
+    if removed_by_the_tool {
         let in_git = |rel: &Path| rel.components().any(|c| c.as_os_str() == ".git");
         seen.retain(|s| !in_git(&s.rel));
         entries.retain(|e| !in_git(e.rel()));
     }
     let mut changes = classify(&moved.source, &entries, &seen);
-    if moved.source_removed {
+    if removed_by_the_tool {
         changes.removed.clear();
         changes.removed_dirs.clear();
     }

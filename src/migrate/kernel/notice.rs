@@ -84,7 +84,12 @@ pub enum Notice<'a> {
         source: &'a Path,
     },
     /// What the source no longer holds of the copy, so `--abort` keeps it.
-    SourceLacks { lacking: &'a [String] },
+    SourceLacks {
+        lacking: &'a [String],
+        destination: &'a Path,
+        /// The command that carries the old place's edits and commits to the copy.
+        sync: &'a str,
+    },
     /// A dry run of another copy of a source copied before: the question a real run asks.
     AnotherCopy { question: &'a str },
 }

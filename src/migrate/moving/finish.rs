@@ -12,7 +12,7 @@ use crate::migrate::kernel::outcome::{Copied, MigrationReport};
 use crate::migrate::kernel::repairs::fixups::{self, FixupReport};
 use crate::migrate::kernel::run::Run;
 use crate::migrate::kernel::{
-    engine::finalise, repairs::git_paths, repairs::old_paths, repairs::venvs,
+    engine::finalise, repairs::alternates, repairs::git_paths, repairs::old_paths, repairs::venvs,
     repairs::windows_side, repairs::worktrees,
 };
 use crate::store::{moved, snapshot};
@@ -217,6 +217,10 @@ fn fix_up(
         git_paths::repoint(source, destination, repo, automount_root, &mut fixups)
             == git_paths::WorkTree::AtCopy
     });
+    // Before the old place can go: a copy that borrows objects from it has half a history.
+    for repo in &repos {
+        alternates::make_own(source, repo, &mut fixups);
+    }
     spinner.finish_and_clear();
     if destination.join(".git").is_dir() {
         for issue in settings {

@@ -9,6 +9,7 @@
 
 use crate::base::pathtext::{display, shell_quote};
 use crate::host::git;
+use crate::migrate::kernel::repairs::alternates;
 use std::io::{Seek, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -28,6 +29,11 @@ pub fn kept_why(source: &Path, old: &Path, copy: &Path, sync: &str) -> Option<St
             "the linked worktree {} still uses it",
             display(&worktree)
         ));
+    }
+    if alternates::borrows_from(&copy.join(".git"), source) {
+        return Some(
+            "the copy still borrows git objects from it (objects/info/alternates), so the copy's history is not all in the copy".to_string(),
+        );
     }
     if crate::base::dirfd::lstat(&old.join(".git").join("index.lock")).is_ok() {
         return Some(

@@ -15,6 +15,7 @@ pub(super) use steps::{after_finish, after_move};
 
 use crate::base::dirfd::{self, Fenced, FencedDir, Meta};
 use crate::base::error::{Failure, Result};
+use crate::base::interrupt;
 use crate::base::progress::Drawn;
 use crate::migrate::kernel::engine::journal::{self, FileRecord, ManifestEntry};
 use crate::migrate::kernel::outcome::{KeptWhy, Removal};
@@ -116,14 +117,25 @@ pub fn remove_source(
         bar: Some(bar.clone()),
         ..Removal::default()
     };
-    for unit in git {
-        removal.git_folder(source, destination, unit);
-    }
     let destination_forms: Vec<Vec<u8>> = venvs::rewrites(source, destination)
         .into_iter()
         .map(|r| r.new)
         .collect();
+    let resume =
+        crate::migrate::kernel::engine::staging::command(source, destination, " --remove-source");
+    let interrupted = || {
+        Failure::interrupted(&format!(
+            "the copy holds everything removed so far, and the rest is still at the old place; finish the removal with `{resume}`"
+        ))
+    };
     removal.folder(&src, &dst, &tree, (Path::new(""), &destination_forms));
+    interrupt::check("").map_err(|_| interrupted())?;
+    // `.git` last: until the work tree is gone the old place is still a repository, and git
+    // there tells what an interrupted removal left.
+    for unit in git {
+        removal.git_folder(source, destination, unit);
+        interrupt::check("").map_err(|_| interrupted())?;
+    }
     removal.bar = None;
     match dirfd::rmdir(source) {
         // Counted apart: the plan's folders are those inside it.
@@ -178,6 +190,11 @@ impl Removal {
             )
         });
         let mut done = unit.clone();
+        // A Ctrl-C that stopped git's check is the person's, not git's answer: nothing is kept
+        // for it, and the caller stops with the removal unfinished.
+        if interrupt::requested() {
+            return;
+        }
         if let Some(why) = &kept {
             self.keep(rel, KeptWhy::KeptWhole(why.clone()));
         } else if let Err(e) =
@@ -209,12 +226,18 @@ impl Removal {
         };
         let rewritten_to = folder.virtualenv.then_some(forms);
         for (name, record) in &folder.files {
+            if interrupt::requested() {
+                return;
+            }
             self.file(&src_dir, &dst_dir, name, record, rewritten_to);
         }
         for (name, target) in &folder.symlinks {
+            if interrupt::requested() {
+                return;
+            }
             self.symlink(&src_dir, &dst_dir, name, target, &rel.join(name));
         }
-        if folder.folders.is_empty() {
+        if folder.folders.is_empty() || interrupt::requested() {
             return;
         }
         let (Ok(src_base), Ok(dst_base)) = (src.base(&src_dir), dst.base(&dst_dir)) else {
@@ -236,6 +259,9 @@ impl Removal {
             return;
         };
         for name in folder.folders.keys() {
+            if interrupt::requested() {
+                return;
+            }
             self.tick();
             // A link or file now in a folder's place fails here (ENOTDIR) and was listed above.
             if src_dir.rmdir(name).is_ok() {

@@ -30,8 +30,14 @@ impl RemovalPlan {
 /// What `--remove-source` would delete from `source` and keep, from the manifest and one walk.
 pub fn plan(source: &Path, destination: &Path, manifest_path: &Path) -> Result<RemovalPlan> {
     let entries = read_manifest(manifest_path)?;
-    let seen = changes::walk(source)
-        .map_err(|u| u.failure(source, "nothing in the source was deleted."))?;
+    let again =
+        crate::migrate::kernel::engine::staging::command(source, destination, " --remove-source");
+    let seen = changes::walk(source).map_err(|unseen| match unseen {
+        changes::Unseen::Interrupted => Failure::interrupted(&format!(
+            "nothing in the source was deleted; to remove it later: `{again}`"
+        )),
+        other => other.failure(source, "nothing in the source was deleted."),
+    })?;
     let found = changes::classify(source, &entries, &seen);
     let differs: HashSet<&Path> = found
         .changed

@@ -3,16 +3,18 @@
 //! record.
 
 use super::plan::{self, RemovalPlan};
+use crate::base::error::Failure;
 use crate::base::error::Result;
 use crate::host::HostEnv;
 use crate::migrate::kernel::ask::answer;
 use crate::migrate::kernel::engine::journal;
 use crate::migrate::kernel::engine::plan::{Question, QuestionId};
+use crate::migrate::kernel::engine::staging;
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome::{MigrationReport, Removal, RemovalShown};
 use crate::migrate::kernel::repairs::fixups::FixupAdvice;
 use crate::migrate::kernel::run::Run;
-use crate::store::moved;
+use crate::store::moved::{self, Operation};
 use std::path::Path;
 
 const NOT_CONFIRMED: FixupAdvice = FixupAdvice::RemovalNotConfirmed;
@@ -35,7 +37,7 @@ pub(in crate::migrate) fn after_move(
                 verified: None,
                 dry_run: false,
             })?;
-            report.removal = Some(remove_source(ui, report, &plan)?);
+            report.removal = Some(remove_source(env, ui, report, &plan)?);
             removed(env, &report.source);
         }
         Some(false) => report.fixups.advice.push(NOT_CONFIRMED),
@@ -83,7 +85,7 @@ pub(in crate::migrate) fn after_finish(run: &Run, report: &mut MigrationReport) 
         with_yes: true,
     };
     if answer(run, &question)? {
-        report.removal = Some(remove_source(ui, report, &plan)?);
+        report.removal = Some(remove_source(env, ui, report, &plan)?);
         removed(env, &source);
     } else {
         report.fixups.advice.push(NOT_CONFIRMED);
@@ -98,6 +100,8 @@ fn removed(env: &HostEnv, source: &Path) {
         record.source_removed_unix = Some(crate::base::clock::now_unix());
         record.kept_at_removal = kept_copied_files(&record);
         // What the removal left is what the old place says from now on (the nudge reads it).
+        // Counted as after the removal: its own deletions are no change made here.
+        record.unfinished = None;
         record.since = crate::measure::changes::since(&record).map(|c| moved::Counted {
             added: c.added.len() as u64,
             changed: c.changed.len() as u64,
@@ -106,7 +110,7 @@ fn removed(env: &HostEnv, source: &Path) {
             unix: crate::base::clock::now_unix(),
             commits: None,
         });
-        moved::remember(env, &record);
+        moved::end(env, record, Operation::RemoveSource);
     }
 }
 
@@ -128,8 +132,27 @@ fn kept_copied_files(record: &moved::Moved) -> Vec<String> {
 /// `--remove-source`, confirmed: what the manifest proves was copied leaves the source, with a
 /// bar over the plan's entries and the model's time left (every entry is a round trip on the
 /// slow mount).
-fn remove_source(ui: &dyn Ui, report: &MigrationReport, plan: &RemovalPlan) -> Result<Removal> {
+fn remove_source(
+    env: &HostEnv,
+    ui: &dyn Ui,
+    report: &MigrationReport,
+    plan: &RemovalPlan,
+) -> Result<Removal> {
     let (source, destination) = (report.source.as_path(), report.destination.as_path());
+    let resume = staging::command(source, destination, " --remove-source");
+    // On the disk before the first unlink: after a kill, every reader of the record knows that
+    // what is missing here was the removal's, and says how to finish it.
+    moved::begin(env, source, destination, Operation::RemoveSource).map_err(|e| {
+        Failure::internal(format!(
+            "the removal from {} cannot be recorded in wsl-place's state folder ({e}), so nothing was deleted; make the state folder writable, then run `{resume}` again.",
+            source.display()
+        ))
+    })?;
+    crate::base::interrupt::set_hint(move || {
+        format!(
+            "the copy holds everything removed so far, and the rest is still at the old place; finish the removal with `{resume}`"
+        )
+    });
     // The folder the shell that ran this is in: removed with the source, it leaves the shell
     // in a folder that no longer exists.
     let shell_in = std::env::current_dir()

@@ -38,6 +38,7 @@ use std::time::Instant;
 /// or finishes a sync an interrupted run sealed.
 pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     let (env, ui, args) = (run.env, run.ui, run.args);
+    refuse_during_removal(record)?;
     identity::check_copy(record, "nothing was copied.")?;
     let staging = Staging::for_sync(&record.source, &record.destination);
     set_interrupt_hint(record, &staging);
@@ -62,6 +63,7 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     if args.consent.dry_run() || !confirmed(ui, args, record)? {
         return Ok(plan.report);
     }
+    begin(env, record)?;
     let started = Instant::now();
     // History first: a fast-forward puts the old place's commits in the copy's work tree, and
     // the files left to sync are the old place's uncommitted edits on top of them.
@@ -87,6 +89,43 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     }
     let _lock = staging.create(held)?;
     copy_and_apply(run, record, &staging, plan, started)
+}
+
+/// A removal that began and did not finish took files from the old place: a sync now would
+/// read its deletions as the person's and take the same files from the copy.
+fn refuse_during_removal(record: &moved::Moved) -> Result<()> {
+    if !record.removal_unfinished() {
+        return Ok(());
+    }
+    Err(Failure::would_lose_data(format!(
+        "a --remove-source of {} began and did not finish, so what is missing there is its work, not edits to sync; finish it first with `{}` (it keeps and lists what changed there since), then sync; nothing was copied.",
+        record.source.display(),
+        staging::command(&record.source, &record.destination, " --remove-source")
+    )))
+}
+
+/// Records, before the sync's first change, that it began: an interrupted sync is then told
+/// at the old place, with the command that finishes it.
+fn begin(env: &HostEnv, record: &moved::Moved) -> Result<()> {
+    moved::begin(
+        env,
+        &record.source,
+        &record.destination,
+        moved::Operation::Sync,
+    )
+    .map_err(|e| {
+        Failure::internal(format!(
+            "the sync of {} cannot be recorded in wsl-place's state folder ({e}), so nothing was copied; make the state folder writable, then run it again.",
+            record.source.display()
+        ))
+    })
+}
+
+/// The sync finished: the record says so (read again, as the sync wrote it).
+pub(super) fn ended(env: &HostEnv, source: &Path) {
+    if let Some(record) = moved::recorded(env, source) {
+        moved::end(env, record, moved::Operation::Sync);
+    }
 }
 
 /// Ctrl-C that the work does not answer in time: what is true then, sealed or not.

@@ -151,12 +151,20 @@ fn changes_at_both(
 ) -> Result<(Vec<Seen>, changes::Changes, changes::Changes)> {
     let (source, destination) = (&moved.source, &moved.destination);
     let untouched = "nothing was synced.";
-    let seen = changes::walk(source).map_err(|u| u.failure(source, untouched))?;
+    let again = crate::migrate::kernel::engine::staging::command(source, destination, " --sync");
+    // Ctrl-C during the walk: the last line still says how to go on.
+    let stopped = |unseen: changes::Unseen, root: &Path| match unseen {
+        changes::Unseen::Interrupted => {
+            Failure::interrupted(&format!("nothing was synced; to sync later: `{again}`"))
+        }
+        other => other.failure(root, untouched),
+    };
+    let seen = changes::walk(source).map_err(|u| stopped(u, source))?;
     let here = changes::classify(source, entries, &seen);
     let kept = moved::snapshot_path(env, destination);
     let baseline = snapshot::baseline(kept.as_deref(), entries);
-    let mut there = changes::at_destination(destination, &baseline)
-        .map_err(|u| u.failure(destination, untouched))?;
+    let mut there =
+        changes::at_destination(destination, &baseline).map_err(|u| stopped(u, destination))?;
     // A nested repository's index (its `.git` still syncs as files) is a cache `git status`
     // rewrites: the source's replaces it (refreshed after), or it stays.
     there.changed.retain(|rel| !changes::is_git_index(rel));

@@ -55,6 +55,14 @@ pub(super) fn undo(run: &Run, manifest_file: &Path) -> Result<ExitCode> {
         ui.notice(&Notice::CopyKept { destination })?;
         return Ok(ExitCode::Ok);
     }
+    // The last point at which Ctrl-C keeps the copy: past it, the removal is finished.
+    crate::base::interrupt::check("the copy was kept; nothing was removed.")?;
+    moved::begin(env, source, destination, moved::Operation::Abort).map_err(|e| {
+        Failure::internal(format!(
+            "removing the copy at {} cannot be recorded in wsl-place's state folder ({e}); nothing was removed.",
+            destination.display()
+        ))
+    })?;
     let trash = trash(destination);
     std::fs::rename(destination, &trash)
         .map_err(|e| Failure::io("move the copy away to remove it:", destination, &e))?;
@@ -77,6 +85,14 @@ fn source_still_there(
     destination: &Path,
     record: Option<&moved::Moved>,
 ) -> Result<()> {
+    if record.is_some_and(|r| r.removal_unfinished()) {
+        return Err(Failure::would_lose_data(format!(
+            "a --remove-source of {} began and did not finish, so {} holds what it removed; finish the removal with `{}` and keep the copy; nothing was removed.",
+            source.display(),
+            destination.display(),
+            staging::command(source, destination, " --remove-source")
+        )));
+    }
     if record.is_some_and(|r| r.source_removed) || !source.is_dir() {
         return Err(Failure::would_lose_data(format!(
             "the source {} was removed after the migration, so {} is the only copy; nothing was removed.",
@@ -197,12 +213,17 @@ fn source_holds_the_copy(
     let Some(first) = lacking.first() else {
         return Ok(());
     };
-    ui.notice(&Notice::SourceLacks { lacking: &lacking })?;
+    ui.notice(&Notice::SourceLacks {
+        lacking: &lacking,
+        destination,
+        sync: &staging::command(source, destination, " --sync"),
+    })?;
     Err(Failure::would_lose_data(format!(
-        "the source {} no longer holds everything the copy has ({} differ or are missing, first {first}), so {} is kept; nothing was removed.",
+        "the source {} no longer holds everything the copy has ({} differ or are missing, first {first}), so {} is kept; nothing was removed. To carry the edits and commits made there to the copy: `{}`.",
         source.display(),
         units::counted(lacking.len() as u64, "entry", "entries"),
-        destination.display()
+        destination.display(),
+        staging::command(source, destination, " --sync")
     )))
 }
 
@@ -242,7 +263,7 @@ pub(super) fn finish(env: &HostEnv, ui: &dyn Ui, source: &Path, destination: &Pa
     // The source's other copies stay recorded: forgetting them would lose track of a copy.
     match record.and_then(|r| r.without_copy(destination)) {
         Some(rest) => {
-            moved::remember(env, &rest);
+            moved::end(env, rest, moved::Operation::Abort);
             Ok(())
         }
         None => moved::forget(env, source)

@@ -62,7 +62,15 @@ pub fn text(notice: &Notice) -> String {
             destination,
             source,
         } => copy_gone_forgotten(destination, source),
-        Notice::SourceLacks { lacking } => lacking_listed(lacking),
+        Notice::SourceLacks {
+            lacking,
+            destination,
+            sync,
+        } => format!(
+            "The copy at {} is kept: the old place changed since the migration. To carry those edits and commits to the copy, run `{sync}`; the entries that differ:\n{}",
+            destination.display(),
+            lacking_listed(lacking)
+        ),
         Notice::AnotherCopy { question } => another_copy(question),
     }
 }

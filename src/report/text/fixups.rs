@@ -41,6 +41,16 @@ impl fmt::Display for Fixed {
                 issue.repo.display(),
                 issue.value
             ),
+            Fixed::ObjectsMadeOwn { repo, borrowed, ms } => write!(
+                f,
+                "made {} own the git objects it borrowed from the old place ({}) with `git repack -a -d` in {ms} ms, and dropped the pointer: its history no longer needs the old place",
+                display(repo),
+                borrowed
+                    .iter()
+                    .map(|p| display(p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             Fixed::IndexRefreshed { repo } => {
                 write!(f, "refreshed the git index in {}", repo.display())
             }
@@ -113,6 +123,7 @@ impl fmt::Display for FixupAdvice {
             | A::RefreshStopped(_)
             | A::FilterNotRun { .. }
             | A::GitPathNotSet { .. }
+            | A::StillBorrows { .. }
             | A::GitPathOutside { .. } => git_advice(self),
             A::WorktreeNotPointed { .. }
             | A::WorktreeRepairFailed { .. }
@@ -227,6 +238,11 @@ fn git_advice(advice: &FixupAdvice) -> String {
             shell_quote(new)
         ),
         FixupAdvice::GitPathOutside { key, value, repo } => git_path_outside(key, value, repo),
+        FixupAdvice::StillBorrows { repo, why } => format!(
+            "{} still borrows git objects from the old place (objects/info/alternates), and they could not be copied into it ({why}); --remove-source keeps the old place's .git until `git -C {} repack -a -d` succeeds and the line naming the old place is taken out of .git/objects/info/alternates",
+            display(repo),
+            shell_quote(repo)
+        ),
         other => unreachable!("not about git's files: {other:?}"),
     }
 }

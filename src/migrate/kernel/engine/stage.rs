@@ -45,6 +45,10 @@ pub fn copy(
     let outcome = copy::run(plan, &staging.tree(), &journal, &plan.recovered, &options)
         .map_err(|f| staging.kept(&f))?;
     journal.sync()?;
+    // A copy Ctrl-C stopped is short of its plan: the person's interrupt, not a fault to
+    // report as one when the staged tree is counted.
+    crate::base::interrupt::check("what was copied and verified so far is kept")
+        .map_err(|f| staging.kept(&f))?;
     Ok(outcome)
 }
 

@@ -84,6 +84,13 @@ pub enum Fixed {
         ms: u128,
         tracked: u64,
     },
+    /// The objects `repo` borrowed from the old place's stores (`objects/info/alternates`),
+    /// packed into its own store in `ms`, and the pointer dropped.
+    ObjectsMadeOwn {
+        repo: PathBuf,
+        borrowed: Vec<PathBuf>,
+        ms: u128,
+    },
 }
 
 /// What a fix-up noticed and left for the person, with what to run. Worded in
@@ -123,6 +130,12 @@ pub enum FixupAdvice {
         config: PathBuf,
         old: String,
         new: PathBuf,
+    },
+    /// `repo` still borrows objects from the old place (`objects/info/alternates`): its `.git`
+    /// there must stay until this is fixed (`--remove-source` keeps it).
+    StillBorrows {
+        repo: PathBuf,
+        why: String,
     },
     /// `key` names `value`, outside both the old place and the copy.
     GitPathOutside {

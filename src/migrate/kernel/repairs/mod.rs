@@ -6,6 +6,7 @@
 //! left behind (`build_output`), what still names the old place (`old_paths`) and what is left
 //! to do (`next_steps`). The engine knows none of them.
 
+pub mod alternates;
 pub mod build_output;
 pub mod fixups;
 pub mod git_paths;
