@@ -99,10 +99,34 @@ pub fn for_observations(observations: &Observations, judgement: Judgement) -> Ve
 }
 
 fn migrate_command(observations: &Observations) -> String {
+    let to = observations
+        .context
+        .unfinished_move_to
+        .as_ref()
+        .map(|dest| format!(" --to {}", crate::base::pathtext::shell_quote(dest)))
+        .unwrap_or_default();
     format!(
-        "wsl-place migrate {}",
+        "wsl-place migrate {}{to}",
         crate::base::pathtext::shell_quote(&observations.path)
     )
+}
+
+/// The move itself: a new one, or the one that was interrupted, where it was going.
+fn migrate(observations: &Observations) -> Advice {
+    let message = match &observations.context.unfinished_move_to {
+        Some(dest) => format!(
+            "finish the move to {} that was interrupted: what was copied and verified is kept",
+            crate::base::pathtext::display(dest)
+        ),
+        None => {
+            "move the repository to the Linux disk, verified, with `wsl-place migrate`".to_string()
+        }
+    };
+    Advice {
+        id: AdviceId::Migrate,
+        message,
+        command: Some(migrate_command(observations)),
+    }
 }
 
 /// Moving, and the one-sentence consequences of moving that apply here.
@@ -113,12 +137,7 @@ fn moving(observations: &Observations, advise_speedup: f64) -> Vec<Advice> {
     if context.wsl_version == Some(1) {
         advice.extend(wsl1(observations, advise_speedup));
     } else {
-        advice.push(Advice {
-            id: AdviceId::Migrate,
-            message: "move the repository to the Linux disk, verified, with `wsl-place migrate`"
-                .to_string(),
-            command: Some(migrate_command(observations)),
-        });
+        advice.push(migrate(observations));
     }
     if observations.wsl && kind == MountKind::WslDrvfs9p {
         advice.push(Advice {

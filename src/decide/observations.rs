@@ -20,6 +20,9 @@ pub struct Context {
     /// The virtualenvs and Cargo `target/` folders the scan found in the repository: path
     /// (relative to it), kind and files.
     pub build_trees: Vec<(PathBuf, crate::measure::scan::DependencyKind, u64)>,
+    /// A first migration of this repository to this folder began and did not finish: moving
+    /// means resuming it there.
+    pub unfinished_move_to: Option<PathBuf>,
 }
 
 /// Everything the policy looks at, as plain values.

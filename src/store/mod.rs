@@ -7,7 +7,8 @@
 //! The state folder (`$XDG_STATE_HOME/wsl-place` or `~/.local/state/wsl-place`) holds what
 //! outlives a run: `manifests/<key>.manifest` (what a migration copied, [`manifest`]),
 //! `destinations/<key>.snapshot` (the destination as the migration left it, [`snapshot`]),
-//! `moved/<key>.json` (where each source went, [`moved`]) and `accuracy.json` (verified
+//! `moved/<key>.json` (where each source went, [`moved`]), `started/<key>.json` (where a first
+//! migration that has not finished is going, [`moved::Started`]) and `accuracy.json` (verified
 //! predictions, [`accuracy`]). The cache folder holds what only saves time ([`CacheFile`]).
 //! A sync's list of operations ([`sync_ops`]) lives in its staging folder, beside the copy.
 
@@ -95,6 +96,12 @@ impl Store {
     /// Where the record of where `source` went is kept; None without a state folder.
     pub fn record_of_move(&self, source: &Path) -> Option<PathBuf> {
         self.state_file("moved", source, "json")
+    }
+
+    /// Where a first migration of `source` that began and has not finished names its
+    /// destination; None without a state folder.
+    pub fn start_of_move(&self, source: &Path) -> Option<PathBuf> {
+        self.state_file("started", source, "json")
     }
 
     /// The record of verified predictions; None without a state folder.

@@ -340,6 +340,46 @@ pub fn remember(env: &HostEnv, moved: &Moved) {
     }
 }
 
+/// A first migration that began (its staging folder made) and has not finished: where it is
+/// going, so the old place's advice resumes it there rather than starting another copy.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Started {
+    #[serde(with = "crate::base::pathtext::json")]
+    pub source: PathBuf,
+    #[serde(with = "crate::base::pathtext::json")]
+    pub destination: PathBuf,
+    pub started_unix: u64,
+}
+
+/// Records that the first migration of `source` to `destination` begins. Best effort: without
+/// it the advice after an interrupt names no `--to`.
+pub fn start(env: &HostEnv, source: &Path, destination: &Path) {
+    if let Some(file) = Store::of(env).start_of_move(source) {
+        let started = Started {
+            source: source.to_path_buf(),
+            destination: destination.to_path_buf(),
+            started_unix: now_unix(),
+        };
+        let _ = crate::base::input::write_json_durably(&file, &started);
+    }
+}
+
+/// The first migration of `source` finished or was given up: nothing is left to resume.
+pub fn start_ended(env: &HostEnv, source: &Path) {
+    if let Some(file) = Store::of(env).start_of_move(source) {
+        let _ = std::fs::remove_file(file);
+    }
+}
+
+/// The unfinished first migration of `source` (a canonical path), while no copy is in place at
+/// its destination yet.
+pub fn started(env: &HostEnv, source: &Path) -> Option<Started> {
+    let file = Store::of(env).start_of_move(source)?;
+    let bytes = crate::base::input::read_cache(&file, "unfinished migration record")?;
+    let started: Started = serde_json::from_slice(&bytes).ok()?;
+    (started.source == source && !started.destination.exists()).then_some(started)
+}
+
 /// Records, durably, that `operation` on the migration of `source` to `destination` begins:
 /// called before its first change. Err when the record cannot be read or written, and then the
 /// operation must not begin (nothing could tell its changes from the person's).
@@ -377,6 +417,17 @@ pub fn end(env: &HostEnv, mut record: Moved, operation: Operation) {
     }
     if let Some(file) = record_path(env, &record.source) {
         let _ = crate::base::input::write_json_durably(&file, &record);
+    }
+}
+
+/// The copy's history now holds the old place's up to `head` (a sync fetched it): kept at
+/// once, so a sync killed before it applies its files does not count those commits again.
+pub fn copy_head_moved_on(env: &HostEnv, source: &Path, head: &str) {
+    if let Some(mut record) = recorded(env, source) {
+        record.copy_head = Some(head.to_string());
+        if let Some(file) = record_path(env, source) {
+            let _ = crate::base::input::write_json_durably(&file, &record);
+        }
     }
 }
 

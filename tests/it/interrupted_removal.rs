@@ -310,3 +310,47 @@ fn abort_refused_for_a_commit_at_the_old_place_names_sync_first() {
     );
     assert!(scene.dst().join("lib/m0/t0.js").is_file());
 }
+
+/// A first copy stopped midway: `check` at the old place resumes it where it was going (the
+/// person's `--to`), never starts a second copy under the default folder.
+#[test]
+#[ignore = "needs FUSE (/dev/fuse and fusermount3)"]
+fn an_interrupted_first_copy_is_resumed_where_it_was_going_on_slowfs() {
+    let Some(scene) = Scene::new(true) else {
+        return;
+    };
+    let before = files(&scene.src());
+    let mut first = scene.migrate(&["--yes"]);
+    first
+        .process_group(0)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = first.spawn().unwrap();
+    let staging = scene.tmp.path().join("dst/.app.wsl-place-staging");
+    let started = Instant::now();
+    while !staging.join("tree").exists() && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let group = rustix::process::Pid::from_child(&child);
+    let _ = rustix::process::kill_process_group(group, Signal::INT);
+    let out = Outcome::named(
+        "the first copy, interrupted",
+        child.wait_with_output().unwrap(),
+    );
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    let advised = scene.advised().expect("check names a migrate command");
+    let dst = scene.dst();
+    assert!(
+        advised
+            .windows(2)
+            .any(|w| w[0] == "--to" && Path::new(&w[1]) == dst),
+        "the advice does not resume at the chosen folder: {advised:?}"
+    );
+    let followed = scene.follow_advice();
+    assert!(dst.is_dir(), "{}", followed.join("\n"));
+    assert!(lost(&before, &[&dst]).is_empty(), "{}", followed.join("\n"));
+    assert!(
+        !scene.tmp.path().join("home/src").exists(),
+        "a second copy was made under the home folder"
+    );
+}

@@ -249,6 +249,7 @@ fn fixture() -> CheckReport {
             repositories_below: None,
             repositories_below_partial: false,
             build_trees: Vec::new(),
+            unfinished_move_to: None,
         },
     };
     let verdict = policy::evaluate(&Policy::built_in(), &observations);

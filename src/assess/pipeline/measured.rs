@@ -101,6 +101,8 @@ impl Measured {
         );
         observations.context.repositories_below = self.below.count;
         observations.context.repositories_below_partial = self.below.complete == Some(false);
+        observations.context.unfinished_move_to =
+            crate::store::moved::started(env, &location.paths.linux).map(|s| s.destination);
         observations
     }
 }

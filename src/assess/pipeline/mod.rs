@@ -505,6 +505,7 @@ pub fn context(
             .filter(|t| matches!(t.kind, DependencyKind::Venv | DependencyKind::Target))
             .map(|t| (t.path.clone(), t.kind, t.files))
             .collect(),
+        unfinished_move_to: None,
     }
 }
 

@@ -33,6 +33,7 @@ pub(super) fn finish(run: &Run, answers: &Answers, copied: Copied) -> Result<Mig
     // The old place's commits since are counted from this one (the copy's, the source's now).
     record.copy_head = crate::measure::changes::commits::head(destination);
     moved::remember(env, &record);
+    moved::start_ended(env, source);
     let (mut fixups, refresh_ms) = fix_up(
         ui,
         (source, destination),

@@ -134,6 +134,7 @@ fn copy_and_finish(
     let staging = &run.staging;
     // Priced again after the answers: what is copied now (node_modules left behind or not).
     let planned_ms = estimate::of(&plan.copy, &plan.copy.resume()).predicted_copy_ms;
+    crate::store::moved::start(run.env, run.source(), &run.destination);
     let mut _locks = vec![staging.create(held)?];
     if let Some(manifest) =
         rerun::finished_while_planning(run.env, staging, &run.destination, one_pass)?

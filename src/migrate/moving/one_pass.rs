@@ -27,6 +27,7 @@ pub(super) fn chosen(run: &Run, held: bool) -> bool {
 pub(super) fn walk_and_copy(run: &Run) -> Result<(Plan, Lock)> {
     let (source, destination) = (run.source(), run.destination.as_path());
     let staging = &run.staging;
+    crate::store::moved::start(run.env, run.source(), &run.destination);
     let lock = staging.create(None)?;
     let tree = staging.tree();
     std::fs::create_dir_all(&tree).map_err(|e| Failure::io("create", &tree, &e))?;

@@ -121,13 +121,7 @@ pub fn remove_source(
         .into_iter()
         .map(|r| r.new)
         .collect();
-    let resume =
-        crate::migrate::kernel::engine::staging::command(source, destination, " --remove-source");
-    let interrupted = || {
-        Failure::interrupted(&format!(
-            "the copy holds everything removed so far, and the rest is still at the old place; finish the removal with `{resume}`"
-        ))
-    };
+    let interrupted = || interrupted(source, destination);
     removal.folder(&src, &dst, &tree, (Path::new(""), &destination_forms));
     interrupt::check("").map_err(|_| interrupted())?;
     // `.git` last: until the work tree is gone the old place is still a repository, and git
@@ -148,6 +142,15 @@ pub fn remove_source(
         }
     }
     Ok(removal)
+}
+
+/// Ctrl-C stopped the removal: what it did is in the copy, and the command that finishes it.
+fn interrupted(source: &Path, destination: &Path) -> Failure {
+    let resume =
+        crate::migrate::kernel::engine::staging::command(source, destination, " --remove-source");
+    Failure::interrupted(&format!(
+        "the copy holds everything removed so far, and the rest is still at the old place; finish the removal with `{resume}`"
+    ))
 }
 
 /// The manifest's entries, read in full: a manifest cut short, or of another source, deletes

@@ -73,6 +73,9 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     let record = match history_came {
         true => {
             moved_on = with_copy_head(record);
+            if let Some(head) = &moved_on.copy_head {
+                moved::copy_head_moved_on(env, &record.source, head);
+            }
             &moved_on
         }
         false => record,

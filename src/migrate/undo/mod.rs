@@ -29,6 +29,9 @@ pub(super) fn abort(run: &Run) -> Result<ExitCode> {
         }
     }
     let removed = staging.abort()?;
+    if removed {
+        crate::store::moved::start_ended(run.env, source);
+    }
     if !removed && let Some(done) = after_finish(run)? {
         return Ok(done);
     }

@@ -66,11 +66,7 @@ pub fn text(notice: &Notice) -> String {
             lacking,
             destination,
             sync,
-        } => format!(
-            "The copy at {} is kept: the old place changed since the migration. To carry those edits and commits to the copy, run `{sync}`; the entries that differ:\n{}",
-            destination.display(),
-            lacking_listed(lacking)
-        ),
+        } => source_lacks(lacking, destination, sync),
         Notice::AnotherCopy { question } => another_copy(question),
     }
 }
@@ -279,6 +275,16 @@ fn aborted(removed: bool, staging: &Path, source: &Path, elsewhere: &[Elsewhere]
 }
 
 /// The first entries the source lacks, one a line, then how many more.
+/// `--abort` refused: the way on first (the sync that carries the old place's edits and
+/// commits over), then what differs.
+fn source_lacks(lacking: &[String], destination: &Path, sync: &str) -> String {
+    format!(
+        "The copy at {} is kept: the old place changed since the migration. To carry those edits and commits to the copy, run `{sync}`; the entries that differ:\n{}",
+        destination.display(),
+        lacking_listed(lacking)
+    )
+}
+
 fn lacking_listed(lacking: &[String]) -> String {
     let mut listed: String = lacking
         .iter()

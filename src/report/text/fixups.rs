@@ -41,16 +41,9 @@ impl fmt::Display for Fixed {
                 issue.repo.display(),
                 issue.value
             ),
-            Fixed::ObjectsMadeOwn { repo, borrowed, ms } => write!(
-                f,
-                "made {} own the git objects it borrowed from the old place ({}) with `git repack -a -d` in {ms} ms, and dropped the pointer: its history no longer needs the old place",
-                display(repo),
-                borrowed
-                    .iter()
-                    .map(|p| display(p))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            Fixed::ObjectsMadeOwn { repo, borrowed, ms } => {
+                f.write_str(&objects_made_own(repo, borrowed, *ms))
+            }
             Fixed::IndexRefreshed { repo } => {
                 write!(f, "refreshed the git index in {}", repo.display())
             }
@@ -107,6 +100,16 @@ fn virtualenv_pointed(
         f,
         "pointed the virtualenv {venv} at the new location: the old path rewritten in {} ({ms} ms){kept}",
         counted(files, "file", "files"),
+    )
+}
+
+/// The copy's repository `repo` packed the objects it borrowed from the old place's stores.
+fn objects_made_own(repo: &Path, borrowed: &[std::path::PathBuf], ms: u128) -> String {
+    let stores: Vec<String> = borrowed.iter().map(|p| display(p)).collect();
+    format!(
+        "made {} own the git objects it borrowed from the old place ({}) with `git repack -a -d` in {ms} ms, and dropped the pointer: its history no longer needs the old place",
+        display(repo),
+        stores.join(", ")
     )
 }
 

@@ -1,0 +1,299 @@
+//! The old place of a finished migration, as every surface there says it (`check`, the hook,
+//! the shell nudge, `survey`): where it went, when, what changed here since, an operation
+//! there that did not finish, and the one command that follows.
+
+use super::since;
+use crate::store::moved::Moved;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// What the old place says about itself: where it went, when, what changed here since and the
+/// one command that follows. Every surface at the old place (`check`, the hook, the shell nudge,
+/// `survey`) says what this holds, so they never disagree.
+#[derive(Debug, Clone, Serialize)]
+pub struct OldPlace {
+    #[serde(with = "crate::base::pathtext::json")]
+    pub destination: PathBuf,
+    pub finished_unix: u64,
+    /// `YYYY-MM-DD` (UTC).
+    pub finished_day: String,
+    pub synced_unix: Option<u64>,
+    pub source_removed: bool,
+    /// When `--remove-source` ran, when the record kept it (seconds since 1970).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_removed_unix: Option<u64>,
+    /// The copy is no longer where the migration made it (moved or removed since).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub copy_missing: bool,
+    /// Files and symlinks added, changed and removed here since; None when they were never
+    /// counted (a record of an earlier version, or a manifest that could not be read).
+    pub added: Option<u64>,
+    pub changed: Option<u64>,
+    pub removed: Option<u64>,
+    /// Their sum: the count every surface at the old place shows. A file as a commit here left
+    /// it is not counted: that commit is.
+    pub files_changed: Option<u64>,
+    /// Commits reachable from HEAD here that the copy does not have (None when git could not
+    /// tell, or after `--remove-source`).
+    pub commits_not_in_copy: Option<u64>,
+    /// Bytes a sync would copy.
+    pub bytes: Option<u64>,
+    /// When they were counted (seconds since 1970): now for `check`, the hook and `survey`,
+    /// which walk the source; the last of those (or the migration, or a sync) for the nudge.
+    pub counted_unix: Option<u64>,
+    /// The command that copies what changed here since to the destination (`migrate --sync`).
+    pub sync: String,
+    /// The command that finishes the move: `--remove-source` removes what is proven copied and
+    /// keeps (and lists) what changed here since. Never suggested by a passive line.
+    pub finish: String,
+    /// The one command that follows: the sync while files changed here (or were not counted),
+    /// `cd` to the copy when none did; None when the copy is gone.
+    pub next: Option<String>,
+    /// The old place's sentence: `moved to ~/src/app on 2026-12-03; 3 files changed here
+    /// since, not in the copy`.
+    pub message: String,
+    /// Copies made before `destination`, by migrations to other folders (oldest first); what
+    /// changed here is counted against `destination`, the newest.
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "crate::base::pathtext::json::list"
+    )]
+    pub other_copies: Vec<PathBuf>,
+    /// An operation that began here and did not finish (Ctrl-C, a kill, a power cut): `next`
+    /// is then the command that finishes it, and the counts leave out what it changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unfinished: Option<crate::store::moved::Operation>,
+}
+
+impl OldPlace {
+    /// Added, changed and removed together.
+    pub fn changed_files(&self) -> Option<u64> {
+        self.files_changed
+    }
+
+    /// Commits and files here that are not in the copy: what a sync has to carry.
+    pub fn pending(&self) -> Option<u64> {
+        self.files_changed
+            .map(|n| n + self.commits_not_in_copy.unwrap_or(0))
+    }
+
+    /// "1 commit and 1 file not in the copy": how the old place says what it has that the copy
+    /// lacks once it made commits (people count a commit as one change); None without commits.
+    pub fn commits_clause(&self) -> Option<String> {
+        let commits = self.commits_not_in_copy.filter(|n| *n > 0)?;
+        let mut said = plural(commits, "commit");
+        if let Some(n) = self.files_changed.filter(|n| *n > 0) {
+            said.push_str(&format!(" and {}", files(n)));
+        }
+        Some(format!("{said} not in the copy"))
+    }
+
+    /// The copy's folder as a person would type it (`~/src/app`).
+    pub fn short_destination(&self, home: Option<&Path>) -> String {
+        short(&self.destination, home)
+    }
+}
+
+/// How the old place learns what changed there since.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Count {
+    /// Walk the source now (and keep the count in the record for the nudge).
+    Walk,
+    /// The record's last count: no walk (the nudge, within its budget).
+    Recorded,
+}
+
+/// Where `source` (a repository's top, canonical) went and what changed here since (not
+/// counted when the copy is no longer there); None when it was never migrated.
+pub fn old_place(env: &crate::host::HostEnv, source: &Path, count: Count) -> Option<OldPlace> {
+    let moved = crate::store::moved::recorded(env, source)?;
+    Some(told(env, &moved, count))
+}
+
+/// [`old_place`] for a record already read.
+pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace {
+    use crate::store::moved::Operation;
+    let copy_missing = !moved.destination.is_dir();
+    let counted = match count {
+        _ if copy_missing => None,
+        // A count kept with a removal by an earlier version counted what it removed.
+        Count::Recorded if moved.source_removed && moved.source_removed_unix.is_none() => None,
+        Count::Recorded => moved.since,
+        Count::Walk => since(moved).map(|c| {
+            let counted = super::commits::counted(moved, c);
+            crate::store::moved::remember_count(env, moved, counted);
+            counted
+        }),
+    };
+    let command = |flag: &str| migrate_command(moved, flag);
+    let files_changed = counted.map(|c| c.added + c.changed + c.removed);
+    let commits_not_in_copy = counted.and_then(|c| c.commits);
+    let pending = files_changed.map(|n| n + commits_not_in_copy.unwrap_or(0));
+    let unfinished = moved.unfinished.as_ref().map(|u| u.operation);
+    let next = match unfinished {
+        // An abort moves the copy away before it removes it: its copy is missing midway.
+        Some(operation) if !copy_missing || operation == Operation::Abort => {
+            Some(command(operation.flag()))
+        }
+        _ => next_step(moved, copy_missing, pending),
+    };
+    let mut old = OldPlace {
+        destination: moved.destination.clone(),
+        finished_unix: moved.finished_unix,
+        finished_day: moved.finished_day(),
+        synced_unix: moved.synced_unix,
+        source_removed: moved.source_removed,
+        source_removed_unix: moved.source_removed_unix,
+        copy_missing,
+        added: counted.map(|c| c.added),
+        changed: counted.map(|c| c.changed),
+        removed: counted.map(|c| c.removed),
+        files_changed,
+        commits_not_in_copy,
+        bytes: counted.map(|c| c.bytes),
+        counted_unix: counted.map(|c| c.unix),
+        sync: command("--sync"),
+        finish: command("--remove-source"),
+        next,
+        message: String::new(),
+        other_copies: moved
+            .other_copies
+            .iter()
+            .map(|o| o.destination.clone())
+            .collect(),
+        unfinished,
+    };
+    old.message = old.sentence(env.home().as_deref());
+    old
+}
+
+/// The migration of the recorded repository again, with `flag` (`--sync`, `--remove-source`).
+fn migrate_command(moved: &Moved, flag: &str) -> String {
+    format!(
+        "wsl-place migrate {} --to {} {flag}",
+        crate::base::pathtext::shell_quote(&moved.source),
+        crate::base::pathtext::shell_quote(&moved.destination)
+    )
+}
+
+/// What to run next at the old place: nothing when the copy is gone, going to the copy when
+/// nothing changed here (no file, no commit) or the source was removed, else the sync.
+fn next_step(moved: &Moved, copy_missing: bool, pending: Option<u64>) -> Option<String> {
+    match pending {
+        _ if copy_missing => None,
+        Some(0) => Some(format!(
+            "cd {}",
+            crate::base::pathtext::shell_quote(&moved.destination)
+        )),
+        _ if moved.source_removed => Some(format!(
+            "cd {}",
+            crate::base::pathtext::shell_quote(&moved.destination)
+        )),
+        _ => Some(migrate_command(moved, "--sync")),
+    }
+}
+
+/// `path` with the home folder written `~`, as a person would type it.
+fn short(path: &Path, home: Option<&Path>) -> String {
+    match home.and_then(|h| path.strip_prefix(h).ok()) {
+        Some(rest) if !rest.as_os_str().is_empty() => {
+            format!("~/{}", crate::base::pathtext::display(rest))
+        }
+        _ => crate::base::pathtext::display(path),
+    }
+}
+
+/// "1 file", "3 files".
+pub fn files(n: u64) -> String {
+    plural(n, "file")
+}
+
+/// "1 commit", "2 commits".
+pub fn commits(n: u64) -> String {
+    plural(n, "commit")
+}
+
+/// "1 commit", "1,204 commits".
+fn plural(n: u64, thing: &str) -> String {
+    match n {
+        1 => format!("1 {thing}"),
+        n => format!("{} {thing}s", crate::base::units::count(n)),
+    }
+}
+
+impl OldPlace {
+    /// What changed here since, as a clause: "3 files changed here since, not in the copy".
+    pub fn changes_clause(&self) -> String {
+        let commits = self.commits_clause();
+        match self.changed_files() {
+            _ if self.copy_missing => {
+                "the copy is no longer there (moved or removed); move it back there to sync".into()
+            }
+            Some(0) if self.source_removed => "nothing else is here to copy".into(),
+            Some(n) if self.source_removed => format!(
+                "{} here {} not in the copy",
+                files(n),
+                if n == 1 { "is" } else { "are" }
+            ),
+            _ if commits.is_some() => commits.unwrap_or_default(),
+            Some(0) => "nothing changed here since: work there".into(),
+            Some(n) => format!("{} changed here since, not in the copy", files(n)),
+            None => "edits made here since were not counted".into(),
+        }
+    }
+
+    /// "removed by wsl-place on 2026-12-06": what became of the old place (no day in a record
+    /// of a version that kept none).
+    pub fn removed_words(&self) -> String {
+        match self.source_removed_unix {
+            Some(unix) => format!("removed by wsl-place on {}", crate::store::moved::day(unix)),
+            None => "removed by wsl-place".to_string(),
+        }
+    }
+
+    /// What an operation that did not finish left, and that finishing it is the way on.
+    pub fn unfinished_clause(&self) -> Option<String> {
+        use crate::store::moved::Operation;
+        let said = match self.unfinished? {
+            Operation::Abort => {
+                "an --abort was interrupted; running it again finishes it or says why the copy stays"
+            }
+            _ if self.copy_missing => return None,
+            Operation::RemoveSource => {
+                "--remove-source was interrupted here; the copy holds everything it removed so far, and finishing it keeps what changed here since"
+            }
+            Operation::Sync => {
+                "a --sync to the copy was interrupted; finishing it copies what changed here, and the copy keeps its own edits"
+            }
+        };
+        Some(said.to_string())
+    }
+
+    fn sentence(&self, home: Option<&Path>) -> String {
+        if let Some(clause) = self.unfinished_clause() {
+            return format!(
+                "moved to {} on {}; {}",
+                short(&self.destination, home),
+                self.finished_day,
+                clause
+            );
+        }
+        if self.source_removed && !self.copy_missing {
+            let mut said = format!(
+                "{}; the copy is {}",
+                self.removed_words(),
+                short(&self.destination, home)
+            );
+            if self.changed_files().is_some_and(|n| n > 0) {
+                said.push_str(&format!("; {}", self.changes_clause()));
+            }
+            return said;
+        }
+        format!(
+            "moved to {} on {}; {}",
+            short(&self.destination, home),
+            self.finished_day,
+            self.changes_clause()
+        )
+    }
+}
