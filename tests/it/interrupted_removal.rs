@@ -354,3 +354,28 @@ fn an_interrupted_first_copy_is_resumed_where_it_was_going_on_slowfs() {
         "a second copy was made under the home folder"
     );
 }
+
+/// Found by the advice-following property test: a commit made at the copy, then a sync (which
+/// takes the copy's `.git` into its snapshot as it stands), then `--abort` removed the copy and
+/// the commit with it. The copy's history is now asked of git first.
+#[test]
+fn abort_after_a_sync_keeps_a_commit_made_only_at_the_copy() {
+    let scene = Scene::new(false).unwrap();
+    scene.migrate(&["--yes"]).run().ok();
+    // No file of the work tree changes: the commit lives in `.git` alone.
+    git(
+        &scene.dst(),
+        &["commit", "-q", "--allow-empty", "-m", "only at the copy"],
+    );
+    let commit = git(&scene.dst(), &["rev-parse", "HEAD"]);
+    std::fs::remove_file(scene.src().join("lib/m2/t2.js")).unwrap();
+    scene.migrate(&["--sync", "--yes"]).run().ok();
+    let out = scene.migrate(&["--abort", "--yes"]).run();
+    assert_eq!(out.status.code(), Some(5), "{}", text(&out));
+    assert!(
+        text(&out).contains("names a commit the old place does not have"),
+        "{}",
+        text(&out)
+    );
+    git(&scene.dst(), &["cat-file", "-e", commit.trim()]);
+}

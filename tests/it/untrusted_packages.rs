@@ -254,3 +254,107 @@ fn a_yarn_path_in_the_repository_never_runs() {
     h.assert_nothing_ran(&report);
     assert_eq!(report["predict"]["install_manager"]["manager"], "yarn");
 }
+
+/// The folder of the person's own pip (`pip --version` names it), each file with its bytes.
+fn persons_pip() -> Option<std::collections::BTreeMap<PathBuf, Vec<u8>>> {
+    let out = Command::new("pip").arg("--version").output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let (_, rest) = text.split_once(" from ")?;
+    let (folder, _) = rest.rsplit_once(" (python ")?;
+    Some(crate::nothing_lost::files(Path::new(folder)))
+}
+
+/// A repository pinning `name==1.0`, offered as a wheel in the person's own `PIP_FIND_LINKS`
+/// folder (as an index would offer it): `check`'s report.
+fn pinned_wheel(h: &Hostile, name: &str, files: &[(&str, &str)]) -> Value {
+    let links = h.elsewhere.path().join("links");
+    support::payloads::wheel(&links, name, "1.0", files);
+    write(
+        &h.repo().join("requirements.txt"),
+        format!("{name}==1.0\n").as_bytes(),
+    );
+    init_and_commit_all(&h.repo(), "init");
+    let links = links.display().to_string();
+    h.check(None, &[("PIP_FIND_LINKS", &links), ("PIP_NO_INDEX", "1")])
+}
+
+/// Issue 64: a registry wheel that ships a top-level `pip/` was written through the scratch
+/// virtualenv's link into the person's own pip, which then ran it on every later pip run. The
+/// sample now links nothing of the person's, and a package named as the installer is refused.
+#[test]
+fn a_wheel_that_ships_pip_never_reaches_the_persons_pip() {
+    if !support::have_program("pip") {
+        return;
+    }
+    let h = Hostile::new();
+    let before = persons_pip();
+    let touch = format!(
+        "import os\nos.system(\"touch '{}'\")\n",
+        h.marker().display()
+    );
+    let report = pinned_wheel(
+        &h,
+        "pipjack",
+        &[("pipjack/__init__.py", ""), ("pip/__init__.py", &touch)],
+    );
+    h.assert_nothing_ran(&report);
+    assert_eq!(persons_pip(), before, "the person's pip changed");
+    let timing = &report["predict"]["install_manager"];
+    assert_eq!(timing["source"], "estimated", "{timing}");
+    assert!(
+        timing["sample_failed"]
+            .as_str()
+            .is_some_and(|why| why.contains("`pip`")),
+        "{timing}"
+    );
+}
+
+/// Issue 64: a wheel whose scripts include one named `python` replaced the scratch
+/// virtualenv's interpreter, which the next turn started. Every turn starts the base
+/// interpreter by its own path, and such a package is refused.
+#[test]
+fn a_wheel_that_ships_a_python_script_is_never_started() {
+    if !support::have_program("pip") {
+        return;
+    }
+    let h = Hostile::new();
+    let script = format!("#!/bin/sh\ntouch '{}'\n", h.marker().display());
+    let report = pinned_wheel(
+        &h,
+        "pyscript",
+        &[
+            ("pyscript/__init__.py", ""),
+            ("pyscript-1.0.data/scripts/python", &script),
+            ("pyscript-1.0.data/scripts/python3", &script),
+        ],
+    );
+    h.assert_nothing_ran(&report);
+    let timing = &report["predict"]["install_manager"];
+    assert_eq!(timing["source"], "estimated", "{timing}");
+    assert!(
+        timing["sample_failed"]
+            .as_str()
+            .is_some_and(|why| why.contains("`python")),
+        "{timing}"
+    );
+}
+
+/// The defence is not "never sample": a harmless pinned wheel offered the same way is timed.
+#[test]
+fn a_harmless_pinned_wheel_is_still_sampled() {
+    if !support::have_program("pip") {
+        return;
+    }
+    let h = Hostile::new();
+    let report = pinned_wheel(
+        &h,
+        "harmless",
+        &[
+            ("harmless/__init__.py", "VALUE = 1\n"),
+            ("harmless/data.txt", "x\n"),
+        ],
+    );
+    let timing = &report["predict"]["install_manager"];
+    assert_eq!(timing["manager"], "pip", "{timing}");
+    assert_eq!(timing["source"], "measured", "{timing}");
+}

@@ -10,6 +10,7 @@
 pub mod ask;
 pub mod document;
 pub mod engine;
+pub mod history;
 pub mod notice;
 pub mod options;
 pub mod outcome;

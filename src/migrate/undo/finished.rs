@@ -11,6 +11,7 @@ use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::units;
 use crate::host::HostEnv;
 use crate::measure::changes;
+use crate::migrate::kernel::history;
 use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::{Consent, Ui};
 use crate::migrate::kernel::run::Run;
@@ -51,6 +52,7 @@ pub(super) fn undo(run: &Run, manifest_file: &Path) -> Result<ExitCode> {
     })?;
     copy_unchanged(env, ui, (source, destination), &entries)?;
     source_holds_the_copy(ui, source, destination, &entries)?;
+    old_place_holds_the_history(source, destination)?;
     if run.args.consent != Consent::Yes && !confirmed(ui, (source, destination), &entries)? {
         ui.notice(&Notice::CopyKept { destination })?;
         return Ok(ExitCode::Ok);
@@ -224,6 +226,30 @@ fn source_holds_the_copy(
         units::counted(lacking.len() as u64, "entry", "entries"),
         destination.display(),
         staging::command(source, destination, " --sync")
+    )))
+}
+
+/// Every branch, tag and staged change of the copy names a commit the old place holds: a
+/// commit made at the copy lives in its `.git` alone, whatever the file snapshot says (a sync
+/// takes the copy's `.git` into it as it stands), so git is asked.
+fn old_place_holds_the_history(source: &Path, destination: &Path) -> Result<()> {
+    if !destination.join(".git").is_dir() || !source.join(".git").is_dir() {
+        return Ok(());
+    }
+    let missing = history::named_at(destination, "the copy")
+        .and_then(|named| history::missing_at(source, &named));
+    // A Ctrl-C that stopped git is the person's, not git's answer.
+    crate::base::interrupt::check("the copy was kept; nothing was removed.")?;
+    let why = match missing {
+        Ok(None) => return Ok(()),
+        Ok(Some(by)) => format!("{by} names a commit the old place does not have"),
+        Err(why) => format!("git could not tell whether the old place has its history ({why})"),
+    };
+    Err(Failure::would_lose_data(format!(
+        "the copy at {} is kept: {why}; nothing was removed. Work there, or bring those commits to the old place first (`git -C {} fetch {} '+refs/heads/*:refs/remotes/copy/*'`).",
+        destination.display(),
+        crate::base::pathtext::shell_quote(source),
+        crate::base::pathtext::shell_quote(destination)
     )))
 }
 

@@ -254,61 +254,151 @@ impl Runner {
             Self::Node { .. } | Self::NpmLock { .. } | Self::Lock { .. } => None,
             Self::Python { manager, lock_from } => {
                 std::fs::write(scratch.join("sample.txt"), requirements_txt(deps)).ok()?;
-                let python = scratch.join(".venv/bin/python");
-                let python = python.to_str()?;
-                if lock_from.is_some() && deps.is_empty() {
-                    timed_uv_venv(scratch)
-                } else if lock_from.is_some() {
-                    // A reinstall is `rm -rf .venv && uv sync`: the sync makes the virtualenv
-                    // too (130-160 ms of psf/requests' 300 ms on ext4), timed without one.
-                    std::fs::remove_dir_all(scratch.join(".venv")).ok()?;
-                    // Never a build: a package with no wheel in the cache fails the sample
-                    // instead of running its build backend.
-                    let args = [
-                        "sync",
-                        "--offline",
-                        "--frozen",
-                        "--no-build",
-                        "--no-install-project",
-                        "-q",
-                    ];
-                    timed_run(Manager::Uv.name(), &args, scratch)
-                } else if *manager == Manager::Uv {
-                    let args = [
-                        "pip",
-                        "install",
-                        "--offline",
-                        "--no-build",
-                        "-q",
-                        "--no-deps",
-                    ];
-                    let rest = ["--python", python, "-r", "sample.txt"];
-                    timed_run(
-                        Manager::Uv.name(),
-                        &[&args[..], &rest[..]].concat(),
-                        scratch,
-                    )
-                } else {
-                    // pip in the virtualenv, as a project reinstalls: it has no offline mode
-                    // and asks the index about each package, then reads the files from its
-                    // cache.
-                    // Wheels only: an sdist would run its setup.py. pip has no offline mode; the
-                    // index it asks is the person's (pip.conf, PIP_INDEX_URL), never one the
-                    // project names, since the sample's lines are plain pins written here.
-                    let args = [
-                        "-m",
-                        "pip",
-                        "install",
-                        "-q",
-                        "--no-deps",
-                        "--only-binary=:all:",
-                    ];
-                    let rest = ["--disable-pip-version-check", "-r", "sample.txt"];
-                    timed_run(python, &[&args[..], &rest[..]].concat(), scratch)
+                match (lock_from.is_some(), *manager) {
+                    (true, _) if deps.is_empty() => timed_uv_venv(scratch),
+                    (true, _) => timed_uv_sync(scratch),
+                    (false, Manager::Uv) => timed_uv_pip(scratch),
+                    (false, _) => timed_pip(scratch),
                 }
             }
         }
     }
+
+    /// Why the sample's install must not be used, even though it ran: a package that ships
+    /// the installer's own package (`pip`, `uv`) or a script named after an interpreter or an
+    /// installer (`python`, `pip`), which a later run would start. `placed`: the top-level
+    /// names the sample put in site-packages.
+    pub(super) fn hijacks(&self, scratch: &Path, placed: &BTreeSet<String>) -> Option<String> {
+        if !matches!(self, Self::Python { .. }) {
+            return None;
+        }
+        if let Some(name) = placed.iter().find(|name| is_installer_name(name)) {
+            return Some(format!(
+                "a package of the sample ships its own `{name}`, the installer's name; it was not run, and the install is estimated"
+            ));
+        }
+        // Scripts land in the virtualenv's `bin/`, or, as pip installs into site-packages, in
+        // its `bin/` there.
+        let folders = packages::site_packages(scratch)
+            .into_iter()
+            .map(|site| site.join("bin"))
+            .chain([scratch.join(".venv/bin")]);
+        let planted = folders
+            .flat_map(|dir| std::fs::read_dir(dir).into_iter().flatten().flatten())
+            .find(|entry| {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                // The virtualenv's own interpreter is a link to the base one; a regular file in
+                // its place, or an installer's script, came with a package.
+                let regular = entry.file_type().is_ok_and(|t| t.is_file());
+                regular && (name.starts_with("python") || is_installer_name(&name))
+            })?;
+        Some(format!(
+            "a package of the sample ships a script named `{}`, after the interpreter or its installer; it was not run, and the install is estimated",
+            planted.file_name().to_string_lossy()
+        ))
+    }
+}
+
+/// The names of the installers and their packages, which no sampled package may take.
+fn is_installer_name(name: &str) -> bool {
+    let stem = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    matches!(
+        stem,
+        "pip" | "uv" | "uvx" | "setuptools" | "_virtualenv" | "ensurepip"
+    )
+}
+
+/// A new virtualenv of uv's at `scratch/.venv`, the one before removed.
+fn fresh_uv_venv(scratch: &Path) -> Option<()> {
+    match std::fs::remove_dir_all(scratch.join(".venv")) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return None,
+        _ => {}
+    }
+    timed_run(
+        Manager::Uv.name(),
+        &["venv", "--offline", "-q", ".venv"],
+        scratch,
+    )
+    .map(drop)
+}
+
+/// The interpreter the `pip` on PATH belongs to, by the absolute path it gives of itself
+/// (asked in isolated mode from the neutral folder).
+fn base_python() -> Option<PathBuf> {
+    static BASE: OnceLock<Option<PathBuf>> = OnceLock::new();
+    BASE.get_or_init(|| {
+        let (_, python) = pip_location()?;
+        let said =
+            version_like_output(&python, &["-I", "-c", "import sys; print(sys.executable)"])?;
+        let path = PathBuf::from(said.trim());
+        path.is_absolute().then_some(path)
+    })
+    .clone()
+}
+
+/// A reinstall from uv's lock is `rm -rf .venv && uv sync`: the sync makes the virtualenv too
+/// (130-160 ms of psf/requests' 300 ms on ext4), timed without one. Never a build: a package
+/// with no wheel in the cache fails the sample instead of running its build backend.
+fn timed_uv_sync(scratch: &Path) -> Option<f64> {
+    std::fs::remove_dir_all(scratch.join(".venv")).ok()?;
+    let args = [
+        "sync",
+        "--offline",
+        "--frozen",
+        "--no-build",
+        "--no-install-project",
+        "-q",
+    ];
+    timed_run(Manager::Uv.name(), &args, scratch)
+}
+
+/// `uv pip install` of the sample into a virtualenv made afresh for each turn, outside the
+/// timing: uv asks the virtualenv's interpreter about itself, and a wheel of the turn before
+/// may have put a script of its own in that interpreter's place.
+fn timed_uv_pip(scratch: &Path) -> Option<f64> {
+    fresh_uv_venv(scratch)?;
+    let python = scratch.join(".venv/bin/python");
+    let args = [
+        "pip",
+        "install",
+        "--offline",
+        "--no-build",
+        "-q",
+        "--no-deps",
+        "--python",
+        python.to_str()?,
+        "-r",
+        "sample.txt",
+    ];
+    timed_run(Manager::Uv.name(), &args, scratch)
+}
+
+/// The person's pip, run by the interpreter it belongs to (its path asked of it, never a
+/// program in the scratch folder that an install could replace), in isolated mode (no current
+/// folder on its path), writing only into the scratch virtualenv's site-packages: nothing of
+/// the person's installation is linked there or written. Wheels only: an sdist would run its
+/// setup.py. pip has no offline mode; the index it asks is the person's (pip.conf,
+/// PIP_INDEX_URL), never one the project names, since the sample's lines are plain pins
+/// written here.
+fn timed_pip(scratch: &Path) -> Option<f64> {
+    let python = base_python()?;
+    let site = packages::site_packages(scratch).into_iter().next()?;
+    let args = [
+        "-I",
+        "-m",
+        "pip",
+        "install",
+        "-q",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--upgrade",
+        "--disable-pip-version-check",
+        "--target",
+        site.to_str()?,
+        "-r",
+        "sample.txt",
+    ];
+    timed_run(python.to_str()?, &args, scratch)
 }
 
 /// The store the sample reads, never one the repository names (its `node_modules/.modules.yaml`
@@ -399,22 +489,16 @@ fn timed_uv_venv(scratch: &Path) -> Option<f64> {
     timed_run(Manager::Uv.name(), &args, scratch)
 }
 
-/// A virtualenv at `scratch/.venv`: uv's own, or, for pip, the Python that the `pip` on PATH
-/// runs under, without pip and with that pip linked in (making one with pip takes seconds, and
-/// pip in a virtualenv is what a project's reinstall runs).
+/// A virtualenv at `scratch/.venv`: uv's own, or, for pip, one of the interpreter the `pip` on
+/// PATH runs under, without pip (making one with pip takes seconds); the person's pip installs
+/// into it from outside, and nothing of theirs is linked in.
 fn python_venv(manager: Manager, scratch: &Path) -> Option<()> {
     if manager == Manager::Uv {
-        timed_run(
-            Manager::Uv.name(),
-            &["venv", "--offline", "-q", ".venv"],
-            scratch,
-        )?;
-        return Some(());
+        return fresh_uv_venv(scratch);
     }
-    let (pip, python) = pip_location()?;
-    timed_run(&python, &["-m", "venv", "--without-pip", ".venv"], scratch)?;
-    let site = packages::site_packages(scratch).into_iter().next()?;
-    std::os::unix::fs::symlink(&pip, site.join("pip")).ok()
+    let python = base_python()?;
+    let args = ["-I", "-m", "venv", "--without-pip", ".venv"];
+    timed_run(python.to_str()?, &args, scratch).map(drop)
 }
 
 /// Where the `pip` on PATH lives and the Python it names, from its `--version` line ("pip 24.0

@@ -337,8 +337,16 @@ impl Turns {
                     break;
                 }
             };
-            turns.samples.push(ms);
             let placed: BTreeSet<String> = names(target).difference(before).cloned().collect();
+            if let Some(why) = runner.hijacks(scratch, &placed) {
+                // Never timed, never run again: the estimate stands in for it.
+                clear(target, &placed);
+                turns.failed = Some(why);
+                turns.samples.clear();
+                turns.tree = None;
+                break;
+            }
+            turns.samples.push(ms);
             turns.tree = turns
                 .tree
                 .or_else(|| Some(placed_tree(runner, target, &placed)));
