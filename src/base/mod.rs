@@ -11,5 +11,6 @@ pub(crate) mod input;
 pub(crate) mod interrupt;
 pub mod pathtext;
 pub(crate) mod progress;
+pub(crate) mod repo_file;
 pub(crate) mod shared_dir;
 pub(crate) mod units;

@@ -371,6 +371,7 @@ pub fn defuse(repo: &Path) -> Result<Arc<Defused>, String> {
     {
         return Ok(Arc::clone(known));
     }
+    plain_git_files(repo)?;
     let mut cmd = reading(Some(repo));
     cmd.args(["config", "--list", "--show-scope", "--includes", "-z"]);
     let out = run(cmd, QUICK_LIMIT).map_err(|stop| stop.sentence("git config", repo))?;
@@ -394,6 +395,107 @@ pub fn defuse(repo: &Path) -> Result<Arc<Defused>, String> {
         .get_or_insert_with(HashMap::new)
         .insert(repo.to_path_buf(), Arc::clone(&defused));
     Ok(defused)
+}
+
+/// The files git reads in a repository's git folder, each a regular file where it is there: git
+/// opens them by path and would wait forever on a FIFO a repository planted (an archive or a
+/// copy can hold one), so a repository with one is refused before any git runs there.
+const GIT_OWN_FILES: [&str; 12] = [
+    "HEAD",
+    "config",
+    "config.worktree",
+    "index",
+    "packed-refs",
+    "commondir",
+    "shallow",
+    "info/exclude",
+    "info/attributes",
+    "info/sparse-checkout",
+    "info/grafts",
+    "objects/info/alternates",
+];
+
+/// The most entries of `refs/` looked at: a repository with more is checked that far.
+const REFS_LOOKED_AT: usize = 100_000;
+
+/// Err, in one sentence, when a file git reads in `repo`'s git folder (or the common folder a
+/// linked worktree's names) is not a regular file, or `refs/` holds anything but folders and
+/// files.
+pub fn plain_git_files(repo: &Path) -> Result<(), String> {
+    let Some(git_dir) = git_dir_of(repo)? else {
+        return Ok(());
+    };
+    plain_in(&git_dir, repo)?;
+    let commondir = git_dir.join("commondir");
+    if let Ok(text) = crate::base::repo_file::read_at(&commondir, 64 * 1024) {
+        let common = git_dir.join(String::from_utf8_lossy(&text).trim());
+        plain_in(&common, repo)?;
+    }
+    Ok(())
+}
+
+/// The git folder `repo`'s `.git` leads to (a folder, a link to one, or a `gitdir:` file); None
+/// when there is none to check.
+fn git_dir_of(repo: &Path) -> Result<Option<PathBuf>, String> {
+    let dot_git = repo.join(".git");
+    match crate::base::repo_file::not_a_file(&dot_git) {
+        Some("a folder") => return Ok(Some(dot_git)),
+        Some(kind) => {
+            return Err(format!(
+                "{} is {kind}, not a file or folder; git is not run there",
+                display(&dot_git)
+            ));
+        }
+        None => {}
+    }
+    let Ok(text) = crate::base::repo_file::read_at(&dot_git, 64 * 1024) else {
+        return Ok(None);
+    };
+    let text = String::from_utf8_lossy(&text);
+    Ok(text
+        .lines()
+        .next()
+        .and_then(|line| line.strip_prefix("gitdir:"))
+        .map(|target| repo.join(target.trim())))
+}
+
+/// The files git reads in the git folder `dir` are regular files, and `refs/` holds only
+/// folders and files.
+fn plain_in(dir: &Path, repo: &Path) -> Result<(), String> {
+    for name in GIT_OWN_FILES {
+        let file = dir.join(name);
+        if let Some(kind) = crate::base::repo_file::not_a_file(&file) {
+            return Err(format!(
+                "{} is {kind}, not a file; git is not run in {}",
+                display(&file),
+                display(repo)
+            ));
+        }
+    }
+    plain_refs(&dir.join("refs"), repo)
+}
+
+/// Every entry below `refs` is a folder or a regular file (links not followed).
+fn plain_refs(refs: &Path, repo: &Path) -> Result<(), String> {
+    let walk = walkdir::WalkDir::new(refs).into_iter().take(REFS_LOOKED_AT);
+    for entry in walk.flatten() {
+        let kind = entry.file_type();
+        if !kind.is_dir() && !kind.is_file() && !kind.is_symlink() {
+            return Err(format!(
+                "{} is not a file; git is not run in {}",
+                display(entry.path()),
+                display(repo)
+            ));
+        }
+        if kind.is_symlink() && crate::base::repo_file::not_a_file(entry.path()).is_some() {
+            return Err(format!(
+                "{} leads to no file; git is not run in {}",
+                display(entry.path()),
+                display(repo)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// git's first line of complaint, trimmed.

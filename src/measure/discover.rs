@@ -175,7 +175,7 @@ pub fn nested_in(root: &Path, gitlinks: &[PathBuf], scanned: &[(PathBuf, bool)])
 
 /// The `path = ...` entries of a repository's `.gitmodules`.
 fn gitmodules_paths(root: &Path) -> HashSet<PathBuf> {
-    std::fs::read_to_string(root.join(".gitmodules"))
+    crate::base::repo_file::manifest(root, ".gitmodules")
         .map(|text| parse_gitmodules_paths(&text))
         .unwrap_or_default()
 }

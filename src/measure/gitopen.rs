@@ -34,7 +34,14 @@ pub fn open(root: &Path) -> Option<gix::Repository> {
         }
     };
     opening
-        .get_or_init(|| gix::open(root).ok().map(gix::Repository::into_sync))
+        .get_or_init(|| {
+            // gix opens git's own files by path, and would wait forever on a FIFO there.
+            if let Err(sentence) = crate::host::git::plain_git_files(root) {
+                crate::base::repo_file::warn_once(&sentence);
+                return None;
+            }
+            gix::open(root).ok().map(gix::Repository::into_sync)
+        })
         .as_ref()
         .map(gix::ThreadSafeRepository::to_thread_local)
 }

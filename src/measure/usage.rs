@@ -46,7 +46,7 @@ pub fn read(root: &Path) -> Usage {
     if has_windows_node_binaries(&root.join("node_modules")) {
         windows_tools.push("node_modules installed by Windows npm (.cmd shims)".to_string());
     }
-    let watchers = std::fs::read_to_string(root.join("package.json"))
+    let watchers = crate::base::repo_file::manifest(root, "package.json")
         .map(|text| watchers_in_package_json(&text))
         .unwrap_or_default();
     Usage {

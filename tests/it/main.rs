@@ -63,6 +63,7 @@ mod sync_git;
 mod sync_screen;
 mod terminal;
 mod untrusted_bar;
+mod untrusted_files;
 mod untrusted_git;
 mod untrusted_packages;
 mod untrusted_places;

@@ -137,8 +137,28 @@ pub fn load(
             (path.clone(), PolicySource::Repository(path))
         }
     };
-    let text =
-        crate::base::input::read_text(&path, crate::base::input::POLICY_LIMIT, "policy file")?;
+    let text = match source {
+        // The repository's own: a link there could hand over a file from outside it (its
+        // contents would be echoed in the error), so it is read only as a file of its own.
+        PolicySource::Repository(_) => {
+            let limit = crate::base::input::POLICY_LIMIT;
+            let rel = Path::new(REPOSITORY_POLICY);
+            crate::base::repo_file::text_unsaid(repository_root, rel, limit).map_err(|unread| {
+                match unread {
+                    crate::base::repo_file::Unread::Refused(why) => {
+                        crate::base::error::Failure::input(format!(
+                            "{}; make {REPOSITORY_POLICY} a file of the repository, or remove it.",
+                            why.trim_end_matches('.')
+                        ))
+                    }
+                    crate::base::repo_file::Unread::Missing => crate::base::error::Failure::input(
+                        format!("{} could not be read.", path.display()),
+                    ),
+                }
+            })?
+        }
+        _ => crate::base::input::read_text(&path, crate::base::input::POLICY_LIMIT, "policy file")?,
+    };
     let policy = Policy::parse(&text, &path.display().to_string())
         .map_err(|e| crate::base::error::Failure::input(e.to_string()))?;
     Ok((policy, source))

@@ -48,7 +48,7 @@ pub fn read_with_source(manager: Manager, root: &Path) -> Option<(Lock, &'static
         _ => vec![file_name(manager)?],
     };
     files.into_iter().find_map(|file| {
-        let text = std::fs::read_to_string(root.join(file)).ok()?;
+        let text = crate::base::repo_file::manifest(root, file)?;
         let lock = match manager {
             Manager::Pnpm => pnpm(&text, file == PNPM_INSTALLED_RECORD)?,
             Manager::Yarn => yarn(&text)?,

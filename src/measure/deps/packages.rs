@@ -125,7 +125,7 @@ pub fn npm_lock(root: &Path) -> Option<String> {
 pub fn npm_lock_file(root: &Path) -> Option<(&'static str, String)> {
     NPM_LOCKS
         .iter()
-        .find_map(|file| Some((*file, std::fs::read_to_string(root.join(file)).ok()?)))
+        .find_map(|file| Some((*file, crate::base::repo_file::manifest(root, file)?)))
 }
 
 /// The top-level entries of an npm lock that name where their tarball is (`resolved`) and its
@@ -222,7 +222,7 @@ pub fn node_modules_leaves(root: &Path, max: usize) -> Vec<Pinned> {
     let mut leaves: Vec<Pinned> = dirs
         .iter()
         .filter_map(|dir| {
-            let text = std::fs::read_to_string(dir.join("package.json")).ok()?;
+            let text = crate::base::repo_file::manifest(dir, "package.json")?;
             let value: serde_json::Value = serde_json::from_str(&text).ok()?;
             let name = value.get("name")?.as_str()?;
             let version = value.get("version")?.as_str()?;
@@ -282,7 +282,7 @@ const RUN_DEPTH: usize = 4;
 /// of its 2.8-5 s reinstall.
 pub fn lifecycle_startups(root: &Path) -> f64 {
     let ignored = [".npmrc", ".yarnrc"].iter().any(|file| {
-        std::fs::read_to_string(root.join(file)).is_ok_and(|text| {
+        crate::base::repo_file::manifest(root, file).is_some_and(|text| {
             text.lines().any(|line| {
                 let (key, value) = line.split_once(['=', ' ']).unwrap_or((line, ""));
                 let value = value
@@ -294,8 +294,7 @@ pub fn lifecycle_startups(root: &Path) -> f64 {
             })
         })
     });
-    let Some(scripts) = std::fs::read_to_string(root.join("package.json"))
-        .ok()
+    let Some(scripts) = crate::base::repo_file::manifest(root, "package.json")
         .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
         .and_then(|v| v.get("scripts").and_then(|s| s.as_object()).cloned())
     else {
@@ -483,7 +482,8 @@ pub fn requirements_and_left_out(root: &Path) -> (Vec<Pinned>, u64) {
     files.sort();
     let mut left_out = 0;
     let mut pinned: Vec<Pinned> = Vec::new();
-    for text in files.iter().filter_map(|f| std::fs::read_to_string(f).ok()) {
+    let read = |file: &PathBuf| crate::base::repo_file::manifest(root, file.file_name()?);
+    for text in files.iter().filter_map(read) {
         for line in text.lines() {
             // A comment starts at a `#` after white space (pip's rule); a marker after `;`
             // says where the line applies, which a sample need not honour.
@@ -544,7 +544,7 @@ pub fn python_packages_and_left_out(root: &Path) -> (Vec<Pinned>, u64) {
         return (found, 0);
     }
     for lock in ["uv.lock", "poetry.lock"] {
-        if let Ok(text) = std::fs::read_to_string(root.join(lock)) {
+        if let Some(text) = crate::base::repo_file::manifest(root, lock) {
             let found = toml_lock_packages(&text);
             if !found.is_empty() {
                 return (found, 0);
@@ -558,8 +558,8 @@ pub fn python_packages_and_left_out(root: &Path) -> (Vec<Pinned>, u64) {
 /// this machine and the Python it would use; None without a lock that names the project.
 fn uv_synced(root: &Path) -> Option<Vec<Pinned>> {
     use super::uv_sync::{default_groups, python_of, synced_packages};
-    let lock = std::fs::read_to_string(root.join("uv.lock")).ok()?;
-    let pyproject = std::fs::read_to_string(root.join("pyproject.toml")).unwrap_or_default();
+    let lock = crate::base::repo_file::manifest(root, "uv.lock")?;
+    let pyproject = crate::base::repo_file::manifest(root, "pyproject.toml").unwrap_or_default();
     let groups = default_groups(&pyproject);
     let env = super::markers::MarkerEnv {
         python: python_of(root, || super::samplers::version_output("python3")),

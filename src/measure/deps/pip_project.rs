@@ -38,9 +38,9 @@ pub fn pip_shape(root: &Path) -> Option<PipShape> {
     files.sort();
     let texts: Vec<String> = files
         .iter()
-        .filter_map(|f| std::fs::read_to_string(root.join(f)).ok())
+        .filter_map(|f| crate::base::repo_file::manifest(root, f))
         .collect();
-    let pyproject = std::fs::read_to_string(root.join("pyproject.toml")).unwrap_or_default();
+    let pyproject = crate::base::repo_file::manifest(root, "pyproject.toml").unwrap_or_default();
     shape_of(&texts, &pyproject)
 }
 

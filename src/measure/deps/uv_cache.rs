@@ -314,8 +314,8 @@ pub const ESTIMATED_COMPONENTS: f64 = 6.6;
 /// name; None without a lock that names the project, or with a package that has no wheel.
 pub fn synced_tree(root: &Path, settings: &UvSettings) -> Option<SyncTree> {
     use super::uv_sync::{default_groups, python_of, synced_wheels};
-    let lock = std::fs::read_to_string(root.join("uv.lock")).ok()?;
-    let pyproject = std::fs::read_to_string(root.join("pyproject.toml")).unwrap_or_default();
+    let lock = crate::base::repo_file::manifest(root, "uv.lock")?;
+    let pyproject = crate::base::repo_file::manifest(root, "pyproject.toml").unwrap_or_default();
     let groups = default_groups(&pyproject);
     let env = super::markers::MarkerEnv {
         python: python_of(root, || super::samplers::version_output("python3")),

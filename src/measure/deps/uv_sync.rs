@@ -271,9 +271,7 @@ fn synced_entries<'t>(
 /// (`3.12` or `3.12.3`), else `host` (the version of the `python3` on PATH, asked by the
 /// caller only when there is no pin: starting it costs 170 ms on a loaded machine).
 pub fn python_of(root: &Path, host: impl FnOnce() -> Option<String>) -> Option<(u32, u32, u32)> {
-    let text = std::fs::read_to_string(root.join(".python-version"))
-        .ok()
-        .or_else(host)?;
+    let text = crate::base::repo_file::manifest(root, ".python-version").or_else(host)?;
     let version = text
         .split_whitespace()
         .find(|w| w.starts_with(|c: char| c.is_ascii_digit()))?;

@@ -145,7 +145,14 @@ pub fn discover(root: &Path, automount_root: &Path) -> Result<Option<Repo>, Stri
 /// directory, and a Windows one is where WSL mounts its drive.
 fn read_gitdir_file(dot_git: &Path, automount_root: &Path) -> Result<PathBuf, String> {
     let text =
-        std::fs::read(dot_git).map_err(|e| format!("cannot read {}: {e}", dot_git.display()))?;
+        crate::base::repo_file::read_at(dot_git, GIT_POINTER_LIMIT).map_err(
+            |unread| match unread {
+                crate::base::repo_file::Unread::Refused(why) => why,
+                crate::base::repo_file::Unread::Missing => {
+                    format!("cannot read {}", dot_git.display())
+                }
+            },
+        )?;
     let line = text.lines().next().unwrap_or_default();
     let target = line
         .strip_prefix(b"gitdir:")
@@ -203,7 +210,7 @@ pub fn wsl_path_of_windows_path(target: &[u8], automount_root: &Path) -> Option<
 /// A linked worktree's git dir has a `commondir` file naming the shared repository.
 fn common_dir_of(git_dir: &Path, automount_root: &Path) -> Result<PathBuf, String> {
     let file = git_dir.join("commondir");
-    match std::fs::read(&file) {
+    match crate::base::repo_file::read_at(&file, GIT_POINTER_LIMIT) {
         Ok(text) => {
             if let Some(common) = wsl_path_of_windows_path(text.trim(), automount_root) {
                 return Ok(common);
@@ -211,15 +218,19 @@ fn common_dir_of(git_dir: &Path, automount_root: &Path) -> Result<PathBuf, Strin
             let target = Path::new(OsStr::from_bytes(text.trim()));
             Ok(git_dir.join(target))
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(git_dir.to_path_buf()),
-        Err(e) => Err(format!("cannot read {}: {e}", file.display())),
+        Err(crate::base::repo_file::Unread::Missing) => Ok(git_dir.to_path_buf()),
+        Err(crate::base::repo_file::Unread::Refused(why)) => Err(why),
     }
 }
+
+/// A `.git` file or a `commondir` names one folder in a line; anything larger is not git's.
+const GIT_POINTER_LIMIT: u64 = 64 * 1024;
 
 /// SHA-256 repositories say so in their config; this build of gix reads SHA-1 indexes only.
 fn object_hash(repo: &Repo) -> Result<gix::hash::Kind, String> {
     let config = repo.common_dir.join("config");
-    let text = std::fs::read(&config).unwrap_or_default();
+    let text = crate::base::repo_file::read_at(&config, crate::base::input::CACHE_LIMIT)
+        .unwrap_or_default();
     let sha256 = text.lines().any(|line| {
         let line = line.trim().to_ascii_lowercase();
         line.starts_with(b"objectformat") && line.ends_with(b"sha256")
@@ -259,10 +270,11 @@ impl Index {
 /// Reads the index. `Ok(None)` when there is no index file yet (a fresh `git init`).
 fn open_index(repo: &Repo) -> Result<Option<Index>, String> {
     let path = repo.index_path();
-    let data = match std::fs::read(&path) {
+    let data = match crate::base::repo_file::read_at(&path, crate::base::repo_file::GIT_INDEX_LIMIT)
+    {
         Ok(d) => d,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read the git index {}: {e}", path.display())),
+        Err(crate::base::repo_file::Unread::Missing) => return Ok(None),
+        Err(crate::base::repo_file::Unread::Refused(why)) => return Err(why),
     };
     let (version, header_entries) =
         read_header(&data).map_err(|what| format!("the git index {} {what}", path.display()))?;

@@ -455,7 +455,7 @@ pub fn lock_packages(root: &Path) -> Option<model::LockCount> {
         }),
     ];
     locks.into_iter().find_map(|(file, source, count)| {
-        let text = std::fs::read_to_string(root.join(file)).ok()?;
+        let text = crate::base::repo_file::manifest(root, file)?;
         count(&text).map(|(packages, links)| model::LockCount {
             packages,
             source,

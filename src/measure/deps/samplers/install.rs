@@ -147,8 +147,8 @@ impl Runner {
                 // be read, fetched or built from wherever the lock says.
                 lock_from: (manager == Manager::Uv
                     && root.join("pyproject.toml").is_file()
-                    && std::fs::read_to_string(root.join("uv.lock"))
-                        .is_ok_and(|text| packages::uv_lock_is_registry_only(&text)))
+                    && crate::base::repo_file::manifest(root, "uv.lock")
+                        .is_some_and(|text| packages::uv_lock_is_registry_only(&text)))
                 .then(|| root.to_path_buf()),
             }),
             Manager::Npm if packages::npm_lock_entries(root).is_some() => Some(Self::NpmLock {
@@ -184,7 +184,7 @@ impl Runner {
                 if let Some(root) = lock_from {
                     // The project's own table only: its `[tool.uv]` could name a cache,
                     // an index or sources, and its `[build-system]` a backend to import.
-                    let project = std::fs::read_to_string(root.join("pyproject.toml")).ok()?;
+                    let project = crate::base::repo_file::manifest(root, "pyproject.toml")?;
                     std::fs::write(
                         scratch.join("pyproject.toml"),
                         packages::project_table_only(&project)?,

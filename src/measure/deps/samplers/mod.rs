@@ -178,7 +178,7 @@ fn named_for(manager: Manager, root: &Path) -> Named {
 /// such a project with an estimate. pnpm's and bun's leaves are filtered by their own fields.
 fn placed_here(manager: Manager, root: &Path, leaves: Vec<Pinned>) -> Vec<Pinned> {
     let placed = (manager == Manager::Yarn)
-        .then(|| std::fs::read_to_string(root.join("yarn.lock")).ok())
+        .then(|| crate::base::repo_file::manifest(root, "yarn.lock"))
         .flatten()
         .and_then(|text| lock_counts::yarn_placed(&text));
     match placed {

@@ -53,7 +53,7 @@ impl Store {
     /// names no store, or no lock (`.pnpm/lock.yaml`, else the project's `pnpm-lock.yaml`)
     /// names a package's integrity.
     pub fn of(dir: &Path) -> Option<Store> {
-        let modules = std::fs::read_to_string(dir.join(".modules.yaml")).ok()?;
+        let modules = crate::base::repo_file::manifest(dir, ".modules.yaml")?;
         let store = store_dir(&modules)?;
         let locks = [
             dir.join(".pnpm/lock.yaml"),

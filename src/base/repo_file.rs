@@ -1,0 +1,196 @@
+//! The one reader of a repository's own files (its locks, manifests, requirement files, its
+//! `.gitmodules`, the git index and the files under `.git/` the tool opens itself). A repository
+//! is untrusted input: a FIFO where a lock should be would block a read forever (and the
+//! pre-commit hook with it), a link could hand the tool a file from outside the repository, and
+//! a device could be read without end. So every folder on the way is opened without following a
+//! link (`dirfd::Fenced`), the file itself without following one and without blocking, and only
+//! a regular file of at most the caller's limit is read. A refusal is said once, in one line on
+//! stderr, and the caller goes on as if the file were absent (the install estimated, say).
+
+use crate::base::dirfd::{Fenced, FencedDir};
+use std::ffi::OsStr;
+use std::io::Read;
+use std::path::{Component, Path};
+
+/// A lock or a manifest (`package-lock.json` of a large monorepo runs to tens of MiB).
+pub const MANIFEST_LIMIT: u64 = 256 * 1024 * 1024;
+/// git's index of a very large repository.
+pub const GIT_INDEX_LIMIT: u64 = 2 * 1024 * 1024 * 1024;
+
+/// Why a file of the repository was not read.
+#[derive(Debug)]
+pub enum Unread {
+    /// There is none (or a folder on the way is missing): nothing to say.
+    Missing,
+    /// It is there and is not read; the sentence says why.
+    Refused(String),
+}
+
+/// The bytes of `rel` below `root`, read as the module says.
+pub fn read(root: &Path, rel: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
+    let result = read_fenced(root, rel, limit);
+    if let Err(Unread::Refused(sentence)) = &result {
+        warn_once(sentence);
+    }
+    result
+}
+
+/// A refusal is said once per run, however many readers meet the same file.
+pub fn warn_once(sentence: &str) {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut said = SAID
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !said.iter().any(|s| s == sentence) {
+        said.push(sentence.to_string());
+        crate::base::input::warn(sentence);
+    }
+}
+
+/// [`read`] as UTF-8 text (a file that is not is refused like any other).
+pub fn text(root: &Path, rel: impl AsRef<Path>, limit: u64) -> Result<String, Unread> {
+    let result = text_unsaid(root, rel.as_ref(), limit);
+    if let Err(Unread::Refused(sentence)) = &result {
+        warn_once(sentence);
+    }
+    result
+}
+
+/// [`text`] without the warning line: for a caller that fails with the sentence itself.
+pub fn text_unsaid(root: &Path, rel: &Path, limit: u64) -> Result<String, Unread> {
+    let bytes = read_fenced(root, rel, limit)?;
+    String::from_utf8(bytes).map_err(|_| {
+        Unread::Refused(format!(
+            "{} in {} is not UTF-8 text; it is not read.",
+            rel.display(),
+            root.display()
+        ))
+    })
+}
+
+/// [`text`] of a lock or manifest, None when it is absent or refused.
+pub fn manifest(root: &Path, rel: impl AsRef<Path>) -> Option<String> {
+    text(root, rel, MANIFEST_LIMIT).ok()
+}
+
+/// [`read`] of a file whose folder is not below the repository's top (a linked worktree's or a
+/// submodule's git folder): the folder is taken as it is, the file itself opened without
+/// following a link and without blocking.
+pub fn read_at(path: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
+    let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(Unread::Missing);
+    };
+    read(folder, Path::new(name), limit)
+}
+
+/// What is at `path`, when it is there and not a regular file (a link followed): "a FIFO".
+/// git and gix open their own files by path, and block on a FIFO as any reader does.
+pub fn not_a_file(path: &Path) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = std::fs::metadata(path).ok()?.file_type();
+    match kind {
+        _ if kind.is_file() => None,
+        _ if kind.is_dir() => Some("a folder"),
+        _ if kind.is_fifo() => Some("a FIFO"),
+        _ if kind.is_socket() => Some("a socket"),
+        _ => Some("a device"),
+    }
+}
+
+fn read_fenced(root: &Path, rel: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
+    let said = |why: &str| {
+        Unread::Refused(format!(
+            "{} in {} {why}; it is not read.",
+            rel.display(),
+            root.display()
+        ))
+    };
+    let (folder, name) = folder_of(root, rel).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Unread::Missing,
+        _ => said("is below a link or a folder that cannot be opened"),
+    })?;
+    let (file, meta) = match folder.open_file(name) {
+        Ok(opened) => opened,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Unread::Missing),
+        Err(_) => return Err(said(&kind_words(&folder, name))),
+    };
+    if meta.len() > limit {
+        return Err(said(&format!("is larger than {limit} bytes")));
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| said(&format!("cannot be read ({e})")))?;
+    Ok(bytes)
+}
+
+/// The folder holding `rel` below `root`, reached without crossing a link, and the file's name.
+fn folder_of<'a>(root: &Path, rel: &'a Path) -> std::io::Result<(FencedDir, &'a OsStr)> {
+    let invalid = || std::io::Error::from(std::io::ErrorKind::InvalidInput);
+    let name = rel.file_name().ok_or_else(invalid)?;
+    let mut place = Fenced::root(root)?;
+    for component in rel.parent().into_iter().flat_map(Path::components) {
+        match component {
+            Component::Normal(part) => place = place.child(part),
+            Component::CurDir => {}
+            _ => return Err(invalid()),
+        }
+    }
+    Ok((place.open()?, name))
+}
+
+/// What an entry that would not open as a regular file is: "is a FIFO, not a file".
+fn kind_words(folder: &FencedDir, name: &OsStr) -> String {
+    let Ok(meta) = folder.lstat(name) else {
+        return "cannot be opened".to_string();
+    };
+    let kind = match meta.file_type() {
+        rustix::fs::FileType::Symlink => "a link",
+        rustix::fs::FileType::Fifo => "a FIFO",
+        rustix::fs::FileType::Socket => "a socket",
+        rustix::fs::FileType::Directory => "a folder",
+        rustix::fs::FileType::CharacterDevice | rustix::fs::FileType::BlockDevice => "a device",
+        _ => return "cannot be opened".to_string(),
+    };
+    format!("is {kind}, not a file")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(result: Result<Vec<u8>, Unread>) -> String {
+        match result {
+            Err(Unread::Refused(sentence)) => sentence,
+            other => panic!("not refused: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_fifo_a_link_and_a_large_file_are_refused_without_blocking() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::write(root.join("package.json"), b"{}").unwrap();
+        assert_eq!(read(root, Path::new("package.json"), 10).unwrap(), b"{}");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            root.join("package-lock.json"),
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o644),
+            0,
+        )
+        .unwrap();
+        let said = refused(read(root, Path::new("package-lock.json"), 10));
+        assert!(said.contains("is a FIFO, not a file"), "{said}");
+        let outside = tempfile::NamedTempFile::new().unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.join("uv.lock")).unwrap();
+        assert!(refused(read(root, Path::new("uv.lock"), 10)).contains("a link"));
+        std::os::unix::fs::symlink(tmp.path(), root.join("sub")).unwrap();
+        assert!(refused(read(root, Path::new("sub/package.json"), 10)).contains("below a link"));
+        assert!(refused(read(root, Path::new("package.json"), 1)).contains("larger"));
+        assert!(matches!(
+            read(root, Path::new("yarn.lock"), 10),
+            Err(Unread::Missing)
+        ));
+    }
+}
