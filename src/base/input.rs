@@ -121,6 +121,9 @@ pub fn read_cache(path: &Path, what: &str) -> Option<Vec<u8>> {
 
 /// One warning line on stderr; a stderr that cannot be written loses only the warning.
 pub fn warn(sentence: &str) {
+    // Sentences name paths a repository chose: no control or bidirectional character of one
+    // reaches the terminal or a CI log.
+    let sentence = crate::base::pathtext::display_text(sentence);
     let _ = std::io::Write::write_all(
         &mut std::io::stderr(),
         format!("wsl-place: {sentence}\n").as_bytes(),

@@ -10,7 +10,45 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
 pub fn escape(bytes: &[u8]) -> String {
-    percent_encoded(bytes, |c| c == '%' || c.is_control())
+    percent_encoded(bytes, |c| c == '%' || is_unsafe(c))
+}
+
+/// A character a name must not pass to a terminal or a CI log as it is: a C0 or C1 control
+/// (ESC starts a terminal's or a log's commands, BEL, CR), or a bidirectional control, which
+/// shows text in another order than it is (`U+202E` makes `txt.exe` read `exe.txt`).
+pub fn is_unsafe(c: char) -> bool {
+    c.is_control() || is_bidi_control(c)
+}
+
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// A whole report for a CI log or a Markdown page: every unsafe character but the line breaks
+/// as `%XX`; nothing of the tool's own output is one.
+pub fn neutralized(text: &str) -> String {
+    percent_encoded(text.as_bytes(), |c| c != '\n' && is_unsafe(c))
+}
+
+/// A report for the terminal: its colours are the tool's own escape sequences, and every name
+/// in it passed through [`display`]; the bidirectional controls no output of the tool's holds
+/// are taken out here too.
+pub fn bidi_neutralized(text: &str) -> String {
+    if !text.chars().any(is_bidi_control) {
+        return text.to_string();
+    }
+    percent_encoded(text.as_bytes(), is_bidi_control)
+}
+
+/// JSON text with each bidirectional control written as its `\uXXXX` escape: the same string
+/// to a parser, no reordering to a person reading the raw document.
+pub fn json_bidi_escaped(json: &str) -> String {
+    json.chars()
+        .map(|c| match is_bidi_control(c) {
+            true => format!("\\u{:04x}", c as u32),
+            false => c.to_string(),
+        })
+        .collect()
 }
 
 /// `bytes` with the characters `encoded` picks, and every byte that is not UTF-8, as `%XX`.
@@ -51,7 +89,7 @@ pub fn display_text(text: &str) -> String {
 }
 
 fn display_bytes(bytes: &[u8]) -> String {
-    percent_encoded(bytes, char::is_control)
+    percent_encoded(bytes, is_unsafe)
 }
 
 pub fn unescape(text: &str) -> Option<Vec<u8>> {

@@ -33,11 +33,14 @@ pub trait Document: serde::Serialize {
 
 /// `document` in `format`.
 pub fn render<D: Document + ?Sized>(document: &D, format: Format, style: &Style) -> Result<String> {
+    // The last gate for a name a repository chose: no format passes on a control or a
+    // bidirectional character of one (docs/security.md).
+    use crate::base::pathtext::{bidi_neutralized, json_bidi_escaped, neutralized};
     match format {
-        Format::Human => Ok(document.human(style)),
-        Format::Json => json::render(document, D::SCHEMA),
-        Format::Markdown => Ok(document.markdown()),
-        Format::Github => Ok(document.github()),
+        Format::Human => Ok(bidi_neutralized(&document.human(style))),
+        Format::Json => json::render(document, D::SCHEMA).map(|json| json_bidi_escaped(&json)),
+        Format::Markdown => Ok(neutralized(&document.markdown())),
+        Format::Github => Ok(neutralized(&document.github())),
     }
 }
 

@@ -149,3 +149,48 @@ fn a_lock_that_links_out_of_the_repository_is_never_read() {
         "the link was not named: {all}"
     );
 }
+
+/// A repository folder named with ESC, BEL, an OSC title sequence and U+202E (right-to-left
+/// override): no format of `check` or `survey` passes one of them on (JSON writes the override
+/// as `\u202e`, the same string to a parser), and a JSON path field keeps the exact bytes in its
+/// escaped form.
+#[test]
+fn names_with_control_and_bidirectional_characters_reach_no_output() {
+    let sandbox = Sandbox::new();
+    let name = "evil\u{1b}]0;pwned\u{7}\u{1b}[31m\u{202e}txt.exe";
+    let repo = sandbox.path(format!("src/{name}"));
+    write(&repo.join("a.txt"), b"a\n");
+    init_and_commit_all(&repo, "init");
+    for command in ["check", "survey"] {
+        for format in ["human", "markdown", "github", "json"] {
+            let mut cmd = sandbox.cmd();
+            cmd.args(["--color", "never", command, "--format", format]);
+            if command == "check" {
+                cmd.args(["--probe-budget-ms", "200"]);
+            }
+            cmd.arg(if command == "check" {
+                repo.clone()
+            } else {
+                sandbox.path("src")
+            });
+            let out = support::bounded(cmd, LIMIT);
+            let all = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            for bad in ['\u{1b}', '\u{7}', '\u{202e}'] {
+                assert!(
+                    !all.contains(bad),
+                    "{command} --format {format} passed {bad:?} on: {all:?}"
+                );
+            }
+            if format == "json" && command == "check" {
+                let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+                let path = report["paths"]["linux"].as_str().unwrap_or_default();
+                assert!(path.contains("%1B]0;pwned%07"), "{path}");
+                assert!(path.contains("%E2%80%AEtxt.exe"), "{path}");
+            }
+        }
+    }
+}
