@@ -62,7 +62,15 @@ fn hooks_dir(dir: &Path) -> Result<(PathBuf, bool)> {
     ) {
         (true, Some(hooks), Some(top), Some(git_dir)) => {
             let hooks = PathBuf::from(hooks);
+            let (top, git_dir) = (Path::new(top), Path::new(git_dir));
+            git_dir_is_its_own(top, git_dir)?;
             let in_tree = hooks.starts_with(top) && !hooks.starts_with(git_dir);
+            if !in_tree && !hooks.starts_with(git_dir) && set_by_the_repository(dir) {
+                return Err(Failure::input(format!(
+                    "the repository's own config sets core.hooksPath to {}, outside it; wsl-place writes no hook there (a repository never chooses where the tool writes): unset it with `git config --unset core.hooksPath`, or set it in your global config.",
+                    display(&hooks)
+                )));
+            }
             Ok((hooks, in_tree))
         }
         _ => Err(Failure::input(format!(
@@ -70,6 +78,52 @@ fn hooks_dir(dir: &Path) -> Result<(PathBuf, bool)> {
             display(dir)
         ))),
     }
+}
+
+/// The git folder git uses for the repository at `top` is its own: `.git` itself, or a main
+/// repository's `worktrees/<id>` whose `gitdir` names `top`'s `.git` back (a linked worktree),
+/// or a submodule's folder under a `.git/modules/` above it. A `.git` file or link that leads
+/// anywhere else would have the hook written into another repository.
+fn git_dir_is_its_own(top: &Path, common_dir: &Path) -> Result<()> {
+    let dot_git = top.join(".git");
+    if common_dir.starts_with(top) || std::fs::symlink_metadata(&dot_git).is_ok_and(|m| m.is_dir())
+    {
+        return Ok(());
+    }
+    let named_back = std::fs::read_dir(common_dir.join("worktrees"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|record| {
+            crate::base::repo_file::read_at(&record.path().join("gitdir"), 64 * 1024)
+                .is_ok_and(|text| Path::new(String::from_utf8_lossy(&text).trim()) == dot_git)
+        });
+    let submodule = common_dir
+        .ancestors()
+        .any(|a| a.file_name().is_some_and(|n| n == "modules"))
+        && top
+            .ancestors()
+            .skip(1)
+            .any(|above| common_dir.starts_with(above.join(".git/modules")));
+    if named_back || submodule {
+        return Ok(());
+    }
+    Err(Failure::input(format!(
+        "{} leads to the git folder {}, outside the repository and not a worktree of it; wsl-place writes no hook there.",
+        display(&dot_git),
+        display(common_dir)
+    )))
+}
+
+/// Whether `core.hooksPath` comes from the repository's own config (its `.git/config`, a
+/// worktree's, or a file they include), not the person's global or system config.
+fn set_by_the_repository(dir: &Path) -> bool {
+    let mut cmd = git::reading_hooks_path(dir);
+    cmd.args(["config", "--show-scope", "--get", "core.hooksPath"]);
+    git::run(cmd, git::QUICK_LIMIT).is_ok_and(|out| {
+        let said = String::from_utf8_lossy(&out.stdout);
+        said.starts_with("local") || said.starts_with("worktree")
+    })
 }
 
 /// Which part of the hook a line of it belongs to: what `uninstall` keeps of a hook that holds

@@ -194,3 +194,86 @@ fn names_with_control_and_bidirectional_characters_reach_no_output() {
         }
     }
 }
+
+/// Every file below `root`, with its bytes and modification time: to tell that nothing there
+/// was written.
+fn untouched_state(root: &Path) -> Vec<(std::path::PathBuf, Vec<u8>, std::time::SystemTime)> {
+    let mut all: Vec<_> = walkdir::WalkDir::new(root)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let meta = e.metadata().unwrap();
+            (
+                e.path().to_path_buf(),
+                std::fs::read(e.path()).unwrap(),
+                meta.modified().unwrap(),
+            )
+        })
+        .collect();
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    all
+}
+
+/// Issue 64: a `.git` that is a file naming another repository's git folder had `hook install`
+/// write into that repository's hooks and `migrate` refresh its index. Neither writes there now.
+#[test]
+fn a_git_file_that_leads_to_another_repository_is_never_written_through() {
+    let sandbox = Sandbox::new();
+    let other = sandbox.path("src/other");
+    write(&other.join("o.txt"), b"other\n");
+    init_and_commit_all(&other, "other");
+    let before = untouched_state(&other.join(".git"));
+    let repo = sandbox.path("src/pointer");
+    write(&repo.join("o.txt"), b"other\n");
+    std::fs::write(
+        repo.join(".git"),
+        format!("gitdir: {}\n", other.join(".git").display()),
+    )
+    .unwrap();
+    let mut hook = sandbox.cmd();
+    hook.args(["hook", "install"]).arg(&repo);
+    let out = support::bounded(hook, LIMIT);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("outside the repository"),
+        "{}",
+        text(&out)
+    );
+    let mut migrate = sandbox.migrate(&repo, &sandbox.path("dst/pointer"));
+    migrate.arg("--yes");
+    let out = support::bounded(migrate, LIMIT);
+    assert_eq!(
+        untouched_state(&other.join(".git")),
+        before,
+        "the other repository's .git was written: {}",
+        text(&out)
+    );
+}
+
+/// A `core.hooksPath` the repository's own config sets outside it: `hook install` refuses in
+/// one sentence and writes nothing there.
+#[test]
+fn a_hooks_path_the_repository_sets_outside_it_is_refused() {
+    let sandbox = Sandbox::new();
+    let elsewhere = sandbox.path("persons-hooks");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    write(&elsewhere.join("pre-commit"), b"#!/bin/sh\necho theirs\n");
+    let repo = sandbox.path("src/hookspath");
+    write(&repo.join("a.txt"), b"a\n");
+    init_and_commit_all(&repo, "init");
+    crate::support::gitrepo::git(
+        &repo,
+        &["config", "core.hooksPath", elsewhere.to_str().unwrap()],
+    );
+    let mut hook = sandbox.cmd();
+    hook.args(["hook", "install"]).arg(&repo);
+    let out = support::bounded(hook, LIMIT);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("core.hooksPath"), "{}", text(&out));
+    assert_eq!(
+        std::fs::read(elsewhere.join("pre-commit")).unwrap(),
+        b"#!/bin/sh\necho theirs\n"
+    );
+    assert!(!elsewhere.join("pre-commit.wsl-place-chained").exists());
+}

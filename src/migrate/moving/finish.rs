@@ -238,6 +238,18 @@ fn fix_up(
     }
     let spinner = Drawn::spinner(ui.progress(), "git update-index --refresh");
     let mut refresh_ms = None;
+    // A `.git` file or link that leads out of the copy is another repository's: nothing of
+    // git's is written through it.
+    let (repos, elsewhere): (Vec<_>, Vec<_>) = repos
+        .into_iter()
+        .partition(|repo| git_paths::git_dir_outside(destination, repo).is_none());
+    for repo in elsewhere {
+        if let Some(git_dir) = git_paths::git_dir_outside(destination, &repo) {
+            fixups
+                .advice
+                .push(fixups::FixupAdvice::GitDirOutside { repo, git_dir });
+        }
+    }
     let refreshed = repos.iter().try_for_each(|repo| {
         // The configuration read first, outside the timing: the first status is git's refresh.
         let _ = crate::host::git::defuse(repo);

@@ -127,6 +127,7 @@ impl fmt::Display for FixupAdvice {
             | A::FilterNotRun { .. }
             | A::GitPathNotSet { .. }
             | A::StillBorrows { .. }
+            | A::GitDirOutside { .. }
             | A::GitPathOutside { .. } => git_advice(self),
             A::WorktreeNotPointed { .. }
             | A::WorktreeRepairFailed { .. }
@@ -241,6 +242,11 @@ fn git_advice(advice: &FixupAdvice) -> String {
             shell_quote(new)
         ),
         FixupAdvice::GitPathOutside { key, value, repo } => git_path_outside(key, value, repo),
+        FixupAdvice::GitDirOutside { repo, git_dir } => format!(
+            "{}'s .git leads to {}, outside the copy: its index was not refreshed, since that would write into another repository; the first `git status` there does it, if that folder is yours",
+            display(repo),
+            display(git_dir)
+        ),
         FixupAdvice::StillBorrows { repo, why } => format!(
             "{} still borrows git objects from the old place (objects/info/alternates), and they could not be copied into it ({why}); --remove-source keeps the old place's .git until `git -C {} repack -a -d` succeeds and the line naming the old place is taken out of .git/objects/info/alternates",
             display(repo),

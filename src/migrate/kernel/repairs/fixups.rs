@@ -131,6 +131,12 @@ pub enum FixupAdvice {
         old: String,
         new: PathBuf,
     },
+    /// `repo`'s `.git` is a file or a link leading to `git_dir`, outside the copy: git's
+    /// index there was not refreshed (it would write into another repository).
+    GitDirOutside {
+        repo: PathBuf,
+        git_dir: PathBuf,
+    },
     /// `repo` still borrows objects from the old place (`objects/info/alternates`): its `.git`
     /// there must stay until this is fixed (`--remove-source` keeps it).
     StillBorrows {
