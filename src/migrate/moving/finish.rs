@@ -238,18 +238,7 @@ fn fix_up(
     }
     let spinner = Drawn::spinner(ui.progress(), "git update-index --refresh");
     let mut refresh_ms = None;
-    // A `.git` file or link that leads out of the copy is another repository's: nothing of
-    // git's is written through it.
-    let (repos, elsewhere): (Vec<_>, Vec<_>) = repos
-        .into_iter()
-        .partition(|repo| git_paths::git_dir_outside(destination, repo).is_none());
-    for repo in elsewhere {
-        if let Some(git_dir) = git_paths::git_dir_outside(destination, &repo) {
-            fixups
-                .advice
-                .push(fixups::FixupAdvice::GitDirOutside { repo, git_dir });
-        }
-    }
+    let repos = own_git_folders(destination, repos, &mut fixups);
     let refreshed = repos.iter().try_for_each(|repo| {
         // The configuration read first, outside the timing: the first status is git's refresh.
         let _ = crate::host::git::defuse(repo);
@@ -264,4 +253,23 @@ fn fix_up(
     spinner.finish_and_clear();
     refreshed?;
     Ok((fixups, refresh_ms))
+}
+
+/// The repositories of the copy whose git folder is their own: a `.git` file or link that leads
+/// out of the copy is another repository's, and nothing of git's is written through it (said).
+fn own_git_folders(
+    destination: &Path,
+    repos: Vec<std::path::PathBuf>,
+    fixups: &mut FixupReport,
+) -> Vec<std::path::PathBuf> {
+    let mut kept = Vec::new();
+    for repo in repos {
+        match git_paths::git_dir_outside(destination, &repo) {
+            Some(git_dir) => fixups
+                .advice
+                .push(fixups::FixupAdvice::GitDirOutside { repo, git_dir }),
+            None => kept.push(repo),
+        }
+    }
+    kept
 }

@@ -242,6 +242,17 @@ fn git_advice(advice: &FixupAdvice) -> String {
             shell_quote(new)
         ),
         FixupAdvice::GitPathOutside { key, value, repo } => git_path_outside(key, value, repo),
+        FixupAdvice::GitDirOutside { .. } | FixupAdvice::StillBorrows { .. } => {
+            git_folder_advice(advice)
+        }
+        other => unreachable!("not about git's files: {other:?}"),
+    }
+}
+
+/// What the fix-ups left of a repository's git folder at the copy: one outside it, or objects
+/// still borrowed from the old place.
+fn git_folder_advice(advice: &FixupAdvice) -> String {
+    match advice {
         FixupAdvice::GitDirOutside { repo, git_dir } => format!(
             "{}'s .git leads to {}, outside the copy: its index was not refreshed, since that would write into another repository; the first `git status` there does it, if that folder is yours",
             display(repo),
@@ -252,7 +263,7 @@ fn git_advice(advice: &FixupAdvice) -> String {
             display(repo),
             shell_quote(repo)
         ),
-        other => unreachable!("not about git's files: {other:?}"),
+        other => unreachable!("not about a git folder: {other:?}"),
     }
 }
 

@@ -118,6 +118,30 @@ fn set(config: &Path, key: &'static str, old: &str, new: &Path, report: &mut Fix
     done
 }
 
+/// The git folder the repository `repo` at the copy `destination` uses, when its `.git` is a
+/// file (`gitdir: ...`) or a link that leads out of the copy; None when it is the copy's own.
+pub fn git_dir_outside(destination: &Path, repo: &Path) -> Option<PathBuf> {
+    let dot_git = repo.join(".git");
+    let meta = std::fs::symlink_metadata(&dot_git).ok()?;
+    let target = if meta.file_type().is_symlink() {
+        let link = std::fs::read_link(&dot_git).ok()?;
+        repo.join(link)
+    } else if meta.is_file() {
+        let text = crate::base::repo_file::read_at(&dot_git, 64 * 1024).ok()?;
+        let text = String::from_utf8_lossy(&text);
+        let line = text
+            .lines()
+            .next()?
+            .strip_prefix("gitdir:")?
+            .trim()
+            .to_string();
+        repo.join(line)
+    } else {
+        return None;
+    };
+    (!crate::base::pathtext::lexically_inside(&target, destination)).then_some(target)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,28 +191,4 @@ mod tests {
         assert_eq!(at, WorkTree::Elsewhere);
         assert_eq!(get(&config, "core.worktree"), Some("/srv/site".into()));
     }
-}
-
-/// The git folder the repository `repo` at the copy `destination` uses, when its `.git` is a
-/// file (`gitdir: ...`) or a link that leads out of the copy; None when it is the copy's own.
-pub fn git_dir_outside(destination: &Path, repo: &Path) -> Option<PathBuf> {
-    let dot_git = repo.join(".git");
-    let meta = std::fs::symlink_metadata(&dot_git).ok()?;
-    let target = if meta.file_type().is_symlink() {
-        let link = std::fs::read_link(&dot_git).ok()?;
-        repo.join(link)
-    } else if meta.is_file() {
-        let text = crate::base::repo_file::read_at(&dot_git, 64 * 1024).ok()?;
-        let text = String::from_utf8_lossy(&text);
-        let line = text
-            .lines()
-            .next()?
-            .strip_prefix("gitdir:")?
-            .trim()
-            .to_string();
-        repo.join(line)
-    } else {
-        return None;
-    };
-    (!crate::base::pathtext::lexically_inside(&target, destination)).then_some(target)
 }
