@@ -415,12 +415,8 @@ const GIT_OWN_FILES: [&str; 12] = [
     "objects/info/alternates",
 ];
 
-/// The most entries of `refs/` looked at: a repository with more is checked that far.
-const REFS_LOOKED_AT: usize = 100_000;
-
 /// Err, in one sentence, when a file git reads in `repo`'s git folder (or the common folder a
-/// linked worktree's names) is not a regular file, or `refs/` holds anything but folders and
-/// files.
+/// linked worktree's names), or the ref its `HEAD` names, is not a regular file.
 pub fn plain_git_files(repo: &Path) -> Result<(), String> {
     let Some(git_dir) = git_dir_of(repo)? else {
         return Ok(());
@@ -459,8 +455,8 @@ fn git_dir_of(repo: &Path) -> Result<Option<PathBuf>, String> {
         .map(|target| repo.join(target.trim())))
 }
 
-/// The files git reads in the git folder `dir` are regular files, and `refs/` holds only
-/// folders and files.
+/// The files git reads in the git folder `dir` are regular files, and so is the ref `HEAD`
+/// names.
 fn plain_in(dir: &Path, repo: &Path) -> Result<(), String> {
     for name in GIT_OWN_FILES {
         let file = dir.join(name);
@@ -472,30 +468,32 @@ fn plain_in(dir: &Path, repo: &Path) -> Result<(), String> {
             ));
         }
     }
-    plain_refs(&dir.join("refs"), repo)
+    plain_refs(dir, repo)
 }
 
-/// Every entry below `refs` is a folder or a regular file (links not followed).
-fn plain_refs(refs: &Path, repo: &Path) -> Result<(), String> {
-    let walk = walkdir::WalkDir::new(refs).into_iter().take(REFS_LOOKED_AT);
-    for entry in walk.flatten() {
-        let kind = entry.file_type();
-        if !kind.is_dir() && !kind.is_file() && !kind.is_symlink() {
-            return Err(format!(
-                "{} is not a file; git is not run in {}",
-                display(entry.path()),
+/// The loose ref `HEAD` names in `dir` is a regular file where it is there: git and gix read it
+/// first. (The other refs are not walked: on a slow mount a walk of `refs/` costs every
+/// `survey` a folder opened per namespace.)
+fn plain_refs(dir: &Path, repo: &Path) -> Result<(), String> {
+    let Ok(head) = crate::base::repo_file::read_at(&dir.join("HEAD"), 64 * 1024) else {
+        return Ok(());
+    };
+    let head = String::from_utf8_lossy(&head);
+    let Some(name) = head.trim().strip_prefix("ref:").map(str::trim) else {
+        return Ok(());
+    };
+    let file = dir.join(name);
+    match crate::base::pathtext::lexically_inside(&file, dir) {
+        true => match crate::base::repo_file::not_a_file(&file) {
+            Some(kind) => Err(format!(
+                "{} is {kind}, not a file; git is not run in {}",
+                display(&file),
                 display(repo)
-            ));
-        }
-        if kind.is_symlink() && crate::base::repo_file::not_a_file(entry.path()).is_some() {
-            return Err(format!(
-                "{} leads to no file; git is not run in {}",
-                display(entry.path()),
-                display(repo)
-            ));
-        }
+            )),
+            None => Ok(()),
+        },
+        false => Ok(()),
     }
-    Ok(())
 }
 
 /// git's first line of complaint, trimmed.

@@ -155,7 +155,9 @@ fn core_hooks_path_and_worktrees_are_respected() {
     let repo = base.path().join("repo");
     let cache = base.path().join("cache");
     repository(&repo);
-    let shared = base.path().join("shared-hooks");
+    // A hooks folder of the repository's own, shared by its worktrees (one the repository's
+    // config sets outside it is refused: tests/it/untrusted_files.rs).
+    let shared = repo.join(".git/shared-hooks");
     gitrepo::git(
         &repo,
         &["config", "core.hooksPath", shared.to_str().unwrap()],

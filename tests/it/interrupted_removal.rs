@@ -8,7 +8,7 @@
 
 use crate::nothing_lost::files;
 use crate::support::gitrepo::{git, init_and_commit_all, write};
-use crate::support::{self, Outcome, Run, Signal, SlowFs, text};
+use crate::support::{Outcome, Run, Signal, SlowFs, text};
 use std::collections::BTreeMap;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -71,15 +71,10 @@ impl Scene {
         self.tmp.path().join("dst/app")
     }
 
+    /// `wsl-place ARGS` with this scene's own home, state, cache and config folders.
     fn run(&self, args: &[&str]) -> Command {
-        let home = self.tmp.path().join("home");
-        let mut cmd = support::wsl_place();
-        cmd.args(args)
-            .env("HOME", &home)
-            .env("XDG_STATE_HOME", home.join(".local/state"))
-            .env("XDG_CACHE_HOME", home.join(".cache"))
-            .env("XDG_CONFIG_HOME", home.join(".config"))
-            .env("NO_COLOR", "1");
+        let mut cmd = crate::support::sandbox::Sandbox::at(self.tmp.path().join("home")).cmd();
+        cmd.args(args).env("NO_COLOR", "1");
         cmd
     }
 

@@ -474,18 +474,24 @@ fn run_sequence((root_venv, steps): (bool, Vec<Step>)) -> Result<(), TestCaseErr
     Ok(())
 }
 
-#[test]
-fn no_sequence_of_operations_after_the_move_loses_a_file() {
-    let cases = std::env::var("WSL_PLACE_SEQUENCES_CASES")
+/// The runner's settings: `variable` (an environment variable) sets the number of cases, else
+/// `default`; the seeds of failures are kept beside `source` (a test file, by `file!()`), in
+/// tests/proptest-regressions/.
+fn config(variable: &str, default: u32, source: &'static str) -> ProptestConfig {
+    let cases = std::env::var(variable)
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(DEFAULT_CASES);
-    let config = ProptestConfig {
+        .unwrap_or(default);
+    ProptestConfig {
         cases,
-        // Where the seeds of failures are kept: tests/proptest-regressions/sequences.txt.
-        source_file: Some(file!()),
+        source_file: Some(source),
         ..ProptestConfig::default()
-    };
+    }
+}
+
+#[test]
+fn no_sequence_of_operations_after_the_move_loses_a_file() {
+    let config = config("WSL_PLACE_SEQUENCES_CASES", DEFAULT_CASES, file!());
     let strategy = (
         proptest::bool::weighted(0.25),
         proptest::collection::vec(step(), 1..=10),

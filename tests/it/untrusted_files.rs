@@ -37,7 +37,7 @@ const FILES: [(&str, &[(&str, &str)]); 17] = [
     (".git/packed-refs", &[]),
     (".git/info/exclude", &[]),
     (".git/info/attributes", &[]),
-    (".git/refs/heads/side", &[]),
+    (".git/HEAD_REF", &[]),
 ];
 
 const PACKAGE_JSON: &str = r#"{"name":"x","version":"1.0.0","dependencies":{"a":"1.0.0"}}"#;
@@ -54,11 +54,34 @@ fn repository_with_fifo(
         write(&repo.join(name), content.as_bytes());
     }
     init_and_commit_all(&repo, "init");
-    let fifo = repo.join(file);
+    // The branch HEAD names, whatever git's default branch is here.
+    let file = match file {
+        ".git/HEAD_REF" => {
+            let head = crate::support::gitrepo::git(&repo, &["symbolic-ref", "HEAD"]);
+            format!(".git/{}", head.trim())
+        }
+        other => other.to_string(),
+    };
+    let fifo = repo.join(&file);
     let _ = std::fs::remove_file(&fifo);
     std::fs::create_dir_all(fifo.parent().unwrap()).unwrap();
     support::tree::mkfifo(&fifo);
     repo
+}
+
+/// `check --fresh --format json` of `repo`, bounded: a hang fails the test.
+fn fresh_check(sandbox: &Sandbox, repo: &Path) -> crate::support::Outcome {
+    let mut cmd = sandbox.cmd();
+    cmd.args([
+        "check",
+        "--fresh",
+        "--format",
+        "json",
+        "--probe-budget-ms",
+        "200",
+    ])
+    .arg(repo);
+    support::bounded(cmd, LIMIT)
 }
 
 #[test]
@@ -92,18 +115,11 @@ fn a_fifo_in_place_of_any_file_the_tool_or_git_reads_never_blocks() {
             text(&out)
         );
         // The tool's own reads say what they refused, naming the file.
-        let mut cmd = sandbox.cmd();
-        cmd.args([
-            "check",
-            "--fresh",
-            "--format",
-            "json",
-            "--probe-budget-ms",
-            "200",
-        ])
-        .arg(&repo);
-        let out = support::bounded(cmd, LIMIT);
-        let name = Path::new(file).file_name().unwrap().to_str().unwrap();
+        let out = fresh_check(&sandbox, &repo);
+        let name = match file {
+            ".git/HEAD_REF" => "refs/heads/",
+            _ => Path::new(file).file_name().unwrap().to_str().unwrap(),
+        };
         let stderr = String::from_utf8_lossy(&out.stderr);
         // Read only once something else asks for them: `.gitmodules` when a submodule is
         // recorded, `uv.lock` when uv is on PATH.
@@ -131,17 +147,7 @@ fn a_lock_that_links_out_of_the_repository_is_never_read() {
     write(&repo.join("package.json"), PACKAGE_JSON.as_bytes());
     init_and_commit_all(&repo, "init");
     std::os::unix::fs::symlink(&secret, repo.join("package-lock.json")).unwrap();
-    let mut cmd = sandbox.cmd();
-    cmd.args([
-        "check",
-        "--fresh",
-        "--format",
-        "json",
-        "--probe-budget-ms",
-        "200",
-    ])
-    .arg(&repo);
-    let out = support::bounded(cmd, LIMIT);
+    let out = fresh_check(&sandbox, &repo);
     let all = text(&out);
     assert!(!all.contains("SECRET_TOKEN_VALUE"), "{all}");
     assert!(

@@ -571,17 +571,25 @@ fn uv_synced(root: &Path) -> Option<Vec<Pinned>> {
 /// or `virtual` at `.`, aside): a `path`, `directory`, `git` or `url` source is read, fetched
 /// or built from wherever the lock says, so such a lock is not a sample.
 pub fn uv_lock_is_registry_only(text: &str) -> bool {
-    text.lines()
-        .filter_map(|l| l.trim_start().strip_prefix("source = {"))
-        .all(|source| {
-            let source = source.trim().trim_end_matches('}').trim();
-            let (kind, value) = source.split_once('=').unwrap_or((source, ""));
-            match kind.trim() {
-                "registry" => true,
-                "editable" | "virtual" => value.trim() == "\".\"",
-                _ => false,
+    // Parsed as the TOML it is: a source written as a table of its own (`[package.source]`),
+    // split over lines, or in any other form uv reads is seen as uv sees it.
+    let empty = toml::Value::Array(Vec::new());
+    let Ok(document) = text.parse::<toml::Table>() else {
+        return false;
+    };
+    let packages = document.get("package").unwrap_or(&empty).as_array();
+    let registry = |package: &toml::Value| match package.get("source").map(toml::Value::as_table) {
+        None => true,
+        Some(Some(source)) => match source.iter().collect::<Vec<_>>()[..] {
+            [(kind, _)] if kind == "registry" => true,
+            [(kind, path)] => {
+                (kind == "editable" || kind == "virtual") && path.as_str() == Some(".")
             }
-        })
+            _ => false,
+        },
+        Some(None) => false,
+    };
+    packages.is_some_and(|p| p.iter().all(registry))
 }
 
 /// A `pyproject.toml` holding only the `[project]` table, `[dependency-groups]` and `[tool.uv]`
@@ -815,6 +823,15 @@ content-hash = "00"
             let text = format!("{registry}\n[[package]]\nname = \"x\"\nsource = {source}\n");
             assert!(!uv_lock_is_registry_only(&text), "{source}");
         }
+        // The same sources written as tables of their own, or spread over lines.
+        let table =
+            format!("{registry}\n[[package]]\nname = \"x\"\n[package.source]\npath = \"/abs/x\"\n");
+        assert!(!uv_lock_is_registry_only(&table), "{table}");
+        let spread = format!(
+            "{registry}\n[[package]]\nname = \"x\"\nsource = {{ registry = \"r\",\n  git = \"g\" }}\n"
+        );
+        assert!(!uv_lock_is_registry_only(&spread), "{spread}");
+        assert!(!uv_lock_is_registry_only("not [toml"));
         let project = "[project]\nname = \"p\"\ndependencies = [\"six\"]\n\n[build-system]\nrequires = [\"x\"]\nbuild-backend = \"evil\"\nbackend-path = [\".\"]\n\n[tool.uv]\ncache-dir = \"/tmp/x\"\n\n[tool.uv.sources]\nsix = { path = \"../six\" }\n";
         let kept = project_table_only(project).unwrap();
         assert!(kept.contains("name = \"p\""), "{kept}");

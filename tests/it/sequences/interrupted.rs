@@ -201,7 +201,7 @@ fn advised(model: &Model, place: &Path) -> Option<Vec<String>> {
 
 /// What a person does after a run: `check` at the old place, then at the copy, and the first
 /// `migrate` command named, answered yes; up to three rounds. The commands run, for the report.
-fn follow_advice(model: &Model) -> Vec<String> {
+fn follow_advice(model: &mut Model) -> Vec<String> {
     let mut followed = Vec::new();
     for _ in 0..3 {
         let Some(command) =
@@ -211,7 +211,7 @@ fn follow_advice(model: &Model) -> Vec<String> {
         };
         let mut cmd = model.place.run(&[]);
         cmd.args(&command[1..]).arg("--yes");
-        let out = support::bounded(cmd, RUN_LIMIT);
+        let out = fast_forwards_counted(model, |_| support::bounded(cmd, RUN_LIMIT));
         count(&ADVICE_FOLLOWED);
         followed.push(format!("{} -> {:?}", command.join(" "), out.status.code()));
         if !out.status.success() {
@@ -219,6 +219,20 @@ fn follow_advice(model: &Model) -> Vec<String> {
         }
     }
     followed
+}
+
+/// Runs `run`, a run of the tool that may sync: the versions a fast-forward of the copy then
+/// replaced are the old place's commits' doing, so the person's (as the sequences model has it,
+/// `history::fast_forwarded_away`); they stay in the copy's history.
+fn fast_forwards_counted<T>(model: &mut Model, run: impl FnOnce(&Model) -> T) -> T {
+    let before = history::before_sync(&model.place.src(), model.copy().as_deref());
+    let out = run(model);
+    if let Some(copy) = model.copy() {
+        for content in history::fast_forwarded_away(&before, &copy) {
+            model.kept.remove(&content);
+        }
+    }
+    out
 }
 
 /// Every commit reachable from any ref at the places that hold a repository.
@@ -299,7 +313,7 @@ fn tool(model: &mut Model, op: Op, stop: Stop, log: &mut String) -> Result<(), T
     if !model.place.src().is_dir() {
         return Ok(());
     }
-    let (out, reached) = run_stopped(model, op.args(), stop);
+    let (out, reached) = fast_forwards_counted(model, |m| run_stopped(m, op.args(), stop));
     let code = out.status.code();
     prop_assert!(code != Some(101), "{op:?} panicked: {}", text(&out));
     if reached {
@@ -353,15 +367,8 @@ fn run_case(acts: Vec<Act>) -> Result<(), TestCaseError> {
 
 #[test]
 fn following_the_advice_after_any_interrupt_loses_nothing() {
-    let cases = std::env::var("WSL_PLACE_ADVICE_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(DEFAULT_CASES);
-    let config = ProptestConfig {
-        cases,
-        source_file: Some(file!()),
-        ..ProptestConfig::default()
-    };
+    let config = super::config("WSL_PLACE_ADVICE_CASES", DEFAULT_CASES, file!());
+    let cases = config.cases;
     let strategy = proptest::collection::vec(act(), 1..=8);
     let result = TestRunner::new(config).run(&strategy, run_case);
     let load = |c: &AtomicU64| c.load(Ordering::Relaxed);
