@@ -96,9 +96,21 @@ pub(in crate::migrate) fn after_finish(run: &Run, report: &mut MigrationReport) 
 /// The old place's record says the source was removed (what was proven copied).
 fn removed(env: &HostEnv, source: &Path) {
     if let Some(mut record) = moved::lookup(env, source) {
+        // After an earlier removal, a copied file here now is one it kept, or one made again
+        // since (never an edit of the copy's): only the first stay "kept".
+        let earlier = record
+            .source_removed
+            .then(|| record.kept_at_removal.clone());
         record.source_removed = true;
         record.source_removed_unix = Some(crate::base::clock::now_unix());
-        record.kept_at_removal = kept_copied_files(&record);
+        record.kept_at_removal = kept_copied_files(&record)
+            .into_iter()
+            .filter(|kept| {
+                earlier
+                    .as_ref()
+                    .is_none_or(|earlier| earlier.contains(kept))
+            })
+            .collect();
         // What the removal left is what the old place says from now on (the nudge reads it).
         // Counted as after the removal: its own deletions are no change made here.
         record.unfinished = None;
