@@ -14,6 +14,9 @@ use std::path::{Component, Path};
 
 /// A lock or a manifest (`package-lock.json` of a large monorepo runs to tens of MiB).
 pub const MANIFEST_LIMIT: u64 = 256 * 1024 * 1024;
+/// A file that names one folder in a line (`.git`, `commondir`, `HEAD`): anything larger is
+/// not git's.
+pub const POINTER_LIMIT: u64 = 64 * 1024;
 /// git's index of a very large repository.
 pub const GIT_INDEX_LIMIT: u64 = 2 * 1024 * 1024 * 1024;
 

@@ -423,7 +423,9 @@ pub fn plain_git_files(repo: &Path) -> Result<(), String> {
     };
     plain_in(&git_dir, repo)?;
     let commondir = git_dir.join("commondir");
-    if let Ok(text) = crate::base::repo_file::read_at(&commondir, 64 * 1024) {
+    if let Ok(text) =
+        crate::base::repo_file::read_at(&commondir, crate::base::repo_file::POINTER_LIMIT)
+    {
         let common = git_dir.join(String::from_utf8_lossy(&text).trim());
         plain_in(&common, repo)?;
     }
@@ -444,15 +446,17 @@ fn git_dir_of(repo: &Path) -> Result<Option<PathBuf>, String> {
         }
         None => {}
     }
-    let Ok(text) = crate::base::repo_file::read_at(&dot_git, 64 * 1024) else {
-        return Ok(None);
-    };
+    Ok(gitdir_pointer(&dot_git).map(|target| repo.join(target)))
+}
+
+/// The folder a `.git` file names (`gitdir: <path>`, as written), read as a repository's own
+/// file; None when `dot_git` is no such file.
+pub fn gitdir_pointer(dot_git: &Path) -> Option<PathBuf> {
+    let text =
+        crate::base::repo_file::read_at(dot_git, crate::base::repo_file::POINTER_LIMIT).ok()?;
     let text = String::from_utf8_lossy(&text);
-    Ok(text
-        .lines()
-        .next()
-        .and_then(|line| line.strip_prefix("gitdir:"))
-        .map(|target| repo.join(target.trim())))
+    let target = text.lines().next()?.strip_prefix("gitdir:")?.trim();
+    Some(PathBuf::from(target))
 }
 
 /// The files git reads in the git folder `dir` are regular files, and so is the ref `HEAD`
@@ -475,7 +479,9 @@ fn plain_in(dir: &Path, repo: &Path) -> Result<(), String> {
 /// first. (The other refs are not walked: on a slow mount a walk of `refs/` costs every
 /// `survey` a folder opened per namespace.)
 fn plain_refs(dir: &Path, repo: &Path) -> Result<(), String> {
-    let Ok(head) = crate::base::repo_file::read_at(&dir.join("HEAD"), 64 * 1024) else {
+    let Ok(head) =
+        crate::base::repo_file::read_at(&dir.join("HEAD"), crate::base::repo_file::POINTER_LIMIT)
+    else {
         return Ok(());
     };
     let head = String::from_utf8_lossy(&head);

@@ -127,15 +127,7 @@ pub fn git_dir_outside(destination: &Path, repo: &Path) -> Option<PathBuf> {
         let link = std::fs::read_link(&dot_git).ok()?;
         repo.join(link)
     } else if meta.is_file() {
-        let text = crate::base::repo_file::read_at(&dot_git, 64 * 1024).ok()?;
-        let text = String::from_utf8_lossy(&text);
-        let line = text
-            .lines()
-            .next()?
-            .strip_prefix("gitdir:")?
-            .trim()
-            .to_string();
-        repo.join(line)
+        repo.join(crate::host::git::gitdir_pointer(&dot_git)?)
     } else {
         return None;
     };
