@@ -86,9 +86,16 @@ fn hooks_dir(dir: &Path) -> Result<(PathBuf, bool)> {
 /// anywhere else would have the hook written into another repository.
 fn git_dir_is_its_own(top: &Path, common_dir: &Path) -> Result<()> {
     let dot_git = top.join(".git");
-    if common_dir.starts_with(top) || std::fs::symlink_metadata(&dot_git).is_ok_and(|m| m.is_dir())
-    {
+    if common_dir.starts_with(top) {
         return Ok(());
+    }
+    // A `.git` folder whose `commondir` names another repository: git keeps hooks there.
+    if std::fs::symlink_metadata(&dot_git).is_ok_and(|m| m.is_dir()) {
+        return Err(Failure::input(format!(
+            "{}'s commondir leads to {}, outside the repository; wsl-place writes no hook there.",
+            display(&dot_git),
+            display(common_dir)
+        )));
     }
     let named_back = std::fs::read_dir(common_dir.join("worktrees"))
         .into_iter()
@@ -208,7 +215,8 @@ impl Found {
     /// The hook at `hook` when it carries the tool's mark; None when it does not (or cannot be
     /// read, which then is no hook of the tool's to change).
     fn read(hook: &Path, script: &[(Part, String)]) -> Option<Self> {
-        let text = std::fs::read_to_string(hook).ok()?;
+        let limit = crate::base::repo_file::MANIFEST_LIMIT;
+        let text = String::from_utf8(crate::base::repo_file::read_at(hook, limit).ok()?).ok()?;
         if !text.lines().any(|l| l == MARK) {
             return None;
         }

@@ -10,7 +10,7 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
 pub fn escape(bytes: &[u8]) -> String {
-    percent_encoded(bytes, |c| c == '%' || is_unsafe(c))
+    percent_encoded_quietly(bytes, |c| c == '%' || is_unsafe(c))
 }
 
 /// A character a name must not pass to a terminal or a CI log as it is: a C0 or C1 control
@@ -51,8 +51,28 @@ pub fn json_bidi_escaped(json: &str) -> String {
         .collect()
 }
 
+/// Set once any text of this run was shown with a character escaped: the report then says so,
+/// so that `%1B` in a name reads as what it is.
+static ESCAPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a name or a text of this run has been shown with characters escaped as `%XX`.
+pub fn anything_escaped() -> bool {
+    ESCAPED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The line a report ends with when [`anything_escaped`].
+pub const ESCAPED_NOTE: &str = "A name above held control, bidirectional or non-UTF-8 characters; each is shown as %XX, its bytes in hexadecimal.";
+
 /// `bytes` with the characters `encoded` picks, and every byte that is not UTF-8, as `%XX`.
 fn percent_encoded(bytes: &[u8], encoded: impl Fn(char) -> bool) -> String {
+    let out = percent_encoded_quietly(bytes, encoded);
+    if out.len() != bytes.len() || out.as_bytes() != bytes {
+        ESCAPED.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    out
+}
+
+fn percent_encoded_quietly(bytes: &[u8], encoded: impl Fn(char) -> bool) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {

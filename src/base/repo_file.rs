@@ -19,6 +19,9 @@ pub const MANIFEST_LIMIT: u64 = 256 * 1024 * 1024;
 pub const POINTER_LIMIT: u64 = 64 * 1024;
 /// git's index of a very large repository.
 pub const GIT_INDEX_LIMIT: u64 = 2 * 1024 * 1024 * 1024;
+/// The longest one file of a repository is read for: a file of the repository is a sentence
+/// of input, not a stream, and a check must finish (a hook's commit is waiting on it).
+pub const READ_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Why a file of the repository was not read.
 #[derive(Debug)]
@@ -131,11 +134,37 @@ fn read_fenced(root: &Path, rel: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
     if meta.len() > limit {
         return Err(said(&format!("is larger than {limit} bytes")));
     }
+    read_in_time(file, limit, READ_TIME_LIMIT).map_err(|e| match e.kind() {
+        std::io::ErrorKind::TimedOut => said(&format!(
+            "took longer than {} s to read",
+            READ_TIME_LIMIT.as_secs()
+        )),
+        _ => said(&format!("cannot be read ({e})")),
+    })
+}
+
+/// Up to `limit` bytes of `file` (one more shows it grew), read a piece at a time until `time`
+/// is up: a file on a mount that answers a byte at a time is given up, not waited on.
+fn read_in_time(
+    file: std::fs::File,
+    limit: u64,
+    time: std::time::Duration,
+) -> std::io::Result<Vec<u8>> {
+    let started = std::time::Instant::now();
+    let mut reader = file.take(limit.saturating_add(1));
     let mut bytes = Vec::new();
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| said(&format!("cannot be read ({e})")))?;
-    Ok(bytes)
+    let mut piece = vec![0u8; 256 << 10];
+    loop {
+        match reader.read(&mut piece) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => bytes.extend_from_slice(&piece[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+        if started.elapsed() > time {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+    }
 }
 
 /// The folder holding `rel` below `root`, reached without crossing a link, and the file's name.
@@ -196,6 +225,24 @@ fn words(meta: &crate::base::dirfd::Meta) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_read_past_its_time_is_given_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("big");
+        std::fs::write(&file, vec![b'x'; 3 << 20]).unwrap();
+        let open = || std::fs::File::open(&file).unwrap();
+        let whole = read_in_time(open(), 64 << 20, std::time::Duration::from_secs(60));
+        assert_eq!(whole.unwrap().len(), 3 << 20);
+        let late = read_in_time(open(), 64 << 20, std::time::Duration::ZERO).unwrap_err();
+        assert_eq!(late.kind(), std::io::ErrorKind::TimedOut);
+        let capped = read_in_time(open(), 10, std::time::Duration::from_secs(60)).unwrap();
+        assert_eq!(
+            capped.len(),
+            11,
+            "one byte past the limit shows the file grew"
+        );
+    }
 
     fn refused(result: Result<Vec<u8>, Unread>) -> String {
         match result {

@@ -449,6 +449,52 @@ fn git_dir_of(repo: &Path) -> Result<Option<PathBuf>, String> {
     Ok(gitdir_pointer(&dot_git).map(|target| repo.join(target)))
 }
 
+/// Every loose ref of `repo` (and of the common folder a linked worktree's names) is a regular
+/// file: what a command that reads all refs (`for-each-ref`, `fetch`, `rev-list --all`) needs
+/// before it runs, since git would wait forever on a FIFO among them. [`plain_git_files`]
+/// checks only `HEAD`'s ref, which is all `status` reads; this walk is for the operations that
+/// read history, not for every check.
+pub fn every_ref_plain(repo: &Path) -> Result<(), String> {
+    plain_git_files(repo)?;
+    let Some(git_dir) = git_dir_of(repo)? else {
+        return Ok(());
+    };
+    let limit = crate::base::repo_file::POINTER_LIMIT;
+    let common = crate::base::repo_file::read_at(&git_dir.join("commondir"), limit)
+        .ok()
+        .map(|text| git_dir.join(String::from_utf8_lossy(&text).trim()));
+    for dir in std::iter::once(&git_dir).chain(common.as_ref()) {
+        for entry in walkdir::WalkDir::new(dir.join("refs")).follow_links(false) {
+            let Ok(entry) = entry else { continue };
+            if entry.file_type().is_dir() {
+                continue;
+            }
+            let kind = match entry.path_is_symlink() {
+                true => Some("a link"),
+                false => crate::base::repo_file::not_a_file(entry.path()),
+            };
+            if let Some(kind) = kind {
+                return Err(format!(
+                    "{} is {kind}, not a file; git is not run in {}",
+                    display(entry.path()),
+                    display(repo)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether `path` is inside `place` as the disk resolves both (a link on the way followed),
+/// or, where `path` is not there, as written.
+pub fn resolves_inside(path: &Path, place: &Path) -> bool {
+    let place = place.canonicalize().unwrap_or_else(|_| place.to_path_buf());
+    match path.canonicalize() {
+        Ok(real) => real.starts_with(&place),
+        Err(_) => crate::base::pathtext::lexically_inside(path, &place),
+    }
+}
+
 /// The folder a `.git` file names (`gitdir: <path>`, as written), read as a repository's own
 /// file; None when `dot_git` is no such file.
 pub fn gitdir_pointer(dot_git: &Path) -> Option<PathBuf> {
@@ -462,6 +508,21 @@ pub fn gitdir_pointer(dot_git: &Path) -> Option<PathBuf> {
 /// The files git reads in the git folder `dir` are regular files, and so is the ref `HEAD`
 /// names.
 fn plain_in(dir: &Path, repo: &Path) -> Result<(), String> {
+    // git writes these through a link (its lock file goes beside the link's target).
+    for name in ["index", "config"] {
+        let file = dir.join(name);
+        if let Ok(target) = std::fs::read_link(&file) {
+            let target = dir.join(target);
+            if !resolves_inside(&target, dir) {
+                return Err(format!(
+                    "{} is a link to {}, outside the repository's git folder; git is not run in {}, since it would write there",
+                    display(&file),
+                    display(&target),
+                    display(repo)
+                ));
+            }
+        }
+    }
     for name in GIT_OWN_FILES {
         let file = dir.join(name);
         if let Some(kind) = crate::base::repo_file::not_a_file(&file) {

@@ -25,6 +25,7 @@ pub use kernel::outcome::{
     RemovalShown, SyncReport,
 };
 pub use kernel::repairs::fixups::{Fixed, FixupAdvice};
+pub use kernel::repairs::git_paths::GitLeads;
 pub use kernel::repairs::old_paths::StillPointing;
 pub use kernel::repairs::venvs::root_left_alone;
 pub use kernel::repairs::windows_side::{LineEndings, WindowsOutcome, WindowsPlan};

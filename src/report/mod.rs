@@ -36,12 +36,25 @@ pub fn render<D: Document + ?Sized>(document: &D, format: Format, style: &Style)
     // The last gate for a name a repository chose: no format passes on a control or a
     // bidirectional character of one (docs/security.md).
     use crate::base::pathtext::{bidi_neutralized, json_bidi_escaped, neutralized};
-    match format {
-        Format::Human => Ok(bidi_neutralized(&document.human(style))),
-        Format::Json => json::render(document, D::SCHEMA).map(|json| json_bidi_escaped(&json)),
-        Format::Markdown => Ok(neutralized(&document.markdown())),
-        Format::Github => Ok(neutralized(&document.github())),
+    let text = match format {
+        Format::Human => bidi_neutralized(&document.human(style)),
+        Format::Json => return json::render(document, D::SCHEMA).map(|j| json_bidi_escaped(&j)),
+        Format::Markdown => neutralized(&document.markdown()),
+        Format::Github => neutralized(&document.github()),
+    };
+    Ok(with_escaped_note(text))
+}
+
+/// `text` and, when a name in this run was shown escaped, one line that says so.
+fn with_escaped_note(mut text: String) -> String {
+    if crate::base::pathtext::anything_escaped() {
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(crate::base::pathtext::ESCAPED_NOTE);
+        text.push('\n');
     }
+    text
 }
 
 impl Document for CheckReport {

@@ -20,12 +20,16 @@ use support::sandbox::Sandbox;
 /// markers folder beside it.
 struct Bar {
     sandbox: Sandbox,
+    /// Whether a command may refuse the repository (in one sentence, with its own exit code)
+    /// rather than do its work: for repositories no command can work on safely.
+    refusals_allowed: bool,
 }
 
 impl Bar {
     fn new() -> Self {
         let bar = Self {
             sandbox: Sandbox::new(),
+            refusals_allowed: false,
         };
         std::fs::create_dir_all(bar.markers()).unwrap();
         for (file, text) in [
@@ -105,7 +109,17 @@ impl Bar {
         let mut cmd = self.cmd(dir);
         cmd.args(args);
         let out = support::bounded(cmd, Duration::from_secs(120));
-        out.ok();
+        match self.refusals_allowed {
+            // A refusal is one sentence and a code of its own, never an internal error.
+            true => assert!(
+                !matches!(out.status.code(), Some(3 | 101) | None)
+                    && (out.status.success() || !out.stderr.is_empty()),
+                "{out}"
+            ),
+            false => {
+                out.ok();
+            }
+        }
         let ran: Vec<String> = std::fs::read_dir(self.markers())
             .unwrap()
             .flatten()
@@ -442,4 +456,69 @@ fn a_uv_repository_through_every_command() {
     let bar = Bar::new();
     let repo = repository_of_uv_payloads(&bar);
     bar.every_command(&repo);
+}
+
+/// Issue 64: git's pointers that lead out of the repository, each in a repository of its own
+/// (one refused pointer would hide the next): `.git/index` a link to another repository's index
+/// (git writes an index through its link), `commondir` naming another repository (git keeps
+/// refs, hooks and history there), `.git/config` a link out, a FIFO among the loose refs (every
+/// command that reads all refs would wait on it), and `.git/info` a link out (a sync writes
+/// its exclude file there). The other repository is in HOME, where no write is allowed.
+fn repositories_of_pointer_payloads(bar: &Bar) -> Vec<PathBuf> {
+    let other = bar.sandbox.path("other");
+    write(&other.join("o.txt"), b"other\n");
+    committed(&other);
+    type Plant = fn(&Path, &Path);
+    let plant: [(&str, Plant); 5] = [
+        ("linkedindex", |repo, other| {
+            std::fs::remove_file(repo.join(".git/index")).unwrap();
+            // From `~/<folder>/<repo>/.git`, the same link reaches `~/other` at the old place and
+            // at the copy.
+            let _ = other;
+            std::os::unix::fs::symlink("../../../other/.git/index", repo.join(".git/index"))
+                .unwrap();
+        }),
+        ("commondir", |repo, other| {
+            std::fs::write(
+                repo.join(".git/commondir"),
+                format!("{}\n", other.join(".git").display()),
+            )
+            .unwrap();
+        }),
+        ("linkedconfig", |repo, _| {
+            std::fs::remove_file(repo.join(".git/config")).unwrap();
+            std::os::unix::fs::symlink("../../../other/.git/config", repo.join(".git/config"))
+                .unwrap();
+        }),
+        ("fiforef", |repo, _| {
+            support::tree::mkfifo(&repo.join(".git/refs/tags/hang"));
+        }),
+        ("linkedinfo", |repo, _| {
+            std::fs::remove_dir_all(repo.join(".git/info")).unwrap();
+            std::os::unix::fs::symlink("../../../other/.git/info", repo.join(".git/info")).unwrap();
+        }),
+    ];
+    plant
+        .into_iter()
+        .map(|(name, plant)| {
+            let repo = bar.repos().join(name);
+            write(&repo.join("a.txt"), b"a\n");
+            write(
+                &repo.join("package.json"),
+                br#"{"name":"p","version":"1.0.0"}"#,
+            );
+            committed(&repo);
+            plant(&repo, &other);
+            repo
+        })
+        .collect()
+}
+
+#[test]
+fn git_pointers_out_of_the_repository_through_every_command() {
+    let mut bar = Bar::new();
+    bar.refusals_allowed = true;
+    for repo in repositories_of_pointer_payloads(&bar) {
+        bar.every_command(&repo);
+    }
 }

@@ -283,3 +283,128 @@ fn a_hooks_path_the_repository_sets_outside_it_is_refused() {
     );
     assert!(!elsewhere.join("pre-commit.wsl-place-chained").exists());
 }
+
+/// A repository made and committed at `sandbox/rel`.
+fn committed_repository(sandbox: &Sandbox, rel: &str) -> std::path::PathBuf {
+    let repo = sandbox.path(rel);
+    write(&repo.join("a.txt"), b"a\n");
+    init_and_commit_all(&repo, "init");
+    repo
+}
+
+/// `migrate --yes` from `repo` to `dst/<its name>`, then `--remove-source`: both outcomes.
+fn migrate_and_remove(
+    sandbox: &Sandbox,
+    repo: &Path,
+) -> (crate::support::Outcome, crate::support::Outcome) {
+    let copy = sandbox.path("dst").join(repo.file_name().unwrap());
+    let mut migrate = sandbox.migrate(repo, &copy);
+    migrate.arg("--yes");
+    let migrated = support::bounded(migrate, LIMIT);
+    let mut remove = sandbox.migrate(repo, &copy);
+    remove.args(["--remove-source", "--yes"]);
+    (migrated, support::bounded(remove, LIMIT))
+}
+
+/// Issue 64: a `.git/commondir` naming another repository had migrate say "copied and
+/// verified" and `--remove-source` say the history was in the copy, while git read it from the
+/// other repository; `hook install` wrote into that repository's hooks. Now the result says
+/// where the history is, the old place's `.git` is kept, and no hook is written there.
+#[test]
+fn a_commondir_naming_another_repository_is_said_and_never_trusted_for_history() {
+    let sandbox = Sandbox::new();
+    let other = committed_repository(&sandbox, "other");
+    let before = untouched_state(&other.join(".git"));
+    let repo = committed_repository(&sandbox, "src/common");
+    std::fs::write(
+        repo.join(".git/commondir"),
+        format!("{}\n", other.join(".git").display()),
+    )
+    .unwrap();
+    let mut hook = sandbox.cmd();
+    hook.args(["hook", "install"]).arg(&repo);
+    let out = support::bounded(hook, LIMIT);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("commondir leads to"), "{}", text(&out));
+    let (migrated, removed) = migrate_and_remove(&sandbox, &repo);
+    assert!(
+        text(&migrated).contains(".git/commondir leads to")
+            && text(&migrated).contains("its history is there, not in the copy"),
+        "{}",
+        text(&migrated)
+    );
+    assert!(repo.join(".git").is_dir(), "{}", text(&removed));
+    assert!(
+        text(&removed).contains("reads its history from"),
+        "{}",
+        text(&removed)
+    );
+    assert_eq!(untouched_state(&other.join(".git")), before);
+}
+
+/// Issue 64: a FIFO among the loose refs (not HEAD's) hangs every git that reads all refs: the
+/// history check of `--remove-source` and a sync's fetch. Both end in time, and the old place's
+/// `.git` is kept, the FIFO named.
+#[test]
+fn a_fifo_among_the_refs_never_blocks_the_history_check() {
+    let sandbox = Sandbox::new();
+    let repo = committed_repository(&sandbox, "src/fiforef");
+    support::tree::mkfifo(&repo.join(".git/refs/tags/hang"));
+    let (migrated, removed) = migrate_and_remove(&sandbox, &repo);
+    migrated.ok();
+    assert!(repo.join(".git").is_dir(), "{}", text(&removed));
+    assert!(
+        text(&removed).contains("refs/tags/hang is a FIFO"),
+        "{}",
+        text(&removed)
+    );
+}
+
+/// Issue 64: `.git/index` a link (relative, so it reaches another repository's index from the
+/// copy): git writes an index through its link, so the tool runs no git there and says why;
+/// the other repository's files are never written.
+#[test]
+fn an_index_that_links_out_is_never_written_through() {
+    let sandbox = Sandbox::new();
+    let other = committed_repository(&sandbox, "dst/other");
+    let before = untouched_state(&other.join(".git"));
+    let repo = committed_repository(&sandbox, "src/linked");
+    std::fs::remove_file(repo.join(".git/index")).unwrap();
+    // Dangling at the old place; at the copy (`dst/linked`) it names `dst/other`'s index.
+    std::os::unix::fs::symlink("../../other/.git/index", repo.join(".git/index")).unwrap();
+    let check = sandbox.check(&repo, &[]);
+    assert!(text(&check).contains(".git/index is a link"), "{check}");
+    let (migrated, _) = migrate_and_remove(&sandbox, &repo);
+    assert!(
+        text(&migrated).contains(".git/index (a link) leads to"),
+        "{}",
+        text(&migrated)
+    );
+    assert_eq!(untouched_state(&other.join(".git")), before);
+}
+
+/// Issue 64: every output format that shows a name with characters escaped says so, once.
+#[test]
+fn a_report_says_when_a_name_was_shown_escaped() {
+    let sandbox = Sandbox::new();
+    let repo = committed_repository(&sandbox, "src/bell\u{7}name");
+    for format in ["human", "markdown", "github"] {
+        let mut cmd = sandbox.cmd();
+        cmd.args(["check", "--no-probe", "--format", format])
+            .arg(&repo);
+        let out = support::bounded(cmd, LIMIT);
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(said.contains("bell%07name"), "{format}: {said}");
+        assert_eq!(said.matches("shown as %XX").count(), 1, "{format}: {said}");
+    }
+    let plain = committed_repository(&sandbox, "src/plain");
+    let out = support::bounded(
+        {
+            let mut cmd = sandbox.cmd();
+            cmd.args(["check", "--no-probe"]).arg(&plain);
+            cmd
+        },
+        LIMIT,
+    );
+    assert!(!text(&out).contains("shown as %XX"), "{}", text(&out));
+}

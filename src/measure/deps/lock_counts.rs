@@ -82,14 +82,6 @@ fn pnpm_placed_here(package: &str, snapshot: &str) -> bool {
     platform::pnpm_entry_here(package) && (!optional || names_platform)
 }
 
-/// One entry of yarn classic's lock: its name and version, and the ranges it asks for.
-struct YarnEntry {
-    name: String,
-    version: String,
-    dependencies: Vec<String>,
-    optional: Vec<String>,
-}
-
 /// yarn classic's `yarn.lock` (v1): the packages it places, one per name and version (an
 /// entry per set of ranges resolving to the same version). The lock records no platform
 /// fields, so what only optional dependencies reach is left out (`fsevents` and what it
@@ -104,31 +96,31 @@ pub fn yarn_packages(text: &str) -> Option<u64> {
 /// optional dependency reaches (`@esbuild/aix-ppc64`, which yarn refuses on Linux: its
 /// platform "is incompatible with this module") is not one of them. None when the text is not such a lock.
 pub fn yarn_placed(text: &str) -> Option<BTreeSet<(String, String)>> {
-    if !text.lines().take(5).any(|l| l.contains("yarn lockfile v1")) {
-        return None;
-    }
-    let entries = yarn_entries(text);
+    let entries: Vec<super::yarn_lock::Entry> = super::yarn_lock::entries(text)?
+        .into_iter()
+        .filter(|entry| entry.name().is_some())
+        .collect();
     let mut by_range: BTreeMap<&str, usize> = BTreeMap::new();
-    for (i, (ranges, _)) in entries.iter().enumerate() {
-        for range in ranges {
+    for (i, entry) in entries.iter().enumerate() {
+        for range in &entry.ranges {
             by_range.insert(range, i);
         }
     }
     let asked: BTreeSet<usize> = entries
         .iter()
-        .flat_map(|(_, e)| e.dependencies.iter().chain(&e.optional))
+        .flat_map(|e| e.dependencies.iter().chain(&e.optional))
         .filter_map(|r| by_range.get(r.as_str()).copied())
         .collect();
     // The project's own dependencies: entries no other entry asks for.
     let mut queue: VecDeque<usize> = (0..entries.len()).filter(|i| !asked.contains(i)).collect();
     let mut required: BTreeSet<usize> = queue.iter().copied().collect();
     while let Some(i) = queue.pop_front() {
-        let entry = &entries[i].1;
+        let entry = &entries[i];
         let here = entry
             .optional
             .iter()
             .filter_map(|r| by_range.get(r.as_str()).copied())
-            .filter(|&o| names_this_platform(&entries[o].1.name));
+            .filter(|&o| entries[o].name().is_some_and(names_this_platform));
         let next: Vec<usize> = entry
             .dependencies
             .iter()
@@ -143,7 +135,11 @@ pub fn yarn_placed(text: &str) -> Option<BTreeSet<(String, String)>> {
     }
     let placed = required
         .iter()
-        .map(|&i| (entries[i].1.name.clone(), entries[i].1.version.clone()))
+        .map(|&i| {
+            let entry = &entries[i];
+            let version = entry.field("version").unwrap_or("");
+            (entry.name().unwrap_or("").to_string(), version.to_string())
+        })
         .collect();
     Some(placed)
 }
@@ -153,57 +149,6 @@ pub fn yarn_placed(text: &str) -> Option<BTreeSet<(String, String)>> {
 /// platform's optional binary from the others'.
 fn names_this_platform(name: &str) -> bool {
     name.contains("linux") && name.contains(platform::cpu())
-}
-
-/// Each entry of a yarn v1 lock with the ranges its key lists (`"a@^1.0.0", a@^1.1.0`).
-fn yarn_entries(text: &str) -> Vec<(Vec<String>, YarnEntry)> {
-    let mut entries = Vec::new();
-    let mut current: Option<(Vec<String>, YarnEntry)> = None;
-    let mut section = "";
-    for line in text.lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        if !line.starts_with(' ') {
-            entries.extend(current.take());
-            let ranges: Vec<String> = line
-                .trim_end_matches(':')
-                .split(", ")
-                .map(|r| r.trim().trim_matches('"').to_string())
-                .collect();
-            let first = ranges.first().map_or("", String::as_str);
-            let name = first.rfind('@').filter(|&at| at > 0).map(|at| &first[..at]);
-            current = name.map(|name| {
-                let entry = YarnEntry {
-                    name: name.to_string(),
-                    version: String::new(),
-                    dependencies: Vec::new(),
-                    optional: Vec::new(),
-                };
-                (ranges.clone(), entry)
-            });
-            continue;
-        }
-        let Some((_, entry)) = current.as_mut() else {
-            continue;
-        };
-        let trimmed = line.trim();
-        if !line.starts_with("    ") {
-            section = trimmed.trim_end_matches(':');
-            if let Some(version) = trimmed.strip_prefix("version ") {
-                entry.version = version.trim_matches('"').to_string();
-            }
-        } else if let Some((name, range)) = trimmed.split_once(' ') {
-            let range = format!("{}@{}", name.trim_matches('"'), range.trim_matches('"'));
-            match section {
-                "dependencies" => entry.dependencies.push(range),
-                "optionalDependencies" => entry.optional.push(range),
-                _ => {}
-            }
-        }
-    }
-    entries.extend(current);
-    entries
 }
 
 /// bun's text lock (`bun.lock`): `packages` names each package by where it is placed (`name`,

@@ -10,6 +10,7 @@
 
 use super::package_manager::Manager;
 use super::packages::Pinned;
+use super::registry;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -180,55 +181,102 @@ fn split_key(line: &str) -> (String, &str) {
     (key.to_string(), rest.trim())
 }
 
-fn names_dependencies(body: &str) -> bool {
-    body.lines().any(|l| {
-        let l = l.trim_start();
-        l.starts_with("dependencies:") || l.starts_with("optionalDependencies:")
-    })
-}
-
-/// pnpm's lock of format 9 (pnpm 9 and 10): `packages:` holds each package's resolution,
-/// `snapshots:` its dependencies; a leaf's snapshot is `name@version: {}`. Only packages this
-/// machine installs (`platform::pnpm_entry_here`); from a lock alone (not `installed_record`)
-/// no `optional: true` snapshot either, whose parent may be another platform's.
+/// pnpm's lock of format 9 (pnpm 9 and 10), parsed as the YAML it is: `packages:` holds each
+/// package's resolution, `snapshots:` its dependencies; a leaf's snapshot names none. Only
+/// packages this machine installs (`platform::allows_here`), resolved from the registry
+/// (`resolution` is its `integrity` alone: a `tarball`, `directory` or `repo` is read or fetched
+/// from wherever it names); from a lock alone (not `installed_record`) no `optional: true`
+/// snapshot either, whose parent may be another platform's. A leaf's entry is written from the
+/// parsed values, never copied as text.
 fn pnpm(text: &str, installed_record: bool) -> Option<Lock> {
-    let format = text
-        .lines()
-        .find_map(|l| l.strip_prefix("lockfileVersion:"))?
-        .trim()
-        .trim_matches(['\'', '"']);
-    if !format.starts_with("9.") {
+    let lock: PnpmLock = serde_norway::from_str(text).ok()?;
+    let format = match &lock.lockfile_version {
+        serde_norway::Value::String(version) => version.clone(),
+        serde_norway::Value::Number(version) => version.to_string(),
+        _ => return None,
+    };
+    if !format.starts_with("9.") || !format.chars().all(|c| c.is_ascii_digit() || c == '.') {
         return None;
     }
-    let resolved: BTreeMap<String, String> = blocks(text, "packages:", 2)
-        .into_iter()
-        .filter(|(_, _, body)| {
-            body.contains("resolution: {integrity:") && super::platform::pnpm_entry_here(body)
-        })
-        .map(|(key, _, body)| (key, body))
-        .collect();
     let mut leaves = BTreeMap::new();
-    for (key, after, body) in blocks(text, "snapshots:", 2) {
-        let optional = body.lines().any(|l| l.trim() == "optional: true");
-        let leaf = (after == "{}" || after.is_empty())
-            && !names_dependencies(&body)
-            && (installed_record || !optional);
-        let (Some(entry), Some((name, version))) = (resolved.get(&key), name_and_version(&key))
+    for (key, snapshot) in &lock.snapshots {
+        let snapshot = snapshot.clone().unwrap_or_default();
+        let leaf = snapshot.dependencies.is_empty()
+            && snapshot.optional_dependencies.is_empty()
+            && (installed_record || !snapshot.optional);
+        let (Some(package), Some((name, version))) =
+            (lock.packages.get(key), name_and_version(key))
         else {
             continue;
         };
-        if leaf {
-            leaves.entry(name).or_insert(Leaf {
-                version,
-                entry: entry.clone(),
-            });
+        let Some(entry) = package.registry_entry() else {
+            continue;
+        };
+        if leaf && super::packages::is_plain_npm_pin(&name, &version) {
+            leaves.entry(name).or_insert(Leaf { version, entry });
         }
     }
     Some(Lock {
         manager: Manager::Pnpm,
-        version: format.to_string(),
+        version: format,
         leaves,
     })
+}
+
+#[derive(serde::Deserialize)]
+struct PnpmLock {
+    #[serde(rename = "lockfileVersion")]
+    lockfile_version: serde_norway::Value,
+    #[serde(default)]
+    packages: BTreeMap<String, PnpmPackage>,
+    #[serde(default)]
+    snapshots: BTreeMap<String, Option<PnpmSnapshot>>,
+}
+
+#[derive(serde::Deserialize)]
+struct PnpmPackage {
+    #[serde(default)]
+    resolution: BTreeMap<String, serde_norway::Value>,
+    #[serde(default)]
+    os: Vec<String>,
+    #[serde(default)]
+    cpu: Vec<String>,
+    #[serde(default)]
+    libc: Vec<String>,
+    #[serde(default, rename = "hasBin")]
+    has_bin: bool,
+}
+
+#[derive(serde::Deserialize, Default, Clone)]
+struct PnpmSnapshot {
+    #[serde(default)]
+    dependencies: BTreeMap<String, serde_norway::Value>,
+    #[serde(default, rename = "optionalDependencies")]
+    optional_dependencies: BTreeMap<String, serde_norway::Value>,
+    #[serde(default)]
+    optional: bool,
+}
+
+impl PnpmPackage {
+    /// The lines of this package's entry in a sample's lock, when it comes from the registry
+    /// and installs here.
+    fn registry_entry(&self) -> Option<String> {
+        let [(field, serde_norway::Value::String(integrity))] =
+            self.resolution.iter().collect::<Vec<_>>()[..]
+        else {
+            return None;
+        };
+        let here = super::platform::allows_here(&self.os, &self.cpu, &self.libc);
+        if field != "integrity" || !registry::is_integrity(integrity) || !here {
+            return None;
+        }
+        let bin = if self.has_bin {
+            "    hasBin: true\n"
+        } else {
+            ""
+        };
+        Some(format!("    resolution: {{integrity: {integrity}}}\n{bin}"))
+    }
 }
 
 fn pnpm_lock_of(chosen: &[(&String, &Leaf)]) -> String {
@@ -250,52 +298,34 @@ fn pnpm_lock_of(chosen: &[(&String, &Leaf)]) -> String {
     )
 }
 
-/// yarn classic's `yarn.lock` (its first lines say "yarn lockfile v1"): an entry per set of
-/// ranges, its `version`, `resolved` URL and `integrity` indented below.
+/// yarn classic's lock (`yarn_lock`'s grammar): a leaf is an entry with no dependencies whose
+/// tarball is a registry's; its entry in a sample's lock is written from its `version`,
+/// `resolved` and `integrity` values alone.
 fn yarn(text: &str) -> Option<Lock> {
-    if !text.lines().take(5).any(|l| l.contains("yarn lockfile v1")) {
-        return None;
-    }
     let mut leaves = BTreeMap::new();
-    let mut entry: Option<(String, String)> = None;
-    let mut done = |entry: Option<(String, String)>| {
-        let Some((key, body)) = entry else { return };
-        let field = |name: &str| {
-            body.lines()
-                .find_map(|l| l.trim_start().strip_prefix(name))
-                .map(|v| v.trim().trim_matches('"').to_string())
+    for entry in super::yarn_lock::entries(text)? {
+        let (Some(name), Some(version), Some(resolved), Some(integrity)) = (
+            entry.name(),
+            entry.field("version"),
+            entry.field("resolved"),
+            entry.field("integrity"),
+        ) else {
+            continue;
         };
-        let first = key.split(", ").next().unwrap_or("").trim_matches('"');
-        let name = first.rfind('@').filter(|&at| at > 0).map(|at| &first[..at]);
-        let (Some(name), Some(version)) = (name, field("version ")) else {
-            return;
-        };
-        // A tarball of a registry, by URL, with its integrity: a `file:` or git entry would be
-        // read or fetched from wherever it names.
-        let from_registry = field("resolved ")
-            .is_some_and(|url| url.starts_with("https://") || url.starts_with("http://"));
-        if from_registry && field("integrity ").is_some() && !names_dependencies(&body) {
+        let depends = !entry.dependencies.is_empty() || !entry.optional.is_empty();
+        let plain = super::packages::is_plain_npm_pin(name, version)
+            && registry::is_registry_tarball(resolved)
+            && registry::is_integrity(integrity);
+        if plain && !depends {
+            let entry = format!(
+                "  version \"{version}\"\n  resolved \"{resolved}\"\n  integrity {integrity}\n"
+            );
             leaves.entry(name.to_string()).or_insert(Leaf {
-                version,
-                entry: body,
+                version: version.to_string(),
+                entry,
             });
         }
-    };
-    for line in text.lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        if !line.starts_with(' ') {
-            done(entry.take());
-            entry = line
-                .strip_suffix(':')
-                .map(|key| (key.to_string(), String::new()));
-        } else if let Some((_, body)) = entry.as_mut() {
-            body.push_str(line);
-            body.push('\n');
-        }
     }
-    done(entry);
     Some(Lock {
         manager: Manager::Yarn,
         version: "1".to_string(),
@@ -316,7 +346,7 @@ fn yarn_lock_of(chosen: &[(&String, &Leaf)]) -> String {
 /// `name@version`, registry, metadata (its dependencies) and integrity.
 fn bun(text: &str) -> Option<Lock> {
     let value: serde_json::Value = serde_json::from_str(&without_trailing_commas(text)).ok()?;
-    let version = value.get("lockfileVersion")?.to_string();
+    let version = value.get("lockfileVersion")?.as_u64()?.to_string();
     let mut leaves = BTreeMap::new();
     for (key, entry) in value.get("packages")?.as_object()? {
         let top_level = key.matches('/').count() == usize::from(key.starts_with('@'));
@@ -324,6 +354,7 @@ fn bun(text: &str) -> Option<Lock> {
             continue;
         };
         let ident = parts.first().and_then(|v| v.as_str());
+        let registry = parts.get(1).and_then(|v| v.as_str());
         let integrity = parts.get(3).and_then(|v| v.as_str()).unwrap_or("");
         let meta = parts.get(2);
         let depends = ["dependencies", "optionalDependencies"].iter().any(|k| {
@@ -336,14 +367,15 @@ fn bun(text: &str) -> Option<Lock> {
         };
         // bun writes a package's platforms as npm does (`"os": "darwin"`) in its metadata.
         let here = meta.is_none_or(|m| super::platform::npm_entry_here(m, true));
-        if name == *key && integrity.starts_with("sha") && !depends && here {
-            leaves.insert(
-                name,
-                Leaf {
-                    version,
-                    entry: entry.to_string(),
-                },
-            );
+        let from_registry = parts.len() == 4
+            && registry.is_some_and(registry::is_registry_base)
+            && registry::is_integrity(integrity)
+            && super::packages::is_plain_npm_pin(&name, &version);
+        if name == *key && from_registry && !depends && here {
+            // Written from the values read: its name, its registry, no metadata (a leaf has no
+            // dependencies, and a `bin` the lock names is the package's own to link).
+            let entry = serde_json::json!([ident, registry, {}, integrity]).to_string();
+            leaves.insert(name, Leaf { version, entry });
         }
     }
     Some(Lock {
@@ -521,7 +553,8 @@ ms@2.1.2:
         let lock = bun(text).unwrap();
         assert_eq!(
             lock.leaves(),
-            pinned(&[("@s/c", "3.0.0"), ("odd", "1.0.0")])
+            pinned(&[("@s/c", "3.0.0")]),
+            "an integrity that is not base64 is no registry's"
         );
         let trimmed: serde_json::Value =
             serde_json::from_str(&lock.lock_of(&pinned(&[("@s/c", "3.0.0")])).unwrap()).unwrap();
@@ -533,5 +566,41 @@ ms@2.1.2:
         assert_eq!(trimmed["packages"]["@s/c"][3], "sha512-C");
         assert_eq!(lock.lock_of(&[]), None);
         assert_eq!(bun("not json"), None);
+    }
+
+    #[test]
+    fn a_pnpm_entry_read_or_fetched_from_elsewhere_is_no_leaf() {
+        let hostile = PNPM
+            .replace(
+                "resolution: {integrity: sha512-M}",
+                "resolution: {integrity: sha512-M, tarball: 'file:../../outside.tgz'}",
+            )
+            .replace(
+                "resolution: {integrity: sha512-C}",
+                "resolution: {integrity: \"sha512-C}\\n    requiresBuild: true\"}",
+            );
+        let lock = pnpm(&hostile, false).unwrap();
+        assert_eq!(lock.leaves(), Vec::<Pinned>::new(), "{hostile}");
+        // Written as YAML allows, not as pnpm writes it: still read as what it is.
+        let flow = "lockfileVersion: '9.0'\npackages: {'ms@2.1.2': {resolution: {integrity: sha512-M}, hasBin: true}, 'x@1.0.0': {resolution: {directory: ../..}}}\nsnapshots: {'ms@2.1.2': {}, 'x@1.0.0': {}}\n";
+        let lock = pnpm(flow, false).unwrap();
+        assert_eq!(lock.leaves(), pinned(&[("ms", "2.1.2")]));
+        let written = lock.lock_of(&pinned(&[("ms", "2.1.2")])).unwrap();
+        assert!(written.contains("    resolution: {integrity: sha512-M}\n    hasBin: true\n"));
+        assert_eq!(pnpm("lockfileVersion: '9.0'\npackages: [", false), None);
+    }
+
+    #[test]
+    fn a_bun_or_yarn_entry_from_elsewhere_is_no_leaf() {
+        let text = r#"{"lockfileVersion": 1, "packages": {
+            "a": ["a@1.0.0", "file:../../outside", {}, "sha512-A"],
+            "b": ["b@1.0.0", "", {}, "sha512-B", "extra"],
+            "c": ["c@1.0.0", "https://registry.npmjs.org/", {"bin": {"../../x": "y"}}, "sha512-C"]}}"#;
+        let lock = bun(text).unwrap();
+        assert_eq!(lock.leaves(), pinned(&[("c", "1.0.0")]));
+        let written = lock.lock_of(&pinned(&[("c", "1.0.0")])).unwrap();
+        assert!(!written.contains("../../x"), "{written}");
+        let yarn_text = "# yarn lockfile v1\n\nms@2.1.2:\n  version \"2.1.2\"\n  resolved \"https://evil.example/ms.tgz\"\n  integrity sha512-M\n\nq@1.0.0:\n  version \"1.0.0\"\n  resolved \"https://r.example/q/-/q-1.0.0.tgz\"\n  integrity \"sha512-Q\\n  dependencies:\"\n";
+        assert_eq!(yarn(yarn_text).unwrap().leaves(), Vec::<Pinned>::new());
     }
 }

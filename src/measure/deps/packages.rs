@@ -146,9 +146,8 @@ pub fn npm_lock_entries(root: &Path) -> Option<LockEntries> {
         .filter_map(|(key, entry)| {
             let name = key.strip_prefix("node_modules/")?;
             let text = |field: &str| entry.get(field).and_then(|v| v.as_str());
-            let from_registry = text("resolved")
-                .is_some_and(|url| url.starts_with("https://") || url.starts_with("http://"));
-            let tarball = text("integrity").is_some()
+            let from_registry = text("resolved").is_some_and(super::registry::is_registry_tarball);
+            let tarball = text("integrity").is_some_and(super::registry::is_integrity)
                 && from_registry
                 && super::platform::npm_entry_here(entry, installed_record)
                 && text("version").is_some_and(|v| is_plain_npm_pin(name, v));
@@ -164,6 +163,7 @@ pub fn npm_lock_entries(root: &Path) -> Option<LockEntries> {
                 let trimmed = fields
                     .iter()
                     .filter_map(|f| Some((f.to_string(), entry.get(*f)?.clone())))
+                    .filter(|(field, value)| field != "bin" || super::registry::is_plain_bin(value))
                     .collect();
                 (name.to_string(), serde_json::Value::Object(trimmed))
             })

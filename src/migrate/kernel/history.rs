@@ -32,6 +32,7 @@ fn run(cmd: Command, repo: &Path, what: &str) -> Result<Vec<u8>, String> {
 /// Every object the repository at `old` names by its refs, HEAD and index; `place` is how the
 /// words name it ("the old place", "the copy").
 pub fn named_at(old: &Path, place: &str) -> Result<Vec<Named>, String> {
+    git::every_ref_plain(old)?;
     let defused = git::defuse(old)?;
     let at_old = |args: &[&str]| {
         let mut cmd = git::untouched(old, &defused);
@@ -118,11 +119,42 @@ fn staged_blobs(listing: &str, place: &str) -> Vec<Named> {
         .collect()
 }
 
+/// Why the history git finds in the repository `repo` is not all in its own object store: its
+/// `.git` or `commondir` leads out of it, or `objects/info/alternates` borrows another store's
+/// objects. git answers for what it can reach, so a claim that history is "in the copy" is made
+/// only where this is None.
+pub fn not_its_own(repo: &Path) -> Option<String> {
+    use super::repairs::git_paths::{GitLeads, git_dir_outside};
+    if let Some((GitLeads::DotGit | GitLeads::CommonDir, elsewhere)) = git_dir_outside(repo, repo) {
+        return Some(format!(
+            "git at {} reads its history from {}, outside it",
+            display(repo),
+            display(&elsewhere)
+        ));
+    }
+    let alternates = repo.join(".git/objects/info/alternates");
+    let limit = crate::base::repo_file::POINTER_LIMIT;
+    match crate::base::repo_file::read_at(&alternates, limit) {
+        Ok(text) if text.iter().any(|b| !b.is_ascii_whitespace()) => Some(format!(
+            "git at {} borrows objects from another store ({})",
+            display(repo),
+            String::from_utf8_lossy(&text)
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim()
+        )),
+        Ok(_) | Err(crate::base::repo_file::Unread::Missing) => None,
+        Err(crate::base::repo_file::Unread::Refused(why)) => Some(why),
+    }
+}
+
 /// What of `named` the copy lacks (or lacks part of the history of): None when it has it all.
 pub fn missing_at(copy: &Path, named: &[Named]) -> Result<Option<String>, String> {
     if named.is_empty() {
         return Ok(None);
     }
+    git::every_ref_plain(copy)?;
     let defused = git::defuse(copy)?;
     let mut list =
         tempfile::tempfile().map_err(|e| format!("cannot make a temporary file: {e}"))?;

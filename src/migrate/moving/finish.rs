@@ -265,9 +265,11 @@ fn own_git_folders(
     let mut kept = Vec::new();
     for repo in repos {
         match git_paths::git_dir_outside(destination, &repo) {
-            Some(git_dir) => fixups
-                .advice
-                .push(fixups::FixupAdvice::GitDirOutside { repo, git_dir }),
+            Some((leads, git_dir)) => fixups.advice.push(fixups::FixupAdvice::GitDirOutside {
+                repo,
+                leads,
+                git_dir,
+            }),
             None => kept.push(repo),
         }
     }

@@ -27,6 +27,11 @@ pub fn kept_why(source: &Path, old: &Path, copy: &Path, sync: &str) -> Option<St
             "the copy still borrows git objects from it (objects/info/alternates), so the copy's history is not all in the copy".to_string(),
         );
     }
+    if let Some(why) = history::not_its_own(copy) {
+        return Some(format!(
+            "{why}, so the copy's history is not all in the copy"
+        ));
+    }
     if crate::base::dirfd::lstat(&old.join(".git").join("index.lock")).is_ok() {
         return Some(
             "its index.lock is there: a git runs there, or one that crashed left it; remove the lock once none runs, then --remove-source again".to_string(),
@@ -56,7 +61,9 @@ pub fn kept_why(source: &Path, old: &Path, copy: &Path, sync: &str) -> Option<St
 fn outside_worktree(source: &Path, git_dir: &Path) -> Option<std::path::PathBuf> {
     let records = std::fs::read_dir(git_dir.join("worktrees")).ok()?;
     records.filter_map(|r| r.ok()).find_map(|record| {
-        let text = std::fs::read_to_string(record.path().join("gitdir")).ok()?;
+        let limit = crate::base::repo_file::POINTER_LIMIT;
+        let text = crate::base::repo_file::read_at(&record.path().join("gitdir"), limit).ok()?;
+        let text = String::from_utf8_lossy(&text);
         let dot_git = Path::new(text.trim_end_matches(['\n', '\r']));
         let dot_git = match dot_git.is_absolute() {
             true => dot_git.to_path_buf(),

@@ -41,7 +41,13 @@ fn pattern(rel: &Path) -> String {
 /// saved versions as untracked files, which the result still names.
 pub fn keep_out(destination: &Path, saved: &[RelPath]) -> Option<PathBuf> {
     let file = exclude_file(destination)?;
-    let text = std::fs::read_to_string(&file).unwrap_or_default();
+    let limit = crate::base::repo_file::MANIFEST_LIMIT;
+    // A file that is there and refused (a FIFO, a link) is neither read nor written through.
+    let text = match crate::base::repo_file::read_at(&file, limit) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(crate::base::repo_file::Unread::Missing) => String::new(),
+        Err(crate::base::repo_file::Unread::Refused(_)) => return None,
+    };
     let (mut before, mut listed, mut after) = (Vec::new(), Vec::new(), Vec::new());
     let mut inside = false;
     let mut seen_block = false;
@@ -79,8 +85,12 @@ pub fn keep_out(destination: &Path, saved: &[RelPath]) -> Option<PathBuf> {
     }
     if new != text {
         let dir = file.parent()?;
-        std::fs::create_dir_all(dir).ok()?;
-        std::fs::write(&file, new).ok()?;
+        if crate::base::dirfd::lstat(dir).is_err() {
+            crate::base::dirfd::mkdir(dir, 0o755).ok()?;
+        }
+        // `info` a link planted in the copy's git folder would take the write elsewhere.
+        crate::base::dirfd::lstat(dir).ok().filter(|m| m.is_dir())?;
+        crate::base::input::replace_whole(&file, new.as_bytes(), None).ok()?;
     }
     (!listed.is_empty()).then_some(file)
 }

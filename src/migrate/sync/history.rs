@@ -59,6 +59,15 @@ impl Places {
             return None;
         }
         Some((|| {
+            use crate::migrate::kernel::repairs::git_paths::git_dir_outside;
+            if let Some((_, elsewhere)) = git_dir_outside(copy, copy) {
+                return Err(format!(
+                    "the copy's git folder leads to {}, outside it, and git would write the old place's history there",
+                    crate::base::pathtext::display(&elsewhere)
+                ));
+            }
+            git::every_ref_plain(old)?;
+            git::every_ref_plain(copy)?;
             Ok(Places {
                 old: old.clone(),
                 copy: copy.clone(),

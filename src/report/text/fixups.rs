@@ -4,7 +4,7 @@
 
 use crate::base::pathtext::{display, shell_quote};
 use crate::base::units::{count, counted};
-use crate::migrate::{Fixed, FixupAdvice};
+use crate::migrate::{Fixed, FixupAdvice, GitLeads};
 use std::fmt;
 use std::path::Path;
 
@@ -253,11 +253,35 @@ fn git_advice(advice: &FixupAdvice) -> String {
 /// still borrowed from the old place.
 fn git_folder_advice(advice: &FixupAdvice) -> String {
     match advice {
-        FixupAdvice::GitDirOutside { repo, git_dir } => format!(
-            "{}'s .git leads to {}, outside the copy: its index was not refreshed, since that would write into another repository; the first `git status` there does it, if that folder is yours",
-            display(repo),
-            display(git_dir)
-        ),
+        FixupAdvice::GitDirOutside {
+            repo,
+            leads,
+            git_dir,
+        } => {
+            let (what, then) = match leads {
+                GitLeads::DotGit => (
+                    ".git",
+                    "the first `git status` there does it, if that folder is yours",
+                ),
+                GitLeads::CommonDir => (
+                    ".git/commondir",
+                    "its history is there, not in the copy: keep that repository, or clone the copy from it",
+                ),
+                GitLeads::Index => (
+                    ".git/index (a link)",
+                    "replace the link with the file if that index is yours",
+                ),
+                GitLeads::Config => (
+                    ".git/config (a link)",
+                    "replace the link with the file if that config is yours",
+                ),
+            };
+            format!(
+                "{}'s {what} leads to {}, outside the copy: its index was not refreshed, since that would write into another repository; {then}",
+                display(repo),
+                display(git_dir)
+            )
+        }
         FixupAdvice::StillBorrows { repo, why } => format!(
             "{} still borrows git objects from the old place (objects/info/alternates), and they could not be copied into it ({why}); --remove-source keeps the old place's .git until `git -C {} repack -a -d` succeeds and the line naming the old place is taken out of .git/objects/info/alternates",
             display(repo),

@@ -131,10 +131,11 @@ pub enum FixupAdvice {
         old: String,
         new: PathBuf,
     },
-    /// `repo`'s `.git` is a file or a link leading to `git_dir`, outside the copy: git's
-    /// index there was not refreshed (it would write into another repository).
+    /// `repo`'s `.git`, `commondir`, `index` or `config` (`leads`) leads to `git_dir`, outside
+    /// the copy: git's index there was not refreshed (it would write into another repository).
     GitDirOutside {
         repo: PathBuf,
+        leads: super::git_paths::GitLeads,
         git_dir: PathBuf,
     },
     /// `repo` still borrows objects from the old place (`objects/info/alternates`): its `.git`
@@ -263,11 +264,12 @@ pub fn rewrite_link(content: &[u8], prefix: &[u8], from: &Path, to: &Path) -> Op
 }
 
 fn rewrite_file(path: &Path, prefix: &[u8], from: &Path, to: &Path, report: &mut FixupReport) {
-    let Ok(content) = std::fs::read(path) else {
+    let Ok(content) = crate::base::repo_file::read_at(path, crate::base::repo_file::MANIFEST_LIMIT)
+    else {
         return;
     };
     match rewrite_link(&content, prefix, from, to) {
-        Some(new) if new != content => match std::fs::write(path, &new) {
+        Some(new) if new != content => match crate::base::input::replace_whole(path, &new, None) {
             Ok(()) => report.done.push(Fixed::LinkPointed {
                 file: path.to_path_buf(),
             }),

@@ -118,20 +118,49 @@ fn set(config: &Path, key: &'static str, old: &str, new: &Path, report: &mut Fix
     done
 }
 
-/// The git folder the repository `repo` at the copy `destination` uses, when its `.git` is a
-/// file (`gitdir: ...`) or a link that leads out of the copy; None when it is the copy's own.
-pub fn git_dir_outside(destination: &Path, repo: &Path) -> Option<PathBuf> {
+/// Which of a repository's pointers leads git out of the copy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GitLeads {
+    /// `.git` is a file (`gitdir: ...`) or a link.
+    DotGit,
+    /// The git folder's `commondir` (a linked worktree's record): its history is there.
+    CommonDir,
+    /// `index` is a link: git writes its index through it.
+    Index,
+    /// `config` is a link: git writes its settings through it.
+    Config,
+}
+
+/// What of the repository `repo` at the copy `destination` leads git outside the copy, and
+/// where: git writes through a linked `index` or `config` (its lock files follow links) and keeps
+/// history where `commondir` says. None when its git folder and all git writes are its own.
+pub fn git_dir_outside(destination: &Path, repo: &Path) -> Option<(GitLeads, PathBuf)> {
     let dot_git = repo.join(".git");
     let meta = std::fs::symlink_metadata(&dot_git).ok()?;
-    let target = if meta.file_type().is_symlink() {
-        let link = std::fs::read_link(&dot_git).ok()?;
-        repo.join(link)
+    let git_dir = if meta.file_type().is_symlink() {
+        repo.join(std::fs::read_link(&dot_git).ok()?)
     } else if meta.is_file() {
         repo.join(crate::host::git::gitdir_pointer(&dot_git)?)
     } else {
-        return None;
+        dot_git
     };
-    (!crate::base::pathtext::lexically_inside(&target, destination)).then_some(target)
+    if !crate::host::git::resolves_inside(&git_dir, destination) {
+        return Some((GitLeads::DotGit, git_dir));
+    }
+    let commondir = git_dir.join("commondir");
+    let limit = crate::base::repo_file::POINTER_LIMIT;
+    if let Ok(text) = crate::base::repo_file::read_at(&commondir, limit) {
+        let common = git_dir.join(String::from_utf8_lossy(&text).trim());
+        if !crate::host::git::resolves_inside(&common, destination) {
+            return Some((GitLeads::CommonDir, common));
+        }
+    }
+    [(GitLeads::Index, "index"), (GitLeads::Config, "config")]
+        .into_iter()
+        .find_map(|(leads, name)| {
+            let target = git_dir.join(std::fs::read_link(git_dir.join(name)).ok()?);
+            (!crate::host::git::resolves_inside(&target, &git_dir)).then_some((leads, target))
+        })
 }
 
 #[cfg(test)]

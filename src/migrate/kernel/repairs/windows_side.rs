@@ -185,14 +185,16 @@ fn line_endings(side: &WindowsSide, source: &Path) -> Option<LineEndings> {
 /// The repository sets `core.autocrlf` in its own config, or its `.gitattributes` gives every
 /// file an `eol` (or none is text).
 fn repository_says_line_endings(source: &Path) -> bool {
-    let own = std::fs::read(source.join(".git/config"))
+    let limit = crate::base::repo_file::MANIFEST_LIMIT;
+    let own = crate::base::repo_file::read(source, Path::new(".git/config"), limit)
         .is_ok_and(|text| safe_directory::sets_autocrlf(&text));
-    let attributes = std::fs::read_to_string(source.join(".gitattributes")).is_ok_and(|text| {
-        text.lines().any(|line| {
-            let mut words = line.split_whitespace();
-            words.next() == Some("*") && words.any(|w| w.starts_with("eol=") || w == "-text")
-        })
-    });
+    let attributes =
+        crate::base::repo_file::manifest(source, ".gitattributes").is_some_and(|text| {
+            text.lines().any(|line| {
+                let mut words = line.split_whitespace();
+                words.next() == Some("*") && words.any(|w| w.starts_with("eol=") || w == "-text")
+            })
+        });
     own || attributes
 }
 

@@ -74,13 +74,13 @@ fn repository_of_linked(dir: &Path) -> Option<PathBuf> {
     if !std::fs::symlink_metadata(&dot_git).ok()?.is_file() {
         return None;
     }
-    let text = std::fs::read_to_string(&dot_git).ok()?;
+    let text = pointer_text(&dot_git)?;
     let target = text
         .strip_prefix("gitdir:")?
         .trim_start_matches(' ')
         .trim_end_matches(['\n', '\r']);
     let record = dir.join(target);
-    let common = std::fs::read_to_string(record.join("commondir")).ok()?;
+    let common = pointer_text(&record.join("commondir"))?;
     let common = std::fs::canonicalize(record.join(common.trim_end_matches(['\n', '\r']))).ok()?;
     // A non-bare repository's common folder is its `.git`: the repository is the folder above.
     match common.file_name() {
@@ -152,13 +152,13 @@ pub fn plan_each(worktrees: &mut [LinkedWorktree], progress: bool) {
 /// its `.git` file points back at this admin folder. A stale record (the worktree deleted and
 /// its folder made again, or a `gitdir` naming `/etc/.git`) names a folder that is not ours.
 fn worktree_of(admin: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(admin.join("gitdir")).ok()?;
+    let text = pointer_text(&admin.join("gitdir"))?;
     let dot_git = admin.join(text.trim_end_matches(['\n', '\r']));
     let worktree = std::fs::canonicalize(dot_git.parent()?).ok()?;
     let link = std::fs::symlink_metadata(worktree.join(".git"))
         .ok()
         .filter(|m| m.is_file())
-        .and_then(|_| std::fs::read_to_string(worktree.join(".git")).ok())?;
+        .and_then(|_| pointer_text(&worktree.join(".git")))?;
     let target = link
         .strip_prefix("gitdir:")?
         .trim_start_matches(' ')
@@ -310,4 +310,11 @@ pub fn left_behind(source: &Path, worktree: &LinkedWorktree) -> FixupAdvice {
         source: source.to_path_buf(),
         why_not: worktree.why_not.clone(),
     }
+}
+/// One of git's one-line pointer files (`.git`, `gitdir`, `commondir`), read as a repository's
+/// own file (no FIFO, no link at its end).
+fn pointer_text(path: &Path) -> Option<String> {
+    let bytes =
+        crate::base::repo_file::read_at(path, crate::base::repo_file::POINTER_LIMIT).ok()?;
+    String::from_utf8(bytes).ok()
 }
