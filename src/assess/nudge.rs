@@ -450,14 +450,35 @@ fn silenced(repository: &Path) -> bool {
     // `git` process finding its repository costs some 50 ms of round trips on a 9p mount.
     let git_dir = repository.join(".git");
     if git_dir.is_dir()
+        && plain_config_without_includes(&git_dir)
         && let Ok(config) = gix::config::File::from_git_dir(git_dir)
     {
         return matches!(config.boolean("wsl-place.nudge"), Ok(Some(false)));
+    }
+    // A repository git would wait on (a FIFO it reads) is not silenced; its check says why.
+    if crate::host::git_files::plain_git_files(repository).is_err() {
+        return false;
     }
     let mut cmd = git::reading(Some(repository));
     cmd.args(["config", "--type=bool", "--get", "wsl-place.nudge"]);
     git::run(cmd, git::QUICK_LIMIT)
         .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).trim() == "false")
+}
+
+/// Whether the repository's config can be read in-process without waiting on anything it
+/// names: it and `config.worktree` are regular files (a FIFO would block the read, and with it
+/// every `cd`), and it includes no other file (an include can name one anywhere). Else the
+/// `git` process, stopped at its limit, answers.
+fn plain_config_without_includes(git_dir: &Path) -> bool {
+    let plain = |name: &str| crate::base::repo_file::not_a_file(&git_dir.join(name)).is_none();
+    let limit = crate::base::repo_file::MANIFEST_LIMIT;
+    plain("config")
+        && plain("config.worktree")
+        && crate::base::repo_file::read_at(&git_dir.join("config"), limit).is_ok_and(|text| {
+            !String::from_utf8_lossy(&text)
+                .to_ascii_lowercase()
+                .contains("[include")
+        })
 }
 
 /// Starts `wsl-place check --advisory REPOSITORY` detached: its own process group, every

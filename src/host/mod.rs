@@ -12,6 +12,7 @@
 //! sits (`location`) and what the terminal can show (`terminal`).
 
 pub mod git;
+pub mod git_files;
 pub mod location;
 pub mod mounts;
 pub(crate) mod terminal;

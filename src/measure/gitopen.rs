@@ -36,11 +36,18 @@ pub fn open(root: &Path) -> Option<gix::Repository> {
     opening
         .get_or_init(|| {
             // gix opens git's own files by path, and would wait forever on a FIFO there.
-            if let Err(sentence) = crate::host::git::plain_git_files(root) {
+            if let Err(sentence) = crate::host::git_files::plain_git_files(root) {
                 crate::base::repo_file::warn_once(&sentence);
                 return None;
             }
-            gix::open(root).ok().map(gix::Repository::into_sync)
+            // An `include` the repository's config names can be a FIFO anywhere; the files it
+            // names are read by git's own runs (each stopped at its limit), not here.
+            let mut permissions = gix::open::Permissions::default();
+            permissions.config.includes = false;
+            let options = gix::open::Options::default().permissions(permissions);
+            gix::open_opts(root, options)
+                .ok()
+                .map(gix::Repository::into_sync)
         })
         .as_ref()
         .map(gix::ThreadSafeRepository::to_thread_local)

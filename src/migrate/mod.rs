@@ -24,8 +24,7 @@ pub use kernel::outcome::{
     Conflict, HistorySync, InCopy, Kept, KeptWhy, MigrationReport, RefAction, RefKind, RefSync,
     RemovalShown, SyncReport,
 };
-pub use kernel::repairs::fixups::{Fixed, FixupAdvice};
-pub use kernel::repairs::git_paths::GitLeads;
+pub use kernel::repairs::fixups::{Fixed, FixupAdvice, GitLeads};
 pub use kernel::repairs::old_paths::StillPointing;
 pub use kernel::repairs::venvs::root_left_alone;
 pub use kernel::repairs::windows_side::{LineEndings, WindowsOutcome, WindowsPlan};

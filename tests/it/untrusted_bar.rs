@@ -23,6 +23,8 @@ struct Bar {
     /// Whether a command may refuse the repository (in one sentence, with its own exit code)
     /// rather than do its work: for repositories no command can work on safely.
     refusals_allowed: bool,
+    /// Text of the person's that no output may show (a file a repository's link points at).
+    secret: Option<&'static str>,
 }
 
 impl Bar {
@@ -30,6 +32,7 @@ impl Bar {
         let bar = Self {
             sandbox: Sandbox::new(),
             refusals_allowed: false,
+            secret: None,
         };
         std::fs::create_dir_all(bar.markers()).unwrap();
         for (file, text) in [
@@ -119,6 +122,14 @@ impl Bar {
             false => {
                 out.ok();
             }
+        }
+        if let Some(secret) = self.secret {
+            assert!(
+                !support::text(&out).contains(secret),
+                "`wsl-place {}` showed what a link out of the repository reaches: {}",
+                args.join(" "),
+                support::text(&out)
+            );
         }
         let ran: Vec<String> = std::fs::read_dir(self.markers())
             .unwrap()
@@ -521,4 +532,85 @@ fn git_pointers_out_of_the_repository_through_every_command() {
     for repo in repositories_of_pointer_payloads(&bar) {
         bar.every_command(&repo);
     }
+}
+
+/// Every file the tool reads from a repository itself, where a FIFO or a link would stand.
+const TOOL_READ: [&str; 11] = [
+    "package.json",
+    "package-lock.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "bun.lock",
+    "requirements.txt",
+    "requirements-dev.txt",
+    "uv.lock",
+    "pyproject.toml",
+    ".gitmodules",
+    ".python-version",
+];
+
+/// The files git and gix read in a repository's git folder; one in place of any of them refuses
+/// the repository, so each has a repository of its own.
+const GIT_READ: [&str; 7] = [
+    "index",
+    "HEAD",
+    "config",
+    "packed-refs",
+    "info/exclude",
+    "info/attributes",
+    "refs/tags/v1",
+];
+
+/// Issue 64: a FIFO for every file the tool reads (all in one repository) and for each file git
+/// reads (a repository each), through every command: each ends, runs nothing, writes nothing
+/// outside.
+#[test]
+fn a_fifo_for_every_file_read_through_every_command() {
+    let mut bar = Bar::new();
+    bar.refusals_allowed = true;
+    let repo = bar.repos().join("fifos");
+    write(&repo.join("a.txt"), b"a\n");
+    committed(&repo);
+    for file in TOOL_READ {
+        support::tree::mkfifo(&repo.join(file));
+    }
+    bar.every_command(&repo);
+    for file in GIT_READ {
+        let repo = bar.repos().join(format!("git-{}", file.replace('/', "-")));
+        write(&repo.join("a.txt"), b"a\n");
+        committed(&repo);
+        support::gitrepo::git(&repo, &["tag", "v0"]);
+        let planted = repo.join(".git").join(file);
+        let _ = std::fs::remove_file(&planted);
+        std::fs::create_dir_all(planted.parent().unwrap()).unwrap();
+        support::tree::mkfifo(&planted);
+        bar.every_command(&repo);
+    }
+    // A config that includes a FIFO elsewhere: git's own runs stop at their limits, and
+    // nothing of the tool's reads it in-process.
+    let repo = bar.repos().join("git-include");
+    write(&repo.join("a.txt"), b"a\n");
+    committed(&repo);
+    let fifo = bar.sandbox.path("included.fifo");
+    support::tree::mkfifo(&fifo);
+    support::gitrepo::git(&repo, &["config", "include.path", fifo.to_str().unwrap()]);
+    bar.every_command(&repo);
+}
+
+/// Issue 64: a link out of the repository for every file the tool reads, `.wsl-place.toml`
+/// among them, each to a file of the person's: no command reads it, so no output shows it.
+#[test]
+fn a_link_out_for_every_file_read_through_every_command() {
+    let mut bar = Bar::new();
+    bar.refusals_allowed = true;
+    bar.secret = Some("GITHUB_TOKEN");
+    let secret = bar.sandbox.path("secret.toml");
+    std::fs::write(&secret, "GITHUB_TOKEN = \"ghp_x\"\n").unwrap();
+    let repo = bar.repos().join("links");
+    write(&repo.join("a.txt"), b"a\n");
+    committed(&repo);
+    for file in TOOL_READ.iter().chain(&[".wsl-place.toml"]) {
+        std::os::unix::fs::symlink(&secret, repo.join(file)).unwrap();
+    }
+    bar.every_command(&repo);
 }

@@ -66,8 +66,8 @@ impl Places {
                     crate::base::pathtext::display(&elsewhere)
                 ));
             }
-            git::every_ref_plain(old)?;
-            git::every_ref_plain(copy)?;
+            crate::host::git_files::every_ref_plain(old)?;
+            crate::host::git_files::every_ref_plain(copy)?;
             Ok(Places {
                 old: old.clone(),
                 copy: copy.clone(),

@@ -135,7 +135,7 @@ pub enum FixupAdvice {
     /// the copy: git's index there was not refreshed (it would write into another repository).
     GitDirOutside {
         repo: PathBuf,
-        leads: super::git_paths::GitLeads,
+        leads: GitLeads,
         git_dir: PathBuf,
     },
     /// `repo` still borrows objects from the old place (`objects/info/alternates`): its `.git`
@@ -231,6 +231,19 @@ pub enum FixupAdvice {
         removed: u64,
         sync: String,
     },
+}
+
+/// Which of a repository's pointers leads git out of the copy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GitLeads {
+    /// `.git` is a file (`gitdir: ...`) or a link.
+    DotGit,
+    /// The git folder's `commondir` (a linked worktree's record): its history is there.
+    CommonDir,
+    /// `index` is a link: git writes its index through it.
+    Index,
+    /// `config` is a link: git writes its settings through it.
+    Config,
 }
 
 /// Replaces a leading `from` with `to` in an absolute path written by git; None if it does not

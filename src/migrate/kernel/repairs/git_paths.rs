@@ -6,7 +6,7 @@
 //! the same place inside the copy; one naming a place outside both is the person's setup, left
 //! as it is and named in the result. The old place's configuration is never written.
 
-use super::fixups::{Fixed, FixupAdvice, FixupReport, rebase};
+use super::fixups::{Fixed, FixupAdvice, FixupReport, GitLeads, rebase};
 use crate::host::git;
 use std::path::{Path, PathBuf};
 
@@ -118,19 +118,6 @@ fn set(config: &Path, key: &'static str, old: &str, new: &Path, report: &mut Fix
     done
 }
 
-/// Which of a repository's pointers leads git out of the copy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GitLeads {
-    /// `.git` is a file (`gitdir: ...`) or a link.
-    DotGit,
-    /// The git folder's `commondir` (a linked worktree's record): its history is there.
-    CommonDir,
-    /// `index` is a link: git writes its index through it.
-    Index,
-    /// `config` is a link: git writes its settings through it.
-    Config,
-}
-
 /// What of the repository `repo` at the copy `destination` leads git outside the copy, and
 /// where: git writes through a linked `index` or `config` (its lock files follow links) and keeps
 /// history where `commondir` says. None when its git folder and all git writes are its own.
@@ -140,18 +127,18 @@ pub fn git_dir_outside(destination: &Path, repo: &Path) -> Option<(GitLeads, Pat
     let git_dir = if meta.file_type().is_symlink() {
         repo.join(std::fs::read_link(&dot_git).ok()?)
     } else if meta.is_file() {
-        repo.join(crate::host::git::gitdir_pointer(&dot_git)?)
+        repo.join(crate::host::git_files::gitdir_pointer(&dot_git)?)
     } else {
         dot_git
     };
-    if !crate::host::git::resolves_inside(&git_dir, destination) {
+    if !crate::host::git_files::resolves_inside(&git_dir, destination) {
         return Some((GitLeads::DotGit, git_dir));
     }
     let commondir = git_dir.join("commondir");
     let limit = crate::base::repo_file::POINTER_LIMIT;
     if let Ok(text) = crate::base::repo_file::read_at(&commondir, limit) {
         let common = git_dir.join(String::from_utf8_lossy(&text).trim());
-        if !crate::host::git::resolves_inside(&common, destination) {
+        if !crate::host::git_files::resolves_inside(&common, destination) {
             return Some((GitLeads::CommonDir, common));
         }
     }
@@ -159,7 +146,7 @@ pub fn git_dir_outside(destination: &Path, repo: &Path) -> Option<(GitLeads, Pat
         .into_iter()
         .find_map(|(leads, name)| {
             let target = git_dir.join(std::fs::read_link(git_dir.join(name)).ok()?);
-            (!crate::host::git::resolves_inside(&target, &git_dir)).then_some((leads, target))
+            (!crate::host::git_files::resolves_inside(&target, &git_dir)).then_some((leads, target))
         })
 }
 
