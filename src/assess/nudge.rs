@@ -365,16 +365,13 @@ fn on_uncached(
 /// group (no job control line, no SIGHUP from the shell's terminal), no input, errors
 /// discarded, its answer on `output`.
 fn start_learner(output: Stdio) -> Option<Child> {
-    use std::os::unix::process::CommandExt;
     let exe = std::env::current_exe().ok()?;
-    Command::new(exe)
-        .args([COMMAND, LEARN])
+    let mut cmd = Command::new(exe);
+    cmd.args([COMMAND, LEARN])
         .stdin(Stdio::null())
         .stdout(output)
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .ok()
+        .stderr(Stdio::null());
+    crate::base::process::start(cmd).ok()
 }
 
 /// The learner (`__nudge --learn`) for a prompt in `dir`: finds the repository (the cached one
@@ -485,20 +482,17 @@ fn plain_config_without_includes(git_dir: &Path) -> bool {
 /// stream closed, not waited for, and not in the repository (a working directory there would
 /// keep the mount busy).
 fn start_check(repository: &Path) -> bool {
-    use std::os::unix::process::CommandExt;
     let Ok(exe) = std::env::current_exe() else {
         return false;
     };
-    Command::new(exe)
-        .args(["check", "--advisory", "-q", "--"])
+    let mut cmd = Command::new(exe);
+    cmd.args(["check", "--advisory", "-q", "--"])
         .arg(repository)
         .current_dir("/")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .is_ok()
+        .stderr(Stdio::null());
+    crate::base::process::start(cmd).is_ok()
 }
 
 /// Keeps the state file small: the [`REMEMBERED`] most recent of each kind.

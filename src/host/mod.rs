@@ -25,7 +25,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Environment variables the tool reads; nothing else in the crate calls `std::env::var`.
 const ENV_KEYS: &[&str] = &[
@@ -505,40 +505,13 @@ fn output_in(
     limit: Duration,
     cwd: Option<&Path>,
 ) -> Option<Vec<u8>> {
-    use std::io::Read;
-    let deadline = Instant::now() + limit;
     let mut command = std::process::Command::new(program);
     if let Some(cwd) = cwd {
         command.current_dir(cwd);
     }
-    let mut child = command
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .ok()?;
-    let mut stdout = child.stdout.take()?;
-    let (sender, receiver) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut out = Vec::new();
-        let _ = sender.send(stdout.read_to_end(&mut out).map(|_| out));
-    });
-    let out = receiver.recv_timeout(limit).ok().and_then(|read| read.ok());
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if out.is_some() && Instant::now() < deadline => {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-        }
-    };
-    out.filter(|_| status.is_some_and(|s| s.success()))
+    command.args(args).stdin(std::process::Stdio::null());
+    let out = crate::base::process::run(command, limit).ok()?;
+    out.status.success().then_some(out.stdout)
 }
 
 /// Raw evidence about the host, before any decision is taken.

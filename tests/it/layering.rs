@@ -954,3 +954,63 @@ fn git_is_started_only_by_the_git_module() {
         "git is started outside {GIT_MODULE}, where the repository's commands are not overridden: {outside:?}"
     );
 }
+
+/// The one module that starts processes (issue 65): every run has a limit, its own process
+/// group, and obeys Ctrl-C there; a process started anywhere else would do none of it.
+const PROCESS_MODULE: &str = "base/process.rs";
+
+/// The files of `sources` other than [`PROCESS_MODULE`] whose code outside tests starts a
+/// process itself: `.spawn()`, `.output()` or `.status()` in any spelling of its whitespace.
+fn processes_started_outside(sources: &[(PathBuf, &str)]) -> Vec<String> {
+    sources
+        .iter()
+        .filter(|(relative, _)| relative != Path::new(PROCESS_MODULE))
+        .filter(|(_, text)| {
+            let squeezed: String = non_test_code(text)
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            [".spawn()", ".output()", ".status()"]
+                .iter()
+                .any(|call| squeezed.contains(call))
+        })
+        .map(|(relative, _)| relative.display().to_string())
+        .collect()
+}
+
+#[test]
+fn processes_are_started_only_by_the_process_module() {
+    let made_up = [
+        (
+            PathBuf::from("measure/x.rs"),
+            "fn f() { Command::new(\"npm\").arg(\"-v\")\n    .spawn ( ); }",
+        ),
+        (
+            PathBuf::from("measure/z.rs"),
+            "fn f() { let s = cmd.status (); }",
+        ),
+        (PathBuf::from(PROCESS_MODULE), "fn run() { cmd.spawn(); }"),
+        (
+            PathBuf::from("measure/y.rs"),
+            "fn f() {}\n#[cfg(test)]\nmod tests { fn t() { cmd.output(); } }",
+        ),
+    ];
+    assert_eq!(
+        processes_started_outside(&made_up),
+        ["measure/x.rs", "measure/z.rs"]
+    );
+    let files = project();
+    let sources: Vec<(PathBuf, &str)> = files
+        .iter()
+        .map(|(_, relative, text)| (relative.clone(), text.as_str()))
+        .collect();
+    assert!(
+        sources.iter().any(|(r, _)| r == Path::new(PROCESS_MODULE)),
+        "{PROCESS_MODULE} is missing"
+    );
+    let outside = processes_started_outside(&sources);
+    assert!(
+        outside.is_empty(),
+        "a process is started outside {PROCESS_MODULE}, without its limit, group and Ctrl-C: {outside:?}"
+    );
+}

@@ -282,3 +282,82 @@ fn a_package_missing_from_npms_cache_is_known_without_starting_npm() {
         "npm was started for a sample its cache could not serve"
     );
 }
+
+/// Issue 65: Ctrl-C while the manager's sample installs (up to 30 s before) stops the tool at
+/// once with the manager and what it started (its own process group), and records no failed
+/// sample (which would have the next day's checks skip it).
+#[test]
+fn ctrl_c_during_a_sample_stops_the_manager_and_records_nothing() {
+    if !have_npm() {
+        return;
+    }
+    let sandbox = Sandbox::new();
+    let leaves = packed_leaves(&sandbox, 3);
+    let dir = project(&sandbox, "stopped", &leaves, false);
+    let real = support::which("npm").expect("npm on PATH");
+    let wrapper = sandbox.path("wrapper");
+    std::fs::create_dir_all(&wrapper).unwrap();
+    let (started, child) = (sandbox.path("started"), sandbox.path("child"));
+    // npm itself for every question; an install that starts a child and waits on it.
+    support::write_executable(
+        &wrapper.join("npm"),
+        &format!(
+            "#!/bin/sh\ncase \"$1\" in\n  ci|install) sleep 60 & echo $! > '{child}'; echo $$ > '{started}'; wait; exit 0;;\nesac\nexec '{real}' \"$@\"\n",
+            child = child.display(),
+            started = started.display(),
+            real = real.display()
+        ),
+    );
+    let path = format!(
+        "{}:{}",
+        wrapper.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut cmd = sandbox.cmd();
+    cmd.args(["check", "--fresh", "--probe-budget-ms", "300"])
+        .arg(&dir)
+        .env("PATH", path)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut tool = cmd.spawn().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !(started.exists() && child.exists()) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(started.exists(), "the sample never started npm's install");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    support::send(&tool, rustix::process::Signal::INT);
+    let stopped_at = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = tool.try_wait().unwrap() {
+            break status;
+        }
+        if stopped_at.elapsed() > std::time::Duration::from_secs(10) {
+            support::kill(&mut tool);
+            panic!("Ctrl-C did not stop the tool within 10 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    let pid: i32 = std::fs::read_to_string(&child)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    // Gone, or a zombie no one reaped (a container's first process may not): not running.
+    let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let running = state
+        .rsplit_once(") ")
+        .is_some_and(|(_, rest)| !rest.starts_with('Z'));
+    assert!(
+        !running,
+        "the manager's child {pid} outlived Ctrl-C: {state}"
+    );
+    let notes = sandbox.cache().join("wsl-place/manager/unsampled");
+    let noted = std::fs::read_dir(&notes).map_or(0, |d| d.count());
+    assert_eq!(
+        noted, 0,
+        "a sample stopped by Ctrl-C was recorded as failed"
+    );
+}

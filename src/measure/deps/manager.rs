@@ -201,14 +201,12 @@ pub fn timing(
     let may_sample = may_measure && installed.is_some() && earlier.is_none() && skipped.is_none();
     let npm_cache = samplers::npm_cache::NpmCache::of(env);
     let (before, sampled) = sample(manager, root, (scratch_dir, npm_cache), may_sample);
-    let failed = match &sampled {
-        Some(Err(why)) if scratch_dir.is_some() && !before.cache_lacks_all => {
-            note_unsampled(env, manager, &version, root, why);
-            Some(why.clone())
-        }
-        Some(Err(why)) => Some(why.clone()),
-        _ => earlier.filter(|why| !why.is_empty()),
-    };
+    let noted = scratch_dir.is_some() && !before.cache_lacks_all;
+    let failed = failure_of(
+        &sampled,
+        earlier,
+        noted.then_some((env, manager, &version, root)),
+    );
     let measured = sampled
         .and_then(Result::ok)
         .map(|s| measured(manager, &version, &s, cpu));
@@ -221,6 +219,26 @@ pub fn timing(
             skipped,
             left_out: before.left_out,
         }),
+    }
+}
+
+/// Why the sample failed this run (noted for a day at `note`, unless Ctrl-C stopped it: that
+/// says nothing of the next), else why it failed within the day (`earlier`).
+fn failure_of(
+    sampled: &Option<Result<samplers::Sampled, String>>,
+    earlier: Option<String>,
+    note: Option<(&HostEnv, Manager, &str, &Path)>,
+) -> Option<String> {
+    match sampled {
+        Some(Err(why)) => {
+            if let Some((env, manager, version, root)) = note
+                && !crate::base::interrupt::requested()
+            {
+                note_unsampled(env, manager, version, root, why);
+            }
+            Some(why.clone())
+        }
+        _ => earlier.filter(|why| !why.is_empty()),
     }
 }
 

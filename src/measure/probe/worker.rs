@@ -17,7 +17,6 @@ use super::scratch::Scratch;
 use crate::base::interrupt;
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Write};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -123,14 +122,13 @@ fn ended_by(error: &std::io::Error) -> Ending {
 
 fn spawn(job: &Job) -> std::io::Result<(Child, Receiver<(Instant, Event)>)> {
     let line = serde_json::to_string(job).map_err(std::io::Error::other)?;
-    let mut child = Command::new(worker_program())
-        .env(WORKER_ENV, "1")
+    let mut cmd = Command::new(worker_program());
+    cmd.env(WORKER_ENV, "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        // Its own process group: Ctrl-C on the terminal reaches the tool, which lets it go.
-        .process_group(0)
-        .spawn()?;
+        .stderr(Stdio::null());
+    // Its own process group: Ctrl-C on the terminal reaches the tool, which lets it go.
+    let mut child = crate::base::process::start(cmd)?;
     let sent = child
         .stdin
         .as_mut()

@@ -61,6 +61,17 @@ pub fn have_program(program: &str) -> bool {
     found
 }
 
+/// The first `program` on PATH, as the shell would run it.
+pub fn which(program: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|file| {
+            std::fs::metadata(file)
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+}
+
 /// Set to "1" in CI: every test must run, so a skip fails.
 pub const REQUIRE_ENV: &str = "WSL_PLACE_REQUIRE_FUSE";
 

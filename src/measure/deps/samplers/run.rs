@@ -2,6 +2,7 @@
 //! repository holds can choose the program or its options, killed at a time limit, and, when it
 //! fails, what it said in its own words.
 
+use crate::base::process::{self, Stop};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -29,36 +30,23 @@ pub(super) fn run_keeping_words(
     dir: &Path,
     stdout_too: bool,
 ) -> Result<f64, String> {
+    let mut cmd = Command::new(program);
+    cmd.args(args).current_dir(dir).stdin(Stdio::null());
     let start = Instant::now();
-    let errors = tempfile::tempfile()
-        .map_err(|e| format!("no scratch file for {program}'s errors ({e})"))?;
-    let mut child = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(if stdout_too {
-            Stdio::from(errors.try_clone().map_err(|e| e.to_string())?)
-        } else {
-            Stdio::null()
-        })
-        .stderr(errors.try_clone().map_err(|e| e.to_string())?)
-        .spawn()
-        .map_err(|e| format!("{program} did not start ({e})"))?;
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) if status.success() => return Ok(start.elapsed().as_secs_f64() * 1e3),
-            Ok(Some(status)) => return Err(own_words(program, errors, status)),
-            Ok(None) if start.elapsed() < RUN_LIMIT => std::thread::sleep(Duration::from_millis(5)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!(
-                    "{program} was stopped after {} s",
-                    RUN_LIMIT.as_secs()
-                ));
-            }
-        }
+    let out = process::run(cmd, RUN_LIMIT).map_err(|stop| match stop {
+        Stop::Start(e) => format!("{program} did not start ({e})"),
+        Stop::Limit(_) => format!("{program} was stopped after {} s", RUN_LIMIT.as_secs()),
+        Stop::Interrupted => format!("{program} was stopped by Ctrl-C"),
+    })?;
+    let elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
+    if out.status.success() {
+        return Ok(elapsed_ms);
     }
+    let mut said = out.stderr;
+    if stdout_too {
+        said.extend_from_slice(&out.stdout);
+    }
+    Err(own_words(program, &said, out.status))
 }
 
 /// What a failed run said: its first two lines that say anything, from the first that reads as
@@ -66,11 +54,8 @@ pub(super) fn run_keeping_words(
 /// at most 200 characters. pnpm 11 and later print a diagnostic tree ("Error: ERR_PNPM_X",
 /// "× installing dependencies", "╰─▶ the cause"): its drawing and the generic "×" heading are
 /// left out, so the code is followed by the cause.
-fn own_words(program: &str, mut errors: std::fs::File, status: std::process::ExitStatus) -> String {
-    use std::io::{Read, Seek};
-    let mut said = String::new();
-    let _ = errors.rewind();
-    let _ = errors.take(1024 * 1024).read_to_string(&mut said);
+fn own_words(program: &str, said: &[u8], status: std::process::ExitStatus) -> String {
+    let said = String::from_utf8_lossy(&said[..said.len().min(1024 * 1024)]);
     let text = reason_in(&said).unwrap_or_else(|| format!("{program} failed ({status})"));
     text.chars().take(200).collect()
 }
@@ -118,34 +103,13 @@ const QUESTION_LIMIT: Duration = Duration::from_secs(15);
 /// What `program args` prints, started in the neutral folder, when it succeeds within
 /// `QUESTION_LIMIT`.
 pub(super) fn version_like_output(program: &str, args: &[&str]) -> Option<String> {
-    use std::io::{Read, Seek};
-    let mut out = tempfile::tempfile().ok()?;
-    let mut child = Command::new(program)
-        .args(args)
-        .current_dir(NEUTRAL_DIR)
-        .stdin(Stdio::null())
-        .stdout(out.try_clone().ok()?)
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if start.elapsed() < QUESTION_LIMIT => {
-                std::thread::sleep(Duration::from_millis(2));
-            }
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return None;
-            }
-        }
-    };
-    let mut text = String::new();
-    out.rewind().ok()?;
-    out.take(1024 * 1024).read_to_string(&mut text).ok()?;
-    status.success().then_some(text)
+    let mut cmd = Command::new(program);
+    cmd.args(args).current_dir(NEUTRAL_DIR).stdin(Stdio::null());
+    let out = process::run(cmd, QUESTION_LIMIT).ok()?;
+    let text = &out.stdout[..out.stdout.len().min(1024 * 1024)];
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(text).into_owned())
 }
 
 #[cfg(test)]
