@@ -3,6 +3,7 @@
 //! small-file operations of a mount (`probe`), and the package managers' own work (`deps`).
 
 pub mod changes;
+pub mod cpu;
 pub mod deps;
 pub(crate) mod discover;
 pub mod gitattrs;
@@ -11,6 +12,7 @@ pub(crate) mod gitopen;
 pub mod gitsettings;
 pub mod probe;
 pub mod scan;
+pub mod stats;
 pub(crate) mod usage;
 pub mod verify;
 pub mod windows_tools;

@@ -79,7 +79,7 @@ pub fn time_git_status(
     Ok(StatusTiming {
         racily_clean: 0,
         command: GIT_STATUS_COMMAND,
-        median_ms: crate::measure::probe::stats::median(&runs_ms).unwrap_or(0.0),
+        median_ms: crate::measure::stats::median(&runs_ms).unwrap_or(0.0),
         runs_ms,
         filters_not_run: defused.filters_not_run.clone(),
         load_per_core: None,

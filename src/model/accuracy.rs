@@ -99,7 +99,7 @@ pub fn correction(ratios: &[f64]) -> Option<Correction> {
         return None;
     }
     // Every ratio left is a positive figure, and there are at least CORRECTION_MIN_CHECKS.
-    let median_ratio = crate::measure::probe::stats::median(&usable)?;
+    let median_ratio = crate::measure::stats::median(&usable)?;
     Some(shrunk(median_ratio, usable.len(), 1))
 }
 
@@ -113,14 +113,14 @@ pub fn correction_across(repositories: &[Vec<f64>]) -> Option<Correction> {
     let per_repository: Vec<(f64, usize)> = newest
         .iter()
         .map(|ratios| newest_usable(ratios))
-        .filter_map(|usable| Some((crate::measure::probe::stats::median(&usable)?, usable.len())))
+        .filter_map(|usable| Some((crate::measure::stats::median(&usable)?, usable.len())))
         .collect();
     let checks: usize = per_repository.iter().map(|(_, n)| n).sum();
     if per_repository.len() < MOUNT_MIN_REPOSITORIES || checks < CORRECTION_MIN_CHECKS {
         return None;
     }
     let medians: Vec<f64> = per_repository.iter().map(|(m, _)| *m).collect();
-    let median_ratio = crate::measure::probe::stats::median(&medians)?;
+    let median_ratio = crate::measure::stats::median(&medians)?;
     Some(shrunk(
         median_ratio,
         checks.min(CORRECTION_WINDOW),

@@ -6,7 +6,7 @@ use crate::measure::probe::cold::ColdRead;
 use serde::Serialize;
 
 /// The pace the model's CPU terms (`git_status`'s, the package managers' reference fits) were
-/// fitted at: microseconds to hash one MiB with git's SHA-1 (`probe::cpu::sha1_us_per_mib`) on
+/// fitted at: microseconds to hash one MiB with git's SHA-1 (`cpu::sha1_us_per_mib`) on
 /// this project's 2-core machines. A machine that hashes slower gets every CPU term scaled by
 /// its own figure over this.
 pub const REFERENCE_SHA1_US_PER_MIB: f64 = 580.0;
@@ -80,7 +80,7 @@ impl MountCosts {
 
     /// How much slower than the reference the CPU terms run here (1 when not measured).
     pub fn cpu_pace(&self) -> f64 {
-        crate::measure::probe::cpu::pace(self.sha1_us_per_mib, REFERENCE_SHA1_US_PER_MIB)
+        crate::measure::cpu::pace(self.sha1_us_per_mib, REFERENCE_SHA1_US_PER_MIB)
     }
 
     pub(super) fn bytes_per_us(&self) -> f64 {

@@ -2,9 +2,9 @@
 //! project that could not be timed on this machine (`measure::deps::manager`).
 
 use super::costs::REFERENCE_SHA1_US_PER_MIB;
+use crate::measure::cpu::pace;
 use crate::measure::deps::manager::{ManagerTiming, TimingSource};
 use crate::measure::deps::package_manager::Manager;
-use crate::measure::probe::cpu::pace;
 
 /// Each manager's own work at the model's reference pace (`REFERENCE_SHA1_US_PER_MIB`) on
 /// this project's 2-core machines: (manager, start-up ms, ms per package-sized unit of work,
@@ -40,7 +40,7 @@ pub const REFERENCE_FITS: &[(Manager, f64, f64)] = &[
 const ESTIMATED_SAMPLE_UNITS: f64 = 1000.0;
 
 /// The manager's reference fit (`REFERENCE_FITS`, npm's for one not there) scaled by this
-/// machine's pace `cpu` (`probe::cpu::sha1_us_per_mib`), for managers or projects that cannot
+/// machine's pace `cpu` (`cpu::sha1_us_per_mib`), for managers or projects that cannot
 /// be sampled: a sample of `ESTIMATED_SAMPLE_UNITS` package-sized units with no file-system
 /// work of its own.
 pub fn estimated(manager: Manager, version: String, cpu: f64) -> ManagerTiming {

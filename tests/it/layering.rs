@@ -140,45 +140,130 @@ fn import_graph(files: &[(String, String)]) -> BTreeMap<String, BTreeSet<String>
 fn file_graphs(
     files: &[(PathBuf, String)],
 ) -> BTreeMap<PathBuf, BTreeMap<String, BTreeSet<String>>> {
-    let mut siblings: BTreeMap<PathBuf, BTreeSet<String>> = BTreeMap::new();
-    for (relative, _) in files {
-        let folder = relative.parent().unwrap_or(Path::new("")).to_path_buf();
-        let stem = relative.file_stem().unwrap().to_string_lossy().to_string();
-        if !["mod", "lib", "main"].contains(&stem.as_str()) {
-            siblings.entry(folder.clone()).or_default().insert(stem);
-        }
-        // A subfolder is a sibling of the files beside it.
-        if let (Some(parent), Some(name)) = (folder.parent(), folder.file_name()) {
-            siblings
-                .entry(parent.to_path_buf())
-                .or_default()
-                .insert(name.to_string_lossy().to_string());
-        }
-    }
     let mut graphs: BTreeMap<PathBuf, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|(r, _)| module_path(r)).collect();
     for (relative, text) in files {
-        let folder = relative.parent().unwrap_or(Path::new("")).to_path_buf();
-        let stem = relative.file_stem().unwrap().to_string_lossy().to_string();
-        let Some(names) = siblings.get(&folder) else {
-            continue;
-        };
-        if stem == "mod" || folder.as_os_str().is_empty() {
+        let here = module_path(relative);
+        if here.is_empty() {
             continue;
         }
-        let code = non_test_code(text);
-        let prefix = format!("crate::{}::", folder.to_string_lossy().replace('/', "::"));
-        let mut imports = BTreeSet::new();
-        for at in ["super::", prefix.as_str()] {
-            let rewritten = code.replace(at, "crate::");
-            for name in crate_references(&rewritten) {
-                if name != stem && names.contains(&name) {
-                    imports.insert(name);
-                }
+        // Every file is a node in its own folder's graph; a subfolder, in its parent's.
+        for depth in 0..here.len() {
+            let folder: PathBuf = here[..depth].iter().collect();
+            graphs
+                .entry(folder)
+                .or_default()
+                .entry(here[depth].clone())
+                .or_default();
+        }
+        for target in module_references(non_test_code(text), &here) {
+            let common = here.iter().zip(&target).take_while(|(a, b)| a == b).count();
+            let (Some(from), Some(to)) = (here.get(common), target.get(common)) else {
+                continue;
+            };
+            let sibling = modules
+                .iter()
+                .any(|m| m.len() > common && m[..=common] == target[..=common]);
+            if sibling {
+                let folder: PathBuf = here[..common].iter().collect();
+                graphs
+                    .entry(folder)
+                    .or_default()
+                    .entry(from.clone())
+                    .or_default()
+                    .insert(to.clone());
             }
         }
-        graphs.entry(folder).or_default().insert(stem, imports);
     }
     graphs
+}
+
+/// A source file's module path below the crate: `measure/deps/samplers/mod.rs` is
+/// `[measure, deps, samplers]`, `lib.rs` and `main.rs` are the root.
+fn module_path(relative: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = relative
+        .parent()
+        .into_iter()
+        .flat_map(Path::components)
+        .map(|c| c.as_os_str().to_string_lossy().to_string())
+        .collect();
+    let stem = relative.file_stem().unwrap().to_string_lossy().to_string();
+    if !["mod", "lib", "main"].contains(&stem.as_str()) {
+        parts.push(stem);
+    }
+    parts
+}
+
+/// Every module path `code` (of the module `here`: a file, or a folder for its `mod.rs`) names
+/// through `crate::` or a chain of `super::`, resolved from the crate's root, use-groups
+/// (`super::{a::{self, B}, c}`) unfolded.
+fn module_references(code: &str, here: &[String]) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    for start in ["crate::", "super::"] {
+        for (at, _) in code.match_indices(start) {
+            let before = code[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let mut rest = &code[at..];
+            let mut base: Vec<String> = match start {
+                "crate::" => {
+                    rest = &rest["crate::".len()..];
+                    Vec::new()
+                }
+                _ => {
+                    // Each `super` is the module above: a file's folder, a folder's parent.
+                    let mut supers = 0;
+                    while let Some(after) = rest.strip_prefix("super::") {
+                        supers += 1;
+                        rest = after;
+                    }
+                    here[..here.len().saturating_sub(supers)].to_vec()
+                }
+            };
+            use_tree(rest, &mut base, &mut found);
+        }
+    }
+    found
+}
+
+/// The paths of one use-tree at the start of `text` (`a::b::C`, `a::{b, c::D}`), each appended
+/// to `base`.
+fn use_tree(text: &str, base: &mut Vec<String>, found: &mut Vec<Vec<String>>) {
+    let text = text.trim_start();
+    if let Some(group) = text.strip_prefix('{') {
+        let mut depth = 0;
+        let mut item_start = 0;
+        for (i, c) in group.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => {
+                    use_tree(&group[item_start..i], &mut base.clone(), found);
+                    return;
+                }
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    use_tree(&group[item_start..i], &mut base.clone(), found);
+                    item_start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        return;
+    }
+    let name: String = text
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    if name.is_empty() || name == "self" {
+        found.push(base.clone());
+        return;
+    }
+    base.push(name.clone());
+    match text[name.len()..].strip_prefix("::") {
+        Some(rest) => use_tree(rest, base, found),
+        None => found.push(base.clone()),
+    }
 }
 
 /// Each cycle's modules (strongly connected components of more than one module, or a module
@@ -424,6 +509,27 @@ fn imports_point_down_the_layers_without_cycles() {
 
 #[test]
 fn no_cycle_between_the_files_of_a_folder() {
+    // What the checker once missed: a folder's `mod.rs`, and a file two folders down reaching
+    // up with `super::super::` or by its full path, inside a use-group.
+    let made_up = |files: &[(&str, &str)]| {
+        let files: Vec<(PathBuf, String)> = files
+            .iter()
+            .map(|(r, t)| (PathBuf::from(r), t.to_string()))
+            .collect();
+        cycles(&file_graphs(&files)[Path::new("a")])
+    };
+    let through_mod = made_up(&[
+        ("a/x.rs", "use super::y::Thing;"),
+        ("a/y/mod.rs", "use super::{x::{self, Other}, w};"),
+        ("a/w.rs", ""),
+    ]);
+    assert_eq!(through_mod.len(), 1, "{through_mod:?}");
+    let through_super_super = made_up(&[
+        ("a/x.rs", "fn f() { crate::a::y::z::go(); }"),
+        ("a/y/mod.rs", "pub mod z;"),
+        ("a/y/z.rs", "use super::super::x;"),
+    ]);
+    assert_eq!(through_super_super.len(), 1, "{through_super_super:?}");
     let files: Vec<(PathBuf, String)> = project().into_iter().map(|(_, r, t)| (r, t)).collect();
     let graphs = file_graphs(&files);
     assert!(

@@ -18,10 +18,9 @@ use wsl_place::host::location::{self, MountTable};
 use wsl_place::host::{GitVersion, HostEnv};
 use wsl_place::measure::gitindex::{IndexSummary, RepoKind};
 use wsl_place::measure::gitsettings::GitSettings;
-use wsl_place::measure::probe::{
-    OpStats, ParallelLstat, ProbeReport, ProbeSet, measure::RunSummary,
-};
+use wsl_place::measure::probe::{ProbeReport, ProbeSet, measure::RunSummary};
 use wsl_place::measure::scan::{Counts, DependencyTree, DirFiles, GitReport, ScanReport};
+use wsl_place::measure::stats::{OpStats, ParallelLstat};
 use wsl_place::model::{Compared, Figure, InstallFigures, Prediction, Range, RepoFigures};
 use wsl_place::report::{self, Format, Style};
 
@@ -58,7 +57,7 @@ fn probe(dir: &str, mount_point: &str, fstype: &str, lstat_us: f64) -> ProbeRepo
         parallel_lstat: vec![
             ParallelLstat::from_runs(
                 8,
-                wsl_place::measure::probe::stats::LstatSource::Tracked,
+                wsl_place::measure::stats::LstatSource::Tracked,
                 &[lstat_us / 3.0],
             )
             .unwrap(),

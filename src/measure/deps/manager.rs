@@ -15,7 +15,7 @@ use super::package_manager::{Manager, detect};
 use super::samplers;
 use super::timing_cache;
 use crate::host::HostEnv;
-use crate::measure::probe::cpu::pace;
+use crate::measure::cpu::pace;
 use crate::store::{CacheFile, Store};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -64,7 +64,7 @@ fn version(env: &HostEnv, manager: Manager) -> Option<String> {
             if let Some(known) = known {
                 return Some(known.version);
             }
-            let version = version_number(manager, &samplers::version_output(manager.name())?)?;
+            let version = version_number(manager, &super::asked::version_output(manager.name())?)?;
             let known = KnownVersion {
                 identity,
                 version: version.clone(),
@@ -162,7 +162,7 @@ fn rescaled(cached: ManagerTiming, cpu: f64) -> ManagerTiming {
 /// else on this project's own: `timing_cache`); else measured in a scratch folder under
 /// `scratch_dir` when `may_measure` and the manager is on PATH with a sample to install
 /// (`samplers`); else `Untimed`. None when there is no manager, or it is cargo. `cpu` is the
-/// CPU's pace now (`probe::cpu::sha1_us_per_mib`); `reuse` false (`check --fresh`) retimes.
+/// CPU's pace now (`cpu::sha1_us_per_mib`); `reuse` false (`check --fresh`) retimes.
 pub fn timing(
     env: &HostEnv,
     root: &Path,

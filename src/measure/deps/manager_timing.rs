@@ -20,7 +20,7 @@ pub struct ManagerTiming {
     pub sample_dirs: u64,
     pub sample_bytes: u64,
     pub source: TimingSource,
-    /// The CPU's pace when the figures were taken (`probe::cpu::sha1_us_per_mib`), so that a
+    /// The CPU's pace when the figures were taken (`cpu::sha1_us_per_mib`), so that a
     /// timing cached on a busy afternoon is scaled to a quiet morning; None in older caches.
     #[serde(default)]
     pub cpu_sha1_us_per_mib: Option<f64>,

@@ -7,6 +7,7 @@
 //! scan reads pnpm's lock through `lockfiles` to find its store. Nothing here runs a package
 //! manager with anything the repository chose beyond plain pins (docs/security.md).
 
+pub mod asked;
 pub mod lock_counts;
 pub mod lockfiles;
 pub mod manager;

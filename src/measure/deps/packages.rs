@@ -562,7 +562,7 @@ fn uv_synced(root: &Path) -> Option<Vec<Pinned>> {
     let pyproject = crate::base::repo_file::manifest(root, "pyproject.toml").unwrap_or_default();
     let groups = default_groups(&pyproject);
     let env = super::markers::MarkerEnv {
-        python: python_of(root, || super::samplers::version_output("python3")),
+        python: python_of(root, || super::asked::version_output("python3")),
     };
     synced_packages(&lock, groups.as_deref(), &env).filter(|found| !found.is_empty())
 }

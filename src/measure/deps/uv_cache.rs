@@ -318,7 +318,7 @@ pub fn synced_tree(root: &Path, settings: &UvSettings) -> Option<SyncTree> {
     let pyproject = crate::base::repo_file::manifest(root, "pyproject.toml").unwrap_or_default();
     let groups = default_groups(&pyproject);
     let env = super::markers::MarkerEnv {
-        python: python_of(root, || super::samplers::version_output("python3")),
+        python: python_of(root, || super::asked::version_output("python3")),
     };
     let wheels = synced_wheels(&lock, groups.as_deref(), &env)?;
     (!wheels.is_empty()).then_some(())?;

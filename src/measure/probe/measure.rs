@@ -3,9 +3,9 @@
 //! operation pays for and no more (on a FUSE or 9p mount each component is a round trip).
 
 use super::ops::{Op, PerOp};
-use super::stats::median;
 pub use super::tap::{InProcess, Tap, stop_if_interrupted};
 use crate::base::interrupt;
+use crate::measure::stats::median;
 use rustix::fs::{AtFlags, Dir, Mode, OFlags};
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Write};

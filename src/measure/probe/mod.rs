@@ -3,11 +3,9 @@
 //! tracked files, the closest thing to what `git status` does.
 
 pub mod cold;
-pub mod cpu;
 pub mod measure;
 pub mod ops;
 pub mod scratch;
-pub mod stats;
 pub mod tap;
 pub mod tracked;
 pub mod worker;
@@ -17,13 +15,13 @@ use crate::base::interrupt;
 use crate::host::location::MountTable;
 use crate::host::mounts::{MountEntry, MountKind};
 use crate::measure::gitindex;
+use crate::measure::stats::{LstatSource, OpStats, ParallelLstat};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 pub use measure::CPU_BOUND_US;
 pub use ops::PerOp;
-pub use stats::{LstatSource, OpStats, ParallelLstat};
 
 /// Thread counts for the parallel `lstat` figures: git's preload-index uses one thread per 500
 /// index entries, at least 2 and at most 20; the model interpolates between these.

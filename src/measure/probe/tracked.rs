@@ -2,8 +2,8 @@
 //! parallel, and reading them back (what a copy pays per file).
 
 use super::measure::{CPU_BOUND_US, open_dir, parallel_lstat};
-use super::stats::{LstatSource, ParallelLstat};
 use crate::base::interrupt;
+use crate::measure::stats::{LstatSource, ParallelLstat};
 use rustix::fs::{AtFlags, Mode, OFlags};
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,8 @@
 //! summary and the sentence for a call that outlasted the budget.
 
 use crate::base::units::{self, count, counted};
-use crate::measure::probe::{OpStats, ProbeReport};
+use crate::measure::probe::ProbeReport;
+use crate::measure::stats::OpStats;
 
 /// One line of the table: the operation, then median, p10, p90, spread and samples.
 pub struct Line {

@@ -8,14 +8,16 @@ use crate::base::interrupt;
 use crate::host::HostEnv;
 use crate::host::location::{Location, MountTable};
 use crate::host::mounts::MountEntry;
+use crate::measure::cpu;
 use crate::measure::deps::package_manager::{self, Manager};
 use crate::measure::deps::{
     self,
     manager::{self, Timing},
 };
 use crate::measure::gitindex::{GitWalk, RootIndex};
-use crate::measure::probe::{self, OpStats, ProbeReport, ProbeSet, Target, Tracked, mount_of};
+use crate::measure::probe::{self, ProbeReport, ProbeSet, Target, Tracked, mount_of};
 use crate::measure::scan::ScanReport;
+use crate::measure::stats::OpStats;
 use crate::model::{self, InstallSource, MountCosts, Prediction, RepoFigures};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -149,15 +151,13 @@ pub fn for_check(
 /// no longer pays the two in turn.
 fn beside_the_pace<T>(probe_current: impl FnOnce() -> T) -> (T, (f64, u64)) {
     if !spare_core() {
-        let pace = timed(probe::cpu::sha1_us_per_mib);
+        let pace = timed(cpu::sha1_us_per_mib);
         return (probe_current(), pace);
     }
     std::thread::scope(|scope| {
-        let pace = scope.spawn(|| timed(probe::cpu::sha1_us_per_mib));
+        let pace = scope.spawn(|| timed(cpu::sha1_us_per_mib));
         let current = probe_current();
-        let pace = pace
-            .join()
-            .unwrap_or_else(|_| timed(probe::cpu::sha1_us_per_mib));
+        let pace = pace.join().unwrap_or_else(|_| timed(cpu::sha1_us_per_mib));
         (current, pace)
     })
 }

@@ -2,13 +2,12 @@
 //! is given (a package.json, a lock of the sample, a requirements list), the arguments that keep
 //! it offline and away from scripts, and, for pnpm, the store it reads.
 
+use super::super::asked::{version_like_output, version_output};
 use super::super::lockfiles::{self, Lock};
 use super::super::package_manager::Manager;
 use super::super::packages::{self, Pinned};
 use super::names;
-use super::run::{
-    run_keeping_words, run_saying_why, timed_run, version_like_output, version_output,
-};
+use super::run::{run_keeping_words, run_saying_why, timed_run};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

@@ -7,13 +7,11 @@ mod install;
 pub mod npm_cache;
 mod run;
 
-pub(super) use run::version_output;
-
 use super::lock_counts;
 use super::lockfiles;
 use super::package_manager::Manager;
 use super::packages::{self, Pinned};
-use crate::measure::probe::stats::median;
+use crate::measure::stats::median;
 use install::Runner;
 pub use install::{pnpm_copies, reported_pnpm_store};
 use std::collections::BTreeSet;
