@@ -32,9 +32,6 @@ mod pnpm;
 mod prediction;
 mod uncertainty;
 
-pub use crate::measure::deps::manager::{ManagerTiming, TimingSource};
-pub use crate::measure::deps::package_manager::Manager;
-pub use crate::measure::gitindex::GitWalk;
 pub use costs::{MountCosts, REFERENCE_SHA1_US_PER_MIB};
 pub use figures::{
     BYTES_PER_PACKAGE, CacheLinks, DIRS_PER_PACKAGE, FILES_PER_INSTALLED_PACKAGE,

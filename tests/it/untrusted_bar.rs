@@ -100,8 +100,8 @@ impl Bar {
             .collect()
     }
 
-    /// Runs `args` in `dir`: it must end within two minutes; then no marker may exist and
-    /// nothing outside may have changed since `before`.
+    /// Runs `args` in `dir`: it must end in time (30 s, or two minutes for a manager's sample);
+    /// then no marker may exist and nothing outside may have changed since `before`.
     fn step(
         &self,
         repo: &Path,
@@ -111,7 +111,10 @@ impl Bar {
     ) -> support::Outcome {
         let mut cmd = self.cmd(dir);
         cmd.args(args);
-        let out = support::bounded(cmd, Duration::from_secs(120));
+        // The hostile repositories' commands (no manager's sample among them) end within the
+        // issue's 30 s; a real manager's sample on a loaded CI machine is given more.
+        let limit = Duration::from_secs(if self.refusals_allowed { 30 } else { 120 });
+        let out = support::bounded(cmd, limit);
         match self.refusals_allowed {
             // A refusal is one sentence and a code of its own, never an internal error.
             true => assert!(

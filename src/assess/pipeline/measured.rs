@@ -9,7 +9,8 @@ use super::{
 use crate::assess::accuracy;
 use crate::base::error::Result;
 use crate::base::progress::Progress;
-use crate::decide::policy::{Observations, Policy};
+use crate::decide::observations::Observations;
+use crate::decide::policy::Policy;
 use crate::host::location::{Location, MountTable};
 use crate::host::{GitFacts, HostEnv};
 use crate::measure::probe;

@@ -17,7 +17,6 @@ mod steady;
 mod validation;
 mod verdict;
 
-pub use crate::decide::observations::Observations;
 pub use loading::{PolicyError, load};
 pub use rules::{evaluate, evaluate_after};
 pub use schema::{

@@ -1,6 +1,5 @@
 //! What a finished migration reports: the documented JSON schema of `migrate`.
 
-use super::engine::journal;
 use super::engine::plan::{self, Problem};
 use super::engine::staging;
 use super::repairs::fixups::{FixupAdvice, FixupReport};
@@ -415,8 +414,8 @@ pub enum RefAction {
 }
 
 /// What a tree holds, counted from its walk.
-pub fn holds(entries: &[journal::ManifestEntry]) -> TreeCounts {
-    use journal::ManifestEntry;
+pub fn holds(entries: &[crate::store::manifest::ManifestEntry]) -> TreeCounts {
+    use crate::store::manifest::ManifestEntry;
     let mut holds = TreeCounts::default();
     for entry in entries {
         match entry {
@@ -530,10 +529,10 @@ impl MigrationReport {
 }
 
 /// The entries of the finished migration's manifest.
-fn manifest_entries(manifest: &Path) -> Result<Vec<journal::ManifestEntry>> {
+fn manifest_entries(manifest: &Path) -> Result<Vec<crate::store::manifest::ManifestEntry>> {
     let text = std::fs::read_to_string(manifest)
         .map_err(|e| Failure::io("read the manifest", manifest, &e))?;
-    let (_, entries) = journal::parse_manifest(&text).ok_or_else(|| {
+    let (_, entries) = crate::store::manifest::parse_manifest(&text).ok_or_else(|| {
         Failure::internal(format!(
             "{} is not a complete manifest.",
             manifest.display()

@@ -17,9 +17,9 @@ use crate::base::dirfd::{self, Fenced, FencedDir, Meta};
 use crate::base::error::{Failure, Result};
 use crate::base::interrupt;
 use crate::base::progress::Drawn;
-use crate::migrate::kernel::engine::journal::{self, FileRecord, ManifestEntry};
 use crate::migrate::kernel::outcome::{KeptWhy, Removal};
 use crate::migrate::kernel::{engine::verify, repairs::venvs};
+use crate::store::manifest::{self, FileRecord, ManifestEntry};
 use rustix::fs::FileType;
 use std::collections::{BTreeMap, HashSet};
 use std::ffi::{OsStr, OsString};
@@ -88,7 +88,7 @@ fn split(rel: &Path) -> (PathBuf, OsString) {
 pub fn remove_source(
     source: &Path,
     destination: &Path,
-    (manifest, git): (&Path, &[plan::GitFolder]),
+    (manifest, git): (&Path, &[crate::migrate::kernel::outcome::GitFolder]),
     bar: &Drawn,
 ) -> Result<Removal> {
     let entries = manifest_of(source, manifest)?;
@@ -158,7 +158,7 @@ fn interrupted(source: &Path, destination: &Path) -> Failure {
 fn manifest_of(source: &Path, manifest: &Path) -> Result<Vec<ManifestEntry>> {
     let text = std::fs::read_to_string(manifest)
         .map_err(|e| Failure::io("read the manifest", manifest, &e))?;
-    let (listed_source, entries) = journal::parse_manifest(&text).ok_or_else(|| {
+    let (listed_source, entries) = manifest::parse_manifest(&text).ok_or_else(|| {
         Failure::internal(format!(
             "{} is not a complete wsl-place manifest, so nothing in the source was deleted.",
             manifest.display()
@@ -179,7 +179,12 @@ fn manifest_of(source: &Path, manifest: &Path) -> Result<Vec<ManifestEntry>> {
 impl Removal {
     /// A repository's `.git`: kept whole when the plan kept it, for the plan's reason; else
     /// removed whole once git shows again, now, that its history is in the copy.
-    fn git_folder(&mut self, source: &Path, destination: &Path, unit: &plan::GitFolder) {
+    fn git_folder(
+        &mut self,
+        source: &Path,
+        destination: &Path,
+        unit: &crate::migrate::kernel::outcome::GitFolder,
+    ) {
         self.tick();
         let rel = unit.path.as_path();
         let parent = rel.parent().unwrap_or(Path::new(""));

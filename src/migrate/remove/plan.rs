@@ -6,7 +6,7 @@ use crate::base::error::{Failure, Result};
 use crate::base::pathtext::RelPath;
 use crate::base::progress::Drawn;
 use crate::measure::changes::{self, SeenKind};
-pub use crate::migrate::kernel::outcome::{GitFolder, Kept, KeptWhy, RemovalPlan};
+use crate::migrate::kernel::outcome::{GitFolder, Kept, KeptWhy, RemovalPlan};
 use crate::store::manifest::{self, FileRecord, ManifestEntry};
 use std::collections::HashSet;
 use std::ffi::OsStr;

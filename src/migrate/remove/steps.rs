@@ -2,15 +2,15 @@
 //! now when the migration finished earlier), the removal with its bar, and the old place's
 //! record.
 
-use super::plan::{self, RemovalPlan};
+use super::plan;
 use crate::base::error::Failure;
 use crate::base::error::Result;
 use crate::host::HostEnv;
 use crate::migrate::kernel::ask::answer;
-use crate::migrate::kernel::engine::journal;
 use crate::migrate::kernel::engine::plan::{Question, QuestionId};
 use crate::migrate::kernel::engine::staging;
 use crate::migrate::kernel::options::Ui;
+use crate::migrate::kernel::outcome::RemovalPlan;
 use crate::migrate::kernel::outcome::{MigrationReport, Removal, RemovalShown};
 use crate::migrate::kernel::repairs::fixups::FixupAdvice;
 use crate::migrate::kernel::run::Run;
@@ -137,7 +137,7 @@ fn kept_copied_files(record: &moved::Moved) -> Vec<String> {
         .unwrap_or_default()
         .into_iter()
         .filter(|seen| copied.contains(seen.rel.as_path()))
-        .map(|seen| journal::escape_path(&seen.rel))
+        .map(|seen| crate::base::pathtext::escape_path(&seen.rel))
         .collect()
 }
 

@@ -2,7 +2,6 @@
 //! and removed, never through a link or a file where a folder was; then the destination's
 //! snapshot, the manifest and the record brought up to date.
 
-use super::plan::Op;
 use crate::base::counts::TreeCounts;
 use crate::base::dirfd;
 use crate::base::error::{Failure, Result};
@@ -16,6 +15,7 @@ use crate::migrate::kernel::outcome;
 use crate::migrate::kernel::{
     engine::finalise, engine::identity, engine::post_walk, repairs::fixups,
 };
+use crate::store::sync_ops::Op;
 use crate::store::{manifest, moved, snapshot};
 use std::collections::HashSet;
 use std::io::ErrorKind;

@@ -27,9 +27,10 @@ use crate::migrate::kernel::{
     engine::copy, engine::estimate, engine::finalise, engine::identity, engine::journal,
     engine::stage,
 };
+use crate::store::sync_ops::Op;
 use crate::store::{manifest, moved};
 use apply::{OPS, apply, read_ops};
-use plan::{Op, SyncPlan, new_manifest, worktree_file};
+use plan::{SyncPlan, new_manifest, worktree_file};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;

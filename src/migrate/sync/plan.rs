@@ -15,7 +15,7 @@ use crate::measure::changes::{self, Seen};
 use crate::migrate::kernel::engine::plan::{CopyPlan, Kind};
 use crate::migrate::kernel::outcome::SyncReport;
 use crate::store::manifest::{self, ManifestEntry};
-pub use crate::store::sync_ops::Op;
+use crate::store::sync_ops::Op;
 use crate::store::{moved, snapshot};
 use planner::Planner;
 use std::collections::{HashMap, HashSet};

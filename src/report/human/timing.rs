@@ -5,10 +5,9 @@ use super::{Screen, Tone};
 use crate::assess::pipeline::CheckReport;
 use crate::base::units;
 use crate::decide::policy::Rule;
+use crate::measure::deps::manager::{ManagerTiming, TimingSource};
 use crate::measure::probe::{ProbeReport, ProbeSet};
-use crate::model::{
-    Compared, InstallFigures, InstallSource, ManagerTiming, Prediction, TimingSource,
-};
+use crate::model::{Compared, InstallFigures, InstallSource, Prediction};
 
 /// "~950 ms", "~1.2 s": a prediction is an estimate, and says so.
 pub(super) fn approx(ms: f64) -> String {
@@ -394,7 +393,7 @@ mod tests {
 
     fn npm(source: TimingSource) -> ManagerTiming {
         ManagerTiming {
-            manager: crate::model::Manager::Npm,
+            manager: crate::measure::deps::package_manager::Manager::Npm,
             version: "11.19.1".into(),
             startup_ms: 300.0,
             sample_ms: 2000.0,

@@ -9,6 +9,7 @@ use crate::host::HostEnv;
 use crate::host::location::{Location, MountTable};
 use crate::host::mounts::MountEntry;
 use crate::measure::cpu;
+use crate::measure::deps::manager::ManagerTiming;
 use crate::measure::deps::package_manager::{self, Manager};
 use crate::measure::deps::{
     self,
@@ -302,7 +303,7 @@ pub fn manager_timing(
     baseline: &Baseline,
     purpose: super::Purpose,
     cpu_pace: f64,
-) -> Option<model::ManagerTiming> {
+) -> Option<ManagerTiming> {
     let may_measure = purpose.times_manager();
     let scratch_dir = match baseline {
         Baseline::Probe(dir, _) | Baseline::Same(dir, _) => Some(dir.as_path()),
@@ -326,7 +327,7 @@ pub fn manager_timing(
             failed,
             skipped,
             left_out,
-        } => model::ManagerTiming {
+        } => ManagerTiming {
             sample_failed: failed,
             sample_skipped: skipped,
             sample_left_out: left_out,
@@ -343,7 +344,7 @@ pub fn manager_timing(
         Some(estimate) if timing.manager == Manager::Pip => estimate.build_startups,
         _ => 0.0,
     };
-    Some(model::ManagerTiming {
+    Some(ManagerTiming {
         lifecycle_startups: if javascript {
             deps::packages::lifecycle_startups(root)
         } else {

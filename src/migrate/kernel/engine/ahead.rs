@@ -10,13 +10,14 @@
 //! removed from the staging tree; everything else is copied after the walk, as before.
 
 use super::copy::{FileResult, copy_file};
-use super::journal::{FileRecord, Journal};
+use super::journal::Journal;
 use super::plan::{self, Entry, outermost_node_modules};
 use super::source::SourceFile;
 use crate::base::dirfd::Meta;
 use crate::base::error::{Failure, Result};
 use crate::base::interrupt;
 use crate::base::shared_dir::SharedDir;
+use crate::store::manifest::FileRecord;
 use std::collections::HashMap;
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};

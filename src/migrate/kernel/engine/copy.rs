@@ -1,7 +1,7 @@
 //! Copying into staging: directories, symlinks as symlinks, files in parallel with their CRC32,
 //! each file read back and verified before its journal line is written.
 
-use super::journal::{FileRecord, Journal, Recovered, Stamp};
+use super::journal::{Journal, Recovered};
 use super::plan::{CopyPlan, Entry, Kind, Measured, Problem};
 use super::progress;
 use super::source::{SourceFile, State, read_known};
@@ -11,6 +11,7 @@ use crate::base::error::{ExitCode, Failure, Result};
 use crate::base::interrupt;
 use crate::base::pathtext::RelPath;
 use crate::model::migration;
+use crate::store::manifest::{FileRecord, Stamp};
 use rayon::prelude::*;
 use std::fs::{File, FileTimes};
 use std::io::{ErrorKind, Read, Write};

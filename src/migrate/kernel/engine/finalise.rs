@@ -6,11 +6,12 @@
 //! the rename has not happened, `manifest` still there means it has not been moved beside the
 //! destination, and the staging directory still there means the fix-ups may not have finished.
 
-use super::journal::{self, FileRecord, ManifestEntry};
+use super::journal;
 use super::plan::{self, Kind, Plan};
 use super::staging::Staging;
 use crate::base::dirfd;
 use crate::base::error::{Failure, Result};
+use crate::store::manifest::{self, FileRecord, ManifestEntry};
 use crate::store::moved;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
@@ -66,7 +67,7 @@ pub fn seal(
             }
         }
     }
-    let text = journal::manifest_text(&plan.copy.source, &plan.copy.destination, &entries);
+    let text = manifest::manifest_text(&plan.copy.source, &plan.copy.destination, &entries);
     journal::sync_filesystem(&tree)?;
     write_durable(&staging.manifest(), text.as_bytes())?;
     let record = staging.node_modules();
@@ -95,7 +96,7 @@ pub fn changed_since_sealing(staging: &Staging) -> Option<String> {
     let manifest = staging.manifest();
     let Some((_, entries)) = std::fs::read_to_string(&manifest)
         .ok()
-        .and_then(|text| journal::parse_manifest(&text))
+        .and_then(|text| manifest::parse_manifest(&text))
     else {
         return Some(format!(
             "its manifest {} cannot be read",
@@ -105,7 +106,7 @@ pub fn changed_since_sealing(staging: &Staging) -> Option<String> {
     entries.par_iter().find_map_any(|entry| match entry {
         ManifestEntry::File(r) => super::verify::file_matches(&tree.join(&r.rel), r.size, r.crc32)
             .is_err()
-            .then(|| journal::escape_path(&r.rel)),
+            .then(|| crate::base::pathtext::escape_path(&r.rel)),
         _ => None,
     })
 }
@@ -154,7 +155,7 @@ pub fn finished_manifest(
     let names_source = |manifest: &Path| {
         std::fs::read_to_string(manifest)
             .ok()
-            .and_then(|text| journal::parse_manifest(&text))
+            .and_then(|text| manifest::parse_manifest(&text))
             .is_some_and(|(listed, _)| listed == source)
     };
     let kept = moved::manifest_path(env, destination);

@@ -12,15 +12,13 @@
 //! trusted without reading the source file again.
 
 use crate::base::error::{Failure, Result};
+use crate::store::manifest::FileRecord;
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-pub use crate::base::pathtext::escape_path;
-pub use crate::store::manifest::{FileRecord, ManifestEntry, Stamp, manifest_text, parse_manifest};
 
 /// What an earlier, interrupted run left in the journal.
 #[derive(Debug, Clone, Default)]
@@ -149,6 +147,7 @@ impl Journal {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::manifest::{ManifestEntry, Stamp, manifest_text, parse_manifest};
     use std::ffi::OsStr;
     use std::os::unix::ffi::OsStrExt;
 

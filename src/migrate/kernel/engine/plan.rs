@@ -1,12 +1,13 @@
 //! The plan: where the tree goes, what it holds, what will be left behind, and whether it fits.
 
-use super::journal::{FileRecord, Recovered, Stamp};
+use super::journal::Recovered;
 use super::names::{case_collisions, valid_on_windows};
 use super::windows_builds;
 use crate::base::counts::TreeCounts;
 use crate::base::dirfd::Meta;
 use crate::base::pathtext::RelPath;
 use crate::base::shared_dir::SharedDir;
+use crate::store::manifest::{FileRecord, Stamp};
 use rustix::fs::FileType;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};

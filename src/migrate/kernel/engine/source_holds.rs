@@ -3,10 +3,10 @@
 //! source (CRC32), every link and folder there, each reached without crossing a symlink, so a
 //! folder replaced by a link into the copy proves nothing.
 
-use super::journal::ManifestEntry;
 use super::verify;
 use crate::base::dirfd::{Fenced, FencedDir};
 use crate::base::pathtext::escape_path;
+use crate::store::manifest::ManifestEntry;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 

@@ -4,10 +4,11 @@
 //! The read-back goes through the kernel like any reader's would (no O_DIRECT), so it proves what
 //! the destination file system returns, which is what the user's tools will see.
 
-use super::journal::{FileRecord, escape_path};
 use super::plan::{CopyPlan, Kind};
 use crate::base::dirfd::{self, Meta};
 use crate::base::error::{Failure, Result};
+use crate::base::pathtext::escape_path;
+use crate::store::manifest::FileRecord;
 use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::io::Read;

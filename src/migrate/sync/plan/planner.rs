@@ -1,7 +1,7 @@
 //! The sync's plan made path by path: what each change at the source does at the destination,
 //! given what changed there, and what the copy stages for it.
 
-use super::{Op, SyncPlan};
+use super::SyncPlan;
 use crate::base::error::{Failure, Result};
 use crate::base::pathtext::RelPath;
 use crate::measure::changes::{self, Seen, SeenKind};
@@ -9,6 +9,7 @@ use crate::migrate::kernel::engine::plan::{Entry, Kind};
 use crate::migrate::kernel::outcome::Conflict;
 use crate::migrate::sync::guard::Guard;
 use crate::store::moved;
+use crate::store::sync_ops::Op;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
