@@ -36,7 +36,7 @@ pub struct HookSettings {
 /// The hooks folder git uses for the repository at `dir`, and whether it is inside the working
 /// tree (a core.hooksPath such as `.githooks`, committed and shared) rather than in `.git`.
 fn hooks_dir(dir: &Path) -> Result<(PathBuf, bool)> {
-    crate::host::git_files::plain_git_files(dir)
+    crate::host::git::files::plain_git_files(dir)
         .map_err(|sentence| Failure::input(format!("{sentence}.")))?;
     let mut cmd = git::reading_hooks_path(dir);
     cmd.args([

@@ -453,7 +453,7 @@ fn silenced(repository: &Path) -> bool {
         return matches!(config.boolean("wsl-place.nudge"), Ok(Some(false)));
     }
     // A repository git would wait on (a FIFO it reads) is not silenced; its check says why.
-    if crate::host::git_files::plain_git_files(repository).is_err() {
+    if crate::host::git::files::plain_git_files(repository).is_err() {
         return false;
     }
     let mut cmd = git::reading(Some(repository));

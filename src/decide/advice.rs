@@ -1,7 +1,7 @@
 //! Advice that knows the ecosystem: the smaller steps, each only where it applies.
 
 use crate::decide::observations::Observations;
-use crate::host::GitVersion;
+use crate::host::git::version::GitVersion;
 use crate::host::mounts::MountKind;
 use crate::measure::gitsettings::{self, GitSettings};
 use serde::Serialize;
@@ -484,7 +484,7 @@ mod tests {
 
     fn git(version: &str) -> Context {
         Context {
-            git_version: crate::host::GitVersion::parse(version),
+            git_version: crate::host::git::version::GitVersion::parse(version),
             ..Context::default()
         }
     }

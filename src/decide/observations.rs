@@ -11,7 +11,7 @@ use std::path::PathBuf;
 pub struct Context {
     pub wsl_version: Option<u8>,
     pub distro: Option<String>,
-    pub git_version: Option<crate::host::GitVersion>,
+    pub git_version: Option<crate::host::git::version::GitVersion>,
     pub usage: crate::measure::usage::Usage,
     /// Outside any repository: how many repositories the folder holds (for `survey`).
     pub repositories_below: Option<usize>,

@@ -36,7 +36,7 @@ pub fn open(root: &Path) -> Option<gix::Repository> {
     opening
         .get_or_init(|| {
             // gix opens git's own files by path, and would wait forever on a FIFO there.
-            if let Err(sentence) = crate::host::git_files::plain_git_files(root) {
+            if let Err(sentence) = crate::host::git::files::plain_git_files(root) {
                 crate::base::repo_file::warn_once(&sentence);
                 return None;
             }

@@ -1009,7 +1009,7 @@ fn the_migrate_engine_knows_nothing_of_the_repairs() {
 
 /// The one module allowed to start git: it overrides what a repository's config would make
 /// git run (issue 49), so a git started anywhere else would run the repository's commands.
-const GIT_MODULE: &str = "host/git.rs";
+const GIT_MODULE: &str = "host/git/mod.rs";
 
 /// The files of `sources` other than [`GIT_MODULE`] whose code outside tests starts git
 /// itself: `Command::new("git")` in any spelling of its whitespace or path.

@@ -8,7 +8,8 @@
 
 use super::mount_cache::MAX_AGE_SECS;
 use crate::base::clock::now_unix;
-use crate::host::{GitFacts, GitVersion, HostEnv};
+use crate::host::HostEnv;
+use crate::host::git::version::{GitFacts, GitVersion};
 use crate::store::accuracy::LOADED_PER_CORE;
 use crate::store::{CacheFile, Store};
 use serde::{Deserialize, Serialize};

@@ -420,7 +420,7 @@ mod tests {
         let obs = Observations {
             tracked: Some(20_000),
             context: Context {
-                git_version: crate::host::GitVersion::parse("git version 2.55.0"),
+                git_version: crate::host::git::version::GitVersion::parse("git version 2.55.0"),
                 ..Context::default()
             },
             ..with_git_status(MountKind::Local, 30.0, 30.0)

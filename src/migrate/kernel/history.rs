@@ -32,7 +32,7 @@ fn run(cmd: Command, repo: &Path, what: &str) -> Result<Vec<u8>, String> {
 /// Every object the repository at `old` names by its refs, HEAD and index; `place` is how the
 /// words name it ("the old place", "the copy").
 pub fn named_at(old: &Path, place: &str) -> Result<Vec<Named>, String> {
-    crate::host::git_files::every_ref_plain(old)?;
+    crate::host::git::files::every_ref_plain(old)?;
     let defused = git::defuse(old)?;
     let at_old = |args: &[&str]| {
         let mut cmd = git::untouched(old, &defused);
@@ -154,7 +154,7 @@ pub fn missing_at(copy: &Path, named: &[Named]) -> Result<Option<String>, String
     if named.is_empty() {
         return Ok(None);
     }
-    crate::host::git_files::every_ref_plain(copy)?;
+    crate::host::git::files::every_ref_plain(copy)?;
     let defused = git::defuse(copy)?;
     let mut list =
         tempfile::tempfile().map_err(|e| format!("cannot make a temporary file: {e}"))?;

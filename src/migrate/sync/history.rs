@@ -66,8 +66,8 @@ impl Places {
                     crate::base::pathtext::display(&elsewhere)
                 ));
             }
-            crate::host::git_files::every_ref_plain(old)?;
-            crate::host::git_files::every_ref_plain(copy)?;
+            crate::host::git::files::every_ref_plain(old)?;
+            crate::host::git::files::every_ref_plain(copy)?;
             Ok(Places {
                 old: old.clone(),
                 copy: copy.clone(),

@@ -127,18 +127,18 @@ pub fn git_dir_outside(destination: &Path, repo: &Path) -> Option<(GitLeads, Pat
     let git_dir = if meta.file_type().is_symlink() {
         repo.join(std::fs::read_link(&dot_git).ok()?)
     } else if meta.is_file() {
-        repo.join(crate::host::git_files::gitdir_pointer(&dot_git)?)
+        repo.join(crate::host::git::files::gitdir_pointer(&dot_git)?)
     } else {
         dot_git
     };
-    if !crate::host::git_files::resolves_inside(&git_dir, destination) {
+    if !crate::host::git::files::resolves_inside(&git_dir, destination) {
         return Some((GitLeads::DotGit, git_dir));
     }
     let commondir = git_dir.join("commondir");
     let limit = crate::base::repo_file::POINTER_LIMIT;
     if let Ok(text) = crate::base::repo_file::read_at(&commondir, limit) {
         let common = git_dir.join(String::from_utf8_lossy(&text).trim());
-        if !crate::host::git_files::resolves_inside(&common, destination) {
+        if !crate::host::git::files::resolves_inside(&common, destination) {
             return Some((GitLeads::CommonDir, common));
         }
     }
@@ -146,7 +146,8 @@ pub fn git_dir_outside(destination: &Path, repo: &Path) -> Option<(GitLeads, Pat
         .into_iter()
         .find_map(|(leads, name)| {
             let target = git_dir.join(std::fs::read_link(git_dir.join(name)).ok()?);
-            (!crate::host::git_files::resolves_inside(&target, &git_dir)).then_some((leads, target))
+            (!crate::host::git::files::resolves_inside(&target, &git_dir))
+                .then_some((leads, target))
         })
 }
 

@@ -23,6 +23,9 @@
 //!   config defines under a name the superproject's config does not use (a clean filter `y` in
 //!   the submodule only) is not seen here and is not overridden.
 
+pub mod files;
+pub mod version;
+
 use crate::base::pathtext::display;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -370,7 +373,7 @@ pub fn defuse(repo: &Path) -> Result<Arc<Defused>, String> {
     {
         return Ok(Arc::clone(known));
     }
-    super::git_files::plain_git_files(repo)?;
+    files::plain_git_files(repo)?;
     let mut cmd = reading(Some(repo));
     cmd.args(["config", "--list", "--show-scope", "--includes", "-z"]);
     let out = run(cmd, QUICK_LIMIT).map_err(|stop| stop.sentence("git config", repo))?;
