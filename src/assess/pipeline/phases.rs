@@ -18,7 +18,7 @@ pub struct Phases {
     pub hints_ms: u64,
     /// `git --version` and its start-up (cached per boot).
     pub git_facts_ms: u64,
-    /// The CPU's pace (`probe::cpu`), timed while the repository mount's probe runs.
+    /// The CPU's pace (`measure::cpu`), timed while the repository mount's probe runs.
     pub cpu_ms: Option<u64>,
     /// The repository mount's probe: its tracked files, the scratch rounds, the cold reads
     /// (or the cached figures).

@@ -540,7 +540,7 @@ fn without_tracked_node_modules(scan: &ScanReport, walk: Option<&GitWalk>) -> Op
 
 /// Means, not medians: git's wall time is a sum of many calls, and a sum is N x mean,
 /// preemptions on a busy machine included; trimmed, so a single stall in a small sample
-/// does not pass for a rate. `sha1_us_per_mib` is the CPU's pace (`probe::cpu`).
+/// does not pass for a rate. `sha1_us_per_mib` is the CPU's pace (`measure::cpu`).
 pub fn mount_costs(p: &ProbeReport, sha1_us_per_mib: Option<f64>) -> Option<MountCosts> {
     let ops = p.ops.as_ref()?;
     let mut parallel: Vec<(usize, f64)> = p
