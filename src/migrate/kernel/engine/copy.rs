@@ -255,16 +255,14 @@ pub fn run(
     );
     pool.install(|| copy_symlinks(plan, tree, &mut outcome))?;
     let copied = pool.install(|| {
-        copy_files(
+        let files = Files {
             plan,
             tree,
-            &todo,
             journal,
             options,
-            &bar,
             resuming,
-            &mut outcome,
-        )
+        };
+        files.copy(&todo, &bar, &mut outcome)
     });
     bar.finish_and_clear();
     copied?;
@@ -383,62 +381,78 @@ fn reuse_verified<'p>(
 
 /// The files, in parallel on the caller's thread pool, each journaled once verified; stops at
 /// the first fatal error or when interrupted.
-#[allow(clippy::too_many_arguments)]
-fn copy_files(
-    plan: &CopyPlan,
-    tree: &Path,
-    todo: &[&Entry],
-    journal: &Journal,
-    options: &Options,
-    bar: &crate::base::progress::Drawn,
+/// What every file of one copy shares: the plan, the tree it lands in, the journal each
+/// verified file is appended to, the run's options, and whether an earlier run left files.
+struct Files<'a> {
+    plan: &'a CopyPlan,
+    tree: &'a Path,
+    journal: &'a Journal,
+    options: &'a Options<'a>,
     resuming: bool,
-    outcome: &mut Outcome,
-) -> Result<()> {
-    let done_files = std::sync::atomic::AtomicU64::new(0);
-    let done_bytes = std::sync::atomic::AtomicU64::new(0);
-    let total_bytes = crate::base::units::bytes(todo.iter().map(|e| e.size).sum());
-    let results = Mutex::new(Vec::with_capacity(todo.len()));
-    let copied = todo.par_iter().try_for_each(|entry| {
-        if interrupt::requested() {
-            return Err(Failure {
-                code: ExitCode::Interrupted,
-                message: "interrupted".to_string(),
-            });
-        }
-        let result = copy_by_path(plan, tree, entry, resuming)?;
-        if let FileResult::Done(record) = &result {
-            journal.append(record)?;
-        }
-        bar.inc(options.weight(entry.size));
-        let n = done_files.fetch_add(1, Ordering::Relaxed) + 1;
-        let bytes = done_bytes.fetch_add(entry.size, Ordering::Relaxed) + entry.size;
-        if n.is_multiple_of(16) || n as usize == todo.len() {
-            bar.set_message(format!(
-                "{} files, {} of {total_bytes}",
-                crate::base::units::done_of(n, todo.len() as u64),
-                crate::base::units::bytes(bytes)
-            ));
-        }
-        results
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(result);
-        Ok(())
-    });
-    let flushed = journal.flush();
-    copied?;
-    flushed?;
-    for result in results.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        match result {
-            FileResult::Done(record) => {
-                outcome.copied_files += 1;
-                outcome.copied_bytes += record.size;
-                outcome.records.push(record);
+}
+
+impl Files<'_> {
+    /// Copies `todo` in parallel, each file verified and journaled, counted on `bar`; what each
+    /// came to goes into `outcome`.
+    fn copy(
+        &self,
+        todo: &[&Entry],
+        bar: &crate::base::progress::Drawn,
+        outcome: &mut Outcome,
+    ) -> Result<()> {
+        let Files {
+            plan,
+            tree,
+            journal,
+            options,
+            resuming,
+        } = *self;
+        let done_files = std::sync::atomic::AtomicU64::new(0);
+        let done_bytes = std::sync::atomic::AtomicU64::new(0);
+        let total_bytes = crate::base::units::bytes(todo.iter().map(|e| e.size).sum());
+        let results = Mutex::new(Vec::with_capacity(todo.len()));
+        let copied = todo.par_iter().try_for_each(|entry| {
+            if interrupt::requested() {
+                return Err(Failure {
+                    code: ExitCode::Interrupted,
+                    message: "interrupted".to_string(),
+                });
             }
-            FileResult::Problem(p) => outcome.problems.push(p),
+            let result = copy_by_path(plan, tree, entry, resuming)?;
+            if let FileResult::Done(record) = &result {
+                journal.append(record)?;
+            }
+            bar.inc(options.weight(entry.size));
+            let n = done_files.fetch_add(1, Ordering::Relaxed) + 1;
+            let bytes = done_bytes.fetch_add(entry.size, Ordering::Relaxed) + entry.size;
+            if n.is_multiple_of(16) || n as usize == todo.len() {
+                bar.set_message(format!(
+                    "{} files, {} of {total_bytes}",
+                    crate::base::units::done_of(n, todo.len() as u64),
+                    crate::base::units::bytes(bytes)
+                ));
+            }
+            results
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(result);
+            Ok(())
+        });
+        let flushed = journal.flush();
+        copied?;
+        flushed?;
+        for result in results.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            match result {
+                FileResult::Done(record) => {
+                    outcome.copied_files += 1;
+                    outcome.copied_bytes += record.size;
+                    outcome.records.push(record);
+                }
+                FileResult::Problem(p) => outcome.problems.push(p),
+            }
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Each further name of a file with hard links in the tree becomes a link to its first name's
