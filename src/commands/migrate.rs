@@ -126,6 +126,9 @@ impl Terminal<'_> {
 
     /// A sentence for the person (not part of any machine-readable output).
     fn note(&self, text: &str) -> Result<()> {
+        // The last gate for a name in a sentence (no report renders a note): no control or
+        // bidirectional character of one reaches the terminal or a CI log.
+        let text = &crate::base::pathtext::neutralized(text);
         if self.settings.output.format != Format::Json {
             return self.out(text);
         }
@@ -145,6 +148,7 @@ impl migrate::Ui for Terminal<'_> {
     }
 
     fn confirm(&self, prompt: &str, default: bool) -> Result<bool> {
+        let prompt = &crate::base::pathtext::neutralized(prompt);
         if !self.settings.output.live {
             return confirm_by_line(prompt, default);
         }

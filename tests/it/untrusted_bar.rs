@@ -126,6 +126,15 @@ impl Bar {
                 out.ok();
             }
         }
+        let shown = support::text(&out);
+        // Every name reaches the output neutralised: no terminal or CI command, no reordering.
+        for bad in ['\u{1b}', '\u{7}', '\u{202e}', '\u{9b}'] {
+            assert!(
+                !shown.contains(bad),
+                "`wsl-place {}` passed {bad:?} on: {shown:?}",
+                args.join(" ")
+            );
+        }
         if let Some(secret) = self.secret {
             assert!(
                 !support::text(&out).contains(secret),
@@ -614,6 +623,28 @@ fn a_link_out_for_every_file_read_through_every_command() {
     committed(&repo);
     for file in TOOL_READ.iter().chain(&[".wsl-place.toml"]) {
         std::os::unix::fs::symlink(&secret, repo.join(file)).unwrap();
+    }
+    bar.every_command(&repo);
+}
+
+/// Issue 64: a repository whose name holds ESC, BEL, an OSC title sequence and U+202E goes
+/// through every command, in every output format `check` has: no command passes one of them on.
+#[test]
+fn a_name_with_control_characters_through_every_command() {
+    let bar = Bar::new();
+    let repo = bar
+        .repos()
+        .join("evil\u{1b}]0;pwned\u{7}\u{1b}[31m\u{202e}txt.exe");
+    write(&repo.join("a.txt"), b"a\n");
+    committed(&repo);
+    let before = bar.outside(&repo);
+    for format in ["markdown", "github", "json"] {
+        bar.step(
+            &repo,
+            &repo,
+            &["check", "--probe-budget-ms", "300", "--format", format],
+            &before,
+        );
     }
     bar.every_command(&repo);
 }
