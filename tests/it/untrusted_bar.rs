@@ -482,7 +482,8 @@ fn a_uv_repository_through_every_command() {
 }
 
 /// Issue 64: git's pointers that lead out of the repository, each in a repository of its own
-/// (one refused pointer would hide the next): `.git/index` a link to another repository's index
+/// (one refused pointer would hide the next): `.git` a link or a `gitdir:` file naming another
+/// repository, `objects/info/alternates` borrowing its objects, `.git/index` a link to another repository's index
 /// (git writes an index through its link), `commondir` naming another repository (git keeps
 /// refs, hooks and history there), `.git/config` a link out, a FIFO among the loose refs (every
 /// command that reads all refs would wait on it), and `.git/info` a link out (a sync writes
@@ -492,7 +493,26 @@ fn repositories_of_pointer_payloads(bar: &Bar) -> Vec<PathBuf> {
     write(&other.join("o.txt"), b"other\n");
     committed(&other);
     type Plant = fn(&Path, &Path);
-    let plant: [(&str, Plant); 5] = [
+    let plant: [(&str, Plant); 8] = [
+        ("dotgitlink", |repo, other| {
+            std::fs::remove_dir_all(repo.join(".git")).unwrap();
+            std::os::unix::fs::symlink(other.join(".git"), repo.join(".git")).unwrap();
+        }),
+        ("dotgitfile", |repo, other| {
+            std::fs::remove_dir_all(repo.join(".git")).unwrap();
+            std::fs::write(
+                repo.join(".git"),
+                format!("gitdir: {}\n", other.join(".git").display()),
+            )
+            .unwrap();
+        }),
+        ("alternates", |repo, other| {
+            std::fs::write(
+                repo.join(".git/objects/info/alternates"),
+                format!("{}\n", other.join(".git/objects").display()),
+            )
+            .unwrap();
+        }),
         ("linkedindex", |repo, other| {
             std::fs::remove_file(repo.join(".git/index")).unwrap();
             // From `~/<folder>/<repo>/.git`, the same link reaches `~/other` at the old place and

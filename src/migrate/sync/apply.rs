@@ -13,7 +13,7 @@ use crate::migrate::kernel::notice::Notice;
 use crate::migrate::kernel::options::Ui;
 use crate::migrate::kernel::outcome;
 use crate::migrate::kernel::{
-    engine::finalise, engine::identity, engine::post_walk, repairs::fixups,
+    engine::finalise, engine::identity, engine::post_walk, repairs::fixups, repairs::git_paths,
 };
 use crate::store::sync_ops::Op;
 use crate::store::{manifest, moved, snapshot};
@@ -109,7 +109,19 @@ fn set_folder_times(destination: &Path, ops: &[Op]) {
 /// advised is said.
 fn refresh_index(ui: &dyn Ui, destination: &Path) -> Result<()> {
     let mut fixed = fixups::FixupReport::default();
-    if destination.join(".git").is_dir() {
+    // A `.git` (or its index, config or commondir) that leads out of the copy is another
+    // repository's: nothing of git's is written through it, and the notice says so.
+    if let Some((leads, git_dir)) = git_paths::git_dir_outside(destination, destination) {
+        fixed.advice.push(fixups::FixupAdvice::GitDirOutside {
+            repo: destination.to_path_buf(),
+            leads,
+            git_dir,
+        });
+        return ui.notice(&Notice::IndexRefresh {
+            advice: &fixed.advice,
+        });
+    }
+    if dirfd::lstat(&destination.join(".git")).is_ok_and(|m| m.is_dir()) {
         let spinner = Drawn::spinner(ui.progress(), "git update-index --refresh");
         let refreshed = fixups::refresh_index(destination, None, &mut fixed);
         spinner.finish_and_clear();
