@@ -37,19 +37,26 @@ pub fn is_registry_tarball(url: &str) -> bool {
         && path.ends_with(".tgz")
 }
 
-/// A registry base URL as bun writes it beside a package (empty for the default registry).
+/// A registry base URL as bun writes it beside a package (empty for the default registry):
+/// http(s), a host without credentials, plain characters, no `.` or `..` in its path.
 pub fn is_registry_base(url: &str) -> bool {
-    url.is_empty()
-        || (url.starts_with("https://") || url.starts_with("http://"))
-            && !url.contains("/../")
-            && url.chars().all(|c| {
-                c.is_ascii_alphanumeric()
-                    || matches!(c, ':' | '/' | '.' | '-' | '_' | '~' | '%' | '@')
-            })
-            && !url[url.find("://").map_or(0, |at| at + 3)..]
-                .split('/')
-                .next()
-                .is_some_and(|host| host.contains('@') || host.is_empty())
+    if url.is_empty() {
+        return true;
+    }
+    let Some(rest) = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+    else {
+        return false;
+    };
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let plain = |c: char| {
+        c.is_ascii_alphanumeric() || matches!(c, ':' | '/' | '.' | '-' | '_' | '~' | '%' | '@')
+    };
+    !host.is_empty()
+        && !host.contains('@')
+        && rest.chars().all(plain)
+        && !path.split('/').any(|part| part == ".." || part == ".")
 }
 
 /// Subresource integrity as locks write it: `sha512-<base64>` (npm, pnpm, yarn, bun), the older
@@ -126,6 +133,9 @@ mod tests {
         assert!(!is_registry_base("https://u:p@host/"));
         assert!(!is_registry_base("https://host/a b"));
         assert!(!is_registry_base("https://host/../x"));
+        assert!(!is_registry_base("https://host/x/.."));
+        assert!(!is_registry_base("https:///x"));
+        assert!(is_registry_base("https://npm.corp.example/api/npm/@scope/"));
     }
 
     #[test]
