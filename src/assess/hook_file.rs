@@ -104,8 +104,11 @@ fn git_dir_is_its_own(top: &Path, common_dir: &Path) -> Result<()> {
         .flatten()
         .flatten()
         .any(|record| {
-            crate::base::repo_file::read_at(&record.path().join("gitdir"), 64 * 1024)
-                .is_ok_and(|text| Path::new(String::from_utf8_lossy(&text).trim()) == dot_git)
+            crate::base::repo_file::read_at(
+                &record.path().join("gitdir"),
+                crate::base::repo_file::POINTER_LIMIT,
+            )
+            .is_ok_and(|text| Path::new(String::from_utf8_lossy(&text).trim()) == dot_git)
         });
     let submodule = common_dir
         .ancestors()

@@ -1014,15 +1014,25 @@ const GIT_MODULE: &str = "host/git/mod.rs";
 /// The files of `sources` other than [`GIT_MODULE`] whose code outside tests starts git
 /// itself: `Command::new("git")` in any spelling of its whitespace or path.
 fn git_started_outside(sources: &[(PathBuf, &str)]) -> Vec<String> {
+    code_outside(
+        sources,
+        GIT_MODULE,
+        &["::new(\"git\")", "Command::new(\"git"],
+    )
+}
+
+/// The files of `sources` other than `module` whose code outside tests, its whitespace taken
+/// out, holds any of `needles`.
+fn code_outside(sources: &[(PathBuf, &str)], module: &str, needles: &[&str]) -> Vec<String> {
     sources
         .iter()
-        .filter(|(relative, _)| relative != Path::new(GIT_MODULE))
+        .filter(|(relative, _)| relative != Path::new(module))
         .filter(|(_, text)| {
             let squeezed: String = non_test_code(text)
                 .chars()
                 .filter(|c| !c.is_whitespace())
                 .collect();
-            squeezed.contains("::new(\"git\")") || squeezed.contains("Command::new(\"git")
+            needles.iter().any(|needle| squeezed.contains(needle))
         })
         .map(|(relative, _)| relative.display().to_string())
         .collect()
@@ -1068,20 +1078,11 @@ const PROCESS_MODULE: &str = "base/process.rs";
 /// The files of `sources` other than [`PROCESS_MODULE`] whose code outside tests starts a
 /// process itself: `.spawn()`, `.output()` or `.status()` in any spelling of its whitespace.
 fn processes_started_outside(sources: &[(PathBuf, &str)]) -> Vec<String> {
-    sources
-        .iter()
-        .filter(|(relative, _)| relative != Path::new(PROCESS_MODULE))
-        .filter(|(_, text)| {
-            let squeezed: String = non_test_code(text)
-                .chars()
-                .filter(|c| !c.is_whitespace())
-                .collect();
-            [".spawn()", ".output()", ".status()"]
-                .iter()
-                .any(|call| squeezed.contains(call))
-        })
-        .map(|(relative, _)| relative.display().to_string())
-        .collect()
+    code_outside(
+        sources,
+        PROCESS_MODULE,
+        &[".spawn()", ".output()", ".status()"],
+    )
 }
 
 #[test]

@@ -30,18 +30,27 @@ const GIT_OWN_FILES: [&str; 12] = [
 /// Err, in one sentence, when a file git reads in `repo`'s git folder (or the common folder a
 /// linked worktree's names), or the ref its `HEAD` names, is not a regular file.
 pub fn plain_git_files(repo: &Path) -> Result<(), String> {
+    git_folders(repo)?
+        .iter()
+        .try_for_each(|dir| plain_in(dir, repo))
+}
+
+/// `repo`'s git folder and, when its `commondir` names one, the common folder: where git reads
+/// its files and refs. Empty when there is no git folder to check.
+fn git_folders(repo: &Path) -> Result<Vec<PathBuf>, String> {
     let Some(git_dir) = git_dir_of(repo)? else {
-        return Ok(());
+        return Ok(Vec::new());
     };
-    plain_in(&git_dir, repo)?;
-    let commondir = git_dir.join("commondir");
-    if let Ok(text) =
-        crate::base::repo_file::read_at(&commondir, crate::base::repo_file::POINTER_LIMIT)
-    {
-        let common = git_dir.join(String::from_utf8_lossy(&text).trim());
-        plain_in(&common, repo)?;
-    }
-    Ok(())
+    let common = common_dir(&git_dir);
+    Ok(std::iter::once(git_dir).chain(common).collect())
+}
+
+/// The folder the git folder `git_dir`'s `commondir` names (as written, from `git_dir`); None
+/// when it has none.
+pub fn common_dir(git_dir: &Path) -> Option<PathBuf> {
+    let limit = crate::base::repo_file::POINTER_LIMIT;
+    let text = crate::base::repo_file::read_at(&git_dir.join("commondir"), limit).ok()?;
+    Some(git_dir.join(String::from_utf8_lossy(&text).trim()))
 }
 
 /// The git folder `repo`'s `.git` leads to (a folder, a link to one, or a `gitdir:` file); None
@@ -65,17 +74,9 @@ fn git_dir_of(repo: &Path) -> Result<Option<PathBuf>, String> {
 /// file: what a command that reads all refs (`for-each-ref`, `fetch`, `rev-list --all`) needs
 /// before it runs, since git would wait forever on a FIFO among them. [`plain_git_files`]
 /// checks only `HEAD`'s ref, which is all `status` reads; this walk is for the operations that
-/// read history, not for every check.
+/// read history, not for every check. Its callers then defuse git there, which checks the rest.
 pub fn every_ref_plain(repo: &Path) -> Result<(), String> {
-    plain_git_files(repo)?;
-    let Some(git_dir) = git_dir_of(repo)? else {
-        return Ok(());
-    };
-    let limit = crate::base::repo_file::POINTER_LIMIT;
-    let common = crate::base::repo_file::read_at(&git_dir.join("commondir"), limit)
-        .ok()
-        .map(|text| git_dir.join(String::from_utf8_lossy(&text).trim()));
-    for dir in std::iter::once(&git_dir).chain(common.as_ref()) {
+    for dir in git_folders(repo)? {
         for entry in walkdir::WalkDir::new(dir.join("refs")).follow_links(false) {
             let Ok(entry) = entry else { continue };
             if entry.file_type().is_dir() {
@@ -135,7 +136,6 @@ fn plain_in(dir: &Path, repo: &Path) -> Result<(), String> {
             }
         }
     }
-    plain_includes(dir, repo)?;
     for name in GIT_OWN_FILES {
         let file = dir.join(name);
         if let Some(kind) = crate::base::repo_file::not_a_file(&file) {
@@ -146,6 +146,8 @@ fn plain_in(dir: &Path, repo: &Path) -> Result<(), String> {
             ));
         }
     }
+    // After the loop: `config` is then known to be a file (or absent), read without a warning.
+    plain_includes(dir, repo)?;
     plain_refs(dir, repo)
 }
 

@@ -144,15 +144,13 @@ pub fn discover(root: &Path, automount_root: &Path) -> Result<Option<Repo>, Stri
 /// Reads `gitdir: <path>` from a `.git` file; a relative path is relative to the file's
 /// directory, and a Windows one is where WSL mounts its drive.
 fn read_gitdir_file(dot_git: &Path, automount_root: &Path) -> Result<PathBuf, String> {
-    let text =
-        crate::base::repo_file::read_at(dot_git, GIT_POINTER_LIMIT).map_err(
-            |unread| match unread {
-                crate::base::repo_file::Unread::Refused(why) => why,
-                crate::base::repo_file::Unread::Missing => {
-                    format!("cannot read {}", dot_git.display())
-                }
-            },
-        )?;
+    let text = crate::base::repo_file::read_at(dot_git, crate::base::repo_file::POINTER_LIMIT)
+        .map_err(|unread| match unread {
+            crate::base::repo_file::Unread::Refused(why) => why,
+            crate::base::repo_file::Unread::Missing => {
+                format!("cannot read {}", dot_git.display())
+            }
+        })?;
     let line = text.lines().next().unwrap_or_default();
     let target = line
         .strip_prefix(b"gitdir:")
@@ -210,7 +208,7 @@ pub fn wsl_path_of_windows_path(target: &[u8], automount_root: &Path) -> Option<
 /// A linked worktree's git dir has a `commondir` file naming the shared repository.
 fn common_dir_of(git_dir: &Path, automount_root: &Path) -> Result<PathBuf, String> {
     let file = git_dir.join("commondir");
-    match crate::base::repo_file::read_at(&file, GIT_POINTER_LIMIT) {
+    match crate::base::repo_file::read_at(&file, crate::base::repo_file::POINTER_LIMIT) {
         Ok(text) => {
             if let Some(common) = wsl_path_of_windows_path(text.trim(), automount_root) {
                 return Ok(common);
@@ -222,9 +220,6 @@ fn common_dir_of(git_dir: &Path, automount_root: &Path) -> Result<PathBuf, Strin
         Err(crate::base::repo_file::Unread::Refused(why)) => Err(why),
     }
 }
-
-/// A `.git` file or a `commondir` names one folder in a line; anything larger is not git's.
-const GIT_POINTER_LIMIT: u64 = 64 * 1024;
 
 /// SHA-256 repositories say so in their config; this build of gix reads SHA-1 indexes only.
 fn object_hash(repo: &Repo) -> Result<gix::hash::Kind, String> {

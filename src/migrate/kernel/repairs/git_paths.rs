@@ -134,13 +134,10 @@ pub fn git_dir_outside(destination: &Path, repo: &Path) -> Option<(GitLeads, Pat
     if !crate::host::git::files::resolves_inside(&git_dir, destination) {
         return Some((GitLeads::DotGit, git_dir));
     }
-    let commondir = git_dir.join("commondir");
-    let limit = crate::base::repo_file::POINTER_LIMIT;
-    if let Ok(text) = crate::base::repo_file::read_at(&commondir, limit) {
-        let common = git_dir.join(String::from_utf8_lossy(&text).trim());
-        if !crate::host::git::files::resolves_inside(&common, destination) {
-            return Some((GitLeads::CommonDir, common));
-        }
+    if let Some(common) = crate::host::git::files::common_dir(&git_dir)
+        && !crate::host::git::files::resolves_inside(&common, destination)
+    {
+        return Some((GitLeads::CommonDir, common));
     }
     [(GitLeads::Index, "index"), (GitLeads::Config, "config")]
         .into_iter()
