@@ -30,9 +30,17 @@ pub fn after_move(tools: &[Tool], unc: &str, linux: &str) -> Vec<ToolLine> {
 }
 
 fn line(id: ToolId, unc: &str, linux: &str) -> (String, String) {
+    // Every tool is one or the other: the empty pair is never reached.
+    git_client_line(id, unc)
+        .or_else(|| editor_line(id, unc, linux))
+        .unwrap_or_default()
+}
+
+/// What a git client (or git itself) does over the copy's UNC path.
+fn git_client_line(id: ToolId, unc: &str) -> Option<(String, String)> {
     let forward = "forward its git to WSL's git (wslgit, wsl-git-bridge or GithubDesktopWSL), or \
                    run git inside WSL";
-    match id {
+    Some(match id {
         ToolId::GitForWindows => (
             format!(
                 "git.exe refuses {unc} until the copy's safe.directory entries are in Windows' \
@@ -44,11 +52,27 @@ fn line(id: ToolId, unc: &str, linux: &str) -> (String, String) {
              safe.directory), and run git inside WSL"
                 .to_string(),
         ),
-        ToolId::GithubDesktop | ToolId::Fork | ToolId::Sourcetree => (
+        ToolId::GithubDesktop => (
             format!(
-                "it runs Git for Windows (its own copy) over {unc}: 10-20x slower (2-6 s a `git \
-                 status` on ~500 files), and refused until the copy's safe.directory entries are \
-                 in Windows' global git config, which that git reads"
+                "it runs its own Git for Windows over {unc}: 10-20x slower (2-6 s a `git status` \
+                 on ~500 files, desktop/desktop#22044, open), and refused until the copy's \
+                 safe.directory entries are in Windows' global git config, which that git reads"
+            ),
+            format!("add the entries (see safe.directory), then {forward}"),
+        ),
+        ToolId::GitExtensions => (
+            format!(
+                "it runs WSL's own git for {unc} (since gitextensions#13112, 2026-06): no \
+                 safe.directory entry needed, and git runs at the Linux disk's speed; an older \
+                 Git Extensions runs Git for Windows there, refused without the entries and slow"
+            ),
+            "keep Git Extensions up to date; nothing else".to_string(),
+        ),
+        ToolId::Fork | ToolId::Sourcetree => (
+            format!(
+                "it runs Git for Windows (its own copy) over {unc}: slower there than on a \
+                 Windows drive, and refused until the copy's safe.directory entries are in \
+                 Windows' global git config, which that git reads"
             ),
             format!("add the entries (see safe.directory), then {forward}"),
         ),
@@ -67,6 +91,13 @@ fn line(id: ToolId, unc: &str, linux: &str) -> (String, String) {
             ),
             "add the entries (see safe.directory), and use git inside WSL for speed".to_string(),
         ),
+        ToolId::VsCode | ToolId::Jetbrains | ToolId::VisualStudio => return None,
+    })
+}
+
+/// What an editor or IDE does with the copy, at `unc` from Windows and `linux` inside WSL.
+fn editor_line(id: ToolId, unc: &str, linux: &str) -> Option<(String, String)> {
+    Some(match id {
         ToolId::VsCode => (
             format!(
                 "a local window on {unc} has no file watching, runs Windows' git there, and is \
@@ -76,9 +107,14 @@ fn line(id: ToolId, unc: &str, linux: &str) -> (String, String) {
             format!("open it from WSL, a WSL window: cd {linux} && code ."),
         ),
         ToolId::Jetbrains => (
-            format!("code analysis over {unc} is slow"),
-            "open the project through the IDE's WSL support (Remote Development > WSL), not as \
-             a \\\\wsl.localhost folder"
+            format!(
+                "since 2026.3 the IDE opens a WSL project in its native mode, an agent inside \
+                 WSL doing the indexing and git on the Linux side; opened as the folder {unc}, \
+                 or in an older version, its code analysis reads every file over the share, \
+                 slowly"
+            ),
+            "open the project through the IDE's WSL support (File > Open, then the WSL \
+             location), not as a \\\\wsl.localhost folder"
                 .to_string(),
         ),
         ToolId::VisualStudio => (
@@ -87,7 +123,8 @@ fn line(id: ToolId, unc: &str, linux: &str) -> (String, String) {
              speeds it up there)"
                 .to_string(),
         ),
-    }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

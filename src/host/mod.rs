@@ -14,6 +14,7 @@
 pub mod git;
 pub mod location;
 pub mod mounts;
+pub mod programs;
 pub(crate) mod terminal;
 pub mod virtiofs;
 pub mod windows;
@@ -242,31 +243,40 @@ impl HostEnv {
         }
     }
 
+    /// Every executable `name` on `PATH`, in the order a shell tries them.
+    pub fn executables_on_path(&self, name: &str) -> impl Iterator<Item = PathBuf> + '_ {
+        use std::os::unix::fs::PermissionsExt;
+        let name = name.to_string();
+        self.var("PATH")
+            .map(std::env::split_paths)
+            .into_iter()
+            .flatten()
+            .filter(|dir| dir.is_absolute())
+            .map(move |dir| dir.join(&name))
+            .filter(|file| {
+                std::fs::metadata(file)
+                    .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+            })
+    }
+
     /// The program `name` a command would start (the first executable `name` on `PATH`) and
     /// what identifies that build: path, size, modification and change times, one per line. A
     /// cache of what the program said of itself, keyed on it, is asked again when it is
     /// upgraded or another one comes first on `PATH` (the change time too: npm installs its
     /// files with a fixed modification time).
     pub fn executable_identity(&self, name: &str) -> Option<String> {
-        use std::os::unix::fs::{MetadataExt, PermissionsExt};
-        std::env::split_paths(self.var("PATH")?)
-            .filter(|dir| dir.is_absolute())
-            .map(|dir| dir.join(name))
-            .find_map(|file| {
-                let meta = std::fs::metadata(&file).ok()?;
-                let executable = meta.is_file() && meta.permissions().mode() & 0o111 != 0;
-                executable.then(|| {
-                    format!(
-                        "{}\n{}\n{}.{}\n{}.{}",
-                        file.display(),
-                        meta.len(),
-                        meta.mtime(),
-                        meta.mtime_nsec(),
-                        meta.ctime(),
-                        meta.ctime_nsec()
-                    )
-                })
-            })
+        use std::os::unix::fs::MetadataExt;
+        let file = self.executables_on_path(name).next()?;
+        let meta = std::fs::metadata(&file).ok()?;
+        Some(format!(
+            "{}\n{}\n{}.{}\n{}.{}",
+            file.display(),
+            meta.len(),
+            meta.mtime(),
+            meta.mtime_nsec(),
+            meta.ctime(),
+            meta.ctime_nsec()
+        ))
     }
 
     /// This boot's identity (`sys/kernel/random/boot_id` under the `/proc` root): a mount's

@@ -42,6 +42,9 @@ pub enum VirtiofsDrive {
     /// A WSL host that keeps no record of `tag`: still a Windows drive (WSL mounts nothing
     /// else over virtiofs), but which one is unknown.
     Unknown { tag: String },
+    /// The record of `tag` leads to `target`, which is not a Windows path (a person's own
+    /// link to `/mnt/c`): named, and not used as one.
+    NotWindows { tag: String, target: String },
 }
 
 /// A mountinfo line that could not be understood.
@@ -370,12 +373,17 @@ impl MountEntry {
         };
         match &self.virtiofs_drive {
             Some(VirtiofsDrive::Known { windows, .. }) => return drive(windows),
-            Some(VirtiofsDrive::Unknown { .. }) => return None,
+            Some(VirtiofsDrive::Unknown { .. } | VirtiofsDrive::NotWindows { .. }) => return None,
             None => {}
         }
         self.drvfs_option("path")
             .and_then(|p| drive(&p))
             .or_else(|| drive(&self.source))
+            .or_else(|| {
+                let letter =
+                    virtiofs_tag_letter(&self.source).filter(|_| self.fstype == "virtiofs");
+                letter.map(|letter| format!("{letter}:\\"))
+            })
             .or_else(|| {
                 let name = self.mount_point.file_name()?.to_str()?;
                 let parent = self.mount_point.parent()?;
@@ -392,6 +400,10 @@ impl MountEntry {
         match &self.virtiofs_drive {
             Some(VirtiofsDrive::Unknown { tag }) => Some(format!(
                 "a Windows drive over virtiofs, but WSL keeps no record of its tag {tag} (/run/wsl/virtiofs/{tag}), so its drive letter is unknown"
+            )),
+            Some(VirtiofsDrive::NotWindows { tag, target }) => Some(format!(
+                "a Windows drive over virtiofs, but the record of its tag (/run/wsl/virtiofs/{tag}) leads to {}, not a Windows folder, so its drive letter is unknown",
+                crate::base::pathtext::display(Path::new(target))
             )),
             _ => None,
         }
@@ -454,6 +466,29 @@ impl MountEntry {
         }
         Some(root)
     }
+}
+
+/// The drive letter in a virtiofs tag of WSL 2.7.0 and earlier: `drvfs` (`drvfsa` when
+/// elevated), the letter, an index (`drvfsC0`, `drvfsaE2`). `drvfsa0` is drive `A:`.
+fn virtiofs_tag_letter(tag: &str) -> Option<char> {
+    let rest = tag
+        .get(..5)?
+        .eq_ignore_ascii_case("drvfs")
+        .then(|| &tag[5..])?;
+    let letter_and_index = |text: &str| {
+        let mut chars = text.chars();
+        let letter = chars.next().filter(char::is_ascii_alphabetic)?;
+        let index = chars.as_str();
+        (!index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| letter.to_ascii_uppercase())
+    };
+    letter_and_index(rest).or_else(|| {
+        let elevated = rest
+            .get(..1)?
+            .eq_ignore_ascii_case("a")
+            .then(|| &rest[1..])?;
+        letter_and_index(elevated)
+    })
 }
 
 fn push_windows_component(path: &mut String, component: &str) {

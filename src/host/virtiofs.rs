@@ -1,9 +1,17 @@
-//! WSL's virtiofs drives: since WSL 2.7.1 mountinfo shows a drive's virtiofs tag, a random GUID,
-//! and WSL links `/run/wsl/virtiofs/<GUID>` to the Windows folder it stands for
-//! (microsoft/WSL `src/linux/init/drvfs.cpp`, `SaveVirtiofsTagMapping`). In the aggregate form
-//! one device, tagged `drvfsa`, is bound from `/run/wsl/virtiofs-mounts/drvfsa/<GUID>` to each
-//! drive, so the mount's root is `/<GUID>`. Pure: the links are read by
-//! [`crate::host::HostEnv::virtiofs_tags`].
+//! WSL's virtiofs drives, in every form WSL has shipped or merged (microsoft/WSL's sources; no
+//! release makes virtiofs the default: `EnableVirtioFs = false` through 2.9.4 and main):
+//!
+//! - up to 2.7.0 the tag is `drvfs` (`drvfsa` in an elevated session), the drive letter and an
+//!   index (`WslCoreVm.cpp`: `drvfsC0`): the letter is read from the tag
+//!   (`MountEntry::drive_letter`), wherever the drive is mounted;
+//! - since 2.7.1 the tag is a random GUID, and WSL links `/run/wsl/virtiofs/<GUID>` to the
+//!   Windows folder it stands for, with a trailing separator (`src/linux/init/drvfs.cpp`,
+//!   `SaveVirtiofsTagMapping`);
+//! - the aggregate form (merged 2026-07, PR #41129, in no release yet): one device tagged
+//!   `drvfs` (`drvfsa` when elevated), mounted at `/run/wsl/virtiofs-mounts/<tag>` and bound
+//!   from its `/<GUID>` to each drive, so the mount's root is `/<GUID>`, the link named after it.
+//!
+//! Pure: the links are read by [`crate::host::HostEnv::virtiofs_tags`].
 
 use crate::host::mounts::{MountEntry, VirtiofsDrive};
 use std::collections::BTreeMap;
@@ -36,25 +44,55 @@ fn tag_of(entry: &MountEntry) -> Option<(&str, &str)> {
     is_guid(head).then_some((head, rest))
 }
 
-/// Fills in each WSL virtiofs mount's Windows folder from `tags` (tag in lower case -> Windows
-/// path). A tag without a record is a drive whose letter is unknown when `on_wsl`: WSL mounts
-/// nothing else over virtiofs; elsewhere the mount is left as it is.
+/// Fills in each WSL virtiofs mount's Windows folder from `tags` (tag in lower case -> link
+/// target). A tag without a record is a drive whose letter is unknown when `on_wsl` or when its
+/// device is WSL's (`drvfs`, `drvfsa`): WSL mounts nothing else over virtiofs; elsewhere the
+/// mount is left as it is. A record that is not a Windows path (a person's own link to
+/// `/mnt/c`, microsoft/WSL#40790) is named and not used.
 pub fn resolve(entries: &mut [MountEntry], tags: &BTreeMap<String, String>, on_wsl: bool) {
     for entry in entries.iter_mut() {
         let Some((tag, below)) = tag_of(entry) else {
             continue;
         };
+        let wsl_device = entry.source.to_ascii_lowercase().starts_with("drvfs");
         entry.virtiofs_drive = match tags.get(&tag.to_ascii_lowercase()) {
-            Some(windows) => Some(VirtiofsDrive::Known {
-                windows: windows.clone(),
-                below: below.to_string(),
+            Some(target) => Some(match windows_form(target) {
+                Some(windows) => VirtiofsDrive::Known {
+                    windows,
+                    below: below.to_string(),
+                },
+                None => VirtiofsDrive::NotWindows {
+                    tag: tag.to_string(),
+                    target: target.clone(),
+                },
             }),
-            None if on_wsl => Some(VirtiofsDrive::Unknown {
+            None if on_wsl || wsl_device => Some(VirtiofsDrive::Unknown {
                 tag: tag.to_string(),
             }),
             None => None,
         };
     }
+}
+
+/// A link target as a Windows folder: `X:\...` or `\\server\share...`, without the trailing
+/// separator WSL writes (`D:\Projects\`), but for a drive's root (`C:\`). None for anything
+/// else, a Linux path among them.
+fn windows_form(target: &str) -> Option<String> {
+    let bytes = target.as_bytes();
+    let drive = bytes.len() >= 2
+        && bytes[0].is_ascii_alphabetic()
+        && bytes[1] == b':'
+        && (bytes.len() == 2 || bytes[2] == b'\\');
+    let share = target.starts_with("\\\\") && target.len() > 2;
+    if !drive && !share {
+        return None;
+    }
+    let trimmed = target.trim_end_matches('\\');
+    Some(if drive && trimmed.len() <= 2 {
+        format!("{}\\", &trimmed[..2])
+    } else {
+        trimmed.to_string()
+    })
 }
 
 /// Any mount here that [`resolve`] would look up.
@@ -69,12 +107,26 @@ mod tests {
     use std::path::Path;
 
     const GUID_FORM: &str =
-        include_str!("../../tests/fixtures/mountinfo/wsl-virtiofs-guid.mountinfo");
-    const GUID_TAGS: &str = include_str!("../../tests/fixtures/mountinfo/wsl-virtiofs-guid.tags");
+        include_str!("../../tests/fixtures/mountinfo/wsl-2.7.1-virtiofs-guid.mountinfo");
+    const GUID_TAGS: &str =
+        include_str!("../../tests/fixtures/mountinfo/wsl-2.7.1-virtiofs-guid.tags");
+    const LINUX_TARGET_TAGS: &str =
+        include_str!("../../tests/fixtures/mountinfo/wsl-2.7.1-virtiofs-guid-linux-target.tags");
+    const LETTER_TAGS: &str =
+        include_str!("../../tests/fixtures/mountinfo/wsl-2.7.0-virtiofs-letter-tags.mountinfo");
     const AGGREGATE: &str =
-        include_str!("../../tests/fixtures/mountinfo/wsl-virtiofs-drvfsa.mountinfo");
+        include_str!("../../tests/fixtures/mountinfo/wsl-main-virtiofs-aggregate.mountinfo");
     const AGGREGATE_TAGS: &str =
-        include_str!("../../tests/fixtures/mountinfo/wsl-virtiofs-drvfsa.tags");
+        include_str!("../../tests/fixtures/mountinfo/wsl-main-virtiofs-aggregate.tags");
+    const ELEVATED: &str = include_str!(
+        "../../tests/fixtures/mountinfo/wsl-main-virtiofs-aggregate-elevated.mountinfo"
+    );
+    const ELEVATED_TAGS: &str =
+        include_str!("../../tests/fixtures/mountinfo/wsl-main-virtiofs-aggregate-elevated.tags");
+    const FALLBACK: &str =
+        include_str!("../../tests/fixtures/mountinfo/wsl-main-virtiofs-9p-fallback.mountinfo");
+    const FALLBACK_TAGS: &str =
+        include_str!("../../tests/fixtures/mountinfo/wsl-main-virtiofs-9p-fallback.tags");
     const NAMED: &str = include_str!("../../tests/fixtures/mountinfo/wsl-virtiofs.mountinfo");
 
     /// The fixture's `TAG -> TARGET` lines, as `HostEnv::virtiofs_tags` reads the links.
@@ -149,13 +201,13 @@ mod tests {
 
     #[test]
     fn the_aggregate_forms_guid_root_names_the_drive_not_a_folder() {
-        let entries = resolved(AGGREGATE, &tags(AGGREGATE_TAGS), true);
+        // Elevated (`drvfsa`): a bind of a folder of D: keeps the folder below the GUID.
+        let entries = resolved(ELEVATED, &tags(ELEVATED_TAGS), true);
         let virtiofs = MountKind::WslDrvfsVirtiofs;
         assert_eq!(
             at(&entries, "/mnt/c/src/app"),
             (virtiofs, Some(r"C:\src\app".into()))
         );
-        // A bind of a folder of D: keeps the folder below the GUID.
         assert_eq!(
             at(&entries, "/mnt/p/team"),
             (virtiofs, Some(r"D:\Projects\team".into()))
@@ -163,9 +215,101 @@ mod tests {
         // The device itself is WSL's, bound nowhere as a drive.
         let device = mount_for(&entries, Path::new("/run/wsl/virtiofs-mounts/drvfsa")).unwrap();
         assert_eq!(device.windows_root(), None);
-        // Without the record: a drive, letter unknown, and never `C:\<GUID>`.
-        let entries = resolved(AGGREGATE, &BTreeMap::new(), true);
-        assert_eq!(at(&entries, "/mnt/c/src/app"), (virtiofs, None));
+        // Not elevated (`drvfs`), a share whose record ends in a separator (`D:\Projects\`).
+        let entries = resolved(AGGREGATE, &tags(AGGREGATE_TAGS), true);
+        assert_eq!(
+            at(&entries, "/mnt/p/team"),
+            (virtiofs, Some(r"D:\Projects\team".into()))
+        );
+        assert_eq!(
+            at(&entries, "/mnt/p"),
+            (virtiofs, Some(r"D:\Projects".into()))
+        );
+        assert_eq!(at(&entries, "/mnt/c"), (virtiofs, Some(r"C:\".into())));
+        // Without the record, on WSL or not: a drive, letter unknown, and never `C:\<GUID>`.
+        for on_wsl in [true, false] {
+            let entries = resolved(AGGREGATE, &BTreeMap::new(), on_wsl);
+            assert_eq!(at(&entries, "/mnt/c/src/app"), (virtiofs, None));
+        }
+    }
+
+    #[test]
+    fn the_bound_shares_line_alone_is_a_windows_drive() {
+        let alone: String = AGGREGATE
+            .lines()
+            .filter(|line| !line.contains("virtiofs-mounts"))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        let entries = resolved(&alone, &tags(AGGREGATE_TAGS), true);
+        assert_eq!(
+            at(&entries, "/mnt/c/src"),
+            (MountKind::WslDrvfsVirtiofs, Some(r"C:\src".into()))
+        );
+    }
+
+    #[test]
+    fn a_letter_tag_of_wsl_2_7_0_names_the_drive_wherever_it_is_mounted() {
+        let entries = resolved(LETTER_TAGS, &BTreeMap::new(), true);
+        let virtiofs = MountKind::WslDrvfsVirtiofs;
+        // `[automount] root = /`: no `/mnt/<letter>` to read a letter from.
+        assert_eq!(
+            at(&entries, "/c/src/app"),
+            (virtiofs, Some(r"C:\src\app".into()))
+        );
+        assert_eq!(at(&entries, "/d"), (virtiofs, Some(r"D:\".into())));
+        // Mounted by hand, elevated (`drvfsa` + `E` + `2`).
+        assert_eq!(at(&entries, "/work/e/x"), (virtiofs, Some(r"E:\x".into())));
+        let c = mount_for(&entries, Path::new("/c")).unwrap();
+        assert_eq!(c.drive_letter(), Some('C'));
+        assert_eq!(c.unknown_drive_note(), None);
+    }
+
+    #[test]
+    fn the_letter_in_a_tag_is_read_only_from_wsls_tag_shape() {
+        for (tag, letter) in [
+            ("drvfsC0", Some('C')),
+            ("drvfsc12", Some('C')),
+            ("drvfsaE2", Some('E')),
+            ("drvfsa0", Some('A')),
+            ("drvfsa", None),
+            ("drvfs", None),
+            ("drvfsC", None),
+            ("drvfsCC0", None),
+            ("myfsC0", None),
+        ] {
+            let line = format!("66 61 0:63 / /x rw,noatime - virtiofs {tag} rw\n");
+            let entries = resolved(&line, &BTreeMap::new(), true);
+            assert_eq!(entries[0].drive_letter(), letter, "{tag}");
+        }
+    }
+
+    #[test]
+    fn a_record_that_is_a_linux_path_is_named_and_not_used() {
+        let entries = resolved(GUID_FORM, &tags(LINUX_TARGET_TAGS), true);
+        assert_eq!(
+            at(&entries, "/mnt/c/src"),
+            (MountKind::WslDrvfsVirtiofs, None)
+        );
+        let c = mount_for(&entries, Path::new("/mnt/c")).unwrap();
+        let note = c.unknown_drive_note().unwrap();
+        assert!(
+            note.contains("leads to /mnt/c, not a Windows folder"),
+            "{note}"
+        );
+        assert_eq!(at(&entries, "/mnt/d/w").1, Some(r"D:\w".into()));
+    }
+
+    #[test]
+    fn nine_p_and_virtiofs_side_by_side() {
+        let entries = resolved(FALLBACK, &tags(FALLBACK_TAGS), true);
+        assert_eq!(
+            at(&entries, "/mnt/c/a"),
+            (MountKind::WslDrvfsVirtiofs, Some(r"C:\a".into()))
+        );
+        assert_eq!(
+            at(&entries, "/mnt/d/b"),
+            (MountKind::WslDrvfs9p, Some(r"D:\b".into()))
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 pub enum ToolId {
     GitForWindows,
     GithubDesktop,
+    GitExtensions,
     Fork,
     Sourcetree,
     Gitkraken,
@@ -26,7 +27,9 @@ impl ToolId {
     /// Runs a git that reads Windows' global git config, so refuses a copy on
     /// `\\wsl.localhost` without its `safe.directory` entries there: Git for Windows, and the
     /// clients that bundle it (GitHub Desktop, Fork, SourceTree) or call it and libgit2
-    /// (TortoiseGit; libgit2 reads `%(prefix)/` entries since 1.6.1). GitKraken embeds its own.
+    /// (TortoiseGit; libgit2 reads `%(prefix)/` entries since 1.6.1). GitKraken embeds its own;
+    /// Git Extensions runs WSL's git for `\\wsl$` paths (gitextensions#13112, 2026-06), and
+    /// needs Git for Windows installed, which is then listed for its entries.
     pub fn reads_windows_git_config(self) -> bool {
         matches!(
             self,
@@ -42,6 +45,7 @@ impl ToolId {
         match self {
             ToolId::GitForWindows => "Git for Windows",
             ToolId::GithubDesktop => "GitHub Desktop",
+            ToolId::GitExtensions => "Git Extensions",
             ToolId::Fork => "Fork",
             ToolId::Sourcetree => "SourceTree",
             ToolId::Gitkraken => "GitKraken",
@@ -73,6 +77,10 @@ const SIGNS: &[(ToolId, &[&str])] = &[
         ],
     ),
     (ToolId::GithubDesktop, &["~/AppData/Local/GitHubDesktop"]),
+    (
+        ToolId::GitExtensions,
+        &["%/GitExtensions", "~/AppData/Roaming/GitExtensions"],
+    ),
     (ToolId::Fork, &["~/AppData/Local/Fork"]),
     (
         ToolId::Sourcetree,

@@ -314,6 +314,8 @@ mod tests {
             cpu_sha1_us_per_mib: None,
             sample_failed: None,
             sample_skipped: None,
+            sample_skipped_cause: None,
+            windows_program: None,
             sample_left_out: 0,
             sample_from_lock: false,
             lifecycle_startups: 0.0,

@@ -66,6 +66,8 @@ pub fn estimated(manager: Manager, version: String, cpu: f64) -> ManagerTiming {
         cpu_sha1_us_per_mib: Some(cpu),
         sample_failed: None,
         sample_skipped: None,
+        sample_skipped_cause: None,
+        windows_program: None,
         sample_left_out: 0,
         sample_from_lock: false,
         lifecycle_startups: 0.0,

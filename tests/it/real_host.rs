@@ -25,7 +25,11 @@ fn windows_programs(drive: &Path) {
 
 #[test]
 fn the_record_on_a_fixture_host_holds_the_classified_virtiofs_line() {
-    let host = FixtureHost::new("wsl-virtiofs-guid", Some("wsl-virtiofs-guid"), &["/mnt/c"]);
+    let host = FixtureHost::new(
+        "wsl-2.7.1-virtiofs-guid",
+        Some("wsl-2.7.1-virtiofs-guid"),
+        &["/mnt/c"],
+    );
     let drive = host.point("/mnt/c").to_path_buf();
     windows_programs(&drive);
     let repo = drive.join("src/app");
@@ -80,7 +84,7 @@ fn the_record_on_a_fixture_host_holds_the_classified_virtiofs_line() {
 
 #[test]
 fn nothing_is_written_without_a_yes() {
-    let host = FixtureHost::new("wsl-virtiofs-guid", None, &["/mnt/c"]);
+    let host = FixtureHost::new("wsl-2.7.1-virtiofs-guid", None, &["/mnt/c"]);
     let sandbox = Sandbox::new();
     let out_file = sandbox.home().join("record.json");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/real-host.sh");

@@ -6,6 +6,7 @@
 mod clients;
 mod gitconfig;
 mod interop;
+mod programs;
 
 use crate::support::{self, Outcome, Run, Sandbox, text};
 use std::fs;
@@ -39,6 +40,7 @@ impl Windows {
             "Users/me/AppData/Roaming/JetBrains",
             "Program Files/Git/cmd",
             "Program Files/TortoiseGit",
+            "Program Files/GitExtensions",
         ] {
             fs::create_dir_all(host.drive.join(folder)).unwrap();
         }
@@ -144,9 +146,10 @@ fn ids(tools: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
-const FOUND: [&str; 6] = [
+const FOUND: [&str; 7] = [
     "git-for-windows",
     "github-desktop",
+    "git-extensions",
     "gitkraken",
     "tortoisegit",
     "vs-code",
@@ -181,7 +184,7 @@ fn check_names_the_windows_tools_in_one_line_and_in_json() {
         .unwrap_or_else(|| panic!("no windows tools line in\n{stdout}"));
     assert!(
         line.ends_with(
-            "Git for Windows, GitHub Desktop, GitKraken, TortoiseGit, VS Code, JetBrains IDEs"
+            "Git for Windows, GitHub Desktop, Git Extensions, GitKraken, TortoiseGit, VS Code, JetBrains IDEs"
         ),
         "{line}"
     );
@@ -244,13 +247,15 @@ fn migrate_adds_both_safe_directory_entries_once_and_abort_takes_them_out_byte_f
     let stdout = String::from_utf8_lossy(&out.stdout);
     // The plan and the result: one line per tool, with what to expect and the fix.
     for needle in [
-        "GitHub Desktop: it runs Git for Windows",
+        "GitHub Desktop: it runs its own Git for Windows",
+        "desktop/desktop#22044",
         "forward its git to WSL's git",
+        "Git Extensions: it runs WSL's own git",
         "GitKraken: it embeds its own git",
         "forwarding git cannot help it",
         "TortoiseGit: it opens",
         "a WSL window: cd ",
-        "JetBrains IDEs: code analysis over",
+        "JetBrains IDEs: since 2026.3 the IDE opens a WSL project in its native mode",
         "Git for Windows: git.exe refuses",
     ] {
         assert_eq!(stdout.matches(needle).count(), 2, "{needle} in\n{stdout}");
@@ -283,7 +288,7 @@ fn the_result_json_lists_the_entries_added_and_the_git_config_commands() {
     assert_eq!(done["added"], serde_json::json!(host.entries()), "{json}");
     assert_eq!(ids(&json["windows"]["tools"]), FOUND);
     assert!(
-        json["windows"]["tools"][4]["fix"]
+        json["windows"]["tools"][5]["fix"]
             .as_str()
             .unwrap()
             .ends_with("&& code ."),

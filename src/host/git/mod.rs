@@ -266,8 +266,26 @@ fn environment(cmd: &mut Command) {
         .stdin(Stdio::null());
 }
 
+/// git, as a shell would start it, but never Windows' (see `host::programs`): the first Linux
+/// `git` on `PATH`. With none, the command is given an empty `PATH`, so that starting it fails
+/// as for a git that is not installed, which every caller already says.
+fn git_program() -> Command {
+    static LINUX_GIT: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    let found = LINUX_GIT.get_or_init(|| {
+        crate::host::programs::first_linux(&crate::host::HostEnv::from_process(), "git")
+    });
+    match found {
+        Some(git) => Command::new(git),
+        None => {
+            let mut cmd = Command::new("git");
+            cmd.env("PATH", "");
+            cmd
+        }
+    }
+}
+
 fn base(dir: Option<&Path>, hooks: Option<&str>) -> Command {
-    let mut cmd = Command::new("git");
+    let mut cmd = git_program();
     cmd.arg("--no-pager");
     for pair in FIXED.iter().copied().chain(hooks) {
         cmd.arg("-c").arg(pair);
@@ -283,7 +301,7 @@ fn base(dir: Option<&Path>, hooks: Option<&str>) -> Command {
 /// and it is what an installed git (or a stand-in a test puts first on PATH) answers first. Also
 /// the start-up figure of a git process, which the overrides would only lengthen.
 pub fn version_query() -> Command {
-    let mut cmd = Command::new("git");
+    let mut cmd = git_program();
     cmd.arg("--version");
     environment(&mut cmd);
     cmd

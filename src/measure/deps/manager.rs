@@ -10,11 +10,12 @@
 //! fit stands in (`model::estimated`). Network is never counted (pip, which has no offline
 //! mode, asks the index about each package of its sample).
 
-pub use super::manager_timing::{ManagerTiming, TimingSource};
+pub use super::manager_timing::{ManagerTiming, SkipCause, Skipped, TimingSource};
 use super::package_manager::{Manager, detect};
 use super::samplers;
 use super::timing_cache;
 use crate::host::HostEnv;
+use crate::host::programs::{self, OnPath, WindowsProgram};
 use crate::measure::cpu::pace;
 use crate::store::{CacheFile, Store};
 use serde::{Deserialize, Serialize};
@@ -28,51 +29,64 @@ pub enum Timing {
     /// Measured by this run or cached from an earlier one.
     Timed(ManagerTiming),
     /// Not measured (not on PATH, nothing to sample, a cold cache, or not allowed to): the
-    /// model's reference fit for `manager` stands in.
-    Untimed {
-        manager: Manager,
-        version: String,
-        /// Why a sample failed (this run, or within the last day), in the manager's words.
-        failed: Option<String>,
-        /// Why no sample was tried though one could have been.
-        skipped: Option<String>,
-        /// Entries left out of the sample for not being plain registry pins.
-        left_out: u64,
-    },
+    /// model's reference fit for its manager stands in.
+    Untimed(Untimed),
 }
 
-/// The manager's version; None when it is not installed.
+/// A manager not timed, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Untimed {
+    pub manager: Manager,
+    pub version: String,
+    /// Why a sample failed (this run, or within the last day), in the manager's words.
+    pub failed: Option<String>,
+    /// Why no sample was tried though one could have been.
+    pub skipped: Option<Skipped>,
+    /// Entries left out of the sample for not being plain registry pins.
+    pub left_out: u64,
+}
+
+/// What starting the manager would start: its version (None when it is not installed), or
+/// Windows' program, which is never started (`host::programs`).
 ///
 /// A property of the machine, not of the repository: asked once per run and manager, so a
 /// survey of many repositories starts each manager once (npm: about 350 ms of node each time),
 /// and parallel scans wait for that one answer instead of each starting it; and kept per
 /// manager build (`HostEnv::executable_identity`), so the next check does not start it at all.
-fn version(env: &HostEnv, manager: Manager) -> Option<String> {
-    static ASKED: Mutex<BTreeMap<Manager, Option<String>>> = Mutex::new(BTreeMap::new());
+fn version(env: &HostEnv, manager: Manager) -> Result<Option<String>, WindowsProgram> {
+    type Asked = Result<Option<String>, WindowsProgram>;
+    static ASKED: Mutex<BTreeMap<Manager, Asked>> = Mutex::new(BTreeMap::new());
     let mut asked = ASKED.lock().unwrap_or_else(PoisonError::into_inner);
     asked
         .entry(manager)
-        .or_insert_with(|| {
-            let identity = env.executable_identity(manager.name())?;
-            let (store, name) = (Store::of(env), manager.to_string());
-            let file = CacheFile::ManagerVersion(&name);
-            // No cache folder (no home, no XDG_CACHE_HOME): the manager is not asked either.
-            store.cache_file(file)?;
-            let known = store
-                .load::<KnownVersion>(file, "package-manager version cache file")
-                .filter(|known| known.identity == identity);
-            if let Some(known) = known {
-                return Some(known.version);
-            }
-            let version = version_number(manager, &super::asked::version_output(manager.name())?)?;
-            let known = KnownVersion {
-                identity,
-                version: version.clone(),
-            };
-            store.keep(file, &known);
-            Some(version)
+        .or_insert_with(|| match programs::find(env, manager.name()) {
+            OnPath::Windows(program) => Err(program),
+            OnPath::Missing => Ok(None),
+            OnPath::Linux(_) => Ok(linux_version(env, manager)),
         })
         .clone()
+}
+
+/// The version of the Linux manager on `PATH`, from the cache kept per build or asked.
+fn linux_version(env: &HostEnv, manager: Manager) -> Option<String> {
+    let identity = env.executable_identity(manager.name())?;
+    let (store, name) = (Store::of(env), manager.to_string());
+    let file = CacheFile::ManagerVersion(&name);
+    // No cache folder (no home, no XDG_CACHE_HOME): the manager is not asked either.
+    store.cache_file(file)?;
+    let known = store
+        .load::<KnownVersion>(file, "package-manager version cache file")
+        .filter(|known| known.identity == identity);
+    if let Some(known) = known {
+        return Some(known.version);
+    }
+    let version = version_number(manager, &super::asked::version_output(manager.name())?)?;
+    let known = KnownVersion {
+        identity,
+        version: version.clone(),
+    };
+    store.keep(file, &known);
+    Some(version)
 }
 
 /// What a manager build said its version is.
@@ -175,7 +189,10 @@ pub fn timing(
     let manager = detect(root).filter(|&m| m != Manager::Cargo)?;
     // Asking the manager its version starts it (npm: about 350 ms of node): the hook, which
     // may not measure, cannot afford that and takes the estimate for an unknown version.
-    let installed = may_measure.then(|| version(env, manager)).flatten();
+    let installed = match may_measure.then(|| version(env, manager)).transpose() {
+        Err(windows) => return Some(windows_program(manager, windows)),
+        Ok(installed) => installed.flatten(),
+    };
     let version = installed.clone().unwrap_or_else(|| "unknown".into());
     // One sample at a time (survey prices its repositories in parallel): the first times the
     // manager and caches it, the others then find it cached instead of installing at once and
@@ -183,13 +200,10 @@ pub fn timing(
     static SAMPLING: Mutex<()> = Mutex::new(());
     let _one_sample_at_a_time =
         may_measure.then(|| SAMPLING.lock().unwrap_or_else(PoisonError::into_inner));
-    // The machine's timing before the project's own, which is kept only when too small or
-    // odd to stand for others.
-    let cached = || {
-        let own = || timing_cache::load(env, manager, &version, Some(root));
-        timing_cache::load(env, manager, &version, None).or_else(own)
-    };
-    if let Some(cached) = reuse.then(cached).flatten() {
+    if let Some(cached) = reuse
+        .then(|| cached(env, manager, &version, root))
+        .flatten()
+    {
         return Some(Timing::Timed(rescaled(cached, cpu)));
     }
     let earlier = (installed.is_some() && reuse)
@@ -197,7 +211,8 @@ pub fn timing(
         .flatten();
     let skipped = installed
         .as_deref()
-        .and_then(|v| super::package_manager::untested_version(manager, v));
+        .and_then(|v| super::package_manager::untested_version(manager, v))
+        .map(Skipped::UntestedVersion);
     let may_sample = may_measure && installed.is_some() && earlier.is_none() && skipped.is_none();
     let npm_cache = samplers::npm_cache::NpmCache::of(env);
     let (before, sampled) = sample(manager, root, (scratch_dir, npm_cache), may_sample);
@@ -212,14 +227,33 @@ pub fn timing(
         .map(|s| measured(manager, &version, &s, cpu));
     match measured {
         Some(timing) => Some(Timing::Timed(kept(env, root, timing))),
-        None => Some(Timing::Untimed {
+        None => Some(Timing::Untimed(Untimed {
             manager,
             version,
             failed,
             skipped,
             left_out: before.left_out,
-        }),
+        })),
     }
+}
+
+/// The timing this machine keeps for `manager` at `version`: the machine's before the
+/// project's own, which is kept only when too small or odd to stand for others.
+fn cached(env: &HostEnv, manager: Manager, version: &str, root: &Path) -> Option<ManagerTiming> {
+    timing_cache::load(env, manager, version, None)
+        .or_else(|| timing_cache::load(env, manager, version, Some(root)))
+}
+
+/// Windows' manager first on `PATH`: nothing is started, not even for its version, and this
+/// reason comes before any of the cache's.
+fn windows_program(manager: Manager, program: WindowsProgram) -> Timing {
+    Timing::Untimed(Untimed {
+        manager,
+        version: "unknown".into(),
+        failed: None,
+        skipped: Some(Skipped::WindowsProgram(program)),
+        left_out: 0,
+    })
 }
 
 /// Why the sample failed this run (noted for a day at `note`, unless Ctrl-C stopped it: that
@@ -299,6 +333,8 @@ fn measured(manager: Manager, version: &str, s: &samplers::Sampled, cpu: f64) ->
         cpu_sha1_us_per_mib: Some(cpu),
         sample_failed: None,
         sample_skipped: None,
+        sample_skipped_cause: None,
+        windows_program: None,
         sample_left_out: s.left_out,
         sample_from_lock: s.from_lock,
         lifecycle_startups: 0.0,
@@ -333,6 +369,8 @@ mod tests {
             cpu_sha1_us_per_mib: Some(cpu),
             sample_failed: None,
             sample_skipped: None,
+            sample_skipped_cause: None,
+            windows_program: None,
             sample_left_out: 0,
             sample_from_lock: false,
             lifecycle_startups: 0.0,

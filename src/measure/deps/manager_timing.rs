@@ -2,6 +2,7 @@
 //! figures of its sample and how they were come by.
 
 use super::package_manager::Manager;
+pub use crate::host::programs::WindowsProgram;
 use serde::{Deserialize, Serialize};
 
 /// What a package manager's own work was measured at on this machine: the manager installing
@@ -32,6 +33,13 @@ pub struct ManagerTiming {
     /// then `estimated`. Set per run, never cached.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample_skipped: Option<String>,
+    /// What `sample_skipped` says, for a script to branch on. Set per run, never cached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_skipped_cause: Option<SkipCause>,
+    /// The program on `PATH` was Windows' (`host::programs`): where it is, as both sides name
+    /// it. Set per run, never cached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub windows_program: Option<WindowsProgram>,
     /// Entries the project names that were not plain registry pins (paths, URLs, git,
     /// editables, options), left out of the sample.
     #[serde(default, skip_serializing_if = "is_zero_count")]
@@ -96,4 +104,54 @@ pub enum TimingSource {
     Cached,
     /// No sample could be installed: the manager's reference fit scaled by the CPU's pace.
     Estimated,
+}
+
+/// Why no sample was tried though one could have been.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Skipped {
+    /// The manager first on `PATH` is Windows': it is never started, not even for its version.
+    WindowsProgram(WindowsProgram),
+    /// A version outside the range wsl-place is tested with (`package_manager::untested_version`).
+    UntestedVersion(String),
+}
+
+/// [`Skipped`]'s cause alone, as the JSON names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SkipCause {
+    WindowsProgram,
+    UntestedVersion,
+}
+
+impl Skipped {
+    pub fn cause(&self) -> SkipCause {
+        match self {
+            Skipped::WindowsProgram(_) => SkipCause::WindowsProgram,
+            Skipped::UntestedVersion(_) => SkipCause::UntestedVersion,
+        }
+    }
+
+    /// The one line the report and the JSON's `sample_skipped` give.
+    pub fn sentence(&self, manager: Manager) -> String {
+        match self {
+            Skipped::UntestedVersion(sentence) => sentence.clone(),
+            Skipped::WindowsProgram(program) => {
+                let place = program
+                    .windows
+                    .clone()
+                    .unwrap_or_else(|| crate::base::pathtext::display(&program.path));
+                format!(
+                    "{manager} on PATH is Windows' {manager} ({place}); install {} inside WSL to have installs timed",
+                    manager.runtime()
+                )
+            }
+        }
+    }
+
+    pub fn windows_program(&self) -> Option<&WindowsProgram> {
+        match self {
+            Skipped::WindowsProgram(program) => Some(program),
+            Skipped::UntestedVersion(_) => None,
+        }
+    }
 }

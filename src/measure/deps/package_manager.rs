@@ -46,6 +46,19 @@ impl Manager {
     }
 }
 
+impl Manager {
+    /// What a person installs to have this manager on Linux.
+    pub fn runtime(self) -> &'static str {
+        match self {
+            Manager::Npm | Manager::Pnpm | Manager::Yarn => "Node.js",
+            Manager::Bun => "bun",
+            Manager::Uv => "uv",
+            Manager::Pip | Manager::Poetry => "Python",
+            Manager::Cargo => "Rust",
+        }
+    }
+}
+
 /// The major versions of each manager whose sample install `.ci/run` tests (pinned there, one
 /// per major): a sample is taken only with these, since a manager's flags, lock format and
 /// store layout change between majors (pnpm 11 stopped reading `npm_config_*` from the

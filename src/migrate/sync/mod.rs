@@ -152,7 +152,8 @@ fn set_interrupt_hint(record: &moved::Moved, staging: &Staging) {
                 kept.display(),
                 staging::command(&source, &destination, " --abort")
             ),
-            (false, false) => "nothing was copied.".to_string(),
+            // The same words as the walk's own stop, whichever of the two speaks first.
+            (false, false) => format!("nothing was synced; to sync later: `{sync}`"),
         }
     });
 }

@@ -9,11 +9,11 @@ use crate::host::HostEnv;
 use crate::host::location::{Location, MountTable};
 use crate::host::mounts::MountEntry;
 use crate::measure::cpu;
-use crate::measure::deps::manager::ManagerTiming;
+use crate::measure::deps::manager::{ManagerTiming, Skipped};
 use crate::measure::deps::package_manager::{self, Manager};
 use crate::measure::deps::{
     self,
-    manager::{self, Timing},
+    manager::{self, Timing, Untimed},
 };
 use crate::measure::gitindex::{GitWalk, RootIndex};
 use crate::measure::probe::{self, ProbeReport, ProbeSet, Target, Tracked, mount_of};
@@ -321,18 +321,7 @@ pub fn manager_timing(
     )?;
     let timing = match timing {
         Timing::Timed(timing) => timing,
-        Timing::Untimed {
-            manager,
-            version,
-            failed,
-            skipped,
-            left_out,
-        } => ManagerTiming {
-            sample_failed: failed,
-            sample_skipped: skipped,
-            sample_left_out: left_out,
-            ..model::estimated(manager, version, cpu_pace)
-        },
+        Timing::Untimed(untimed) => estimated(untimed, cpu_pace),
     };
     let javascript = matches!(
         timing.manager,
@@ -355,6 +344,25 @@ pub fn manager_timing(
         build_startups,
         ..timing
     })
+}
+
+/// An untimed manager's reference fit, saying why no sample stands for it.
+fn estimated(untimed: Untimed, cpu_pace: f64) -> ManagerTiming {
+    let Untimed {
+        manager,
+        version,
+        failed,
+        skipped,
+        left_out,
+    } = untimed;
+    ManagerTiming {
+        sample_failed: failed,
+        sample_skipped: skipped.as_ref().map(|why| why.sentence(manager)),
+        sample_skipped_cause: skipped.as_ref().map(Skipped::cause),
+        windows_program: skipped.as_ref().and_then(Skipped::windows_program).cloned(),
+        sample_left_out: left_out,
+        ..model::estimated(manager, version, cpu_pace)
+    }
 }
 
 /// The repository's mount, cached or measured (and then cached). The hook takes any mount's
