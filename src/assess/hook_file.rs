@@ -36,6 +36,12 @@ pub struct HookSettings {
 /// The hooks folder git uses for the repository at `dir`, and whether it is inside the working
 /// tree (a core.hooksPath such as `.githooks`, committed and shared) rather than in `.git`.
 fn hooks_dir(dir: &Path) -> Result<(PathBuf, bool)> {
+    if !dir.is_dir() {
+        return Err(Failure::input(format!(
+            "{} does not exist or is not a folder; pass the path of a repository (or run wsl-place hook install inside one).",
+            display(dir)
+        )));
+    }
     crate::host::git::files::plain_git_files(dir)
         .map_err(|sentence| Failure::input(format!("{sentence}.")))?;
     let mut cmd = git::reading_hooks_path(dir);

@@ -245,9 +245,10 @@ pub struct MeasureArgs {
     #[arg(long)]
     pub no_probe: bool,
     /// Judge on this run's measurements alone: no earlier checks' figures (without it, check
-    /// weighs the median of the last 5 checks here and says so beside every such figure) and
-    /// no cached probe figures. The result is still cached for later runs. survey accepts it
-    /// and changes nothing: it never weighs earlier checks' figures.
+    /// weighs the median of the last 5 checks here and says so beside every such figure), no
+    /// cached probe figures, each package manager timed again. The result is still cached
+    /// for later runs. survey always probes afresh and never weighs earlier checks; with it,
+    /// survey times each package manager again too.
     #[arg(long)]
     pub fresh: bool,
     /// Stop scanning a repository after this many milliseconds and extrapolate [default: 3000
@@ -354,7 +355,7 @@ pub struct MigrateArgs {
     #[arg(long, short)]
     pub yes: bool,
     /// Print the plan and stop.
-    #[arg(long)]
+    #[arg(long, short = 'n')]
     pub dry_run: bool,
     /// Abandon an interrupted migration (remove its staging directory); after a finished one,
     /// remove the copy if nothing changed there since (asks; --yes confirms).

@@ -36,6 +36,7 @@ impl Settings {
                 discover_budget: Duration::from_millis(args.search_budget_ms),
                 baseline: args.measure.baseline.clone(),
                 exact: args.measure.exact,
+                fresh: args.measure.fresh,
                 policy: config.policy(args.policy.as_deref()),
             },
             fail_at: super::check::fail_at(args.fail_on),

@@ -323,6 +323,7 @@ mod tests {
             sample_source: None,
             sample_uncached: 0,
             sample_not_shared: None,
+            sample_cache_lacks_all: false,
             copies_from_store: false,
             pnpm_store: None,
         }

@@ -75,6 +75,7 @@ pub fn estimated(manager: Manager, version: String, cpu: f64) -> ManagerTiming {
         sample_source: None,
         sample_uncached: 0,
         sample_not_shared: None,
+        sample_cache_lacks_all: false,
         copies_from_store: false,
         pnpm_store: None,
     }

@@ -115,8 +115,10 @@ fn help_says_what_survey_does_with_fresh_and_every_format_migrate_takes() {
         .join(" ");
     assert!(survey.contains("--fresh"), "{survey}");
     assert!(!survey.contains("always measures afresh"), "{survey}");
+    // Issue 66: it said "changes nothing" of an option survey now honours.
+    assert!(!survey.contains("changes nothing"), "{survey}");
     assert!(
-        survey.contains("survey accepts it and changes nothing"),
+        survey.contains("survey times each package manager again too"),
         "{survey}"
     );
     let migrate = help(&["migrate"]);

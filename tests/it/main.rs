@@ -10,6 +10,7 @@ mod check_screen;
 mod cli;
 mod commits;
 mod completions;
+mod day_two;
 mod deep;
 mod dependency_sample;
 mod first_status;

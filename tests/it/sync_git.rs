@@ -418,3 +418,47 @@ fn a_kept_old_place_tip_stays_when_the_old_place_moves_its_branch_back() {
     );
     git(&moved.dst(), &["fsck", "--no-progress", "--no-dangling"]);
 }
+
+/// Issue 66: the merge the sync names must work as given. With a file staged at the copy git
+/// refuses it ("Your local changes ... would be overwritten by merge"), so the same line says to
+/// commit or stash first; once that is done, the command named merges.
+#[test]
+fn the_merge_advice_says_to_commit_or_stash_the_copys_staged_files_first() {
+    let moved = Moved::new(|_| {});
+    write(&moved.dst().join("a.txt"), b"edited at the copy\n");
+    commit_all(&moved.dst(), "at the copy");
+    write(&moved.src().join("b.txt"), b"edited at the old place\n");
+    commit_all(&moved.src(), "at the old place");
+    write(&moved.dst().join("b.txt"), b"staged at the copy\n");
+    git(&moved.dst(), &["add", "b.txt"]);
+
+    let out = moved.migrate(&["--sync", "--yes"]);
+    out.ok();
+    let said = text(&out);
+    let line = said
+        .lines()
+        .find(|l| l.contains("merge with:"))
+        .unwrap_or_else(|| panic!("no merge advice in\n{said}"));
+    assert!(
+        line.contains("commit or stash the copy's 1 changed file first"),
+        "{line}"
+    );
+    let sync = moved.sync_json();
+    assert_eq!(history_of(&sync, "main")["copy_changes"], 1, "{sync}");
+    // As git would have answered the bare advice: refused while the file is staged.
+    let refused = std::process::Command::new("git")
+        .args(["merge", "--no-edit", "refs/wsl-place/old-place/heads/main"])
+        .current_dir(moved.dst())
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    git(&moved.dst(), &["stash"]);
+    git(
+        &moved.dst(),
+        &["merge", "--no-edit", "refs/wsl-place/old-place/heads/main"],
+    );
+    assert_eq!(
+        fs::read(moved.dst().join("b.txt")).unwrap(),
+        b"edited at the old place\n"
+    );
+}

@@ -102,8 +102,9 @@ pub enum Purpose {
     Check { fresh: bool },
     /// The hook's short measurement (`check --advisory`) when no answer is cached.
     Hook,
-    /// `survey`: its repositories share the probes it runs per mount itself.
-    Survey,
+    /// `survey`: its repositories share the probes it runs per mount itself; with `fresh`
+    /// (`--fresh`) each package manager is timed again too.
+    Survey { fresh: bool },
 }
 
 impl Purpose {
@@ -111,7 +112,7 @@ impl Purpose {
     /// per machine and manager version); the hook's short measurement estimates it.
     pub fn times_manager(self) -> bool {
         match self {
-            Purpose::Check { .. } | Purpose::Survey => true,
+            Purpose::Check { .. } | Purpose::Survey { .. } => true,
             Purpose::Hook => false,
         }
     }
@@ -119,14 +120,17 @@ impl Purpose {
     /// Whether a manager timing cached by an earlier run stands in for timing it again:
     /// `--fresh` retimes.
     pub fn reuses_manager_timing(self) -> bool {
-        self != Purpose::Check { fresh: true }
+        !matches!(
+            self,
+            Purpose::Check { fresh: true } | Purpose::Survey { fresh: true }
+        )
     }
 
     /// Which mounts' cached probe figures (`mount_cache`) stand in for probing them again.
     pub fn reuse(self) -> Reuse {
         match self {
             Purpose::Check { fresh: false } => Reuse::Timed,
-            Purpose::Check { fresh: true } | Purpose::Survey => Reuse::Nothing,
+            Purpose::Check { fresh: true } | Purpose::Survey { .. } => Reuse::Nothing,
             Purpose::Hook => Reuse::Mounts,
         }
     }
@@ -137,7 +141,7 @@ impl Purpose {
     pub fn first_look(self) -> bool {
         match self {
             Purpose::Hook => true,
-            Purpose::Check { .. } | Purpose::Survey => false,
+            Purpose::Check { .. } | Purpose::Survey { .. } => false,
         }
     }
 }

@@ -43,6 +43,8 @@ pub struct Settings {
     pub policy: Option<PathBuf>,
     /// `--exact`: every dependency tree walked whole (see `ScanOptions::exact`).
     pub exact: bool,
+    /// `--fresh`: each package manager timed again.
+    pub fresh: bool,
 }
 
 /// One mount's probe and who used it.
@@ -244,7 +246,9 @@ fn check_settings(settings: &Settings, dir: &Path) -> pipeline::Settings {
         scan_budget: settings.scan_budget.unwrap_or(settings.budget),
         probe_budget: settings.probe_budget,
         baseline: settings.baseline.clone(),
-        purpose: pipeline::Purpose::Survey,
+        purpose: pipeline::Purpose::Survey {
+            fresh: settings.fresh,
+        },
         exact: settings.exact,
     }
 }

@@ -44,6 +44,8 @@ pub struct Untimed {
     pub skipped: Option<Skipped>,
     /// Entries left out of the sample for not being plain registry pins.
     pub left_out: u64,
+    /// The manager's cache holds none of the packages the sample could take.
+    pub cache_lacks_all: bool,
 }
 
 /// What starting the manager would start: its version (None when it is not installed), or
@@ -233,6 +235,7 @@ pub fn timing(
             failed,
             skipped,
             left_out: before.left_out,
+            cache_lacks_all: before.cache_lacks_all,
         })),
     }
 }
@@ -253,6 +256,7 @@ fn windows_program(manager: Manager, program: WindowsProgram) -> Timing {
         failed: None,
         skipped: Some(Skipped::WindowsProgram(program)),
         left_out: 0,
+        cache_lacks_all: false,
     })
 }
 
@@ -342,6 +346,7 @@ fn measured(manager: Manager, version: &str, s: &samplers::Sampled, cpu: f64) ->
         sample_source: s.source.map(str::to_string),
         sample_uncached: s.uncached,
         sample_not_shared: None,
+        sample_cache_lacks_all: false,
         copies_from_store: false,
         // pnpm was started for the sample anyway: its store is asked now and kept with the
         // timing, so that a later check decides copy or link without starting pnpm.
@@ -378,6 +383,7 @@ mod tests {
             sample_source: None,
             sample_uncached: 0,
             sample_not_shared: None,
+            sample_cache_lacks_all: false,
             copies_from_store: false,
             pnpm_store: None,
         }

@@ -68,6 +68,11 @@ pub struct ManagerTiming {
     /// before npm started), left out of it.
     #[serde(default, skip_serializing_if = "is_zero_count")]
     pub sample_uncached: u64,
+    /// The manager's cache holds none of the packages the sample could take (read before the
+    /// manager would start, so none was started): an install downloads them first. Set per
+    /// run, never cached.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sample_cache_lacks_all: bool,
     /// Why this timing stands for its own project only (`timing_cache::not_shared`: a sample
     /// too small, or one that left out git or path dependencies); None when it is kept for the
     /// machine.

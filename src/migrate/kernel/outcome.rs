@@ -387,6 +387,14 @@ pub struct RefSync {
     /// Why a fast-forward was refused.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
+    /// With `merge`: tracked files staged or modified at the copy, which would stop that merge
+    /// ("Your local changes ... would be overwritten"): commit or stash them first.
+    #[serde(skip_serializing_if = "crate::migrate::kernel::outcome::is_zero")]
+    pub copy_changes: u64,
+}
+
+pub(crate) fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -265,6 +265,7 @@ fn decide(places: &Places, old: &[Tip], objects: bool) -> Result<Vec<RefSync>, S
             old_place_ref: kept,
             merge: None,
             why: None,
+            copy_changes: 0,
         };
         let Some(mine) = here.get(&tip.refname) else {
             refs.push(entry);
@@ -394,6 +395,27 @@ fn fetch_and_move(places: &Places, history: &mut HistorySync) -> Result<(), Stri
     }
     history.refs = refs;
     Ok(())
+}
+
+/// Each merge `history` advises, told whether the copy has tracked files staged or modified
+/// that would stop it: the advice then says to commit or stash them first.
+pub fn note_copy_changes(places: &Places, history: &mut HistorySync) {
+    if history.refs.iter().all(|r| r.merge.is_none()) {
+        return;
+    }
+    let cmd = places.at_copy(&[
+        "--no-optional-locks",
+        "status",
+        "--porcelain",
+        "--untracked-files=no",
+    ]);
+    let changes = Places::output(cmd, &places.copy, "git status", git::work_limit(None))
+        .map_or(0, |out| {
+            out.split(|b| *b == b'\n').filter(|l| !l.is_empty()).count() as u64
+        });
+    for r in history.refs.iter_mut().filter(|r| r.merge.is_some()) {
+        r.copy_changes = changes;
+    }
 }
 
 impl Places {

@@ -69,6 +69,7 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
     // History first: a fast-forward puts the old place's commits in the copy's work tree, and
     // the files left to sync are the old place's uncommitted edits on top of them.
     sync_history(ui, places.as_ref(), &mut plan.report);
+    note_copy_changes(places.as_ref(), &mut plan.report);
     let history_came = record_history(record, &plan);
     let moved_on;
     let record = match history_came {
@@ -82,9 +83,7 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
         false => record,
     };
     if plan.is_empty() {
-        if held.is_some() {
-            staging.remove()?;
-        }
+        held.is_some().then(|| staging.remove()).transpose()?;
         if history_came {
             moved::remember(env, &synced_now(record));
         }
@@ -92,7 +91,17 @@ pub(super) fn run(run: &Run, record: &moved::Moved) -> Result<SyncReport> {
         return Ok(plan.report);
     }
     let _lock = staging.create(held)?;
-    copy_and_apply(run, record, &staging, plan, started)
+    let mut report = copy_and_apply(run, record, &staging, plan, started)?;
+    // The files just applied may be what a merge the result advises would stop on.
+    note_copy_changes(places.as_ref(), &mut report);
+    Ok(report)
+}
+
+/// The merges `report` advises, told of the copy's staged or modified files now.
+fn note_copy_changes(places: Option<&history::Places>, report: &mut SyncReport) {
+    if let (Some(places), Some(h)) = (places, report.history.as_mut()) {
+        history::note_copy_changes(places, h);
+    }
 }
 
 /// A removal that began and did not finish took files from the old place: a sync now would
@@ -292,6 +301,9 @@ fn add_history(
             failed: Some(format!("{why}; the old place's history was not synced")),
             ..HistorySync::default()
         });
+    }
+    if let (Some(places), Some(h)) = (places, history.as_mut()) {
+        history::note_copy_changes(places, h);
     }
     if let Some(h) = history.as_mut() {
         h.committed_files = plan.committed.len() as u64;

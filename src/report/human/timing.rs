@@ -60,28 +60,49 @@ fn install_row(
         };
     }
     let how = match manager {
-        Some((m, own)) => {
-            let timed = match m.source {
-                TimingSource::Measured => "measured on this machine",
-                TimingSource::Cached => "measured on this machine earlier",
-                TimingSource::Estimated => {
-                    "its reference fit scaled by this machine's CPU pace, not measured here"
-                }
-            };
-            format!(
-                "{} {} reinstalling from its cache, {} of it {}'s own work on either disk ({timed})",
-                m.manager,
-                m.version,
-                approx(own),
-                m.manager
-            )
-        }
+        Some((m, own)) => manager_work(m, own, tree),
         None => "the dependency trees recreated from a warm cache".to_string(),
     };
     match install.baseline {
         Some(_) => format!("{how}; downloads not counted"),
         None => format!("{}: {how}; downloads not counted", here_and_there(install)),
     }
+}
+
+/// "npm 11.6.2 reinstalling from its cache, ~700 ms of it npm's own work on either disk
+/// (measured on this machine)": what the manager does and how its part was come by.
+fn manager_work(m: &ManagerTiming, own: f64, tree: Option<&InstallFigures>) -> String {
+    let timed = match m.source {
+        TimingSource::Measured => "measured on this machine",
+        TimingSource::Cached => "measured on this machine earlier",
+        TimingSource::Estimated => {
+            "its reference fit scaled by this machine's CPU pace, not measured here"
+        }
+    };
+    let version = match m.version.as_str() {
+        "unknown" => " (version unknown)".to_string(),
+        known => format!(" {known}"),
+    };
+    // A tree estimated from the lock was never installed here: nothing is "re"-installed,
+    // and its cache may hold none of it.
+    let installed = tree.is_none_or(|t| {
+        matches!(
+            t.source,
+            InstallSource::NodeModules | InstallSource::DependencyTrees | InstallSource::Virtualenv
+        )
+    });
+    let what = match (installed, m.sample_uncached > 0 || m.sample_cache_lacks_all) {
+        (true, false) => "reinstalling from its cache",
+        (true, true) => "reinstalling (its cache lacks some of these packages)",
+        (false, false) => "installing from the lock, from its cache",
+        (false, true) => "installing from the lock (its cache lacks some or all of these packages)",
+    };
+    format!(
+        "{}{version} {what}, {} of it {}'s own work on either disk ({timed})",
+        m.manager,
+        approx(own),
+        m.manager
+    )
 }
 
 /// "npm's sample install failed here: code ENOTCACHED: ...": why the manager's own work is an
@@ -147,6 +168,9 @@ pub fn headline(screen: &mut Screen, report: &CheckReport) {
             }
             line.push_str(&crate::report::text::median_note(checks));
             screen.headline(&line, Tone::Bold);
+            if report.git_version.is_none() {
+                screen.row("git", crate::report::text::NO_GIT, Tone::Warn);
+            }
         }
         (None, Some(reason)) => {
             screen.headline(&format!("{verdict}: no prediction: {reason}"), Tone::Warn)
@@ -414,6 +438,7 @@ mod tests {
             sample_source: None,
             sample_uncached: 0,
             sample_not_shared: None,
+            sample_cache_lacks_all: false,
             copies_from_store: false,
             pnpm_store: None,
         }

@@ -192,7 +192,9 @@ fn why_and_what_to_do(out: &mut String, verdict: &Verdict) {
         for advice in &verdict.advice {
             match &advice.command {
                 Some(command) => {
-                    let _ = writeln!(out, "- {}: {}", prose(&advice.message), code(command));
+                    // "Work in the copy.: cd ..." reads as a typo: the colon ends the sentence.
+                    let lead = advice.message.trim_end_matches('.');
+                    let _ = writeln!(out, "- {}: {}", prose(lead), code(command));
                 }
                 None => {
                     let _ = writeln!(out, "- {}", prose(&advice.message));

@@ -142,8 +142,9 @@ pub fn history_line(r: &RefSync, done: bool) -> String {
         RefAction::KeepBoth => (
             commits,
             format!(
-                "{}; merge with: {}",
+                "{}; {}merge with: {}",
                 then("kept both", "keeps both"),
+                first_commit_or_stash(r),
                 r.merge.as_deref().unwrap_or("")
             ),
         ),
@@ -153,9 +154,10 @@ pub fn history_line(r: &RefSync, done: bool) -> String {
                 "not fast-forwarded ({}); the old place's is {}{}",
                 r.why.as_deref().unwrap_or("refused"),
                 r.old_place_ref,
-                r.merge
-                    .as_ref()
-                    .map_or(String::new(), |m| format!("; later: {m}"))
+                r.merge.as_ref().map_or(String::new(), |m| format!(
+                    "; later: {}{m}",
+                    first_commit_or_stash(r)
+                ))
             ),
         ),
         RefAction::TagDiffers => (
@@ -166,6 +168,17 @@ pub fn history_line(r: &RefSync, done: bool) -> String {
     match state.is_empty() {
         true => format!("{what}: {fate}"),
         false => format!("{what}: {state}: {fate}"),
+    }
+}
+
+/// "commit or stash the copy's 2 changed files first, then ": git refuses a merge over them.
+fn first_commit_or_stash(r: &RefSync) -> String {
+    match r.copy_changes {
+        0 => String::new(),
+        n => format!(
+            "commit or stash the copy's {} first (git merges over none), then ",
+            counted(n, "changed file", "changed files")
+        ),
     }
 }
 
@@ -219,6 +232,7 @@ mod tests {
             here_commits: here,
             old_place_ref: "refs/wsl-place/old-place/heads/main".into(),
             merge: Some("git -C /copy merge refs/wsl-place/old-place/heads/main".into()),
+            copy_changes: 0,
             why: None,
         }
     }

@@ -33,6 +33,9 @@ pub fn not_a_repository(report: &CheckReport) -> Option<String> {
 }
 
 /// `text` with its first letter in upper case, to begin a sentence.
+/// No `git` on `PATH` answered `git --version`: the figures stand, but nothing of git's own ran.
+pub const NO_GIT: &str = "no git on PATH answered (or only Windows' git.exe): git status is predicted from the model and the index alone, and git's own start-up was not measured; install git inside WSL (sudo apt install git) to have it timed";
+
 pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {

@@ -83,13 +83,13 @@ pub fn title(p: &ProbeReport) -> String {
 
 pub fn summary(p: &ProbeReport) -> String {
     format!(
-        "{} up to {}, {}, {} verified by CRC32, {}{}",
+        "{} of up to {} each, {}, {} verified by CRC32, {}{}",
         counted(p.run.rounds.into(), "round", "rounds"),
         counted(p.run.largest_batch as u64, "file", "files"),
         if p.run.stable {
-            "stable"
+            "the figures settled"
         } else {
-            "budget spent before stable"
+            "the time budget ended before two rounds agreed"
         },
         counted(p.run.verified_files, "file", "files"),
         units::duration_ms(p.elapsed_ms as f64),

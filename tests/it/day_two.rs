@@ -1,0 +1,105 @@
+//! Issue 66, a person's second day: what one screen says agrees with the others and with the
+//! JSON, and every refusal names the way on. Each test is one of the issue's cases, run as a new
+//! user would run it.
+
+use crate::support::gitrepo::repo_with_files;
+use crate::support::{Exit, Run, Sandbox};
+
+/// `migrate -n` is `--dry-run`, as in rsync and git (it was clap's "use '-- -n'").
+#[test]
+fn dash_n_is_the_dry_run() {
+    let sandbox = Sandbox::new();
+    let (source, dest) = (sandbox.path("app"), sandbox.path("linux/app"));
+    repo_with_files(&source, 3);
+    let out = sandbox.migrate(&source, &dest).arg("-n").run();
+    out.ok().stdout_has("Dry run: nothing was copied");
+    assert!(!dest.exists());
+}
+
+/// `hook install` on a path that does not exist said "not in a git working tree".
+#[test]
+fn hook_install_on_a_missing_path_says_it_is_missing() {
+    let sandbox = Sandbox::new();
+    let missing = sandbox.path("no/such/repo");
+    let out = sandbox.run(["hook", "install", missing.to_str().unwrap()]);
+    out.fails(Exit::Input);
+    let said = out.refusal();
+    assert!(
+        said.contains("does not exist") && said.contains(missing.to_str().unwrap()),
+        "{said}"
+    );
+}
+
+/// With no git on PATH, `check` said nothing of it while predicting `git status`.
+#[test]
+fn check_says_when_no_git_is_on_path() {
+    let sandbox = Sandbox::new();
+    let repo = sandbox.path("app");
+    repo_with_files(&repo, 3);
+    let empty = tempfile::tempdir().unwrap();
+    let out = sandbox
+        .cmd()
+        .env("PATH", empty.path())
+        .args(["check", "--format", "json"])
+        .arg(&repo)
+        .run();
+    let json = out.json();
+    assert!(json["git_version"].is_null(), "{json}");
+    let human = sandbox
+        .cmd()
+        .env("PATH", empty.path())
+        .arg("check")
+        .arg(&repo)
+        .run();
+    let line = human
+        .stdout()
+        .lines()
+        .find(|l| l.trim_start().starts_with("git "))
+        .map(str::to_string)
+        .unwrap_or_else(|| panic!("no git row in\n{}", human.stdout()));
+    assert!(line.contains("no git on PATH answered"), "{line}");
+    assert!(line.contains("sudo apt install git"), "{line}");
+    // With git, no such row.
+    let with_git = sandbox.cmd().arg("check").arg(&repo).run();
+    let text = with_git.stdout();
+    assert!(
+        text.starts_with("ok: git status") && !text.contains("no git on PATH"),
+        "{text}"
+    );
+}
+
+/// markdown and github printed "Work in the copy.: cd ..." at the old place.
+#[test]
+fn advice_with_a_command_reads_as_one_sentence_in_every_format() {
+    let sandbox = Sandbox::new();
+    let (source, dest) = (sandbox.path("app"), sandbox.path("linux/app"));
+    repo_with_files(&source, 3);
+    sandbox.migrate(&source, &dest).arg("--yes").run().ok();
+    for format in ["markdown", "github"] {
+        let out = sandbox
+            .cmd()
+            .args(["check", "--no-probe", "--format", format])
+            .arg(&source)
+            .run();
+        let text = out.stdout();
+        assert!(text.contains("Work in the copy"), "{format}:\n{text}");
+        assert!(!text.contains(".:"), "{format}:\n{text}");
+    }
+}
+
+/// `probe` printed "1 round up to 8 files, budget spent before stable".
+#[test]
+fn the_probe_summary_reads_as_words() {
+    let sandbox = Sandbox::new();
+    let dir = sandbox.path("here");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = sandbox.run(["probe", dir.to_str().unwrap()]);
+    let text = out.ok().stdout();
+    assert!(!text.contains("budget spent before stable"), "{text}");
+    assert!(!text.contains("round up to"), "{text}");
+    assert!(
+        text.contains("the figures settled")
+            || text.contains("the time budget ended before two rounds agreed"),
+        "{text}"
+    );
+}
