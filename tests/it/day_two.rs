@@ -103,3 +103,27 @@ fn the_probe_summary_reads_as_words() {
         "{text}"
     );
 }
+
+/// The plan and the result named two figures: the result's total (the walk included) was judged
+/// against a plan without the walk (+167% on express over slowfs). A one-pass `--yes` now shows
+/// the walk in its plan, as the dry run does, and the result names that same figure.
+#[test]
+fn the_plan_said_is_the_figure_the_plan_showed_walk_included() {
+    let sandbox = Sandbox::new();
+    let (source, dest) = (sandbox.path("app"), sandbox.path("linux/app"));
+    repo_with_files(&source, 40);
+    let dry = sandbox.migrate(&source, &dest).arg("--dry-run").run();
+    let dry_text = dry.ok().stdout();
+    assert!(dry_text.contains("(the walk included)"), "{dry_text}");
+    let out = sandbox.migrate(&source, &dest).arg("--yes").run();
+    let text = out.ok().stdout();
+    let between = |after: &str, before: &str| {
+        let start = text.find(after).map(|i| i + after.len())?;
+        let end = text[start..].find(before)?;
+        Some(text[start..start + end].to_string())
+    };
+    let shown = between("about ", " to copy, verify and fix up, the walk");
+    let judged = between("the plan said ", " (");
+    assert!(shown.is_some(), "{text}");
+    assert_eq!(shown, judged, "{text}");
+}

@@ -75,7 +75,8 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
     ))?;
     let mut shown = document::of(&plan, &repairs);
     shown.dry_run = dry_run;
-    predict_the_walk(run, walk_started.elapsed(), &mut shown);
+    let walked = walk_started.elapsed();
+    predict_the_walk(run, one_pass, walked, &mut shown);
     ui.plan(&shown, dry_run)?;
     if dry_run {
         return Ok(Moved::Stopped);
@@ -102,7 +103,7 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
         (plan, repairs),
         &answers,
         &shown,
-        (held, started, one_pass),
+        (held, started, one_pass.then_some(walked)),
     )
 }
 
@@ -111,9 +112,17 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
 /// and the planning after it (the source's settings read, the copy's costs timed, worktrees
 /// found), which a one-pass run does too before it finishes, so the prediction shown holds
 /// `planned`, the dry run's own time for those (docs/json.md). With the walk alone it was 0.7
-/// of the copy on a tree of 3,000 small files on slowfs.
-fn predict_the_walk(run: &Run, planned: std::time::Duration, shown: &mut PlanDocument) {
-    if run.args.consent.dry_run() && !run.staging.path().exists() {
+/// of the copy on a tree of 3,000 small files on slowfs. A one-pass `--yes` shows the same
+/// figure, its own walk included (it is over by then), and its result is judged against it:
+/// one figure, the one the dry run promised.
+fn predict_the_walk(
+    run: &Run,
+    one_pass: bool,
+    planned: std::time::Duration,
+    shown: &mut PlanDocument,
+) {
+    let dry_one_pass = run.args.consent.dry_run() && !run.staging.path().exists();
+    if dry_one_pass || one_pass {
         let planned_ms = planned.as_millis() as u64;
         shown.predicted_copy_ms = shown.predicted_copy_ms.map(|ms| ms + planned_ms);
         shown.walk_predicted = shown.predicted_copy_ms.is_some();
@@ -123,17 +132,22 @@ fn predict_the_walk(run: &Run, planned: std::time::Duration, shown: &mut PlanDoc
 /// Steps 3 to 9 once the plan is confirmed: the staging folders made, the repository and the
 /// worktrees moving along copied, verified and sealed, then finished.
 /// `started`: when the copy started (the walk's start in a one-pass run, where the walk copies).
-/// `one_pass`: this run made the staging folder and copied into it while it walked.
+/// `walked`: this run made the staging folder and copied into it while it walked, which took
+/// this long (one pass).
 fn copy_and_finish(
     run: &Run,
     (plan, repairs): (Plan, Repairs),
     answers: &Answers,
     shown: &PlanDocument,
-    (held, started, one_pass): (Option<Lock>, Instant, bool),
+    (held, started, walked): (Option<Lock>, Instant, Option<std::time::Duration>),
 ) -> Result<Moved> {
-    let staging = &run.staging;
-    // Priced again after the answers: what is copied now (node_modules left behind or not).
-    let planned_ms = estimate::of(&plan.copy, &plan.copy.resume()).predicted_copy_ms;
+    let (staging, one_pass) = (&run.staging, walked.is_some());
+    // Priced again after the answers: what is copied now (node_modules left behind or not),
+    // the walk included as the plan showed it.
+    let walk_ms = walked.map_or(0, |w| w.as_millis() as u64);
+    let planned_ms = estimate::of(&plan.copy, &plan.copy.resume())
+        .predicted_copy_ms
+        .map(|ms| ms + walk_ms);
     crate::store::moved::start(run.env, run.source(), &run.destination);
     let mut _locks = vec![staging.create(held)?];
     if let Some(manifest) =

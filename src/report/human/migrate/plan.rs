@@ -25,10 +25,10 @@ fn space_and_time(screen: &mut Screen, plan: &PlanDocument) {
             &format!(
                 "about {} to copy, verify and fix up{}, {}",
                 units::duration_ms(ms as f64),
-                if plan.walk_predicted {
-                    " with --yes, which copies while it walks (the walk included)"
-                } else {
-                    ""
+                match (plan.walk_predicted, plan.dry_run) {
+                    (true, true) => " with --yes, which copies while it walks (the walk included)",
+                    (true, false) => ", the walk that copied as it went included",
+                    (false, _) => "",
                 },
                 plan.prediction_basis
             ),
