@@ -50,17 +50,13 @@ pub(super) enum Moved {
 /// finish.
 pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
     let (ui, staging, dry_run) = (run.ui, &run.staging, run.args.consent.dry_run());
-    let (from, to, kept) = (
-        run.source().to_path_buf(),
-        run.destination.clone(),
-        staging.path().to_path_buf(),
-    );
-    interrupt::set_hint(move || after_interrupt(&from, &to, &kept));
+    set_interrupt_hint(run);
     // Said before any work: a walk of a slow mount can take long.
     if !others::another_copy(run)? {
         return Ok(Moved::Stopped);
     }
     ask::refuse_without_terminal(ui, run.args.consent, "migrate")?;
+    destination::refuse_unwritable(&run.destination)?;
     if staging.is_sealed() && still_sealed(run, staging)? {
         return resume_sealed(run);
     }
@@ -79,6 +75,9 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
     predict_the_walk(run, one_pass, walked, &mut shown);
     ui.plan(&shown, dry_run)?;
     if dry_run {
+        // The refusal the real run would meet, with its exit code: a dry run promises no run
+        // that cannot happen.
+        check_room(&plan, &repairs)?;
         return Ok(Moved::Stopped);
     }
     let answers = questions::ask(run, &mut plan, &mut repairs)?;
@@ -105,6 +104,16 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
         &shown,
         (held, started, one_pass.then_some(walked)),
     )
+}
+
+/// What Ctrl-C that the work does not answer in time says: how to go on from the staging.
+fn set_interrupt_hint(run: &Run) {
+    let (from, to, kept) = (
+        run.source().to_path_buf(),
+        run.destination.clone(),
+        run.staging.path().to_path_buf(),
+    );
+    interrupt::set_hint(move || after_interrupt(&from, &to, &kept));
 }
 
 /// A dry run with no staging folder stands for a one-pass `--yes`, which walks and copies at
@@ -359,6 +368,15 @@ fn price_build_output(plan: &Plan, repairs: &mut Repairs) {
 
 /// Step 2, confirm: the space is there and the person (or --yes) agreed to copy.
 fn confirm(ui: &dyn Ui, plan: &Plan, repairs: &Repairs, answers: &Answers) -> Result<bool> {
+    check_room(plan, repairs)?;
+    if !answers.go {
+        ui.notice(&Notice::NothingCopied)?;
+    }
+    Ok(answers.go)
+}
+
+/// The destination's file system has the space and the inodes the copy needs.
+fn check_room(plan: &Plan, repairs: &Repairs) -> Result<()> {
     let moving = || {
         repairs
             .worktrees
@@ -401,10 +419,7 @@ fn confirm(ui: &dyn Ui, plan: &Plan, repairs: &Repairs, answers: &Answers) -> Re
             units::count(free)
         )));
     }
-    if !answers.go {
-        ui.notice(&Notice::NothingCopied)?;
-    }
-    Ok(answers.go)
+    Ok(())
 }
 
 /// Step 4, verify: every source entry was copied (or --skip-unreadable allows it not to be),

@@ -137,6 +137,31 @@ fn statvfs_nearest(path: &Path) -> Option<rustix::fs::StatVfs> {
     rustix::fs::statvfs(probe).ok()
 }
 
+/// The destination's nearest existing folder takes new files: a read-only file system or a
+/// folder the person cannot write is refused before anything is walked or made (it was exit 3,
+/// "cannot create the staging directory", after the walk; and a dry run promised the run).
+pub fn refuse_unwritable(destination: &Path) -> Result<()> {
+    let mut folder = destination.parent().unwrap_or(destination);
+    while !folder.exists() {
+        folder = match folder.parent() {
+            Some(parent) => parent,
+            None => return Ok(()),
+        };
+    }
+    let why = match rustix::fs::access(folder, rustix::fs::Access::WRITE_OK) {
+        Ok(()) => return Ok(()),
+        Err(rustix::io::Errno::ROFS) => "is on a read-only file system",
+        Err(rustix::io::Errno::ACCESS | rustix::io::Errno::PERM) => "is not writable by you",
+        // Anything else the copy's own creation will say, with its cause.
+        Err(_) => return Ok(()),
+    };
+    Err(Failure::input(format!(
+        "the destination {} cannot be made: {} {why}; choose another --to (or make it writable). Nothing was copied.",
+        crate::base::pathtext::display(destination),
+        crate::base::pathtext::display(folder)
+    )))
+}
+
 /// The first of `NAME-2` .. `NAME-9` beside `destination` that nothing occupies.
 pub fn free_name(destination: &Path) -> Option<PathBuf> {
     let name = destination.file_name()?.to_string_lossy().into_owned();
