@@ -22,6 +22,9 @@ _wsl__place() {
             wsl__place,completions)
                 cmd="wsl__place__subcmd__completions"
                 ;;
+            wsl__place,doctor)
+                cmd="wsl__place__subcmd__doctor"
+                ;;
             wsl__place,help)
                 cmd="wsl__place__subcmd__help"
                 ;;
@@ -45,6 +48,9 @@ _wsl__place() {
                 ;;
             wsl__place__subcmd__help,completions)
                 cmd="wsl__place__subcmd__help__subcmd__completions"
+                ;;
+            wsl__place__subcmd__help,doctor)
+                cmd="wsl__place__subcmd__help__subcmd__doctor"
                 ;;
             wsl__place__subcmd__help,help)
                 cmd="wsl__place__subcmd__help__subcmd__help"
@@ -95,7 +101,7 @@ _wsl__place() {
 
     case "${cmd}" in
         wsl__place)
-            opts="-q -h -V --color --no-color --quiet --help --version check survey migrate probe init hook completions help"
+            opts="-q -h -V --color --no-color --quiet --help --version check survey migrate probe doctor init hook completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -172,8 +178,34 @@ _wsl__place() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        wsl__place__subcmd__doctor)
+            opts="-y -q -h --format --record --yes --quiet --color --no-color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "human json markdown github" -- "${cur}"))
+                    return 0
+                    ;;
+                --record)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         wsl__place__subcmd__help)
-            opts="check survey migrate probe init hook completions help"
+            opts="check survey migrate probe doctor init hook completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -201,6 +233,20 @@ _wsl__place() {
             return 0
             ;;
         wsl__place__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        wsl__place__subcmd__help__subcmd__doctor)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -463,7 +509,7 @@ _wsl__place() {
             return 0
             ;;
         wsl__place__subcmd__migrate)
-            opts="-y -q -h --to --yes --dry-run --abort --remove-source --sync --skip-unreadable --skip-node-modules --format --policy --quiet --color --no-color --help"
+            opts="-y -n -q -h --to --yes --dry-run --abort --remove-source --sync --skip-unreadable --skip-node-modules --format --policy --quiet --color --no-color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -5,6 +5,7 @@
 
 pub mod accuracy;
 pub(crate) mod advisory;
+pub mod doctor;
 pub(crate) mod hook_file;
 pub(crate) mod hook_line;
 pub(crate) mod nudge;

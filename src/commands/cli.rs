@@ -158,6 +158,16 @@ Examples:
   # Every figure, for a script
   wsl-place probe --format json /mnt/c")]
     Probe(ProbeArgs),
+    /// Say what wsl-place sees on this host, or write it down for a bug report.
+    #[command(after_help = "\
+Examples:
+  # One screen: WSL or not, the drives, git and each package manager
+  wsl-place doctor
+  # The same as JSON, for a script
+  wsl-place doctor --format json
+  # A record to attach to a bug report: shown first, written after you answer y
+  wsl-place doctor --record wsl-place-record.json")]
+    Doctor(DoctorArgs),
     /// Print the shell hook that nudges you in a repository on a slow mount.
     #[command(
         long_about = "\
@@ -384,6 +394,23 @@ pub struct MigrateArgs {
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
     /// Print nothing but errors (questions are still asked unless --yes).
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct DoctorArgs {
+    /// The report for a person, as JSON, as markdown, or as a GitHub Actions annotation.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Write the report as JSON to FILE, for a bug report: it is shown in full first, with the
+    /// fields that hold your user names and paths named, and written after you answer y.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// With --record: write without asking.
+    #[arg(long, short, requires = "record")]
+    pub yes: bool,
+    /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
 }

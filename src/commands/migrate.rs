@@ -230,7 +230,7 @@ impl migrate::Ui for Terminal<'_> {
 
 /// A yes/no question for a terminal that takes no cursor movement (`TERM=dumb`): one line in,
 /// no escapes out. End of input answers no.
-fn confirm_by_line(prompt: &str, default: bool) -> Result<bool> {
+pub(super) fn confirm_by_line(prompt: &str, default: bool) -> Result<bool> {
     let hint = if default { "[Y/n]" } else { "[y/N]" };
     let mut stderr = std::io::stderr().lock();
     let _ = write!(stderr, "{prompt} {hint} ");

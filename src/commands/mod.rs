@@ -6,6 +6,7 @@ pub(crate) mod check;
 pub mod cli;
 pub(crate) mod completions;
 pub(crate) mod config;
+pub(crate) mod doctor;
 pub(crate) mod hook;
 pub mod init;
 pub(crate) mod migrate;
@@ -44,6 +45,7 @@ pub fn run(cli: &Cli, env: &HostEnv) -> Result<ExitCode> {
             &migrate::Settings::new(&cli.global, args, env, config()?)?,
         ),
         Command::Probe(args) => probe::run(env, &probe::Settings::new(&cli.global, args, env)?),
+        Command::Doctor(args) => doctor::run(env, &cli.global, args),
         Command::Completions { shell } => completions::run(*shell),
         Command::Init { shell } => init::run(*shell),
         Command::Hook { action } => hook::run(action, cli.global.quiet),

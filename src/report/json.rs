@@ -12,6 +12,8 @@ pub const PLAN_SCHEMA: u32 = 1;
 pub const MIGRATION_SCHEMA: u32 = 1;
 /// `check --advisory --format json`: the hook's cached entry.
 pub const ADVISORY_SCHEMA: u32 = 1;
+/// `doctor --format json` and the record `doctor --record FILE` writes.
+pub const DOCTOR_SCHEMA: u32 = 1;
 
 /// A report that has no `schema` field of its own, with one in front of its keys.
 #[derive(Serialize)]

@@ -160,3 +160,36 @@ fn line(text: &str) -> String {
         format!("{text}\n")
     }
 }
+
+impl Document for crate::assess::doctor::DoctorReport {
+    const SCHEMA: Option<u32> = Some(json::DOCTOR_SCHEMA);
+    fn human(&self, style: &Style) -> String {
+        let mut screen = human::Screen::new(style);
+        screen.headline(&text::doctor::headline(self), human::Tone::Bold);
+        screen.blank();
+        for (key, value) in text::doctor::rows(self) {
+            screen.row(&key, &value, human::Tone::Plain);
+        }
+        screen.finish()
+    }
+    fn markdown(&self) -> String {
+        let mut out = format!(
+            "### wsl-place doctor\n\n{}\n\n| | |\n|---|---|\n",
+            markdown::prose(&text::doctor::headline(self))
+        );
+        for (key, value) in text::doctor::rows(self) {
+            out.push_str(&format!(
+                "| {} | {} |\n",
+                markdown::cell(&key),
+                markdown::cell(&value)
+            ));
+        }
+        out
+    }
+    fn github(&self) -> String {
+        format!(
+            "::notice title=wsl-place doctor::{}\n",
+            github::escape_data(&text::doctor::headline(self))
+        )
+    }
+}

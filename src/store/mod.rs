@@ -76,6 +76,12 @@ impl Store {
         (state.exists() || anchored).then_some(state)
     }
 
+    /// The record folder, as [`Store::state`] allows it, and the cache folder this environment
+    /// names, whether it exists yet or not: for `doctor` to name them.
+    pub fn record_and_cache_folders(&self) -> (Option<&Path>, Option<&Path>) {
+        (self.state(), self.cache.as_deref())
+    }
+
     fn state_file(&self, folder: &str, key: &Path, extension: &str) -> Option<PathBuf> {
         let name = format!("{}.{extension}", crate::base::pathtext::file_key(key));
         Some(self.state()?.join(folder).join(name))

@@ -169,3 +169,72 @@ fn a_destination_too_small_or_read_only_is_refused_by_the_dry_run_as_by_the_run(
         );
     }
 }
+
+/// `wsl-place doctor --format json`, run from an empty folder with only the binary, says whether
+/// the host is WSL and writes nothing there; `--record FILE` shows the record in full, names the
+/// fields that hold user names and paths, and writes it only after `y` (or `--yes`), never over
+/// a file.
+#[test]
+fn doctor_says_whether_this_is_wsl_and_writes_only_the_record_asked_for() {
+    let sandbox = Sandbox::new();
+    let empty = tempfile::tempdir().unwrap();
+    let json = sandbox
+        .cmd()
+        .current_dir(empty.path())
+        .args(["doctor", "--format", "json"])
+        .run()
+        .ok_json();
+    assert_eq!(json["schema"], 1, "{json}");
+    assert_eq!(json["host"]["wsl"], false, "{json}");
+    assert!(json["git"]["found"].is_string(), "{json}");
+    assert_eq!(std::fs::read_dir(empty.path()).unwrap().count(), 0);
+    let human = sandbox.cmd().current_dir(empty.path()).arg("doctor").run();
+    assert!(
+        human.ok().stdout().starts_with("This machine is not WSL"),
+        "{}",
+        human.stdout()
+    );
+
+    let record = empty.path().join("record.json");
+    let answered = |answer: &str| {
+        use std::io::Write;
+        let mut child = sandbox
+            .cmd()
+            .current_dir(empty.path())
+            .args(["doctor", "--record", "record.json"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(answer.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let declined = answered("n\n");
+    assert!(declined.status.success());
+    let shown: serde_json::Value = serde_json::from_slice(&declined.stdout).unwrap();
+    assert_eq!(shown["host"]["wsl"], false);
+    let said = String::from_utf8_lossy(&declined.stderr);
+    assert!(
+        said.contains("user names and paths") && said.contains("nothing was written"),
+        "{said}"
+    );
+    assert!(!record.exists());
+    let accepted = answered("y\n");
+    assert!(accepted.status.success());
+    let written: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
+    assert_eq!(written["schema"], 1);
+    let again = sandbox
+        .cmd()
+        .current_dir(empty.path())
+        .args(["doctor", "--record", "record.json", "--yes"])
+        .run();
+    again.fails(Exit::Input);
+    assert!(again.refusal().contains("exists"), "{}", again.refusal());
+}

@@ -55,7 +55,7 @@ pub struct Untimed {
 /// survey of many repositories starts each manager once (npm: about 350 ms of node each time),
 /// and parallel scans wait for that one answer instead of each starting it; and kept per
 /// manager build (`HostEnv::executable_identity`), so the next check does not start it at all.
-fn version(env: &HostEnv, manager: Manager) -> Result<Option<String>, WindowsProgram> {
+pub fn version(env: &HostEnv, manager: Manager) -> Result<Option<String>, WindowsProgram> {
     type Asked = Result<Option<String>, WindowsProgram>;
     static ASKED: Mutex<BTreeMap<Manager, Asked>> = Mutex::new(BTreeMap::new());
     let mut asked = ASKED.lock().unwrap_or_else(PoisonError::into_inner);

@@ -113,3 +113,34 @@ fn host_with_path(host: &Windows) -> Command {
     cmd.env("PATH", path);
     cmd
 }
+
+/// `doctor` lists Windows' npm as Windows', never started, and git as the Linux one.
+#[test]
+fn doctor_lists_windows_npm_without_starting_it() {
+    let (host, marker, _) = host_with_windows_programs();
+    let mut cmd = host_with_path(&host);
+    cmd.args(["doctor", "--format", "json"]);
+    let json = cmd.run().ok_json();
+    assert!(!marker.exists(), "a Windows program was started: {json}");
+    let npm = json["managers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "npm")
+        .unwrap();
+    assert_eq!(npm["found"], "windows", "{json}");
+    assert_eq!(
+        npm["windows_program"]["windows"], r"C:\Program Files\nodejs\npm",
+        "{json}"
+    );
+    assert_eq!(json["git"]["found"], "linux", "{json}");
+    assert!(
+        !json["git"]["path"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Program Files"),
+        "{json}"
+    );
+    assert_eq!(json["host"]["wsl"], true, "{json}");
+    assert_eq!(json["drives"][0]["windows"], r"C:\", "{json}");
+}
