@@ -309,11 +309,14 @@ impl FirstStatus {
         let error = crate::model::FIRST_STATUS_FIT_ERROR;
         let range_ms = [predicted_ms * (1.0 - error), predicted_ms * (1.0 + error)];
         let missed = if measured_ms > range_ms[1] && measured_ms - range_ms[1] < FIXED_WORK_MS {
-            Some("git's start-up and fixed work (its configuration, the index, the object store), not the files, set a refresh this small".to_string())
+            Some(
+                "on a repository this small, git's own start-up sets the time, not the files"
+                    .to_string(),
+            )
         } else if measured_ms > range_ms[1] {
-            Some("the copy's disk read and hashed its files slower than its probe said".to_string())
+            Some("the copy's disk read its files slower than its probe said".to_string())
         } else if measured_ms < range_ms[0] {
-            Some("the copy's disk read and hashed its files faster than its probe said (its cache was warm)".to_string())
+            Some("the copy's disk read its files faster than its probe said (they were still in memory)".to_string())
         } else {
             None
         };

@@ -279,15 +279,22 @@ fn migrate_times_the_first_status_at_the_copy_against_its_plan() {
     let again = sandbox.path("linux/app2");
     let out = sandbox.migrate(&source, &again).arg("--yes").run();
     let shown = flat(&out);
-    // The plan's figure is on the screen only beside a measurement within its range.
-    let hit = shown.contains(", within the plan's ~");
-    assert!(hit != shown.contains(", outside the plan's "), "{shown}");
-    assert!(!shown.contains("predicted ~"), "{shown}");
+    // Issue 66: the result names the figure the plan showed, never a range it did not show,
+    // and says why when the measurement missed it.
+    let hit = shown.contains(", as the plan said (~");
+    assert!(hit != shown.contains(", where the plan said ~"), "{shown}");
     assert!(
-        shown.contains("first status the first git status at the copy (its index refresh) took ")
-            && (shown.contains(", within the plan's ~") || shown.contains(", outside the plan's "))
+        !shown.contains("predicted ~") && !shown.contains("outside the plan's"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("first status the first git status at the copy took ")
             && shown.contains("kept in this machine's record"),
         "{shown}"
+    );
+    assert!(
+        shown.contains("for the first git status at the copy, which reads every file once"),
+        "the plan shows the figure: {shown}"
     );
 }
 

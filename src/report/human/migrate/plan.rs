@@ -35,6 +35,18 @@ fn space_and_time(screen: &mut Screen, plan: &PlanDocument) {
             Tone::Plain,
         );
     }
+    if let Some(p) = &plan.prediction {
+        // The figure the result is judged against (git's start-up included, as it is timed).
+        let first = p.refresh_ms + crate::model::GIT_STARTUP_MS;
+        screen.row(
+            "first status",
+            &format!(
+                "about {} for the first git status at the copy, which reads every file once",
+                units::duration_ms(first)
+            ),
+            Tone::Plain,
+        );
+    }
 }
 
 /// Each folder of build output its tool writes again after a move, and what leaving it saves.
