@@ -278,9 +278,10 @@ fn probe_and_predict(
     phases: &mut phases::Phases,
 ) -> Result<(Option<probe::ProbeSet>, Option<model::Prediction>)> {
     Ok(if settings.probe {
+        let doing = phases.doing.clone();
         let probes = working(
             progress,
-            || TIMING.into(),
+            || doing.now_or(TIMING),
             || {
                 probes::for_check(
                     env,

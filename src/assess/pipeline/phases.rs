@@ -2,6 +2,7 @@
 //! `phases`, so a slow first check can be told apart from a slow mount.
 
 use serde::Serialize;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 /// Wall time of each phase of one check, in milliseconds. Phases that ran at the same time
@@ -35,6 +36,30 @@ pub struct Phases {
     pub moved_ms: u64,
     /// The whole measurement, from the scan to the verdict.
     pub total_ms: u64,
+    /// What runs now, for the spinner (not reported).
+    #[serde(skip)]
+    pub doing: Doing,
+}
+
+/// What the check is doing now, in words: set as each phase starts, read by the spinner as it
+/// redraws, so that it names the phase that runs (a package manager's sample, not "timing
+/// small-file operations", for the seconds npm takes).
+#[derive(Debug, Clone, Default)]
+pub struct Doing(Arc<Mutex<Option<String>>>);
+
+impl Doing {
+    pub fn set(&self, what: impl Into<String>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(what.into());
+    }
+
+    /// What was set last, else `before`.
+    pub fn now_or(&self, before: &str) -> String {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+            .unwrap_or_else(|| before.to_string())
+    }
 }
 
 /// Runs `work` and returns what it returned with its wall time in milliseconds.
@@ -42,4 +67,18 @@ pub fn timed<T>(work: impl FnOnce() -> T) -> (T, u64) {
     let start = Instant::now();
     let out = work();
     (out, start.elapsed().as_millis() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_spinner_reads_the_phase_set_last_through_any_clone() {
+        let phases = Phases::default();
+        let spinner_side = phases.doing.clone();
+        assert_eq!(spinner_side.now_or("timing"), "timing");
+        phases.doing.set("timing npm's own work");
+        assert_eq!(spinner_side.now_or("timing"), "timing npm's own work");
+    }
 }

@@ -108,6 +108,7 @@ pub fn for_check(
     let root = &location.paths.linux;
     let current_mount = mount_of(table, root)?;
     let baseline = choose_baseline(env, settings, table, current_mount)?;
+    phases.doing.set("timing small-file operations here");
     let ((current, current_ms), (cpu_pace, cpu_ms)) = beside_the_pace(|| {
         timed(|| {
             CurrentSide::probed(
@@ -126,9 +127,17 @@ pub fn for_check(
     } else {
         baseline
     };
+    if let Some(manager) = package_manager::detect(root) {
+        phases.doing.set(format!(
+            "timing {manager}'s own work on a sample of this project's packages"
+        ));
+    }
     let (manager, manager_ms) =
         timed(|| manager_timing(env, root, &baseline, settings.purpose, cpu_pace));
     phases.manager_ms = Some(manager_ms);
+    phases
+        .doing
+        .set("timing small-file operations on the Linux disk");
     let baseline_began = Instant::now();
     let label = |dir: &Path| label_for(env, settings, dir, root, move_to);
     let other = BaselineSide::probed(env, settings, baseline, &current, label, start);
