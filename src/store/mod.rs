@@ -100,6 +100,11 @@ impl Store {
     }
 
     /// Where the record of where `source` went is kept; None without a state folder.
+    /// The folder of every migration's record; None without a state folder.
+    pub fn records_of_moves(&self) -> Option<PathBuf> {
+        Some(self.state()?.join("moved"))
+    }
+
     pub fn record_of_move(&self, source: &Path) -> Option<PathBuf> {
         self.state_file("moved", source, "json")
     }

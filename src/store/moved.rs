@@ -476,6 +476,29 @@ pub fn recorded(env: &HostEnv, source: &Path) -> Option<Moved> {
     (moved.source == source).then_some(moved)
 }
 
+/// Every migration recorded whose source was `dir` or below it and was removed by
+/// `--remove-source`: their old places hold no repository any more, so a search for
+/// repositories does not find them (`survey` names them from here).
+pub fn removed_below(env: &HostEnv, dir: &Path) -> Vec<Moved> {
+    let Some(folder) = super::Store::of(env).records_of_moves() else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return Vec::new();
+    };
+    let mut removed: Vec<Moved> = entries
+        .filter_map(|entry| {
+            let path = entry.ok()?.path();
+            (path.extension()? == "json").then_some(())?;
+            let bytes = crate::base::input::read_cache(&path, "migration record")?;
+            serde_json::from_slice::<Moved>(&bytes).ok()
+        })
+        .filter(|moved| moved.source_removed && moved.source.starts_with(dir))
+        .collect();
+    removed.sort_by(|a, b| a.source.cmp(&b.source));
+    removed
+}
+
 /// Was `path` (or a folder it is in) migrated, where to and when: the question the old place
 /// asks (`check`, the hook, `survey`, the shell nudge). `path` is made canonical first; a path
 /// that no longer exists (the source was removed) is looked up as given.

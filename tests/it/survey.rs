@@ -711,3 +711,28 @@ fn a_removed_source_on_slowfs_is_not_probed() {
     );
     drop(slow);
 }
+
+/// Issue 66: after `--remove-source` took the old place's `.git` (every branch was in the copy)
+/// and kept a file made there since, the search found no repository there and `survey` forgot
+/// the old place, while `check` there named the copy. The records name it now.
+#[test]
+fn a_removed_source_without_its_git_folder_is_still_named() {
+    let layout = Layout::new();
+    repo_with_files(&layout.top.join("good"), 2);
+    let app = layout.top.join("app");
+    repo_with_files(&app, 3);
+    let copy = layout.home.parent().unwrap().join("copies/app");
+    let sandbox = layout.sandbox();
+    sandbox.migrate(&app, &copy).arg("--yes").run().ok();
+    std::fs::write(app.join("notes.txt"), b"made after the move\n").unwrap();
+    let out = sandbox
+        .migrate(&app, &copy)
+        .args(["--remove-source", "--yes"])
+        .run();
+    out.ok();
+    assert!(!app.join(".git").exists(), "{}", support::text(&out));
+    assert!(app.join("notes.txt").is_file(), "{}", support::text(&out));
+    let report = layout.survey_json(None);
+    said_removed(&report, &app);
+    assert_eq!(report["summary"]["repositories"], 1, "{report}");
+}

@@ -234,7 +234,7 @@ fn discovered(
         policy::load(Some(file), dir)?;
     }
     let mut discovery = discover(dir, settings.discover_budget);
-    let removed = removed_sources(env, &mut discovery);
+    let removed = removed_sources(env, dir, &mut discovery);
     Ok((discovery, removed))
 }
 
@@ -296,7 +296,7 @@ fn sort_out<'a>(
 /// The old places whose source `--remove-source` removed (what is left there is the person's
 /// kept files, or a `.git` kept whole): no repository to survey, and no mount to probe from
 /// them. Taken out of `discovery` and said as not judged, with the old place's words.
-fn removed_sources(env: &HostEnv, discovery: &mut Discovery) -> Vec<NotJudged> {
+fn removed_sources(env: &HostEnv, dir: &Path, discovery: &mut Discovery) -> Vec<NotJudged> {
     let mut removed = Vec::new();
     discovery.repositories.retain(|found| {
         let Some(record) =
@@ -311,6 +311,17 @@ fn removed_sources(env: &HostEnv, discovery: &mut Discovery) -> Vec<NotJudged> {
         });
         false
     });
+    // Without its `.git` the search does not find an old place; the records do.
+    for record in crate::store::moved::removed_below(env, dir) {
+        if removed.iter().any(|r: &NotJudged| r.path == record.source) {
+            continue;
+        }
+        let old = crate::measure::changes::told(env, &record, crate::measure::changes::Count::Walk);
+        removed.push(NotJudged {
+            path: record.source.clone(),
+            why: format!("{}; no repository to survey here", old.message),
+        });
+    }
     removed
 }
 
