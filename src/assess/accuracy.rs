@@ -212,15 +212,16 @@ pub fn gate(
     }
 }
 
-/// Times the real `git status` in the repository, compares it with the prediction shown and
-/// keeps both in the record; the report's accuracy then counts this verification too.
+/// Times the real `git status` in the repository, compares it with `shown` (the figure the
+/// screen's headline gives: the median of the last checks here where there are some) and keeps
+/// both in the record; the report's accuracy then counts this verification too, so the two
+/// lines of one screen judge the same figure.
 pub fn verify(
     env: &HostEnv,
     location: &Location,
-    prediction: &Prediction,
+    shown: f64,
     accuracy: &mut Option<AccuracyReport>,
 ) -> Verified {
-    let shown = prediction.git_status_ms.current;
     let repository = &location.paths.linux;
     let mut timing = match verify::time_git_status(repository, verify::VERIFY_RUNS, Some(shown)) {
         Ok(timing) => timing,

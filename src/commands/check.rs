@@ -162,11 +162,18 @@ fn verify(env: &HostEnv, report: &mut pipeline::CheckReport, output: &Output) {
     else {
         return;
     };
+    let (shown, _) = report.verdict.shown(
+        crate::decide::policy::Rule::GitStatus,
+        &prediction.git_status_ms,
+    );
     let progress = Drawn::phases(output.shows_progress());
     let verified = crate::base::progress::working(
         &progress,
         || format!("timing {} here", crate::measure::verify::GIT_STATUS_COMMAND),
-        || crate::assess::accuracy::verify(env, &report.location, prediction, &mut report.accuracy),
+        || {
+            let accuracy = &mut report.accuracy;
+            crate::assess::accuracy::verify(env, &report.location, shown.current, accuracy)
+        },
     );
     report.verify = Some(verified);
 }

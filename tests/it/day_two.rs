@@ -238,3 +238,30 @@ fn doctor_says_whether_this_is_wsl_and_writes_only_the_record_asked_for() {
     again.fails(Exit::Input);
     assert!(again.refusal().contains("exists"), "{}", again.refusal());
 }
+
+/// `check --verify` said "+19% against the ~832 ms above" (the median of the last checks the
+/// headline gives) and then "within ±9% over 1 check" (the record kept this run's own 914 ms).
+/// The record now keeps the figure the screen shows, so both lines judge one figure.
+#[test]
+fn verify_judges_and_keeps_the_figure_the_headline_shows() {
+    let sandbox = Sandbox::new();
+    let repo = sandbox.path("app");
+    repo_with_files(&repo, 50);
+    for _ in 0..2 {
+        sandbox.cmd().arg("check").arg(&repo).run().ok();
+    }
+    let json = sandbox
+        .cmd()
+        .args(["check", "--verify", "--format", "json"])
+        .arg(&repo)
+        .run()
+        .ok_json();
+    let weighed = json["verdict"]["weighed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["rule"] == "git-status")
+        .unwrap_or_else(|| panic!("{json}"));
+    assert!(weighed["checks"].as_u64().unwrap() > 1, "{json}");
+    assert_eq!(json["verify"]["predicted_ms"], weighed["here_ms"], "{json}");
+}
