@@ -226,6 +226,7 @@ fn new_branches_and_tags_arrive_and_deleted_ones_stay() {
             git(src, &["branch", branch]);
         }
         git(src, &["tag", "t0"]);
+        git(src, &["tag", "same"]);
     });
     let first = moved.at_copy(&["rev-parse", "HEAD"]);
     // Branches not checked out: one moved only at the old place, one at both places.
@@ -275,6 +276,16 @@ fn new_branches_and_tags_arrive_and_deleted_ones_stay() {
         first
     );
     assert_eq!(moved.at_copy(&["rev-parse", "refs/heads/old"]), first);
+    // Issue 66: only the tag that names another commit is kept beside the copy's; a new one is
+    // the copy's own, and one both places hold alike is not fetched again.
+    assert_eq!(
+        moved.at_copy(&[
+            "for-each-ref",
+            "--format=%(refname)",
+            "refs/wsl-place/old-place/tags/"
+        ]),
+        "refs/wsl-place/old-place/tags/t0"
+    );
     assert_eq!(
         history_of(&sync, "ahead")["action"],
         "fast_forward",

@@ -393,6 +393,23 @@ pub struct RefSync {
     pub copy_changes: u64,
 }
 
+impl RefSync {
+    /// A branch or tag new at the old place, made at the copy; what it is kept as there.
+    pub fn created(name: &str, kind: RefKind, old_place_ref: String) -> Self {
+        Self {
+            name: name.to_string(),
+            kind,
+            action: RefAction::Create,
+            old_place_commits: 0,
+            here_commits: 0,
+            old_place_ref,
+            merge: None,
+            why: None,
+            copy_changes: 0,
+        }
+    }
+}
+
 pub(crate) fn is_zero(n: &u64) -> bool {
     *n == 0
 }

@@ -256,17 +256,7 @@ fn decide(places: &Places, old: &[Tip], objects: bool) -> Result<Vec<RefSync>, S
         let Some(kept) = kept_as(&tip.refname) else {
             continue;
         };
-        let mut entry = RefSync {
-            name: name.to_string(),
-            kind,
-            action: RefAction::Create,
-            old_place_commits: 0,
-            here_commits: 0,
-            old_place_ref: kept,
-            merge: None,
-            why: None,
-            copy_changes: 0,
-        };
+        let mut entry = RefSync::created(name, kind, kept);
         let Some(mine) = here.get(&tip.refname) else {
             refs.push(entry);
             continue;
@@ -343,28 +333,76 @@ pub(super) fn apply(places: &Places, history: &mut HistorySync) {
 
 fn fetch_and_move(places: &Places, history: &mut HistorySync) -> Result<(), String> {
     let listed = places.old_tips()?;
-    let mut refspecs: Vec<String> = ["heads", "tags"]
-        .iter()
-        .map(|ns| format!("+refs/{ns}/*:{}{ns}/*", git::OLD_PLACE_REFS))
-        .collect();
-    // A detached HEAD's commits are on no branch: kept too, since the files they hold are
-    // left to history (`committed`).
-    if places.old_head_detached() {
-        refspecs.push(format!("+HEAD:{}HEAD", git::OLD_PLACE_REFS));
-    }
+    let (refspecs, new_tags) = refspecs(places, &listed)?;
     let kept_before = places.kept_tips()?;
     let fetch = git::fetch(&places.copy, &places.copy_defused, &places.old, &refspecs);
     Places::output(fetch, &places.copy, "git fetch", git::work_limit(None))?;
     history.fetched = true;
     history.kept_earlier = places.keep_earlier(&kept_before)?;
-    let fetched = places.fetched_tips(&listed)?;
+    // A new tag came as the copy's own: only the branches and the differing tags are kept.
+    let kept: Vec<Tip> = listed
+        .iter()
+        .filter(|t| !new_tags.iter().any(|n| n.refname == t.refname))
+        .cloned()
+        .collect();
+    let fetched = places.fetched_tips(&kept)?;
     let mut refs = decide(places, &fetched, false)?;
+    move_refs(places, &fetched, &mut refs)?;
+    // A tag the copy lacked, fetched as its own.
+    refs.extend(new_tags.iter().map(|tag| {
+        let name = tag
+            .refname
+            .strip_prefix("refs/tags/")
+            .unwrap_or(&tag.refname);
+        RefSync::created(name, RefKind::Tag, tag.refname.clone())
+    }));
+    history.refs = refs;
+    Ok(())
+}
+
+/// What the fetch asks for: every branch, kept under `OLD_PLACE_REFS`; of the tags only those
+/// the copy lacks, made the copy's own (`refs/tags/NAME`), and those naming another commit
+/// than the copy's, kept under `OLD_PLACE_REFS` beside it. A tag both places hold alike is not
+/// fetched again, so `git for-each-ref` and `git log --decorate` at the copy show no second
+/// copy of every tag (issue 66: one sync had added about 300). The tags the copy lacks come
+/// back with the refspecs.
+fn refspecs(places: &Places, listed: &[Tip]) -> Result<(Vec<String>, Vec<Tip>), String> {
+    let here = places.copy_tips()?;
+    let mut refspecs = vec![format!("+refs/heads/*:{}heads/*", git::OLD_PLACE_REFS)];
+    let mut new_tags = Vec::new();
+    for tip in listed
+        .iter()
+        .filter(|t| t.refname.starts_with("refs/tags/"))
+    {
+        match here.get(&tip.refname) {
+            Some(oid) if *oid == tip.oid => {}
+            Some(_) => {
+                if let Some(kept) = kept_as(&tip.refname) {
+                    refspecs.push(format!("+{}:{kept}", tip.refname));
+                }
+            }
+            None => {
+                refspecs.push(format!("{0}:{0}", tip.refname));
+                new_tags.push(tip.clone());
+            }
+        }
+    }
+    // A detached HEAD's commits are on no branch: kept too, since the files they hold are
+    // left to history (`committed`).
+    if places.old_head_detached() {
+        refspecs.push(format!("+HEAD:{}HEAD", git::OLD_PLACE_REFS));
+    }
+    Ok((refspecs, new_tags))
+}
+
+/// Each branch moved as `refs` decided from what was fetched.
+fn move_refs(places: &Places, fetched: &[Tip], refs: &mut [RefSync]) -> Result<(), String> {
     let oid_of: HashMap<&str, &str> = fetched
         .iter()
         .map(|t| (t.refname.as_str(), t.oid.as_str()))
         .collect();
     let (main, _) = places.checked_out();
-    for entry in &mut refs {
+    for entry in refs.iter_mut() {
         let refname = match entry.kind {
             RefKind::Branch => format!("refs/heads/{}", entry.name),
             RefKind::Tag => format!("refs/tags/{}", entry.name),
@@ -393,7 +431,6 @@ fn fetch_and_move(places: &Places, history: &mut HistorySync) -> Result<(), Stri
             ));
         }
     }
-    history.refs = refs;
     Ok(())
 }
 
