@@ -202,13 +202,20 @@ impl Places {
         (main, linked)
     }
 
-    /// The copy's tracked files hold edits, staged or not (untracked files do not count: a
-    /// fast-forward that would overwrite one is refused by git itself).
-    fn copy_has_edits(&self) -> Result<bool, String> {
+    /// The copy's tracked files that hold edits, staged or not (untracked files do not count:
+    /// a fast-forward or merge that would overwrite one is refused by git itself). Renames are
+    /// counted as their two files, as git's status without rename detection lists them.
+    fn copy_edits(&self) -> Result<u64, String> {
         let mut cmd = git::untouched(&self.copy, &self.copy_defused);
-        cmd.args(["status", "--porcelain", "-z", "--untracked-files=no"]);
+        cmd.args([
+            "status",
+            "--porcelain",
+            "-z",
+            "--no-renames",
+            "--untracked-files=no",
+        ]);
         let out = Self::output(cmd, &self.copy, "git status", git::work_limit(None))?;
-        Ok(!out.is_empty())
+        Ok(out.split(|b| *b == 0).filter(|e| !e.is_empty()).count() as u64)
     }
 }
 
@@ -310,7 +317,7 @@ fn decide_branch(
         entry.action = RefAction::Refused;
         entry.why = Some(format!("checked out in the worktree {}", at.display()));
         entry.merge = Some(format!("git -C {} merge --ff-only {kept}", shell_quote(at)));
-    } else if current && places.copy_has_edits()? {
+    } else if current && places.copy_edits()? > 0 {
         entry.action = RefAction::Refused;
         entry.why = Some(
             "checked out here with edits not committed; commit or stash them, then merge".into(),
@@ -440,16 +447,8 @@ pub fn note_copy_changes(places: &Places, history: &mut HistorySync) {
     if history.refs.iter().all(|r| r.merge.is_none()) {
         return;
     }
-    let cmd = places.at_copy(&[
-        "--no-optional-locks",
-        "status",
-        "--porcelain",
-        "--untracked-files=no",
-    ]);
-    let changes = Places::output(cmd, &places.copy, "git status", git::work_limit(None))
-        .map_or(0, |out| {
-            out.split(|b| *b == b'\n').filter(|l| !l.is_empty()).count() as u64
-        });
+    // Unknown (git failed) is said as none: the advice is then the bare merge, as before.
+    let changes = places.copy_edits().unwrap_or(0);
     for r in history.refs.iter_mut().filter(|r| r.merge.is_some()) {
         r.copy_changes = changes;
     }
@@ -500,7 +499,7 @@ impl Places {
     /// merge --ff-only` does: git refuses it when a file it would write holds an edit or is
     /// untracked in its way.
     fn fast_forward(&self, to: &str) -> Result<(), String> {
-        if self.copy_has_edits()? {
+        if self.copy_edits()? > 0 {
             return Err(
                 "checked out here with edits not committed; commit or stash them, then merge"
                     .into(),
