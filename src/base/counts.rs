@@ -3,6 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
+/// For `#[serde(skip_serializing_if = "crate::base::counts::is_zero_count")]`: a count left out
+/// of the JSON while it is 0.
+pub fn is_zero_count(n: &u64) -> bool {
+    *n == 0
+}
+
 /// Files, folders, symlinks and bytes of a tree (or of the part of it a piece of work touches).
 /// A report holds it `#[serde(flatten)]`, so its JSON keeps the four keys `files`, `dirs`,
 /// `symlinks` and `bytes`, in that order.

@@ -24,7 +24,7 @@ pub struct StatusTiming {
     /// Index entries git read again on every run because they are racily clean
     /// (`gitindex::racily_clean`): right after a checkout or clone, until git next writes the
     /// index. Such a timing is not what the repository costs in use and is not recorded.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "crate::base::counts::is_zero_count")]
     pub racily_clean: u64,
     /// The repository's own clean filters git ran without (`host::git`): the timing is of a
     /// status that did not run them, and files they would change may count as modified.
@@ -34,10 +34,6 @@ pub struct StatusTiming {
     /// `store::accuracy::LOADED_PER_CORE` the timing is kept in the record but corrects nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load_per_core: Option<f64>,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 /// The racily clean entries of the repository at `repository`'s index (0 outside one).

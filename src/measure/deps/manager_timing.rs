@@ -42,7 +42,7 @@ pub struct ManagerTiming {
     pub windows_program: Option<WindowsProgram>,
     /// Entries the project names that were not plain registry pins (paths, URLs, git,
     /// editables, options), left out of the sample.
-    #[serde(default, skip_serializing_if = "is_zero_count")]
+    #[serde(default, skip_serializing_if = "crate::base::counts::is_zero_count")]
     pub sample_left_out: u64,
     /// The sample was a lock of the project's own entries, installed frozen (`npm ci`,
     /// `--frozen-lockfile`): it times what a reinstall from a lock does, with no resolving.
@@ -66,7 +66,7 @@ pub struct ManagerTiming {
     pub sample_source: Option<String>,
     /// Packages the sample could have taken that npm's cache lacks (read from its index
     /// before npm started), left out of it.
-    #[serde(default, skip_serializing_if = "is_zero_count")]
+    #[serde(default, skip_serializing_if = "crate::base::counts::is_zero_count")]
     pub sample_uncached: u64,
     /// The manager's cache holds none of the packages the sample could take (read before the
     /// manager would start, so none was started): an install downloads them first. Set per
@@ -92,10 +92,6 @@ pub struct ManagerTiming {
 
 fn is_zero(n: &f64) -> bool {
     *n == 0.0
-}
-
-fn is_zero_count(n: &u64) -> bool {
-    *n == 0
 }
 
 /// How a manager's figures were come by.

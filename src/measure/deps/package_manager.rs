@@ -44,9 +44,7 @@ impl Manager {
             Manager::Cargo => "cargo",
         }
     }
-}
 
-impl Manager {
     /// What a person installs to have this manager on Linux.
     pub fn runtime(self) -> &'static str {
         match self {

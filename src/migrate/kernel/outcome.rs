@@ -389,7 +389,7 @@ pub struct RefSync {
     pub why: Option<String>,
     /// With `merge`: tracked files staged or modified at the copy, which would stop that merge
     /// ("Your local changes ... would be overwritten"): commit or stash them first.
-    #[serde(skip_serializing_if = "crate::migrate::kernel::outcome::is_zero")]
+    #[serde(skip_serializing_if = "crate::base::counts::is_zero_count")]
     pub copy_changes: u64,
 }
 
@@ -408,10 +408,6 @@ impl RefSync {
             copy_changes: 0,
         }
     }
-}
-
-pub(crate) fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
