@@ -3,7 +3,7 @@
 //! programs on `PATH`, the Windows side through the one documented interop call), each under a
 //! time cap; no Windows program is started but that call, and no program on a Windows drive.
 
-use crate::host::git::version::GitFacts;
+use crate::assess::pipeline::git_cache;
 use crate::host::location::{self, MountTable};
 use crate::host::mounts::{MountEntry, MountKind};
 use crate::host::programs::{self, OnPath, WindowsProgram};
@@ -176,15 +176,14 @@ fn disk(env: &HostEnv, entries: &[MountEntry], unknown: &mut Vec<String>) -> Opt
     })
 }
 
+/// The git a shell finds first, and the one the tool starts (the first Linux one), with its
+/// version as `check` reads it (cached per boot and build).
 fn git(env: &HostEnv) -> Program {
     let mut program = on_path(env, "git");
-    if program.found == Found::Linux {
-        // The builders start this same git (the first Linux one on PATH), under their limit.
-        program.version = GitFacts::read().version.map(|v| v.to_string());
-    } else if let Some(linux) = programs::first_linux(env, "git") {
-        program.path = Some(linux);
+    if let Some(linux) = crate::host::git::linux_git() {
         program.found = Found::Linux;
-        program.version = GitFacts::read().version.map(|v| v.to_string());
+        program.path = Some(linux.to_path_buf());
+        program.version = git_cache::facts(env, true).version.map(|v| v.to_string());
     }
     program
 }

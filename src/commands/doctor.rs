@@ -27,11 +27,10 @@ pub fn run(env: &HostEnv, global: &GlobalArgs, args: &DoctorArgs) -> Result<Exit
     let spinner = Drawn::spinner(output.shows_progress(), "looking at this host");
     let report = doctor::look(env);
     spinner.finish_and_clear();
+    super::show(&report, &output)?;
     let Some(file) = &args.record else {
-        super::show(&report, &output)?;
         return Ok(ExitCode::Ok);
     };
-    super::show(&report, &output)?;
     eprintln!(
         "wsl-place: the record above holds your user names and paths in {PERSONAL_FIELDS}; read it before you attach it."
     );

@@ -265,18 +265,7 @@ impl HostEnv {
     /// upgraded or another one comes first on `PATH` (the change time too: npm installs its
     /// files with a fixed modification time).
     pub fn executable_identity(&self, name: &str) -> Option<String> {
-        use std::os::unix::fs::MetadataExt;
-        let file = self.executables_on_path(name).next()?;
-        let meta = std::fs::metadata(&file).ok()?;
-        Some(format!(
-            "{}\n{}\n{}.{}\n{}.{}",
-            file.display(),
-            meta.len(),
-            meta.mtime(),
-            meta.mtime_nsec(),
-            meta.ctime(),
-            meta.ctime_nsec()
-        ))
+        identity_of(&self.executables_on_path(name).next()?)
     }
 
     /// This boot's identity (`sys/kernel/random/boot_id` under the `/proc` root): a mount's
@@ -317,6 +306,22 @@ impl HostEnv {
             interop_env: self.var("WSL_INTEROP").is_some(),
         }
     }
+}
+
+/// What identifies the program at `file`: path, size, modification and change times, one per
+/// line (see [`HostEnv::executable_identity`]).
+pub fn identity_of(file: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(file).ok()?;
+    Some(format!(
+        "{}\n{}\n{}.{}\n{}.{}",
+        file.display(),
+        meta.len(),
+        meta.mtime(),
+        meta.mtime_nsec(),
+        meta.ctime(),
+        meta.ctime_nsec()
+    ))
 }
 
 /// The `run` folder that goes with a `/proc` root: `/run` for `/proc`, `DIR/run` for a fixture

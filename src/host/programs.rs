@@ -39,23 +39,23 @@ pub fn find(env: &HostEnv, name: &str) -> OnPath {
     let Some(path) = env.executables_on_path(name).next() else {
         return OnPath::Missing;
     };
-    match windows_side(&drive_mounts(env), &path) {
+    match windows_side(&mount_table(env), &path) {
         Some(windows) => OnPath::Windows(windows),
         None => OnPath::Linux(path),
     }
 }
 
 /// The first executable `name` on `PATH` that is not Windows': for git, which the tool needs
-/// for its own work and which a Linux install puts later on `PATH` than nothing of Windows'.
+/// for its own work, so a Linux git later on `PATH` serves where a Windows one comes first.
 pub fn first_linux(env: &HostEnv, name: &str) -> Option<PathBuf> {
-    let drives = drive_mounts(env);
+    let table = mount_table(env);
     env.executables_on_path(name)
-        .find(|path| windows_side(&drives, path).is_none())
+        .find(|path| windows_side(&table, path).is_none())
 }
 
 /// The host's mounts (none where the mount table cannot be read: then nothing is taken for
 /// Windows', as without WSL).
-fn drive_mounts(env: &HostEnv) -> Vec<MountEntry> {
+fn mount_table(env: &HostEnv) -> Vec<MountEntry> {
     MountTable::read(env)
         .map(|table| table.entries)
         .unwrap_or_default()

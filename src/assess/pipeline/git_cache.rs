@@ -29,11 +29,12 @@ struct Entry {
     load_per_core: Option<f64>,
 }
 
-/// The key and the file; None without a boot id, a `git` on `PATH` or a cache folder.
+/// The key and the file; None without a boot id, a Linux `git` on `PATH` or a cache folder.
 fn place(env: &HostEnv) -> Option<(String, PathBuf)> {
     let boot = env.boot_id()?;
     let kernel = env.read_facts().kernel_version.unwrap_or_default();
-    let git = env.executable_identity("git")?;
+    // The git the builders start, which a Windows `git` earlier on PATH is not.
+    let git = crate::host::identity_of(crate::host::git::linux_git()?)?;
     let key = format!("{}\n{boot}\n{kernel}\n{git}", env.hostname());
     let file = Store::of(env).cache_file(CacheFile::GitFacts)?;
     Some((key, file))

@@ -266,15 +266,22 @@ fn environment(cmd: &mut Command) {
         .stdin(Stdio::null());
 }
 
-/// git, as a shell would start it, but never Windows' (see `host::programs`): the first Linux
-/// `git` on `PATH`. With none, the command is given an empty `PATH`, so that starting it fails
-/// as for a git that is not installed, which every caller already says.
-fn git_program() -> Command {
+/// The git the tool starts: as a shell would find it, but never Windows' (see
+/// `host::programs`): the first Linux `git` on `PATH`, looked up once per run. What identifies
+/// git's build (the facts cache) and what `doctor` names is this one.
+pub fn linux_git() -> Option<&'static Path> {
     static LINUX_GIT: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    let found = LINUX_GIT.get_or_init(|| {
-        crate::host::programs::first_linux(&crate::host::HostEnv::from_process(), "git")
-    });
-    match found {
+    LINUX_GIT
+        .get_or_init(|| {
+            crate::host::programs::first_linux(&crate::host::HostEnv::from_process(), "git")
+        })
+        .as_deref()
+}
+
+/// [`linux_git`] as a command. With none, the command is given an empty `PATH`, so that
+/// starting it fails as for a git that is not installed, which every caller already says.
+fn git_program() -> Command {
+    match linux_git() {
         Some(git) => Command::new(git),
         None => {
             let mut cmd = Command::new("git");
