@@ -130,24 +130,22 @@ pub fn free_inodes(path: &Path) -> Option<u64> {
 }
 
 fn statvfs_nearest(path: &Path) -> Option<rustix::fs::StatVfs> {
-    let mut probe = path;
-    while !probe.exists() {
-        probe = probe.parent()?;
-    }
-    rustix::fs::statvfs(probe).ok()
+    rustix::fs::statvfs(nearest_existing(path)?).ok()
+}
+
+/// `path` if it exists, else its nearest ancestor that does: where the destination's files
+/// would be made, which the space and writability checks ask about.
+fn nearest_existing(path: &Path) -> Option<&Path> {
+    path.ancestors().find(|a| a.exists())
 }
 
 /// The destination's nearest existing folder takes new files: a read-only file system or a
 /// folder the person cannot write is refused before anything is walked or made (it was exit 3,
 /// "cannot create the staging directory", after the walk; and a dry run promised the run).
 pub fn refuse_unwritable(destination: &Path) -> Result<()> {
-    let mut folder = destination.parent().unwrap_or(destination);
-    while !folder.exists() {
-        folder = match folder.parent() {
-            Some(parent) => parent,
-            None => return Ok(()),
-        };
-    }
+    let Some(folder) = destination.parent().and_then(nearest_existing) else {
+        return Ok(());
+    };
     let why = match rustix::fs::access(folder, rustix::fs::Access::WRITE_OK) {
         Ok(()) => return Ok(()),
         Err(rustix::io::Errno::ROFS) => "is on a read-only file system",
