@@ -24,7 +24,8 @@
 //! Runs until the mount is unmounted (`fusermount3 -u MOUNTPOINT`) or it gets
 //! SIGTERM/SIGINT/SIGHUP, on which it unmounts (lazily if the mount is busy, then
 //! it serves the remaining users until they leave) and exits 0. SIGUSR1 prints
-//! and resets the per-operation request counts.
+//! and resets the per-operation request counts. SIGUSR2 holds every request until
+//! the next SIGUSR2 (at most 30 s each).
 
 #[path = "slowfs/faults.rs"]
 mod faults;
@@ -42,7 +43,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Parser;
 use fuser::{Config, MountOption, Session};
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGUSR1};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGUSR1, SIGUSR2};
 use signal_hook::iterator::Signals;
 
 use crate::faults::Faults;
@@ -152,7 +153,7 @@ fn run(args: Args) -> Result<(), String> {
 
     // Registered before mounting so that a signal arriving during the mount is
     // not lost: it is handled as soon as the handler thread starts.
-    let mut signals = Signals::new([SIGTERM, SIGINT, SIGHUP, SIGUSR1])
+    let mut signals = Signals::new([SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2])
         .map_err(|e| format!("installing signal handlers: {e}"))?;
 
     let mut session = Session::new(fs, &mountpoint, &config)
@@ -173,6 +174,14 @@ fn run(args: Args) -> Result<(), String> {
         for sig in signals.forever() {
             if sig == SIGUSR1 {
                 eprintln!("slowfs: stats: {}", stats.take_stats());
+                continue;
+            }
+            if sig == SIGUSR2 {
+                let held = stats.toggle_hold();
+                eprintln!(
+                    "slowfs: requests {}",
+                    if held { "held" } else { "released" }
+                );
                 continue;
             }
             stopping_on_signal.store(true, Ordering::SeqCst);

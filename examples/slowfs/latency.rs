@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
@@ -178,7 +179,15 @@ pub struct Latency {
     /// added latency is the configured one, not the configured one plus ~0.1 ms.
     lag: Duration,
     counts: Vec<AtomicU64>,
+    /// While held (SIGUSR2 toggles it), every request waits for the release, up to
+    /// `HOLD_LIMIT`: a test tells "never touched the mount" from "was quick" without a
+    /// stopwatch, as whatever touches a held mount cannot end before the test releases it.
+    held: Mutex<bool>,
+    released: Condvar,
 }
+
+/// The longest a held request waits, so that a test that forgets to release ends anyway.
+const HOLD_LIMIT: Duration = Duration::from_secs(30);
 
 impl Latency {
     pub fn new(profile: Profile, overrides: &[Override], scale: f64) -> Self {
@@ -198,13 +207,31 @@ impl Latency {
             delay,
             lag: measure_sleep_lag(),
             counts,
+            held: Mutex::new(false),
+            released: Condvar::new(),
         }
+    }
+
+    /// Holds every request from now on, or releases them; says which.
+    pub fn toggle_hold(&self) -> bool {
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        *held = !*held;
+        self.released.notify_all();
+        *held
+    }
+
+    fn wait_while_held(&self) {
+        let held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = self
+            .released
+            .wait_timeout_while(held, HOLD_LIMIT, |held| *held);
     }
 
     /// Sleeps on the calling worker thread only, so concurrent requests overlap the
     /// way they do over a real transport (git's preload-index relies on this).
     pub fn charge(&self, op: Op) {
         self.counts[op as usize].fetch_add(1, Ordering::Relaxed);
+        self.wait_while_held();
         let d = self.delay[op as usize];
         if !d.is_zero() {
             tighten_timer_slack();

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 /// The hidden subcommand the shell hook calls; with [`LEARN`], its background half.
@@ -366,9 +366,8 @@ fn on_uncached(
 /// discarded, its answer on `output`.
 fn start_learner(output: Stdio) -> Option<Child> {
     let exe = std::env::current_exe().ok()?;
-    let mut cmd = Command::new(exe);
+    let mut cmd = crate::base::process::command(exe);
     cmd.args([COMMAND, LEARN])
-        .stdin(Stdio::null())
         .stdout(output)
         .stderr(Stdio::null());
     crate::base::process::start(cmd).ok()
@@ -485,11 +484,10 @@ fn start_check(repository: &Path) -> bool {
     let Ok(exe) = std::env::current_exe() else {
         return false;
     };
-    let mut cmd = Command::new(exe);
+    let mut cmd = crate::base::process::command(exe);
     cmd.args(["check", "--advisory", "-q", "--"])
         .arg(repository)
         .current_dir("/")
-        .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
     crate::base::process::start(cmd).is_ok()

@@ -7,9 +7,23 @@
 
 use crate::base::pathtext::display;
 use crate::base::units;
+use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
+
+/// A command for `program` with no input: a child of the tool never waits on the person's
+/// terminal. The one place a `Command` is made; [`run`] and [`start`] are the two ways it starts.
+/// A caller that talks to the child (the probe's worker) sets its input to a pipe.
+pub fn command(program: impl AsRef<OsStr>) -> Command {
+    let mut cmd = Command::new(program);
+    cmd.stdin(Stdio::null());
+    cmd
+}
+
+/// The most of a stream [`run`] keeps: past it the rest is read and dropped, so a child that
+/// prints without end neither blocks on a full pipe nor fills the tool's memory.
+pub const OUTPUT_CAP: usize = 64 * 1024 * 1024;
 
 /// Why a run gave no output.
 #[derive(Debug)]
@@ -107,9 +121,12 @@ fn remaining(deadline: Instant) -> Duration {
 fn drain(pipe: Option<impl std::io::Read + Send + 'static>) -> std::sync::mpsc::Receiver<Vec<u8>> {
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
+        use std::io::Read;
         let mut all = Vec::new();
-        if let Some(mut pipe) = pipe {
-            let _ = pipe.read_to_end(&mut all);
+        if let Some(pipe) = pipe {
+            let mut kept = pipe.take(OUTPUT_CAP as u64);
+            let _ = kept.read_to_end(&mut all);
+            let _ = std::io::copy(&mut kept.into_inner(), &mut std::io::sink());
         }
         let _ = sender.send(all);
     });
@@ -132,7 +149,7 @@ mod tests {
     fn a_run_past_its_limit_is_stopped_with_what_it_started() {
         let dir = tempfile::tempdir().unwrap();
         let marker = dir.path().join("late");
-        let mut cmd = Command::new("sh");
+        let mut cmd = command("sh");
         // A child of the run that would outlive it, were the group not stopped.
         cmd.arg("-c").arg(format!(
             "(sleep 1; touch '{}') & sleep 30",
@@ -141,14 +158,17 @@ mod tests {
         let started = Instant::now();
         let stop = run(cmd, Duration::from_millis(200)).unwrap_err();
         assert!(matches!(stop, Stop::Limit(_)), "{stop:?}");
-        assert!(started.elapsed() < Duration::from_secs(5));
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "not stopped at its limit"
+        );
         std::thread::sleep(Duration::from_millis(1500));
         assert!(!marker.exists(), "the run's child outlived it");
     }
 
     #[test]
     fn a_run_gives_its_output_and_a_missing_program_says_so() {
-        let mut cmd = Command::new("sh");
+        let mut cmd = command("sh");
         cmd.args(["-c", "echo out; echo err >&2; exit 3"]);
         let out = run(cmd, Duration::from_secs(10)).unwrap();
         assert_eq!(
@@ -156,7 +176,7 @@ mod tests {
             (&b"out\n"[..], &b"err\n"[..])
         );
         assert_eq!(out.status.code(), Some(3));
-        let missing = run(Command::new("/nonexistent/program"), Duration::from_secs(1));
+        let missing = run(command("/nonexistent/program"), Duration::from_secs(1));
         let sentence = missing
             .unwrap_err()
             .sentence("the program", Path::new("/x"));

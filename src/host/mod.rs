@@ -426,11 +426,11 @@ fn output_in(
     limit: Duration,
     cwd: Option<&Path>,
 ) -> Option<Vec<u8>> {
-    let mut command = std::process::Command::new(program);
+    let mut command = crate::base::process::command(program);
     if let Some(cwd) = cwd {
         command.current_dir(cwd);
     }
-    command.args(args).stdin(std::process::Stdio::null());
+    command.args(args);
     let out = crate::base::process::run(command, limit).ok()?;
     out.status.success().then_some(out.stdout)
 }

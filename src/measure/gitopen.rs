@@ -58,7 +58,7 @@ mod tests {
     use super::*;
 
     fn git_init(dir: &Path) {
-        let ok = std::process::Command::new("git")
+        let ok = crate::base::process::command("git")
             .args(["init", "-q"])
             .arg(dir)
             .status()

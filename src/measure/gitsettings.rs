@@ -86,7 +86,7 @@ mod tests {
     fn reads_what_git_config_resolves_in_a_real_repository() {
         let dir = tempfile::tempdir().expect("temp dir");
         let git = |args: &[&str]| {
-            let ok = std::process::Command::new("git")
+            let ok = crate::base::process::command("git")
                 .arg("-C")
                 .arg(dir.path())
                 .args(args)

@@ -1121,3 +1121,20 @@ fn processes_are_started_only_by_the_process_module() {
         "a process is started outside {PROCESS_MODULE}, without its limit, group and Ctrl-C: {outside:?}"
     );
 }
+
+/// Issue 65: every child process starts through `base/process.rs` (its time limit, its own
+/// process group, Ctrl-C, no input, capped output), the unit tests' included.
+#[test]
+fn processes_are_made_in_one_file() {
+    let made: Vec<String> = project()
+        .into_iter()
+        .filter(|(_, relative, text)| {
+            relative != Path::new("base/process.rs") && text.contains("Command::new(")
+        })
+        .map(|(_, relative, _)| relative.display().to_string())
+        .collect();
+    assert!(
+        made.is_empty(),
+        "Command::new outside src/base/process.rs: {made:?}"
+    );
+}

@@ -6,7 +6,6 @@ use crate::support::{Exit, Run};
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
-use std::time::Instant;
 use support::fakeproc::{FakeProc, PLAIN_VERSION, WSL2_VERSION, drive_tree, wsl_9p_mountinfo};
 
 /// A repository on a fixture WSL drive over 9p: `move` by mount kind when there are no measurements.
@@ -313,13 +312,11 @@ fn advisory_reuses_the_cache_and_is_quiet_when_ok() {
     entry["line"] = Value::String("wsl-place: advise: CACHED".into());
     fs::write(&cache_file, serde_json::to_vec(&entry).unwrap()).unwrap();
 
-    let started = Instant::now();
     let second = proc
         .command(Some("Ubuntu"))
         .args(["check", "--advisory", "--fail-on", "advise"])
         .arg(&project)
         .run();
-    let elapsed = started.elapsed();
     assert_eq!(
         String::from_utf8_lossy(&second.stdout),
         "wsl-place: advise: CACHED\n"
@@ -329,8 +326,6 @@ fn advisory_reuses_the_cache_and_is_quiet_when_ok() {
     assert_eq!(entry["provisional"], Value::Bool(true));
     assert_eq!(entry["levels"], serde_json::json!(["advise", "advise"]));
     second.fails(Exit::Verdict); // a provisional answer whose range is clear of the threshold blocks
-    // A loose bound that only a cache miss with a full measurement could break.
-    assert!(elapsed.as_millis() < 1000, "advisory took {elapsed:?}");
     // One whose range reaches below the threshold does not block, and its line says why.
     entry["levels"] = serde_json::json!(["ok", "advise"]);
     fs::write(&cache_file, serde_json::to_vec(&entry).unwrap()).unwrap();

@@ -82,15 +82,14 @@ fn a_repositorys_fsmonitor_hook_does_not_run_or_slow_the_verification() {
     std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     git(&repo, &["config", "core.fsmonitor", hook.to_str().unwrap()]);
     // The fixture works: a plain `git status` there (not the tests' own git, which turns
-    // fsmonitor off) runs the hook and waits for it.
-    let started = Instant::now();
+    // fsmonitor off) runs the hook.
     let plain = std::process::Command::new("git")
         .args(["status", "--short"])
         .current_dir(&repo)
         .output()
         .unwrap();
     assert!(plain.status.success(), "{}", text(&plain));
-    assert!(marker.exists() && started.elapsed() >= Duration::from_millis(300));
+    assert!(marker.exists(), "the fixture's hook never ran");
     std::fs::remove_file(&marker).unwrap();
     repo_index_ahead(&repo);
 

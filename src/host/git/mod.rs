@@ -282,9 +282,9 @@ pub fn linux_git() -> Option<&'static Path> {
 /// starting it fails as for a git that is not installed, which every caller already says.
 fn git_program() -> Command {
     match linux_git() {
-        Some(git) => Command::new(git),
+        Some(git) => crate::base::process::command(git),
         None => {
-            let mut cmd = Command::new("git");
+            let mut cmd = crate::base::process::command("git");
             cmd.env("PATH", "");
             cmd
         }
@@ -643,11 +643,14 @@ mod tests {
 
     #[test]
     fn a_run_past_its_limit_is_stopped_with_what_it_started() {
-        let mut cmd = Command::new("sh");
+        let mut cmd = crate::base::process::command("sh");
         cmd.args(["-c", "sleep 30 & sleep 30"]);
         let started = Instant::now();
         let stop = run(cmd, Duration::from_millis(200)).expect_err("stopped");
-        assert!(started.elapsed() < Duration::from_secs(5));
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "not stopped at its limit"
+        );
         assert_eq!(
             stop.sentence("git status", Path::new("/r")),
             "git status in /r did not finish within 200 ms; it was stopped"
@@ -724,7 +727,7 @@ mod tests {
             names
         };
         let plain = |args: &[&str]| {
-            let mut cmd = Command::new("git");
+            let mut cmd = crate::base::process::command("git");
             cmd.arg("-C").arg(&repo);
             git(&mut cmd, args)
         };

@@ -3,7 +3,6 @@
 //! and given up when it does not answer in time.
 
 use crate::base::process;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// Where a manager is started when it has no scratch folder of its own: never the repository,
@@ -24,8 +23,8 @@ const QUESTION_LIMIT: Duration = Duration::from_secs(15);
 /// What `program args` prints, started in the neutral folder, when it succeeds within
 /// `QUESTION_LIMIT`.
 pub fn version_like_output(program: &str, args: &[&str]) -> Option<String> {
-    let mut cmd = Command::new(program);
-    cmd.args(args).current_dir(NEUTRAL_DIR).stdin(Stdio::null());
+    let mut cmd = crate::base::process::command(program);
+    cmd.args(args).current_dir(NEUTRAL_DIR);
     let out = process::run(cmd, QUESTION_LIMIT).ok()?;
     let text = &out.stdout[..out.stdout.len().min(1024 * 1024)];
     out.status

@@ -150,7 +150,7 @@ mod tests {
     #[test]
     fn only_the_scratch_of_a_process_that_is_gone_is_stale() {
         let parent = tempfile::tempdir().unwrap();
-        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let mut child = crate::base::process::command("true").spawn().unwrap();
         let gone = child.id();
         child.wait().unwrap();
         let stale = parent.path().join(format!("{SCRATCH_PREFIX}{gone}-0"));

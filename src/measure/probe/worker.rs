@@ -18,7 +18,7 @@ use crate::base::interrupt;
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -122,7 +122,7 @@ fn ended_by(error: &std::io::Error) -> Ending {
 
 fn spawn(job: &Job) -> std::io::Result<(Child, Receiver<(Instant, Event)>)> {
     let line = serde_json::to_string(job).map_err(std::io::Error::other)?;
-    let mut cmd = Command::new(worker_program());
+    let mut cmd = crate::base::process::command(worker_program());
     cmd.env(WORKER_ENV, "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -118,6 +118,47 @@ impl SlowFs {
             .clone()
     }
 
+    /// Holds every request on the mount until [`SlowFs::release`] (slowfs lets each go after
+    /// 30 s at most): what touches the mount meanwhile cannot end before the release.
+    pub fn hold(&self) {
+        self.toggle_hold("requests held");
+    }
+
+    pub fn release(&self) {
+        self.toggle_hold("requests released");
+    }
+
+    fn toggle_hold(&self, said: &str) {
+        self.signal_until_said(Signal::USR2, said);
+    }
+
+    /// The requests slowfs served since the last call (`lookup=3 getattr=5`), which resets them.
+    pub fn take_stats(&self) -> String {
+        let line = self.signal_until_said(Signal::USR1, "slowfs: stats:");
+        line.trim_start_matches("slowfs: stats:").trim().to_string()
+    }
+
+    /// Sends `signal` and waits for slowfs to print one more line containing `said`: that line.
+    fn signal_until_said(&self, signal: Signal, said: &str) -> String {
+        let lines = |text: String| -> Vec<String> {
+            text.lines()
+                .filter(|l| l.contains(said))
+                .map(str::to_string)
+                .collect()
+        };
+        let before = lines(self.stderr()).len();
+        let child = self.child.as_ref().expect("slowfs is running");
+        super::send(child, signal);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(line) = lines(self.stderr()).get(before) {
+                return line.clone();
+            }
+            assert!(Instant::now() < deadline, "slowfs never said {said}");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     pub fn pid(&self) -> Option<u32> {
         self.child.as_ref().map(Child::id)
     }

@@ -4,7 +4,6 @@
 
 use crate::base::process::{self, Stop};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// No run may take longer than this; a manager that hangs is killed.
@@ -30,8 +29,8 @@ pub(super) fn run_keeping_words(
     dir: &Path,
     stdout_too: bool,
 ) -> Result<f64, String> {
-    let mut cmd = Command::new(program);
-    cmd.args(args).current_dir(dir).stdin(Stdio::null());
+    let mut cmd = crate::base::process::command(program);
+    cmd.args(args).current_dir(dir);
     let start = Instant::now();
     let out = process::run(cmd, RUN_LIMIT).map_err(|stop| match stop {
         Stop::Start(e) => format!("{program} did not start ({e})"),

@@ -560,14 +560,14 @@ mod tests {
     fn a_refresh_git_fails_quietly_says_why() {
         let tmp = tempfile::tempdir().unwrap();
         let repo = tmp.path();
-        let init = std::process::Command::new("git")
+        let init = crate::base::process::command("git")
             .args(["init", "-q"])
             .arg(repo)
             .status()
             .unwrap();
         assert!(init.success());
         std::fs::write(repo.join("a.txt"), b"a\n").unwrap();
-        let add = std::process::Command::new("git")
+        let add = crate::base::process::command("git")
             .arg("-C")
             .arg(repo)
             .args(["add", "a.txt"])

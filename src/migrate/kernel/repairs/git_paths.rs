@@ -153,7 +153,7 @@ mod tests {
     use super::*;
 
     fn sh(dir: &Path, args: &[&str]) {
-        let status = std::process::Command::new("git")
+        let status = crate::base::process::command("git")
             .arg("-C")
             .arg(dir)
             .args(args)

@@ -330,7 +330,7 @@ mod tests {
         let file = dir.path().join("config");
         std::fs::write(&file, text).unwrap();
         let git = |args: &[&str]| {
-            std::process::Command::new("git")
+            crate::base::process::command("git")
                 .env("GIT_CONFIG_NOSYSTEM", "1")
                 .args(["config", "--file"])
                 .arg(&file)

@@ -507,7 +507,7 @@ mod tests {
         std::fs::create_dir_all(venv.join("bin")).unwrap();
         std::fs::write(venv.join("bin/activate"), "VIRTUAL_ENV=/old.app/.venv\n").unwrap();
         let command = finishing_command(&venv, Path::new("/old.app"), &dir.path().join("new|app"));
-        let status = std::process::Command::new("sh")
+        let status = crate::base::process::command("sh")
             .arg("-c")
             .arg(&command)
             .status()
