@@ -6,7 +6,7 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
-use wsl_place::measure::scan::{Engine, ScanOptions, scan_with};
+use wsl_place::facade::measure::scan::{Engine, ScanOptions, scan_with};
 
 fn walkdir_reference(dir: &Path) -> (u64, u64) {
     let (mut files, mut bytes) = (0, 0);
@@ -28,7 +28,7 @@ fn main() {
     let dir = Path::new(dir);
     let options = ScanOptions {
         budget: Duration::from_secs(3600),
-        automount_root: wsl_place::host::DEFAULT_AUTOMOUNT_ROOT.into(),
+        automount_root: wsl_place::facade::host::DEFAULT_AUTOMOUNT_ROOT.into(),
         exact: true,
         known: Vec::new(),
     };

@@ -220,7 +220,7 @@ fn is_mounted(mountpoint: &std::path::Path) -> bool {
     // Field 5 is the mount point, with spaces and other odd bytes octal-escaped.
     table.lines().any(|line| {
         line.split(' ').nth(4).is_some_and(|field| {
-            wsl_place::host::mounts::unescape_bytes(field.as_bytes())
+            wsl_place::facade::host::mounts::unescape_bytes(field.as_bytes())
                 == mountpoint.as_os_str().as_encoded_bytes()
         })
     })

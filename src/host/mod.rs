@@ -197,17 +197,6 @@ impl HostEnv {
         })
     }
 
-    /// What `program args` prints when it succeeds within two seconds: the Windows side asked
-    /// through interop (`cmd.exe`), found on `PATH`, so a test puts a fake one there. None
-    /// without interop (no `WSL_INTEROP`, see [`HostEnv::interop`]), where no Windows program
-    /// can run.
-    pub fn ask_windows(&self, program: &str, args: &[&str]) -> Option<String> {
-        if !self.interop() {
-            return None;
-        }
-        self.ask_wsl(program, args)
-    }
-
     /// What WSL's own Linux-side tool `program` (`wslpath`, a link to `/init`) prints when it
     /// succeeds within two seconds; it needs no interop. Found on `PATH`, so a test puts a fake
     /// one there.

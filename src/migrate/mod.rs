@@ -129,6 +129,7 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
         })
         .flatten();
     remove::after_finish(run, &mut report)?;
+    count_copy_after_removal(&mut report, destination);
     // After a removal its own list says what stayed and why.
     if let Some(changed) = changed_here.filter(|c| c.count() > 0 && report.removal.is_none()) {
         // Edits made at the old place since: the two copies differ, and the person must know.
@@ -137,6 +138,17 @@ fn already_migrated(run: &Run, manifest: &Path) -> Result<ExitCode> {
     }
     run.ui.result(&report)?;
     Ok(ExitCode::Ok)
+}
+
+/// The copy is the repository once the source is removed: what it holds is counted there, as
+/// the sync counts it, so that the removal, the sync and `check`'s "everything" give one figure.
+fn count_copy_after_removal(report: &mut MigrationReport, destination: &Path) {
+    if report.removal.is_some()
+        && !report.dry_run
+        && let Ok(entries) = changes::snapshot(destination)
+    {
+        report.totals = kernel::outcome::holds(&entries);
+    }
 }
 
 /// A run that cannot start, in the copy an earlier migration made (the destination it would

@@ -32,36 +32,21 @@ mod pnpm;
 mod prediction;
 mod uncertainty;
 
-pub use costs::{MountCosts, REFERENCE_SHA1_US_PER_MIB};
+pub use costs::MountCosts;
 pub use figures::{
-    BYTES_PER_PACKAGE, CacheLinks, DIRS_PER_PACKAGE, FILES_PER_INSTALLED_PACKAGE,
-    FILES_PER_PACKAGE, InstallFigures, InstallSource, LockCount, PNPM_BYTES_PER_PACKAGE,
-    PNPM_DIRS_PER_PACKAGE, PNPM_FILES_PER_PACKAGE, PNPM_TREE_DEPTH, PY_TREE_DEPTH, RepoFigures,
-    lock_packages, python_install, rust_target,
+    CacheLinks, FILES_PER_PACKAGE, InstallFigures, InstallSource, LockCount, PNPM_DIRS_PER_PACKAGE,
+    PNPM_FILES_PER_PACKAGE, PY_TREE_DEPTH, RepoFigures, lock_packages, python_install, rust_target,
 };
 pub use git_status::{
-    COLD_READS_PER_FILE, COLD_START_READS, CPU_US_PER_CHECKOUT, CPU_US_PER_ENTRY,
-    CPU_US_PER_ENTRY_MAIN, CPU_US_PER_LISTED, FSMONITOR_CPU_SHARE, FSMONITOR_QUERY_MS,
-    GIT_FIXED_OPS, GIT_SETUP_STARTUPS, GIT_STARTUP_MS, HASH_BYTES_PER_US, INDEX_BLOB_BYTES_PER_US,
-    INDEX_BYTES_PER_ENTRY, INFLATE_BYTES_PER_US, READ_HASH_BYTES_PER_US, TEXT_SCAN_BYTES_PER_US,
-    checkout_ms, first_git_status_cold_ms, first_git_status_ms, git_status_fsmonitor_ms,
-    git_status_ms, git_status_pilot_ms,
+    GIT_STARTUP_MS, READ_HASH_BYTES_PER_US, git_status_fsmonitor_ms, git_status_pilot_ms,
 };
-pub use install::{
-    FILES_PER_PACKAGE_WORK, INSTALL_FS_SHARE, INSTALL_OVERLAP, install_fs_ms, install_ms,
-    manager_work_ms,
-};
-pub use manager_fits::{REFERENCE_FITS, estimated};
+pub use manager_fits::estimated;
 pub use pip::{
     PIP_DISTRIBUTIONS_PER_NAMED, PIP_EDITABLE_BUILD_STARTUPS, PIP_FILES_PER_DISTRIBUTION,
     PipEstimate, pip_estimate,
 };
-pub use pnpm::{PNPM_COPY_ATTR_CALLS, PNPM_PATH_CALLS, pnpm_install_ms};
 pub use prediction::{Prediction, predict};
-pub use uncertainty::{
-    CHECKOUT_FIT_ERROR, Compared, FIRST_LOOK_SPEEDUP_SPREAD, FIRST_LOOK_SPREAD,
-    FIRST_STATUS_FIT_ERROR, Figure, GIT_STATUS_FIT_ERROR, INSTALL_FIT_ERROR, Range,
-};
+pub use uncertainty::{Compared, FIRST_STATUS_FIT_ERROR, Figure, Range};
 
 #[cfg(test)]
 mod fixtures;

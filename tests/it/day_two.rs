@@ -265,3 +265,46 @@ fn verify_judges_and_keeps_the_figure_the_headline_shows() {
     assert!(weighed["checks"].as_u64().unwrap() > 1, "{json}");
     assert_eq!(json["verify"]["predicted_ms"], weighed["here_ms"], "{json}");
 }
+
+/// After `--sync` the copy "now holds 7,127 files", after `--remove-source` minutes later it was
+/// "holding 6,811 files" (the manifest's count of the first copy), and `check` in the copy said
+/// "~7,141 files". The copy's count is now one figure, counted in the copy, everything in it
+/// (`.git` too, as `check`'s scan counts), said so once in each headline.
+#[test]
+fn the_copys_file_count_is_one_figure_after_a_sync_and_a_removal() {
+    let sandbox = Sandbox::new();
+    let (source, dest) = (sandbox.path("app"), sandbox.path("linux/app"));
+    repo_with_files(&source, 30);
+    sandbox.migrate(&source, &dest).arg("--yes").run().ok();
+    for i in 0..5 {
+        std::fs::write(source.join(format!("late-{i}.txt")), "late\n").unwrap();
+    }
+    let synced = sandbox
+        .migrate(&source, &dest)
+        .args(["--sync", "--yes", "--format", "json"])
+        .run()
+        .ok_json();
+    assert_eq!(synced["sync"]["added"], 5, "{synced}");
+    let removal = sandbox
+        .migrate(&source, &dest)
+        .args(["--remove-source", "--yes"])
+        .run();
+    let text = removal.ok().stdout();
+    let held: u64 = text
+        .split("is the repository now, holding ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(text.contains(".git included"), "{text}");
+    let scanned = sandbox.check(&dest, &[]).ok_json();
+    assert_eq!(scanned["scan"]["complete"], true, "{scanned}");
+    assert_eq!(
+        (synced["files"].as_u64(), Some(held)),
+        (
+            scanned["scan"]["files"].as_u64(),
+            scanned["scan"]["files"].as_u64()
+        ),
+        "sync, removal, then check"
+    );
+}

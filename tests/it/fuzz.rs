@@ -17,7 +17,7 @@ use std::fmt;
 use std::fs;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use support::fakeproc::{FakeProc, PLAIN_VERSION};
-use wsl_place::base::error::{ExitCode, Failure};
+use wsl_place::facade::base::error::{ExitCode, Failure};
 
 const MOUNTINFO_CASES: u32 = 6_000;
 const POLICY_CASES: u32 = 6_000;
@@ -282,7 +282,7 @@ fn refused(result: Result<impl Sized, Failure>, input: &dyn std::fmt::Debug) -> 
 fn generated_malformed_mountinfo_is_refused() {
     // Straight to the parser: the line number and reason must be right.
     check(MOUNTINFO_CASES, broken_table(), |input| {
-        let parsed = catch_unwind(|| wsl_place::host::mounts::parse_bytes(&input.bytes))
+        let parsed = catch_unwind(|| wsl_place::facade::host::mounts::parse_bytes(&input.bytes))
             .unwrap_or_else(|_| panic!("parser panicked on {input:?}"));
         let error = parsed.expect_err(&format!("accepted {input:?}"));
         assert_eq!(error.line, input.line, "{error} for {input:?}");
@@ -300,7 +300,7 @@ fn generated_malformed_mountinfo_is_refused() {
     check(READER_CASES, broken_table(), |input| {
         fs::write(&file, &input.bytes).unwrap();
         let read = catch_unwind(AssertUnwindSafe(|| {
-            wsl_place::host::location::MountTable::read(&env).map(|_| ())
+            wsl_place::facade::host::location::MountTable::read(&env).map(|_| ())
         }))
         .unwrap_or_else(|_| panic!("reader panicked on {input:?}"));
         refused(read, &input);
@@ -310,7 +310,7 @@ fn generated_malformed_mountinfo_is_refused() {
     check(LEGAL_LINE_CASES, valid_line(), |line| {
         let mut table = b"1 0 8:1 / / rw - ext4 /dev/sda rw\n".to_vec();
         table.extend(line.render(0));
-        let mounts = wsl_place::host::mounts::parse_bytes(&table)
+        let mounts = wsl_place::facade::host::mounts::parse_bytes(&table)
             .unwrap_or_else(|e| panic!("{e} for {:?}", String::from_utf8_lossy(&table)));
         assert_eq!(mounts.len(), 2);
         Ok(())
@@ -454,7 +454,7 @@ fn broken_policy() -> impl Strategy<Value = String> {
 fn generated_malformed_policies_are_refused() {
     check(POLICY_CASES, broken_policy(), |text| {
         let parsed =
-            catch_unwind(|| wsl_place::decide::policy::Policy::parse(&text, "policy.toml"))
+            catch_unwind(|| wsl_place::facade::decide::policy::Policy::parse(&text, "policy.toml"))
                 .unwrap_or_else(|_| panic!("parser panicked on {text:?}"));
         let error = parsed.expect_err(&format!("accepted {text:?}"));
         one_sentence(&error.to_string(), &text);
@@ -465,8 +465,9 @@ fn generated_malformed_policies_are_refused() {
     let file = dir.path().join("policy.toml");
     check(READER_CASES, broken_policy(), |text| {
         fs::write(&file, &text).unwrap();
-        let loaded = catch_unwind(|| wsl_place::decide::policy::load(Some(&file), dir.path()))
-            .unwrap_or_else(|_| panic!("loader panicked on {text:?}"));
+        let loaded =
+            catch_unwind(|| wsl_place::facade::decide::policy::load(Some(&file), dir.path()))
+                .unwrap_or_else(|_| panic!("loader panicked on {text:?}"));
         refused(loaded, &text);
         Ok(())
     });

@@ -7,11 +7,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use support::gitrepo::{git, repo_with_files, write};
-use wsl_place::measure::gitindex::{self, RepoKind};
+use wsl_place::facade::measure::gitindex::{self, RepoKind};
 
 /// WSL's default place for Windows drives; these repositories name none.
 fn mnt() -> &'static Path {
-    Path::new(wsl_place::host::DEFAULT_AUTOMOUNT_ROOT)
+    Path::new(wsl_place::facade::host::DEFAULT_AUTOMOUNT_ROOT)
 }
 
 fn sorted(mut v: Vec<PathBuf>) -> Vec<PathBuf> {

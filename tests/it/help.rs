@@ -3,7 +3,7 @@
 
 use crate::support;
 use clap::CommandFactory;
-use wsl_place::commands::cli::Cli;
+use wsl_place::facade::commands::cli::Cli;
 
 fn help(args: &[&str]) -> String {
     let output = support::wsl_place()

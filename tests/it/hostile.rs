@@ -259,7 +259,7 @@ fn non_utf8_mount_point_on_this_machine() {
     fs::create_dir(&inside).unwrap();
     let report = run(place.check(&inside)).ok_json();
     let shown = report["mount"]["mount_point"].as_str().unwrap();
-    let decoded = wsl_place::base::pathtext::unescape_path(shown).unwrap();
+    let decoded = wsl_place::facade::base::pathtext::unescape_path(shown).unwrap();
     assert_eq!(decoded, mount.point(), "{shown}");
     assert!(shown.ends_with("odd%FE%FF name"), "{shown}");
 }
@@ -277,7 +277,7 @@ fn json_paths_are_lossless() {
     let linux = report["paths"]["linux"].as_str().unwrap();
     assert!(linux.ends_with("/caf%E9 100%25"), "{linux}");
     assert_eq!(
-        wsl_place::base::pathtext::unescape_path(linux).unwrap(),
+        wsl_place::facade::base::pathtext::unescape_path(linux).unwrap(),
         repo
     );
 
@@ -300,7 +300,7 @@ fn json_paths_are_lossless() {
     for (field, expected) in [("source", &repo), ("destination", &destination)] {
         let shown = plan[field].as_str().unwrap();
         assert_eq!(
-            wsl_place::base::pathtext::unescape_path(shown).as_ref(),
+            wsl_place::facade::base::pathtext::unescape_path(shown).as_ref(),
             Some(expected),
             "{field}: {shown}"
         );
@@ -588,7 +588,7 @@ fn open_it_line_is_shell_quoted() {
         .lines()
         .find(|l| l.trim_start().starts_with("cd "))
         .unwrap_or_else(|| panic!("no cd line: {shown}"));
-    let quoted = wsl_place::base::pathtext::shell_quote(&destination);
+    let quoted = wsl_place::facade::base::pathtext::shell_quote(&destination);
     assert!(
         quoted.starts_with('\'') && quoted.contains(r"'\''"),
         "{quoted}"

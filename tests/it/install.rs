@@ -215,7 +215,7 @@ fn a_python_project_reinstalls_its_virtualenv() {
     let below = app.strip_prefix(mount).unwrap().components().count() as f64;
     let depth = install["depth"].as_f64().unwrap();
     assert!(
-        (depth - (below + wsl_place::model::PY_TREE_DEPTH)).abs() < 1e-9,
+        (depth - (below + wsl_place::facade::model::PY_TREE_DEPTH)).abs() < 1e-9,
         "{depth} for {} on {mount}",
         app.display()
     );
@@ -249,23 +249,24 @@ kafka = [\"aiokafka\"]\ntest = [\"pytest-asyncio\"]\n",
     assert_eq!(install["source"], "pip requirements", "{install}");
     // Six named (three pins, anyio, redis, aiokafka; not the `test` extra's), each with its
     // dependencies, and the project itself.
-    let distributions = (6.0 * wsl_place::model::PIP_DISTRIBUTIONS_PER_NAMED).round() as u64 + 1;
+    let distributions =
+        (6.0 * wsl_place::facade::model::PIP_DISTRIBUTIONS_PER_NAMED).round() as u64 + 1;
     assert_eq!(install["packages"], distributions, "{install}");
     assert_eq!(
         install["files"],
-        distributions * wsl_place::model::PIP_FILES_PER_DISTRIBUTION
+        distributions * wsl_place::facade::model::PIP_FILES_PER_DISTRIBUTION
     );
     // The editable build's start-ups, estimated and named as such.
     let manager = &p["install_manager"];
     assert_eq!(
         manager["build_startups"],
-        wsl_place::model::PIP_EDITABLE_BUILD_STARTUPS,
+        wsl_place::facade::model::PIP_EDITABLE_BUILD_STARTUPS,
         "{manager}"
     );
     let startup = manager["startup_ms"].as_f64().unwrap();
     assert!(
         p["install_manager_ms"].as_f64().unwrap()
-            > wsl_place::model::PIP_EDITABLE_BUILD_STARTUPS * startup,
+            > wsl_place::facade::model::PIP_EDITABLE_BUILD_STARTUPS * startup,
         "{p}"
     );
     // The screen says what is estimated.

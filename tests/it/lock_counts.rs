@@ -76,9 +76,9 @@ fn assert_counted(p: &Value, lock: &str, packages: u64) {
     assert_eq!(install["source"], lock, "{p}");
     assert_eq!(install["packages"], packages, "{install}");
     let per_package = if lock == "pnpm-lock.yaml" {
-        wsl_place::model::PNPM_FILES_PER_PACKAGE
+        wsl_place::facade::model::PNPM_FILES_PER_PACKAGE
     } else {
-        wsl_place::model::FILES_PER_PACKAGE
+        wsl_place::facade::model::FILES_PER_PACKAGE
     };
     assert_eq!(install["files"], packages * per_package, "{install}");
     assert!(p["install_ms"]["current"].as_f64().unwrap() > 0.0, "{p}");
@@ -108,7 +108,7 @@ fn a_pnpm_tree_from_its_lock_has_pnpms_folders_and_a_link_per_dependency_edge() 
     let packages = install["packages"].as_u64().unwrap();
     assert_eq!(
         install["dirs"],
-        packages * wsl_place::model::PNPM_DIRS_PER_PACKAGE,
+        packages * wsl_place::facade::model::PNPM_DIRS_PER_PACKAGE,
         "{install}"
     );
     // yarn's tree from its lock has none counted.

@@ -9,7 +9,7 @@ use clap_mangen::Man;
 use clap_mangen::roff::{Roff, bold, roman};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use wsl_place::commands::cli::Cli;
+use wsl_place::facade::commands::cli::Cli;
 
 const REGENERATE_ENV: &str = "WSL_PLACE_REGENERATE";
 

@@ -10,20 +10,20 @@ use crate::support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use wsl_place::assess::pipeline::CheckReport;
-use wsl_place::base::counts::TreeCounts;
-use wsl_place::decide::observations::{Context, Observations};
-use wsl_place::decide::policy::{self, Policy, PolicySource};
-use wsl_place::host::HostEnv;
-use wsl_place::host::git::version::GitVersion;
-use wsl_place::host::location::{self, MountTable};
-use wsl_place::measure::gitindex::{IndexSummary, RepoKind};
-use wsl_place::measure::gitsettings::GitSettings;
-use wsl_place::measure::probe::{ProbeReport, ProbeSet, measure::RunSummary};
-use wsl_place::measure::scan::{Counts, DependencyTree, DirFiles, GitReport, ScanReport};
-use wsl_place::measure::stats::{OpStats, ParallelLstat};
-use wsl_place::model::{Compared, Figure, InstallFigures, Prediction, Range, RepoFigures};
-use wsl_place::report::{self, Format, Style};
+use wsl_place::facade::assess::pipeline::CheckReport;
+use wsl_place::facade::base::counts::TreeCounts;
+use wsl_place::facade::decide::observations::{Context, Observations};
+use wsl_place::facade::decide::policy::{self, Policy, PolicySource};
+use wsl_place::facade::host::HostEnv;
+use wsl_place::facade::host::git::version::GitVersion;
+use wsl_place::facade::host::location::{self, MountTable};
+use wsl_place::facade::measure::gitindex::{IndexSummary, RepoKind};
+use wsl_place::facade::measure::gitsettings::GitSettings;
+use wsl_place::facade::measure::probe::{ProbeReport, ProbeSet, measure::RunSummary};
+use wsl_place::facade::measure::scan::{Counts, DependencyTree, DirFiles, GitReport, ScanReport};
+use wsl_place::facade::measure::stats::{OpStats, ParallelLstat};
+use wsl_place::facade::model::{Compared, Figure, InstallFigures, Prediction, Range, RepoFigures};
+use wsl_place::facade::report::{self, Format, Style};
 
 const REPO: &str = "/mnt/c/Users/dev/src/webapp";
 
@@ -33,9 +33,9 @@ fn stats(us: f64) -> OpStats {
 
 fn probe(dir: &str, mount_point: &str, fstype: &str, lstat_us: f64) -> ProbeReport {
     let kind = if fstype == "9p" {
-        wsl_place::host::mounts::MountKind::WslDrvfs9p
+        wsl_place::facade::host::mounts::MountKind::WslDrvfs9p
     } else {
-        wsl_place::host::mounts::MountKind::Local
+        wsl_place::facade::host::mounts::MountKind::Local
     };
     ProbeReport {
         dir: PathBuf::from(dir),
@@ -43,7 +43,7 @@ fn probe(dir: &str, mount_point: &str, fstype: &str, lstat_us: f64) -> ProbeRepo
         fstype: fstype.to_string(),
         kind,
         skipped: None,
-        ops: Some(wsl_place::measure::probe::Ops {
+        ops: Some(wsl_place::facade::measure::probe::Ops {
             create: stats(lstat_us * 4.2),
             read: stats(lstat_us * 1.3),
             lstat: stats(lstat_us),
@@ -58,7 +58,7 @@ fn probe(dir: &str, mount_point: &str, fstype: &str, lstat_us: f64) -> ProbeRepo
         parallel_lstat: vec![
             ParallelLstat::from_runs(
                 8,
-                wsl_place::measure::stats::LstatSource::Tracked,
+                wsl_place::facade::measure::stats::LstatSource::Tracked,
                 &[lstat_us / 3.0],
             )
             .unwrap(),
@@ -124,7 +124,7 @@ fn fixture() -> CheckReport {
 
     let node_modules = DependencyTree {
         path: PathBuf::from("node_modules"),
-        kind: wsl_place::measure::scan::DependencyKind::NodeModules,
+        kind: wsl_place::facade::measure::scan::DependencyKind::NodeModules,
         files: 6_569,
         dirs: 812,
         bytes: 96_468_992,
@@ -218,7 +218,7 @@ fn fixture() -> CheckReport {
                 dirs: 812,
                 bytes: 96_468_992,
                 packages: 740,
-                source: wsl_place::model::InstallSource::NodeModules,
+                source: wsl_place::facade::model::InstallSource::NodeModules,
                 depth: 0.0,
                 links: 0,
                 cache_links: None,
@@ -261,7 +261,7 @@ fn fixture() -> CheckReport {
         accuracy: None,
         verify: None,
         git_version: Some(git_version),
-        schema: wsl_place::assess::pipeline::SCHEMA_VERSION,
+        schema: wsl_place::facade::assess::pipeline::SCHEMA_VERSION,
         location,
         scan,
         probe: Some(probes),

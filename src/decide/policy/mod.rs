@@ -17,14 +17,11 @@ mod steady;
 mod validation;
 mod verdict;
 
-pub use loading::{PolicyError, load};
+pub use loading::load;
 pub use rules::{evaluate, evaluate_after};
-pub use schema::{
-    Advisory, DEFAULT_POLICY, Git, Migrate, Mounts, Paths, Policy, PolicySource, Primary,
-    REPOSITORY_POLICY, Thresholds,
-};
-pub use steady::{KEEP_MARGIN, MEDIAN_FROM_CHECKS, Previous, RECENT_CHECKS};
-pub use verdict::{Confidence, Level, Reason, Recent, Rule, Verdict, Weighed};
+pub use schema::{Policy, PolicySource};
+pub use steady::{MEDIAN_FROM_CHECKS, Previous};
+pub use verdict::{Level, Reason, Recent, Rule, Verdict};
 
 #[cfg(test)]
 pub(crate) mod fixtures;

@@ -189,7 +189,7 @@ mod tests {
     #[test]
     fn right_kinds_unknown_keys_and_bad_syntax_are_left_to_the_others() {
         for text in [
-            crate::decide::policy::DEFAULT_POLICY,
+            super::super::schema::DEFAULT_POLICY,
             "[thresholds]\nmove_speedup = 10\n",
             "[thresholds]\nmove_sped = { a = 1 }\n",
             "[mounts]\nmove = [\"9p\"]\n",

@@ -187,6 +187,7 @@ impl Changes {
         (self.added.len() + self.changed.len() + self.removed.len()) as u64
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.count() == 0 && self.added_dirs.is_empty() && self.removed_dirs.is_empty()
     }

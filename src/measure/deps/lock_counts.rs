@@ -18,6 +18,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 /// platform among its own (`os`, `cpu`, `libc`: the native binary of esbuild or rollup for
 /// this machine): one without such fields hangs off another platform's package (`fsevents`).
 /// None when the text is not such a lock.
+#[cfg(test)]
 pub fn pnpm_packages(text: &str) -> Option<u64> {
     pnpm_placed_keys(text).map(|(placed, _)| placed.len() as u64)
 }

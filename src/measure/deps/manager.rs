@@ -10,7 +10,7 @@
 //! fit stands in (`model::estimated`). Network is never counted (pip, which has no offline
 //! mode, asks the index about each package of its sample).
 
-pub use super::manager_timing::{ManagerTiming, SkipCause, Skipped, TimingSource};
+pub use super::manager_timing::{ManagerTiming, Skipped, TimingSource};
 use super::package_manager::{Manager, detect};
 use super::samplers;
 use super::timing_cache;

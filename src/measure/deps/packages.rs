@@ -115,13 +115,9 @@ fn spread(items: Vec<Pinned>, max: usize) -> Vec<Pinned> {
         .collect()
 }
 
-/// The text of the project's npm lock file. A project that commits none (`package-lock=false`,
-/// common in libraries) still has the one npm keeps inside node_modules, in the same format.
-pub fn npm_lock(root: &Path) -> Option<String> {
-    npm_lock_file(root).map(|(_, text)| text)
-}
-
-/// The npm lock the sample reads (`NPM_LOCKS`' first that is there) and its text.
+/// The npm lock the sample reads (`NPM_LOCKS`' first that is there) and its text. A project
+/// that commits none (`package-lock=false`, common in libraries) still has the one npm keeps
+/// inside node_modules, in the same format.
 pub fn npm_lock_file(root: &Path) -> Option<(&'static str, String)> {
     NPM_LOCKS
         .iter()
@@ -673,9 +669,12 @@ mod tests {
     #[test]
     fn the_sample_comes_from_what_npm_placed_else_the_lock_file() {
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(npm_lock(dir.path()), None);
+        assert_eq!(npm_lock_file(dir.path()).map(|(_, text)| text), None);
         std::fs::write(dir.path().join("package-lock.json"), "committed").unwrap();
-        assert_eq!(npm_lock(dir.path()).as_deref(), Some("committed"));
+        assert_eq!(
+            npm_lock_file(dir.path()).map(|(_, text)| text).as_deref(),
+            Some("committed")
+        );
         std::fs::create_dir(dir.path().join("node_modules")).unwrap();
         std::fs::write(dir.path().join("node_modules/.package-lock.json"), "hidden").unwrap();
         assert_eq!(

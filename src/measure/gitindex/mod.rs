@@ -8,7 +8,7 @@
 
 mod walk;
 
-pub use walk::{GIT_MMAP_ABOVE, GitWalk};
+pub use walk::GitWalk;
 
 use gix::bstr::ByteSlice;
 use gix::index::entry::{Flags, Mode};
@@ -377,12 +377,7 @@ impl RootIndex {
             .collect()
     }
 
-    /// Up to `max` tracked paths relative to the root, as `tracked_sample` gives them.
-    pub fn tracked_paths(&self, max: usize) -> Vec<PathBuf> {
-        on_disk_paths(&self.index, &self.prefix, max)
-    }
-
-    /// Up to `max` tracked paths as `tracked_paths` gives them, with the shape of all of them:
+    /// Up to `max` tracked paths relative to the root, as `tracked_sample` gives them, with the shape of all of them:
     /// how many there are and how many directories hold them (the root included), counted on
     /// the index's own bytes rather than on a path made for each.
     pub fn tracked_sample_and_shape(&self, max: usize) -> (Vec<PathBuf>, Option<(u64, u64)>) {

@@ -35,10 +35,10 @@ impl FakeProc {
     }
 
     /// The host facts the library reads from this fixture, for tests that call it directly.
-    pub fn host_env(&self) -> wsl_place::host::HostEnv {
+    pub fn host_env(&self) -> wsl_place::facade::host::HostEnv {
         let root = self.dir.path().display().to_string();
         let vars = [("WSL_PLACE_PROC_ROOT".to_string(), root)];
-        wsl_place::host::HostEnv::from_vars(vars.into_iter().collect())
+        wsl_place::facade::host::HostEnv::from_vars(vars.into_iter().collect())
     }
 
     /// The fixture's mount table, for tests that rewrite it between runs.

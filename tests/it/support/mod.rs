@@ -174,7 +174,7 @@ pub fn is_mounted(path: &Path) -> bool {
     };
     info.lines()
         .filter_map(|line| line.split(' ').nth(4))
-        .any(|field| Path::new(&wsl_place::host::mounts::unescape(field)) == path)
+        .any(|field| Path::new(&wsl_place::facade::host::mounts::unescape(field)) == path)
 }
 
 /// Where cargo built the binary, for tests that start it through another program (`script`,
@@ -201,7 +201,7 @@ pub fn state_home() -> PathBuf {
 pub fn manifest_in(state: &Path, destination: &Path) -> Option<PathBuf> {
     let wanted = format!(
         "# destination\t{}",
-        wsl_place::base::pathtext::escape_path(destination)
+        wsl_place::facade::base::pathtext::escape_path(destination)
     );
     std::fs::read_dir(state.join("wsl-place/manifests"))
         .ok()?

@@ -22,12 +22,12 @@ fn result_headline(report: &MigrationReport) -> String {
         )
     } else if let Some(sync) = synced.filter(|s| !s.not_copied.is_empty()) {
         format!(
-            "Synced, except {} that could not be read (listed below, still only at the source); the copy now holds {holds}.",
+            "Synced, except {} that could not be read (listed below, still only at the source); the copy now holds {holds}, .git included.",
             units::counted(sync.not_copied.len() as u64, "file", "files"),
         )
     } else if synced.is_some() {
         format!(
-            "Synced: the late edits are in the copy, which now holds {holds}; the manifest says so."
+            "Synced: the late edits are in the copy, which now holds {holds}, .git included; the manifest says so."
         )
     } else if let Some(removal) = report.removal.as_ref().filter(|_| report.already_migrated) {
         let what = match removal.kept_count {
@@ -38,7 +38,7 @@ fn result_headline(report: &MigrationReport) -> String {
             ),
         };
         format!(
-            "{what}: {} is the repository now, holding {holds}.",
+            "{what}: {} is the repository now, holding {holds}, .git included.",
             destination
         )
     } else if report.already_migrated {
