@@ -59,5 +59,6 @@ pub(super) fn repo(tracked: u64, files: u64, dirs: u64) -> RepoFigures {
         text_bytes: 0,
         auto_text_bytes: 0,
         install: None,
+        unborn_head: false,
     }
 }

@@ -176,8 +176,10 @@ fn fixture() -> CheckReport {
             loose_object_bytes: Some(1_048_576),
             loose_object_files: Some(120),
             git_dir_files: Some(1_557),
+            git_dir_dirs: None,
             estimated: false,
             error: None,
+            unborn_head: false,
         }),
         ..ScanReport::default()
     };
@@ -223,6 +225,7 @@ fn fixture() -> CheckReport {
                 links: 0,
                 cache_links: None,
             }),
+            unborn_head: false,
         },
     };
     let git_version = GitVersion {

@@ -6,7 +6,10 @@
 //! its `commondir` file. The index is decoded with gix, which also resolves split indexes
 //! (`link` extension + `sharedindex.<sha>`), so the count is the real number of entries.
 
+mod head;
 mod walk;
+
+pub use head::born;
 
 pub use walk::GitWalk;
 

@@ -145,6 +145,7 @@ fn git_figures(
     packs: Option<Subtree>,
 ) {
     git.git_dir_files = Some(dir.estimate.files);
+    git.git_dir_dirs = Some(dir.estimate.dirs + 1);
     git.estimated = !dir.complete;
     let pack = packs.map_or(0, |p| p.estimate.bytes);
     git.pack_bytes = Some(pack);

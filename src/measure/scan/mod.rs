@@ -234,10 +234,17 @@ pub struct GitReport {
     pub loose_object_files: Option<u64>,
     /// Files in the git directory, objects and all.
     pub git_dir_files: Option<u64>,
+    /// Folders in the git directory, itself included: the scan counts them in `dirs`, git's
+    /// walk of the work tree never opens them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub git_dir_dirs: Option<u64>,
     /// True when the git directory figures are extrapolated.
     pub estimated: bool,
     /// A `.git` that exists but could not be understood.
     pub error: Option<String>,
+    /// True when `HEAD` names a branch with no commit yet (`gitindex::born`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unborn_head: bool,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -479,8 +486,10 @@ fn git_facts(
                 loose_object_bytes: None,
                 loose_object_files: None,
                 git_dir_files: None,
+                git_dir_dirs: None,
                 estimated: false,
                 error: Some(e),
+                unborn_head: false,
             };
             return (Some(report), GitPaths::default(), None);
         }
@@ -509,8 +518,10 @@ fn git_facts(
         loose_object_bytes: None,
         loose_object_files: None,
         git_dir_files: None,
+        git_dir_dirs: None,
         estimated: false,
         error: None,
+        unborn_head: gitindex::born(&repo) == Some(false),
     };
     (Some(report), paths, sizes)
 }
