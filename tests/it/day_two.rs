@@ -337,3 +337,54 @@ fn an_empty_repository_is_priced_without_history_or_its_git_folders() {
     let born = probed(&sandbox.path("born"));
     assert!(born["scan"]["git"].get("unborn_head").is_none(), "{born}");
 }
+
+/// koa without `node_modules` and none of its packages in npm's cache: the screen said
+/// "reinstalling from its cache ... downloads not counted" and npm was started to fail. Now
+/// nothing is "re"-installed, the line says the cache holds none of them, and no install starts.
+#[test]
+fn a_lock_never_installed_here_is_an_install_whose_cache_holds_none_of_it() {
+    let sandbox = Sandbox::new();
+    let app = sandbox.path("koa");
+    repo_with_files(&app, 5);
+    let packages: serde_json::Map<String, serde_json::Value> =
+        std::iter::once((String::new(), serde_json::json!({})))
+            .chain((0..30).map(|p| {
+                (
+                    format!("node_modules/pkg{p}"),
+                    serde_json::json!({"version": format!("1.0.{p}"), "resolved": format!("https://registry.npmjs.org/pkg{p}/-/pkg{p}-1.0.{p}.tgz"), "integrity": "sha512-AAAA"}),
+                )
+            }))
+            .collect();
+    let lock = serde_json::json!({"lockfileVersion": 3, "packages": packages});
+    std::fs::write(app.join("package-lock.json"), lock.to_string()).unwrap();
+    let bin = tempfile::tempdir().unwrap();
+    let started = sandbox.path("npm-started");
+    crate::support::write_executable(
+        &bin.path().join("npm"),
+        &format!(
+            "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 11.19.1; exit 0; fi\ntouch '{}'\nexit 1\n",
+            started.display()
+        ),
+    );
+    let out = sandbox
+        .cmd()
+        .env("PATH", crate::support::gitrepo::path_with(bin.path()))
+        .env("COLUMNS", "200")
+        .args(["check", "--probe-budget-ms", "300"])
+        .arg(&app)
+        .run();
+    let text = out.stdout();
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("install ") && l.contains("npm 11.19.1"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains("installing from the lock (its cache holds none of these packages)"),
+        "{line}"
+    );
+    assert!(!line.contains("reinstalling"), "{line}");
+    assert!(
+        !started.exists(),
+        "npm was started for a sample that must fail"
+    );
+}

@@ -91,11 +91,16 @@ fn manager_work(m: &ManagerTiming, own: f64, tree: Option<&InstallFigures>) -> S
             InstallSource::NodeModules | InstallSource::DependencyTrees | InstallSource::Virtualenv
         )
     });
-    let what = match (installed, m.sample_uncached > 0 || m.sample_cache_lacks_all) {
-        (true, false) => "reinstalling from its cache",
-        (true, true) => "reinstalling (its cache lacks some of these packages)",
-        (false, false) => "installing from the lock, from its cache",
-        (false, true) => "installing from the lock (its cache lacks some or all of these packages)",
+    let lacking = match (m.sample_cache_lacks_all, m.sample_uncached > 0) {
+        (true, _) => Some("its cache holds none of these packages"),
+        (false, true) => Some("its cache lacks some of these packages"),
+        (false, false) => None,
+    };
+    let what = match (installed, lacking) {
+        (true, None) => "reinstalling from its cache".to_string(),
+        (true, Some(lacking)) => format!("reinstalling ({lacking})"),
+        (false, None) => "installing from the lock, from its cache".to_string(),
+        (false, Some(lacking)) => format!("installing from the lock ({lacking})"),
     };
     format!(
         "{}{version} {what}, {} of it {}'s own work on either disk ({timed})",
