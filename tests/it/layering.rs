@@ -134,19 +134,18 @@ fn import_graph(files: &[(String, String)]) -> BTreeMap<String, BTreeSet<String>
     graph
 }
 
-/// Folder -> (file -> the sibling files and folders it imports), for every folder of src/:
-/// `super::x` and `crate::<folder>::x` name a sibling `x`. A folder's `mod.rs` is left out, as
-/// a parent may use its children.
+/// Folder -> (file -> the sibling files and folders it imports), for every folder of src/. An
+/// edge A -> B is A naming an item defined in B through a `crate::`, `super::` (any depth) or
+/// `self::` path; a re-export (`pub use`) is followed to the file that defines the item and is
+/// no edge itself, nor is `mod x;`. A folder's `mod.rs` is a node of its own folder's graph
+/// (`mod.rs`), and the folder is one node of its parent's.
 fn file_graphs(
     files: &[(PathBuf, String)],
 ) -> BTreeMap<PathBuf, BTreeMap<String, BTreeSet<String>>> {
+    let items = Items::of(files);
     let mut graphs: BTreeMap<PathBuf, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
-    let modules: BTreeSet<Vec<String>> = files.iter().map(|(r, _)| module_path(r)).collect();
     for (relative, text) in files {
         let here = module_path(relative);
-        if here.is_empty() {
-            continue;
-        }
         // Every file is a node in its own folder's graph; a subfolder, in its parent's.
         for depth in 0..here.len() {
             let folder: PathBuf = here[..depth].iter().collect();
@@ -156,26 +155,146 @@ fn file_graphs(
                 .entry(here[depth].clone())
                 .or_default();
         }
-        for target in module_references(non_test_code(text), &here) {
-            let common = here.iter().zip(&target).take_while(|(a, b)| a == b).count();
-            let (Some(from), Some(to)) = (here.get(common), target.get(common)) else {
+        let code = without_reexports(non_test_code(text));
+        for named in module_references(&code, &here) {
+            let Some(target) = items.defining(&named, 0) else {
                 continue;
             };
-            let sibling = modules
-                .iter()
-                .any(|m| m.len() > common && m[..=common] == target[..=common]);
-            if sibling {
+            let common = here.iter().zip(&target).take_while(|(a, b)| a == b).count();
+            let node = |module: &[String]| module.get(common).cloned().unwrap_or("mod.rs".into());
+            let (from, to) = (node(&here), node(&target));
+            if from != to {
                 let folder: PathBuf = here[..common].iter().collect();
                 graphs
                     .entry(folder)
                     .or_default()
-                    .entry(from.clone())
+                    .entry(from)
                     .or_default()
-                    .insert(to.clone());
+                    .insert(to);
             }
         }
     }
     graphs
+}
+
+/// What each module of src/ defines and re-exports: enough to follow a path to its file.
+struct Items {
+    modules: BTreeSet<Vec<String>>,
+    defined: BTreeMap<Vec<String>, BTreeSet<String>>,
+    reexported: BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>>,
+}
+
+impl Items {
+    fn of(files: &[(PathBuf, String)]) -> Self {
+        let mut items = Items {
+            modules: BTreeSet::new(),
+            defined: BTreeMap::new(),
+            reexported: BTreeMap::new(),
+        };
+        for (relative, text) in files {
+            let here = module_path(relative);
+            let code = non_test_code(text);
+            items.defined.insert(here.clone(), defined_names(code));
+            let mut reexports = BTreeMap::new();
+            for statement in reexport_statements(code) {
+                let mut paths = Vec::new();
+                use_tree(statement, &mut Vec::new(), &mut paths);
+                for path in paths {
+                    let absolute = absolute(&path, &here);
+                    if let Some(name) = absolute.last() {
+                        reexports.insert(name.clone(), absolute.clone());
+                    }
+                }
+            }
+            items.reexported.insert(here.clone(), reexports);
+            items.modules.insert(here);
+        }
+        items
+    }
+
+    /// The module whose file defines what `path` names: the longest module it starts with,
+    /// through the re-exports of that module when the next name is one of them.
+    fn defining(&self, path: &[String], depth: usize) -> Option<Vec<String>> {
+        let known = (0..=path.len())
+            .rev()
+            .find(|&k| self.modules.contains(&path[..k]))?;
+        let module = path[..known].to_vec();
+        let Some(name) = path.get(known) else {
+            return Some(module);
+        };
+        if self.defined[&module].contains(name) || depth > 16 {
+            return Some(module);
+        }
+        match self.reexported[&module].get(name) {
+            Some(target) if target.as_slice() != path => {
+                let mut followed = target.clone();
+                followed.extend_from_slice(&path[known + 1..]);
+                self.defining(&followed, depth + 1)
+            }
+            _ => Some(module),
+        }
+    }
+}
+
+/// A `use` path as written in the module `here`, from the crate's root: `crate::`, `super::`
+/// (each one level up: a file's folder, a folder's parent), `self::`, or a child of `here`.
+fn absolute(path: &[String], here: &[String]) -> Vec<String> {
+    match path.first().map(String::as_str) {
+        Some("crate") => path[1..].to_vec(),
+        Some("self") => here.iter().chain(&path[1..]).cloned().collect(),
+        Some("super") => {
+            let supers = path.iter().take_while(|p| *p == "super").count();
+            let mut up = here[..here.len().saturating_sub(supers)].to_vec();
+            up.extend_from_slice(&path[supers..]);
+            up
+        }
+        _ => here.iter().chain(path).cloned().collect(),
+    }
+}
+
+/// The names `code` defines at any depth: functions, types, traits, constants and statics.
+fn defined_names(code: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for keyword in [
+        "fn ", "struct ", "enum ", "trait ", "type ", "const ", "static ", "union ",
+    ] {
+        for (at, _) in code.match_indices(keyword) {
+            let before = code[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            names.extend(leading_name(&code[at + keyword.len()..]));
+        }
+    }
+    names
+}
+
+/// The trees of the `pub use` statements in `code` (`pub use`, `pub(crate) use`, ...).
+fn reexport_statements(code: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    for (at, _) in code.match_indices("pub") {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let mut rest = &code[at + 3..];
+        if let Some(scoped) = rest.strip_prefix('(') {
+            rest = &scoped[scoped.find(')').map_or(0, |c| c + 1)..];
+        }
+        if let Some(tree) = rest.trim_start().strip_prefix("use ") {
+            found.push(&tree[..tree.find(';').unwrap_or(tree.len())]);
+        }
+    }
+    found
+}
+
+/// `code` without its re-exports: they are followed, not edges of the file that makes them.
+fn without_reexports(code: &str) -> String {
+    let mut kept = code.to_string();
+    for statement in reexport_statements(code) {
+        kept = kept.replacen(statement, "", 1);
+    }
+    kept
 }
 
 /// A source file's module path below the crate: `measure/deps/samplers/mod.rs` is
@@ -199,7 +318,7 @@ fn module_path(relative: &Path) -> Vec<String> {
 /// (`super::{a::{self, B}, c}`) unfolded.
 fn module_references(code: &str, here: &[String]) -> Vec<Vec<String>> {
     let mut found = Vec::new();
-    for start in ["crate::", "super::"] {
+    for start in ["crate::", "super::", "self::"] {
         for (at, _) in code.match_indices(start) {
             let before = code[..at].chars().next_back();
             if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
@@ -210,6 +329,10 @@ fn module_references(code: &str, here: &[String]) -> Vec<Vec<String>> {
                 "crate::" => {
                     rest = &rest["crate::".len()..];
                     Vec::new()
+                }
+                "self::" => {
+                    rest = &rest["self::".len()..];
+                    here.to_vec()
                 }
                 _ => {
                     // Each `super` is the module above: a file's folder, a folder's parent.
@@ -255,7 +378,7 @@ fn use_tree(text: &str, base: &mut Vec<String>, found: &mut Vec<Vec<String>>) {
         .chars()
         .take_while(|c| c.is_alphanumeric() || *c == '_')
         .collect();
-    if name.is_empty() || name == "self" {
+    if name.is_empty() || (name == "self" && !text[name.len()..].starts_with("::")) {
         found.push(base.clone());
         return;
     }
@@ -530,6 +653,25 @@ fn no_cycle_between_the_files_of_a_folder() {
         ("a/y/z.rs", "use super::super::x;"),
     ]);
     assert_eq!(through_super_super.len(), 1, "{through_super_super:?}");
+    // A folder's mod.rs is a node of its own folder, and a re-export is followed to the file
+    // that defines the item: mod.rs -> y (self::), y -> x (through mod.rs's `pub use`), x ->
+    // mod.rs (an item mod.rs defines).
+    let through_reexport = made_up(&[
+        (
+            "a/mod.rs",
+            "mod x;\nmod y;\npub use x::Thing;\npub struct M;\nfn f() { self::y::g(); }",
+        ),
+        ("a/x.rs", "use super::M;\npub struct Thing;"),
+        ("a/y.rs", "use super::Thing;\npub fn g() {}"),
+    ]);
+    assert_eq!(through_reexport.len(), 1, "{through_reexport:?}");
+    assert_eq!(through_reexport[0].len(), 3, "{through_reexport:?}");
+    // The re-export alone is no edge: mod.rs showing x's item while x uses mod.rs's is fine.
+    let reexport_only = made_up(&[
+        ("a/mod.rs", "mod x;\npub use x::Thing;\npub struct M;"),
+        ("a/x.rs", "use super::M;\npub struct Thing;"),
+    ]);
+    assert!(reexport_only.is_empty(), "{reexport_only:?}");
     let files: Vec<(PathBuf, String)> = project().into_iter().map(|(_, r, t)| (r, t)).collect();
     let graphs = file_graphs(&files);
     assert!(
