@@ -9,6 +9,10 @@ pub mod assess {
     }
 }
 
+pub mod reason {
+    pub use crate::base::reason::Noted;
+}
+
 pub mod base {
     pub mod counts {
         pub use crate::base::counts::TreeCounts;

@@ -12,6 +12,7 @@ pub(crate) mod interrupt;
 pub mod pathtext;
 pub(crate) mod process;
 pub(crate) mod progress;
+pub(crate) mod reason;
 pub(crate) mod repo_file;
 pub(crate) mod shared_dir;
 pub(crate) mod units;

@@ -40,6 +40,6 @@ pub struct Observations {
     pub dirs: u64,
     pub git: Option<GitSettings>,
     /// Why the baseline could not be used, when it could not.
-    pub baseline_problem: Option<String>,
+    pub baseline_problem: Option<crate::measure::probe::NoBaseline>,
     pub context: Context,
 }

@@ -543,6 +543,22 @@ fn missing_home_is_reported_and_left_alone() {
     let expected = format!("No baseline: $HOME ({}) does not exist;", home.display());
     assert!(shown.contains(&expected), "{shown}");
     assert!(!place.path("gone").exists(), "HOME was created");
+    // The JSON keeps the sentence and gives its kind beside it.
+    let mut cmd = Sandbox::at(&home).cmd();
+    cmd.args(["check", "--format", "json", "--probe-budget-ms", "100"])
+        .arg(place.repo());
+    let json = run(cmd).ok_json();
+    let probe = &json["probe"];
+    assert!(
+        probe["baseline_note"]
+            .as_str()
+            .is_some_and(|note| note.starts_with(&expected)),
+        "{probe}"
+    );
+    assert_eq!(
+        probe["baseline_note_kind"],
+        serde_json::json!({"kind": "home_unusable", "home": home.to_str().unwrap(), "problem": {"kind": "missing"}})
+    );
 }
 
 // Case 17: --to under a file says so, instead of talking about the journal.

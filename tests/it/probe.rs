@@ -186,6 +186,10 @@ fn tmpfs_baseline_is_refused_with_a_reason() {
         note.contains("tmpfs") && note.contains("--baseline"),
         "{note}"
     );
+    // The same reason typed, for a script to branch on.
+    let kind = &v["probe"]["baseline_note_kind"];
+    assert_eq!(kind["kind"], "memory", "{kind}");
+    assert_eq!(kind["folder"], home.point().to_str().unwrap(), "{kind}");
     assert!(v["predict"]["git_status_ms"]["current"].as_f64().unwrap() > 0.0);
     assert_eq!(
         v["predict"]["git_status_ms"].get("baseline"),
@@ -207,6 +211,7 @@ fn same_mount_baseline_says_so_and_compares_equal() {
     std::fs::create_dir(&home).unwrap();
     let v = check(&repo, &home, &[]).ok_json();
     assert_eq!(v["probe"]["baseline_same_mount"], true);
+    assert_eq!(v["probe"]["baseline_note_kind"]["kind"], "same_mount");
     assert!(
         v["probe"]["baseline_note"]
             .as_str()

@@ -186,7 +186,7 @@ fn fixture() -> CheckReport {
     let probes = ProbeSet {
         current: probe(REPO, "/mnt/c", "9p", 4_696.0),
         baseline: Some(probe("/home/dev/.cache/wsl-place/probe", "/", "ext4", 0.34)),
-        baseline_note: None,
+        baseline_note: wsl_place::facade::reason::Noted(None),
         baseline_same_mount: false,
         baseline_label: Some("~/src/webapp".to_string()),
         git_startup_ms: Some(1.2),

@@ -533,8 +533,9 @@ fn observe(
         if p.baseline.is_none() || p.baseline_same_mount {
             Some(
                 p.baseline_note
+                    .0
                     .clone()
-                    .unwrap_or_else(|| "no usable baseline".to_string()),
+                    .unwrap_or(crate::measure::probe::NoBaseline::NotProbed),
             )
         } else {
             None

@@ -73,8 +73,9 @@ pub struct RepositoryReport {
     pub predict: Option<Prediction>,
     pub policy: PolicySource,
     pub verdict: Verdict,
-    /// Why the Linux-disk side is missing or is this same disk.
-    pub baseline_note: Option<String>,
+    /// Why the Linux-disk side is missing or is this same disk (and `baseline_note_kind`).
+    #[serde(flatten)]
+    pub baseline_note: crate::base::reason::Noted<crate::measure::probe::NoBaseline>,
     /// The old place of a finished migration, as in `check`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moved: Option<crate::measure::changes::OldPlace>,
@@ -385,7 +386,7 @@ fn judge(
         predict,
         policy: policy_source,
         verdict,
-        baseline_note: probes.and_then(|p| p.baseline_note),
+        baseline_note: crate::base::reason::Noted(probes.and_then(|p| p.baseline_note.0)),
         moved,
     })
 }

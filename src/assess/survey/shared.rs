@@ -164,7 +164,7 @@ pub(super) fn probe_set(
         elapsed_ms: current.elapsed_ms,
         current,
         baseline,
-        baseline_note: note,
+        baseline_note: crate::base::reason::Noted(note),
         baseline_same_mount: same,
         baseline_label: None,
         git_startup_ms: startup,

@@ -397,7 +397,7 @@ mod tests {
     fn wsl1_slow_status_on_its_own_disk_advises_wsl2() {
         // On lxfs the baseline is the same mount: no ratio, but the absolute cost counts.
         let obs = Observations {
-            baseline_problem: Some("same mount".into()),
+            baseline_problem: Some(crate::measure::probe::NoBaseline::NotProbed),
             context: Context {
                 wsl_version: Some(1),
                 ..Context::default()
@@ -437,7 +437,9 @@ mod tests {
     #[test]
     fn unusable_baseline_means_no_ratio_verdict() {
         let obs = Observations {
-            baseline_problem: Some("the baseline is tmpfs".into()),
+            baseline_problem: Some(crate::measure::probe::NoBaseline::Memory {
+                folder: "/tmp".into(),
+            }),
             ..with_git_status(MountKind::Local, 2000.0, 5.0)
         };
         assert_eq!(evaluate(&Policy::default(), &obs).level, Level::Ok);

@@ -4,6 +4,7 @@
 
 pub mod cold;
 pub mod measure;
+pub mod no_baseline;
 pub mod ops;
 pub mod scratch;
 pub mod tap;
@@ -12,6 +13,7 @@ pub mod worker;
 
 use crate::base::error::{Failure, Result};
 use crate::base::interrupt;
+use crate::base::reason::Noted;
 use crate::host::location::MountTable;
 use crate::host::mounts::{MountEntry, MountKind};
 use crate::measure::gitindex;
@@ -21,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 pub use measure::CPU_BOUND_US;
+pub use no_baseline::{FolderProblem, NoBaseline};
 pub use ops::PerOp;
 
 /// Thread counts for the parallel `lstat` figures: git's preload-index uses one thread per 500
@@ -449,8 +452,10 @@ pub struct ProbeSet {
     pub current: ProbeReport,
     /// None when there is no fair baseline (tmpfs, not a local disk, no $HOME): see `baseline_note`.
     pub baseline: Option<ProbeReport>,
-    /// Why the baseline is missing or equals the current mount, as a sentence.
-    pub baseline_note: Option<String>,
+    /// Why the baseline is missing or equals the current mount (`baseline_note` in JSON, its
+    /// kind `baseline_note_kind`).
+    #[serde(flatten)]
+    pub baseline_note: Noted<NoBaseline>,
     /// The baseline lives on the repository's own mount; its figures are the current ones.
     pub baseline_same_mount: bool,
     /// Where the repository would live after a move, for the headline.

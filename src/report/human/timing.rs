@@ -286,8 +286,12 @@ pub fn rows(
     if let Some(p) = predict {
         prediction_rows(screen, p, move_matters);
     }
-    if let Some(note) = &probes.baseline_note {
-        screen.row("note", note, Tone::Warn);
+    if let Some(note) = probes.baseline_note.as_ref() {
+        screen.row(
+            "note",
+            &crate::base::reason::Worded::sentence(note),
+            Tone::Warn,
+        );
     }
     let baseline = probes
         .baseline

@@ -4,29 +4,34 @@
 
 use crate::assess::pipeline::Settings;
 use crate::base::error::{Failure, Result};
+use crate::base::reason::Worded;
 use crate::host::HostEnv;
 use crate::host::location::{self, MountTable};
 use crate::host::mounts::{MountEntry, MountKind};
+use crate::measure::probe::{FolderProblem, NoBaseline};
 use std::path::{Path, PathBuf};
 
 /// Where the Linux-disk side of the comparison is measured, or why it is not.
 pub enum Baseline<'a> {
     Probe(PathBuf, &'a MountEntry),
-    Same(PathBuf, String),
-    None(String),
+    Same(PathBuf, NoBaseline),
+    None(NoBaseline),
 }
 
-/// `dir`, canonical, when it is a readable directory; otherwise why not, as the end of a sentence
-/// that starts with its name.
-fn usable_dir(dir: &Path) -> std::result::Result<PathBuf, String> {
+/// `dir`, canonical, when it is a readable directory; otherwise why not.
+fn usable_dir(dir: &Path) -> std::result::Result<PathBuf, FolderProblem> {
     let canonical = std::fs::canonicalize(dir).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => "does not exist".to_string(),
-        _ => format!("cannot be resolved ({e})"),
+        std::io::ErrorKind::NotFound => FolderProblem::Missing,
+        _ => FolderProblem::Unresolvable {
+            error: e.to_string(),
+        },
     })?;
     if !canonical.is_dir() {
-        return Err("is not a directory".into());
+        return Err(FolderProblem::NotAFolder);
     }
-    std::fs::read_dir(&canonical).map_err(|e| format!("cannot be read ({e})"))?;
+    std::fs::read_dir(&canonical).map_err(|e| FolderProblem::Unreadable {
+        error: e.to_string(),
+    })?;
     Ok(canonical)
 }
 
@@ -42,28 +47,23 @@ pub fn choose_baseline<'a>(
         Err(none) => return Ok(Baseline::None(none)),
     };
     let Some(mount) = table.mount_for(&dir) else {
-        return Ok(Baseline::None(format!(
-            "No baseline: no mount contains {}; the mount table looks incomplete.",
-            dir.display()
-        )));
+        return Ok(Baseline::None(NoBaseline::NoMount { folder: dir }));
     };
-    let shown = crate::base::pathtext::display(&dir);
     // `/proc`, `/sys`, `/dev`: no disk under them, so no Linux-disk figure to compare with.
     if crate::host::mounts::is_kernel_interface(&mount.fstype) {
-        let why = format!(
-            "is on {}, a kernel file system with no disk under it",
-            mount.fstype
-        );
         return match &settings.baseline {
             Some(_) => Err(Failure::input(format!(
-                "the baseline {shown} {why}; pass --baseline a directory on the Linux disk."
+                "the baseline {} is on {}, a kernel file system with no disk under it; pass --baseline a directory on the Linux disk.",
+                crate::base::pathtext::display(&dir),
+                mount.fstype
             ))),
-            None => Ok(Baseline::None(format!(
-                "No baseline: $HOME ({shown}) {why}; pass --baseline DIR on the Linux disk to compare against."
-            ))),
+            None => Ok(Baseline::None(NoBaseline::KernelFileSystem {
+                folder: dir,
+                fstype: mount.fstype.clone(),
+            })),
         };
     }
-    Ok(baseline_on(dir, mount, current, &shown))
+    Ok(baseline_on(dir, mount, current))
 }
 
 /// The folder the baseline is measured in: `--baseline`'s (an error when it is unusable) or
@@ -71,54 +71,43 @@ pub fn choose_baseline<'a>(
 fn baseline_dir(
     env: &HostEnv,
     settings: &Settings,
-) -> Result<std::result::Result<PathBuf, String>> {
+) -> Result<std::result::Result<PathBuf, NoBaseline>> {
     Ok(match (&settings.baseline, env.home()) {
-        (Some(dir), _) => Ok(usable_dir(dir).map_err(|why| {
+        (Some(dir), _) => Ok(usable_dir(dir).map_err(|problem| {
             Failure::input(format!(
-                "the baseline {} {why}; pass --baseline a directory on the Linux disk.",
-                dir.display()
+                "the baseline {} {}; pass --baseline a directory on the Linux disk.",
+                dir.display(),
+                problem.sentence()
             ))
         })?),
-        (None, Some(home)) => usable_dir(&home).map_err(|why| {
-            format!(
-                "No baseline: $HOME ({}) {why}; pass --baseline DIR on the Linux disk to compare against.",
-                home.display()
-            )
-        }),
-        (None, None) => Err(
-            "No baseline: $HOME is not set; pass --baseline DIR on the Linux disk to compare against.".into(),
-        ),
+        (None, Some(home)) => {
+            usable_dir(&home).map_err(|problem| NoBaseline::HomeUnusable { home, problem })
+        }
+        (None, None) => Err(NoBaseline::HomeUnset),
     })
 }
 
-/// The baseline `dir` (`shown` as written) gives on its `mount`: probed on a local disk, the
-/// same as the repository's on its own mount, none on memory or a mount that is no local disk.
-fn baseline_on<'a>(
-    dir: PathBuf,
-    mount: &'a MountEntry,
-    current: &MountEntry,
-    shown: &str,
-) -> Baseline<'a> {
+/// The baseline `dir` gives on its `mount`: probed on a local disk, the same as the
+/// repository's on its own mount, none on memory or a mount that is no local disk.
+fn baseline_on<'a>(dir: PathBuf, mount: &'a MountEntry, current: &MountEntry) -> Baseline<'a> {
     match mount.kind() {
-        _ if mount.is_same_mount(current) => Baseline::Same(
-            dir,
-            format!(
-                "The baseline {shown} is on the same mount as the repository ({} {}), so both sides are the same disk: there is nothing faster to move to here (pass --baseline DIR to compare with another disk).",
-                mount.mount_point.display(),
-                mount.fstype
-            ),
-        ),
-        MountKind::Tmpfs => Baseline::None(format!(
-            "The baseline {shown} is on tmpfs, which is memory rather than a disk and would flatter the move; pass --baseline DIR on the Linux disk (ext4) for a fair comparison."
-        )),
+        _ if mount.is_same_mount(current) => {
+            let why = NoBaseline::SameMount {
+                folder: dir.clone(),
+                mount_point: mount.mount_point.clone(),
+                fstype: mount.fstype.clone(),
+            };
+            Baseline::Same(dir, why)
+        }
+        MountKind::Tmpfs => Baseline::None(NoBaseline::Memory { folder: dir }),
         MountKind::Local | MountKind::Overlay | MountKind::Wsl1Lxfs | MountKind::Other => {
             Baseline::Probe(dir, mount)
         }
-        kind => Baseline::None(format!(
-            "The baseline {shown} is not on a local disk ({}, {}), so comparing against it would mislead; pass --baseline DIR on the Linux disk (ext4).",
-            kind.as_str(),
-            mount.fstype
-        )),
+        mount_kind => Baseline::None(NoBaseline::NotLocalDisk {
+            folder: dir,
+            mount_kind,
+            fstype: mount.fstype.clone(),
+        }),
     }
 }
 

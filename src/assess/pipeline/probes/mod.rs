@@ -5,6 +5,7 @@ use super::phases::{Phases, timed};
 use super::{Reuse, Settings, mount_cache};
 use crate::base::error::Result;
 use crate::base::interrupt;
+use crate::base::reason::Noted;
 use crate::host::HostEnv;
 use crate::host::location::{Location, MountTable};
 use crate::host::mounts::MountEntry;
@@ -16,7 +17,7 @@ use crate::measure::deps::{
     manager::{self, Timing, Untimed},
 };
 use crate::measure::gitindex::{GitWalk, RootIndex};
-use crate::measure::probe::{self, ProbeReport, ProbeSet, Target, Tracked, mount_of};
+use crate::measure::probe::{self, NoBaseline, ProbeReport, ProbeSet, Target, Tracked, mount_of};
 use crate::measure::scan::ScanReport;
 use crate::measure::stats::OpStats;
 use crate::model::{self, InstallSource, MountCosts, Prediction, RepoFigures};
@@ -123,7 +124,7 @@ pub fn for_check(
     phases.cpu_ms = Some(cpu_ms);
     // Ctrl-C: no baseline probe; the command reports the interruption.
     let baseline = if interrupt::requested() {
-        Baseline::None("interrupted".to_string())
+        Baseline::None(NoBaseline::Interrupted)
     } else {
         baseline
     };
@@ -144,7 +145,7 @@ pub fn for_check(
     phases.probe_baseline_ms = Some(baseline_began.elapsed().as_millis() as u64);
     Ok(ProbeSet {
         baseline: other.report,
-        baseline_note: other.note,
+        baseline_note: Noted(other.note),
         baseline_same_mount: other.same,
         baseline_label: other.label,
         git_startup_ms: startup,
@@ -228,7 +229,7 @@ impl CurrentSide {
         ProbeSet {
             current: self.report,
             baseline: None,
-            baseline_note: None,
+            baseline_note: Noted(None),
             baseline_same_mount: false,
             baseline_label: None,
             git_startup_ms: None,
@@ -250,7 +251,7 @@ impl CurrentSide {
 /// mount), why there is none or why it is the same, and its label.
 struct BaselineSide {
     report: Option<ProbeReport>,
-    note: Option<String>,
+    note: Option<NoBaseline>,
     same: bool,
     label: Option<String>,
 }

@@ -1,0 +1,45 @@
+//! Reasons travel typed, as enums with their data; only `report/text` words them, by
+//! implementing [`Worded`]. In JSON a reason keeps the key it always had, holding its sentence,
+//! and gains a sibling `<key>_kind` holding its kind and data, which a script can branch on
+//! (docs/json.md lists the kinds).
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+/// The sentence for a reason. Implemented in `report/text`, the one place reasons become words.
+pub trait Worded {
+    fn sentence(&self) -> String;
+}
+
+/// The JSON keys a reason goes under: its sentence under `KEY`, itself under `KIND_KEY`.
+pub trait Keyed {
+    const KEY: &'static str;
+    const KIND_KEY: &'static str;
+}
+
+/// An optional reason, for a `#[serde(flatten)]` field: `KEY` holds its sentence (null when
+/// there is none), `KIND_KEY` its kind and data (absent when there is none).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Noted<R>(pub Option<R>);
+
+impl<R> Default for Noted<R> {
+    fn default() -> Self {
+        Noted(None)
+    }
+}
+
+impl<R> Noted<R> {
+    pub fn as_ref(&self) -> Option<&R> {
+        self.0.as_ref()
+    }
+}
+
+impl<R: Worded + Keyed + Serialize> Serialize for Noted<R> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry(R::KEY, &self.0.as_ref().map(Worded::sentence))?;
+        if let Some(reason) = &self.0 {
+            map.serialize_entry(R::KIND_KEY, reason)?;
+        }
+        map.end()
+    }
+}
