@@ -33,6 +33,42 @@ impl<R> Noted<R> {
     }
 }
 
+/// [`Noted`] that leaves both keys out when there is no reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotedIfAny<R>(pub Option<R>);
+
+impl<R> Default for NotedIfAny<R> {
+    fn default() -> Self {
+        NotedIfAny(None)
+    }
+}
+
+impl<R> NotedIfAny<R> {
+    pub fn as_ref(&self) -> Option<&R> {
+        self.0.as_ref()
+    }
+}
+
+impl<R: Worded + Keyed + Serialize> Serialize for NotedIfAny<R> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match &self.0 {
+            Some(_) => Noted(self.0.as_ref()).serialize(serializer),
+            None => serializer.serialize_map(Some(0))?.end(),
+        }
+    }
+}
+
+impl<R: Keyed> Keyed for &R {
+    const KEY: &'static str = R::KEY;
+    const KIND_KEY: &'static str = R::KIND_KEY;
+}
+
+impl<R: Worded> Worded for &R {
+    fn sentence(&self) -> String {
+        (*self).sentence()
+    }
+}
+
 impl<R: Worded + Keyed + Serialize> Serialize for Noted<R> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;

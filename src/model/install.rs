@@ -313,7 +313,7 @@ mod tests {
             source: crate::measure::deps::manager::TimingSource::Measured,
             cpu_sha1_us_per_mib: None,
             sample_failed: None,
-            sample_skipped: None,
+            sample_skipped: Default::default(),
             sample_skipped_cause: None,
             windows_program: None,
             sample_left_out: 0,

@@ -65,7 +65,7 @@ pub fn estimated(manager: Manager, version: String, cpu: f64) -> ManagerTiming {
         source: TimingSource::Estimated,
         cpu_sha1_us_per_mib: Some(cpu),
         sample_failed: None,
-        sample_skipped: None,
+        sample_skipped: Default::default(),
         sample_skipped_cause: None,
         windows_program: None,
         sample_left_out: 0,

@@ -365,6 +365,11 @@ fn an_untested_major_is_estimated_and_says_so() {
     let timing = manager_timing(&sandbox, &build, &project);
     assert_eq!(timing["source"], "estimated", "{timing}");
     assert_eq!(timing["version"], "99.0.0", "{timing}");
+    assert_eq!(
+        timing["sample_skipped_kind"],
+        serde_json::json!({"kind": "untested_version", "manager": "pnpm", "version": "99.0.0", "side": "newer", "tested": [9, 12]}),
+        "{timing}"
+    );
     let why = timing["sample_skipped"].as_str().unwrap_or_default();
     assert!(
         why.contains(

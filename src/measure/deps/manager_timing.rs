@@ -1,7 +1,8 @@
 //! A package manager's timing on this machine as the model reads it and the cache keeps it: the
 //! figures of its sample and how they were come by.
 
-use super::package_manager::Manager;
+use super::package_manager::{Manager, UntestedVersion};
+use crate::base::reason::{Keyed, NotedIfAny};
 pub use crate::host::programs::WindowsProgram;
 use serde::{Deserialize, Serialize};
 
@@ -29,10 +30,11 @@ pub struct ManagerTiming {
     /// then `estimated`); None when it was, or was not tried.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample_failed: Option<String>,
-    /// Why no sample was tried (a manager version outside the tested range): its figures are
-    /// then `estimated`. Set per run, never cached.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sample_skipped: Option<String>,
+    /// Why no sample was tried (a manager version outside the tested range, Windows' program):
+    /// its figures are then `estimated`; in JSON its sentence and `sample_skipped_kind`. Set per
+    /// run, never cached.
+    #[serde(flatten, skip_deserializing)]
+    pub sample_skipped: NotedIfAny<Skipped>,
     /// What `sample_skipped` says, for a script to branch on. Set per run, never cached.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample_skipped_cause: Option<SkipCause>,
@@ -108,12 +110,21 @@ pub enum TimingSource {
 }
 
 /// Why no sample was tried though one could have been.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Skipped {
     /// The manager first on `PATH` is Windows': it is never started, not even for its version.
-    WindowsProgram(WindowsProgram),
+    WindowsProgram {
+        manager: Manager,
+        program: WindowsProgram,
+    },
     /// A version outside the range wsl-place is tested with (`package_manager::untested_version`).
-    UntestedVersion(String),
+    UntestedVersion(UntestedVersion),
+}
+
+impl Keyed for Skipped {
+    const KEY: &'static str = "sample_skipped";
+    const KIND_KEY: &'static str = "sample_skipped_kind";
 }
 
 /// [`Skipped`]'s cause alone, as the JSON names it.
@@ -127,31 +138,14 @@ pub enum SkipCause {
 impl Skipped {
     pub fn cause(&self) -> SkipCause {
         match self {
-            Skipped::WindowsProgram(_) => SkipCause::WindowsProgram,
+            Skipped::WindowsProgram { .. } => SkipCause::WindowsProgram,
             Skipped::UntestedVersion(_) => SkipCause::UntestedVersion,
-        }
-    }
-
-    /// The one line the report and the JSON's `sample_skipped` give.
-    pub fn sentence(&self, manager: Manager) -> String {
-        match self {
-            Skipped::UntestedVersion(sentence) => sentence.clone(),
-            Skipped::WindowsProgram(program) => {
-                let place = program
-                    .windows
-                    .clone()
-                    .unwrap_or_else(|| crate::base::pathtext::display(&program.path));
-                format!(
-                    "{manager} on PATH is Windows' {manager} ({place}); install {} inside WSL to have installs timed",
-                    manager.runtime()
-                )
-            }
         }
     }
 
     pub fn windows_program(&self) -> Option<&WindowsProgram> {
         match self {
-            Skipped::WindowsProgram(program) => Some(program),
+            Skipped::WindowsProgram { program, .. } => Some(program),
             Skipped::UntestedVersion(_) => None,
         }
     }

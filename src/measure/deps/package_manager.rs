@@ -72,15 +72,30 @@ pub fn tested_majors(manager: Manager) -> Option<(u32, u32)> {
     }
 }
 
+/// A manager's version outside the range its sample is tested with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UntestedVersion {
+    pub manager: Manager,
+    pub version: String,
+    pub side: VersionSide,
+    /// The tested majors, lowest and highest.
+    pub tested: (u32, u32),
+}
+
+/// Where an untested version lies against the tested majors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VersionSide {
+    Newer,
+    Older,
+    /// Its major cannot be read (`canary`).
+    Unreadable,
+}
+
 /// Why `manager` at `version` is not sampled: its major is outside the tested range, or the
 /// version cannot be read. None when it is sampled.
-pub fn untested_version(manager: Manager, version: &str) -> Option<String> {
+pub fn untested_version(manager: Manager, version: &str) -> Option<UntestedVersion> {
     let (low, high) = tested_majors(manager)?;
-    let range = if low == high {
-        format!("{low}")
-    } else {
-        format!("{low} to {high}")
-    };
     let major = version
         .trim_start_matches('v')
         .split(['.', '-', '+'])
@@ -88,13 +103,16 @@ pub fn untested_version(manager: Manager, version: &str) -> Option<String> {
         .and_then(|m| m.parse::<u32>().ok());
     let side = match major {
         Some(m) if (low..=high).contains(&m) => return None,
-        Some(m) if m > high => "newer than",
-        Some(_) => "older than",
-        None => "not one of",
+        Some(m) if m > high => VersionSide::Newer,
+        Some(_) => VersionSide::Older,
+        None => VersionSide::Unreadable,
     };
-    Some(format!(
-        "{manager} {version} is {side} the {manager} versions wsl-place is tested with ({range}), so its own work is estimated instead of sampled"
-    ))
+    Some(UntestedVersion {
+        manager,
+        version: version.to_string(),
+        side,
+        tested: (low, high),
+    })
 }
 
 impl std::fmt::Display for Manager {
@@ -195,18 +213,15 @@ mod tests {
         assert_eq!(untested_version(Manager::Yarn, "1.22.22"), None);
         assert_eq!(untested_version(Manager::Bun, "1.4.5"), None);
         assert_eq!(untested_version(Manager::Uv, "0.9.1"), None);
+        let side = |manager, version| untested_version(manager, version).map(|u| u.side);
+        assert_eq!(side(Manager::Pnpm, "13.0.0"), Some(VersionSide::Newer));
         assert_eq!(
-            untested_version(Manager::Pnpm, "13.0.0").as_deref(),
-            Some(
-                "pnpm 13.0.0 is newer than the pnpm versions wsl-place is tested with (9 to 12), so its own work is estimated instead of sampled"
-            )
+            untested_version(Manager::Pnpm, "13.0.0").map(|u| u.tested),
+            Some((9, 12))
         );
-        let berry = untested_version(Manager::Yarn, "4.18.1").unwrap();
-        assert!(berry.contains("newer than the yarn versions wsl-place is tested with (1)"));
-        let old = untested_version(Manager::Pnpm, "8.15.9").unwrap();
-        assert!(old.contains("older than"), "{old}");
-        let odd = untested_version(Manager::Bun, "canary").unwrap();
-        assert!(odd.contains("not one of"), "{odd}");
+        assert_eq!(side(Manager::Yarn, "4.18.1"), Some(VersionSide::Newer));
+        assert_eq!(side(Manager::Pnpm, "8.15.9"), Some(VersionSide::Older));
+        assert_eq!(side(Manager::Bun, "canary"), Some(VersionSide::Unreadable));
     }
 
     #[test]

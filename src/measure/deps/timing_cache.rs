@@ -158,7 +158,7 @@ mod tests {
             source: TimingSource::Measured,
             cpu_sha1_us_per_mib: Some(cpu),
             sample_failed: None,
-            sample_skipped: None,
+            sample_skipped: Default::default(),
             sample_skipped_cause: None,
             windows_program: None,
             sample_left_out: 0,

@@ -268,7 +268,7 @@ fn install_rows(screen: &mut Screen, p: &Prediction) {
     {
         screen.row(
             "not sampled",
-            &crate::base::pathtext::display_text(why),
+            &crate::base::pathtext::display_text(&crate::base::reason::Worded::sentence(why)),
             Tone::Warn,
         );
     }
@@ -437,7 +437,7 @@ mod tests {
             source,
             cpu_sha1_us_per_mib: None,
             sample_failed: None,
-            sample_skipped: None,
+            sample_skipped: Default::default(),
             sample_skipped_cause: None,
             windows_program: None,
             sample_left_out: 0,

@@ -7,6 +7,7 @@ pub mod fixups;
 pub mod migrate;
 pub mod probe;
 pub mod removal;
+pub mod skipped;
 pub mod survey;
 
 use crate::assess::pipeline::CheckReport;

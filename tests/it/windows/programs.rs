@@ -61,6 +61,16 @@ fn windows_npm_first_on_path_is_never_started_and_the_json_says_why() {
     assert_eq!(manager["manager"], "npm", "{json}");
     assert_eq!(manager["source"], "estimated", "{json}");
     assert_eq!(manager["sample_skipped_cause"], "windows-program", "{json}");
+    let kind = &manager["sample_skipped_kind"];
+    assert_eq!(
+        (&kind["kind"], &kind["manager"], &kind["program"]),
+        (
+            &serde_json::json!("windows_program"),
+            &serde_json::json!("npm"),
+            &manager["windows_program"]
+        ),
+        "{json}"
+    );
     assert_eq!(
         manager["windows_program"]["windows"], r"C:\Program Files\nodejs\npm",
         "{json}"

@@ -368,9 +368,9 @@ fn estimated(untimed: Untimed, cpu_pace: f64) -> ManagerTiming {
     } = untimed;
     ManagerTiming {
         sample_failed: failed,
-        sample_skipped: skipped.as_ref().map(|why| why.sentence(manager)),
         sample_skipped_cause: skipped.as_ref().map(Skipped::cause),
         windows_program: skipped.as_ref().and_then(Skipped::windows_program).cloned(),
+        sample_skipped: crate::base::reason::NotedIfAny(skipped),
         sample_left_out: left_out,
         sample_cache_lacks_all: cache_lacks_all,
         ..model::estimated(manager, version, cpu_pace)
