@@ -27,7 +27,7 @@ use std::sync::{Mutex, PoisonError};
 #[derive(Debug, Clone, PartialEq)]
 pub enum Timing {
     /// Measured by this run or cached from an earlier one.
-    Timed(ManagerTiming),
+    Timed(Box<ManagerTiming>),
     /// Not measured (not on PATH, nothing to sample, a cold cache, or not allowed to): the
     /// model's reference fit for its manager stands in.
     Untimed(Untimed),
@@ -206,7 +206,7 @@ pub fn timing(
         .then(|| cached(env, manager, &version, root))
         .flatten()
     {
-        return Some(Timing::Timed(rescaled(cached, cpu)));
+        return Some(Timing::Timed(Box::new(rescaled(cached, cpu))));
     }
     let earlier = (installed.is_some() && reuse)
         .then(|| recently_unsampled(env, manager, &version, root))
@@ -228,7 +228,7 @@ pub fn timing(
         .and_then(Result::ok)
         .map(|s| measured(manager, &version, &s, cpu));
     match measured {
-        Some(timing) => Some(Timing::Timed(kept(env, root, timing))),
+        Some(timing) => Some(Timing::Timed(Box::new(kept(env, root, timing)))),
         None => Some(Timing::Untimed(Untimed {
             manager,
             version,

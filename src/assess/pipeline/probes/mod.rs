@@ -330,7 +330,7 @@ pub fn manager_timing(
         cpu_pace,
     )?;
     let timing = match timing {
-        Timing::Timed(timing) => timing,
+        Timing::Timed(timing) => *timing,
         Timing::Untimed(untimed) => estimated(untimed, cpu_pace),
     };
     let javascript = matches!(
