@@ -26,8 +26,12 @@ pub enum Verified {
         #[serde(flatten)]
         checked: Checked,
     },
-    /// `git status` could not be timed there: why, in one sentence.
-    Failed { failed: String },
+    /// `git status` could not be timed there, and why (`failed` in JSON, its kind
+    /// `failed_kind`).
+    Failed {
+        #[serde(flatten)]
+        failed: crate::base::reason::Noted<verify::Unmeasured>,
+    },
 }
 
 /// What the record says of the repository's mount: how right `git status` has been there, and
@@ -225,7 +229,11 @@ pub fn verify(
     let repository = &location.paths.linux;
     let mut timing = match verify::time_git_status(repository, verify::VERIFY_RUNS, Some(shown)) {
         Ok(timing) => timing,
-        Err(failed) => return Verified::Failed { failed },
+        Err(failed) => {
+            return Verified::Failed {
+                failed: crate::base::reason::Noted(Some(failed)),
+            };
+        }
     };
     timing.racily_clean =
         verify::racily_clean_entries(&location.paths.linux, &env.automount_root());

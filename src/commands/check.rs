@@ -147,11 +147,11 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
 fn verify(env: &HostEnv, report: &mut pipeline::CheckReport, output: &Output) {
     // The old place is neither probed nor predicted: the repository is the copy now.
     if let Some(old) = &report.moved {
-        let copy = crate::base::pathtext::shell_quote(&old.destination);
+        let old_place = crate::measure::verify::Unmeasured::OldPlace {
+            copy: old.destination.clone(),
+        };
         report.verify = Some(crate::assess::accuracy::Verified::Failed {
-            failed: format!(
-                "this is the old place of a migration, where nothing is predicted to verify; the repository is the copy now: run `wsl-place check --verify {copy}`"
-            ),
+            failed: crate::base::reason::Noted(Some(old_place)),
         });
         return;
     }

@@ -2,9 +2,11 @@
 //! first status at a migration's copy). Nothing in the repository is written:
 //! `--no-optional-locks` keeps git from refreshing the index.
 
+use crate::base::process::Stop;
+use crate::base::reason::Keyed;
 use crate::host::git;
 use serde::Serialize;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// How many times `check --verify` runs `git status`: the median of three is what the report
@@ -44,15 +46,65 @@ pub fn racily_clean_entries(repository: &Path, automount_root: &Path) -> u64 {
     }
 }
 
+/// Why `git status` could not be timed in a repository.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Unmeasured {
+    /// The repository's git settings could not be read to run git safely there; `said` is
+    /// what `host::git::defuse` found.
+    NotDefused { said: String },
+    /// git did not start; `error` is the system's own words.
+    NotStarted { error: String },
+    /// git ran past its limit and was stopped, with what it started.
+    StoppedAtLimit {
+        #[serde(with = "crate::base::pathtext::json")]
+        repository: PathBuf,
+        limit_ms: u64,
+    },
+    /// Ctrl-C stopped it.
+    Interrupted {
+        #[serde(with = "crate::base::pathtext::json")]
+        repository: PathBuf,
+    },
+    /// git ran and failed there; `said` is the first line it wrote.
+    GitFailed { said: String },
+    /// The old place of a migration: nothing is predicted there, the repository is `copy` now.
+    OldPlace {
+        #[serde(with = "crate::base::pathtext::json")]
+        copy: PathBuf,
+    },
+}
+
+impl Keyed for Unmeasured {
+    const KEY: &'static str = "failed";
+    const KIND_KEY: &'static str = "failed_kind";
+}
+
+impl Unmeasured {
+    fn stopped(stop: Stop, repository: &Path) -> Self {
+        let repository = repository.to_path_buf();
+        match stop {
+            Stop::Start(e) => Unmeasured::NotStarted {
+                error: e.to_string(),
+            },
+            Stop::Limit(limit) => Unmeasured::StoppedAtLimit {
+                repository,
+                limit_ms: limit.as_millis() as u64,
+            },
+            Stop::Interrupted => Unmeasured::Interrupted { repository },
+        }
+    }
+}
+
 /// Times `runs` runs of `git --no-optional-locks status` in `repository`, each stopped past
-/// [`git::work_limit`] of `predicted_ms`; Err is one sentence saying why it could not (git
-/// missing, failing there with its own reason, or stopped), and no run follows one stopped.
+/// [`git::work_limit`] of `predicted_ms`; Err says why it could not (git missing, failing there
+/// with its own reason, or stopped), and no run follows one stopped.
 pub fn time_git_status(
     repository: &Path,
     runs: usize,
     predicted_ms: Option<f64>,
-) -> Result<StatusTiming, String> {
-    let defused = git::defuse(repository)?;
+) -> Result<StatusTiming, Unmeasured> {
+    let defused = git::defuse(repository).map_err(|said| Unmeasured::NotDefused { said })?;
     let limit = git::work_limit(predicted_ms);
     let mut runs_ms = Vec::with_capacity(runs);
     for _ in 0..runs.max(1) {
@@ -60,12 +112,11 @@ pub fn time_git_status(
         cmd.args(["--no-optional-locks", "status"])
             .env("GIT_OPTIONAL_LOCKS", "0");
         let started = Instant::now();
-        let output =
-            git::run(cmd, limit).map_err(|stop| stop.sentence("git status", repository))?;
+        let output = git::run(cmd, limit).map_err(|stop| Unmeasured::stopped(stop, repository))?;
         let elapsed = started.elapsed().as_secs_f64() * 1000.0;
         if !output.status.success() {
-            let reason = git::first_line(&output.stderr);
-            return Err(format!("git status failed there: {reason}"));
+            let said = git::first_line(&output.stderr);
+            return Err(Unmeasured::GitFailed { said });
         }
         runs_ms.push(elapsed);
         if crate::base::interrupt::requested() {
@@ -90,6 +141,9 @@ mod tests {
     fn outside_a_repository_git_says_why() {
         let tmp = tempfile::tempdir().unwrap();
         let err = time_git_status(tmp.path(), 1, None).unwrap_err();
-        assert!(err.starts_with("git status failed there: "), "{err}");
+        assert!(
+            matches!(&err, Unmeasured::GitFailed { said } if !said.is_empty()),
+            "{err:?}"
+        );
     }
 }

@@ -371,5 +371,10 @@ fn the_persons_own_fsmonitor_runs_and_a_stuck_one_is_stopped_at_the_limit() {
         h.source().display()
     );
     assert_eq!(failed, expected, "{report}");
+    assert_eq!(
+        report["verify"]["failed_kind"],
+        serde_json::json!({"kind": "stopped_at_limit", "repository": h.source().to_str().unwrap(), "limit_ms": 10000}),
+        "{report}"
+    );
     assert!(took < Duration::from_secs(30), "took {took:?}");
 }

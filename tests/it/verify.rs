@@ -554,6 +554,11 @@ fn verify_at_an_old_place_says_the_repository_is_the_copy() {
     let out = sandbox.migrate(&source, &destination).arg("--yes").run();
     out.ok();
     let report = check(&sandbox, &source, &["--format", "json", "--verify"]).ok_json();
+    assert_eq!(
+        report["verify"]["failed_kind"],
+        serde_json::json!({"kind": "old_place", "copy": destination.to_str().unwrap()}),
+        "{report}"
+    );
     let failed = report["verify"]["failed"].as_str().unwrap_or_default();
     assert!(
         failed.contains("old place of a migration")

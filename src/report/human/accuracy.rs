@@ -51,7 +51,13 @@ pub(crate) fn verified_line(verified: &Verified, shown: Option<f64>) -> (String,
             (line + &racy, Tone::Warn)
         }
         Verified::Failed { failed } => (
-            format!("git status could not be timed: {failed}"),
+            format!(
+                "git status could not be timed: {}",
+                failed
+                    .as_ref()
+                    .map(crate::base::reason::Worded::sentence)
+                    .unwrap_or_default()
+            ),
             Tone::Warn,
         ),
     }

@@ -9,6 +9,7 @@ pub mod probe;
 pub mod removal;
 pub mod skipped;
 pub mod survey;
+pub mod verify;
 
 use crate::assess::pipeline::CheckReport;
 
