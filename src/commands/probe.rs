@@ -76,13 +76,17 @@ pub fn run(env: &HostEnv, settings: &Settings) -> Result<ExitCode> {
     };
     super::show(&shown, &settings.output)?;
     let report = shown.probe;
-    match &report.skipped {
+    let reason = report
+        .skipped
+        .as_ref()
+        .map(crate::base::reason::Worded::sentence);
+    match reason {
         // A full disk or an I/O error is the system's failure (3); an unwritable folder is
         // where the user pointed the probe (2).
         Some(reason) if report.ops.is_none() && report.system_failure => {
-            Err(Failure::internal(reason.clone()))
+            Err(Failure::internal(reason))
         }
-        Some(reason) if report.ops.is_none() => Err(Failure::input(reason.clone())),
+        Some(reason) if report.ops.is_none() => Err(Failure::input(reason)),
         _ => Ok(ExitCode::Ok),
     }
 }

@@ -122,7 +122,10 @@ pub fn probe(report: &ProbeReport) -> String {
         None => format!(
             "{}: nothing was measured: {}",
             title_of(report),
-            report.skipped.as_deref().unwrap_or("no reason given")
+            report.skipped.as_ref().map_or_else(
+                || "no reason given".to_string(),
+                crate::base::reason::Worded::sentence
+            )
         ),
     };
     format!("::notice title={title}::{}\n", escape_data(&text))

@@ -161,6 +161,14 @@ fn unwritable_directory_is_a_clear_sentence_not_a_crash() {
     assert_eq!(v.get("predict"), Some(&Value::Null));
     let reason = v["probe"]["current"]["skipped"].as_str().unwrap();
     assert!(reason.contains("scratch folder"), "{reason}");
+    let kind = &v["probe"]["current"]["skipped_kind"];
+    assert_eq!(kind["kind"], "no_scratch", "{kind}");
+    assert!(
+        kind["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("Read-only")),
+        "{kind}"
+    );
 }
 
 #[test]

@@ -42,7 +42,7 @@ fn probe(dir: &str, mount_point: &str, fstype: &str, lstat_us: f64) -> ProbeRepo
         mount_point: PathBuf::from(mount_point),
         fstype: fstype.to_string(),
         kind,
-        skipped: None,
+        skipped: wsl_place::facade::reason::Noted(None),
         ops: Some(wsl_place::facade::measure::probe::Ops {
             create: stats(lstat_us * 4.2),
             read: stats(lstat_us * 1.3),

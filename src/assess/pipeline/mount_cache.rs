@@ -54,7 +54,7 @@ pub fn load(env: &HostEnv, mount: &MountEntry) -> Option<ProbeReport> {
 /// Only a probe that measured, without a stalled call or a failure, speaks for the mount.
 fn usable(report: &ProbeReport) -> bool {
     report.ops.is_some()
-        && report.skipped.is_none()
+        && report.skipped.as_ref().is_none()
         && report.slow_call.is_none()
         && !report.system_failure
         && report.lstat_stats().is_some()

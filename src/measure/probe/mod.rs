@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 pub use measure::CPU_BOUND_US;
-pub use no_baseline::{FolderProblem, NoBaseline};
+pub use no_baseline::{FolderProblem, NoBaseline, ProbeSkipped};
 pub use ops::PerOp;
 
 /// Thread counts for the parallel `lstat` figures: git's preload-index uses one thread per 500
@@ -50,8 +50,10 @@ pub struct ProbeReport {
     pub mount_point: PathBuf,
     pub fstype: String,
     pub kind: MountKind,
-    /// Why nothing was measured here, as a sentence; None when `ops` holds figures.
-    pub skipped: Option<String>,
+    /// Why nothing was measured here (`skipped` in JSON, its kind `skipped_kind`); None when
+    /// `ops` holds figures. A cached report is one that measured, so none is read back.
+    #[serde(flatten, skip_deserializing)]
+    pub skipped: Noted<ProbeSkipped>,
     pub ops: Option<Ops>,
     /// lstat throughput by thread count: from the tracked files when there are any.
     pub parallel_lstat: Vec<ParallelLstat>,
@@ -101,7 +103,7 @@ impl ProbeReport {
             mount_point: mount.mount_point.clone(),
             fstype: mount.fstype.clone(),
             kind: mount.kind(),
-            skipped: None,
+            skipped: Noted(None),
             ops: None,
             parallel_lstat: Vec::new(),
             tracked_lstat: None,
@@ -112,14 +114,6 @@ impl ProbeReport {
             system_failure: false,
             elapsed_ms: 0,
             cached_unix: None,
-        }
-    }
-
-    /// A report that measured nothing, with the reason.
-    pub fn skipped(dir: &Path, mount: &MountEntry, reason: String) -> Self {
-        Self {
-            skipped: Some(reason),
-            ..Self::empty(dir, mount)
         }
     }
 
@@ -255,7 +249,7 @@ pub fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Durati
     };
     let run = worker::run(&job, budget.max(target.budget).max(FIRST_ROUND_WAIT));
     report.cleaned = run.cleaned;
-    let shown = crate::base::pathtext::display(target.dir);
+    let dir = target.dir.to_path_buf();
     match run.ending {
         worker::Ending::Finished => fill(report, &run.outcome, target),
         worker::Ending::TimedOut { op, running } => {
@@ -263,24 +257,22 @@ pub fn measure_scratch(report: &mut ProbeReport, target: &Target, budget: Durati
         }
         worker::Ending::NoScratch(e) => {
             report.system_failure = disk_full(&e);
-            report.skipped = Some(format!(
-                "the probe was skipped: cannot create a scratch folder in {shown} ({e}); run from a writable directory on that mount."
-            ));
+            report.skipped = Noted(Some(ProbeSkipped::NoScratch {
+                dir,
+                error: e.to_string(),
+            }));
         }
         // Ctrl-C: not an I/O error to report.
         worker::Ending::Interrupted => {
-            report.skipped = Some("the probe was interrupted.".to_string());
+            report.skipped = Noted(Some(ProbeSkipped::Interrupted));
         }
         worker::Ending::Failed(e) => {
             report.system_failure = true;
-            report.skipped = Some(format!(
-                "the probe in {shown} stopped on an I/O error ({e}); its scratch folder was {}.",
-                if report.cleaned {
-                    "removed"
-                } else {
-                    "left for the next run to remove"
-                }
-            ));
+            report.skipped = Noted(Some(ProbeSkipped::IoError {
+                dir,
+                error: e.to_string(),
+                scratch_removed: report.cleaned,
+            }));
         }
     }
 }

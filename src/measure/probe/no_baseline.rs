@@ -1,5 +1,6 @@
-//! Why `check` has no Linux-disk side to compare with, or has this same disk: typed, with the
-//! folder and mount it concerns; `report/text/probe.rs` words it.
+//! Why a probe measured nothing, and why `check` has no Linux-disk side to compare with (or has
+//! this same disk): typed, with the folder and mount they concern; `report/text/baseline.rs`
+//! words them.
 
 use crate::base::reason::Keyed;
 use crate::host::mounts::MountKind;
@@ -73,4 +74,30 @@ pub enum FolderProblem {
     Unreadable {
         error: String,
     },
+}
+
+/// Why a probe measured nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ProbeSkipped {
+    /// No scratch folder could be made in `dir`; `error` is the system's own words.
+    NoScratch {
+        #[serde(with = "crate::base::pathtext::json")]
+        dir: PathBuf,
+        error: String,
+    },
+    /// Ctrl-C.
+    Interrupted,
+    /// An I/O error stopped it; whether its scratch folder is gone already.
+    IoError {
+        #[serde(with = "crate::base::pathtext::json")]
+        dir: PathBuf,
+        error: String,
+        scratch_removed: bool,
+    },
+}
+
+impl Keyed for ProbeSkipped {
+    const KEY: &'static str = "skipped";
+    const KIND_KEY: &'static str = "skipped_kind";
 }

@@ -37,8 +37,11 @@ pub fn table(p: &ProbeReport, style: &Style) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", style.bold(&title(p)));
     let Some(lines) = lines(p) else {
-        let reason = p.skipped.as_deref().unwrap_or("nothing was measured.");
-        let _ = writeln!(out, "  {}", style.warn(reason));
+        let reason = p.skipped.as_ref().map_or_else(
+            || "nothing was measured.".to_string(),
+            crate::base::reason::Worded::sentence,
+        );
+        let _ = writeln!(out, "  {}", style.warn(&reason));
         return out;
     };
     let _ = writeln!(

@@ -160,7 +160,8 @@ pub fn headline(screen: &mut Screen, report: &CheckReport) {
     let skipped = report
         .probe
         .as_ref()
-        .and_then(|p| p.current.skipped.as_ref());
+        .and_then(|p| p.current.skipped.as_ref())
+        .map(crate::base::reason::Worded::sentence);
     // The first line is the answer: the verdict's word leads it.
     let verdict = report.verdict.level.as_str();
     match (&report.predict, skipped) {

@@ -8,7 +8,10 @@ use std::fmt::Write;
 pub fn probe(p: &ProbeReport) -> String {
     let mut out = format!("### wsl-place probe: {}\n\n", super::code(&title(p)));
     let Some(lines) = lines(p) else {
-        let reason = p.skipped.as_deref().unwrap_or("nothing was measured.");
+        let reason = p.skipped.as_ref().map_or_else(
+            || "nothing was measured.".to_string(),
+            crate::base::reason::Worded::sentence,
+        );
         let _ = writeln!(out, "Nothing was measured: {reason}");
         return out;
     };

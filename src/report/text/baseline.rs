@@ -1,8 +1,9 @@
-//! Why `check` has no Linux-disk side, or has this same disk, in words.
+//! Why a probe measured nothing, and why `check` has no Linux-disk side (or has this same
+//! disk), in words.
 
 use crate::base::pathtext::display;
 use crate::base::reason::Worded;
-use crate::measure::probe::{FolderProblem, NoBaseline};
+use crate::measure::probe::{FolderProblem, NoBaseline, ProbeSkipped};
 
 /// What every "no baseline" sentence ends with: the way on.
 const PASS_BASELINE: &str = "pass --baseline DIR on the Linux disk to compare against.";
@@ -60,6 +61,31 @@ impl Worded for FolderProblem {
             FolderProblem::Unresolvable { error } => format!("cannot be resolved ({error})"),
             FolderProblem::NotAFolder => "is not a directory".to_string(),
             FolderProblem::Unreadable { error } => format!("cannot be read ({error})"),
+        }
+    }
+}
+
+impl Worded for ProbeSkipped {
+    fn sentence(&self) -> String {
+        match self {
+            ProbeSkipped::NoScratch { dir, error } => format!(
+                "the probe was skipped: cannot create a scratch folder in {} ({error}); run from a writable directory on that mount.",
+                display(dir)
+            ),
+            ProbeSkipped::Interrupted => "the probe was interrupted.".to_string(),
+            ProbeSkipped::IoError {
+                dir,
+                error,
+                scratch_removed,
+            } => format!(
+                "the probe in {} stopped on an I/O error ({error}); its scratch folder was {}.",
+                display(dir),
+                if *scratch_removed {
+                    "removed"
+                } else {
+                    "left for the next run to remove"
+                }
+            ),
         }
     }
 }
