@@ -39,8 +39,41 @@ pub fn ask(env: &HostEnv, table: &MountTable) -> WindowsEnv {
     })
 }
 
-/// The Windows profile folder, or one sentence saying why it cannot be told.
-pub fn profile(env: &HostEnv, table: &MountTable, asked: &WindowsEnv) -> Result<Profile, String> {
+/// Why the Windows profile folder cannot be told: what interop said, and what the users folder
+/// holds. `report/text/windows.rs` words it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ProfileUnknown {
+    pub interop: InteropSaid,
+    #[serde(with = "crate::base::pathtext::json")]
+    pub users: PathBuf,
+    /// The profile folders there, none of them chosen.
+    pub candidates: Vec<String>,
+    pub linux_user: Option<String>,
+}
+
+impl crate::base::reason::Keyed for ProfileUnknown {
+    const KEY: &'static str = "note";
+    const KIND_KEY: &'static str = "note_kind";
+}
+
+/// What Windows' interop gave for the profile.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum InteropSaid {
+    /// `WSL_INTEROP` is not set.
+    Off,
+    /// Windows did not answer; `problem` is how the call failed.
+    NoAnswer { problem: String },
+    /// It answered with no `USERPROFILE` WSL can see.
+    NoProfileNamed,
+}
+
+/// The Windows profile folder, or why it cannot be told.
+pub fn profile(
+    env: &HostEnv,
+    table: &MountTable,
+    asked: &WindowsEnv,
+) -> Result<Profile, ProfileUnknown> {
     if let Some(fixture) = env.var("WSL_PLACE_WINDOWS_PROFILE") {
         return Ok(Profile {
             path: PathBuf::from(fixture),
@@ -58,10 +91,12 @@ pub fn profile(env: &HostEnv, table: &MountTable, asked: &WindowsEnv) -> Result<
         });
     }
     let interop = match &asked.interop {
-        None => "Windows interop is off (WSL_INTEROP is not set)".to_string(),
+        None => InteropSaid::Off,
         Some(answer) => match &answer.problem {
-            Some(problem) => format!("Windows did not answer through interop ({problem})"),
-            None => "Windows named no profile folder WSL can see (USERPROFILE)".to_string(),
+            Some(problem) => InteropSaid::NoAnswer {
+                problem: problem.clone(),
+            },
+            None => InteropSaid::NoProfileNamed,
         },
     };
     let users = c_drive(env, table).join("Users");
@@ -82,17 +117,12 @@ pub fn profile(env: &HostEnv, table: &MountTable, asked: &WindowsEnv) -> Result<
             path: users.join(name),
             found_by: "users folder",
         }),
-        None if candidates.is_empty() => Err(format!(
-            "the Windows profile was not found: {interop} and {} holds no profile folder",
-            crate::base::pathtext::display(&users)
-        )),
-        None => Err(format!(
-            "the Windows profile was not found: {interop} and {} holds {} profiles ({}), none named {}",
-            crate::base::pathtext::display(&users),
-            candidates.len(),
-            candidates.join(", "),
-            user.as_deref().unwrap_or("after the Linux user")
-        )),
+        None => Err(ProfileUnknown {
+            interop,
+            users,
+            candidates,
+            linux_user: user,
+        }),
     }
 }
 

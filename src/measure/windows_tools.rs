@@ -125,8 +125,10 @@ pub struct WindowsSide {
     pub profile_shown: Option<String>,
     /// How the profile was found: `interop`, `users folder`, `WSL_PLACE_WINDOWS_PROFILE`.
     pub found_by: Option<&'static str>,
-    /// Why the profile could not be found (interop off, several candidates).
-    pub note: Option<String>,
+    /// Why the profile could not be found (interop off, several candidates); `note` in JSON,
+    /// its kind `note_kind`.
+    #[serde(flatten)]
+    pub note: crate::base::reason::Noted<crate::host::windows::ProfileUnknown>,
     pub tools: Vec<Tool>,
     /// How Windows answered through interop (`cmd.exe`); None when it was not asked.
     pub interop: Option<crate::host::windows_env::Interop>,
@@ -167,12 +169,12 @@ pub fn find(env: &HostEnv, table: &MountTable) -> WindowsSide {
             )),
             profile: Some(found.path),
             found_by: Some(found.found_by),
-            note: None,
+            note: Default::default(),
             interop,
             asked,
         },
         Err(note) => WindowsSide {
-            note: Some(note),
+            note: crate::base::reason::Noted(Some(note)),
             interop,
             asked,
             ..WindowsSide::default()

@@ -207,6 +207,28 @@ fn several_profiles_and_none_named_after_the_user_is_a_clear_note() {
         "{}",
         text(&out)
     );
+    // The same reason typed in the JSON, beside its sentence.
+    let typed = host
+        .cmd()
+        .env("USER", "bob")
+        .args(support::CHECK_JSON)
+        .arg(&host.source)
+        .run()
+        .json();
+    let kind = &typed["windows"]["note_kind"];
+    assert_eq!(kind["interop"]["kind"], "off", "{kind}");
+    assert_eq!(
+        kind["candidates"],
+        serde_json::json!(["ann", "me"]),
+        "{kind}"
+    );
+    assert_eq!(kind["linux_user"], "bob", "{kind}");
+    assert!(
+        typed["windows"]["note"]
+            .as_str()
+            .is_some_and(|n| n.contains("none named bob")),
+        "{typed}"
+    );
     // Named after the Linux user, one of several is the one.
     let json = host
         .cmd()

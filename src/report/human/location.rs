@@ -45,7 +45,8 @@ pub fn rows(screen: &mut Screen, location: &Location) {
 /// The Windows tools installed for the user, in one line; or why the profile is unknown. Nothing
 /// when the profile holds none of them.
 pub fn windows_rows(screen: &mut Screen, windows: &crate::measure::windows_tools::WindowsSide) {
-    if let Some(note) = &windows.note {
+    if let Some(note) = windows.note.as_ref() {
+        let note = crate::base::reason::Worded::sentence(note);
         screen.row("windows tools", &format!("unknown: {note}"), Tone::Dim);
         return;
     }

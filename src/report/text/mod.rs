@@ -10,6 +10,7 @@ pub mod removal;
 pub mod skipped;
 pub mod survey;
 pub mod verify;
+pub mod windows;
 
 use crate::assess::pipeline::CheckReport;
 

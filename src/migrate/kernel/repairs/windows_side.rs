@@ -20,8 +20,9 @@ use std::path::{Path, PathBuf};
 pub struct WindowsPlan {
     /// The Windows profile folder (as a Linux path), when it was found.
     pub profile: Option<String>,
-    /// Why the profile could not be found.
-    pub note: Option<String>,
+    /// Why the profile could not be found (`note` in JSON, its kind `note_kind`).
+    #[serde(flatten)]
+    pub note: crate::base::reason::Noted<crate::host::windows::ProfileUnknown>,
     pub tools: Vec<ToolLine>,
     /// Where a Windows git is installed and the distro is known: the entries to add.
     pub safe_directory: Option<SafeDirectoryPlan>,
@@ -262,7 +263,7 @@ mod tests {
         let entries = safe_directory::entries("U", Path::new("/home/me/app"));
         let plan = WindowsPlan {
             profile: None,
-            note: None,
+            note: Default::default(),
             tools: Vec::new(),
             safe_directory: Some(SafeDirectoryPlan {
                 config: Some(config.clone()),

@@ -77,7 +77,8 @@ fn settled(screen: &mut Screen, offer: Offer<'_>) -> bool {
 
 /// The Windows side of the plan: the tools' lines, and what the safe.directory offer adds.
 pub(super) fn windows_plan(screen: &mut Screen, windows: &crate::migrate::WindowsPlan) {
-    if let Some(note) = &windows.note {
+    if let Some(note) = windows.note.as_ref() {
+        let note = crate::base::reason::Worded::sentence(note);
         screen.row("windows tools", &format!("unknown: {note}"), Tone::Dim);
     }
     tool_lines(screen, &windows.tools);
