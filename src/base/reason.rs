@@ -17,7 +17,8 @@ pub trait Keyed {
 }
 
 /// An optional reason, for a `#[serde(flatten)]` field: `KEY` holds its sentence (null when
-/// there is none), `KIND_KEY` its kind and data (absent when there is none).
+/// there is none), `KIND_KEY` its kind and data (absent when there is none). A field whose key
+/// was absent when empty adds `skip_serializing_if = "Noted::is_none"`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Noted<R>(pub Option<R>);
 
@@ -31,41 +32,9 @@ impl<R> Noted<R> {
     pub fn as_ref(&self) -> Option<&R> {
         self.0.as_ref()
     }
-}
 
-/// [`Noted`] that leaves both keys out when there is no reason.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NotedIfAny<R>(pub Option<R>);
-
-impl<R> Default for NotedIfAny<R> {
-    fn default() -> Self {
-        NotedIfAny(None)
-    }
-}
-
-impl<R> NotedIfAny<R> {
-    pub fn as_ref(&self) -> Option<&R> {
-        self.0.as_ref()
-    }
-}
-
-impl<R: Worded + Keyed + Serialize> Serialize for NotedIfAny<R> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match &self.0 {
-            Some(_) => Noted(self.0.as_ref()).serialize(serializer),
-            None => serializer.serialize_map(Some(0))?.end(),
-        }
-    }
-}
-
-impl<R: Keyed> Keyed for &R {
-    const KEY: &'static str = R::KEY;
-    const KIND_KEY: &'static str = R::KIND_KEY;
-}
-
-impl<R: Worded> Worded for &R {
-    fn sentence(&self) -> String {
-        (*self).sentence()
+    pub fn is_none(&self) -> bool {
+        self.0.is_none()
     }
 }
 
@@ -77,5 +46,53 @@ impl<R: Worded + Keyed + Serialize> Serialize for Noted<R> {
             map.serialize_entry(R::KIND_KEY, reason)?;
         }
         map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Serialize)]
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    enum Why {
+        Late { by_ms: u64 },
+    }
+
+    impl Keyed for Why {
+        const KEY: &'static str = "why";
+        const KIND_KEY: &'static str = "why_kind";
+    }
+
+    impl Worded for Why {
+        fn sentence(&self) -> String {
+            let Why::Late { by_ms } = self;
+            format!("late by {by_ms} ms")
+        }
+    }
+
+    #[derive(serde::Serialize)]
+    struct Holder {
+        #[serde(flatten)]
+        kept: Noted<Why>,
+        #[serde(flatten, skip_serializing_if = "Noted::is_none")]
+        dropped: Noted<Why>,
+    }
+
+    #[test]
+    fn a_reason_is_its_sentence_beside_its_kind_and_an_absent_one_null_or_left_out() {
+        let none = Holder {
+            kept: Noted(None),
+            dropped: Noted(None),
+        };
+        assert_eq!(serde_json::to_string(&none).unwrap(), r#"{"why":null}"#);
+        let some = Holder {
+            kept: Noted(Some(Why::Late { by_ms: 3 })),
+            dropped: Noted(None),
+        };
+        assert_eq!(
+            serde_json::to_string(&some).unwrap(),
+            r#"{"why":"late by 3 ms","why_kind":{"kind":"late","by_ms":3}}"#
+        );
     }
 }

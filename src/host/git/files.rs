@@ -187,29 +187,43 @@ fn plain_includes(dir: &Path, repo: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// What `HEAD` in the git folder `dir` names, read through the fenced reader.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Head {
+    /// A branch: its ref's name (`refs/heads/main`), one that stays inside a git folder.
+    Branch(String),
+    /// A commit itself (a detached `HEAD`).
+    Detached,
+}
+
+/// [`Head`] of the git folder `dir`; None when `HEAD` cannot be read or names a ref that would
+/// lead out of the folder.
+pub fn head(dir: &Path) -> Option<Head> {
+    let text =
+        crate::base::repo_file::read_at(&dir.join("HEAD"), crate::base::repo_file::POINTER_LIMIT)
+            .ok()?;
+    let text = String::from_utf8_lossy(&text);
+    let Some(name) = text.trim().strip_prefix("ref:").map(str::trim) else {
+        return (!text.trim().is_empty()).then_some(Head::Detached);
+    };
+    crate::base::pathtext::lexically_inside(&dir.join(name), dir)
+        .then(|| Head::Branch(name.to_string()))
+}
+
 /// The loose ref `HEAD` names in `dir` is a regular file where it is there: git and gix read it
 /// first. (The other refs are not walked: on a slow mount a walk of `refs/` costs every
 /// `survey` a folder opened per namespace.)
 fn plain_refs(dir: &Path, repo: &Path) -> Result<(), String> {
-    let Ok(head) =
-        crate::base::repo_file::read_at(&dir.join("HEAD"), crate::base::repo_file::POINTER_LIMIT)
-    else {
-        return Ok(());
-    };
-    let head = String::from_utf8_lossy(&head);
-    let Some(name) = head.trim().strip_prefix("ref:").map(str::trim) else {
+    let Some(Head::Branch(name)) = head(dir) else {
         return Ok(());
     };
     let file = dir.join(name);
-    match crate::base::pathtext::lexically_inside(&file, dir) {
-        true => match crate::base::repo_file::not_a_file(&file) {
-            Some(kind) => Err(format!(
-                "{} is {kind}, not a file; git is not run in {}",
-                display(&file),
-                display(repo)
-            )),
-            None => Ok(()),
-        },
-        false => Ok(()),
+    match crate::base::repo_file::not_a_file(&file) {
+        Some(kind) => Err(format!(
+            "{} is {kind}, not a file; git is not run in {}",
+            display(&file),
+            display(repo)
+        )),
+        None => Ok(()),
     }
 }

@@ -2,7 +2,7 @@
 //! figures of its sample and how they were come by.
 
 use super::package_manager::{Manager, UntestedVersion};
-use crate::base::reason::{Keyed, NotedIfAny};
+use crate::base::reason::{Keyed, Noted};
 pub use crate::host::programs::WindowsProgram;
 use serde::{Deserialize, Serialize};
 
@@ -33,8 +33,8 @@ pub struct ManagerTiming {
     /// Why no sample was tried (a manager version outside the tested range, Windows' program):
     /// its figures are then `estimated`; in JSON its sentence and `sample_skipped_kind`. Set per
     /// run, never cached.
-    #[serde(flatten, skip_deserializing)]
-    pub sample_skipped: NotedIfAny<Skipped>,
+    #[serde(flatten, skip_deserializing, skip_serializing_if = "Noted::is_none")]
+    pub sample_skipped: Noted<Skipped>,
     /// What `sample_skipped` says, for a script to branch on. Set per run, never cached.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample_skipped_cause: Option<SkipCause>,

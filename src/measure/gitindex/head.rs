@@ -4,11 +4,11 @@
 
 use super::Repo;
 use crate::base::repo_file;
+use crate::host::git::files::{Head, head};
 use std::path::Path;
 
-/// The most of `HEAD` or `packed-refs` read: a HEAD is one line; a packed-refs past this is a
-/// repository with history, which is all the answer needs.
-const HEAD_LIMIT: u64 = 4096;
+/// The most of `packed-refs` read: past this it is a repository with history, which is all the
+/// answer needs.
 const PACKED_REFS_LIMIT: u64 = 64 << 20;
 
 /// Some(false) when `HEAD` names a branch that has no commit yet; Some(true) when it names a
@@ -18,24 +18,17 @@ pub fn born(repo: &Repo) -> Option<bool> {
     if repo.common_dir.join("reftable").is_dir() {
         return None;
     }
-    let head = repo_file::read_at(&repo.git_dir.join("HEAD"), HEAD_LIMIT).ok()?;
-    let head = String::from_utf8_lossy(&head);
-    let Some(branch) = head.trim_end().strip_prefix("ref: ") else {
-        // A detached HEAD holds the commit's id itself.
-        return Some(!head.trim().is_empty());
-    };
-    let branch = branch.trim();
-    if branch
-        .split('/')
-        .any(|part| part.is_empty() || part == "..")
-    {
-        return None;
+    match head(&repo.git_dir)? {
+        Head::Detached => Some(true),
+        Head::Branch(branch) => {
+            Some(loose_ref_exists(&repo.common_dir, &branch) || packed(&repo.common_dir, &branch))
+        }
     }
-    Some(loose_ref_exists(&repo.common_dir, branch) || packed(&repo.common_dir, branch))
 }
 
 fn loose_ref_exists(common_dir: &Path, branch: &str) -> bool {
-    repo_file::read_at(&common_dir.join(branch), HEAD_LIMIT).is_ok_and(|id| !id.is_empty())
+    repo_file::read_at(&common_dir.join(branch), repo_file::POINTER_LIMIT)
+        .is_ok_and(|id| !id.is_empty())
 }
 
 fn packed(common_dir: &Path, branch: &str) -> bool {
@@ -79,7 +72,8 @@ mod tests {
         assert_eq!(born(&repo(dir.path())), Some(true));
         std::fs::write(git.join("HEAD"), "0123456789abcdef\n").unwrap();
         assert_eq!(born(&repo(dir.path())), Some(true));
-        std::fs::write(git.join("HEAD"), "ref: refs/heads/../../x\n").unwrap();
+        // A ref that would lead out of the git folder is not followed.
+        std::fs::write(git.join("HEAD"), "ref: ../../outside\n").unwrap();
         assert_eq!(born(&repo(dir.path())), None);
     }
 }

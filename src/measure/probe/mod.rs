@@ -4,8 +4,8 @@
 
 pub mod cold;
 pub mod measure;
-pub mod no_baseline;
 pub mod ops;
+pub mod reasons;
 pub mod scratch;
 pub mod tap;
 pub mod tracked;
@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 pub use measure::CPU_BOUND_US;
-pub use no_baseline::{FolderProblem, NoBaseline, ProbeSkipped};
 pub use ops::PerOp;
+pub use reasons::{FolderProblem, NoBaseline, ProbeSkipped};
 
 /// Thread counts for the parallel `lstat` figures: git's preload-index uses one thread per 500
 /// index entries, at least 2 and at most 20; the model interpolates between these.

@@ -1,11 +1,11 @@
 //! Wording shared by the formats: the cells, lines and phrases that the human, markdown and
 //! GitHub renderings of one report lay out differently.
 
-pub mod baseline;
 pub mod doctor;
 pub mod fixups;
 pub mod migrate;
 pub mod probe;
+pub mod probe_reasons;
 pub mod removal;
 pub mod skipped;
 pub mod survey;

@@ -1,25 +1,25 @@
 //! Why `git status` could not be timed, in words.
 
-use crate::base::pathtext::{display, shell_quote};
+use crate::base::pathtext::shell_quote;
+use crate::base::process::Stop;
 use crate::base::reason::Worded;
-use crate::base::units;
 use crate::measure::verify::Unmeasured;
+use std::path::Path;
+use std::time::Duration;
 
 impl Worded for Unmeasured {
     fn sentence(&self) -> String {
         match self {
             Unmeasured::NotDefused { said } => said.clone(),
-            Unmeasured::NotStarted { error } => format!("cannot run git status ({error})"),
+            // A stopped run is said as every stopped run is (`Stop::sentence`).
+            Unmeasured::NotStarted { error } => Stop::Start(std::io::Error::other(error.clone()))
+                .sentence("git status", Path::new("")),
             Unmeasured::StoppedAtLimit {
                 repository,
                 limit_ms,
-            } => format!(
-                "git status in {} did not finish within {}; it was stopped",
-                display(repository),
-                units::duration_ms(*limit_ms as f64)
-            ),
+            } => Stop::Limit(Duration::from_millis(*limit_ms)).sentence("git status", repository),
             Unmeasured::Interrupted { repository } => {
-                format!("git status in {} was interrupted", display(repository))
+                Stop::Interrupted.sentence("git status", repository)
             }
             Unmeasured::GitFailed { said } => format!("git status failed there: {said}"),
             Unmeasured::OldPlace { copy } => format!(

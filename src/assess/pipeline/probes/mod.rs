@@ -370,7 +370,7 @@ fn estimated(untimed: Untimed, cpu_pace: f64) -> ManagerTiming {
         sample_failed: failed,
         sample_skipped_cause: skipped.as_ref().map(Skipped::cause),
         windows_program: skipped.as_ref().and_then(Skipped::windows_program).cloned(),
-        sample_skipped: crate::base::reason::NotedIfAny(skipped),
+        sample_skipped: Noted(skipped),
         sample_left_out: left_out,
         sample_cache_lacks_all: cache_lacks_all,
         ..model::estimated(manager, version, cpu_pace)

@@ -1,5 +1,5 @@
 //! Why a probe measured nothing, and why `check` has no Linux-disk side to compare with (or has
-//! this same disk): typed, with the folder and mount they concern; `report/text/baseline.rs`
+//! this same disk): typed, with the folder and mount they concern; `report/text/probe_reasons.rs`
 //! words them.
 
 use crate::base::reason::Keyed;
