@@ -10,7 +10,7 @@ pub mod assess {
 }
 
 pub mod reason {
-    pub use crate::base::reason::Noted;
+    pub use crate::base::reason::{Noted, Worded};
 }
 
 pub mod base {
@@ -58,7 +58,7 @@ pub mod host {
 pub mod measure {
     pub mod gitindex {
         pub use crate::measure::gitindex::{
-            IndexSummary, RepoKind, discover, summarize, tracked_sample,
+            GitProblem, IndexSummary, RepoKind, discover, summarize, tracked_sample,
         };
     }
     pub mod gitsettings {

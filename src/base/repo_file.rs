@@ -10,7 +10,7 @@
 use crate::base::dirfd::{Fenced, FencedDir};
 use std::ffi::OsStr;
 use std::io::Read;
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
 /// A lock or a manifest (`package-lock.json` of a large monorepo runs to tens of MiB).
 pub const MANIFEST_LIMIT: u64 = 256 * 1024 * 1024;
@@ -28,15 +28,62 @@ pub const READ_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(
 pub enum Unread {
     /// There is none (or a folder on the way is missing): nothing to say.
     Missing,
-    /// It is there and is not read; the sentence says why.
-    Refused(String),
+    /// It is there and is not read.
+    Refused(Refusal),
+}
+
+/// A file of the repository that is there and not read, and what was found instead of a
+/// regular file of readable size. Typed for the callers' reasons; this reader words it too,
+/// for the one line it says on stderr.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Refusal {
+    #[serde(with = "crate::base::pathtext::json")]
+    pub root: PathBuf,
+    #[serde(with = "crate::base::pathtext::json")]
+    pub file: PathBuf,
+    pub found: Found,
+}
+
+/// What a refused file turned out to be.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Found {
+    /// A link, a FIFO, a socket, a folder or a device.
+    NotAFile(&'static str),
+    Unopenable,
+    BelowALinkOrUnopenableFolder,
+    NotText,
+    LargerThan(u64),
+    SlowerThanSecs(u64),
+    ReadError(String),
+}
+
+impl Refusal {
+    pub fn sentence(&self) -> String {
+        let why = match &self.found {
+            Found::NotAFile(what) => format!("is {what}, not a file"),
+            Found::Unopenable => "cannot be opened".to_string(),
+            Found::BelowALinkOrUnopenableFolder => {
+                "is below a link or a folder that cannot be opened".to_string()
+            }
+            Found::NotText => "is not UTF-8 text".to_string(),
+            Found::LargerThan(limit) => format!("is larger than {limit} bytes"),
+            Found::SlowerThanSecs(secs) => format!("took longer than {secs} s to read"),
+            Found::ReadError(e) => format!("cannot be read ({e})"),
+        };
+        format!(
+            "{} in {} {why}; it is not read.",
+            self.file.display(),
+            self.root.display()
+        )
+    }
 }
 
 /// The bytes of `rel` below `root`, read as the module says.
 pub fn read(root: &Path, rel: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
     let result = read_fenced(root, rel, limit);
-    if let Err(Unread::Refused(sentence)) = &result {
-        warn_once(sentence);
+    if let Err(Unread::Refused(refusal)) = &result {
+        warn_once(&refusal.sentence());
     }
     result
 }
@@ -56,8 +103,8 @@ pub fn warn_once(sentence: &str) {
 /// [`read`] as UTF-8 text (a file that is not is refused like any other).
 pub fn text(root: &Path, rel: impl AsRef<Path>, limit: u64) -> Result<String, Unread> {
     let result = text_unsaid(root, rel.as_ref(), limit);
-    if let Err(Unread::Refused(sentence)) = &result {
-        warn_once(sentence);
+    if let Err(Unread::Refused(refusal)) = &result {
+        warn_once(&refusal.sentence());
     }
     result
 }
@@ -65,13 +112,7 @@ pub fn text(root: &Path, rel: impl AsRef<Path>, limit: u64) -> Result<String, Un
 /// [`text`] without the warning line: for a caller that fails with the sentence itself.
 pub fn text_unsaid(root: &Path, rel: &Path, limit: u64) -> Result<String, Unread> {
     let bytes = read_fenced(root, rel, limit)?;
-    String::from_utf8(bytes).map_err(|_| {
-        Unread::Refused(format!(
-            "{} in {} is not UTF-8 text; it is not read.",
-            rel.display(),
-            root.display()
-        ))
-    })
+    String::from_utf8(bytes).map_err(|_| refused(root, rel, Found::NotText))
 }
 
 /// [`text`] of a lock or manifest, None when it is absent or refused.
@@ -103,43 +144,42 @@ pub fn not_a_file(path: &Path) -> Option<&'static str> {
     }
 }
 
+fn refused(root: &Path, rel: &Path, found: Found) -> Unread {
+    Unread::Refused(Refusal {
+        root: root.to_path_buf(),
+        file: rel.to_path_buf(),
+        found,
+    })
+}
+
 fn read_fenced(root: &Path, rel: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
-    let said = |why: &str| {
-        Unread::Refused(format!(
-            "{} in {} {why}; it is not read.",
-            rel.display(),
-            root.display()
-        ))
-    };
+    let said = |found: Found| refused(root, rel, found);
     let (file, meta) = match rel.parent().filter(|p| !p.as_os_str().is_empty()) {
         // A file at the top: opened by its path, the top taken as given, so that no folder is
         // opened for it (each one a round trip on a slow mount, for every lock `survey` reads).
         None => match open_at_top(&root.join(rel)) {
             Ok(opened) => opened,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Unread::Missing),
-            Err(_) => return Err(said(&kind_of(&root.join(rel)))),
+            Err(_) => return Err(said(kind_of(&root.join(rel)))),
         },
         Some(_) => {
             let (folder, name) = folder_of(root, rel).map_err(|e| match e.kind() {
                 std::io::ErrorKind::NotFound => Unread::Missing,
-                _ => said("is below a link or a folder that cannot be opened"),
+                _ => said(Found::BelowALinkOrUnopenableFolder),
             })?;
             match folder.open_file(name) {
                 Ok(opened) => opened,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Unread::Missing),
-                Err(_) => return Err(said(&kind_words(&folder, name))),
+                Err(_) => return Err(said(kind_words(&folder, name))),
             }
         }
     };
     if meta.len() > limit {
-        return Err(said(&format!("is larger than {limit} bytes")));
+        return Err(said(Found::LargerThan(limit)));
     }
     read_in_time(file, limit, READ_TIME_LIMIT).map_err(|e| match e.kind() {
-        std::io::ErrorKind::TimedOut => said(&format!(
-            "took longer than {} s to read",
-            READ_TIME_LIMIT.as_secs()
-        )),
-        _ => said(&format!("cannot be read ({e})")),
+        std::io::ErrorKind::TimedOut => said(Found::SlowerThanSecs(READ_TIME_LIMIT.as_secs())),
+        _ => said(Found::ReadError(e.to_string())),
     })
 }
 
@@ -199,27 +239,25 @@ fn open_at_top(path: &Path) -> std::io::Result<(std::fs::File, crate::base::dirf
 }
 
 /// [`kind_words`] of the entry at `path`.
-fn kind_of(path: &Path) -> String {
-    crate::base::dirfd::lstat(path).map_or_else(|_| "cannot be opened".to_string(), |m| words(&m))
+fn kind_of(path: &Path) -> Found {
+    crate::base::dirfd::lstat(path).map_or(Found::Unopenable, |m| found(&m))
 }
 
-/// What an entry that would not open as a regular file is: "is a FIFO, not a file".
-fn kind_words(folder: &FencedDir, name: &OsStr) -> String {
-    folder
-        .lstat(name)
-        .map_or_else(|_| "cannot be opened".to_string(), |m| words(&m))
+/// What an entry that would not open as a regular file is: a FIFO, say.
+fn kind_words(folder: &FencedDir, name: &OsStr) -> Found {
+    folder.lstat(name).map_or(Found::Unopenable, |m| found(&m))
 }
 
-fn words(meta: &crate::base::dirfd::Meta) -> String {
+fn found(meta: &crate::base::dirfd::Meta) -> Found {
     let kind = match meta.file_type() {
         rustix::fs::FileType::Symlink => "a link",
         rustix::fs::FileType::Fifo => "a FIFO",
         rustix::fs::FileType::Socket => "a socket",
         rustix::fs::FileType::Directory => "a folder",
         rustix::fs::FileType::CharacterDevice | rustix::fs::FileType::BlockDevice => "a device",
-        _ => return "cannot be opened".to_string(),
+        _ => return Found::Unopenable,
     };
-    format!("is {kind}, not a file")
+    Found::NotAFile(kind)
 }
 
 #[cfg(test)]
@@ -246,7 +284,7 @@ mod tests {
 
     fn refused(result: Result<Vec<u8>, Unread>) -> String {
         match result {
-            Err(Unread::Refused(sentence)) => sentence,
+            Err(Unread::Refused(refusal)) => refusal.sentence(),
             other => panic!("not refused: {other:?}"),
         }
     }

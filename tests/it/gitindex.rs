@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use support::gitrepo::{git, repo_with_files, write};
 use wsl_place::facade::measure::gitindex::{self, RepoKind};
+use wsl_place::facade::reason::Worded;
 
 /// WSL's default place for Windows drives; these repositories name none.
 fn mnt() -> &'static Path {
@@ -221,7 +222,9 @@ fn broken_index_is_an_error_not_a_panic() {
     let mut bytes = fs::read(&index).unwrap();
     bytes.truncate(40);
     fs::write(&index, &bytes).unwrap();
-    let err = gitindex::tracked_sample(&repo, 10, mnt()).unwrap_err();
+    let err = gitindex::tracked_sample(&repo, 10, mnt())
+        .unwrap_err()
+        .sentence();
     assert!(err.contains("index"), "{err}");
 
     fs::write(&index, b"NOPE").unwrap();
@@ -235,5 +238,9 @@ fn dot_git_file_without_gitdir_is_an_error() {
     assert!(gitindex::discover(&tmp.path().join("r"), mnt()).is_err());
     write(&tmp.path().join("s/.git"), b"gitdir: ../nowhere\n");
     let err = gitindex::discover(&tmp.path().join("s"), mnt()).unwrap_err();
-    assert!(err.contains("nowhere"), "{err}");
+    assert!(
+        matches!(&err, gitindex::GitProblem::TargetMissing { target, .. } if target.ends_with("nowhere")),
+        "{err:?}"
+    );
+    assert!(err.sentence().contains("nowhere"), "{}", err.sentence());
 }

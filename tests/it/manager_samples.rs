@@ -277,6 +277,10 @@ fn a_package_missing_from_npms_cache_is_known_without_starting_npm() {
         why.starts_with("none of the 3 packages the sample could take is in npm's cache"),
         "{manager}"
     );
+    let kind = &manager["sample_failed_kind"];
+    assert_eq!(kind["kind"], "cache_lacks_all", "{manager}");
+    assert_eq!(kind["packages"], 3, "{manager}");
+    assert_eq!(kind["manager"], "npm", "{manager}");
     assert!(
         !mark.exists(),
         "npm was started for a sample its cache could not serve"

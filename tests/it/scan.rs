@@ -467,4 +467,15 @@ fn a_worktree_whose_gitdir_is_a_windows_path_is_found_under_the_automount_root()
         error.contains("/mnt/c/Users/me/repo/.git/worktrees/wt"),
         "{s}"
     );
+    // The same reason typed, for a script to branch on.
+    let kind = &s["git"]["error_kind"];
+    assert_eq!(kind["kind"], "windows_target_missing", "{s}");
+    assert_eq!(
+        kind["windows"], "C:\\Users\\me\\repo\\.git\\worktrees\\wt",
+        "{s}"
+    );
+    assert_eq!(
+        kind["here"], "/mnt/c/Users/me/repo/.git/worktrees/wt",
+        "{s}"
+    );
 }

@@ -438,9 +438,10 @@ fn scanned(
     );
     pipeline::dependency_cache::store(place.env, root, &scan);
     if let Some(broken) = scan.git.as_ref().and_then(|git| git.error.as_ref()) {
+        use crate::base::reason::Worded;
         return Err(crate::base::error::Failure::input(format!(
             "broken .git: {}",
-            broken.trim_end_matches('.')
+            broken.sentence().trim_end_matches('.')
         )));
     }
     Ok((scan, index))

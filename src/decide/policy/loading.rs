@@ -148,7 +148,7 @@ pub fn load(
                     crate::base::repo_file::Unread::Refused(why) => {
                         crate::base::error::Failure::input(format!(
                             "{}; make {REPOSITORY_POLICY} a file of the repository, or remove it.",
-                            why.trim_end_matches('.')
+                            why.sentence().trim_end_matches('.')
                         ))
                     }
                     crate::base::repo_file::Unread::Missing => crate::base::error::Failure::input(

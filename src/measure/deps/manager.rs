@@ -12,8 +12,10 @@
 
 pub use super::manager_timing::{ManagerTiming, Skipped, TimingSource};
 use super::package_manager::{Manager, detect};
+use super::sample_reasons::SampleFailed;
 use super::samplers;
 use super::timing_cache;
+use crate::base::reason::Noted;
 use crate::host::HostEnv;
 use crate::host::programs::{self, OnPath, WindowsProgram};
 use crate::measure::cpu::pace;
@@ -38,8 +40,8 @@ pub enum Timing {
 pub struct Untimed {
     pub manager: Manager,
     pub version: String,
-    /// Why a sample failed (this run, or within the last day), in the manager's words.
-    pub failed: Option<String>,
+    /// Why a sample failed (this run, or within the last day).
+    pub failed: Option<SampleFailed>,
     /// Why no sample was tried though one could have been.
     pub skipped: Option<Skipped>,
     /// Entries left out of the sample for not being plain registry pins.
@@ -112,32 +114,38 @@ fn unsampled_file(env: &HostEnv, manager: Manager, version: &str, root: &Path) -
     })
 }
 
-/// Why a sample of `root`'s packages failed with this manager version within a day (the note's
-/// second line; empty in notes of versions that kept none); None when it did not.
+/// Whether a sample of `root`'s packages failed with this manager version within a day, and
+/// why (the note's second line: the reason as JSON; older notes kept the manager's words, or
+/// nothing); None when it did not.
 fn recently_unsampled(
     env: &HostEnv,
     manager: Manager,
     version: &str,
     root: &Path,
-) -> Option<String> {
+) -> Option<Option<SampleFailed>> {
     let file = unsampled_file(env, manager, version, root)?;
     let text = crate::base::input::read_cache(&file, "package-manager sample note")
         .and_then(|bytes| String::from_utf8(bytes).ok())?;
     let mut lines = text.lines();
     let then = lines.next()?.trim().parse::<u64>().ok()?;
     crate::base::clock::younger_than(then, UNSAMPLED_FOR_SECS - 1).then(|| {
-        lines
-            .next()
-            .unwrap_or("")
-            .chars()
-            .filter(|c| !c.is_control())
-            .collect()
+        let line = lines.next().unwrap_or("");
+        serde_json::from_str(line).ok().or_else(|| {
+            let words: String = line.chars().filter(|c| !c.is_control()).collect();
+            (!words.is_empty()).then(|| SampleFailed::Said {
+                program: manager.name().to_string(),
+                words,
+            })
+        })
     })
 }
 
-fn note_unsampled(env: &HostEnv, manager: Manager, version: &str, root: &Path, why: &str) {
+fn note_unsampled(env: &HostEnv, manager: Manager, version: &str, root: &Path, why: &SampleFailed) {
     let file =
         unsampled_file(env, manager, version, root).filter(|_| Store::of(env).may_write_cache());
+    let Ok(why) = serde_json::to_string(why) else {
+        return;
+    };
     if let Some((dir, file)) = file.as_ref().and_then(|f| Some((f.parent()?, f))) {
         // A failure only costs the next check another attempt.
         let note = format!("{}\n{why}\n", crate::base::clock::now_unix());
@@ -243,8 +251,15 @@ pub fn timing(
 /// The timing this machine keeps for `manager` at `version`: the machine's before the
 /// project's own, which is kept only when too small or odd to stand for others.
 fn cached(env: &HostEnv, manager: Manager, version: &str, root: &Path) -> Option<ManagerTiming> {
-    timing_cache::load(env, manager, version, None)
-        .or_else(|| timing_cache::load(env, manager, version, Some(root)))
+    let own = || {
+        let timing = timing_cache::load(env, manager, version, Some(root))?;
+        // Why it is the project's own is not read back: worked out again from its figures.
+        Some(ManagerTiming {
+            sample_not_shared: Noted(timing_cache::not_shared(&timing)),
+            ..timing
+        })
+    };
+    timing_cache::load(env, manager, version, None).or_else(own)
 }
 
 /// Windows' manager first on `PATH`: nothing is started, not even for its version, and this
@@ -263,10 +278,10 @@ fn windows_program(manager: Manager, program: WindowsProgram) -> Timing {
 /// Why the sample failed this run (noted for a day at `note`, unless Ctrl-C stopped it: that
 /// says nothing of the next), else why it failed within the day (`earlier`).
 fn failure_of(
-    sampled: &Option<Result<samplers::Sampled, String>>,
-    earlier: Option<String>,
+    sampled: &Option<Result<samplers::Sampled, SampleFailed>>,
+    earlier: Option<Option<SampleFailed>>,
     note: Option<(&HostEnv, Manager, &str, &Path)>,
-) -> Option<String> {
+) -> Option<SampleFailed> {
     match sampled {
         Some(Err(why)) => {
             if let Some((env, manager, version, root)) = note
@@ -276,7 +291,7 @@ fn failure_of(
             }
             Some(why.clone())
         }
-        _ => earlier.filter(|why| !why.is_empty()),
+        _ => earlier.flatten(),
     }
 }
 
@@ -284,11 +299,11 @@ fn failure_of(
 /// projects, else for the project at `root` alone, saying why.
 fn kept(env: &HostEnv, root: &Path, timing: ManagerTiming) -> ManagerTiming {
     let not_shared = timing_cache::not_shared(&timing);
+    let own_project = not_shared.is_some().then_some(root);
     let timing = ManagerTiming {
-        sample_not_shared: not_shared.clone(),
+        sample_not_shared: Noted(not_shared),
         ..timing
     };
-    let own_project = not_shared.is_some().then_some(root);
     timing_cache::keep(env, &timing, own_project);
     timing
 }
@@ -300,7 +315,7 @@ fn sample(
     root: &Path,
     (scratch_dir, npm_cache): (Option<&Path>, Option<samplers::npm_cache::NpmCache>),
     may_sample: bool,
-) -> (Before, Option<Result<samplers::Sampled, String>>) {
+) -> (Before, Option<Result<samplers::Sampled, SampleFailed>>) {
     let npm_cache = npm_cache.filter(|_| manager == Manager::Npm);
     let sample = may_sample.then(|| samplers::sample_for(manager, root, npm_cache.as_ref()));
     let before = Before {
@@ -308,7 +323,7 @@ fn sample(
         cache_lacks_all: sample.as_ref().is_some_and(|s| s.empty_because.is_some()),
     };
     let sampled = sample.map(|sample| {
-        let dir = scratch_dir.ok_or_else(|| "no scratch folder on the Linux disk".to_string())?;
+        let dir = scratch_dir.ok_or(SampleFailed::NoScratchFolder)?;
         samplers::measure(manager, dir, &sample, root)
     });
     (before, sampled)
@@ -335,7 +350,7 @@ fn measured(manager: Manager, version: &str, s: &samplers::Sampled, cpu: f64) ->
         sample_bytes: s.bytes,
         source: TimingSource::Measured,
         cpu_sha1_us_per_mib: Some(cpu),
-        sample_failed: None,
+        sample_failed: Noted(None),
         sample_skipped: Default::default(),
         sample_skipped_cause: None,
         windows_program: None,
@@ -345,7 +360,7 @@ fn measured(manager: Manager, version: &str, s: &samplers::Sampled, cpu: f64) ->
         build_startups: 0.0,
         sample_source: s.source.map(str::to_string),
         sample_uncached: s.uncached,
-        sample_not_shared: None,
+        sample_not_shared: Noted(None),
         sample_cache_lacks_all: false,
         copies_from_store: false,
         // pnpm was started for the sample anyway: its store is asked now and kept with the
@@ -372,7 +387,7 @@ mod tests {
             sample_bytes: 0,
             source: TimingSource::Measured,
             cpu_sha1_us_per_mib: Some(cpu),
-            sample_failed: None,
+            sample_failed: Noted(None),
             sample_skipped: Default::default(),
             sample_skipped_cause: None,
             windows_program: None,
@@ -382,7 +397,7 @@ mod tests {
             build_startups: 0.0,
             sample_source: None,
             sample_uncached: 0,
-            sample_not_shared: None,
+            sample_not_shared: Noted(None),
             sample_cache_lacks_all: false,
             copies_from_store: false,
             pnpm_store: None,

@@ -2,6 +2,7 @@
 //! figures of its sample and how they were come by.
 
 use super::package_manager::{Manager, UntestedVersion};
+use super::sample_reasons::{NotShared, SampleFailed};
 use crate::base::reason::{Keyed, Noted};
 pub use crate::host::programs::WindowsProgram;
 use serde::{Deserialize, Serialize};
@@ -26,10 +27,11 @@ pub struct ManagerTiming {
     /// timing cached on a busy afternoon is scaled to a quiet morning; None in older caches.
     #[serde(default)]
     pub cpu_sha1_us_per_mib: Option<f64>,
-    /// Why the sample could not be installed, in the manager's own words (its figures are
-    /// then `estimated`); None when it was, or was not tried.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sample_failed: Option<String>,
+    /// Why the sample could not be installed (its figures are then `estimated`); none when it
+    /// was, or was not tried. In JSON its sentence and `sample_failed_kind`. Set per run, never
+    /// cached.
+    #[serde(flatten, skip_deserializing, skip_serializing_if = "Noted::is_none")]
+    pub sample_failed: Noted<SampleFailed>,
     /// Why no sample was tried (a manager version outside the tested range, Windows' program):
     /// its figures are then `estimated`; in JSON its sentence and `sample_skipped_kind`. Set per
     /// run, never cached.
@@ -78,8 +80,9 @@ pub struct ManagerTiming {
     /// Why this timing stands for its own project only (`timing_cache::not_shared`: a sample
     /// too small, or one that left out git or path dependencies); None when it is kept for the
     /// machine.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sample_not_shared: Option<String>,
+    /// In JSON its sentence and `sample_not_shared_kind`; worked out again when read back.
+    #[serde(flatten, skip_deserializing, skip_serializing_if = "Noted::is_none")]
+    pub sample_not_shared: Noted<NotShared>,
     /// pnpm's store is on another file system than the project (`samplers::pnpm_copies`): pnpm
     /// copies every file there instead of linking it from the store. Set per project, never
     /// cached.

@@ -19,6 +19,7 @@ pub mod pip_project;
 pub mod platform;
 pub mod pnpm_links;
 pub mod registry;
+pub mod sample_reasons;
 pub mod samplers;
 pub mod timing_cache;
 pub mod uv_cache;

@@ -8,6 +8,7 @@
 
 use super::manager_timing::{ManagerTiming, TimingSource};
 use super::package_manager::Manager;
+use super::sample_reasons::NotShared;
 use crate::host::HostEnv;
 use crate::store::{CacheFile, Store};
 use serde::{Deserialize, Serialize};
@@ -34,24 +35,21 @@ const MIN_SHARED_PYTHON: (u64, u64) = (4, 50);
 
 /// Why `timing` (just measured) is kept for its own project only; None when it may stand for
 /// every project on this machine.
-pub fn not_shared(timing: &ManagerTiming) -> Option<String> {
-    let (packages, files) = match timing.manager {
+pub fn not_shared(timing: &ManagerTiming) -> Option<NotShared> {
+    let (min_packages, min_files) = match timing.manager {
         Manager::Uv | Manager::Pip | Manager::Poetry => MIN_SHARED_PYTHON,
         _ => MIN_SHARED_NODE,
     };
-    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    if timing.sample_packages < packages || timing.sample_files < files {
-        return Some(format!(
-            "a sample of {} and {} (fewer than {packages} packages or {files} files) stands for this project only",
-            plural(timing.sample_packages, "package", "packages"),
-            plural(timing.sample_files, "file", "files"),
-        ));
+    if timing.sample_packages < min_packages || timing.sample_files < min_files {
+        return Some(NotShared::TooSmall {
+            packages: timing.sample_packages,
+            files: timing.sample_files,
+            min_packages,
+            min_files,
+        });
     }
-    (timing.sample_left_out > 0).then(|| {
-        format!(
-            "the project's sample left out {} (git, path, URL or alias dependencies), so it stands for this project only",
-            plural(timing.sample_left_out, "entry", "entries")
-        )
+    (timing.sample_left_out > 0).then_some(NotShared::LeftOut {
+        entries: timing.sample_left_out,
     })
 }
 
@@ -157,7 +155,7 @@ mod tests {
             sample_bytes: 0,
             source: TimingSource::Measured,
             cpu_sha1_us_per_mib: Some(cpu),
-            sample_failed: None,
+            sample_failed: Default::default(),
             sample_skipped: Default::default(),
             sample_skipped_cause: None,
             windows_program: None,
@@ -167,7 +165,7 @@ mod tests {
             build_startups: 0.0,
             sample_source: None,
             sample_uncached: 0,
-            sample_not_shared: None,
+            sample_not_shared: Default::default(),
             sample_cache_lacks_all: false,
             copies_from_store: false,
             pnpm_store: None,
@@ -233,16 +231,23 @@ mod tests {
             sample_files: 7,
             ..big.clone()
         };
-        let why = not_shared(&one).unwrap();
-        assert!(
-            why.starts_with("a sample of 1 package and 7 files"),
-            "{why}"
+        assert_eq!(
+            not_shared(&one),
+            Some(NotShared::TooSmall {
+                packages: 1,
+                files: 7,
+                min_packages: 10,
+                min_files: 50
+            })
         );
         let with_git = ManagerTiming {
             sample_left_out: 1,
             ..big.clone()
         };
-        assert!(not_shared(&with_git).unwrap().contains("left out 1 entry"));
+        assert_eq!(
+            not_shared(&with_git),
+            Some(NotShared::LeftOut { entries: 1 })
+        );
         // Kept for its project, the machine's file stays empty.
         let dir = tempfile::tempdir().unwrap();
         let env = env_in(dir.path());

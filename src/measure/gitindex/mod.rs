@@ -7,9 +7,11 @@
 //! (`link` extension + `sharedindex.<sha>`), so the count is the real number of entries.
 
 mod head;
+mod problem;
 mod walk;
 
 pub use head::born;
+pub use problem::{GitDirProblem, GitProblem, HeaderFault, IndexProblem};
 
 pub use walk::GitWalk;
 
@@ -99,9 +101,11 @@ pub fn enclosing_worktree(dir: &Path, automount_root: &Path) -> Option<PathBuf> 
 /// Finds the repository `root` belongs to, if any. Errors only for a `.git` that exists but
 /// cannot be understood (unreadable file, missing `gitdir:` target). A `gitdir:` naming a
 /// Windows drive (Git for Windows writes them) is looked for under `automount_root`.
-pub fn discover(root: &Path, automount_root: &Path) -> Result<Option<Repo>, String> {
-    let root =
-        std::path::absolute(root).map_err(|e| format!("cannot resolve {}: {e}", root.display()))?;
+pub fn discover(root: &Path, automount_root: &Path) -> Result<Option<Repo>, GitProblem> {
+    let root = std::path::absolute(root).map_err(|e| GitProblem::Unresolvable {
+        path: root.to_path_buf(),
+        error: e.to_string(),
+    })?;
     for dir in root.ancestors() {
         let dot_git = dir.join(".git");
         let Ok(meta) = std::fs::symlink_metadata(&dot_git) else {
@@ -146,33 +150,29 @@ pub fn discover(root: &Path, automount_root: &Path) -> Result<Option<Repo>, Stri
 
 /// Reads `gitdir: <path>` from a `.git` file; a relative path is relative to the file's
 /// directory, and a Windows one is where WSL mounts its drive.
-fn read_gitdir_file(dot_git: &Path, automount_root: &Path) -> Result<PathBuf, String> {
+fn read_gitdir_file(dot_git: &Path, automount_root: &Path) -> Result<PathBuf, GitProblem> {
     let text = crate::base::repo_file::read_at(dot_git, crate::base::repo_file::POINTER_LIMIT)
         .map_err(|unread| match unread {
-            crate::base::repo_file::Unread::Refused(why) => why,
-            crate::base::repo_file::Unread::Missing => {
-                format!("cannot read {}", dot_git.display())
-            }
+            crate::base::repo_file::Unread::Refused(why) => GitProblem::Refused(why),
+            crate::base::repo_file::Unread::Missing => GitProblem::DotGitUnreadable {
+                dot_git: dot_git.to_path_buf(),
+            },
         })?;
     let line = text.lines().next().unwrap_or_default();
     let target = line
         .strip_prefix(b"gitdir:")
         .map(|t| t.trim())
         .filter(|t| !t.is_empty())
-        .ok_or_else(|| {
-            format!(
-                "{} is a file but does not start with `gitdir: <path>`",
-                dot_git.display()
-            )
+        .ok_or_else(|| GitProblem::NotAGitdirFile {
+            dot_git: dot_git.to_path_buf(),
         })?;
     if let Some(git_dir) = wsl_path_of_windows_path(target, automount_root) {
         if !git_dir.is_dir() {
-            return Err(format!(
-                "{} points to the Windows path {}, which is {} here and not a directory: mount that drive (or set [automount] root in /etc/wsl.conf), or run `git worktree repair` in the main repository if it moved",
-                dot_git.display(),
-                String::from_utf8_lossy(target),
-                git_dir.display()
-            ));
+            return Err(GitProblem::WindowsTargetMissing {
+                dot_git: dot_git.to_path_buf(),
+                windows: String::from_utf8_lossy(target).into_owned(),
+                here: git_dir,
+            });
         }
         return Ok(git_dir);
     }
@@ -180,11 +180,10 @@ fn read_gitdir_file(dot_git: &Path, automount_root: &Path) -> Result<PathBuf, St
     let base = dot_git.parent().unwrap_or(Path::new("/"));
     let git_dir = base.join(target);
     if !git_dir.is_dir() {
-        return Err(format!(
-            "{} points to {}, which is not a directory (a moved or deleted repository?)",
-            dot_git.display(),
-            git_dir.display()
-        ));
+        return Err(GitProblem::TargetMissing {
+            dot_git: dot_git.to_path_buf(),
+            target: git_dir,
+        });
     }
     Ok(git_dir)
 }
@@ -209,7 +208,7 @@ pub fn wsl_path_of_windows_path(target: &[u8], automount_root: &Path) -> Option<
 }
 
 /// A linked worktree's git dir has a `commondir` file naming the shared repository.
-fn common_dir_of(git_dir: &Path, automount_root: &Path) -> Result<PathBuf, String> {
+fn common_dir_of(git_dir: &Path, automount_root: &Path) -> Result<PathBuf, GitProblem> {
     let file = git_dir.join("commondir");
     match crate::base::repo_file::read_at(&file, crate::base::repo_file::POINTER_LIMIT) {
         Ok(text) => {
@@ -220,12 +219,12 @@ fn common_dir_of(git_dir: &Path, automount_root: &Path) -> Result<PathBuf, Strin
             Ok(git_dir.join(target))
         }
         Err(crate::base::repo_file::Unread::Missing) => Ok(git_dir.to_path_buf()),
-        Err(crate::base::repo_file::Unread::Refused(why)) => Err(why),
+        Err(crate::base::repo_file::Unread::Refused(why)) => Err(GitProblem::Refused(why)),
     }
 }
 
 /// SHA-256 repositories say so in their config; this build of gix reads SHA-1 indexes only.
-fn object_hash(repo: &Repo) -> Result<gix::hash::Kind, String> {
+fn object_hash(repo: &Repo) -> Result<gix::hash::Kind, GitProblem> {
     let config = repo.common_dir.join("config");
     let text = crate::base::repo_file::read_at(&config, crate::base::input::CACHE_LIMIT)
         .unwrap_or_default();
@@ -234,10 +233,9 @@ fn object_hash(repo: &Repo) -> Result<gix::hash::Kind, String> {
         line.starts_with(b"objectformat") && line.ends_with(b"sha256")
     });
     if sha256 {
-        Err(format!(
-            "{} uses SHA-256 object names, which wsl-place cannot read yet",
-            repo.common_dir.display()
-        ))
+        Err(GitProblem::Sha256 {
+            common_dir: repo.common_dir.clone(),
+        })
     } else {
         Ok(gix::hash::Kind::Sha1)
     }
@@ -266,23 +264,28 @@ impl Index {
 }
 
 /// Reads the index. `Ok(None)` when there is no index file yet (a fresh `git init`).
-fn open_index(repo: &Repo) -> Result<Option<Index>, String> {
+fn open_index(repo: &Repo) -> Result<Option<Index>, GitProblem> {
     let path = repo.index_path();
     let data = match crate::base::repo_file::read_at(&path, crate::base::repo_file::GIT_INDEX_LIMIT)
     {
         Ok(d) => d,
         Err(crate::base::repo_file::Unread::Missing) => return Ok(None),
-        Err(crate::base::repo_file::Unread::Refused(why)) => return Err(why),
+        Err(crate::base::repo_file::Unread::Refused(why)) => return Err(GitProblem::Refused(why)),
     };
     let (version, header_entries) =
-        read_header(&data).map_err(|what| format!("the git index {} {what}", path.display()))?;
+        read_header(&data).map_err(|fault| GitProblem::IndexHeader {
+            index: path.clone(),
+            fault,
+        })?;
     let hash = object_hash(repo)?;
     let options = gix::index::decode::Options {
         thread_limit: Some(1),
         ..Default::default()
     };
-    let broken =
-        |e: &dyn std::fmt::Display| format!("cannot decode the git index {}: {e}", path.display());
+    let broken = |e: &dyn std::fmt::Display| GitProblem::IndexUndecodable {
+        index: path.clone(),
+        error: e.to_string(),
+    };
     // The timestamp is only passed through; gix takes one of its own type, so borrow a default.
     let stamp = gix::index::State::new(hash).timestamp();
     let (state, _) =
@@ -308,17 +311,17 @@ fn open_index(repo: &Repo) -> Result<Option<Index>, String> {
 }
 
 /// The 12-byte header: `DIRC`, version, entry count.
-fn read_header(data: &[u8]) -> Result<(u32, u32), String> {
+fn read_header(data: &[u8]) -> Result<(u32, u32), HeaderFault> {
     if data.len() < 12 {
-        return Err("is shorter than its 12-byte header".into());
+        return Err(HeaderFault::Short);
     }
     if &data[..4] != b"DIRC" {
-        return Err("does not start with DIRC".into());
+        return Err(HeaderFault::NotDirc);
     }
     let word = |at: usize| u32::from_be_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
     let (version, entries) = (word(4), word(8));
     if !(2..=4).contains(&version) {
-        return Err(format!("has version {version}; only 2, 3 and 4 exist"));
+        return Err(HeaderFault::Version(version));
     }
     Ok((version, entries))
 }
@@ -391,7 +394,7 @@ impl RootIndex {
 }
 
 /// The index's summary and, when there is an index, its recorded sizes.
-pub fn read(repo: &Repo) -> Result<(IndexSummary, Option<RootIndex>), String> {
+pub fn read(repo: &Repo) -> Result<(IndexSummary, Option<RootIndex>), GitProblem> {
     let Some(index) = open_index(repo)? else {
         return Ok((IndexSummary::default(), None));
     };
@@ -430,7 +433,7 @@ pub fn racily_clean(repo: &Repo) -> u64 {
 }
 
 /// Counts the index's entries and says what the count means.
-pub fn summarize(repo: &Repo) -> Result<IndexSummary, String> {
+pub fn summarize(repo: &Repo) -> Result<IndexSummary, GitProblem> {
     read(repo).map(|(summary, _)| summary)
 }
 
@@ -475,7 +478,7 @@ pub fn tracked_sample(
     root: &Path,
     max: usize,
     automount_root: &Path,
-) -> Result<Vec<PathBuf>, String> {
+) -> Result<Vec<PathBuf>, GitProblem> {
     let Some(repo) = discover(root, automount_root)? else {
         return Ok(Vec::new());
     };

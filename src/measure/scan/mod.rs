@@ -11,7 +11,8 @@ mod walk;
 use crate::base::counts::TreeCounts;
 use crate::base::pathtext::RelPath;
 use crate::base::progress::{Drawn, Progress};
-use crate::measure::gitindex::{self, IndexSummary, RepoKind};
+use crate::base::reason::{Keyed, Noted};
+use crate::measure::gitindex::{self, GitDirProblem, IndexProblem, IndexSummary, RepoKind};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -226,7 +227,8 @@ pub struct GitReport {
     pub git_dir_inside_root: bool,
     /// None when the index could not be read; see `index_error`.
     pub index: Option<IndexSummary>,
-    pub index_error: Option<String>,
+    #[serde(flatten)]
+    pub index_error: Noted<IndexProblem>,
     /// The part of `git_dir_bytes` in `objects/pack` (packfiles and their indexes).
     pub pack_bytes: Option<u64>,
     /// `objects/` outside `pack/`: loose objects, mostly.
@@ -241,7 +243,8 @@ pub struct GitReport {
     /// True when the git directory figures are extrapolated.
     pub estimated: bool,
     /// A `.git` that exists but could not be understood.
-    pub error: Option<String>,
+    #[serde(flatten)]
+    pub error: Noted<GitDirProblem>,
     /// True when `HEAD` names a branch with no commit yet (`gitindex::born`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unborn_head: bool,
@@ -294,12 +297,26 @@ pub struct ScanReport {
     pub largest_subtrees: Vec<DirFiles>,
     pub git: Option<GitReport>,
     /// Set when the root itself could not be listed.
-    pub error: Option<String>,
+    #[serde(flatten)]
+    pub error: Noted<RootUnlisted>,
     /// Folders below the root that hold `.git` (relative to it, and whether that `.git` is a
     /// directory): the repositories and submodules it holds, noted by the walk so that
     /// `survey` need not walk the tree a second time to find them.
     #[serde(skip)]
     pub nested_git: Vec<(PathBuf, bool)>,
+}
+
+/// The scanned folder itself could not be listed: the I/O error's words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RootUnlisted {
+    #[serde(with = "crate::base::pathtext::json")]
+    pub root: PathBuf,
+    pub error: String,
+}
+
+impl Keyed for RootUnlisted {
+    const KEY: &'static str = "error";
+    const KIND_KEY: &'static str = "error_kind";
 }
 
 /// `complete` and `estimated` (its opposite) as two JSON fields from one value.
@@ -376,7 +393,10 @@ fn walk_and_keep_index(
     });
 
     if let Err(e) = std::fs::read_dir(&root) {
-        report.error = Some(format!("cannot list {}: {e}", root.display()));
+        report.error = Noted(Some(RootUnlisted {
+            root: root.to_path_buf(),
+            error: e.to_string(),
+        }));
     }
     report.complete = subtree.complete;
     report.counted = subtree.counted;
@@ -481,14 +501,14 @@ fn git_facts(
                 common_dir: root.join(".git"),
                 git_dir_inside_root: true,
                 index: None,
-                index_error: None,
+                index_error: Noted(None),
                 pack_bytes: None,
                 loose_object_bytes: None,
                 loose_object_files: None,
                 git_dir_files: None,
                 git_dir_dirs: None,
                 estimated: false,
-                error: Some(e),
+                error: Noted(Some(GitDirProblem(e))),
                 unborn_head: false,
             };
             return (Some(report), GitPaths::default(), None);
@@ -498,7 +518,7 @@ fn git_facts(
         std::fs::canonicalize(&repo.common_dir).unwrap_or_else(|_| repo.common_dir.clone());
     let (index, index_error, sizes) = match gitindex::read(&repo) {
         Ok((summary, sizes)) => (Some(summary), None, sizes),
-        Err(e) => (None, Some(e), None),
+        Err(e) => (None, Some(IndexProblem(e)), None),
     };
     let objects = common.join("objects");
     let paths = GitPaths {
@@ -513,14 +533,14 @@ fn git_facts(
         common_dir: common.clone(),
         git_dir_inside_root: common.starts_with(root),
         index,
-        index_error,
+        index_error: Noted(index_error),
         pack_bytes: None,
         loose_object_bytes: None,
         loose_object_files: None,
         git_dir_files: None,
         git_dir_dirs: None,
         estimated: false,
-        error: None,
+        error: Noted(None),
         unborn_head: gitindex::born(&repo) == Some(false),
     };
     (Some(report), paths, sizes)

@@ -145,7 +145,7 @@ pub fn not_its_own(repo: &Path) -> Option<String> {
                 .trim()
         )),
         Ok(_) | Err(crate::base::repo_file::Unread::Missing) => None,
-        Err(crate::base::repo_file::Unread::Refused(why)) => Some(why),
+        Err(crate::base::repo_file::Unread::Refused(why)) => Some(why.sentence()),
     }
 }
 

@@ -1,6 +1,7 @@
 //! What the repository holds: tracked files apart from git's own and from dependency trees.
 
 use super::{Screen, Tone};
+use crate::base::reason::Worded;
 use crate::base::units::{self, count, counted};
 use crate::measure::gitindex::RepoKind;
 use crate::measure::scan::{DependencyTree, ScanReport};
@@ -107,12 +108,13 @@ fn git_rows(
         RepoKind::Submodule => "git submodule",
         RepoKind::SeparateGitDir => "git repository (separate git directory)",
     };
-    if let Some(e) = &git.error {
-        screen.row("git", &format!("broken .git: {e}"), Tone::Bad);
+    if let Some(e) = git.error.as_ref() {
+        screen.row("git", &format!("broken .git: {}", e.sentence()), Tone::Bad);
         return;
     }
-    if let Some(e) = &git.index_error {
-        screen.row("git", &format!("{kind}, index unreadable: {e}"), Tone::Bad);
+    if let Some(e) = git.index_error.as_ref() {
+        let row = format!("{kind}, index unreadable: {}", e.sentence());
+        screen.row("git", &row, Tone::Bad);
     }
     let mut notes = Vec::new();
     if let Some(i) = &git.index {
@@ -272,8 +274,8 @@ fn problems(screen: &mut Screen, scan: &ScanReport) {
         };
         screen.row(label, &estimated_row(scan), Tone::Warn);
     }
-    if let Some(e) = &scan.error {
-        screen.row("error", e, Tone::Bad);
+    if let Some(e) = scan.error.as_ref() {
+        screen.row("error", &e.sentence(), Tone::Bad);
     }
     if let Some(first) = scan.unreadable_dirs.first() {
         screen.row(

@@ -3,9 +3,11 @@
 
 use super::{Screen, Tone};
 use crate::assess::pipeline::CheckReport;
+use crate::base::reason::Worded;
 use crate::base::units;
 use crate::decide::policy::Rule;
 use crate::measure::deps::manager::{ManagerTiming, TimingSource};
+use crate::measure::deps::sample_reasons::SampleFailed;
 use crate::measure::probe::{ProbeReport, ProbeSet};
 use crate::model::{Compared, InstallFigures, InstallSource, Prediction};
 
@@ -112,11 +114,11 @@ fn manager_work(m: &ManagerTiming, own: f64, tree: Option<&InstallFigures>) -> S
 
 /// "npm's sample install failed here: code ENOTCACHED: ...": why the manager's own work is an
 /// estimate, in its own words.
-fn sample_failed(m: &ManagerTiming, why: &str) -> String {
+fn sample_failed(m: &ManagerTiming, why: &SampleFailed) -> String {
     format!(
         "{}'s sample install failed here, so its own work is estimated: {}",
         m.manager,
-        crate::base::pathtext::display_text(why)
+        crate::base::pathtext::display_text(&why.sentence())
     )
 }
 
@@ -437,7 +439,7 @@ mod tests {
             sample_bytes: 0,
             source,
             cpu_sha1_us_per_mib: None,
-            sample_failed: None,
+            sample_failed: Default::default(),
             sample_skipped: Default::default(),
             sample_skipped_cause: None,
             windows_program: None,
@@ -447,7 +449,7 @@ mod tests {
             build_startups: 0.0,
             sample_source: None,
             sample_uncached: 0,
-            sample_not_shared: None,
+            sample_not_shared: Default::default(),
             sample_cache_lacks_all: false,
             copies_from_store: false,
             pnpm_store: None,
@@ -492,7 +494,13 @@ mod tests {
     fn a_failed_sample_says_why_in_the_managers_words() {
         let m = npm(TimingSource::Estimated);
         assert_eq!(
-            sample_failed(&m, "code ENOTCACHED: request to https://x failed"),
+            sample_failed(
+                &m,
+                &SampleFailed::Said {
+                    program: "npm".into(),
+                    words: "code ENOTCACHED: request to https://x failed".into()
+                }
+            ),
             "npm's sample install failed here, so its own work is estimated: code ENOTCACHED: request to https://x failed"
         );
     }

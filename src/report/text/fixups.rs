@@ -3,6 +3,7 @@
 //! one home).
 
 use crate::base::pathtext::{display, shell_quote};
+use crate::base::reason::Worded;
 use crate::base::units::{count, counted};
 use crate::migrate::{Fixed, FixupAdvice, GitLeads};
 use std::fmt;
@@ -382,7 +383,8 @@ fn virtualenv_advice(advice: &FixupAdvice) -> String {
             "the virtualenv {venv} still names the old place (its scripts run the old place's Python); rewrite it with `{command}`"
         ),
         FixupAdvice::VirtualenvUntold { venv, why, command } => format!(
-            "left the virtualenv {venv} naming the old place: which of its files git tracks cannot be told ({why}); once none is, rewrite it with `{command}`"
+            "left the virtualenv {venv} naming the old place: which of its files git tracks cannot be told ({}); once none is, rewrite it with `{command}`",
+            why.sentence()
         ),
         FixupAdvice::VirtualenvFilesFailed {
             venv,

@@ -3,10 +3,12 @@
 
 pub mod doctor;
 pub mod fixups;
+pub mod git_problems;
 pub mod migrate;
 pub mod probe;
 pub mod probe_reasons;
 pub mod removal;
+pub mod sample_reasons;
 pub mod skipped;
 pub mod survey;
 pub mod verify;
@@ -17,7 +19,7 @@ use crate::assess::pipeline::CheckReport;
 /// `check`'s first line for a folder outside any git repository, pointing to `survey` when it
 /// holds some ("at least" when the search for them stopped at its budget); None in a repository.
 pub fn not_a_repository(report: &CheckReport) -> Option<String> {
-    if report.scan.git.is_some() || report.scan.error.is_some() {
+    if report.scan.git.is_some() || !report.scan.error.is_none() {
         return None;
     }
     let path = report.location.paths.linux.display();

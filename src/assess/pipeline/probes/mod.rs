@@ -367,7 +367,7 @@ fn estimated(untimed: Untimed, cpu_pace: f64) -> ManagerTiming {
         cache_lacks_all,
     } = untimed;
     ManagerTiming {
-        sample_failed: failed,
+        sample_failed: Noted(failed),
         sample_skipped_cause: skipped.as_ref().map(Skipped::cause),
         windows_program: skipped.as_ref().and_then(Skipped::windows_program).cloned(),
         sample_skipped: Noted(skipped),

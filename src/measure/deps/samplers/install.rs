@@ -6,6 +6,7 @@ use super::super::asked::{version_like_output, version_output};
 use super::super::lockfiles::{self, Lock};
 use super::super::package_manager::Manager;
 use super::super::packages::{self, Pinned};
+use super::super::sample_reasons::{FileStep, SampleFailed};
 use super::names;
 use super::run::{run_keeping_words, run_saying_why, timed_run};
 use std::collections::BTreeSet;
@@ -201,10 +202,13 @@ impl Runner {
 
     /// One timed install of `deps` (none: the manager's start-up and empty install); Err: why
     /// it failed, in the manager's own words.
-    pub(super) fn install(&self, scratch: &Path, deps: &[Pinned]) -> Result<f64, String> {
+    pub(super) fn install(&self, scratch: &Path, deps: &[Pinned]) -> Result<f64, SampleFailed> {
         let written = |file: &str, text: String| {
-            std::fs::write(scratch.join(file), text)
-                .map_err(|e| format!("cannot write the sample's {file} ({e})"))
+            std::fs::write(scratch.join(file), text).map_err(|e| SampleFailed::ScratchFile {
+                step: FileStep::Write,
+                file: file.to_string(),
+                error: e.to_string(),
+            })
         };
         match self {
             Self::Node { manager, args } => {
@@ -227,7 +231,11 @@ impl Runner {
                     Some(text) => written(file, text)?,
                     None => match std::fs::remove_file(scratch.join(file)) {
                         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                            return Err(format!("cannot remove the sample's {file} ({e})"));
+                            return Err(SampleFailed::ScratchFile {
+                                step: FileStep::Remove,
+                                file: file.to_string(),
+                                error: e.to_string(),
+                            });
                         }
                         _ => {}
                     },
@@ -244,7 +252,7 @@ impl Runner {
             }
             Self::Python { .. } => self
                 .install_python(scratch, deps)
-                .ok_or_else(|| "the sample could not be installed offline".to_string()),
+                .ok_or(SampleFailed::NotInstalledOffline),
         }
     }
 
@@ -267,14 +275,16 @@ impl Runner {
     /// the installer's own package (`pip`, `uv`) or a script named after an interpreter or an
     /// installer (`python`, `pip`), which a later run would start. `placed`: the top-level
     /// names the sample put in site-packages.
-    pub(super) fn hijacks(&self, scratch: &Path, placed: &BTreeSet<String>) -> Option<String> {
+    pub(super) fn hijacks(
+        &self,
+        scratch: &Path,
+        placed: &BTreeSet<String>,
+    ) -> Option<SampleFailed> {
         if !matches!(self, Self::Python { .. }) {
             return None;
         }
         if let Some(name) = placed.iter().find(|name| is_installer_name(name)) {
-            return Some(format!(
-                "a package of the sample ships its own `{name}`, the installer's name; it was not run, and the install is estimated"
-            ));
+            return Some(SampleFailed::ShipsInstaller { name: name.clone() });
         }
         // Scripts land in the virtualenv's `bin/`, or, as pip installs into site-packages, in
         // its `bin/` there.
@@ -291,10 +301,9 @@ impl Runner {
                 let regular = entry.file_type().is_ok_and(|t| t.is_file());
                 regular && (name.starts_with("python") || is_installer_name(&name))
             })?;
-        Some(format!(
-            "a package of the sample ships a script named `{}`, after the interpreter or its installer; it was not run, and the install is estimated",
-            planted.file_name().to_string_lossy()
-        ))
+        Some(SampleFailed::ShipsScript {
+            name: planted.file_name().to_string_lossy().into_owned(),
+        })
     }
 }
 

@@ -11,6 +11,7 @@ use super::lock_counts;
 use super::lockfiles;
 use super::package_manager::Manager;
 use super::packages::{self, Pinned};
+use super::sample_reasons::SampleFailed;
 use crate::measure::stats::median;
 use install::Runner;
 pub use install::{pnpm_copies, reported_pnpm_store};
@@ -74,7 +75,7 @@ pub struct Sample {
     /// fail offline on them.
     pub uncached: u64,
     /// Why there is nothing to install when `pins` is empty and the project named packages.
-    pub empty_because: Option<String>,
+    pub empty_because: Option<SampleFailed>,
 }
 
 /// The packages the project at `root` would have `manager` install for its sample: npm's
@@ -100,11 +101,10 @@ pub fn sample_for(
         (Some(entries), Some(cache)) => in_cache(pins, entries, cache),
         _ => (pins, 0),
     };
-    let empty_because = (pins.is_empty() && uncached > 0).then(|| {
-        let dir = npm_cache.map_or_else(String::new, |c| c.dir().display().to_string());
-        format!(
-            "none of the {uncached} packages the sample could take is in npm's cache ({dir}), so npm was not started: it would fail offline with ENOTCACHED"
-        )
+    let empty_because = (pins.is_empty() && uncached > 0).then(|| SampleFailed::CacheLacksAll {
+        manager,
+        packages: uncached,
+        cache: npm_cache.map(|c| c.dir().to_path_buf()).unwrap_or_default(),
     });
     let max = match manager {
         Manager::Uv | Manager::Pip => PYTHON_SAMPLE_PACKAGES,
@@ -264,7 +264,7 @@ pub fn measure(
     dir: &Path,
     sample: &Sample,
     root: &Path,
-) -> Result<Sampled, String> {
+) -> Result<Sampled, SampleFailed> {
     let whole = sample;
     let sample = &sample.pins[..];
     // Before anything starts the manager (pnpm's store is asked of pnpm).
@@ -272,20 +272,23 @@ pub fn measure(
         return Err(whole
             .empty_because
             .clone()
-            .unwrap_or_else(|| "the project names no package to sample".to_string()));
+            .unwrap_or(SampleFailed::NothingToSample));
     }
-    let runner = Runner::for_manager(manager, root)
-        .ok_or_else(|| format!("{manager} has no sample install"))?;
+    let runner =
+        Runner::for_manager(manager, root).ok_or(SampleFailed::NoSampleInstall { manager })?;
     // Private (0700) and made exclusively under a name no one can guess: nothing planted
     // beforehand can stand in for it or be reached through it.
     let scratch = tempfile::Builder::new()
         .prefix(&format!(".wsl-place-{manager}-"))
         .tempdir_in(dir)
-        .map_err(|e| format!("cannot make a scratch folder in {} ({e})", dir.display()))?;
+        .map_err(|e| SampleFailed::ScratchNotMade {
+            dir: dir.to_path_buf(),
+            error: e.to_string(),
+        })?;
     let scratch = Scratch(scratch.keep());
     let (target, before) = runner
         .set_up(&scratch.0)
-        .ok_or_else(|| "the sample's folder could not be set up".to_string())?;
+        .ok_or(SampleFailed::ScratchNotSetUp)?;
     let turns = Turns::taken(&runner, &scratch.0, (&target, &before), sample)?;
     let sampled = turns.sampled(&runner, whole.left_out)?;
     Ok(Sampled {
@@ -301,7 +304,7 @@ struct Turns {
     empties: Vec<f64>,
     samples: Vec<f64>,
     tree: Option<(u64, u64, u64, u64)>,
-    failed: Option<String>,
+    failed: Option<SampleFailed>,
 }
 
 impl Turns {
@@ -319,7 +322,7 @@ impl Turns {
         scratch: &Path,
         (target, before): (&Path, &BTreeSet<String>),
         sample: &[Pinned],
-    ) -> Result<Self, String> {
+    ) -> Result<Self, SampleFailed> {
         let mut turns = Self {
             empties: Vec::new(),
             samples: Vec::new(),
@@ -357,12 +360,8 @@ impl Turns {
     }
 
     /// The medians and the tree; Err when no sample install placed a package.
-    fn sampled(self, runner: &Runner, left_out: u64) -> Result<Sampled, String> {
-        let no_sample = || {
-            self.failed
-                .clone()
-                .unwrap_or_else(|| "the sample placed nothing".to_string())
-        };
+    fn sampled(self, runner: &Runner, left_out: u64) -> Result<Sampled, SampleFailed> {
+        let no_sample = || self.failed.clone().unwrap_or(SampleFailed::PlacedNothing);
         let (packages, files, dirs, bytes) = self.tree.ok_or_else(no_sample)?;
         match (median(&self.empties), median(&self.samples)) {
             (Some(startup_ms), Some(sample_ms)) if packages > 0 => Ok(Sampled {

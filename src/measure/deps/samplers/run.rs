@@ -3,6 +3,7 @@
 //! fails, what it said in its own words.
 
 use crate::base::process::{self, Stop};
+use crate::measure::deps::sample_reasons::SampleFailed;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -17,7 +18,7 @@ pub fn timed_run(program: &str, args: &[&str], dir: &Path) -> Option<f64> {
 
 /// As [`timed_run`], with why a run failed: the program's own words (the first lines of what
 /// it printed on stderr), or that it could not start or was stopped at the limit.
-pub fn run_saying_why(program: &str, args: &[&str], dir: &Path) -> Result<f64, String> {
+pub fn run_saying_why(program: &str, args: &[&str], dir: &Path) -> Result<f64, SampleFailed> {
     run_keeping_words(program, args, dir, false)
 }
 
@@ -28,14 +29,23 @@ pub(super) fn run_keeping_words(
     args: &[&str],
     dir: &Path,
     stdout_too: bool,
-) -> Result<f64, String> {
+) -> Result<f64, SampleFailed> {
     let mut cmd = crate::base::process::command(program);
     cmd.args(args).current_dir(dir);
     let start = Instant::now();
+    let program_name = || program.to_string();
     let out = process::run(cmd, RUN_LIMIT).map_err(|stop| match stop {
-        Stop::Start(e) => format!("{program} did not start ({e})"),
-        Stop::Limit(_) => format!("{program} was stopped after {} s", RUN_LIMIT.as_secs()),
-        Stop::Interrupted => format!("{program} was stopped by Ctrl-C"),
+        Stop::Start(e) => SampleFailed::DidNotStart {
+            program: program_name(),
+            error: e.to_string(),
+        },
+        Stop::Limit(_) => SampleFailed::StoppedAtLimit {
+            program: program_name(),
+            limit_secs: RUN_LIMIT.as_secs(),
+        },
+        Stop::Interrupted => SampleFailed::Interrupted {
+            program: program_name(),
+        },
     })?;
     let elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
     if out.status.success() {
@@ -49,14 +59,19 @@ pub(super) fn run_keeping_words(
 }
 
 /// What a failed run said: its first two lines that say anything, from the first that reads as
-/// an error (`ERR_PNPM_...`, `error: ...`) when one does, without npm's `npm error` prefixes,
-/// at most 200 characters. pnpm 11 and later print a diagnostic tree ("Error: ERR_PNPM_X",
+/// an error (`ERR_PNPM_...`, `error: ...`) when one does, without npm's `npm error` prefixes. pnpm 11 and later print a diagnostic tree ("Error: ERR_PNPM_X",
 /// "× installing dependencies", "╰─▶ the cause"): its drawing and the generic "×" heading are
 /// left out, so the code is followed by the cause.
-fn own_words(program: &str, said: &[u8], status: std::process::ExitStatus) -> String {
+fn own_words(program: &str, said: &[u8], status: std::process::ExitStatus) -> SampleFailed {
     let said = String::from_utf8_lossy(&said[..said.len().min(1024 * 1024)]);
-    let text = reason_in(&said).unwrap_or_else(|| format!("{program} failed ({status})"));
-    text.chars().take(200).collect()
+    let program = program.to_string();
+    match reason_in(&said) {
+        Some(words) => SampleFailed::Said { program, words },
+        None => SampleFailed::Exited {
+            program,
+            status: status.to_string(),
+        },
+    }
 }
 
 fn reason_in(said: &str) -> Option<String> {

@@ -194,7 +194,7 @@ pub enum FixupAdvice {
     /// A virtualenv not rewritten: which of its files git tracks cannot be told (`why`).
     VirtualenvUntold {
         venv: String,
-        why: String,
+        why: crate::measure::gitindex::GitProblem,
         command: String,
     },
     /// `files` of a virtualenv could not be rewritten, `first` the first error.

@@ -435,7 +435,7 @@ fn tracked_in(
         Err(why) => {
             report.advice.push(FixupAdvice::VirtualenvUntold {
                 venv: shown.to_string(),
-                why: why.to_string(),
+                why,
                 command: finish(),
             });
             None
