@@ -861,6 +861,12 @@ fn one_slow_call_does_not_outlast_the_budget() {
     assert_eq!(report["slow_call"]["operation"], "create", "{report}");
     let over = report["slow_call"]["over_ms"].as_u64().unwrap();
     assert!((500..20000).contains(&over), "{report}");
+    assert!(
+        report["slow_call"]["scratch_cleaned"].is_boolean(),
+        "{report}"
+    );
+    let said = report["slow_call"]["message"].as_str().unwrap_or_default();
+    assert!(said.contains("for one file create"), "{report}");
     assert_eq!(report["ops"]["create"]["samples"], 1, "{report}");
 
     let mut cmd = place.cmd();

@@ -294,9 +294,9 @@ fn fill_timed_out(
             .push(running.as_secs_f64() * 1e6);
     }
     report.slow_call = Some(SlowCall {
-        operation: op.map(|op| op.name()),
+        op,
         over_ms: running.as_millis() as u64,
-        message: slow_call_message(op, running, report.cleaned),
+        scratch_cleaned: report.cleaned,
     });
     fill_partial(report, &outcome, target);
 }
@@ -308,30 +308,33 @@ fn disk_full(error: &str) -> bool {
         .any(|code| error.ends_with(&format!("(os error {})", code.raw_os_error())))
 }
 
-/// A call that alone outlasted the probe's budget, and what was done about it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// A call that alone outlasted the probe's budget, and what was done about it. In JSON its
+/// sentence too, under `message` (worded in `report/text/probe.rs`).
+#[derive(Debug, Clone, PartialEq)]
 pub struct SlowCall {
-    /// The operation (`create`, the JSON name in `ops`); None when the probe had not begun one.
-    pub operation: Option<&'static str>,
+    /// The operation; None when the probe had not begun one.
+    pub op: Option<ops::Op>,
     /// How long the call had run, without returning, when the probe stopped waiting.
     pub over_ms: u64,
-    /// The sentence the human report shows.
-    pub message: String,
+    /// Whether the probe's scratch folder was removed (else it goes once the mount answers).
+    pub scratch_cleaned: bool,
 }
 
-fn slow_call_message(op: Option<ops::Op>, running: Duration, cleaned: bool) -> String {
-    let what = op.map_or("to answer at all".to_string(), |op| {
-        format!("for {}", op.one_call())
-    });
-    format!(
-        "this mount took over {} ms {what}, longer than the probe's budget, so the probe stopped waiting; the verdict is judged from that and the figures before it, with calls it did not reach counted as free, so its predictions are lower bounds{}.",
-        running.as_millis(),
-        if cleaned {
-            ""
-        } else {
-            "; its scratch folder goes once the mount answers, or at the next run"
-        }
-    )
+impl Serialize for SlowCall {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        use crate::base::reason::Worded;
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(4))?;
+        // `create`, the JSON name in `ops`.
+        map.serialize_entry("operation", &self.op.map(ops::Op::name))?;
+        map.serialize_entry("over_ms", &self.over_ms)?;
+        map.serialize_entry("scratch_cleaned", &self.scratch_cleaned)?;
+        map.serialize_entry("message", &self.sentence())?;
+        map.end()
+    }
 }
 
 fn fill(report: &mut ProbeReport, o: &measure::Outcome, target: &Target) {

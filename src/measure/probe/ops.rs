@@ -114,22 +114,6 @@ impl Op {
     pub fn from_name(name: &str) -> Option<Op> {
         Op::ALL.into_iter().find(|op| op.name() == name)
     }
-
-    /// One call of it, for a sentence: "this mount took over 700 ms for one file create".
-    pub fn one_call(self) -> &'static str {
-        match self {
-            Op::Create => "one file create",
-            Op::Read => "one file read",
-            Op::Lstat => "one lstat",
-            Op::ReaddirEntry => "listing one folder",
-            Op::Opendir => "opening one folder",
-            Op::Unlink => "one file delete",
-            Op::Mkdir => "one folder create",
-            Op::Rename => "one rename",
-            Op::WriteMib => "writing one 1 MiB file",
-            Op::ReadMib => "reading one 1 MiB file",
-        }
-    }
 }
 
 impl<T> PerOp<T> {

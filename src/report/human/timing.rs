@@ -346,7 +346,7 @@ fn troubles(screen: &mut Screen, p: &ProbeReport) {
         let shown = crate::base::pathtext::display(&p.dir);
         screen.row(
             "slow call",
-            &format!("{shown}: {}", slow.message),
+            &format!("{shown}: {}", slow.sentence()),
             Tone::Bad,
         );
     }

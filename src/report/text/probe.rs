@@ -1,8 +1,10 @@
 //! The probe's figures as every format shows them: one line per operation, the title, the
 //! summary and the sentence for a call that outlasted the budget.
 
+use crate::base::reason::Worded;
 use crate::base::units::{self, count, counted};
-use crate::measure::probe::ProbeReport;
+use crate::measure::probe::ops::Op;
+use crate::measure::probe::{ProbeReport, SlowCall};
 use crate::measure::stats::OpStats;
 
 /// One line of the table: the operation, then median, p10, p90, spread and samples.
@@ -112,7 +114,9 @@ pub fn verify_problem(p: &ProbeReport) -> Option<String> {
 
 /// The call that outlasted the budget, as a sentence that starts with a capital.
 pub fn slow_call(p: &ProbeReport) -> Option<String> {
-    p.slow_call.as_ref().map(|slow| capitalised(&slow.message))
+    p.slow_call
+        .as_ref()
+        .map(|slow| capitalised(&slow.sentence()))
 }
 
 pub fn capitalised(sentence: &str) -> String {
@@ -128,6 +132,39 @@ fn kind_after(fstype: &str, kind: &str) -> String {
         String::new()
     } else {
         format!(", {kind}")
+    }
+}
+
+impl Worded for SlowCall {
+    fn sentence(&self) -> String {
+        let what = self.op.map_or("to answer at all".to_string(), |op| {
+            format!("for {}", one_call(op))
+        });
+        format!(
+            "this mount took over {} ms {what}, longer than the probe's budget, so the probe stopped waiting; the verdict is judged from that and the figures before it, with calls it did not reach counted as free, so its predictions are lower bounds{}.",
+            self.over_ms,
+            if self.scratch_cleaned {
+                ""
+            } else {
+                "; its scratch folder goes once the mount answers, or at the next run"
+            }
+        )
+    }
+}
+
+/// One call of `op`, for a sentence: "this mount took over 700 ms for one file create".
+fn one_call(op: Op) -> &'static str {
+    match op {
+        Op::Create => "one file create",
+        Op::Read => "one file read",
+        Op::Lstat => "one lstat",
+        Op::ReaddirEntry => "listing one folder",
+        Op::Opendir => "opening one folder",
+        Op::Unlink => "one file delete",
+        Op::Mkdir => "one folder create",
+        Op::Rename => "one rename",
+        Op::WriteMib => "writing one 1 MiB file",
+        Op::ReadMib => "reading one 1 MiB file",
     }
 }
 
