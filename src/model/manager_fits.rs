@@ -78,6 +78,7 @@ pub fn estimated(manager: Manager, version: String, cpu: f64) -> ManagerTiming {
         sample_cache_lacks_all: false,
         copies_from_store: false,
         pnpm_store: None,
+        pnpm_store_setting: None,
     }
 }
 

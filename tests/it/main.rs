@@ -42,6 +42,7 @@ mod nudge_budget;
 mod one_screen;
 mod other_copies;
 mod packaging;
+mod pnpm_store;
 mod policy;
 mod probe;
 mod real_host;

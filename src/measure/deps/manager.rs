@@ -225,7 +225,7 @@ pub fn timing(
         .map(Skipped::UntestedVersion);
     let may_sample = may_measure && installed.is_some() && earlier.is_none() && skipped.is_none();
     let npm_cache = samplers::npm_cache::NpmCache::of(env);
-    let (before, sampled) = sample(manager, root, (scratch_dir, npm_cache), may_sample);
+    let (before, sampled) = sample((env, manager, root), (scratch_dir, npm_cache), may_sample);
     let noted = scratch_dir.is_some() && !before.cache_lacks_all;
     let failed = failure_of(
         &sampled,
@@ -311,8 +311,7 @@ fn kept(env: &HostEnv, root: &Path, timing: ManagerTiming) -> ManagerTiming {
 /// The entries of `root`'s lists left out of its sample, and the sample installed into a
 /// scratch folder under `scratch_dir` (Err: why it could not be); None unless `may_sample`.
 fn sample(
-    manager: Manager,
-    root: &Path,
+    (env, manager, root): (&HostEnv, Manager, &Path),
     (scratch_dir, npm_cache): (Option<&Path>, Option<samplers::npm_cache::NpmCache>),
     may_sample: bool,
 ) -> (Before, Option<Result<samplers::Sampled, SampleFailed>>) {
@@ -324,7 +323,7 @@ fn sample(
     };
     let sampled = sample.map(|sample| {
         let dir = scratch_dir.ok_or(SampleFailed::NoScratchFolder)?;
-        samplers::measure(manager, dir, &sample, root)
+        samplers::measure(env, manager, dir, &sample, root)
     });
     (before, sampled)
 }
@@ -363,10 +362,11 @@ fn measured(manager: Manager, version: &str, s: &samplers::Sampled, cpu: f64) ->
         sample_not_shared: Noted(None),
         sample_cache_lacks_all: false,
         copies_from_store: false,
-        // pnpm was started for the sample anyway: its store is asked now and kept with the
-        // timing, so that a later check decides copy or link without starting pnpm.
-        pnpm_store: (manager == Manager::Pnpm)
-            .then(samplers::reported_pnpm_store)
+        pnpm_store: None,
+        // pnpm was started for the sample anyway: the person's `store-dir` is asked now and
+        // kept with the timing, so that a later check works out the store without starting it.
+        pnpm_store_setting: (manager == Manager::Pnpm)
+            .then(samplers::pnpm_store::asked_setting)
             .flatten(),
     }
 }
@@ -401,6 +401,7 @@ mod tests {
             sample_cache_lacks_all: false,
             copies_from_store: false,
             pnpm_store: None,
+            pnpm_store_setting: None,
         }
     }
 

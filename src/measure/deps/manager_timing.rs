@@ -88,11 +88,16 @@ pub struct ManagerTiming {
     /// cached.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub copies_from_store: bool,
-    /// The store pnpm reported (`pnpm store path`, without its format folder) when its sample
-    /// ran, kept with the timing: a check that reads a cached timing starts no pnpm to learn it.
-    /// None for the other managers, for an estimated timing and in older caches.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The store pnpm reads for this project (`samplers::pnpm_store`: by pnpm's rule, from the
+    /// person's `store-dir` and the project's file system), without its format folder. pnpm
+    /// only; set per project, never cached.
+    #[serde(default, skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub pnpm_store: Option<std::path::PathBuf>,
+    /// The person's `store-dir` as pnpm answered when its sample ran, kept with the timing: a
+    /// check that reads a cached timing starts no pnpm to learn it. None for the other
+    /// managers, for an estimated timing and in older caches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pnpm_store_setting: Option<super::samplers::pnpm_store::StoreSetting>,
 }
 
 fn is_zero(n: &f64) -> bool {

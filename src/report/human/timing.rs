@@ -453,6 +453,7 @@ mod tests {
             sample_cache_lacks_all: false,
             copies_from_store: false,
             pnpm_store: None,
+            pnpm_store_setting: None,
         }
     }
 

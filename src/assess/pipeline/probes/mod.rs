@@ -343,14 +343,20 @@ pub fn manager_timing(
         Some(estimate) if timing.manager == Manager::Pip => estimate.build_startups,
         _ => 0.0,
     };
+    let (pnpm_store, copies_from_store) = match timing.manager {
+        Manager::Pnpm => {
+            deps::samplers::pnpm_store::for_project(timing.pnpm_store_setting.as_ref(), env, root)
+        }
+        _ => (None, false),
+    };
     Some(ManagerTiming {
         lifecycle_startups: if javascript {
             deps::packages::lifecycle_startups(root)
         } else {
             0.0
         },
-        copies_from_store: timing.manager == Manager::Pnpm
-            && deps::samplers::pnpm_copies(timing.pnpm_store.as_deref(), root),
+        copies_from_store,
+        pnpm_store,
         build_startups,
         ..timing
     })

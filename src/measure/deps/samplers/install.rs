@@ -9,6 +9,7 @@ use super::super::packages::{self, Pinned};
 use super::super::sample_reasons::{FileStep, SampleFailed};
 use super::names;
 use super::run::{run_keeping_words, run_saying_why, timed_run};
+use crate::host::HostEnv;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -137,7 +138,7 @@ pub(super) enum Runner {
 }
 
 impl Runner {
-    pub(super) fn for_manager(manager: Manager, root: &Path) -> Option<Self> {
+    pub(super) fn for_manager(manager: Manager, root: &Path, env: &HostEnv) -> Option<Self> {
         match manager {
             Manager::Uv | Manager::Pip => Some(Self::Python {
                 manager,
@@ -160,7 +161,7 @@ impl Runner {
                 Some(Self::Lock {
                     lock: lockfiles::read(manager, root)?,
                     store: (manager == Manager::Pnpm)
-                        .then(|| pnpm_store(root))
+                        .then(|| pnpm_store(root, env))
                         .flatten(),
                 })
             }
@@ -410,82 +411,11 @@ fn timed_pip(scratch: &Path) -> Option<f64> {
 }
 
 /// The store the sample reads, never one the repository names (its `node_modules/.modules.yaml`
-/// is the repository's content): the one pnpm reports for the person (`pnpm store path`, asked
-/// from a neutral folder), or, for a project on another file system than that store, the one
-/// pnpm itself keeps at that file system's root (`<mount>/.pnpm-store`), where it exists. Either
-/// without its format folder (`v3`, `v10`, `v11`), which pnpm adds.
-fn pnpm_store(root: &Path) -> Option<PathBuf> {
-    store_for(reported_pnpm_store(), root)
-}
-
-/// The store pnpm reports for the person (`pnpm store path`, asked from a neutral folder),
-/// without its format folder. A property of the machine, not of the project: pnpm is asked
-/// once per run, and only by a run that samples pnpm.
-pub fn reported_pnpm_store() -> Option<PathBuf> {
-    static REPORTED: OnceLock<Option<PathBuf>> = OnceLock::new();
-    REPORTED
-        .get_or_init(|| {
-            version_like_output(Manager::Pnpm.name(), &["store", "path"])
-                .map(|text| PathBuf::from(text.trim()))
-                .filter(|dir| dir.is_absolute())
-                .map(|dir| without_format_folder(&dir))
-        })
-        .clone()
-}
-
-/// The store pnpm reads for a project at `root`, given the one it reports (`reported`).
-fn store_for(reported: Option<PathBuf>, root: &Path) -> Option<PathBuf> {
-    let on_project_fs = mount_root(root)
-        .map(|mount| mount.join(".pnpm-store"))
-        .filter(|dir| dir.is_dir());
-    match (reported, on_project_fs) {
-        (Some(home), Some(mount)) if !same_fs(&home, root) => Some(mount),
-        (Some(home), _) => Some(home),
-        (None, mount) => mount,
-    }
-}
-
-/// Whether pnpm copies every file of `root`'s install instead of linking it: the store it
-/// reads (`store_for`, from the store it reported when its timing was taken) is on another
-/// file system than the project (a Windows drive, with the store on the Linux disk). False
-/// when no store is known.
-pub fn pnpm_copies(reported: Option<&Path>, root: &Path) -> bool {
-    store_for(reported.map(Path::to_path_buf), root)
-        .is_some_and(|store| store.exists() && !same_fs(&store, root))
-}
-
-fn same_fs(a: &Path, b: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    match (std::fs::metadata(a), std::fs::metadata(b)) {
-        (Ok(a), Ok(b)) => a.dev() == b.dev(),
-        _ => false,
-    }
-}
-
-fn without_format_folder(dir: &Path) -> PathBuf {
-    let versioned = dir.file_name().map(|n| n.to_string_lossy().into_owned());
-    let format_folder = versioned.is_some_and(|n| {
-        n.strip_prefix('v')
-            .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
-    });
-    match dir.parent() {
-        Some(parent) if format_folder => parent.to_path_buf(),
-        _ => dir.to_path_buf(),
-    }
-}
-
-/// The top folder of the file system `path` is on: the last ancestor on the same device.
-fn mount_root(path: &Path) -> Option<PathBuf> {
-    use std::os::unix::fs::MetadataExt;
-    let dev = std::fs::metadata(path).ok()?.dev();
-    let mut top = path.to_path_buf();
-    for ancestor in path.ancestors().skip(1) {
-        match std::fs::metadata(ancestor) {
-            Ok(meta) if meta.dev() == dev => top = ancestor.to_path_buf(),
-            _ => break,
-        }
-    }
-    Some(top)
+/// is the repository's content): the one pnpm would read for the project (`pnpm_store`, by
+/// pnpm's rule from the person's `store-dir`), so that the sample finds its packages there.
+fn pnpm_store(root: &Path, env: &HostEnv) -> Option<PathBuf> {
+    let setting = super::pnpm_store::asked_setting()?;
+    super::pnpm_store::store_for(&setting, env, root)
 }
 
 /// The empty run of a uv sync from a lock: the sync's fixed cost is the virtualenv it makes

@@ -5,6 +5,7 @@
 
 mod install;
 pub mod npm_cache;
+pub mod pnpm_store;
 mod run;
 
 use super::lock_counts;
@@ -14,7 +15,6 @@ use super::packages::{self, Pinned};
 use super::sample_reasons::SampleFailed;
 use crate::measure::stats::median;
 use install::Runner;
-pub use install::{pnpm_copies, reported_pnpm_store};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -260,6 +260,7 @@ fn names(dir: &Path) -> BTreeSet<String> {
 /// missing, a package is not in its cache: the manager's own reason) or the sample placed no
 /// package.
 pub fn measure(
+    env: &crate::host::HostEnv,
     manager: Manager,
     dir: &Path,
     sample: &Sample,
@@ -275,7 +276,7 @@ pub fn measure(
             .unwrap_or(SampleFailed::NothingToSample));
     }
     let runner =
-        Runner::for_manager(manager, root).ok_or(SampleFailed::NoSampleInstall { manager })?;
+        Runner::for_manager(manager, root, env).ok_or(SampleFailed::NoSampleInstall { manager })?;
     // Private (0700) and made exclusively under a name no one can guess: nothing planted
     // beforehand can stand in for it or be reached through it.
     let scratch = tempfile::Builder::new()
@@ -431,13 +432,34 @@ mod tests {
         use Manager::{Bun, Npm, Pip, Pnpm, Uv, Yarn};
         for manager in [Npm, Pnpm, Yarn, Bun, Uv, Pip] {
             assert!(
-                Runner::for_manager(manager, Path::new("/")).is_some(),
+                Runner::for_manager(
+                    manager,
+                    Path::new("/"),
+                    &crate::host::HostEnv::from_pairs(&[])
+                )
+                .is_some(),
                 "{manager}"
             );
         }
-        assert!(Runner::for_manager(Manager::Cargo, Path::new("/")).is_none());
+        assert!(
+            Runner::for_manager(
+                Manager::Cargo,
+                Path::new("/"),
+                &crate::host::HostEnv::from_pairs(&[])
+            )
+            .is_none()
+        );
         let none = Path::new("/nonexistent");
-        assert!(measure(Manager::Cargo, none, &Sample::default(), none).is_err());
+        assert!(
+            measure(
+                &crate::host::HostEnv::from_pairs(&[]),
+                Manager::Cargo,
+                none,
+                &Sample::default(),
+                none
+            )
+            .is_err()
+        );
     }
 
     #[test]
@@ -469,7 +491,12 @@ mod tests {
             std::fs::write(&path, "12345").unwrap();
         }
         std::fs::create_dir_all(nm.join(".bin")).unwrap();
-        let runner = Runner::for_manager(Manager::Npm, dir.path()).unwrap();
+        let runner = Runner::for_manager(
+            Manager::Npm,
+            dir.path(),
+            &crate::host::HostEnv::from_pairs(&[]),
+        )
+        .unwrap();
         let placed = names(&nm);
         assert_eq!(
             placed_tree(&runner, &nm, &placed),
