@@ -15,6 +15,9 @@ use gix_attributes::search::{MetadataCollection, Outcome};
 use gix_attributes::{Search, StateRef};
 use std::path::Path;
 
+/// git itself ignores an attributes file larger than this (`ATTR_MAX_FILE_SIZE`, git 2.39).
+const ATTRIBUTES_LIMIT: u64 = 100 * 1024 * 1024;
+
 /// What git does to a file's bytes before hashing them, as far as the cost goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Conversion {
@@ -54,14 +57,18 @@ impl TextRules {
         files.sort_by_key(|p| (p.iter().filter(|&&b| b == b'/').count(), p.to_vec()));
         for rel in files {
             let source = worktree.join(rel.to_path_lossy());
-            let bytes = std::fs::read(&source).unwrap_or_default();
+            // The fenced reader: a FIFO named `.gitattributes` must not hold the check.
+            let bytes =
+                crate::base::repo_file::read(worktree, &rel.to_path_lossy(), ATTRIBUTES_LIMIT)
+                    .unwrap_or_default();
             // Git takes macro definitions from the top-level file only.
             let top = !rel.contains(&b'/');
             let _ =
                 search.add_patterns_buffer(&bytes, source, Some(worktree), &mut collection, top);
         }
         let info = common_dir.join("info").join("attributes");
-        let _ = search.add_patterns_file(info, true, None, &mut buf, &mut collection, true);
+        let bytes = crate::base::repo_file::read_at(&info, ATTRIBUTES_LIMIT).unwrap_or_default();
+        let _ = search.add_patterns_buffer(&bytes, info, None, &mut collection, true);
         let mut outcome = Outcome::default();
         outcome.initialize_with_selection(&collection, ["text", "eol"]);
         let autocrlf = autocrlf

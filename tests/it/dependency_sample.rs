@@ -635,3 +635,44 @@ fn a_next_check_takes_a_pnpm_trees_figures_again_until_an_install() {
     let after = check();
     assert!(after.get("reused").is_none(), "{after}");
 }
+
+/// Issue 64's fence, for pnpm's records: `.modules.yaml` (the repository's) names the store, so
+/// a store index file, like `node_modules/.pnpm/lock.yaml`, is read as the repository's own
+/// files are. A FIFO at either was read with a plain `read` and held the check forever; now
+/// both are refused and the store still sizes the other packages.
+#[test]
+fn a_fifo_in_pnpms_lock_record_or_store_index_never_blocks_the_scan() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    pnpm_project(root, store.path(), 300, 13, true);
+    let record = root.join("node_modules/.pnpm/lock.yaml");
+    std::fs::remove_file(&record).unwrap();
+    support::tree::mkfifo(&record);
+    let index = walkdir::WalkDir::new(store.path().join("index"))
+        .into_iter()
+        .flatten()
+        .find(|e| e.file_type().is_file())
+        .unwrap()
+        .into_path();
+    std::fs::remove_file(&index).unwrap();
+    support::tree::mkfifo(&index);
+    let mut cmd = support::wsl_place();
+    cmd.args(["check", "--no-probe", "--format", "json"])
+        .arg(root);
+    let out = support::bounded(cmd, std::time::Duration::from_secs(30));
+    let scan = serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["scan"].clone();
+    let sample = &scan["node_modules"][0]["sample"];
+    assert!(
+        sample["method"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("pnpm's store"),
+        "{scan}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("lock.yaml") && stderr.contains("FIFO"),
+        "{stderr}"
+    );
+}

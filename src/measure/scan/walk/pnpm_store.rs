@@ -55,13 +55,12 @@ impl Store {
     pub fn of(dir: &Path) -> Option<Store> {
         let modules = crate::base::repo_file::manifest(dir, ".modules.yaml")?;
         let store = store_dir(&modules)?;
-        let locks = [
-            dir.join(".pnpm/lock.yaml"),
-            dir.parent()?.join("pnpm-lock.yaml"),
-        ];
+        // Through the fenced reader, as every file of the repository: a FIFO named like a lock
+        // must not hold the scan.
+        let locks = [(dir, ".pnpm/lock.yaml"), (dir.parent()?, "pnpm-lock.yaml")];
         let integrity = locks
             .iter()
-            .filter_map(|lock| std::fs::read_to_string(lock).ok())
+            .filter_map(|(folder, lock)| crate::base::repo_file::manifest(folder, lock))
             .map(|text| integrities(&text))
             .find(|found| !found.is_empty())?;
         Some(Store {
@@ -83,7 +82,10 @@ impl Store {
             let named = format!("{}-index.json", &hex[2..]);
             self.dir.join("files").join(&hex[..2]).join(named)
         };
-        let bytes = std::fs::read(index).ok()?;
+        // The repository names the store (`.modules.yaml`): its index files are read as the
+        // repository's own are, never a FIFO or a link, at most a lock's size.
+        let bytes =
+            crate::base::repo_file::read_at(&index, crate::base::repo_file::MANIFEST_LIMIT).ok()?;
         let index: Index = serde_json::from_slice(&bytes).ok()?;
         let folders: HashSet<&str> = index
             .files
