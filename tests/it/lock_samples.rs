@@ -297,8 +297,10 @@ fn buns_sample_installs_a_lock_from_its_cache() {
 }
 
 /// A sample that cannot be installed from the cache says why in the manager's words, in JSON
-/// and on the report's line, with each build of pnpm: here pnpm's store was emptied after the
-/// project was installed.
+/// and on the report's line, with each build of pnpm: here the store kept its index but lost
+/// the packages' contents after the project was installed, so pnpm is started and fails. With
+/// the store gone too, pnpm is not started at all (issue 68): the store's index is read first,
+/// and the reason says that none of the sample's packages is there.
 #[test]
 fn a_failed_lock_sample_says_why_in_the_managers_words() {
     for build in builds("pnpm") {
@@ -307,11 +309,24 @@ fn a_failed_lock_sample_says_why_in_the_managers_words() {
         let mut registry = Registry::with_leaves(&sandbox.path("packs"), LEAVES);
         let project = project_from_lock(&sandbox, &build, "pnpm", &registry);
         registry.stop();
-        let _ = std::fs::remove_dir_all(sandbox.path(".local/share/pnpm"));
+        // The contents go, each package's index stays (pnpm 10 keeps it under `index/`,
+        // pnpm 9 beside the contents as `<hash>-index.json`).
+        let store = sandbox.path(".local/share/pnpm/store");
+        for entry in walkdir::WalkDir::new(&store).into_iter().flatten() {
+            let name = entry.file_name().to_string_lossy();
+            let in_files = entry.path().components().any(|c| c.as_os_str() == "files");
+            if entry.file_type().is_file() && in_files && !name.ends_with("-index.json") {
+                std::fs::remove_file(entry.path()).unwrap();
+            }
+        }
         let timing = manager_timing(&sandbox, &build, &project);
         assert_eq!(timing["source"], "estimated", "{label}: {timing}");
         let why = timing["sample_failed"].as_str().unwrap_or_default();
         assert!(why.starts_with("ERR_PNPM_"), "{label}: {timing}");
+        assert_eq!(
+            timing["sample_failed_kind"]["kind"], "said",
+            "{label}: {timing}"
+        );
         let shown = report_words(&sandbox, &build, &project);
         assert!(
             shown.contains(
@@ -320,6 +335,17 @@ fn a_failed_lock_sample_says_why_in_the_managers_words() {
             "{label}: {shown}"
         );
         eprintln!("{label}: a failed sample says {why:?}");
+
+        let _ = std::fs::remove_dir_all(sandbox.path(".local/share/pnpm"));
+        let fresh = Sandbox::new();
+        let timing = manager_timing(&fresh, &build, &project);
+        let kind = &timing["sample_failed_kind"];
+        assert_eq!(kind["kind"], "cache_lacks_all", "{label}: {timing}");
+        assert_eq!(kind["manager"], "pnpm", "{label}: {timing}");
+        assert!(
+            kind["packages"].as_u64().unwrap_or(0) > 0,
+            "{label}: {timing}"
+        );
     }
 }
 

@@ -30,6 +30,8 @@ pub struct Lock {
 struct Leaf {
     version: String,
     entry: String,
+    /// pnpm's: the `sha512-...` its store names the package's index by.
+    integrity: Option<String>,
 }
 
 /// The lock of `manager` at `root` with at least one leaf read; None for another manager, no
@@ -86,6 +88,11 @@ impl Lock {
     /// The lock file installing `deps` (leaves of this lock; others are left out) beside a
     /// package.json that names each at its exact version; None when there should be none (bun
     /// installing nothing writes no lock, and refuses a frozen one that lists nothing).
+    /// The integrity pnpm's lock records for the leaf `name` (None in other managers' locks).
+    pub fn integrity(&self, name: &str) -> Option<&str> {
+        self.leaves.get(name)?.integrity.as_deref()
+    }
+
     pub fn lock_of(&self, deps: &[Pinned]) -> Option<String> {
         let chosen: Vec<(&String, &Leaf)> = deps
             .iter()
@@ -213,7 +220,12 @@ fn pnpm(text: &str, installed_record: bool) -> Option<Lock> {
             continue;
         };
         if leaf && super::packages::is_plain_npm_pin(&name, &version) {
-            leaves.entry(name).or_insert(Leaf { version, entry });
+            let integrity = package.integrity().map(str::to_string);
+            leaves.entry(name).or_insert(Leaf {
+                version,
+                entry,
+                integrity,
+            });
         }
     }
     Some(Lock {
@@ -258,6 +270,13 @@ struct PnpmSnapshot {
 }
 
 impl PnpmPackage {
+    fn integrity(&self) -> Option<&str> {
+        match self.resolution.get("integrity") {
+            Some(serde_norway::Value::String(integrity)) => Some(integrity),
+            _ => None,
+        }
+    }
+
     /// The lines of this package's entry in a sample's lock, when it comes from the registry
     /// and installs here.
     fn registry_entry(&self) -> Option<String> {
@@ -323,6 +342,7 @@ fn yarn(text: &str) -> Option<Lock> {
             leaves.entry(name.to_string()).or_insert(Leaf {
                 version: version.to_string(),
                 entry,
+                integrity: None,
             });
         }
     }
@@ -375,7 +395,14 @@ fn bun(text: &str) -> Option<Lock> {
             // Written from the values read: its name, its registry, no metadata (a leaf has no
             // dependencies, and a `bin` the lock names is the package's own to link).
             let entry = serde_json::json!([ident, registry, {}, integrity]).to_string();
-            leaves.insert(name, Leaf { version, entry });
+            leaves.insert(
+                name,
+                Leaf {
+                    version,
+                    entry,
+                    integrity: None,
+                },
+            );
         }
     }
     Some(Lock {

@@ -316,7 +316,18 @@ fn sample(
     may_sample: bool,
 ) -> (Before, Option<Result<samplers::Sampled, SampleFailed>>) {
     let npm_cache = npm_cache.filter(|_| manager == Manager::Npm);
-    let sample = may_sample.then(|| samplers::sample_for(manager, root, npm_cache.as_ref()));
+    // pnpm's store as pnpm would read it for this project; asking pnpm the person's
+    // `store-dir` (from `/`) is no install.
+    let pnpm_store = (may_sample && manager == Manager::Pnpm)
+        .then(samplers::pnpm_store::asked_setting)
+        .flatten()
+        .and_then(|setting| samplers::pnpm_store::store_for(&setting, env, root));
+    let offline = match (&npm_cache, &pnpm_store) {
+        (Some(cache), _) => samplers::Offline::Npm(cache),
+        (_, Some(store)) => samplers::Offline::PnpmStore(store),
+        _ => samplers::Offline::Unknown,
+    };
+    let sample = may_sample.then(|| samplers::sample_for(manager, root, offline));
     let before = Before {
         left_out: sample.as_ref().map_or(0, |s| s.left_out),
         cache_lacks_all: sample.as_ref().is_some_and(|s| s.empty_because.is_some()),

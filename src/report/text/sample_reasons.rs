@@ -2,6 +2,7 @@
 
 use crate::base::reason::Worded;
 use crate::base::units::counted;
+use crate::measure::deps::package_manager::Manager;
 use crate::measure::deps::sample_reasons::{FileStep, NotShared, SampleFailed};
 
 /// The longest a manager's own words are quoted: two lines of its error, not its log.
@@ -24,10 +25,21 @@ impl Worded for SampleFailed {
                 manager,
                 packages,
                 cache,
-            } => format!(
-                "none of the {packages} packages the sample could take is in {manager}'s cache ({}), so {manager} was not started: it would fail offline with ENOTCACHED",
-                cache.display()
-            ),
+            } => {
+                let place = match manager {
+                    Manager::Pnpm => "store",
+                    _ => "cache",
+                };
+                let error = match manager {
+                    Manager::Npm => " with ENOTCACHED",
+                    Manager::Pnpm => " with ERR_PNPM_NO_OFFLINE_TARBALL",
+                    _ => "",
+                };
+                format!(
+                    "none of the {packages} packages the sample could take is in {manager}'s {place} ({}), so {manager} was not started: it would fail offline{error}",
+                    cache.display()
+                )
+            }
             SampleFailed::NothingToSample => "the project names no package to sample".into(),
             SampleFailed::NoSampleInstall { manager } => format!("{manager} has no sample install"),
             SampleFailed::NoScratchFolder => "no scratch folder on the Linux disk".into(),

@@ -82,13 +82,9 @@ pub struct Sample {
 /// from what it placed (its record in node_modules) or else its lock, pnpm's the same from
 /// its record or lock, yarn's and bun's from their locks (else the leaves in node_modules),
 /// uv's and pip's from the virtualenv or the lock files; each a plain pin of a registry
-/// package by name and version, the rest counted. npm's are only those `npm_cache` holds,
-/// when it can be read.
-pub fn sample_for(
-    manager: Manager,
-    root: &Path,
-    npm_cache: Option<&npm_cache::NpmCache>,
-) -> Sample {
+/// package by name and version, the rest counted. npm's are only those its cache holds, and
+/// pnpm's those its store indexes, when `offline` names them.
+pub fn sample_for(manager: Manager, root: &Path, offline: Offline) -> Sample {
     let named = named_for(manager, root);
     let mut left_out = named.left_out;
     let plain = |(name, version): &Pinned| match manager {
@@ -97,14 +93,21 @@ pub fn sample_for(
     };
     let (pins, others): (Vec<Pinned>, Vec<Pinned>) = named.pins.into_iter().partition(plain);
     left_out += others.len() as u64;
-    let (pins, uncached) = match (&named.entries, npm_cache) {
-        (Some(entries), Some(cache)) => in_cache(pins, entries, cache),
-        _ => (pins, 0),
+    let (pins, uncached, cache) = match ((&named.entries, &named.lock), offline) {
+        ((Some(entries), _), Offline::Npm(cache)) => {
+            let (held, lacked) = in_cache(pins, entries, cache);
+            (held, lacked, cache.dir().to_path_buf())
+        }
+        ((_, Some(lock)), Offline::PnpmStore(store)) => {
+            let (held, lacked) = in_store(pins, lock, store);
+            (held, lacked, store.to_path_buf())
+        }
+        _ => (pins, 0, PathBuf::new()),
     };
-    let empty_because = (pins.is_empty() && uncached > 0).then(|| SampleFailed::CacheLacksAll {
+    let empty_because = (pins.is_empty() && uncached > 0).then_some(SampleFailed::CacheLacksAll {
         manager,
         packages: uncached,
-        cache: npm_cache.map(|c| c.dir().to_path_buf()).unwrap_or_default(),
+        cache,
     });
     let max = match manager {
         Manager::Uv | Manager::Pip => PYTHON_SAMPLE_PACKAGES,
@@ -117,6 +120,27 @@ pub fn sample_for(
         uncached,
         empty_because,
     }
+}
+
+/// What a manager can install offline, read before it starts (an install that must fail is
+/// never started): npm's cache, pnpm's store.
+#[derive(Clone, Copy)]
+pub enum Offline<'a> {
+    Npm(&'a npm_cache::NpmCache),
+    /// The store pnpm reads for the project, without its format folder.
+    PnpmStore(&'a Path),
+    Unknown,
+}
+
+/// The `pins` whose index pnpm's `store` holds (by the integrity `lock` records), and how many
+/// it lacks.
+fn in_store(pins: Vec<Pinned>, lock: &lockfiles::Lock, store: &Path) -> (Vec<Pinned>, u64) {
+    let (held, lacked): (Vec<Pinned>, Vec<Pinned>) =
+        pins.into_iter().partition(|(name, version)| {
+            lock.integrity(name)
+                .is_some_and(|integrity| pnpm_store::holds(store, name, version, integrity))
+        });
+    (held, lacked.len() as u64)
 }
 
 /// The `pins` whose tarballs (`entries`' `resolved`) `cache` holds, and how many it lacks.
@@ -141,6 +165,8 @@ struct Named {
     source: Option<&'static str>,
     /// npm's lock entries the sample installs from (`Runner::NpmLock`).
     entries: Option<packages::LockEntries>,
+    /// pnpm's lock, whose integrities name its packages in the store.
+    lock: Option<lockfiles::Lock>,
 }
 
 fn named_for(manager: Manager, root: &Path) -> Named {
@@ -149,6 +175,7 @@ fn named_for(manager: Manager, root: &Path) -> Named {
         left_out,
         source,
         entries: None,
+        lock: None,
     };
     let in_node_modules = || packages::node_modules_leaves(root, usize::MAX);
     match manager {
@@ -159,9 +186,10 @@ fn named_for(manager: Manager, root: &Path) -> Named {
         Manager::Npm => npm_named(root),
         Manager::Pnpm | Manager::Yarn | Manager::Bun => {
             match lockfiles::read_with_source(manager, root) {
-                Some((lock, file)) => {
-                    named(placed_here(manager, root, lock.leaves()), 0, Some(file))
-                }
+                Some((lock, file)) => Named {
+                    lock: (manager == Manager::Pnpm).then(|| lock.clone()),
+                    ..named(placed_here(manager, root, lock.leaves()), 0, Some(file))
+                },
                 None => named(in_node_modules(), 0, None),
             }
         }
@@ -208,6 +236,7 @@ fn npm_named(root: &Path) -> Named {
                 left_out: others.len() as u64,
                 source,
                 entries: Some(entries),
+                lock: None,
             }
         }
         None if leaves.is_empty() => Named {
@@ -215,12 +244,14 @@ fn npm_named(root: &Path) -> Named {
             left_out: 0,
             source: None,
             entries: None,
+            lock: None,
         },
         None => Named {
             pins: leaves,
             left_out: 0,
             source,
             entries: None,
+            lock: None,
         },
     }
 }

@@ -76,6 +76,39 @@ pub fn copies(setting: &StoreSetting, env: &HostEnv, root: &Path) -> bool {
     store_for(setting, env, root).is_some_and(|store| store.exists() && !same_fs(&store, root))
 }
 
+/// Whether the store at `store` (without its format folder) holds the package `name@version`
+/// whose lock integrity is `integrity`: its index file is there, in pnpm 10's layout (`v10/`)
+/// or pnpm 7 to 9's (`v3/`). Only a name is looked up, nothing read: pnpm installs offline
+/// exactly the packages its store indexes.
+pub fn holds(store: &Path, name: &str, version: &str, integrity: &str) -> bool {
+    let Some(hex) = sha512_hex(integrity) else {
+        return false;
+    };
+    let key = format!("{}@{version}", name.replace('/', "+"));
+    [(store.join("v10"), true), (store.join("v3"), false)]
+        .iter()
+        .any(|(versioned, v10)| index_path(versioned, *v10, &key, &hex).exists())
+}
+
+/// A package's index file in the store folder `versioned` (`.../v10` when `v10`, else `.../v3`):
+/// `index/<2 hex>/<62 hex>-<key>.json`, or `files/<2 hex>/<126 hex>-index.json`, the hex the
+/// integrity's digest, `key` the package as `name@version` with a scope's `/` as `+`.
+pub fn index_path(versioned: &Path, v10: bool, key: &str, hex: &str) -> PathBuf {
+    if v10 {
+        let named = format!("{}-{key}.json", &hex[2..64]);
+        versioned.join("index").join(&hex[..2]).join(named)
+    } else {
+        let named = format!("{}-index.json", &hex[2..]);
+        versioned.join("files").join(&hex[..2]).join(named)
+    }
+}
+
+/// The hex digest of a `sha512-<base64>` integrity, as the store names its index files.
+pub fn sha512_hex(integrity: &str) -> Option<String> {
+    let digest = crate::base::digest::base64_decode(integrity.strip_prefix("sha512-")?)?;
+    (digest.len() == 64).then(|| crate::base::digest::hex(&digest))
+}
+
 /// pnpm's home on Linux: `$PNPM_HOME`, else `$XDG_DATA_HOME/pnpm`, else `~/.local/share/pnpm`.
 fn pnpm_home(env: &HostEnv) -> Option<PathBuf> {
     let set = |key: &str| env.var(key).filter(|v| !v.is_empty()).map(PathBuf::from);

@@ -11,6 +11,7 @@
 //! (pnpm 10) `index/<2 hex>/<62 hex>-<name>@<version>.json`, the hex the integrity's digest in
 //! both. Anything missing or unreadable leaves the sample to the entry counts it used before.
 
+use crate::measure::deps::samplers::pnpm_store::{index_path, sha512_hex};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ffi::OsStr;
@@ -75,13 +76,7 @@ impl Store {
     pub fn listed(&self, entry: &OsStr) -> Option<Listed> {
         let key = unpeered(entry.to_str()?)?;
         let hex = sha512_hex(self.integrity.get(&key)?)?;
-        let index = if self.v10 {
-            let named = format!("{}-{key}.json", &hex[2..64]);
-            self.dir.join("index").join(&hex[..2]).join(named)
-        } else {
-            let named = format!("{}-index.json", &hex[2..]);
-            self.dir.join("files").join(&hex[..2]).join(named)
-        };
+        let index = index_path(&self.dir, self.v10, &key, &hex);
         // The repository names the store (`.modules.yaml`): its index files are read as the
         // repository's own are, never a FIFO or a link, at most a lock's size.
         let bytes =
@@ -157,12 +152,6 @@ fn unpeered(entry: &str) -> Option<String> {
     let at = entry.get(1..)?.find('@')? + 1;
     let end = entry[at..].find('_').map_or(entry.len(), |i| at + i);
     Some(entry[..end].to_string())
-}
-
-/// The hex digest of a `sha512-<base64>` integrity, as the store names its index files.
-fn sha512_hex(integrity: &str) -> Option<String> {
-    let digest = crate::base::digest::base64_decode(integrity.strip_prefix("sha512-")?)?;
-    (digest.len() == 64).then(|| crate::base::digest::hex(&digest))
 }
 
 #[cfg(test)]
