@@ -114,7 +114,7 @@ pub fn for_report(report: &CheckReport) -> String {
                 format!("{first_look}{long}"),
                 format!("{first_look}{short}"),
             ],
-            _ => vec![format!("{first_look}{}", r.message)],
+            _ => vec![format!("{first_look}{}", r.message.sentence())],
         },
         None => vec![format!("{first_look}the repository is on a slow mount")],
     };

@@ -49,6 +49,26 @@ impl<R: Worded + Keyed + Serialize> Serialize for Noted<R> {
     }
 }
 
+/// A reason that is always there, for a `#[serde(flatten)]` field: `KEY` holds its sentence,
+/// `KIND_KEY` its kind and data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Said<R>(pub R);
+
+impl<R: Worded> Said<R> {
+    pub fn sentence(&self) -> String {
+        self.0.sentence()
+    }
+}
+
+impl<R: Worded + Keyed + Serialize> Serialize for Said<R> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry(R::KEY, &self.0.sentence())?;
+        map.serialize_entry(R::KIND_KEY, &self.0)?;
+        map.end()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,8 +2,9 @@
 //! went, when, what changed here since) and one piece of advice (the command that follows).
 //! Every surface at the old place, `check`, the hook, the nudge and `survey`, takes it from here.
 
+use crate::base::reason::Said;
 use crate::decide::advice::{Advice, AdviceId};
-use crate::decide::policy::{Level, Reason, Rule, Verdict};
+use crate::decide::policy::{Level, Reason, Rule, Verdict, Why};
 use crate::measure::changes::OldPlace;
 
 /// The old place's verdict, replacing what the measurements would have said of it: moving is
@@ -12,10 +13,10 @@ pub fn verdict(old: &OldPlace) -> Verdict {
     let reason = Reason {
         level: Level::Moved,
         rule: Rule::Moved,
-        message: match old.source_removed && !old.copy_missing {
-            true => format!("{}.", capitalised(&old.message)),
-            false => format!("This repository {}.", old.message),
-        },
+        message: Said(Why::Moved {
+            destination: old.destination.clone(),
+            old: Box::new(old.clone()),
+        }),
     };
     let message = match (old.pending(), old.copy_missing) {
         _ if old.unfinished_clause().is_some() => {
@@ -35,12 +36,4 @@ pub fn verdict(old: &OldPlace) -> Verdict {
         command: old.next.clone(),
     };
     Verdict::plain(Level::Moved, vec![reason], vec![advice])
-}
-
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }

@@ -46,7 +46,7 @@ pub fn check(report: &CheckReport) -> String {
         let _ = writeln!(
             out,
             "::{command} title={title}::{}",
-            escape_data(&format!("{path}: {}", reason.message))
+            escape_data(&format!("{path}: {}", reason.message.sentence()))
         );
     }
     // Every piece of advice, not only the first: each is a separate thing to do.
@@ -73,7 +73,7 @@ pub fn survey(report: &SurveyReport) -> String {
             .reasons
             .iter()
             .find(|r| r.level == repository.verdict.level)
-            .map_or(String::new(), |r| format!(": {}", r.message));
+            .map_or(String::new(), |r| format!(": {}", r.message.sentence()));
         let _ = writeln!(
             out,
             "::warning title=wsl-place survey%3A {}::{}",

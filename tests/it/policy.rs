@@ -77,6 +77,20 @@ fn verdict_and_reasons_in_json_and_human() {
     );
     assert_eq!(json["verdict"]["level"], "move");
     assert_eq!(json["verdict"]["reasons"][0]["rule"], "mount-kind");
+    // The reason typed beside its sentence, for a script to branch on.
+    let reason = &json["verdict"]["reasons"][0];
+    assert_eq!(reason["message_kind"]["kind"], "on_mount", "{reason}");
+    assert_eq!(
+        reason["message_kind"]["mount_kind"], "wsl-drvfs-9p",
+        "{reason}"
+    );
+    assert!(
+        reason["message"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("the repository is on"),
+        "{reason}"
+    );
     let advice: Vec<&str> = json["verdict"]["advice"]
         .as_array()
         .unwrap()
@@ -268,6 +282,10 @@ fn repository_policy_is_used_and_can_ignore_paths() {
     assert_eq!(json["policy"]["kind"], "repository");
     assert_eq!(json["verdict"]["level"], "ok");
     assert_eq!(json["verdict"]["reasons"][0]["rule"], "ignored");
+    assert_eq!(
+        json["verdict"]["reasons"][0]["message_kind"]["kind"],
+        "ignored"
+    );
 }
 
 #[test]

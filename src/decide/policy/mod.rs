@@ -21,7 +21,7 @@ pub use loading::load;
 pub use rules::{evaluate, evaluate_after};
 pub use schema::{Policy, PolicySource};
 pub use steady::{MEDIAN_FROM_CHECKS, Previous};
-pub use verdict::{Level, Reason, Recent, Rule, Verdict};
+pub use verdict::{Level, Predicts, Reason, Recent, Rule, Verdict, Why, WindowsChoice};
 
 #[cfg(test)]
 pub(crate) mod fixtures;

@@ -6,8 +6,8 @@ use super::steady::{
     KEEP_MARGIN, Previous, RECENT_CHECKS, keep_previous, say_when_steadied, weighed,
     weighed_figures,
 };
-use super::verdict::{Confidence, Level, Reason, Recent, Rule, Verdict};
-use crate::base::units;
+use super::verdict::{Confidence, Level, Predicts, Reason, Recent, Rule, Verdict, Why};
+use crate::base::reason::Said;
 use crate::decide::advice;
 use crate::decide::observations::Observations;
 use crate::model::Compared;
@@ -106,7 +106,7 @@ fn kept_on_windows(policy: &Policy, observations: &Observations) -> Option<Verdi
             vec![Reason {
                 level: Level::Ok,
                 rule: Rule::WindowsPrimary,
-                message: format!("kept on Windows by choice ({why})"),
+                message: Said(Why::KeptOnWindows { by: why }),
             }],
             Vec::new(),
         )
@@ -164,7 +164,7 @@ fn predicted_reasons(
     let predictions = [
         (
             Rule::GitStatus,
-            "git status",
+            Predicts::GitStatus,
             observations.git_status_ms,
             (
                 thresholds.advise_git_status_ms,
@@ -173,7 +173,7 @@ fn predicted_reasons(
         ),
         (
             Rule::Install,
-            "reinstalling dependencies",
+            Predicts::Install,
             observations.install_ms,
             (thresholds.advise_install_ms, thresholds.move_install_ms),
         ),
@@ -198,10 +198,9 @@ fn ignored(policy: &Policy, observations: &Observations) -> Option<Verdict> {
         vec![Reason {
             level: Level::Ok,
             rule: Rule::Ignored,
-            message: format!(
-                "{} matches a `paths.ignore` pattern of the policy",
-                observations.path.display()
-            ),
+            message: Said(Why::Ignored {
+                path: observations.path.clone(),
+            }),
         }],
         Vec::new(),
     ))
@@ -238,7 +237,7 @@ impl Reach {
 /// One prediction (`what`, by `rule`) against its pair of thresholds (`advise_ms`, `move_ms`):
 /// the levels it reaches raise `reach`, and the reason when its middle is above `Ok`.
 fn rate(
-    (rule, what, thresholds_ms): (Rule, &str, (f64, f64)),
+    (rule, of, thresholds_ms): (Rule, Predicts, (f64, f64)),
     predicted: Compared,
     thresholds: &Thresholds,
     reach: &mut Reach,
@@ -257,13 +256,15 @@ fn rate(
     Some(Reason {
         level,
         rule,
-        message: format!(
-            "{what} is predicted at {} ({}) here and {} on the Linux disk ({} faster)",
-            units::duration_ms(predicted.current),
-            units::duration_range_ms(range.low, range.high),
-            units::duration_ms(baseline),
-            units::ratio(speedup)
-        ),
+        message: Said(Why::Predicted {
+            of,
+            current_ms: predicted.current,
+            low_ms: range.low,
+            high_ms: range.high,
+            baseline_ms: baseline,
+            speedup,
+            median_of_checks: None,
+        }),
     })
 }
 
@@ -283,8 +284,7 @@ fn kind_reason(policy: &Policy, observations: &Observations) -> Option<Reason> {
     Some(Reason {
         level,
         rule: Rule::MountKind,
-        // The kind's identifier is in the JSON (`mount.kind`); the sentence is for people.
-        message: format!("the repository is on {}", kind.describe()),
+        message: Said(Why::OnMount { mount_kind: kind }),
     })
 }
 
@@ -298,14 +298,12 @@ fn wsl1_reason(
     let predicted = observations.git_status_ms?;
     let slow = predicted.current >= thresholds.advise_git_status_ms;
     let judged = reasons.iter().any(|r| r.level > Level::Ok);
-    (observations.context.wsl_version == Some(1) && slow && !judged).then(|| Reason {
+    (observations.context.wsl_version == Some(1) && slow && !judged).then_some(Reason {
         level: Level::Advise,
         rule: Rule::Wsl1,
-        message: format!(
-            "git status is predicted at {} here, and on WSL 1 every Linux file is stored on NTFS; \
-             WSL 2 keeps them on ext4",
-            units::duration_ms(predicted.current)
-        ),
+        message: Said(Why::Wsl1 {
+            git_status_ms: predicted.current,
+        }),
     })
 }
 
@@ -339,7 +337,7 @@ mod tests {
         let rules: Vec<_> = verdict.reasons.iter().map(|r| r.rule).collect();
         assert_eq!(rules, vec![Rule::MountKind, Rule::GitStatus]);
         assert!(
-            verdict.reasons[1].message.contains("180x"),
+            matches!(verdict.reasons[1].message.0, Why::Predicted { speedup, .. } if (speedup - 180.1).abs() < 0.1),
             "{:?}",
             verdict.reasons
         );
@@ -471,10 +469,11 @@ mod tests {
         let verdict = evaluate(&policy, &obs);
         assert_eq!(verdict.level, Level::Ok);
         assert_eq!(verdict.reasons[0].rule, Rule::WindowsPrimary);
-        assert!(
-            verdict.reasons[0]
-                .message
-                .starts_with("kept on Windows by choice")
+        assert_eq!(
+            verdict.reasons[0].message.0,
+            Why::KeptOnWindows {
+                by: super::super::WindowsChoice::Primary
+            }
         );
         // On the Linux disk the setting has nothing to keep: the usual rules judge.
         let local = evaluate(&policy, &observations(MountKind::Local));

@@ -190,12 +190,16 @@ impl Policy {
     }
 
     /// Kept on Windows by choice: `primary = "windows"`, or a `paths.windows_primary` pattern.
-    pub(super) fn windows_primary(&self, path: &Path, home: Option<&Path>) -> Option<String> {
+    pub(super) fn windows_primary(
+        &self,
+        path: &Path,
+        home: Option<&Path>,
+    ) -> Option<super::WindowsChoice> {
         if self.primary == Primary::Windows {
-            return Some("`primary = \"windows\"` in the policy".to_string());
+            return Some(super::WindowsChoice::Primary);
         }
         matches_any(&self.paths.windows_primary, path, home)
-            .then(|| "a `paths.windows_primary` pattern of the policy".to_string())
+            .then_some(super::WindowsChoice::PathPattern)
     }
 }
 

@@ -2,7 +2,8 @@
 //! here, and the last verdict kept while this run's ranges (with a margin) still support it, so
 //! that noise and one stalled run do not flip it.
 
-use super::verdict::{Level, Reason, Recent, Rule, Weighed};
+use super::verdict::{Level, Reason, Recent, Rule, Weighed, Why};
+use crate::base::reason::Said;
 use crate::decide::observations::Observations;
 use crate::model::{Compared, Figure};
 
@@ -161,12 +162,7 @@ pub(super) fn keep_previous(
     reasons.push(Reason {
         level: kept,
         rule: Rule::Kept,
-        message: format!(
-            "the last check said {}; this run's ranges, with their margin, reach from {} to {}, so it stands",
-            kept.as_str(),
-            low.as_str(),
-            high.as_str()
-        ),
+        message: Said(Why::KeptPrevious { kept, low, high }),
     });
     Some(kept)
 }
@@ -176,10 +172,12 @@ pub(super) fn keep_previous(
 pub(super) fn say_when_steadied(reasons: &mut [Reason], recent: &[Recent]) {
     for reason in reasons {
         let checks = points(recent, reason.rule).len();
-        if checks >= MEDIAN_FROM_CHECKS {
-            reason
-                .message
-                .push_str(&format!("; the median of the last {checks} checks here"));
+        if checks >= MEDIAN_FROM_CHECKS
+            && let Why::Predicted {
+                median_of_checks, ..
+            } = &mut reason.message.0
+        {
+            *median_of_checks = Some(checks);
         }
     }
 }
@@ -192,6 +190,16 @@ mod tests {
     use super::super::verdict::Confidence;
     use super::*;
     use crate::host::mounts::MountKind;
+
+    fn said_median(reason: &Reason) -> bool {
+        matches!(
+            reason.message.0,
+            Why::Predicted {
+                median_of_checks: Some(_),
+                ..
+            }
+        )
+    }
 
     /// `current` ms +-30% against 9 ms, the speedup +-40%.
     #[test]
@@ -219,12 +227,16 @@ mod tests {
             .iter()
             .find(|r| r.rule == Rule::GitStatus)
             .unwrap();
-        assert!(reason.message.contains("910 ms"), "{}", reason.message);
         assert!(
-            reason
-                .message
-                .ends_with("; the median of the last 5 checks here"),
-            "{}",
+            matches!(
+                reason.message.0,
+                Why::Predicted {
+                    current_ms: 910.0,
+                    median_of_checks: Some(5),
+                    ..
+                }
+            ),
+            "{:?}",
             reason.message
         );
         // Every report shows these medians: the figures weighed, and the shown prediction.
@@ -246,7 +258,7 @@ mod tests {
         // With no history the run's own figures decide.
         let alone = evaluate_after(&policy, &at(3000.0), &Previous::default());
         assert!(
-            alone.reasons.iter().all(|r| !r.message.contains("median")),
+            alone.reasons.iter().all(|r| !said_median(r)),
             "{:?}",
             alone.reasons
         );
@@ -350,7 +362,7 @@ mod tests {
         // Two full checks: still this run's figure, said without "median".
         let second = evaluate_after(&policy, &at(100_000.0), &after(&full));
         assert_eq!(second.weighed(Rule::GitStatus), Some(([100_000.0, 9.0], 1)));
-        assert!(second.reasons.iter().all(|r| !r.message.contains("median")));
+        assert!(second.reasons.iter().all(|r| !said_median(r)));
         // Three: their median.
         let third = evaluate_after(&policy, &at(130_000.0), &after(&second));
         assert_eq!(third.weighed(Rule::GitStatus), Some(([119_000.0, 9.0], 3)));

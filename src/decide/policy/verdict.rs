@@ -1,7 +1,9 @@
 //! The verdict as a value: its level, the reasons and advice behind it, how firm it is, and the
 //! predictions it weighed. How it is reached is in `rules` and `steady`.
 
+use crate::base::reason::{Keyed, Said};
 use crate::decide::advice::Advice;
+use crate::host::mounts::MountKind;
 use serde::{Deserialize, Serialize};
 
 /// The levels of a verdict, in order. `Moved` (the old place of a finished migration) ranks
@@ -48,7 +50,74 @@ pub enum Rule {
 pub struct Reason {
     pub level: Level,
     pub rule: Rule,
-    pub message: String,
+    /// In JSON its sentence under `message` and the kind with its data under `message_kind`
+    /// (worded in `report/text/verdict.rs`).
+    #[serde(flatten)]
+    pub message: Said<Why>,
+}
+
+/// Why a rule gave its level, with the figures it weighed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Why {
+    /// The policy keeps the repository on Windows.
+    KeptOnWindows { by: WindowsChoice },
+    /// A `paths.ignore` pattern of the policy names the path.
+    Ignored {
+        #[serde(with = "crate::base::pathtext::json")]
+        path: std::path::PathBuf,
+    },
+    /// A prediction past a threshold: here, its range, on the Linux disk, the speed-up, and
+    /// the checks whose median it is (None: this run's alone).
+    Predicted {
+        of: Predicts,
+        current_ms: f64,
+        low_ms: Option<f64>,
+        high_ms: f64,
+        baseline_ms: f64,
+        speedup: f64,
+        median_of_checks: Option<usize>,
+    },
+    /// The mount's kind alone.
+    OnMount { mount_kind: MountKind },
+    /// WSL 1, where the Linux disk is NTFS too.
+    Wsl1 { git_status_ms: f64 },
+    /// The last check's level, kept because this run's ranges still reach it.
+    KeptPrevious {
+        kept: Level,
+        low: Level,
+        high: Level,
+    },
+    /// The old place of a finished migration, as it says itself.
+    Moved {
+        #[serde(with = "crate::base::pathtext::json")]
+        destination: std::path::PathBuf,
+        #[serde(skip)]
+        old: Box<crate::measure::changes::OldPlace>,
+    },
+}
+
+impl Keyed for Why {
+    const KEY: &'static str = "message";
+    const KIND_KEY: &'static str = "message_kind";
+}
+
+/// Which of the policy's settings keeps a repository on Windows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowsChoice {
+    /// `primary = "windows"`.
+    Primary,
+    /// A `paths.windows_primary` pattern.
+    PathPattern,
+}
+
+/// What a prediction is of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Predicts {
+    GitStatus,
+    Install,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

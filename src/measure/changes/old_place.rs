@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// What the old place says about itself: where it went, when, what changed here since and the
 /// one command that follows. Every surface at the old place (`check`, the hook, the shell nudge,
 /// `survey`) says what this holds, so they never disagree.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OldPlace {
     #[serde(with = "crate::base::pathtext::json")]
     pub destination: PathBuf,

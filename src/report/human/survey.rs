@@ -95,7 +95,7 @@ fn repository_notes(out: &mut String, repository: &RepositoryReport, style: &Sty
         .iter()
         .find(|r| r.rule == crate::decide::policy::Rule::WindowsPrimary);
     if let Some(kept) = by_choice {
-        for note in wrap(&kept.message, style.width - 2) {
+        for note in wrap(&kept.message.sentence(), style.width - 2) {
             let _ = writeln!(out, "  {}", style.dim(&note));
         }
     }

@@ -74,7 +74,7 @@ pub fn rows(screen: &mut Screen, verdict: &Verdict) {
     for (i, reason) in reasons.enumerate() {
         screen.item(
             if i == 0 { "why" } else { "" },
-            &reason.message,
+            &reason.message.sentence(),
             Tone::Plain,
         );
     }

@@ -183,7 +183,7 @@ fn why_and_what_to_do(out: &mut String, verdict: &Verdict) {
                 out,
                 "- {}: {}",
                 reason.level.as_str(),
-                prose(&reason.message)
+                prose(&reason.message.sentence())
             );
         }
     }

@@ -11,6 +11,7 @@ pub mod removal;
 pub mod sample_reasons;
 pub mod skipped;
 pub mod survey;
+pub mod verdict;
 pub mod verify;
 pub mod windows;
 
