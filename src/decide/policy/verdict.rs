@@ -76,6 +76,7 @@ pub enum Why {
         high_ms: f64,
         baseline_ms: f64,
         speedup: f64,
+        #[serde(skip_serializing_if = "Option::is_none")]
         median_of_checks: Option<usize>,
     },
     /// The mount's kind alone.

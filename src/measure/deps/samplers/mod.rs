@@ -135,10 +135,14 @@ pub enum Offline<'a> {
 /// The `pins` whose index pnpm's `store` holds (by the integrity `lock` records), and how many
 /// it lacks.
 fn in_store(pins: Vec<Pinned>, lock: &lockfiles::Lock, store: &Path) -> (Vec<Pinned>, u64) {
+    let Some(layout) = pnpm_store::Layout::of(store) else {
+        // A store in a layout not read here (a later pnpm's): pnpm is left to say.
+        return (pins, 0);
+    };
     let (held, lacked): (Vec<Pinned>, Vec<Pinned>) =
         pins.into_iter().partition(|(name, version)| {
             lock.integrity(name)
-                .is_some_and(|integrity| pnpm_store::holds(store, name, version, integrity))
+                .is_some_and(|integrity| layout.holds(name, version, integrity))
         });
     (held, lacked.len() as u64)
 }

@@ -76,18 +76,49 @@ pub fn copies(setting: &StoreSetting, env: &HostEnv, root: &Path) -> bool {
     store_for(setting, env, root).is_some_and(|store| store.exists() && !same_fs(&store, root))
 }
 
-/// Whether the store at `store` (without its format folder) holds the package `name@version`
-/// whose lock integrity is `integrity`: its index file is there, in pnpm 10's layout (`v10/`)
-/// or pnpm 7 to 9's (`v3/`). Only a name is looked up, nothing read: pnpm installs offline
-/// exactly the packages its store indexes.
-pub fn holds(store: &Path, name: &str, version: &str, integrity: &str) -> bool {
-    let Some(hex) = sha512_hex(integrity) else {
-        return false;
-    };
-    let key = format!("{}@{version}", name.replace('/', "+"));
-    [(store.join("v10"), true), (store.join("v3"), false)]
-        .iter()
-        .any(|(versioned, v10)| index_path(versioned, *v10, &key, &hex).exists())
+/// How a store files its packages' indexes, as far as it is read here.
+pub enum Layout {
+    /// No store there yet: it holds nothing.
+    Empty,
+    /// pnpm 10's (`v10/index/`) or pnpm 7 to 9's (`v3/files/`), the versioned folder given.
+    Indexed { versioned: PathBuf, v10: bool },
+}
+
+impl Layout {
+    /// The layout of the store at `store` (without its format folder); None for a store in a
+    /// layout not read here (a later pnpm's format folder), whose contents cannot be told.
+    pub fn of(store: &Path) -> Option<Layout> {
+        if !store.exists() {
+            return Some(Layout::Empty);
+        }
+        let (v10, v3) = (store.join("v10"), store.join("v3"));
+        if v10.join("index").is_dir() {
+            Some(Layout::Indexed {
+                versioned: v10,
+                v10: true,
+            })
+        } else if v3.join("files").is_dir() {
+            Some(Layout::Indexed {
+                versioned: v3,
+                v10: false,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// Whether the store indexes `name@version`, whose lock integrity is `integrity`. Only a
+    /// name is looked up, nothing read: pnpm installs offline what its store indexes.
+    pub fn holds(&self, name: &str, version: &str, integrity: &str) -> bool {
+        let Layout::Indexed { versioned, v10 } = self else {
+            return false;
+        };
+        let Some(hex) = sha512_hex(integrity) else {
+            return false;
+        };
+        let key = format!("{}@{version}", name.replace('/', "+"));
+        index_path(versioned, *v10, &key, &hex).exists()
+    }
 }
 
 /// A package's index file in the store folder `versioned` (`.../v10` when `v10`, else `.../v3`):
