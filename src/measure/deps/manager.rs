@@ -334,7 +334,7 @@ fn sample(
     };
     let sampled = sample.map(|sample| {
         let dir = scratch_dir.ok_or(SampleFailed::NoScratchFolder)?;
-        samplers::measure(env, manager, dir, &sample, root)
+        samplers::measure(manager, dir, &sample, root)
     });
     (before, sampled)
 }

@@ -9,7 +9,6 @@ use super::super::packages::{self, Pinned};
 use super::super::sample_reasons::{FileStep, SampleFailed};
 use super::names;
 use super::run::{run_keeping_words, run_saying_why, timed_run};
-use crate::host::HostEnv;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -138,7 +137,13 @@ pub(super) enum Runner {
 }
 
 impl Runner {
-    pub(super) fn for_manager(manager: Manager, root: &Path, env: &HostEnv) -> Option<Self> {
+    /// `pnpm_store`: the store pnpm reads for the project (`Sample::pnpm_store`), never one
+    /// the repository names (its `node_modules/.modules.yaml` is the repository's content).
+    pub(super) fn for_manager(
+        manager: Manager,
+        root: &Path,
+        pnpm_store: Option<&Path>,
+    ) -> Option<Self> {
         match manager {
             Manager::Uv | Manager::Pip => Some(Self::Python {
                 manager,
@@ -160,9 +165,9 @@ impl Runner {
             {
                 Some(Self::Lock {
                     lock: lockfiles::read(manager, root)?,
-                    store: (manager == Manager::Pnpm)
-                        .then(|| pnpm_store(root, env))
-                        .flatten(),
+                    store: pnpm_store
+                        .filter(|_| manager == Manager::Pnpm)
+                        .map(Path::to_path_buf),
                 })
             }
             Manager::Npm
@@ -408,14 +413,6 @@ fn timed_pip(scratch: &Path) -> Option<f64> {
         "sample.txt",
     ];
     timed_run(python.to_str()?, &args, scratch)
-}
-
-/// The store the sample reads, never one the repository names (its `node_modules/.modules.yaml`
-/// is the repository's content): the one pnpm would read for the project (`pnpm_store`, by
-/// pnpm's rule from the person's `store-dir`), so that the sample finds its packages there.
-fn pnpm_store(root: &Path, env: &HostEnv) -> Option<PathBuf> {
-    let setting = super::pnpm_store::asked_setting()?;
-    super::pnpm_store::store_for(&setting, env, root)
 }
 
 /// The empty run of a uv sync from a lock: the sync's fixed cost is the virtualenv it makes

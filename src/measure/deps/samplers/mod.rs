@@ -76,6 +76,8 @@ pub struct Sample {
     pub uncached: u64,
     /// Why there is nothing to install when `pins` is empty and the project named packages.
     pub empty_because: Option<SampleFailed>,
+    /// The store pnpm reads for the project (`Offline::PnpmStore`), which its sample reads too.
+    pub pnpm_store: Option<PathBuf>,
 }
 
 /// The packages the project at `root` would have `manager` install for its sample: npm's
@@ -119,6 +121,10 @@ pub fn sample_for(manager: Manager, root: &Path, offline: Offline) -> Sample {
         source: named.source,
         uncached,
         empty_because,
+        pnpm_store: match offline {
+            Offline::PnpmStore(store) => Some(store.to_path_buf()),
+            _ => None,
+        },
     }
 }
 
@@ -295,7 +301,6 @@ fn names(dir: &Path) -> BTreeSet<String> {
 /// missing, a package is not in its cache: the manager's own reason) or the sample placed no
 /// package.
 pub fn measure(
-    env: &crate::host::HostEnv,
     manager: Manager,
     dir: &Path,
     sample: &Sample,
@@ -310,8 +315,8 @@ pub fn measure(
             .clone()
             .unwrap_or(SampleFailed::NothingToSample));
     }
-    let runner =
-        Runner::for_manager(manager, root, env).ok_or(SampleFailed::NoSampleInstall { manager })?;
+    let runner = Runner::for_manager(manager, root, whole.pnpm_store.as_deref())
+        .ok_or(SampleFailed::NoSampleInstall { manager })?;
     // Private (0700) and made exclusively under a name no one can guess: nothing planted
     // beforehand can stand in for it or be reached through it.
     let scratch = tempfile::Builder::new()
@@ -467,34 +472,13 @@ mod tests {
         use Manager::{Bun, Npm, Pip, Pnpm, Uv, Yarn};
         for manager in [Npm, Pnpm, Yarn, Bun, Uv, Pip] {
             assert!(
-                Runner::for_manager(
-                    manager,
-                    Path::new("/"),
-                    &crate::host::HostEnv::from_pairs(&[])
-                )
-                .is_some(),
+                Runner::for_manager(manager, Path::new("/"), None).is_some(),
                 "{manager}"
             );
         }
-        assert!(
-            Runner::for_manager(
-                Manager::Cargo,
-                Path::new("/"),
-                &crate::host::HostEnv::from_pairs(&[])
-            )
-            .is_none()
-        );
+        assert!(Runner::for_manager(Manager::Cargo, Path::new("/"), None).is_none());
         let none = Path::new("/nonexistent");
-        assert!(
-            measure(
-                &crate::host::HostEnv::from_pairs(&[]),
-                Manager::Cargo,
-                none,
-                &Sample::default(),
-                none
-            )
-            .is_err()
-        );
+        assert!(measure(Manager::Cargo, none, &Sample::default(), none).is_err());
     }
 
     #[test]
@@ -526,12 +510,7 @@ mod tests {
             std::fs::write(&path, "12345").unwrap();
         }
         std::fs::create_dir_all(nm.join(".bin")).unwrap();
-        let runner = Runner::for_manager(
-            Manager::Npm,
-            dir.path(),
-            &crate::host::HostEnv::from_pairs(&[]),
-        )
-        .unwrap();
+        let runner = Runner::for_manager(Manager::Npm, dir.path(), None).unwrap();
         let placed = names(&nm);
         assert_eq!(
             placed_tree(&runner, &nm, &placed),
