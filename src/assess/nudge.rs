@@ -282,7 +282,7 @@ fn at_old_place(
             seen.nudged = now;
         });
     }
-    let line = crate::assess::old_place::line(env, &old, source);
+    let line = crate::assess::old_place::line(&old, source);
     let posix = pathtext::shell_quote(source);
     let fish_word = pathtext::fish_quote(source);
     if settings.fish && posix != fish_word {

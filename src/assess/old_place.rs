@@ -6,6 +6,7 @@ use crate::assess::advisory::{self, CachedResult};
 use crate::assess::hook_line;
 use crate::assess::pipeline;
 use crate::base::error::Result;
+use crate::base::reason::Worded;
 use crate::decide::policy::Level;
 use crate::host::HostEnv;
 use crate::measure::changes::{self, Count, OldPlace};
@@ -34,7 +35,7 @@ pub fn advisory_entry(
         policy_digest: advisory::policy_digest(&setting.policy),
         created_unix: crate::base::clock::now_unix(),
         level: Level::Moved,
-        line: line(env, &old, &record.source),
+        line: line(&old, &record.source),
         provisional: false,
         levels: None,
         recent: Vec::new(),
@@ -44,34 +45,8 @@ pub fn advisory_entry(
 /// `wsl-place: moved (to ~/src/app on 2026-12-05; 3 files changed here since): wsl-place
 /// migrate ... --sync`, or `(...; 1 commit and 1 file not in the copy)` once commits were made: the old place's line, as the hook and the nudge print it. Shorter
 /// wordings drop the day, then the copy's folder (the command names it), never a figure.
-pub fn line(env: &HostEnv, old: &OldPlace, source: &Path) -> String {
-    let home = env.home();
-    let to = old.short_destination(home.as_deref());
-    let clause = old.changes_clause();
-    let brief = match old.changed_files() {
-        _ if old.copy_missing => clause.clone(),
-        _ if old.commits_clause().is_some() && !old.source_removed => clause.clone(),
-        Some(n) if n > 0 => {
-            format!("{} changed here since", changes::files(n))
-        }
-        _ => clause.clone(),
-    };
-    let why = match (
-        old.unfinished_clause(),
-        old.source_removed && !old.copy_missing,
-    ) {
-        (Some(clause), _) => [
-            format!("to {to} on {}; {clause}", old.finished_day),
-            format!("to {to}; {clause}"),
-            clause,
-        ],
-        (None, true) => removed_wordings(old, &to),
-        (None, false) => [
-            format!("to {to} on {}; {clause}", old.finished_day),
-            format!("to {to}; {brief}"),
-            brief,
-        ],
-    };
+pub fn line(old: &OldPlace, source: &Path) -> String {
+    let why = old.message.0.briefs();
     let tail = old
         .next
         .as_ref()
@@ -88,20 +63,5 @@ pub fn line(env: &HostEnv, old: &OldPlace, source: &Path) -> String {
     why.iter()
         .map(|w| build(w))
         .find(|line| beside(line) <= hook_line::LINE_BUDGET)
-        .unwrap_or_else(|| build(&why[why.len() - 1]))
-}
-
-/// After `--remove-source`: "removed by wsl-place on DAY; the copy is ~/src/app", then the same
-/// without the day, then without the copy (the command names it); a count of files here that
-/// are not in the copy stays in each.
-fn removed_wordings(old: &OldPlace, to: &str) -> [String; 3] {
-    let count = match old.changed_files() {
-        Some(n) if n > 0 => format!("; {}", old.changes_clause()),
-        _ => String::new(),
-    };
-    [
-        format!("{}; the copy is {to}{count}", old.removed_words()),
-        format!("removed by wsl-place; the copy is {to}{count}"),
-        format!("removed by wsl-place{count}"),
-    ]
+        .unwrap_or_else(|| build(why.last().map(String::as_str).unwrap_or_default()))
 }

@@ -8,6 +8,12 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 /// The sentence for a reason. Implemented in `report/text`, the one place reasons become words.
 pub trait Worded {
     fn sentence(&self) -> String;
+
+    /// Its wordings after the level in a one-line message (`wsl-place: moved (...)`), longest
+    /// first, so a line with a budget takes the first that fits.
+    fn briefs(&self) -> Vec<String> {
+        vec![self.sentence()]
+    }
 }
 
 /// The JSON keys a reason goes under: its sentence under `KEY`, itself under `KIND_KEY`.

@@ -5,7 +5,7 @@
 use crate::base::reason::Said;
 use crate::decide::advice::{Advice, AdviceId};
 use crate::decide::policy::{Level, Reason, Rule, Verdict, Why};
-use crate::measure::changes::OldPlace;
+use crate::measure::changes::{OldPlace, Standing};
 
 /// The old place's verdict, replacing what the measurements would have said of it: moving is
 /// done, so the pre-move verdict (and its `--remove-source`) is no longer the story here.
@@ -19,7 +19,7 @@ pub fn verdict(old: &OldPlace) -> Verdict {
         }),
     };
     let message = match (old.pending(), old.copy_missing) {
-        _ if old.unfinished_clause().is_some() => {
+        _ if matches!(old.message.0, Standing::Unfinished { .. }) => {
             "Finish what was interrupted here first, with the command below; nothing it did is lost.".to_string()
         }
         (_, true) => "Put the copy back where it was made; then sync or work there.".to_string(),

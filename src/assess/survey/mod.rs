@@ -308,7 +308,7 @@ fn removed_sources(env: &HostEnv, dir: &Path, discovery: &mut Discovery) -> Vec<
         let old = crate::measure::changes::told(env, &record, crate::measure::changes::Count::Walk);
         removed.push(NotJudged {
             path: found.root.clone(),
-            why: format!("{}; no repository to survey here", old.message),
+            why: format!("{}; no repository to survey here", old.message.sentence()),
         });
         false
     });
@@ -320,7 +320,7 @@ fn removed_sources(env: &HostEnv, dir: &Path, discovery: &mut Discovery) -> Vec<
         let old = crate::measure::changes::told(env, &record, crate::measure::changes::Count::Walk);
         removed.push(NotJudged {
             path: record.source.clone(),
-            why: format!("{}; no repository to survey here", old.message),
+            why: format!("{}; no repository to survey here", old.message.sentence()),
         });
     }
     removed

@@ -193,7 +193,7 @@ impl Changes {
     }
 }
 
-pub use old_place::{Count, OldPlace, commits, files, old_place, told};
+pub use old_place::{Count, OldPlace, Since, Standing, old_place, told};
 
 /// What a sync never copies as files, so no surface counts it as changed here: the
 /// virtualenvs (each copy names the destination), build output left behind, and git's own

@@ -3,7 +3,8 @@
 //! there that did not finish, and the one command that follows.
 
 use super::since;
-use crate::store::moved::Moved;
+use crate::base::reason::{Keyed, Said};
+use crate::store::moved::{Moved, Operation};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -49,9 +50,10 @@ pub struct OldPlace {
     /// The one command that follows: the sync while files changed here (or were not counted),
     /// `cd` to the copy when none did; None when the copy is gone.
     pub next: Option<String>,
-    /// The old place's sentence: `moved to ~/src/app on 2026-12-03; 3 files changed here
-    /// since, not in the copy`.
-    pub message: String,
+    /// Where the old place stands, which every surface there words alike (`report/text`):
+    /// `moved to ~/src/app on 2026-12-03; 3 files changed here since, not in the copy`.
+    #[serde(flatten)]
+    pub message: Said<Standing>,
     /// Copies made before `destination`, by migrations to other folders (oldest first); what
     /// changed here is counted against `destination`, the newest.
     #[serde(
@@ -62,7 +64,7 @@ pub struct OldPlace {
     /// An operation that began here and did not finish (Ctrl-C, a kill, a power cut): `next`
     /// is then the command that finishes it, and the counts leave out what it changed.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub unfinished: Option<crate::store::moved::Operation>,
+    pub unfinished: Option<Operation>,
 }
 
 impl OldPlace {
@@ -75,22 +77,6 @@ impl OldPlace {
     pub fn pending(&self) -> Option<u64> {
         self.files_changed
             .map(|n| n + self.commits_not_in_copy.unwrap_or(0))
-    }
-
-    /// "1 commit and 1 file not in the copy": how the old place says what it has that the copy
-    /// lacks once it made commits (people count a commit as one change); None without commits.
-    pub fn commits_clause(&self) -> Option<String> {
-        let commits = self.commits_not_in_copy.filter(|n| *n > 0)?;
-        let mut said = plural(commits, "commit");
-        if let Some(n) = self.files_changed.filter(|n| *n > 0) {
-            said.push_str(&format!(" and {}", files(n)));
-        }
-        Some(format!("{said} not in the copy"))
-    }
-
-    /// The copy's folder as a person would type it (`~/src/app`).
-    pub fn short_destination(&self, home: Option<&Path>) -> String {
-        short(&self.destination, home)
     }
 }
 
@@ -112,7 +98,6 @@ pub fn old_place(env: &crate::host::HostEnv, source: &Path, count: Count) -> Opt
 
 /// [`old_place`] for a record already read.
 pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace {
-    use crate::store::moved::Operation;
     let copy_missing = !moved.destination.is_dir();
     let counted = match count {
         _ if copy_missing => None,
@@ -137,7 +122,7 @@ pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace
         }
         _ => next_step(moved, copy_missing, pending),
     };
-    let mut old = OldPlace {
+    OldPlace {
         destination: moved.destination.clone(),
         finished_unix: moved.finished_unix,
         finished_day: moved.finished_day(),
@@ -155,16 +140,20 @@ pub fn told(env: &crate::host::HostEnv, moved: &Moved, count: Count) -> OldPlace
         sync: command("--sync"),
         finish: command("--remove-source"),
         next,
-        message: String::new(),
+        message: Said(standing(
+            moved,
+            copy_missing,
+            counted.map(|c| (files_changed.unwrap_or(0), c.commits.unwrap_or(0))),
+            unfinished,
+            &short(&moved.destination, env.home().as_deref()),
+        )),
         other_copies: moved
             .other_copies
             .iter()
             .map(|o| o.destination.clone())
             .collect(),
         unfinished,
-    };
-    old.message = old.sentence(env.home().as_deref());
-    old
+    }
 }
 
 /// The migration of the recorded repository again, with `flag` (`--sync`, `--remove-source`).
@@ -203,97 +192,86 @@ fn short(path: &Path, home: Option<&Path>) -> String {
     }
 }
 
-/// "1 file", "3 files".
-pub fn files(n: u64) -> String {
-    plural(n, "file")
-}
-
-/// "1 commit", "2 commits".
-pub fn commits(n: u64) -> String {
-    plural(n, "commit")
-}
-
-/// "1 commit", "1,204 commits".
-fn plural(n: u64, thing: &str) -> String {
-    match n {
-        1 => format!("1 {thing}"),
-        n => format!("{} {thing}s", crate::base::units::count(n)),
-    }
-}
-
-impl OldPlace {
-    /// What changed here since, as a clause: "3 files changed here since, not in the copy".
-    pub fn changes_clause(&self) -> String {
-        let commits = self.commits_clause();
-        match self.changed_files() {
-            _ if self.copy_missing => {
-                "the copy is no longer there (moved or removed); move it back there to sync".into()
-            }
-            Some(0) if self.source_removed => "nothing else is here to copy".into(),
-            Some(n) if self.source_removed => format!(
-                "{} here {} not in the copy",
-                files(n),
-                if n == 1 { "is" } else { "are" }
-            ),
-            _ if commits.is_some() => commits.unwrap_or_default(),
-            Some(0) => "nothing changed here since: work there".into(),
-            Some(n) => format!("{} changed here since, not in the copy", files(n)),
-            None => "edits made here since were not counted".into(),
+/// Where the old place stands from the record, whether the copy is there, what changed here
+/// since (files, commits; None when not counted) and an operation that did not finish.
+fn standing(
+    moved: &Moved,
+    copy_missing: bool,
+    counted: Option<(u64, u64)>,
+    unfinished: Option<Operation>,
+    to: &str,
+) -> Standing {
+    let to = to.to_string();
+    let day = moved.finished_day();
+    match unfinished {
+        // Midway through an abort the copy is already gone: finishing the abort is still the way.
+        Some(operation) if !copy_missing || operation == Operation::Abort => {
+            return Standing::Unfinished { to, day, operation };
         }
+        _ => {}
     }
-
-    /// "removed by wsl-place on 2026-12-06": what became of the old place (no day in a record
-    /// of a version that kept none).
-    pub fn removed_words(&self) -> String {
-        match self.source_removed_unix {
-            Some(unix) => format!("removed by wsl-place on {}", crate::store::moved::day(unix)),
-            None => "removed by wsl-place".to_string(),
-        }
-    }
-
-    /// What an operation that did not finish left, and that finishing it is the way on.
-    pub fn unfinished_clause(&self) -> Option<String> {
-        use crate::store::moved::Operation;
-        let said = match self.unfinished? {
-            Operation::Abort => {
-                "an --abort was interrupted; running it again finishes it or says why the copy stays"
-            }
-            _ if self.copy_missing => return None,
-            Operation::RemoveSource => {
-                "--remove-source was interrupted here; the copy holds everything it removed so far, and finishing it keeps what changed here since"
-            }
-            Operation::Sync => {
-                "a --sync to the copy was interrupted; finishing it copies what changed here, and the copy keeps its own edits"
-            }
+    if moved.source_removed && !copy_missing {
+        return Standing::SourceRemoved {
+            to,
+            removed_day: moved.source_removed_unix.map(crate::store::moved::day),
+            files_here: counted.map(|(files, _)| files),
         };
-        Some(said.to_string())
     }
+    let since = match counted {
+        _ if copy_missing => Since::CopyMissing,
+        Some((files, commits)) if commits > 0 => Since::Commits { commits, files },
+        Some((0, _)) => Since::Nothing,
+        Some((files, _)) => Since::Files { files },
+        None => Since::Uncounted,
+    };
+    Standing::Moved { to, day, since }
+}
 
-    fn sentence(&self, home: Option<&Path>) -> String {
-        if let Some(clause) = self.unfinished_clause() {
-            return format!(
-                "moved to {} on {}; {}",
-                short(&self.destination, home),
-                self.finished_day,
-                clause
-            );
-        }
-        if self.source_removed && !self.copy_missing {
-            let mut said = format!(
-                "{}; the copy is {}",
-                self.removed_words(),
-                short(&self.destination, home)
-            );
-            if self.changed_files().is_some_and(|n| n > 0) {
-                said.push_str(&format!("; {}", self.changes_clause()));
-            }
-            return said;
-        }
-        format!(
-            "moved to {} on {}; {}",
-            short(&self.destination, home),
-            self.finished_day,
-            self.changes_clause()
-        )
-    }
+/// Where the old place stands: the kind of its sentence and what the sentence says.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Standing {
+    /// An operation begun here did not finish; finishing it is the way on.
+    Unfinished {
+        /// The copy's folder as a person would type it (`~/src/app`).
+        to: String,
+        day: String,
+        operation: Operation,
+    },
+    /// `--remove-source` removed what the copy holds; `files_here` are here and not in it.
+    SourceRemoved {
+        to: String,
+        removed_day: Option<String>,
+        files_here: Option<u64>,
+    },
+    /// Moved on `day`; what changed here since.
+    Moved {
+        to: String,
+        day: String,
+        since: Since,
+    },
+}
+
+/// What changed at the old place since the move, as far as the copy is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Since {
+    /// The copy is no longer where the migration made it: nothing can be counted against it.
+    CopyMissing,
+    /// Never counted (a record of an earlier version, or a manifest that could not be read).
+    Uncounted,
+    Nothing,
+    Files {
+        files: u64,
+    },
+    /// Commits here that the copy lacks (people count a commit as one change), and files.
+    Commits {
+        commits: u64,
+        files: u64,
+    },
+}
+
+impl Keyed for Standing {
+    const KEY: &'static str = "message";
+    const KIND_KEY: &'static str = "message_kind";
 }

@@ -134,7 +134,10 @@ pub fn check(report: &CheckReport, style: &Style) -> String {
 /// since and the one command that follows; the figures of the mount it left are not the story.
 fn moved(report: &CheckReport, old: &crate::measure::changes::OldPlace, style: &Style) -> String {
     let mut screen = Screen::new(style);
-    screen.headline(&crate::report::text::capitalised(&old.message), Tone::Warn);
+    screen.headline(
+        &crate::report::text::capitalised(&old.message.sentence()),
+        Tone::Warn,
+    );
     screen.blank();
     screen.row(
         "copy",
@@ -179,14 +182,14 @@ fn changed_here(old: &crate::measure::changes::OldPlace) -> String {
         _ if old.copy_missing => return "not counted: the copy is no longer there".to_string(),
         (Some(a), Some(c), Some(r), Some(bytes)) if a + c + r > 0 => format!(
             "{} ({a} added, {c} changed, {r} removed), {}",
-            crate::measure::changes::files(a + c + r),
+            crate::report::text::old_place::files(a + c + r),
             crate::base::units::bytes(bytes)
         ),
         (Some(_), ..) if commits.is_some() => String::new(),
         (Some(_), ..) => "nothing".to_string(),
         _ => "not counted".to_string(),
     };
-    match commits.map(crate::measure::changes::commits) {
+    match commits.map(crate::report::text::old_place::commits) {
         Some(commits) if files.is_empty() => commits,
         Some(commits) => format!("{commits} and {files}"),
         None => files,

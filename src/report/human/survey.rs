@@ -85,7 +85,7 @@ fn repository_rows(out: &mut String, report: &SurveyReport, style: &Style) {
 /// repositories nested in it.
 fn repository_notes(out: &mut String, repository: &RepositoryReport, style: &Style) {
     if let Some(old) = &repository.moved {
-        for note in wrap(&old.message, style.width - 2) {
+        for note in wrap(&old.message.sentence(), style.width - 2) {
             let _ = writeln!(out, "  {}", style.warn(&note));
         }
     }

@@ -5,6 +5,7 @@ pub mod doctor;
 pub mod fixups;
 pub mod git_problems;
 pub mod migrate;
+pub mod old_place;
 pub mod probe;
 pub mod probe_reasons;
 pub mod removal;

@@ -56,8 +56,8 @@ impl Worded for Why {
                 high.as_str()
             ),
             Why::Moved { old, .. } => match old.source_removed && !old.copy_missing {
-                true => format!("{}.", super::capitalised(&old.message)),
-                false => format!("This repository {}.", old.message),
+                true => format!("{}.", super::capitalised(&old.message.sentence())),
+                false => format!("This repository {}.", old.message.sentence()),
             },
         }
     }
