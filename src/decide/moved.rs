@@ -3,7 +3,7 @@
 //! Every surface at the old place, `check`, the hook, the nudge and `survey`, takes it from here.
 
 use crate::base::reason::Said;
-use crate::decide::advice::{Advice, AdviceId};
+use crate::decide::advice::{Advice, AdviceId, Advised};
 use crate::decide::policy::{Level, Reason, Rule, Verdict, Why};
 use crate::measure::changes::{OldPlace, Standing};
 
@@ -18,22 +18,14 @@ pub fn verdict(old: &OldPlace) -> Verdict {
             old: Box::new(old.clone()),
         }),
     };
-    let message = match (old.pending(), old.copy_missing) {
-        _ if matches!(old.message.0, Standing::Unfinished { .. }) => {
-            "Finish what was interrupted here first, with the command below; nothing it did is lost.".to_string()
-        }
-        (_, true) => "Put the copy back where it was made; then sync or work there.".to_string(),
-        (Some(0), false) => "Work in the copy.".to_string(),
-        _ if old.source_removed => "Work in the copy.".to_string(),
-        (Some(_), false) => {
-            "Copy the edits made here since to the copy (both versions are kept where the copy changed too).".to_string()
-        }
-        (None, false) => "Copy any edits made here since to the copy.".to_string(),
+    let advised = match (old.pending(), old.copy_missing) {
+        _ if matches!(old.message.0, Standing::Unfinished { .. }) => Advised::FinishInterrupted,
+        (_, true) => Advised::PutTheCopyBack,
+        (Some(0), false) => Advised::WorkInTheCopy,
+        _ if old.source_removed => Advised::WorkInTheCopy,
+        (Some(_), false) => Advised::SyncTheEdits,
+        (None, false) => Advised::SyncAnyEdits,
     };
-    let advice = Advice {
-        id: AdviceId::Migrate,
-        message,
-        command: old.next.clone(),
-    };
+    let advice = Advice::new(AdviceId::Migrate, advised, old.next.clone());
     Verdict::plain(Level::Moved, vec![reason], vec![advice])
 }

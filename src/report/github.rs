@@ -52,8 +52,11 @@ pub fn check(report: &CheckReport) -> String {
     // Every piece of advice, not only the first: each is a separate thing to do.
     for advice in &verdict.advice {
         let text = match &advice.command {
-            Some(command) => format!("{}: {command}", advice.message.trim_end_matches('.')),
-            None => advice.message.clone(),
+            Some(command) => format!(
+                "{}: {command}",
+                advice.message.sentence().trim_end_matches('.')
+            ),
+            None => advice.message.sentence(),
         };
         let _ = writeln!(out, "::notice title={title}::{}", escape_data(&text));
     }

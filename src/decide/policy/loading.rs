@@ -1,20 +1,22 @@
 //! Loading a policy: choosing the file, reading it as untrusted input, parsing and validating
 //! it, and, when it cannot be used, saying where (file, line, column, key) and what was meant.
 
+use super::fault::Fault;
 use super::schema::{Policy, PolicySource, REPOSITORY_POLICY};
 use super::shape::{WrongKind, wrong_kind};
 use super::validation::Problem;
+use crate::base::reason::Worded;
 use std::fmt;
 use std::path::Path;
 
 /// A policy file that could not be used, with where and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PolicyError {
     pub file: String,
     pub line: usize,
     pub column: usize,
     pub key: Option<String>,
-    pub message: String,
+    pub fault: Fault,
     pub suggestion: Option<String>,
 }
 
@@ -29,7 +31,7 @@ impl fmt::Display for PolicyError {
         if let Some(key) = &self.key {
             write!(f, "key `{key}`: ")?;
         }
-        write!(f, "{}", self.message)?;
+        write!(f, "{}", self.fault.sentence())?;
         if let Some(suggestion) = &self.suggestion {
             write!(f, "; did you mean `{suggestion}`?")?;
         } else {
@@ -41,14 +43,15 @@ impl fmt::Display for PolicyError {
 
 impl Policy {
     /// Parses and validates a policy; `file` names it in errors.
-    pub fn parse(text: &str, file: &str) -> Result<Self, PolicyError> {
+    pub fn parse(text: &str, file: &str) -> Result<Self, Box<PolicyError>> {
         if let Some(wrong) = wrong_kind(text) {
-            return Err(wrong.locate(text, file));
+            return Err(Box::new(wrong.locate(text, file)));
         }
-        let policy: Self = toml::from_str(text).map_err(|e| describe_toml_error(&e, text, file))?;
+        let policy: Self =
+            toml::from_str(text).map_err(|e| Box::new(describe_toml_error(&e, text, file)))?;
         match policy.problems().into_iter().next() {
             None => Ok(policy),
-            Some(problem) => Err(problem.locate(text, file)),
+            Some(problem) => Err(Box::new(problem.locate(text, file))),
         }
     }
 }
@@ -61,7 +64,7 @@ impl WrongKind {
             line,
             column,
             key: Some(self.key),
-            message: self.message,
+            fault: self.fault,
             suggestion: None,
         }
     }
@@ -85,7 +88,7 @@ impl Problem {
             line,
             column,
             key: Some(self.key.join(".")),
-            message: self.message,
+            fault: self.fault,
             suggestion: None,
         }
     }
@@ -169,19 +172,19 @@ fn describe_toml_error(error: &toml::de::Error, text: &str, file: &str) -> Polic
         .span()
         .map(|span| line_and_column(text, span.start))
         .unwrap_or((0, 0));
-    let message = error.message().trim().to_string();
+    let said = error.message().trim().to_string();
     let line_text = text.lines().nth(line.saturating_sub(1)).unwrap_or_default();
     let key = line_text
         .split_once('=')
         .map(|(k, _)| k.trim().trim_matches('"').to_string())
         .filter(|k| !k.is_empty() && !k.starts_with('['));
-    let suggestion = unknown_field_suggestion(&message);
+    let suggestion = unknown_field_suggestion(&said);
     PolicyError {
         file: file.to_string(),
         line,
         column,
         key,
-        message,
+        fault: Fault::Toml { said },
         suggestion,
     }
 }
@@ -212,6 +215,7 @@ fn unknown_field_suggestion(message: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fault::TomlKind;
     use super::*;
 
     #[test]
@@ -240,13 +244,25 @@ mod tests {
         let err = Policy::parse("[thresholds]\nmove_speedup = \"fast\"\n", "p.toml").unwrap_err();
         assert_eq!((err.line, err.column), (2, 16));
         assert_eq!(err.key.as_deref(), Some("thresholds.move_speedup"));
-        assert_eq!(err.message, "must be a number, not a string", "{err}");
+        assert_eq!(
+            err.fault,
+            Fault::WrongKind {
+                key: "thresholds.move_speedup".into(),
+                wanted: TomlKind::Float,
+                found: TomlKind::String,
+                element: None
+            },
+            "{err}"
+        );
         let err = Policy::parse("[[thresholds]]\nmove_speedup = 3\n", "p.toml").unwrap_err();
         assert_eq!(err.key.as_deref(), Some("thresholds"));
         assert_eq!(err.line, 1);
         let err = Policy::parse("[mounts]\nmove = [\"9p\"]\n", "p.toml").unwrap_err();
         assert_eq!(err.key.as_deref(), Some("move"));
-        assert!(err.message.contains("unknown variant"), "{err}");
+        assert!(
+            matches!(&err.fault, Fault::Toml { said } if said.contains("unknown variant")),
+            "{err}"
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! to verdict) and `steady` (the medians of the last checks and the last verdict kept within
 //! its margin). Callers use the re-exports below.
 
+mod fault;
 mod loading;
 mod rules;
 mod schema;
@@ -17,6 +18,7 @@ mod steady;
 mod validation;
 mod verdict;
 
+pub use fault::{Fault, TomlKind};
 pub use loading::load;
 pub use rules::{evaluate, evaluate_after};
 pub use schema::{Policy, PolicySource};

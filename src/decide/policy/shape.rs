@@ -4,6 +4,7 @@
 //! key at all; it would even read `thresholds = [1, 2, 3, 4, 5, 6]` as the six thresholds in
 //! order. Checked on the document before serde reads it.
 
+use super::fault::{Fault, TomlKind};
 use super::schema::Policy;
 use std::ops::Range;
 use toml::Spanned;
@@ -14,7 +15,7 @@ pub(super) struct WrongKind {
     /// Dotted, from the top: `thresholds.move_speedup`.
     pub(super) key: String,
     pub(super) span: Range<usize>,
-    pub(super) message: String,
+    pub(super) fault: Fault,
 }
 
 /// The first value in `text` whose kind differs from what its key takes; None when every known
@@ -68,11 +69,12 @@ fn check_value(found: &Spanned<DeValue<'_>>, want: &toml::Value, key: &str) -> O
     (!fits).then(|| WrongKind {
         key: key.to_string(),
         span: found.span(),
-        message: format!(
-            "must be {}, not {}",
-            wanted(want, key),
-            kind_of(found.get_ref(), key)
-        ),
+        fault: Fault::WrongKind {
+            key: key.to_string(),
+            wanted: wanted(want),
+            found: kind_of(found.get_ref()),
+            element: None,
+        },
     })
 }
 
@@ -83,40 +85,50 @@ fn check_elements(
 ) -> Option<WrongKind> {
     array.iter().enumerate().find_map(|(index, element)| {
         check_value(element, item, key).map(|wrong| WrongKind {
-            message: format!("element {} {}", index + 1, wrong.message),
+            fault: match wrong.fault {
+                Fault::WrongKind {
+                    key, wanted, found, ..
+                } => Fault::WrongKind {
+                    key,
+                    wanted,
+                    found,
+                    element: Some(index + 1),
+                },
+                other => other,
+            },
             ..wrong
         })
     })
 }
 
-/// What a key takes, in the words of the policy file.
-fn wanted(want: &toml::Value, key: &str) -> String {
+/// What a key takes.
+fn wanted(want: &toml::Value) -> TomlKind {
     match want {
-        toml::Value::Table(_) => format!("a table, written `[{key}]`"),
-        toml::Value::Float(_) => "a number".to_string(),
-        toml::Value::Integer(_) => "a whole number".to_string(),
-        toml::Value::String(_) => "a string in quotes".to_string(),
-        toml::Value::Array(_) => "an array of strings, such as `[\"a\", \"b\"]`".to_string(),
-        toml::Value::Boolean(_) => "`true` or `false`".to_string(),
-        toml::Value::Datetime(_) => "a date".to_string(),
+        toml::Value::Table(_) => TomlKind::Table,
+        toml::Value::Float(_) => TomlKind::Float,
+        toml::Value::Integer(_) => TomlKind::Integer,
+        toml::Value::String(_) => TomlKind::String,
+        toml::Value::Array(_) => TomlKind::Array,
+        toml::Value::Boolean(_) => TomlKind::Boolean,
+        toml::Value::Datetime(_) => TomlKind::Datetime,
     }
 }
 
-/// What a value in the file is, in the same words.
-fn kind_of(found: &DeValue<'_>, key: &str) -> String {
+/// What a value in the file is.
+fn kind_of(found: &DeValue<'_>) -> TomlKind {
     match found {
-        DeValue::String(_) => "a string".to_string(),
-        DeValue::Integer(_) => "a whole number".to_string(),
-        DeValue::Float(_) => "a fractional number".to_string(),
-        DeValue::Boolean(_) => "`true` or `false`".to_string(),
-        DeValue::Datetime(_) => "a date".to_string(),
+        DeValue::String(_) => TomlKind::String,
+        DeValue::Integer(_) => TomlKind::Integer,
+        DeValue::Float(_) => TomlKind::Float,
+        DeValue::Boolean(_) => TomlKind::Boolean,
+        DeValue::Datetime(_) => TomlKind::Datetime,
         DeValue::Array(items)
             if !items.is_empty() && items.iter().all(|item| item.get_ref().is_table()) =>
         {
-            format!("an array of tables (`[[{key}]]`)")
+            TomlKind::ArrayOfTables
         }
-        DeValue::Array(_) => "an array".to_string(),
-        DeValue::Table(_) => "a table".to_string(),
+        DeValue::Array(_) => TomlKind::Array,
+        DeValue::Table(_) => TomlKind::Table,
     }
 }
 
@@ -124,65 +136,86 @@ fn kind_of(found: &DeValue<'_>, key: &str) -> String {
 mod tests {
     use super::*;
 
-    fn wrong(text: &str) -> Option<(String, String)> {
-        wrong_kind(text).map(|wrong| (wrong.key, wrong.message))
+    /// The key, what it takes and what the file holds (and at which element).
+    fn wrong(text: &str) -> Option<(String, TomlKind, TomlKind, Option<usize>)> {
+        wrong_kind(text).and_then(|wrong| match wrong.fault {
+            Fault::WrongKind {
+                wanted,
+                found,
+                element,
+                ..
+            } => Some((wrong.key, wanted, found, element)),
+            _ => None,
+        })
     }
 
     #[test]
     fn an_array_of_tables_where_a_table_belongs_is_named() {
-        let (key, message) = wrong("[[thresholds]]\nmove_speedup = 3\n").unwrap();
-        assert_eq!(key, "thresholds");
+        let wrong_kind = wrong("[[thresholds]]\nmove_speedup = 3\n").unwrap();
         assert_eq!(
-            message,
-            "must be a table, written `[thresholds]`, not an array of tables (`[[thresholds]]`)"
+            wrong_kind,
+            (
+                "thresholds".to_string(),
+                TomlKind::Table,
+                TomlKind::ArrayOfTables,
+                None
+            )
         );
         // serde would take six numbers in a row for the six thresholds.
-        let (key, _) = wrong("thresholds = [1, 2, 3, 4, 5, 6]\n").unwrap();
+        let (key, ..) = wrong("thresholds = [1, 2, 3, 4, 5, 6]\n").unwrap();
         assert_eq!(key, "thresholds");
     }
 
     #[test]
     fn each_kind_is_named_by_its_key() {
-        for (text, key, wanted) in [
+        use TomlKind::*;
+        for (text, key, wanted, found, element) in [
             (
                 "[thresholds]\nmove_speedup = { a = 1 }\n",
                 "thresholds.move_speedup",
-                "a number",
+                Float,
+                Table,
+                None,
             ),
             (
                 "[thresholds]\nmove_speedup = \"fast\"\n",
                 "thresholds.move_speedup",
-                "a number",
+                Float,
+                String,
+                None,
             ),
             (
                 "[git]\nfsmonitor_min_tracked = 1.5\n",
                 "git.fsmonitor_min_tracked",
-                "a whole number",
+                Integer,
+                Float,
+                None,
             ),
             (
                 "[migrate]\ndestination = 3\n",
                 "migrate.destination",
-                "a string in quotes",
+                String,
+                Integer,
+                None,
             ),
             (
                 "[mounts]\nmove = \"fuse\"\n",
                 "mounts.move",
-                "an array of strings",
+                Array,
+                String,
+                None,
             ),
             (
                 "[paths]\nignore = [\"/a\", 2]\n",
                 "paths.ignore",
-                "element 2 must be a string",
+                String,
+                Integer,
+                Some(2),
             ),
-            (
-                "migrate = \"~/src\"\n",
-                "migrate",
-                "a table, written `[migrate]`",
-            ),
+            ("migrate = \"~/src\"\n", "migrate", Table, String, None),
         ] {
-            let (got_key, got) = wrong(text).unwrap_or_else(|| panic!("accepted {text:?}"));
-            assert_eq!(got_key, key, "{text:?}");
-            assert!(got.contains(wanted), "{got:?} for {text:?}");
+            let got = wrong(text).unwrap_or_else(|| panic!("accepted {text:?}"));
+            assert_eq!(got, (key.to_string(), wanted, found, element), "{text:?}");
         }
     }
 

@@ -1,6 +1,7 @@
 //! What parsing cannot check: values that would silently disable a rule or contradict another,
 //! each named by its key so that loading can show where it is in the file.
 
+use super::fault::Fault;
 use super::schema::{Policy, Thresholds};
 
 impl Thresholds {
@@ -34,15 +35,10 @@ impl Thresholds {
         for (advise_key, advise, move_key, move_, floor) in pairs {
             for (key, value) in [(advise_key, advise), (move_key, move_)] {
                 if !value.is_finite() || value <= 0.0 || value < floor {
-                    let wanted = if floor > 0.0 {
-                        format!("a number of at least {floor}")
-                    } else {
-                        "a positive number".to_string()
-                    };
                     problems.push(Problem::at(
                         &["thresholds", key],
                         None,
-                        format!("must be {wanted}, not {value}"),
+                        Fault::NotPositive { value, floor },
                     ));
                 }
             }
@@ -53,7 +49,12 @@ impl Thresholds {
                     ..Problem::at(
                         &["thresholds", advise_key],
                         None,
-                        format!("`{advise_key}` ({advise}) is above `{move_key}` ({move_}), so `move` would come before `advise`"),
+                        Fault::AdviseAboveMove {
+                            advise_key,
+                            advise,
+                            move_key,
+                            move_,
+                        },
                     )
                 });
             }
@@ -78,7 +79,7 @@ impl Policy {
             problems.push(Problem::at(
                 &["advisory", "max_age_hours"],
                 None,
-                format!("must be zero or a positive number of hours, not {age}"),
+                Fault::NegativeAge { hours: age },
             ));
         }
         let lists = [
@@ -92,7 +93,10 @@ impl Policy {
                     problems.push(Problem::at(
                         &["mounts", second],
                         None,
-                        format!("\"{kind}\" is also in `mounts.{first}`; a mount kind belongs to one list"),
+                        Fault::MountInTwoLists {
+                            kind: kind.to_string(),
+                            first,
+                        },
                     ));
                 }
             }
@@ -111,31 +115,38 @@ impl Policy {
         for (list, index, pattern) in lists.into_iter().flat_map(|(list, patterns)| {
             patterns.iter().enumerate().map(move |(i, p)| (list, i, p))
         }) {
-            let message = if let Some(character) = control_character(pattern) {
-                format!(
-                    "{pattern:?} holds the control character {character}; write `?` in its place to match any one character"
-                )
+            let fault = if let Some(character) = control_character(pattern) {
+                Fault::ControlCharacter {
+                    text: pattern.clone(),
+                    character,
+                    is_pattern: true,
+                }
             } else if let Err(e) = globset::Glob::new(pattern) {
-                format!("{pattern:?} is not a valid glob: {}", e.kind())
+                Fault::InvalidGlob {
+                    pattern: pattern.clone(),
+                    error: e.kind().to_string(),
+                }
             } else {
                 continue;
             };
-            problems.push(Problem::at(&["paths", list], Some(index), message));
+            problems.push(Problem::at(&["paths", list], Some(index), fault));
         }
         let destination = &self.migrate.destination;
         if destination.trim().is_empty() {
             problems.push(Problem::at(
                 &["migrate", "destination"],
                 None,
-                "is empty".to_string(),
+                Fault::EmptyDestination,
             ));
         } else if let Some(character) = control_character(destination) {
             problems.push(Problem::at(
                 &["migrate", "destination"],
                 None,
-                format!(
-                    "{destination:?} holds the control character {character}; write the path without it"
-                ),
+                Fault::ControlCharacter {
+                    text: destination.clone(),
+                    character,
+                    is_pattern: false,
+                },
             ));
         } else if destination.starts_with('~')
             && !(destination == "~" || destination.starts_with("~/"))
@@ -143,19 +154,18 @@ impl Policy {
             problems.push(Problem::at(
                 &["migrate", "destination"],
                 None,
-                format!("{destination:?} names another user's home, which is not supported; write the absolute path"),
+                Fault::OtherUsersHome {
+                    destination: destination.clone(),
+                },
             ));
         }
         problems
     }
 }
 
-/// The first control character in `text`, as `U+0000`; the text itself is shown with `{:?}`,
-/// which escapes it.
-fn control_character(text: &str) -> Option<String> {
-    text.chars()
-        .find(|c| c.is_control())
-        .map(|c| format!("U+{:04X}", u32::from(c)))
+/// The first control character in `text`, which would reach the terminal raw.
+fn control_character(text: &str) -> Option<char> {
+    text.chars().find(|c| c.is_control())
 }
 
 /// A value that parsed but cannot be used: which key (and array element), and why.
@@ -164,16 +174,16 @@ pub(super) struct Problem {
     /// Another key the problem may be shown at, when `key` is not in the file.
     pub(super) also: Option<Vec<&'static str>>,
     pub(super) element: Option<usize>,
-    pub(super) message: String,
+    pub(super) fault: Fault,
 }
 
 impl Problem {
-    fn at(key: &[&'static str], element: Option<usize>, message: String) -> Self {
+    fn at(key: &[&'static str], element: Option<usize>, fault: Fault) -> Self {
         Self {
             key: key.to_vec(),
             also: None,
             element,
-            message,
+            fault,
         }
     }
 }

@@ -80,7 +80,7 @@ pub fn rows(screen: &mut Screen, verdict: &Verdict) {
     }
     for (i, advice) in verdict.advice.iter().enumerate() {
         let key = if i == 0 { "what to do" } else { "" };
-        screen.item(key, &advice.message, Tone::Plain);
+        screen.item(key, &advice.message.sentence(), Tone::Plain);
         if let Some(command) = &advice.command {
             screen.command(command);
         }

@@ -193,11 +193,11 @@ fn why_and_what_to_do(out: &mut String, verdict: &Verdict) {
             match &advice.command {
                 Some(command) => {
                     // "Work in the copy.: cd ..." reads as a typo: the colon ends the sentence.
-                    let lead = advice.message.trim_end_matches('.');
-                    let _ = writeln!(out, "- {}: {}", prose(lead), code(command));
+                    let lead = advice.message.sentence().trim_end_matches('.').to_string();
+                    let _ = writeln!(out, "- {}: {}", prose(&lead), code(command));
                 }
                 None => {
-                    let _ = writeln!(out, "- {}", prose(&advice.message));
+                    let _ = writeln!(out, "- {}", prose(&advice.message.sentence()));
                 }
             }
         }

@@ -1,11 +1,13 @@
 //! Wording shared by the formats: the cells, lines and phrases that the human, markdown and
 //! GitHub renderings of one report lay out differently.
 
+pub mod advice;
 pub mod doctor;
 pub mod fixups;
 pub mod git_problems;
 pub mod migrate;
 pub mod old_place;
+pub mod policy;
 pub mod probe;
 pub mod probe_reasons;
 pub mod removal;
