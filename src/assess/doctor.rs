@@ -8,21 +8,18 @@ use crate::host::location::{self, MountTable};
 use crate::host::mounts::{MountEntry, MountKind};
 use crate::host::programs::{self, OnPath, WindowsProgram};
 use crate::host::{Host, HostEnv};
-use crate::measure::deps::package_manager::Manager;
+use crate::measure::deps::managers::{self, Manager};
 use crate::measure::windows_tools::{self, WindowsSide};
 use crate::store::Store;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// The managers whose installs `check` times, in the order the report lists them.
-const MANAGERS: [Manager; 6] = [
-    Manager::Npm,
-    Manager::Pnpm,
-    Manager::Yarn,
-    Manager::Bun,
-    Manager::Uv,
-    Manager::Pip,
-];
+fn sampled_managers() -> impl Iterator<Item = Manager> {
+    Manager::ALL
+        .into_iter()
+        .filter(|&manager| managers::of(manager).sampled())
+}
 
 /// Everything `doctor` reports.
 #[derive(Debug, Clone, Serialize)]
@@ -139,7 +136,7 @@ pub fn look(env: &HostEnv) -> DoctorReport {
         drives,
         linux_disk,
         git,
-        managers: MANAGERS.iter().map(|&m| manager(env, m)).collect(),
+        managers: sampled_managers().map(|m| manager(env, m)).collect(),
         windows,
         folders: folders(env),
         unknown,

@@ -4,7 +4,7 @@
 use super::costs::{MountCosts, SMALL_FILE};
 use super::figures::{InstallFigures, InstallSource};
 use crate::measure::deps::manager::ManagerTiming;
-use crate::measure::deps::package_manager::Manager;
+use crate::measure::deps::managers::{self, Manager, Waits};
 use crate::measure::probe::CPU_BOUND_US;
 
 /// Of the shorter of the manager's own work and the file-system work of an install, the part
@@ -49,7 +49,7 @@ pub const UV_FILES_PER_PACKAGE_WORK: f64 = PIP_FILES_PER_PACKAGE_WORK;
 /// pip, and poetry, which installs the same way: one thread that asks the index about each
 /// package, then extracts and compiles its files in turn.
 fn pip_like(manager: Manager) -> bool {
-    matches!(manager, Manager::Pip | Manager::Poetry)
+    managers::of(manager).waits() == Waits::Serial
 }
 
 /// One package's weight in `manager`'s own work, in files; poetry, never timed, gets pip's.
@@ -150,7 +150,7 @@ pub fn manager_work_ms(
     // is priced. Priced as written, bun's sample (hono's: 2,124 files, 252 MB, placed in
     // 115 ms) came out dearer than its whole time, and its own work per package as nothing.
     let sample_fs = baseline.map_or(0.0, |c| {
-        if links_from_cache(timing.manager) {
+        if managers::of(timing.manager).links_from_cache() {
             uv_link_ms(&sample, c, 0.0)
         } else {
             install_fs_ms(&sample, c)
@@ -173,15 +173,6 @@ pub fn manager_work_ms(
     } else {
         timing.startup_ms
     }
-}
-
-/// A manager that hard-links each file from its cache where the cache shares the disk (the
-/// baseline, the Linux disk its cache is on) and copies it elsewhere: uv, bun, whose default
-/// on Linux is its `hardlink` backend, and pnpm (its `auto` import: a clone where the file
-/// system has them, else a hard link; ext4 has none, and strace of its install on a journaled
-/// ext4 shows a `link` per file).
-pub fn links_from_cache(manager: Manager) -> bool {
-    matches!(manager, Manager::Uv | Manager::Bun | Manager::Pnpm)
 }
 
 /// What each file costs beyond the floor when uv copies it from a cache on another disk (as
@@ -251,26 +242,6 @@ pub fn uv_link_ms(install: &InstallFigures, c: &MountCosts, manager_ms: f64) -> 
 /// What each file costs uv beyond the floor when it copies from a cache on another disk.
 pub fn uv_copy_extra_us(install: &InstallFigures, c: &MountCosts) -> f64 {
     copy_through_temp_us(c) + path_walk_per_file_us(install, c, UV_COPY_PATH_CALLS)
-}
-
-/// How a manager's own work and its file calls share the wall clock.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Waits {
-    /// npm, pnpm, yarn, bun, uv: worker threads make the file calls while the manager goes on,
-    /// so it waits for `INSTALL_FS_SHARE` of them and part of the shorter side overlaps.
-    Overlapped,
-    /// pip: one thread extracts, compiles and writes in turn, so it waits for every call and
-    /// nothing overlaps.
-    Serial,
-}
-
-/// The manager that works in `Waits::Serial` fashion: pip and poetry (`pip_like`).
-pub fn waits_of(manager: Manager) -> Waits {
-    if pip_like(manager) {
-        Waits::Serial
-    } else {
-        Waits::Overlapped
-    }
 }
 
 /// A warm-cache reinstall: the manager's own work (the same on both mounts) plus the
@@ -497,8 +468,8 @@ mod tests {
         let local_fs =
             install_fs_ms(&i, &l) / INSTALL_FS_SHARE + 1000.0 * pip_extra_us(&i, &l) / 1e3;
         assert!((pip.baseline.unwrap() - (pip_manager + local_fs)).abs() < 1e-6);
-        assert_eq!(waits_of(Manager::Poetry), Waits::Serial);
-        assert_eq!(waits_of(Manager::Uv), Waits::Overlapped);
+        assert_eq!(managers::of(Manager::Poetry).waits(), Waits::Serial);
+        assert_eq!(managers::of(Manager::Uv).waits(), Waits::Overlapped);
     }
 
     #[test]
@@ -532,7 +503,11 @@ mod tests {
             links: 0,
             cache_links: None,
         };
-        for &(manager, startup, per_unit) in super::super::manager_fits::REFERENCE_FITS {
+        for manager in Manager::ALL {
+            let Some(fit) = managers::of(manager).reference_fit() else {
+                continue;
+            };
+            let (startup, per_unit) = (fit.startup_ms, fit.per_unit_ms);
             let t = super::super::manager_fits::estimated(
                 manager,
                 "x".into(),

@@ -4,11 +4,11 @@
 use super::costs::REFERENCE_SHA1_US_PER_MIB;
 use crate::measure::cpu::pace;
 use crate::measure::deps::manager::{ManagerTiming, TimingSource};
-use crate::measure::deps::package_manager::Manager;
+use crate::measure::deps::managers::{self, Manager, ReferenceFit};
 
-/// Each manager's own work at the model's reference pace (`REFERENCE_SHA1_US_PER_MIB`) on
-/// this project's 2-core machines: (manager, start-up ms, ms per package-sized unit of work,
-/// `FILES_PER_PACKAGE_WORK`). Only used, scaled by the machine's pace, when no sample
+// Each manager's own work at the model's reference pace (`REFERENCE_SHA1_US_PER_MIB`) on
+// this project's 2-core machines, its `PackageManager::reference_fit` (start-up ms, ms per
+// package-sized unit of work, `FILES_PER_PACKAGE_WORK`), in each manager's file. Only used, scaled by the machine's pace, when no sample
 /// can be installed. Measured on warm-cache reinstalls of the express tree (406 packages, 6,600
 /// files, 846 units) on ext4 against an empty install, five interleaved runs each, medians, at
 /// about 1.25 times the reference pace, and divided by that: npm 11.19 390 ms empty and 7.8 s
@@ -25,15 +25,13 @@ use crate::measure::deps::package_manager::Manager;
 /// pallets/werkzeug's 68 packages on a journaled ext4 at about 1.2 times the reference pace,
 /// 365 ms empty and 152 ms per unit. poetry, never timed, gets pip's. cargo has none: rebuilding target/ is
 /// priced as its file writes alone.
-pub const REFERENCE_FITS: &[(Manager, f64, f64)] = &[
-    (Manager::Npm, 310.0, 6.3),
-    (Manager::Pnpm, 42.0, 0.16),
-    (Manager::Yarn, 220.0, 3.3),
-    (Manager::Bun, 6.0, 0.01),
-    (Manager::Uv, 130.0, 0.05),
-    (Manager::Pip, 300.0, 125.0),
-    (Manager::Poetry, 300.0, 125.0),
-];
+/// npm's fit, for a manager that has none of its own (cargo, whose rebuild is priced as its file
+/// writes alone, never reaches here).
+const FALLBACK_FIT: ReferenceFit = ReferenceFit {
+    startup_ms: 310.0,
+    per_unit_ms: 6.3,
+};
+
 /// Package-sized units in an estimated sample, at least: enough that its per-unit work
 /// outweighs the second start-up (more for uv, whose per-unit figure is a token one), so `manager_work_ms` reads the fit back
 /// unchanged (with 100, pnpm's and bun's came out 36% and 68% high).
@@ -45,10 +43,11 @@ const ESTIMATED_SAMPLE_UNITS: f64 = 1000.0;
 /// work of its own.
 pub fn estimated(manager: Manager, version: String, cpu: f64) -> ManagerTiming {
     let pace = pace(cpu, REFERENCE_SHA1_US_PER_MIB);
-    let (_, startup, per_unit) = REFERENCE_FITS
-        .iter()
-        .find(|(name, _, _)| *name == manager)
-        .unwrap_or(&REFERENCE_FITS[0]);
+    let fit = managers::of(manager)
+        .reference_fit()
+        .or_else(|| managers::of(Manager::Npm).reference_fit())
+        .unwrap_or(FALLBACK_FIT);
+    let (startup, per_unit) = (&fit.startup_ms, &fit.per_unit_ms);
     let startup_ms = startup * pace;
     // Enough units that their work outweighs the second start-up, so the fit reads back.
     let units = ESTIMATED_SAMPLE_UNITS.max((startup / per_unit).ceil());

@@ -5,7 +5,8 @@
 
 use super::costs::MountCosts;
 use super::figures::InstallFigures;
-use super::install::{Waits, component_us, install_ms};
+use super::install::{component_us, install_ms};
+use crate::measure::deps::managers::Waits;
 
 /// Calls that name an entry of pnpm's tree (a file, a folder, a link) by its whole path, each
 /// component of which is a lookup on a mount where every call is a round trip. Fitted on the

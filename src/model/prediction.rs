@@ -5,16 +5,14 @@ use super::figures::RepoFigures;
 use super::git_status::{
     checkout_ms, first_git_status_cold_ms, first_git_status_ms, git_status_ms,
 };
-use super::install::{
-    Waits, install_ms, links_from_cache, manager_work_ms, pip_extra_us, uv_copy_extra_us,
-    uv_link_ms, waits_of,
-};
+use super::install::{install_ms, manager_work_ms, pip_extra_us, uv_copy_extra_us, uv_link_ms};
 use super::pnpm::pnpm_install_ms;
 use super::uncertainty::{
     CHECKOUT_FIT_ERROR, Compared, FIRST_STATUS_FIT_ERROR, GIT_STATUS_FIT_ERROR, INSTALL_FIT_ERROR,
 };
 use crate::measure::deps::manager::ManagerTiming;
-use crate::measure::deps::package_manager::Manager;
+use crate::measure::deps::managers::Manager;
+use crate::measure::deps::managers::{self, Waits};
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -98,7 +96,7 @@ fn install_on(
     // path, several times. Where uv's cache is known (`InstallFigures::cache_links`), that
     // decides instead.
     let kind = manager.map(|t| t.manager);
-    let waits = kind.map_or(Waits::Overlapped, waits_of);
+    let waits = kind.map_or(Waits::Overlapped, |k| managers::of(k).waits());
     let linked = match i.cache_links {
         Some(links) if std::ptr::eq(c, current) => links.current,
         Some(links) => links.baseline,
@@ -106,7 +104,7 @@ fn install_on(
     };
     let copies = baseline.is_some() || i.cache_links.is_some();
     match kind {
-        Some(k) if links_from_cache(k) && linked => uv_link_ms(i, c, m),
+        Some(k) if managers::of(k).links_from_cache() && linked => uv_link_ms(i, c, m),
         // pnpm copies onto a file system its store is not on (the project's own side).
         Some(Manager::Pnpm) => {
             let from_other_disk = manager.is_some_and(|t| t.copies_from_store);

@@ -7,7 +7,7 @@
 //! not counted (`platform`). Workspace packages are links to folders of the repository, not
 //! installs, so they are not counted either.
 
-use super::lockfiles::blocks;
+use super::managers::blocks;
 use super::platform;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -158,7 +158,7 @@ fn names_this_platform(name: &str) -> bool {
 /// (`name@workspace:path`). None when the text is not such a lock.
 pub fn bun_packages(text: &str) -> Option<u64> {
     let value: serde_json::Value =
-        serde_json::from_str(&super::lockfiles::without_trailing_commas(text)).ok()?;
+        serde_json::from_str(&super::managers::without_trailing_commas(text)).ok()?;
     value.get("lockfileVersion")?;
     let placed = value
         .get("packages")?

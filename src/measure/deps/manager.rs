@@ -11,7 +11,7 @@
 //! mode, asks the index about each package of its sample).
 
 pub use super::manager_timing::{ManagerTiming, Skipped, TimingSource};
-use super::package_manager::{Manager, detect};
+use super::managers::{Manager, detect};
 use super::sample_reasons::SampleFailed;
 use super::samplers;
 use super::timing_cache;
@@ -221,7 +221,7 @@ pub fn timing(
         .flatten();
     let skipped = installed
         .as_deref()
-        .and_then(|v| super::package_manager::untested_version(manager, v))
+        .and_then(|v| super::managers::untested_version(manager, v))
         .map(Skipped::UntestedVersion);
     let may_sample = may_measure && installed.is_some() && earlier.is_none() && skipped.is_none();
     let npm_cache = samplers::npm_cache::NpmCache::of(env);

@@ -1,7 +1,7 @@
 //! A package manager's timing on this machine as the model reads it and the cache keeps it: the
 //! figures of its sample and how they were come by.
 
-use super::package_manager::{Manager, UntestedVersion};
+use super::managers::{Manager, UntestedVersion};
 use super::sample_reasons::{NotShared, SampleFailed};
 use crate::base::reason::{Keyed, Noted};
 pub use crate::host::programs::WindowsProgram;
@@ -126,7 +126,7 @@ pub enum Skipped {
         manager: Manager,
         program: WindowsProgram,
     },
-    /// A version outside the range wsl-place is tested with (`package_manager::untested_version`).
+    /// A version outside the range wsl-place is tested with (`managers::untested_version`).
     UntestedVersion(UntestedVersion),
 }
 

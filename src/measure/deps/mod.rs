@@ -1,19 +1,18 @@
 //! Package managers, one concern of their own beside the small-file probe: which manager a
-//! project installs with (`package_manager`), the packages it names in its lock files, its
-//! `node_modules` and its virtualenv (`packages`, `lockfiles`), and what the manager's own work
+//! project installs with and what each manager is (`managers`, one file per manager), the packages
+//! it names in its lock files, its `node_modules` and its virtualenv (`packages`), and what the manager's own work
 //! costs on this machine, timed on a sample of those packages (`manager`, `samplers`).
 //!
 //! The model (`model::install`) adds this work to the file-system work the probe measures; the
-//! scan reads pnpm's lock through `lockfiles` to find its store. Nothing here runs a package
+//! scan reads pnpm's lock through `managers` to find its store. Nothing here runs a package
 //! manager with anything the repository chose beyond plain pins (docs/security.md).
 
 pub mod asked;
 pub mod lock_counts;
-pub mod lockfiles;
 pub mod manager;
 pub mod manager_timing;
+pub mod managers;
 pub mod markers;
-pub mod package_manager;
 pub mod packages;
 pub mod pip_project;
 pub mod platform;

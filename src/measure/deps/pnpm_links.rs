@@ -7,7 +7,7 @@
 //! round trip, as a folder is: unjs/c12 2d19d39 placed 345 packages with 997 symlinks (673
 //! dependency edges, 299 hoisted names, 25 root links).
 
-use super::lockfiles::blocks;
+use super::managers::blocks;
 use std::collections::BTreeSet;
 
 /// The symlinks pnpm makes installing `text` on this machine; `placed` are the keys of the

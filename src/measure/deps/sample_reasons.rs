@@ -1,7 +1,7 @@
 //! Why a package manager's sample was not installed or not timed, and why a timing stands for
 //! its own project only: typed, with their data; `report/text/sample_reasons.rs` words them.
 
-use super::package_manager::Manager;
+use super::managers::Manager;
 use crate::base::reason::Keyed;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;

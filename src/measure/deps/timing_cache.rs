@@ -7,7 +7,7 @@
 //! after `MAX_AGE_SECS`, and `check --fresh` retimes either.
 
 use super::manager_timing::{ManagerTiming, TimingSource};
-use super::package_manager::Manager;
+use super::managers::{Ecosystem, Manager};
 use super::sample_reasons::NotShared;
 use crate::host::HostEnv;
 use crate::store::{CacheFile, Store};
@@ -36,9 +36,10 @@ const MIN_SHARED_PYTHON: (u64, u64) = (4, 50);
 /// Why `timing` (just measured) is kept for its own project only; None when it may stand for
 /// every project on this machine.
 pub fn not_shared(timing: &ManagerTiming) -> Option<NotShared> {
-    let (min_packages, min_files) = match timing.manager {
-        Manager::Uv | Manager::Pip | Manager::Poetry => MIN_SHARED_PYTHON,
-        _ => MIN_SHARED_NODE,
+    let python = super::managers::of(timing.manager).ecosystem() == Ecosystem::Python;
+    let (min_packages, min_files) = match python {
+        true => MIN_SHARED_PYTHON,
+        false => MIN_SHARED_NODE,
     };
     if timing.sample_packages < min_packages || timing.sample_files < min_files {
         return Some(NotShared::TooSmall {

@@ -429,7 +429,7 @@ mod tests {
 
     fn npm(source: TimingSource) -> ManagerTiming {
         ManagerTiming {
-            manager: crate::measure::deps::package_manager::Manager::Npm,
+            manager: crate::measure::deps::managers::Manager::Npm,
             version: "11.19.1".into(),
             startup_ms: 300.0,
             sample_ms: 2000.0,

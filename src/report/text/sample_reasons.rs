@@ -2,7 +2,7 @@
 
 use crate::base::reason::Worded;
 use crate::base::units::counted;
-use crate::measure::deps::package_manager::Manager;
+use crate::measure::deps::managers::Manager;
 use crate::measure::deps::sample_reasons::{FileStep, NotShared, SampleFailed};
 
 /// The longest a manager's own words are quoted: two lines of its error, not its log.

@@ -3,7 +3,7 @@
 use crate::base::pathtext::display;
 use crate::base::reason::Worded;
 use crate::measure::deps::manager::Skipped;
-use crate::measure::deps::package_manager::{UntestedVersion, VersionSide};
+use crate::measure::deps::managers::{UntestedVersion, VersionSide};
 
 impl Worded for Skipped {
     fn sentence(&self) -> String {
@@ -16,7 +16,7 @@ impl Worded for Skipped {
                     .unwrap_or_else(|| display(&program.path));
                 format!(
                     "{manager} on PATH is Windows' {manager} ({place}); install {} inside WSL to have installs timed",
-                    manager.runtime()
+                    crate::measure::deps::managers::of(*manager).runtime()
                 )
             }
         }
@@ -50,7 +50,7 @@ impl Worded for UntestedVersion {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::deps::package_manager::{Manager, untested_version};
+    use crate::measure::deps::managers::{Manager, untested_version};
 
     #[test]
     fn an_untested_version_says_which_side_of_the_range_it_is() {

@@ -11,7 +11,7 @@ use crate::host::location::{Location, MountTable};
 use crate::host::mounts::MountEntry;
 use crate::measure::cpu;
 use crate::measure::deps::manager::{ManagerTiming, Skipped};
-use crate::measure::deps::package_manager::{self, Manager};
+use crate::measure::deps::managers::{self, Manager};
 use crate::measure::deps::{
     self,
     manager::{self, Timing, Untimed},
@@ -128,7 +128,7 @@ pub fn for_check(
     } else {
         baseline
     };
-    if let Some(manager) = package_manager::detect(root) {
+    if let Some(manager) = managers::detect(root) {
         phases.doing.set(format!(
             "timing {manager}'s own work on a sample of this project's packages"
         ));
@@ -519,7 +519,7 @@ pub fn predict(
     let root_depth = root
         .strip_prefix(&probes.current.mount_point)
         .map_or(0, |below| below.components().count() as u32);
-    match package_manager::detect(root) {
+    match managers::detect(root) {
         Some(manager @ (Manager::Uv | Manager::Pip | Manager::Poetry)) => {
             repo.install = python::reinstall(env, scan, probes, root, manager, root_depth);
         }

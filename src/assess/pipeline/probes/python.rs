@@ -3,7 +3,7 @@
 
 use crate::host::HostEnv;
 use crate::measure::deps;
-use crate::measure::deps::package_manager::{self, Manager};
+use crate::measure::deps::managers::{self, Manager};
 use crate::measure::deps::uv_cache::{self, UvSettings};
 use crate::measure::probe::ProbeSet;
 use crate::measure::scan::{DependencyKind, ScanReport};
@@ -57,7 +57,7 @@ pub(super) fn reinstall(
 /// as its requirement files and `pyproject.toml` shape it (`model::pip`); None when pip is
 /// not its manager, or it names nothing, or it has a virtualenv.
 pub(super) fn pip_estimate(root: &Path, root_depth: u32) -> Option<model::PipEstimate> {
-    if package_manager::detect(root) != Some(Manager::Pip) {
+    if managers::detect(root) != Some(Manager::Pip) {
         return None;
     }
     // A virtualenv holds the built project: a reinstall is priced from it.

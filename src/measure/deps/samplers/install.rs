@@ -3,8 +3,8 @@
 //! it offline and away from scripts, and, for pnpm, the store it reads.
 
 use super::super::asked::{version_like_output, version_output};
-use super::super::lockfiles::{self, Lock};
-use super::super::package_manager::Manager;
+use super::super::managers::Manager;
+use super::super::managers::{self, Lock};
 use super::super::packages::{self, Pinned};
 use super::super::sample_reasons::{FileStep, SampleFailed};
 use super::names;
@@ -12,90 +12,6 @@ use super::run::{run_keeping_words, run_saying_why, timed_run};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-
-/// npm installing a lock: only the tarballs its `resolved` URLs name are read from the cache,
-/// as a cache filled by `npm ci` (or `npm install` from a lock) holds them, never the
-/// registry's metadata that installing from package.json alone needs.
-const NPM_CI_ARGS: &[&str] = &[
-    "ci",
-    "--offline",
-    "--ignore-scripts",
-    "--no-audit",
-    "--no-fund",
-    "--loglevel=error",
-];
-
-/// How pnpm, yarn and bun install a lock of the sample offline, from their cache alone, without
-/// scripts and without changing the lock.
-fn lock_args(manager: Manager) -> &'static [&'static str] {
-    match manager {
-        Manager::Yarn => &[
-            "install",
-            "--offline",
-            "--frozen-lockfile",
-            "--ignore-scripts",
-            "--non-interactive",
-            "--silent",
-            "--no-progress",
-        ],
-        Manager::Bun => &[
-            "install",
-            "--offline",
-            "--frozen-lockfile",
-            "--ignore-scripts",
-            // Not --silent: that hides bun's errors too.
-            "--no-progress",
-            "--no-summary",
-        ],
-        _ => &[
-            "install",
-            "--offline",
-            "--frozen-lockfile",
-            "--ignore-scripts",
-            // Not silent: that hides pnpm's errors too, which it prints on stdout.
-            "--reporter=append-only",
-        ],
-    }
-}
-
-/// How each JavaScript manager reinstalls offline from its cache without scripts and without
-/// writing a lock file, where there is no lock to install from.
-fn node_args(manager: Manager) -> Option<&'static [&'static str]> {
-    Some(match manager {
-        Manager::Npm => &[
-            "install",
-            "--offline",
-            "--ignore-scripts",
-            "--no-audit",
-            "--no-fund",
-            "--no-package-lock",
-            "--loglevel=error",
-        ],
-        Manager::Pnpm => &[
-            "install",
-            "--offline",
-            "--ignore-scripts",
-            "--config.lockfile=false",
-            "--reporter=silent",
-        ],
-        Manager::Yarn => &[
-            "install",
-            "--offline",
-            "--ignore-scripts",
-            "--no-lockfile",
-            "--non-interactive",
-            "--silent",
-        ],
-        Manager::Bun => &[
-            "install",
-            "--offline",
-            "--ignore-scripts",
-            "--no-save",
-            "--silent",
-        ],
-        Manager::Uv | Manager::Pip | Manager::Poetry | Manager::Cargo => return None,
-    })
-}
 
 fn package_json(deps: &[Pinned]) -> String {
     let deps: serde_json::Map<String, serde_json::Value> = deps
@@ -161,10 +77,10 @@ impl Runner {
                 entries: packages::npm_lock_entries(root)?,
             }),
             Manager::Pnpm | Manager::Yarn | Manager::Bun
-                if lockfiles::read(manager, root).is_some() =>
+                if managers::read_lock(manager, root).is_some() =>
             {
                 Some(Self::Lock {
-                    lock: lockfiles::read(manager, root)?,
+                    lock: managers::read_lock(manager, root)?,
                     store: pnpm_store
                         .filter(|_| manager == Manager::Pnpm)
                         .map(Path::to_path_buf),
@@ -175,7 +91,9 @@ impl Runner {
             | Manager::Yarn
             | Manager::Bun
             | Manager::Poetry
-            | Manager::Cargo => node_args(manager).map(|args| Self::Node { manager, args }),
+            | Manager::Cargo => managers::of(manager)
+                .manifest_install_args()
+                .map(|args| Self::Node { manager, args }),
         }
     }
 
@@ -227,13 +145,16 @@ impl Runner {
                     "package-lock.json",
                     entries.lock_of(deps, &package_json(deps)),
                 )?;
-                run_saying_why(Manager::Npm.name(), NPM_CI_ARGS, scratch)
+                let args = managers::of(Manager::Npm)
+                    .lock_install_args()
+                    .unwrap_or_default();
+                run_saying_why(Manager::Npm.name(), args, scratch)
             }
             Self::Lock { lock, store } => {
                 let manager = lock.manager();
                 written("package.json", package_json(deps))?;
-                let file = lockfiles::file_name(manager).unwrap_or("lock");
-                match lock.lock_of(deps) {
+                let file = managers::of(manager).sample_lock_file().unwrap_or("lock");
+                match managers::sample_lock(lock, deps) {
                     Some(text) => written(file, text)?,
                     None => match std::fs::remove_file(scratch.join(file)) {
                         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -249,7 +170,9 @@ impl Runner {
                 let store_arg = store
                     .as_ref()
                     .map(|dir| format!("--store-dir={}", dir.display()));
-                let args: Vec<&str> = lock_args(manager)
+                let args: Vec<&str> = managers::of(manager)
+                    .lock_install_args()
+                    .unwrap_or_default()
                     .iter()
                     .copied()
                     .chain(store_arg.as_deref())

@@ -9,8 +9,8 @@ pub mod pnpm_store;
 mod run;
 
 use super::lock_counts;
-use super::lockfiles;
-use super::package_manager::Manager;
+use super::managers;
+use super::managers::{Ecosystem, Manager};
 use super::packages::{self, Pinned};
 use super::sample_reasons::SampleFailed;
 use crate::measure::stats::median;
@@ -89,9 +89,10 @@ pub struct Sample {
 pub fn sample_for(manager: Manager, root: &Path, offline: Offline) -> Sample {
     let named = named_for(manager, root);
     let mut left_out = named.left_out;
-    let plain = |(name, version): &Pinned| match manager {
-        Manager::Uv | Manager::Pip => packages::is_plain_python_pin(name, version),
-        _ => packages::is_plain_npm_pin(name, version),
+    let python = managers::of(manager).ecosystem() == Ecosystem::Python;
+    let plain = |(name, version): &Pinned| match python {
+        true => packages::is_plain_python_pin(name, version),
+        false => packages::is_plain_npm_pin(name, version),
     };
     let (pins, others): (Vec<Pinned>, Vec<Pinned>) = named.pins.into_iter().partition(plain);
     left_out += others.len() as u64;
@@ -111,9 +112,9 @@ pub fn sample_for(manager: Manager, root: &Path, offline: Offline) -> Sample {
         packages: uncached,
         cache,
     });
-    let max = match manager {
-        Manager::Uv | Manager::Pip => PYTHON_SAMPLE_PACKAGES,
-        _ => SAMPLE_PACKAGES,
+    let max = match python {
+        true => PYTHON_SAMPLE_PACKAGES,
+        false => SAMPLE_PACKAGES,
     };
     Sample {
         pins: packages::sample_of(pins, max),
@@ -140,7 +141,7 @@ pub enum Offline<'a> {
 
 /// The `pins` whose index pnpm's `store` holds (by the integrity `lock` records), and how many
 /// it lacks.
-fn in_store(pins: Vec<Pinned>, lock: &lockfiles::Lock, store: &Path) -> (Vec<Pinned>, u64) {
+fn in_store(pins: Vec<Pinned>, lock: &managers::Lock, store: &Path) -> (Vec<Pinned>, u64) {
     let Some(layout) = pnpm_store::Layout::of(store) else {
         // A store in a layout not read here (a later pnpm's): pnpm is left to say.
         return (pins, 0);
@@ -176,7 +177,7 @@ struct Named {
     /// npm's lock entries the sample installs from (`Runner::NpmLock`).
     entries: Option<packages::LockEntries>,
     /// pnpm's lock, whose integrities name its packages in the store.
-    lock: Option<lockfiles::Lock>,
+    lock: Option<managers::Lock>,
 }
 
 fn named_for(manager: Manager, root: &Path) -> Named {
@@ -195,7 +196,7 @@ fn named_for(manager: Manager, root: &Path) -> Named {
         }
         Manager::Npm => npm_named(root),
         Manager::Pnpm | Manager::Yarn | Manager::Bun => {
-            match lockfiles::read_with_source(manager, root) {
+            match managers::read_lock_with_source(manager, root) {
                 Some((lock, file)) => Named {
                     lock: (manager == Manager::Pnpm).then(|| lock.clone()),
                     ..named(placed_here(manager, root, lock.leaves()), 0, Some(file))

@@ -10,7 +10,7 @@
 //! is asked of pnpm (from the neutral folder, once per run); the rest follows here.
 
 use super::super::asked::version_like_output;
-use super::super::package_manager::Manager;
+use super::super::managers::Manager;
 use crate::host::HostEnv;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

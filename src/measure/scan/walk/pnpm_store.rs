@@ -113,7 +113,7 @@ fn store_dir(modules: &str) -> Option<PathBuf> {
 /// `packages:` section's two-space keys and the `integrity:` under each (inline or below).
 fn integrities(lock: &str) -> HashMap<String, String> {
     let mut found = HashMap::new();
-    for (key, after, body) in crate::measure::deps::lockfiles::blocks(lock, "packages:", 2) {
+    for (key, after, body) in crate::measure::deps::managers::blocks(lock, "packages:", 2) {
         let Some(key) = lock_key(&key) else {
             continue;
         };

@@ -1,75 +1,63 @@
-//! Which package manager a project installs its dependencies with, read from its lock files.
+//! The package managers: which one a project installs with, read from its lock files, and
+//! what each one is (`rules::PackageManager`, one file per manager: `npm.rs`, `pnpm.rs`, ...).
+//! Adding a manager is its file, its name in `kind::Manager` and its line in [`of`].
 
-use serde::{Deserialize, Serialize};
+mod bun;
+mod cargo;
+mod kind;
+mod lock;
+#[cfg(test)]
+mod lock_tests;
+mod npm;
+mod pip;
+mod pnpm;
+mod poetry;
+mod rules;
+mod uv;
+mod yarn;
+
+pub use kind::Manager;
+pub use lock::{Lock, blocks, without_trailing_commas};
+pub use rules::{Ecosystem, PackageManager, ReferenceFit, Waits};
+use serde::Serialize;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-/// A package manager whose reinstall the model prices. Spelled in the JSON and the caches as
-/// its program's name (`npm`, `uv`, ...), which is also what people read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Manager {
-    Npm,
-    Pnpm,
-    Yarn,
-    Bun,
-    Uv,
-    Pip,
-    Poetry,
-    Cargo,
-}
-
-impl Manager {
-    pub const ALL: [Manager; 8] = [
-        Manager::Npm,
-        Manager::Pnpm,
-        Manager::Yarn,
-        Manager::Bun,
-        Manager::Uv,
-        Manager::Pip,
-        Manager::Poetry,
-        Manager::Cargo,
-    ];
-
-    /// The program's name: what is run, what the JSON and the caches say, what people read.
-    pub fn name(self) -> &'static str {
-        match self {
-            Manager::Npm => "npm",
-            Manager::Pnpm => "pnpm",
-            Manager::Yarn => "yarn",
-            Manager::Bun => "bun",
-            Manager::Uv => "uv",
-            Manager::Pip => "pip",
-            Manager::Poetry => "poetry",
-            Manager::Cargo => "cargo",
-        }
-    }
-
-    /// What a person installs to have this manager on Linux.
-    pub fn runtime(self) -> &'static str {
-        match self {
-            Manager::Npm | Manager::Pnpm | Manager::Yarn => "Node.js",
-            Manager::Bun => "bun",
-            Manager::Uv => "uv",
-            Manager::Pip | Manager::Poetry => "Python",
-            Manager::Cargo => "Rust",
-        }
-    }
-}
-
-/// The major versions of each manager whose sample install `.ci/run` tests (pinned there, one
-/// per major): a sample is taken only with these, since a manager's flags, lock format and
-/// store layout change between majors (pnpm 11 stopped reading `npm_config_*` from the
-/// environment, yarn 2 is another program with another lock). None: no range is kept (uv and
-/// pip are sampled whatever their version; poetry and cargo never are).
-pub fn tested_majors(manager: Manager) -> Option<(u32, u32)> {
+/// What `manager` is and does.
+pub fn of(manager: Manager) -> &'static dyn PackageManager {
     match manager {
-        Manager::Npm => Some((10, 11)),
-        Manager::Pnpm => Some((9, 12)),
-        Manager::Yarn => Some((1, 1)),
-        Manager::Bun => Some((1, 1)),
-        Manager::Uv | Manager::Pip | Manager::Poetry | Manager::Cargo => None,
+        Manager::Npm => &npm::Npm,
+        Manager::Pnpm => &pnpm::Pnpm,
+        Manager::Yarn => &yarn::Yarn,
+        Manager::Bun => &bun::Bun,
+        Manager::Uv => &uv::Uv,
+        Manager::Pip => &pip::Pip,
+        Manager::Poetry => &poetry::Poetry,
+        Manager::Cargo => &cargo::Cargo,
     }
+}
+
+/// The lock of `manager` at `root` with at least one leaf read; None for a manager whose lock
+/// is not read here, no such lock, or a format not read here (pnpm's before 9, yarn's from
+/// version 2, `bun.lockb`).
+pub fn read_lock(manager: Manager, root: &Path) -> Option<Lock> {
+    read_lock_with_source(manager, root).map(|(lock, _)| lock)
+}
+
+/// As [`read_lock`], with the file it was read from (`sample_lock_sources`, in order).
+pub fn read_lock_with_source(manager: Manager, root: &Path) -> Option<(Lock, &'static str)> {
+    let rules = of(manager);
+    rules.sample_lock_sources().iter().find_map(|&file| {
+        let text = crate::base::repo_file::manifest(root, file)?;
+        let lock = rules.read_lock(&text, file)?;
+        (!lock.leaves.is_empty()).then_some((lock, file))
+    })
+}
+
+/// The lock file installing `deps` (leaves of `lock`; others are left out) beside a
+/// package.json that names each at its exact version; None when there should be none.
+pub fn sample_lock(lock: &Lock, deps: &[crate::measure::deps::packages::Pinned]) -> Option<String> {
+    of(lock.manager).write_lock(lock, &lock.chosen(deps))
 }
 
 /// A manager's version outside the range its sample is tested with.
@@ -95,7 +83,7 @@ pub enum VersionSide {
 /// Why `manager` at `version` is not sampled: its major is outside the tested range, or the
 /// version cannot be read. None when it is sampled.
 pub fn untested_version(manager: Manager, version: &str) -> Option<UntestedVersion> {
-    let (low, high) = tested_majors(manager)?;
+    let (low, high) = of(manager).tested_majors()?;
     let major = version
         .trim_start_matches('v')
         .split(['.', '-', '+'])
@@ -115,47 +103,10 @@ pub fn untested_version(manager: Manager, version: &str) -> Option<UntestedVersi
     })
 }
 
-impl std::fmt::Display for Manager {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A name that is no package manager's.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownManager(pub String);
-
-impl std::fmt::Display for UnknownManager {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:?} is not a package manager wsl-place knows", self.0)
-    }
-}
-
-impl std::str::FromStr for Manager {
-    type Err = UnknownManager;
-
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
-        Manager::ALL
-            .into_iter()
-            .find(|m| m.name() == name)
-            .ok_or_else(|| UnknownManager(name.to_string()))
-    }
-}
-
 /// The manager a project's lock file names, if any: the JavaScript locks, `uv.lock`,
 /// `poetry.lock`, pinned `requirements*.txt` (pip), `Cargo.lock`; else a `node_modules` (npm)
 /// or a virtualenv (pip).
 pub fn detect(root: &Path) -> Option<Manager> {
-    const LOCKS: &[(&str, Manager)] = &[
-        ("package-lock.json", Manager::Npm),
-        ("npm-shrinkwrap.json", Manager::Npm),
-        ("pnpm-lock.yaml", Manager::Pnpm),
-        ("yarn.lock", Manager::Yarn),
-        ("bun.lock", Manager::Bun),
-        ("bun.lockb", Manager::Bun),
-        ("uv.lock", Manager::Uv),
-        ("poetry.lock", Manager::Poetry),
-    ];
     // One listing of the root instead of a lookup per name: on a 9p mount each lookup of a
     // file that is not there is a round trip (ten of them cost the hook about 30 ms).
     let names: BTreeSet<String> = std::fs::read_dir(root)
@@ -170,10 +121,9 @@ pub fn detect(root: &Path) -> Option<Manager> {
             .iter()
             .any(|v| has(v) && root.join(v).join("pyvenv.cfg").is_file())
     };
-    LOCKS
-        .iter()
-        .find(|(name, _)| file(name))
-        .map(|&(_, manager)| manager)
+    Manager::ALL
+        .into_iter()
+        .find(|&manager| of(manager).lock_files().iter().any(|name| file(name)))
         .or_else(|| {
             names
                 .iter()
@@ -189,6 +139,7 @@ pub fn detect(root: &Path) -> Option<Manager> {
 
 #[cfg(test)]
 mod tests {
+    use super::kind::UnknownManager;
     use super::*;
 
     #[test]
@@ -245,5 +196,23 @@ mod tests {
         assert_eq!(detect(dir.path()), Some(Manager::Yarn));
         std::fs::write(dir.path().join("package-lock.json"), "{}").unwrap();
         assert_eq!(detect(dir.path()), Some(Manager::Npm));
+    }
+
+    #[test]
+    fn every_manager_has_its_rules_and_the_node_ones_a_sample_that_installs_offline() {
+        for manager in Manager::ALL {
+            let rules = of(manager);
+            assert!(!rules.runtime().is_empty(), "{manager}");
+            if rules.ecosystem() == Ecosystem::Node {
+                let args = rules.manifest_install_args().unwrap_or_default();
+                assert!(args.contains(&"--offline"), "{manager}: {args:?}");
+                assert!(args.contains(&"--ignore-scripts"), "{manager}: {args:?}");
+                assert!(rules.tested_majors().is_some(), "{manager}");
+            }
+            if let Some(args) = rules.lock_install_args() {
+                assert!(args.contains(&"--offline"), "{manager}: {args:?}");
+                assert!(args.contains(&"--ignore-scripts"), "{manager}: {args:?}");
+            }
+        }
     }
 }
