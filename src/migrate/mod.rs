@@ -41,7 +41,8 @@ use moving::Moved;
 use std::path::Path;
 
 /// Moves the repository `args.path` to `args.to`, or under `default_root` (from the policy);
-/// or, by `args.mode`, syncs or aborts.
+/// or, by `args.mode`, syncs or aborts. Which operation a run is gets decided once
+/// ([`Operation::of`]) and handed over in the one `match` below.
 pub fn run(
     env: &HostEnv,
     args: &Options,
@@ -54,30 +55,66 @@ pub fn run(
     };
     // Held to the end of the run; a dry run only reads, and must not hold off a real one.
     let held = run.staging.lock_unless(args.consent.dry_run())?;
-    if args.mode == Mode::Abort {
-        return undo::abort(&run);
-    }
-    worktrees::refuse_linked(run.source())?;
-    run.staging.check_owner()?;
-    if !run.staging.is_sealed()
-        && let Some(manifest) = finalise::finished_manifest(env, run.source(), &run.destination)
-    {
-        // A run killed while it removed its staging folder (the copy in place, the seal gone
-        // first, the folder's owner record last) left finished work: its removal ends here.
-        if !args.consent.dry_run() && !run.staging.tree().exists() {
-            run.staging.remove()?;
+    match Operation::of(&run)? {
+        Operation::Abort => undo::abort(&run),
+        Operation::Finished {
+            manifest,
+            staging_left,
+        } => {
+            if staging_left {
+                run.staging.remove()?;
+            }
+            already_migrated(&run, &manifest)
         }
-        return already_migrated(&run, &manifest);
+        Operation::Move => match moving::run(&run, held)? {
+            Moved::Stopped => Ok(ExitCode::Ok),
+            Moved::FinishedElsewhere(manifest) => already_migrated(&run, &manifest),
+            Moved::Done(mut report, remove_source) => {
+                remove::after_move(&run, &mut report, remove_source)?;
+                ui.result(&report)?;
+                Ok(ExitCode::Ok)
+            }
+        },
     }
-    sync::refuse_unfinished(run.env, args, run.source(), &run.destination)?;
-    match moving::run(&run, held)? {
-        Moved::Stopped => Ok(ExitCode::Ok),
-        Moved::FinishedElsewhere(manifest) => already_migrated(&run, &manifest),
-        Moved::Done(mut report, remove_source) => {
-            remove::after_move(&run, &mut report, remove_source)?;
-            ui.result(&report)?;
-            Ok(ExitCode::Ok)
+}
+
+/// What a run that started does.
+enum Operation {
+    /// `--abort`: the staging folder or the unchanged copy goes (`undo/`).
+    Abort,
+    /// A migration that finished: say so, then `--sync` or `--remove-source` when asked.
+    /// `staging_left`: a run killed while it removed its staging folder (the copy in place,
+    /// the seal gone first, the folder's owner record last) left that removal to end here.
+    Finished {
+        manifest: std::path::PathBuf,
+        staging_left: bool,
+    },
+    /// The first migration, or the one an interrupted run left (`moving/`).
+    Move,
+}
+
+impl Operation {
+    /// Chosen from the mode asked and what the staging folder and the destination hold;
+    /// refuses a linked worktree, a staging folder of another owner and an unfinished
+    /// operation of another kind.
+    fn of(run: &Run) -> Result<Self> {
+        if run.args.mode == Mode::Abort {
+            return Ok(Operation::Abort);
         }
+        worktrees::refuse_linked(run.source())?;
+        run.staging.check_owner()?;
+        if !run.staging.is_sealed()
+            && let Some(manifest) =
+                finalise::finished_manifest(run.env, run.source(), &run.destination)
+        {
+            let staging_left = !run.args.consent.dry_run() && !run.staging.tree().exists();
+            return Ok(Operation::Finished {
+                manifest,
+                staging_left,
+            });
+        }
+        sync::refuse_unfinished(run.env, run.args, run.source(), &run.destination)?;
+        Ok(Operation::Move)
     }
 }
 

@@ -3,17 +3,16 @@
 //! a finished migration from here, and the repositories below a folder that is none.
 
 use super::{
-    Purpose, RepoHints, Reuse, Settings, context, git_cache, observe, phases, probe_and_predict,
-    repositories_below, scan_and_hints,
+    Measurements, Place, Purpose, RepoHints, Reuse, Scanned, Settings, context, git_cache, observe,
+    phases, probe_and_predict, repositories_below, scan_and_hints,
 };
 use crate::assess::accuracy;
 use crate::base::error::Result;
 use crate::base::progress::Progress;
 use crate::decide::observations::Observations;
-use crate::decide::policy::Policy;
 use crate::host::HostEnv;
 use crate::host::git::version::GitFacts;
-use crate::host::location::{Location, MountTable};
+use crate::host::location::Location;
 use crate::measure::probe;
 use crate::measure::scan::ScanReport;
 use crate::model;
@@ -37,10 +36,13 @@ impl Measured {
     pub(super) fn taken(
         env: &HostEnv,
         settings: &Settings,
-        (table, location, policy): (&MountTable, &Location, &Policy),
+        place: Place,
         progress: &dyn Progress,
         phases: &mut phases::Phases,
     ) -> Result<Self> {
+        let Place {
+            table, location, ..
+        } = place;
         let (scan, index, hints) = scan_and_hints(env, settings, location, progress, phases);
         let (git, git_ms) =
             phases::timed(|| git_cache::facts(env, settings.purpose.reuse() != Reuse::Nothing));
@@ -52,8 +54,12 @@ impl Measured {
             probe_and_predict(
                 env,
                 settings,
-                (table, location, policy),
-                (&scan, index.as_ref(), hints.lock),
+                place,
+                Scanned {
+                    scan: &scan,
+                    index: index.as_ref(),
+                    lock: hints.lock,
+                },
                 &git,
                 progress,
                 phases,
@@ -92,7 +98,10 @@ impl Measured {
             env,
             location,
             &self.scan,
-            (self.probe.as_ref(), self.predict.as_ref()),
+            Measurements {
+                probes: self.probe.as_ref(),
+                predict: self.predict.as_ref(),
+            },
             self.hints.settings.clone(),
         );
         observations.context = context(

@@ -170,6 +170,41 @@ pub struct Setting {
     pub host_ms: u64,
 }
 
+/// Where a check runs: the mount table, the repository's place in it, the policy that judges it.
+#[derive(Clone, Copy)]
+pub(super) struct Place<'a> {
+    pub(super) table: &'a MountTable,
+    pub(super) location: &'a Location,
+    pub(super) policy: &'a Policy,
+}
+
+/// What the scan gave the probes and the model: the report, the index it read at the
+/// repository's top and the counts of its lock file.
+#[derive(Clone, Copy)]
+struct Scanned<'a> {
+    scan: &'a ScanReport,
+    index: Option<&'a crate::measure::gitindex::RootIndex>,
+    lock: Option<model::LockCount>,
+}
+
+/// What was timed of a repository: the probes and the prediction made from them (both None
+/// with `--no-probe`; the prediction None when the probe failed).
+#[derive(Clone, Copy, Default)]
+pub struct Measurements<'a> {
+    pub probes: Option<&'a probe::ProbeSet>,
+    pub predict: Option<&'a model::Prediction>,
+}
+
+impl Setting {
+    pub(super) fn place(&self) -> Place<'_> {
+        Place {
+            table: &self.table,
+            location: &self.location,
+            policy: &self.policy,
+        }
+    }
+}
+
 /// Locates `path` and loads its policy.
 pub fn prepare(env: &HostEnv, path: &Path, policy_file: Option<&Path>) -> Result<Setting> {
     let began = std::time::Instant::now();
@@ -198,20 +233,19 @@ pub fn measure(
     previous: &policy::Previous,
     progress: &dyn Progress,
 ) -> Result<(CheckReport, Policy)> {
+    let mut phases = phases::Phases {
+        host_ms: setting.host_ms,
+        ..phases::Phases::default()
+    };
+    let began = std::time::Instant::now();
+    let measured = Measured::taken(env, settings, setting.place(), progress, &mut phases)?;
     let Setting {
         table,
         location,
         policy,
         policy_source,
-        host_ms,
+        ..
     } = setting;
-    let mut phases = phases::Phases {
-        host_ms,
-        ..phases::Phases::default()
-    };
-    let began = std::time::Instant::now();
-    let place = (&table, &location, &policy);
-    let measured = Measured::taken(env, settings, place, progress, &mut phases)?;
     let mut observations = measured.observations(env, &location);
     let Measured {
         scan,
@@ -267,16 +301,18 @@ fn windows_side(
 fn probe_and_predict(
     env: &HostEnv,
     settings: &Settings,
-    (table, location, policy): (&MountTable, &Location, &Policy),
-    (scan, index, lock): (
-        &ScanReport,
-        Option<&crate::measure::gitindex::RootIndex>,
-        Option<model::LockCount>,
-    ),
+    place: Place,
+    scanned: Scanned,
     git: &GitFacts,
     progress: &dyn Progress,
     phases: &mut phases::Phases,
 ) -> Result<(Option<probe::ProbeSet>, Option<model::Prediction>)> {
+    let Place {
+        table,
+        location,
+        policy,
+    } = place;
+    let Scanned { scan, index, lock } = scanned;
     Ok(if settings.probe {
         let doing = phases.doing.clone();
         let probes = working(
@@ -401,11 +437,11 @@ pub fn decide(
     env: &HostEnv,
     location: &Location,
     (scan, hints): (&ScanReport, RepoHints),
-    (probes, predict): (Option<&probe::ProbeSet>, Option<&model::Prediction>),
+    measurements: Measurements,
     policy: &Policy,
     git: &GitFacts,
 ) -> Verdict {
-    let mut observations = observe(env, location, scan, (probes, predict), hints.settings);
+    let mut observations = observe(env, location, scan, measurements, hints.settings);
     observations.context = context(
         location,
         git,
@@ -526,7 +562,7 @@ fn observe(
     env: &HostEnv,
     location: &Location,
     scan: &ScanReport,
-    (probes, predict): (Option<&probe::ProbeSet>, Option<&model::Prediction>),
+    Measurements { probes, predict }: Measurements,
     settings: Option<gitsettings::GitSettings>,
 ) -> Observations {
     let baseline_problem = probes.and_then(|p| {

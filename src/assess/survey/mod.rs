@@ -2,7 +2,7 @@
 //! probe per mount shared by all the repositories on it.
 
 use crate::assess::pipeline::probes::{self, Baseline};
-use crate::assess::pipeline::{self, RepoHints, decide, with_fsmonitor};
+use crate::assess::pipeline::{self, Measurements, RepoHints, decide, with_fsmonitor};
 use crate::base::error::Result;
 use crate::base::progress::{Drawn, Progress};
 use crate::decide::policy::{self, Level, PolicySource, Verdict};
@@ -365,7 +365,10 @@ fn judge(
         place.env,
         &location,
         (&scan, hints),
-        (probes.as_ref(), predict.as_ref()),
+        Measurements {
+            probes: probes.as_ref(),
+            predict: predict.as_ref(),
+        },
         &policy,
         place.git,
     );

@@ -10,12 +10,8 @@ use crate::host::HostEnv;
 use crate::host::location::{Location, MountTable};
 use crate::host::mounts::MountEntry;
 use crate::measure::cpu;
-use crate::measure::deps::manager::{ManagerTiming, Skipped};
+use crate::measure::deps;
 use crate::measure::deps::managers::{self, Manager};
-use crate::measure::deps::{
-    self,
-    manager::{self, Timing, Untimed},
-};
 use crate::measure::gitindex::{GitWalk, RootIndex};
 use crate::measure::probe::{self, NoBaseline, ProbeReport, ProbeSet, Target, Tracked, mount_of};
 use crate::measure::scan::ScanReport;
@@ -25,10 +21,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 mod baseline;
+mod manager_work;
 mod python;
 
 use baseline::label_for;
 pub use baseline::{Baseline, choose_baseline};
+pub use manager_work::manager_timing;
 
 /// Of the `git status` the pilot predicts, the share the whole probe may cost (beyond the
 /// first scratch round on each mount, which always runs, small where a full one would not fit):
@@ -116,7 +114,7 @@ pub fn for_check(
                 env,
                 settings,
                 (root, current_mount, index),
-                (startup, start),
+                Began { startup, start },
             )
         })
     });
@@ -190,13 +188,21 @@ struct CurrentSide {
     pilot: Option<f64>,
 }
 
+/// When the check's probes began, and git's start-up time (read once with its version): what
+/// the pilot prediction and the rounds' budget are worked out from.
+#[derive(Clone, Copy)]
+struct Began {
+    startup: Option<f64>,
+    start: Instant,
+}
+
 impl CurrentSide {
     /// The repository's mount (`root` on `mount`), cached or probed (see `current_figures`).
     fn probed(
         env: &HostEnv,
         settings: &Settings,
         (root, mount, index): (&Path, &MountEntry, Option<&RootIndex>),
-        (startup, start): (Option<f64>, Instant),
+        began: Began,
     ) -> Self {
         let tracked = Tracked::from_index(index);
         let git_walk = index.map(|index| index.git_walk(!settings.purpose.first_look()));
@@ -209,12 +215,8 @@ impl CurrentSide {
             threads: &threads,
             derive_cpu_bound: true,
         };
-        let (report, pilot) = current_figures(
-            env,
-            settings,
-            (&target, &tracked, git_walk.as_ref()),
-            (startup, start),
-        );
+        let (report, pilot) =
+            current_figures(env, settings, (&target, &tracked, git_walk.as_ref()), began);
         CurrentSide {
             tracked,
             git_walk,
@@ -303,86 +305,6 @@ impl BaselineSide {
     }
 }
 
-/// The package manager's own work for the repository at `root`, as `check` and `survey` both
-/// price it (one code path, so the two agree): cached when this machine timed the manager
-/// before, timed in a scratch folder on the baseline disk when `may_measure` (and no Ctrl-C),
-/// else its reference fit (`model::estimated`). None when the repository has no manager.
-pub fn manager_timing(
-    env: &HostEnv,
-    root: &Path,
-    baseline: &Baseline,
-    purpose: super::Purpose,
-    cpu_pace: f64,
-) -> Option<ManagerTiming> {
-    let may_measure = purpose.times_manager();
-    let scratch_dir = match baseline {
-        Baseline::Probe(dir, _) | Baseline::Same(dir, _) => Some(dir.as_path()),
-        Baseline::None(_) => None,
-    };
-    let timing = manager::timing(
-        env,
-        root,
-        scratch_dir,
-        (
-            may_measure && !interrupt::requested(),
-            purpose.reuses_manager_timing(),
-        ),
-        cpu_pace,
-    )?;
-    let timing = match timing {
-        Timing::Timed(timing) => *timing,
-        Timing::Untimed(untimed) => estimated(untimed, cpu_pace),
-    };
-    let javascript = matches!(
-        timing.manager,
-        Manager::Npm | Manager::Pnpm | Manager::Yarn | Manager::Bun
-    );
-    // pip's build of an editable project: an estimate, priced only where the install is
-    // estimated from the requirement files (an existing virtualenv holds the built project).
-    let build_startups = match python::pip_estimate(root, 0) {
-        Some(estimate) if timing.manager == Manager::Pip => estimate.build_startups,
-        _ => 0.0,
-    };
-    let (pnpm_store, copies_from_store) = match timing.manager {
-        Manager::Pnpm => {
-            deps::samplers::pnpm_store::for_project(timing.pnpm_store_setting.as_ref(), env, root)
-        }
-        _ => (None, false),
-    };
-    Some(ManagerTiming {
-        lifecycle_startups: if javascript {
-            deps::packages::lifecycle_startups(root)
-        } else {
-            0.0
-        },
-        copies_from_store,
-        pnpm_store,
-        build_startups,
-        ..timing
-    })
-}
-
-/// An untimed manager's reference fit, saying why no sample stands for it.
-fn estimated(untimed: Untimed, cpu_pace: f64) -> ManagerTiming {
-    let Untimed {
-        manager,
-        version,
-        failed,
-        skipped,
-        left_out,
-        cache_lacks_all,
-    } = untimed;
-    ManagerTiming {
-        sample_failed: Noted(failed),
-        sample_skipped_cause: skipped.as_ref().map(Skipped::cause),
-        windows_program: skipped.as_ref().and_then(Skipped::windows_program).cloned(),
-        sample_skipped: Noted(skipped),
-        sample_left_out: left_out,
-        sample_cache_lacks_all: cache_lacks_all,
-        ..model::estimated(manager, version, cpu_pace)
-    }
-}
-
 /// The repository's mount, cached or measured (and then cached). The hook takes any mount's
 /// cached figures as they are; a full check takes them too, within the same cache rule, and
 /// times just this repository's tracked files on top (the figure git's `lstat`s follow), so
@@ -391,7 +313,7 @@ fn current_figures(
     env: &HostEnv,
     settings: &Settings,
     (target, tracked, git_walk): (&Target, &Tracked, Option<&GitWalk>),
-    (startup, start): (Option<f64>, Instant),
+    Began { startup, start }: Began,
 ) -> (ProbeReport, Option<f64>) {
     let cached = match settings.purpose.reuse() {
         Reuse::Mounts => mount_cache::load(env, target.mount),
@@ -411,7 +333,8 @@ fn current_figures(
     } else {
         0.3
     };
-    let measured = probe_current(target, (tracked, tracked_share), git_walk, (startup, start));
+    let began = Began { startup, start };
+    let measured = probe_current(target, (tracked, tracked_share), git_walk, began);
     mount_cache::store(env, target.mount, &measured.0);
     measured
 }
@@ -422,7 +345,7 @@ fn probe_current(
     target: &Target,
     (tracked, tracked_share): (&Tracked, f64),
     git_walk: Option<&GitWalk>,
-    (startup, start): (Option<f64>, Instant),
+    Began { startup, start }: Began,
 ) -> (ProbeReport, Option<f64>) {
     let budget = target.budget;
     let mut current = ProbeReport::empty(target.dir, target.mount);
