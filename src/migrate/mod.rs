@@ -37,7 +37,7 @@ use kernel::outcome::Copied;
 use kernel::repairs::fixups::FixupReport;
 use kernel::run::Run;
 use kernel::{engine::finalise, engine::staging, repairs::worktrees};
-use moving::Moved;
+use moving::MoveOutcome;
 use std::path::Path;
 
 /// Moves the repository `args.path` to `args.to`, or under `default_root` (from the policy);
@@ -67,9 +67,9 @@ pub fn run(
             already_migrated(&run, &manifest)
         }
         Operation::Move => match moving::run(&run, held)? {
-            Moved::Stopped => Ok(ExitCode::Ok),
-            Moved::FinishedElsewhere(manifest) => already_migrated(&run, &manifest),
-            Moved::Done(mut report, remove_source) => {
+            MoveOutcome::Stopped => Ok(ExitCode::Ok),
+            MoveOutcome::FinishedElsewhere(manifest) => already_migrated(&run, &manifest),
+            MoveOutcome::Done(mut report, remove_source) => {
                 remove::after_move(&run, &mut report, remove_source)?;
                 ui.result(&report)?;
                 Ok(ExitCode::Ok)

@@ -3,7 +3,7 @@
 
 use super::costs::{MountCosts, SMALL_FILE};
 use super::figures::{InstallFigures, InstallSource};
-use crate::measure::deps::manager::ManagerTiming;
+use crate::measure::deps::manager_timing::ManagerTiming;
 use crate::measure::deps::managers::{self, Manager, Waits};
 use crate::measure::probe::CPU_BOUND_US;
 
@@ -281,7 +281,7 @@ mod tests {
             sample_files: 600,
             sample_dirs: 0,
             sample_bytes: 0,
-            source: crate::measure::deps::manager::TimingSource::Measured,
+            source: crate::measure::deps::manager_timing::TimingSource::Measured,
             cpu_sha1_us_per_mib: None,
             sample_failed: Default::default(),
             sample_skipped: Default::default(),

@@ -3,7 +3,7 @@
 
 use super::costs::REFERENCE_SHA1_US_PER_MIB;
 use crate::measure::cpu::pace;
-use crate::measure::deps::manager::{ManagerTiming, TimingSource};
+use crate::measure::deps::manager_timing::{ManagerTiming, TimingSource};
 use crate::measure::deps::managers::{self, Manager, ReferenceFit};
 
 // Each manager's own work at the model's reference pace (`REFERENCE_SHA1_US_PER_MIB`) on

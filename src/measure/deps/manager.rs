@@ -10,7 +10,7 @@
 //! fit stands in (`model::estimated`). Network is never counted (pip, which has no offline
 //! mode, asks the index about each package of its sample).
 
-pub use super::manager_timing::{ManagerTiming, Skipped, TimingSource};
+use super::manager_timing::{ManagerTiming, Skipped, TimingSource};
 use super::managers::{Manager, detect};
 use super::sample_reasons::SampleFailed;
 use super::samplers;

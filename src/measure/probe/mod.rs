@@ -467,7 +467,7 @@ pub struct ProbeSet {
     /// Git's walk from the index and its exclude rules (None when this is not a repository).
     pub git_walk: Option<crate::measure::gitindex::GitWalk>,
     /// The package manager's own work, timed on this machine (None without dependencies).
-    pub manager: Option<crate::measure::deps::manager::ManagerTiming>,
+    pub manager: Option<crate::measure::deps::manager_timing::ManagerTiming>,
     pub elapsed_ms: u64,
 }
 

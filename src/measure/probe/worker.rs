@@ -62,7 +62,7 @@ pub enum Ending {
 
 /// The rounds' figures, however they ended.
 #[derive(Debug)]
-pub struct Run {
+pub struct WorkerRun {
     pub outcome: Outcome,
     pub ending: Ending,
     /// The scratch folder is known to be gone.
@@ -71,18 +71,18 @@ pub struct Run {
 
 /// Runs `job` in a worker, waiting for it at most `limit`; in this process when no worker can
 /// be started (then a slow call is waited for).
-pub fn run(job: &Job, limit: Duration) -> Run {
+pub fn run(job: &Job, limit: Duration) -> WorkerRun {
     match spawn(job) {
         Ok(child) => wait(child, limit),
         Err(_) => in_process(job),
     }
 }
 
-fn in_process(job: &Job) -> Run {
+fn in_process(job: &Job) -> WorkerRun {
     let scratch = match Scratch::create(&job.dir) {
         Ok(scratch) => scratch,
         Err(e) => {
-            return Run {
+            return WorkerRun {
                 outcome: Outcome::default(),
                 ending: Ending::NoScratch(e.to_string()),
                 cleaned: true,
@@ -99,12 +99,12 @@ fn in_process(job: &Job) -> Run {
     );
     let cleaned = scratch.remove();
     match result {
-        Ok(outcome) => Run {
+        Ok(outcome) => WorkerRun {
             outcome,
             ending: Ending::Finished,
             cleaned,
         },
-        Err(e) => Run {
+        Err(e) => WorkerRun {
             outcome: Outcome::default(),
             ending: ended_by(&e),
             cleaned,
@@ -175,7 +175,7 @@ struct Progress {
     cleaned: Option<bool>,
 }
 
-fn wait((mut child, events): (Child, Receiver<(Instant, Event)>), limit: Duration) -> Run {
+fn wait((mut child, events): (Child, Receiver<(Instant, Event)>), limit: Duration) -> WorkerRun {
     let start = Instant::now();
     let mut progress = Progress {
         outcome: Outcome::default(),
@@ -225,7 +225,7 @@ fn wait((mut child, events): (Child, Receiver<(Instant, Event)>), limit: Duratio
         },
         (None, None) => Ending::Failed("the probe worker ended without a word".into()),
     };
-    Run {
+    WorkerRun {
         outcome: progress.outcome,
         ending,
         cleaned,

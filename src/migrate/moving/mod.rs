@@ -36,7 +36,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 /// What the move ended in.
-pub(super) enum Moved {
+pub(super) enum MoveOutcome {
     /// Nothing more to do: a dry run, or the plan was not accepted.
     Stopped,
     /// Another run finished the same move while this one planned: its manifest.
@@ -48,12 +48,12 @@ pub(super) enum Moved {
 /// Moves the run's source to its destination through its staging folder, or finishes a copy an
 /// interrupted run sealed there: plan, ask, confirm, copy (with the worktrees moving along),
 /// finish.
-pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
+pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<MoveOutcome> {
     let (ui, staging, dry_run) = (run.ui, &run.staging, run.args.consent.dry_run());
     set_interrupt_hint(run);
     // Said before any work: a walk of a slow mount can take long.
     if !others::another_copy(run)? {
-        return Ok(Moved::Stopped);
+        return Ok(MoveOutcome::Stopped);
     }
     ask::refuse_without_terminal(ui, run.args.consent, "migrate")?;
     destination::refuse_unwritable(&run.destination)?;
@@ -78,13 +78,13 @@ pub(super) fn run(run: &Run, held: Option<Lock>) -> Result<Moved> {
         // The refusal the real run would meet, with its exit code: a dry run promises no run
         // that cannot happen.
         check_room(&plan, &repairs)?;
-        return Ok(Moved::Stopped);
+        return Ok(MoveOutcome::Stopped);
     }
     let answers = questions::ask(run, &mut plan, &mut repairs)?;
     recover_worktrees(&mut repairs.worktrees)?;
     match confirm(ui, &plan, &repairs, &answers) {
         Ok(true) => {}
-        Ok(false) => return Ok(Moved::Stopped),
+        Ok(false) => return Ok(MoveOutcome::Stopped),
         // What the walk copied goes too: the refusal says nothing was copied.
         Err(refused) if one_pass => return Err(one_pass::undo(staging, refused)),
         Err(refused) => return Err(refused),
@@ -149,7 +149,7 @@ fn copy_and_finish(
     answers: &Answers,
     shown: &PlanDocument,
     (held, started, walked): (Option<Lock>, Instant, Option<std::time::Duration>),
-) -> Result<Moved> {
+) -> Result<MoveOutcome> {
     let (staging, one_pass) = (&run.staging, walked.is_some());
     // Priced again after the answers: what is copied now (node_modules left behind or not),
     // the walk included as the plan showed it.
@@ -162,7 +162,7 @@ fn copy_and_finish(
     if let Some(manifest) =
         rerun::finished_while_planning(run.env, staging, &run.destination, one_pass)?
     {
-        return Ok(Moved::FinishedElsewhere(manifest));
+        return Ok(MoveOutcome::FinishedElsewhere(manifest));
     }
     // Made now, before any copy: a worktree's staging folder is the record that it moves along.
     for staging in repairs
@@ -196,7 +196,7 @@ fn copy_and_finish(
     };
     stage_worktrees(run, repairs.worktrees, &mut done)?;
     let report = finish::finish(run, answers, done)?;
-    Ok(Moved::Done(Box::new(report), answers.remove_source))
+    Ok(MoveOutcome::Done(Box::new(report), answers.remove_source))
 }
 
 /// What an interrupted run verified of each worktree the answers move along, from its own
@@ -262,7 +262,7 @@ fn still_sealed(run: &Run, staging: &Staging) -> Result<bool> {
 }
 
 /// A copy an earlier run verified and sealed: only finalising is left.
-fn resume_sealed(run: &Run) -> Result<Moved> {
+fn resume_sealed(run: &Run) -> Result<MoveOutcome> {
     let (ui, staging, source) = (run.ui, &run.staging, run.source());
     let dry_run = run.args.consent.dry_run();
     ui.notice(&Notice::SealedCopyWaiting {
@@ -271,7 +271,7 @@ fn resume_sealed(run: &Run) -> Result<Moved> {
         dry_run,
     })?;
     if dry_run {
-        return Ok(Moved::Stopped);
+        return Ok(MoveOutcome::Stopped);
     }
     let answers = questions::ask_to_finish(run)?;
     let mut done = Copied::nothing_yet(&run.elsewhere);
@@ -287,7 +287,7 @@ fn resume_sealed(run: &Run) -> Result<Moved> {
     worktrees::plan_each(&mut moving, ui.progress());
     stage_worktrees(run, moving, &mut done)?;
     let report = finish::finish(run, &answers, done)?;
-    Ok(Moved::Done(Box::new(report), answers.remove_source))
+    Ok(MoveOutcome::Done(Box::new(report), answers.remove_source))
 }
 
 /// Step 1, plan: walk the source once (copying as it goes in a one-pass run, which then holds

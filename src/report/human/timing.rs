@@ -6,7 +6,7 @@ use crate::assess::pipeline::CheckReport;
 use crate::base::reason::Worded;
 use crate::base::units;
 use crate::decide::policy::Rule;
-use crate::measure::deps::manager::{ManagerTiming, TimingSource};
+use crate::measure::deps::manager_timing::{ManagerTiming, TimingSource};
 use crate::measure::deps::sample_reasons::SampleFailed;
 use crate::measure::probe::{ProbeReport, ProbeSet};
 use crate::model::{Compared, InstallFigures, InstallSource, Prediction};

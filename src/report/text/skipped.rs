@@ -2,7 +2,7 @@
 
 use crate::base::pathtext::display;
 use crate::base::reason::Worded;
-use crate::measure::deps::manager::Skipped;
+use crate::measure::deps::manager_timing::Skipped;
 use crate::measure::deps::managers::{UntestedVersion, VersionSide};
 
 impl Worded for Skipped {

@@ -210,7 +210,7 @@ fn still_valid(tree: &Path, entry: &Entry, record: &FileRecord) -> bool {
     verify::file_matches(&tree.join(&entry.rel), record.size, record.crc32).is_ok()
 }
 
-pub struct Options<'a> {
+pub struct CopyOptions<'a> {
     pub progress: bool,
     pub threads: usize,
     /// The model's costs, to weigh each file on the progress bar; bytes weigh when None.
@@ -219,7 +219,7 @@ pub struct Options<'a> {
     pub predicted_ms: Option<f64>,
 }
 
-impl Options<'_> {
+impl CopyOptions<'_> {
     /// A file's share of the work, as the model prices it (bytes plus a block when unmeasured).
     fn weight(&self, size: u64) -> u64 {
         match self.measured {
@@ -235,7 +235,7 @@ pub fn run(
     tree: &Path,
     journal: &Journal,
     recovered: &Recovered,
-    options: &Options,
+    options: &CopyOptions,
 ) -> Result<Outcome> {
     let mut outcome = Outcome::default();
     let resuming = !recovered.synced.is_empty() || !recovered.unsynced.is_empty() || tree.exists();
@@ -387,7 +387,7 @@ struct Files<'a> {
     plan: &'a CopyPlan,
     tree: &'a Path,
     journal: &'a Journal,
-    options: &'a Options<'a>,
+    options: &'a CopyOptions<'a>,
     resuming: bool,
 }
 

@@ -34,7 +34,7 @@ pub fn copy(
 ) -> Result<copy::Outcome> {
     let journal = Journal::open(&staging.journal(), staging.path())?;
     let estimate = estimate::of(plan, &plan.resume());
-    let options = copy::Options {
+    let options = copy::CopyOptions {
         progress,
         measured: plan.measured.as_ref(),
         predicted_ms: estimate.prediction.as_ref().map(|p| p.copy_ms),
