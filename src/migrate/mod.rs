@@ -24,7 +24,7 @@ pub use kernel::outcome::{
     Conflict, HistorySync, InCopy, Kept, KeptWhy, MigrationReport, RefAction, RefKind, RefSync,
     RemovalShown, SyncReport,
 };
-pub use kernel::repairs::fixups::{Fixed, FixupAdvice, GitLeads};
+pub use kernel::repairs::fixups::{Fixed, FixupAdvice, FixupReport, GitLeads};
 pub use kernel::repairs::old_paths::StillPointing;
 pub use kernel::repairs::venvs::root_left_alone;
 pub use kernel::repairs::windows_side::{LineEndings, WindowsOutcome, WindowsPlan};
@@ -34,7 +34,7 @@ use crate::host::HostEnv;
 use crate::measure::changes;
 use crate::store::moved;
 use kernel::outcome::Copied;
-use kernel::repairs::fixups::FixupReport;
+
 use kernel::run::Run;
 use kernel::{engine::finalise, engine::staging, repairs::worktrees};
 use moving::MoveOutcome;

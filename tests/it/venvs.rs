@@ -172,6 +172,16 @@ fn virtualenvs_are_pointed_at_the_copy_and_settings_naming_the_old_place_are_lis
     assert_eq!(hits[0]["change_to"], dest.to_str().unwrap());
     let fixed = json["fixups"]["done"].to_string();
     assert!(fixed.contains("virtualenv tools/venv"), "{fixed}");
+    // The same fix-up typed, in the same place of its list: a script branches on its kind.
+    let done = json["fixups"]["done"].as_array().unwrap();
+    let kinds = json["fixups"]["done_kind"].as_array().unwrap();
+    assert_eq!(done.len(), kinds.len(), "{json:#}");
+    let venv = done
+        .iter()
+        .position(|d| d.as_str().unwrap().contains("virtualenv tools/venv"))
+        .unwrap();
+    assert_eq!(kinds[venv]["kind"], "virtualenv_pointed", "{json:#}");
+    assert_eq!(kinds[venv]["venv"], "tools/venv", "{json:#}");
     assert_runs_from(&dest, &source);
     let abort = old.migrate(&["--abort", "--yes"]);
     assert!(abort.status.success(), "{}", text(&abort));

@@ -519,7 +519,9 @@ impl MigrationReport {
             ..MigrationReport::default()
         };
         for other in &copied.elsewhere {
-            let said = FixupAdvice::InterruptedElsewhere(other.sentence(source));
+            let said = FixupAdvice::InterruptedElsewhere {
+                said: other.sentence(source),
+            };
             report.fixups.advice.push(said);
         }
         report.totals = holds(&entries);

@@ -1,26 +1,31 @@
 //! What the fix-ups after a move did and left to do, in the words every format uses; JSON
-//! writes the same text (`Fixed`'s and `FixupAdvice`'s `Serialize` are here, so the wording has
-//! one home).
+//! writes the same text beside the typed fix-ups (`FixupReport`'s `Serialize` is here, so the
+//! wording has one home).
 
 use crate::base::pathtext::{display, shell_quote};
 use crate::base::reason::Worded;
 use crate::base::units::{count, counted};
-use crate::migrate::{Fixed, FixupAdvice, GitLeads};
+use crate::migrate::{Fixed, FixupAdvice, FixupReport, GitLeads};
 use std::fmt;
 use std::path::Path;
 
 /// What the first `git status` after a failed refresh does.
 const REHASH: &str = "the first `git status` there will re-hash every file";
 
-impl serde::Serialize for Fixed {
+/// Each fix-up as its sentence under the key it always had, and typed, for scripts, under
+/// `<key>_kind`.
+impl serde::Serialize for FixupReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-impl serde::Serialize for FixupAdvice {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+        use serde::ser::SerializeMap;
+        fn words<T: fmt::Display>(items: &[T]) -> Vec<String> {
+            items.iter().map(ToString::to_string).collect()
+        }
+        let mut map = serializer.serialize_map(Some(4))?;
+        map.serialize_entry("done", &words(&self.done))?;
+        map.serialize_entry("done_kind", &self.done)?;
+        map.serialize_entry("advice", &words(&self.advice))?;
+        map.serialize_entry("advice_kind", &self.advice)?;
+        map.end()
     }
 }
 
@@ -124,7 +129,7 @@ impl fmt::Display for FixupAdvice {
             | A::ConfigNotSet { .. }
             | A::ConfigDeclined(_)
             | A::RefreshFailed { .. }
-            | A::RefreshStopped(_)
+            | A::RefreshStopped { .. }
             | A::FilterNotRun { .. }
             | A::GitPathNotSet { .. }
             | A::StillBorrows { .. }
@@ -140,7 +145,7 @@ impl fmt::Display for FixupAdvice {
             | A::VirtualenvUntold { .. }
             | A::VirtualenvFilesFailed { .. }
             | A::VirtualenvLeftBehind { .. } => virtualenv_advice(self),
-            A::InterruptedElsewhere(_)
+            A::InterruptedElsewhere { .. }
             | A::WindowsBuilds { .. }
             | A::RemovalNotConfirmed
             | A::SourceChanged { .. } => run_advice(self),
@@ -152,7 +157,7 @@ impl fmt::Display for FixupAdvice {
 /// The advice about the run as a whole: other runs, Windows builds, the source.
 fn run_advice(advice: &FixupAdvice) -> String {
     match advice {
-        FixupAdvice::InterruptedElsewhere(sentence) => sentence.clone(),
+        FixupAdvice::InterruptedElsewhere { said } => said.clone(),
         FixupAdvice::WindowsBuilds {
             tree,
             skipped: true,
@@ -226,7 +231,7 @@ fn git_advice(advice: &FixupAdvice) -> String {
             "`git update-index --refresh` failed in {}: {why}; {REHASH}",
             repo.display()
         ),
-        FixupAdvice::RefreshStopped(why) => format!("{why}; {REHASH}"),
+        FixupAdvice::RefreshStopped { why } => format!("{why}; {REHASH}"),
         FixupAdvice::FilterNotRun { driver, repo } => format!(
             "{}; the first `git status` you run there runs it",
             crate::host::git::filter_not_run(driver, Some(repo))

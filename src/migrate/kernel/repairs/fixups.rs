@@ -31,7 +31,9 @@ pub struct ConfigIssue {
     pub reset: bool,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+/// In JSON (`report/text/fixups.rs`): `done` and `advice` as sentences, `done_kind` and
+/// `advice_kind` the same typed.
+#[derive(Debug, Clone, Default)]
 pub struct FixupReport {
     /// What was changed.
     pub done: Vec<Fixed>,
@@ -41,40 +43,47 @@ pub struct FixupReport {
 
 /// What a fix-up after the move changed. Worded in report/text/fixups.rs, which writes the
 /// same words to JSON.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Fixed {
     /// A `.git` or worktree `gitdir` file pointed into the copy.
     LinkPointed {
+        #[serde(with = "crate::base::pathtext::json")]
         file: PathBuf,
     },
     /// Executable bits of tracked files set from the index.
     ModesFromIndex {
+        #[serde(with = "crate::base::pathtext::json")]
         repo: PathBuf,
         files: u64,
     },
     /// A `.git/config` value set to `value`.
-    ConfigSet {
-        issue: ConfigIssue,
-        value: String,
-    },
+    ConfigSet { issue: ConfigIssue, value: String },
     IndexRefreshed {
+        #[serde(with = "crate::base::pathtext::json")]
         repo: PathBuf,
     },
     /// `key` (core.worktree, core.hooksPath) in `config` pointed from `old` to `new`.
     GitPathPointed {
         key: &'static str,
+        #[serde(with = "crate::base::pathtext::json")]
         config: PathBuf,
         old: String,
+        #[serde(with = "crate::base::pathtext::json")]
         new: PathBuf,
     },
     /// A linked worktree moved along to `to` and linked both ways.
     WorktreeMoved {
+        #[serde(with = "crate::base::pathtext::json")]
         worktree: PathBuf,
+        #[serde(with = "crate::base::pathtext::json")]
         to: PathBuf,
     },
     /// The copy's `record` of a linked worktree that stays with the old copy, removed.
     WorktreeDetached {
+        #[serde(with = "crate::base::pathtext::json")]
         worktree: PathBuf,
+        #[serde(with = "crate::base::pathtext::json")]
         record: PathBuf,
     },
     /// A virtualenv rewritten to name the copy: `files` rewritten in `ms`, `tracked` left.
@@ -87,7 +96,9 @@ pub enum Fixed {
     /// The objects `repo` borrowed from the old place's stores (`objects/info/alternates`),
     /// packed into its own store in `ms`, and the pointer dropped.
     ObjectsMadeOwn {
+        #[serde(with = "crate::base::pathtext::json")]
         repo: PathBuf,
+        #[serde(serialize_with = "crate::base::pathtext::json::list")]
         borrowed: Vec<PathBuf>,
         ms: u128,
     },
@@ -95,14 +106,17 @@ pub enum Fixed {
 
 /// What a fix-up noticed and left for the person, with what to run. Worded in
 /// report/text/fixups.rs, which writes the same words to JSON.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum FixupAdvice {
     LinkNotRewritten {
+        #[serde(with = "crate::base::pathtext::json")]
         file: PathBuf,
         error: String,
     },
     /// A `gitdir` link pointing outside the moved tree, at `target`.
     LinkOutside {
+        #[serde(with = "crate::base::pathtext::json")]
         file: PathBuf,
         target: String,
     },
@@ -115,32 +129,41 @@ pub enum FixupAdvice {
     ConfigDeclined(ConfigIssue),
     /// The index refresh failed (`why`: git's words or its exit code).
     RefreshFailed {
+        #[serde(with = "crate::base::pathtext::json")]
         repo: PathBuf,
         why: String,
     },
     /// The index refresh could not run or was stopped (one sentence).
-    RefreshStopped(String),
+    RefreshStopped {
+        why: String,
+    },
     /// The repository's own clean filter `driver`, not run by the refresh.
     FilterNotRun {
         driver: String,
+        #[serde(with = "crate::base::pathtext::json")]
         repo: PathBuf,
     },
     GitPathNotSet {
         key: &'static str,
+        #[serde(with = "crate::base::pathtext::json")]
         config: PathBuf,
         old: String,
+        #[serde(with = "crate::base::pathtext::json")]
         new: PathBuf,
     },
     /// `repo`'s `.git`, `commondir`, `index` or `config` (`leads`) leads to `git_dir`, outside
     /// the copy: git's index there was not refreshed (it would write into another repository).
     GitDirOutside {
+        #[serde(with = "crate::base::pathtext::json")]
         repo: PathBuf,
         leads: GitLeads,
+        #[serde(with = "crate::base::pathtext::json")]
         git_dir: PathBuf,
     },
     /// `repo` still borrows objects from the old place (`objects/info/alternates`): its `.git`
     /// there must stay until this is fixed (`--remove-source` keeps it).
     StillBorrows {
+        #[serde(with = "crate::base::pathtext::json")]
         repo: PathBuf,
         why: String,
     },
@@ -148,37 +171,51 @@ pub enum FixupAdvice {
     GitPathOutside {
         key: &'static str,
         value: String,
+        #[serde(with = "crate::base::pathtext::json")]
         repo: PathBuf,
     },
     /// The moved worktree's `.git` could not be pointed at `admin`.
     WorktreeNotPointed {
+        #[serde(with = "crate::base::pathtext::json")]
         dot_git: PathBuf,
+        #[serde(with = "crate::base::pathtext::json")]
         admin: PathBuf,
+        #[serde(with = "crate::base::pathtext::json")]
         destination: PathBuf,
+        #[serde(with = "crate::base::pathtext::json")]
         moved: PathBuf,
         error: String,
     },
     /// `git worktree repair` failed (`said`: its stderr).
     WorktreeRepairFailed {
+        #[serde(with = "crate::base::pathtext::json")]
         moved: PathBuf,
+        #[serde(with = "crate::base::pathtext::json")]
         destination: PathBuf,
         said: String,
     },
     /// `git worktree repair` could not run or was stopped (`why`, one sentence).
     WorktreeRepairStopped {
         why: String,
+        #[serde(with = "crate::base::pathtext::json")]
         destination: PathBuf,
+        #[serde(with = "crate::base::pathtext::json")]
         moved: PathBuf,
     },
     WorktreeRecordLeft {
+        #[serde(with = "crate::base::pathtext::json")]
         record: PathBuf,
+        #[serde(with = "crate::base::pathtext::json")]
         destination: PathBuf,
+        #[serde(with = "crate::base::pathtext::json")]
         worktree: PathBuf,
         error: String,
     },
     /// A linked worktree not moved (`why_not`), attached to the old copy `source`.
     WorktreeLeftBehind {
+        #[serde(with = "crate::base::pathtext::json")]
         worktree: PathBuf,
+        #[serde(with = "crate::base::pathtext::json")]
         source: PathBuf,
         why_not: Option<String>,
     },
@@ -211,7 +248,9 @@ pub enum FixupAdvice {
         recreate: String,
     },
     /// An interrupted migration of this source elsewhere (its own sentence).
-    InterruptedElsewhere(String),
+    InterruptedElsewhere {
+        said: String,
+    },
     /// A `node_modules` with native Windows builds (`examples`): copied (at `tree`, relative),
     /// or left behind (at `tree` in the source); `install` reinstalls it.
     WindowsBuilds {
@@ -224,6 +263,7 @@ pub enum FixupAdvice {
     RemovalNotConfirmed,
     /// Files changed at the old place since the migration; `sync` copies them.
     SourceChanged {
+        #[serde(with = "crate::base::pathtext::json")]
         source: PathBuf,
         changed: u64,
         added: u64,
@@ -234,7 +274,8 @@ pub enum FixupAdvice {
 }
 
 /// Which of a repository's pointers leads git out of the copy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum GitLeads {
     /// `.git` is a file (`gitdir: ...`) or a link.
     DotGit,
@@ -517,7 +558,7 @@ pub fn refresh_index(
             repo: repo.to_path_buf(),
             why: refresh_failure(repo, &out),
         }),
-        Err(why) => report.advice.push(FixupAdvice::RefreshStopped(why)),
+        Err(why) => report.advice.push(FixupAdvice::RefreshStopped { why }),
     }
     // Read once per repository, so this costs nothing after the refresh's own read.
     if let Ok(defused) = git::defuse(repo) {
