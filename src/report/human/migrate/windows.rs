@@ -19,7 +19,8 @@ struct Offer<'a> {
 fn tool_lines(screen: &mut Screen, tools: &[crate::decide::windows::ToolLine]) {
     for (i, tool) in tools.iter().enumerate() {
         let key = if i == 0 { "windows tools" } else { "" };
-        let text = format!("{}: {}; {}", tool.name, tool.expect, tool.fix);
+        let (expect, fix) = crate::report::text::windows::expect_and_fix(tool);
+        let text = format!("{}: {expect}; {fix}", tool.name);
         screen.item(key, &text, Tone::Plain);
     }
 }
