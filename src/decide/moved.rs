@@ -5,7 +5,7 @@
 use crate::base::reason::Said;
 use crate::decide::advice::{Advice, AdviceId, Advised};
 use crate::decide::policy::{Level, Reason, Rule, Verdict, Why};
-use crate::measure::changes::{OldPlace, Standing};
+use crate::measure::changes::{OldPlace, Since, Standing};
 
 /// The old place's verdict, replacing what the measurements would have said of it: moving is
 /// done, so the pre-move verdict (and its `--remove-source`) is no longer the story here.
@@ -18,13 +18,17 @@ pub fn verdict(old: &OldPlace) -> Verdict {
             old: Box::new(old.clone()),
         }),
     };
-    let advised = match (old.pending(), old.copy_missing) {
-        _ if matches!(old.message.0, Standing::Unfinished { .. }) => Advised::FinishInterrupted,
-        (_, true) => Advised::PutTheCopyBack,
-        (Some(0), false) => Advised::WorkInTheCopy,
-        _ if old.source_removed => Advised::WorkInTheCopy,
-        (Some(_), false) => Advised::SyncTheEdits,
-        (None, false) => Advised::SyncAnyEdits,
+    // What follows is what the old place's standing says, so the advice and the sentence
+    // beside it never disagree.
+    let advised = match &old.message.0 {
+        Standing::Unfinished { .. } => Advised::FinishInterrupted,
+        Standing::SourceRemoved { .. } => Advised::WorkInTheCopy,
+        Standing::Moved { since, .. } => match since {
+            Since::CopyMissing => Advised::PutTheCopyBack,
+            Since::Nothing => Advised::WorkInTheCopy,
+            Since::Files { .. } | Since::Commits { .. } => Advised::SyncTheEdits,
+            Since::Uncounted => Advised::SyncAnyEdits,
+        },
     };
     let advice = Advice::new(AdviceId::Migrate, advised, old.next.clone());
     Verdict::plain(Level::Moved, vec![reason], vec![advice])

@@ -67,19 +67,6 @@ pub struct OldPlace {
     pub unfinished: Option<Operation>,
 }
 
-impl OldPlace {
-    /// Added, changed and removed together.
-    pub fn changed_files(&self) -> Option<u64> {
-        self.files_changed
-    }
-
-    /// Commits and files here that are not in the copy: what a sync has to carry.
-    pub fn pending(&self) -> Option<u64> {
-        self.files_changed
-            .map(|n| n + self.commits_not_in_copy.unwrap_or(0))
-    }
-}
-
 /// How the old place learns what changed there since.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Count {
