@@ -11,8 +11,7 @@ use super::uncertainty::{
     CHECKOUT_FIT_ERROR, Compared, FIRST_STATUS_FIT_ERROR, GIT_STATUS_FIT_ERROR, INSTALL_FIT_ERROR,
 };
 use crate::measure::deps::manager_timing::ManagerTiming;
-use crate::measure::deps::managers::Manager;
-use crate::measure::deps::managers::{self, Waits};
+use crate::measure::deps::managers::{self, Manager, Waits};
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

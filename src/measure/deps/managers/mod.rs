@@ -18,7 +18,8 @@ mod yarn;
 
 pub use kind::Manager;
 pub use lock::{Lock, blocks, without_trailing_commas};
-pub use rules::{Ecosystem, PackageManager, ReferenceFit, Waits};
+pub use npm::REFERENCE_FIT as NPM_REFERENCE_FIT;
+pub use rules::{Ecosystem, PackageManager, Waits};
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::path::Path;

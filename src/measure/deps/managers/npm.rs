@@ -5,6 +5,12 @@ use super::rules::{Ecosystem, PackageManager, ReferenceFit};
 
 pub struct Npm;
 
+/// Its reference fit, which also stands for a manager with none of its own.
+pub const REFERENCE_FIT: ReferenceFit = ReferenceFit {
+    startup_ms: 310.0,
+    per_unit_ms: 6.3,
+};
+
 /// npm installing a lock: only the tarballs its `resolved` URLs name are read from the cache,
 /// as a cache filled by `npm ci` (or `npm install` from a lock) holds them, never the
 /// registry's metadata that installing from package.json alone needs.
@@ -51,9 +57,6 @@ impl PackageManager for Npm {
     }
 
     fn reference_fit(&self) -> Option<ReferenceFit> {
-        Some(ReferenceFit {
-            startup_ms: 310.0,
-            per_unit_ms: 6.3,
-        })
+        Some(REFERENCE_FIT)
     }
 }

@@ -1,8 +1,7 @@
 //! pip: pinned `requirements*.txt` or a virtualenv name it (`managers::detect`); its sample is
 //! installed into a virtualenv of the scratch folder (`samplers::install`).
 
-use super::rules::Waits;
-use super::rules::{Ecosystem, PackageManager, ReferenceFit};
+use super::rules::{Ecosystem, PackageManager, ReferenceFit, Waits};
 
 pub struct Pip;
 

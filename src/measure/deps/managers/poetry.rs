@@ -1,7 +1,7 @@
 //! poetry: never sampled; it installs as pip does, so it is priced as pip.
 
-use super::rules::Waits;
-use super::rules::{Ecosystem, PackageManager, ReferenceFit};
+use super::pip::Pip;
+use super::rules::{Ecosystem, PackageManager, ReferenceFit, Waits};
 
 pub struct Poetry;
 
@@ -24,13 +24,10 @@ impl PackageManager for Poetry {
     }
 
     fn reference_fit(&self) -> Option<ReferenceFit> {
-        Some(ReferenceFit {
-            startup_ms: 300.0,
-            per_unit_ms: 125.0,
-        })
+        Pip.reference_fit()
     }
 
     fn waits(&self) -> Waits {
-        Waits::Serial
+        Pip.waits()
     }
 }
