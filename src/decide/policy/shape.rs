@@ -84,19 +84,11 @@ fn check_elements(
     key: &str,
 ) -> Option<WrongKind> {
     array.iter().enumerate().find_map(|(index, element)| {
-        check_value(element, item, key).map(|wrong| WrongKind {
-            fault: match wrong.fault {
-                Fault::WrongKind {
-                    key, wanted, found, ..
-                } => Fault::WrongKind {
-                    key,
-                    wanted,
-                    found,
-                    element: Some(index + 1),
-                },
-                other => other,
-            },
-            ..wrong
+        check_value(element, item, key).map(|mut wrong| {
+            if let Fault::WrongKind { element, .. } = &mut wrong.fault {
+                *element = Some(index + 1);
+            }
+            wrong
         })
     })
 }
