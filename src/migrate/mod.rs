@@ -34,7 +34,6 @@ use crate::host::HostEnv;
 use crate::measure::changes;
 use crate::store::moved;
 use kernel::outcome::Copied;
-
 use kernel::run::Run;
 use kernel::{engine::finalise, engine::staging, repairs::worktrees};
 use moving::MoveOutcome;

@@ -189,7 +189,7 @@ struct Scanned<'a> {
 
 /// What was timed of a repository: the probes and the prediction made from them (both None
 /// with `--no-probe`; the prediction None when the probe failed).
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub struct Measurements<'a> {
     pub probes: Option<&'a probe::ProbeSet>,
     pub predict: Option<&'a model::Prediction>,

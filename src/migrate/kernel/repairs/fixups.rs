@@ -41,8 +41,8 @@ pub struct FixupReport {
     pub advice: Vec<FixupAdvice>,
 }
 
-/// What a fix-up after the move changed. Worded in report/text/fixups.rs, which writes the
-/// same words to JSON.
+/// What a fix-up after the move changed. Worded in report/text/fixups.rs; JSON carries the
+/// words (`fixups.done`) and this, typed (`fixups.done_kind`).
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Fixed {
@@ -105,7 +105,8 @@ pub enum Fixed {
 }
 
 /// What a fix-up noticed and left for the person, with what to run. Worded in
-/// report/text/fixups.rs, which writes the same words to JSON.
+/// report/text/fixups.rs; JSON carries the words (`fixups.advice`) and this, typed
+/// (`fixups.advice_kind`).
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum FixupAdvice {
