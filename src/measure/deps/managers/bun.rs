@@ -31,10 +31,6 @@ impl PackageManager for Bun {
         &["bun.lock"]
     }
 
-    fn sample_lock_file(&self) -> Option<&'static str> {
-        Some("bun.lock")
-    }
-
     fn read_lock(&self, text: &str, _source: &str) -> Option<Lock> {
         bun(text)
     }

@@ -37,10 +37,6 @@ impl PackageManager for Pnpm {
         &[INSTALLED_RECORD, "pnpm-lock.yaml"]
     }
 
-    fn sample_lock_file(&self) -> Option<&'static str> {
-        Some("pnpm-lock.yaml")
-    }
-
     fn read_lock(&self, text: &str, source: &str) -> Option<Lock> {
         pnpm(text, source == INSTALLED_RECORD)
     }

@@ -40,7 +40,8 @@ pub trait PackageManager: Sync {
 
     fn ecosystem(&self) -> Ecosystem;
 
-    /// The lock files at a project's top that name this manager, tried before any other sign.
+    /// The lock files at a project's top that name this manager, tried before any other sign;
+    /// the first is the one a sample's lock is written as, beside its package.json.
     fn lock_files(&self) -> &'static [&'static str] {
         &[]
     }
@@ -55,11 +56,6 @@ pub trait PackageManager: Sync {
     /// The files a sample's lock is read from, in order (pnpm: what it placed, then its lock).
     fn sample_lock_sources(&self) -> &'static [&'static str] {
         &[]
-    }
-
-    /// The lock file a sample's lock is written as, beside its package.json.
-    fn sample_lock_file(&self) -> Option<&'static str> {
-        None
     }
 
     /// `text`, read from `source`, reduced to its leaf packages; None for a format not read

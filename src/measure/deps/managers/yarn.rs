@@ -30,10 +30,6 @@ impl PackageManager for Yarn {
         &["yarn.lock"]
     }
 
-    fn sample_lock_file(&self) -> Option<&'static str> {
-        Some("yarn.lock")
-    }
-
     fn read_lock(&self, text: &str, _source: &str) -> Option<Lock> {
         yarn(text)
     }

@@ -3,8 +3,7 @@
 //! it offline and away from scripts, and, for pnpm, the store it reads.
 
 use super::super::asked::{version_like_output, version_output};
-use super::super::managers::Manager;
-use super::super::managers::{self, Lock};
+use super::super::managers::{self, Lock, Manager};
 use super::super::packages::{self, Pinned};
 use super::super::sample_reasons::{FileStep, SampleFailed};
 use super::names;
@@ -153,7 +152,11 @@ impl Runner {
             Self::Lock { lock, store } => {
                 let manager = lock.manager();
                 written("package.json", package_json(deps))?;
-                let file = managers::of(manager).sample_lock_file().unwrap_or("lock");
+                let file = managers::of(manager)
+                    .lock_files()
+                    .first()
+                    .copied()
+                    .unwrap_or("lock");
                 match managers::sample_lock(lock, deps) {
                     Some(text) => written(file, text)?,
                     None => match std::fs::remove_file(scratch.join(file)) {
