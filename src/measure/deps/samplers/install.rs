@@ -12,6 +12,15 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+/// The file a sample's lock is written as: the manager's first lock file.
+fn sample_lock_file(manager: Manager) -> &'static str {
+    managers::of(manager)
+        .lock_files()
+        .first()
+        .copied()
+        .unwrap_or("lock")
+}
+
 fn package_json(deps: &[Pinned]) -> String {
     let deps: serde_json::Map<String, serde_json::Value> = deps
         .iter()
@@ -152,11 +161,7 @@ impl Runner {
             Self::Lock { lock, store } => {
                 let manager = lock.manager();
                 written("package.json", package_json(deps))?;
-                let file = managers::of(manager)
-                    .lock_files()
-                    .first()
-                    .copied()
-                    .unwrap_or("lock");
+                let file = sample_lock_file(manager);
                 match managers::sample_lock(lock, deps) {
                     Some(text) => written(file, text)?,
                     None => match std::fs::remove_file(scratch.join(file)) {
